@@ -1,0 +1,201 @@
+/*
+    corral_gen.h -- the X-macro generator behind DECLARE_COROUTINE and
+    DEFINE_COROUTINE. Included once by corral.h (include guard).
+
+    A FIELDS list takes its X as a parameter, one F(type, name) per field:
+
+        #define MOVER_FIELDS(F) F(entity_id, entity) F(float, elapsed)
+
+    DECLARE_COROUTINE(NAME, FIELDS)      in a header; generates
+        NAME_ctx                         the context struct (the "locals")
+        NAME_type                        extern const corral_type (vtable)
+        NAME_start(sched, NAME_ctx)      typed start: another context type
+                                         is a compile error
+        NAME__fields(&count)             the field table (name, type text,
+                                         offset, size, kind)
+    DEFINE_COROUTINE(NAME) { body }      in one .c file: the step body; it
+                                         sees `co` (corral_co *) and `ctx`
+                                         (NAME_ctx *) and returns
+                                         CORRAL_YIELD or CORRAL_STOP
+    DEFINE_COROUTINE_CLEANUP(NAME, fn) { body }
+                                         the same, with a cleanup hook
+                                         `void fn(NAME_ctx *, corral_end_reason)`
+                                         that runs exactly once per coroutine
+                                         that ends, whatever ended it
+
+    A registry list gives each type a stable id and a budget (0 = none):
+
+        #define GAME_COROUTINES(X) X(mover, 1, 256) X(spawner, 2, 4)
+        CORRAL_DECLARE_REGISTRY(game, GAME_COROUTINES)  in a header: enum
+            of ids (mover_type_id = 1, ...), game_type_count,
+            union game_any_ctx (its size sizes the largest context),
+            extern const corral_registry game_registry
+        CORRAL_DEFINE_REGISTRY(game, GAME_COROUTINES)   in one .c file
+
+    Then `corral_sched_desc.registry = &game_registry`.
+*/
+#ifndef CORRAL_GEN_H
+#define CORRAL_GEN_H
+
+#ifdef __cplusplus
+#include <type_traits>
+#define CORRAL__EXTERN extern "C"
+#define CORRAL__STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#define CORRAL__ALIGNOF(T) alignof(T)
+#else
+#define CORRAL__EXTERN extern
+#define CORRAL__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#define CORRAL__ALIGNOF(T) _Alignof(T)
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CORRAL__UNUSED __attribute__((unused))
+#else
+#define CORRAL__UNUSED
+#endif
+
+/* Where the context starts in its slot: after the 16-byte header, or at the
+   context's own alignment when that is larger. */
+#define CORRAL__CTX_OFFSET(T) \
+    ((uint32_t)(CORRAL__ALIGNOF(T) > 16u ? CORRAL__ALIGNOF(T) : 16u))
+
+/* ---- field kind, for reflection */
+#ifdef __cplusplus
+template <typename T>
+constexpr corral_field_kind corral__kind_of()
+{
+    return std::is_same<T, bool>::value             ? CORRAL_FIELD_BOOL
+           : std::is_pointer<T>::value              ? CORRAL_FIELD_POINTER
+           : std::is_floating_point<T>::value       ? CORRAL_FIELD_FLOAT
+           : std::is_integral<T>::value             ? (std::is_signed<T>::value ? CORRAL_FIELD_INT
+                                                                                : CORRAL_FIELD_UINT)
+           : std::is_enum<T>::value                 ? CORRAL_FIELD_INT
+                                                    : CORRAL_FIELD_OTHER;
+}
+#define CORRAL__FIELD_KIND(lv) \
+    corral__kind_of<std::remove_cv<std::remove_reference<decltype(lv)>::type>::type>()
+#else
+#if defined(__GNUC__) || defined(__clang__)
+/* 5 is GCC's pointer_type_class: any pointer, not just void * */
+#define CORRAL__OTHER_KIND(lv) \
+    (__builtin_classify_type(lv) == 5 ? CORRAL_FIELD_POINTER : CORRAL_FIELD_OTHER)
+#else
+#define CORRAL__OTHER_KIND(lv) CORRAL_FIELD_OTHER
+#endif
+#define CORRAL__FIELD_KIND(lv)                                  \
+    _Generic((lv),                                              \
+        _Bool: CORRAL_FIELD_BOOL,                               \
+        char: ((char)-1 < 0 ? CORRAL_FIELD_INT : CORRAL_FIELD_UINT), \
+        signed char: CORRAL_FIELD_INT,                          \
+        short: CORRAL_FIELD_INT,                                \
+        int: CORRAL_FIELD_INT,                                  \
+        long: CORRAL_FIELD_INT,                                 \
+        long long: CORRAL_FIELD_INT,                            \
+        unsigned char: CORRAL_FIELD_UINT,                       \
+        unsigned short: CORRAL_FIELD_UINT,                      \
+        unsigned int: CORRAL_FIELD_UINT,                        \
+        unsigned long: CORRAL_FIELD_UINT,                       \
+        unsigned long long: CORRAL_FIELD_UINT,                  \
+        float: CORRAL_FIELD_FLOAT,                              \
+        double: CORRAL_FIELD_FLOAT,                             \
+        default: CORRAL__OTHER_KIND(lv))
+#endif
+
+/* ---- projections of a FIELDS list */
+#define CORRAL__GEN_MEMBER(type, name) type name;
+#define CORRAL__GEN_FIELD(type, name)                                   \
+    {#name, #type, (uint32_t)offsetof(corral__self_ctx, name),          \
+     (uint32_t)sizeof(((corral__self_ctx *)0)->name),                   \
+     CORRAL__FIELD_KIND(((corral__self_ctx *)0)->name)},
+
+#define DECLARE_COROUTINE(name, FIELDS)                                                   \
+    typedef struct name##_ctx {                                                           \
+        FIELDS(CORRAL__GEN_MEMBER)                                                        \
+    } name##_ctx;                                                                         \
+    CORRAL__STATIC_ASSERT(CORRAL__ALIGNOF(name##_ctx) <= CORRAL_MAX_ALIGN,                \
+                          "corral: the context of coroutine '" #name                      \
+                          "' needs an alignment above CORRAL_MAX_ALIGN (64)");            \
+    CORRAL__STATIC_ASSERT(sizeof(name##_ctx) <= CORRAL_MAX_CONTEXT_SIZE,                  \
+                          "corral: the context of coroutine '" #name                      \
+                          "' is larger than CORRAL_MAX_CONTEXT_SIZE");                    \
+    CORRAL__EXTERN const corral_type name##_type;                                         \
+    static inline const corral_field *name##__fields(uint32_t *count)                     \
+    {                                                                                     \
+        typedef name##_ctx corral__self_ctx;                                              \
+        static const corral_field table[] = {FIELDS(CORRAL__GEN_FIELD)};                  \
+        if (count) *count = (uint32_t)(sizeof table / sizeof table[0]);                   \
+        return table;                                                                     \
+    }                                                                                     \
+    static inline corral_handle name##_start(corral_sched *sched, name##_ctx ctx)         \
+    {                                                                                     \
+        return corral_start(sched, &name##_type, &ctx, sizeof ctx);                       \
+    }
+
+/* The step wrapper turns the header pointer into the typed context at a
+   compile-time offset, so the body is a plain static function the compiler
+   can inline into it. */
+#define CORRAL__DEFINE(name, cleanup_fn)                                                 \
+    static corral_result name##__body(corral_co *co, name##_ctx *ctx);                   \
+    static corral_result name##__step(corral_co *co)                                     \
+    {                                                                                    \
+        return name##__body(co, (name##_ctx *)(void *)((unsigned char *)co +             \
+                                                       CORRAL__CTX_OFFSET(name##_ctx))); \
+    }                                                                                    \
+    const corral_type name##_type = {#name,                                              \
+                                     name##__step,                                       \
+                                     cleanup_fn,                                         \
+                                     name##__fields,                                     \
+                                     (uint32_t)sizeof(name##_ctx),                       \
+                                     (uint32_t)CORRAL__ALIGNOF(name##_ctx),              \
+                                     CORRAL__CTX_OFFSET(name##_ctx)};                    \
+    static corral_result name##__body(corral_co *co CORRAL__UNUSED,                      \
+                                      name##_ctx *ctx CORRAL__UNUSED)
+
+#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL)
+
+#define DEFINE_COROUTINE_CLEANUP(name, fn)                                \
+    static void name##__cleanup(void *ctx, corral_end_reason why)         \
+    {                                                                     \
+        fn((name##_ctx *)ctx, why);                                       \
+    }                                                                     \
+    CORRAL__DEFINE(name, name##__cleanup)
+
+/* ---- projections of a registry list X(name, id, budget) */
+#define CORRAL__GEN_REG_ID(name, id, budget) name##_type_id = (id),
+#define CORRAL__GEN_REG_COUNT(name, id, budget) +1
+#define CORRAL__GEN_REG_UNION(name, id, budget) name##_ctx name;
+#define CORRAL__GEN_REG_CASE(name, id, budget) \
+    case (id):                                 \
+        return (id);
+#define CORRAL__GEN_REG_NONZERO(name, id, budget) \
+    CORRAL__STATIC_ASSERT((id) > 0, "corral: registry id of '" #name "' must be > 0");
+#define CORRAL__GEN_REG_TYPE(name, id, budget) &name##_type,
+#define CORRAL__GEN_REG_IDV(name, id, budget) (uint32_t)(id),
+#define CORRAL__GEN_REG_BUDGET(name, id, budget) (uint32_t)(budget),
+
+#define CORRAL_DECLARE_REGISTRY(reg, LIST)                                         \
+    enum reg##_type_ids { LIST(CORRAL__GEN_REG_ID) };                              \
+    enum { reg##_type_count = 0 LIST(CORRAL__GEN_REG_COUNT) };                     \
+    typedef union reg##_any_ctx {                                                  \
+        LIST(CORRAL__GEN_REG_UNION)                                                \
+    } reg##_any_ctx;                                                               \
+    LIST(CORRAL__GEN_REG_NONZERO)                                                  \
+    /* duplicate ids fail here as "duplicate case value" */                        \
+    static inline int reg##__registry_ids_are_unique(int id)                       \
+    {                                                                              \
+        switch (id) {                                                              \
+            LIST(CORRAL__GEN_REG_CASE)                                             \
+        default:                                                                   \
+            return 0;                                                              \
+        }                                                                          \
+    }                                                                              \
+    CORRAL__EXTERN const corral_registry reg##_registry;
+
+#define CORRAL_DEFINE_REGISTRY(reg, LIST)                                               \
+    static const corral_type *const reg##__types[] = {LIST(CORRAL__GEN_REG_TYPE)};      \
+    static const uint32_t reg##__ids[] = {LIST(CORRAL__GEN_REG_IDV)};                   \
+    static const uint32_t reg##__budgets[] = {LIST(CORRAL__GEN_REG_BUDGET)};            \
+    const corral_registry reg##_registry = {#reg, reg##__types, reg##__ids,             \
+                                            reg##__budgets, (uint32_t)reg##_type_count}
+
+#endif /* CORRAL_GEN_H */

@@ -1,0 +1,395 @@
+/*
+    corral.h -- stackless, typed coroutines for game engines, in one arena.
+
+    WHAT IT IS
+        A coroutine *type* is declared with X-macros (DECLARE_COROUTINE /
+        DEFINE_COROUTINE, see corral_gen.h). Each type gets a typed context
+        struct (its "locals"), a step function returning CORRAL_YIELD or
+        CORRAL_STOP, a vtable (`NAME_type`), a field table and a type-checked
+        start function (`NAME_start`). A scheduler resumes coroutines from the
+        engine's frame loop. Every context lives in one preallocated arena of
+        size-class pools: after corral_sched_create returns, the library calls
+        no allocator until corral_sched_destroy.
+
+    WHAT IT DOES NOT DO
+        - no threads: a scheduler belongs to one thread at a time;
+        - no stacks: locals that must survive a yield live in the context;
+        - no allocation after create: a full pool is an error you can read,
+          never a malloc;
+        - no printing: without a logger the library is silent.
+
+    STEP BY STEP
+        1. declare a type in a header:
+               #define MOVER_FIELDS(F) F(float, elapsed) F(float, duration)
+               DECLARE_COROUTINE(mover, MOVER_FIELDS)
+        2. define its step in one .c file:
+               DEFINE_COROUTINE(mover) {
+                   ctx->elapsed += corral_dt(co);
+                   return ctx->elapsed < ctx->duration ? CORRAL_YIELD : CORRAL_STOP;
+               }
+        3. create a scheduler (a zeroed desc is valid):
+               corral_sched *s = corral_sched_create(&(corral_sched_desc){0});
+        4. start coroutines (the first step runs at once):
+               corral_handle h = mover_start(s, (mover_ctx){ .duration = 0.25f });
+        5. once per frame: corral_tick(s, dt);
+        6. corral_sched_destroy(s);
+
+    MEMORY
+        The arena is one block: the scheduler's state, the type table, the run
+        queue and one slab per size class. A slot is a 16-byte header
+        (corral_co) followed by the context, aligned to max(16, alignof(ctx)).
+        Each class has a LIFO free list: start and stop are O(1). Every
+        internal link is a 32-bit offset or index into the arena, never a
+        pointer, so the state is position-independent bytes.
+
+    HANDLES
+        corral_handle is {index, gen}; the zero value is invalid. A slot's
+        generation grows by one each time it is freed; a slot whose generation
+        would wrap is retired instead of reused, so a handle to an ended
+        coroutine stays invalid forever.
+
+    ORDER (deterministic)
+        corral_tick resumes the run queue in the order coroutines were queued
+        (start order, then the order in which they last yielded). A coroutine
+        started during a tick is appended and first resumes next tick.
+
+    ERRORS
+        Calls that fail return a neutral value (zero handle, false, NULL) and
+        set the scheduler's last error (corral_last_error); the error is also
+        sent to the logger from the desc. Errors are sticky like errno: read
+        them right after a call that reported failure.
+
+    PROFILING
+        Counters are always on (a few adds per start/stop): per type, per size
+        class and for the arena. corral_report_text prints them.
+*/
+#ifndef CORRAL_H
+#define CORRAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CORRAL_VERSION_MAJOR 0
+#define CORRAL_VERSION_MINOR 1
+#define CORRAL_VERSION_PATCH 0
+
+/* Largest context alignment and size the generator accepts (compile-time
+   checks). A scheduler may still have no class large enough: that is a
+   run-time error (CORRAL_ERR_NO_CLASS). */
+#define CORRAL_MAX_ALIGN        64
+#define CORRAL_MAX_CONTEXT_SIZE (1u << 20)
+#define CORRAL_MAX_CLASSES      16
+
+/* ---------------------------------------------------------------- TYPES */
+
+typedef struct corral_sched corral_sched;
+
+/* What a step returns (fixed names). */
+typedef enum corral_result {
+    CORRAL_YIELD = 0, /* resume me later */
+    CORRAL_STOP = 1   /* I am done */
+} corral_result;
+
+/* The slot header that precedes every context. `co` in a step body points
+   here. Treat it as read-only: only the resume-point macros write `resume`. */
+typedef struct corral_co {
+    uint32_t gen;    /* generation of the slot */
+    uint16_t type;   /* index in the scheduler's type table */
+    uint8_t state;   /* internal state */
+    uint8_t flags;   /* internal: which run-queue buffer holds it */
+    uint32_t resume; /* resume point used by CORRAL_BEGIN (0 = start) */
+    uint32_t link;   /* queue position or free-list link (an arena offset) */
+} corral_co;
+
+/* Handle to a running coroutine (fixed name). Zero is invalid. */
+typedef struct corral_handle {
+    uint32_t index; /* size class << 24 | slot within the class */
+    uint32_t gen;   /* generation; 0 is never issued */
+} corral_handle;
+
+/* Why a coroutine ended (passed to the cleanup hook). */
+typedef enum corral_end_reason {
+    CORRAL_END_NONE = 0,
+    CORRAL_END_FINISHED,  /* its step returned CORRAL_STOP */
+    CORRAL_END_STOPPED,   /* corral_stop on its handle */
+    CORRAL_END_DESTROYED, /* the scheduler was destroyed while it ran */
+    CORRAL_END_COUNT
+} corral_end_reason;
+
+/* "finished", "stopped", "destroyed" ("none" for anything else). */
+const char *corral_end_reason_str(corral_end_reason why);
+
+/* Kind of a context field, for reflection (inspector, reports). */
+typedef enum corral_field_kind {
+    CORRAL_FIELD_OTHER = 0, /* printed as bytes, or by a formatter */
+    CORRAL_FIELD_INT,       /* signed integer of `size` bytes */
+    CORRAL_FIELD_UINT,      /* unsigned integer of `size` bytes */
+    CORRAL_FIELD_FLOAT,     /* float or double */
+    CORRAL_FIELD_BOOL,
+    CORRAL_FIELD_POINTER,
+    CORRAL_FIELD_KIND_COUNT
+} corral_field_kind;
+
+/* One row of a context's field table (generated). */
+typedef struct corral_field {
+    const char *name;       /* field name */
+    const char *type_name;  /* its type as written in the FIELDS list */
+    uint32_t offset;        /* offsetof in the context */
+    uint32_t size;          /* sizeof the field */
+    corral_field_kind kind;
+} corral_field;
+
+/* The vtable of a coroutine type (generated as `NAME_type`; fixed name). */
+typedef struct corral_type {
+    const char *name;                                  /* "NAME" */
+    corral_result (*step)(corral_co *co);              /* one resume */
+    void (*cleanup)(void *ctx, corral_end_reason why); /* or NULL */
+    const corral_field *(*fields)(uint32_t *count);    /* field table */
+    uint32_t ctx_size;                                 /* sizeof(NAME_ctx) */
+    uint32_t ctx_align;                                /* alignof(NAME_ctx) */
+    uint32_t ctx_offset;                               /* header to context */
+} corral_type;
+
+/* A registry: the list of a module's types with stable ids and optional
+   budgets (generated by CORRAL_DEFINE_REGISTRY). */
+typedef struct corral_registry {
+    const char *name;
+    const corral_type *const *types; /* count entries */
+    const uint32_t *ids;             /* stable ids (non-zero) */
+    const uint32_t *budgets;         /* per-type capacity; 0 = no budget */
+    uint32_t count;
+} corral_registry;
+
+/* ---------------------------------------------------------------- ERRORS */
+
+/* Log items: one list, many projections (enum, message table). */
+#define CORRAL_LOG_ITEMS(X)                                                              \
+    X(OK, "no error")                                                                    \
+    X(NULL_SCHED, "the scheduler is NULL")                                               \
+    X(NULL_ARG, "a required pointer argument is NULL")                                   \
+    X(NULL_HANDLE, "the handle is the zero (invalid) handle")                            \
+    X(FORGED_HANDLE, "the handle's slot index does not exist in this scheduler")         \
+    X(STALE_HANDLE, "the handle's coroutine has ended (stale handle)")                   \
+    X(CTX_SIZE_MISMATCH, "the context size passed does not match the type")              \
+    X(NO_CLASS, "no size class is large enough for this context")                        \
+    X(POOL_EXHAUSTED, "the size class for this type has no free slot")                   \
+    X(TYPE_BUDGET, "the type has reached its registry budget")                           \
+    X(TOO_MANY_TYPES, "the scheduler's type table is full (raise desc.max_types)")       \
+    X(BAD_DESC, "the desc is invalid (classes not ascending, sizes not multiples of 16)") \
+    X(MEMORY_TOO_SMALL, "desc.memory_size is smaller than corral_sched_memory_size()")   \
+    X(ALLOC_FAILED, "the allocator returned NULL")                                       \
+    X(TOO_LARGE, "the arena would exceed 4 GiB or 2^24 slots per class")                 \
+    X(IN_TICK, "the call is not allowed while the scheduler is ticking")                 \
+    X(DESTROYING, "the scheduler is being destroyed")                                    \
+    X(NOT_IN_STEP, "the call needs a running coroutine (call it from a step)")          \
+    X(BAD_TYPE, "the vtable is malformed (offset, alignment or step)")                  \
+    X(BAD_DT, "dt is negative or NaN; it counts as 0")                                  \
+    X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")
+
+typedef enum corral_error {
+#define CORRAL__X(id, msg) CORRAL_ERR_##id,
+    CORRAL_LOG_ITEMS(CORRAL__X)
+#undef CORRAL__X
+    CORRAL_ERR_COUNT
+} corral_error;
+
+typedef enum corral_log_level {
+    CORRAL_LOG_NONE = 0,
+    CORRAL_LOG_ERROR,
+    CORRAL_LOG_WARNING,
+    CORRAL_LOG_INFO,
+    CORRAL_LOG_LEVEL_COUNT
+} corral_log_level;
+
+/* Logger: called on every error. `message` is static text; `sched` may be
+   NULL (e.g. a failed create). */
+typedef struct corral_logger {
+    void (*fn)(corral_log_level level, corral_error item, const char *message,
+               const corral_sched *sched, void *user_data);
+    void *user_data;
+} corral_logger;
+
+/* Allocator hook: used at most once by create (one block) and once by
+   destroy. Default: malloc/free. */
+typedef struct corral_allocator {
+    void *(*alloc)(size_t size, void *user_data);
+    void (*free)(void *ptr, void *user_data);
+    void *user_data;
+} corral_allocator;
+
+/* Text of an error (never NULL; unknown values give "unknown error"). */
+const char *corral_error_str(corral_error err);
+
+/* Last error on `sched`; with sched == NULL, the last error of this thread
+   (create failures and calls made with a NULL scheduler land there). */
+corral_error corral_last_error(const corral_sched *sched);
+
+/* ---------------------------------------------------------------- SETUP */
+
+/* A size class: every slot of the class is `slot_size` bytes (header +
+   context + padding; a multiple of 16). */
+typedef struct corral_class_desc {
+    uint32_t slot_size; /* bytes per slot, multiple of 16, ascending */
+    uint32_t capacity;  /* slots; registry budgets are added to it */
+} corral_class_desc;
+
+/*
+    corral_sched_desc: zero means default.
+
+    field               default
+    memory, memory_size NULL, 0: one block of exactly
+                        corral_sched_memory_size(desc) bytes is allocated
+    allocator           malloc / free
+    logger              none (silent)
+    classes             if none given: slot sizes 32, 48, 64, 96, 128, 256,
+                        512, 1024, each with `default_capacity` slots (only
+                        when no registry is given either)
+    default_capacity    256
+    registry            none; its budgets are added to the capacity of the
+                        class each type falls in, and reserved for that type
+    max_types           64 distinct types per scheduler
+*/
+typedef struct corral_sched_desc {
+    void *memory;                /* caller-owned block, or NULL */
+    size_t memory_size;          /* its size */
+    corral_allocator allocator;  /* used when memory is NULL */
+    corral_logger logger;        /* silent when fn is NULL */
+    corral_class_desc classes[CORRAL_MAX_CLASSES]; /* ends at slot_size 0 */
+    uint32_t default_capacity;   /* slots per default class: 256 */
+    const corral_registry *registry; /* or NULL */
+    uint32_t max_types;          /* 64 */
+} corral_sched_desc;
+
+/* Bytes the arena needs for this desc (what create allocates, and what a
+   caller-owned block must hold at least). 0 if the desc is invalid. */
+size_t corral_sched_memory_size(const corral_sched_desc *desc);
+
+/* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
+corral_sched *corral_sched_create(const corral_sched_desc *desc);
+
+/* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
+   each exactly once) and frees the block if create allocated it. Refused
+   (CORRAL_ERR_IN_TICK) from inside a tick. NULL is a no-op. */
+void corral_sched_destroy(corral_sched *sched);
+
+/* ---------------------------------------------------------------- RUNNING */
+
+/* Start a coroutine of `type` with a copy of `ctx` (ctx_size must equal
+   type->ctx_size). The first step runs at once, in the caller's frame.
+   Returns the handle; if the coroutine stopped in its first step the handle
+   is non-zero but already dead. Failure returns the zero handle and sets the
+   last error. Prefer the typed wrapper NAME_start. */
+corral_handle corral_start(corral_sched *sched, const corral_type *type,
+                           const void *ctx, size_t ctx_size);
+
+/* Stop a coroutine: its cleanup hook runs with CORRAL_END_STOPPED and its
+   slot is freed at once (or, if it is running right now, as soon as its step
+   returns). Returns false for the zero, forged or stale handle (a double stop
+   is a stale handle) and sets the last error. Safe from inside any step. */
+bool corral_stop(corral_sched *sched, corral_handle h);
+
+/* True while the coroutine has not ended (and has not been stopped). */
+bool corral_alive(const corral_sched *sched, corral_handle h);
+
+/* Run one update tick: time advances by dt (seconds), the frame count by
+   one, and every queued coroutine resumes once, in queue order. Returns the
+   number of steps run. Refused (0, CORRAL_ERR_IN_TICK) from inside a tick. */
+uint32_t corral_tick(corral_sched *sched, float dt);
+
+/* Number of live coroutines. */
+uint32_t corral_live_count(const corral_sched *sched);
+
+/* Time: scaled seconds since create, frame count (ticks run). */
+double corral_time(const corral_sched *sched);
+uint64_t corral_frame(const corral_sched *sched);
+
+/* ---------------------------------------------------------------- IN A STEP */
+
+/* These take the running coroutine `co` and are valid inside its step. */
+float corral_dt(const corral_co *co);                /* dt of this tick */
+corral_handle corral_self(const corral_co *co);      /* own handle */
+corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
+
+/* Resume points (protothreads): sequential code that reads like C#'s
+   `yield return`. Locals that must survive a wait live in the context.
+   Limits: one wait per source line; do not wait inside a `switch` of your
+   own (use if/else there). */
+#define CORRAL_BEGIN(co) switch ((co)->resume) { case 0:
+#define CORRAL_END(co)  \
+    } (co)->resume = 0; \
+    return CORRAL_STOP
+/* Resume on the next tick, on the line after this one. */
+#define CORRAL_WAIT_FRAME(co)        \
+    do {                             \
+        (co)->resume = __LINE__;     \
+        return CORRAL_YIELD;         \
+        case __LINE__:;              \
+    } while (0)
+/* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
+#define CORRAL_EXIT(co) \
+    do {                \
+        (void)(co);     \
+        return CORRAL_STOP; \
+    } while (0)
+
+/* ---------------------------------------------------------------- PROFILING */
+
+typedef struct corral_type_stats {
+    const char *name;
+    uint32_t id;        /* registry id, 0 if unregistered */
+    uint32_t budget;    /* registry budget, 0 if none */
+    uint32_t ctx_size;  /* bytes asked for by the context */
+    uint32_t slot_size; /* bytes of the slot it occupies (0: fits no class) */
+    uint32_t class_index;
+    uint32_t live, peak;
+    uint64_t started;   /* successful starts */
+    uint64_t finished;  /* returned CORRAL_STOP */
+    uint64_t stopped;   /* stopped by handle */
+    uint64_t failed;    /* starts refused (pool, budget, no class) */
+} corral_type_stats;
+
+typedef struct corral_class_stats {
+    uint32_t slot_size;
+    uint32_t capacity;
+    uint32_t used, peak;
+    uint32_t retired;   /* slots whose generation wrapped (never reused) */
+    uint64_t failures;  /* starts refused because the class was full */
+} corral_class_stats;
+
+typedef struct corral_arena_stats {
+    uint64_t total_bytes;      /* the whole block */
+    uint64_t slab_bytes;       /* bytes of all slots (capacity * size) */
+    uint64_t slot_bytes;       /* slots in use * slot size */
+    uint64_t slot_bytes_peak;
+    uint64_t ctx_bytes;        /* bytes asked for by live contexts */
+    uint64_t ctx_bytes_peak;
+    uint32_t live, live_peak;  /* live coroutines */
+} corral_arena_stats;
+
+uint32_t corral_type_count(const corral_sched *sched);
+uint32_t corral_class_count(const corral_sched *sched);
+/* Stats of the i-th type of the scheduler's table (registry types first,
+   then in order of first start). False if i is out of range. */
+bool corral_stats_type(const corral_sched *sched, uint32_t i, corral_type_stats *out);
+/* Stats of one type by its vtable; false if the scheduler never saw it. */
+bool corral_stats_type_of(const corral_sched *sched, const corral_type *type,
+                          corral_type_stats *out);
+bool corral_stats_class(const corral_sched *sched, uint32_t i, corral_class_stats *out);
+bool corral_stats_arena(const corral_sched *sched, corral_arena_stats *out);
+
+/* Print the arena, class and type tables as aligned text. */
+void corral_report_text(const corral_sched *sched, FILE *out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#include "corral_gen.h"
+
+#endif /* CORRAL_H */

@@ -1,0 +1,269 @@
+/*
+    arena.c -- the one block: desc defaults, layout plan, create/destroy,
+    slot alloc/free.
+
+    The plan is computed the same way by corral_sched_memory_size and by
+    create, so a caller-owned block of that size always fits. Each size class
+    is a slab of equal slots, 64-byte aligned, with a LIFO free list threaded
+    through the slot headers (offsets, not pointers).
+*/
+#include "corral_internal.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint32_t corral__default_sizes[] = {32, 48, 64, 96, 128, 256, 512, 1024};
+#define CORRAL__DEFAULT_CAPACITY 256u
+#define CORRAL__DEFAULT_MAX_TYPES 64u
+
+static void *corral__malloc(size_t size, void *user) /* default allocator */
+{
+    (void)user;
+    return malloc(size); /* default allocator hook */
+}
+static void corral__free(void *ptr, void *user) /* default allocator */
+{
+    (void)user;
+    free(ptr); /* default allocator hook */
+}
+
+typedef struct corral__plan {
+    corral_class_desc classes[CORRAL_MAX_CLASSES];
+    uint32_t reserved[CORRAL_MAX_CLASSES];
+    uint64_t class_base[CORRAL_MAX_CLASSES];
+    uint32_t class_count;
+    uint32_t max_types;
+    uint32_t hash_size;
+    uint64_t types_off, hash_off, queue_off[2], queue_cap;
+    uint64_t slab_bytes;
+    uint64_t total; /* including 64 bytes of alignment slack */
+} corral__plan;
+
+static uint64_t corral__align64(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+bool corral__type_ok(const corral_type *vt)
+{
+    if (!vt || !vt->step || vt->ctx_align == 0 || vt->ctx_align > CORRAL_MAX_ALIGN) return false;
+    if ((vt->ctx_align & (vt->ctx_align - 1)) != 0) return false;
+    if (vt->ctx_offset < CORRAL__HEADER_SIZE || vt->ctx_offset % vt->ctx_align != 0) return false;
+    return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
+}
+
+/* Fill `p` from the desc (defaults applied); CORRAL_ERR_OK or why not. */
+static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->max_types = d->max_types ? d->max_types : CORRAL__DEFAULT_MAX_TYPES;
+    if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
+    const corral_registry *reg = d->registry;
+    if (reg && (reg->count > p->max_types || (reg->count && (!reg->types || !reg->ids))))
+        return CORRAL_ERR_BAD_DESC;
+
+    uint32_t n = 0;
+    while (n < CORRAL_MAX_CLASSES && d->classes[n].slot_size != 0) n++;
+    if (n == 0) {
+        uint32_t cap = reg ? 0 : (d->default_capacity ? d->default_capacity : CORRAL__DEFAULT_CAPACITY);
+        for (; n < sizeof corral__default_sizes / sizeof corral__default_sizes[0]; n++) {
+            p->classes[n].slot_size = corral__default_sizes[n];
+            p->classes[n].capacity = cap;
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            p->classes[i] = d->classes[i];
+            uint32_t sz = d->classes[i].slot_size;
+            if (sz % 16 != 0 || sz < 32) return CORRAL_ERR_BAD_DESC;
+            if (i > 0 && sz <= d->classes[i - 1].slot_size) return CORRAL_ERR_BAD_DESC;
+        }
+    }
+    p->class_count = n;
+
+    /* registry budgets add to (and are reserved in) the class each type fits */
+    for (uint32_t t = 0; reg && t < reg->count; t++) {
+        const corral_type *vt = reg->types[t];
+        if (!corral__type_ok(vt) || reg->ids[t] == 0) return CORRAL_ERR_BAD_TYPE;
+        uint32_t b = reg->budgets ? reg->budgets[t] : 0;
+        uint32_t c = 0;
+        while (c < n && !((uint64_t)vt->ctx_offset + vt->ctx_size <= p->classes[c].slot_size &&
+                          p->classes[c].slot_size % vt->ctx_align == 0))
+            c++;
+        if (c == n) return CORRAL_ERR_NO_CLASS;
+        if ((uint64_t)p->classes[c].capacity + b > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
+        p->classes[c].capacity += b;
+        p->reserved[c] += b;
+    }
+
+    uint64_t off = corral__align64(sizeof(corral_sched), 16);
+    p->types_off = off;
+    off += (uint64_t)p->max_types * sizeof(corral__type_entry);
+    p->hash_size = 1;
+    while (p->hash_size < 2 * p->max_types) p->hash_size <<= 1;
+    p->hash_off = off;
+    off += (uint64_t)p->hash_size * sizeof(uint16_t);
+    uint64_t slots = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (p->classes[i].capacity > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
+        slots += p->classes[i].capacity;
+    }
+    p->queue_cap = slots ? slots : 1;
+    for (int b = 0; b < 2; b++) {
+        off = corral__align64(off, 4);
+        p->queue_off[b] = off;
+        off += p->queue_cap * sizeof(uint32_t);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        off = corral__align64(off, CORRAL__SLAB_ALIGN);
+        p->class_base[i] = off;
+        uint64_t bytes = (uint64_t)p->classes[i].capacity * p->classes[i].slot_size;
+        p->slab_bytes += bytes;
+        off += bytes;
+    }
+    if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
+    p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
+    return CORRAL_ERR_OK;
+}
+
+size_t corral_sched_memory_size(const corral_sched_desc *desc)
+{
+    corral__plan p;
+    if (!desc) {
+        corral__fail(NULL, NULL, CORRAL_ERR_NULL_ARG);
+        return 0;
+    }
+    corral_error e = corral__make_plan(desc, &p);
+    if (e != CORRAL_ERR_OK) {
+        corral__fail(NULL, &desc->logger, e);
+        return 0;
+    }
+    return (size_t)p.total;
+}
+
+corral_sched *corral_sched_create(const corral_sched_desc *desc)
+{
+    corral__plan p;
+    if (!desc) {
+        corral__fail(NULL, NULL, CORRAL_ERR_NULL_ARG);
+        return NULL;
+    }
+    corral_error e = corral__make_plan(desc, &p);
+    if (e != CORRAL_ERR_OK) {
+        corral__fail(NULL, &desc->logger, e);
+        return NULL;
+    }
+    corral_allocator al = desc->allocator;
+    if (!al.alloc || !al.free) {
+        al.alloc = corral__malloc;
+        al.free = corral__free;
+        al.user_data = NULL;
+    }
+    unsigned char *block;
+    if (desc->memory) {
+        if (desc->memory_size < p.total) {
+            corral__fail(NULL, &desc->logger, CORRAL_ERR_MEMORY_TOO_SMALL);
+            return NULL;
+        }
+        block = (unsigned char *)desc->memory;
+    } else {
+        block = (unsigned char *)al.alloc((size_t)p.total, al.user_data); /* the one allocator call */
+        if (!block) {
+            corral__fail(NULL, &desc->logger, CORRAL_ERR_ALLOC_FAILED);
+            return NULL;
+        }
+    }
+    uintptr_t a = ((uintptr_t)block + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
+    corral_sched *s = (corral_sched *)(void *)a;
+    memset(s, 0, sizeof *s);
+    s->magic = CORRAL__MAGIC;
+    s->flags = desc->memory ? 0u : CORRAL__OWNS_MEMORY;
+    s->pad = (uint32_t)(a - (uintptr_t)block);
+    s->total_bytes = desc->memory ? desc->memory_size : p.total;
+    s->allocator = al;
+    s->logger = desc->logger;
+    s->types_off = (uint32_t)p.types_off;
+    s->max_types = p.max_types;
+    s->hash_off = (uint32_t)p.hash_off;
+    s->hash_mask = p.hash_size - 1;
+    memset(CORRAL__AT(s, s->types_off), 0, (size_t)p.max_types * sizeof(corral__type_entry));
+    memset(CORRAL__AT(s, s->hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
+    s->queue_off[0] = (uint32_t)p.queue_off[0];
+    s->queue_off[1] = (uint32_t)p.queue_off[1];
+    s->queue_cap = (uint32_t)p.queue_cap;
+    s->slab_bytes = p.slab_bytes;
+    s->class_count = p.class_count;
+    for (uint32_t i = 0; i < p.class_count; i++) {
+        corral__class *c = &s->classes[i];
+        c->slot_size = p.classes[i].slot_size;
+        c->capacity = p.classes[i].capacity;
+        c->base = (uint32_t)p.class_base[i];
+        c->reserved = p.reserved[i];
+        c->free_head = c->capacity ? c->base : CORRAL__NIL;
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            uint32_t off = c->base + k * c->slot_size;
+            corral_co *co = CORRAL__CO(s, off);
+            memset(co, 0, CORRAL__HEADER_SIZE);
+            co->gen = 1;
+            co->state = CORRAL__FREE;
+            co->link = k + 1 < c->capacity ? off + c->slot_size : CORRAL__NIL;
+        }
+    }
+    for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
+        uint32_t ti = corral__type_index(s, desc->registry->types[t]);
+        corral__type_entry *te = &corral__types(s)[ti];
+        te->id = desc->registry->ids[t];
+        te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
+    }
+    return s;
+}
+
+void corral_sched_destroy(corral_sched *s)
+{
+    if (!s) return;
+    if (s->magic != CORRAL__MAGIC) {
+        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
+        return;
+    }
+    if (s->in_tick || s->depth || (s->flags & CORRAL__DESTROYING)) {
+        corral__fail(s, NULL, CORRAL_ERR_IN_TICK);
+        return;
+    }
+    s->flags |= CORRAL__DESTROYING;
+    for (uint32_t i = 0; i < s->class_count; i++) {
+        corral__class *c = &s->classes[i];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            corral_co *co = CORRAL__CO(s, c->base + k * c->slot_size);
+            if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
+        }
+    }
+    s->magic = 0;
+    if (s->flags & CORRAL__OWNS_MEMORY) {
+        corral_allocator al = s->allocator;
+        al.free((unsigned char *)s - s->pad, al.user_data); /* the allocator hook */
+    }
+}
+
+uint32_t corral__slot_alloc(corral_sched *s, uint32_t cls)
+{
+    corral__class *c = &s->classes[cls];
+    uint32_t off = c->free_head;
+    if (off == CORRAL__NIL) return CORRAL__NIL;
+    c->free_head = CORRAL__CO(s, off)->link;
+    if (++c->used > c->peak) c->peak = c->used;
+    return off;
+}
+
+void corral__slot_free(corral_sched *s, uint32_t cls, uint32_t off)
+{
+    corral__class *c = &s->classes[cls];
+    corral_co *co = CORRAL__CO(s, off);
+    assert(co->state != CORRAL__FREE && co->state != CORRAL__RETIRED && "corral: double free");
+    c->used--;
+    if (co->gen == UINT32_MAX) { /* the next generation would alias handle 0's */
+        co->state = CORRAL__RETIRED;
+        c->retired++;
+        return;
+    }
+    co->gen++;
+    co->state = CORRAL__FREE;
+    co->link = c->free_head;
+    c->free_head = off;
+}

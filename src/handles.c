@@ -1,0 +1,48 @@
+/*
+    handles.c -- handle <-> slot.
+
+    A handle is {class << 24 | slot, generation}. Resolving checks the class
+    and slot exist (else: forged), then that the slot's generation matches
+    and the coroutine has not ended (else: stale). Generations start at 1
+    and grow on every free; a slot at UINT32_MAX is retired, never reused, so
+    a stale handle can never come back to life.
+*/
+#include "corral_internal.h"
+
+corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err)
+{
+    if (h.gen == 0) {
+        *err = CORRAL_ERR_NULL_HANDLE;
+        return NULL;
+    }
+    uint32_t cls = h.index >> CORRAL__CLASS_SHIFT, local = h.index & CORRAL__LOCAL_MASK;
+    if (cls >= s->class_count || local >= s->classes[cls].capacity) {
+        *err = CORRAL_ERR_FORGED_HANDLE;
+        return NULL;
+    }
+    const corral__class *c = &s->classes[cls];
+    corral_co *co = CORRAL__CO(s, c->base + local * c->slot_size);
+    if (co->gen != h.gen || !corral__state_alive(co->state)) {
+        *err = CORRAL_ERR_STALE_HANDLE;
+        return NULL;
+    }
+    return co;
+}
+
+corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
+{
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    const corral__class *c = &s->classes[te->cls];
+    uint32_t local = (corral__co_off(s, co) - c->base) / c->slot_size;
+    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | local, co->gen};
+    return h;
+}
+
+bool corral__debug_set_gen(corral_sched *s, uint32_t index, uint32_t gen)
+{
+    uint32_t cls = index >> CORRAL__CLASS_SHIFT, local = index & CORRAL__LOCAL_MASK;
+    if (!s || cls >= s->class_count || local >= s->classes[cls].capacity || gen == 0) return false;
+    const corral__class *c = &s->classes[cls];
+    CORRAL__CO(s, c->base + local * c->slot_size)->gen = gen;
+    return true;
+}

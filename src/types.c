@@ -1,0 +1,42 @@
+/*
+    types.c -- the scheduler's type table.
+
+    Each coroutine type the scheduler sees gets an entry (its counters, its
+    size class, a copy of its step pointer). Registry types are entered at
+    create with their stable ids and budgets; other types on first start. A
+    small open-addressing hash keyed by the vtable address makes the lookup
+    O(1); entries never move, so pointers to them stay valid during a step.
+*/
+#include "corral_internal.h"
+
+uint32_t corral__class_for(const corral_sched *s, uint32_t ctx_size, uint32_t ctx_align,
+                           uint32_t ctx_off)
+{
+    for (uint32_t i = 0; i < s->class_count; i++) {
+        uint32_t sz = s->classes[i].slot_size;
+        if ((uint64_t)ctx_off + ctx_size <= sz && sz % ctx_align == 0) return i;
+    }
+    return CORRAL__NO_CLASS;
+}
+
+uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
+{
+    uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->hash_off);
+    corral__type_entry *types = corral__types(s);
+    uint64_t k = (uint64_t)(uintptr_t)vt;
+    uint32_t h = (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->hash_mask;
+    while (hash[h] != 0) {
+        if (types[hash[h] - 1].vt == vt) return hash[h] - 1u;
+        h = (h + 1) & s->hash_mask;
+    }
+    if (s->type_count >= s->max_types) return CORRAL__NIL;
+    uint32_t ti = s->type_count++;
+    corral__type_entry *te = &types[ti];
+    te->step = vt->step;
+    te->vt = vt;
+    te->ctx_size = vt->ctx_size;
+    te->ctx_off = vt->ctx_offset;
+    te->cls = corral__class_for(s, vt->ctx_size, vt->ctx_align, vt->ctx_offset);
+    hash[h] = (uint16_t)(ti + 1);
+    return ti;
+}
