@@ -1,0 +1,317 @@
+/* test_arena.c -- one block, size classes, budgets, zero allocation. */
+#include "common.h"
+#include "corral_internal.h"
+
+#include <stdalign.h>
+
+static corral_sched_desc counted_desc(alloc_counter *c)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = counting_alloc;
+    d.allocator.free = counting_free;
+    d.allocator.user_data = c;
+    return d;
+}
+
+Test(arena, zeroed_desc_is_valid_and_gives_the_default_classes)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    cr_assert_eq(corral_class_count(s), 8);
+    corral_class_stats c;
+    cr_assert(corral_stats_class(s, 0, &c));
+    cr_assert_eq(c.slot_size, 32);
+    cr_assert_eq(c.capacity, 256);
+    cr_assert(corral_stats_class(s, 7, &c));
+    cr_assert_eq(c.slot_size, 1024);
+    corral_sched_destroy(s);
+}
+
+Test(arena, no_allocator_call_after_create_across_a_million_start_stop_cycles)
+{
+    alloc_counter ac = {0};
+    corral_sched_desc d = counted_desc(&ac);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 64;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    cr_assert_eq(ac.allocs, 1, "create makes exactly one allocation");
+    cr_assert_eq(ac.bytes, corral_sched_memory_size(&d));
+    for (int i = 0; i < 1000000; i++) {
+        corral_handle h = start_tracer(s, 0, 0);
+        cr_assert_neq(h.gen, 0);
+        if (i % 3 == 0) corral_tick(s, 0.016f);
+        cr_assert(corral_stop(s, h));
+    }
+    for (int i = 0; i < 64; i++) cleaned_start(s, (cleaned_ctx){.id = -1});
+    for (int i = 0; i < 100; i++) corral_tick(s, 0.016f);
+    cr_assert_eq(ac.allocs, 1, "no allocation after create");
+    cr_assert_eq(ac.frees, 0);
+    corral_sched_destroy(s);
+    cr_assert_eq(ac.allocs, 1);
+    cr_assert_eq(ac.frees, 1, "destroy frees the one block");
+}
+
+Test(arena, caller_owned_memory_is_used_and_no_allocator_is_called)
+{
+    alloc_counter ac = {0};
+    corral_sched_desc d = counted_desc(&ac);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 16;
+    size_t need = corral_sched_memory_size(&d);
+    cr_assert_gt(need, 16 * 64);
+    unsigned char *mem = malloc(need);
+    d.memory = mem;
+    d.memory_size = need;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    cr_assert((unsigned char *)s >= mem && (unsigned char *)s < mem + need);
+    corral_handle h = start_tracer(s, 1, 0);
+    corral_tick(s, 0.f);
+    corral_stop(s, h);
+    corral_sched_destroy(s);
+    cr_assert_eq(ac.allocs + ac.frees, 0);
+    free(mem);
+}
+
+Test(arena, block_one_byte_short_of_memory_size_is_refused)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 16;
+    size_t need = corral_sched_memory_size(&d);
+    unsigned char *mem = malloc(need);
+    d.memory = mem;
+    d.memory_size = need - 1;
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_MEMORY_TOO_SMALL);
+    free(mem);
+}
+
+Test(arena, unaligned_caller_memory_is_aligned_inside_the_block)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 4;
+    size_t need = corral_sched_memory_size(&d);
+    unsigned char *mem = malloc(need + 1);
+    d.memory = mem + 1; /* deliberately odd */
+    d.memory_size = need;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    cr_assert_eq((uintptr_t)s % 64, 0);
+    start_tracer(s, 1, 0);
+    corral_tick(s, 0.f);
+    corral_sched_destroy(s);
+    free(mem);
+}
+
+typedef struct big64 {
+    alignas(64) unsigned char bytes[64];
+} big64;
+#define WIDE_FIELDS(F) \
+    F(int, tag)        \
+    F(big64, block)
+DECLARE_COROUTINE(wide, WIDE_FIELDS)
+static uintptr_t g_wide_addr;
+DEFINE_COROUTINE(wide)
+{
+    g_wide_addr = (uintptr_t)ctx;
+    ctx->block.bytes[63] = (unsigned char)ctx->tag;
+    return CORRAL_YIELD;
+}
+
+Test(arena, context_with_an_alignas_64_member_is_64_byte_aligned)
+{
+    cr_assert_eq(wide_type.ctx_align, 64);
+    cr_assert_eq(wide_type.ctx_offset, 64);
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 48;  /* too small */
+    d.classes[0].capacity = 4;
+    d.classes[1].slot_size = 208; /* fits 64+128 but 208 % 64 != 0 */
+    d.classes[1].capacity = 4;
+    d.classes[2].slot_size = 256;
+    d.classes[2].capacity = 4;
+    corral_sched *s = corral_sched_create(&d);
+    for (int i = 0; i < 3; i++) {
+        corral_handle h = wide_start(s, (wide_ctx){.tag = i});
+        cr_assert(corral_alive(s, h));
+        cr_assert_eq(g_wide_addr % 64, 0, "context at %p", (void *)g_wide_addr);
+        cr_assert_eq(h.index >> 24, 2, "lands in the 256-byte class");
+    }
+    corral_sched_destroy(s);
+}
+
+Test(arena, type_lands_in_the_smallest_class_that_fits)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 32;
+    d.classes[0].capacity = 4;
+    d.classes[1].slot_size = 48;
+    d.classes[1].capacity = 4;
+    corral_sched *s = corral_sched_create(&d);
+    corral_handle t = start_tracer(s, 1, 0);            /* 12-byte context: 16 + 12 <= 32 */
+    corral_handle a = start_actor(s, 1, NULL, t, NULL); /* 32-byte context: 16 + 32 <= 48 */
+    cr_assert_eq(t.index >> 24, 0);
+    cr_assert_eq(a.index >> 24, 1);
+    corral_handle w = wide_start(s, (wide_ctx){.tag = 1}); /* 64 + 128 bytes: no class */
+    cr_assert_eq(w.gen, 0, "wide fits no class");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NO_CLASS);
+    corral_type_stats st;
+    cr_assert(corral_stats_type_of(s, &wide_type, &st));
+    cr_assert_eq(st.failed, 1);
+    cr_assert_eq(st.slot_size, 0);
+    corral_sched_destroy(s);
+}
+
+Test(arena, desc_with_bad_classes_is_refused)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 64;
+    d.classes[1].slot_size = 48; /* not ascending */
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 40; /* not a multiple of 16 */
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
+    cr_assert_eq(corral_sched_memory_size(&d), 0);
+}
+
+Test(arena, arena_over_4_gib_is_refused_before_allocating)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 1u << 23;
+    d.classes[1].slot_size = 1024;
+    d.classes[1].capacity = 1u << 23; /* 8 GiB: over the 4 GiB of 32-bit offsets */
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_TOO_LARGE);
+}
+
+static void *null_alloc(size_t n, void *u)
+{
+    (void)n;
+    (void)u;
+    return NULL;
+}
+static void never_free(void *p, void *u)
+{
+    (void)p;
+    (void)u;
+}
+
+Test(arena, allocator_returning_null_is_reported)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = null_alloc;
+    d.allocator.free = never_free;
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_ALLOC_FAILED);
+}
+
+Test(arena, freed_slot_is_reused_first_lifo)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle a = start_tracer(s, 1, 0);
+    corral_handle b = start_tracer(s, 2, 0);
+    corral_stop(s, a);
+    corral_handle c = start_tracer(s, 3, 0);
+    cr_assert_eq(c.index, a.index, "the slot just freed is warm: reuse it");
+    cr_assert_eq(c.gen, a.gen + 1);
+    cr_assert_neq(b.index, c.index);
+    corral_sched_destroy(s);
+}
+
+/* registry with budgets */
+#define TEST_COROUTINES(X) \
+    X(tracer, 10, 3)       \
+    X(cleaned, 11, 2)
+CORRAL_DECLARE_REGISTRY(testreg, TEST_COROUTINES)
+CORRAL_DEFINE_REGISTRY(testreg, TEST_COROUTINES);
+
+Test(arena, registry_budgets_size_the_classes_and_cap_each_type)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.registry = &testreg_registry;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    /* both contexts are 12 bytes: class 0 (32 B) gets 3 + 2 slots */
+    corral_class_stats c;
+    corral_stats_class(s, 0, &c);
+    cr_assert_eq(c.slot_size, 32);
+    cr_assert_eq(c.capacity, 5);
+    corral_stats_class(s, 1, &c);
+    cr_assert_eq(c.capacity, 0, "no registry type in class 1, no default capacity");
+    for (int i = 0; i < 3; i++) cr_assert_neq(start_tracer(s, i, 0).gen, 0);
+    cr_assert_eq(start_tracer(s, 9, 0).gen, 0, "budget of 3 reached");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_TYPE_BUDGET);
+    for (int i = 0; i < 2; i++) cr_assert_neq(cleaned_start(s, (cleaned_ctx){.id = -1}).gen, 0);
+    corral_type_stats t;
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.id, 10);
+    cr_assert_eq(t.budget, 3);
+    cr_assert_eq(t.failed, 1);
+    corral_sched_destroy(s);
+}
+
+Test(arena, budgeted_slots_are_reserved_against_unbudgeted_types)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.registry = &testreg_registry;
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 2; /* + 5 reserved = 7 */
+    corral_sched *s = corral_sched_create(&d);
+    corral_handle none = {0, 0};
+    cr_assert_neq(start_actor(s, 1, NULL, none, NULL).gen, 0);
+    cr_assert_neq(start_actor(s, 2, NULL, none, NULL).gen, 0);
+    cr_assert_eq(start_actor(s, 3, NULL, none, NULL).gen, 0, "5 free slots are all reserved");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    for (int i = 0; i < 3; i++) cr_assert_neq(start_tracer(s, i, 0).gen, 0);
+    for (int i = 0; i < 2; i++) cr_assert_neq(cleaned_start(s, (cleaned_ctx){.id = -1}).gen, 0);
+    cr_assert_eq(corral_live_count(s), 7);
+    corral_sched_destroy(s);
+}
+
+Test(arena, whole_state_is_position_independent_bytes)
+{
+    /* Every internal link is an offset: a byte copy of the block at another
+       address is a working scheduler (the basis of snapshots). */
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 32;
+    size_t need = corral_sched_memory_size(&d);
+    unsigned char *a = aligned_alloc(64, (need + 63) / 64 * 64);
+    unsigned char *b = aligned_alloc(64, (need + 63) / 64 * 64);
+    d.memory = a;
+    d.memory_size = need;
+    corral_sched *sa = corral_sched_create(&d);
+    for (int i = 0; i < 10; i++) start_tracer(sa, i, 3 + i);
+    corral_tick(sa, 0.1f);
+    corral_handle h = start_tracer(sa, 42, 0);
+    memcpy(b, a, need);
+    corral_sched *sb = (corral_sched *)(void *)(b + ((unsigned char *)sa - a));
+    memset(a, 0xAB, need); /* the original is gone */
+    trace_reset();
+    corral_tick(sb, 0.1f);
+    int want[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 42};
+    expect_trace(want, 11);
+    cr_assert(corral_alive(sb, h));
+    cr_assert_eq(corral_live_count(sb), 10, "tracer 0 finished on its 3rd step");
+    corral_sched_destroy(sb);
+    free(a);
+    free(b);
+}

@@ -1,0 +1,437 @@
+/* test_sched.c -- start, yield, stop, tick order, Unity's semantics. */
+#include "common.h"
+
+static void setup(void)
+{
+    trace_reset();
+    cleaned_reset();
+}
+TestSuite(sched, .init = setup);
+
+Test(sched, first_step_runs_at_once_inside_start)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle h = start_tracer(s, 7, 0);
+    int want[] = {7};
+    expect_trace(want, 1);
+    cr_assert(corral_alive(s, h));
+    cr_assert_eq(corral_live_count(s), 1);
+    corral_sched_destroy(s);
+}
+
+Test(sched, coroutine_that_stops_in_first_step_returns_dead_nonzero_handle)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle h = start_tracer(s, 1, 1);
+    cr_assert_neq(h.gen, 0, "a started coroutine gets a real handle");
+    cr_assert_not(corral_alive(s, h));
+    cr_assert_eq(corral_live_count(s), 0);
+    corral_type_stats t;
+    cr_assert(corral_stats_type_of(s, &tracer_type, &t));
+    cr_assert_eq(t.finished, 1);
+    corral_sched_destroy(s);
+}
+
+Test(sched, yield_resumes_on_next_tick_and_stop_ends)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle h = start_tracer(s, 1, 3);
+    cr_assert_eq(corral_tick(s, 0.1f), 1);
+    cr_assert(corral_alive(s, h));
+    cr_assert_eq(corral_tick(s, 0.1f), 1);
+    cr_assert_not(corral_alive(s, h), "stopped on its third step");
+    cr_assert_eq(corral_tick(s, 0.1f), 0);
+    int want[] = {1, 1, 1};
+    expect_trace(want, 3);
+    corral_sched_destroy(s);
+}
+
+Test(sched, resume_order_is_the_order_of_starting)
+{
+    corral_sched *s = small_sched(8);
+    for (int i = 1; i <= 4; i++) start_tracer(s, i, 0);
+    trace_reset();
+    corral_tick(s, 0.f);
+    corral_tick(s, 0.f);
+    int want[] = {1, 2, 3, 4, 1, 2, 3, 4};
+    expect_trace(want, 8);
+    corral_sched_destroy(s);
+}
+
+Test(sched, order_of_the_others_is_kept_when_one_is_stopped)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle h[5];
+    for (int i = 0; i < 5; i++) h[i] = start_tracer(s, i, 0);
+    cr_assert(corral_stop(s, h[2]));
+    trace_reset();
+    corral_tick(s, 0.f);
+    int want[] = {0, 1, 3, 4};
+    expect_trace(want, 4);
+    corral_sched_destroy(s);
+}
+
+static corral_result start_child_each_step(corral_co *co, struct actor_ctx *ctx)
+{
+    (void)co;
+    if (ctx->steps == 2) start_tracer(corral_sched_of(co), 100 + ctx->steps, 0);
+    return CORRAL_YIELD;
+}
+
+Test(sched, coroutine_started_during_a_tick_does_not_run_again_in_that_tick)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle none = {0, 0};
+    start_actor(s, 1, start_child_each_step, none, NULL);
+    start_tracer(s, 2, 0);
+    trace_reset();
+    corral_tick(s, 0.f); /* actor's step 2 starts tracer 102: its first step runs at once */
+    int want1[] = {1, 102, 2};
+    expect_trace(want1, 3);
+    trace_reset();
+    corral_tick(s, 0.f);
+    /* 102 yielded (was queued) inside 1's step, before 1 was requeued */
+    int want2[] = {102, 1, 2};
+    expect_trace(want2, 3);
+    corral_sched_destroy(s);
+}
+
+static corral_result stop_self_then_write(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 2) {
+        corral_handle me = corral_self(co);
+        cr_assert(corral_stop(corral_sched_of(co), me));
+        cr_assert_not(corral_alive(corral_sched_of(co), me), "dead as soon as stopped");
+        ctx->id = 99; /* the context is still ours until the step returns */
+        return CORRAL_YIELD;
+    }
+    return CORRAL_YIELD;
+}
+
+Test(sched, stopping_itself_inside_its_step_is_safe_and_ends_it_after_the_step)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle none = {0, 0};
+    corral_handle h = start_actor(s, 1, stop_self_then_write, none, NULL);
+    corral_tick(s, 0.f);
+    cr_assert_not(corral_alive(s, h));
+    corral_type_stats t;
+    corral_stats_type_of(s, &actor_type, &t);
+    cr_assert_eq(t.stopped, 1);
+    cr_assert_eq(t.finished, 0);
+    cr_assert_eq(corral_live_count(s), 0);
+    corral_sched_destroy(s);
+}
+
+static corral_result stop_other(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 2) cr_assert(corral_stop(corral_sched_of(co), ctx->other));
+    return CORRAL_YIELD;
+}
+
+static corral_result stop_victim_in_user(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 2) cr_assert(corral_stop(corral_sched_of(co), *(corral_handle *)ctx->user));
+    return CORRAL_YIELD;
+}
+
+Test(sched, stop_of_a_coroutine_later_in_the_queue_from_inside_a_step)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle none = {0, 0}, victim = {0, 0};
+    start_actor(s, 1, stop_victim_in_user, none, &victim); /* queue: 1 */
+    victim = start_tracer(s, 50, 0);                         /* queue: 1, 50 */
+    start_tracer(s, 3, 0);                                   /* queue: 1, 50, 3 */
+    trace_reset();
+    corral_tick(s, 0.f);
+    int want[] = {1, 3};
+    expect_trace(want, 2);
+    cr_assert_not(corral_alive(s, victim));
+    cr_assert_eq(corral_live_count(s), 2);
+    corral_sched_destroy(s);
+}
+
+Test(sched, stop_of_a_coroutine_earlier_in_the_queue_from_inside_a_step)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle early = start_tracer(s, 9, 0);
+    start_actor(s, 1, stop_other, early, NULL);
+    trace_reset();
+    corral_tick(s, 0.f); /* 9 runs (requeued), then 1 stops it */
+    corral_tick(s, 0.f);
+    int want[] = {9, 1, 1};
+    expect_trace(want, 3);
+    cr_assert_not(corral_alive(s, early));
+    corral_sched_destroy(s);
+}
+
+typedef struct handle_list {
+    corral_handle h[16];
+    int n;
+} handle_list;
+
+static corral_result stop_everyone(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 2) {
+        handle_list *l = (handle_list *)ctx->user;
+        for (int i = 0; i < l->n; i++) corral_stop(corral_sched_of(co), l->h[i]);
+    }
+    return CORRAL_YIELD;
+}
+
+Test(sched, stopping_all_coroutines_from_inside_one_step_is_safe)
+{
+    corral_sched *s = small_sched(16);
+    handle_list l = {.n = 0};
+    corral_handle none = {0, 0};
+    for (int i = 0; i < 3; i++) l.h[l.n++] = start_tracer(s, 10 + i, 0);
+    l.h[l.n++] = start_actor(s, 1, stop_everyone, none, &l);
+    for (int i = 0; i < 3; i++) l.h[l.n++] = start_tracer(s, 20 + i, 0);
+    trace_reset();
+    corral_tick(s, 0.f);
+    int want[] = {10, 11, 12, 1};
+    expect_trace(want, 4);
+    cr_assert_eq(corral_live_count(s), 0);
+    cr_assert_eq(corral_tick(s, 0.f), 0);
+    corral_sched_destroy(s);
+}
+
+static corral_result stop_other_and_start_new(corral_co *co, struct actor_ctx *ctx)
+{
+    corral_sched *s = corral_sched_of(co);
+    if (ctx->steps == 2) {
+        corral_stop(s, ctx->other);
+        /* the freed slot is reused at once (LIFO) */
+        ctx->other = start_tracer(s, 77, 0);
+    }
+    return CORRAL_YIELD;
+}
+
+Test(sched, slot_freed_and_reused_inside_a_tick_runs_the_new_coroutine_once)
+{
+    corral_sched *s = small_sched(2); /* exactly two slots: the reuse is forced */
+    corral_handle victim = start_tracer(s, 5, 0);
+    corral_handle none = {0, 0};
+    (void)none;
+    start_actor(s, 1, stop_other_and_start_new, victim, NULL); /* queue: 5, 1 */
+    trace_reset();
+    corral_tick(s, 0.f); /* 5 runs; 1 stops 5 and starts 77 in 5's slot */
+    int want[] = {5, 1, 77};
+    expect_trace(want, 3);
+    trace_reset();
+    corral_tick(s, 0.f);
+    int want2[] = {77, 1}; /* 77 was queued inside 1's step, before 1 */
+    expect_trace(want2, 2);
+    corral_sched_destroy(s);
+}
+
+static corral_result churn(corral_co *co, struct actor_ctx *ctx)
+{
+    corral_sched *s = corral_sched_of(co);
+    /* many start/stop pairs in one step: tombstones must not overflow */
+    for (int i = 0; i < 1000; i++) {
+        corral_handle a = start_tracer(s, 0, 0);
+        corral_handle b = start_tracer(s, 0, 0);
+        corral_stop(s, a);
+        corral_stop(s, b);
+    }
+    (void)ctx;
+    return CORRAL_YIELD;
+}
+
+Test(sched, thousands_of_start_stop_pairs_inside_one_tick_keep_the_queue_sound)
+{
+    corral_sched *s = small_sched(4);
+    corral_handle none = {0, 0};
+    start_tracer(s, 3, 0);
+    start_actor(s, 1, churn, none, NULL);
+    for (int f = 0; f < 5; f++) corral_tick(s, 0.f);
+    cr_assert_eq(corral_live_count(s), 2);
+    trace_reset();
+    corral_tick(s, 0.f);
+    cr_assert_eq(g_trace_len, 2 + 2000 * 1, "3, 1, then 2000 first steps of the churned tracers");
+    cr_assert_eq(g_trace[0], 3);
+    cr_assert_eq(g_trace[1], 1);
+    corral_sched_destroy(s);
+}
+
+Test(sched, start_and_stop_outside_ticks_beyond_capacity_keep_the_queue_sound)
+{
+    corral_sched *s = small_sched(3);
+    start_tracer(s, 1, 0);
+    for (int i = 0; i < 10000; i++) {
+        corral_handle h = start_tracer(s, 2, 0);
+        cr_assert(corral_stop(s, h));
+    }
+    start_tracer(s, 3, 0);
+    trace_reset();
+    corral_tick(s, 0.f);
+    int want[] = {1, 3};
+    expect_trace(want, 2);
+    corral_sched_destroy(s);
+}
+
+#define SEQ_FIELDS(F) \
+    F(int, i)         \
+    F(int, out)
+DECLARE_COROUTINE(seq, SEQ_FIELDS)
+DEFINE_COROUTINE(seq)
+{
+    CORRAL_BEGIN(co);
+    trace_push(100);
+    CORRAL_WAIT_FRAME(co);
+    for (ctx->i = 0; ctx->i < 3; ctx->i++) {
+        trace_push(ctx->i);
+        CORRAL_WAIT_FRAME(co);
+    }
+    trace_push(200);
+    CORRAL_END(co);
+}
+
+Test(sched, resume_point_macros_continue_on_the_line_after_the_wait)
+{
+    corral_sched *s = small_sched(4);
+    corral_handle h = seq_start(s, (seq_ctx){0});
+    int want0[] = {100};
+    expect_trace(want0, 1);
+    int ticks = 0;
+    while (corral_alive(s, h)) {
+        corral_tick(s, 0.f);
+        ticks++;
+    }
+    int want[] = {100, 0, 1, 2, 200};
+    expect_trace(want, 5);
+    cr_assert_eq(ticks, 4);
+    corral_sched_destroy(s);
+}
+
+#define EXITER_FIELDS(F) F(int, n)
+DECLARE_COROUTINE(exiter, EXITER_FIELDS)
+DEFINE_COROUTINE(exiter)
+{
+    CORRAL_BEGIN(co);
+    trace_push(1);
+    if (ctx->n == 0) CORRAL_EXIT(co);
+    trace_push(2);
+    CORRAL_END(co);
+}
+
+Test(sched, corral_exit_ends_the_coroutine_where_it_stands)
+{
+    corral_sched *s = small_sched(4);
+    corral_handle h = exiter_start(s, (exiter_ctx){.n = 0});
+    cr_assert_not(corral_alive(s, h));
+    int want[] = {1};
+    expect_trace(want, 1);
+    corral_sched_destroy(s);
+}
+
+#define TIMER_FIELDS(F) \
+    F(float, seen_dt)   \
+    F(float, sum)
+DECLARE_COROUTINE(timer, TIMER_FIELDS)
+DEFINE_COROUTINE(timer)
+{
+    ctx->seen_dt = corral_dt(co);
+    ctx->sum += ctx->seen_dt;
+    trace_push((int)(ctx->sum * 1000.0f + 0.5f));
+    return CORRAL_YIELD;
+}
+
+Test(sched, tick_advances_time_and_frame_and_steps_see_its_dt)
+{
+    corral_sched *s = small_sched(4);
+    timer_start(s, (timer_ctx){0});
+    cr_assert_eq(corral_frame(s), 0);
+    corral_tick(s, 0.25f);
+    corral_tick(s, 0.5f);
+    cr_assert_eq(corral_frame(s), 2);
+    cr_assert_float_eq(corral_time(s), 0.75, 1e-9);
+    int want[] = {0, 250, 750};
+    expect_trace(want, 3);
+    corral_sched_destroy(s);
+}
+
+static corral_result tick_inside(corral_co *co, struct actor_ctx *ctx)
+{
+    corral_sched *s = corral_sched_of(co);
+    ctx->other.gen = corral_tick(s, 1.0f); /* refused */
+    ctx->other.index = (uint32_t)corral_last_error(s);
+    return CORRAL_YIELD;
+}
+
+Test(sched, tick_from_inside_a_step_is_refused)
+{
+    corral_sched *s = small_sched(4);
+    corral_handle none = {0, 0};
+    corral_handle h = start_actor(s, 1, tick_inside, none, NULL);
+    (void)h;
+    cr_assert_eq(corral_frame(s), 0, "the nested tick did not run");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_IN_TICK);
+    corral_sched_destroy(s);
+}
+
+static corral_result start_nested(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 1) {
+        start_tracer(corral_sched_of(co), 42, 0);
+        trace_push(-1); /* after the child's first step */
+    }
+    return CORRAL_YIELD;
+}
+
+Test(sched, start_inside_a_step_runs_the_childs_first_step_before_returning)
+{
+    corral_sched *s = small_sched(4);
+    corral_handle none = {0, 0};
+    start_actor(s, 1, start_nested, none, NULL);
+    int want[] = {1, 42, -1};
+    expect_trace(want, 3);
+    corral_sched_destroy(s);
+}
+
+Test(sched, destroy_runs_each_cleanup_hook_exactly_once_with_destroyed)
+{
+    corral_sched *s = small_sched(16);
+    for (int i = 0; i < 5; i++) cleaned_start(s, (cleaned_ctx){.id = i});
+    corral_tick(s, 0.f);
+    corral_sched_destroy(s);
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(g_cleanups[i][CORRAL_END_DESTROYED], 1);
+        cr_assert_eq(g_cleanups[i][CORRAL_END_FINISHED] + g_cleanups[i][CORRAL_END_STOPPED], 0);
+    }
+}
+
+Test(sched, cleanup_runs_once_when_finished_and_once_when_stopped)
+{
+    corral_sched *s = small_sched(16);
+    cleaned_start(s, (cleaned_ctx){.id = 1, .stop_after = 2});
+    corral_handle h = cleaned_start(s, (cleaned_ctx){.id = 2});
+    corral_tick(s, 0.f);
+    corral_stop(s, h);
+    corral_stop(s, h);
+    corral_tick(s, 0.f);
+    corral_sched_destroy(s);
+    cr_assert_eq(g_cleanups[1][CORRAL_END_FINISHED], 1);
+    cr_assert_eq(g_cleanups[2][CORRAL_END_STOPPED], 1);
+    cr_assert_eq(g_cleanups[1][CORRAL_END_DESTROYED] + g_cleanups[2][CORRAL_END_DESTROYED], 0);
+}
+
+static corral_result destroy_inside(corral_co *co, struct actor_ctx *ctx)
+{
+    (void)ctx;
+    corral_sched_destroy(corral_sched_of(co));
+    return CORRAL_YIELD;
+}
+
+Test(sched, destroy_from_inside_a_step_is_refused_and_the_scheduler_survives)
+{
+    corral_sched *s = small_sched(4);
+    corral_handle none = {0, 0};
+    corral_handle h = start_actor(s, 1, destroy_inside, none, NULL);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_IN_TICK);
+    cr_assert(corral_alive(s, h));
+    corral_tick(s, 0.f);
+    cr_assert(corral_alive(s, h));
+    corral_sched_destroy(s);
+}

@@ -1,0 +1,127 @@
+/* test_stats.c -- counters per type, per class, for the arena; the report. */
+#include "common.h"
+
+#include <stdio.h>
+
+static corral_sched *two_class_sched(void)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 32;
+    d.classes[0].capacity = 2;
+    d.classes[1].slot_size = 64;
+    d.classes[1].capacity = 4;
+    return corral_sched_create(&d);
+}
+
+Test(stats, type_counters_follow_start_finish_stop_and_failure)
+{
+    corral_sched *s = two_class_sched();
+    corral_handle a = start_tracer(s, 1, 0);
+    start_tracer(s, 2, 2);
+    cr_assert_eq(start_tracer(s, 3, 0).gen, 0, "class 0 holds two");
+    corral_type_stats t;
+    cr_assert(corral_stats_type_of(s, &tracer_type, &t));
+    cr_assert_str_eq(t.name, "tracer");
+    cr_assert_eq(t.live, 2);
+    cr_assert_eq(t.peak, 2);
+    cr_assert_eq(t.started, 2);
+    cr_assert_eq(t.failed, 1);
+    corral_tick(s, 0.f); /* tracer 2 finishes */
+    corral_stop(s, a);
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.live, 0);
+    cr_assert_eq(t.peak, 2);
+    cr_assert_eq(t.finished, 1);
+    cr_assert_eq(t.stopped, 1);
+    cr_assert_eq(t.ctx_size, sizeof(tracer_ctx));
+    cr_assert_eq(t.slot_size, 32);
+    cr_assert_eq(t.class_index, 0);
+    corral_sched_destroy(s);
+}
+
+Test(stats, class_counters_track_used_peak_and_failures)
+{
+    corral_sched *s = two_class_sched();
+    corral_handle none = {0, 0};
+    corral_handle h[4];
+    for (int i = 0; i < 4; i++) h[i] = start_actor(s, i, NULL, none, NULL); /* 40 B: class 1 */
+    cr_assert_eq(start_actor(s, 9, NULL, none, NULL).gen, 0);
+    corral_stop(s, h[0]);
+    corral_stop(s, h[1]);
+    corral_class_stats c;
+    cr_assert(corral_stats_class(s, 1, &c));
+    cr_assert_eq(c.slot_size, 64);
+    cr_assert_eq(c.capacity, 4);
+    cr_assert_eq(c.used, 2);
+    cr_assert_eq(c.peak, 4);
+    cr_assert_eq(c.failures, 1);
+    cr_assert(corral_stats_class(s, 0, &c));
+    cr_assert_eq(c.used + c.peak + c.failures, 0);
+    cr_assert_not(corral_stats_class(s, 2, &c), "out of range");
+    cr_assert_not(corral_stats_type(s, 99, NULL));
+    corral_sched_destroy(s);
+}
+
+Test(stats, arena_bytes_count_slots_contexts_and_their_peaks)
+{
+    corral_sched *s = two_class_sched();
+    corral_handle none = {0, 0};
+    corral_arena_stats a;
+    cr_assert(corral_stats_arena(s, &a));
+    cr_assert_eq(a.total_bytes, corral_sched_memory_size(&(corral_sched_desc){
+                                    .classes = {{32, 2}, {64, 4}}}));
+    cr_assert_eq(a.slab_bytes, 2 * 32 + 4 * 64);
+    cr_assert_eq(a.slot_bytes + a.ctx_bytes, 0);
+    corral_handle t = start_tracer(s, 1, 0);
+    corral_handle x = start_actor(s, 1, NULL, none, NULL);
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.slot_bytes, 32 + 64);
+    cr_assert_eq(a.ctx_bytes, sizeof(tracer_ctx) + sizeof(actor_ctx));
+    cr_assert_eq(a.live, 2);
+    corral_stop(s, t);
+    corral_stop(s, x);
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.slot_bytes, 0);
+    cr_assert_eq(a.ctx_bytes, 0);
+    cr_assert_eq(a.slot_bytes_peak, 96);
+    cr_assert_eq(a.ctx_bytes_peak, sizeof(tracer_ctx) + sizeof(actor_ctx));
+    cr_assert_eq(a.live_peak, 2);
+    corral_sched_destroy(s);
+}
+
+Test(stats, report_text_prints_aligned_tables_with_every_type_and_class)
+{
+    corral_sched *s = two_class_sched();
+    corral_handle none = {0, 0};
+    start_tracer(s, 1, 0);
+    start_actor(s, 1, NULL, none, NULL);
+    start_tracer(s, 1, 0);
+    start_tracer(s, 1, 0); /* fails */
+    char buf[8192] = {0};
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    corral_report_text(s, f);
+    fclose(f);
+    cr_assert_not_null(strstr(buf, "corral arena:"));
+    cr_assert_not_null(strstr(buf, "tracer"));
+    cr_assert_not_null(strstr(buf, "actor"));
+    cr_assert_not_null(strstr(buf, "<- FULL at peak"), "a class that refused a start is flagged");
+    /* every row of the class table has the same width as its header */
+    const char *hdr = strstr(buf, "  class");
+    cr_assert_not_null(hdr);
+    size_t width = strcspn(hdr, "\n");
+    const char *row = hdr + width + 1;
+    for (int i = 0; i < 2; i++) {
+        size_t w = strcspn(row, "\n");
+        const char *flag = strstr(row, "  <- FULL");
+        if (flag && flag < row + w) w = (size_t)(flag - row);
+        cr_assert_eq(w, width, "row %d is %zu wide, header %zu:\n%s", i, w, width, buf);
+        row += strcspn(row, "\n") + 1;
+    }
+    const char *thdr = strstr(buf, "  type");
+    cr_assert_not_null(thdr);
+    size_t twidth = strcspn(thdr, "\n");
+    const char *trow = thdr + twidth + 1;
+    cr_assert_eq(strcspn(trow, "\n"), twidth);
+    corral_sched_destroy(s);
+}
