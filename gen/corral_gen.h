@@ -119,14 +119,15 @@ constexpr corral_field_kind corral__kind_of()
                           "corral: the context of coroutine '" #name                      \
                           "' is larger than CORRAL_MAX_CONTEXT_SIZE");                    \
     CORRAL__EXTERN const corral_type name##_type;                                         \
-    static inline const corral_field *name##__fields(uint32_t *count)                     \
+    CORRAL__UNUSED static inline const corral_field *name##__fields(uint32_t *count)      \
     {                                                                                     \
         typedef name##_ctx corral__self_ctx;                                              \
         static const corral_field table[] = {FIELDS(CORRAL__GEN_FIELD)};                  \
         if (count) *count = (uint32_t)(sizeof table / sizeof table[0]);                   \
         return table;                                                                     \
     }                                                                                     \
-    static inline corral_handle name##_start(corral_sched *sched, name##_ctx ctx)         \
+    CORRAL__UNUSED static inline corral_handle name##_start(corral_sched *sched,         \
+                                                            name##_ctx ctx)               \
     {                                                                                     \
         return corral_start(sched, &name##_type, &ctx, sizeof ctx);                       \
     }
@@ -181,7 +182,7 @@ constexpr corral_field_kind corral__kind_of()
     } reg##_any_ctx;                                                               \
     LIST(CORRAL__GEN_REG_NONZERO)                                                  \
     /* duplicate ids fail here as "duplicate case value" */                        \
-    static inline int reg##__registry_ids_are_unique(int id)                       \
+    CORRAL__UNUSED static inline int reg##__registry_ids_are_unique(int id)        \
     {                                                                              \
         switch (id) {                                                              \
             LIST(CORRAL__GEN_REG_CASE)                                             \

@@ -126,7 +126,7 @@ void corral_report_text(const corral_sched *s, FILE *out)
     fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s\n", "type", "id", "ctx B",
             "slot B", "class", "live", "peak", "started", "finished", "stopped", "failed");
     for (uint32_t i = 0; i < s->type_count; i++) {
-        corral_type_stats t;
+        corral_type_stats t = {0};
         corral_stats_type(s, i, &t);
         char cls[8];
         if (t.class_index == CORRAL__NO_CLASS) snprintf(cls, sizeof cls, "none");
