@@ -121,6 +121,8 @@ static inline bool corral__state_alive(uint8_t state)
 /* errors.c */
 void corral__fail(const corral_sched *s, const corral_logger *logger, corral_error err);
 extern _Thread_local corral_sched *corral__tls_sched;
+/* false (and the error set) for NULL or a pointer that is not a live scheduler */
+bool corral__check(const corral_sched *s);
 
 /* arena.c */
 uint32_t corral__slot_alloc(corral_sched *s, uint32_t cls);

@@ -48,3 +48,16 @@ const char *corral_end_reason_str(corral_end_reason why)
     default: return "none";
     }
 }
+
+bool corral__check(const corral_sched *s)
+{
+    if (!s) {
+        corral__fail(NULL, NULL, CORRAL_ERR_NULL_SCHED);
+        return false;
+    }
+    if (s->magic != CORRAL__MAGIC) {
+        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
+        return false;
+    }
+    return true;
+}

@@ -15,19 +15,6 @@
 
 #include <string.h>
 
-static bool corral__check(const corral_sched *s)
-{
-    if (!s) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NULL_SCHED);
-        return false;
-    }
-    if (s->magic != CORRAL__MAGIC) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
-        return false;
-    }
-    return true;
-}
-
 /* Drop the tombstones of `next` (never the buffer a tick is walking). */
 static void corral__compact_next(corral_sched *s)
 {

@@ -11,14 +11,7 @@
 
 static bool corral__stats_ok(const corral_sched *s, const void *out)
 {
-    if (!s) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NULL_SCHED);
-        return false;
-    }
-    if (s->magic != CORRAL__MAGIC) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
-        return false;
-    }
+    if (!corral__check(s)) return false;
     if (!out) {
         corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
         return false;
