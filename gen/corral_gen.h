@@ -11,6 +11,8 @@
         NAME_type                        extern const corral_type (vtable)
         NAME_start(sched, NAME_ctx)      typed start: another context type
                                          is a compile error
+        NAME_ctx_of(sched, handle)       the live coroutine's context, or
+                                         NULL (dead handle, other type)
         NAME__fields(&count)             the field table (name, type text,
                                          offset, size, kind)
     DEFINE_COROUTINE(NAME) { body }      in one .c file: the step body; it
@@ -130,6 +132,11 @@ constexpr corral_field_kind corral__kind_of()
                                                             name##_ctx ctx)               \
     {                                                                                     \
         return corral_start(sched, &name##_type, &ctx, sizeof ctx);                       \
+    }                                                                                     \
+    CORRAL__UNUSED static inline name##_ctx *name##_ctx_of(corral_sched *sched,          \
+                                                          corral_handle h)               \
+    {                                                                                     \
+        return (name##_ctx *)corral_context(sched, h, &name##_type);                      \
     }
 
 /* The step wrapper turns the header pointer into the typed context at a

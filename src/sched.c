@@ -173,6 +173,23 @@ bool corral_alive(const corral_sched *s, corral_handle h)
     return corral__resolve(s, h, &err) != NULL;
 }
 
+void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
+{
+    if (!corral__check(s)) return NULL;
+    corral_error err;
+    corral_co *co = corral__resolve(s, h, &err);
+    if (!co) {
+        corral__fail(s, NULL, err);
+        return NULL;
+    }
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    if (te->vt != type) {
+        corral__fail(s, NULL, CORRAL_ERR_WRONG_TYPE);
+        return NULL;
+    }
+    return CORRAL__AT(co, te->ctx_off);
+}
+
 uint32_t corral_tick(corral_sched *s, float dt)
 {
     if (!corral__check(s)) return 0;

@@ -101,6 +101,25 @@ Test(gen, step_body_sees_its_own_typed_context_between_steps)
     corral_sched_destroy(s);
 }
 
+Test(gen, ctx_of_gives_the_live_context_and_null_for_dead_or_other_types)
+{
+    corral_sched *s = small_sched(4);
+    int out = 0;
+    corral_handle h = echo_start(s, (echo_ctx){.in = 5, .out = &out});
+    echo_ctx *c = echo_ctx_of(s, h);
+    cr_assert_not_null(c);
+    cr_assert_eq(c->in, 6, "the first step already ran");
+    c->in = 100; /* a game may steer a running coroutine through its context */
+    corral_tick(s, 0.f);
+    cr_assert_eq(out, 100);
+    cr_assert_null(probe_ctx_of(s, h), "another type's accessor refuses");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_WRONG_TYPE);
+    corral_stop(s, h);
+    cr_assert_null(echo_ctx_of(s, h));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_HANDLE);
+    corral_sched_destroy(s);
+}
+
 #define GEN_COROUTINES(X) \
     X(probe, 7, 0)        \
     X(echo, 3, 16)

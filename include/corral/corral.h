@@ -190,7 +190,8 @@ typedef struct corral_registry {
     X(NOT_IN_STEP, "the call needs a running coroutine (call it from a step)")          \
     X(BAD_TYPE, "the vtable is malformed (offset, alignment or step)")                  \
     X(BAD_DT, "dt is negative or NaN; it counts as 0")                                  \
-    X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")
+    X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")                  \
+    X(WRONG_TYPE, "the coroutine is of another type than the one asked for")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -296,6 +297,11 @@ bool corral_stop(corral_sched *sched, corral_handle h);
 
 /* True while the coroutine has not ended (and has not been stopped). */
 bool corral_alive(const corral_sched *sched, corral_handle h);
+
+/* The context of a live coroutine, if it is of `type`; NULL (and the error
+   set) for a dead, forged or zero handle or another type. The pointer is
+   valid until the coroutine ends. Prefer the typed NAME_ctx_of(sched, h). */
+void *corral_context(corral_sched *sched, corral_handle h, const corral_type *type);
 
 /* Run one update tick: time advances by dt (seconds), the frame count by
    one, and every queued coroutine resumes once, in queue order. Returns the
