@@ -1,0 +1,133 @@
+/*
+    peer_corral.c -- corral in the benchmark, through the public API only.
+*/
+#include "bench.h"
+
+#include <corral/corral.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BC_FIELDS(F) F(uint64_t, n)
+#define BC_TYPE(k)                      \
+    DECLARE_COROUTINE(bc##k, BC_FIELDS) \
+    DEFINE_COROUTINE(bc##k)             \
+    {                                   \
+        ctx->n += (k) + 1;              \
+        return CORRAL_YIELD;            \
+    }
+BC_TYPE(0) BC_TYPE(1) BC_TYPE(2) BC_TYPE(3) BC_TYPE(4) BC_TYPE(5) BC_TYPE(6) BC_TYPE(7)
+static const corral_type *const bc_types[BENCH_TYPES] = {&bc0_type, &bc1_type, &bc2_type, &bc3_type,
+                                                         &bc4_type, &bc5_type, &bc6_type, &bc7_type};
+
+DECLARE_COROUTINE(bspawn, BC_FIELDS)
+DEFINE_COROUTINE(bspawn)
+{
+    ctx->n += 1;
+    return CORRAL_STOP;
+}
+
+static corral_sched *bc_sched(uint32_t slot, size_t n)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = slot;
+    d.classes[0].capacity = (uint32_t)n;
+    return corral_sched_create(&d);
+}
+
+static int bc_loop(size_t n, int ticks, int mixed, bench_out *out)
+{
+    corral_sched *s = bc_sched(32, n);
+    corral_handle *h = malloc(n * sizeof *h);
+    if (!s || !h) return -1;
+    uint64_t expected = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned k = mixed ? bench_type_of(i) : 0;
+        uint64_t zero = 0;
+        h[i] = corral_start(s, bc_types[k], &zero, sizeof zero);
+        if (h[i].gen == 0) return -2;
+        expected += (uint64_t)(k + 1) * (uint64_t)(ticks + 1); /* ticks + the first step */
+    }
+    uint64_t steps = 0;
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    for (int t = 0; t < ticks; t++) steps += corral_tick(s, 0.016f);
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = steps;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *c = corral_context(s, h[i], bc_types[mixed ? bench_type_of(i) : 0]);
+        out->checksum += c ? *c : 0;
+    }
+    out->expected = expected;
+    corral_sched_destroy(s);
+    free(h);
+    return 0;
+}
+
+static int bc_step(size_t n, int ticks, bench_out *out) { return bc_loop(n, ticks, 0, out); }
+static int bc_mixed(size_t n, int ticks, bench_out *out) { return bc_loop(n, ticks, 1, out); }
+
+static int bc_spawn(size_t count, bench_out *out)
+{
+    corral_sched *s = bc_sched(32, 64);
+    if (!s) return -1;
+    corral_type_stats st;
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    for (size_t i = 0; i < count; i++) bspawn_start(s, (bspawn_ctx){.n = i});
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = count;
+    corral_stats_type_of(s, &bspawn_type, &st);
+    out->checksum = st.finished + st.live; /* every spawn ran its step and stopped */
+    out->expected = count;
+    corral_sched_destroy(s);
+    return 0;
+}
+
+/* contexts of exactly 16, 32 and 256 bytes */
+#define M16_FIELDS(F) F(uint64_t, a) F(uint64_t, b)
+#define M32_FIELDS(F) F(uint64_t, a) F(uint64_t, b) F(uint64_t, c) F(uint64_t, d)
+typedef struct m256_blob {
+    uint64_t w[32];
+} m256_blob;
+#define M256_FIELDS(F) F(m256_blob, blob)
+DECLARE_COROUTINE(m16, M16_FIELDS)
+DECLARE_COROUTINE(m32, M32_FIELDS)
+DECLARE_COROUTINE(m256, M256_FIELDS)
+DEFINE_COROUTINE(m16) { return CORRAL_YIELD; }
+DEFINE_COROUTINE(m32) { return CORRAL_YIELD; }
+DEFINE_COROUTINE(m256) { return CORRAL_YIELD; }
+
+static int bc_memory(size_t n, int ctx_bytes, bench_out *out)
+{
+    const corral_type *t = ctx_bytes == 16 ? &m16_type : ctx_bytes == 32 ? &m32_type : &m256_type;
+    if (t->ctx_size != (uint32_t)ctx_bytes) return -3;
+    uint32_t slot = (t->ctx_offset + t->ctx_size + 15u) & ~15u;
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = slot;
+    d.classes[0].capacity = (uint32_t)n;
+    size_t full = corral_sched_memory_size(&d);
+    d.classes[0].capacity = 0;
+    size_t empty = corral_sched_memory_size(&d);
+    /* marginal bytes per coroutine: slot + run-queue entries */
+    out->bytes_per_co = (double)(full - empty) / (double)n;
+    d.classes[0].capacity = (uint32_t)n;
+    corral_sched *s = corral_sched_create(&d);
+    if (!s) return -1;
+    unsigned char zero[256] = {0};
+    for (size_t i = 0; i < n; i++) out->checksum += corral_start(s, t, zero, t->ctx_size).gen != 0;
+    out->expected = n;
+    out->ops = n;
+    corral_sched_destroy(s);
+    return 0;
+}
+
+const bench_peer bench_peer_corral = {
+    .name = "corral",
+    .step = bc_step,
+    .mixed = bc_mixed,
+    .spawn = bc_spawn,
+    .memory = bc_memory,
+};
