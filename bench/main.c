@@ -205,12 +205,14 @@ int main(int argc, char **argv)
 {
     int smoke = 0, reps = 5;
     const char *json = "bench/results.json";
+    const char *only = NULL; /* run one case family: step, mixed, spawn, memory */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--smoke")) smoke = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--smoke] [--reps R] [--json PATH]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--smoke] [--reps R] [--json PATH] [--only CASE]\n", argv[0]);
             return 2;
         }
     }
@@ -242,8 +244,9 @@ int main(int argc, char **argv)
     const int ctx_sizes[] = {16, 32, 256};
     const size_t mem_n = smoke ? 1000 : 10000;
 
+#define WANT(c) (!only || !strcmp(only, c))
     for (int rep = 0; rep < reps; rep++) {
-        for (int s = 0; s < n_step; s++) {
+        for (int s = 0; s < n_step && WANT("step"); s++) {
             size_t n = step_ns[s];
             int ticks = (int)(total_steps / (double)n);
             if (ticks < 3) ticks = 3;
@@ -253,7 +256,7 @@ int main(int argc, char **argv)
                 record("step", g_peers[p], n, g_peers[p]->step(n, ticks, &o), &o);
             }
         }
-        {
+        if (WANT("mixed")) {
             int ticks = (int)(total_steps / (double)mixed_n);
             for (int p = 0; p < g_npeers; p++) {
                 /* the one-type figure at the same N, for the mixed/one ratio */
@@ -266,13 +269,13 @@ int main(int argc, char **argv)
                 }
             }
         }
-        for (int p = 0; p < g_npeers; p++) {
+        for (int p = 0; p < g_npeers && WANT("spawn"); p++) {
             if (!g_peers[p]->spawn) continue;
             bench_out o = {0};
             record("spawn", g_peers[p], spawn_count, g_peers[p]->spawn(spawn_count, &o), &o);
         }
     }
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < 3 && WANT("memory"); c++) {
         static const char *names[] = {"memory ctx=16", "memory ctx=32", "memory ctx=256"};
         for (int p = 0; p < g_npeers; p++) {
             if (!g_peers[p]->memory) continue;

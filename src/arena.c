@@ -9,7 +9,6 @@
 */
 #include "corral_internal.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +34,7 @@ typedef struct corral__plan {
     uint32_t class_count;
     uint32_t max_types;
     uint32_t hash_size;
-    uint64_t types_off, hash_off, queue_off[2], queue_cap;
+    uint64_t types_off, hash_off, queue_off, queue_cap;
     uint64_t slab_bytes;
     uint64_t total; /* including 64 bytes of alignment slack */
 } corral__plan;
@@ -106,11 +105,9 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         slots += p->classes[i].capacity;
     }
     p->queue_cap = slots ? slots : 1;
-    for (int b = 0; b < 2; b++) {
-        off = corral__align64(off, 4);
-        p->queue_off[b] = off;
-        off += p->queue_cap * sizeof(uint32_t);
-    }
+    off = corral__align64(off, 4);
+    p->queue_off = off;
+    off += 2 * p->queue_cap * sizeof(uint32_t); /* two halves */
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
         p->class_base[i] = off;
@@ -185,9 +182,12 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->hash_mask = p.hash_size - 1;
     memset(CORRAL__AT(s, s->types_off), 0, (size_t)p.max_types * sizeof(corral__type_entry));
     memset(CORRAL__AT(s, s->hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
-    s->queue_off[0] = (uint32_t)p.queue_off[0];
-    s->queue_off[1] = (uint32_t)p.queue_off[1];
+    s->queue_off = (uint32_t)p.queue_off;
     s->queue_cap = (uint32_t)p.queue_cap;
+    s->count = 0;
+    s->aux_pos = s->queue_cap;
+    s->running = CORRAL__NIL;
+    s->last_ti = CORRAL__NIL;
     s->slab_bytes = p.slab_bytes;
     s->class_count = p.class_count;
     for (uint32_t i = 0; i < p.class_count; i++) {
@@ -196,18 +196,22 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         c->capacity = p.classes[i].capacity;
         c->base = (uint32_t)p.class_base[i];
         c->reserved = p.reserved[i];
-        c->free_head = c->capacity ? c->base : CORRAL__NIL;
+        c->free_head = c->capacity ? 0 : CORRAL__NIL;
+        c->shift = 0;
+        while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
+        uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
+        for (int it = 0; it < 5; it++) inv *= 2u - odd * inv;
+        c->inv = inv;
         for (uint32_t k = 0; k < c->capacity; k++) {
-            uint32_t off = c->base + k * c->slot_size;
-            corral_co *co = CORRAL__CO(s, off);
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             memset(co, 0, CORRAL__HEADER_SIZE);
             co->gen = 1;
             co->state = CORRAL__FREE;
-            co->link = k + 1 < c->capacity ? off + c->slot_size : CORRAL__NIL;
+            co->link = k + 1 < c->capacity ? k + 1 : CORRAL__NIL; /* LIFO: slot 0 first */
         }
     }
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
-        uint32_t ti = corral__type_index(s, desc->registry->types[t]);
+        uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
         corral__type_entry *te = &corral__types(s)[ti];
         te->id = desc->registry->ids[t];
         te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
@@ -241,29 +245,9 @@ void corral_sched_destroy(corral_sched *s)
     }
 }
 
-uint32_t corral__slot_alloc(corral_sched *s, uint32_t cls)
+void corral__retire(corral_sched *s, corral__class *c, corral_co *co)
 {
-    corral__class *c = &s->classes[cls];
-    uint32_t off = c->free_head;
-    if (off == CORRAL__NIL) return CORRAL__NIL;
-    c->free_head = CORRAL__CO(s, off)->link;
-    if (++c->used > c->peak) c->peak = c->used;
-    return off;
-}
-
-void corral__slot_free(corral_sched *s, uint32_t cls, uint32_t off)
-{
-    corral__class *c = &s->classes[cls];
-    corral_co *co = CORRAL__CO(s, off);
-    assert(co->state != CORRAL__FREE && co->state != CORRAL__RETIRED && "corral: double free");
-    c->used--;
-    if (co->gen == UINT32_MAX) { /* the next generation would alias handle 0's */
-        co->state = CORRAL__RETIRED;
-        c->retired++;
-        return;
-    }
-    co->gen++;
-    co->state = CORRAL__FREE;
-    co->link = c->free_head;
-    c->free_head = off;
+    (void)s;
+    co->state = CORRAL__RETIRED;
+    c->retired++;
 }

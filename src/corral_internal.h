@@ -25,15 +25,13 @@
 /* corral_co.state */
 enum {
     CORRAL__FREE = 0,   /* on its class's free list */
-    CORRAL__QUEUED,     /* in a run queue */
-    CORRAL__RUNNING,    /* its step is on the C stack */
+    CORRAL__QUEUED,     /* in the run queue (also while the tick steps it:
+                           then sched->running names it) */
+    CORRAL__RUNNING,    /* its first step is on the C stack (inside start) */
     CORRAL__STOPPING,   /* stopped while running: ends when its step returns */
     CORRAL__ENDING,     /* its cleanup hook is running */
     CORRAL__RETIRED     /* generation exhausted: never reused */
 };
-
-/* corral_co.flags */
-#define CORRAL__FLAG_BUF 0x01u /* which of the two run-queue buffers */
 
 /* sched flags */
 #define CORRAL__OWNS_MEMORY 0x01u
@@ -43,10 +41,11 @@ typedef struct corral__class {
     uint32_t slot_size;
     uint32_t capacity;
     uint32_t base;        /* offset of the slab from the sched */
-    uint32_t free_head;   /* offset of the first free slot, or NIL */
+    uint32_t free_head;   /* index of the first free slot, or NIL */
     uint32_t used, peak;
     uint32_t retired;
     uint32_t reserved;    /* budget slots not yet taken by their types */
+    uint32_t shift, inv;  /* slot_size = odd << shift; inv = odd^-1 mod 2^32 */
     uint64_t failures;
 } corral__class;
 
@@ -72,14 +71,20 @@ struct corral_sched {
     /* type table */
     uint32_t types_off, max_types, type_count;
     uint32_t hash_off, hash_mask; /* uint16_t slots: type index + 1 */
+    const corral_type *last_vt;   /* one-entry cache in front of the hash */
+    uint32_t last_ti;
 
-    /* run queue: two buffers; `next` receives yields and starts, a tick
-       swaps them and walks the other one */
-    uint32_t queue_off[2];
-    uint32_t queue_cap;
-    uint32_t next_buf;   /* which buffer is `next` */
-    uint32_t next_count; /* entries in `next` (tombstones included) */
-    uint32_t cur_count;  /* entries in the buffer a tick walks */
+    /* run queue: 2 * queue_cap slot offsets. The main half [0, count)
+       holds the queue in order; a tick walks it and compacts it in place
+       (a coroutine that yields stays where it is unless an earlier one left
+       a hole). Coroutines queued during a tick go to the aux half
+       [queue_cap, aux_pos) and join the main half's end after the walk.
+       co->link is the absolute index of a queued coroutine's entry. */
+    uint32_t queue_off;
+    uint32_t queue_cap; /* entries per half = slots in all classes */
+    uint32_t count;     /* entries in the main half (tombstones included) */
+    uint32_t aux_pos;   /* next free entry of the aux half, during a tick */
+    uint32_t running;   /* offset of the coroutine the tick is stepping, or NIL */
 
     uint32_t class_count;
     corral__class classes[CORRAL_MAX_CLASSES];
@@ -105,9 +110,19 @@ static inline corral__type_entry *corral__types(const corral_sched *s)
 {
     return (corral__type_entry *)(void *)CORRAL__AT(s, s->types_off);
 }
-static inline uint32_t *corral__queue(const corral_sched *s, uint32_t buf)
+static inline uint32_t *corral__queue(const corral_sched *s)
 {
-    return (uint32_t *)(void *)CORRAL__AT(s, s->queue_off[buf]);
+    return (uint32_t *)(void *)CORRAL__AT(s, s->queue_off);
+}
+static inline uint32_t corral__slot_off(const corral__class *c, uint32_t local)
+{
+    return c->base + local * c->slot_size;
+}
+/* slot index from offset: an exact division, done as shift + multiply by
+   the inverse of the odd part (no divide on the start/stop path) */
+static inline uint32_t corral__slot_local(const corral__class *c, uint32_t off)
+{
+    return ((off - c->base) >> c->shift) * c->inv;
 }
 static inline uint32_t corral__co_off(const corral_sched *s, const corral_co *co)
 {
@@ -117,23 +132,67 @@ static inline bool corral__state_alive(uint8_t state)
 {
     return state == CORRAL__QUEUED || state == CORRAL__RUNNING;
 }
+/* its step is on the C stack right now */
+static inline bool corral__is_running(const corral_sched *s, const corral_co *co)
+{
+    return co->state == CORRAL__RUNNING || co->state == CORRAL__STOPPING ||
+           corral__co_off(s, co) == s->running;
+}
 
 /* errors.c */
 void corral__fail(const corral_sched *s, const corral_logger *logger, corral_error err);
 extern _Thread_local corral_sched *corral__tls_sched;
 /* false (and the error set) for NULL or a pointer that is not a live scheduler */
-bool corral__check(const corral_sched *s);
+bool corral__check_slow(const corral_sched *s);
+static inline bool corral__check(const corral_sched *s)
+{
+    return (s && s->magic == CORRAL__MAGIC) || corral__check_slow(s);
+}
 
 /* arena.c */
-uint32_t corral__slot_alloc(corral_sched *s, uint32_t cls);
-void corral__slot_free(corral_sched *s, uint32_t cls, uint32_t off);
+void corral__retire(corral_sched *s, corral__class *c, corral_co *co);
+
+/* Push a slot back on its class's free list (LIFO: it is warm). */
+static inline void corral__slot_free(corral_sched *s, uint32_t cls, uint32_t off)
+{
+    corral__class *c = &s->classes[cls];
+    corral_co *co = CORRAL__CO(s, off);
+    c->used--;
+    if (co->gen == UINT32_MAX) { /* the next generation would alias an old handle */
+        corral__retire(s, c, co);
+        return;
+    }
+    co->gen++;
+    co->state = CORRAL__FREE;
+    co->link = c->free_head;
+    c->free_head = corral__slot_local(c, off);
+}
+
+/* Pop the class's free list: the slot's index within the class, or NIL. */
+static inline uint32_t corral__slot_alloc(corral_sched *s, uint32_t cls)
+{
+    corral__class *c = &s->classes[cls];
+    uint32_t local = c->free_head;
+    if (local == CORRAL__NIL) return CORRAL__NIL;
+    c->free_head = CORRAL__CO(s, corral__slot_off(c, local))->link;
+    if (++c->used > c->peak) c->peak = c->used;
+    return local;
+}
 
 /* sched.c */
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why);
 
 /* types.c */
 bool corral__type_ok(const corral_type *vt); /* well-formed vtable */
-uint32_t corral__type_index(corral_sched *s, const corral_type *vt); /* or NIL */
+/* index of vt in the type table, entering it if new; NIL if the table is
+   full, CORRAL__BAD_TI if vt is malformed */
+uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt);
+#define CORRAL__BAD_TI 0xFFFFFFFEu
+static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
+{
+    if (vt == s->last_vt) return s->last_ti;
+    return corral__type_lookup(s, vt);
+}
 uint32_t corral__class_for(const corral_sched *s, uint32_t ctx_size, uint32_t ctx_align,
                            uint32_t ctx_off);
 

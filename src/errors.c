@@ -49,7 +49,7 @@ const char *corral_end_reason_str(corral_end_reason why)
     }
 }
 
-bool corral__check(const corral_sched *s)
+bool corral__check_slow(const corral_sched *s)
 {
     if (!s) {
         corral__fail(NULL, NULL, CORRAL_ERR_NULL_SCHED);

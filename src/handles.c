@@ -33,7 +33,7 @@ corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
     const corral__class *c = &s->classes[te->cls];
-    uint32_t local = (corral__co_off(s, co) - c->base) / c->slot_size;
+    uint32_t local = corral__slot_local(c, corral__co_off(s, co));
     corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | local, co->gen};
     return h;
 }

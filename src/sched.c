@@ -1,50 +1,60 @@
 /*
     sched.c -- start, stop, tick and the end of a coroutine.
 
-    The run queue is two arrays of slot offsets. Between ticks every queued
-    coroutine sits in `next`, in the order it was queued. A tick swaps the
-    buffers and walks the other one from the front: a coroutine that yields
-    is appended to the new `next`, one started during the tick is appended
-    there too (so it first resumes next tick). Stopping a queued coroutine
-    writes a tombstone (NIL) at its position (co->link), so stop is O(1) and
-    the order of the others is kept; `next` is compacted in place when it
-    fills up. A coroutine whose step is on the C stack is never freed under
-    it: stopping it marks it STOPPING and it ends when its step returns.
+    The run queue is an array of slot offsets in resume order. A coroutine
+    joins its end when its first step yields and keeps its place after that.
+    A tick walks it front to back and compacts it in place behind the cursor,
+    so in the steady state a step writes nothing but its own context.
+    Coroutines whose first step yields during a tick wait in a second half
+    and join the end after the walk (they first resume next tick). Stopping
+    a queued coroutine writes a tombstone (NIL) at its position (co->link):
+    stop is O(1) and the others keep their order. A coroutine whose step is
+    on the C stack is never freed under it: stopping it marks it STOPPING
+    and it ends when its step returns.
 */
 #include "corral_internal.h"
 
 #include <string.h>
 
-/* Drop the tombstones of `next` (never the buffer a tick is walking). */
-static void corral__compact_next(corral_sched *s)
+/* Drop the tombstones of [begin, end) in place, fixing the links; returns
+   the new end. Never called on the part of the main half a tick walks. */
+static uint32_t corral__compact(corral_sched *s, uint32_t begin, uint32_t end)
 {
-    uint32_t *q = corral__queue(s, s->next_buf);
-    uint32_t w = 0;
-    for (uint32_t i = 0; i < s->next_count; i++) {
+    uint32_t *q = corral__queue(s);
+    uint32_t w = begin;
+    for (uint32_t i = begin; i < end; i++) {
         uint32_t off = q[i];
         if (off == CORRAL__NIL) continue;
         CORRAL__CO(s, off)->link = w;
         q[w++] = off;
     }
-    s->next_count = w;
+    return w;
 }
 
-static inline void corral__enqueue(corral_sched *s, corral_co *co, uint32_t off)
+/* Queue a coroutine that is not in the queue (after its first step). A half
+   holds live coroutines other than co at most, so a compaction always
+   makes room. */
+static void corral__enqueue(corral_sched *s, corral_co *co, uint32_t off)
 {
-    /* `next` holds live coroutines other than co at most, so after a
-       compaction there is always room */
-    if (s->next_count == s->queue_cap) corral__compact_next(s);
+    uint32_t pos;
+    if (s->in_tick) {
+        if (s->aux_pos == 2 * s->queue_cap)
+            s->aux_pos = corral__compact(s, s->queue_cap, s->aux_pos);
+        pos = s->aux_pos++;
+    } else {
+        if (s->count == s->queue_cap) s->count = corral__compact(s, 0, s->count);
+        pos = s->count++;
+    }
     co->state = CORRAL__QUEUED;
-    co->flags = (uint8_t)((co->flags & ~CORRAL__FLAG_BUF) | s->next_buf);
-    co->link = s->next_count;
-    corral__queue(s, s->next_buf)[s->next_count++] = off;
+    co->link = pos;
+    corral__queue(s)[pos] = off;
 }
 
-void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
+static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end_reason why)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral__class *c = &s->classes[te->cls];
-    if (co->state == CORRAL__QUEUED) corral__queue(s, co->flags & CORRAL__FLAG_BUF)[co->link] = CORRAL__NIL;
+    if (co->state == CORRAL__QUEUED) corral__queue(s)[co->link] = CORRAL__NIL;
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     if (te->vt->cleanup) {
         s->depth++;
@@ -61,15 +71,9 @@ void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
     corral__slot_free(s, te->cls, corral__co_off(s, co));
 }
 
-/* After a step returned: requeue or end. */
-static inline void corral__after_step(corral_sched *s, corral_co *co, uint32_t off, corral_result r)
+void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 {
-    if (co->state == CORRAL__RUNNING) {
-        if (r == CORRAL_YIELD) corral__enqueue(s, co, off);
-        else corral__end(s, co, CORRAL_END_FINISHED);
-    } else { /* stopped during its own step */
-        corral__end(s, co, CORRAL_END_STOPPED);
-    }
+    corral__end_inline(s, co, why);
 }
 
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
@@ -84,20 +88,16 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
         corral__fail(s, NULL, CORRAL_ERR_DESTROYING);
         return none;
     }
-    if (!corral__type_ok(vt)) {
-        corral__fail(s, NULL, CORRAL_ERR_BAD_TYPE);
-        return none;
-    }
-    if (ctx_size != vt->ctx_size) {
-        corral__fail(s, NULL, CORRAL_ERR_CTX_SIZE_MISMATCH);
-        return none;
-    }
     uint32_t ti = corral__type_index(s, vt);
-    if (ti == CORRAL__NIL) {
-        corral__fail(s, NULL, CORRAL_ERR_TOO_MANY_TYPES);
+    if (ti >= CORRAL__BAD_TI) {
+        corral__fail(s, NULL, ti == CORRAL__NIL ? CORRAL_ERR_TOO_MANY_TYPES : CORRAL_ERR_BAD_TYPE);
         return none;
     }
     corral__type_entry *te = &corral__types(s)[ti];
+    if (ctx_size != te->ctx_size) {
+        corral__fail(s, NULL, CORRAL_ERR_CTX_SIZE_MISMATCH);
+        return none;
+    }
     if (te->cls == CORRAL__NO_CLASS) {
         te->failed++;
         corral__fail(s, NULL, CORRAL_ERR_NO_CLASS);
@@ -115,20 +115,28 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
         }
         return none;
     }
-    uint32_t off = corral__slot_alloc(s, te->cls);
-    if (off == CORRAL__NIL) { /* only when retired slots ate a reservation */
+    uint32_t local = corral__slot_alloc(s, te->cls);
+    if (local == CORRAL__NIL) { /* only when retired slots ate a reservation */
         te->failed++;
         c->failures++;
         corral__fail(s, NULL, CORRAL_ERR_POOL_EXHAUSTED);
         return none;
     }
     if (te->budget) c->reserved--;
+    uint32_t off = corral__slot_off(c, local);
     corral_co *co = CORRAL__CO(s, off);
     co->type = (uint16_t)ti;
     co->flags = 0;
     co->resume = 0;
     co->link = CORRAL__NIL;
-    memcpy(CORRAL__AT(co, te->ctx_off), ctx, ctx_size);
+    unsigned char *dst = CORRAL__AT(co, te->ctx_off);
+    switch (ctx_size) { /* small contexts: inline copies, no call */
+    case 8: memcpy(dst, ctx, 8); break;
+    case 16: memcpy(dst, ctx, 16); break;
+    case 24: memcpy(dst, ctx, 24); break;
+    case 32: memcpy(dst, ctx, 32); break;
+    default: memcpy(dst, ctx, ctx_size); break;
+    }
 
     te->started++;
     if (++te->live > te->peak) te->peak = te->live;
@@ -138,7 +146,7 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
 
-    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | (off - c->base) / c->slot_size, co->gen};
+    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | local, co->gen};
 
     /* Unity: the first step runs at once, in the caller's frame */
     corral_sched *prev = corral__tls_sched;
@@ -148,7 +156,9 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
     corral_result r = te->step(co);
     s->depth--;
     corral__tls_sched = prev;
-    corral__after_step(s, co, off, r);
+    if (co->state == CORRAL__STOPPING) corral__end(s, co, CORRAL_END_STOPPED);
+    else if (r == CORRAL_YIELD) corral__enqueue(s, co, off);
+    else corral__end_inline(s, co, CORRAL_END_FINISHED);
     return h;
 }
 
@@ -161,7 +171,7 @@ bool corral_stop(corral_sched *s, corral_handle h)
         corral__fail(s, NULL, err);
         return false;
     }
-    if (co->state == CORRAL__RUNNING) co->state = CORRAL__STOPPING; /* ends when its step returns */
+    if (corral__is_running(s, co)) co->state = CORRAL__STOPPING; /* ends when its step returns */
     else corral__end(s, co, CORRAL_END_STOPPED);
     return true;
 }
@@ -208,27 +218,50 @@ uint32_t corral_tick(corral_sched *s, float dt)
     corral_sched *prev = corral__tls_sched;
     corral__tls_sched = s;
     s->in_tick = 1;
-    uint32_t cur_buf = s->next_buf;
-    uint32_t n = s->next_count;
-    s->next_buf ^= 1u;
-    s->next_count = 0;
-    s->cur_count = n;
-    const uint32_t *cur = corral__queue(s, cur_buf);
+    /* Walk the main half, compacting it in place behind the cursor: w is
+       where the next survivor goes. In the steady state (nothing ended
+       before it) a survivor stays put and nothing is written. */
+    uint32_t *q = corral__queue(s);
     const corral__type_entry *types = corral__types(s);
-    uint32_t steps = 0;
+    const uint32_t n = s->count;
+    uint32_t w = 0, skipped = 0;
+    s->aux_pos = s->queue_cap;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t off = cur[i];
-        if (off == CORRAL__NIL) continue; /* stopped while queued */
+        uint32_t off = q[i];
+        if (off == CORRAL__NIL) { /* stopped while queued */
+            skipped++;
+            continue;
+        }
         corral_co *co = CORRAL__CO(s, off);
-        co->state = CORRAL__RUNNING;
+        s->running = off;
         corral_result r = types[co->type].step(co);
-        steps++;
-        corral__after_step(s, co, off, r);
+        if (r == CORRAL_YIELD && co->state == CORRAL__QUEUED) {
+            if (w != i) {
+                q[w] = off;
+                co->link = w;
+            }
+            w++;
+            continue;
+        }
+        s->running = CORRAL__NIL;
+        /* its entry is behind the cursor: end it without a tombstone */
+        corral_end_reason why = co->state == CORRAL__STOPPING ? CORRAL_END_STOPPED : CORRAL_END_FINISHED;
+        co->state = CORRAL__RUNNING;
+        corral__end(s, co, why);
     }
-    s->cur_count = 0;
+    s->running = CORRAL__NIL;
+    /* coroutines queued during the walk join the end, in order */
+    for (uint32_t i = s->queue_cap; i < s->aux_pos; i++) {
+        uint32_t off = q[i];
+        if (off == CORRAL__NIL) continue;
+        CORRAL__CO(s, off)->link = w;
+        q[w++] = off;
+    }
+    s->count = w;
+    s->aux_pos = s->queue_cap;
     s->in_tick = 0;
     corral__tls_sched = prev;
-    return steps;
+    return n - skipped;
 }
 
 uint32_t corral_live_count(const corral_sched *s)
@@ -251,7 +284,7 @@ uint64_t corral_frame(const corral_sched *s)
 static corral_sched *corral__running(const corral_co *co)
 {
     corral_sched *s = corral__tls_sched;
-    if (!s || !co || (co->state != CORRAL__RUNNING && co->state != CORRAL__STOPPING)) {
+    if (!s || !co || !corral__is_running(s, co)) {
         corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
         return NULL;
     }

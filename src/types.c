@@ -19,16 +19,21 @@ uint32_t corral__class_for(const corral_sched *s, uint32_t ctx_size, uint32_t ct
     return CORRAL__NO_CLASS;
 }
 
-uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
+uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {
     uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->hash_off);
     corral__type_entry *types = corral__types(s);
     uint64_t k = (uint64_t)(uintptr_t)vt;
     uint32_t h = (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->hash_mask;
     while (hash[h] != 0) {
-        if (types[hash[h] - 1].vt == vt) return hash[h] - 1u;
+        if (types[hash[h] - 1].vt == vt) {
+            s->last_vt = vt;
+            s->last_ti = hash[h] - 1u;
+            return s->last_ti;
+        }
         h = (h + 1) & s->hash_mask;
     }
+    if (!corral__type_ok(vt)) return CORRAL__BAD_TI; /* checked once, on entry */
     if (s->type_count >= s->max_types) return CORRAL__NIL;
     uint32_t ti = s->type_count++;
     corral__type_entry *te = &types[ti];
@@ -38,5 +43,7 @@ uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
     te->ctx_off = vt->ctx_offset;
     te->cls = corral__class_for(s, vt->ctx_size, vt->ctx_align, vt->ctx_offset);
     hash[h] = (uint16_t)(ti + 1);
+    s->last_vt = vt;
+    s->last_ti = ti;
     return ti;
 }
