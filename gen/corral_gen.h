@@ -11,6 +11,7 @@
         NAME_type                        extern const corral_type (vtable)
         NAME_start(sched, NAME_ctx)      typed start: another context type
                                          is a compile error
+        NAME_start_ex(sched, ctx, &opts) the same with start options (phase)
         NAME_ctx_of(sched, handle)       the live coroutine's context, or
                                          NULL (dead handle, other type)
         NAME__fields(&count)             the field table (name, type text,
@@ -132,6 +133,11 @@ constexpr corral_field_kind corral__kind_of()
                                                             name##_ctx ctx)               \
     {                                                                                     \
         return corral_start(sched, &name##_type, &ctx, sizeof ctx);                       \
+    }                                                                                     \
+    CORRAL__UNUSED static inline corral_handle name##_start_ex(                          \
+        corral_sched *sched, name##_ctx ctx, const corral_start_desc *opts)               \
+    {                                                                                     \
+        return corral_start_ex(sched, &name##_type, &ctx, sizeof ctx, opts);              \
     }                                                                                     \
     CORRAL__UNUSED static inline name##_ctx *name##_ctx_of(corral_sched *sched,          \
                                                           corral_handle h)               \

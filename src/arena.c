@@ -34,7 +34,13 @@ typedef struct corral__plan {
     uint32_t class_count;
     uint32_t max_types;
     uint32_t hash_size;
-    uint64_t types_off, hash_off, queue_off, queue_cap;
+    uint64_t types_off, hash_off;
+    uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
+    uint64_t meta_off, total_slots;
+    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
+    uint64_t signals_off, max_signals, futures_off, max_futures;
+    uint32_t order, max_fixed_steps;
+    float fixed_dt;
     uint64_t slab_bytes;
     uint64_t total; /* including 64 bytes of alignment slack */
 } corral__plan;
@@ -104,10 +110,43 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         if (p->classes[i].capacity > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
         slots += p->classes[i].capacity;
     }
-    p->queue_cap = slots ? slots : 1;
-    off = corral__align64(off, 4);
-    p->queue_off = off;
-    off += 2 * p->queue_cap * sizeof(uint32_t); /* two halves */
+    if ((uint32_t)d->order >= CORRAL_ORDER_COUNT || d->fixed_dt < 0.0f) return CORRAL_ERR_BAD_DESC;
+    p->order = (uint32_t)d->order;
+    p->fixed_dt = d->fixed_dt > 0.0f ? d->fixed_dt : 0.02f;
+    p->max_fixed_steps = d->max_fixed_steps ? d->max_fixed_steps : 8u;
+    p->total_slots = slots;
+    p->lanes_per_phase = p->order == CORRAL_ORDER_BY_TYPE ? p->max_types : 1;
+    p->lane_count = p->lanes_per_phase * CORRAL__PH_COUNT;
+    /* 2 entries per slot + slack: see queue.c for why that always suffices */
+    p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
+    p->node_count = d->max_wait_nodes ? d->max_wait_nodes : slots + 256;
+    p->max_signals = d->max_signals ? d->max_signals : 64;
+    p->max_futures = d->max_futures ? d->max_futures : 64;
+    if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu)
+        return CORRAL_ERR_TOO_LARGE;
+    off = corral__align64(off, 8);
+    p->lanes_off = off;
+    off += p->lane_count * sizeof(corral__lane);
+    p->chunks_off = off;
+    off += p->chunk_count * CORRAL__CHUNK * sizeof(uint32_t);
+    p->chunk_next_off = off;
+    off += p->chunk_count * sizeof(uint32_t);
+    off = corral__align64(off, 8);
+    p->meta_off = off;
+    off += slots * sizeof(corral__meta);
+    off = corral__align64(off, 8);
+    p->nodes_off = off;
+    off += p->node_count * sizeof(corral__node);
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) {
+        p->heap_off[h] = off;
+        off += p->node_count * sizeof(uint32_t);
+    }
+    off = corral__align64(off, 8);
+    p->signals_off = off;
+    off += p->max_signals * sizeof(corral__signal);
+    off = corral__align64(off, 8);
+    p->futures_off = off;
+    off += p->max_futures * sizeof(corral__future);
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
         p->class_base[i] = off;
@@ -182,16 +221,34 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->hash_mask = p.hash_size - 1;
     memset(CORRAL__AT(s, s->types_off), 0, (size_t)p.max_types * sizeof(corral__type_entry));
     memset(CORRAL__AT(s, s->hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
-    s->queue_off = (uint32_t)p.queue_off;
-    s->queue_cap = (uint32_t)p.queue_cap;
-    s->count = 0;
-    s->aux_pos = s->queue_cap;
-    s->running = CORRAL__NIL;
+    s->order = p.order;
+    s->lanes_off = (uint32_t)p.lanes_off;
+    s->lane_count = (uint32_t)p.lane_count;
+    s->lanes_per_phase = (uint32_t)p.lanes_per_phase;
+    s->chunks_off = (uint32_t)p.chunks_off;
+    s->chunk_next_off = (uint32_t)p.chunk_next_off;
+    s->chunk_count = (uint32_t)p.chunk_count;
+    s->meta_off = (uint32_t)p.meta_off;
+    s->total_slots = (uint32_t)p.total_slots;
+    s->nodes_off = (uint32_t)p.nodes_off;
+    s->node_count = (uint32_t)p.node_count;
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->heap_off[h] = (uint32_t)p.heap_off[h];
+    s->signals_off = (uint32_t)p.signals_off;
+    s->max_signals = (uint32_t)p.max_signals;
+    s->futures_off = (uint32_t)p.futures_off;
+    s->max_futures = (uint32_t)p.max_futures;
+    s->fixed_dt = p.fixed_dt;
+    s->max_fixed_steps = p.max_fixed_steps;
+    s->time_scale = 1.0f;
+    s->phase = CORRAL__NIL;
     s->last_ti = CORRAL__NIL;
     s->slab_bytes = p.slab_bytes;
     s->class_count = p.class_count;
+    uint32_t first = 0;
     for (uint32_t i = 0; i < p.class_count; i++) {
         corral__class *c = &s->classes[i];
+        c->first = first;
+        first += p.classes[i].capacity;
         c->slot_size = p.classes[i].slot_size;
         c->capacity = p.classes[i].capacity;
         c->base = (uint32_t)p.class_base[i];
@@ -210,6 +267,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
             co->link = k + 1 < c->capacity ? k + 1 : CORRAL__NIL; /* LIFO: slot 0 first */
         }
     }
+    corral__lanes_init(s);
+    corral__waits_init(s);
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
         corral__type_entry *te = &corral__types(s)[ti];

@@ -25,17 +25,86 @@
 /* corral_co.state */
 enum {
     CORRAL__FREE = 0,   /* on its class's free list */
-    CORRAL__QUEUED,     /* in the run queue (also while the tick steps it:
-                           then sched->running names it) */
+    CORRAL__QUEUED,     /* in a lane (also while a phase walk steps it: then
+                           sched->running names it) */
     CORRAL__RUNNING,    /* its first step is on the C stack (inside start) */
-    CORRAL__STOPPING,   /* stopped while running: ends when its step returns */
+    CORRAL__STOPPING,   /* stopped while on the C stack: ends when its step returns */
     CORRAL__ENDING,     /* its cleanup hook is running */
-    CORRAL__RETIRED     /* generation exhausted: never reused */
+    CORRAL__RETIRED,    /* generation exhausted: never reused */
+    CORRAL__WAITING     /* parked on wait nodes (timers, lists), in no lane */
 };
+
+/* corral_co.flags: the phase the coroutine lives in (internal index) */
+enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END, CORRAL__PH_COUNT };
+#define CORRAL__PHASE_MASK 0x03u
 
 /* sched flags */
 #define CORRAL__OWNS_MEMORY 0x01u
 #define CORRAL__DESTROYING 0x02u
+
+/* ---- lanes: the run queues. One per phase (FIFO order) or per
+   (phase, type) (BY_TYPE order). A lane is a chain of CORRAL__CHUNK-entry
+   chunks from one pool; an entry is the offset of a coroutine or NIL (a
+   tombstone). co->link is the absolute entry index (chunk * CHUNK + pos). */
+#define CORRAL__CHUNK 32u
+typedef struct corral__lane {
+    uint32_t head, tail; /* chunk chain, NIL if none */
+    uint32_t count;      /* entries, tombstones included */
+    uint32_t cap;        /* chunks in the chain * CHUNK */
+    uint32_t tombs;      /* tombstones written since the last compaction (may overcount) */
+    uint32_t walk_end;   /* during a phase run: entries this run will step */
+} corral__lane;
+
+/* ---- waits */
+enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_COUNT };
+enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY };
+
+typedef struct corral__node {
+    union {
+        struct {
+            double due;      /* timers: seconds or frame number */
+            uint32_t seq;    /* timers: order of waiting, for ties */
+            uint32_t target; /* lists: signal / future index, joined slot */
+        } t;
+        struct {
+            corral_predicate fn;
+            void *user;
+        } p;
+    } u;
+    uint32_t co;       /* offset of the waiting coroutine */
+    uint32_t next;     /* list link; in a heap: the heap position */
+    uint32_t prev;     /* list link */
+    uint32_t sibling;  /* next node of the same wait; free list link */
+    uint8_t kind;      /* corral_wait_kind */
+    uint8_t member;    /* index in an all/any wait */
+    uint8_t attached;  /* in a heap or list */
+    uint8_t list;      /* predicates: the phase list it is in */
+} corral__node;
+
+/* per slot, cold: what the coroutine waits on, who waits for it */
+typedef struct corral__meta {
+    uint32_t wait;          /* first node of its current wait, NIL */
+    uint32_t joiners_head;  /* nodes waiting for it to end (FIFO) */
+    uint32_t joiners_tail;
+    uint16_t pending;       /* ALL: members not fired yet */
+    int8_t fired;           /* ANY: the member that fired, -1 */
+    uint8_t mode;
+} corral__meta;
+
+typedef struct corral__signal {
+    uint32_t gen;  /* odd: live */
+    uint32_t head, tail;
+    uint32_t next_free;
+} corral__signal;
+
+typedef struct corral__future {
+    uint32_t gen;  /* odd: live */
+    uint32_t head, tail;
+    uint32_t next_free;
+    uint32_t done;
+    uint32_t pad;
+    corral_value value;
+} corral__future;
 
 typedef struct corral__class {
     uint32_t slot_size;
@@ -44,6 +113,7 @@ typedef struct corral__class {
     uint32_t free_head;   /* index of the first free slot, or NIL */
     uint32_t used, peak;
     uint32_t retired;
+    uint32_t first;       /* global index of the class's slot 0 (meta table) */
     uint32_t reserved;    /* budget slots not yet taken by their types */
     uint32_t shift, inv;  /* slot_size = odd << shift; inv = odd^-1 mod 2^32 */
     uint64_t failures;
@@ -74,17 +144,28 @@ struct corral_sched {
     const corral_type *last_vt;   /* one-entry cache in front of the hash */
     uint32_t last_ti;
 
-    /* run queue: 2 * queue_cap slot offsets. The main half [0, count)
-       holds the queue in order; a tick walks it and compacts it in place
-       (a coroutine that yields stays where it is unless an earlier one left
-       a hole). Coroutines queued during a tick go to the aux half
-       [queue_cap, aux_pos) and join the main half's end after the walk.
-       co->link is the absolute index of a queued coroutine's entry. */
-    uint32_t queue_off;
-    uint32_t queue_cap; /* entries per half = slots in all classes */
-    uint32_t count;     /* entries in the main half (tombstones included) */
-    uint32_t aux_pos;   /* next free entry of the aux half, during a tick */
-    uint32_t running;   /* offset of the coroutine the tick is stepping, or NIL */
+    /* lanes and their chunk pool */
+    uint32_t order;        /* corral_order */
+    uint32_t lanes_off, lane_count, lanes_per_phase;
+    uint32_t chunks_off;   /* uint32_t entries[chunk_count * CHUNK] */
+    uint32_t chunk_next_off; /* uint32_t next[chunk_count]; free chunks chain here */
+    uint32_t chunk_count, chunk_free;
+    uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
+    uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
+    uint32_t walk_skipped; /* tombstones the current walk met */
+
+    /* per-slot metadata */
+    uint32_t meta_off, total_slots;
+
+    /* waits */
+    uint32_t nodes_off, node_count, node_free, nodes_free_count;
+    uint32_t heap_off[CORRAL__HEAP_COUNT], heap_len[CORRAL__HEAP_COUNT];
+    uint32_t pred_head[CORRAL__PH_COUNT], pred_tail[CORRAL__PH_COUNT];
+    uint32_t poll_head, poll_tail; /* predicates being polled right now */
+    uint32_t wait_seq;
+    uint32_t signals_off, max_signals, signal_free;
+    uint32_t futures_off, max_futures, future_free;
+    uint64_t debug_visits; /* test hook: timer nodes popped + steps run */
 
     uint32_t class_count;
     corral__class classes[CORRAL_MAX_CLASSES];
@@ -96,10 +177,16 @@ struct corral_sched {
     uint64_t ctx_bytes, ctx_bytes_peak;
 
     /* time */
-    double time;
-    float dt;
-    uint32_t in_tick; /* non-zero while corral_tick runs */
-    uint32_t depth;   /* steps on the C stack (first steps of starts) */
+    double time, unscaled_time, fixed_time;
+    float frame_dt;      /* scaled dt of this frame */
+    float unscaled_dt;   /* this frame's dt */
+    float fixed_dt;
+    float phase_dt;      /* what corral_dt returns: fixed_dt in FIXED_UPDATE */
+    float time_scale;
+    uint32_t max_fixed_steps;
+    uint32_t phase;      /* internal phase running now, or NIL */
+    uint32_t in_tick;    /* non-zero while a phase runs */
+    uint32_t depth;      /* hooks and first steps on the C stack */
     uint64_t frame;
 };
 
@@ -109,10 +196,6 @@ struct corral_sched {
 static inline corral__type_entry *corral__types(const corral_sched *s)
 {
     return (corral__type_entry *)(void *)CORRAL__AT(s, s->types_off);
-}
-static inline uint32_t *corral__queue(const corral_sched *s)
-{
-    return (uint32_t *)(void *)CORRAL__AT(s, s->queue_off);
 }
 static inline uint32_t corral__slot_off(const corral__class *c, uint32_t local)
 {
@@ -130,14 +213,38 @@ static inline uint32_t corral__co_off(const corral_sched *s, const corral_co *co
 }
 static inline bool corral__state_alive(uint8_t state)
 {
-    return state == CORRAL__QUEUED || state == CORRAL__RUNNING;
+    return state == CORRAL__QUEUED || state == CORRAL__RUNNING || state == CORRAL__WAITING;
 }
+#define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
+
 /* its step is on the C stack right now */
 static inline bool corral__is_running(const corral_sched *s, const corral_co *co)
 {
     return co->state == CORRAL__RUNNING || co->state == CORRAL__STOPPING ||
-           corral__co_off(s, co) == s->running;
+           (co->flags & CORRAL__ONSTACK_FLAG) || corral__co_off(s, co) == s->running;
 }
+static inline corral__lane *corral__lanes(const corral_sched *s)
+{
+    return (corral__lane *)(void *)CORRAL__AT(s, s->lanes_off);
+}
+static inline uint32_t *corral__entries(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->chunks_off);
+}
+static inline uint32_t *corral__chunk_next(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->chunk_next_off);
+}
+static inline uint32_t corral__lane_of(const corral_sched *s, const corral_co *co)
+{
+    uint32_t ph = co->flags & CORRAL__PHASE_MASK;
+    return s->order == CORRAL_ORDER_BY_TYPE ? ph * s->lanes_per_phase + co->type : ph;
+}
+static inline corral__node *corral__nodes(const corral_sched *s)
+{
+    return (corral__node *)(void *)CORRAL__AT(s, s->nodes_off);
+}
+static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co);
 
 /* errors.c */
 void corral__fail(const corral_sched *s, const corral_logger *logger, corral_error err);
@@ -181,6 +288,21 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, uint32_t cls)
 
 /* sched.c */
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why);
+/* queue a coroutine that is in no lane (woken, started, moved phase) */
+void corral__enqueue(corral_sched *s, corral_co *co);
+
+/* queue.c */
+uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
+void corral__lane_tombstone(corral_sched *s, corral_co *co);
+uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
+void corral__lanes_init(corral_sched *s);
+
+/* waits.c */
+void corral__release_wait(corral_sched *s, corral_co *co);  /* detach + free its nodes */
+void corral__wake_joiners(corral_sched *s, corral_co *co);  /* it is ending */
+uint32_t corral__wake_timers(corral_sched *s);               /* at UPDATE */
+uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);
+void corral__waits_init(corral_sched *s);
 
 /* types.c */
 bool corral__type_ok(const corral_type *vt); /* well-formed vtable */
@@ -199,6 +321,17 @@ uint32_t corral__class_for(const corral_sched *s, uint32_t ctx_size, uint32_t ct
 /* handles.c */
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);
 corral_handle corral__handle_of(const corral_sched *s, const corral_co *co);
+
+static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co)
+{
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    const corral__class *c = &s->classes[te->cls];
+    corral__meta *m = (corral__meta *)(void *)CORRAL__AT(s, s->meta_off);
+    return &m[c->first + corral__slot_local(c, corral__co_off(s, co))];
+}
+
+/* Test hook: timer nodes popped + steps run since create. */
+uint64_t corral__debug_visits(const corral_sched *s);
 
 /* Test hook (not part of the API): force the generation of the slot
    `index` (class << 24 | slot), live or free. False if out of range. */

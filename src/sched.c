@@ -1,61 +1,44 @@
 /*
-    sched.c -- start, stop, tick and the end of a coroutine.
+    sched.c -- start, stop, the end of a coroutine, the frame and its phases.
 
-    The run queue is an array of slot offsets in resume order. A coroutine
-    joins its end when its first step yields and keeps its place after that.
-    A tick walks it front to back and compacts it in place behind the cursor,
-    so in the steady state a step writes nothing but its own context.
-    Coroutines whose first step yields during a tick wait in a second half
-    and join the end after the walk (they first resume next tick). Stopping
-    a queued coroutine writes a tombstone (NIL) at its position (co->link):
-    stop is O(1) and the others keep their order. A coroutine whose step is
-    on the C stack is never freed under it: stopping it marks it STOPPING
-    and it ends when its step returns.
+    Starting runs the first step at once (Unity). A coroutine lives in one
+    phase; when its step yields it stays in its lane (queue.c), moves to
+    another phase's lane, or parks on a wait (waits.c). A coroutine whose
+    step is on the C stack is never freed under it: stopping it marks it
+    STOPPING and it ends when its step returns.
 */
 #include "corral_internal.h"
 
 #include <string.h>
 
-/* Drop the tombstones of [begin, end) in place, fixing the links; returns
-   the new end. Never called on the part of the main half a tick walks. */
-static uint32_t corral__compact(corral_sched *s, uint32_t begin, uint32_t end)
+/* public phase -> internal index; false if out of range */
+static bool corral__phase_index(corral_phase p, uint32_t *out)
 {
-    uint32_t *q = corral__queue(s);
-    uint32_t w = begin;
-    for (uint32_t i = begin; i < end; i++) {
-        uint32_t off = q[i];
-        if (off == CORRAL__NIL) continue;
-        CORRAL__CO(s, off)->link = w;
-        q[w++] = off;
+    switch (p) {
+    case CORRAL_PHASE_DEFAULT:
+    case CORRAL_PHASE_UPDATE: *out = CORRAL__PH_UPDATE; return true;
+    case CORRAL_PHASE_FIXED_UPDATE: *out = CORRAL__PH_FIXED; return true;
+    case CORRAL_PHASE_LATE_UPDATE: *out = CORRAL__PH_LATE; return true;
+    case CORRAL_PHASE_END_OF_FRAME: *out = CORRAL__PH_END; return true;
+    default: return false;
     }
-    return w;
 }
 
-/* Queue a coroutine that is not in the queue (after its first step). A half
-   holds live coroutines other than co at most, so a compaction always
-   makes room. */
-static void corral__enqueue(corral_sched *s, corral_co *co, uint32_t off)
+void corral__enqueue(corral_sched *s, corral_co *co)
 {
-    uint32_t pos;
-    if (s->in_tick) {
-        if (s->aux_pos == 2 * s->queue_cap)
-            s->aux_pos = corral__compact(s, s->queue_cap, s->aux_pos);
-        pos = s->aux_pos++;
-    } else {
-        if (s->count == s->queue_cap) s->count = corral__compact(s, 0, s->count);
-        pos = s->count++;
-    }
+    uint32_t off = corral__co_off(s, co);
     co->state = CORRAL__QUEUED;
-    co->link = pos;
-    corral__queue(s)[pos] = off;
+    co->link = corral__lane_push(s, corral__lane_of(s, co), off);
 }
 
 static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end_reason why)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral__class *c = &s->classes[te->cls];
-    if (co->state == CORRAL__QUEUED) corral__queue(s)[co->link] = CORRAL__NIL;
+    if (co->state == CORRAL__QUEUED) corral__lane_tombstone(s, co);
+    else if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
+    corral__wake_joiners(s, co);
     if (te->vt->cleanup) {
         s->depth++;
         te->vt->cleanup(CORRAL__AT(co, te->ctx_off), why);
@@ -78,6 +61,12 @@ void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
 {
+    return corral_start_ex(s, vt, ctx, ctx_size, NULL);
+}
+
+corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                              const corral_start_desc *opts)
+{
     corral_handle none = {0, 0};
     if (!corral__check(s)) return none;
     if (!vt || !ctx) {
@@ -86,6 +75,11 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
     }
     if (s->flags & CORRAL__DESTROYING) {
         corral__fail(s, NULL, CORRAL_ERR_DESTROYING);
+        return none;
+    }
+    uint32_t phase = CORRAL__PH_UPDATE;
+    if (opts && !corral__phase_index(opts->phase, &phase)) {
+        corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
         return none;
     }
     uint32_t ti = corral__type_index(s, vt);
@@ -123,10 +117,9 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
         return none;
     }
     if (te->budget) c->reserved--;
-    uint32_t off = corral__slot_off(c, local);
-    corral_co *co = CORRAL__CO(s, off);
+    corral_co *co = CORRAL__CO(s, corral__slot_off(c, local));
     co->type = (uint16_t)ti;
-    co->flags = 0;
+    co->flags = (uint8_t)(phase | CORRAL__ONSTACK_FLAG);
     co->resume = 0;
     co->link = CORRAL__NIL;
     unsigned char *dst = CORRAL__AT(co, te->ctx_off);
@@ -156,9 +149,11 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
     corral_result r = te->step(co);
     s->depth--;
     corral__tls_sched = prev;
+    co->flags = (uint8_t)(co->flags & ~CORRAL__ONSTACK_FLAG);
     if (co->state == CORRAL__STOPPING) corral__end(s, co, CORRAL_END_STOPPED);
-    else if (r == CORRAL_YIELD) corral__enqueue(s, co, off);
-    else corral__end_inline(s, co, CORRAL_END_FINISHED);
+    else if (r == CORRAL_STOP) corral__end_inline(s, co, CORRAL_END_FINISHED);
+    else if (co->state == CORRAL__RUNNING) corral__enqueue(s, co);
+    /* else WAITING: parked on its wait */
     return h;
 }
 
@@ -171,8 +166,12 @@ bool corral_stop(corral_sched *s, corral_handle h)
         corral__fail(s, NULL, err);
         return false;
     }
-    if (corral__is_running(s, co)) co->state = CORRAL__STOPPING; /* ends when its step returns */
-    else corral__end(s, co, CORRAL_END_STOPPED);
+    if (corral__is_running(s, co)) { /* ends when its step returns */
+        if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
+        co->state = CORRAL__STOPPING;
+    } else {
+        corral__end(s, co, CORRAL_END_STOPPED);
+    }
     return true;
 }
 
@@ -200,68 +199,101 @@ void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
     return CORRAL__AT(co, te->ctx_off);
 }
 
-uint32_t corral_tick(corral_sched *s, float dt)
+/* ---- the frame */
+
+static bool corral__may_run(corral_sched *s)
 {
-    if (!corral__check(s)) return 0;
+    if (!corral__check(s)) return false;
     if (s->in_tick || s->depth || (s->flags & CORRAL__DESTROYING)) {
         corral__fail(s, NULL, CORRAL_ERR_IN_TICK);
-        return 0;
+        return false;
     }
+    return true;
+}
+
+void corral_frame_begin(corral_sched *s, float dt)
+{
+    if (!corral__may_run(s)) return;
     if (!(dt >= 0.0f)) {
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
     }
-    s->dt = dt;
-    s->time += dt;
+    s->unscaled_dt = dt;
+    s->frame_dt = dt * s->time_scale;
+    s->time += (double)s->frame_dt;
+    s->unscaled_time += (double)dt;
     s->frame++;
+}
 
+static uint32_t corral__run(corral_sched *s, uint32_t phase)
+{
     corral_sched *prev = corral__tls_sched;
     corral__tls_sched = s;
     s->in_tick = 1;
-    /* Walk the main half, compacting it in place behind the cursor: w is
-       where the next survivor goes. In the steady state (nothing ended
-       before it) a survivor stays put and nothing is written. */
-    uint32_t *q = corral__queue(s);
-    const corral__type_entry *types = corral__types(s);
-    const uint32_t n = s->count;
-    uint32_t w = 0, skipped = 0;
-    s->aux_pos = s->queue_cap;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t off = q[i];
-        if (off == CORRAL__NIL) { /* stopped while queued */
-            skipped++;
-            continue;
-        }
-        corral_co *co = CORRAL__CO(s, off);
-        s->running = off;
-        corral_result r = types[co->type].step(co);
-        if (r == CORRAL_YIELD && co->state == CORRAL__QUEUED) {
-            if (w != i) {
-                q[w] = off;
-                co->link = w;
-            }
-            w++;
-            continue;
-        }
-        s->running = CORRAL__NIL;
-        /* its entry is behind the cursor: end it without a tombstone */
-        corral_end_reason why = co->state == CORRAL__STOPPING ? CORRAL_END_STOPPED : CORRAL_END_FINISHED;
-        co->state = CORRAL__RUNNING;
-        corral__end(s, co, why);
+    s->phase = phase;
+    if (phase == CORRAL__PH_FIXED) {
+        s->fixed_time += (double)s->fixed_dt;
+        s->phase_dt = s->fixed_dt;
+    } else {
+        s->phase_dt = s->frame_dt;
     }
-    s->running = CORRAL__NIL;
-    /* coroutines queued during the walk join the end, in order */
-    for (uint32_t i = s->queue_cap; i < s->aux_pos; i++) {
-        uint32_t off = q[i];
-        if (off == CORRAL__NIL) continue;
-        CORRAL__CO(s, off)->link = w;
-        q[w++] = off;
-    }
-    s->count = w;
-    s->aux_pos = s->queue_cap;
+    if (phase == CORRAL__PH_UPDATE) corral__wake_timers(s);
+    if (s->pred_head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
+    uint32_t steps = corral__run_lanes(s, phase);
+    s->phase = CORRAL__NIL;
     s->in_tick = 0;
     corral__tls_sched = prev;
-    return n - skipped;
+    return steps;
+}
+
+uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
+{
+    uint32_t ph;
+    if (!corral__may_run(s)) return 0;
+    if (!corral__phase_index(phase, &ph)) {
+        corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
+        return 0;
+    }
+    return corral__run(s, ph);
+}
+
+uint32_t corral_fixed_steps_due(const corral_sched *s)
+{
+    if (!corral__check(s) || !(s->fixed_dt > 0.0f)) return 0;
+    double behind = s->time - s->fixed_time;
+    if (behind < (double)s->fixed_dt) return 0;
+    double n = behind / (double)s->fixed_dt;
+    return n >= (double)s->max_fixed_steps ? s->max_fixed_steps : (uint32_t)n;
+}
+
+uint32_t corral_tick(corral_sched *s, float dt)
+{
+    if (!corral__may_run(s)) return 0;
+    corral_frame_begin(s, dt);
+    uint32_t steps = 0;
+    for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
+    /* too far behind (a hitch): drop the fixed steps over the cap */
+    if (s->fixed_dt > 0.0f && s->time - s->fixed_time >= (double)s->fixed_dt)
+        s->fixed_time += (double)s->fixed_dt * (double)(uint64_t)((s->time - s->fixed_time) / (double)s->fixed_dt);
+    steps += corral__run(s, CORRAL__PH_UPDATE);
+    steps += corral__run(s, CORRAL__PH_LATE);
+    steps += corral__run(s, CORRAL__PH_END);
+    return steps;
+}
+
+void corral_set_time_scale(corral_sched *s, float scale)
+{
+    if (!corral__check(s)) return;
+    if (!(scale >= 0.0f)) {
+        corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
+        return;
+    }
+    s->time_scale = scale;
+}
+
+float corral_time_scale(const corral_sched *s)
+{
+    return corral__check(s) ? s->time_scale : 0.0f;
 }
 
 uint32_t corral_live_count(const corral_sched *s)
@@ -274,6 +306,16 @@ double corral_time(const corral_sched *s)
     return corral__check(s) ? s->time : 0.0;
 }
 
+double corral_unscaled_time(const corral_sched *s)
+{
+    return corral__check(s) ? s->unscaled_time : 0.0;
+}
+
+double corral_fixed_time(const corral_sched *s)
+{
+    return corral__check(s) ? s->fixed_time : 0.0;
+}
+
 uint64_t corral_frame(const corral_sched *s)
 {
     return corral__check(s) ? s->frame : 0;
@@ -281,7 +323,7 @@ uint64_t corral_frame(const corral_sched *s)
 
 /* ---- in a step: the scheduler is the one whose step is running */
 
-static corral_sched *corral__running(const corral_co *co)
+static corral_sched *corral__running_sched(const corral_co *co)
 {
     corral_sched *s = corral__tls_sched;
     if (!s || !co || !corral__is_running(s, co)) {
@@ -293,18 +335,32 @@ static corral_sched *corral__running(const corral_co *co)
 
 float corral_dt(const corral_co *co)
 {
-    corral_sched *s = corral__running(co);
-    return s ? s->dt : 0.0f;
+    corral_sched *s = corral__running_sched(co);
+    return s ? (s->in_tick ? s->phase_dt : s->frame_dt) : 0.0f;
+}
+
+float corral_unscaled_dt(const corral_co *co)
+{
+    corral_sched *s = corral__running_sched(co);
+    return s ? s->unscaled_dt : 0.0f;
+}
+
+corral_phase corral_current_phase(const corral_co *co)
+{
+    static const corral_phase pub[CORRAL__PH_COUNT] = {CORRAL_PHASE_FIXED_UPDATE, CORRAL_PHASE_UPDATE,
+                                                      CORRAL_PHASE_LATE_UPDATE, CORRAL_PHASE_END_OF_FRAME};
+    corral_sched *s = corral__running_sched(co);
+    return s ? pub[co->flags & CORRAL__PHASE_MASK] : CORRAL_PHASE_DEFAULT;
 }
 
 corral_handle corral_self(const corral_co *co)
 {
     corral_handle none = {0, 0};
-    corral_sched *s = corral__running(co);
+    corral_sched *s = corral__running_sched(co);
     return s ? corral__handle_of(s, co) : none;
 }
 
 corral_sched *corral_sched_of(const corral_co *co)
 {
-    return corral__running(co);
+    return corral__running_sched(co);
 }

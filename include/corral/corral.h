@@ -70,6 +70,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -112,6 +113,16 @@ typedef struct corral_handle {
     uint32_t index; /* size class << 24 | slot within the class */
     uint32_t gen;   /* generation; 0 is never issued */
 } corral_handle;
+
+/* The frame phases (see THE FRAME below). */
+typedef enum corral_phase {
+    CORRAL_PHASE_DEFAULT = 0, /* = UPDATE */
+    CORRAL_PHASE_FIXED_UPDATE,
+    CORRAL_PHASE_UPDATE,
+    CORRAL_PHASE_LATE_UPDATE,
+    CORRAL_PHASE_END_OF_FRAME,
+    CORRAL_PHASE_COUNT
+} corral_phase;
 
 /* Why a coroutine ended (passed to the cleanup hook). */
 typedef enum corral_end_reason {
@@ -191,7 +202,15 @@ typedef struct corral_registry {
     X(BAD_TYPE, "the vtable is malformed (offset, alignment or step)")                  \
     X(BAD_DT, "dt is negative or NaN; it counts as 0")                                  \
     X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")                  \
-    X(WRONG_TYPE, "the coroutine is of another type than the one asked for")
+    X(WRONG_TYPE, "the coroutine is of another type than the one asked for")            \
+    X(BAD_WAIT, "the wait is malformed (unknown kind, bad member of all/any, n > 16)")   \
+    X(WAIT_POOL_EXHAUSTED, "no free wait node (raise desc.max_wait_nodes)")             \
+    X(SIGNAL_POOL_EXHAUSTED, "no free signal (raise desc.max_signals)")                 \
+    X(FUTURE_POOL_EXHAUSTED, "no free future (raise desc.max_futures)")                 \
+    X(STALE_SIGNAL, "the signal handle is zero, forged or destroyed")                   \
+    X(STALE_FUTURE, "the future handle is zero, forged or released")                    \
+    X(FUTURE_DONE, "the future is already completed")                                   \
+    X(BAD_PHASE, "the phase is not one of corral_phase")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -233,6 +252,13 @@ corral_error corral_last_error(const corral_sched *sched);
 
 /* ---------------------------------------------------------------- SETUP */
 
+/* Resume order within a phase. */
+typedef enum corral_order {
+    CORRAL_ORDER_FIFO = 0, /* default: the order coroutines joined the queue */
+    CORRAL_ORDER_BY_TYPE,  /* grouped by type, queue order within a type */
+    CORRAL_ORDER_COUNT
+} corral_order;
+
 /* A size class: every slot of the class is `slot_size` bytes (header +
    context + padding; a multiple of 16). */
 typedef struct corral_class_desc {
@@ -255,6 +281,16 @@ typedef struct corral_class_desc {
     registry            none; its budgets are added to the capacity of the
                         class each type falls in, and reserved for that type
     max_types           64 distinct types per scheduler
+    order               CORRAL_ORDER_FIFO: each phase resumes in queue order;
+                        CORRAL_ORDER_BY_TYPE: grouped by type (in type-table
+                        order), queue order within a type -- faster when many
+                        types interleave (the indirect call stays predicted)
+    fixed_dt            0.02 s: the step of the fixed-update clock
+    max_fixed_steps     8: fixed steps corral_tick runs per frame at most
+    max_wait_nodes      total slots + 256: one per waiting coroutine, one
+                        per member of an all/any wait
+    max_signals         64
+    max_futures         64
 */
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
@@ -265,6 +301,12 @@ typedef struct corral_sched_desc {
     uint32_t default_capacity;   /* slots per default class: 256 */
     const corral_registry *registry; /* or NULL */
     uint32_t max_types;          /* 64 */
+    corral_order order;          /* CORRAL_ORDER_FIFO */
+    float fixed_dt;              /* 0.02 */
+    uint32_t max_fixed_steps;    /* 8 */
+    uint32_t max_wait_nodes;     /* total slots + 256 */
+    uint32_t max_signals;        /* 64 */
+    uint32_t max_futures;        /* 64 */
 } corral_sched_desc;
 
 /* Bytes the arena needs for this desc (what create allocates, and what a
@@ -289,6 +331,15 @@ void corral_sched_destroy(corral_sched *sched);
 corral_handle corral_start(corral_sched *sched, const corral_type *type,
                            const void *ctx, size_t ctx_size);
 
+/* Start options (zero means default). */
+typedef struct corral_start_desc {
+    corral_phase phase; /* the phase it lives in: DEFAULT = UPDATE */
+} corral_start_desc;
+
+/* corral_start with options (NULL: defaults). */
+corral_handle corral_start_ex(corral_sched *sched, const corral_type *type, const void *ctx,
+                              size_t ctx_size, const corral_start_desc *opts);
+
 /* Stop a coroutine: its cleanup hook runs with CORRAL_END_STOPPED and its
    slot is freed at once (or, if it is running right now, as soon as its step
    returns). Returns false for the zero, forged or stale handle (a double stop
@@ -303,24 +354,237 @@ bool corral_alive(const corral_sched *sched, corral_handle h);
    valid until the coroutine ends. Prefer the typed NAME_ctx_of(sched, h). */
 void *corral_context(corral_sched *sched, corral_handle h, const corral_type *type);
 
-/* Run one update tick: time advances by dt (seconds), the frame count by
-   one, and every queued coroutine resumes once, in queue order. Returns the
-   number of steps run. Refused (0, CORRAL_ERR_IN_TICK) from inside a tick. */
+/*
+    THE FRAME. Phases run in Unity's order; each has its own queue:
+
+        corral_frame_begin(s, dt)      clocks advance (scaled by time_scale),
+                                       frame count + 1
+        FIXED_UPDATE  0..n times       until fixed time catches up with time
+        UPDATE                         timers and frame waits wake here first
+        LATE_UPDATE
+        END_OF_FRAME
+
+    corral_tick(s, dt) does all of it; engines with their own loop call
+    corral_frame_begin once and corral_run_phase at each point. Every phase
+    run resumes its queued coroutines once, in order (see corral_order);
+    a coroutine queued during a phase run first resumes in the next one.
+*/
+
+/* A whole frame: frame_begin(dt), the fixed steps due (at most
+   desc.max_fixed_steps), UPDATE, LATE_UPDATE, END_OF_FRAME. Returns the
+   steps run. Refused (0, CORRAL_ERR_IN_TICK) from inside a step. A negative
+   or NaN dt counts as 0 (CORRAL_ERR_BAD_DT). */
 uint32_t corral_tick(corral_sched *sched, float dt);
+/* Advance the clocks by dt (unscaled seconds) and the frame count by one. */
+void corral_frame_begin(corral_sched *sched, float dt);
+/* Run one phase now. FIXED_UPDATE runs one fixed step (fixed time +=
+   fixed_dt). UPDATE first wakes due timers and frame waits. */
+uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
+/* Fixed steps still due this frame (what corral_tick would run). */
+uint32_t corral_fixed_steps_due(const corral_sched *sched);
+
+/* 0 pauses scaled time (and scaled waits, and fixed steps); default 1. */
+void corral_set_time_scale(corral_sched *sched, float scale);
+float corral_time_scale(const corral_sched *sched);
+/* Unscaled seconds since create (what real-time waits count). */
+double corral_unscaled_time(const corral_sched *sched);
+/* Fixed-update clock: seconds of fixed steps run. */
+double corral_fixed_time(const corral_sched *sched);
 
 /* Number of live coroutines. */
 uint32_t corral_live_count(const corral_sched *sched);
 
-/* Time: scaled seconds since create, frame count (ticks run). */
+/* Time: scaled seconds since create, frame count (frames begun). */
 double corral_time(const corral_sched *sched);
 uint64_t corral_frame(const corral_sched *sched);
 
 /* ---------------------------------------------------------------- IN A STEP */
 
 /* These take the running coroutine `co` and are valid inside its step. */
-float corral_dt(const corral_co *co);                /* dt of this tick */
+float corral_dt(const corral_co *co);          /* scaled dt; fixed_dt in FIXED_UPDATE */
+float corral_unscaled_dt(const corral_co *co); /* this frame's dt, unscaled */
+corral_phase corral_current_phase(const corral_co *co);
 corral_handle corral_self(const corral_co *co);      /* own handle */
 corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
+
+/* ---------------------------------------------------------------- WAITS */
+/*
+    A wait is a value: build it with a constructor below (at run time, as
+    the seeds' `y = cond ? null : new WaitForSeconds(1)`), then either
+
+        if (corral_await(co, w)) return CORRAL_YIELD;   in a plain step, or
+        CORRAL_AWAIT(co, w);                            between BEGIN/END.
+
+    corral_await returns false when the wait is already over (a finished
+    join, a completed future, 0 seconds): the code just goes on. Where each
+    wait resumes:
+
+        wait                    resumes in               when
+        next_frame              UPDATE                   next frame
+        frames(n)               the coroutine's phase    frame count + n (woken at UPDATE)
+        seconds(t)              the coroutine's phase    first UPDATE at which scaled
+                                                         time >= now + t (never earlier)
+        realtime(t)             the coroutine's phase    same, unscaled time
+        fixed_update            FIXED_UPDATE             next fixed step
+        late_update             LATE_UPDATE              this frame's, if still to come
+        end_of_frame            END_OF_FRAME             this frame's, if still to come
+        until(fn, u) / while    the coroutine's phase    fn polled once per run of the
+                                                         phase; resumes in that run
+        signal(sig)             the coroutine's phase    next run after the raise
+        future(f)               the coroutine's phase    next run after completion
+        join(h)                 the coroutine's phase    next run after h ended
+        all(ws, n) / any(ws, n) the coroutine's phase    when every / the first member
+                                                         fired; corral_wait_fired says
+                                                         which (any)
+
+    A plain CORRAL_YIELD resumes in the next run of the coroutine's phase.
+    A coroutine's phase is UPDATE unless its start or a phase wait moved it.
+*/
+typedef enum corral_wait_kind {
+    CORRAL_WAIT_NONE = 0,     /* the next run of the coroutine's phase */
+    CORRAL_WAIT_NEXT_FRAME,
+    CORRAL_WAIT_FRAMES,
+    CORRAL_WAIT_SECONDS,
+    CORRAL_WAIT_REALTIME,
+    CORRAL_WAIT_FIXED_UPDATE,
+    CORRAL_WAIT_LATE_UPDATE,
+    CORRAL_WAIT_END_OF_FRAME,
+    CORRAL_WAIT_UNTIL,
+    CORRAL_WAIT_WHILE,
+    CORRAL_WAIT_SIGNAL,
+    CORRAL_WAIT_FUTURE,
+    CORRAL_WAIT_JOIN,
+    CORRAL_WAIT_ALL,
+    CORRAL_WAIT_ANY,
+    CORRAL_WAIT_KIND_COUNT
+} corral_wait_kind;
+
+#define CORRAL_MAX_GROUP 16 /* members of one all/any wait */
+
+typedef struct corral_signal { uint32_t index, gen; } corral_signal; /* zero: invalid */
+typedef struct corral_future { uint32_t index, gen; } corral_future; /* zero: invalid */
+typedef union corral_value {
+    int64_t i;
+    uint64_t u;
+    double d;
+    void *p;
+} corral_value;
+typedef bool (*corral_predicate)(void *user);
+
+typedef struct corral_wait {
+    corral_wait_kind kind;
+    uint32_t count;                   /* FRAMES: n; ALL/ANY: members */
+    float seconds;                    /* SECONDS, REALTIME */
+    corral_predicate fn;              /* UNTIL, WHILE */
+    void *user;                       /* UNTIL, WHILE */
+    corral_signal signal;             /* SIGNAL */
+    corral_future future;             /* FUTURE */
+    corral_handle co;                 /* JOIN */
+    const struct corral_wait *members; /* ALL, ANY */
+} corral_wait;
+
+static inline corral_wait corral__wait_of(corral_wait_kind kind)
+{
+    corral_wait w;
+    memset(&w, 0, sizeof w);
+    w.kind = kind;
+    return w;
+}
+static inline corral_wait corral_wait_next_frame(void) { return corral__wait_of(CORRAL_WAIT_NEXT_FRAME); }
+static inline corral_wait corral_wait_fixed_update(void) { return corral__wait_of(CORRAL_WAIT_FIXED_UPDATE); }
+static inline corral_wait corral_wait_late_update(void) { return corral__wait_of(CORRAL_WAIT_LATE_UPDATE); }
+static inline corral_wait corral_wait_end_of_frame(void) { return corral__wait_of(CORRAL_WAIT_END_OF_FRAME); }
+static inline corral_wait corral_wait_frames(uint32_t n)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_FRAMES);
+    w.count = n;
+    return w;
+}
+static inline corral_wait corral_wait_seconds(float t)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_SECONDS);
+    w.seconds = t;
+    return w;
+}
+static inline corral_wait corral_wait_realtime(float t)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_REALTIME);
+    w.seconds = t;
+    return w;
+}
+static inline corral_wait corral_wait_until(corral_predicate fn, void *user)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_UNTIL);
+    w.fn = fn;
+    w.user = user;
+    return w;
+}
+static inline corral_wait corral_wait_while(corral_predicate fn, void *user)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_WHILE);
+    w.fn = fn;
+    w.user = user;
+    return w;
+}
+static inline corral_wait corral_wait_signal(corral_signal sig)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_SIGNAL);
+    w.signal = sig;
+    return w;
+}
+static inline corral_wait corral_wait_future(corral_future f)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_FUTURE);
+    w.future = f;
+    return w;
+}
+static inline corral_wait corral_wait_join(corral_handle h)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_JOIN);
+    w.co = h;
+    return w;
+}
+/* `members` must stay valid until corral_await returns (it is copied). */
+static inline corral_wait corral_wait_all(const corral_wait *members, uint32_t n)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_ALL);
+    w.members = members;
+    w.count = n;
+    return w;
+}
+static inline corral_wait corral_wait_any(const corral_wait *members, uint32_t n)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_ANY);
+    w.members = members;
+    w.count = n;
+    return w;
+}
+
+/* Begin waiting (from inside the step of `co`). True: the coroutine is now
+   waiting -- return CORRAL_YIELD. False: nothing to wait for (already over),
+   or the wait could not be set up (error set; it then resumes next run of
+   its phase if it yields). */
+bool corral_await(corral_co *co, corral_wait w);
+/* After an ANY wait: the index of the member that fired (-1 if none). */
+int corral_wait_fired(const corral_co *co);
+
+/* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
+   the order they began waiting; they resume in the next run of their phase
+   (raised before UPDATE: this frame's UPDATE; raised during or after it:
+   the next). Destroying a signal wakes its waiters too. */
+corral_signal corral_signal_create(corral_sched *sched);
+uint32_t corral_signal_raise(corral_sched *sched, corral_signal sig); /* waiters woken */
+bool corral_signal_destroy(corral_sched *sched, corral_signal sig);
+
+/* Futures: engine-side completions (the AsyncOperation / WWW case), from
+   their own pool (desc.max_futures). Complete once, with a value; waiters
+   resume in the next run of their phase; waiting on a completed future goes
+   on at once. Release when nobody needs it any more. */
+corral_future corral_future_create(corral_sched *sched);
+bool corral_future_complete(corral_sched *sched, corral_future f, corral_value v);
+bool corral_future_done(const corral_sched *sched, corral_future f);
+bool corral_future_value(const corral_sched *sched, corral_future f, corral_value *out);
+bool corral_future_release(corral_sched *sched, corral_future f);
 
 /* Resume points (protothreads): sequential code that reads like C#'s
    `yield return`. Locals that must survive a wait live in the context.
@@ -330,13 +594,37 @@ corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
 #define CORRAL_END(co)  \
     } (co)->resume = 0; \
     return CORRAL_STOP
-/* Resume on the next tick, on the line after this one. */
+/* Resume in the next run of this coroutine's phase, on the line after. */
 #define CORRAL_WAIT_FRAME(co)        \
     do {                             \
         (co)->resume = __LINE__;     \
         return CORRAL_YIELD;         \
         case __LINE__:;              \
     } while (0)
+/* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
+   once when the wait is already over. */
+#define CORRAL_AWAIT(co, w)                    \
+    do {                                       \
+        if (corral_await((co), (w))) {         \
+            (co)->resume = __LINE__;           \
+            return CORRAL_YIELD;               \
+            case __LINE__:;                    \
+        }                                      \
+    } while (0)
+#define CORRAL_WAIT_NEXT_FRAME(co) CORRAL_AWAIT(co, corral_wait_next_frame())
+#define CORRAL_WAIT_FRAMES(co, n) CORRAL_AWAIT(co, corral_wait_frames(n))
+#define CORRAL_WAIT_SECONDS(co, t) CORRAL_AWAIT(co, corral_wait_seconds(t))
+#define CORRAL_WAIT_REALTIME(co, t) CORRAL_AWAIT(co, corral_wait_realtime(t))
+#define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL_AWAIT(co, corral_wait_fixed_update())
+#define CORRAL_WAIT_LATE_UPDATE(co) CORRAL_AWAIT(co, corral_wait_late_update())
+#define CORRAL_WAIT_END_OF_FRAME(co) CORRAL_AWAIT(co, corral_wait_end_of_frame())
+#define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL_AWAIT(co, corral_wait_until((fn), (user)))
+#define CORRAL_WAIT_WHILE(co, fn, user) CORRAL_AWAIT(co, corral_wait_while((fn), (user)))
+#define CORRAL_WAIT_SIGNAL(co, sig) CORRAL_AWAIT(co, corral_wait_signal(sig))
+#define CORRAL_WAIT_FUTURE(co, f) CORRAL_AWAIT(co, corral_wait_future(f))
+#define CORRAL_WAIT_JOIN(co, h) CORRAL_AWAIT(co, corral_wait_join(h))
+#define CORRAL_WAIT_ALL(co, ws, n) CORRAL_AWAIT(co, corral_wait_all((ws), (n)))
+#define CORRAL_WAIT_ANY(co, ws, n) CORRAL_AWAIT(co, corral_wait_any((ws), (n)))
 /* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
 #define CORRAL_EXIT(co) \
     do {                \

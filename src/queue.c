@@ -1,0 +1,260 @@
+/*
+    queue.c -- lanes: the run queues, and the walk a phase run makes.
+
+    A lane is a chain of CORRAL__CHUNK-entry chunks from one pool shared by
+    every lane, so grouping by (phase, type) costs no memory per type. An
+    entry is a coroutine's offset, or NIL where a queued coroutine was
+    stopped (a tombstone: stop is O(1) and keeps the others' order).
+
+    A phase run first fixes, for every lane of the phase, how many entries
+    it will step (walk_end): what joins a lane during the run waits for the
+    next one. The walk compacts the lane in place behind its cursor: a
+    survivor stays where it is unless a hole opened before it, so in the
+    steady state a step writes nothing but its own context.
+
+    The pool holds 2 * slots entries plus a chunk of slack per lane. That is
+    always enough: when it runs dry every lane is compacted (the part of the
+    lane being walked that the walk still needs is left alone), and lanes
+    with tombstones are compacted before their walk, so what cannot move is
+    at most one entry per live coroutine.
+*/
+#include "corral_internal.h"
+
+static uint32_t corral__chunk_pop(corral_sched *s)
+{
+    uint32_t c = s->chunk_free;
+    if (c != CORRAL__NIL) s->chunk_free = corral__chunk_next(s)[c];
+    return c;
+}
+
+/* Chunk holding entry k of lane L (k < L->cap). */
+static uint32_t corral__chunk_at(const corral_sched *s, const corral__lane *L, uint32_t k)
+{
+    const uint32_t *next = corral__chunk_next(s);
+    uint32_t c = L->head;
+    for (uint32_t hop = k / CORRAL__CHUNK; hop > 0; hop--) c = next[c];
+    return c;
+}
+
+/* Compact entries [from, count) of lane L in place; keep walk_end pointing
+   at the same boundary (for a lane whose walk has not started); free the
+   chunks no longer needed. */
+static void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
+{
+    uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+    uint32_t rc = corral__chunk_at(s, L, from), wc = rc;
+    uint32_t rp = from % CORRAL__CHUNK, wp = rp, w = from;
+    uint32_t new_walk_end = L->walk_end;
+    for (uint32_t k = from; k < L->count; k++) {
+        if (rp == CORRAL__CHUNK) {
+            rc = next[rc];
+            rp = 0;
+        }
+        if (k == L->walk_end) new_walk_end = w;
+        uint32_t off = E[rc * CORRAL__CHUNK + rp++];
+        if (off == CORRAL__NIL) continue;
+        if (wp == CORRAL__CHUNK) {
+            wc = next[wc];
+            wp = 0;
+        }
+        uint32_t e = wc * CORRAL__CHUNK + wp++;
+        E[e] = off;
+        CORRAL__CO(s, off)->link = e;
+        w++;
+    }
+    if (L->walk_end >= L->count) new_walk_end = w;
+    L->walk_end = new_walk_end;
+    L->count = w;
+    /* keep ceil(w / CHUNK) chunks */
+    uint32_t keep = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK;
+    uint32_t c = L->head, last = CORRAL__NIL;
+    for (uint32_t i = 0; i < keep; i++) {
+        last = c;
+        c = next[c];
+    }
+    while (c != CORRAL__NIL) {
+        uint32_t n = next[c];
+        next[c] = s->chunk_free;
+        s->chunk_free = c;
+        c = n;
+    }
+    if (last == CORRAL__NIL) L->head = CORRAL__NIL;
+    else next[last] = CORRAL__NIL;
+    L->tail = last;
+    L->cap = keep * CORRAL__CHUNK;
+    if (from == 0) L->tombs = 0;
+}
+
+static void corral__compact_all(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    for (uint32_t i = 0; i < s->lane_count; i++)
+        corral__compact_lane(s, &lanes[i], i == s->walking_lane ? lanes[i].walk_end : 0);
+}
+
+uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
+{
+    corral__lane *L = &corral__lanes(s)[lane];
+    if (L->count == L->cap) {
+        uint32_t c = corral__chunk_pop(s);
+        if (c == CORRAL__NIL) {
+            corral__compact_all(s);
+            if (L->count == L->cap) c = corral__chunk_pop(s); /* sized so this cannot fail */
+        }
+        if (c != CORRAL__NIL) {
+            uint32_t *next = corral__chunk_next(s);
+            next[c] = CORRAL__NIL;
+            if (L->head == CORRAL__NIL) L->head = c;
+            else next[L->tail] = c;
+            L->tail = c;
+            L->cap += CORRAL__CHUNK;
+        }
+    }
+    uint32_t e = L->tail * CORRAL__CHUNK + L->count % CORRAL__CHUNK;
+    corral__entries(s)[e] = off;
+    L->count++;
+    return e;
+}
+
+void corral__lane_tombstone(corral_sched *s, corral_co *co)
+{
+    corral__entries(s)[co->link] = CORRAL__NIL;
+    corral__lanes(s)[corral__lane_of(s, co)].tombs++;
+}
+
+void corral__lanes_init(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    for (uint32_t i = 0; i < s->lane_count; i++) {
+        lanes[i].head = lanes[i].tail = CORRAL__NIL;
+        lanes[i].count = lanes[i].cap = lanes[i].tombs = lanes[i].walk_end = 0;
+    }
+    uint32_t *next = corral__chunk_next(s);
+    for (uint32_t c = 0; c < s->chunk_count; c++) next[c] = c + 1 < s->chunk_count ? c + 1 : CORRAL__NIL;
+    s->chunk_free = s->chunk_count ? 0 : CORRAL__NIL;
+    s->walking_lane = CORRAL__NIL;
+    s->running = CORRAL__NIL;
+}
+
+/* After a walked coroutine's step did not end in a plain yield in place. */
+static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
+{
+    if (co->state == CORRAL__STOPPING) {
+        corral__end(s, co, CORRAL_END_STOPPED);
+    } else if (r == CORRAL_STOP) {
+        if (co->state == CORRAL__QUEUED) co->state = CORRAL__RUNNING; /* its entry is consumed */
+        corral__end(s, co, CORRAL_END_FINISHED);
+    } else if (co->state == CORRAL__QUEUED) {
+        corral__enqueue(s, co); /* moved to another phase */
+    } /* WAITING: parked on its wait */
+}
+
+/* Step every entry [0, walk_end) of one lane once, compacting behind. An
+   outer loop per chunk, an inner loop per entry with few values live across
+   the step call (the rest is reloaded from the scheduler, which is hot); a
+   survivor is written back only if a hole opened before it. */
+static uint32_t *corral__chunk_after(const corral_sched *s, const uint32_t *p_in_chunk)
+{
+    uint32_t *E = corral__entries(s);
+    uint32_t c = (uint32_t)((size_t)(p_in_chunk - E) / CORRAL__CHUNK);
+    return E + (size_t)corral__chunk_next(s)[c] * CORRAL__CHUNK;
+}
+
+static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
+{
+    corral__lane *L = &corral__lanes(s)[lane];
+    const uint32_t n = L->walk_end;
+    if (n == 0) return 0;
+    uint32_t *rp = corral__entries(s) + (size_t)L->head * CORRAL__CHUNK;
+    uint32_t *wp = rp, *wend = rp + CORRAL__CHUNK;
+    s->walking_lane = lane;
+    s->walk_skipped = 0;
+    (void)phase; /* s->phase holds it */
+    for (uint32_t left = n;;) {
+        uint32_t take = left < CORRAL__CHUNK ? left : CORRAL__CHUNK;
+        uint32_t *const stop = rp + take;
+        left -= take;
+        for (; rp != stop; rp++) {
+            uint32_t off = *rp;
+            if (off == CORRAL__NIL) { /* stopped while queued */
+                s->walk_skipped++;
+                continue;
+            }
+            corral_co *co = CORRAL__CO(s, off);
+            s->running = off;
+            corral_result r = corral__types(s)[co->type].step(co);
+            /* the common case in one test: yielded, still queued, same phase */
+            if (((uint32_t)r | ((uint32_t)co->state ^ CORRAL__QUEUED) |
+                 (((uint32_t)co->flags & CORRAL__PHASE_MASK) ^ s->phase)) == 0) {
+                if (wp == wend) {
+                    wp = corral__chunk_after(s, wp - 1);
+                    wend = wp + CORRAL__CHUNK;
+                }
+                if (wp != rp) {
+                    *wp = off;
+                    co->link = (uint32_t)(wp - corral__entries(s));
+                }
+                wp++;
+                continue;
+            }
+            s->running = CORRAL__NIL;
+            corral__after_walk(s, co, r);
+        }
+        if (left == 0) break;
+        rp = corral__chunk_after(s, rp - 1);
+    }
+    uint32_t *const E = corral__entries(s);
+    const uint32_t *const next = corral__chunk_next(s);
+    uint32_t skipped = s->walk_skipped;
+    /* the read cursor as a (chunk, end) pair for the tail copy below */
+    uint32_t *rend = E + ((size_t)(rp - 1 - E) / CORRAL__CHUNK + 1) * CORRAL__CHUNK;
+    uint32_t rc = (uint32_t)((size_t)(rp - 1 - E) / CORRAL__CHUNK);
+    uint32_t wc = (uint32_t)((size_t)(wend - 1 - E) / CORRAL__CHUNK);
+    s->running = CORRAL__NIL;
+    const uint32_t steps = n - skipped;
+    /* what joined during the walk moves down behind the survivors */
+    for (uint32_t k = n; k < L->count; k++) {
+        if (rp == rend) {
+            rc = next[rc];
+            rp = E + (size_t)rc * CORRAL__CHUNK;
+            rend = rp + CORRAL__CHUNK;
+        }
+        uint32_t off = *rp++;
+        if (off == CORRAL__NIL) continue;
+        if (wp == wend) {
+            wc = next[wc];
+            wp = E + (size_t)wc * CORRAL__CHUNK;
+            wend = wp + CORRAL__CHUNK;
+        }
+        *wp = off;
+        CORRAL__CO(s, off)->link = (uint32_t)(wp - E);
+        wp++;
+    }
+    /* survivors: full chunks before the write chunk, plus its fill */
+    uint32_t w = (uint32_t)(wp - (wend - CORRAL__CHUNK));
+    for (uint32_t c = L->head; c != wc; c = next[c]) w += CORRAL__CHUNK;
+    /* free the chunks past the survivors */
+    L->walk_end = L->count; /* nothing left to protect */
+    L->count = w;
+    uint32_t tombs = L->tombs;
+    corral__compact_lane(s, L, w); /* frees the tail chunks, entries already compact */
+    L->tombs = tombs; /* stops during the walk may have left tombstones behind the cursor */
+    L->walk_end = 0;
+    s->walking_lane = CORRAL__NIL;
+    s->debug_visits += steps;
+    return steps;
+}
+
+uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t first = s->order == CORRAL_ORDER_BY_TYPE ? phase * s->lanes_per_phase : phase;
+    uint32_t count = s->order == CORRAL_ORDER_BY_TYPE ? s->lanes_per_phase : 1;
+    for (uint32_t i = first; i < first + count; i++) {
+        if (lanes[i].tombs) corral__compact_lane(s, &lanes[i], 0);
+        lanes[i].walk_end = lanes[i].count;
+    }
+    uint32_t steps = 0;
+    for (uint32_t i = first; i < first + count; i++) steps += corral__walk(s, i, phase);
+    return steps;
+}

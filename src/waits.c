@@ -1,0 +1,646 @@
+/*
+    waits.c -- what a coroutine waits on, and what wakes it.
+
+    A wait takes one node per thing waited on (one for a simple wait, one
+    per member of an all/any) from a preallocated pool. A node sits in one
+    container: a timer heap (scaled seconds, real seconds, frames: binary
+    min-heaps keyed by due time, ties by the order the waits began), or a
+    FIFO list (a signal's, a future's, a coroutine's joiners, a phase's
+    predicates). The coroutine's nodes are chained through `sibling` from
+    its meta entry, so stopping it detaches them all.
+
+    Firing a node wakes its coroutine (any), or counts down (all). Waking
+    only queues the coroutine in the lane of its phase: no user code runs,
+    so waking is safe from anywhere. Timers are checked at UPDATE: a tick
+    with nothing due looks at three heap roots and nothing else.
+*/
+#include "corral_internal.h"
+
+#include <string.h>
+
+static uint32_t *corral__heap(const corral_sched *s, uint32_t h)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->heap_off[h]);
+}
+static corral__signal *corral__signals(const corral_sched *s)
+{
+    return (corral__signal *)(void *)CORRAL__AT(s, s->signals_off);
+}
+static corral__future *corral__futures(const corral_sched *s)
+{
+    return (corral__future *)(void *)CORRAL__AT(s, s->futures_off);
+}
+static corral__meta *corral__meta_table(const corral_sched *s)
+{
+    return (corral__meta *)(void *)CORRAL__AT(s, s->meta_off);
+}
+
+/* ---- node pool */
+static uint32_t corral__node_alloc(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    uint32_t i = s->node_free;
+    s->node_free = N[i].sibling;
+    s->nodes_free_count--;
+    memset(&N[i], 0, sizeof N[i]);
+    N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
+    return i;
+}
+static void corral__node_free(corral_sched *s, uint32_t i)
+{
+    corral__node *N = corral__nodes(s);
+    N[i].attached = 0;
+    N[i].sibling = s->node_free;
+    s->node_free = i;
+    s->nodes_free_count++;
+}
+
+/* ---- heaps */
+static uint32_t corral__heap_of(uint8_t kind)
+{
+    return kind == CORRAL_WAIT_SECONDS ? CORRAL__HEAP_SCALED
+           : kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
+                                          : CORRAL__HEAP_FRAMES;
+}
+static bool corral__before(const corral__node *a, const corral__node *b)
+{
+    if (a->u.t.due != b->u.t.due) return a->u.t.due < b->u.t.due;
+    return (int32_t)(a->u.t.seq - b->u.t.seq) < 0;
+}
+static void corral__heap_put(corral_sched *s, uint32_t h, uint32_t pos, uint32_t i)
+{
+    corral__heap(s, h)[pos] = i;
+    corral__nodes(s)[i].next = pos;
+}
+static void corral__sift_up(corral_sched *s, uint32_t h, uint32_t pos)
+{
+    uint32_t *H = corral__heap(s, h);
+    corral__node *N = corral__nodes(s);
+    uint32_t i = H[pos];
+    while (pos > 0) {
+        uint32_t parent = (pos - 1) / 2;
+        if (!corral__before(&N[i], &N[H[parent]])) break;
+        corral__heap_put(s, h, pos, H[parent]);
+        pos = parent;
+    }
+    corral__heap_put(s, h, pos, i);
+}
+static void corral__sift_down(corral_sched *s, uint32_t h, uint32_t pos)
+{
+    uint32_t *H = corral__heap(s, h);
+    corral__node *N = corral__nodes(s);
+    uint32_t n = s->heap_len[h], i = H[pos];
+    for (;;) {
+        uint32_t c = 2 * pos + 1;
+        if (c >= n) break;
+        if (c + 1 < n && corral__before(&N[H[c + 1]], &N[H[c]])) c++;
+        if (!corral__before(&N[H[c]], &N[i])) break;
+        corral__heap_put(s, h, pos, H[c]);
+        pos = c;
+    }
+    corral__heap_put(s, h, pos, i);
+}
+static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
+{
+    uint32_t pos = s->heap_len[h]++;
+    corral__heap_put(s, h, pos, i);
+    corral__sift_up(s, h, pos);
+}
+static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
+{
+    uint32_t *H = corral__heap(s, h);
+    uint32_t last = --s->heap_len[h];
+    if (pos == last) return;
+    corral__heap_put(s, h, pos, H[last]);
+    corral__sift_down(s, h, pos);
+    corral__sift_up(s, h, pos);
+}
+
+/* ---- lists */
+typedef struct corral__list {
+    uint32_t *head, *tail;
+} corral__list;
+
+static corral__list corral__list_of(corral_sched *s, const corral__node *n)
+{
+    corral__list l = {NULL, NULL};
+    switch (n->kind) {
+    case CORRAL_WAIT_SIGNAL:
+        l.head = &corral__signals(s)[n->u.t.target].head;
+        l.tail = &corral__signals(s)[n->u.t.target].tail;
+        break;
+    case CORRAL_WAIT_FUTURE:
+        l.head = &corral__futures(s)[n->u.t.target].head;
+        l.tail = &corral__futures(s)[n->u.t.target].tail;
+        break;
+    case CORRAL_WAIT_JOIN:
+        l.head = &corral__meta_table(s)[n->u.t.target].joiners_head;
+        l.tail = &corral__meta_table(s)[n->u.t.target].joiners_tail;
+        break;
+    default: /* UNTIL, WHILE: a phase's predicate list, or the one being polled */
+        if (n->list == CORRAL__PH_COUNT) {
+            l.head = &s->poll_head;
+            l.tail = &s->poll_tail;
+        } else {
+            l.head = &s->pred_head[n->list];
+            l.tail = &s->pred_tail[n->list];
+        }
+        break;
+    }
+    return l;
+}
+static void corral__list_push(corral_sched *s, corral__list l, uint32_t i)
+{
+    corral__node *N = corral__nodes(s);
+    N[i].next = CORRAL__NIL;
+    N[i].prev = *l.tail;
+    if (*l.tail != CORRAL__NIL) N[*l.tail].next = i;
+    else *l.head = i;
+    *l.tail = i;
+}
+static void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
+{
+    corral__node *N = corral__nodes(s);
+    if (N[i].prev != CORRAL__NIL) N[N[i].prev].next = N[i].next;
+    else *l.head = N[i].next;
+    if (N[i].next != CORRAL__NIL) N[N[i].next].prev = N[i].prev;
+    else *l.tail = N[i].prev;
+    N[i].next = N[i].prev = CORRAL__NIL;
+}
+
+static bool corral__is_timer(uint8_t kind)
+{
+    return kind == CORRAL_WAIT_SECONDS || kind == CORRAL_WAIT_REALTIME || kind == CORRAL_WAIT_FRAMES;
+}
+
+static void corral__detach(corral_sched *s, uint32_t i)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    if (!n->attached) return;
+    if (corral__is_timer(n->kind)) corral__heap_remove(s, corral__heap_of(n->kind), n->next);
+    else corral__list_unlink(s, corral__list_of(s, n), i);
+    n->attached = 0;
+}
+
+void corral__release_wait(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    uint32_t i = m->wait;
+    while (i != CORRAL__NIL) {
+        uint32_t next = corral__nodes(s)[i].sibling;
+        corral__detach(s, i);
+        corral__node_free(s, i);
+        i = next;
+    }
+    m->wait = CORRAL__NIL;
+    m->mode = CORRAL__MODE_NONE;
+    m->pending = 0;
+}
+
+/* Its wait is over: queue it (or, if its step is on the stack right now,
+   let that step's return requeue it). */
+static void corral__wake(corral_sched *s, corral_co *co)
+{
+    if (corral__is_running(s, co)) {
+        co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+        return;
+    }
+    corral__enqueue(s, co);
+}
+
+/* Node i was detached by its container: act on it. */
+static void corral__fire(corral_sched *s, uint32_t i)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->attached = 0;
+    corral_co *co = CORRAL__CO(s, n->co);
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->mode == CORRAL__MODE_ALL && --m->pending > 0) return;
+    if (m->mode == CORRAL__MODE_ANY) m->fired = (int8_t)n->member;
+    corral__release_wait(s, co);
+    corral__wake(s, co);
+}
+
+/* ---- wake points */
+uint32_t corral__wake_timers(corral_sched *s)
+{
+    const double now[CORRAL__HEAP_COUNT] = {s->time, s->unscaled_time, (double)s->frame};
+    corral__node *N = corral__nodes(s);
+    uint32_t woken = 0;
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) {
+        while (s->heap_len[h] > 0) {
+            uint32_t i = corral__heap(s, h)[0];
+            if (N[i].u.t.due > now[h]) break;
+            corral__heap_remove(s, h, 0);
+            s->debug_visits++;
+            corral__fire(s, i);
+            woken++;
+        }
+    }
+    return woken;
+}
+
+uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
+{
+    /* Move the list aside and take nodes off it one by one: a predicate or
+       a firing may detach others (all/any), and those then leave the side
+       list through the usual unlink. */
+    corral__node *N = corral__nodes(s);
+    s->poll_head = s->pred_head[phase];
+    s->poll_tail = s->pred_tail[phase];
+    s->pred_head[phase] = s->pred_tail[phase] = CORRAL__NIL;
+    for (uint32_t i = s->poll_head; i != CORRAL__NIL; i = N[i].next) N[i].list = CORRAL__PH_COUNT;
+    uint32_t woken = 0;
+    corral__list side = {&s->poll_head, &s->poll_tail};
+    corral__list home = {&s->pred_head[phase], &s->pred_tail[phase]};
+    while (s->poll_head != CORRAL__NIL) {
+        uint32_t i = s->poll_head;
+        corral__list_unlink(s, side, i);
+        bool v = N[i].u.p.fn(N[i].u.p.user);
+        if (N[i].kind == CORRAL_WAIT_WHILE) v = !v;
+        if (v) {
+            corral__fire(s, i);
+            woken++;
+        } else {
+            N[i].list = (uint8_t)phase;
+            corral__list_push(s, home, i);
+        }
+    }
+    return woken;
+}
+
+void corral__wake_joiners(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    corral__list l = {&m->joiners_head, &m->joiners_tail};
+    while (m->joiners_head != CORRAL__NIL) {
+        uint32_t i = m->joiners_head;
+        corral__list_unlink(s, l, i);
+        corral__fire(s, i);
+    }
+}
+
+void corral__waits_init(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    for (uint32_t i = 0; i < s->node_count; i++) {
+        N[i].sibling = i + 1 < s->node_count ? i + 1 : CORRAL__NIL;
+        N[i].attached = 0;
+    }
+    s->node_free = s->node_count ? 0 : CORRAL__NIL;
+    s->nodes_free_count = s->node_count;
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->heap_len[h] = 0;
+    for (uint32_t p = 0; p < CORRAL__PH_COUNT; p++) s->pred_head[p] = s->pred_tail[p] = CORRAL__NIL;
+    s->poll_head = s->poll_tail = CORRAL__NIL;
+    corral__meta *M = corral__meta_table(s);
+    for (uint32_t i = 0; i < s->total_slots; i++) {
+        M[i].wait = M[i].joiners_head = M[i].joiners_tail = CORRAL__NIL;
+        M[i].pending = 0;
+        M[i].fired = -1;
+        M[i].mode = CORRAL__MODE_NONE;
+    }
+    corral__signal *S = corral__signals(s);
+    for (uint32_t i = 0; i < s->max_signals; i++) {
+        S[i].gen = 0;
+        S[i].head = S[i].tail = CORRAL__NIL;
+        S[i].next_free = i + 1 < s->max_signals ? i + 1 : CORRAL__NIL;
+    }
+    s->signal_free = s->max_signals ? 0 : CORRAL__NIL;
+    corral__future *F = corral__futures(s);
+    for (uint32_t i = 0; i < s->max_futures; i++) {
+        memset(&F[i], 0, sizeof F[i]);
+        F[i].head = F[i].tail = CORRAL__NIL;
+        F[i].next_free = i + 1 < s->max_futures ? i + 1 : CORRAL__NIL;
+    }
+    s->future_free = s->max_futures ? 0 : CORRAL__NIL;
+}
+
+/* ---- signals */
+static corral__signal *corral__signal_get(const corral_sched *s, corral_signal sig)
+{
+    if (sig.index >= s->max_signals || (sig.gen & 1u) == 0) return NULL;
+    corral__signal *g = &corral__signals(s)[sig.index];
+    return g->gen == sig.gen ? g : NULL;
+}
+
+corral_signal corral_signal_create(corral_sched *s)
+{
+    corral_signal none = {0, 0};
+    if (!corral__check(s)) return none;
+    if (s->signal_free == CORRAL__NIL) {
+        corral__fail(s, NULL, CORRAL_ERR_SIGNAL_POOL_EXHAUSTED);
+        return none;
+    }
+    uint32_t i = s->signal_free;
+    corral__signal *g = &corral__signals(s)[i];
+    s->signal_free = g->next_free;
+    g->gen++; /* odd: live */
+    g->head = g->tail = CORRAL__NIL;
+    corral_signal sig = {i, g->gen};
+    return sig;
+}
+
+static uint32_t corral__fire_all(corral_sched *s, uint32_t *head, uint32_t *tail)
+{
+    corral__list l = {head, tail};
+    uint32_t n = 0;
+    while (*head != CORRAL__NIL) {
+        uint32_t i = *head;
+        corral__list_unlink(s, l, i);
+        corral__fire(s, i);
+        n++;
+    }
+    return n;
+}
+
+uint32_t corral_signal_raise(corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return 0;
+    corral__signal *g = corral__signal_get(s, sig);
+    if (!g) {
+        corral__fail(s, NULL, CORRAL_ERR_STALE_SIGNAL);
+        return 0;
+    }
+    return corral__fire_all(s, &g->head, &g->tail);
+}
+
+bool corral_signal_destroy(corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return false;
+    corral__signal *g = corral__signal_get(s, sig);
+    if (!g) {
+        corral__fail(s, NULL, CORRAL_ERR_STALE_SIGNAL);
+        return false;
+    }
+    corral__fire_all(s, &g->head, &g->tail);
+    g->gen++; /* even: dead; stale handles stay stale */
+    g->next_free = s->signal_free;
+    s->signal_free = sig.index;
+    return true;
+}
+
+/* ---- futures */
+static corral__future *corral__future_get(const corral_sched *s, corral_future f)
+{
+    if (f.index >= s->max_futures || (f.gen & 1u) == 0) return NULL;
+    corral__future *g = &corral__futures(s)[f.index];
+    return g->gen == f.gen ? g : NULL;
+}
+
+corral_future corral_future_create(corral_sched *s)
+{
+    corral_future none = {0, 0};
+    if (!corral__check(s)) return none;
+    if (s->future_free == CORRAL__NIL) {
+        corral__fail(s, NULL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED);
+        return none;
+    }
+    uint32_t i = s->future_free;
+    corral__future *g = &corral__futures(s)[i];
+    s->future_free = g->next_free;
+    g->gen++;
+    g->head = g->tail = CORRAL__NIL;
+    g->done = 0;
+    g->value.u = 0;
+    corral_future f = {i, g->gen};
+    return f;
+}
+
+bool corral_future_complete(corral_sched *s, corral_future f, corral_value v)
+{
+    if (!corral__check(s)) return false;
+    corral__future *g = corral__future_get(s, f);
+    if (!g) {
+        corral__fail(s, NULL, CORRAL_ERR_STALE_FUTURE);
+        return false;
+    }
+    if (g->done) {
+        corral__fail(s, NULL, CORRAL_ERR_FUTURE_DONE);
+        return false;
+    }
+    g->done = 1;
+    g->value = v;
+    corral__fire_all(s, &g->head, &g->tail);
+    return true;
+}
+
+bool corral_future_done(const corral_sched *s, corral_future f)
+{
+    if (!corral__check(s)) return false;
+    corral__future *g = corral__future_get(s, f);
+    if (!g) {
+        corral__fail(s, NULL, CORRAL_ERR_STALE_FUTURE);
+        return false;
+    }
+    return g->done != 0;
+}
+
+bool corral_future_value(const corral_sched *s, corral_future f, corral_value *out)
+{
+    if (!corral__check(s)) return false;
+    corral__future *g = corral__future_get(s, f);
+    if (!g || !out) {
+        corral__fail(s, NULL, g ? CORRAL_ERR_NULL_ARG : CORRAL_ERR_STALE_FUTURE);
+        return false;
+    }
+    if (!g->done) return false;
+    *out = g->value;
+    return true;
+}
+
+bool corral_future_release(corral_sched *s, corral_future f)
+{
+    if (!corral__check(s)) return false;
+    corral__future *g = corral__future_get(s, f);
+    if (!g) {
+        corral__fail(s, NULL, CORRAL_ERR_STALE_FUTURE);
+        return false;
+    }
+    corral__fire_all(s, &g->head, &g->tail); /* nobody waits forever on a released future */
+    g->gen++;
+    g->next_free = s->future_free;
+    s->future_free = f.index;
+    return true;
+}
+
+/* ---- await */
+
+/* 1: already over; 0: must wait; -1: malformed (error set). */
+static int corral__ready(corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    switch (w->kind) {
+    case CORRAL_WAIT_FRAMES:
+        return w->count == 0;
+    case CORRAL_WAIT_SECONDS:
+    case CORRAL_WAIT_REALTIME:
+        return !(w->seconds > 0.0f); /* 0, negative, NaN: nothing to wait for */
+    case CORRAL_WAIT_UNTIL:
+    case CORRAL_WAIT_WHILE:
+        if (!w->fn) break;
+        return w->fn(w->user) == (w->kind == CORRAL_WAIT_UNTIL);
+    case CORRAL_WAIT_SIGNAL:
+        if (!corral__signal_get(s, w->signal)) {
+            corral__fail(s, NULL, CORRAL_ERR_STALE_SIGNAL);
+            return -1;
+        }
+        return 0;
+    case CORRAL_WAIT_FUTURE: {
+        corral__future *g = corral__future_get(s, w->future);
+        if (!g) {
+            corral__fail(s, NULL, CORRAL_ERR_STALE_FUTURE);
+            return -1;
+        }
+        return g->done != 0;
+    }
+    case CORRAL_WAIT_JOIN: {
+        corral_error err;
+        corral_co *target = corral__resolve(s, w->co, &err);
+        if (!target) return 1; /* zero, stale, finished: go on at once */
+        if (target == co) break; /* waiting for itself would never end */
+        return 0;
+    }
+    default:
+        break;
+    }
+    corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+    return -1;
+}
+
+static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w, uint32_t member)
+{
+    corral__node *N = corral__nodes(s);
+    corral__meta *m = corral__meta_of(s, co);
+    uint32_t i = corral__node_alloc(s);
+    corral__node *n = &N[i];
+    n->co = corral__co_off(s, co);
+    n->kind = (uint8_t)w->kind;
+    n->member = (uint8_t)member;
+    n->sibling = m->wait;
+    m->wait = i;
+    n->attached = 1;
+    switch (w->kind) {
+    case CORRAL_WAIT_FRAMES:
+    case CORRAL_WAIT_SECONDS:
+    case CORRAL_WAIT_REALTIME:
+        n->u.t.due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->frame + w->count)
+                     : w->kind == CORRAL_WAIT_SECONDS ? s->time + (double)w->seconds
+                                                      : s->unscaled_time + (double)w->seconds;
+        n->u.t.seq = s->wait_seq++;
+        corral__heap_push(s, corral__heap_of(n->kind), i);
+        break;
+    case CORRAL_WAIT_UNTIL:
+    case CORRAL_WAIT_WHILE:
+        n->u.p.fn = w->fn;
+        n->u.p.user = w->user;
+        n->list = (uint8_t)(co->flags & CORRAL__PHASE_MASK);
+        corral__list_push(s, corral__list_of(s, n), i);
+        break;
+    case CORRAL_WAIT_SIGNAL:
+        n->u.t.target = w->signal.index;
+        corral__list_push(s, corral__list_of(s, n), i);
+        break;
+    case CORRAL_WAIT_FUTURE:
+        n->u.t.target = w->future.index;
+        corral__list_push(s, corral__list_of(s, n), i);
+        break;
+    default: { /* JOIN */
+        corral_error err;
+        corral_co *target = corral__resolve(s, w->co, &err);
+        const corral__type_entry *te = &corral__types(s)[target->type];
+        const corral__class *c = &s->classes[te->cls];
+        n->u.t.target = c->first + corral__slot_local(c, corral__co_off(s, target));
+        corral__list_push(s, corral__list_of(s, n), i);
+        break;
+    }
+    }
+}
+
+bool corral_await(corral_co *co, corral_wait w)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || !corral__is_running(s, co) || co->state == CORRAL__STOPPING) {
+        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
+        return false;
+    }
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
+        corral__release_wait(s, co);
+        co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+    }
+    m->fired = -1;
+    uint8_t keep = (uint8_t)(co->flags & ~CORRAL__PHASE_MASK);
+    switch (w.kind) {
+    case CORRAL_WAIT_NONE:
+        return true;
+    case CORRAL_WAIT_NEXT_FRAME:
+        co->flags = (uint8_t)(keep | CORRAL__PH_UPDATE);
+        return true;
+    case CORRAL_WAIT_FIXED_UPDATE:
+        co->flags = (uint8_t)(keep | CORRAL__PH_FIXED);
+        return true;
+    case CORRAL_WAIT_LATE_UPDATE:
+        co->flags = (uint8_t)(keep | CORRAL__PH_LATE);
+        return true;
+    case CORRAL_WAIT_END_OF_FRAME:
+        co->flags = (uint8_t)(keep | CORRAL__PH_END);
+        return true;
+    case CORRAL_WAIT_ALL:
+    case CORRAL_WAIT_ANY: {
+        if (w.count == 0) return false;
+        if (w.count > CORRAL_MAX_GROUP || !w.members) {
+            corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+            return false;
+        }
+        int ready[CORRAL_MAX_GROUP];
+        uint32_t waiting = 0;
+        for (uint32_t i = 0; i < w.count; i++) {
+            ready[i] = corral__ready(s, co, &w.members[i]);
+            if (ready[i] < 0) return false;
+            if (ready[i] == 1 && w.kind == CORRAL_WAIT_ANY) {
+                m->fired = (int8_t)i;
+                return false;
+            }
+            waiting += ready[i] == 0;
+        }
+        if (waiting == 0) return false;
+        if (s->nodes_free_count < waiting) {
+            corral__fail(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+            return false;
+        }
+        for (uint32_t i = 0; i < w.count; i++)
+            if (ready[i] == 0) corral__attach(s, co, &w.members[i], i);
+        m->mode = w.kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY;
+        m->pending = (uint16_t)waiting;
+        co->state = CORRAL__WAITING;
+        return true;
+    }
+    default: {
+        int r = corral__ready(s, co, &w);
+        if (r != 0) return false;
+        if (s->nodes_free_count == 0) {
+            corral__fail(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+            return false;
+        }
+        corral__attach(s, co, &w, 0);
+        m->mode = CORRAL__MODE_ONE;
+        m->pending = 1;
+        co->state = CORRAL__WAITING;
+        return true;
+    }
+    }
+}
+
+int corral_wait_fired(const corral_co *co)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || !corral__is_running(s, co)) {
+        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
+        return -1;
+    }
+    return corral__meta_of(s, co)->fired;
+}
+
+uint64_t corral__debug_visits(const corral_sched *s)
+{
+    return s->debug_visits;
+}
