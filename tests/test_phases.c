@@ -1,0 +1,202 @@
+/* test_phases.c -- the frame: phases, fixed steps, clocks, time scale, order. */
+#include "common.h"
+#include "corral_internal.h"
+
+static void setup(void) { trace_reset(); }
+TestSuite(phases, .init = setup);
+
+static corral_sched *phase_sched(corral_order order)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 64;
+    d.order = order;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    return s;
+}
+
+static corral_handle start_in(corral_sched *s, int id, corral_phase ph)
+{
+    corral_start_desc o = {.phase = ph};
+    return tracer_start_ex(s, (tracer_ctx){.id = id}, &o);
+}
+
+Test(phases, a_frame_runs_fixed_update_update_late_update_end_of_frame_in_order)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_FIFO);
+    start_in(s, 4, CORRAL_PHASE_END_OF_FRAME);
+    start_in(s, 3, CORRAL_PHASE_LATE_UPDATE);
+    start_in(s, 2, CORRAL_PHASE_UPDATE);
+    start_in(s, 1, CORRAL_PHASE_FIXED_UPDATE);
+    trace_reset();
+    corral_tick(s, 0.02f); /* exactly one fixed step */
+    int want[] = {1, 2, 3, 4};
+    expect_trace(want, 4);
+    corral_sched_destroy(s);
+}
+
+Test(phases, fixed_update_runs_as_often_as_fixed_time_catches_up)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_FIFO); /* fixed_dt 0.02 */
+    start_in(s, 1, CORRAL_PHASE_FIXED_UPDATE);
+    int per_frame[4];
+    const float dts[4] = {0.05f, 0.05f, 0.01f, 0.0f};
+    for (int f = 0; f < 4; f++) {
+        trace_reset();
+        corral_tick(s, dts[f]);
+        per_frame[f] = g_trace_len;
+    }
+    /* time 0.05 -> 2 steps (0.04); 0.10 -> 3 (0.10); 0.11 -> 0; 0.11 -> 0 */
+    cr_assert_eq(per_frame[0], 2);
+    cr_assert_eq(per_frame[1], 3);
+    cr_assert_eq(per_frame[2], 0);
+    cr_assert_eq(per_frame[3], 0);
+    cr_assert_float_eq(corral_fixed_time(s), 0.10, 1e-6);
+    corral_sched_destroy(s);
+}
+
+Test(phases, a_hitch_runs_at_most_max_fixed_steps_and_drops_the_rest)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 4;
+    d.max_fixed_steps = 3;
+    corral_sched *s = corral_sched_create(&d);
+    start_in(s, 1, CORRAL_PHASE_FIXED_UPDATE);
+    trace_reset();
+    corral_tick(s, 1.0f); /* 50 steps due */
+    cr_assert_eq(g_trace_len, 3);
+    trace_reset();
+    corral_tick(s, 0.02f);
+    cr_assert_eq(g_trace_len, 1, "no backlog is carried over");
+    corral_sched_destroy(s);
+}
+
+#define DTSEEN_FIELDS(F) \
+    F(float, dt)         \
+    F(float, raw)        \
+    F(int, phase)
+DECLARE_COROUTINE(dtseen, DTSEEN_FIELDS)
+DEFINE_COROUTINE(dtseen)
+{
+    ctx->dt = corral_dt(co);
+    ctx->raw = corral_unscaled_dt(co);
+    ctx->phase = (int)corral_current_phase(co);
+    return CORRAL_YIELD;
+}
+
+Test(phases, steps_see_fixed_dt_in_fixed_update_and_the_scaled_frame_dt_elsewhere)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_FIFO);
+    corral_start_desc fixed = {.phase = CORRAL_PHASE_FIXED_UPDATE};
+    corral_handle hf = dtseen_start_ex(s, (dtseen_ctx){0}, &fixed);
+    corral_handle hu = dtseen_start(s, (dtseen_ctx){0});
+    corral_set_time_scale(s, 0.5f);
+    corral_tick(s, 0.1f);
+    dtseen_ctx *f = dtseen_ctx_of(s, hf), *u = dtseen_ctx_of(s, hu);
+    cr_assert_float_eq(f->dt, 0.02f, 1e-7);
+    cr_assert_eq(f->phase, CORRAL_PHASE_FIXED_UPDATE);
+    cr_assert_float_eq(u->dt, 0.05f, 1e-7, "scaled");
+    cr_assert_float_eq(u->raw, 0.1f, 1e-7, "unscaled");
+    cr_assert_eq(u->phase, CORRAL_PHASE_UPDATE);
+    cr_assert_float_eq(corral_time(s), 0.05, 1e-7);
+    cr_assert_float_eq(corral_unscaled_time(s), 0.1, 1e-7);
+    corral_sched_destroy(s);
+}
+
+Test(phases, an_engine_can_drive_each_phase_itself)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_FIFO);
+    start_in(s, 3, CORRAL_PHASE_LATE_UPDATE);
+    start_in(s, 2, CORRAL_PHASE_UPDATE);
+    trace_reset();
+    corral_frame_begin(s, 0.016f);
+    cr_assert_eq(corral_run_phase(s, CORRAL_PHASE_LATE_UPDATE), 1);
+    int want[] = {3};
+    expect_trace(want, 1);
+    cr_assert_eq(corral_run_phase(s, CORRAL_PHASE_DEFAULT), 1, "DEFAULT is UPDATE");
+    cr_assert_eq(corral_run_phase(s, (corral_phase)42), 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_PHASE);
+    corral_start_desc bad = {.phase = (corral_phase)9};
+    cr_assert_eq(tracer_start_ex(s, (tracer_ctx){0}, &bad).gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_PHASE);
+    corral_sched_destroy(s);
+}
+
+Test(phases, by_type_order_groups_each_phase_by_type_and_keeps_queue_order_within)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_BY_TYPE);
+    corral_handle none = {0, 0};
+    start_tracer(s, 1, 0);
+    start_actor(s, 10, NULL, none, NULL);
+    start_tracer(s, 2, 0);
+    start_actor(s, 20, NULL, none, NULL);
+    start_tracer(s, 3, 0);
+    trace_reset();
+    corral_tick(s, 0.f);
+    int want[] = {1, 2, 3, 10, 20}; /* tracer was seen first */
+    expect_trace(want, 5);
+    corral_sched_destroy(s);
+}
+
+Test(phases, fifo_order_interleaves_types_in_queue_order)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_FIFO);
+    corral_handle none = {0, 0};
+    start_tracer(s, 1, 0);
+    start_actor(s, 10, NULL, none, NULL);
+    start_tracer(s, 2, 0);
+    trace_reset();
+    corral_tick(s, 0.f);
+    int want[] = {1, 10, 2};
+    expect_trace(want, 3);
+    corral_sched_destroy(s);
+}
+
+static corral_result start_more_of_other_type(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 2) start_tracer(corral_sched_of(co), 77, 0);
+    return CORRAL_YIELD;
+}
+
+Test(phases, by_type_a_coroutine_started_during_a_phase_run_waits_for_the_next_run)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_BY_TYPE);
+    corral_handle none = {0, 0};
+    start_actor(s, 10, start_more_of_other_type, none, NULL); /* actor lane first */
+    start_tracer(s, 1, 0);
+    trace_reset();
+    corral_tick(s, 0.f);
+    /* 77 (a tracer) ran its first step inside 10's step; its lane is walked
+       after the actor lane, but it must not run again this phase run */
+    int want[] = {10, 77, 1};
+    expect_trace(want, 3);
+    corral_sched_destroy(s);
+}
+
+Test(phases, negative_time_scale_is_refused)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_FIFO);
+    corral_set_time_scale(s, -1.0f);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DT);
+    cr_assert_float_eq(corral_time_scale(s), 1.0f, 1e-9);
+    corral_set_time_scale(s, 0.0f);
+    cr_assert_float_eq(corral_time_scale(s), 0.0f, 1e-9);
+    corral_tick(s, 1.0f);
+    cr_assert_float_eq(corral_time(s), 0.0, 1e-9, "scaled time paused");
+    cr_assert_float_eq(corral_unscaled_time(s), 1.0, 1e-9);
+    cr_assert_eq(corral_fixed_steps_due(s), 0, "no fixed steps while paused");
+    corral_sched_destroy(s);
+}
+
+Test(phases, bad_order_in_the_desc_is_refused)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.order = (corral_order)7;
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
+}

@@ -1,0 +1,594 @@
+/* test_waits.c -- every wait kind: when it resumes, in which phase, errors. */
+#include "common.h"
+#include "corral_internal.h"
+
+static void setup(void) { trace_reset(); }
+TestSuite(waits, .init = setup);
+
+static corral_sched *wsched(uint32_t cap)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 128;
+    d.classes[0].capacity = cap;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    return s;
+}
+
+/* waiter: awaits ctx->w once, then records the frame and phase it resumed */
+#define WAITER_FIELDS(F)      \
+    F(int, id)                \
+    F(corral_wait, w)         \
+    F(int64_t, resumed_frame) \
+    F(int, resumed_phase)     \
+    F(int, fired)             \
+    F(double, resumed_time)
+DECLARE_COROUTINE(waiter, WAITER_FIELDS)
+DEFINE_COROUTINE(waiter)
+{
+    CORRAL_BEGIN(co);
+    ctx->resumed_frame = -1;
+    CORRAL_AWAIT(co, ctx->w);
+    ctx->resumed_frame = (int64_t)corral_frame(corral_sched_of(co));
+    ctx->resumed_phase = (int)corral_current_phase(co);
+    ctx->resumed_time = corral_time(corral_sched_of(co));
+    ctx->fired = corral_wait_fired(co);
+    trace_push(ctx->id);
+    for (;;) CORRAL_WAIT_FRAME(co); /* stay alive so the test can read ctx */
+    CORRAL_END(co);
+}
+
+static corral_handle wait_on(corral_sched *s, int id, corral_wait w)
+{
+    waiter_ctx c;
+    memset(&c, 0, sizeof c);
+    c.id = id;
+    c.w = w;
+    return waiter_start(s, c);
+}
+static waiter_ctx *W(corral_sched *s, corral_handle h)
+{
+    waiter_ctx *c = waiter_ctx_of(s, h);
+    cr_assert_not_null(c);
+    return c;
+}
+
+Test(waits, next_frame_resumes_in_the_next_frames_update)
+{
+    corral_sched *s = wsched(8);
+    corral_start_desc o = {.phase = CORRAL_PHASE_FIXED_UPDATE};
+    waiter_ctx c;
+    memset(&c, 0, sizeof c);
+    c.w = corral_wait_next_frame();
+    corral_handle h = waiter_start_ex(s, c, &o);
+    corral_tick(s, 0.02f);
+    cr_assert_eq(W(s, h)->resumed_frame, 1);
+    cr_assert_eq(W(s, h)->resumed_phase, CORRAL_PHASE_UPDATE);
+    corral_sched_destroy(s);
+}
+
+Test(waits, frames_n_resumes_exactly_n_frames_later)
+{
+    corral_sched *s = wsched(8);
+    corral_handle h = wait_on(s, 1, corral_wait_frames(3));
+    for (int f = 0; f < 5; f++) corral_tick(s, 0.016f);
+    cr_assert_eq(W(s, h)->resumed_frame, 3);
+    corral_handle now = wait_on(s, 2, corral_wait_frames(0));
+    cr_assert_eq(W(s, now)->resumed_frame, 5, "0 frames: goes on at once");
+    corral_sched_destroy(s);
+}
+
+Test(waits, seconds_resume_on_the_first_update_at_which_they_have_elapsed)
+{
+    corral_sched *s = wsched(8);
+    corral_handle h = wait_on(s, 1, corral_wait_seconds(0.1f));
+    corral_tick(s, 0.03f); /* 0.03 */
+    corral_tick(s, 0.03f); /* 0.06 */
+    corral_tick(s, 0.03f); /* 0.09 */
+    cr_assert_eq(W(s, h)->resumed_frame, -1, "not before 0.1 s");
+    corral_tick(s, 0.03f); /* 0.12 */
+    cr_assert_eq(W(s, h)->resumed_frame, 4);
+    cr_assert_eq(W(s, h)->resumed_phase, CORRAL_PHASE_UPDATE);
+    corral_sched_destroy(s);
+}
+
+Test(waits, seconds_are_exact_under_random_dt_jitter)
+{
+    corral_sched *s = wsched(64);
+    uint32_t seed = 12345;
+    corral_handle h[32];
+    double started[32];
+    float waits[32];
+    for (int i = 0; i < 32; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        waits[i] = 0.05f + (float)(seed >> 8) / (float)(1u << 24) * 2.0f;
+        started[i] = corral_time(s);
+        h[i] = wait_on(s, i, corral_wait_seconds(waits[i]));
+        seed = seed * 1664525u + 1013904223u;
+        corral_tick(s, 0.001f + (float)(seed >> 8) / (float)(1u << 24) * 0.05f);
+    }
+    /* remember every frame's time, then tick until all woke */
+    double frame_time[4096];
+    frame_time[corral_frame(s)] = corral_time(s);
+    for (int f = 0; f < 3000; f++) {
+        seed = seed * 1664525u + 1013904223u;
+        corral_tick(s, 0.001f + (float)(seed >> 8) / (float)(1u << 24) * 0.05f);
+        frame_time[corral_frame(s)] = corral_time(s);
+    }
+    for (int i = 0; i < 32; i++) {
+        waiter_ctx *c = W(s, h[i]);
+        cr_assert_geq(c->resumed_frame, 1);
+        double due = started[i] + (double)waits[i];
+        cr_assert_geq(c->resumed_time, due, "woke before its time");
+        cr_assert_lt(frame_time[c->resumed_frame - 1], due, "not the first frame at which it elapsed");
+    }
+    corral_sched_destroy(s);
+}
+
+Test(waits, time_scale_zero_pauses_scaled_waits_but_not_realtime_waits)
+{
+    corral_sched *s = wsched(8);
+    corral_handle scaled = wait_on(s, 1, corral_wait_seconds(0.05f));
+    corral_handle real = wait_on(s, 2, corral_wait_realtime(0.05f));
+    corral_set_time_scale(s, 0.0f);
+    for (int f = 0; f < 10; f++) corral_tick(s, 0.02f);
+    cr_assert_eq(W(s, scaled)->resumed_frame, -1);
+    cr_assert_eq(W(s, real)->resumed_frame, 3, "unscaled 0.06 >= 0.05 at frame 3");
+    corral_set_time_scale(s, 1.0f);
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.02f);
+    cr_assert_eq(W(s, scaled)->resumed_frame, 13);
+    corral_sched_destroy(s);
+}
+
+Test(waits, time_scale_half_doubles_and_two_halves_the_frames_a_wait_takes)
+{
+    int frames[2];
+    const float scales[2] = {0.5f, 2.0f};
+    for (int k = 0; k < 2; k++) {
+        corral_sched *s = wsched(8);
+        corral_set_time_scale(s, scales[k]);
+        corral_handle h = wait_on(s, 1, corral_wait_seconds(0.1f));
+        for (int f = 0; f < 40; f++) corral_tick(s, 0.01f);
+        frames[k] = (int)W(s, h)->resumed_frame;
+        corral_sched_destroy(s);
+    }
+    cr_assert(frames[0] >= 20 && frames[0] <= 21, "scale 0.5: %d frames", frames[0]);
+    cr_assert(frames[1] >= 5 && frames[1] <= 6, "scale 2: %d frames", frames[1]);
+}
+
+Test(waits, fixed_update_wait_resumes_in_the_next_fixed_step)
+{
+    corral_sched *s = wsched(8);
+    corral_handle h = wait_on(s, 1, corral_wait_fixed_update());
+    corral_tick(s, 0.01f); /* no fixed step due yet */
+    cr_assert_eq(W(s, h)->resumed_frame, -1);
+    corral_tick(s, 0.01f); /* time 0.02: one fixed step */
+    cr_assert_eq(W(s, h)->resumed_frame, 2);
+    cr_assert_eq(W(s, h)->resumed_phase, CORRAL_PHASE_FIXED_UPDATE);
+    corral_sched_destroy(s);
+}
+
+Test(waits, end_of_frame_and_late_update_resume_later_in_the_same_frame)
+{
+    corral_sched *s = wsched(8);
+    corral_handle a = wait_on(s, 1, corral_wait_next_frame()); /* lives in UPDATE */
+    (void)a;
+    corral_tick(s, 0.01f);
+    corral_handle eof = wait_on(s, 2, corral_wait_end_of_frame());
+    corral_handle late = wait_on(s, 3, corral_wait_late_update());
+    corral_frame_begin(s, 0.01f);
+    corral_run_phase(s, CORRAL_PHASE_UPDATE);
+    cr_assert_eq(W(s, late)->resumed_frame, -1);
+    corral_run_phase(s, CORRAL_PHASE_LATE_UPDATE);
+    cr_assert_eq(W(s, late)->resumed_frame, 2);
+    cr_assert_eq(W(s, late)->resumed_phase, CORRAL_PHASE_LATE_UPDATE);
+    cr_assert_eq(W(s, eof)->resumed_frame, -1);
+    corral_run_phase(s, CORRAL_PHASE_END_OF_FRAME);
+    cr_assert_eq(W(s, eof)->resumed_frame, 2);
+    cr_assert_eq(W(s, eof)->resumed_phase, CORRAL_PHASE_END_OF_FRAME);
+    corral_sched_destroy(s);
+}
+
+static int g_polls;
+static bool flag_is_set(void *user)
+{
+    g_polls++;
+    return *(bool *)user;
+}
+
+Test(waits, until_polls_once_per_run_and_resumes_in_the_run_it_turns_true)
+{
+    corral_sched *s = wsched(8);
+    bool flag = false;
+    g_polls = 0;
+    corral_handle h = wait_on(s, 1, corral_wait_until(flag_is_set, &flag));
+    cr_assert_eq(g_polls, 1, "checked once when the wait begins");
+    corral_tick(s, 0.01f);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(g_polls, 3);
+    flag = true;
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, 3);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(g_polls, 4, "no longer polled once resumed");
+    flag = true;
+    corral_handle at_once = wait_on(s, 2, corral_wait_until(flag_is_set, &flag));
+    cr_assert_eq(W(s, at_once)->resumed_frame, 4, "already true: goes on at once");
+    corral_sched_destroy(s);
+}
+
+Test(waits, while_resumes_when_the_predicate_turns_false)
+{
+    corral_sched *s = wsched(8);
+    bool busy = true;
+    corral_handle h = wait_on(s, 1, corral_wait_while(flag_is_set, &busy));
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, -1);
+    busy = false;
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, 2);
+    corral_sched_destroy(s);
+}
+
+Test(waits, a_signal_raised_between_ticks_wakes_every_waiter_in_waiting_order)
+{
+    corral_sched *s = wsched(8);
+    corral_signal sig = corral_signal_create(s);
+    cr_assert_neq(sig.gen, 0);
+    corral_handle h3 = wait_on(s, 3, corral_wait_signal(sig));
+    corral_handle h1 = wait_on(s, 1, corral_wait_signal(sig));
+    corral_handle h2 = wait_on(s, 2, corral_wait_signal(sig));
+    corral_tick(s, 0.01f);
+    cr_assert_eq(g_trace_len, 0);
+    cr_assert_eq(corral_signal_raise(s, sig), 3);
+    corral_tick(s, 0.01f);
+    int want[] = {3, 1, 2};
+    expect_trace(want, 3);
+    cr_assert_eq(W(s, h1)->resumed_frame, 2);
+    cr_assert_eq(W(s, h2)->resumed_frame, 2);
+    cr_assert_eq(W(s, h3)->resumed_phase, CORRAL_PHASE_UPDATE);
+    cr_assert_eq(corral_signal_raise(s, sig), 0, "nobody waits any more");
+    corral_sched_destroy(s);
+}
+
+static corral_result raise_in_step(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 2) corral_signal_raise(corral_sched_of(co), *(corral_signal *)ctx->user);
+    return CORRAL_YIELD;
+}
+
+Test(waits, a_signal_raised_inside_an_update_step_wakes_update_waiters_next_frame)
+{
+    corral_sched *s = wsched(8);
+    corral_signal sig = corral_signal_create(s);
+    corral_handle none = {0, 0};
+    corral_handle late = wait_on(s, 2, corral_wait_signal(sig));
+    start_actor(s, 9, raise_in_step, none, &sig);
+    corral_handle early = wait_on(s, 1, corral_wait_signal(sig));
+    corral_tick(s, 0.01f); /* frame 1: the actor raises during UPDATE */
+    cr_assert_eq(W(s, early)->resumed_frame, -1, "woken, but this UPDATE run is under way");
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, late)->resumed_frame, 2);
+    cr_assert_eq(W(s, early)->resumed_frame, 2);
+    corral_sched_destroy(s);
+}
+
+Test(waits, destroyed_signal_wakes_its_waiters_and_its_handle_goes_stale)
+{
+    corral_sched *s = wsched(8);
+    corral_signal sig = corral_signal_create(s);
+    corral_handle h = wait_on(s, 1, corral_wait_signal(sig));
+    cr_assert(corral_signal_destroy(s, sig));
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, 1);
+    cr_assert_eq(corral_signal_raise(s, sig), 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_SIGNAL);
+    corral_signal zero = {0, 0};
+    cr_assert_not(corral_signal_destroy(s, zero));
+    corral_handle bad = wait_on(s, 2, corral_wait_signal(sig));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_SIGNAL);
+    cr_assert_eq(W(s, bad)->resumed_frame, 1, "a wait that cannot be set up goes on");
+    corral_sched_destroy(s);
+}
+
+Test(waits, signal_pool_exhaustion_is_an_error)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.max_signals = 2;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_neq(corral_signal_create(s).gen, 0);
+    corral_signal two = corral_signal_create(s);
+    cr_assert_neq(two.gen, 0);
+    cr_assert_eq(corral_signal_create(s).gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIGNAL_POOL_EXHAUSTED);
+    corral_signal_destroy(s, two);
+    corral_signal again = corral_signal_create(s);
+    cr_assert_eq(again.index, two.index);
+    cr_assert_neq(again.gen, two.gen, "a recycled signal has a new generation");
+    corral_sched_destroy(s);
+}
+
+Test(waits, future_completed_before_the_wait_goes_on_at_once)
+{
+    corral_sched *s = wsched(8);
+    corral_future f = corral_future_create(s);
+    corral_value v = {.i = 42};
+    cr_assert(corral_future_complete(s, f, v));
+    corral_handle h = wait_on(s, 1, corral_wait_future(f));
+    cr_assert_eq(W(s, h)->resumed_frame, 0, "resumed inside start");
+    corral_value out;
+    cr_assert(corral_future_value(s, f, &out));
+    cr_assert_eq(out.i, 42);
+    corral_sched_destroy(s);
+}
+
+Test(waits, future_completed_after_the_wait_resumes_the_waiter_with_the_value)
+{
+    corral_sched *s = wsched(8);
+    corral_future f = corral_future_create(s);
+    corral_handle h = wait_on(s, 1, corral_wait_future(f));
+    corral_tick(s, 0.01f);
+    cr_assert_not(corral_future_done(s, f));
+    corral_value out;
+    cr_assert_not(corral_future_value(s, f, &out));
+    corral_value v = {.d = 2.5};
+    cr_assert(corral_future_complete(s, f, v));
+    cr_assert_not(corral_future_complete(s, f, v));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_FUTURE_DONE);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, 2);
+    cr_assert(corral_future_value(s, f, &out));
+    cr_assert_float_eq(out.d, 2.5, 1e-12);
+    cr_assert(corral_future_release(s, f));
+    cr_assert_not(corral_future_done(s, f));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_FUTURE);
+    corral_sched_destroy(s);
+}
+
+Test(waits, join_on_a_running_coroutine_resumes_after_it_ends)
+{
+    corral_sched *s = wsched(8);
+    corral_handle target = start_tracer(s, 50, 3);
+    corral_handle h = wait_on(s, 1, corral_wait_join(target));
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, -1);
+    corral_tick(s, 0.01f); /* target's third step: it ends */
+    cr_assert_not(corral_alive(s, target));
+    cr_assert_eq(W(s, h)->resumed_frame, -1, "woken during UPDATE: resumes in the next run");
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, 3);
+    corral_sched_destroy(s);
+}
+
+Test(waits, join_on_a_finished_stale_or_zero_handle_goes_on_at_once)
+{
+    corral_sched *s = wsched(8);
+    corral_handle done = start_tracer(s, 50, 1);
+    corral_handle zero = {0, 0};
+    cr_assert_eq(W(s, wait_on(s, 1, corral_wait_join(done)))->resumed_frame, 0);
+    cr_assert_eq(W(s, wait_on(s, 2, corral_wait_join(zero)))->resumed_frame, 0);
+    corral_sched_destroy(s);
+}
+
+Test(waits, join_on_a_stopped_coroutine_wakes_the_joiner)
+{
+    corral_sched *s = wsched(8);
+    corral_handle target = start_tracer(s, 50, 0);
+    corral_handle h = wait_on(s, 1, corral_wait_join(target));
+    corral_stop(s, target);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, 1);
+    corral_sched_destroy(s);
+}
+
+#define SELFJOIN_FIELDS(F) F(int, result)
+DECLARE_COROUTINE(selfjoin, SELFJOIN_FIELDS)
+DEFINE_COROUTINE(selfjoin)
+{
+    ctx->result = corral_await(co, corral_wait_join(corral_self(co))) ? 1 : 0;
+    return CORRAL_YIELD;
+}
+
+Test(waits, joining_itself_is_refused)
+{
+    corral_sched *s = wsched(8);
+    corral_handle h = selfjoin_start(s, (selfjoin_ctx){.result = -1});
+    cr_assert_eq(selfjoin_ctx_of(s, h)->result, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_WAIT);
+    corral_sched_destroy(s);
+}
+
+Test(waits, all_resumes_when_every_member_fired)
+{
+    corral_sched *s = wsched(8);
+    corral_signal sig = corral_signal_create(s);
+    corral_wait members[2] = {corral_wait_signal(sig), corral_wait_frames(2)};
+    corral_handle h = wait_on(s, 1, corral_wait_all(members, 2));
+    corral_tick(s, 0.01f);
+    corral_tick(s, 0.01f); /* frames fired */
+    cr_assert_eq(W(s, h)->resumed_frame, -1);
+    corral_signal_raise(s, sig);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, 3);
+    corral_sched_destroy(s);
+}
+
+Test(waits, any_resumes_on_the_first_member_and_says_which_and_frees_the_rest)
+{
+    corral_sched *s = wsched(8);
+    uint32_t free_before = s->nodes_free_count;
+    corral_signal sig = corral_signal_create(s);
+    corral_wait members[3] = {corral_wait_seconds(100.0f), corral_wait_signal(sig),
+                              corral_wait_frames(50)};
+    corral_handle h = wait_on(s, 1, corral_wait_any(members, 3));
+    cr_assert_eq(s->nodes_free_count, free_before - 3);
+    corral_tick(s, 0.01f);
+    corral_signal_raise(s, sig);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, h)->resumed_frame, 2);
+    cr_assert_eq(W(s, h)->fired, 1, "the signal fired");
+    cr_assert_eq(s->nodes_free_count, free_before, "the timer nodes were released");
+    cr_assert_eq(s->heap_len[CORRAL__HEAP_SCALED] + s->heap_len[CORRAL__HEAP_FRAMES], 0);
+    corral_sched_destroy(s);
+}
+
+Test(waits, any_with_a_member_already_over_goes_on_at_once_naming_it)
+{
+    corral_sched *s = wsched(8);
+    corral_handle done = start_tracer(s, 50, 1);
+    corral_wait members[2] = {corral_wait_seconds(5.0f), corral_wait_join(done)};
+    corral_handle h = wait_on(s, 1, corral_wait_any(members, 2));
+    cr_assert_eq(W(s, h)->resumed_frame, 0);
+    cr_assert_eq(W(s, h)->fired, 1);
+    corral_sched_destroy(s);
+}
+
+Test(waits, all_and_any_with_a_member_stopped_count_it_as_ended)
+{
+    corral_sched *s = wsched(16);
+    corral_handle a = start_tracer(s, 50, 0), b = start_tracer(s, 51, 0);
+    corral_wait both[2] = {corral_wait_join(a), corral_wait_join(b)};
+    corral_handle all = wait_on(s, 1, corral_wait_all(both, 2));
+    corral_handle any = wait_on(s, 2, corral_wait_any(both, 2));
+    corral_stop(s, b);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, any)->resumed_frame, 1);
+    cr_assert_eq(W(s, any)->fired, 1);
+    cr_assert_eq(W(s, all)->resumed_frame, -1);
+    corral_stop(s, a);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, all)->resumed_frame, 2);
+    corral_sched_destroy(s);
+}
+
+Test(waits, malformed_groups_are_refused)
+{
+    corral_sched *s = wsched(8);
+    corral_wait phase_member[1] = {corral_wait_end_of_frame()};
+    corral_handle h = wait_on(s, 1, corral_wait_any(phase_member, 1));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_WAIT);
+    cr_assert_eq(W(s, h)->resumed_frame, 0);
+    corral_wait many[CORRAL_MAX_GROUP + 1];
+    for (int i = 0; i <= CORRAL_MAX_GROUP; i++) many[i] = corral_wait_frames(1);
+    wait_on(s, 2, corral_wait_all(many, CORRAL_MAX_GROUP + 1));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_WAIT);
+    corral_sched_destroy(s);
+}
+
+#define PICKY_FIELDS(F) \
+    F(int, i)           \
+    F(int, slow)
+DECLARE_COROUTINE(picky, PICKY_FIELDS)
+DEFINE_COROUTINE(picky)
+{
+    CORRAL_BEGIN(co);
+    for (ctx->i = 0; ctx->i < 3; ctx->i++) {
+        /* a wait computed at run time, as the seeds' `y = c ? null : new WaitForSeconds(1)` */
+        corral_wait y = ctx->slow ? corral_wait_seconds(1.0f) : corral_wait_next_frame();
+        CORRAL_AWAIT(co, y);
+        trace_push(ctx->i);
+    }
+    CORRAL_END(co);
+}
+
+Test(waits, a_wait_is_a_value_computed_at_run_time)
+{
+    corral_sched *s = wsched(8);
+    corral_handle fast = picky_start(s, (picky_ctx){.slow = 0});
+    corral_handle slow = picky_start(s, (picky_ctx){.slow = 1});
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.1f);
+    cr_assert_not(corral_alive(s, fast));
+    cr_assert(corral_alive(s, slow));
+    for (int f = 0; f < 30; f++) corral_tick(s, 0.1f);
+    cr_assert_not(corral_alive(s, slow));
+    corral_sched_destroy(s);
+}
+
+Test(waits, timers_with_the_same_due_time_wake_in_the_order_they_were_set)
+{
+    corral_sched *s = wsched(16);
+    for (int i = 1; i <= 5; i++) wait_on(s, i, corral_wait_seconds(0.5f));
+    for (int f = 0; f < 6; f++) corral_tick(s, 0.1f);
+    int want[] = {1, 2, 3, 4, 5};
+    expect_trace(want, 5);
+    corral_sched_destroy(s);
+}
+
+Test(waits, stopping_a_sleeper_removes_its_timer_so_a_reused_slot_is_not_woken)
+{
+    corral_sched *s = wsched(1);
+    corral_handle h = wait_on(s, 1, corral_wait_seconds(0.05f));
+    cr_assert_eq(s->heap_len[CORRAL__HEAP_SCALED], 1);
+    corral_stop(s, h);
+    cr_assert_eq(s->heap_len[CORRAL__HEAP_SCALED], 0);
+    corral_handle again = wait_on(s, 2, corral_wait_seconds(10.0f));
+    cr_assert_eq(again.index, h.index, "same slot");
+    for (int f = 0; f < 10; f++) corral_tick(s, 0.02f);
+    cr_assert_eq(W(s, again)->resumed_frame, -1, "the old timer did not fire into the new tenant");
+    corral_sched_destroy(s);
+}
+
+Test(waits, wait_node_pool_exhaustion_is_reported_and_the_coroutine_goes_on)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 128;
+    d.classes[0].capacity = 8;
+    d.max_wait_nodes = 1;
+    corral_sched *s = corral_sched_create(&d);
+    corral_handle a = wait_on(s, 1, corral_wait_seconds(1.0f));
+    cr_assert_eq(W(s, a)->resumed_frame, -1);
+    corral_handle b = wait_on(s, 2, corral_wait_seconds(1.0f));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+    cr_assert_eq(W(s, b)->resumed_frame, 0);
+    corral_sched_destroy(s);
+}
+
+Test(waits, await_outside_a_step_is_refused)
+{
+    corral_co fake;
+    memset(&fake, 0, sizeof fake);
+    cr_assert_not(corral_await(&fake, corral_wait_frames(1)));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_NOT_IN_STEP);
+}
+
+#define SLEEPER_FIELDS(F) \
+    F(float, t)           \
+    F(int, woke)
+DECLARE_COROUTINE(sleeper, SLEEPER_FIELDS)
+DEFINE_COROUTINE(sleeper)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_SECONDS(co, ctx->t);
+    ctx->woke = 1;
+    CORRAL_END(co);
+}
+static corral_handle wait_on_seconds_tracer(corral_sched *s, float t)
+{
+    return sleeper_start(s, (sleeper_ctx){.t = t});
+}
+
+Test(waits, a_tick_with_a_million_sleepers_and_none_due_visits_none)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 32;
+    d.classes[0].capacity = 1000000;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    /* a tracer-sized sleeper: waits 10 s and more, spread over 100 s */
+    for (uint32_t i = 0; i < 1000000; i++) {
+        corral_handle h = wait_on_seconds_tracer(s, 10.0f + (float)(i % 1000) * 0.09f);
+        cr_assert_neq(h.gen, 0);
+    }
+    cr_assert_eq(s->heap_len[CORRAL__HEAP_SCALED], 1000000);
+    uint64_t v0 = corral__debug_visits(s);
+    cr_assert_eq(corral_tick(s, 0.016f), 0);
+    cr_assert_eq(corral__debug_visits(s), v0, "a tick with none due touched no sleeper");
+    /* to 10.016 s: only the sleepers due at 10.0 (i % 1000 == 0) are due */
+    corral_tick(s, 10.0f);
+    cr_assert_eq(corral__debug_visits(s) - v0, 2 * 1000, "1000 popped and 1000 stepped");
+    corral_sched_destroy(s);
+}
