@@ -1,11 +1,13 @@
 /*
     demo -- corral in a simulated game loop.
 
-    A wave spawner (the seeds' SpawnRoutine) spawns enemies, each walking in
-    with a sprite mover (the seeds' SpriteMover: lerp over 0.25 s), then a
-    boss; a patrol loops until the wave is done and then stops it. The loop
-    runs at a fixed dt of 1/60 s and prints what the coroutines do, then the
-    arena report.
+    A wave spawner (the seeds' SpawnRoutine) spawns enemies one second apart
+    (a seconds wait), each walking in with a sprite mover (the seeds'
+    SpriteMover: lerp over 0.25 s, a plain step function), then a boss. A
+    guard patrols (a frames wait) until the spawner stops it. A herald waits
+    on a signal the boss's mover raises when it arrives, and a camera shake
+    runs at the end of the frame. The loop runs at a fixed dt of 1/60 s and
+    prints what the coroutines do, then the arena report.
 
         demo [frames]     (default 360; 0 runs until the wave is over)
 */
@@ -43,7 +45,6 @@ DECLARE_COROUTINE(mover, MOVER_FIELDS)
     F(int, count)         \
     F(int, i)             \
     F(float, interval)    \
-    F(float, waited)      \
     F(corral_handle, patrol)
 DECLARE_COROUTINE(spawner, SPAWNER_FIELDS)
 
@@ -51,6 +52,11 @@ DECLARE_COROUTINE(spawner, SPAWNER_FIELDS)
     F(int, entity)       \
     F(int, laps)
 DECLARE_COROUTINE(patrol, PATROL_FIELDS)
+
+#define HERALD_FIELDS(F) F(corral_signal, boss_arrived)
+DECLARE_COROUTINE(herald, HERALD_FIELDS)
+
+static corral_signal g_boss_arrived;
 
 static float ease_out(float t)
 {
@@ -68,6 +74,7 @@ DEFINE_COROUTINE(mover)
     g_pos[ctx->entity].y = ctx->from.y + (ctx->to.y - ctx->from.y) * t;
     if (ctx->elapsed < ctx->duration) return CORRAL_YIELD;
     say("mover", ctx->entity, "arrived at");
+    if (g_name[ctx->entity][0] == 'B') corral_signal_raise(g_sched, g_boss_arrived);
     return CORRAL_STOP;
 }
 
@@ -96,8 +103,7 @@ DEFINE_COROUTINE(spawner)
         static const char *names[] = {"grunt", "archer", "brute", "scout", "mage"};
         spawn(names[ctx->i % 5], (vec2){(float)(10 * ctx->i), 0.0f},
               (vec2){(float)(10 * ctx->i), 5.0f});
-        for (ctx->waited = 0; ctx->waited < ctx->interval; ctx->waited += corral_dt(co))
-            CORRAL_WAIT_FRAME(co);
+        CORRAL_WAIT_SECONDS(co, ctx->interval); /* yield return new WaitForSeconds(1) */
     }
     spawn("BOSS", (vec2){25.0f, -10.0f}, (vec2){25.0f, 10.0f});
     corral_stop(corral_sched_of(co), ctx->patrol); /* the wave is out: guard stands down */
@@ -109,11 +115,20 @@ DEFINE_COROUTINE_CLEANUP(patrol, patrol_cleanup)
     CORRAL_BEGIN(co);
     for (;;) {
         g_pos[ctx->entity].x += 1.0f;
-        CORRAL_WAIT_FRAME(co);
+        CORRAL_WAIT_FRAMES(co, 15);
         g_pos[ctx->entity].x -= 1.0f;
         ctx->laps++;
-        CORRAL_WAIT_FRAME(co);
+        CORRAL_WAIT_FRAMES(co, 15);
     }
+    CORRAL_END(co);
+}
+
+DEFINE_COROUTINE(herald)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_SIGNAL(co, ctx->boss_arrived);
+    printf("[frame %3llu  t=%5.2fs] herald   the boss has arrived: wave complete\n",
+           (unsigned long long)corral_frame(g_sched), corral_time(g_sched));
     CORRAL_END(co);
 }
 
@@ -131,6 +146,8 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    g_boss_arrived = corral_signal_create(g_sched);
+    herald_start(g_sched, (herald_ctx){.boss_arrived = g_boss_arrived});
     g_name[0] = "guard";
     g_entities = 1;
     corral_handle guard = patrol_start(g_sched, (patrol_ctx){.entity = 0});

@@ -36,7 +36,7 @@ typedef struct corral__plan {
     uint32_t hash_size;
     uint64_t types_off, hash_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
-    uint64_t meta_off, total_slots;
+    uint64_t meta_off, total_slots, ready_off;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
     uint64_t signals_off, max_signals, futures_off, max_futures;
     uint32_t order, max_fixed_steps;
@@ -131,6 +131,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off += p->chunk_count * CORRAL__CHUNK * sizeof(uint32_t);
     p->chunk_next_off = off;
     off += p->chunk_count * sizeof(uint32_t);
+    p->ready_off = off;
+    off += (slots ? slots : 1) * sizeof(uint32_t);
     off = corral__align64(off, 8);
     p->meta_off = off;
     off += slots * sizeof(corral__meta);
@@ -229,6 +231,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->chunk_next_off = (uint32_t)p.chunk_next_off;
     s->chunk_count = (uint32_t)p.chunk_count;
     s->meta_off = (uint32_t)p.meta_off;
+    s->ready_off = (uint32_t)p.ready_off;
+    s->ready_head = s->ready_tail = 0;
     s->total_slots = (uint32_t)p.total_slots;
     s->nodes_off = (uint32_t)p.nodes_off;
     s->node_count = (uint32_t)p.node_count;

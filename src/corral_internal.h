@@ -31,7 +31,8 @@ enum {
     CORRAL__STOPPING,   /* stopped while on the C stack: ends when its step returns */
     CORRAL__ENDING,     /* its cleanup hook is running */
     CORRAL__RETIRED,    /* generation exhausted: never reused */
-    CORRAL__WAITING     /* parked on wait nodes (timers, lists), in no lane */
+    CORRAL__WAITING,    /* parked on wait nodes (timers, lists), in no lane */
+    CORRAL__READY       /* in the ready ring: resumes later in this phase run */
 };
 
 /* corral_co.flags: the phase the coroutine lives in (internal index) */
@@ -153,6 +154,9 @@ struct corral_sched {
     uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
     uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
     uint32_t walk_skipped; /* tombstones the current walk met */
+    /* ready ring: joiners woken during a phase run, in that phase, resume in
+       the same run (a chain that ends costs no frame). co->link = position */
+    uint32_t ready_off, ready_head, ready_tail; /* positions grow; index = pos % total_slots */
 
     /* per-slot metadata */
     uint32_t meta_off, total_slots;
@@ -213,7 +217,8 @@ static inline uint32_t corral__co_off(const corral_sched *s, const corral_co *co
 }
 static inline bool corral__state_alive(uint8_t state)
 {
-    return state == CORRAL__QUEUED || state == CORRAL__RUNNING || state == CORRAL__WAITING;
+    return state == CORRAL__QUEUED || state == CORRAL__RUNNING || state == CORRAL__WAITING ||
+           state == CORRAL__READY;
 }
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 
@@ -290,6 +295,10 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, uint32_t cls)
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why);
 /* queue a coroutine that is in no lane (woken, started, moved phase) */
 void corral__enqueue(corral_sched *s, corral_co *co);
+/* put a woken coroutine in the ready ring (it resumes in this phase run) */
+void corral__ready_push(corral_sched *s, corral_co *co);
+/* step every coroutine of the ready ring, including those it adds */
+void corral__drain_ready(corral_sched *s);
 
 /* queue.c */
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */

@@ -147,6 +147,8 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     } else if (co->state == CORRAL__QUEUED) {
         corral__enqueue(s, co); /* moved to another phase */
     } /* WAITING: parked on its wait */
+    /* whoever waited for what just ended resumes now, in this run */
+    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
 }
 
 /* Step every entry [0, walk_end) of one lane once, compacting behind. An

@@ -31,12 +31,26 @@ void corral__enqueue(corral_sched *s, corral_co *co)
     co->link = corral__lane_push(s, corral__lane_of(s, co), off);
 }
 
+static uint32_t *corral__ready(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->ready_off);
+}
+
+void corral__ready_push(corral_sched *s, corral_co *co)
+{
+    co->state = CORRAL__READY;
+    co->link = s->ready_tail % s->total_slots;
+    corral__ready(s)[co->link] = corral__co_off(s, co);
+    s->ready_tail++;
+}
+
 static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end_reason why)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral__class *c = &s->classes[te->cls];
     if (co->state == CORRAL__QUEUED) corral__lane_tombstone(s, co);
     else if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
+    else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     corral__wake_joiners(s, co);
     if (te->vt->cleanup) {
@@ -57,6 +71,36 @@ static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 {
     corral__end_inline(s, co, why);
+}
+
+/* Step a coroutine that is in no lane (its first step, or from the ready
+   ring), then queue it, park it or end it. */
+static void corral__step_detached(corral_sched *s, corral_co *co)
+{
+    corral_sched *prev = corral__tls_sched;
+    corral__tls_sched = s;
+    s->depth++;
+    co->state = CORRAL__RUNNING;
+    co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
+    corral_result r = corral__types(s)[co->type].step(co);
+    s->depth--;
+    corral__tls_sched = prev;
+    co->flags = (uint8_t)(co->flags & ~CORRAL__ONSTACK_FLAG);
+    if (co->state == CORRAL__STOPPING) corral__end(s, co, CORRAL_END_STOPPED);
+    else if (r == CORRAL_STOP) corral__end_inline(s, co, CORRAL_END_FINISHED);
+    else if (co->state == CORRAL__RUNNING) corral__enqueue(s, co);
+    /* else WAITING: parked on its wait */
+}
+
+void corral__drain_ready(corral_sched *s)
+{
+    while (s->ready_head != s->ready_tail) {
+        uint32_t off = corral__ready(s)[s->ready_head % s->total_slots];
+        s->ready_head++;
+        if (off == CORRAL__NIL) continue; /* stopped while ready */
+        s->debug_visits++;
+        corral__step_detached(s, CORRAL__CO(s, off));
+    }
 }
 
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
@@ -119,7 +163,7 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
     if (te->budget) c->reserved--;
     corral_co *co = CORRAL__CO(s, corral__slot_off(c, local));
     co->type = (uint16_t)ti;
-    co->flags = (uint8_t)(phase | CORRAL__ONSTACK_FLAG);
+    co->flags = (uint8_t)phase;
     co->resume = 0;
     co->link = CORRAL__NIL;
     unsigned char *dst = CORRAL__AT(co, te->ctx_off);
@@ -142,18 +186,7 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
     corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | local, co->gen};
 
     /* Unity: the first step runs at once, in the caller's frame */
-    corral_sched *prev = corral__tls_sched;
-    corral__tls_sched = s;
-    s->depth++;
-    co->state = CORRAL__RUNNING;
-    corral_result r = te->step(co);
-    s->depth--;
-    corral__tls_sched = prev;
-    co->flags = (uint8_t)(co->flags & ~CORRAL__ONSTACK_FLAG);
-    if (co->state == CORRAL__STOPPING) corral__end(s, co, CORRAL_END_STOPPED);
-    else if (r == CORRAL_STOP) corral__end_inline(s, co, CORRAL_END_FINISHED);
-    else if (co->state == CORRAL__RUNNING) corral__enqueue(s, co);
-    /* else WAITING: parked on its wait */
+    corral__step_detached(s, co);
     return h;
 }
 

@@ -198,14 +198,16 @@ void corral__release_wait(corral_sched *s, corral_co *co)
 }
 
 /* Its wait is over: queue it (or, if its step is on the stack right now,
-   let that step's return requeue it). */
-static void corral__wake(corral_sched *s, corral_co *co)
+   let that step's return requeue it). `now`: a join whose target ended
+   during a run of the joiner's phase resumes in that same run. */
+static void corral__wake(corral_sched *s, corral_co *co, bool now)
 {
     if (corral__is_running(s, co)) {
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
         return;
     }
-    corral__enqueue(s, co);
+    if (now && s->in_tick && (co->flags & CORRAL__PHASE_MASK) == s->phase) corral__ready_push(s, co);
+    else corral__enqueue(s, co);
 }
 
 /* Node i was detached by its container: act on it. */
@@ -217,8 +219,9 @@ static void corral__fire(corral_sched *s, uint32_t i)
     corral__meta *m = corral__meta_of(s, co);
     if (m->mode == CORRAL__MODE_ALL && --m->pending > 0) return;
     if (m->mode == CORRAL__MODE_ANY) m->fired = (int8_t)n->member;
+    bool now = n->kind == CORRAL_WAIT_JOIN;
     corral__release_wait(s, co);
-    corral__wake(s, co);
+    corral__wake(s, co, now);
 }
 
 /* ---- wake points */

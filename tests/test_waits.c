@@ -356,9 +356,7 @@ Test(waits, join_on_a_running_coroutine_resumes_after_it_ends)
     cr_assert_eq(W(s, h)->resumed_frame, -1);
     corral_tick(s, 0.01f); /* target's third step: it ends */
     cr_assert_not(corral_alive(s, target));
-    cr_assert_eq(W(s, h)->resumed_frame, -1, "woken during UPDATE: resumes in the next run");
-    corral_tick(s, 0.01f);
-    cr_assert_eq(W(s, h)->resumed_frame, 3);
+    cr_assert_eq(W(s, h)->resumed_frame, 2, "ended during UPDATE: the joiner resumes in the same run");
     corral_sched_destroy(s);
 }
 
@@ -369,6 +367,38 @@ Test(waits, join_on_a_finished_stale_or_zero_handle_goes_on_at_once)
     corral_handle zero = {0, 0};
     cr_assert_eq(W(s, wait_on(s, 1, corral_wait_join(done)))->resumed_frame, 0);
     cr_assert_eq(W(s, wait_on(s, 2, corral_wait_join(zero)))->resumed_frame, 0);
+    corral_sched_destroy(s);
+}
+
+#define CHAIN_FIELDS(F)      \
+    F(int, depth)            \
+    F(corral_handle, child)
+DECLARE_COROUTINE(chain, CHAIN_FIELDS)
+DEFINE_COROUTINE(chain)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->depth > 0) {
+        ctx->child = chain_start(corral_sched_of(co), (chain_ctx){.depth = ctx->depth - 1});
+        CORRAL_WAIT_JOIN(co, ctx->child);
+    } else {
+        CORRAL_WAIT_FRAMES(co, 2); /* the innermost takes a while */
+    }
+    trace_push(ctx->depth);
+    CORRAL_END(co);
+}
+
+Test(waits, a_chain_of_joins_unwinds_in_the_frame_its_innermost_ends)
+{
+    corral_sched *s = wsched(256);
+    corral_handle top = chain_start(s, (chain_ctx){.depth = 100});
+    corral_tick(s, 0.01f);
+    cr_assert(corral_alive(s, top));
+    cr_assert_eq(g_trace_len, 0);
+    corral_tick(s, 0.01f); /* frame 2: the innermost wakes and ends; all 100 parents follow */
+    cr_assert_not(corral_alive(s, top));
+    cr_assert_eq(g_trace_len, 101);
+    for (int i = 0; i <= 100; i++) cr_assert_eq(g_trace[i], i);
+    cr_assert_eq(corral_live_count(s), 0);
     corral_sched_destroy(s);
 }
 

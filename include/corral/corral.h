@@ -432,7 +432,9 @@ corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
                                                          phase; resumes in that run
         signal(sig)             the coroutine's phase    next run after the raise
         future(f)               the coroutine's phase    next run after completion
-        join(h)                 the coroutine's phase    next run after h ended
+        join(h)                 the coroutine's phase    at once if h ended during a run
+                                                         of that phase (a chain of joins
+                                                         costs no frame), else next run
         all(ws, n) / any(ws, n) the coroutine's phase    when every / the first member
                                                          fired; corral_wait_fired says
                                                          which (any)
