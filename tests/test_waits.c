@@ -622,3 +622,40 @@ Test(waits, a_tick_with_a_million_sleepers_and_none_due_visits_none)
     cr_assert_eq(corral__debug_visits(s) - v0, 2 * 1000, "1000 popped and 1000 stepped");
     corral_sched_destroy(s);
 }
+
+Test(waits, waits_signals_futures_and_joins_never_call_the_allocator)
+{
+    alloc_counter ac = {0};
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = counting_alloc;
+    d.allocator.free = counting_free;
+    d.allocator.user_data = &ac;
+    d.classes[0].slot_size = 128;
+    d.classes[0].capacity = 64;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_eq(ac.allocs, 1);
+    for (int round = 0; round < 2000; round++) {
+        corral_signal sig = corral_signal_create(s);
+        corral_future f = corral_future_create(s);
+        corral_handle target = start_tracer(s, 0, 2);
+        corral_wait members[2] = {corral_wait_signal(sig), corral_wait_seconds(0.01f)};
+        corral_handle h[5] = {
+            wait_on(s, 1, corral_wait_any(members, 2)), wait_on(s, 2, corral_wait_all(members, 2)),
+            wait_on(s, 3, corral_wait_future(f)), wait_on(s, 4, corral_wait_join(target)),
+            wait_on(s, 5, corral_wait_until(flag_is_set, &(bool){false}))};
+        corral_tick(s, 0.02f);
+        corral_signal_raise(s, sig);
+        corral_value v = {.i = round};
+        corral_future_complete(s, f, v);
+        corral_tick(s, 0.02f);
+        corral_signal_destroy(s, sig);
+        corral_future_release(s, f);
+        for (int i = 0; i < 5; i++) corral_stop(s, h[i]); /* the waiters idle forever after */
+        cr_assert_eq(corral_live_count(s), 0);
+        trace_reset();
+    }
+    cr_assert_eq(ac.allocs, 1, "no allocation after create");
+    corral_sched_destroy(s);
+    cr_assert_eq(ac.frees, 1);
+}
