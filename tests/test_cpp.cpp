@@ -32,12 +32,17 @@ static void walker_done(walker_ctx *ctx, corral_end_reason why)
 
 DEFINE_COROUTINE_CLEANUP(walker, walker_done)
 {
+    /* locals with initializers go before CORRAL_BEGIN (C++ forbids jumping
+       over them); members of all/any only need to live during the await */
+    const corral_wait both[2] = {corral_wait_frames(1), corral_wait_realtime(0.5f)};
     CORRAL_BEGIN(co);
     for (ctx->i = 0; ctx->i < 3; ctx->i++) {
         ctx->at.x += ctx->speed * corral_dt(co);
         g_steps++;
         CORRAL_WAIT_FRAME(co);
     }
+    CORRAL_WAIT_SECONDS(co, 1.0f);
+    CORRAL_WAIT_ALL(co, both, 2);
     CORRAL_END(co);
 }
 
@@ -65,7 +70,7 @@ int main()
     corral_handle h = walker_start(s, c);
     CHECK(corral_alive(s, h));
     CHECK(g_steps == 1);
-    for (int i = 0; i < 5; i++) corral_tick(s, 0.5f);
+    for (int i = 0; i < 8; i++) corral_tick(s, 0.5f);
     CHECK(!corral_alive(s, h));
     CHECK(g_steps == 3);
     CHECK(g_cleaned == 1);
