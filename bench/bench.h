@@ -43,6 +43,9 @@ typedef struct bench_peer {
     int (*memory)(size_t n, int ctx_bytes, bench_out *out);
     size_t max_n; /* 0: no limit; else larger N are skipped, with the reason */
     const char *max_n_why;
+    /* (d) n coroutines waiting seconds; `ticks` ticks each with `due` of
+       them due (they step once and stop); ops = ticks */
+    int (*sleepers)(size_t n, size_t due, int ticks, bench_out *out);
 } bench_peer;
 
 uint64_t bench_now_ns(void);

@@ -205,7 +205,7 @@ int main(int argc, char **argv)
 {
     int smoke = 0, reps = 5;
     const char *json = "bench/results.json";
-    const char *only = NULL; /* run one case family: step, mixed, spawn, memory */
+    const char *only = NULL; /* run one case family: step, mixed, spawn, sleepers, memory */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--smoke")) smoke = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
@@ -274,6 +274,28 @@ int main(int argc, char **argv)
             bench_out o = {0};
             record("spawn", g_peers[p], spawn_count, g_peers[p]->spawn(spawn_count, &o), &o);
         }
+    }
+    /* (d) sleepers: the cost of a tick with 0, 10^2, 10^4 of them due */
+    {
+        const size_t sleepers_n = smoke ? 20000 : 1000000;
+        const size_t dues[3] = {0, 100, 10000};
+        static const char *names[3] = {"sleepers due=0", "sleepers due=100", "sleepers due=10^4"};
+        for (int rep = 0; rep < reps && WANT("sleepers"); rep++)
+            for (int c = 0; c < 3; c++) {
+                int ticks = dues[c] == 0 ? 1000 : 1; /* each tick wakes `due` */
+                if (dues[c] * (size_t)ticks > sleepers_n) continue;
+                for (int p = 0; p < g_npeers; p++) {
+                    if (!g_peers[p]->sleepers) {
+                        if (rep == 0 && c == 0)
+                            printf("n/a:     %-22s sleepers: a coroutine mechanism, no scheduler of its own\n",
+                                   g_peers[p]->name);
+                        continue;
+                    }
+                    bench_out o = {0};
+                    record(names[c], g_peers[p], sleepers_n,
+                           g_peers[p]->sleepers(sleepers_n, dues[c], ticks, &o), &o);
+                }
+            }
     }
     for (int c = 0; c < 3 && WANT("memory"); c++) {
         static const char *names[] = {"memory ctx=16", "memory ctx=32", "memory ctx=256"};

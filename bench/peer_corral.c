@@ -124,7 +124,49 @@ static int bc_memory(size_t n, int ctx_bytes, bench_out *out)
     return 0;
 }
 
+/* sleeper: waits its seconds, then counts once and stops */
+#define BSLEEP_FIELDS(F) \
+    F(float, t)          \
+    F(uint32_t, pad)     \
+    F(uint64_t *, sink)
+DECLARE_COROUTINE(bsleep, BSLEEP_FIELDS)
+DEFINE_COROUTINE(bsleep)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_SECONDS(co, ctx->t);
+    (*ctx->sink)++;
+    CORRAL_END(co);
+}
+
+static int bc_sleepers(size_t n, size_t due, int ticks, bench_out *out)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 32;
+    d.classes[0].capacity = (uint32_t)n;
+    corral_sched *s = corral_sched_create(&d);
+    if (!s) return -1;
+    const float dt = 0.01f;
+    uint64_t woke = 0;
+    /* the first due * ticks sleepers wake `due` per tick; the rest sleep on */
+    for (size_t i = 0; i < n; i++) {
+        size_t k = due ? i / due : (size_t)ticks;
+        float t = k < (size_t)ticks ? dt * (float)(k + 1) - dt * 0.5f : 1.0e6f + (float)i;
+        if (bsleep_start(s, (bsleep_ctx){.t = t, .sink = &woke}).gen == 0) return -2;
+    }
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    for (int k = 0; k < ticks; k++) corral_tick(s, dt);
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = (uint64_t)ticks;
+    out->checksum = woke;
+    out->expected = (uint64_t)due * (uint64_t)ticks;
+    corral_sched_destroy(s);
+    return 0;
+}
+
 const bench_peer bench_peer_corral = {
+    .sleepers = bc_sleepers,
     .name = "corral",
     .step = bc_step,
     .mixed = bc_mixed,

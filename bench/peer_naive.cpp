@@ -147,8 +147,44 @@ int naive_memory(size_t n, int ctx_bytes, bench_out *out)
     return 0;
 }
 
+/* the seeds' way to wait: a countdown the step checks every frame */
+struct Sleeper {
+    float remaining;
+    uint64_t *sink;
+};
+float g_dt;
+CoroutineResult sleep_step(Sleeper &c)
+{
+    c.remaining -= g_dt;
+    if (c.remaining > 0) return CoroutineResult::Yield;
+    (*c.sink)++;
+    return CoroutineResult::Stop;
+}
+
+int naive_sleepers(size_t n, size_t due, int ticks, bench_out *out)
+{
+    Engine e;
+    e.coroutines.reserve(n);
+    uint64_t woke = 0;
+    g_dt = 0.01f;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = due ? i / due : size_t(ticks);
+        float t = k < size_t(ticks) ? g_dt * float(k + 1) - g_dt * 0.5f : 1.0e6f + float(i);
+        e.Start<Sleeper>(sleep_step, Sleeper{t, &woke});
+    }
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    for (int k = 0; k < ticks; k++) e.Process();
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = uint64_t(ticks);
+    out->checksum = woke;
+    out->expected = uint64_t(due) * uint64_t(ticks);
+    return 0;
+}
+
 } // namespace
 
 extern "C" const bench_peer bench_peer_naive = {
     "naive engine (seeds)", nullptr, naive_step, naive_mixed, naive_spawn, naive_memory, 0, nullptr,
+    naive_sleepers,
 };
