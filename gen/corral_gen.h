@@ -12,10 +12,14 @@
         NAME_start(sched, NAME_ctx)      typed start: another context type
                                          is a compile error
         NAME_start_ex(sched, ctx, &opts) the same with start options (phase)
+        NAME_call(co, ctx)               call it from a step (CORRAL_CALL)
         NAME_ctx_of(sched, handle)       the live coroutine's context, or
                                          NULL (dead handle, other type)
         NAME__fields(&count)             the field table (name, type text,
                                          offset, size, kind)
+    DECLARE_COROUTINE_R(NAME, FIELDS, T) the same, with a result of type T: the
+                                         context ends with `T result;` and
+                                         NAME_call(co, ctx, T *dest) calls it
     DEFINE_COROUTINE(NAME) { body }      in one .c file: the step body; it
                                          sees `co` (corral_co *) and `ctx`
                                          (NAME_ctx *) and returns
@@ -111,10 +115,7 @@ constexpr corral_field_kind corral__kind_of()
      (uint32_t)sizeof(((corral__self_ctx *)0)->name),                   \
      CORRAL__FIELD_KIND(((corral__self_ctx *)0)->name)},
 
-#define DECLARE_COROUTINE(name, FIELDS)                                                   \
-    typedef struct name##_ctx {                                                           \
-        FIELDS(CORRAL__GEN_MEMBER)                                                        \
-    } name##_ctx;                                                                         \
+#define CORRAL__DECLARE_COMMON(name, FIELDS)                                              \
     CORRAL__STATIC_ASSERT(CORRAL__ALIGNOF(name##_ctx) <= CORRAL_MAX_ALIGN,                \
                           "corral: the context of coroutine '" #name                      \
                           "' needs an alignment above CORRAL_MAX_ALIGN (64)");            \
@@ -145,6 +146,35 @@ constexpr corral_field_kind corral__kind_of()
         return (name##_ctx *)corral_context(sched, h, &name##_type);                      \
     }
 
+#define DECLARE_COROUTINE(name, FIELDS)                                                   \
+    typedef struct name##_ctx {                                                           \
+        FIELDS(CORRAL__GEN_MEMBER)                                                        \
+    } name##_ctx;                                                                         \
+    enum { name##__result_off = 0, name##__result_size = 0 };                             \
+    CORRAL__DECLARE_COMMON(name, FIELDS)                                                  \
+    CORRAL__UNUSED static inline bool name##_call(corral_co *co, name##_ctx ctx)          \
+    {                                                                                     \
+        return corral_call(co, &name##_type, &ctx, sizeof ctx, NULL, 0);                  \
+    }
+
+/* The same with a result: the context gets a last member `result` the
+   coroutine sets before it stops; NAME_call takes where to copy it. */
+#define DECLARE_COROUTINE_R(name, FIELDS, result_type)                                    \
+    typedef struct name##_ctx {                                                           \
+        FIELDS(CORRAL__GEN_MEMBER)                                                        \
+        result_type result;                                                               \
+    } name##_ctx;                                                                         \
+    enum {                                                                                \
+        name##__result_off = offsetof(name##_ctx, result),                                \
+        name##__result_size = sizeof(result_type)                                         \
+    };                                                                                    \
+    CORRAL__DECLARE_COMMON(name, FIELDS)                                                  \
+    CORRAL__UNUSED static inline bool name##_call(corral_co *co, name##_ctx ctx,          \
+                                                  result_type *dest)                      \
+    {                                                                                     \
+        return corral_call(co, &name##_type, &ctx, sizeof ctx, dest, sizeof *dest);       \
+    }
+
 /* The step wrapper turns the header pointer into the typed context at a
    compile-time offset, so the body is a plain static function the compiler
    can inline into it. */
@@ -161,7 +191,9 @@ constexpr corral_field_kind corral__kind_of()
                                      name##__fields,                                     \
                                      (uint32_t)sizeof(name##_ctx),                       \
                                      (uint32_t)CORRAL__ALIGNOF(name##_ctx),              \
-                                     CORRAL__CTX_OFFSET(name##_ctx)};                    \
+                                     CORRAL__CTX_OFFSET(name##_ctx),                     \
+                                     (uint32_t)name##__result_off,                       \
+                                     (uint32_t)name##__result_size};                     \
     static corral_result name##__body(corral_co *co CORRAL__UNUSED,                      \
                                       name##_ctx *ctx CORRAL__UNUSED)
 

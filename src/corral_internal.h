@@ -58,7 +58,7 @@ typedef struct corral__lane {
 
 /* ---- waits */
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_COUNT };
-enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY };
+enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_CHILD };
 
 typedef struct corral__node {
     union {
@@ -87,9 +87,15 @@ typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
     uint32_t joiners_head;  /* nodes waiting for it to end (FIFO) */
     uint32_t joiners_tail;
+    uint32_t parent;        /* global slot of the caller awaiting it, NIL */
+    uint32_t child;         /* global slot of the child it awaits, NIL */
+    uint32_t dest;          /* where the child's result goes (offset in this slot), NIL */
     uint16_t pending;       /* ALL: members not fired yet */
     int8_t fired;           /* ANY: the member that fired, -1 */
     uint8_t mode;
+    uint8_t outcome;        /* how the last child it called ended */
+    uint8_t stop_why;       /* STOPPING: the reason it ends with */
+    uint8_t pad[2];
 } corral__meta;
 
 typedef struct corral__signal {
@@ -157,6 +163,7 @@ struct corral_sched {
     /* ready ring: joiners woken during a phase run, in that phase, resume in
        the same run (a chain that ends costs no frame). co->link = position */
     uint32_t ready_off, ready_head, ready_tail; /* positions grow; index = pos % total_slots */
+    uint32_t starting;     /* a top-level start is running first steps: wakes go to the ring */
 
     /* per-slot metadata */
     uint32_t meta_off, total_slots;
@@ -299,6 +306,9 @@ void corral__enqueue(corral_sched *s, corral_co *co);
 void corral__ready_push(corral_sched *s, corral_co *co);
 /* step every coroutine of the ready ring, including those it adds */
 void corral__drain_ready(corral_sched *s);
+/* a woken coroutine: now (ring) if a phase run of its phase or a top-level
+   start is under way, else queued for its phase's next run */
+void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
 
 /* queue.c */
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
@@ -331,6 +341,18 @@ uint32_t corral__class_for(const corral_sched *s, uint32_t ctx_size, uint32_t ct
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);
 corral_handle corral__handle_of(const corral_sched *s, const corral_co *co);
 
+static inline uint32_t corral__global_of(const corral_sched *s, const corral_co *co)
+{
+    const corral__class *c = &s->classes[corral__types(s)[co->type].cls];
+    return c->first + corral__slot_local(c, corral__co_off(s, co));
+}
+static inline corral_co *corral__co_of_global(const corral_sched *s, uint32_t g)
+{
+    uint32_t i = 0;
+    while (g >= s->classes[i].first + s->classes[i].capacity) i++;
+    const corral__class *c = &s->classes[i];
+    return CORRAL__CO(s, corral__slot_off(c, g - c->first));
+}
 static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];

@@ -140,7 +140,10 @@ void corral__lanes_init(corral_sched *s)
 static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
 {
     if (co->state == CORRAL__STOPPING) {
-        corral__end(s, co, CORRAL_END_STOPPED);
+        corral__meta *m = corral__meta_of(s, co);
+        corral_end_reason why = (corral_end_reason)m->stop_why;
+        m->stop_why = CORRAL_END_STOPPED;
+        corral__end(s, co, why);
     } else if (r == CORRAL_STOP) {
         if (co->state == CORRAL__QUEUED) co->state = CORRAL__RUNNING; /* its entry is consumed */
         corral__end(s, co, CORRAL_END_FINISHED);

@@ -52,6 +52,26 @@ static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end
     else if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
     else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->parent != CORRAL__NIL) { /* a caller awaits it: hand over the result, wake it */
+        corral_co *p = corral__co_of_global(s, m->parent);
+        corral__meta *pm = corral__meta_of(s, p);
+        m->parent = CORRAL__NIL;
+        if (pm->child == corral__global_of(s, co)) {
+            if (why == CORRAL_END_FINISHED && te->vt->result_size && pm->dest != CORRAL__NIL)
+                memcpy(CORRAL__AT(p, pm->dest), CORRAL__AT(co, te->ctx_off + te->vt->result_offset),
+                       te->vt->result_size);
+            pm->outcome = (uint8_t)why;
+            pm->child = pm->dest = CORRAL__NIL;
+            pm->mode = CORRAL__MODE_NONE;
+            if (corral__is_running(s, p)) {
+                if (p->state == CORRAL__WAITING)
+                    p->state = (p->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+            } else if (p->state == CORRAL__WAITING) {
+                corral__wake_now_or_queue(s, p);
+            }
+        }
+    }
     corral__wake_joiners(s, co);
     if (te->vt->cleanup) {
         s->depth++;
@@ -68,9 +88,44 @@ static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end
     corral__slot_free(s, te->cls, corral__co_off(s, co));
 }
 
+void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
+{
+    if (s->starting || (s->in_tick && (co->flags & CORRAL__PHASE_MASK) == s->phase))
+        corral__ready_push(s, co);
+    else
+        corral__enqueue(s, co);
+}
+
+/* End a coroutine and, iteratively, the chain of children it awaits (each
+   with PARENT_STOPPED; DESTROYED stays DESTROYED). A child whose step is on
+   the C stack is only marked: it ends when that step returns. */
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 {
-    corral__end_inline(s, co, why);
+    for (;;) {
+        corral__meta *m = corral__meta_of(s, co);
+        corral_co *child = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
+        m->child = CORRAL__NIL;
+        if (child) corral__meta_of(s, child)->parent = CORRAL__NIL; /* it must not wake us */
+        corral__end_inline(s, co, why);
+        if (!child) return;
+        if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
+        if (corral__is_running(s, child)) {
+            if (child->state == CORRAL__WAITING) corral__release_wait(s, child);
+            child->state = CORRAL__STOPPING;
+            corral__meta_of(s, child)->stop_why = (uint8_t)why;
+            return;
+        }
+        co = child;
+    }
+}
+
+/* a coroutine marked STOPPING ends with the reason stored for it */
+static corral_end_reason corral__stop_reason(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    corral_end_reason why = (corral_end_reason)m->stop_why;
+    m->stop_why = CORRAL_END_STOPPED;
+    return why;
 }
 
 /* Step a coroutine that is in no lane (its first step, or from the ready
@@ -86,10 +141,10 @@ static void corral__step_detached(corral_sched *s, corral_co *co)
     s->depth--;
     corral__tls_sched = prev;
     co->flags = (uint8_t)(co->flags & ~CORRAL__ONSTACK_FLAG);
-    if (co->state == CORRAL__STOPPING) corral__end(s, co, CORRAL_END_STOPPED);
-    else if (r == CORRAL_STOP) corral__end_inline(s, co, CORRAL_END_FINISHED);
+    if (co->state == CORRAL__STOPPING) corral__end(s, co, corral__stop_reason(s, co));
+    else if (r == CORRAL_STOP) corral__end(s, co, CORRAL_END_FINISHED);
     else if (co->state == CORRAL__RUNNING) corral__enqueue(s, co);
-    /* else WAITING: parked on its wait */
+    /* else WAITING: parked on its wait (or its child) */
 }
 
 void corral__drain_ready(corral_sched *s)
@@ -108,22 +163,18 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
     return corral_start_ex(s, vt, ctx, ctx_size, NULL);
 }
 
-corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
-                              const corral_start_desc *opts)
+/* Take a slot for a new coroutine and copy its context in (no step yet).
+   NULL, with the error set and counted, if it cannot. */
+static corral_co *corral__create(corral_sched *s, const corral_type *vt, const void *ctx,
+                                 size_t ctx_size, uint32_t phase, corral_handle *out)
 {
-    corral_handle none = {0, 0};
-    if (!corral__check(s)) return none;
+    corral_co *none = NULL;
     if (!vt || !ctx) {
         corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
         return none;
     }
     if (s->flags & CORRAL__DESTROYING) {
         corral__fail(s, NULL, CORRAL_ERR_DESTROYING);
-        return none;
-    }
-    uint32_t phase = CORRAL__PH_UPDATE;
-    if (opts && !corral__phase_index(opts->phase, &phase)) {
-        corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
         return none;
     }
     uint32_t ti = corral__type_index(s, vt);
@@ -183,11 +234,90 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
 
-    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | local, co->gen};
+    out->index = te->cls << CORRAL__CLASS_SHIFT | local;
+    out->gen = co->gen;
+    return co;
+}
 
-    /* Unity: the first step runs at once, in the caller's frame */
+corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                              const corral_start_desc *opts)
+{
+    corral_handle h = {0, 0};
+    if (!corral__check(s)) return h;
+    uint32_t phase = CORRAL__PH_UPDATE;
+    if (opts && !corral__phase_index(opts->phase, &phase)) {
+        corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
+        return h;
+    }
+    corral_co *co = corral__create(s, vt, ctx, ctx_size, phase, &h);
+    if (!co) return h;
+    /* Unity: the first step runs at once, in the caller's frame. A start
+       from outside any step also runs what that step called, at once. */
+    bool top = !s->in_tick && s->depth == 0;
+    if (top) s->starting = 1;
     corral__step_detached(s, co);
+    if (top) {
+        corral__drain_ready(s);
+        s->starting = 0;
+    }
     return h;
+}
+
+bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest,
+                 size_t dest_size)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || !corral__is_running(s, co) || co->state == CORRAL__STOPPING) {
+        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
+        return false;
+    }
+    corral__meta *pm = corral__meta_of(s, co);
+    pm->outcome = CORRAL_END_NONE;
+    if (pm->mode == CORRAL__MODE_CHILD) { /* one child at a time */
+        corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+        return false;
+    }
+    const corral__type_entry *pte = &corral__types(s)[co->type];
+    uint32_t dest_off = CORRAL__NIL;
+    if (vt && dest_size != vt->result_size) {
+        corral__fail(s, NULL, CORRAL_ERR_BAD_DEST);
+        return false;
+    }
+    if (dest_size) {
+        uintptr_t d = (uintptr_t)dest, lo = (uintptr_t)CORRAL__AT(co, pte->ctx_off);
+        if (!dest || d < lo || d + dest_size > lo + pte->ctx_size) {
+            corral__fail(s, NULL, CORRAL_ERR_BAD_DEST);
+            return false;
+        }
+        dest_off = (uint32_t)(d - (uintptr_t)co);
+    }
+    if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) { /* replaces a pending await */
+        corral__release_wait(s, co);
+        co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+    }
+    corral_handle h;
+    corral_co *child = corral__create(s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, &h);
+    if (!child) return false; /* outcome NONE: the caller goes on */
+    pm = corral__meta_of(s, co);
+    pm->child = corral__global_of(s, child);
+    pm->dest = dest_off;
+    pm->mode = CORRAL__MODE_CHILD;
+    corral__meta_of(s, child)->parent = corral__global_of(s, co);
+    co->state = CORRAL__WAITING;
+    /* the child's first step runs right after this step returns: never on
+       the caller's C stack, so chains of any depth cost no stack */
+    corral__ready_push(s, child);
+    return true;
+}
+
+corral_end_reason corral_call_outcome(const corral_co *co)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || !corral__is_running(s, co)) {
+        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
+        return CORRAL_END_NONE;
+    }
+    return (corral_end_reason)corral__meta_of(s, co)->outcome;
 }
 
 bool corral_stop(corral_sched *s, corral_handle h)
@@ -202,6 +332,7 @@ bool corral_stop(corral_sched *s, corral_handle h)
     if (corral__is_running(s, co)) { /* ends when its step returns */
         if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
         co->state = CORRAL__STOPPING;
+        corral__meta_of(s, co)->stop_why = CORRAL_END_STOPPED;
     } else {
         corral__end(s, co, CORRAL_END_STOPPED);
     }

@@ -206,7 +206,7 @@ static void corral__wake(corral_sched *s, corral_co *co, bool now)
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
         return;
     }
-    if (now && s->in_tick && (co->flags & CORRAL__PHASE_MASK) == s->phase) corral__ready_push(s, co);
+    if (now) corral__wake_now_or_queue(s, co);
     else corral__enqueue(s, co);
 }
 
@@ -298,6 +298,9 @@ void corral__waits_init(corral_sched *s)
     corral__meta *M = corral__meta_table(s);
     for (uint32_t i = 0; i < s->total_slots; i++) {
         M[i].wait = M[i].joiners_head = M[i].joiners_tail = CORRAL__NIL;
+        M[i].parent = M[i].child = M[i].dest = CORRAL__NIL;
+        M[i].outcome = CORRAL_END_NONE;
+        M[i].stop_why = CORRAL_END_STOPPED;
         M[i].pending = 0;
         M[i].fired = -1;
         M[i].mode = CORRAL__MODE_NONE;
@@ -566,6 +569,10 @@ bool corral_await(corral_co *co, corral_wait w)
         return false;
     }
     corral__meta *m = corral__meta_of(s, co);
+    if (m->mode == CORRAL__MODE_CHILD) { /* awaiting a child already: finish that first */
+        corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+        return false;
+    }
     if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
         corral__release_wait(s, co);
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;

@@ -130,6 +130,7 @@ typedef enum corral_end_reason {
     CORRAL_END_FINISHED,  /* its step returned CORRAL_STOP */
     CORRAL_END_STOPPED,   /* corral_stop on its handle */
     CORRAL_END_DESTROYED, /* the scheduler was destroyed while it ran */
+    CORRAL_END_PARENT_STOPPED, /* it was the child a stopped coroutine awaited */
     CORRAL_END_COUNT
 } corral_end_reason;
 
@@ -165,6 +166,8 @@ typedef struct corral_type {
     uint32_t ctx_size;                                 /* sizeof(NAME_ctx) */
     uint32_t ctx_align;                                /* alignof(NAME_ctx) */
     uint32_t ctx_offset;                               /* header to context */
+    uint32_t result_offset;                            /* of `result` in the context */
+    uint32_t result_size;                              /* 0: the type has no result */
 } corral_type;
 
 /* A registry: the list of a module's types with stable ids and optional
@@ -210,7 +213,8 @@ typedef struct corral_registry {
     X(STALE_SIGNAL, "the signal handle is zero, forged or destroyed")                   \
     X(STALE_FUTURE, "the future handle is zero, forged or released")                    \
     X(FUTURE_DONE, "the future is already completed")                                   \
-    X(BAD_PHASE, "the phase is not one of corral_phase")
+    X(BAD_PHASE, "the phase is not one of corral_phase")                                 \
+    X(BAD_DEST, "the result's destination is not inside the caller's context")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -588,6 +592,29 @@ bool corral_future_done(const corral_sched *sched, corral_future f);
 bool corral_future_value(const corral_sched *sched, corral_future f, corral_value *out);
 bool corral_future_release(corral_sched *sched, corral_future f);
 
+/* ---------------------------------------------------------------- NESTING */
+/*
+    A coroutine calls another and waits for it, like `yield return Foo2()`:
+
+        CORRAL_CALL(co, child, (child_ctx){...});               no result
+        CORRAL_CALL(co, pathfind, (pathfind_ctx){...}, &ctx->path); typed result
+
+    The child (declared with DECLARE_COROUTINE_R for a result) runs its
+    first step in the same tick, right after the caller's step returns (not
+    on the caller's C stack: chains of any depth cost no stack). When the
+    child ends, its `result` is copied to the place the caller named inside
+    its own context, and the caller resumes in the same tick: a chain of
+    calls that never yields costs no frame. Only the innermost coroutine of
+    a chain is ever stepped. corral_call_outcome says how the child ended:
+    FINISHED, STOPPED (stopped by handle, its parent resumes), or NONE (the
+    call could not start it: pool full, error set; the caller just goes on).
+    Stopping a caller stops the child it awaits (and its child, ...): their
+    cleanup hooks see CORRAL_END_PARENT_STOPPED.
+*/
+bool corral_call(corral_co *co, const corral_type *type, const void *ctx, size_t ctx_size,
+                 void *dest, size_t dest_size);
+corral_end_reason corral_call_outcome(const corral_co *co);
+
 /* Resume points (protothreads): sequential code that reads like C#'s
    `yield return`. Locals that must survive a wait live in the context.
    Limits: one wait per source line; do not wait inside a `switch` of your
@@ -627,6 +654,16 @@ bool corral_future_release(corral_sched *sched, corral_future f);
 #define CORRAL_WAIT_JOIN(co, h) CORRAL_AWAIT(co, corral_wait_join(h))
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL_AWAIT(co, corral_wait_all((ws), (n)))
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL_AWAIT(co, corral_wait_any((ws), (n)))
+/* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
+   CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
+#define CORRAL_CALL(co, name, ...)                \
+    do {                                          \
+        if (name##_call((co), __VA_ARGS__)) {     \
+            (co)->resume = __LINE__;              \
+            return CORRAL_YIELD;                  \
+            case __LINE__:;                       \
+        }                                         \
+    } while (0)
 /* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
 #define CORRAL_EXIT(co) \
     do {                \

@@ -1,0 +1,355 @@
+/* test_nesting.c -- calls with typed results, depth, outcomes, structured
+   cancellation, iterative chains on a small stack. */
+#include "common.h"
+#include "corral_internal.h"
+
+#include <pthread.h>
+
+static void setup(void)
+{
+    trace_reset();
+    cleaned_reset();
+}
+TestSuite(nesting, .init = setup);
+
+static corral_sched *nsched(uint32_t cap)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = cap;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    return s;
+}
+
+/* square: returns n*n after `frames` frames (0: in its first step) */
+#define SQUARE_FIELDS(F) \
+    F(int, n)            \
+    F(int, frames)
+DECLARE_COROUTINE_R(square, SQUARE_FIELDS, int)
+DEFINE_COROUTINE(square)
+{
+    CORRAL_BEGIN(co);
+    while (ctx->frames-- > 0) CORRAL_WAIT_FRAME(co);
+    ctx->result = ctx->n * ctx->n;
+    trace_push(1000 + ctx->n);
+    CORRAL_END(co);
+}
+
+/* caller: calls square and records what it got, when, and how it ended */
+#define CALLER_FIELDS(F)    \
+    F(int, n)               \
+    F(int, frames)          \
+    F(int, got)             \
+    F(int, outcome)         \
+    F(int64_t, called_at)   \
+    F(int64_t, resumed_at)
+DECLARE_COROUTINE(caller, CALLER_FIELDS)
+DEFINE_COROUTINE(caller)
+{
+    CORRAL_BEGIN(co);
+    ctx->got = -1;
+    ctx->called_at = (int64_t)corral_frame(corral_sched_of(co));
+    CORRAL_CALL(co, square, (square_ctx){.n = ctx->n, .frames = ctx->frames}, &ctx->got);
+    ctx->outcome = (int)corral_call_outcome(co);
+    ctx->resumed_at = (int64_t)corral_frame(corral_sched_of(co));
+    trace_push(ctx->n);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(nesting, a_caller_receives_the_childs_typed_result_in_its_own_context)
+{
+    corral_sched *s = nsched(8);
+    corral_handle h = caller_start(s, (caller_ctx){.n = 7, .frames = 2});
+    caller_ctx *c = caller_ctx_of(s, h);
+    cr_assert_eq(c->got, -1);
+    corral_tick(s, 0.01f);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(c->got, 49);
+    cr_assert_eq(c->outcome, CORRAL_END_FINISHED);
+    cr_assert_eq(square_type.result_size, sizeof(int));
+    corral_sched_destroy(s);
+}
+
+Test(nesting, a_child_that_finishes_in_its_first_step_costs_the_caller_no_frame)
+{
+    corral_sched *s = nsched(8);
+    corral_handle h = caller_start(s, (caller_ctx){.n = 3, .frames = 0});
+    caller_ctx *c = caller_ctx_of(s, h);
+    cr_assert_eq(c->got, 9, "done inside start");
+    cr_assert_eq(c->resumed_at, c->called_at);
+    int want[] = {1003, 3};
+    expect_trace(want, 2);
+    corral_sched_destroy(s);
+}
+
+Test(nesting, a_child_that_finishes_later_resumes_its_caller_in_the_same_tick)
+{
+    corral_sched *s = nsched(8);
+    corral_handle h = caller_start(s, (caller_ctx){.n = 5, .frames = 3});
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.01f);
+    caller_ctx *c = caller_ctx_of(s, h);
+    cr_assert_eq(c->got, 25);
+    cr_assert_eq(c->resumed_at, 3, "the frame the child finished in");
+    int want[] = {1005, 5};
+    expect_trace(want, 2);
+    corral_sched_destroy(s);
+}
+
+/* deep: calls itself depth times; the innermost waits `frames` frames */
+#define DEEP_FIELDS(F) \
+    F(int, depth)      \
+    F(int, frames)
+DECLARE_COROUTINE_R(deep, DEEP_FIELDS, int)
+DEFINE_COROUTINE(deep)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->depth > 0) {
+        CORRAL_CALL(co, deep, (deep_ctx){.depth = ctx->depth - 1, .frames = ctx->frames}, &ctx->result);
+        ctx->result += 1;
+    } else {
+        while (ctx->frames-- > 0) CORRAL_WAIT_FRAME(co);
+        ctx->result = 0;
+    }
+    CORRAL_END(co);
+}
+
+#define ROOT_FIELDS(F) \
+    F(int, depth)      \
+    F(int, frames)     \
+    F(int, got)
+DECLARE_COROUTINE(root, ROOT_FIELDS)
+DEFINE_COROUTINE(root)
+{
+    CORRAL_BEGIN(co);
+    ctx->got = -1;
+    CORRAL_CALL(co, deep, (deep_ctx){.depth = ctx->depth, .frames = ctx->frames}, &ctx->got);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(nesting, a_chain_of_calls_that_never_yields_completes_inside_start)
+{
+    corral_sched *s = nsched(2048);
+    corral_handle h = root_start(s, (root_ctx){.depth = 1000, .frames = 0});
+    cr_assert_eq(root_ctx_of(s, h)->got, 1000);
+    cr_assert_eq(corral_live_count(s), 1);
+    corral_sched_destroy(s);
+}
+
+Test(nesting, only_the_innermost_of_a_chain_is_stepped_whatever_its_depth)
+{
+    const int depths[3] = {1, 8, 1000};
+    for (int k = 0; k < 3; k++) {
+        corral_sched *s = nsched(2048);
+        corral_handle h = root_start(s, (root_ctx){.depth = depths[k], .frames = 100});
+        cr_assert_eq(corral_tick(s, 0.01f), 1, "depth %d: one step a tick", depths[k]);
+        cr_assert_eq(corral_tick(s, 0.01f), 1);
+        for (int f = 0; f < 98; f++) corral_tick(s, 0.01f);
+        cr_assert_eq(root_ctx_of(s, h)->got, depths[k], "the chain unwound in the 100th tick");
+        corral_sched_destroy(s);
+    }
+}
+
+Test(nesting, stopping_the_child_resumes_the_caller_with_the_stopped_outcome)
+{
+    corral_sched *s = nsched(8);
+    corral_handle h = caller_start(s, (caller_ctx){.n = 4, .frames = 100});
+    corral_tick(s, 0.01f);
+    /* the child is the other live coroutine: find it through its type */
+    corral_handle child = {0, 0};
+    for (uint32_t i = 0; i < 8; i++) {
+        corral_handle probe = {i, 1};
+        if (square_ctx_of(s, probe)) child = probe;
+    }
+    cr_assert_neq(child.gen, 0);
+    cr_assert(corral_stop(s, child));
+    corral_tick(s, 0.01f);
+    caller_ctx *c = caller_ctx_of(s, h);
+    cr_assert_eq(c->outcome, CORRAL_END_STOPPED);
+    cr_assert_eq(c->got, -1, "no result from a stopped child");
+    cr_assert_eq(c->resumed_at, 2, "stopped between ticks (after frame 1): resumes in the next run");
+    corral_sched_destroy(s);
+}
+
+/* cleaned chain: each level is a `kept` that calls the next; all count cleanups */
+#define KEPT_FIELDS(F) \
+    F(int, id)         \
+    F(int, depth)
+DECLARE_COROUTINE(kept, KEPT_FIELDS)
+static void kept_end(kept_ctx *ctx, corral_end_reason why)
+{
+    if (ctx->id >= 0 && ctx->id < CLEAN_MAX) g_cleanups[ctx->id][why]++;
+}
+DEFINE_COROUTINE_CLEANUP(kept, kept_end)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->depth > 0) CORRAL_CALL(co, kept, (kept_ctx){.id = ctx->id + 1, .depth = ctx->depth - 1});
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(nesting, stopping_a_caller_stops_the_chain_it_awaits_each_cleanup_once)
+{
+    corral_sched *s = nsched(16);
+    corral_handle top = kept_start(s, (kept_ctx){.id = 0, .depth = 3});
+    cr_assert_eq(corral_live_count(s), 4);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(corral_tick(s, 0.01f), 1, "only the innermost runs");
+    cr_assert(corral_stop(s, top));
+    cr_assert_eq(corral_live_count(s), 0, "nothing orphaned");
+    cr_assert_eq(g_cleanups[0][CORRAL_END_STOPPED], 1);
+    for (int i = 1; i <= 3; i++) {
+        cr_assert_eq(g_cleanups[i][CORRAL_END_PARENT_STOPPED], 1, "level %d", i);
+        int total = 0;
+        for (int r = 0; r < CORRAL_END_COUNT; r++) total += g_cleanups[i][r];
+        cr_assert_eq(total, 1);
+    }
+    corral_sched_destroy(s);
+}
+
+Test(nesting, destroying_the_scheduler_ends_a_chain_with_destroyed_each_once)
+{
+    corral_sched *s = nsched(16);
+    kept_start(s, (kept_ctx){.id = 0, .depth = 3});
+    corral_sched_destroy(s);
+    for (int i = 0; i <= 3; i++) {
+        cr_assert_eq(g_cleanups[i][CORRAL_END_DESTROYED], 1, "level %d", i);
+        cr_assert_eq(g_cleanups[i][CORRAL_END_PARENT_STOPPED] + g_cleanups[i][CORRAL_END_STOPPED], 0);
+    }
+}
+
+/* a child that stops its own caller from inside its step */
+#define REBEL_FIELDS(F) F(corral_handle, caller)
+DECLARE_COROUTINE(rebel, REBEL_FIELDS)
+static int g_rebel_why;
+static void rebel_end(rebel_ctx *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    g_rebel_why = (int)why;
+}
+DEFINE_COROUTINE_CLEANUP(rebel, rebel_end)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_FRAME(co);
+    corral_stop(corral_sched_of(co), ctx->caller); /* its own caller */
+    trace_push(77);                                /* still safe: ends when this step returns */
+    CORRAL_WAIT_FRAME(co);
+    trace_push(78); /* never reached */
+    CORRAL_END(co);
+}
+#define BOSSY_FIELDS(F) F(int, unused)
+DECLARE_COROUTINE(bossy, BOSSY_FIELDS)
+DEFINE_COROUTINE(bossy)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_CALL(co, rebel, (rebel_ctx){.caller = corral_self(co)});
+    trace_push(99); /* never reached: it was stopped */
+    CORRAL_END(co);
+}
+
+Test(nesting, a_child_stopping_its_own_caller_ends_after_its_step_with_parent_stopped)
+{
+    corral_sched *s = nsched(8);
+    g_rebel_why = -1;
+    bossy_start(s, (bossy_ctx){0});
+    corral_tick(s, 0.01f);
+    int want[] = {77};
+    expect_trace(want, 1);
+    cr_assert_eq(g_rebel_why, CORRAL_END_PARENT_STOPPED);
+    cr_assert_eq(corral_live_count(s), 0);
+    corral_sched_destroy(s);
+}
+
+Test(nesting, a_call_that_cannot_start_its_child_goes_on_with_outcome_none)
+{
+    corral_sched *s = nsched(1); /* room for the caller only */
+    corral_handle h = caller_start(s, (caller_ctx){.n = 2, .frames = 0});
+    caller_ctx *c = caller_ctx_of(s, h);
+    cr_assert_eq(c->outcome, CORRAL_END_NONE);
+    cr_assert_eq(c->got, -1);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    corral_sched_destroy(s);
+}
+
+#define STRAY_FIELDS(F) F(int, rc)
+DECLARE_COROUTINE(stray, STRAY_FIELDS)
+static int g_outside;
+DEFINE_COROUTINE(stray)
+{
+    square_ctx sc = {.n = 2};
+    ctx->rc = corral_call(co, &square_type, &sc, sizeof sc, &g_outside, sizeof g_outside) ? 1 : 0;
+    return CORRAL_YIELD;
+}
+
+Test(nesting, a_result_destination_outside_the_callers_context_is_refused)
+{
+    corral_sched *s = nsched(8);
+    corral_handle h = stray_start(s, (stray_ctx){.rc = -1});
+    cr_assert_eq(stray_ctx_of(s, h)->rc, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    cr_assert_eq(corral_live_count(s), 1, "no child was started");
+    corral_sched_destroy(s);
+}
+
+/* ---- 100,000 deep on a 64 KiB stack */
+typedef struct deep_job {
+    int completed_ok;
+    int cancelled_ok;
+} deep_job;
+
+static void *run_deep(void *arg)
+{
+    deep_job *job = (deep_job *)arg;
+    corral_sched *s = nsched(100002);
+    if (!s) return NULL;
+    corral_handle h = root_start(s, (root_ctx){.depth = 100000, .frames = 1});
+    int built = corral_live_count(s) == 100002;
+    corral_tick(s, 0.01f); /* the innermost finishes; 100,000 callers resume in this tick */
+    root_ctx *r = root_ctx_of(s, h);
+    job->completed_ok = built && r && r->got == 100000 && corral_live_count(s) == 1;
+    corral_stop(s, h);
+    h = root_start(s, (root_ctx){.depth = 100000, .frames = 1000});
+    built = corral_live_count(s) == 100002;
+    corral_stop(s, h); /* cancels the whole chain */
+    job->cancelled_ok = built && corral_live_count(s) == 0;
+    corral_sched_destroy(s);
+    return NULL;
+}
+
+Test(nesting, a_chain_100000_deep_completes_and_is_cancelled_on_a_64_kib_stack)
+{
+    deep_job job = {0, 0};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    cr_assert_eq(pthread_attr_setstacksize(&attr, 64 * 1024), 0);
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, &attr, run_deep, &job), 0);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    cr_assert(job.completed_ok, "completed iteratively");
+    cr_assert(job.cancelled_ok, "cancelled iteratively");
+}
+
+Test(nesting, calls_never_call_the_allocator)
+{
+    alloc_counter ac = {0};
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = counting_alloc;
+    d.allocator.free = counting_free;
+    d.allocator.user_data = &ac;
+    d.classes[0].slot_size = 64;
+    d.classes[0].capacity = 64;
+    corral_sched *s = corral_sched_create(&d);
+    for (int i = 0; i < 1000; i++) {
+        corral_handle h = root_start(s, (root_ctx){.depth = 20, .frames = 1});
+        corral_tick(s, 0.01f);
+        cr_assert_eq(root_ctx_of(s, h)->got, 20);
+        corral_stop(s, h);
+    }
+    cr_assert_eq(ac.allocs, 1);
+    corral_sched_destroy(s);
+}
