@@ -4,7 +4,7 @@
     C# (Unity):                          corral:
         StartCoroutine(Foo());               foo_start(s, ...)
         StartCoroutine(Bar());               bar_start(s, ...)
-        IEnumerator Foo() {                  Foo starts Foo2 and joins it
+        IEnumerator Foo() {                  Foo calls Foo2: CORRAL_CALL
             yield return Foo2();
             Log("Foo finished!");
         }
@@ -51,13 +51,12 @@ DEFINE_COROUTINE(foo2)
     CORRAL_END(co);
 }
 
-#define FOO_FIELDS(F) F(corral_handle, child)
+#define FOO_FIELDS(F) F(int, unused)
 DECLARE_COROUTINE(foo, FOO_FIELDS)
 DEFINE_COROUTINE(foo)
 {
     CORRAL_BEGIN(co);
-    ctx->child = foo2_start(corral_sched_of(co), (foo2_ctx){0}); /* yield return Foo2(); */
-    CORRAL_WAIT_JOIN(co, ctx->child);
+    CORRAL_CALL(co, foo2, (foo2_ctx){0}); /* yield return Foo2(); */
     say("Foo finished!");
     CORRAL_END(co);
 }
