@@ -46,6 +46,9 @@ typedef struct bench_peer {
     /* (d) n coroutines waiting seconds; `ticks` ticks each with `due` of
        them due (they step once and stop); ops = ticks */
     int (*sleepers)(size_t n, size_t due, int ticks, bench_out *out);
+    /* (e) `chains` chains of `depth` nested coroutines; only the innermost
+       steps (adds to a counter, yields); ops = chains * ticks */
+    int (*nested)(size_t chains, int depth, int ticks, bench_out *out);
 } bench_peer;
 
 uint64_t bench_now_ns(void);
@@ -57,7 +60,7 @@ unsigned bench_type_of(size_t i);
 size_t bench_heap_bytes(void);
 
 /* contenders compiled into the binary */
-extern const bench_peer bench_peer_raw_fp, bench_peer_raw_direct, bench_peer_corral,
+extern const bench_peer bench_peer_raw_fp, bench_peer_raw_direct, bench_peer_corral, bench_peer_corral_by_type,
     bench_peer_naive, bench_peer_cpp20, bench_peer_pcl, bench_peer_boost;
 
 /* contenders loaded as modules (each exports `bench_module_peer`) */

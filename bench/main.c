@@ -205,7 +205,7 @@ int main(int argc, char **argv)
 {
     int smoke = 0, reps = 5;
     const char *json = "bench/results.json";
-    const char *only = NULL; /* run one case family: step, mixed, spawn, sleepers, memory */
+    const char *only = NULL; /* one case family: step, mixed, spawn, nested, sleepers, memory */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--smoke")) smoke = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
@@ -229,6 +229,7 @@ int main(int argc, char **argv)
     add_builtin(&bench_peer_raw_fp);
     add_builtin(&bench_peer_raw_direct);
     add_builtin(&bench_peer_corral);
+    add_builtin(&bench_peer_corral_by_type);
     add_builtin(&bench_peer_naive);
     add_builtin(&bench_peer_cpp20);
     add_builtin(&bench_peer_boost);
@@ -275,6 +276,27 @@ int main(int argc, char **argv)
             record("spawn", g_peers[p], spawn_count, g_peers[p]->spawn(spawn_count, &o), &o);
         }
     }
+    /* (e) nested: a step at depth 1, 8 and 1,000 */
+    {
+        const int depths[3] = {1, 8, 1000};
+        static const char *names[3] = {"nested depth=1", "nested depth=8", "nested depth=1000"};
+        const size_t chains = smoke ? 100 : 1000;
+        for (int rep = 0; rep < reps && WANT("nested"); rep++)
+            for (int c = 0; c < 3; c++) {
+                int ticks = smoke ? 10 : 2000;
+                for (int p = 0; p < g_npeers; p++) {
+                    if (!g_peers[p]->nested) {
+                        if (rep == 0 && c == 0 && g_peers[p]->spawn)
+                            printf("n/a:     %-22s nested: %s\n", g_peers[p]->name,
+                                   "no nesting to measure here (see bench/README.md)");
+                        continue;
+                    }
+                    bench_out o = {0};
+                    record(names[c], g_peers[p], chains,
+                           g_peers[p]->nested(chains, depths[c], ticks, &o), &o);
+                }
+            }
+    }
     /* (d) sleepers: the cost of a tick with 0, 10^2, 10^4 of them due */
     {
         const size_t sleepers_n = smoke ? 20000 : 1000000;
@@ -286,7 +308,7 @@ int main(int argc, char **argv)
                 if (dues[c] * (size_t)ticks > sleepers_n) continue;
                 for (int p = 0; p < g_npeers; p++) {
                     if (!g_peers[p]->sleepers) {
-                        if (rep == 0 && c == 0)
+                        if (rep == 0 && c == 0 && g_peers[p]->spawn)
                             printf("n/a:     %-22s sleepers: a coroutine mechanism, no scheduler of its own\n",
                                    g_peers[p]->name);
                         continue;

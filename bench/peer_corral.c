@@ -27,12 +27,15 @@ DEFINE_COROUTINE(bspawn)
     return CORRAL_STOP;
 }
 
+static corral_order g_order = CORRAL_ORDER_FIFO;
+
 static corral_sched *bc_sched(uint32_t slot, size_t n)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
     d.classes[0].slot_size = slot;
     d.classes[0].capacity = (uint32_t)n;
+    d.order = g_order;
     return corral_sched_create(&d);
 }
 
@@ -67,6 +70,20 @@ static int bc_loop(size_t n, int ticks, int mixed, bench_out *out)
 
 static int bc_step(size_t n, int ticks, bench_out *out) { return bc_loop(n, ticks, 0, out); }
 static int bc_mixed(size_t n, int ticks, bench_out *out) { return bc_loop(n, ticks, 1, out); }
+static int bc_step_by_type(size_t n, int ticks, bench_out *out)
+{
+    g_order = CORRAL_ORDER_BY_TYPE;
+    int rc = bc_loop(n, ticks, 0, out);
+    g_order = CORRAL_ORDER_FIFO;
+    return rc;
+}
+static int bc_mixed_by_type(size_t n, int ticks, bench_out *out)
+{
+    g_order = CORRAL_ORDER_BY_TYPE;
+    int rc = bc_loop(n, ticks, 1, out);
+    g_order = CORRAL_ORDER_FIFO;
+    return rc;
+}
 
 static int bc_spawn(size_t count, bench_out *out)
 {
@@ -165,11 +182,55 @@ static int bc_sleepers(size_t n, size_t due, int ticks, bench_out *out)
     return 0;
 }
 
+/* nest: calls itself down to depth 0, where it counts and yields forever */
+#define BNEST_FIELDS(F) \
+    F(int, depth)       \
+    F(uint32_t, pad)    \
+    F(uint64_t, n)
+DECLARE_COROUTINE(bnest, BNEST_FIELDS)
+DEFINE_COROUTINE(bnest)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->depth > 0) CORRAL_CALL(co, bnest, (bnest_ctx){.depth = ctx->depth - 1});
+    for (;;) {
+        ctx->n++;
+        CORRAL_WAIT_FRAME(co);
+    }
+    CORRAL_END(co);
+}
+
+static int bc_nested(size_t chains, int depth, int ticks, bench_out *out)
+{
+    size_t n = chains * (size_t)(depth + 1);
+    corral_sched *s = bc_sched(32, n);
+    if (!s) return -1;
+    for (size_t i = 0; i < chains; i++)
+        if (bnest_start(s, (bnest_ctx){.depth = depth}).gen == 0) return -2;
+    uint64_t steps = 0;
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    for (int t = 0; t < ticks; t++) steps += corral_tick(s, 0.016f);
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = (uint64_t)chains * (uint64_t)ticks;
+    out->checksum = steps; /* exactly one step per chain per tick */
+    out->expected = out->ops;
+    corral_sched_destroy(s);
+    return 0;
+}
+
 const bench_peer bench_peer_corral = {
     .sleepers = bc_sleepers,
+    .nested = bc_nested,
     .name = "corral",
     .step = bc_step,
     .mixed = bc_mixed,
     .spawn = bc_spawn,
     .memory = bc_memory,
+};
+
+/* the same scheduler with CORRAL_ORDER_BY_TYPE: grouped by type */
+const bench_peer bench_peer_corral_by_type = {
+    .name = "corral, BY_TYPE order",
+    .step = bc_step_by_type,
+    .mixed = bc_mixed_by_type,
 };

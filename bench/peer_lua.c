@@ -30,6 +30,11 @@ static const char *lua_bench_src =
     "end\n"
     "function run(ticks) local n = #cos for t = 1, ticks do for i = 1, n do resume(cos[i]) end end end\n"
     "function checksum() local s = 0 for i = 1, #ctxs do s = s + ctxs[i].n end cos, ctxs = {}, {} return s end\n"
+    "local function rec(c, d) if d == 0 then while true do c.n = c.n + 1; yield() end end return rec(c, d - 1) end\n"
+    "function nest_setup(chains, depth)\n"
+    "  cos, ctxs = {}, {}\n"
+    "  for i = 1, chains do local c = {n = 0}; local co = create(function() rec(c, depth) end); resume(co); cos[i] = co; ctxs[i] = c end\n"
+    "end\n"
     "local function once(c) c.n = c.n + 1 end\n"
     "function spawn(count) local s = 0 for i = 1, count do local c = {n = i - 1}; resume(create(once), c); s = s + c.n end return s end\n"
     "function memory(n, words)\n"
@@ -126,6 +131,27 @@ static int lua_spawn(size_t count, bench_out *out)
     return 0;
 }
 
+static int lua_nested(size_t chains, int depth, int ticks, bench_out *out)
+{
+    lua_State *L = lua_bench_state();
+    if (!L) return -1;
+    lua_getglobal(L, "nest_setup");
+    lua_pushnumber(L, (double)chains);
+    lua_pushnumber(L, depth);
+    if (lua_pcall(L, 2, 0, 0) != 0) return -1;
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    if (call(L, "run", 1, ticks, 0, NULL) != 0) return -1;
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = g_counting ? bench_alloc_calls() - a0 : 0;
+    out->ops = (uint64_t)chains * (uint64_t)ticks;
+    double sum = 0;
+    if (call(L, "checksum", 0, 0, 0, &sum) != 0) return -1;
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    out->checksum = (uint64_t)sum;
+    out->expected = (uint64_t)chains * (uint64_t)(ticks + 1);
+    return 0;
+}
+
 static int lua_memory(size_t n, int ctx_bytes, bench_out *out)
 {
     lua_State *L = lua_bench_state();
@@ -155,6 +181,7 @@ static bench_peer lua_peer = {
     .mixed = lua_mixed,
     .spawn = lua_spawn,
     .memory = lua_memory,
+    .nested = lua_nested,
 };
 
 __attribute__((visibility("default"))) const bench_peer *bench_module_peer(void)

@@ -76,7 +76,15 @@ static int raw_fp_memory(size_t n, int ctx_bytes, bench_out *out)
     return 0;
 }
 
+/* the limit for nesting: the innermost's function pointer, called directly */
+static int raw_fp_nested(size_t chains, int depth, int ticks, bench_out *out)
+{
+    (void)depth;
+    return raw_loop(chains, ticks, 0, out);
+}
+
 const bench_peer bench_peer_raw_fp = {
+    .nested = raw_fp_nested,
     .name = "raw fn-pointer loop",
     .step = raw_fp_step,
     .mixed = raw_fp_mixed,
