@@ -32,7 +32,8 @@ enum {
     CORRAL__ENDING,     /* its cleanup hook is running */
     CORRAL__RETIRED,    /* generation exhausted: never reused */
     CORRAL__WAITING,    /* parked on wait nodes (timers, lists), in no lane */
-    CORRAL__READY       /* in the ready ring: resumes later in this phase run */
+    CORRAL__READY,      /* in the ready ring: resumes later in this phase run */
+    CORRAL__PAUSED      /* held: in no lane; meta.hold says what to do on resume */
 };
 
 /* corral_co.flags: the phase the coroutine lives in (internal index) */
@@ -59,6 +60,12 @@ typedef struct corral__lane {
 /* ---- waits */
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_COUNT };
 enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_CHILD };
+/* node kinds past the wait kinds: group memberships */
+enum { CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
+/* meta.hold, while PAUSED */
+#define CORRAL__HOLD_WAITING 0x01u /* it was waiting when paused */
+#define CORRAL__HOLD_WOKEN 0x02u   /* its wait ended while paused: queue it on resume */
+#define CORRAL__SIDE_MAX 8u        /* nested group operations */
 
 typedef struct corral__node {
     union {
@@ -71,6 +78,11 @@ typedef struct corral__node {
             corral_predicate fn;
             void *user;
         } p;
+        struct {
+            uint64_t owner;  /* OWNER nodes */
+            uint32_t tag;    /* TAG nodes: the bit index */
+            uint32_t bucket; /* OWNER nodes: the bucket */
+        } g;
     } u;
     uint32_t co;       /* offset of the waiting coroutine */
     uint32_t next;     /* list link; in a heap: the heap position */
@@ -79,7 +91,8 @@ typedef struct corral__node {
     uint8_t kind;      /* corral_wait_kind */
     uint8_t member;    /* index in an all/any wait */
     uint8_t attached;  /* in a heap or list */
-    uint8_t list;      /* predicates: the phase list it is in */
+    uint8_t list;      /* predicates: the phase list (or the one being polled);
+                          group nodes: 0 home, 1 + n the side list of a group op */
 } corral__node;
 
 /* per slot, cold: what the coroutine waits on, who waits for it */
@@ -95,7 +108,9 @@ typedef struct corral__meta {
     uint8_t mode;
     uint8_t outcome;        /* how the last child it called ended */
     uint8_t stop_why;       /* STOPPING: the reason it ends with */
-    uint8_t pad[2];
+    uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
+    uint8_t pad;
+    uint32_t groups;        /* first of its group membership nodes, NIL */
 } corral__meta;
 
 typedef struct corral__signal {
@@ -173,6 +188,9 @@ struct corral_sched {
     uint32_t heap_off[CORRAL__HEAP_COUNT], heap_len[CORRAL__HEAP_COUNT];
     uint32_t pred_head[CORRAL__PH_COUNT], pred_tail[CORRAL__PH_COUNT];
     uint32_t poll_head, poll_tail; /* predicates being polled right now */
+    uint32_t owner_off, owner_mask; /* bucket heads/tails: uint32_t[2 * (mask + 1)] */
+    uint32_t tag_head[32], tag_tail[32];
+    uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
     uint32_t wait_seq;
     uint32_t signals_off, max_signals, signal_free;
     uint32_t futures_off, max_futures, future_free;
@@ -225,9 +243,10 @@ static inline uint32_t corral__co_off(const corral_sched *s, const corral_co *co
 static inline bool corral__state_alive(uint8_t state)
 {
     return state == CORRAL__QUEUED || state == CORRAL__RUNNING || state == CORRAL__WAITING ||
-           state == CORRAL__READY;
+           state == CORRAL__READY || state == CORRAL__PAUSED;
 }
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
+#define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */
 
 /* its step is on the C stack right now */
 static inline bool corral__is_running(const corral_sched *s, const corral_co *co)
@@ -302,6 +321,10 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, uint32_t cls)
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why);
 /* queue a coroutine that is in no lane (woken, started, moved phase) */
 void corral__enqueue(corral_sched *s, corral_co *co);
+/* stop one coroutine (deferred if its step is on the stack) */
+void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why);
+bool corral__pause_co(corral_sched *s, corral_co *co);
+bool corral__resume_co(corral_sched *s, corral_co *co);
 /* put a woken coroutine in the ready ring (it resumes in this phase run) */
 void corral__ready_push(corral_sched *s, corral_co *co);
 /* step every coroutine of the ready ring, including those it adds */
@@ -318,6 +341,11 @@ void corral__lanes_init(corral_sched *s);
 
 /* waits.c */
 void corral__release_wait(corral_sched *s, corral_co *co);  /* detach + free its nodes */
+bool corral__join_groups(corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags);
+void corral__leave_groups(corral_sched *s, corral_co *co);
+void corral__hold_timers(corral_sched *s, corral_co *co);   /* pause: timers, predicates out */
+void corral__unhold_timers(corral_sched *s, corral_co *co); /* resume: back, same time left */
+uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags);
 void corral__wake_joiners(corral_sched *s, corral_co *co);  /* it is ending */
 uint32_t corral__wake_timers(corral_sched *s);               /* at UPDATE */
 uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);

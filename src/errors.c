@@ -45,6 +45,8 @@ const char *corral_end_reason_str(corral_end_reason why)
     case CORRAL_END_FINISHED: return "finished";
     case CORRAL_END_STOPPED: return "stopped";
     case CORRAL_END_DESTROYED: return "destroyed";
+    case CORRAL_END_PARENT_STOPPED: return "parent stopped";
+    case CORRAL_END_GROUP_STOPPED: return "group stopped";
     default: return "none";
     }
 }

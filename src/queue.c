@@ -139,7 +139,12 @@ void corral__lanes_init(corral_sched *s)
 /* After a walked coroutine's step did not end in a plain yield in place. */
 static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
 {
-    if (co->state == CORRAL__STOPPING) {
+    bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
+    co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
+    if (pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
+        co->state = CORRAL__PAUSED; /* its lane entry is consumed: just hold it */
+        corral__meta_of(s, co)->hold = 0;
+    } else if (co->state == CORRAL__STOPPING) {
         corral__meta *m = corral__meta_of(s, co);
         corral_end_reason why = (corral_end_reason)m->stop_why;
         m->stop_why = CORRAL_END_STOPPED;
@@ -150,6 +155,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     } else if (co->state == CORRAL__QUEUED) {
         corral__enqueue(s, co); /* moved to another phase */
     } /* WAITING: parked on its wait */
+    if (pause && corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     /* whoever waited for what just ended resumes now, in this run */
     if (s->ready_head != s->ready_tail) corral__drain_ready(s);
 }
@@ -189,8 +195,9 @@ static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
             s->running = off;
             corral_result r = corral__types(s)[co->type].step(co);
             /* the common case in one test: yielded, still queued, same phase */
-            if (((uint32_t)r | ((uint32_t)co->state ^ CORRAL__QUEUED) |
-                 (((uint32_t)co->flags & CORRAL__PHASE_MASK) ^ s->phase)) == 0) {
+            /* (flags holds the phase and, rarely, a pause request: both send
+           it down the slow path) */
+        if (((uint32_t)r | ((uint32_t)co->state ^ CORRAL__QUEUED) | ((uint32_t)co->flags ^ s->phase)) == 0) {
                 if (wp == wend) {
                     wp = corral__chunk_after(s, wp - 1);
                     wend = wp + CORRAL__CHUNK;

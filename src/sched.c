@@ -49,9 +49,10 @@ static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end
     corral__type_entry *te = &corral__types(s)[co->type];
     corral__class *c = &s->classes[te->cls];
     if (co->state == CORRAL__QUEUED) corral__lane_tombstone(s, co);
-    else if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
+    else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
     else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
+    corral__leave_groups(s, co);
     corral__meta *m = corral__meta_of(s, co);
     if (m->parent != CORRAL__NIL) { /* a caller awaits it: hand over the result, wake it */
         corral_co *p = corral__co_of_global(s, m->parent);
@@ -64,7 +65,9 @@ static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end
             pm->outcome = (uint8_t)why;
             pm->child = pm->dest = CORRAL__NIL;
             pm->mode = CORRAL__MODE_NONE;
-            if (corral__is_running(s, p)) {
+            if (p->state == CORRAL__PAUSED) {
+                pm->hold |= CORRAL__HOLD_WOKEN; /* resumes on corral_resume */
+            } else if (corral__is_running(s, p)) {
                 if (p->state == CORRAL__WAITING)
                     p->state = (p->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
             } else if (p->state == CORRAL__WAITING) {
@@ -140,11 +143,13 @@ static void corral__step_detached(corral_sched *s, corral_co *co)
     corral_result r = corral__types(s)[co->type].step(co);
     s->depth--;
     corral__tls_sched = prev;
-    co->flags = (uint8_t)(co->flags & ~CORRAL__ONSTACK_FLAG);
+    bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
+    co->flags = (uint8_t)(co->flags & ~(CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG));
     if (co->state == CORRAL__STOPPING) corral__end(s, co, corral__stop_reason(s, co));
     else if (r == CORRAL_STOP) corral__end(s, co, CORRAL_END_FINISHED);
     else if (co->state == CORRAL__RUNNING) corral__enqueue(s, co);
     /* else WAITING: parked on its wait (or its child) */
+    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
 }
 
 void corral__drain_ready(corral_sched *s)
@@ -166,7 +171,8 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
 /* Take a slot for a new coroutine and copy its context in (no step yet).
    NULL, with the error set and counted, if it cannot. */
 static corral_co *corral__create(corral_sched *s, const corral_type *vt, const void *ctx,
-                                 size_t ctx_size, uint32_t phase, corral_handle *out)
+                                 size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
+                                 corral_handle *out)
 {
     corral_co *none = NULL;
     if (!vt || !ctx) {
@@ -193,6 +199,11 @@ static corral_co *corral__create(corral_sched *s, const corral_type *vt, const v
         return none;
     }
     corral__class *c = &s->classes[te->cls];
+    if (s->nodes_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
+        te->failed++;
+        corral__fail(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED);
+        return none;
+    }
     if (te->budget ? te->live >= te->budget
                    : c->capacity - c->used - c->retired <= c->reserved) {
         te->failed++;
@@ -234,6 +245,7 @@ static corral_co *corral__create(corral_sched *s, const corral_type *vt, const v
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
 
+    corral__join_groups(s, co, owner, tags); /* cannot fail: checked above */
     out->index = te->cls << CORRAL__CLASS_SHIFT | local;
     out->gen = co->gen;
     return co;
@@ -249,7 +261,8 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
         corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
         return h;
     }
-    corral_co *co = corral__create(s, vt, ctx, ctx_size, phase, &h);
+    corral_co *co = corral__create(s, vt, ctx, ctx_size, phase, opts ? opts->owner : 0,
+                                   opts ? opts->tags : 0, &h);
     if (!co) return h;
     /* Unity: the first step runs at once, in the caller's frame. A start
        from outside any step also runs what that step called, at once. */
@@ -295,8 +308,16 @@ bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t c
         corral__release_wait(s, co);
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
     }
+    /* the child acts for the same entity: it joins the caller's groups */
+    uint64_t owner = 0;
+    uint32_t tags = 0;
+    corral__node *N = corral__nodes(s);
+    for (uint32_t i = pm->groups; i != CORRAL__NIL; i = N[i].sibling) {
+        if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
+        else tags |= 1u << N[i].u.g.tag;
+    }
     corral_handle h;
-    corral_co *child = corral__create(s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, &h);
+    corral_co *child = corral__create(s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h);
     if (!child) return false; /* outcome NONE: the caller goes on */
     pm = corral__meta_of(s, co);
     pm->child = corral__global_of(s, child);
@@ -329,13 +350,123 @@ bool corral_stop(corral_sched *s, corral_handle h)
         corral__fail(s, NULL, err);
         return false;
     }
+    corral__stop_co(s, co, CORRAL_END_STOPPED);
+    return true;
+}
+
+void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
+{
     if (corral__is_running(s, co)) { /* ends when its step returns */
         if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
         co->state = CORRAL__STOPPING;
-        corral__meta_of(s, co)->stop_why = CORRAL_END_STOPPED;
+        corral__meta_of(s, co)->stop_why = (uint8_t)why;
     } else {
-        corral__end(s, co, CORRAL_END_STOPPED);
+        corral__end(s, co, why);
     }
+}
+
+/* ---- pause */
+
+bool corral__pause_co(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    if (co->state == CORRAL__PAUSED || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
+        return false;
+    if (corral__is_running(s, co)) { /* held when its step returns */
+        bool had = (co->flags & CORRAL__PAUSE_FLAG) != 0;
+        co->flags = (uint8_t)(co->flags | CORRAL__PAUSE_FLAG);
+        return !had;
+    }
+    m->hold = 0;
+    if (co->state == CORRAL__QUEUED) {
+        corral__lane_tombstone(s, co);
+    } else if (co->state == CORRAL__READY) {
+        corral__ready(s)[co->link] = CORRAL__NIL;
+        m->hold = CORRAL__HOLD_WOKEN;
+    } else if (co->state == CORRAL__WAITING) {
+        corral__hold_timers(s, co);
+        m->hold = CORRAL__HOLD_WAITING;
+    }
+    co->state = CORRAL__PAUSED;
+    return true;
+}
+
+bool corral__resume_co(corral_sched *s, corral_co *co)
+{
+    if (co->flags & CORRAL__PAUSE_FLAG) { /* paused during its step: not held yet */
+        co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
+        return true;
+    }
+    if (co->state != CORRAL__PAUSED) return false;
+    corral__meta *m = corral__meta_of(s, co);
+    uint8_t hold = m->hold;
+    m->hold = 0;
+    if ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)) {
+        co->state = CORRAL__WAITING;
+        corral__unhold_timers(s, co);
+    } else {
+        corral__enqueue(s, co);
+    }
+    return true;
+}
+
+static corral_co *corral__live(corral_sched *s, corral_handle h)
+{
+    if (!corral__check(s)) return NULL;
+    corral_error err;
+    corral_co *co = corral__resolve(s, h, &err);
+    if (!co) corral__fail(s, NULL, err);
+    return co;
+}
+
+bool corral_pause(corral_sched *s, corral_handle h)
+{
+    corral_co *co = corral__live(s, h);
+    return co && corral__pause_co(s, co);
+}
+
+bool corral_resume(corral_sched *s, corral_handle h)
+{
+    corral_co *co = corral__live(s, h);
+    if (!co) return false;
+    if (!corral__resume_co(s, co)) {
+        corral__fail(s, NULL, CORRAL_ERR_NOT_PAUSED);
+        return false;
+    }
+    return true;
+}
+
+bool corral_paused(const corral_sched *s, corral_handle h)
+{
+    if (!corral__check(s)) return false;
+    corral_error err;
+    corral_co *co = corral__resolve(s, h, &err);
+    return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
+}
+
+bool corral_step_once(corral_sched *s, corral_handle h)
+{
+    corral_co *co = corral__live(s, h);
+    if (!co) return false;
+    if (co->state != CORRAL__PAUSED) {
+        corral__fail(s, NULL, CORRAL_ERR_NOT_PAUSED);
+        return false;
+    }
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->mode == CORRAL__MODE_CHILD) { /* its child runs on; stepping it would abandon that */
+        corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+        return false;
+    }
+    corral__release_wait(s, co); /* one step, whatever it waited on */
+    m->hold = 0;
+    bool top = !s->in_tick && s->depth == 0;
+    if (top) s->starting = 1;
+    corral__step_detached(s, co);
+    if (top) {
+        corral__drain_ready(s);
+        s->starting = 0;
+    }
+    if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     return true;
 }
 

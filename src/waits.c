@@ -137,6 +137,20 @@ static corral__list corral__list_of(corral_sched *s, const corral__node *n)
         l.head = &corral__meta_table(s)[n->u.t.target].joiners_head;
         l.tail = &corral__meta_table(s)[n->u.t.target].joiners_tail;
         break;
+    case CORRAL__NODE_OWNER:
+    case CORRAL__NODE_TAG:
+        if (n->list) {
+            l.head = &s->side_head[n->list - 1];
+            l.tail = &s->side_tail[n->list - 1];
+        } else if (n->kind == CORRAL__NODE_TAG) {
+            l.head = &s->tag_head[n->u.g.tag];
+            l.tail = &s->tag_tail[n->u.g.tag];
+        } else {
+            uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
+            l.head = &b[2 * n->u.g.bucket];
+            l.tail = &b[2 * n->u.g.bucket + 1];
+        }
+        break;
     default: /* UNTIL, WHILE: a phase's predicate list, or the one being polled */
         if (n->list == CORRAL__PH_COUNT) {
             l.head = &s->poll_head;
@@ -176,7 +190,7 @@ static bool corral__is_timer(uint8_t kind)
 static void corral__detach(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
-    if (!n->attached) return;
+    if (n->attached != 1) return; /* 0: fired or free; 2: held by a pause */
     if (corral__is_timer(n->kind)) corral__heap_remove(s, corral__heap_of(n->kind), n->next);
     else corral__list_unlink(s, corral__list_of(s, n), i);
     n->attached = 0;
@@ -202,6 +216,10 @@ void corral__release_wait(corral_sched *s, corral_co *co)
    during a run of the joiner's phase resumes in that same run. */
 static void corral__wake(corral_sched *s, corral_co *co, bool now)
 {
+    if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume */
+        corral__meta_of(s, co)->hold |= CORRAL__HOLD_WOKEN;
+        return;
+    }
     if (corral__is_running(s, co)) {
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
         return;
@@ -295,12 +313,18 @@ void corral__waits_init(corral_sched *s)
     for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->heap_len[h] = 0;
     for (uint32_t p = 0; p < CORRAL__PH_COUNT; p++) s->pred_head[p] = s->pred_tail[p] = CORRAL__NIL;
     s->poll_head = s->poll_tail = CORRAL__NIL;
+    for (uint32_t t = 0; t < 32; t++) s->tag_head[t] = s->tag_tail[t] = CORRAL__NIL;
+    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
+    for (uint32_t i = 0; i <= 2 * s->owner_mask + 1; i++) b[i] = CORRAL__NIL;
+    s->side_depth = 0;
     corral__meta *M = corral__meta_table(s);
     for (uint32_t i = 0; i < s->total_slots; i++) {
         M[i].wait = M[i].joiners_head = M[i].joiners_tail = CORRAL__NIL;
         M[i].parent = M[i].child = M[i].dest = CORRAL__NIL;
         M[i].outcome = CORRAL_END_NONE;
         M[i].stop_why = CORRAL_END_STOPPED;
+        M[i].hold = 0;
+        M[i].groups = CORRAL__NIL;
         M[i].pending = 0;
         M[i].fired = -1;
         M[i].mode = CORRAL__MODE_NONE;
@@ -653,4 +677,163 @@ int corral_wait_fired(const corral_co *co)
 uint64_t corral__debug_visits(const corral_sched *s)
 {
     return s->debug_visits;
+}
+
+/* ---- groups */
+static uint32_t corral__owner_bucket(const corral_sched *s, uint64_t owner)
+{
+    return (uint32_t)((owner * 0x9E3779B97F4A7C15ull) >> 40) & s->owner_mask;
+}
+
+uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
+{
+    uint32_t n = owner ? 1u : 0u;
+    for (; tags; tags &= tags - 1) n++;
+    return n;
+}
+
+bool corral__join_groups(corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags)
+{
+    uint32_t need = corral__nodes_needed(owner, tags);
+    if (need == 0) return true;
+    if (s->nodes_free_count < need) {
+        corral__fail(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED);
+        return false;
+    }
+    corral__meta *m = corral__meta_of(s, co);
+    for (int bit = -1; bit < 32; bit++) {
+        if (bit < 0 ? owner == 0 : !(tags & (1u << bit))) continue;
+        uint32_t i = corral__node_alloc(s);
+        corral__node *n = &corral__nodes(s)[i];
+        n->co = corral__co_off(s, co);
+        n->kind = bit < 0 ? CORRAL__NODE_OWNER : CORRAL__NODE_TAG;
+        n->u.g.owner = owner;
+        n->u.g.tag = bit < 0 ? 0 : (uint32_t)bit;
+        n->u.g.bucket = corral__owner_bucket(s, owner);
+        n->list = 0;
+        n->attached = 1;
+        n->sibling = m->groups;
+        m->groups = i;
+        corral__list_push(s, corral__list_of(s, n), i);
+    }
+    return true;
+}
+
+void corral__leave_groups(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    uint32_t i = m->groups;
+    while (i != CORRAL__NIL) {
+        uint32_t next = corral__nodes(s)[i].sibling;
+        corral__detach(s, i);
+        corral__node_free(s, i);
+        i = next;
+    }
+    m->groups = CORRAL__NIL;
+}
+
+typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME } corral__op;
+
+/* Apply op to every member of one group list (owner: only those of that
+   owner). The list is moved aside and taken node by node, each put back
+   home before acting, so members ending (and taking others with them)
+   never break the walk. */
+static uint32_t corral__group_op(corral_sched *s, uint32_t *head, uint32_t *tail, bool by_owner,
+                                 uint64_t owner, corral__op op)
+{
+    if (s->side_depth >= CORRAL__SIDE_MAX) {
+        corral__fail(s, NULL, CORRAL_ERR_GROUP_DEPTH);
+        return 0;
+    }
+    corral__node *N = corral__nodes(s);
+    uint32_t level = s->side_depth++;
+    s->side_head[level] = *head;
+    s->side_tail[level] = *tail;
+    *head = *tail = CORRAL__NIL;
+    for (uint32_t i = s->side_head[level]; i != CORRAL__NIL; i = N[i].next) N[i].list = (uint8_t)(level + 1);
+    corral__list home = {head, tail};
+    corral__list side = {&s->side_head[level], &s->side_tail[level]};
+    uint32_t count = 0;
+    while (s->side_head[level] != CORRAL__NIL) {
+        uint32_t i = s->side_head[level];
+        corral__list_unlink(s, side, i);
+        N[i].list = 0;
+        corral__list_push(s, home, i);
+        if (by_owner && N[i].u.g.owner != owner) continue;
+        corral_co *co = CORRAL__CO(s, N[i].co);
+        if (!corral__state_alive(co->state)) continue;
+        if (op == CORRAL__OP_STOP) {
+            corral__stop_co(s, co, CORRAL_END_GROUP_STOPPED);
+            count++;
+        } else if (op == CORRAL__OP_PAUSE) {
+            count += corral__pause_co(s, co);
+        } else {
+            count += corral__resume_co(s, co);
+        }
+    }
+    s->side_depth--;
+    return count;
+}
+
+static uint32_t corral__owner_op(corral_sched *s, uint64_t owner, corral__op op)
+{
+    if (!corral__check(s) || owner == 0) return 0;
+    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
+    uint32_t k = corral__owner_bucket(s, owner);
+    return corral__group_op(s, &b[2 * k], &b[2 * k + 1], true, owner, op);
+}
+
+static uint32_t corral__tags_op(corral_sched *s, uint32_t tags, corral__op op)
+{
+    if (!corral__check(s)) return 0;
+    uint32_t count = 0;
+    for (uint32_t t = 0; t < 32; t++)
+        if (tags & (1u << t)) count += corral__group_op(s, &s->tag_head[t], &s->tag_tail[t], false, 0, op);
+    return count;
+}
+
+uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(s, owner, CORRAL__OP_STOP); }
+uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(s, owner, CORRAL__OP_PAUSE); }
+uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(s, owner, CORRAL__OP_RESUME); }
+uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(s, tags, CORRAL__OP_STOP); }
+uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(s, tags, CORRAL__OP_PAUSE); }
+uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(s, tags, CORRAL__OP_RESUME); }
+
+/* ---- pause: timers and predicates leave their containers, keeping what
+   is left of their time; lists (signal, future, join) stay */
+void corral__hold_timers(corral_sched *s, corral_co *co)
+{
+    corral__node *N = corral__nodes(s);
+    const double now[CORRAL__HEAP_COUNT] = {s->time, s->unscaled_time, (double)s->frame};
+    for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
+        if (N[i].attached != 1) continue;
+        if (corral__is_timer(N[i].kind)) {
+            uint32_t h = corral__heap_of(N[i].kind);
+            corral__heap_remove(s, h, N[i].next);
+            N[i].u.t.due -= now[h]; /* what is left */
+            N[i].attached = 2;
+        } else if (N[i].kind == CORRAL_WAIT_UNTIL || N[i].kind == CORRAL_WAIT_WHILE) {
+            corral__list_unlink(s, corral__list_of(s, &N[i]), i);
+            N[i].attached = 2;
+        }
+    }
+}
+
+void corral__unhold_timers(corral_sched *s, corral_co *co)
+{
+    corral__node *N = corral__nodes(s);
+    const double now[CORRAL__HEAP_COUNT] = {s->time, s->unscaled_time, (double)s->frame};
+    for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
+        if (N[i].attached != 2) continue;
+        if (corral__is_timer(N[i].kind)) {
+            uint32_t h = corral__heap_of(N[i].kind);
+            N[i].u.t.due += now[h];
+            N[i].attached = 1;
+            corral__heap_push(s, h, i);
+        } else if (N[i].kind == CORRAL_WAIT_UNTIL || N[i].kind == CORRAL_WAIT_WHILE) {
+            N[i].list = (uint8_t)(co->flags & CORRAL__PHASE_MASK);
+            N[i].attached = 1;
+            corral__list_push(s, corral__list_of(s, &N[i]), i);
+        }
+    }
 }

@@ -131,6 +131,7 @@ typedef enum corral_end_reason {
     CORRAL_END_STOPPED,   /* corral_stop on its handle */
     CORRAL_END_DESTROYED, /* the scheduler was destroyed while it ran */
     CORRAL_END_PARENT_STOPPED, /* it was the child a stopped coroutine awaited */
+    CORRAL_END_GROUP_STOPPED,  /* corral_stop_owner / corral_stop_tags */
     CORRAL_END_COUNT
 } corral_end_reason;
 
@@ -214,7 +215,10 @@ typedef struct corral_registry {
     X(STALE_FUTURE, "the future handle is zero, forged or released")                    \
     X(FUTURE_DONE, "the future is already completed")                                   \
     X(BAD_PHASE, "the phase is not one of corral_phase")                                 \
-    X(BAD_DEST, "the result's destination is not inside the caller's context")
+    X(BAD_DEST, "the result's destination is not inside the caller's context")          \
+    X(GROUP_POOL_EXHAUSTED, "no free group node for the owner/tags (raise desc.max_group_nodes)") \
+    X(NOT_PAUSED, "the coroutine is not paused")                                        \
+    X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -295,6 +299,9 @@ typedef struct corral_class_desc {
                         per member of an all/any wait
     max_signals         64
     max_futures         64
+    max_group_nodes     total slots: a coroutine started with an owner takes
+                        one, plus one per tag bit (the node pool holds
+                        max_wait_nodes + max_group_nodes, shared)
 */
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
@@ -311,6 +318,7 @@ typedef struct corral_sched_desc {
     uint32_t max_wait_nodes;     /* total slots + 256 */
     uint32_t max_signals;        /* 64 */
     uint32_t max_futures;        /* 64 */
+    uint32_t max_group_nodes;    /* total slots: one per owner or tag a coroutine has */
 } corral_sched_desc;
 
 /* Bytes the arena needs for this desc (what create allocates, and what a
@@ -338,6 +346,8 @@ corral_handle corral_start(corral_sched *sched, const corral_type *type,
 /* Start options (zero means default). */
 typedef struct corral_start_desc {
     corral_phase phase; /* the phase it lives in: DEFAULT = UPDATE */
+    uint64_t owner;     /* its group: an entity id, say; 0 = none */
+    uint32_t tags;      /* a mask of up to 32 tags; 0 = none */
 } corral_start_desc;
 
 /* corral_start with options (NULL: defaults). */
@@ -614,6 +624,33 @@ bool corral_future_release(corral_sched *sched, corral_future f);
 bool corral_call(corral_co *co, const corral_type *type, const void *ctx, size_t ctx_size,
                  void *dest, size_t dest_size);
 corral_end_reason corral_call_outcome(const corral_co *co);
+
+/* ---------------------------------------------------------------- GROUPS, PAUSE */
+/*
+    A coroutine started with an owner (an entity id) and/or tags (a 32-bit
+    mask) belongs to those groups. Group operations take time proportional
+    to the group's size and are safe from inside steps and cleanup hooks.
+    Stopping a group ends its members with CORRAL_END_GROUP_STOPPED (their
+    awaited children with PARENT_STOPPED).
+
+    Pause holds a coroutine where it is: it is not stepped, a paused sleeper
+    keeps its remaining time (paused time does not count), a predicate is not
+    polled, and a signal, future, join or child that completes while it is
+    paused is remembered: it resumes on corral_resume. A coroutine paused
+    from inside its own step is held when the step returns.
+*/
+uint32_t corral_stop_owner(corral_sched *sched, uint64_t owner);  /* returns how many */
+uint32_t corral_pause_owner(corral_sched *sched, uint64_t owner);
+uint32_t corral_resume_owner(corral_sched *sched, uint64_t owner);
+uint32_t corral_stop_tags(corral_sched *sched, uint32_t any_of);  /* members with any of the tags */
+uint32_t corral_pause_tags(corral_sched *sched, uint32_t any_of);
+uint32_t corral_resume_tags(corral_sched *sched, uint32_t any_of);
+bool corral_pause(corral_sched *sched, corral_handle h);
+bool corral_resume(corral_sched *sched, corral_handle h);
+bool corral_paused(const corral_sched *sched, corral_handle h);
+/* Debugger: run exactly one step of a paused coroutine now (whatever it
+   waits on), then hold it again. */
+bool corral_step_once(corral_sched *sched, corral_handle h);
 
 /* Resume points (protothreads): sequential code that reads like C#'s
    `yield return`. Locals that must survive a wait live in the context.
