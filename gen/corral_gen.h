@@ -155,6 +155,11 @@ constexpr corral_field_kind corral__kind_of()
     CORRAL__UNUSED static inline bool name##_call(corral_co *co, name##_ctx ctx)          \
     {                                                                                     \
         return corral_call(co, &name##_type, &ctx, sizeof ctx, NULL, 0);                  \
+    }                                                                                     \
+    CORRAL__UNUSED static inline bool name##_call_unless(corral_co *co, corral_wait stop, \
+                                                         name##_ctx ctx)                  \
+    {                                                                                     \
+        return corral_call_unless(co, stop, &name##_type, &ctx, sizeof ctx, NULL, 0);     \
     }
 
 /* The same with a result: the context gets a last member `result` the
@@ -173,6 +178,12 @@ constexpr corral_field_kind corral__kind_of()
                                                   result_type *dest)                      \
     {                                                                                     \
         return corral_call(co, &name##_type, &ctx, sizeof ctx, dest, sizeof *dest);       \
+    }                                                                                     \
+    CORRAL__UNUSED static inline bool name##_call_unless(corral_co *co, corral_wait stop, \
+                                                         name##_ctx ctx, result_type *dest) \
+    {                                                                                     \
+        return corral_call_unless(co, stop, &name##_type, &ctx, sizeof ctx, dest,         \
+                                  sizeof *dest);                                          \
     }
 
 /* The step wrapper turns the header pointer into the typed context at a

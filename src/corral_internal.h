@@ -346,6 +346,7 @@ void corral__leave_groups(corral_sched *s, corral_co *co);
 void corral__hold_timers(corral_sched *s, corral_co *co);   /* pause: timers, predicates out */
 void corral__unhold_timers(corral_sched *s, corral_co *co); /* resume: back, same time left */
 uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags);
+int corral__register_wait(corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__wake_joiners(corral_sched *s, corral_co *co);  /* it is ending */
 uint32_t corral__wake_timers(corral_sched *s);               /* at UPDATE */
 uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);

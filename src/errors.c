@@ -47,6 +47,7 @@ const char *corral_end_reason_str(corral_end_reason why)
     case CORRAL_END_DESTROYED: return "destroyed";
     case CORRAL_END_PARENT_STOPPED: return "parent stopped";
     case CORRAL_END_GROUP_STOPPED: return "group stopped";
+    case CORRAL_END_INTERRUPTED: return "interrupted";
     default: return "none";
     }
 }

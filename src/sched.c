@@ -64,7 +64,7 @@ static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end
                        te->vt->result_size);
             pm->outcome = (uint8_t)why;
             pm->child = pm->dest = CORRAL__NIL;
-            pm->mode = CORRAL__MODE_NONE;
+            if (pm->wait != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
             if (p->state == CORRAL__PAUSED) {
                 pm->hold |= CORRAL__HOLD_WOKEN; /* resumes on corral_resume */
             } else if (corral__is_running(s, p)) {
@@ -276,8 +276,18 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
     return h;
 }
 
+static bool corral__call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
+                         void *dest, size_t dest_size, bool keep_wait);
+
 bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest,
                  size_t dest_size)
+{
+    return corral__call(co, vt, ctx, ctx_size, dest, dest_size, false);
+}
+
+/* keep_wait: the caller's wait nodes are an interrupt for this call */
+static bool corral__call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
+                         void *dest, size_t dest_size, bool keep_wait)
 {
     corral_sched *s = corral__tls_sched;
     if (!s || !co || !corral__is_running(s, co) || co->state == CORRAL__STOPPING) {
@@ -286,7 +296,7 @@ bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t c
     }
     corral__meta *pm = corral__meta_of(s, co);
     pm->outcome = CORRAL_END_NONE;
-    if (pm->mode == CORRAL__MODE_CHILD) { /* one child at a time */
+    if (pm->child != CORRAL__NIL) { /* one child at a time */
         corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
         return false;
     }
@@ -304,7 +314,7 @@ bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t c
         }
         dest_off = (uint32_t)(d - (uintptr_t)co);
     }
-    if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) { /* replaces a pending await */
+    if (!keep_wait && (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING)) { /* replaces an await */
         corral__release_wait(s, co);
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
     }
@@ -322,12 +332,43 @@ bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t c
     pm = corral__meta_of(s, co);
     pm->child = corral__global_of(s, child);
     pm->dest = dest_off;
-    pm->mode = CORRAL__MODE_CHILD;
     corral__meta_of(s, child)->parent = corral__global_of(s, co);
     co->state = CORRAL__WAITING;
     /* the child's first step runs right after this step returns: never on
        the caller's C stack, so chains of any depth cost no stack */
     corral__ready_push(s, child);
+    return true;
+}
+
+bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type *vt, const void *ctx,
+                        size_t ctx_size, void *dest, size_t dest_size)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || !corral__is_running(s, co) || co->state == CORRAL__STOPPING) {
+        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
+        return false;
+    }
+    corral__meta *pm = corral__meta_of(s, co);
+    if (pm->child != CORRAL__NIL) {
+        corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+        return false;
+    }
+    if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) {
+        corral__release_wait(s, co);
+        co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+    }
+    pm->fired = -1;
+    int r = corral__register_wait(s, co, &interrupt); /* first: a bad interrupt starts nothing */
+    if (r <= 0) {
+        pm->outcome = r == 0 ? CORRAL_END_INTERRUPTED : CORRAL_END_NONE;
+        return false;
+    }
+    co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+    if (!corral__call(co, vt, ctx, ctx_size, dest, dest_size, true)) { /* could not start: undo */
+        corral__release_wait(s, co);
+        co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+        return false;
+    }
     return true;
 }
 
@@ -453,7 +494,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
         return false;
     }
     corral__meta *m = corral__meta_of(s, co);
-    if (m->mode == CORRAL__MODE_CHILD) { /* its child runs on; stepping it would abandon that */
+    if (m->child != CORRAL__NIL) { /* its child runs on; stepping it would abandon that */
         corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
         return false;
     }
@@ -534,7 +575,10 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     }
     if (phase == CORRAL__PH_UPDATE) corral__wake_timers(s);
     if (s->pred_head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
+    /* callers an interrupt or a timer just freed go on first, in this run */
+    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
     uint32_t steps = corral__run_lanes(s, phase);
+    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
     s->phase = CORRAL__NIL;
     s->in_tick = 0;
     corral__tls_sched = prev;

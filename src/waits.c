@@ -239,6 +239,10 @@ static void corral__fire(corral_sched *s, uint32_t i)
     if (m->mode == CORRAL__MODE_ANY) m->fired = (int8_t)n->member;
     bool now = n->kind == CORRAL_WAIT_JOIN;
     corral__release_wait(s, co);
+    if (m->child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
+        corral__stop_co(s, corral__co_of_global(s, m->child), CORRAL_END_INTERRUPTED);
+        return;
+    }
     corral__wake(s, co, now);
 }
 
@@ -585,6 +589,53 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     }
 }
 
+/* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
+   over (nothing registered), -1 malformed or no nodes (error set). */
+int corral__register_wait(corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    if (w->kind == CORRAL_WAIT_ALL || w->kind == CORRAL_WAIT_ANY) {
+        if (w->count == 0) return 0;
+        if (w->count > CORRAL_MAX_GROUP || !w->members) {
+            corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+            return -1;
+        }
+        int ready[CORRAL_MAX_GROUP];
+        uint32_t waiting = 0;
+        for (uint32_t i = 0; i < w->count; i++) {
+            ready[i] = corral__ready(s, co, &w->members[i]);
+            if (ready[i] < 0) return -1;
+            if (ready[i] == 1 && w->kind == CORRAL_WAIT_ANY) {
+                m->fired = (int8_t)i;
+                return 0;
+            }
+            waiting += ready[i] == 0;
+        }
+        if (waiting == 0) return 0;
+        if (s->nodes_free_count < waiting) {
+            corral__fail(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+            return -1;
+        }
+        for (uint32_t i = 0; i < w->count; i++)
+            if (ready[i] == 0) corral__attach(s, co, &w->members[i], i);
+        m->mode = w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY;
+        m->pending = (uint16_t)waiting;
+        co->state = CORRAL__WAITING;
+        return 1;
+    }
+    int r = corral__ready(s, co, w);
+    if (r != 0) return r < 0 ? -1 : 0;
+    if (s->nodes_free_count == 0) {
+        corral__fail(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+        return -1;
+    }
+    corral__attach(s, co, w, 0);
+    m->mode = CORRAL__MODE_ONE;
+    m->pending = 1;
+    co->state = CORRAL__WAITING;
+    return 1;
+}
+
 bool corral_await(corral_co *co, corral_wait w)
 {
     corral_sched *s = corral__tls_sched;
@@ -593,7 +644,7 @@ bool corral_await(corral_co *co, corral_wait w)
         return false;
     }
     corral__meta *m = corral__meta_of(s, co);
-    if (m->mode == CORRAL__MODE_CHILD) { /* awaiting a child already: finish that first */
+    if (m->child != CORRAL__NIL) { /* awaiting a child already: finish that first */
         corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
         return false;
     }
@@ -618,49 +669,8 @@ bool corral_await(corral_co *co, corral_wait w)
     case CORRAL_WAIT_END_OF_FRAME:
         co->flags = (uint8_t)(keep | CORRAL__PH_END);
         return true;
-    case CORRAL_WAIT_ALL:
-    case CORRAL_WAIT_ANY: {
-        if (w.count == 0) return false;
-        if (w.count > CORRAL_MAX_GROUP || !w.members) {
-            corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
-            return false;
-        }
-        int ready[CORRAL_MAX_GROUP];
-        uint32_t waiting = 0;
-        for (uint32_t i = 0; i < w.count; i++) {
-            ready[i] = corral__ready(s, co, &w.members[i]);
-            if (ready[i] < 0) return false;
-            if (ready[i] == 1 && w.kind == CORRAL_WAIT_ANY) {
-                m->fired = (int8_t)i;
-                return false;
-            }
-            waiting += ready[i] == 0;
-        }
-        if (waiting == 0) return false;
-        if (s->nodes_free_count < waiting) {
-            corral__fail(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED);
-            return false;
-        }
-        for (uint32_t i = 0; i < w.count; i++)
-            if (ready[i] == 0) corral__attach(s, co, &w.members[i], i);
-        m->mode = w.kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY;
-        m->pending = (uint16_t)waiting;
-        co->state = CORRAL__WAITING;
-        return true;
-    }
-    default: {
-        int r = corral__ready(s, co, &w);
-        if (r != 0) return false;
-        if (s->nodes_free_count == 0) {
-            corral__fail(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED);
-            return false;
-        }
-        corral__attach(s, co, &w, 0);
-        m->mode = CORRAL__MODE_ONE;
-        m->pending = 1;
-        co->state = CORRAL__WAITING;
-        return true;
-    }
+    default:
+        return corral__register_wait(s, co, &w) == 1;
     }
 }
 

@@ -16,7 +16,7 @@ static corral_sched *nsched(uint32_t cap)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = 64;
+    d.classes[0].slot_size = 128;
     d.classes[0].capacity = cap;
     corral_sched *s = corral_sched_create(&d);
     cr_assert_not_null(s);
@@ -351,5 +351,111 @@ Test(nesting, calls_never_call_the_allocator)
         corral_stop(s, h);
     }
     cr_assert_eq(ac.allocs, 1);
+    corral_sched_destroy(s);
+}
+
+/* ---- interrupts: CORRAL_CALL_UNLESS */
+#define SCENE_FIELDS(F) \
+    F(int, frames)      \
+    F(int, played)
+DECLARE_COROUTINE_R(scene, SCENE_FIELDS, int)
+static int g_scene_why;
+static void scene_end(scene_ctx *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    g_scene_why = (int)why;
+}
+DEFINE_COROUTINE_CLEANUP(scene, scene_end)
+{
+    CORRAL_BEGIN(co);
+    for (ctx->played = 0; ctx->played < ctx->frames; ctx->played++) CORRAL_WAIT_FRAME(co);
+    ctx->result = ctx->played;
+    CORRAL_END(co);
+}
+
+static bool flag_set(void *user) { return *(bool *)user; }
+
+#define VIEWER_FIELDS(F)  \
+    F(corral_wait, stop)  \
+    F(int, frames)        \
+    F(int, got)           \
+    F(int, outcome)       \
+    F(int64_t, at)
+DECLARE_COROUTINE(viewer, VIEWER_FIELDS)
+DEFINE_COROUTINE(viewer)
+{
+    CORRAL_BEGIN(co);
+    ctx->got = -1;
+    CORRAL_CALL_UNLESS(co, ctx->stop, scene, (scene_ctx){.frames = ctx->frames}, &ctx->got);
+    ctx->outcome = (int)corral_call_outcome(co);
+    ctx->at = (int64_t)corral_frame(corral_sched_of(co));
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+static corral_handle watch(corral_sched *s, corral_wait stop, int frames)
+{
+    viewer_ctx c;
+    memset(&c, 0, sizeof c);
+    c.stop = stop;
+    c.frames = frames;
+    return viewer_start(s, c);
+}
+
+Test(nesting, an_interrupt_ends_the_child_and_the_caller_goes_on_in_the_same_tick)
+{
+    corral_sched *s = nsched(8);
+    bool skip = false;
+    g_scene_why = -1;
+    corral_handle h = watch(s, corral_wait_until(flag_set, &skip), 10);
+    corral_tick(s, 0.01f);
+    corral_tick(s, 0.01f);
+    skip = true; /* the player presses skip */
+    corral_tick(s, 0.01f);
+    viewer_ctx *c = viewer_ctx_of(s, h);
+    cr_assert_eq(c->outcome, CORRAL_END_INTERRUPTED);
+    cr_assert_eq(c->got, -1, "no result from an interrupted child");
+    cr_assert_eq(c->at, 3, "the caller went on in the tick the skip was seen");
+    cr_assert_eq(g_scene_why, CORRAL_END_INTERRUPTED);
+    cr_assert_eq(corral_live_count(s), 1);
+    corral_sched_destroy(s);
+}
+
+Test(nesting, an_interrupt_that_never_fires_is_released_when_the_child_finishes)
+{
+    corral_sched *s = nsched(8);
+    uint32_t free_before = s->nodes_free_count;
+    corral_signal sig = corral_signal_create(s);
+    corral_handle h = watch(s, corral_wait_signal(sig), 2);
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.01f);
+    viewer_ctx *c = viewer_ctx_of(s, h);
+    cr_assert_eq(c->outcome, CORRAL_END_FINISHED);
+    cr_assert_eq(c->got, 2);
+    cr_assert_eq(s->nodes_free_count, free_before, "the interrupt's node came back");
+    cr_assert_eq(corral_signal_raise(s, sig), 0, "nobody waits on it any more");
+    corral_sched_destroy(s);
+}
+
+Test(nesting, a_seconds_interrupt_is_a_timeout_on_the_call)
+{
+    corral_sched *s = nsched(8);
+    corral_handle h = watch(s, corral_wait_seconds(0.5f), 1000);
+    for (int f = 0; f < 10; f++) corral_tick(s, 0.1f);
+    viewer_ctx *c = viewer_ctx_of(s, h);
+    cr_assert_eq(c->outcome, CORRAL_END_INTERRUPTED);
+    cr_assert_eq(c->at, 5, "woke at UPDATE of the frame 0.5 s elapsed, and went on at once");
+    corral_sched_destroy(s);
+}
+
+Test(nesting, an_interrupt_already_over_does_not_start_the_child)
+{
+    corral_sched *s = nsched(8);
+    bool skip = true;
+    g_scene_why = -1;
+    corral_handle h = watch(s, corral_wait_until(flag_set, &skip), 10);
+    viewer_ctx *c = viewer_ctx_of(s, h);
+    cr_assert_eq(c->outcome, CORRAL_END_INTERRUPTED);
+    cr_assert_eq(g_scene_why, -1, "no scene was started");
+    cr_assert_eq(corral_live_count(s), 1);
     corral_sched_destroy(s);
 }

@@ -132,6 +132,7 @@ typedef enum corral_end_reason {
     CORRAL_END_DESTROYED, /* the scheduler was destroyed while it ran */
     CORRAL_END_PARENT_STOPPED, /* it was the child a stopped coroutine awaited */
     CORRAL_END_GROUP_STOPPED,  /* corral_stop_owner / corral_stop_tags */
+    CORRAL_END_INTERRUPTED,    /* the interrupt of a CORRAL_CALL_UNLESS fired first */
     CORRAL_END_COUNT
 } corral_end_reason;
 
@@ -624,6 +625,13 @@ bool corral_future_release(corral_sched *sched, corral_future f);
 bool corral_call(corral_co *co, const corral_type *type, const void *ctx, size_t ctx_size,
                  void *dest, size_t dest_size);
 corral_end_reason corral_call_outcome(const corral_co *co);
+/* Interrupts, the skip-the-cutscene case: call the child unless `interrupt`
+   (any wait: a predicate, a signal, seconds for a timeout, any/all of them)
+   fires first; then the child's chain ends with CORRAL_END_INTERRUPTED and
+   that is the caller's outcome. An interrupt already over does not start
+   the child. CORRAL_CALL_UNLESS(co, interrupt, name, ctx[, &dest]). */
+bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type *type, const void *ctx,
+                        size_t ctx_size, void *dest, size_t dest_size);
 
 /* ---------------------------------------------------------------- GROUPS, PAUSE */
 /*
@@ -700,6 +708,14 @@ bool corral_step_once(corral_sched *sched, corral_handle h);
             return CORRAL_YIELD;                  \
             case __LINE__:;                       \
         }                                         \
+    } while (0)
+#define CORRAL_CALL_UNLESS(co, interrupt, name, ...)          \
+    do {                                                      \
+        if (name##_call_unless((co), (interrupt), __VA_ARGS__)) { \
+            (co)->resume = __LINE__;                          \
+            return CORRAL_YIELD;                              \
+            case __LINE__:;                                   \
+        }                                                     \
     } while (0)
 /* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
 #define CORRAL_EXIT(co) \
