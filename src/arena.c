@@ -21,6 +21,15 @@ static void *corral__malloc(size_t size, void *user) /* default allocator */
     (void)user;
     return malloc(size); /* default allocator hook */
 }
+#include <time.h>
+static uint64_t corral__monotonic_ns(void *user)
+{
+    (void)user;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void corral__free(void *ptr, void *user) /* default allocator */
 {
     (void)user;
@@ -252,6 +261,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->fixed_dt = p.fixed_dt;
     s->max_fixed_steps = p.max_fixed_steps;
     s->time_scale = 1.0f;
+    s->clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
     s->phase = CORRAL__NIL;
     s->last_ti = CORRAL__NIL;
     s->slab_bytes = p.slab_bytes;

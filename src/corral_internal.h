@@ -55,6 +55,9 @@ typedef struct corral__lane {
     uint32_t cap;        /* chunks in the chain * CHUNK */
     uint32_t tombs;      /* tombstones written since the last compaction (may overcount) */
     uint32_t walk_end;   /* during a phase run: entries this run will step */
+    uint32_t walk_limit; /* BY_TYPE after a budget stop: step only this many next run */
+    uint32_t walk_orig;  /* entries at the start of a limited run (the rest joined during it) */
+    uint32_t walk_survivors, walk_deferred; /* a limited run's survivors and deferred entries */
 } corral__lane;
 
 /* ---- waits */
@@ -195,6 +198,12 @@ struct corral_sched {
     uint32_t signals_off, max_signals, signal_free;
     uint32_t futures_off, max_futures, future_free;
     uint64_t debug_visits; /* test hook: timer nodes popped + steps run */
+    corral_clock clock;
+    uint64_t budget_ns;    /* 0: none */
+    uint64_t run_start;    /* clock at the start of the current phase run */
+    uint32_t first_lane[CORRAL__PH_COUNT]; /* BY_TYPE: where the next run starts (after a budget stop) */
+    uint32_t budget_out;   /* the current phase run ran out */
+    uint32_t run_steps;    /* steps of the current budgeted phase run */
 
     uint32_t class_count;
     corral__class classes[CORRAL_MAX_CLASSES];

@@ -127,7 +127,7 @@ void corral__lanes_init(corral_sched *s)
     corral__lane *lanes = corral__lanes(s);
     for (uint32_t i = 0; i < s->lane_count; i++) {
         lanes[i].head = lanes[i].tail = CORRAL__NIL;
-        lanes[i].count = lanes[i].cap = lanes[i].tombs = lanes[i].walk_end = 0;
+        lanes[i].count = lanes[i].cap = lanes[i].tombs = lanes[i].walk_end = lanes[i].walk_limit = 0;
     }
     uint32_t *next = corral__chunk_next(s);
     for (uint32_t c = 0; c < s->chunk_count; c++) next[c] = c + 1 < s->chunk_count ? c + 1 : CORRAL__NIL;
@@ -171,11 +171,17 @@ static uint32_t *corral__chunk_after(const corral_sched *s, const uint32_t *p_in
     return E + (size_t)corral__chunk_next(s)[c] * CORRAL__CHUNK;
 }
 
-static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
+static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
+                                       uint32_t n);
+static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w, uint32_t n);
+
+static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_sched *s, uint32_t lane,
+                                                                        uint32_t phase, const bool budgeted)
 {
     corral__lane *L = &corral__lanes(s)[lane];
     const uint32_t n = L->walk_end;
     if (n == 0) return 0;
+    uint32_t done = 0; /* entries consumed (budgeted walks only) */
     uint32_t *rp = corral__entries(s) + (size_t)L->head * CORRAL__CHUNK;
     uint32_t *wp = rp, *wend = rp + CORRAL__CHUNK;
     s->walking_lane = lane;
@@ -187,12 +193,23 @@ static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
         left -= take;
         for (; rp != stop; rp++) {
             uint32_t off = *rp;
+            if (budgeted) {
+                if (s->run_steps > 0 && s->clock.now_ns(s->clock.user_data) - s->run_start >= s->budget_ns) {
+                    s->budget_out = 1;
+                    corral__rotate_after_budget(s, L, rp, n - left - (uint32_t)(stop - rp), n);
+                    s->walking_lane = CORRAL__NIL;
+                    s->running = CORRAL__NIL;
+                    return done - s->walk_skipped;
+                }
+                done++;
+            }
             if (off == CORRAL__NIL) { /* stopped while queued */
                 s->walk_skipped++;
                 continue;
             }
             corral_co *co = CORRAL__CO(s, off);
             s->running = off;
+            if (budgeted) s->run_steps++;
             corral_result r = corral__types(s)[co->type].step(co);
             /* the common case in one test: yielded, still queued, same phase */
             /* (flags holds the phase and, rarely, a pause request: both send
@@ -225,6 +242,12 @@ static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
     s->running = CORRAL__NIL;
     const uint32_t steps = n - skipped;
     /* what joined during the walk moves down behind the survivors */
+    if (L->walk_orig > n) { /* a limited run: count the survivors, then the deferred */
+        uint32_t sv = (uint32_t)(wp - (wend - CORRAL__CHUNK));
+        for (uint32_t c = L->head; c != wc; c = next[c]) sv += CORRAL__CHUNK;
+        L->walk_survivors = sv;
+        L->walk_deferred = 0;
+    }
     for (uint32_t k = n; k < L->count; k++) {
         if (rp == rend) {
             rc = next[rc];
@@ -241,10 +264,12 @@ static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
         *wp = off;
         CORRAL__CO(s, off)->link = (uint32_t)(wp - E);
         wp++;
+        if (k < L->walk_orig) L->walk_deferred++;
     }
     /* survivors: full chunks before the write chunk, plus its fill */
     uint32_t w = (uint32_t)(wp - (wend - CORRAL__CHUNK));
     for (uint32_t c = L->head; c != wc; c = next[c]) w += CORRAL__CHUNK;
+    if (L->walk_orig > n) corral__defer_first(s, L, w, n); /* a limited run: deferred go first */
     /* free the chunks past the survivors */
     L->walk_end = L->count; /* nothing left to protect */
     L->count = w;
@@ -257,6 +282,106 @@ static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
     return steps;
 }
 
+static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
+{
+    return corral__walk_impl(s, lane, phase, false);
+}
+static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane, uint32_t phase)
+{
+    return corral__walk_impl(s, lane, phase, true);
+}
+
+/* After a run limited to n entries of L, its w entries are: the survivors
+   of those n, then the deferred ones (which did not run), then what joined.
+   Reorder them as deferred, survivors, joined, through the ready ring's
+   storage (empty here; one entry per slot). */
+static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w, uint32_t n)
+{
+    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
+    uint32_t *E = corral__entries(s);
+    const uint32_t *next = corral__chunk_next(s);
+    uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->ready_off);
+    /* survivors are the entries whose coroutine ran this run: they came from
+       [0, n); count them while copying everything in order */
+    uint32_t *p = E + (size_t)L->head * CORRAL__CHUNK;
+    uint32_t survivors = 0, deferred_end = 0;
+    for (uint32_t i = 0; i < w; i++) {
+        if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
+        scratch[i] = *p++;
+    }
+    (void)n;
+    survivors = L->walk_survivors;
+    deferred_end = survivors + L->walk_deferred;
+    p = E + (size_t)L->head * CORRAL__CHUNK;
+    uint32_t order[3][2] = {{survivors, deferred_end}, {0, survivors}, {deferred_end, w}};
+    uint32_t out = 0;
+    for (int part = 0; part < 3; part++)
+        for (uint32_t i = order[part][0]; i < order[part][1]; i++) {
+            if (out > 0 && out % CORRAL__CHUNK == 0)
+                p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
+            *p = scratch[i];
+            CORRAL__CO(s, scratch[i])->link = (uint32_t)(p - E);
+            p++;
+            out++;
+        }
+}
+
+/* The budget ran out at entry k of L (rp points at it; [k, n) did not run).
+   Rebuild L as: what did not run, then what ran and stayed, then what joined
+   during the run -- through the ready ring's storage, which is empty here
+   and holds one entry per slot. */
+static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
+                                       uint32_t n)
+{
+    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
+    uint32_t *E = corral__entries(s);
+    const uint32_t *next = corral__chunk_next(s);
+    uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->ready_off);
+    uint32_t m = 0;
+    /* 1. the unrun [k, count): from rp on (what joined during the run follows) */
+    uint32_t *p = rp_unrun;
+    for (uint32_t i = k; i < L->count; i++) {
+        if (i > k && ((size_t)(p - E) % CORRAL__CHUNK) == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
+        if (*p != CORRAL__NIL && i < n) scratch[m++] = *p;
+        p++;
+    }
+    /* 2. those that ran and stayed: the survivors compacted at the front */
+    uint32_t unrun = m;
+    p = E + (size_t)L->head * CORRAL__CHUNK;
+    for (uint32_t i = 0; i < k; i++) {
+        if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
+        uint32_t off = *p++;
+        /* a survivor's entry names it and its link points here */
+        if (off != CORRAL__NIL && CORRAL__CO(s, off)->state == CORRAL__QUEUED &&
+            &E[CORRAL__CO(s, off)->link] == p - 1)
+            scratch[m++] = off;
+    }
+    /* 3. what joined during the run */
+    p = rp_unrun;
+    for (uint32_t i = k; i < L->count; i++) {
+        if (i > k && ((size_t)(p - E) % CORRAL__CHUNK) == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
+        if (*p != CORRAL__NIL && i >= n) scratch[m++] = *p;
+        p++;
+    }
+    /* BY_TYPE: next run, only the unrun part of this lane goes before the
+       other lanes; the part that ran waits for the lane's following turn */
+    if (s->order == CORRAL_ORDER_BY_TYPE) L->walk_limit = unrun ? unrun : 1;
+    /* write back from the head */
+    p = E + (size_t)L->head * CORRAL__CHUNK;
+    for (uint32_t i = 0; i < m; i++) {
+        if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
+        *p = scratch[i];
+        CORRAL__CO(s, scratch[i])->link = (uint32_t)(p - E);
+        p++;
+    }
+    L->walk_end = L->count; /* nothing to protect */
+    L->count = m;
+    uint32_t tombs = L->tombs;
+    corral__compact_lane(s, L, m); /* frees the chunks past m */
+    L->tombs = tombs;
+    L->walk_end = 0;
+}
+
 uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
 {
     corral__lane *lanes = corral__lanes(s);
@@ -265,8 +390,30 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     for (uint32_t i = first; i < first + count; i++) {
         if (lanes[i].tombs) corral__compact_lane(s, &lanes[i], 0);
         lanes[i].walk_end = lanes[i].count;
+        lanes[i].walk_orig = lanes[i].walk_end;
+        if (lanes[i].walk_limit) {
+            if (lanes[i].walk_limit < lanes[i].walk_end) lanes[i].walk_end = lanes[i].walk_limit;
+            lanes[i].walk_limit = 0;
+        }
     }
     uint32_t steps = 0;
-    for (uint32_t i = first; i < first + count; i++) steps += corral__walk(s, i, phase);
+    if (!s->budget_ns) {
+        for (uint32_t i = first; i < first + count; i++) steps += corral__walk(s, i, phase);
+        return steps;
+    }
+    /* budgeted: start where the last run stopped; what did not run goes first */
+    s->budget_out = 0;
+    s->run_steps = 0;
+    uint32_t start = s->first_lane[phase] % count;
+    for (uint32_t j = 0; j < count; j++) {
+        uint32_t i = first + (start + j) % count;
+        if (s->budget_out) {
+            lanes[i].walk_end = 0;
+            continue;
+        }
+        steps += corral__walk_budgeted(s, i, phase);
+        if (s->budget_out) s->first_lane[phase] = (start + j) % count;
+    }
+    if (!s->budget_out) s->first_lane[phase] = 0;
     return steps;
 }

@@ -573,6 +573,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     } else {
         s->phase_dt = s->frame_dt;
     }
+    if (s->budget_ns) s->run_start = s->clock.now_ns(s->clock.user_data);
     if (phase == CORRAL__PH_UPDATE) corral__wake_timers(s);
     if (s->pred_head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
     /* callers an interrupt or a timer just freed go on first, in this run */
@@ -618,6 +619,23 @@ uint32_t corral_tick(corral_sched *s, float dt)
     steps += corral__run(s, CORRAL__PH_LATE);
     steps += corral__run(s, CORRAL__PH_END);
     return steps;
+}
+
+void corral_set_budget(corral_sched *s, uint64_t ns)
+{
+    if (corral__check(s)) s->budget_ns = ns;
+}
+
+uint64_t corral_budget_left(const corral_co *co)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || !corral__is_running(s, co)) {
+        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
+        return 0;
+    }
+    if (!s->budget_ns || !s->in_tick) return UINT64_MAX;
+    uint64_t spent = s->clock.now_ns(s->clock.user_data) - s->run_start;
+    return spent >= s->budget_ns ? 0 : s->budget_ns - spent;
 }
 
 void corral_set_time_scale(corral_sched *s, float scale)

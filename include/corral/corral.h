@@ -252,6 +252,13 @@ typedef struct corral_allocator {
     void *user_data;
 } corral_allocator;
 
+/* Clock hook for time budgets (tests inject their own). Default: the
+   monotonic clock, in nanoseconds. */
+typedef struct corral_clock {
+    uint64_t (*now_ns)(void *user_data);
+    void *user_data;
+} corral_clock;
+
 /* Text of an error (never NULL; unknown values give "unknown error"). */
 const char *corral_error_str(corral_error err);
 
@@ -320,6 +327,7 @@ typedef struct corral_sched_desc {
     uint32_t max_signals;        /* 64 */
     uint32_t max_futures;        /* 64 */
     uint32_t max_group_nodes;    /* total slots: one per owner or tag a coroutine has */
+    corral_clock clock;          /* monotonic ns; used only by time budgets */
 } corral_sched_desc;
 
 /* Bytes the arena needs for this desc (what create allocates, and what a
@@ -395,6 +403,13 @@ void corral_frame_begin(corral_sched *sched, float dt);
 /* Run one phase now. FIXED_UPDATE runs one fixed step (fixed time +=
    fixed_dt). UPDATE first wakes due timers and frame waits. */
 uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
+/* Time budget (0: none, the default): each phase run stops stepping once
+   it has spent `ns` by the desc's clock (it always makes one step). What
+   did not run goes first in the next run of that phase: nothing starves.
+   A step can ask how much is left, to split dense work across frames. */
+void corral_set_budget(corral_sched *sched, uint64_t ns);
+uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
+
 /* Fixed steps still due this frame (what corral_tick would run). */
 uint32_t corral_fixed_steps_due(const corral_sched *sched);
 
