@@ -16,6 +16,7 @@
 #include "bench.h"
 
 #include <dlfcn.h>
+#include <math.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,18 +202,63 @@ static int too_big(const bench_peer *p, const char *kase, size_t n, int rep)
     return 1;
 }
 
+/* A horizontal bar chart, log scale, of the median ns per step at N = 10^4
+   (plain SVG written here: no plotting dependency). */
+static void write_svg(const char *path, const char *cpu, long cores)
+{
+    const result *rows[MAX_PEERS];
+    int n = 0;
+    for (int i = 0; i < g_nres && n < MAX_PEERS; i++)
+        if (!strcmp(g_res[i].kase, "step") && g_res[i].n == 10000 && g_res[i].reps && !g_res[i].failed)
+            rows[n++] = &g_res[i];
+    if (n == 0) return;
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    const int bar_h = 22, gap = 8, left = 190, width = 720, top = 48;
+    const int height = top + n * (bar_h + gap) + 40;
+    double lo = 1.0, hi = 1000.0; /* 1 ns .. 1 us, log */
+    for (int i = 0; i < n; i++) {
+        double m = median(rows[i]);
+        while (m > hi) hi *= 10.0;
+    }
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='12'>\n",
+            left + width + 80, height);
+    fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
+    fprintf(f, "<text x='10' y='20' font-size='15' font-weight='bold'>ns per step, 10^4 live coroutines (median, log scale)</text>\n");
+    fprintf(f, "<text x='10' y='38' fill='#555'>%s, %ld cores; lower is better</text>\n", cpu, cores);
+    for (double t = lo; t <= hi; t *= 10.0) {
+        double x = left + width * (log10(t) - log10(lo)) / (log10(hi) - log10(lo));
+        fprintf(f, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#ddd'/>\n", x, top - 4, x, height - 30);
+        fprintf(f, "<text x='%.1f' y='%d' text-anchor='middle' fill='#555'>%g ns</text>\n", x, height - 14, t);
+    }
+    for (int i = 0; i < n; i++) {
+        double m = median(rows[i]);
+        double w = width * (log10(m < lo ? lo : m) - log10(lo)) / (log10(hi) - log10(lo));
+        int y = top + i * (bar_h + gap);
+        const char *color = strstr(rows[i]->peer, "corral") ? "#d9822b" : strstr(rows[i]->peer, "raw") ? "#888" : "#4a7fb5";
+        fprintf(f, "<text x='%d' y='%d' text-anchor='end'>%s</text>\n", left - 8, y + 15, rows[i]->peer);
+        fprintf(f, "<rect x='%d' y='%d' width='%.1f' height='%d' fill='%s'/>\n", left, y, w < 1 ? 1 : w, bar_h, color);
+        fprintf(f, "<text x='%.1f' y='%d'>%.2f</text>\n", left + w + 6, y + 15, m);
+    }
+    fprintf(f, "</svg>\n");
+    fclose(f);
+    printf("wrote %s\n", path);
+}
+
 int main(int argc, char **argv)
 {
     int smoke = 0, reps = 5;
     const char *json = "bench/results.json";
     const char *only = NULL; /* one case family: step, mixed, spawn, nested, sleepers, memory */
+    const char *svg = NULL;  /* --svg PATH: a chart of ns per step at N = 10^4 */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--smoke")) smoke = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--svg") && i + 1 < argc) svg = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--smoke] [--reps R] [--json PATH] [--only CASE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--smoke] [--reps R] [--json PATH] [--only CASE] [--svg PATH]\n", argv[0]);
             return 2;
         }
     }
@@ -403,6 +449,7 @@ int main(int argc, char **argv)
         fclose(f);
         printf("\nwrote %s\n", json);
     }
+    if (svg) write_svg(svg, cpu, cores);
     if (g_failures) {
         printf("%d contender run(s) crashed or gave a wrong checksum\n", g_failures);
         return 1;

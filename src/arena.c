@@ -48,7 +48,7 @@ typedef struct corral__plan {
     uint64_t meta_off, total_slots, ready_off;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
     uint64_t signals_off, max_signals, futures_off, max_futures;
-    uint64_t owner_off, owner_buckets;
+    uint64_t owner_off, owner_buckets, wait_nodes;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
     uint64_t slab_bytes;
@@ -129,10 +129,10 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->lane_count = p->lanes_per_phase * CORRAL__PH_COUNT;
     /* 2 entries per slot + slack: see queue.c for why that always suffices */
     p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
-    p->node_count = (d->max_wait_nodes ? d->max_wait_nodes : slots + 256) +
-                    (d->max_group_nodes ? d->max_group_nodes : slots);
+    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + 256;
+    p->node_count = p->wait_nodes + (d->max_group_nodes ? d->max_group_nodes : 256);
     p->owner_buckets = 16;
-    while (p->owner_buckets < slots / 2) p->owner_buckets <<= 1;
+    while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : 64;
     p->max_futures = d->max_futures ? d->max_futures : 64;
     if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu)
@@ -152,9 +152,9 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off = corral__align64(off, 8);
     p->nodes_off = off;
     off += p->node_count * sizeof(corral__node);
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) {
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) { /* timers are wait nodes only */
         p->heap_off[h] = off;
-        off += p->node_count * sizeof(uint32_t);
+        off += p->wait_nodes * sizeof(uint32_t);
     }
     p->owner_off = off;
     off += p->owner_buckets * 2 * sizeof(uint32_t);
@@ -251,6 +251,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->total_slots = (uint32_t)p.total_slots;
     s->nodes_off = (uint32_t)p.nodes_off;
     s->node_count = (uint32_t)p.node_count;
+    s->wait_nodes = (uint32_t)p.wait_nodes;
     for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->heap_off[h] = (uint32_t)p.heap_off[h];
     s->owner_off = (uint32_t)p.owner_off;
     s->owner_mask = (uint32_t)p.owner_buckets - 1;

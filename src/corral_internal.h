@@ -188,6 +188,8 @@ struct corral_sched {
 
     /* waits */
     uint32_t nodes_off, node_count, node_free, nodes_free_count;
+    uint32_t wait_nodes;          /* nodes [0, wait_nodes) serve waits, the rest groups */
+    uint32_t group_free, group_free_count;
     uint32_t heap_off[CORRAL__HEAP_COUNT], heap_len[CORRAL__HEAP_COUNT];
     uint32_t pred_head[CORRAL__PH_COUNT], pred_tail[CORRAL__PH_COUNT];
     uint32_t poll_head, poll_tail; /* predicates being polled right now */
@@ -354,7 +356,12 @@ bool corral__join_groups(corral_sched *s, corral_co *co, uint64_t owner, uint32_
 void corral__leave_groups(corral_sched *s, corral_co *co);
 void corral__hold_timers(corral_sched *s, corral_co *co);   /* pause: timers, predicates out */
 void corral__unhold_timers(corral_sched *s, corral_co *co); /* resume: back, same time left */
-uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags);
+static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
+{
+    uint32_t n = owner ? 1u : 0u;
+    for (; tags; tags &= tags - 1) n++;
+    return n;
+}
 int corral__register_wait(corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__wake_joiners(corral_sched *s, corral_co *co);  /* it is ending */
 uint32_t corral__wake_timers(corral_sched *s);               /* at UPDATE */

@@ -52,8 +52,8 @@ static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end
     else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
     else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
-    corral__leave_groups(s, co);
     corral__meta *m = corral__meta_of(s, co);
+    if (m->groups != CORRAL__NIL) corral__leave_groups(s, co);
     if (m->parent != CORRAL__NIL) { /* a caller awaits it: hand over the result, wake it */
         corral_co *p = corral__co_of_global(s, m->parent);
         corral__meta *pm = corral__meta_of(s, p);
@@ -75,7 +75,7 @@ static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end
             }
         }
     }
-    corral__wake_joiners(s, co);
+    if (m->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
     if (te->vt->cleanup) {
         s->depth++;
         te->vt->cleanup(CORRAL__AT(co, te->ctx_off), why);
@@ -199,7 +199,7 @@ static corral_co *corral__create(corral_sched *s, const corral_type *vt, const v
         return none;
     }
     corral__class *c = &s->classes[te->cls];
-    if (s->nodes_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
+    if ((owner | tags) && s->group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
         te->failed++;
         corral__fail(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED);
         return none;
@@ -245,7 +245,7 @@ static corral_co *corral__create(corral_sched *s, const corral_type *vt, const v
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
 
-    corral__join_groups(s, co, owner, tags); /* cannot fail: checked above */
+    if (owner | tags) corral__join_groups(s, co, owner, tags); /* cannot fail: checked above */
     out->index = te->cls << CORRAL__CLASS_SHIFT | local;
     out->gen = co->gen;
     return co;

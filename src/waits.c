@@ -46,10 +46,26 @@ static uint32_t corral__node_alloc(corral_sched *s)
     N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
     return i;
 }
+static uint32_t corral__group_node_alloc(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    uint32_t i = s->group_free;
+    s->group_free = N[i].sibling;
+    s->group_free_count--;
+    memset(&N[i], 0, sizeof N[i]);
+    N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
+    return i;
+}
 static void corral__node_free(corral_sched *s, uint32_t i)
 {
     corral__node *N = corral__nodes(s);
     N[i].attached = 0;
+    if (i >= s->wait_nodes) { /* a group node */
+        N[i].sibling = s->group_free;
+        s->group_free = i;
+        s->group_free_count++;
+        return;
+    }
     N[i].sibling = s->node_free;
     s->node_free = i;
     s->nodes_free_count++;
@@ -309,11 +325,14 @@ void corral__waits_init(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->node_count; i++) {
-        N[i].sibling = i + 1 < s->node_count ? i + 1 : CORRAL__NIL;
+        uint32_t end = i < s->wait_nodes ? s->wait_nodes : s->node_count;
+        N[i].sibling = i + 1 < end ? i + 1 : CORRAL__NIL;
         N[i].attached = 0;
     }
-    s->node_free = s->node_count ? 0 : CORRAL__NIL;
-    s->nodes_free_count = s->node_count;
+    s->node_free = s->wait_nodes ? 0 : CORRAL__NIL;
+    s->nodes_free_count = s->wait_nodes;
+    s->group_free = s->node_count > s->wait_nodes ? s->wait_nodes : CORRAL__NIL;
+    s->group_free_count = s->node_count - s->wait_nodes;
     for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->heap_len[h] = 0;
     for (uint32_t p = 0; p < CORRAL__PH_COUNT; p++) s->pred_head[p] = s->pred_tail[p] = CORRAL__NIL;
     s->poll_head = s->poll_tail = CORRAL__NIL;
@@ -695,25 +714,18 @@ static uint32_t corral__owner_bucket(const corral_sched *s, uint64_t owner)
     return (uint32_t)((owner * 0x9E3779B97F4A7C15ull) >> 40) & s->owner_mask;
 }
 
-uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
-{
-    uint32_t n = owner ? 1u : 0u;
-    for (; tags; tags &= tags - 1) n++;
-    return n;
-}
-
 bool corral__join_groups(corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags)
 {
     uint32_t need = corral__nodes_needed(owner, tags);
     if (need == 0) return true;
-    if (s->nodes_free_count < need) {
+    if (s->group_free_count < need) {
         corral__fail(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED);
         return false;
     }
     corral__meta *m = corral__meta_of(s, co);
     for (int bit = -1; bit < 32; bit++) {
         if (bit < 0 ? owner == 0 : !(tags & (1u << bit))) continue;
-        uint32_t i = corral__node_alloc(s);
+        uint32_t i = corral__group_node_alloc(s);
         corral__node *n = &corral__nodes(s)[i];
         n->co = corral__co_off(s, co);
         n->kind = bit < 0 ? CORRAL__NODE_OWNER : CORRAL__NODE_TAG;

@@ -15,6 +15,7 @@ static corral_sched *gsched(uint32_t cap)
     memset(&d, 0, sizeof d);
     d.classes[0].slot_size = 128;
     d.classes[0].capacity = cap;
+    d.max_group_nodes = 2 * cap; /* every coroutine here may carry an owner and a tag */
     corral_sched *s = corral_sched_create(&d);
     cr_assert_not_null(s);
     return s;
@@ -334,8 +335,7 @@ Test(groups, group_node_pool_exhaustion_refuses_the_start_and_loses_nothing)
     memset(&d, 0, sizeof d);
     d.classes[0].slot_size = 64;
     d.classes[0].capacity = 8;
-    d.max_wait_nodes = 2;
-    d.max_group_nodes = 2; /* one shared pool of 4 nodes */
+    d.max_group_nodes = 4; /* two starts of two tags each */
     corral_sched *s = corral_sched_create(&d);
     corral_start_desc two_tags = {.tags = 0x3};
     cr_assert_neq(tracer_start_ex(s, (tracer_ctx){.id = 1}, &two_tags).gen, 0);

@@ -307,9 +307,8 @@ typedef struct corral_class_desc {
                         per member of an all/any wait
     max_signals         64
     max_futures         64
-    max_group_nodes     total slots: a coroutine started with an owner takes
-                        one, plus one per tag bit (the node pool holds
-                        max_wait_nodes + max_group_nodes, shared)
+    max_group_nodes     256: a coroutine started with an owner takes one,
+                        plus one per tag bit (a pool of its own)
 */
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
@@ -326,7 +325,7 @@ typedef struct corral_sched_desc {
     uint32_t max_wait_nodes;     /* total slots + 256 */
     uint32_t max_signals;        /* 64 */
     uint32_t max_futures;        /* 64 */
-    uint32_t max_group_nodes;    /* total slots: one per owner or tag a coroutine has */
+    uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
 } corral_sched_desc;
 
