@@ -152,6 +152,19 @@ static void corral__step_detached(corral_sched *s, corral_co *co)
     if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
 }
 
+/* Step a detached coroutine at once; from outside any step (engine code),
+   also run whatever it called, at once. */
+static void corral__step_now(corral_sched *s, corral_co *co)
+{
+    bool top = !s->in_tick && s->depth == 0;
+    if (top) s->starting = 1;
+    corral__step_detached(s, co);
+    if (top) {
+        corral__drain_ready(s);
+        s->starting = 0;
+    }
+}
+
 void corral__drain_ready(corral_sched *s)
 {
     while (s->ready_head != s->ready_tail) {
@@ -264,15 +277,8 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
     corral_co *co = corral__create(s, vt, ctx, ctx_size, phase, opts ? opts->owner : 0,
                                    opts ? opts->tags : 0, &h);
     if (!co) return h;
-    /* Unity: the first step runs at once, in the caller's frame. A start
-       from outside any step also runs what that step called, at once. */
-    bool top = !s->in_tick && s->depth == 0;
-    if (top) s->starting = 1;
-    corral__step_detached(s, co);
-    if (top) {
-        corral__drain_ready(s);
-        s->starting = 0;
-    }
+    /* Unity: the first step runs at once, in the caller's frame */
+    corral__step_now(s, co);
     return h;
 }
 
@@ -500,13 +506,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
     m->hold = 0;
-    bool top = !s->in_tick && s->depth == 0;
-    if (top) s->starting = 1;
-    corral__step_detached(s, co);
-    if (top) {
-        corral__drain_ready(s);
-        s->starting = 0;
-    }
+    corral__step_now(s, co);
     if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     return true;
 }
