@@ -114,17 +114,32 @@ static inline void capture_log(corral_log_level level, corral_error item, const 
     c->sched = sched;
 }
 
-/* a scheduler with one class of `cap` 64-byte slots (fits every type here) */
-static inline corral_sched *small_sched(uint32_t cap)
+/* a desc with one class of `cap` slots of `slot` bytes */
+static inline corral_sched_desc one_class_desc(uint32_t slot, uint32_t cap)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = 64;
+    d.classes[0].slot_size = slot;
     d.classes[0].capacity = cap;
+    return d;
+}
+/* the same, allocating through a counting allocator */
+static inline corral_sched_desc counted_one_class_desc(uint32_t slot, uint32_t cap, alloc_counter *ac)
+{
+    corral_sched_desc d = one_class_desc(slot, cap);
+    d.allocator.alloc = counting_alloc;
+    d.allocator.free = counting_free;
+    d.allocator.user_data = ac;
+    return d;
+}
+static inline corral_sched *sched_of(corral_sched_desc d)
+{
     corral_sched *s = corral_sched_create(&d);
     cr_assert_not_null(s);
     return s;
 }
+/* a scheduler with one class of `cap` 64-byte slots (fits most types here) */
+static inline corral_sched *small_sched(uint32_t cap) { return sched_of(one_class_desc(64, cap)); }
 
 static inline corral_handle start_tracer(corral_sched *s, int id, int stop_after)
 {

@@ -11,14 +11,9 @@ TestSuite(groups, .init = setup);
 
 static corral_sched *gsched(uint32_t cap)
 {
-    corral_sched_desc d;
-    memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = 128;
-    d.classes[0].capacity = cap;
+    corral_sched_desc d = one_class_desc(128, cap);
     d.max_group_nodes = 2 * cap; /* every coroutine here may carry an owner and a tag */
-    corral_sched *s = corral_sched_create(&d);
-    cr_assert_not_null(s);
-    return s;
+    return sched_of(d);
 }
 
 static corral_handle start_cleaned(corral_sched *s, int id, uint64_t owner, uint32_t tags)
@@ -368,13 +363,7 @@ Test(groups, children_join_their_callers_groups)
 Test(groups, groups_and_pause_never_call_the_allocator)
 {
     alloc_counter ac = {0};
-    corral_sched_desc d;
-    memset(&d, 0, sizeof d);
-    d.allocator.alloc = counting_alloc;
-    d.allocator.free = counting_free;
-    d.allocator.user_data = &ac;
-    d.classes[0].slot_size = 128;
-    d.classes[0].capacity = 64;
+    corral_sched_desc d = counted_one_class_desc(128, 64, &ac);
     corral_sched *s = corral_sched_create(&d);
     for (int i = 0; i < 2000; i++) {
         uint64_t owner = (uint64_t)i + 1; /* 0 means no owner */

@@ -14,13 +14,8 @@ TestSuite(nesting, .init = setup);
 
 static corral_sched *nsched(uint32_t cap)
 {
-    corral_sched_desc d;
-    memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = 128;
-    d.classes[0].capacity = cap;
-    corral_sched *s = corral_sched_create(&d);
-    cr_assert_not_null(s);
-    return s;
+    corral_sched_desc d = one_class_desc(128, cap);
+    return sched_of(d);
 }
 
 /* square: returns n*n after `frames` frames (0: in its first step) */
@@ -336,13 +331,7 @@ Test(nesting, a_chain_100000_deep_completes_and_is_cancelled_on_a_64_kib_stack)
 Test(nesting, calls_never_call_the_allocator)
 {
     alloc_counter ac = {0};
-    corral_sched_desc d;
-    memset(&d, 0, sizeof d);
-    d.allocator.alloc = counting_alloc;
-    d.allocator.free = counting_free;
-    d.allocator.user_data = &ac;
-    d.classes[0].slot_size = 64;
-    d.classes[0].capacity = 64;
+    corral_sched_desc d = counted_one_class_desc(64, 64, &ac);
     corral_sched *s = corral_sched_create(&d);
     for (int i = 0; i < 1000; i++) {
         corral_handle h = root_start(s, (root_ctx){.depth = 20, .frames = 1});

@@ -7,13 +7,8 @@ TestSuite(waits, .init = setup);
 
 static corral_sched *wsched(uint32_t cap)
 {
-    corral_sched_desc d;
-    memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = 128;
-    d.classes[0].capacity = cap;
-    corral_sched *s = corral_sched_create(&d);
-    cr_assert_not_null(s);
-    return s;
+    corral_sched_desc d = one_class_desc(128, cap);
+    return sched_of(d);
 }
 
 /* waiter: awaits ctx->w once, then records the frame and phase it resumed */
@@ -626,13 +621,7 @@ Test(waits, a_tick_with_a_million_sleepers_and_none_due_visits_none)
 Test(waits, waits_signals_futures_and_joins_never_call_the_allocator)
 {
     alloc_counter ac = {0};
-    corral_sched_desc d;
-    memset(&d, 0, sizeof d);
-    d.allocator.alloc = counting_alloc;
-    d.allocator.free = counting_free;
-    d.allocator.user_data = &ac;
-    d.classes[0].slot_size = 128;
-    d.classes[0].capacity = 64;
+    corral_sched_desc d = counted_one_class_desc(128, 64, &ac);
     corral_sched *s = corral_sched_create(&d);
     cr_assert_eq(ac.allocs, 1);
     for (int round = 0; round < 2000; round++) {
