@@ -7,6 +7,7 @@
     is a slab of equal slots, 64-byte aligned, with a LIFO free list threaded
     through the slot headers (offsets, not pointers).
 */
+#define _POSIX_C_SOURCE 200112L /* clock_gettime under strict C11 (the default clock) */
 #include "corral_internal.h"
 
 #include <stdlib.h>
