@@ -328,9 +328,8 @@ void corral_sched_destroy(corral_sched *s)
     }
 }
 
-void corral__retire(corral_sched *s, corral__class *c, corral_co *co)
+void corral__retire(corral__class *c, corral_co *co)
 {
-    (void)s;
     co->state = CORRAL__RETIRED;
     c->retired++;
 }

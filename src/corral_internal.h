@@ -62,7 +62,7 @@ typedef struct corral__lane {
 
 /* ---- waits */
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_COUNT };
-enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_CHILD };
+enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY };
 /* node kinds past the wait kinds: group memberships */
 enum { CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
 /* meta.hold, while PAUSED */
@@ -299,7 +299,7 @@ static inline bool corral__check(const corral_sched *s)
 }
 
 /* arena.c */
-void corral__retire(corral_sched *s, corral__class *c, corral_co *co);
+void corral__retire(corral__class *c, corral_co *co);
 
 /* Push a slot back on its class's free list (LIFO: it is warm). */
 static inline void corral__slot_free(corral_sched *s, uint32_t cls, uint32_t off)
@@ -308,7 +308,7 @@ static inline void corral__slot_free(corral_sched *s, uint32_t cls, uint32_t off
     corral_co *co = CORRAL__CO(s, off);
     c->used--;
     if (co->gen == UINT32_MAX) { /* the next generation would alias an old handle */
-        corral__retire(s, c, co);
+        corral__retire(c, co);
         return;
     }
     co->gen++;

@@ -173,10 +173,10 @@ static uint32_t *corral__chunk_after(const corral_sched *s, const uint32_t *p_in
 
 static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
                                        uint32_t n);
-static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w, uint32_t n);
+static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w);
 
 static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_sched *s, uint32_t lane,
-                                                                        uint32_t phase, const bool budgeted)
+                                                                        const bool budgeted)
 {
     corral__lane *L = &corral__lanes(s)[lane];
     const uint32_t n = L->walk_end;
@@ -186,7 +186,6 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
     uint32_t *wp = rp, *wend = rp + CORRAL__CHUNK;
     s->walking_lane = lane;
     s->walk_skipped = 0;
-    (void)phase; /* s->phase holds it */
     for (uint32_t left = n;;) {
         uint32_t take = left < CORRAL__CHUNK ? left : CORRAL__CHUNK;
         uint32_t *const stop = rp + take;
@@ -269,7 +268,7 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
     /* survivors: full chunks before the write chunk, plus its fill */
     uint32_t w = (uint32_t)(wp - (wend - CORRAL__CHUNK));
     for (uint32_t c = L->head; c != wc; c = next[c]) w += CORRAL__CHUNK;
-    if (L->walk_orig > n) corral__defer_first(s, L, w, n); /* a limited run: deferred go first */
+    if (L->walk_orig > n) corral__defer_first(s, L, w); /* a limited run: deferred go first */
     /* free the chunks past the survivors */
     L->walk_end = L->count; /* nothing left to protect */
     L->count = w;
@@ -282,36 +281,27 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
     return steps;
 }
 
-static uint32_t corral__walk(corral_sched *s, uint32_t lane, uint32_t phase)
-{
-    return corral__walk_impl(s, lane, phase, false);
-}
-static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane, uint32_t phase)
-{
-    return corral__walk_impl(s, lane, phase, true);
-}
+/* (the phase being run is s->phase) */
+static uint32_t corral__walk(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false); }
+static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true); }
 
 /* After a run limited to n entries of L, its w entries are: the survivors
    of those n, then the deferred ones (which did not run), then what joined.
    Reorder them as deferred, survivors, joined, through the ready ring's
    storage (empty here; one entry per slot). */
-static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w, uint32_t n)
+static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
 {
     if (s->ready_head != s->ready_tail) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
     uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->ready_off);
-    /* survivors are the entries whose coroutine ran this run: they came from
-       [0, n); count them while copying everything in order */
+    /* the walk counted the survivors and the deferred while compacting */
     uint32_t *p = E + (size_t)L->head * CORRAL__CHUNK;
-    uint32_t survivors = 0, deferred_end = 0;
     for (uint32_t i = 0; i < w; i++) {
         if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
         scratch[i] = *p++;
     }
-    (void)n;
-    survivors = L->walk_survivors;
-    deferred_end = survivors + L->walk_deferred;
+    const uint32_t survivors = L->walk_survivors, deferred_end = survivors + L->walk_deferred;
     p = E + (size_t)L->head * CORRAL__CHUNK;
     uint32_t order[3][2] = {{survivors, deferred_end}, {0, survivors}, {deferred_end, w}};
     uint32_t out = 0;
@@ -398,7 +388,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     }
     uint32_t steps = 0;
     if (!s->budget_ns) {
-        for (uint32_t i = first; i < first + count; i++) steps += corral__walk(s, i, phase);
+        for (uint32_t i = first; i < first + count; i++) steps += corral__walk(s, i);
         return steps;
     }
     /* budgeted: start where the last run stopped; what did not run goes first */
@@ -411,7 +401,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += corral__walk_budgeted(s, i, phase);
+        steps += corral__walk_budgeted(s, i);
         if (s->budget_out) s->first_lane[phase] = (start + j) % count;
     }
     if (!s->budget_out) s->first_lane[phase] = 0;

@@ -44,7 +44,7 @@ void corral__ready_push(corral_sched *s, corral_co *co)
     s->ready_tail++;
 }
 
-static inline void corral__end_inline(corral_sched *s, corral_co *co, corral_end_reason why)
+static inline void corral__end_one(corral_sched *s, corral_co *co, corral_end_reason why)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral__class *c = &s->classes[te->cls];
@@ -109,7 +109,7 @@ void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
         corral_co *child = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
         m->child = CORRAL__NIL;
         if (child) corral__meta_of(s, child)->parent = CORRAL__NIL; /* it must not wake us */
-        corral__end_inline(s, co, why);
+        corral__end_one(s, co, why);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
         if (corral__is_running(s, child)) {
@@ -369,7 +369,6 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
         pm->outcome = r == 0 ? CORRAL_END_INTERRUPTED : CORRAL_END_NONE;
         return false;
     }
-    co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
     if (!corral__call(co, vt, ctx, ctx_size, dest, dest_size, true)) { /* could not start: undo */
         corral__release_wait(s, co);
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
