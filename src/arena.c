@@ -204,6 +204,10 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         corral__fail(NULL, &desc->logger, e);
         return NULL;
     }
+    if ((unsigned)desc->validation >= (unsigned)CORRAL_VALIDATION_COUNT) {
+        corral__fail(NULL, &desc->logger, CORRAL_ERR_BAD_DESC);
+        return NULL;
+    }
     corral_allocator al = desc->allocator;
     if (!al.alloc || !al.free) {
         al.alloc = corral__malloc;
@@ -233,6 +237,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->total_bytes = desc->memory ? desc->memory_size : p.total;
     s->allocator = al;
     s->logger = desc->logger;
+    s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
+                    : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
     s->types_off = (uint32_t)p.types_off;
     s->max_types = p.max_types;
     s->hash_off = (uint32_t)p.hash_off;
@@ -299,16 +305,16 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         te->id = desc->registry->ids[t];
         te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
     }
+#if CORRAL__REGISTRY
+    corral__registry_add(s);
+#endif
     return s;
 }
 
 void corral_sched_destroy(corral_sched *s)
 {
     if (!s) return;
-    if (s->magic != CORRAL__MAGIC) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
-        return;
-    }
+    if (!corral__check(s)) return;
     if (s->in_tick || s->depth || (s->flags & CORRAL__DESTROYING)) {
         corral__fail(s, NULL, CORRAL_ERR_IN_TICK);
         return;
@@ -322,10 +328,34 @@ void corral_sched_destroy(corral_sched *s)
         }
     }
     s->magic = 0;
+#if CORRAL__REGISTRY
+    corral__registry_remove(s);
+#endif
     if (s->flags & CORRAL__OWNS_MEMORY) {
         corral_allocator al = s->allocator;
         al.free((unsigned char *)s - s->pad, al.user_data); /* the allocator hook */
     }
+}
+
+corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
+{
+    if (!memory) {
+        corral__fail(NULL, NULL, CORRAL_ERR_NULL_ARG);
+        return NULL;
+    }
+    uintptr_t a = ((uintptr_t)memory + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
+    corral_sched *s = (corral_sched *)(void *)a;
+    if (memory_size < sizeof *s + (a - (uintptr_t)memory) || s->magic != CORRAL__MAGIC ||
+        s->total_bytes > memory_size) {
+        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
+        return NULL;
+    }
+    s->flags &= ~(uint32_t)CORRAL__OWNS_MEMORY;
+    s->pad = (uint32_t)(a - (uintptr_t)memory);
+#if CORRAL__REGISTRY
+    if (!corral__registry_has(s)) corral__registry_add(s);
+#endif
+    return s;
 }
 
 void corral__retire(corral__class *c, corral_co *co)

@@ -162,6 +162,7 @@ struct corral_sched {
     uint64_t total_bytes;     /* the whole block */
     corral_allocator allocator;
     corral_logger logger;
+    corral_validation validation; /* resolved: OFF, REPORT or FATAL */
 
     /* type table */
     uint32_t types_off, max_types, type_count;
@@ -287,15 +288,63 @@ static inline corral__node *corral__nodes(const corral_sched *s)
     return (corral__node *)(void *)CORRAL__AT(s, s->nodes_off);
 }
 static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co);
+static inline uint32_t *corral__heap(const corral_sched *s, uint32_t h)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->heap_off[h]);
+}
+static inline corral__signal *corral__signals(const corral_sched *s)
+{
+    return (corral__signal *)(void *)CORRAL__AT(s, s->signals_off);
+}
+static inline corral__future *corral__futures(const corral_sched *s)
+{
+    return (corral__future *)(void *)CORRAL__AT(s, s->futures_off);
+}
 
 /* errors.c */
-void corral__fail(const corral_sched *s, const corral_logger *logger, corral_error err);
+/* Record and report an error: `call` is the public function, `h` the
+   handle it was given (zero: none), `self` the coroutine whose step made
+   the call (NULL: none), `detail` more text (NULL: none). Aborts for a
+   misuse under CORRAL_VALIDATION_FATAL. */
+void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
+                     const char *call, corral_handle h, const corral_co *self, const char *detail);
+#define CORRAL__NOH ((corral_handle){0, 0})
+/* from a public function: it names itself */
+#define corral__fail(s, logger, err) corral__fail_at((s), (logger), (err), __func__, CORRAL__NOH, NULL, NULL)
 extern _Thread_local corral_sched *corral__tls_sched;
+/* Debug builds of the library (no NDEBUG) keep a table of live
+   schedulers, so a call on a destroyed one is caught without reading the
+   freed block. */
+#ifndef CORRAL_DEBUG
+#ifdef NDEBUG
+#define CORRAL_DEBUG 0
+#else
+#define CORRAL_DEBUG 1
+#endif
+#endif
+#if CORRAL_DEBUG && !defined(__STDC_NO_ATOMICS__)
+#define CORRAL__REGISTRY 1
+void corral__registry_add(const corral_sched *s);
+void corral__registry_remove(const corral_sched *s);
+bool corral__registry_has(const corral_sched *s); /* true also when untracked (table full) */
+#else
+#define CORRAL__REGISTRY 0
+#endif
 /* false (and the error set) for NULL or a pointer that is not a live scheduler */
-bool corral__check_slow(const corral_sched *s);
-static inline bool corral__check(const corral_sched *s)
+bool corral__check_slow(const corral_sched *s, const char *call);
+static inline bool corral__check_in(const corral_sched *s, const char *call)
 {
-    return (s && s->magic == CORRAL__MAGIC) || corral__check_slow(s);
+#if CORRAL__REGISTRY
+    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC) || corral__check_slow(s, call);
+#else
+    return (s && s->magic == CORRAL__MAGIC) || corral__check_slow(s, call);
+#endif
+}
+#define corral__check(s) corral__check_in((s), __func__)
+/* validation walks (cycles, double frees) are on */
+static inline bool corral__validating(const corral_sched *s)
+{
+    return s->validation >= CORRAL_VALIDATION_REPORT;
 }
 
 /* arena.c */
@@ -352,7 +401,7 @@ void corral__lanes_init(corral_sched *s);
 
 /* waits.c */
 void corral__release_wait(corral_sched *s, corral_co *co);  /* detach + free its nodes */
-bool corral__join_groups(corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags);
+bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags);
 void corral__leave_groups(corral_sched *s, corral_co *co);
 void corral__hold_timers(corral_sched *s, corral_co *co);   /* pause: timers, predicates out */
 void corral__unhold_timers(corral_sched *s, corral_co *co); /* resume: back, same time left */
@@ -362,7 +411,7 @@ static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
     for (; tags; tags &= tags - 1) n++;
     return n;
 }
-int corral__register_wait(corral_sched *s, corral_co *co, const corral_wait *w);
+int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__wake_joiners(corral_sched *s, corral_co *co);  /* it is ending */
 uint32_t corral__wake_timers(corral_sched *s);               /* at UPDATE */
 uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);

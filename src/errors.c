@@ -7,6 +7,9 @@
 */
 #include "corral_internal.h"
 
+#include <stdarg.h>
+#include <stdlib.h>
+
 _Thread_local corral_sched *corral__tls_sched;
 static _Thread_local corral_error corral__tls_error;
 
@@ -28,15 +31,69 @@ corral_error corral_last_error(const corral_sched *sched)
     return sched->last_error;
 }
 
-void corral__fail(const corral_sched *s, const corral_logger *logger, corral_error err)
+bool corral_error_is_misuse(corral_error err)
+{
+    switch (err) {
+    case CORRAL_ERR_NULL_SCHED:
+    case CORRAL_ERR_NULL_ARG:
+    case CORRAL_ERR_FORGED_HANDLE:
+    case CORRAL_ERR_CTX_SIZE_MISMATCH:
+    case CORRAL_ERR_IN_TICK:
+    case CORRAL_ERR_NOT_IN_STEP:
+    case CORRAL_ERR_BAD_TYPE:
+    case CORRAL_ERR_NOT_A_SCHED:
+    case CORRAL_ERR_WRONG_TYPE:
+    case CORRAL_ERR_BAD_WAIT:
+    case CORRAL_ERR_FUTURE_DONE:
+    case CORRAL_ERR_BAD_PHASE:
+    case CORRAL_ERR_BAD_DEST:
+    case CORRAL_ERR_CYCLIC_WAIT:
+    case CORRAL_ERR_CORRUPT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Append to a message buffer, never past its end. */
+static size_t corral__put(char *buf, size_t cap, size_t at, const char *fmt, ...)
+{
+    if (at >= cap) return at;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + at, cap - at, fmt, ap);
+    va_end(ap);
+    if (n < 0) return at;
+    at += (size_t)n;
+    return at < cap ? at : cap - 1;
+}
+
+void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
+                     const char *call, corral_handle h, const corral_co *self, const char *detail)
 {
     corral__tls_error = err;
+    bool fatal = false;
     if (s) {
         ((corral_sched *)s)->last_error = err; /* counters are mutable state */
         if (!logger) logger = &s->logger;
+        fatal = s->validation == CORRAL_VALIDATION_FATAL && corral_error_is_misuse(err);
     }
+    if (!(logger && logger->fn) && !fatal) return;
+    /* "call(handle 0x000003:7) in a step of 'mover' (handle 0x000001:2): rule[: detail]" */
+    char msg[256];
+    size_t at = corral__put(msg, sizeof msg, 0, "%s", call ? call : "corral");
+    if (h.index | h.gen) at = corral__put(msg, sizeof msg, at, "(handle 0x%06x:%u)", h.index, h.gen);
+    if (self && s) {
+        const corral__type_entry *te = &corral__types(s)[self->type];
+        corral_handle sh = corral__handle_of(s, self);
+        at = corral__put(msg, sizeof msg, at, " in a step of '%s' (handle 0x%06x:%u)",
+                         te->vt && te->vt->name ? te->vt->name : "?", sh.index, sh.gen);
+    }
+    at = corral__put(msg, sizeof msg, at, ": %s", corral_error_str(err));
+    if (detail) corral__put(msg, sizeof msg, at, ": %s", detail);
     if (logger && logger->fn)
-        logger->fn(CORRAL_LOG_ERROR, err, corral_error_str(err), s, logger->user_data);
+        logger->fn(fatal ? CORRAL_LOG_PANIC : CORRAL_LOG_ERROR, err, msg, s, logger->user_data);
+    if (fatal) abort(); /* CORRAL_VALIDATION_FATAL: stop at the mistake, in the debugger */
 }
 
 const char *corral_end_reason_str(corral_end_reason why)
@@ -52,15 +109,52 @@ const char *corral_end_reason_str(corral_end_reason why)
     }
 }
 
-bool corral__check_slow(const corral_sched *s)
+bool corral__check_slow(const corral_sched *s, const char *call)
 {
-    if (!s) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NULL_SCHED);
-        return false;
+    corral_error err = CORRAL_ERR_NULL_SCHED;
+    if (s) {
+        err = CORRAL_ERR_NOT_A_SCHED;
+#if CORRAL__REGISTRY
+        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC) return true;
+#else
+        if (s->magic == CORRAL__MAGIC) return true;
+#endif
     }
-    if (s->magic != CORRAL__MAGIC) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
-        return false;
-    }
-    return true;
+    corral__fail_at(NULL, NULL, err, call, CORRAL__NOH, NULL, NULL);
+    return false;
 }
+
+#if CORRAL__REGISTRY
+#include <stdatomic.h>
+/* Live schedulers, for debug builds: a destroyed scheduler's pointer is
+   recognised without touching its (freed) memory. Beyond the table's size
+   schedulers are untracked and the magic number alone vouches for them. */
+#define CORRAL__REGISTRY_SIZE 64
+static _Atomic(const corral_sched *) corral__registry[CORRAL__REGISTRY_SIZE];
+static atomic_uint corral__untracked;
+
+void corral__registry_add(const corral_sched *s)
+{
+    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
+        const corral_sched *expect = NULL;
+        if (atomic_compare_exchange_strong(&corral__registry[i], &expect, s)) return;
+    }
+    atomic_fetch_add(&corral__untracked, 1u);
+}
+
+void corral__registry_remove(const corral_sched *s)
+{
+    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
+        const corral_sched *expect = s;
+        if (atomic_compare_exchange_strong(&corral__registry[i], &expect, NULL)) return;
+    }
+    atomic_fetch_sub(&corral__untracked, 1u);
+}
+
+bool corral__registry_has(const corral_sched *s)
+{
+    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++)
+        if (atomic_load_explicit(&corral__registry[i], memory_order_relaxed) == s) return true;
+    return atomic_load_explicit(&corral__untracked, memory_order_relaxed) != 0;
+}
+#endif

@@ -22,6 +22,10 @@ corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error 
     }
     const corral__class *c = &s->classes[cls];
     corral_co *co = CORRAL__CO(s, c->base + local * c->slot_size);
+    if (h.gen > co->gen) { /* a generation this slot has never had */
+        *err = CORRAL_ERR_FORGED_HANDLE;
+        return NULL;
+    }
     if (co->gen != h.gen || !corral__state_alive(co->state)) {
         *err = CORRAL_ERR_STALE_HANDLE;
         return NULL;

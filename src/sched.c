@@ -183,48 +183,48 @@ corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *c
 
 /* Take a slot for a new coroutine and copy its context in (no step yet).
    NULL, with the error set and counted, if it cannot. */
-static corral_co *corral__create(corral_sched *s, const corral_type *vt, const void *ctx,
+static corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
                                  size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
                                  corral_handle *out)
 {
     corral_co *none = NULL;
     if (!vt || !ctx) {
-        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
+        corral__fail_at(s, NULL, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     if (s->flags & CORRAL__DESTROYING) {
-        corral__fail(s, NULL, CORRAL_ERR_DESTROYING);
+        corral__fail_at(s, NULL, CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     uint32_t ti = corral__type_index(s, vt);
     if (ti >= CORRAL__BAD_TI) {
-        corral__fail(s, NULL, ti == CORRAL__NIL ? CORRAL_ERR_TOO_MANY_TYPES : CORRAL_ERR_BAD_TYPE);
+        corral__fail_at(s, NULL, ti == CORRAL__NIL ? CORRAL_ERR_TOO_MANY_TYPES : CORRAL_ERR_BAD_TYPE, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     corral__type_entry *te = &corral__types(s)[ti];
     if (ctx_size != te->ctx_size) {
-        corral__fail(s, NULL, CORRAL_ERR_CTX_SIZE_MISMATCH);
+        corral__fail_at(s, NULL, CORRAL_ERR_CTX_SIZE_MISMATCH, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     if (te->cls == CORRAL__NO_CLASS) {
         te->failed++;
-        corral__fail(s, NULL, CORRAL_ERR_NO_CLASS);
+        corral__fail_at(s, NULL, CORRAL_ERR_NO_CLASS, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     corral__class *c = &s->classes[te->cls];
     if ((owner | tags) && s->group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
         te->failed++;
-        corral__fail(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED);
+        corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     if (te->budget ? te->live >= te->budget
                    : c->capacity - c->used - c->retired <= c->reserved) {
         te->failed++;
         if (te->budget) {
-            corral__fail(s, NULL, CORRAL_ERR_TYPE_BUDGET);
+            corral__fail_at(s, NULL, CORRAL_ERR_TYPE_BUDGET, call, CORRAL__NOH, NULL, NULL);
         } else {
             c->failures++;
-            corral__fail(s, NULL, CORRAL_ERR_POOL_EXHAUSTED);
+            corral__fail_at(s, NULL, CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         }
         return none;
     }
@@ -232,7 +232,7 @@ static corral_co *corral__create(corral_sched *s, const corral_type *vt, const v
     if (local == CORRAL__NIL) { /* only when retired slots ate a reservation */
         te->failed++;
         c->failures++;
-        corral__fail(s, NULL, CORRAL_ERR_POOL_EXHAUSTED);
+        corral__fail_at(s, NULL, CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     if (te->budget) c->reserved--;
@@ -258,7 +258,7 @@ static corral_co *corral__create(corral_sched *s, const corral_type *vt, const v
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
 
-    if (owner | tags) corral__join_groups(s, co, owner, tags); /* cannot fail: checked above */
+    if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */
     out->index = te->cls << CORRAL__CLASS_SHIFT | local;
     out->gen = co->gen;
     return co;
@@ -274,7 +274,7 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
         corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
         return h;
     }
-    corral_co *co = corral__create(s, vt, ctx, ctx_size, phase, opts ? opts->owner : 0,
+    corral_co *co = corral__create(__func__, s, vt, ctx, ctx_size, phase, opts ? opts->owner : 0,
                                    opts ? opts->tags : 0, &h);
     if (!co) return h;
     /* Unity: the first step runs at once, in the caller's frame */
@@ -282,40 +282,40 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
     return h;
 }
 
-static bool corral__call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
+static bool corral__call(const char *call, corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
                          void *dest, size_t dest_size, bool keep_wait);
 
 bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest,
                  size_t dest_size)
 {
-    return corral__call(co, vt, ctx, ctx_size, dest, dest_size, false);
+    return corral__call(__func__, co, vt, ctx, ctx_size, dest, dest_size, false);
 }
 
 /* keep_wait: the caller's wait nodes are an interrupt for this call */
-static bool corral__call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
+static bool corral__call(const char *call, corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
                          void *dest, size_t dest_size, bool keep_wait)
 {
     corral_sched *s = corral__tls_sched;
     if (!s || !co || !corral__is_running(s, co) || co->state == CORRAL__STOPPING) {
-        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
+        corral__fail_at(s, NULL, CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL);
         return false;
     }
     corral__meta *pm = corral__meta_of(s, co);
     pm->outcome = CORRAL_END_NONE;
     if (pm->child != CORRAL__NIL) { /* one child at a time */
-        corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
     const corral__type_entry *pte = &corral__types(s)[co->type];
     uint32_t dest_off = CORRAL__NIL;
     if (vt && dest_size != vt->result_size) {
-        corral__fail(s, NULL, CORRAL_ERR_BAD_DEST);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, "its size is not the type's result size");
         return false;
     }
     if (dest_size) {
         uintptr_t d = (uintptr_t)dest, lo = (uintptr_t)CORRAL__AT(co, pte->ctx_off);
         if (!dest || d < lo || d + dest_size > lo + pte->ctx_size) {
-            corral__fail(s, NULL, CORRAL_ERR_BAD_DEST);
+            corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, NULL);
             return false;
         }
         dest_off = (uint32_t)(d - (uintptr_t)co);
@@ -333,7 +333,7 @@ static bool corral__call(corral_co *co, const corral_type *vt, const void *ctx, 
         else tags |= 1u << N[i].u.g.tag;
     }
     corral_handle h;
-    corral_co *child = corral__create(s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h);
+    corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h);
     if (!child) return false; /* outcome NONE: the caller goes on */
     pm = corral__meta_of(s, co);
     pm->child = corral__global_of(s, child);
@@ -356,7 +356,7 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     }
     corral__meta *pm = corral__meta_of(s, co);
     if (pm->child != CORRAL__NIL) {
-        corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
     if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) {
@@ -364,12 +364,12 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
     }
     pm->fired = -1;
-    int r = corral__register_wait(s, co, &interrupt); /* first: a bad interrupt starts nothing */
+    int r = corral__register_wait(__func__, s, co, &interrupt); /* first: a bad interrupt starts nothing */
     if (r <= 0) {
         pm->outcome = r == 0 ? CORRAL_END_INTERRUPTED : CORRAL_END_NONE;
         return false;
     }
-    if (!corral__call(co, vt, ctx, ctx_size, dest, dest_size, true)) { /* could not start: undo */
+    if (!corral__call(__func__, co, vt, ctx, ctx_size, dest, dest_size, true)) { /* could not start: undo */
         corral__release_wait(s, co);
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
         return false;
@@ -393,7 +393,7 @@ bool corral_stop(corral_sched *s, corral_handle h)
     corral_error err;
     corral_co *co = corral__resolve(s, h, &err);
     if (!co) {
-        corral__fail(s, NULL, err);
+        corral__fail_at(s, NULL, err, __func__, h, NULL, NULL);
         return false;
     }
     corral__stop_co(s, co, CORRAL_END_STOPPED);
@@ -456,27 +456,27 @@ bool corral__resume_co(corral_sched *s, corral_co *co)
     return true;
 }
 
-static corral_co *corral__live(corral_sched *s, corral_handle h)
+static corral_co *corral__live(const char *call, corral_sched *s, corral_handle h)
 {
-    if (!corral__check(s)) return NULL;
+    if (!corral__check_in(s, call)) return NULL;
     corral_error err;
     corral_co *co = corral__resolve(s, h, &err);
-    if (!co) corral__fail(s, NULL, err);
+    if (!co) corral__fail_at(s, NULL, err, call, h, NULL, NULL);
     return co;
 }
 
 bool corral_pause(corral_sched *s, corral_handle h)
 {
-    corral_co *co = corral__live(s, h);
+    corral_co *co = corral__live(__func__, s, h);
     return co && corral__pause_co(s, co);
 }
 
 bool corral_resume(corral_sched *s, corral_handle h)
 {
-    corral_co *co = corral__live(s, h);
+    corral_co *co = corral__live(__func__, s, h);
     if (!co) return false;
     if (!corral__resume_co(s, co)) {
-        corral__fail(s, NULL, CORRAL_ERR_NOT_PAUSED);
+        corral__fail_at(s, NULL, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL);
         return false;
     }
     return true;
@@ -492,15 +492,15 @@ bool corral_paused(const corral_sched *s, corral_handle h)
 
 bool corral_step_once(corral_sched *s, corral_handle h)
 {
-    corral_co *co = corral__live(s, h);
+    corral_co *co = corral__live(__func__, s, h);
     if (!co) return false;
     if (co->state != CORRAL__PAUSED) {
-        corral__fail(s, NULL, CORRAL_ERR_NOT_PAUSED);
+        corral__fail_at(s, NULL, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL);
         return false;
     }
     corral__meta *m = corral__meta_of(s, co);
     if (m->child != CORRAL__NIL) { /* its child runs on; stepping it would abandon that */
-        corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
         return false;
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
@@ -523,12 +523,12 @@ void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
     corral_error err;
     corral_co *co = corral__resolve(s, h, &err);
     if (!co) {
-        corral__fail(s, NULL, err);
+        corral__fail_at(s, NULL, err, __func__, h, NULL, NULL);
         return NULL;
     }
     const corral__type_entry *te = &corral__types(s)[co->type];
     if (te->vt != type) {
-        corral__fail(s, NULL, CORRAL_ERR_WRONG_TYPE);
+        corral__fail_at(s, NULL, CORRAL_ERR_WRONG_TYPE, __func__, h, NULL, te->vt->name);
         return NULL;
     }
     return CORRAL__AT(co, te->ctx_off);
@@ -536,11 +536,11 @@ void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
 
 /* ---- the frame */
 
-static bool corral__may_run(corral_sched *s)
+static bool corral__may_run(const char *call, corral_sched *s)
 {
-    if (!corral__check(s)) return false;
+    if (!corral__check_in(s, call)) return false;
     if (s->in_tick || s->depth || (s->flags & CORRAL__DESTROYING)) {
-        corral__fail(s, NULL, CORRAL_ERR_IN_TICK);
+        corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, call, CORRAL__NOH, NULL, NULL);
         return false;
     }
     return true;
@@ -548,7 +548,7 @@ static bool corral__may_run(corral_sched *s)
 
 void corral_frame_begin(corral_sched *s, float dt)
 {
-    if (!corral__may_run(s)) return;
+    if (!corral__may_run(__func__, s)) return;
     if (!(dt >= 0.0f)) {
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
@@ -588,7 +588,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
 uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
 {
     uint32_t ph;
-    if (!corral__may_run(s)) return 0;
+    if (!corral__may_run(__func__, s)) return 0;
     if (!corral__phase_index(phase, &ph)) {
         corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
         return 0;
@@ -607,7 +607,7 @@ uint32_t corral_fixed_steps_due(const corral_sched *s)
 
 uint32_t corral_tick(corral_sched *s, float dt)
 {
-    if (!corral__may_run(s)) return 0;
+    if (!corral__may_run(__func__, s)) return 0;
     corral_frame_begin(s, dt);
     uint32_t steps = 0;
     for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
@@ -679,11 +679,11 @@ uint64_t corral_frame(const corral_sched *s)
 
 /* ---- in a step: the scheduler is the one whose step is running */
 
-static corral_sched *corral__running_sched(const corral_co *co)
+static corral_sched *corral__running_sched(const char *call, const corral_co *co)
 {
     corral_sched *s = corral__tls_sched;
     if (!s || !co || !corral__is_running(s, co)) {
-        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
+        corral__fail_at(s, NULL, CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL);
         return NULL;
     }
     return s;
@@ -691,13 +691,13 @@ static corral_sched *corral__running_sched(const corral_co *co)
 
 float corral_dt(const corral_co *co)
 {
-    corral_sched *s = corral__running_sched(co);
+    corral_sched *s = corral__running_sched(__func__, co);
     return s ? (s->in_tick ? s->phase_dt : s->frame_dt) : 0.0f;
 }
 
 float corral_unscaled_dt(const corral_co *co)
 {
-    corral_sched *s = corral__running_sched(co);
+    corral_sched *s = corral__running_sched(__func__, co);
     return s ? s->unscaled_dt : 0.0f;
 }
 
@@ -705,18 +705,18 @@ corral_phase corral_current_phase(const corral_co *co)
 {
     static const corral_phase pub[CORRAL__PH_COUNT] = {CORRAL_PHASE_FIXED_UPDATE, CORRAL_PHASE_UPDATE,
                                                       CORRAL_PHASE_LATE_UPDATE, CORRAL_PHASE_END_OF_FRAME};
-    corral_sched *s = corral__running_sched(co);
+    corral_sched *s = corral__running_sched(__func__, co);
     return s ? pub[co->flags & CORRAL__PHASE_MASK] : CORRAL_PHASE_DEFAULT;
 }
 
 corral_handle corral_self(const corral_co *co)
 {
     corral_handle none = {0, 0};
-    corral_sched *s = corral__running_sched(co);
+    corral_sched *s = corral__running_sched(__func__, co);
     return s ? corral__handle_of(s, co) : none;
 }
 
 corral_sched *corral_sched_of(const corral_co *co)
 {
-    return corral__running_sched(co);
+    return corral__running_sched(__func__, co);
 }

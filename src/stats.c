@@ -9,11 +9,11 @@
 #include <inttypes.h>
 #include <string.h>
 
-static bool corral__stats_ok(const corral_sched *s, const void *out)
+static bool corral__stats_ok(const char *call, const corral_sched *s, const void *out)
 {
-    if (!corral__check(s)) return false;
+    if (!corral__check_in(s, call)) return false;
     if (!out) {
-        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
+        corral__fail_at(s, NULL, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL);
         return false;
     }
     return true;
@@ -21,17 +21,17 @@ static bool corral__stats_ok(const corral_sched *s, const void *out)
 
 uint32_t corral_type_count(const corral_sched *s)
 {
-    return corral__stats_ok(s, s) ? s->type_count : 0;
+    return corral__stats_ok(__func__, s, s) ? s->type_count : 0;
 }
 
 uint32_t corral_class_count(const corral_sched *s)
 {
-    return corral__stats_ok(s, s) ? s->class_count : 0;
+    return corral__stats_ok(__func__, s, s) ? s->class_count : 0;
 }
 
 bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out)
 {
-    if (!corral__stats_ok(s, out) || i >= s->type_count) return false;
+    if (!corral__stats_ok(__func__, s, out) || i >= s->type_count) return false;
     const corral__type_entry *te = &corral__types(s)[i];
     memset(out, 0, sizeof *out);
     out->name = te->vt->name;
@@ -51,7 +51,7 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
 
 bool corral_stats_type_of(const corral_sched *s, const corral_type *type, corral_type_stats *out)
 {
-    if (!corral__stats_ok(s, out)) return false;
+    if (!corral__stats_ok(__func__, s, out)) return false;
     for (uint32_t i = 0; i < s->type_count; i++)
         if (corral__types(s)[i].vt == type) return corral_stats_type(s, i, out);
     return false;
@@ -59,7 +59,7 @@ bool corral_stats_type_of(const corral_sched *s, const corral_type *type, corral
 
 bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *out)
 {
-    if (!corral__stats_ok(s, out) || i >= s->class_count) return false;
+    if (!corral__stats_ok(__func__, s, out) || i >= s->class_count) return false;
     const corral__class *c = &s->classes[i];
     memset(out, 0, sizeof *out);
     out->slot_size = c->slot_size;
@@ -73,7 +73,7 @@ bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *o
 
 bool corral_stats_arena(const corral_sched *s, corral_arena_stats *out)
 {
-    if (!corral__stats_ok(s, out)) return false;
+    if (!corral__stats_ok(__func__, s, out)) return false;
     memset(out, 0, sizeof *out);
     out->total_bytes = s->total_bytes;
     out->slab_bytes = s->slab_bytes;
@@ -97,7 +97,7 @@ static const char *corral__bytes(char *buf, size_t n, uint64_t b)
 
 void corral_report_text(const corral_sched *s, FILE *out)
 {
-    if (!corral__stats_ok(s, out)) return;
+    if (!corral__stats_ok(__func__, s, out)) return;
     char a[32], b[32], c[32], d[32];
     fprintf(out, "corral arena: %s block, %s of slabs, %u live (peak %u)\n",
             corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->slab_bytes),

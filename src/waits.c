@@ -18,18 +18,6 @@
 
 #include <string.h>
 
-static uint32_t *corral__heap(const corral_sched *s, uint32_t h)
-{
-    return (uint32_t *)(void *)CORRAL__AT(s, s->heap_off[h]);
-}
-static corral__signal *corral__signals(const corral_sched *s)
-{
-    return (corral__signal *)(void *)CORRAL__AT(s, s->signals_off);
-}
-static corral__future *corral__futures(const corral_sched *s)
-{
-    return (corral__future *)(void *)CORRAL__AT(s, s->futures_off);
-}
 static corral__meta *corral__meta_table(const corral_sched *s)
 {
     return (corral__meta *)(void *)CORRAL__AT(s, s->meta_off);
@@ -518,8 +506,29 @@ bool corral_future_release(corral_sched *s, corral_future f)
 
 /* ---- await */
 
+/* Validation: does `from` wait, through calls (a caller waits for its
+   child) and joins (ONE or ALL), for `to` to end? A bounded walk with a
+   stack on the C stack; past its bounds it answers no (no false alarm). */
+static bool corral__waits_for(const corral_sched *s, const corral_co *from, const corral_co *to)
+{
+    uint32_t stack[64], n = 0, budget = 4 * s->live + 64;
+    const corral__node *N = corral__nodes(s);
+    stack[n++] = corral__global_of(s, from);
+    while (n > 0 && budget-- > 0) {
+        const corral_co *c = corral__co_of_global(s, stack[--n]);
+        if (c == to) return true;
+        if (!corral__state_alive(c->state)) continue;
+        const corral__meta *m = corral__meta_of(s, c);
+        if (m->child != CORRAL__NIL && n < 64) stack[n++] = m->child;
+        if (m->mode != CORRAL__MODE_ONE && m->mode != CORRAL__MODE_ALL) continue;
+        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+            if (N[i].kind == CORRAL_WAIT_JOIN && n < 64) stack[n++] = N[i].u.t.target;
+    }
+    return false;
+}
+
 /* 1: already over; 0: must wait; -1: malformed (error set). */
-static int corral__ready(corral_sched *s, corral_co *co, const corral_wait *w)
+static int corral__ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     switch (w->kind) {
     case CORRAL_WAIT_FRAMES:
@@ -533,14 +542,14 @@ static int corral__ready(corral_sched *s, corral_co *co, const corral_wait *w)
         return w->fn(w->user) == (w->kind == CORRAL_WAIT_UNTIL);
     case CORRAL_WAIT_SIGNAL:
         if (!corral__signal_get(s, w->signal)) {
-            corral__fail(s, NULL, CORRAL_ERR_STALE_SIGNAL);
+            corral__fail_at(s, NULL, CORRAL_ERR_STALE_SIGNAL, call, CORRAL__NOH, co, NULL);
             return -1;
         }
         return 0;
     case CORRAL_WAIT_FUTURE: {
         corral__future *g = corral__future_get(s, w->future);
         if (!g) {
-            corral__fail(s, NULL, CORRAL_ERR_STALE_FUTURE);
+            corral__fail_at(s, NULL, CORRAL_ERR_STALE_FUTURE, call, CORRAL__NOH, co, NULL);
             return -1;
         }
         return g->done != 0;
@@ -549,13 +558,21 @@ static int corral__ready(corral_sched *s, corral_co *co, const corral_wait *w)
         corral_error err;
         corral_co *target = corral__resolve(s, w->co, &err);
         if (!target) return 1; /* zero, stale, finished: go on at once */
-        if (target == co) break; /* waiting for itself would never end */
+        if (target == co) { /* waiting for itself would never end */
+            corral__fail_at(s, NULL, CORRAL_ERR_CYCLIC_WAIT, call, w->co, co, "it joins itself");
+            return -1;
+        }
+        if (corral__validating(s) && corral__waits_for(s, target, co)) {
+            corral__fail_at(s, NULL, CORRAL_ERR_CYCLIC_WAIT, call, w->co, co,
+                            "the target waits (through joins or calls) for the joiner");
+            return -1;
+        }
         return 0;
     }
     default:
         break;
     }
-    corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL);
     return -1;
 }
 
@@ -610,19 +627,19 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
 
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
    over (nothing registered), -1 malformed or no nodes (error set). */
-int corral__register_wait(corral_sched *s, corral_co *co, const corral_wait *w)
+int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__meta *m = corral__meta_of(s, co);
     if (w->kind == CORRAL_WAIT_ALL || w->kind == CORRAL_WAIT_ANY) {
         if (w->count == 0) return 0;
         if (w->count > CORRAL_MAX_GROUP || !w->members) {
-            corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+            corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL);
             return -1;
         }
         int ready[CORRAL_MAX_GROUP];
         uint32_t waiting = 0;
         for (uint32_t i = 0; i < w->count; i++) {
-            ready[i] = corral__ready(s, co, &w->members[i]);
+            ready[i] = corral__ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return -1;
             if (ready[i] == 1 && w->kind == CORRAL_WAIT_ANY) {
                 m->fired = (int8_t)i;
@@ -632,7 +649,7 @@ int corral__register_wait(corral_sched *s, corral_co *co, const corral_wait *w)
         }
         if (waiting == 0) return 0;
         if (s->nodes_free_count < waiting) {
-            corral__fail(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+            corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
             return -1;
         }
         for (uint32_t i = 0; i < w->count; i++)
@@ -642,10 +659,10 @@ int corral__register_wait(corral_sched *s, corral_co *co, const corral_wait *w)
         co->state = CORRAL__WAITING;
         return 1;
     }
-    int r = corral__ready(s, co, w);
+    int r = corral__ready(call, s, co, w);
     if (r != 0) return r < 0 ? -1 : 0;
     if (s->nodes_free_count == 0) {
-        corral__fail(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+        corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
         return -1;
     }
     corral__attach(s, co, w, 0);
@@ -664,7 +681,7 @@ bool corral_await(corral_co *co, corral_wait w)
     }
     corral__meta *m = corral__meta_of(s, co);
     if (m->child != CORRAL__NIL) { /* awaiting a child already: finish that first */
-        corral__fail(s, NULL, CORRAL_ERR_BAD_WAIT);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
     if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
@@ -689,7 +706,7 @@ bool corral_await(corral_co *co, corral_wait w)
         co->flags = (uint8_t)(keep | CORRAL__PH_END);
         return true;
     default:
-        return corral__register_wait(s, co, &w) == 1;
+        return corral__register_wait(__func__, s, co, &w) == 1;
     }
 }
 
@@ -714,12 +731,12 @@ static uint32_t corral__owner_bucket(const corral_sched *s, uint64_t owner)
     return (uint32_t)((owner * 0x9E3779B97F4A7C15ull) >> 40) & s->owner_mask;
 }
 
-bool corral__join_groups(corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags)
+bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags)
 {
     uint32_t need = corral__nodes_needed(owner, tags);
     if (need == 0) return true;
     if (s->group_free_count < need) {
-        corral__fail(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED);
+        corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return false;
     }
     corral__meta *m = corral__meta_of(s, co);
@@ -760,11 +777,11 @@ typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME } corral__op
    owner). The list is moved aside and taken node by node, each put back
    home before acting, so members ending (and taking others with them)
    never break the walk. */
-static uint32_t corral__group_op(corral_sched *s, uint32_t *head, uint32_t *tail, bool by_owner,
+static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *head, uint32_t *tail, bool by_owner,
                                  uint64_t owner, corral__op op)
 {
     if (s->side_depth >= CORRAL__SIDE_MAX) {
-        corral__fail(s, NULL, CORRAL_ERR_GROUP_DEPTH);
+        corral__fail_at(s, NULL, CORRAL_ERR_GROUP_DEPTH, call, CORRAL__NOH, NULL, NULL);
         return 0;
     }
     corral__node *N = corral__nodes(s);
@@ -776,6 +793,10 @@ static uint32_t corral__group_op(corral_sched *s, uint32_t *head, uint32_t *tail
     corral__list home = {head, tail};
     corral__list side = {&s->side_head[level], &s->side_tail[level]};
     uint32_t count = 0;
+    if (op == CORRAL__OP_STOP) { /* every member that ends, also those a member's end takes along */
+        for (uint32_t i = s->side_head[level]; i != CORRAL__NIL; i = N[i].next)
+            count += (!by_owner || N[i].u.g.owner == owner) && corral__state_alive(CORRAL__CO(s, N[i].co)->state);
+    }
     while (s->side_head[level] != CORRAL__NIL) {
         uint32_t i = s->side_head[level];
         corral__list_unlink(s, side, i);
@@ -786,7 +807,6 @@ static uint32_t corral__group_op(corral_sched *s, uint32_t *head, uint32_t *tail
         if (!corral__state_alive(co->state)) continue;
         if (op == CORRAL__OP_STOP) {
             corral__stop_co(s, co, CORRAL_END_GROUP_STOPPED);
-            count++;
         } else if (op == CORRAL__OP_PAUSE) {
             count += corral__pause_co(s, co);
         } else {
@@ -797,29 +817,29 @@ static uint32_t corral__group_op(corral_sched *s, uint32_t *head, uint32_t *tail
     return count;
 }
 
-static uint32_t corral__owner_op(corral_sched *s, uint64_t owner, corral__op op)
+static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op)
 {
-    if (!corral__check(s) || owner == 0) return 0;
+    if (!corral__check_in(s, call) || owner == 0) return 0;
     uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
     uint32_t k = corral__owner_bucket(s, owner);
-    return corral__group_op(s, &b[2 * k], &b[2 * k + 1], true, owner, op);
+    return corral__group_op(call, s, &b[2 * k], &b[2 * k + 1], true, owner, op);
 }
 
-static uint32_t corral__tags_op(corral_sched *s, uint32_t tags, corral__op op)
+static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op)
 {
-    if (!corral__check(s)) return 0;
+    if (!corral__check_in(s, call)) return 0;
     uint32_t count = 0;
     for (uint32_t t = 0; t < 32; t++)
-        if (tags & (1u << t)) count += corral__group_op(s, &s->tag_head[t], &s->tag_tail[t], false, 0, op);
+        if (tags & (1u << t)) count += corral__group_op(call, s, &s->tag_head[t], &s->tag_tail[t], false, 0, op);
     return count;
 }
 
-uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(s, owner, CORRAL__OP_STOP); }
-uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(s, owner, CORRAL__OP_PAUSE); }
-uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(s, owner, CORRAL__OP_RESUME); }
-uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(s, tags, CORRAL__OP_STOP); }
-uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(s, tags, CORRAL__OP_PAUSE); }
-uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(s, tags, CORRAL__OP_RESUME); }
+uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_STOP); }
+uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_PAUSE); }
+uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_RESUME); }
+uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_STOP); }
+uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_PAUSE); }
+uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_RESUME); }
 
 /* ---- pause: timers and predicates leave their containers, keeping what
    is left of their time; lists (signal, future, join) stay */

@@ -132,8 +132,11 @@ static inline corral_sched_desc counted_one_class_desc(uint32_t slot, uint32_t c
     d.allocator.user_data = ac;
     return d;
 }
+/* Tests misuse the API on purpose and assert the error: their schedulers
+   report misuse instead of aborting (test_misuse.c covers FATAL). */
 static inline corral_sched *sched_of(corral_sched_desc d)
 {
+    if (d.validation == CORRAL_VALIDATION_DEFAULT) d.validation = CORRAL_VALIDATION_REPORT;
     corral_sched *s = corral_sched_create(&d);
     cr_assert_not_null(s);
     return s;

@@ -303,7 +303,8 @@ Test(arena, whole_state_is_position_independent_bytes)
     corral_tick(sa, 0.1f);
     corral_handle h = start_tracer(sa, 42, 0);
     memcpy(b, a, need);
-    corral_sched *sb = (corral_sched *)(void *)(b + ((unsigned char *)sa - a));
+    corral_sched *sb = corral_sched_adopt(b, need);
+    cr_assert_eq((unsigned char *)sb - b, (unsigned char *)sa - a);
     memset(a, 0xAB, need); /* the original is gone */
     trace_reset();
     corral_tick(sb, 0.1f);

@@ -12,7 +12,7 @@ static corral_sched *phase_sched(corral_order order)
     d.classes[0].slot_size = 64;
     d.classes[0].capacity = 64;
     d.order = order;
-    corral_sched *s = corral_sched_create(&d);
+    corral_sched *s = sched_of(d);
     cr_assert_not_null(s);
     return s;
 }

@@ -11,7 +11,7 @@ static corral_sched *two_class_sched(void)
     d.classes[0].capacity = 2;
     d.classes[1].slot_size = 64;
     d.classes[1].capacity = 4;
-    return corral_sched_create(&d);
+    return sched_of(d);
 }
 
 Test(stats, type_counters_follow_start_finish_stop_and_failure)

@@ -421,7 +421,7 @@ Test(waits, joining_itself_is_refused)
     corral_sched *s = wsched(8);
     corral_handle h = selfjoin_start(s, (selfjoin_ctx){.result = -1});
     cr_assert_eq(selfjoin_ctx_of(s, h)->result, 0);
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_WAIT);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CYCLIC_WAIT);
     corral_sched_destroy(s);
 }
 

@@ -219,7 +219,9 @@ typedef struct corral_registry {
     X(BAD_DEST, "the result's destination is not inside the caller's context")          \
     X(GROUP_POOL_EXHAUSTED, "no free group node for the owner/tags (raise desc.max_group_nodes)") \
     X(NOT_PAUSED, "the coroutine is not paused")                                        \
-    X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")
+    X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")           \
+    X(CYCLIC_WAIT, "the wait could never end: it waits for itself, an ancestor, or a coroutine waiting for it") \
+    X(CORRUPT, "the scheduler's state breaks an invariant (corral_verify)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -230,14 +232,17 @@ typedef enum corral_error {
 
 typedef enum corral_log_level {
     CORRAL_LOG_NONE = 0,
+    CORRAL_LOG_PANIC,   /* a misuse under CORRAL_VALIDATION_FATAL: abort() follows */
     CORRAL_LOG_ERROR,
     CORRAL_LOG_WARNING,
     CORRAL_LOG_INFO,
     CORRAL_LOG_LEVEL_COUNT
 } corral_log_level;
 
-/* Logger: called on every error. `message` is static text; `sched` may be
-   NULL (e.g. a failed create). */
+/* Logger: called on every error. `message` names the call, the handle and
+   the rule broken, e.g. "corral_stop(handle 0x000003:7): the handle's
+   coroutine has ended (stale handle)"; it is valid during the callback only.
+   `sched` may be NULL (e.g. a failed create). */
 typedef struct corral_logger {
     void (*fn)(corral_log_level level, corral_error item, const char *message,
                const corral_sched *sched, void *user_data);
@@ -262,6 +267,13 @@ typedef struct corral_clock {
 /* Text of an error (never NULL; unknown values give "unknown error"). */
 const char *corral_error_str(corral_error err);
 
+/* True for the errors that are programming mistakes (a wait outside a
+   step, a forged handle, a wrong context size, a cyclic wait, ...), as
+   opposed to run-time conditions a game handles (a full pool, a stale
+   handle, a future already released). Misuse is what
+   CORRAL_VALIDATION_FATAL aborts on. */
+bool corral_error_is_misuse(corral_error err);
+
 /* Last error on `sched`; with sched == NULL, the last error of this thread
    (create failures and calls made with a NULL scheduler land there). */
 corral_error corral_last_error(const corral_sched *sched);
@@ -274,6 +286,20 @@ typedef enum corral_order {
     CORRAL_ORDER_BY_TYPE,  /* grouped by type, queue order within a type */
     CORRAL_ORDER_COUNT
 } corral_order;
+
+/* The validation layer. Cheap checks that keep the process safe (NULL,
+   zero/stale/forged handles, full pools, a step-only call outside a step)
+   run always. Validation adds the checks that cost a walk (cyclic waits
+   through joins and call chains, double frees of a slot) and decides what
+   a misuse (corral_error_is_misuse) does. */
+typedef enum corral_validation {
+    CORRAL_VALIDATION_DEFAULT = 0, /* FATAL when the library is built without
+                                      NDEBUG, OFF with NDEBUG (release) */
+    CORRAL_VALIDATION_OFF,         /* cheap checks only; misuse is logged, the call refused */
+    CORRAL_VALIDATION_REPORT,      /* all checks; misuse is logged, the call refused */
+    CORRAL_VALIDATION_FATAL,       /* all checks; misuse is logged (CORRAL_LOG_PANIC), then abort() */
+    CORRAL_VALIDATION_COUNT
+} corral_validation;
 
 /* A size class: every slot of the class is `slot_size` bytes (header +
    context + padding; a multiple of 16). */
@@ -309,6 +335,9 @@ typedef struct corral_class_desc {
     max_futures         64
     max_group_nodes     256: a coroutine started with an owner takes one,
                         plus one per tag bit (a pool of its own)
+    clock               the monotonic clock, in ns (time budgets, timing)
+    validation          CORRAL_VALIDATION_DEFAULT: FATAL in debug builds of
+                        the library, OFF in release (NDEBUG) builds
 */
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
@@ -327,6 +356,7 @@ typedef struct corral_sched_desc {
     uint32_t max_futures;        /* 64 */
     uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
+    corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
 } corral_sched_desc;
 
 /* Bytes the arena needs for this desc (what create allocates, and what a
@@ -335,6 +365,14 @@ size_t corral_sched_memory_size(const corral_sched_desc *desc);
 
 /* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
 corral_sched *corral_sched_create(const corral_sched_desc *desc);
+
+/* Snapshots: the arena holds no pointer into itself, so a byte copy of a
+   scheduler's block (caller-owned memory, copied whole) is a working
+   scheduler once adopted. Returns it, or NULL (CORRAL_ERR_NOT_A_SCHED) if
+   the block holds none or is smaller than the original. The copy is
+   caller-owned: destroy ends its coroutines and frees nothing. Pointers the
+   user put in contexts are copied as they are. */
+corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
 
 /* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
    each exactly once) and frees the block if create allocated it. Refused
@@ -782,6 +820,13 @@ bool corral_stats_type_of(const corral_sched *sched, const corral_type *type,
                           corral_type_stats *out);
 bool corral_stats_class(const corral_sched *sched, uint32_t i, corral_class_stats *out);
 bool corral_stats_arena(const corral_sched *sched, corral_arena_stats *out);
+
+/* Check every invariant of the scheduler's state: free lists, slot states,
+   counters, lanes, wait nodes, group lists, heaps. True when all hold;
+   false reports the first broken one (CORRAL_ERR_CORRUPT, its description
+   in the logger's message). O(arena): for tests, fuzzing and debug builds,
+   not for every frame of a shipped game. */
+bool corral_verify(const corral_sched *sched);
 
 /* Print the arena, class and type tables as aligned text. */
 void corral_report_text(const corral_sched *sched, FILE *out);
