@@ -8,6 +8,7 @@
 #include <corral/corral.h>
 #include <criterion/criterion.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,12 +103,13 @@ typedef struct log_capture {
     corral_error last;
     corral_log_level level;
     const corral_sched *sched;
+    char message[256]; /* the last message */
 } log_capture;
 static inline void capture_log(corral_log_level level, corral_error item, const char *message,
                         const corral_sched *sched, void *user)
 {
     log_capture *c = (log_capture *)user;
-    (void)message;
+    snprintf(c->message, sizeof c->message, "%s", message);
     c->count++;
     c->last = item;
     c->level = level;

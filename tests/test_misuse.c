@@ -1,0 +1,361 @@
+/*
+    test_misuse.c -- the rows of docs/RELIABILITY.md that no other area's
+    tests cover: the validation layer (messages, FATAL, OFF), cyclic waits,
+    pools that run dry at each point that takes from them, signals from
+    cleanup hooks, destroyed schedulers, and corral_verify catching damage.
+*/
+#include "common.h"
+#include "corral_internal.h"
+
+#include <signal.h>
+
+static corral_sched *report_sched(uint32_t cap, log_capture *cap_log)
+{
+    corral_sched_desc d = one_class_desc(64, cap);
+    d.validation = CORRAL_VALIDATION_REPORT;
+    if (cap_log) {
+        d.logger.fn = capture_log;
+        d.logger.user_data = cap_log;
+    }
+    return sched_of(d);
+}
+
+Test(misuse, a_handle_with_a_generation_its_slot_never_had_is_forged)
+{
+    corral_sched *s = small_sched(4);
+    corral_handle h = start_tracer(s, 1, 0);
+    corral_handle forged = {h.index, h.gen + 5};
+    cr_assert_not(corral_stop(s, forged));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_FORGED_HANDLE);
+    cr_assert(corral_alive(s, h), "the real coroutine is untouched");
+    corral_sched_destroy(s);
+}
+
+static corral_result join_self(corral_co *co, actor_ctx *ctx)
+{
+    (void)ctx;
+    corral_await(co, corral_wait_join(corral_self(co)));
+    return CORRAL_STOP;
+}
+
+Test(misuse, the_logger_names_the_call_the_handle_and_the_rule)
+{
+    log_capture cap = {0};
+    corral_sched *s = report_sched(4, &cap);
+    corral_handle h = start_tracer(s, 1, 1); /* finishes at once: h is stale */
+    cr_assert_not(corral_stop(s, h));
+    cr_assert_eq(cap.level, CORRAL_LOG_ERROR);
+    cr_assert(strstr(cap.message, "corral_stop(handle 0x") != NULL, "%s", cap.message);
+    cr_assert(strstr(cap.message, "stale handle") != NULL, "%s", cap.message);
+    actor_start(s, (actor_ctx){.fn = join_self, .id = 7});
+    cr_assert_eq(cap.last, CORRAL_ERR_CYCLIC_WAIT);
+    cr_assert(strstr(cap.message, "corral_await") != NULL, "%s", cap.message);
+    cr_assert(strstr(cap.message, "in a step of 'actor'") != NULL, "%s", cap.message);
+    cr_assert(strstr(cap.message, "joins itself") != NULL, "%s", cap.message);
+    corral_sched_destroy(s);
+}
+
+Test(misuse, fatal_validation_aborts_at_the_misuse, .signal = SIGABRT)
+{
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.validation = CORRAL_VALIDATION_FATAL;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    corral_handle h = start_tracer(s, 1, 0);
+    corral_context(s, h, &actor_type); /* the wrong type: a programming mistake */
+    cr_assert_fail("not reached: FATAL aborts");
+}
+
+Test(misuse, fatal_validation_logs_panic_first_and_leaves_run_time_conditions_alone)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 1);
+    d.validation = CORRAL_VALIDATION_FATAL;
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    corral_sched *s = corral_sched_create(&d);
+    corral_handle h = start_tracer(s, 1, 0);
+    cr_assert_eq(start_tracer(s, 2, 0).gen, 0u, "a full pool is a result, not a crash");
+    cr_assert_eq(cap.last, CORRAL_ERR_POOL_EXHAUSTED);
+    cr_assert_eq(cap.level, CORRAL_LOG_ERROR);
+    corral_stop(s, h);
+    cr_assert_not(corral_stop(s, h), "a double stop is a stale handle: reported, not fatal");
+    cr_assert_not(corral_error_is_misuse(CORRAL_ERR_STALE_HANDLE));
+    cr_assert(corral_error_is_misuse(CORRAL_ERR_WRONG_TYPE));
+    corral_sched_destroy(s);
+}
+
+/* A and B join each other when validation is off: neither can end by
+   itself, nothing crashes, and stopping one lets the other go on. */
+static corral_signal g_sig;
+static corral_result wait_sig_then_join(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps == 1) return corral_await(co, corral_wait_signal(g_sig)) ? CORRAL_YIELD : CORRAL_STOP;
+    if (ctx->steps == 2) return corral_await(co, corral_wait_join(ctx->other)) ? CORRAL_YIELD : CORRAL_STOP;
+    return CORRAL_STOP;
+}
+static corral_result join_other(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps == 1) return corral_await(co, corral_wait_join(ctx->other)) ? CORRAL_YIELD : CORRAL_STOP;
+    return CORRAL_STOP;
+}
+
+static void mutual_join(corral_validation v, bool *refused, bool *deadlocked)
+{
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.validation = v;
+    corral_sched *s = sched_of(d);
+    g_sig = corral_signal_create(s);
+    corral_handle a = actor_start(s, (actor_ctx){.fn = wait_sig_then_join, .id = 1});
+    corral_handle b = actor_start(s, (actor_ctx){.fn = join_other, .id = 2, .other = a});
+    actor_ctx_of(s, a)->other = b;
+    corral_signal_raise(s, g_sig);
+    corral_tick(s, 0.f); /* A resumes and tries to join B, which waits for A */
+    *refused = corral_last_error(s) == CORRAL_ERR_CYCLIC_WAIT;
+    for (int i = 0; i < 5; i++) corral_tick(s, 0.f);
+    *deadlocked = corral_alive(s, a) && corral_alive(s, b);
+    if (*deadlocked) {
+        corral_stop(s, a);
+        corral_tick(s, 0.f);
+        cr_assert_not(corral_alive(s, b), "stopping one side ends the cycle");
+    }
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(misuse, two_coroutines_joining_each_other_is_a_cyclic_wait)
+{
+    bool refused, deadlocked;
+    mutual_join(CORRAL_VALIDATION_REPORT, &refused, &deadlocked);
+    cr_assert(refused, "validation sees the cycle");
+    cr_assert_not(deadlocked, "A's join was refused: A went on and ended, then B");
+    mutual_join(CORRAL_VALIDATION_OFF, &refused, &deadlocked);
+    cr_assert_not(refused, "without validation the walk is not made");
+    cr_assert(deadlocked, "the cycle holds both until one is stopped");
+}
+
+/* a child joining the caller that awaits it */
+DECLARE_COROUTINE(joins_parent, ACTOR_FIELDS)
+DEFINE_COROUTINE(joins_parent)
+{
+    bool waits = corral_await(co, corral_wait_join(ctx->other));
+    ctx->steps = waits ? 1 : -(int)corral_last_error(corral_sched_of(co));
+    return CORRAL_STOP;
+}
+static int g_child_result;
+static corral_result call_joiner(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps == 1) {
+        joins_parent_ctx c = {0};
+        c.other = corral_self(co);
+        return joins_parent_call(co, c) ? CORRAL_YIELD : CORRAL_STOP;
+    }
+    g_child_result = corral_call_outcome(co);
+    return CORRAL_STOP;
+}
+
+Test(misuse, a_child_joining_its_own_caller_is_a_cyclic_wait)
+{
+    corral_sched *s = report_sched(4, NULL);
+    g_child_result = -1;
+    corral_handle h = actor_start(s, (actor_ctx){.fn = call_joiner, .id = 1});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CYCLIC_WAIT);
+    cr_assert_not(corral_alive(s, h), "the child went on, finished, and its caller with it");
+    cr_assert_eq(g_child_result, CORRAL_END_FINISHED);
+    corral_sched_destroy(s);
+}
+
+Test(misuse, a_full_future_pool_returns_the_zero_future)
+{
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.max_futures = 2;
+    corral_sched *s = sched_of(d);
+    corral_future a = corral_future_create(s), b = corral_future_create(s), c = corral_future_create(s);
+    cr_assert(a.gen && b.gen);
+    cr_assert_eq(c.gen, 0u);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_FUTURE_POOL_EXHAUSTED);
+    cr_assert(corral_future_release(s, a));
+    cr_assert_neq(corral_future_create(s).gen, 0u, "a released future is reused");
+    corral_sched_destroy(s);
+}
+
+Test(misuse, a_full_signal_pool_returns_the_zero_signal)
+{
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.max_signals = 1;
+    corral_sched *s = sched_of(d);
+    corral_signal a = corral_signal_create(s);
+    cr_assert_neq(a.gen, 0u);
+    cr_assert_eq(corral_signal_create(s).gen, 0u);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIGNAL_POOL_EXHAUSTED);
+    corral_sched_destroy(s);
+}
+
+static corral_result await_sig_each_step(corral_co *co, actor_ctx *ctx)
+{
+    ctx->user = (void *)(intptr_t)corral_await(co, corral_wait_signal(g_sig));
+    return CORRAL_YIELD;
+}
+
+Test(misuse, a_waiter_that_finds_no_free_wait_node_goes_on_next_frame)
+{
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.max_wait_nodes = 1;
+    corral_sched *s = sched_of(d);
+    g_sig = corral_signal_create(s);
+    corral_handle a = actor_start(s, (actor_ctx){.fn = await_sig_each_step, .id = 1});
+    corral_handle b = actor_start(s, (actor_ctx){.fn = await_sig_each_step, .id = 2});
+    cr_assert_eq(actor_ctx_of(s, a)->user, (void *)1, "the first waiter took the node");
+    cr_assert_eq(actor_ctx_of(s, b)->user, (void *)0, "the second found none");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+    corral_tick(s, 0.f);
+    cr_assert_eq(actor_ctx_of(s, b)->steps, 2, "it yielded and ran again next frame");
+    cr_assert_eq(actor_ctx_of(s, a)->steps, 1, "the waiter still waits");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* a coroutine whose cleanup hook raises a signal */
+static corral_sched *g_sched;
+#define RAISER_FIELDS(F) F(int, id)
+DECLARE_COROUTINE(raiser, RAISER_FIELDS)
+static void raiser_end(raiser_ctx *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    (void)why;
+    corral_signal_raise(g_sched, g_sig);
+}
+DEFINE_COROUTINE_CLEANUP(raiser, raiser_end)
+{
+    (void)co;
+    (void)ctx;
+    return CORRAL_YIELD;
+}
+static corral_result wait_sig_once(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps == 1) return corral_await(co, corral_wait_signal(g_sig)) ? CORRAL_YIELD : CORRAL_STOP;
+    return CORRAL_STOP;
+}
+
+Test(misuse, a_signal_raised_from_a_cleanup_hook_wakes_its_waiters)
+{
+    corral_sched *s = report_sched(4, NULL);
+    g_sched = s;
+    g_sig = corral_signal_create(s);
+    corral_handle w = actor_start(s, (actor_ctx){.fn = wait_sig_once, .id = 1});
+    corral_handle r = raiser_start(s, (raiser_ctx){1});
+    corral_stop(s, r); /* the hook raises */
+    cr_assert(corral_alive(s, w));
+    corral_tick(s, 0.f);
+    cr_assert_not(corral_alive(s, w), "woken by the raise from the hook");
+    corral_handle r2 = raiser_start(s, (raiser_ctx){2});
+    (void)r2;
+    actor_start(s, (actor_ctx){.fn = wait_sig_once, .id = 2});
+    corral_sched_destroy(s); /* hooks raise during destroy too: nothing breaks */
+}
+
+Test(misuse, completing_a_future_twice_is_refused_and_keeps_the_first_value)
+{
+    corral_sched *s = report_sched(4, NULL);
+    corral_future f = corral_future_create(s);
+    cr_assert(corral_future_complete(s, f, (corral_value){.i = 1}));
+    cr_assert_not(corral_future_complete(s, f, (corral_value){.i = 2}));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_FUTURE_DONE);
+    corral_value v;
+    cr_assert(corral_future_value(s, f, &v));
+    cr_assert_eq(v.i, 1);
+    corral_sched_destroy(s);
+}
+
+#define BIG_FIELDS(F) F(char, bytes[200])
+DECLARE_COROUTINE(big, BIG_FIELDS)
+DEFINE_COROUTINE(big)
+{
+    (void)co;
+    (void)ctx;
+    return CORRAL_YIELD;
+}
+
+Test(misuse, a_context_larger_than_every_class_is_refused_at_start_and_counted)
+{
+    corral_sched *s = report_sched(4, NULL); /* 64-byte slots only */
+    cr_assert_eq(big_start(s, (big_ctx){{0}}).gen, 0u);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NO_CLASS);
+    corral_type_stats t;
+    cr_assert(corral_stats_type_of(s, &big_type, &t));
+    cr_assert_eq(t.failed, 1u);
+    cr_assert_eq(t.slot_size, 0u, "fits no class");
+    corral_sched_destroy(s);
+}
+
+#ifndef NDEBUG
+Test(misuse, calls_on_a_destroyed_heap_scheduler_are_refused_without_touching_it)
+{
+    /* debug builds keep a table of live schedulers: the freed block is
+       never read (ASan in CI would see it) */
+    corral_sched *s = small_sched(4);
+    corral_sched_destroy(s);
+    cr_assert_eq(corral_tick(s, 0.f), 0u);
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_NOT_A_SCHED);
+    cr_assert_eq(start_tracer(s, 1, 0).gen, 0u);
+    cr_assert_not(corral_verify(s));
+    corral_sched_destroy(s); /* a double destroy is refused too */
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_NOT_A_SCHED);
+}
+#endif
+
+Test(misuse, corral_verify_reports_damage_it_did_not_cause)
+{
+    log_capture cap = {0};
+    corral_sched *s = report_sched(8, &cap);
+    for (int i = 0; i < 5; i++) start_tracer(s, i, 0);
+    cr_assert(corral_verify(s));
+    s->classes[0].used++; /* damage from outside: a stray write */
+    cr_assert_not(corral_verify(s));
+    cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
+    cr_assert(strstr(cap.message, "used counter") != NULL, "%s", cap.message);
+    s->classes[0].used--;
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(misuse, a_bad_validation_value_in_the_desc_is_refused)
+{
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.validation = CORRAL_VALIDATION_COUNT;
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
+}
+
+/* a coroutine whose cleanup hook stops the next owner's group */
+#define CHAINER_FIELDS(F) F(uint64_t, owner)
+DECLARE_COROUTINE(chainer, CHAINER_FIELDS)
+static void chainer_end(chainer_ctx *ctx, corral_end_reason why)
+{
+    if (why == CORRAL_END_GROUP_STOPPED) corral_stop_owner(g_sched, ctx->owner + 1);
+}
+DEFINE_COROUTINE_CLEANUP(chainer, chainer_end)
+{
+    (void)co;
+    (void)ctx;
+    return CORRAL_YIELD;
+}
+
+Test(misuse, group_operations_nested_deeper_than_8_from_cleanup_hooks_are_refused)
+{
+    corral_sched *s = report_sched(16, NULL);
+    g_sched = s;
+    corral_handle h[12];
+    for (uint64_t i = 0; i < 12; i++) {
+        corral_start_desc o = {CORRAL_PHASE_DEFAULT, i + 1, 0};
+        h[i] = chainer_start_ex(s, (chainer_ctx){i + 1}, &o);
+    }
+    cr_assert_eq(corral_stop_owner(s, 1), 1u);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_GROUP_DEPTH);
+    for (int i = 0; i < 12; i++)
+        cr_assert_eq(corral_alive(s, h[i]), i >= 8, "owner %d: the 9th nested operation was refused", i + 1);
+    cr_assert(corral_verify(s));
+    cr_assert_eq(corral_stop_owner(s, 9), 1u, "owner 9 again; its hook takes 10, 11 and 12 along");
+    cr_assert_eq(corral_live_count(s), 0u);
+    corral_sched_destroy(s);
+}
