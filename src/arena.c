@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under strict C11 (the default clock) */
 #include "corral_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,7 @@ typedef struct corral__plan {
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
     uint64_t signals_off, max_signals, futures_off, max_futures;
     uint64_t owner_off, owner_buckets, wait_nodes;
+    uint64_t hist_off, hist_cap, trace_off, trace_cap;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
     uint64_t slab_bytes;
@@ -165,6 +167,14 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off = corral__align64(off, 8);
     p->futures_off = off;
     off += p->max_futures * sizeof(corral__future);
+    p->hist_cap = d->history_frames;
+    p->trace_cap = d->timing ? d->trace_steps : 0;
+    if (p->hist_cap > 0x00FFFFFFu || p->trace_cap > 0x0FFFFFFFu) return CORRAL_ERR_TOO_LARGE;
+    off = corral__align64(off, 8);
+    p->hist_off = off;
+    off += p->hist_cap * sizeof(corral_frame_sample);
+    p->trace_off = off;
+    off += p->trace_cap * sizeof(corral__trace_ev);
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
         p->class_base[i] = off;
@@ -266,6 +276,14 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->max_signals = (uint32_t)p.max_signals;
     s->futures_off = (uint32_t)p.futures_off;
     s->max_futures = (uint32_t)p.max_futures;
+    s->timing = desc->timing ? 1u : 0u;
+    s->hooks = desc->hooks;
+    s->instrument = s->timing || desc->hooks.step_begin || desc->hooks.step_end;
+    s->formatter = desc->field_formatter;
+    s->hist_off = (uint32_t)p.hist_off;
+    s->hist_cap = (uint32_t)p.hist_cap;
+    s->trace_off = (uint32_t)p.trace_off;
+    s->trace_cap = (uint32_t)p.trace_cap;
     s->fixed_dt = p.fixed_dt;
     s->max_fixed_steps = p.max_fixed_steps;
     s->time_scale = 1.0f;
@@ -283,6 +301,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         c->capacity = p.classes[i].capacity;
         c->base = (uint32_t)p.class_base[i];
         c->reserved = p.reserved[i];
+        snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
         c->free_head = c->capacity ? 0 : CORRAL__NIL;
         c->shift = 0;
         while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;

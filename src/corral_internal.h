@@ -114,6 +114,7 @@ typedef struct corral__meta {
     uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
     uint8_t pad;
     uint32_t groups;        /* first of its group membership nodes, NIL */
+    uint32_t born;          /* frame count at its start (low 32 bits): its age */
 } corral__meta;
 
 typedef struct corral__signal {
@@ -142,6 +143,8 @@ typedef struct corral__class {
     uint32_t reserved;    /* budget slots not yet taken by their types */
     uint32_t shift, inv;  /* slot_size = odd << shift; inv = odd^-1 mod 2^32 */
     uint64_t failures;
+    uint64_t ctx_bytes;   /* bytes the live contexts in it asked for */
+    char name[24];        /* pool name for hooks: "corral 64B" */
 } corral__class;
 
 typedef struct corral__type_entry {
@@ -152,7 +155,17 @@ typedef struct corral__type_entry {
     uint32_t ctx_size, ctx_off;
     uint32_t live, peak;
     uint64_t started, finished, stopped, failed;
+    uint64_t steps, step_ns, step_ns_max; /* desc.timing */
 } corral__type_entry;
+
+/* one step, kept for the Chrome trace (desc.trace_steps, with timing) */
+typedef struct corral__trace_ev {
+    uint64_t t0;
+    uint32_t dur_ns;
+    uint16_t type;
+    uint16_t pad;
+    uint32_t index, gen;
+} corral__trace_ev;
 
 struct corral_sched {
     uint32_t magic;
@@ -210,6 +223,23 @@ struct corral_sched {
 
     uint32_t class_count;
     corral__class classes[CORRAL_MAX_CLASSES];
+
+    /* profiling */
+    uint32_t timing;       /* desc.timing */
+    uint32_t instrument;   /* timing or step hooks: steps take the instrumented path */
+    corral_hooks hooks;
+    corral_field_formatter formatter;
+    uint32_t hist_off, hist_cap, hist_head, hist_count; /* corral_frame_sample ring */
+    uint32_t trace_off, trace_cap, trace_head, trace_count; /* corral__trace_ev ring */
+    uint32_t frame_open;   /* a frame began and its sample is not written yet */
+    uint32_t frame_steps;  /* steps run in the open frame */
+    uint64_t frame_tick_start; /* clock at its corral_tick start (timing) */
+    uint64_t frame_tick_ns;
+    double frame_start_time;
+    uint64_t tick_ns_last, tick_ns_max, tick_ns_total;
+    uint32_t nodes_used_peak, group_used_peak;
+    uint32_t signals_live, signals_peak, futures_live, futures_peak;
+    uint64_t wait_failures, group_failures, signal_failures, future_failures;
 
     /* arena counters */
     uint32_t live, live_peak;
@@ -453,6 +483,14 @@ static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_
     const corral__class *c = &s->classes[te->cls];
     corral__meta *m = (corral__meta *)(void *)CORRAL__AT(s, s->meta_off);
     return &m[c->first + corral__slot_local(c, corral__co_off(s, co))];
+}
+
+/* profiling (stats.c) */
+corral_result corral__step_instrumented(corral_sched *s, corral_co *co);
+void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
+static inline corral_result corral__step(corral_sched *s, corral_co *co)
+{
+    return s->instrument ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
 }
 
 /* Test hook: timer nodes popped + steps run since create. */

@@ -176,7 +176,8 @@ static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32
 static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w);
 
 static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_sched *s, uint32_t lane,
-                                                                        const bool budgeted)
+                                                                        const bool budgeted,
+                                                                        const bool instrumented)
 {
     corral__lane *L = &corral__lanes(s)[lane];
     const uint32_t n = L->walk_end;
@@ -209,7 +210,7 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
             corral_co *co = CORRAL__CO(s, off);
             s->running = off;
             if (budgeted) s->run_steps++;
-            corral_result r = corral__types(s)[co->type].step(co);
+            corral_result r = instrumented ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
             /* the common case in one test: yielded, still queued, same phase */
             /* (flags holds the phase and, rarely, a pause request: both send
            it down the slow path) */
@@ -282,8 +283,15 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
 }
 
 /* (the phase being run is s->phase) */
-static uint32_t corral__walk(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false); }
-static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true); }
+/* Four copies of the walk, so the plain one (no budget, no timing, no
+   hooks) has no test for either in its loop. */
+static uint32_t corral__walk(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, false); }
+static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true, false); }
+static uint32_t corral__walk_instr(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true); }
+static uint32_t corral__walk_budgeted_instr(corral_sched *s, uint32_t lane)
+{
+    return corral__walk_impl(s, lane, true, true);
+}
 
 /* After a run limited to n entries of L, its w entries are: the survivors
    of those n, then the deferred ones (which did not run), then what joined.
@@ -388,7 +396,10 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     }
     uint32_t steps = 0;
     if (!s->budget_ns) {
-        for (uint32_t i = first; i < first + count; i++) steps += corral__walk(s, i);
+        if (s->instrument)
+            for (uint32_t i = first; i < first + count; i++) steps += corral__walk_instr(s, i);
+        else
+            for (uint32_t i = first; i < first + count; i++) steps += corral__walk(s, i);
         return steps;
     }
     /* budgeted: start where the last run stopped; what did not run goes first */
@@ -401,7 +412,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += corral__walk_budgeted(s, i);
+        steps += s->instrument ? corral__walk_budgeted_instr(s, i) : corral__walk_budgeted(s, i);
         if (s->budget_out) s->first_lane[phase] = (start + j) % count;
     }
     if (!s->budget_out) s->first_lane[phase] = 0;

@@ -88,6 +88,9 @@ static inline void corral__end_one(corral_sched *s, corral_co *co, corral_end_re
     s->live--;
     s->slot_bytes -= c->slot_size;
     s->ctx_bytes -= te->ctx_size;
+    s->classes[te->cls].ctx_bytes -= te->ctx_size;
+    if (s->hooks.free)
+        s->hooks.free(s->classes[te->cls].name, co, s->classes[te->cls].slot_size, s->hooks.user_data);
     corral__slot_free(s, te->cls, corral__co_off(s, co));
 }
 
@@ -140,7 +143,7 @@ static void corral__step_detached(corral_sched *s, corral_co *co)
     s->depth++;
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
-    corral_result r = corral__types(s)[co->type].step(co);
+    corral_result r = corral__step(s, co);
     s->depth--;
     corral__tls_sched = prev;
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
@@ -214,6 +217,7 @@ static corral_co *corral__create(const char *call, corral_sched *s, const corral
     corral__class *c = &s->classes[te->cls];
     if ((owner | tags) && s->group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
         te->failed++;
+        s->group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
@@ -257,6 +261,9 @@ static corral_co *corral__create(const char *call, corral_sched *s, const corral
     if (s->slot_bytes > s->slot_bytes_peak) s->slot_bytes_peak = s->slot_bytes;
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
+    c->ctx_bytes += te->ctx_size;
+    corral__meta_of(s, co)->born = (uint32_t)s->frame;
+    if (s->hooks.alloc) s->hooks.alloc(c->name, co, c->slot_size, s->hooks.user_data);
 
     if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */
     out->index = te->cls << CORRAL__CLASS_SHIFT | local;
@@ -553,6 +560,11 @@ void corral_frame_begin(corral_sched *s, float dt)
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
     }
+    if (s->frame_open) corral__sample_frame(s); /* an engine driving phases: close the last frame */
+    s->frame_open = 1;
+    s->frame_steps = 0;
+    s->frame_tick_ns = 0;
+    s->frame_start_time = s->unscaled_time;
     s->unscaled_dt = dt;
     s->frame_dt = dt * s->time_scale;
     s->time += (double)s->frame_dt;
@@ -579,6 +591,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     if (s->ready_head != s->ready_tail) corral__drain_ready(s);
     uint32_t steps = corral__run_lanes(s, phase);
     if (s->ready_head != s->ready_tail) corral__drain_ready(s);
+    s->frame_steps += steps;
     s->phase = CORRAL__NIL;
     s->in_tick = 0;
     corral__tls_sched = prev;
@@ -608,7 +621,9 @@ uint32_t corral_fixed_steps_due(const corral_sched *s)
 uint32_t corral_tick(corral_sched *s, float dt)
 {
     if (!corral__may_run(__func__, s)) return 0;
+    uint64_t t0 = s->timing ? s->clock.now_ns(s->clock.user_data) : 0;
     corral_frame_begin(s, dt);
+    s->frame_tick_start = t0;
     uint32_t steps = 0;
     for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
     /* too far behind (a hitch): drop the fixed steps over the cap */
@@ -617,6 +632,14 @@ uint32_t corral_tick(corral_sched *s, float dt)
     steps += corral__run(s, CORRAL__PH_UPDATE);
     steps += corral__run(s, CORRAL__PH_LATE);
     steps += corral__run(s, CORRAL__PH_END);
+    if (s->timing) {
+        uint64_t ns = s->clock.now_ns(s->clock.user_data) - t0;
+        s->frame_tick_ns = ns;
+        s->tick_ns_last = ns;
+        s->tick_ns_total += ns;
+        if (ns > s->tick_ns_max) s->tick_ns_max = ns;
+    }
+    corral__sample_frame(s);
     return steps;
 }
 

@@ -46,6 +46,11 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
     out->finished = te->finished;
     out->stopped = te->stopped;
     out->failed = te->failed;
+    if (out->slot_size) out->padding = out->slot_size - te->ctx_size; /* header included: slot minus context */
+    out->padding_bytes = (uint64_t)out->live * (out->slot_size ? out->slot_size - te->ctx_size : 0);
+    out->steps = te->steps;
+    out->step_ns = te->step_ns;
+    out->step_ns_max = te->step_ns_max;
     return true;
 }
 
@@ -68,6 +73,9 @@ bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *o
     out->peak = c->peak;
     out->retired = c->retired;
     out->failures = c->failures;
+    out->ctx_bytes = c->ctx_bytes;
+    out->padding_bytes = (uint64_t)c->used * c->slot_size - c->ctx_bytes;
+    memcpy(out->name, c->name, sizeof out->name);
     return true;
 }
 
@@ -83,7 +91,102 @@ bool corral_stats_arena(const corral_sched *s, corral_arena_stats *out)
     out->ctx_bytes_peak = s->ctx_bytes_peak;
     out->live = s->live;
     out->live_peak = s->live_peak;
+    out->frames = s->frame;
+    out->tick_ns_last = s->tick_ns_last;
+    out->tick_ns_max = s->tick_ns_max;
+    out->tick_ns_total = s->tick_ns_total;
     return true;
+}
+
+bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
+{
+    if (!corral__stats_ok(__func__, s, out)) return false;
+    memset(out, 0, sizeof *out);
+    out->wait_nodes_capacity = s->wait_nodes;
+    out->wait_nodes = s->wait_nodes - s->nodes_free_count;
+    out->wait_nodes_peak = s->nodes_used_peak;
+    out->group_nodes_capacity = s->node_count - s->wait_nodes;
+    out->group_nodes = out->group_nodes_capacity - s->group_free_count;
+    out->group_nodes_peak = s->group_used_peak;
+    out->signals_capacity = s->max_signals;
+    out->signals = s->signals_live;
+    out->signals_peak = s->signals_peak;
+    out->futures_capacity = s->max_futures;
+    out->futures = s->futures_live;
+    out->futures_peak = s->futures_peak;
+    out->wait_failures = s->wait_failures;
+    out->group_failures = s->group_failures;
+    out->signal_failures = s->signal_failures;
+    out->future_failures = s->future_failures;
+    return true;
+}
+
+/* ---- timing and hooks: the instrumented step (the plain walk never
+   comes here) */
+corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
+{
+    corral__type_entry *te = &corral__types(s)[co->type];
+    corral_handle h = {0, 0};
+    if (s->hooks.step_begin || s->hooks.step_end) h = corral__handle_of(s, co);
+    if (s->hooks.step_begin) s->hooks.step_begin(te->vt->name, h, s->hooks.user_data);
+    uint64_t t0 = s->timing ? s->clock.now_ns(s->clock.user_data) : 0;
+    uint32_t type = co->type;
+    corral_result r = te->step(co);
+    if (s->timing) {
+        uint64_t dt = s->clock.now_ns(s->clock.user_data) - t0;
+        te->steps++;
+        te->step_ns += dt;
+        if (dt > te->step_ns_max) te->step_ns_max = dt;
+        if (s->trace_cap) {
+            corral__trace_ev *ev = (corral__trace_ev *)(void *)CORRAL__AT(s, s->trace_off);
+            corral__trace_ev *e = &ev[s->trace_head];
+            e->t0 = t0;
+            e->dur_ns = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+            e->type = (uint16_t)type;
+            e->pad = 0;
+            if (h.gen == 0) h = corral__handle_of(s, co);
+            e->index = h.index;
+            e->gen = h.gen;
+            s->trace_head = (s->trace_head + 1) % s->trace_cap;
+            if (s->trace_count < s->trace_cap) s->trace_count++;
+        }
+    }
+    if (s->hooks.step_end) s->hooks.step_end(te->vt->name, h, s->hooks.user_data);
+    return r;
+}
+
+/* ---- frame history */
+void corral__sample_frame(corral_sched *s)
+{
+    s->frame_open = 0;
+    if (!s->hist_cap) return;
+    corral_frame_sample *ring = (corral_frame_sample *)(void *)CORRAL__AT(s, s->hist_off);
+    corral_frame_sample *f = &ring[s->hist_head];
+    memset(f, 0, sizeof *f);
+    f->frame = s->frame;
+    f->time = s->frame_start_time;
+    f->dt = s->unscaled_dt;
+    f->live = s->live;
+    f->steps = s->frame_steps;
+    f->slot_bytes = s->slot_bytes;
+    f->tick_start_ns = s->frame_tick_start;
+    f->tick_ns = s->frame_tick_ns;
+    for (uint32_t i = 0; i < s->class_count; i++) f->class_used[i] = s->classes[i].used;
+    const corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < s->type_count && t < CORRAL_HISTORY_TYPES; t++) f->type_live[t] = T[t].live;
+    s->hist_head = (s->hist_head + 1) % s->hist_cap;
+    if (s->hist_count < s->hist_cap) s->hist_count++;
+}
+
+uint32_t corral_history(const corral_sched *s, corral_frame_sample *out, uint32_t max)
+{
+    if (!corral__stats_ok(__func__, s, out)) return 0;
+    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
+    uint32_t n = s->hist_count < max ? s->hist_count : max;
+    uint32_t first = (s->hist_head + s->hist_cap - s->hist_count) % (s->hist_cap ? s->hist_cap : 1);
+    first = (first + (s->hist_count - n)) % (s->hist_cap ? s->hist_cap : 1); /* the newest n */
+    for (uint32_t i = 0; i < n; i++) out[i] = ring[(first + i) % s->hist_cap];
+    return n;
 }
 
 /* "12.3 KiB" style; b < 1024 prints exact bytes */
@@ -99,34 +202,56 @@ void corral_report_text(const corral_sched *s, FILE *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return;
     char a[32], b[32], c[32], d[32];
-    fprintf(out, "corral arena: %s block, %s of slabs, %u live (peak %u)\n",
-            corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->slab_bytes),
-            s->live, s->live_peak);
+    fprintf(out, "corral arena: %s block, %s of slabs, %u live (peak %u), frame %" PRIu64 "\n",
+            corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->slab_bytes), s->live,
+            s->live_peak, s->frame);
     fprintf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, s->slot_bytes),
             corral__bytes(b, sizeof b, s->slot_bytes_peak));
     fprintf(out, "  contexts  %12s   peak %12s   (padding now %s, at peak %s)\n",
             corral__bytes(a, sizeof a, s->ctx_bytes), corral__bytes(b, sizeof b, s->ctx_bytes_peak),
             corral__bytes(c, sizeof c, s->slot_bytes - s->ctx_bytes),
             corral__bytes(d, sizeof d, s->slot_bytes_peak - s->ctx_bytes_peak));
-    fprintf(out, "\n  %-5s %6s %9s %7s %7s %7s %9s %8s\n", "class", "slot B", "capacity", "used",
-            "peak", "free", "failures", "retired");
+    if (s->timing)
+        fprintf(out, "  ticks     last %" PRIu64 " ns, max %" PRIu64 " ns, mean %" PRIu64 " ns\n", s->tick_ns_last,
+                s->tick_ns_max, s->frame ? s->tick_ns_total / s->frame : 0);
+    fprintf(out, "\n  %-5s %6s %9s %7s %7s %9s %7s %9s %8s\n", "class", "slot B", "capacity", "used", "peak",
+            "headroom", "peak %", "failures", "retired");
     for (uint32_t i = 0; i < s->class_count; i++) {
         const corral__class *k = &s->classes[i];
-        fprintf(out, "  %-5u %6u %9u %7u %7u %7u %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity,
-                k->used, k->peak, k->capacity - k->used - k->retired, k->failures, k->retired,
-                k->failures ? "  <- FULL at peak" : "");
+        uint32_t usable = k->capacity - k->retired;
+        uint32_t pct = usable ? (uint32_t)((uint64_t)k->peak * 100u / usable) : 0;
+        const char *flag = k->failures ? "  <- FULL: starts were refused"
+                           : (usable && pct >= 90) ? "  <- over 90% at peak"
+                                                   : "";
+        fprintf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity, k->used,
+                k->peak, usable - k->peak, pct, k->failures, k->retired, flag);
     }
-    fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s\n", "type", "id", "ctx B",
-            "slot B", "class", "live", "peak", "started", "finished", "stopped", "failed");
+    corral_pool_stats p;
+    corral_stats_pools(s, &p);
+    fprintf(out, "\n  %-12s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "wait nodes", p.wait_nodes, p.wait_nodes_peak,
+            p.wait_nodes_capacity, p.wait_failures);
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "group nodes", p.group_nodes, p.group_nodes_peak,
+            p.group_nodes_capacity, p.group_failures);
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "signals", p.signals, p.signals_peak, p.signals_capacity,
+            p.signal_failures);
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
+            p.future_failures);
+    fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s", "type", "id", "ctx B", "slot B", "class",
+            "live", "peak", "started", "finished", "stopped", "failed");
+    if (s->timing) fprintf(out, " %9s %9s %9s", "steps", "mean ns", "max ns");
+    fputc('\n', out);
     for (uint32_t i = 0; i < s->type_count; i++) {
         corral_type_stats t = {0};
         corral_stats_type(s, i, &t);
         char cls[8];
         if (t.class_index == CORRAL__NO_CLASS) snprintf(cls, sizeof cls, "none");
         else snprintf(cls, sizeof cls, "%u", t.class_index);
-        fprintf(out,
-                "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64 "\n",
-                t.name, t.id, t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished,
-                t.stopped, t.failed);
+        fprintf(out, "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64, t.name, t.id,
+                t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished, t.stopped, t.failed);
+        if (s->timing)
+            fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, t.steps, t.steps ? t.step_ns / t.steps : 0,
+                    t.step_ns_max);
+        fputs(t.failed ? "  <- starts refused\n" : "\n", out);
     }
 }

@@ -30,6 +30,7 @@ static uint32_t corral__node_alloc(corral_sched *s)
     uint32_t i = s->node_free;
     s->node_free = N[i].sibling;
     s->nodes_free_count--;
+    if (s->wait_nodes - s->nodes_free_count > s->nodes_used_peak) s->nodes_used_peak = s->wait_nodes - s->nodes_free_count;
     memset(&N[i], 0, sizeof N[i]);
     N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
     return i;
@@ -40,6 +41,10 @@ static uint32_t corral__group_node_alloc(corral_sched *s)
     uint32_t i = s->group_free;
     s->group_free = N[i].sibling;
     s->group_free_count--;
+    {
+        uint32_t used = s->node_count - s->wait_nodes - s->group_free_count;
+        if (used > s->group_used_peak) s->group_used_peak = used;
+    }
     memset(&N[i], 0, sizeof N[i]);
     N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
     return i;
@@ -369,6 +374,7 @@ corral_signal corral_signal_create(corral_sched *s)
     corral_signal none = {0, 0};
     if (!corral__check(s)) return none;
     if (s->signal_free == CORRAL__NIL) {
+        s->signal_failures++;
         corral__fail(s, NULL, CORRAL_ERR_SIGNAL_POOL_EXHAUSTED);
         return none;
     }
@@ -378,6 +384,7 @@ corral_signal corral_signal_create(corral_sched *s)
     g->gen++; /* odd: live */
     g->head = g->tail = CORRAL__NIL;
     corral_signal sig = {i, g->gen};
+    if (++s->signals_live > s->signals_peak) s->signals_peak = s->signals_live;
     return sig;
 }
 
@@ -415,6 +422,7 @@ bool corral_signal_destroy(corral_sched *s, corral_signal sig)
     }
     corral__fire_all(s, &g->head, &g->tail);
     g->gen++; /* even: dead; stale handles stay stale */
+    s->signals_live--;
     g->next_free = s->signal_free;
     s->signal_free = sig.index;
     return true;
@@ -433,6 +441,7 @@ corral_future corral_future_create(corral_sched *s)
     corral_future none = {0, 0};
     if (!corral__check(s)) return none;
     if (s->future_free == CORRAL__NIL) {
+        s->future_failures++;
         corral__fail(s, NULL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED);
         return none;
     }
@@ -444,6 +453,7 @@ corral_future corral_future_create(corral_sched *s)
     g->done = 0;
     g->value.u = 0;
     corral_future f = {i, g->gen};
+    if (++s->futures_live > s->futures_peak) s->futures_peak = s->futures_live;
     return f;
 }
 
@@ -499,6 +509,7 @@ bool corral_future_release(corral_sched *s, corral_future f)
     }
     corral__fire_all(s, &g->head, &g->tail); /* nobody waits forever on a released future */
     g->gen++;
+    s->futures_live--;
     g->next_free = s->future_free;
     s->future_free = f.index;
     return true;
@@ -649,6 +660,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         }
         if (waiting == 0) return 0;
         if (s->nodes_free_count < waiting) {
+            s->wait_failures++;
             corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
             return -1;
         }
@@ -662,6 +674,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
     int r = corral__ready(call, s, co, w);
     if (r != 0) return r < 0 ? -1 : 0;
     if (s->nodes_free_count == 0) {
+        s->wait_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
         return -1;
     }
@@ -736,6 +749,7 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
     uint32_t need = corral__nodes_needed(owner, tags);
     if (need == 0) return true;
     if (s->group_free_count < need) {
+        s->group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return false;
     }

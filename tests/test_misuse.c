@@ -150,7 +150,7 @@ static corral_result call_joiner(corral_co *co, actor_ctx *ctx)
         c.other = corral_self(co);
         return joins_parent_call(co, c) ? CORRAL_YIELD : CORRAL_STOP;
     }
-    g_child_result = corral_call_outcome(co);
+    g_child_result = (int)corral_call_outcome(co);
     return CORRAL_STOP;
 }
 

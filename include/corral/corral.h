@@ -287,6 +287,27 @@ typedef enum corral_order {
     CORRAL_ORDER_COUNT
 } corral_order;
 
+/* Profiler hooks (all optional; see corral_tracy.h for Tracy). Steps are
+   bracketed by step_begin/step_end; alloc/free report a slot taken or given
+   back, with the pool's name ("corral 64B": one pool per size class). */
+typedef struct corral_hooks {
+    void (*step_begin)(const char *type_name, corral_handle h, void *user_data);
+    void (*step_end)(const char *type_name, corral_handle h, void *user_data);
+    void (*alloc)(const char *pool_name, const void *ptr, size_t size, void *user_data);
+    void (*free)(const char *pool_name, const void *ptr, size_t size, void *user_data);
+    void *user_data;
+} corral_hooks;
+
+struct corral_field;
+/* Inspector: print a context field of kind CORRAL_FIELD_OTHER (a struct, an
+   array). Write at most `cap` bytes to `buf`; return false to fall back to
+   hex bytes. */
+typedef struct corral_field_formatter {
+    bool (*fn)(const struct corral_field *field, const void *value, char *buf, size_t cap,
+               void *user_data);
+    void *user_data;
+} corral_field_formatter;
+
 /* The validation layer. Cheap checks that keep the process safe (NULL,
    zero/stale/forged handles, full pools, a step-only call outside a step)
    run always. Validation adds the checks that cost a walk (cyclic waits
@@ -338,6 +359,14 @@ typedef struct corral_class_desc {
     clock               the monotonic clock, in ns (time budgets, timing)
     validation          CORRAL_VALIDATION_DEFAULT: FATAL in debug builds of
                         the library, OFF in release (NDEBUG) builds
+    timing              false: per-type step times, tick times (by `clock`);
+                        off, the step loop is the same as without profiling
+    history_frames      0: frames of history kept (corral_history), one
+                        corral_frame_sample each, in the arena
+    trace_steps         0: with timing, the last N steps kept for the
+                        Chrome trace (24 bytes each, in the arena)
+    hooks               none: step begin/end, slot alloc/free
+    field_formatter     none: prints CORRAL_FIELD_OTHER fields
 */
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
@@ -357,6 +386,11 @@ typedef struct corral_sched_desc {
     uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
+    bool timing;                 /* false: step and tick times off */
+    uint32_t history_frames;     /* 0: no frame history */
+    uint32_t trace_steps;        /* 0: no per-step trace ring (needs timing) */
+    corral_hooks hooks;          /* none */
+    corral_field_formatter field_formatter; /* none */
 } corral_sched_desc;
 
 /* Bytes the arena needs for this desc (what create allocates, and what a
@@ -790,6 +824,12 @@ typedef struct corral_type_stats {
     uint64_t finished;  /* returned CORRAL_STOP */
     uint64_t stopped;   /* stopped by handle */
     uint64_t failed;    /* starts refused (pool, budget, no class) */
+    uint32_t padding;   /* slot_size - ctx_size: bytes each coroutine wastes */
+    uint64_t padding_bytes; /* live * padding */
+    /* with desc.timing (else 0): */
+    uint64_t steps;       /* steps run */
+    uint64_t step_ns;     /* their total time */
+    uint64_t step_ns_max; /* the longest one */
 } corral_type_stats;
 
 typedef struct corral_class_stats {
@@ -798,6 +838,9 @@ typedef struct corral_class_stats {
     uint32_t used, peak;
     uint32_t retired;   /* slots whose generation wrapped (never reused) */
     uint64_t failures;  /* starts refused because the class was full */
+    uint64_t ctx_bytes;     /* bytes asked for by the live contexts in it */
+    uint64_t padding_bytes; /* used * slot_size - ctx_bytes */
+    char name[24];          /* the pool's name for hooks: "corral 64B" */
 } corral_class_stats;
 
 typedef struct corral_arena_stats {
@@ -808,7 +851,35 @@ typedef struct corral_arena_stats {
     uint64_t ctx_bytes;        /* bytes asked for by live contexts */
     uint64_t ctx_bytes_peak;
     uint32_t live, live_peak;  /* live coroutines */
+    uint64_t frames;           /* frames begun */
+    /* with desc.timing (else 0): */
+    uint64_t tick_ns_last, tick_ns_max, tick_ns_total; /* corral_tick's time */
 } corral_arena_stats;
+
+/* The other pools, for sizing a shipped desc. */
+typedef struct corral_pool_stats {
+    uint32_t wait_nodes, wait_nodes_peak, wait_nodes_capacity;
+    uint32_t group_nodes, group_nodes_peak, group_nodes_capacity;
+    uint32_t signals, signals_peak, signals_capacity;
+    uint32_t futures, futures_peak, futures_capacity;
+    uint64_t wait_failures, group_failures, signal_failures, future_failures; /* refused: pool empty */
+} corral_pool_stats;
+
+/* One frame of history (desc.history_frames), written when corral_tick
+   ends (or, for engines driving phases, at the next corral_frame_begin). */
+#define CORRAL_HISTORY_TYPES 16 /* live counts kept for the first 16 types */
+typedef struct corral_frame_sample {
+    uint64_t frame;      /* frame count */
+    double time;         /* unscaled seconds at the frame's start */
+    float dt;            /* its unscaled dt */
+    uint32_t live;       /* live coroutines at its end */
+    uint32_t steps;      /* steps run in it */
+    uint32_t pad;
+    uint64_t slot_bytes; /* arena bytes in slots at its end */
+    uint64_t tick_start_ns, tick_ns; /* by desc.clock, with timing (else 0) */
+    uint32_t class_used[CORRAL_MAX_CLASSES];  /* slots in use per class */
+    uint32_t type_live[CORRAL_HISTORY_TYPES]; /* live per type (type table order) */
+} corral_frame_sample;
 
 uint32_t corral_type_count(const corral_sched *sched);
 uint32_t corral_class_count(const corral_sched *sched);
@@ -820,6 +891,68 @@ bool corral_stats_type_of(const corral_sched *sched, const corral_type *type,
                           corral_type_stats *out);
 bool corral_stats_class(const corral_sched *sched, uint32_t i, corral_class_stats *out);
 bool corral_stats_arena(const corral_sched *sched, corral_arena_stats *out);
+bool corral_stats_pools(const corral_sched *sched, corral_pool_stats *out);
+
+/* Copy up to `max` frames of history, oldest first; returns how many. */
+uint32_t corral_history(const corral_sched *sched, corral_frame_sample *out, uint32_t max);
+
+/* ---- the live inspector */
+typedef enum corral_co_state {
+    CORRAL_CO_NONE = 0,
+    CORRAL_CO_RUNNING,  /* its step is running now */
+    CORRAL_CO_QUEUED,   /* will run in the next run of its phase */
+    CORRAL_CO_WAITING,  /* on `wait` (or on its child: CORRAL_CO_CALLING) */
+    CORRAL_CO_CALLING,  /* awaits the child it called */
+    CORRAL_CO_PAUSED,
+    CORRAL_CO_STATE_COUNT
+} corral_co_state;
+
+typedef struct corral_co_info {
+    const corral_type *type;
+    const char *type_name;
+    corral_handle handle;
+    corral_co_state state;
+    corral_wait_kind wait;   /* WAITING: what on (ALL/ANY for several) */
+    corral_phase phase;
+    uint64_t owner;
+    uint32_t tags;
+    uint64_t age_frames;     /* frames since it started */
+    corral_handle parent;    /* the caller awaiting it, or zero */
+    corral_handle child;     /* the child it awaits, or zero */
+    const void *ctx;         /* its context (valid until it ends) */
+} corral_co_info;
+
+/* Iterate live coroutines: start with *cursor = 0; true while one was
+   found (in slot order). Do not start or stop coroutines while iterating. */
+bool corral_next_co(const corral_sched *sched, uint32_t *cursor, corral_co_info *out);
+bool corral_co_info_of(const corral_sched *sched, corral_handle h, corral_co_info *out);
+const char *corral_co_state_str(corral_co_state st);
+const char *corral_wait_kind_str(corral_wait_kind k);
+/* One coroutine and its context fields by name and value (integers,
+   floats, bools, pointers; others through desc.field_formatter, else hex). */
+bool corral_print_co(const corral_sched *sched, corral_handle h, FILE *out);
+/* Every live coroutine, as corral_print_co. */
+void corral_dump(const corral_sched *sched, FILE *out);
+
+/* ---- exports (docs/PROFILING.md has the schemas) */
+/* JSON: arena, pools, classes, types, history. */
+void corral_report_json(const corral_sched *sched, FILE *out);
+/* Chrome trace-event JSON (Perfetto, chrome://tracing): counter tracks of
+   arena bytes per class and live coroutines per type, a slice per frame of
+   history and, with timing and desc.trace_steps, a slice per step. */
+void corral_trace_json(const corral_sched *sched, FILE *out);
+/* SVG chart of arena bytes in use per size class over the frames of
+   history (plain SVG, no dependency). */
+void corral_history_svg(const corral_sched *sched, FILE *out);
+
+/* ---- budgets: profile in development, ship exact pool sizes */
+/* Fill `out` with a desc whose capacities are peak * (1 + headroom) (at
+   least 1 where anything was used), for every class and pool. Classes
+   never used keep their slot size with capacity 0 unless a type needs
+   them. Only sizes are set: copy the rest from your own desc. */
+bool corral_budget_desc(const corral_sched *sched, float headroom, corral_sched_desc *out);
+/* The same, printed as a ready-to-paste C initializer. */
+void corral_emit_desc(const corral_sched *sched, float headroom, FILE *out);
 
 /* Check every invariant of the scheduler's state: free lists, slot states,
    counters, lanes, wait nodes, group lists, heaps. True when all hold;

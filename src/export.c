@@ -1,0 +1,480 @@
+/*
+    export.c -- the live inspector, the JSON report, the Chrome trace, the
+    SVG chart and the budget emitter.
+
+    Everything here reads the arena and writes to a FILE the caller gives;
+    nothing allocates. Formats are documented in docs/PROFILING.md.
+*/
+#include "corral_internal.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- inspector */
+
+const char *corral_co_state_str(corral_co_state st)
+{
+    switch (st) {
+    case CORRAL_CO_RUNNING: return "running";
+    case CORRAL_CO_QUEUED: return "queued";
+    case CORRAL_CO_WAITING: return "waiting";
+    case CORRAL_CO_CALLING: return "calling";
+    case CORRAL_CO_PAUSED: return "paused";
+    default: return "none";
+    }
+}
+
+const char *corral_wait_kind_str(corral_wait_kind k)
+{
+    static const char *const names[CORRAL_WAIT_KIND_COUNT] = {
+        "none", "next frame", "frames", "seconds", "realtime", "fixed update", "late update",
+        "end of frame", "until", "while", "signal", "future", "join", "all", "any"};
+    return (unsigned)k < (unsigned)CORRAL_WAIT_KIND_COUNT ? names[k] : "unknown";
+}
+
+static const char *corral__phase_str(corral_phase p)
+{
+    switch (p) {
+    case CORRAL_PHASE_FIXED_UPDATE: return "fixed update";
+    case CORRAL_PHASE_UPDATE: return "update";
+    case CORRAL_PHASE_LATE_UPDATE: return "late update";
+    case CORRAL_PHASE_END_OF_FRAME: return "end of frame";
+    default: return "default";
+    }
+}
+
+static void corral__info(const corral_sched *s, const corral_co *co, corral_co_info *out)
+{
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    const corral__meta *m = corral__meta_of(s, co);
+    const corral__node *N = corral__nodes(s);
+    memset(out, 0, sizeof *out);
+    out->type = te->vt;
+    out->type_name = te->vt->name;
+    out->handle = corral__handle_of(s, co);
+    out->phase = (corral_phase)((co->flags & CORRAL__PHASE_MASK) + (uint32_t)CORRAL_PHASE_FIXED_UPDATE);
+    out->ctx = CORRAL__AT(co, te->ctx_off);
+    out->age_frames = (uint32_t)((uint32_t)s->frame - m->born);
+    if (m->wait != CORRAL__NIL)
+        out->wait = m->mode == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
+                    : m->mode == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
+                                                  : (corral_wait_kind)N[m->wait].kind;
+    if (corral__is_running(s, co)) out->state = CORRAL_CO_RUNNING;
+    else if (co->state == CORRAL__PAUSED) out->state = CORRAL_CO_PAUSED;
+    else if (m->child != CORRAL__NIL) out->state = CORRAL_CO_CALLING;
+    else if (co->state == CORRAL__WAITING) out->state = CORRAL_CO_WAITING;
+    else out->state = CORRAL_CO_QUEUED;
+    for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
+        if (N[i].kind == CORRAL__NODE_OWNER) out->owner = N[i].u.g.owner;
+        else out->tags |= 1u << N[i].u.g.tag;
+    }
+    if (m->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, m->parent));
+    if (m->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, m->child));
+}
+
+bool corral_next_co(const corral_sched *s, uint32_t *cursor, corral_co_info *out)
+{
+    if (!corral__check(s)) return false;
+    if (!cursor || !out) {
+        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
+        return false;
+    }
+    for (uint32_t g = *cursor; g < s->total_slots; g++) {
+        const corral_co *co = corral__co_of_global(s, g);
+        if (!corral__state_alive(co->state)) continue;
+        corral__info(s, co, out);
+        *cursor = g + 1;
+        return true;
+    }
+    *cursor = s->total_slots;
+    return false;
+}
+
+bool corral_co_info_of(const corral_sched *s, corral_handle h, corral_co_info *out)
+{
+    if (!corral__check(s)) return false;
+    corral_error err;
+    const corral_co *co = corral__resolve(s, h, &err);
+    if (!co || !out) {
+        corral__fail_at(s, NULL, co ? CORRAL_ERR_NULL_ARG : err, __func__, h, NULL, NULL);
+        return false;
+    }
+    corral__info(s, co, out);
+    return true;
+}
+
+/* One field's value as text. */
+static void corral__field_text(const corral_sched *s, const corral_field *f, const unsigned char *p, char *buf,
+                               size_t cap)
+{
+    int64_t i = 0;
+    uint64_t u = 0;
+    switch (f->kind) {
+    case CORRAL_FIELD_INT:
+        if (f->size == 1) i = *(const int8_t *)(const void *)p;
+        else if (f->size == 2) { int16_t v; memcpy(&v, p, 2); i = v; }
+        else if (f->size == 4) { int32_t v; memcpy(&v, p, 4); i = v; }
+        else if (f->size == 8) memcpy(&i, p, 8);
+        else break;
+        snprintf(buf, cap, "%" PRId64, i);
+        return;
+    case CORRAL_FIELD_UINT:
+        if (f->size == 1) u = *p;
+        else if (f->size == 2) { uint16_t v; memcpy(&v, p, 2); u = v; }
+        else if (f->size == 4) { uint32_t v; memcpy(&v, p, 4); u = v; }
+        else if (f->size == 8) memcpy(&u, p, 8);
+        else break;
+        snprintf(buf, cap, "%" PRIu64, u);
+        return;
+    case CORRAL_FIELD_FLOAT:
+        if (f->size == sizeof(float)) { float v; memcpy(&v, p, sizeof v); snprintf(buf, cap, "%g", (double)v); return; }
+        if (f->size == sizeof(double)) { double v; memcpy(&v, p, sizeof v); snprintf(buf, cap, "%g", v); return; }
+        break;
+    case CORRAL_FIELD_BOOL:
+        snprintf(buf, cap, "%s", *p ? "true" : "false");
+        return;
+    case CORRAL_FIELD_POINTER: {
+        void *v;
+        memcpy(&v, p, sizeof v);
+        snprintf(buf, cap, "%p", v);
+        return;
+    }
+    default:
+        break;
+    }
+    if (s->formatter.fn && s->formatter.fn(f, p, buf, cap, s->formatter.user_data)) return;
+    size_t at = 0; /* hex bytes, at most 16 */
+    for (uint32_t k = 0; k < f->size && k < 16 && at + 3 < cap; k++)
+        at += (size_t)snprintf(buf + at, cap - at, "%02x", p[k]);
+    if (f->size > 16 && at + 4 < cap) snprintf(buf + at, cap - at, "...");
+}
+
+static void corral__print_info(const corral_sched *s, const corral_co_info *in, FILE *out)
+{
+    fprintf(out, "%s 0x%06x:%u  %s", in->type_name, in->handle.index, in->handle.gen, corral_co_state_str(in->state));
+    if (in->wait != CORRAL_WAIT_NONE) fprintf(out, " (%s)", corral_wait_kind_str(in->wait));
+    fprintf(out, "  phase %s  age %" PRIu64 " frames", corral__phase_str(in->phase), in->age_frames);
+    if (in->owner) fprintf(out, "  owner %" PRIu64, in->owner);
+    if (in->tags) fprintf(out, "  tags 0x%x", in->tags);
+    if (in->parent.gen) fprintf(out, "  parent 0x%06x:%u", in->parent.index, in->parent.gen);
+    if (in->child.gen) fprintf(out, "  child 0x%06x:%u", in->child.index, in->child.gen);
+    fputc('\n', out);
+    uint32_t n = 0;
+    const corral_field *f = in->type->fields ? in->type->fields(&n) : NULL;
+    size_t w = 0;
+    for (uint32_t i = 0; i < n; i++) w = strlen(f[i].name) > w ? strlen(f[i].name) : w;
+    for (uint32_t i = 0; i < n; i++) {
+        char val[96];
+        val[0] = 0;
+        corral__field_text(s, &f[i], (const unsigned char *)in->ctx + f[i].offset, val, sizeof val);
+        fprintf(out, "    %-*s  %-14s = %s\n", (int)w, f[i].name, f[i].type_name, val);
+    }
+}
+
+bool corral_print_co(const corral_sched *s, corral_handle h, FILE *out)
+{
+    corral_co_info in;
+    if (!corral_co_info_of(s, h, &in)) return false;
+    if (!out) {
+        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
+        return false;
+    }
+    corral__print_info(s, &in, out);
+    return true;
+}
+
+void corral_dump(const corral_sched *s, FILE *out)
+{
+    if (!corral__check(s)) return;
+    if (!out) {
+        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
+        return;
+    }
+    fprintf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", s->live, s->frame);
+    uint32_t cur = 0;
+    corral_co_info in;
+    while (corral_next_co(s, &cur, &in)) corral__print_info(s, &in, out);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void corral__json_str(FILE *out, const char *str)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(str ? str : ""); *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+        else fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static bool corral__out_ok(const char *call, const corral_sched *s, const void *out)
+{
+    if (!corral__check_in(s, call)) return false;
+    if (!out) {
+        corral__fail_at(s, NULL, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL);
+        return false;
+    }
+    return true;
+}
+
+static void corral__json_pool(FILE *out, const char *name, uint32_t used, uint32_t peak, uint32_t cap,
+                              uint64_t failures, bool last)
+{
+    fprintf(out, "    \"%s\": {\"used\": %u, \"peak\": %u, \"capacity\": %u, \"failures\": %" PRIu64 "}%s\n", name,
+            used, peak, cap, failures, last ? "" : ",");
+}
+
+void corral_report_json(const corral_sched *s, FILE *out)
+{
+    if (!corral__out_ok(__func__, s, out)) return;
+    corral_arena_stats a;
+    corral_pool_stats p;
+    corral_stats_arena(s, &a);
+    corral_stats_pools(s, &p);
+    fprintf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",
+            s->frame, s->time, s->unscaled_time);
+    fprintf(out,
+            "  \"arena\": {\"total_bytes\": %" PRIu64 ", \"slab_bytes\": %" PRIu64 ", \"slot_bytes\": %" PRIu64
+            ", \"slot_bytes_peak\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"ctx_bytes_peak\": %" PRIu64
+            ", \"padding_bytes\": %" PRIu64 ", \"live\": %u, \"live_peak\": %u, \"timing\": %s, \"tick_ns_last\": %" PRIu64
+            ", \"tick_ns_max\": %" PRIu64 ", \"tick_ns_total\": %" PRIu64 "},\n",
+            a.total_bytes, a.slab_bytes, a.slot_bytes, a.slot_bytes_peak, a.ctx_bytes, a.ctx_bytes_peak,
+            a.slot_bytes - a.ctx_bytes, a.live, a.live_peak, s->timing ? "true" : "false", a.tick_ns_last,
+            a.tick_ns_max, a.tick_ns_total);
+    fprintf(out, "  \"pools\": {\n");
+    corral__json_pool(out, "wait_nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures, false);
+    corral__json_pool(out, "group_nodes", p.group_nodes, p.group_nodes_peak, p.group_nodes_capacity, p.group_failures, false);
+    corral__json_pool(out, "signals", p.signals, p.signals_peak, p.signals_capacity, p.signal_failures, false);
+    corral__json_pool(out, "futures", p.futures, p.futures_peak, p.futures_capacity, p.future_failures, true);
+    fprintf(out, "  },\n  \"classes\": [\n");
+    for (uint32_t i = 0; i < s->class_count; i++) {
+        corral_class_stats c;
+        corral_stats_class(s, i, &c);
+        fprintf(out, "    {\"index\": %u, \"name\": ", i);
+        corral__json_str(out, c.name);
+        fprintf(out,
+                ", \"slot_size\": %u, \"capacity\": %u, \"used\": %u, \"peak\": %u, \"headroom\": %u, \"retired\": %u"
+                ", \"failures\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"padding_bytes\": %" PRIu64 "}%s\n",
+                c.slot_size, c.capacity, c.used, c.peak, c.capacity - c.retired - c.peak, c.retired, c.failures,
+                c.ctx_bytes, c.padding_bytes, i + 1 < s->class_count ? "," : "");
+    }
+    fprintf(out, "  ],\n  \"types\": [\n");
+    for (uint32_t i = 0; i < s->type_count; i++) {
+        corral_type_stats t;
+        corral_stats_type(s, i, &t);
+        fprintf(out, "    {\"name\": ");
+        corral__json_str(out, t.name);
+        fprintf(out, ", \"id\": %u, \"budget\": %u, \"ctx_size\": %u, \"slot_size\": %u, \"class\": ", t.id, t.budget,
+                t.ctx_size, t.slot_size);
+        if (t.slot_size) fprintf(out, "%u", t.class_index);
+        else fprintf(out, "null");
+        fprintf(out,
+                ", \"padding\": %u, \"live\": %u, \"peak\": %u, \"started\": %" PRIu64 ", \"finished\": %" PRIu64
+                ", \"stopped\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"step_ns\": %" PRIu64
+                ", \"step_ns_max\": %" PRIu64 "}%s\n",
+                t.padding, t.live, t.peak, t.started, t.finished, t.stopped, t.failed, t.steps, t.step_ns,
+                t.step_ns_max, i + 1 < s->type_count ? "," : "");
+    }
+    fprintf(out, "  ],\n  \"history\": [\n");
+    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
+    uint32_t first = s->hist_cap ? (s->hist_head + s->hist_cap - s->hist_count) % s->hist_cap : 0;
+    for (uint32_t k = 0; k < s->hist_count; k++) {
+        const corral_frame_sample *f = &ring[(first + k) % s->hist_cap];
+        fprintf(out,
+                "    {\"frame\": %" PRIu64 ", \"time\": %.9g, \"dt\": %.9g, \"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64
+                ", \"tick_ns\": %" PRIu64 ", \"class_used\": [",
+                f->frame, f->time, (double)f->dt, f->live, f->steps, f->slot_bytes, f->tick_ns);
+        for (uint32_t i = 0; i < s->class_count; i++) fprintf(out, "%s%u", i ? ", " : "", f->class_used[i]);
+        fprintf(out, "]}%s\n", k + 1 < s->hist_count ? "," : "");
+    }
+    fprintf(out, "  ]\n}\n");
+}
+
+/* ---------------------------------------------------------------- Chrome trace */
+
+void corral_trace_json(const corral_sched *s, FILE *out)
+{
+    if (!corral__out_ok(__func__, s, out)) return;
+    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
+    const corral__trace_ev *ev = (const corral__trace_ev *)(const void *)CORRAL__AT(s, s->trace_off);
+    const corral__type_entry *T = corral__types(s);
+    uint32_t first = s->hist_cap ? (s->hist_head + s->hist_cap - s->hist_count) % s->hist_cap : 0;
+    uint32_t efirst = s->trace_cap ? (s->trace_head + s->trace_cap - s->trace_count) % s->trace_cap : 0;
+    /* timestamps: the desc clock when timing is on (ns from the first event),
+       else game time (unscaled seconds) */
+    bool clocked = s->timing != 0;
+    uint64_t base = UINT64_MAX;
+    if (clocked) {
+        for (uint32_t k = 0; k < s->hist_count; k++) {
+            uint64_t t = ring[(first + k) % s->hist_cap].tick_start_ns;
+            if (t && t < base) base = t;
+        }
+        for (uint32_t k = 0; k < s->trace_count; k++) {
+            uint64_t t = ev[(efirst + k) % s->trace_cap].t0;
+            if (t < base) base = t;
+        }
+    }
+    if (base == UINT64_MAX) base = 0;
+    fprintf(out, "{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": \"corral\", \"clock\": \"%s\"},\n",
+            clocked ? "desc.clock" : "game time");
+    fprintf(out, "\"traceEvents\": [\n");
+    fprintf(out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"corral\"}},\n");
+    fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"frames\"}},\n");
+    fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"steps\"}}");
+    for (uint32_t k = 0; k < s->hist_count; k++) {
+        const corral_frame_sample *f = &ring[(first + k) % s->hist_cap];
+        double ts = clocked && f->tick_start_ns ? (double)(f->tick_start_ns - base) / 1000.0 : f->time * 1e6;
+        double dur = clocked && f->tick_start_ns ? (double)f->tick_ns / 1000.0 : (double)f->dt * 1e6;
+        fprintf(out,
+                ",\n{\"name\": \"frame %" PRIu64 "\", \"cat\": \"corral\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, "
+                "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64 "}}",
+                f->frame, ts, dur, f->live, f->steps, f->slot_bytes);
+        fprintf(out, ",\n{\"name\": \"arena bytes\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {", ts);
+        for (uint32_t i = 0; i < s->class_count; i++)
+            fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", s->classes[i].name,
+                    (uint64_t)f->class_used[i] * s->classes[i].slot_size);
+        fprintf(out, "}}");
+        fprintf(out, ",\n{\"name\": \"live coroutines\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {", ts);
+        for (uint32_t t = 0; t < s->type_count && t < CORRAL_HISTORY_TYPES; t++) {
+            fprintf(out, "%s", t ? ", " : "");
+            corral__json_str(out, T[t].vt->name);
+            fprintf(out, ": %u", f->type_live[t]);
+        }
+        fprintf(out, "}}");
+    }
+    for (uint32_t k = 0; k < s->trace_count; k++) {
+        const corral__trace_ev *e = &ev[(efirst + k) % s->trace_cap];
+        fprintf(out, ",\n{\"name\": ");
+        corral__json_str(out, e->type < s->type_count ? T[e->type].vt->name : "?");
+        fprintf(out,
+                ", \"cat\": \"step\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, \"ts\": %.3f, \"dur\": %.3f, "
+                "\"args\": {\"handle\": \"0x%06x:%u\"}}",
+                (double)(e->t0 - base) / 1000.0, (double)e->dur_ns / 1000.0, e->index, e->gen);
+    }
+    fprintf(out, "\n]}\n");
+}
+
+/* ---------------------------------------------------------------- SVG */
+
+void corral_history_svg(const corral_sched *s, FILE *out)
+{
+    if (!corral__out_ok(__func__, s, out)) return;
+    static const char *const colors[8] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+                                          "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
+    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
+    uint32_t first = s->hist_cap ? (s->hist_head + s->hist_cap - s->hist_count) % s->hist_cap : 0;
+    const double W = 760, H = 260, L = 70, T = 30, R = 180, B = 40;
+    uint64_t ymax = 1;
+    bool used[CORRAL_MAX_CLASSES] = {false};
+    for (uint32_t k = 0; k < s->hist_count; k++) {
+        const corral_frame_sample *f = &ring[(first + k) % s->hist_cap];
+        for (uint32_t i = 0; i < s->class_count; i++) {
+            uint64_t b = (uint64_t)f->class_used[i] * s->classes[i].slot_size;
+            if (b > ymax) ymax = b;
+            if (b) used[i] = true;
+        }
+    }
+    uint64_t f0 = s->hist_count ? ring[first].frame : 0;
+    uint64_t f1 = s->hist_count ? ring[(first + s->hist_count - 1) % s->hist_cap].frame : 0;
+    double span = f1 > f0 ? (double)(f1 - f0) : 1.0;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                 "font-family=\"sans-serif\" font-size=\"12\">\n", L + W + R, T + H + B);
+    fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(out, "<text x=\"%.0f\" y=\"18\" font-size=\"14\">corral: arena bytes in use per size class</text>\n", L);
+    fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T + H, L + W, T + H);
+    fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T, L, T + H);
+    for (int g = 0; g <= 4; g++) {
+        double y = T + H - H * g / 4.0;
+        fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + W, y);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%" PRIu64 " B</text>\n", L - 6, y + 4,
+                ymax * (uint64_t)g / 4u);
+    }
+    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">frame %" PRIu64 "</text>\n", L, T + H + 18, f0);
+    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">frame %" PRIu64 "</text>\n", L + W, T + H + 18, f1);
+    uint32_t legend = 0;
+    for (uint32_t i = 0; i < s->class_count; i++) {
+        if (!used[i]) continue;
+        const char *c = colors[i % 8];
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", c);
+        for (uint32_t k = 0; k < s->hist_count; k++) {
+            const corral_frame_sample *f = &ring[(first + k) % s->hist_cap];
+            double x = L + W * (double)(f->frame - f0) / span;
+            double y = T + H - H * (double)((uint64_t)f->class_used[i] * s->classes[i].slot_size) / (double)ymax;
+            fprintf(out, "%.1f,%.1f ", x, y);
+        }
+        fprintf(out, "\"/>\n");
+        double ly = T + 10 + 18.0 * legend++;
+        fprintf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", L + W + 14, ly - 10, c);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\">%s (peak %u of %u)</text>\n", L + W + 32, ly, s->classes[i].name,
+                s->classes[i].peak, s->classes[i].capacity);
+    }
+    fprintf(out, "</svg>\n");
+}
+
+/* ---------------------------------------------------------------- budgets */
+
+static uint32_t corral__with_headroom(uint32_t peak, float headroom)
+{
+    if (peak == 0) return 0;
+    double v = (double)peak * (1.0 + (double)headroom) - 1e-9; /* ceil, without libm */
+    if (v >= 4294967295.0) return UINT32_MAX;
+    uint32_t u = (uint32_t)v;
+    if ((double)u < v) u++;
+    return u < peak ? peak : u;
+}
+
+bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc *out)
+{
+    if (!corral__out_ok(__func__, s, out)) return false;
+    if (!(headroom >= 0.0f)) headroom = 0.0f;
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; i < s->class_count; i++) {
+        out->classes[i].slot_size = s->classes[i].slot_size;
+        out->classes[i].capacity = corral__with_headroom(s->classes[i].peak, headroom);
+    }
+    uint32_t one = 1; /* zero would mean "default" for these */
+    uint32_t v = corral__with_headroom(s->nodes_used_peak, headroom);
+    out->max_wait_nodes = v ? v : one;
+    v = corral__with_headroom(s->group_used_peak, headroom);
+    out->max_group_nodes = v ? v : one;
+    v = corral__with_headroom(s->signals_peak, headroom);
+    out->max_signals = v ? v : one;
+    v = corral__with_headroom(s->futures_peak, headroom);
+    out->max_futures = v ? v : one;
+    v = corral__with_headroom(s->type_count, headroom);
+    out->max_types = v ? v : one;
+    out->order = (corral_order)s->order;
+    out->fixed_dt = s->fixed_dt;
+    out->max_fixed_steps = s->max_fixed_steps;
+    return true;
+}
+
+void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
+{
+    corral_sched_desc d;
+    if (!corral_budget_desc(s, headroom, &d)) return;
+    if (!out) {
+        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
+        return;
+    }
+    fprintf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->frame,
+            1.0 + (double)headroom);
+    fprintf(out, "   Copy the rest of your desc (memory, allocator, logger, registry) next to it. */\n");
+    fprintf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
+    for (uint32_t i = 0; i < s->class_count; i++) {
+        const corral__class *c = &s->classes[i];
+        fprintf(out, "        { .slot_size = %u, .capacity = %u }, /* peak %u of %u, %" PRIu64 " failures%s */\n",
+                d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
+                c->peak ? "" : ", never used in this profile");
+    }
+    fprintf(out, "    },\n");
+    fprintf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->type_count);
+    fprintf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes_used_peak);
+    fprintf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->group_used_peak);
+    fprintf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->signals_peak);
+    fprintf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->futures_peak);
+    fprintf(out, "    .order = %s,\n", s->order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
+    fprintf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
+}
