@@ -135,11 +135,15 @@ DEFINE_COROUTINE(herald)
 int main(int argc, char **argv)
 {
     long frames = argc > 1 ? strtol(argv[1], NULL, 10) : 360;
+    const char *out_dir = argc > 2 ? argv[2] : NULL; /* where the trace and the chart go */
     const float dt = 1.0f / 60.0f;
 
     /* Exact pool sizes: what the report of a previous run showed as peaks. */
     g_sched = corral_sched_create(&(corral_sched_desc){
         .classes = {{.slot_size = 48, .capacity = 8}, {.slot_size = 64, .capacity = 8}},
+        .history_frames = 600, /* the last 10 s, for the chart and the trace */
+        .timing = true,        /* step and tick times, by the monotonic clock */
+        .trace_steps = 1024,   /* the last 1024 steps, as slices in the trace */
     });
     if (!g_sched) {
         fprintf(stderr, "demo: %s\n", corral_error_str(corral_last_error(NULL)));
@@ -160,6 +164,23 @@ int main(int argc, char **argv)
            (unsigned long long)corral_frame(g_sched), corral_time(g_sched),
            corral_live_count(g_sched));
     corral_report_text(g_sched, stdout);
+    if (out_dir) { /* open the trace in https://ui.perfetto.dev or chrome://tracing */
+        char path[512];
+        snprintf(path, sizeof path, "%s/corral-trace.json", out_dir);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            corral_trace_json(g_sched, f);
+            fclose(f);
+            printf("\ntrace: %s\n", path);
+        }
+        snprintf(path, sizeof path, "%s/corral-arena.svg", out_dir);
+        f = fopen(path, "w");
+        if (f) {
+            corral_history_svg(g_sched, f);
+            fclose(f);
+            printf("chart: %s\n", path);
+        }
+    }
     corral_sched_destroy(g_sched);
     return 0;
 }

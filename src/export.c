@@ -229,8 +229,8 @@ static void corral__json_pool(FILE *out, const char *name, uint32_t used, uint32
 void corral_report_json(const corral_sched *s, FILE *out)
 {
     if (!corral__out_ok(__func__, s, out)) return;
-    corral_arena_stats a;
-    corral_pool_stats p;
+    corral_arena_stats a = {0};
+    corral_pool_stats p = {0};
     corral_stats_arena(s, &a);
     corral_stats_pools(s, &p);
     fprintf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",

@@ -226,7 +226,7 @@ void corral_report_text(const corral_sched *s, FILE *out)
         fprintf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity, k->used,
                 k->peak, usable - k->peak, pct, k->failures, k->retired, flag);
     }
-    corral_pool_stats p;
+    corral_pool_stats p = {0};
     corral_stats_pools(s, &p);
     fprintf(out, "\n  %-12s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
     fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "wait nodes", p.wait_nodes, p.wait_nodes_peak,

@@ -9,6 +9,7 @@ command -v make >/dev/null 2>&1 || need="$need make"
 command -v g++ >/dev/null 2>&1 || need="$need g++"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 if ! pkg-config --exists criterion 2>/dev/null; then need="$need libcriterion-dev"; fi
+if ! pkg-config --exists libcjson 2>/dev/null; then need="$need libcjson-dev"; fi
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "corral: installing:$need"

@@ -1,0 +1,545 @@
+/*
+    test_profile.c -- profiling: counters under start, stop, pool failure
+    and nesting; the frame history; timing with an injected clock; hooks;
+    the inspector; the JSON, Chrome-trace and SVG exports (every JSON parsed
+    by cJSON and checked value by value); the budget round trip.
+*/
+#include "common.h"
+
+#include <cjson/cJSON.h>
+
+/* ---- a fake clock: each step of `ticker` costs ctx->cost ns */
+static uint64_t g_now;
+static uint64_t fake_now(void *user)
+{
+    (void)user;
+    return g_now;
+}
+#define TICKER_FIELDS(F) F(uint32_t, cost) F(int32_t, steps_left) F(float, speed) F(void *, target)
+DECLARE_COROUTINE(ticker, TICKER_FIELDS)
+DEFINE_COROUTINE(ticker)
+{
+    (void)co;
+    g_now += ctx->cost;
+    return --ctx->steps_left == 0 ? CORRAL_STOP : CORRAL_YIELD;
+}
+
+/* a child that runs k steps, and a caller of it */
+#define KID_FIELDS(F) F(int, k)
+DECLARE_COROUTINE(kid, KID_FIELDS)
+DEFINE_COROUTINE(kid)
+{
+    (void)co;
+    return --ctx->k <= 0 ? CORRAL_STOP : CORRAL_YIELD;
+}
+#define PARENT_FIELDS(F) F(int, k) F(int, called)
+DECLARE_COROUTINE(parent, PARENT_FIELDS)
+DEFINE_COROUTINE(parent)
+{
+    if (ctx->called) return CORRAL_STOP;
+    ctx->called = 1;
+    return kid_call(co, (kid_ctx){ctx->k}) ? CORRAL_YIELD : CORRAL_STOP;
+}
+
+static corral_sched_desc prof_desc(uint32_t cap)
+{
+    corral_sched_desc d = one_class_desc(64, cap);
+    d.classes[1].slot_size = 128;
+    d.classes[1].capacity = cap;
+    d.history_frames = 8;
+    d.timing = true;
+    d.trace_steps = 16;
+    d.clock.now_ns = fake_now;
+    return d;
+}
+
+static char *to_text(void (*fn)(const corral_sched *, FILE *), const corral_sched *s, char *buf, size_t cap)
+{
+    memset(buf, 0, cap);
+    FILE *f = fmemopen(buf, cap - 1, "w");
+    fn(s, f);
+    fclose(f);
+    return buf;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    cr_assert(cJSON_IsNumber(v), "%s is a number", key);
+    return v->valuedouble;
+}
+
+Test(profile, padding_peaks_and_failures_follow_start_stop_failure_and_nesting)
+{
+    corral_sched *s = sched_of(prof_desc(3));
+    corral_handle a = ticker_start(s, (ticker_ctx){1, 100, 0, NULL});
+    corral_handle b = parent_start(s, (parent_ctx){5, 0}); /* + its kid: 3 slots in class 0 */
+    cr_assert_eq(ticker_start(s, (ticker_ctx){1, 100, 0, NULL}).gen, 0u, "class 0 is full");
+    corral_class_stats c;
+    corral_type_stats t;
+    corral_stats_class(s, 0, &c);
+    cr_assert_eq(c.used, 3u);
+    cr_assert_eq(c.peak, 3u);
+    cr_assert_eq(c.failures, 1u);
+    cr_assert_eq(c.ctx_bytes, sizeof(ticker_ctx) + sizeof(parent_ctx) + sizeof(kid_ctx));
+    cr_assert_eq(c.padding_bytes, 3u * 64u - c.ctx_bytes);
+    cr_assert_str_eq(c.name, "corral 64B");
+    corral_stats_type_of(s, &ticker_type, &t);
+    cr_assert_eq(t.padding, 64u - (uint32_t)sizeof(ticker_ctx));
+    cr_assert_eq(t.padding_bytes, t.padding);
+    cr_assert_eq(t.failed, 1u);
+    corral_stats_type_of(s, &kid_type, &t);
+    cr_assert_eq(t.live, 1u, "the nested child is counted as its own type");
+    corral_stop(s, b); /* ends the kid too */
+    corral_stop(s, a);
+    corral_stats_class(s, 0, &c);
+    cr_assert_eq(c.used, 0u);
+    cr_assert_eq(c.ctx_bytes, 0u);
+    cr_assert_eq(c.padding_bytes, 0u);
+    cr_assert_eq(c.peak, 3u, "peaks stay");
+    corral_stats_type_of(s, &kid_type, &t);
+    cr_assert_eq(t.live, 0u);
+    cr_assert_eq(t.peak, 1u);
+    cr_assert_eq(t.padding_bytes, 0u);
+    corral_sched_destroy(s);
+}
+
+Test(profile, the_frame_history_keeps_the_last_frames_oldest_first)
+{
+    corral_sched *s = sched_of(prof_desc(16));
+    for (int i = 0; i < 4; i++) ticker_start(s, (ticker_ctx){10, 3 + i, 0, NULL}); /* end after 2..5 ticks */
+    for (int f = 0; f < 11; f++) corral_tick(s, 0.25f);
+    corral_frame_sample h[16];
+    uint32_t n = corral_history(s, h, 16);
+    cr_assert_eq(n, 8u, "the ring holds desc.history_frames");
+    cr_assert_eq(h[0].frame, 4u, "frames 4..11");
+    cr_assert_eq(h[7].frame, 11u);
+    cr_assert_eq(h[7].live, 0u);
+    /* frame 1: 4 live, each stepped once; ends at frames 2,3,4,5 */
+    corral_frame_sample all[3];
+    cr_assert_eq(corral_history(s, all, 3), 3u, "the newest 3");
+    cr_assert_eq(all[2].frame, 11u);
+    cr_assert_float_eq(h[0].time, 0.75, 1e-9, "unscaled time at the frame's start");
+    cr_assert_float_eq(h[0].dt, 0.25f, 1e-9);
+    cr_assert_eq(h[0].live, 1u, "after frame 4 only the 5-step ticker is left");
+    cr_assert_eq(h[0].steps, 2u, "frame 4 stepped two tickers");
+    cr_assert_eq(h[0].class_used[0], 1u);
+    cr_assert_eq(h[0].slot_bytes, 64u);
+    cr_assert_eq(h[0].type_live[0], 1u);
+    cr_assert_eq(h[0].tick_ns, 20u, "two steps of 10 ns by the injected clock");
+    corral_sched_destroy(s);
+}
+
+Test(profile, engines_driving_phases_get_a_sample_per_frame_too)
+{
+    corral_sched *s = sched_of(prof_desc(4));
+    ticker_start(s, (ticker_ctx){1, 100, 0, NULL});
+    for (int f = 0; f < 3; f++) {
+        corral_frame_begin(s, 0.1f);
+        corral_run_phase(s, CORRAL_PHASE_UPDATE);
+    }
+    corral_frame_sample h[8];
+    cr_assert_eq(corral_history(s, h, 8), 2u, "frames 1 and 2 closed; frame 3 is still open");
+    cr_assert_eq(h[1].frame, 2u);
+    cr_assert_eq(h[1].steps, 1u);
+    corral_sched_destroy(s);
+}
+
+Test(profile, timing_counts_steps_total_and_max_per_type_and_tick_times)
+{
+    corral_sched *s = sched_of(prof_desc(8));
+    ticker_start(s, (ticker_ctx){100, 3, 0, NULL});
+    ticker_start(s, (ticker_ctx){700, 2, 0, NULL});
+    g_now = 0;
+    corral_tick(s, 0.1f);
+    corral_tick(s, 0.1f);
+    corral_type_stats t;
+    corral_stats_type_of(s, &ticker_type, &t);
+    cr_assert_eq(t.steps, 5u, "2 first steps + 2 + 1");
+    cr_assert_eq(t.step_ns, 3u * 100u + 2u * 700u);
+    cr_assert_eq(t.step_ns_max, 700u);
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.tick_ns_last, 100u);
+    cr_assert_eq(a.tick_ns_max, 800u);
+    cr_assert_eq(a.tick_ns_total, 900u);
+    corral_sched_destroy(s);
+}
+
+Test(profile, with_timing_off_nothing_is_timed)
+{
+    corral_sched_desc d = prof_desc(8);
+    d.timing = false;
+    corral_sched *s = sched_of(d);
+    ticker_start(s, (ticker_ctx){100, 3, 0, NULL});
+    corral_tick(s, 0.1f);
+    corral_type_stats t;
+    corral_stats_type_of(s, &ticker_type, &t);
+    cr_assert_eq(t.steps, 0u);
+    cr_assert_eq(t.step_ns, 0u);
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.tick_ns_total, 0u);
+    corral_sched_destroy(s);
+}
+
+/* ---- hooks */
+typedef struct hook_log {
+    int begins, ends, allocs, frees;
+    long bytes;
+    char last_type[32], last_pool[32];
+} hook_log;
+static void h_begin(const char *type, corral_handle h, void *u)
+{
+    hook_log *l = (hook_log *)u;
+    (void)h;
+    l->begins++;
+    snprintf(l->last_type, sizeof l->last_type, "%s", type);
+}
+static void h_end(const char *type, corral_handle h, void *u)
+{
+    (void)type;
+    (void)h;
+    ((hook_log *)u)->ends++;
+}
+static void h_alloc(const char *pool, const void *p, size_t size, void *u)
+{
+    hook_log *l = (hook_log *)u;
+    (void)p;
+    l->allocs++;
+    l->bytes += (long)size;
+    snprintf(l->last_pool, sizeof l->last_pool, "%s", pool);
+}
+static void h_free(const char *pool, const void *p, size_t size, void *u)
+{
+    hook_log *l = (hook_log *)u;
+    (void)pool;
+    (void)p;
+    l->frees++;
+    l->bytes -= (long)size;
+}
+
+Test(profile, hooks_bracket_every_step_and_report_every_slot_taken_and_freed)
+{
+    hook_log log = {0};
+    corral_sched_desc d = prof_desc(8);
+    d.timing = false;
+    d.hooks = (corral_hooks){h_begin, h_end, h_alloc, h_free, &log};
+    corral_sched *s = sched_of(d);
+    parent_start(s, (parent_ctx){3, 0}); /* parent + kid */
+    ticker_start(s, (ticker_ctx){1, 2, 0, NULL});
+    cr_assert_eq(log.allocs, 3);
+    cr_assert_str_eq(log.last_pool, "corral 64B");
+    for (int i = 0; i < 4; i++) corral_tick(s, 0.1f);
+    cr_assert_eq(log.begins, log.ends);
+    cr_assert_eq(log.begins, 1 + 3 + 1 + 2, "parent twice, kid three times, ticker twice... and its first step");
+    cr_assert_eq(log.frees, 3);
+    cr_assert_eq(log.bytes, 0, "every byte taken was given back");
+    corral_sched_destroy(s);
+}
+
+/* ---- inspector */
+static bool fmt_other(const corral_field *f, const void *v, char *buf, size_t cap, void *u)
+{
+    (void)v;
+    (void)u;
+    snprintf(buf, cap, "<%s>", f->type_name);
+    return true;
+}
+typedef struct vec2 {
+    float x, y;
+} vec2;
+#define WALKER_FIELDS(F) F(int, hp) F(float, speed) F(bool, alive) F(vec2, pos) F(const char *, name)
+DECLARE_COROUTINE(walker, WALKER_FIELDS)
+DEFINE_COROUTINE(walker)
+{
+    return corral_await(co, corral_wait_seconds(10.0f)) ? CORRAL_YIELD : CORRAL_STOP;
+}
+
+Test(profile, the_inspector_lists_live_coroutines_with_state_groups_age_and_links)
+{
+    corral_sched_desc d = prof_desc(8);
+    d.field_formatter.fn = fmt_other;
+    corral_sched *s = sched_of(d);
+    corral_tick(s, 0.1f);
+    corral_start_desc o = {CORRAL_PHASE_DEFAULT, 42, 0x5};
+    corral_handle w = walker_start_ex(s, (walker_ctx){7, 2.5f, true, {1, 2}, "bob"}, &o);
+    corral_handle p = parent_start(s, (parent_ctx){9, 0});
+    corral_handle q = ticker_start(s, (ticker_ctx){1, 100, 0, NULL});
+    corral_pause(s, q);
+    corral_tick(s, 0.1f);
+    corral_tick(s, 0.1f);
+    uint32_t cur = 0, n = 0;
+    corral_co_info in;
+    bool saw_kid = false;
+    while (corral_next_co(s, &cur, &in)) {
+        n++;
+        if (in.handle.index == w.index) {
+            cr_assert_eq(in.state, CORRAL_CO_WAITING);
+            cr_assert_eq(in.wait, CORRAL_WAIT_SECONDS);
+            cr_assert_eq(in.owner, 42u);
+            cr_assert_eq(in.tags, 0x5u);
+            cr_assert_eq(in.age_frames, 2u);
+            cr_assert_str_eq(in.type_name, "walker");
+        } else if (in.handle.index == p.index) {
+            cr_assert_eq(in.state, CORRAL_CO_CALLING);
+            cr_assert_neq(in.child.gen, 0u);
+        } else if (in.handle.index == q.index) {
+            cr_assert_eq(in.state, CORRAL_CO_PAUSED);
+        } else {
+            cr_assert_str_eq(in.type_name, "kid");
+            cr_assert_eq(in.parent.index, p.index);
+            cr_assert_eq(in.state, CORRAL_CO_QUEUED);
+            saw_kid = true;
+        }
+    }
+    cr_assert_eq(n, 4u);
+    cr_assert(saw_kid);
+    char buf[4096];
+    memset(buf, 0, sizeof buf);
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    cr_assert(corral_print_co(s, w, f));
+    fclose(f);
+    cr_assert(strstr(buf, "walker 0x") != NULL, "%s", buf);
+    cr_assert(strstr(buf, "waiting (seconds)") != NULL, "%s", buf);
+    cr_assert(strstr(buf, "owner 42") != NULL, "%s", buf);
+    cr_assert(strstr(buf, "hp") && strstr(buf, "= 7\n"), "%s", buf);
+    cr_assert(strstr(buf, "= 2.5\n") != NULL, "%s", buf);
+    cr_assert(strstr(buf, "= true\n") != NULL, "%s", buf);
+    cr_assert(strstr(buf, "= <vec2>\n") != NULL, "the formatter prints other types: %s", buf);
+    cr_assert(strstr(buf, "name") && strstr(buf, "= 0x"), "pointers print as addresses: %s", buf);
+    to_text(corral_dump, s, buf, sizeof buf);
+    cr_assert(strstr(buf, "4 live coroutines") != NULL, "%s", buf);
+    cr_assert(strstr(buf, "kid 0x") && strstr(buf, "parent 0x") && strstr(buf, "ticker 0x"), "%s", buf);
+    corral_sched_destroy(s);
+}
+
+/* ---- exports */
+static corral_sched *busy_sched(void)
+{
+    corral_sched *s = sched_of(prof_desc(8));
+    g_now = 1000000;
+    for (int i = 0; i < 3; i++) ticker_start(s, (ticker_ctx){50, 2 + i, 0, NULL});
+    parent_start(s, (parent_ctx){2, 0});
+    corral_future fu = corral_future_create(s);
+    (void)fu;
+    for (int f = 0; f < 5; f++) corral_tick(s, 1.0f / 64.0f);
+    return s;
+}
+
+Test(profile, the_json_report_parses_and_carries_the_counters)
+{
+    corral_sched *s = busy_sched();
+    static char buf[1 << 16];
+    to_text(corral_report_json, s, buf, sizeof buf);
+    cJSON *j = cJSON_Parse(buf);
+    cr_assert_not_null(j, "valid JSON:\n%s", buf);
+    cr_assert_eq(num(j, "corral_report"), 1.0);
+    cr_assert_eq(num(j, "frame"), 5.0);
+    const cJSON *arena = cJSON_GetObjectItemCaseSensitive(j, "arena");
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    cr_assert_eq(num(arena, "live_peak"), (double)a.live_peak);
+    cr_assert_eq(num(arena, "slot_bytes_peak"), (double)a.slot_bytes_peak);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(arena, "timing")));
+    const cJSON *fut = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "pools"), "futures");
+    cr_assert_eq(num(fut, "used"), 1.0);
+    cr_assert_eq(num(fut, "capacity"), 64.0);
+    const cJSON *classes = cJSON_GetObjectItemCaseSensitive(j, "classes");
+    cr_assert_eq(cJSON_GetArraySize(classes), 2);
+    const cJSON *c0 = cJSON_GetArrayItem(classes, 0);
+    cr_assert_eq(num(c0, "slot_size"), 64.0);
+    cr_assert_eq(num(c0, "peak"), 5.0, "3 tickers, a parent and its kid");
+    cr_assert_eq(num(c0, "headroom"), 3.0);
+    cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(c0, "name")->valuestring, "corral 64B");
+    const cJSON *types = cJSON_GetObjectItemCaseSensitive(j, "types");
+    const cJSON *t0 = cJSON_GetArrayItem(types, 0);
+    cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(t0, "name")->valuestring, "ticker");
+    cr_assert_eq(num(t0, "started"), 3.0);
+    cr_assert_eq(num(t0, "finished"), 3.0);
+    cr_assert_eq(num(t0, "steps"), 9.0, "2 + 3 + 4 steps");
+    cr_assert_eq(num(t0, "step_ns"), 450.0);
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(j, "history");
+    cr_assert_eq(cJSON_GetArraySize(hist), 5);
+    const cJSON *h0 = cJSON_GetArrayItem(hist, 0);
+    cr_assert_eq(num(h0, "frame"), 1.0);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(h0, "class_used")), 2);
+    cJSON_Delete(j);
+    corral_sched_destroy(s);
+}
+
+Test(profile, the_chrome_trace_parses_with_frame_slices_counters_and_step_slices)
+{
+    corral_sched *s = busy_sched();
+    static char buf[1 << 17];
+    to_text(corral_trace_json, s, buf, sizeof buf);
+    cJSON *j = cJSON_Parse(buf);
+    cr_assert_not_null(j, "valid JSON:\n%s", buf);
+    const cJSON *ev = cJSON_GetObjectItemCaseSensitive(j, "traceEvents");
+    cr_assert(cJSON_IsArray(ev));
+    int frames = 0, arena = 0, live = 0, steps = 0;
+    double last_frame_ts = -1;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ev)
+    {
+        const char *ph = cJSON_GetObjectItemCaseSensitive(e, "ph")->valuestring;
+        const char *name = cJSON_GetObjectItemCaseSensitive(e, "name")->valuestring;
+        if (!strcmp(ph, "X") && cJSON_GetObjectItemCaseSensitive(e, "tid")->valueint == 1) {
+            frames++;
+            cr_assert_geq(num(e, "ts"), last_frame_ts, "frames in order, none overlapping the last");
+            cr_assert_geq(num(e, "dur"), 0.0);
+            last_frame_ts = num(e, "ts") + num(e, "dur");
+        } else if (!strcmp(ph, "C") && !strcmp(name, "arena bytes")) {
+            arena++;
+            const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
+            cr_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(args, "corral 64B")));
+            cr_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(args, "corral 128B")));
+        } else if (!strcmp(ph, "C") && !strcmp(name, "live coroutines")) {
+            live++;
+            cr_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "args"), "ticker")));
+        } else if (!strcmp(ph, "X")) {
+            steps++;
+            cr_assert_eq(cJSON_GetObjectItemCaseSensitive(e, "tid")->valueint, 2);
+            if (!strcmp(name, "ticker")) cr_assert_float_eq(num(e, "dur"), 0.05, 1e-9, "50 ns = 0.05 us");
+        }
+    }
+    cr_assert_eq(frames, 5);
+    cr_assert_eq(arena, 5);
+    cr_assert_eq(live, 5);
+    cr_assert_eq(steps, 13, "every step: tickers 2 + 3 + 4, the parent 2, its kid 2 (fewer than the ring's 16)");
+    cJSON_Delete(j);
+    corral_sched_destroy(s);
+}
+
+Test(profile, the_svg_chart_draws_a_line_per_used_class)
+{
+    corral_sched *s = busy_sched();
+    static char buf[1 << 16];
+    to_text(corral_history_svg, s, buf, sizeof buf);
+    cr_assert_eq(strncmp(buf, "<svg ", 5), 0);
+    cr_assert(strstr(buf, "</svg>\n") != NULL);
+    int lines = 0;
+    for (const char *p = buf; (p = strstr(p, "<polyline")) != NULL; p++) lines++;
+    cr_assert_eq(lines, 1, "only the 64-byte class was used");
+    cr_assert(strstr(buf, "corral 64B (peak 5 of 8)") != NULL);
+    corral_sched_destroy(s);
+}
+
+/* ---- budgets: profile, emit, rebuild with the emitted sizes, rerun */
+static corral_signal g_go;
+#define WAVE_FIELDS(F) F(int, n)
+DECLARE_COROUTINE(wave, WAVE_FIELDS)
+DEFINE_COROUTINE(wave)
+{
+    if (ctx->n-- <= 0) return CORRAL_STOP;
+    return corral_await(co, corral_wait_signal(g_go)) ? CORRAL_YIELD : CORRAL_STOP;
+}
+
+static uint64_t run_workload(corral_sched *s)
+{
+    uint64_t failures = 0;
+    g_go = corral_signal_create(s);
+    for (int i = 0; i < 3; i++)
+        if (!corral_future_create(s).gen) failures++; /* futures the game keeps */
+    for (int frame = 0; frame < 60; frame++) {
+        int spawn = frame < 30 ? frame % 7 : 2;
+        for (int i = 0; i < spawn; i++) {
+            corral_start_desc o = {CORRAL_PHASE_DEFAULT, (uint64_t)(1 + i % 3), 1u << (i % 2)};
+            if (!wave_start_ex(s, (wave_ctx){3 + i}, &o).gen) failures++;
+            if (i % 3 == 0 && !ticker_start(s, (ticker_ctx){1, 4, 0, NULL}).gen) failures++;
+            if (i == 2 && !walker_start(s, (walker_ctx){0}).gen) failures++;
+        }
+        corral_signal_raise(s, g_go);
+        corral_tick(s, 1.0f / 30.0f);
+    }
+    corral_pool_stats p;
+    corral_stats_pools(s, &p);
+    for (uint32_t i = 0; i < corral_class_count(s); i++) {
+        corral_class_stats c;
+        corral_stats_class(s, i, &c);
+        failures += c.failures;
+    }
+    return failures + p.wait_failures + p.group_failures + p.signal_failures + p.future_failures;
+}
+
+Test(profile, an_emitted_desc_ships_exact_pool_sizes_that_rerun_without_failure)
+{
+    corral_sched *s = sched_of((corral_sched_desc){0}); /* development: defaults, generous */
+    cr_assert_eq(run_workload(s), 0u);
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    corral_emit_desc(s, 0.0f, f); /* exactly the peaks */
+    fclose(f);
+    corral_sched_destroy(s);
+
+    /* parse what a programmer would paste */
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    uint32_t n = 0;
+    for (const char *p = buf; (p = strstr(p, "{ .slot_size = ")) != NULL; p++, n++)
+        cr_assert_eq(sscanf(p, "{ .slot_size = %u, .capacity = %u }", &d.classes[n].slot_size, &d.classes[n].capacity),
+                     2);
+    cr_assert_eq(n, 8u, "every default class, used or not");
+    cr_assert_eq(sscanf(strstr(buf, ".max_types = "), ".max_types = %u", &d.max_types), 1);
+    cr_assert_eq(sscanf(strstr(buf, ".max_wait_nodes = "), ".max_wait_nodes = %u", &d.max_wait_nodes), 1);
+    cr_assert_eq(sscanf(strstr(buf, ".max_group_nodes = "), ".max_group_nodes = %u", &d.max_group_nodes), 1);
+    cr_assert_eq(sscanf(strstr(buf, ".max_signals = "), ".max_signals = %u", &d.max_signals), 1);
+    cr_assert_eq(sscanf(strstr(buf, ".max_futures = "), ".max_futures = %u", &d.max_futures), 1);
+    cr_assert_eq(d.max_signals, 1u);
+    cr_assert_eq(d.max_futures, 3u);
+    cr_assert_eq(d.max_types, 3u);
+
+    corral_sched *shipped = sched_of(d);
+    cr_assert_eq(run_workload(shipped), 0u, "the shipped sizes hold the same workload");
+    for (uint32_t i = 0; i < corral_class_count(shipped); i++) {
+        corral_class_stats c;
+        corral_stats_class(shipped, i, &c);
+        cr_assert_eq(c.peak, c.capacity, "class %u is exactly as large as its peak", i);
+    }
+    corral_arena_stats a;
+    corral_stats_arena(shipped, &a);
+    cr_assert_lt(a.total_bytes, 64u * 1024u, "and much smaller than the default arena");
+    corral_sched_destroy(shipped);
+
+    /* one less slot in the busiest class, and the workload fails: exact */
+    uint32_t busiest = 0;
+    for (uint32_t i = 1; i < n; i++) busiest = d.classes[i].capacity > d.classes[busiest].capacity ? i : busiest;
+    d.classes[busiest].capacity--;
+    corral_sched *tight = sched_of(d);
+    cr_assert_gt(run_workload(tight), 0u);
+    corral_sched_destroy(tight);
+}
+
+Test(profile, headroom_scales_the_peaks_up)
+{
+    corral_sched *s = sched_of((corral_sched_desc){0});
+    run_workload(s);
+    corral_sched_desc d0, d25;
+    cr_assert(corral_budget_desc(s, 0.0f, &d0));
+    cr_assert(corral_budget_desc(s, 0.25f, &d25));
+    for (int i = 0; i < 8; i++) {
+        uint32_t want = d0.classes[i].capacity + (d0.classes[i].capacity + 3) / 4; /* ceil(p * 1.25) */
+        cr_assert_eq(d25.classes[i].capacity, want, "class %d: %u -> %u", i, d0.classes[i].capacity,
+                     d25.classes[i].capacity);
+    }
+    corral_sched_destroy(s);
+}
+
+Test(profile, profiling_never_calls_the_allocator_after_create)
+{
+    alloc_counter ac = {0};
+    corral_sched_desc d = prof_desc(8);
+    d.allocator = (corral_allocator){counting_alloc, counting_free, &ac};
+    hook_log log = {0};
+    d.hooks = (corral_hooks){h_begin, h_end, h_alloc, h_free, &log};
+    corral_sched *s = sched_of(d);
+    cr_assert_eq(ac.allocs, 1);
+    for (int r = 0; r < 200; r++) {
+        ticker_start(s, (ticker_ctx){3, 2, 0, NULL});
+        parent_start(s, (parent_ctx){2, 0});
+        corral_tick(s, 0.01f);
+    }
+    cr_assert_eq(ac.allocs, 1, "history, timing, the trace ring and hooks live in the arena");
+    corral_sched_destroy(s);
+}
