@@ -28,6 +28,8 @@ DEFINE_COROUTINE(bspawn)
 }
 
 static corral_order g_order = CORRAL_ORDER_FIFO;
+static bool g_timing = false;      /* desc.timing: per-step clock reads */
+static uint32_t g_history = 0;     /* desc.history_frames */
 
 static corral_sched *bc_sched(uint32_t slot, size_t n)
 {
@@ -36,6 +38,9 @@ static corral_sched *bc_sched(uint32_t slot, size_t n)
     d.classes[0].slot_size = slot;
     d.classes[0].capacity = (uint32_t)n;
     d.order = g_order;
+    d.timing = g_timing;
+    d.history_frames = g_history;
+    d.validation = CORRAL_VALIDATION_OFF; /* as a shipped game runs it, whatever NDEBUG says */
     return corral_sched_create(&d);
 }
 
@@ -82,6 +87,22 @@ static int bc_mixed_by_type(size_t n, int ticks, bench_out *out)
     g_order = CORRAL_ORDER_BY_TYPE;
     int rc = bc_loop(n, ticks, 1, out);
     g_order = CORRAL_ORDER_FIFO;
+    return rc;
+}
+
+/* profiling switched on: what it costs a step */
+static int bc_step_timing(size_t n, int ticks, bench_out *out)
+{
+    g_timing = true;
+    int rc = bc_loop(n, ticks, 0, out);
+    g_timing = false;
+    return rc;
+}
+static int bc_step_history(size_t n, int ticks, bench_out *out)
+{
+    g_history = 600;
+    int rc = bc_loop(n, ticks, 0, out);
+    g_history = 0;
     return rc;
 }
 
@@ -233,4 +254,14 @@ const bench_peer bench_peer_corral_by_type = {
     .name = "corral, BY_TYPE order",
     .step = bc_step_by_type,
     .mixed = bc_mixed_by_type,
+};
+
+/* profiling on: timing (two clock reads a step) and history alone */
+const bench_peer bench_peer_corral_timing = {
+    .name = "corral, timing on",
+    .step = bc_step_timing,
+};
+const bench_peer bench_peer_corral_history = {
+    .name = "corral, history 600 frames",
+    .step = bc_step_history,
 };

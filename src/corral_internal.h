@@ -237,6 +237,8 @@ struct corral_sched {
     uint64_t frame_tick_ns;
     double frame_start_time;
     uint64_t tick_ns_last, tick_ns_max, tick_ns_total;
+    uint64_t chain_t;      /* timing: when the last step of a walk's fast path ended */
+    uint32_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
     uint32_t nodes_used_peak, group_used_peak;
     uint32_t signals_live, signals_peak, futures_live, futures_peak;
     uint64_t wait_failures, group_failures, signal_failures, future_failures;

@@ -143,6 +143,7 @@ static void corral__step_detached(corral_sched *s, corral_co *co)
     s->depth++;
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
+    s->chain_valid = 0;
     corral_result r = corral__step(s, co);
     s->depth--;
     corral__tls_sched = prev;
@@ -585,6 +586,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
         s->phase_dt = s->frame_dt;
     }
     if (s->budget_ns) s->run_start = s->clock.now_ns(s->clock.user_data);
+    s->chain_valid = 0;
     if (phase == CORRAL__PH_UPDATE) corral__wake_timers(s);
     if (s->pred_head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
     /* callers an interrupt or a timer just freed go on first, in this run */
@@ -592,6 +594,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     uint32_t steps = corral__run_lanes(s, phase);
     if (s->ready_head != s->ready_tail) corral__drain_ready(s);
     s->frame_steps += steps;
+    s->chain_valid = 0;
     s->phase = CORRAL__NIL;
     s->in_tick = 0;
     corral__tls_sched = prev;

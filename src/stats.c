@@ -129,11 +129,18 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
     corral_handle h = {0, 0};
     if (s->hooks.step_begin || s->hooks.step_end) h = corral__handle_of(s, co);
     if (s->hooks.step_begin) s->hooks.step_begin(te->vt->name, h, s->hooks.user_data);
-    uint64_t t0 = s->timing ? s->clock.now_ns(s->clock.user_data) : 0;
+    /* back-to-back steps of a walk share a clock read: one step's end is the
+       next one's start (the walk's own ~2 ns between them count as step
+       time); anything else between two steps breaks the chain */
+    uint64_t t0 = !s->timing ? 0 : s->chain_valid ? s->chain_t : s->clock.now_ns(s->clock.user_data);
     uint32_t type = co->type;
     corral_result r = te->step(co);
     if (s->timing) {
-        uint64_t dt = s->clock.now_ns(s->clock.user_data) - t0;
+        uint64_t t1 = s->clock.now_ns(s->clock.user_data);
+        uint64_t dt = t1 - t0;
+        s->chain_t = t1;
+        s->chain_valid = r == CORRAL_YIELD && co->state == CORRAL__QUEUED && s->running == corral__co_off(s, co) &&
+                         !s->hooks.step_end;
         te->steps++;
         te->step_ns += dt;
         if (dt > te->step_ns_max) te->step_ns_max = dt;

@@ -61,7 +61,15 @@
 
     PROFILING
         Counters are always on (a few adds per start/stop): per type, per size
-        class and for the arena. corral_report_text prints them.
+        class, per pool and for the arena. Opt-in in the desc: a frame history
+        ring, step and tick timing, a step trace ring (all inside the arena),
+        hooks for external profilers (corral_tracy.h). Out: a text report,
+        JSON, a Chrome trace, an SVG chart, a live inspector, and
+        corral_emit_desc, which prints the desc to ship from a profile.
+
+    VALIDATION
+        desc.validation: misuse is fatal in debug builds, reported in release;
+        corral_verify checks every invariant of the arena (docs/RELIABILITY.md).
 */
 #ifndef CORRAL_H
 #define CORRAL_H
