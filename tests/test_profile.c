@@ -543,3 +543,31 @@ Test(profile, profiling_never_calls_the_allocator_after_create)
     cr_assert_eq(ac.allocs, 1, "history, timing, the trace ring and hooks live in the arena");
     corral_sched_destroy(s);
 }
+
+Test(profile, the_step_trace_keeps_only_the_last_trace_steps)
+{
+    corral_sched_desc d = prof_desc(8);
+    d.trace_steps = 4;
+    corral_sched *s = sched_of(d);
+    g_now = 0;
+    ticker_start(s, (ticker_ctx){10, 6, 0, NULL});
+    for (int i = 0; i < 5; i++) corral_tick(s, 0.1f); /* 6 steps in all */
+    static char buf[1 << 15];
+    to_text(corral_trace_json, s, buf, sizeof buf);
+    cJSON *j = cJSON_Parse(buf);
+    cr_assert_not_null(j);
+    int steps = 0;
+    double first_ts = -1;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(j, "traceEvents"))
+    {
+        const cJSON *tid = cJSON_GetObjectItemCaseSensitive(e, "tid");
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(e, "ph")->valuestring, "X") || !tid || tid->valueint != 2) continue;
+        if (steps++ == 0) first_ts = num(e, "ts");
+        cr_assert_float_eq(num(e, "dur"), 0.01, 1e-9, "10 ns each");
+    }
+    cr_assert_eq(steps, 4, "6 steps ran; the ring keeps the last 4");
+    cr_assert_float_eq(first_ts, 0.01, 1e-9, "the 3rd step started at 20 ns; frame 1, the first event (t = 0), at 10");
+    cJSON_Delete(j);
+    corral_sched_destroy(s);
+}
