@@ -88,9 +88,8 @@ static inline void corral__end_one(corral_sched *s, corral_co *co, corral_end_re
     s->live--;
     s->slot_bytes -= c->slot_size;
     s->ctx_bytes -= te->ctx_size;
-    s->classes[te->cls].ctx_bytes -= te->ctx_size;
-    if (s->hooks.free)
-        s->hooks.free(s->classes[te->cls].name, co, s->classes[te->cls].slot_size, s->hooks.user_data);
+    c->ctx_bytes -= te->ctx_size;
+    if (s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
     corral__slot_free(s, te->cls, corral__co_off(s, co));
 }
 
@@ -143,7 +142,6 @@ static void corral__step_detached(corral_sched *s, corral_co *co)
     s->depth++;
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
-    s->chain_valid = 0;
     corral_result r = corral__step(s, co);
     s->depth--;
     corral__tls_sched = prev;
@@ -263,7 +261,7 @@ static corral_co *corral__create(const char *call, corral_sched *s, const corral
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
     c->ctx_bytes += te->ctx_size;
-    corral__meta_of(s, co)->born = (uint32_t)s->frame;
+    ((corral__meta *)(void *)CORRAL__AT(s, s->meta_off))[c->first + local].born = (uint32_t)s->frame;
     if (s->hooks.alloc) s->hooks.alloc(c->name, co, c->slot_size, s->hooks.user_data);
 
     if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */

@@ -132,15 +132,15 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
     /* back-to-back steps of a walk share a clock read: one step's end is the
        next one's start (the walk's own ~2 ns between them count as step
        time); anything else between two steps breaks the chain */
-    uint64_t t0 = !s->timing ? 0 : s->chain_valid ? s->chain_t : s->clock.now_ns(s->clock.user_data);
+    bool walked = co->state == CORRAL__QUEUED && s->running == corral__co_off(s, co); /* not a detached step */
+    uint64_t t0 = !s->timing ? 0 : (walked && s->chain_valid) ? s->chain_t : s->clock.now_ns(s->clock.user_data);
     uint32_t type = co->type;
     corral_result r = te->step(co);
     if (s->timing) {
         uint64_t t1 = s->clock.now_ns(s->clock.user_data);
         uint64_t dt = t1 - t0;
         s->chain_t = t1;
-        s->chain_valid = r == CORRAL_YIELD && co->state == CORRAL__QUEUED && s->running == corral__co_off(s, co) &&
-                         !s->hooks.step_end;
+        s->chain_valid = walked && r == CORRAL_YIELD && co->state == CORRAL__QUEUED && !s->hooks.step_end;
         te->steps++;
         te->step_ns += dt;
         if (dt > te->step_ns_max) te->step_ns_max = dt;
