@@ -571,3 +571,48 @@ Test(profile, the_step_trace_keeps_only_the_last_trace_steps)
     cJSON_Delete(j);
     corral_sched_destroy(s);
 }
+
+static corral_result await_go(corral_co *co, actor_ctx *ctx)
+{
+    (void)ctx;
+    return corral_await(co, corral_wait_signal(g_go)) ? CORRAL_YIELD : CORRAL_STOP;
+}
+
+Test(profile, pool_counters_follow_use_peaks_and_failures)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.max_signals = 1;
+    d.max_futures = 2;
+    d.max_wait_nodes = 2;
+    d.max_group_nodes = 1;
+    corral_sched *s = sched_of(d);
+    g_go = corral_signal_create(s);
+    cr_assert_eq(corral_signal_create(s).gen, 0u);
+    corral_future f = corral_future_create(s);
+    corral_future_create(s);
+    cr_assert_eq(corral_future_create(s).gen, 0u);
+    corral_future_release(s, f);
+    for (int i = 0; i < 3; i++) actor_start(s, (actor_ctx){.fn = await_go, .id = i}); /* the 3rd finds no node */
+    corral_start_desc o = {CORRAL_PHASE_DEFAULT, 7, 0x1}; /* needs 2 group nodes, 1 exists */
+    cr_assert_eq(start_tracer(s, 9, 0).gen != 0, true);
+    cr_assert_eq(tracer_start_ex(s, (tracer_ctx){9, 0, 0}, &o).gen, 0u);
+    corral_pool_stats p;
+    cr_assert(corral_stats_pools(s, &p));
+    cr_assert_eq(p.signals, 1u);
+    cr_assert_eq(p.signals_peak, 1u);
+    cr_assert_eq(p.signal_failures, 1u);
+    cr_assert_eq(p.futures, 1u);
+    cr_assert_eq(p.futures_peak, 2u);
+    cr_assert_eq(p.future_failures, 1u);
+    cr_assert_eq(p.wait_nodes, 2u);
+    cr_assert_eq(p.wait_nodes_peak, 2u);
+    cr_assert_eq(p.wait_failures, 1u);
+    cr_assert_eq(p.group_nodes_capacity, 1u);
+    cr_assert_eq(p.group_failures, 1u);
+    corral_signal_raise(s, g_go);
+    corral_tick(s, 0.f);
+    cr_assert(corral_stats_pools(s, &p));
+    cr_assert_eq(p.wait_nodes, 2u, "the two waiters woke, stepped, and wait again");
+    cr_assert_eq(p.wait_nodes_peak, 2u);
+    corral_sched_destroy(s);
+}
