@@ -488,6 +488,19 @@ static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_
 }
 
 /* profiling (stats.c) */
+/* the k-th oldest frame sample / step event kept (k < hist_count / trace_count) */
+static inline const corral_frame_sample *corral__hist_at(const corral_sched *s, uint32_t k)
+{
+    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
+    return &ring[(s->hist_head + s->hist_cap - s->hist_count + k) % s->hist_cap];
+}
+static inline const corral__trace_ev *corral__trace_at(const corral_sched *s, uint32_t k)
+{
+    const corral__trace_ev *ring = (const corral__trace_ev *)(const void *)CORRAL__AT(s, s->trace_off);
+    return &ring[(s->trace_head + s->trace_cap - s->trace_count + k) % s->trace_cap];
+}
+/* false (error set) for a bad scheduler or a NULL out pointer */
+bool corral__stats_ok(const char *call, const corral_sched *s, const void *out);
 corral_result corral__step_instrumented(corral_sched *s, corral_co *co);
 void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
 static inline corral_result corral__step(corral_sched *s, corral_co *co)

@@ -209,16 +209,6 @@ static void corral__json_str(FILE *out, const char *str)
     fputc('"', out);
 }
 
-static bool corral__out_ok(const char *call, const corral_sched *s, const void *out)
-{
-    if (!corral__check_in(s, call)) return false;
-    if (!out) {
-        corral__fail_at(s, NULL, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL);
-        return false;
-    }
-    return true;
-}
-
 static void corral__json_pool(FILE *out, const char *name, uint32_t used, uint32_t peak, uint32_t cap,
                               uint64_t failures, bool last)
 {
@@ -228,7 +218,7 @@ static void corral__json_pool(FILE *out, const char *name, uint32_t used, uint32
 
 void corral_report_json(const corral_sched *s, FILE *out)
 {
-    if (!corral__out_ok(__func__, s, out)) return;
+    if (!corral__stats_ok(__func__, s, out)) return;
     corral_arena_stats a = {0};
     corral_pool_stats p = {0};
     corral_stats_arena(s, &a);
@@ -278,10 +268,8 @@ void corral_report_json(const corral_sched *s, FILE *out)
                 t.step_ns_max, i + 1 < s->type_count ? "," : "");
     }
     fprintf(out, "  ],\n  \"history\": [\n");
-    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
-    uint32_t first = s->hist_cap ? (s->hist_head + s->hist_cap - s->hist_count) % s->hist_cap : 0;
     for (uint32_t k = 0; k < s->hist_count; k++) {
-        const corral_frame_sample *f = &ring[(first + k) % s->hist_cap];
+        const corral_frame_sample *f = corral__hist_at(s, k);
         fprintf(out,
                 "    {\"frame\": %" PRIu64 ", \"time\": %.9g, \"dt\": %.9g, \"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64
                 ", \"tick_ns\": %" PRIu64 ", \"class_used\": [",
@@ -296,23 +284,19 @@ void corral_report_json(const corral_sched *s, FILE *out)
 
 void corral_trace_json(const corral_sched *s, FILE *out)
 {
-    if (!corral__out_ok(__func__, s, out)) return;
-    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
-    const corral__trace_ev *ev = (const corral__trace_ev *)(const void *)CORRAL__AT(s, s->trace_off);
+    if (!corral__stats_ok(__func__, s, out)) return;
     const corral__type_entry *T = corral__types(s);
-    uint32_t first = s->hist_cap ? (s->hist_head + s->hist_cap - s->hist_count) % s->hist_cap : 0;
-    uint32_t efirst = s->trace_cap ? (s->trace_head + s->trace_cap - s->trace_count) % s->trace_cap : 0;
     /* timestamps: the desc clock when timing is on (ns from the first event),
        else game time (unscaled seconds) */
     bool clocked = s->timing != 0;
     uint64_t base = UINT64_MAX;
     if (clocked) {
         for (uint32_t k = 0; k < s->hist_count; k++) {
-            uint64_t t = ring[(first + k) % s->hist_cap].tick_start_ns;
+            uint64_t t = corral__hist_at(s, k)->tick_start_ns;
             if (t && t < base) base = t;
         }
         for (uint32_t k = 0; k < s->trace_count; k++) {
-            uint64_t t = ev[(efirst + k) % s->trace_cap].t0;
+            uint64_t t = corral__trace_at(s, k)->t0;
             if (t < base) base = t;
         }
     }
@@ -324,7 +308,7 @@ void corral_trace_json(const corral_sched *s, FILE *out)
     fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"frames\"}},\n");
     fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"steps\"}}");
     for (uint32_t k = 0; k < s->hist_count; k++) {
-        const corral_frame_sample *f = &ring[(first + k) % s->hist_cap];
+        const corral_frame_sample *f = corral__hist_at(s, k);
         double ts = clocked && f->tick_start_ns ? (double)(f->tick_start_ns - base) / 1000.0 : f->time * 1e6;
         double dur = clocked && f->tick_start_ns ? (double)f->tick_ns / 1000.0 : (double)f->dt * 1e6;
         fprintf(out,
@@ -345,7 +329,7 @@ void corral_trace_json(const corral_sched *s, FILE *out)
         fprintf(out, "}}");
     }
     for (uint32_t k = 0; k < s->trace_count; k++) {
-        const corral__trace_ev *e = &ev[(efirst + k) % s->trace_cap];
+        const corral__trace_ev *e = corral__trace_at(s, k);
         fprintf(out, ",\n{\"name\": ");
         corral__json_str(out, e->type < s->type_count ? T[e->type].vt->name : "?");
         fprintf(out,
@@ -360,24 +344,22 @@ void corral_trace_json(const corral_sched *s, FILE *out)
 
 void corral_history_svg(const corral_sched *s, FILE *out)
 {
-    if (!corral__out_ok(__func__, s, out)) return;
+    if (!corral__stats_ok(__func__, s, out)) return;
     static const char *const colors[8] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
                                           "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
-    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
-    uint32_t first = s->hist_cap ? (s->hist_head + s->hist_cap - s->hist_count) % s->hist_cap : 0;
     const double W = 760, H = 260, L = 70, T = 30, R = 180, B = 40;
     uint64_t ymax = 1;
     bool used[CORRAL_MAX_CLASSES] = {false};
     for (uint32_t k = 0; k < s->hist_count; k++) {
-        const corral_frame_sample *f = &ring[(first + k) % s->hist_cap];
+        const corral_frame_sample *f = corral__hist_at(s, k);
         for (uint32_t i = 0; i < s->class_count; i++) {
             uint64_t b = (uint64_t)f->class_used[i] * s->classes[i].slot_size;
             if (b > ymax) ymax = b;
             if (b) used[i] = true;
         }
     }
-    uint64_t f0 = s->hist_count ? ring[first].frame : 0;
-    uint64_t f1 = s->hist_count ? ring[(first + s->hist_count - 1) % s->hist_cap].frame : 0;
+    uint64_t f0 = s->hist_count ? corral__hist_at(s, 0)->frame : 0;
+    uint64_t f1 = s->hist_count ? corral__hist_at(s, s->hist_count - 1)->frame : 0;
     double span = f1 > f0 ? (double)(f1 - f0) : 1.0;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                  "font-family=\"sans-serif\" font-size=\"12\">\n", L + W + R, T + H + B);
@@ -399,7 +381,7 @@ void corral_history_svg(const corral_sched *s, FILE *out)
         const char *c = colors[i % 8];
         fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", c);
         for (uint32_t k = 0; k < s->hist_count; k++) {
-            const corral_frame_sample *f = &ring[(first + k) % s->hist_cap];
+            const corral_frame_sample *f = corral__hist_at(s, k);
             double x = L + W * (double)(f->frame - f0) / span;
             double y = T + H - H * (double)((uint64_t)f->class_used[i] * s->classes[i].slot_size) / (double)ymax;
             fprintf(out, "%.1f,%.1f ", x, y);
@@ -425,26 +407,26 @@ static uint32_t corral__with_headroom(uint32_t peak, float headroom)
     return u < peak ? peak : u;
 }
 
+/* a pool never used gets 1: 0 would mean "default" */
+static uint32_t corral__pool_size(uint32_t peak, float headroom)
+{
+    return peak ? corral__with_headroom(peak, headroom) : 1u;
+}
+
 bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc *out)
 {
-    if (!corral__out_ok(__func__, s, out)) return false;
+    if (!corral__stats_ok(__func__, s, out)) return false;
     if (!(headroom >= 0.0f)) headroom = 0.0f;
     memset(out, 0, sizeof *out);
     for (uint32_t i = 0; i < s->class_count; i++) {
         out->classes[i].slot_size = s->classes[i].slot_size;
         out->classes[i].capacity = corral__with_headroom(s->classes[i].peak, headroom);
     }
-    uint32_t one = 1; /* zero would mean "default" for these */
-    uint32_t v = corral__with_headroom(s->nodes_used_peak, headroom);
-    out->max_wait_nodes = v ? v : one;
-    v = corral__with_headroom(s->group_used_peak, headroom);
-    out->max_group_nodes = v ? v : one;
-    v = corral__with_headroom(s->signals_peak, headroom);
-    out->max_signals = v ? v : one;
-    v = corral__with_headroom(s->futures_peak, headroom);
-    out->max_futures = v ? v : one;
-    v = corral__with_headroom(s->type_count, headroom);
-    out->max_types = v ? v : one;
+    out->max_wait_nodes = corral__pool_size(s->nodes_used_peak, headroom);
+    out->max_group_nodes = corral__pool_size(s->group_used_peak, headroom);
+    out->max_signals = corral__pool_size(s->signals_peak, headroom);
+    out->max_futures = corral__pool_size(s->futures_peak, headroom);
+    out->max_types = corral__pool_size(s->type_count, headroom);
     out->order = (corral_order)s->order;
     out->fixed_dt = s->fixed_dt;
     out->max_fixed_steps = s->max_fixed_steps;

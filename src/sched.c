@@ -592,7 +592,6 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     uint32_t steps = corral__run_lanes(s, phase);
     if (s->ready_head != s->ready_tail) corral__drain_ready(s);
     s->frame_steps += steps;
-    s->chain_valid = 0;
     s->phase = CORRAL__NIL;
     s->in_tick = 0;
     corral__tls_sched = prev;

@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-static bool corral__stats_ok(const char *call, const corral_sched *s, const void *out)
+bool corral__stats_ok(const char *call, const corral_sched *s, const void *out)
 {
     if (!corral__check_in(s, call)) return false;
     if (!out) {
@@ -188,11 +188,8 @@ void corral__sample_frame(corral_sched *s)
 uint32_t corral_history(const corral_sched *s, corral_frame_sample *out, uint32_t max)
 {
     if (!corral__stats_ok(__func__, s, out)) return 0;
-    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
     uint32_t n = s->hist_count < max ? s->hist_count : max;
-    uint32_t first = (s->hist_head + s->hist_cap - s->hist_count) % (s->hist_cap ? s->hist_cap : 1);
-    first = (first + (s->hist_count - n)) % (s->hist_cap ? s->hist_cap : 1); /* the newest n */
-    for (uint32_t i = 0; i < n; i++) out[i] = ring[(first + i) % s->hist_cap];
+    for (uint32_t i = 0; i < n; i++) out[i] = *corral__hist_at(s, s->hist_count - n + i); /* the newest n */
     return n;
 }
 
