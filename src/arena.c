@@ -144,7 +144,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->lanes_off = off;
     off += p->lane_count * sizeof(corral__lane);
     p->chunks_off = off;
-    off += p->chunk_count * CORRAL__CHUNK * sizeof(uint32_t);
+    off += (p->chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t); /* + the walk's look-ahead */
     p->chunk_next_off = off;
     off += p->chunk_count * sizeof(uint32_t);
     p->ready_off = off;

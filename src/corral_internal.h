@@ -13,6 +13,8 @@
 #define CORRAL_INTERNAL_H
 
 #include "corral/corral.h"
+#include <stddef.h>
+#include <string.h>
 
 #define CORRAL__NIL 0xFFFFFFFFu
 #define CORRAL__MAGIC 0x6C72726Fu /* "orrl" */
@@ -49,6 +51,7 @@ enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END,
    chunks from one pool; an entry is the offset of a coroutine or NIL (a
    tombstone). co->link is the absolute entry index (chunk * CHUNK + pos). */
 #define CORRAL__CHUNK 32u
+#define CORRAL__PREFETCH 8u /* the walk asks for the context this many entries on */
 typedef struct corral__lane {
     uint32_t head, tail; /* chunk chain, NIL if none */
     uint32_t count;      /* entries, tombstones included */
@@ -156,7 +159,9 @@ typedef struct corral__type_entry {
     uint32_t live, peak;
     uint64_t started, finished, stopped, failed;
     uint64_t steps, step_ns, step_ns_max; /* desc.timing */
+    uint64_t pad[3]; /* 128 bytes: the walk indexes the table with a shift */
 } corral__type_entry;
+CORRAL__STATIC_ASSERT(sizeof(corral__type_entry) == 128, "corral: type entry must stay 128 bytes");
 
 /* one step, kept for the Chrome trace (desc.trace_steps, with timing) */
 typedef struct corral__trace_ev {
@@ -291,6 +296,21 @@ static inline bool corral__state_alive(uint8_t state)
 }
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 #define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */
+
+/* state and flags as one 16-bit value (the walk's yielded-in-place test) */
+CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,
+                      "corral: state and flags must be adjacent");
+static inline uint16_t corral__state_flags(const corral_co *co)
+{
+    uint16_t v;
+    memcpy(&v, (const unsigned char *)co + offsetof(corral_co, state), sizeof v);
+    return v;
+}
+#if defined(__GNUC__)
+#define CORRAL__LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define CORRAL__LIKELY(x) (x)
+#endif
 
 /* its step is on the C stack right now */
 static inline bool corral__is_running(const corral_sched *s, const corral_co *co)

@@ -129,6 +129,8 @@ void corral__lanes_init(corral_sched *s)
         lanes[i].head = lanes[i].tail = CORRAL__NIL;
         lanes[i].count = lanes[i].cap = lanes[i].tombs = lanes[i].walk_end = lanes[i].walk_limit = 0;
     }
+    /* entries are read ahead by the walk's prefetch before they are written */
+    memset(corral__entries(s), 0, ((size_t)s->chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
     uint32_t *next = corral__chunk_next(s);
     for (uint32_t c = 0; c < s->chunk_count; c++) next[c] = c + 1 < s->chunk_count ? c + 1 : CORRAL__NIL;
     s->chunk_free = s->chunk_count ? 0 : CORRAL__NIL;
@@ -175,6 +177,18 @@ static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32
                                        uint32_t n);
 static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w);
 
+/* A budgeted walk, before entry k of L (at rp): when the run's time is up,
+   reorder the lane so what did not run goes first, and end the walk. */
+static bool corral__budget_spent(corral_sched *s, corral__lane *L, uint32_t *rp, uint32_t k, uint32_t n)
+{
+    if (s->run_steps == 0 || s->clock.now_ns(s->clock.user_data) - s->run_start < s->budget_ns) return false;
+    s->budget_out = 1;
+    corral__rotate_after_budget(s, L, rp, k, n);
+    s->walking_lane = CORRAL__NIL;
+    s->running = CORRAL__NIL;
+    return true;
+}
+
 static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_sched *s, uint32_t lane,
                                                                         const bool budgeted,
                                                                         const bool instrumented)
@@ -187,20 +201,57 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
     uint32_t *wp = rp, *wend = rp + CORRAL__CHUNK;
     s->walking_lane = lane;
     s->walk_skipped = 0;
+    /* state and flags of a coroutine that yielded in place, as one
+       16-bit value (flags holds the phase and, rarely, a pause request:
+       both send it down the slow path) */
+    uint16_t expect;
+    {
+        const uint8_t sf[2] = {CORRAL__QUEUED, (uint8_t)s->phase};
+        memcpy(&expect, sf, sizeof expect);
+    }
+    /* Until the first hole opens (a coroutine leaves the lane, or a
+       tombstone), every survivor stays where it is: the first loop tracks
+       no write cursor at all. After that, the second one compacts. */
+    bool in_place = true;
     for (uint32_t left = n;;) {
         uint32_t take = left < CORRAL__CHUNK ? left : CORRAL__CHUNK;
         uint32_t *const stop = rp + take;
         left -= take;
+        if (in_place) {
+            for (; rp != stop; rp++) {
+                if (budgeted) {
+                    if (corral__budget_spent(s, L, rp, n - left - (uint32_t)(stop - rp), n)) return done - s->walk_skipped;
+                    done++;
+                }
+                uint32_t off = *rp;
+                /* the context a few entries on: lanes keep start order, which
+                   is not memory order once several types or ages share a class
+                   (past the chunk's end this reads other entries or the
+                   padding: a wasted hint, never a fault) */
+                __builtin_prefetch(CORRAL__AT(s, rp[CORRAL__PREFETCH]), 1, 3);
+                if (off == CORRAL__NIL) { /* stopped while queued */
+                    s->walk_skipped++;
+                } else {
+                    corral_co *co = CORRAL__CO(s, off);
+                    s->running = off;
+                    if (budgeted) s->run_steps++;
+                    corral_result r = instrumented ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
+                    if (CORRAL__LIKELY(((uint32_t)r | (uint32_t)(corral__state_flags(co) ^ expect)) == 0)) continue;
+                    s->running = CORRAL__NIL;
+                    corral__after_walk(s, co, r);
+                }
+                /* the first hole: from here on, compact behind the cursor */
+                in_place = false;
+                wp = rp++;
+                wend = corral__entries(s) + ((size_t)(wp - corral__entries(s)) / CORRAL__CHUNK + 1) * CORRAL__CHUNK;
+                break;
+            }
+        }
         for (; rp != stop; rp++) {
             uint32_t off = *rp;
+            __builtin_prefetch(CORRAL__AT(s, rp[CORRAL__PREFETCH]), 1, 3);
             if (budgeted) {
-                if (s->run_steps > 0 && s->clock.now_ns(s->clock.user_data) - s->run_start >= s->budget_ns) {
-                    s->budget_out = 1;
-                    corral__rotate_after_budget(s, L, rp, n - left - (uint32_t)(stop - rp), n);
-                    s->walking_lane = CORRAL__NIL;
-                    s->running = CORRAL__NIL;
-                    return done - s->walk_skipped;
-                }
+                if (corral__budget_spent(s, L, rp, n - left - (uint32_t)(stop - rp), n)) return done - s->walk_skipped;
                 done++;
             }
             if (off == CORRAL__NIL) { /* stopped while queued */
@@ -211,10 +262,7 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
             s->running = off;
             if (budgeted) s->run_steps++;
             corral_result r = instrumented ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
-            /* the common case in one test: yielded, still queued, same phase */
-            /* (flags holds the phase and, rarely, a pause request: both send
-           it down the slow path) */
-        if (((uint32_t)r | ((uint32_t)co->state ^ CORRAL__QUEUED) | ((uint32_t)co->flags ^ s->phase)) == 0) {
+            if (((uint32_t)r | (uint32_t)(corral__state_flags(co) ^ expect)) == 0) {
                 if (wp == wend) {
                     wp = corral__chunk_after(s, wp - 1);
                     wend = wp + CORRAL__CHUNK;
@@ -231,6 +279,10 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
         }
         if (left == 0) break;
         rp = corral__chunk_after(s, rp - 1);
+    }
+    if (in_place) { /* the write cursor is the read cursor */
+        wp = rp;
+        wend = corral__entries(s) + ((size_t)(rp - 1 - corral__entries(s)) / CORRAL__CHUNK + 1) * CORRAL__CHUNK;
     }
     uint32_t *const E = corral__entries(s);
     const uint32_t *const next = corral__chunk_next(s);

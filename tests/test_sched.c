@@ -71,6 +71,32 @@ Test(sched, order_of_the_others_is_kept_when_one_is_stopped)
     corral_sched_destroy(s);
 }
 
+/* The walk steps in place until the first hole opens, then compacts
+   behind its cursor: holes at a lane's first entry, at chunk edges (a chunk
+   holds 32) and in the middle, over four chunks. */
+static bool ends_on_first_tick(int i) { return i == 0 || i == 31 || i == 32 || i == 63 || i == 99 || i % 7 == 3; }
+
+Test(sched, order_is_kept_when_holes_open_at_chunk_edges_during_a_walk)
+{
+    corral_sched *s = small_sched(128);
+    for (int i = 0; i < 100; i++) start_tracer(s, i, ends_on_first_tick(i) ? 2 : 0);
+    int want[200], n = 0;
+    for (int i = 0; i < 100; i++) want[n++] = i;
+    trace_reset();
+    cr_assert_eq(corral_tick(s, 0.f), 100);
+    expect_trace(want, n);
+    n = 0;
+    for (int i = 0; i < 100; i++)
+        if (!ends_on_first_tick(i)) want[n++] = i;
+    for (int round = 0; round < 2; round++) {
+        trace_reset();
+        cr_assert_eq(corral_tick(s, 0.f), (uint32_t)n);
+        expect_trace(want, n);
+    }
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
 static corral_result start_child_each_step(corral_co *co, struct actor_ctx *ctx)
 {
     (void)co;
