@@ -159,7 +159,8 @@ typedef struct corral__type_entry {
     uint32_t live, peak;
     uint64_t started, finished, stopped, failed;
     uint64_t steps, step_ns, step_ns_max; /* desc.timing */
-    uint64_t pad[3]; /* 128 bytes: the walk indexes the table with a shift */
+    void (*cleanup)(void *ctx, corral_end_reason why); /* copy of vt->cleanup */
+    uint64_t pad[2]; /* 128 bytes: the walk indexes the table with a shift */
 } corral__type_entry;
 CORRAL__STATIC_ASSERT(sizeof(corral__type_entry) == 128, "corral: type entry must stay 128 bytes");
 
@@ -308,8 +309,12 @@ static inline uint16_t corral__state_flags(const corral_co *co)
 }
 #if defined(__GNUC__)
 #define CORRAL__LIKELY(x) __builtin_expect(!!(x), 1)
+#define CORRAL__ALWAYS_INLINE inline __attribute__((always_inline))
+#define CORRAL__PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
 #else
 #define CORRAL__LIKELY(x) (x)
+#define CORRAL__ALWAYS_INLINE inline
+#define CORRAL__PREFETCH_W(p) ((void)0)
 #endif
 
 /* its step is on the C stack right now */

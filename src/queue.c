@@ -189,7 +189,7 @@ static bool corral__budget_spent(corral_sched *s, corral__lane *L, uint32_t *rp,
     return true;
 }
 
-static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_sched *s, uint32_t lane,
+static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_t lane,
                                                                         const bool budgeted,
                                                                         const bool instrumented)
 {
@@ -228,7 +228,7 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
                    is not memory order once several types or ages share a class
                    (past the chunk's end this reads other entries or the
                    padding: a wasted hint, never a fault) */
-                __builtin_prefetch(CORRAL__AT(s, rp[CORRAL__PREFETCH]), 1, 3);
+                CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH]));
                 if (off == CORRAL__NIL) { /* stopped while queued */
                     s->walk_skipped++;
                 } else {
@@ -249,7 +249,7 @@ static inline __attribute__((always_inline)) uint32_t corral__walk_impl(corral_s
         }
         for (; rp != stop; rp++) {
             uint32_t off = *rp;
-            __builtin_prefetch(CORRAL__AT(s, rp[CORRAL__PREFETCH]), 1, 3);
+            CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH]));
             if (budgeted) {
                 if (corral__budget_spent(s, L, rp, n - left - (uint32_t)(stop - rp), n)) return done - s->walk_skipped;
                 done++;

@@ -44,15 +44,37 @@ void corral__ready_push(corral_sched *s, corral_co *co)
     s->ready_tail++;
 }
 
-static inline void corral__end_one(corral_sched *s, corral_co *co, corral_end_reason why)
+/* The last part of every end: its cleanup hook, its counters, its slot
+   back on the free list. (state is ENDING: not alive to the hook) */
+static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,
+                                                corral_end_reason why)
+{
+    corral__class *c = &s->classes[te->cls];
+    if (te->cleanup) {
+        s->depth++;
+        te->cleanup(CORRAL__AT(co, te->ctx_off), why);
+        s->depth--;
+    }
+    te->live--;
+    if (why == CORRAL_END_FINISHED) te->finished++;
+    else if (why == CORRAL_END_STOPPED) te->stopped++;
+    if (te->budget) c->reserved++;
+    s->live--;
+    s->slot_bytes -= c->slot_size;
+    s->ctx_bytes -= te->ctx_size;
+    c->ctx_bytes -= te->ctx_size;
+    if (s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
+    corral__slot_free(s, te->cls, corral__co_off(s, co));
+}
+
+/* (m: its meta, which the callers have at hand) */
+static inline void corral__end_one(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
-    corral__class *c = &s->classes[te->cls];
     if (co->state == CORRAL__QUEUED) corral__lane_tombstone(s, co);
     else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
     else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
-    corral__meta *m = corral__meta_of(s, co);
     if (m->groups != CORRAL__NIL) corral__leave_groups(s, co);
     if (m->parent != CORRAL__NIL) { /* a caller awaits it: hand over the result, wake it */
         corral_co *p = corral__co_of_global(s, m->parent);
@@ -76,21 +98,7 @@ static inline void corral__end_one(corral_sched *s, corral_co *co, corral_end_re
         }
     }
     if (m->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
-    if (te->vt->cleanup) {
-        s->depth++;
-        te->vt->cleanup(CORRAL__AT(co, te->ctx_off), why);
-        s->depth--;
-    }
-    te->live--;
-    if (why == CORRAL_END_FINISHED) te->finished++;
-    else if (why == CORRAL_END_STOPPED) te->stopped++;
-    if (te->budget) c->reserved++;
-    s->live--;
-    s->slot_bytes -= c->slot_size;
-    s->ctx_bytes -= te->ctx_size;
-    c->ctx_bytes -= te->ctx_size;
-    if (s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
-    corral__slot_free(s, te->cls, corral__co_off(s, co));
+    corral__end_last(s, co, te, why);
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
@@ -104,38 +112,43 @@ void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
 /* End a coroutine and, iteratively, the chain of children it awaits (each
    with PARENT_STOPPED; DESTROYED stays DESTROYED). A child whose step is on
    the C stack is only marked: it ends when that step returns. */
-void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
+static void corral__end_m(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
 {
     for (;;) {
-        corral__meta *m = corral__meta_of(s, co);
         corral_co *child = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
         m->child = CORRAL__NIL;
-        if (child) corral__meta_of(s, child)->parent = CORRAL__NIL; /* it must not wake us */
-        corral__end_one(s, co, why);
+        corral__meta *cm = child ? corral__meta_of(s, child) : NULL;
+        if (cm) cm->parent = CORRAL__NIL; /* it must not wake us */
+        corral__end_one(s, co, m, why);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
         if (corral__is_running(s, child)) {
             if (child->state == CORRAL__WAITING) corral__release_wait(s, child);
             child->state = CORRAL__STOPPING;
-            corral__meta_of(s, child)->stop_why = (uint8_t)why;
+            cm->stop_why = (uint8_t)why;
             return;
         }
         co = child;
+        m = cm;
     }
 }
 
-/* a coroutine marked STOPPING ends with the reason stored for it */
-static corral_end_reason corral__stop_reason(corral_sched *s, corral_co *co)
+void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 {
-    corral__meta *m = corral__meta_of(s, co);
+    corral__end_m(s, co, corral__meta_of(s, co), why);
+}
+
+/* a coroutine marked STOPPING ends with the reason stored for it */
+static corral_end_reason corral__stop_reason(corral__meta *m)
+{
     corral_end_reason why = (corral_end_reason)m->stop_why;
     m->stop_why = CORRAL_END_STOPPED;
     return why;
 }
 
 /* Step a coroutine that is in no lane (its first step, or from the ready
-   ring), then queue it, park it or end it. */
-static void corral__step_detached(corral_sched *s, corral_co *co)
+   ring), then queue it, park it or end it. m: its meta if at hand, or NULL. */
+static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m)
 {
     corral_sched *prev = corral__tls_sched;
     corral__tls_sched = s;
@@ -147,22 +160,33 @@ static void corral__step_detached(corral_sched *s, corral_co *co)
     corral__tls_sched = prev;
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~(CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG));
-    if (co->state == CORRAL__STOPPING) corral__end(s, co, corral__stop_reason(s, co));
-    else if (r == CORRAL_STOP) corral__end(s, co, CORRAL_END_FINISHED);
-    else if (co->state == CORRAL__RUNNING) corral__enqueue(s, co);
+    if (co->state == CORRAL__STOPPING || r == CORRAL_STOP) {
+        if (!m) m = corral__meta_of(s, co);
+        /* finished with nothing attached (no child, group, caller or
+           joiner: the AND of NILs is NIL): only the last part of the end */
+        if (co->state == CORRAL__RUNNING && !pause &&
+            (m->child & m->groups & m->parent & m->joiners_head) == CORRAL__NIL) {
+            co->state = CORRAL__ENDING;
+            corral__end_last(s, co, &corral__types(s)[co->type], CORRAL_END_FINISHED);
+            return;
+        }
+        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED);
+    } else if (co->state == CORRAL__RUNNING) {
+        corral__enqueue(s, co);
+    }
     /* else WAITING: parked on its wait (or its child) */
     if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
 }
 
 /* Step a detached coroutine at once; from outside any step (engine code),
    also run whatever it called, at once. */
-static void corral__step_now(corral_sched *s, corral_co *co)
+static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m)
 {
     bool top = !s->in_tick && s->depth == 0;
     if (top) s->starting = 1;
-    corral__step_detached(s, co);
+    corral__step_detached(s, co, m);
     if (top) {
-        corral__drain_ready(s);
+        if (s->ready_head != s->ready_tail) corral__drain_ready(s);
         s->starting = 0;
     }
 }
@@ -174,20 +198,16 @@ void corral__drain_ready(corral_sched *s)
         s->ready_head++;
         if (off == CORRAL__NIL) continue; /* stopped while ready */
         s->debug_visits++;
-        corral__step_detached(s, CORRAL__CO(s, off));
+        corral__step_detached(s, CORRAL__CO(s, off), NULL);
     }
 }
 
-corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
-{
-    return corral_start_ex(s, vt, ctx, ctx_size, NULL);
-}
 
 /* Take a slot for a new coroutine and copy its context in (no step yet).
    NULL, with the error set and counted, if it cannot. */
-static corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
+static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
                                  size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
-                                 corral_handle *out)
+                                 corral_handle *out, corral__meta **meta_out)
 {
     corral_co *none = NULL;
     if (!vt || !ctx) {
@@ -261,7 +281,9 @@ static corral_co *corral__create(const char *call, corral_sched *s, const corral
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
     c->ctx_bytes += te->ctx_size;
-    ((corral__meta *)(void *)CORRAL__AT(s, s->meta_off))[c->first + local].born = (uint32_t)s->frame;
+    corral__meta *m = &((corral__meta *)(void *)CORRAL__AT(s, s->meta_off))[c->first + local];
+    m->born = (uint32_t)s->frame;
+    *meta_out = m;
     if (s->hooks.alloc) s->hooks.alloc(c->name, co, c->slot_size, s->hooks.user_data);
 
     if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */
@@ -270,22 +292,35 @@ static corral_co *corral__create(const char *call, corral_sched *s, const corral
     return co;
 }
 
-corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
-                              const corral_start_desc *opts)
+static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corral_sched *s, const corral_type *vt,
+                                                         const void *ctx, size_t ctx_size,
+                                                         const corral_start_desc *opts)
 {
     corral_handle h = {0, 0};
-    if (!corral__check(s)) return h;
+    if (!corral__check_in(s, call)) return h;
     uint32_t phase = CORRAL__PH_UPDATE;
     if (opts && !corral__phase_index(opts->phase, &phase)) {
         corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
         return h;
     }
-    corral_co *co = corral__create(__func__, s, vt, ctx, ctx_size, phase, opts ? opts->owner : 0,
-                                   opts ? opts->tags : 0, &h);
+    corral__meta *m;
+    corral_co *co = corral__create(call, s, vt, ctx, ctx_size, phase, opts ? opts->owner : 0,
+                                   opts ? opts->tags : 0, &h, &m);
     if (!co) return h;
     /* Unity: the first step runs at once, in the caller's frame */
-    corral__step_now(s, co);
+    corral__step_now(s, co, m);
     return h;
+}
+
+corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
+{
+    return corral__start(__func__, s, vt, ctx, ctx_size, NULL);
+}
+
+corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                              const corral_start_desc *opts)
+{
+    return corral__start(__func__, s, vt, ctx, ctx_size, opts);
 }
 
 static bool corral__call(const char *call, corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
@@ -339,12 +374,14 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
         else tags |= 1u << N[i].u.g.tag;
     }
     corral_handle h;
-    corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h);
+    corral__meta *cm;
+    corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h,
+                                      &cm);
     if (!child) return false; /* outcome NONE: the caller goes on */
     pm = corral__meta_of(s, co);
     pm->child = corral__global_of(s, child);
     pm->dest = dest_off;
-    corral__meta_of(s, child)->parent = corral__global_of(s, co);
+    cm->parent = corral__global_of(s, co);
     co->state = CORRAL__WAITING;
     /* the child's first step runs right after this step returns: never on
        the caller's C stack, so chains of any depth cost no stack */
@@ -511,7 +548,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
     m->hold = 0;
-    corral__step_now(s, co);
+    corral__step_now(s, co, m);
     if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     return true;
 }

@@ -38,6 +38,7 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     uint32_t ti = s->type_count++;
     corral__type_entry *te = &types[ti];
     te->step = vt->step;
+    te->cleanup = vt->cleanup;
     te->vt = vt;
     te->ctx_size = vt->ctx_size;
     te->ctx_off = vt->ctx_offset;

@@ -461,3 +461,37 @@ Test(sched, destroy_from_inside_a_step_is_refused_and_the_scheduler_survives)
     cr_assert(corral_alive(s, h));
     corral_sched_destroy(s);
 }
+
+/* A coroutine that finishes in its first step with nothing attached takes a
+   short way out of start; with a group membership it takes the long one.
+   Both must account for it exactly and give the slot back. */
+Test(sched, coroutines_that_finish_in_their_first_step_are_accounted_exactly)
+{
+    corral_sched *s = small_sched(2);
+    corral_start_desc grouped = {CORRAL_PHASE_DEFAULT, 7, 1u << 3};
+    for (int i = 0; i < 10; i++) { /* 20 starts through 2 slots */
+        corral_handle a = cleaned_start(s, (cleaned_ctx){.id = 1, .stop_after = 1});
+        cleaned_ctx c = {.id = 2, .stop_after = 1};
+        corral_handle b = corral_start_ex(s, &cleaned_type, &c, sizeof c, &grouped);
+        cr_assert_neq(a.gen, 0);
+        cr_assert_neq(b.gen, 0);
+        cr_assert_not(corral_alive(s, a));
+        cr_assert_not(corral_alive(s, b));
+    }
+    cr_assert_eq(g_cleanups[1][CORRAL_END_FINISHED], 10);
+    cr_assert_eq(g_cleanups[2][CORRAL_END_FINISHED], 10);
+    corral_type_stats t;
+    cr_assert(corral_stats_type_of(s, &cleaned_type, &t));
+    cr_assert_eq(t.started, 20);
+    cr_assert_eq(t.finished, 20);
+    cr_assert_eq(t.live, 0);
+    cr_assert_eq(t.peak, 1);
+    cr_assert_eq(corral_live_count(s), 0);
+    corral_pool_stats p;
+    cr_assert(corral_stats_pools(s, &p));
+    cr_assert_eq(p.group_nodes, 0, "memberships left with the coroutine");
+    cr_assert_eq(corral_stop_owner(s, 7), 0);
+    cr_assert_eq(corral_stop_tags(s, 1u << 3), 0);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
