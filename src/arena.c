@@ -111,7 +111,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         p->reserved[c] += b;
     }
 
-    uint64_t off = corral__align64(sizeof(corral_sched), 16);
+    uint64_t off = CORRAL__TYPES_OFF; /* = sizeof(corral_sched) aligned to 16 */
     p->types_off = off;
     off += (uint64_t)p->max_types * sizeof(corral__type_entry);
     p->hash_size = 1;

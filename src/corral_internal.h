@@ -272,9 +272,12 @@ struct corral_sched {
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
 #define CORRAL__CO(s, off) ((corral_co *)(void *)CORRAL__AT(s, off))
 
+/* The type table sits right after the scheduler: at a constant offset, so
+   the walk finds a step function without loading where the table is. */
+#define CORRAL__TYPES_OFF ((sizeof(corral_sched) + 15u) & ~(size_t)15u)
 static inline corral__type_entry *corral__types(const corral_sched *s)
 {
-    return (corral__type_entry *)(void *)CORRAL__AT(s, s->types_off);
+    return (corral__type_entry *)(void *)CORRAL__AT(s, CORRAL__TYPES_OFF);
 }
 static inline uint32_t corral__slot_off(const corral__class *c, uint32_t local)
 {
@@ -301,7 +304,7 @@ static inline bool corral__state_alive(uint8_t state)
 /* state and flags as one 16-bit value (the walk's yielded-in-place test) */
 CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,
                       "corral: state and flags must be adjacent");
-static inline uint16_t corral__state_flags(const corral_co *co)
+static inline uint32_t corral__state_flags(const corral_co *co)
 {
     uint16_t v;
     memcpy(&v, (const unsigned char *)co + offsetof(corral_co, state), sizeof v);

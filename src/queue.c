@@ -204,10 +204,12 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
     /* state and flags of a coroutine that yielded in place, as one
        16-bit value (flags holds the phase and, rarely, a pause request:
        both send it down the slow path) */
-    uint16_t expect;
+    uint32_t expect;
     {
         const uint8_t sf[2] = {CORRAL__QUEUED, (uint8_t)s->phase};
-        memcpy(&expect, sf, sizeof expect);
+        uint16_t v;
+        memcpy(&v, sf, sizeof v);
+        expect = v;
     }
     /* Until the first hole opens (a coroutine leaves the lane, or a
        tombstone), every survivor stays where it is: the first loop tracks
@@ -236,7 +238,7 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
                     s->running = off;
                     if (budgeted) s->run_steps++;
                     corral_result r = instrumented ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
-                    if (CORRAL__LIKELY(((uint32_t)r | (uint32_t)(corral__state_flags(co) ^ expect)) == 0)) continue;
+                    if (CORRAL__LIKELY(((uint32_t)r | (corral__state_flags(co) ^ expect)) == 0)) continue;
                     s->running = CORRAL__NIL;
                     corral__after_walk(s, co, r);
                 }
@@ -262,7 +264,7 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
             s->running = off;
             if (budgeted) s->run_steps++;
             corral_result r = instrumented ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
-            if (((uint32_t)r | (uint32_t)(corral__state_flags(co) ^ expect)) == 0) {
+            if (((uint32_t)r | (corral__state_flags(co) ^ expect)) == 0) {
                 if (wp == wend) {
                     wp = corral__chunk_after(s, wp - 1);
                     wend = wp + CORRAL__CHUNK;
