@@ -310,6 +310,14 @@ static inline uint32_t corral__state_flags(const corral_co *co)
     memcpy(&v, (const unsigned char *)co + offsetof(corral_co, state), sizeof v);
     return v;
 }
+/* the same value for a given state and flags */
+static inline uint32_t corral__state_flags_of(uint8_t state, uint32_t flags)
+{
+    const uint8_t sf[2] = {state, (uint8_t)flags};
+    uint16_t v;
+    memcpy(&v, sf, sizeof v);
+    return v;
+}
 #if defined(__GNUC__)
 #define CORRAL__LIKELY(x) __builtin_expect(!!(x), 1)
 #define CORRAL__ALWAYS_INLINE inline __attribute__((always_inline))
