@@ -38,10 +38,13 @@ static void corral__free(void *ptr, void *user) /* default allocator */
     free(ptr); /* default allocator hook */
 }
 
+static void corral__pages_init(corral_sched *s, corral__class *c);
+
 typedef struct corral__plan {
     corral_class_desc classes[CORRAL_MAX_CLASSES];
     uint32_t reserved[CORRAL_MAX_CLASSES];
     uint64_t class_base[CORRAL_MAX_CLASSES];
+    uint64_t pages_off[CORRAL_MAX_CLASSES];
     uint32_t class_count;
     uint32_t max_types;
     uint32_t hash_size;
@@ -175,6 +178,11 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off += p->hist_cap * sizeof(corral_frame_sample);
     p->trace_off = off;
     off += p->trace_cap * sizeof(corral__trace_ev);
+    off = corral__align64(off, 8);
+    for (uint32_t i = 0; i < n; i++) {
+        p->pages_off[i] = off;
+        off += (((uint64_t)p->classes[i].capacity + CORRAL__PAGE - 1) >> CORRAL__PAGE_SHIFT) * sizeof(corral__page);
+    }
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
         p->class_base[i] = off;
@@ -302,19 +310,14 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         c->base = (uint32_t)p.class_base[i];
         c->reserved = p.reserved[i];
         snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
-        c->free_head = c->capacity ? 0 : CORRAL__NIL;
+        c->pages_off = (uint32_t)p.pages_off[i];
+        c->page_count = (c->capacity + CORRAL__PAGE - 1) >> CORRAL__PAGE_SHIFT;
         c->shift = 0;
         while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
         uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
         for (int it = 0; it < 5; it++) inv *= 2u - odd * inv;
         c->inv = inv;
-        for (uint32_t k = 0; k < c->capacity; k++) {
-            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            memset(co, 0, CORRAL__HEADER_SIZE);
-            co->gen = 1;
-            co->state = CORRAL__FREE;
-            co->link = k + 1 < c->capacity ? k + 1 : CORRAL__NIL; /* LIFO: slot 0 first */
-        }
+        corral__pages_init(s, c);
     }
     corral__lanes_init(s);
     corral__waits_init(s);
@@ -375,6 +378,55 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     if (!corral__registry_has(s)) corral__registry_add(s);
 #endif
     return s;
+}
+
+/* Every slot free, every page on the empty list in address order (a type
+   fills page 0, then 1, ...), each page's free list in address order. */
+static void corral__pages_init(corral_sched *s, corral__class *c)
+{
+    corral__page *P = corral__pages(s, c);
+    for (uint32_t pi = 0; pi < c->page_count; pi++) {
+        uint32_t first = pi << CORRAL__PAGE_SHIFT, end = first + CORRAL__PAGE;
+        if (end > c->capacity) end = c->capacity;
+        for (uint32_t k = first; k < end; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            memset(co, 0, CORRAL__HEADER_SIZE);
+            co->gen = 1;
+            co->state = CORRAL__FREE;
+            co->link = k + 1 < end ? k + 1 : CORRAL__NIL;
+        }
+        P[pi].free_head = first;
+        P[pi].free_count = P[pi].slots = (uint8_t)(end - first);
+        P[pi].list = CORRAL__PAGE_EMPTY;
+        P[pi].pad = 0;
+        P[pi].prev = pi ? pi - 1 : CORRAL__NIL;
+        P[pi].next = pi + 1 < c->page_count ? pi + 1 : CORRAL__NIL;
+    }
+    c->empty_head = c->page_count ? 0 : CORRAL__NIL;
+    c->partial_head = CORRAL__NIL;
+}
+
+static uint32_t *corral__page_list_head(corral__class *c, uint8_t list)
+{
+    return list == CORRAL__PAGE_EMPTY ? &c->empty_head : &c->partial_head;
+}
+
+void corral__page_move(corral_sched *s, corral__class *c, uint32_t pi, uint8_t want)
+{
+    corral__page *P = corral__pages(s, c), *pg = &P[pi];
+    if (pg->list != CORRAL__PAGE_FULL) { /* unlink */
+        if (pg->prev != CORRAL__NIL) P[pg->prev].next = pg->next;
+        else *corral__page_list_head(c, pg->list) = pg->next;
+        if (pg->next != CORRAL__NIL) P[pg->next].prev = pg->prev;
+    }
+    pg->list = want;
+    pg->prev = pg->next = CORRAL__NIL;
+    if (want != CORRAL__PAGE_FULL) { /* push at the head */
+        uint32_t *head = corral__page_list_head(c, want);
+        pg->next = *head;
+        if (*head != CORRAL__NIL) P[*head].prev = pi;
+        *head = pi;
+    }
 }
 
 void corral__retire(corral__class *c, corral_co *co)

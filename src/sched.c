@@ -64,7 +64,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
     s->ctx_bytes -= te->ctx_size;
     c->ctx_bytes -= te->ctx_size;
     if (s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
-    corral__slot_free(s, te->cls, corral__co_off(s, co));
+    corral__slot_free(s, te, corral__co_off(s, co));
 }
 
 /* (m: its meta, which the callers have at hand) */
@@ -251,7 +251,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_
         }
         return none;
     }
-    uint32_t local = corral__slot_alloc(s, te->cls);
+    uint32_t local = corral__slot_alloc(s, te);
     if (local == CORRAL__NIL) { /* only when retired slots ate a reservation */
         te->failed++;
         c->failures++;

@@ -39,6 +39,7 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     corral__type_entry *te = &types[ti];
     te->step = vt->step;
     te->cleanup = vt->cleanup;
+    te->page = CORRAL__NIL;
     te->vt = vt;
     te->ctx_size = vt->ctx_size;
     te->ctx_off = vt->ctx_offset;

@@ -14,6 +14,44 @@
         return false;                                                                     \
     } while (0)
 
+/* Each page's free list stays in the page, holds free slots only, and
+   matches its count; each page is on the list its counts call for, once. */
+static bool corral__verify_pages(const corral_sched *s, const corral__class *c, uint32_t *free_total)
+{
+    const corral__page *P = corral__pages(s, c);
+    uint32_t on_list[3] = {0, 0, 0};
+    for (uint32_t pi = 0; pi < c->page_count; pi++) {
+        const corral__page *pg = &P[pi];
+        uint32_t first = pi << CORRAL__PAGE_SHIFT, n = 0;
+        uint32_t end = first + CORRAL__PAGE < c->capacity ? first + CORRAL__PAGE : c->capacity;
+        if (pg->slots != end - first) CORRAL__BAD("a page's slot count is wrong");
+        for (uint32_t k = pg->free_head; k != CORRAL__NIL; k = CORRAL__CO(s, corral__slot_off(c, k))->link) {
+            if (k < first || k >= end) CORRAL__BAD("a page's free list links out of the page");
+            if (++n > pg->slots) CORRAL__BAD("a free list has a cycle");
+            if (CORRAL__CO(s, corral__slot_off(c, k))->state != CORRAL__FREE)
+                CORRAL__BAD("a slot on a free list is not free (double free?)");
+        }
+        if (n != pg->free_count) CORRAL__BAD("a page's free count does not match its free list");
+        if (pg->list > CORRAL__PAGE_PARTIAL || (pg->list == CORRAL__PAGE_FULL) != (n == 0) ||
+            (pg->list == CORRAL__PAGE_EMPTY && n != pg->slots))
+            CORRAL__BAD("a page is on the wrong list");
+        on_list[pg->list]++;
+        *free_total += n;
+    }
+    const uint32_t heads[2] = {c->empty_head, c->partial_head};
+    for (uint8_t l = CORRAL__PAGE_EMPTY; l <= CORRAL__PAGE_PARTIAL; l++) {
+        uint32_t n = 0, prev = CORRAL__NIL;
+        for (uint32_t pi = heads[l - 1]; pi != CORRAL__NIL; pi = P[pi].next) {
+            if (pi >= c->page_count) CORRAL__BAD("a page list links past its class");
+            if (++n > c->page_count) CORRAL__BAD("a page list has a cycle");
+            if (P[pi].list != l || P[pi].prev != prev) CORRAL__BAD("a page list is broken");
+            prev = pi;
+        }
+        if (n != on_list[l]) CORRAL__BAD("a page is missing from its list");
+    }
+    return true;
+}
+
 static bool corral__verify_slots(const corral_sched *s)
 {
     const corral__type_entry *T = corral__types(s);
@@ -22,12 +60,7 @@ static bool corral__verify_slots(const corral_sched *s)
     for (uint32_t ci = 0; ci < s->class_count; ci++) {
         const corral__class *c = &s->classes[ci];
         uint32_t free_n = 0, retired = 0, used = 0;
-        for (uint32_t k = c->free_head; k != CORRAL__NIL; k = CORRAL__CO(s, corral__slot_off(c, k))->link) {
-            if (k >= c->capacity) CORRAL__BAD("a free list links past its class");
-            if (++free_n > c->capacity) CORRAL__BAD("a free list has a cycle");
-            if (CORRAL__CO(s, corral__slot_off(c, k))->state != CORRAL__FREE)
-                CORRAL__BAD("a slot on a free list is not free (double free?)");
-        }
+        if (!corral__verify_pages(s, c, &free_n)) return false;
         for (uint32_t k = 0; k < c->capacity; k++) {
             const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             if (co->gen == 0) CORRAL__BAD("a slot has generation 0");

@@ -233,6 +233,75 @@ Test(arena, freed_slot_is_reused_first_lifo)
     corral_sched_destroy(s);
 }
 
+/* A type fills a page (64 slots) of its own before it takes another, so
+   coroutines of one type sit together whatever order types start in. */
+#define LOCAL_OF(h) ((h).index & 0x00FFFFFFu)
+Test(arena, types_started_in_any_order_fill_pages_of_their_own)
+{
+    corral_sched *s = small_sched(256);
+    corral_handle t[66], c[64];
+    for (int i = 0; i < 64; i++) {
+        t[i] = start_tracer(s, i, 0);
+        c[i] = cleaned_start(s, (cleaned_ctx){.id = -1});
+        cr_assert(t[i].gen && c[i].gen);
+    }
+    for (int i = 0; i < 64; i++) {
+        cr_assert_eq(LOCAL_OF(t[i]) / 64, LOCAL_OF(t[0]) / 64, "tracer %d left its page", i);
+        cr_assert_eq(LOCAL_OF(c[i]) / 64, LOCAL_OF(c[0]) / 64, "cleaned %d left its page", i);
+    }
+    cr_assert_neq(LOCAL_OF(t[0]) / 64, LOCAL_OF(c[0]) / 64);
+    /* its page is full: the next tracers start a fresh page together */
+    t[64] = start_tracer(s, 64, 0);
+    t[65] = start_tracer(s, 65, 0);
+    cr_assert_eq(LOCAL_OF(t[64]) / 64, LOCAL_OF(t[65]) / 64);
+    cr_assert_neq(LOCAL_OF(t[64]) / 64, LOCAL_OF(t[0]) / 64);
+    cr_assert_neq(LOCAL_OF(t[64]) / 64, LOCAL_OF(c[0]) / 64);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* Pages are a preference: with no empty page left, a start takes a slot in
+   any page with room; only a full class refuses. When every coroutine has
+   ended, every page is empty again. */
+Test(arena, a_start_takes_a_slot_in_any_page_before_it_fails)
+{
+    corral_sched *s = small_sched(128); /* 2 pages */
+    corral_handle t = start_tracer(s, 1, 0);
+    corral_handle c = cleaned_start(s, (cleaned_ctx){.id = -1});
+    corral_handle h[126];
+    for (int i = 0; i < 126; i++) {
+        h[i] = actor_start(s, (actor_ctx){.id = i});
+        cr_assert_neq(h[i].gen, 0, "start %d refused with %d slots free", i, 126 - i);
+    }
+    cr_assert_eq(corral_live_count(s), 128);
+    cr_assert(corral_verify(s));
+    corral_handle no = actor_start(s, (actor_ctx){.id = 999});
+    cr_assert_eq(no.gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    /* free slots in both pages, in any order; then refill across them */
+    cr_assert(corral_stop(s, t));
+    for (int i = 0; i < 126; i += 2) cr_assert(corral_stop(s, h[i]));
+    cr_assert(corral_verify(s));
+    for (int i = 0; i < 126; i += 2) {
+        h[i] = actor_start(s, (actor_ctx){.id = i});
+        cr_assert_neq(h[i].gen, 0);
+    }
+    cr_assert(corral_verify(s));
+    cr_assert(corral_stop(s, c));
+    for (int i = 0; i < 126; i++) cr_assert(corral_stop(s, h[i]));
+    cr_assert_eq(corral_live_count(s), 0);
+    cr_assert(corral_verify(s));
+    /* every page free, on the empty list or (the page a type fills) the
+       partial one */
+    const corral__class *k = &s->classes[0];
+    const corral__page *P = corral__pages(s, k);
+    uint32_t free_pages = 0;
+    for (uint32_t pi = k->empty_head; pi != CORRAL__NIL; pi = P[pi].next) free_pages += P[pi].free_count == P[pi].slots;
+    for (uint32_t pi = k->partial_head; pi != CORRAL__NIL; pi = P[pi].next) free_pages += P[pi].free_count == P[pi].slots;
+    cr_assert_eq(free_pages, 2);
+    corral_sched_destroy(s);
+}
+
 /* registry with budgets */
 #define TEST_COROUTINES(X) \
     X(tracer, 10, 3)       \
