@@ -451,10 +451,9 @@ static inline corral__page *corral__pages(const corral_sched *s, const corral__c
    all-free page that a type is filling: its own frees do not hand it
    back), FULL is no list. */
 void corral__page_move(corral_sched *s, corral__class *c, uint32_t pi, uint8_t to);
-static inline void corral__slot_free(corral_sched *s, corral__type_entry *te, uint32_t off)
+static inline void corral__slot_free(corral_sched *s, corral__type_entry *te, corral_co *co, uint32_t local)
 {
     corral__class *c = &s->classes[te->cls];
-    corral_co *co = CORRAL__CO(s, off);
     c->used--;
     if (co->gen == UINT32_MAX) { /* the next generation would alias an old handle */
         corral__retire(c, co);
@@ -462,7 +461,7 @@ static inline void corral__slot_free(corral_sched *s, corral__type_entry *te, ui
     }
     co->gen++;
     co->state = CORRAL__FREE;
-    uint32_t local = corral__slot_local(c, off), pi = local >> CORRAL__PAGE_SHIFT;
+    uint32_t pi = local >> CORRAL__PAGE_SHIFT;
     corral__page *pg = &corral__pages(s, c)[pi];
     co->link = pg->free_head;
     pg->free_head = local;

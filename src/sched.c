@@ -47,7 +47,7 @@ void corral__ready_push(corral_sched *s, corral_co *co)
 /* The last part of every end: its cleanup hook, its counters, its slot
    back on the free list. (state is ENDING: not alive to the hook) */
 static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,
-                                                corral_end_reason why)
+                                                corral_end_reason why, uint32_t local)
 {
     corral__class *c = &s->classes[te->cls];
     if (te->cleanup) {
@@ -64,7 +64,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
     s->ctx_bytes -= te->ctx_size;
     c->ctx_bytes -= te->ctx_size;
     if (s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
-    corral__slot_free(s, te, corral__co_off(s, co));
+    corral__slot_free(s, te, co, local);
 }
 
 /* (m: its meta, which the callers have at hand) */
@@ -98,7 +98,7 @@ static inline void corral__end_one(corral_sched *s, corral_co *co, corral__meta 
         }
     }
     if (m->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
-    corral__end_last(s, co, te, why);
+    corral__end_last(s, co, te, why, corral__slot_local(&s->classes[te->cls], corral__co_off(s, co)));
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
@@ -147,8 +147,10 @@ static corral_end_reason corral__stop_reason(corral__meta *m)
 }
 
 /* Step a coroutine that is in no lane (its first step, or from the ready
-   ring), then queue it, park it or end it. m: its meta if at hand, or NULL. */
-static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m)
+   ring), then queue it, park it or end it. m: its meta if at hand, or NULL;
+   local: its slot in its class if at hand, or NIL. */
+static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m,
+                                                       uint32_t local)
 {
     corral_sched *prev = corral__tls_sched;
     corral__tls_sched = s;
@@ -167,7 +169,9 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
         if (co->state == CORRAL__RUNNING && !pause &&
             (m->child & m->groups & m->parent & m->joiners_head) == CORRAL__NIL) {
             co->state = CORRAL__ENDING;
-            corral__end_last(s, co, &corral__types(s)[co->type], CORRAL_END_FINISHED);
+            corral__type_entry *te = &corral__types(s)[co->type];
+            if (local == CORRAL__NIL) local = corral__slot_local(&s->classes[te->cls], corral__co_off(s, co));
+            corral__end_last(s, co, te, CORRAL_END_FINISHED, local);
             return;
         }
         corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED);
@@ -180,11 +184,12 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
 
 /* Step a detached coroutine at once; from outside any step (engine code),
    also run whatever it called, at once. */
-static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m)
+static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
+                                                  uint32_t local)
 {
     bool top = !s->in_tick && s->depth == 0;
     if (top) s->starting = 1;
-    corral__step_detached(s, co, m);
+    corral__step_detached(s, co, m, local);
     if (top) {
         if (s->ready_head != s->ready_tail) corral__drain_ready(s);
         s->starting = 0;
@@ -198,7 +203,7 @@ void corral__drain_ready(corral_sched *s)
         s->ready_head++;
         if (off == CORRAL__NIL) continue; /* stopped while ready */
         s->debug_visits++;
-        corral__step_detached(s, CORRAL__CO(s, off), NULL);
+        corral__step_detached(s, CORRAL__CO(s, off), NULL, CORRAL__NIL);
     }
 }
 
@@ -308,7 +313,7 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
                                    opts ? opts->tags : 0, &h, &m);
     if (!co) return h;
     /* Unity: the first step runs at once, in the caller's frame */
-    corral__step_now(s, co, m);
+    corral__step_now(s, co, m, h.index & CORRAL__LOCAL_MASK);
     return h;
 }
 
@@ -548,7 +553,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
     m->hold = 0;
-    corral__step_now(s, co, m);
+    corral__step_now(s, co, m, h.index & CORRAL__LOCAL_MASK);
     if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     return true;
 }
