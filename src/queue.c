@@ -481,7 +481,12 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
 {
     corral__lane *lanes = corral__lanes(s);
     uint32_t first = s->order == CORRAL_ORDER_BY_TYPE ? phase * s->lanes_per_phase : phase;
-    uint32_t count = s->order == CORRAL_ORDER_BY_TYPE ? s->lanes_per_phase : 1;
+    /* BY_TYPE: a lane per type index, so lanes past the types seen so far
+       are empty: not even visited */
+    uint32_t count = s->order == CORRAL_ORDER_BY_TYPE
+                         ? (s->type_count < s->lanes_per_phase ? s->type_count : s->lanes_per_phase)
+                         : 1;
+    if (count == 0) return 0;
     for (uint32_t i = first; i < first + count; i++) {
         if (lanes[i].tombs) corral__compact_lane(s, &lanes[i], 0);
         lanes[i].walk_end = lanes[i].count;
@@ -496,7 +501,8 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
         if (s->instrument)
             for (uint32_t i = first; i < first + count; i++) steps += corral__walk_instr(s, i);
         else
-            for (uint32_t i = first; i < first + count; i++) steps += corral__walks[(i - first) % CORRAL__CALL_SITES](s, i);
+            for (uint32_t i = first; i < first + count; i++)
+                if (lanes[i].walk_end) steps += corral__walks[(i - first) % CORRAL__CALL_SITES](s, i);
         return steps;
     }
     /* budgeted: start where the last run stopped; what did not run goes first */
