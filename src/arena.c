@@ -181,7 +181,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off = corral__align64(off, 8);
     for (uint32_t i = 0; i < n; i++) {
         p->pages_off[i] = off;
-        off += (((uint64_t)p->classes[i].capacity + CORRAL__PAGE - 1) >> CORRAL__PAGE_SHIFT) * sizeof(corral__page);
+        const uint32_t sh = corral__page_shift_for(p->classes[i].capacity);
+        off += (((uint64_t)p->classes[i].capacity + (1u << sh) - 1) >> sh) * sizeof(corral__page);
     }
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
@@ -311,7 +312,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         c->reserved = p.reserved[i];
         snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
         c->pages_off = (uint32_t)p.pages_off[i];
-        c->page_count = (c->capacity + CORRAL__PAGE - 1) >> CORRAL__PAGE_SHIFT;
+        c->page_shift = corral__page_shift_for(c->capacity);
+        c->page_count = (uint32_t)(((uint64_t)c->capacity + (1u << c->page_shift) - 1) >> c->page_shift);
         c->shift = 0;
         while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
         uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
@@ -386,7 +388,7 @@ static void corral__pages_init(corral_sched *s, corral__class *c)
 {
     corral__page *P = corral__pages(s, c);
     for (uint32_t pi = 0; pi < c->page_count; pi++) {
-        uint32_t first = pi << CORRAL__PAGE_SHIFT, end = first + CORRAL__PAGE;
+        uint32_t first = pi << c->page_shift, end = first + (1u << c->page_shift);
         if (end > c->capacity) end = c->capacity;
         for (uint32_t k = first; k < end; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
@@ -396,9 +398,9 @@ static void corral__pages_init(corral_sched *s, corral__class *c)
             co->link = k + 1 < end ? k + 1 : CORRAL__NIL;
         }
         P[pi].free_head = first;
-        P[pi].free_count = P[pi].slots = (uint8_t)(end - first);
+        P[pi].free_count = P[pi].slots = (uint16_t)(end - first);
         P[pi].list = CORRAL__PAGE_EMPTY;
-        P[pi].pad = 0;
+        memset(P[pi].pad, 0, sizeof P[pi].pad);
         P[pi].prev = pi ? pi - 1 : CORRAL__NIL;
         P[pi].next = pi + 1 < c->page_count ? pi + 1 : CORRAL__NIL;
     }

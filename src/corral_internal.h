@@ -135,30 +135,38 @@ typedef struct corral__future {
     corral_value value;
 } corral__future;
 
-/* A page: CORRAL__PAGE consecutive slots of a class with their own free
+/* A page: a run of consecutive slots of a class (a power of two: 64 up to
+   4096, so that a class has about 64 pages or more) with their own free
    list. A type fills one page before it takes another (an empty one first),
    so coroutines of a type sit together in memory even when types are
-   started in any order: a walk over one type's lane then touches few cache
-   lines. Which type a page serves is only a preference: a start takes a
-   slot from any page before it fails. */
-#define CORRAL__PAGE_SHIFT 6u
-#define CORRAL__PAGE (1u << CORRAL__PAGE_SHIFT)
+   started in any order: a walk over one type's lane then streams through
+   few cache lines. Which type a page serves is only a preference: a start
+   takes a slot from any page before it fails. */
+#define CORRAL__PAGE_MIN_SHIFT 6u
+#define CORRAL__PAGE_MAX_SHIFT 12u
 enum { CORRAL__PAGE_FULL = 0, CORRAL__PAGE_EMPTY, CORRAL__PAGE_PARTIAL };
 typedef struct corral__page {
     uint32_t free_head;  /* class-local index of its first free slot, or NIL */
-    uint8_t free_count;  /* free slots */
-    uint8_t slots;       /* slots in it (the class's last page may be short) */
+    uint16_t free_count; /* free slots */
+    uint16_t slots;      /* slots in it (the class's last page may be short) */
+    uint32_t prev, next; /* in the list it is on: page indices, NIL */
     uint8_t list;        /* CORRAL__PAGE_*: the class list it is on (FULL: none) */
-    uint8_t pad;
-    uint32_t prev, next; /* in that list: page indices, NIL */
+    uint8_t pad[3];
 } corral__page;
+/* log2 of the slots in a page of a class with `capacity` slots */
+static inline uint32_t corral__page_shift_for(uint32_t capacity)
+{
+    uint32_t sh = CORRAL__PAGE_MIN_SHIFT;
+    while (sh < CORRAL__PAGE_MAX_SHIFT && (capacity >> (sh + 1)) >= 64u) sh++;
+    return sh;
+}
 
 typedef struct corral__class {
     uint32_t slot_size;
     uint32_t capacity;
     uint32_t base;        /* offset of the slab from the sched */
     uint32_t pages_off;   /* offset of its corral__page array */
-    uint32_t page_count;
+    uint32_t page_count, page_shift; /* pages, log2 of slots a page */
     uint32_t empty_head;  /* pages with every slot free, NIL */
     uint32_t partial_head; /* pages with some slots free, NIL */
     uint32_t used, peak;
@@ -461,7 +469,7 @@ static inline void corral__slot_free(corral_sched *s, corral__type_entry *te, co
     }
     co->gen++;
     co->state = CORRAL__FREE;
-    uint32_t pi = local >> CORRAL__PAGE_SHIFT;
+    uint32_t pi = local >> c->page_shift;
     corral__page *pg = &corral__pages(s, c)[pi];
     co->link = pg->free_head;
     pg->free_head = local;

@@ -22,8 +22,8 @@ static bool corral__verify_pages(const corral_sched *s, const corral__class *c, 
     uint32_t on_list[3] = {0, 0, 0};
     for (uint32_t pi = 0; pi < c->page_count; pi++) {
         const corral__page *pg = &P[pi];
-        uint32_t first = pi << CORRAL__PAGE_SHIFT, n = 0;
-        uint32_t end = first + CORRAL__PAGE < c->capacity ? first + CORRAL__PAGE : c->capacity;
+        uint32_t first = pi << c->page_shift, n = 0, size = 1u << c->page_shift;
+        uint32_t end = first + size < c->capacity ? first + size : c->capacity;
         if (pg->slots != end - first) CORRAL__BAD("a page's slot count is wrong");
         for (uint32_t k = pg->free_head; k != CORRAL__NIL; k = CORRAL__CO(s, corral__slot_off(c, k))->link) {
             if (k < first || k >= end) CORRAL__BAD("a page's free list links out of the page");

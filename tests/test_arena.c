@@ -233,7 +233,7 @@ Test(arena, freed_slot_is_reused_first_lifo)
     corral_sched_destroy(s);
 }
 
-/* A type fills a page (64 slots) of its own before it takes another, so
+/* A type fills a page (64 slots in a class this small) of its own before it takes another, so
    coroutines of one type sit together whatever order types start in. */
 #define LOCAL_OF(h) ((h).index & 0x00FFFFFFu)
 Test(arena, types_started_in_any_order_fill_pages_of_their_own)
