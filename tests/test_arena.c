@@ -233,31 +233,39 @@ Test(arena, freed_slot_is_reused_first_lifo)
     corral_sched_destroy(s);
 }
 
-/* A type fills a page (64 slots in a class this small) of its own before it takes another, so
-   coroutines of one type sit together whatever order types start in. */
+/* A type fills a page of its own before it takes another, so coroutines of
+   one type sit together whatever order types start in. Pages are 64 slots
+   in a small class and grow with it (128 at 8192 slots). */
 #define LOCAL_OF(h) ((h).index & 0x00FFFFFFu)
-Test(arena, types_started_in_any_order_fill_pages_of_their_own)
+static void check_pages_of_their_own(uint32_t capacity, uint32_t page)
 {
-    corral_sched *s = small_sched(256);
-    corral_handle t[66], c[64];
-    for (int i = 0; i < 64; i++) {
-        t[i] = start_tracer(s, i, 0);
+    corral_sched *s = small_sched(capacity);
+    corral_handle *t = calloc(page + 2, sizeof *t), *c = calloc(page, sizeof *c);
+    for (uint32_t i = 0; i < page; i++) {
+        t[i] = start_tracer(s, (int)i, 0);
         c[i] = cleaned_start(s, (cleaned_ctx){.id = -1});
         cr_assert(t[i].gen && c[i].gen);
     }
-    for (int i = 0; i < 64; i++) {
-        cr_assert_eq(LOCAL_OF(t[i]) / 64, LOCAL_OF(t[0]) / 64, "tracer %d left its page", i);
-        cr_assert_eq(LOCAL_OF(c[i]) / 64, LOCAL_OF(c[0]) / 64, "cleaned %d left its page", i);
+    for (uint32_t i = 0; i < page; i++) {
+        cr_assert_eq(LOCAL_OF(t[i]) / page, LOCAL_OF(t[0]) / page, "tracer %u left its page", i);
+        cr_assert_eq(LOCAL_OF(c[i]) / page, LOCAL_OF(c[0]) / page, "cleaned %u left its page", i);
     }
-    cr_assert_neq(LOCAL_OF(t[0]) / 64, LOCAL_OF(c[0]) / 64);
+    cr_assert_neq(LOCAL_OF(t[0]) / page, LOCAL_OF(c[0]) / page);
     /* its page is full: the next tracers start a fresh page together */
-    t[64] = start_tracer(s, 64, 0);
-    t[65] = start_tracer(s, 65, 0);
-    cr_assert_eq(LOCAL_OF(t[64]) / 64, LOCAL_OF(t[65]) / 64);
-    cr_assert_neq(LOCAL_OF(t[64]) / 64, LOCAL_OF(t[0]) / 64);
-    cr_assert_neq(LOCAL_OF(t[64]) / 64, LOCAL_OF(c[0]) / 64);
+    t[page] = start_tracer(s, 64, 0);
+    t[page + 1] = start_tracer(s, 65, 0);
+    cr_assert_eq(LOCAL_OF(t[page]) / page, LOCAL_OF(t[page + 1]) / page);
+    cr_assert_neq(LOCAL_OF(t[page]) / page, LOCAL_OF(t[0]) / page);
+    cr_assert_neq(LOCAL_OF(t[page]) / page, LOCAL_OF(c[0]) / page);
     cr_assert(corral_verify(s));
+    free(t);
+    free(c);
     corral_sched_destroy(s);
+}
+Test(arena, types_started_in_any_order_fill_pages_of_their_own)
+{
+    check_pages_of_their_own(256, 64);
+    check_pages_of_their_own(8192, 128);
 }
 
 /* Pages are a preference: with no empty page left, a start takes a slot in
