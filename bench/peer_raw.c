@@ -7,6 +7,19 @@
 
 #include <stdlib.h>
 
+/* The timed part every raw loop shares: `ticks` passes calling CALL for
+   each i < n, then a checksum of VALUE over the items. */
+#define RAW_RUN(out, n, ticks, CALL, VALUE)                      \
+    do {                                                         \
+        uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();  \
+        for (int t = 0; t < (ticks); t++)                        \
+            for (size_t i = 0; i < (n); i++) CALL;               \
+        (out)->t_ns = bench_now_ns() - t0;                       \
+        (out)->allocs = bench_alloc_calls() - a0;                \
+        (out)->ops = (uint64_t)(n) * (uint64_t)(ticks);          \
+        for (size_t i = 0; i < (n); i++) (out)->checksum += VALUE; \
+    } while (0)
+
 typedef struct raw_item {
     void (*fn)(struct raw_item *it);
     uint64_t n;
@@ -28,13 +41,7 @@ static int raw_loop(size_t n, int ticks, int mixed, bench_out *out)
         items[i].fn = raw_fns[k];
         expected += (uint64_t)(k + 1) * (uint64_t)ticks;
     }
-    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
-    for (int t = 0; t < ticks; t++)
-        for (size_t i = 0; i < n; i++) items[i].fn(&items[i]);
-    out->t_ns = bench_now_ns() - t0;
-    out->allocs = bench_alloc_calls() - a0;
-    out->ops = (uint64_t)n * (uint64_t)ticks;
-    for (size_t i = 0; i < n; i++) out->checksum += items[i].n;
+    RAW_RUN(out, n, ticks, items[i].fn(&items[i]), items[i].n);
     out->expected = expected;
     free(items);
     return 0;
@@ -109,13 +116,7 @@ static int raw_fp32_step(size_t n, int ticks, bench_out *out)
     raw_item32 *items = calloc(n, sizeof *items);
     if (!items) return -1;
     for (size_t i = 0; i < n; i++) items[i].fn = raw_step32;
-    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
-    for (int t = 0; t < ticks; t++)
-        for (size_t i = 0; i < n; i++) items[i].fn(&items[i]);
-    out->t_ns = bench_now_ns() - t0;
-    out->allocs = bench_alloc_calls() - a0;
-    out->ops = (uint64_t)n * (uint64_t)ticks;
-    for (size_t i = 0; i < n; i++) out->checksum += items[i].n;
+    RAW_RUN(out, n, ticks, items[i].fn(&items[i]), items[i].n);
     out->expected = out->ops;
     free(items);
     return 0;
@@ -132,13 +133,7 @@ static int raw_direct_step(size_t n, int ticks, bench_out *out)
 {
     uint64_t *ctx = calloc(n, sizeof *ctx);
     if (!ctx) return -1;
-    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
-    for (int t = 0; t < ticks; t++)
-        for (size_t i = 0; i < n; i++) direct_step(&ctx[i]);
-    out->t_ns = bench_now_ns() - t0;
-    out->allocs = bench_alloc_calls() - a0;
-    out->ops = (uint64_t)n * (uint64_t)ticks;
-    for (size_t i = 0; i < n; i++) out->checksum += ctx[i];
+    RAW_RUN(out, n, ticks, direct_step(&ctx[i]), ctx[i]);
     out->expected = out->ops;
     free(ctx);
     return 0;
