@@ -166,6 +166,13 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
    outer loop per chunk, an inner loop per entry with few values live across
    the step call (the rest is reloaded from the scheduler, which is hot); a
    survivor is written back only if a hole opened before it. */
+/* One past the last entry of the chunk holding p. */
+static uint32_t *corral__chunk_end(const corral_sched *s, const uint32_t *p)
+{
+    uint32_t *E = corral__entries(s);
+    return E + ((size_t)(p - E) / CORRAL__CHUNK + 1) * CORRAL__CHUNK;
+}
+
 static uint32_t *corral__chunk_after(const corral_sched *s, const uint32_t *p_in_chunk)
 {
     uint32_t *E = corral__entries(s);
@@ -253,7 +260,7 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
             } else {
                 holes = true;
                 wp = h - 1; /* the hole */
-                wend = corral__entries(s) + ((size_t)(wp - corral__entries(s)) / CORRAL__CHUNK + 1) * CORRAL__CHUNK;
+                wend = corral__chunk_end(s, wp);
                 rp = h;
             }
         }
@@ -292,13 +299,13 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
     }
     if (!holes) { /* the write cursor is the read cursor */
         wp = rp;
-        wend = corral__entries(s) + ((size_t)(rp - 1 - corral__entries(s)) / CORRAL__CHUNK + 1) * CORRAL__CHUNK;
+        wend = corral__chunk_end(s, rp - 1);
     }
     uint32_t *const E = corral__entries(s);
     const uint32_t *const next = corral__chunk_next(s);
     uint32_t skipped = s->walk_skipped;
     /* the read cursor as a (chunk, end) pair for the tail copy below */
-    uint32_t *rend = E + ((size_t)(rp - 1 - E) / CORRAL__CHUNK + 1) * CORRAL__CHUNK;
+    uint32_t *rend = corral__chunk_end(s, rp - 1);
     uint32_t rc = (uint32_t)((size_t)(rp - 1 - E) / CORRAL__CHUNK);
     uint32_t wc = (uint32_t)((size_t)(wend - 1 - E) / CORRAL__CHUNK);
     s->running = CORRAL__NIL;
@@ -345,42 +352,42 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
 }
 
 /* (the phase being run is s->phase) */
-/* Four copies of the walk, so the plain one (no budget, no timing, no
-   hooks) has no test for either in its loop. */
-/* The plain walk once more per call site: in BY_TYPE order each lane holds
-   one type, and an indirect call that only ever sees one target is
-   cheaper than a shared one that has seen several, even when each is
-   predicted right (a raw loop over 8 functions in 8 blocks measured 1.6x
-   its one-function time here with one call site, 1.05x with one per block).
-   The empty asm with a distinct constant keeps the copies from being merged. */
+/* The walk in four kinds (plain, budgeted, instrumented, both), so the
+   plain one has no test for a budget, timing or hooks in its loop. The plain
+   one once more per call site: in BY_TYPE order each lane holds one type,
+   and an indirect call that only ever sees one target is cheaper than a
+   shared one that has seen several, even when each is predicted right (a
+   raw loop over 8 functions in 8 blocks measured 1.6x its one-function time
+   here with one call site, 1.05x with one per block). The empty asm with a
+   distinct constant keeps GCC and Clang from merging the copies; elsewhere
+   there is one. */
 #if defined(__GNUC__)
 #define CORRAL__CALL_SITES 8u
-#define CORRAL__WALK_COPY(k)                                                                  \
-    __attribute__((noinline)) static uint32_t *corral__in_place_##k(corral_sched *s, uint32_t *rp, \
-                                                                    uint32_t *stop)           \
-    {                                                                                         \
-        __asm__ volatile("" ::"i"(k));                                                        \
-        return corral__in_place_impl(s, rp, stop);                                            \
-    }                                                                                         \
-    static uint32_t corral__walk_##k(corral_sched *s, uint32_t lane)                          \
-    {                                                                                         \
-        return corral__walk_impl(s, lane, false, false, corral__in_place_##k);                \
+#define CORRAL__NOINLINE __attribute__((noinline))
+#define CORRAL__DISTINCT(k) __asm__ volatile("" ::"i"(k))
+#else
+#define CORRAL__CALL_SITES 1u
+#define CORRAL__NOINLINE
+#define CORRAL__DISTINCT(k) ((void)0)
+#endif
+#define CORRAL__WALK_COPY(k)                                                                   \
+    CORRAL__NOINLINE static uint32_t *corral__in_place_##k(corral_sched *s, uint32_t *rp, uint32_t *stop) \
+    {                                                                                          \
+        CORRAL__DISTINCT(k);                                                                   \
+        return corral__in_place_impl(s, rp, stop);                                             \
+    }                                                                                          \
+    static uint32_t corral__walk_##k(corral_sched *s, uint32_t lane)                           \
+    {                                                                                          \
+        return corral__walk_impl(s, lane, false, false, corral__in_place_##k);                 \
     }
-CORRAL__WALK_COPY(0) CORRAL__WALK_COPY(1) CORRAL__WALK_COPY(2) CORRAL__WALK_COPY(3)
+CORRAL__WALK_COPY(0)
+#if CORRAL__CALL_SITES == 8u
+CORRAL__WALK_COPY(1) CORRAL__WALK_COPY(2) CORRAL__WALK_COPY(3)
 CORRAL__WALK_COPY(4) CORRAL__WALK_COPY(5) CORRAL__WALK_COPY(6) CORRAL__WALK_COPY(7)
 static uint32_t (*const corral__walks[CORRAL__CALL_SITES])(corral_sched *, uint32_t) = {
     corral__walk_0, corral__walk_1, corral__walk_2, corral__walk_3,
     corral__walk_4, corral__walk_5, corral__walk_6, corral__walk_7};
 #else
-#define CORRAL__CALL_SITES 1u
-static uint32_t *corral__in_place_0(corral_sched *s, uint32_t *rp, uint32_t *stop)
-{
-    return corral__in_place_impl(s, rp, stop);
-}
-static uint32_t corral__walk_0(corral_sched *s, uint32_t lane)
-{
-    return corral__walk_impl(s, lane, false, false, corral__in_place_0);
-}
 static uint32_t (*const corral__walks[CORRAL__CALL_SITES])(corral_sched *, uint32_t) = {corral__walk_0};
 #endif
 static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true, false, NULL); }
