@@ -48,7 +48,7 @@ typedef struct corral__plan {
     uint32_t class_count;
     uint32_t max_types;
     uint32_t hash_size;
-    uint64_t types_off, hash_off;
+    uint64_t hash_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots, ready_off;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
@@ -114,8 +114,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         p->reserved[c] += b;
     }
 
-    uint64_t off = CORRAL__TYPES_OFF; /* = sizeof(corral_sched) aligned to 16 */
-    p->types_off = off;
+    uint64_t off = CORRAL__TYPES_OFF; /* the type table: right after the scheduler */
     off += (uint64_t)p->max_types * sizeof(corral__type_entry);
     p->hash_size = 1;
     while (p->hash_size < 2 * p->max_types) p->hash_size <<= 1;
@@ -181,8 +180,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off = corral__align64(off, 8);
     for (uint32_t i = 0; i < n; i++) {
         p->pages_off[i] = off;
-        const uint32_t sh = corral__page_shift_for(p->classes[i].capacity);
-        off += (((uint64_t)p->classes[i].capacity + (1u << sh) - 1) >> sh) * sizeof(corral__page);
+        off += (uint64_t)corral__page_count_for(p->classes[i].capacity) * sizeof(corral__page);
     }
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
@@ -258,11 +256,10 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->logger = desc->logger;
     s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
                     : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
-    s->types_off = (uint32_t)p.types_off;
     s->max_types = p.max_types;
     s->hash_off = (uint32_t)p.hash_off;
     s->hash_mask = p.hash_size - 1;
-    memset(CORRAL__AT(s, s->types_off), 0, (size_t)p.max_types * sizeof(corral__type_entry));
+    memset(corral__types(s), 0, (size_t)p.max_types * sizeof(corral__type_entry));
     memset(CORRAL__AT(s, s->hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
     s->order = p.order;
     s->lanes_off = (uint32_t)p.lanes_off;
@@ -313,7 +310,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
         c->pages_off = (uint32_t)p.pages_off[i];
         c->page_shift = corral__page_shift_for(c->capacity);
-        c->page_count = (uint32_t)(((uint64_t)c->capacity + (1u << c->page_shift) - 1) >> c->page_shift);
+        c->page_count = corral__page_count_for(c->capacity);
         c->shift = 0;
         while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
         uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */

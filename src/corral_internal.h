@@ -160,6 +160,11 @@ static inline uint32_t corral__page_shift_for(uint32_t capacity)
     while (sh < CORRAL__PAGE_MAX_SHIFT && (capacity >> (sh + 1)) >= 64u) sh++;
     return sh;
 }
+static inline uint32_t corral__page_count_for(uint32_t capacity)
+{
+    const uint32_t sh = corral__page_shift_for(capacity);
+    return (uint32_t)(((uint64_t)capacity + (1u << sh) - 1) >> sh);
+}
 
 typedef struct corral__class {
     uint32_t slot_size;
@@ -215,7 +220,7 @@ struct corral_sched {
     corral_validation validation; /* resolved: OFF, REPORT or FATAL */
 
     /* type table */
-    uint32_t types_off, max_types, type_count;
+    uint32_t max_types, type_count; /* the table is at CORRAL__TYPES_OFF */
     uint32_t hash_off, hash_mask; /* uint16_t slots: type index + 1 */
     const corral_type *last_vt;   /* one-entry cache in front of the hash */
     uint32_t last_ti;
@@ -449,7 +454,6 @@ static inline bool corral__validating(const corral_sched *s)
 /* arena.c */
 void corral__retire(corral__class *c, corral_co *co);
 
-/* Push a slot back on its class's free list (LIFO: it is warm). */
 static inline corral__page *corral__pages(const corral_sched *s, const corral__class *c)
 {
     return (corral__page *)(void *)CORRAL__AT(s, c->pages_off);
@@ -459,6 +463,7 @@ static inline corral__page *corral__pages(const corral_sched *s, const corral__c
    all-free page that a type is filling: its own frees do not hand it
    back), FULL is no list. */
 void corral__page_move(corral_sched *s, corral__class *c, uint32_t pi, uint8_t to);
+/* Push a slot back on its page's free list (LIFO: it is warm). */
 static inline void corral__slot_free(corral_sched *s, corral__type_entry *te, corral_co *co, uint32_t local)
 {
     corral__class *c = &s->classes[te->cls];
