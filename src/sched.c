@@ -67,14 +67,11 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
     corral__slot_free(s, te, co, local);
 }
 
-/* (m: its meta, which the callers have at hand) */
-static inline void corral__end_one(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+/* What ties an ending coroutine to others: its groups, the caller awaiting
+   it (hand over the result, wake it), its joiners. */
+static void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
+                              corral_end_reason why)
 {
-    corral__type_entry *te = &corral__types(s)[co->type];
-    if (co->state == CORRAL__QUEUED) corral__lane_tombstone(s, co);
-    else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
-    else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
-    co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     if (m->groups != CORRAL__NIL) corral__leave_groups(s, co);
     if (m->parent != CORRAL__NIL) { /* a caller awaits it: hand over the result, wake it */
         corral_co *p = corral__co_of_global(s, m->parent);
@@ -98,7 +95,21 @@ static inline void corral__end_one(corral_sched *s, corral_co *co, corral__meta 
         }
     }
     if (m->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
-    corral__end_last(s, co, te, why, corral__slot_local(&s->classes[te->cls], corral__co_off(s, co)));
+}
+
+/* (m: its meta; local: its slot in its class, NIL if not at hand) */
+static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co, corral__meta *m,
+                                                 corral_end_reason why, uint32_t local)
+{
+    corral__type_entry *te = &corral__types(s)[co->type];
+    if (co->state == CORRAL__QUEUED) corral__lane_tombstone(s, co);
+    else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
+    else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
+    co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
+    /* the common end has no links: one test (the AND of NILs is NIL) */
+    if ((m->groups & m->parent & m->joiners_head) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
+    if (local == CORRAL__NIL) local = corral__slot_local(&s->classes[te->cls], corral__co_off(s, co));
+    corral__end_last(s, co, te, why, local);
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
@@ -112,14 +123,15 @@ void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
 /* End a coroutine and, iteratively, the chain of children it awaits (each
    with PARENT_STOPPED; DESTROYED stays DESTROYED). A child whose step is on
    the C stack is only marked: it ends when that step returns. */
-static void corral__end_m(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, corral__meta *m,
+                                               corral_end_reason why, uint32_t local)
 {
     for (;;) {
         corral_co *child = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
         m->child = CORRAL__NIL;
         corral__meta *cm = child ? corral__meta_of(s, child) : NULL;
         if (cm) cm->parent = CORRAL__NIL; /* it must not wake us */
-        corral__end_one(s, co, m, why);
+        corral__end_one(s, co, m, why, local);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
         if (corral__is_running(s, child)) {
@@ -130,12 +142,13 @@ static void corral__end_m(corral_sched *s, corral_co *co, corral__meta *m, corra
         }
         co = child;
         m = cm;
+        local = CORRAL__NIL;
     }
 }
 
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 {
-    corral__end_m(s, co, corral__meta_of(s, co), why);
+    corral__end_m(s, co, corral__meta_of(s, co), why, CORRAL__NIL);
 }
 
 /* a coroutine marked STOPPING ends with the reason stored for it */
@@ -164,17 +177,7 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
     co->flags = (uint8_t)(co->flags & ~(CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG));
     if (co->state == CORRAL__STOPPING || r == CORRAL_STOP) {
         if (!m) m = corral__meta_of(s, co);
-        /* finished with nothing attached (no child, group, caller or
-           joiner: the AND of NILs is NIL): only the last part of the end */
-        if (co->state == CORRAL__RUNNING && !pause &&
-            (m->child & m->groups & m->parent & m->joiners_head) == CORRAL__NIL) {
-            co->state = CORRAL__ENDING;
-            corral__type_entry *te = &corral__types(s)[co->type];
-            if (local == CORRAL__NIL) local = corral__slot_local(&s->classes[te->cls], corral__co_off(s, co));
-            corral__end_last(s, co, te, CORRAL_END_FINISHED, local);
-            return;
-        }
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED);
+        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED, local);
     } else if (co->state == CORRAL__RUNNING) {
         corral__enqueue(s, co);
     }
