@@ -462,9 +462,9 @@ Test(sched, destroy_from_inside_a_step_is_refused_and_the_scheduler_survives)
     corral_sched_destroy(s);
 }
 
-/* A coroutine that finishes in its first step with nothing attached takes a
-   short way out of start; with a group membership it takes the long one.
-   Both must account for it exactly and give the slot back. */
+/* A coroutine that finishes in its first step with nothing linked takes the
+   end's short way; with a group membership it takes the long one. Both must
+   account for it exactly and give the slot back. */
 Test(sched, coroutines_that_finish_in_their_first_step_are_accounted_exactly)
 {
     corral_sched *s = small_sched(2);
