@@ -392,6 +392,10 @@ static inline corral__node *corral__nodes(const corral_sched *s)
     return (corral__node *)(void *)CORRAL__AT(s, s->nodes_off);
 }
 static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co);
+/* timer heaps are 4-ary: a level's children sit side by side, so a sift
+   through 10^6 timers is 10 levels deep instead of 20, and the loads of
+   four children overlap where a binary heap waits for each level's two */
+#define CORRAL__HEAP_ARITY 4u
 static inline uint32_t *corral__heap(const corral_sched *s, uint32_t h)
 {
     return (uint32_t *)(void *)CORRAL__AT(s, s->heap_off[h]);

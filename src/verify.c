@@ -206,7 +206,7 @@ static bool corral__verify_heaps(const corral_sched *s)
             if (N[i].next != pos) CORRAL__BAD("a timer node does not know its heap position");
             if (!N[i].attached) CORRAL__BAD("a heap holds a detached node");
             if (pos > 0) {
-                const corral__node *p = &N[H[(pos - 1) / 2]];
+                const corral__node *p = &N[H[(pos - 1) / CORRAL__HEAP_ARITY]];
                 if (p->u.t.due > N[i].u.t.due) CORRAL__BAD("a timer heap is out of order");
             }
             const corral_co *co = CORRAL__CO(s, N[i].co);

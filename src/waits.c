@@ -3,7 +3,7 @@
 
     A wait takes one node per thing waited on (one for a simple wait, one
     per member of an all/any) from a preallocated pool. A node sits in one
-    container: a timer heap (scaled seconds, real seconds, frames: binary
+    container: a timer heap (scaled seconds, real seconds, frames: 4-ary
     min-heaps keyed by due time, ties by the order the waits began), or a
     FIFO list (a signal's, a future's, a coroutine's joiners, a phase's
     predicates). The coroutine's nodes are chained through `sibling` from
@@ -87,7 +87,7 @@ static void corral__sift_up(corral_sched *s, uint32_t h, uint32_t pos)
     corral__node *N = corral__nodes(s);
     uint32_t i = H[pos];
     while (pos > 0) {
-        uint32_t parent = (pos - 1) / 2;
+        uint32_t parent = (pos - 1) / CORRAL__HEAP_ARITY;
         if (!corral__before(&N[i], &N[H[parent]])) break;
         corral__heap_put(s, h, pos, H[parent]);
         pos = parent;
@@ -100,9 +100,11 @@ static void corral__sift_down(corral_sched *s, uint32_t h, uint32_t pos)
     corral__node *N = corral__nodes(s);
     uint32_t n = s->heap_len[h], i = H[pos];
     for (;;) {
-        uint32_t c = 2 * pos + 1;
-        if (c >= n) break;
-        if (c + 1 < n && corral__before(&N[H[c + 1]], &N[H[c]])) c++;
+        uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
+        if (first >= n) break;
+        uint32_t c = (uint32_t)first, end = n - c < CORRAL__HEAP_ARITY ? n : c + CORRAL__HEAP_ARITY;
+        for (uint32_t k = c + 1; k < end; k++)
+            if (corral__before(&N[H[k]], &N[H[c]])) c = k;
         if (!corral__before(&N[H[c]], &N[i])) break;
         corral__heap_put(s, h, pos, H[c]);
         pos = c;

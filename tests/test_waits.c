@@ -541,6 +541,44 @@ Test(waits, timers_with_the_same_due_time_wake_in_the_order_they_were_set)
     corral_sched_destroy(s);
 }
 
+/* enough timers for several levels of the 4-ary heaps, with ties, random
+   due frames and random cancellations: they fire in (due, start) order and
+   every heap stays valid after every frame */
+Test(waits, many_timers_with_ties_and_cancellations_fire_in_due_then_start_order)
+{
+    enum { COUNT = 1500, SPAN = 40 };
+    corral_sched *s = wsched(COUNT);
+    static int due[COUNT];
+    static corral_handle h[COUNT];
+    static bool cancelled[COUNT];
+    uint32_t rng = 12345u;
+    for (int i = 0; i < COUNT; i++) {
+        rng = rng * 1664525u + 1013904223u;
+        due[i] = 1 + (int)((rng >> 16) % SPAN);
+        cancelled[i] = ((rng >> 8) & 7u) == 0;
+        h[i] = wait_on(s, i, corral_wait_frames((uint32_t)due[i]));
+    }
+    for (int i = 0; i < COUNT; i++)
+        if (cancelled[i]) cr_assert(corral_stop(s, h[i]));
+    cr_assert(corral_verify(s));
+    for (int f = 0; f <= SPAN; f++) {
+        corral_tick(s, 0.016f);
+        cr_assert(corral_verify(s), "frame %d", f);
+    }
+    int n = 0;
+    for (int d = 1; d <= SPAN; d++)
+        for (int i = 0; i < COUNT; i++)
+            if (due[i] == d && !cancelled[i]) {
+                cr_assert_lt(n, g_trace_len);
+                cr_assert_eq(g_trace[n], i, "wake %d: id %d, expected %d", n, g_trace[n], i);
+                cr_assert_eq(W(s, h[i])->resumed_frame, d);
+                n++;
+            }
+    cr_assert_eq(g_trace_len, n);
+    cr_assert_gt(n, COUNT / 2);
+    corral_sched_destroy(s);
+}
+
 Test(waits, stopping_a_sleeper_removes_its_timer_so_a_reused_slot_is_not_woken)
 {
     corral_sched *s = wsched(1);
