@@ -253,6 +253,17 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
         uint32_t take = left < CORRAL__CHUNK ? left : CORRAL__CHUNK;
         uint32_t *const stop = rp + take;
         left -= take;
+        if (left > CORRAL__CHUNK) {
+            /* The entries of the chunk after next, asked for now: a lane's
+               chunks are adjacent only while it alone takes chunks from
+               the pool. BY_TYPE lanes filled together interleave, and
+               there, without this, every chunk began with a miss on its
+               entries (8 types, 10^6 coroutines: 5.0 -> 2.2 ns a step). */
+            const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+            const uint32_t *ahead = E + (size_t)next[next[(size_t)(rp - E) / CORRAL__CHUNK]] * CORRAL__CHUNK;
+            CORRAL__PREFETCH_W(ahead);
+            CORRAL__PREFETCH_W(ahead + CORRAL__CHUNK / 2);
+        }
         if (!holes) {
             uint32_t *h = in_place(s, rp, stop);
             if (!h) {
