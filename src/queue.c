@@ -258,9 +258,8 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
                chunks are adjacent only while it alone takes chunks from
                the pool. BY_TYPE lanes filled together interleave, and
                there, without this, every chunk began with a miss on its
-               entries (8 types, 10^6 coroutines: 5.0 -> 2.2 ns a step). */
-            const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
-            const uint32_t *ahead = E + (size_t)next[next[(size_t)(rp - E) / CORRAL__CHUNK]] * CORRAL__CHUNK;
+               entries (8 types, 10^6 coroutines: ~4.7 -> 2.6 ns a step). */
+            const uint32_t *ahead = corral__chunk_after(s, corral__chunk_after(s, rp));
             CORRAL__PREFETCH_W(ahead);
             CORRAL__PREFETCH_W(ahead + CORRAL__CHUNK / 2);
         }
