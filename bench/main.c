@@ -275,6 +275,7 @@ int main(int argc, char **argv)
     add_builtin(&bench_peer_raw_fp);
     add_builtin(&bench_peer_raw_direct);
     add_builtin(&bench_peer_raw_fp32);
+    add_builtin(&bench_peer_raw_fp32_queue);
     add_builtin(&bench_peer_corral);
     add_builtin(&bench_peer_corral_by_type);
     add_builtin(&bench_peer_corral_history);
@@ -397,14 +398,14 @@ int main(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("\nmachine: %s, %ld cores, %s %s; %d repetition(s), median [min..max]\n\n", cpu, cores,
            u.sysname, u.release, reps);
-    printf("%-16s %8s  %-22s %10s %21s %9s %10s %10s\n", "case", "N", "contender", "ns/op",
+    printf("%-16s %8s  %-40s %10s %21s %9s %10s %10s\n", "case", "N", "contender", "ns/op",
            "[min .. max]", "x limit", "allocs/op", "bytes/co");
     for (int i = 0; i < g_nres; i++) {
         result *r = &g_res[i];
         if (r->failed || r->reps == 0) continue;
         int is_mem = !strncmp(r->kase, "memory", 6);
         if (is_mem) {
-            printf("%-16s %8zu  %-22s %10s %21s %9s %10s %10.1f %s\n", r->kase, r->n, r->peer, "-", "",
+            printf("%-16s %8zu  %-40s %10s %21s %9s %10s %10.1f %s\n", r->kase, r->n, r->peer, "-", "",
                    "", "", r->bytes, r->note ? r->note : "");
             continue;
         }
@@ -418,7 +419,7 @@ int main(int argc, char **argv)
         if (limit > 0) snprintf(ratio, sizeof ratio, "%.2f", median(r) / limit);
         char range[32];
         snprintf(range, sizeof range, "[%.2f .. %.2f]", minv(r), maxv(r));
-        printf("%-16s %8zu  %-22s %10.2f %21s %9s %10.4f\n", r->kase, r->n, r->peer, median(r), range,
+        printf("%-16s %8zu  %-40s %10.2f %21s %9s %10.4f\n", r->kase, r->n, r->peer, median(r), range,
                ratio, r->allocs_per_op);
     }
 

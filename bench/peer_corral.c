@@ -48,14 +48,19 @@ static int bc_loop(size_t n, int ticks, int mixed, bench_out *out)
 {
     corral_sched *s = bc_sched(32, n);
     corral_handle *h = malloc(n * sizeof *h);
-    if (!s || !h) return -1;
+    int rc = !s || !h ? -1 : 0;
     uint64_t expected = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && rc == 0; i++) {
         unsigned k = mixed ? bench_type_of(i) : 0;
         uint64_t zero = 0;
         h[i] = corral_start(s, bc_types[k], &zero, sizeof zero);
-        if (h[i].gen == 0) return -2;
+        if (h[i].gen == 0) rc = -2;
         expected += (uint64_t)(k + 1) * (uint64_t)(ticks + 1); /* ticks + the first step */
+    }
+    if (rc != 0) {
+        if (s) corral_sched_destroy(s);
+        free(h);
+        return rc;
     }
     uint64_t steps = 0;
     uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();

@@ -127,6 +127,39 @@ const bench_peer bench_peer_raw_fp32 = {
     .step = raw_fp32_step,
 };
 
+/* The same 32-byte items reached through a run queue: a separate array of
+   4-byte indices, read in order, with the item 8 entries ahead prefetched
+   (corral's walk reads its entries and prefetches the same way). The floor
+   of any scheduler that keeps its queue beside its slots; at large N it
+   shows what the extra stream costs once slots and queue outgrow the cache. */
+static int raw_fp32_queue_step(size_t n, int ticks, bench_out *out)
+{
+    enum { AHEAD = 8 };
+    raw_item32 *items = calloc(n, sizeof *items);
+    uint32_t *queue = calloc(n + AHEAD, sizeof *queue); /* AHEAD entries of padding, as a lane's chunk slack */
+    if (!items || !queue) {
+        free(items);
+        free(queue);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        items[i].fn = raw_step32;
+        queue[i] = (uint32_t)i;
+    }
+    RAW_RUN(out, n, ticks,
+            (__builtin_prefetch(&items[queue[i + AHEAD]], 1, 3), items[queue[i]].fn(&items[queue[i]])),
+            items[i].n);
+    out->expected = out->ops;
+    free(items);
+    free(queue);
+    return 0;
+}
+
+const bench_peer bench_peer_raw_fp32_queue = {
+    .name = "raw fn-ptr loop, 32 B items via a queue",
+    .step = raw_fp32_queue_step,
+};
+
 __attribute__((noinline)) static void direct_step(uint64_t *n) { *n += 1; }
 
 static int raw_direct_step(size_t n, int ticks, bench_out *out)
