@@ -111,49 +111,44 @@ typedef struct raw_item32 {
 
 __attribute__((noinline)) static void raw_step32(raw_item32 *it) { it->n += 1; }
 
-static int raw_fp32_step(size_t n, int ticks, bench_out *out)
-{
-    raw_item32 *items = calloc(n, sizeof *items);
-    if (!items) return -1;
-    for (size_t i = 0; i < n; i++) items[i].fn = raw_step32;
-    RAW_RUN(out, n, ticks, items[i].fn(&items[i]), items[i].n);
-    out->expected = out->ops;
-    free(items);
-    return 0;
-}
-
-const bench_peer bench_peer_raw_fp32 = {
-    .name = "raw fn-ptr loop, 32 B items",
-    .step = raw_fp32_step,
-};
-
-/* The same 32-byte items reached through a run queue: a separate array of
-   4-byte indices, read in order, with the item 8 entries ahead prefetched
-   (corral's walk reads its entries and prefetches the same way). The floor
-   of any scheduler that keeps its queue beside its slots; at large N it
-   shows what the extra stream costs once slots and queue outgrow the cache. */
-static int raw_fp32_queue_step(size_t n, int ticks, bench_out *out)
+/* queued: reach the items through a run queue, a separate array of 4-byte
+   indices read in order, with the item AHEAD entries on prefetched (corral's
+   walk reads its entries and prefetches the same way). That is the floor of
+   any scheduler that keeps its queue beside its slots; at large N it shows
+   what the extra stream costs once slots and queue outgrow the cache. */
+static int raw_fp32_loop(size_t n, int ticks, int queued, bench_out *out)
 {
     enum { AHEAD = 8 };
     raw_item32 *items = calloc(n, sizeof *items);
-    uint32_t *queue = calloc(n + AHEAD, sizeof *queue); /* AHEAD entries of padding, as a lane's chunk slack */
-    if (!items || !queue) {
+    uint32_t *queue = queued ? calloc(n + AHEAD, sizeof *queue) : NULL; /* + padding, as a lane's chunk slack */
+    if (!items || (queued && !queue)) {
         free(items);
         free(queue);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
         items[i].fn = raw_step32;
-        queue[i] = (uint32_t)i;
+        if (queue) queue[i] = (uint32_t)i;
     }
-    RAW_RUN(out, n, ticks,
-            (__builtin_prefetch(&items[queue[i + AHEAD]], 1, 3), items[queue[i]].fn(&items[queue[i]])),
-            items[i].n);
+    if (queued)
+        RAW_RUN(out, n, ticks,
+                (__builtin_prefetch(&items[queue[i + AHEAD]], 1, 3), items[queue[i]].fn(&items[queue[i]])),
+                items[i].n);
+    else
+        RAW_RUN(out, n, ticks, items[i].fn(&items[i]), items[i].n);
     out->expected = out->ops;
     free(items);
     free(queue);
     return 0;
 }
+
+static int raw_fp32_step(size_t n, int ticks, bench_out *out) { return raw_fp32_loop(n, ticks, 0, out); }
+static int raw_fp32_queue_step(size_t n, int ticks, bench_out *out) { return raw_fp32_loop(n, ticks, 1, out); }
+
+const bench_peer bench_peer_raw_fp32 = {
+    .name = "raw fn-ptr loop, 32 B items",
+    .step = raw_fp32_step,
+};
 
 const bench_peer bench_peer_raw_fp32_queue = {
     .name = "raw fn-ptr loop, 32 B items via a queue",
