@@ -1,7 +1,7 @@
 /*
     corral_bench -- corral side by side with its peers and the raw-loop limit.
 
-        corral_bench [--smoke] [--reps R] [--json PATH]
+        corral_bench [--smoke] [--reps R] [--json PATH] [--only CASE] [--peers A,B] [--svg PATH]
 
     Every case runs R times (5; 1 with --smoke); within a repetition the
     contenders take turns, so machine noise spreads over all of them. The
@@ -94,8 +94,27 @@ size_t bench_heap_bytes(void)
 static const bench_peer *g_peers[MAX_PEERS];
 static int g_npeers;
 
+/* --peers LIST: keep only contenders whose name contains one of the
+   comma-separated words (and always the function-pointer loop, the limit) */
+static const char *g_peer_filter;
+
+static int peer_wanted(const char *name)
+{
+    if (!g_peer_filter || !strcmp(name, bench_peer_raw_fp.name)) return 1;
+    const char *w = g_peer_filter;
+    while (*w) {
+        size_t len = strcspn(w, ",");
+        for (const char *h = name; len && *h; h++)
+            if (!strncmp(h, w, len)) return 1;
+        w += len;
+        if (*w == ',') w++;
+    }
+    return 0;
+}
+
 static void load_module(const char *dir, const char *file, const char *label)
 {
+    if (!peer_wanted(label)) return;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -115,6 +134,7 @@ static void load_module(const char *dir, const char *file, const char *label)
 
 static void add_builtin(const bench_peer *p)
 {
+    if (!peer_wanted(p->name)) return;
     if (p->skip) {
         printf("skipped: %-22s %s\n", p->name, p->skip);
         return;
@@ -257,8 +277,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--svg") && i + 1 < argc) svg = argv[++i];
+        else if (!strcmp(argv[i], "--peers") && i + 1 < argc) g_peer_filter = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--smoke] [--reps R] [--json PATH] [--only CASE] [--svg PATH]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--smoke] [--reps R] [--json PATH] [--only CASE] [--peers A,B] [--svg PATH]\n",
+                    argv[0]);
             return 2;
         }
     }
