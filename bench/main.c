@@ -296,8 +296,8 @@ int main(int argc, char **argv)
 
     add_builtin(&bench_peer_raw_fp);
     add_builtin(&bench_peer_raw_direct);
-    add_builtin(&bench_peer_raw_fp32);
-    add_builtin(&bench_peer_raw_fp32_queue);
+    add_builtin(&bench_peer_raw_fp24);
+    add_builtin(&bench_peer_raw_fp24_queue);
     add_builtin(&bench_peer_corral);
     add_builtin(&bench_peer_corral_by_type);
     add_builtin(&bench_peer_corral_history);

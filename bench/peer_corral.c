@@ -46,7 +46,7 @@ static corral_sched *bc_sched(uint32_t slot, size_t n)
 
 static int bc_loop(size_t n, int ticks, int mixed, bench_out *out)
 {
-    corral_sched *s = bc_sched(32, n);
+    corral_sched *s = bc_sched(corral_slot_size_for(&bc0_type), n); /* all 8 types: 8-byte contexts */
     corral_handle *h = malloc(n * sizeof *h);
     int rc = !s || !h ? -1 : 0;
     uint64_t expected = 0;
@@ -113,7 +113,7 @@ static int bc_step_history(size_t n, int ticks, bench_out *out)
 
 static int bc_spawn(size_t count, bench_out *out)
 {
-    corral_sched *s = bc_sched(32, 64);
+    corral_sched *s = bc_sched(corral_slot_size_for(&bspawn_type), 64);
     if (!s) return -1;
     corral_type_stats st;
     uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
@@ -146,7 +146,7 @@ static int bc_memory(size_t n, int ctx_bytes, bench_out *out)
 {
     const corral_type *t = ctx_bytes == 16 ? &m16_type : ctx_bytes == 32 ? &m32_type : &m256_type;
     if (t->ctx_size != (uint32_t)ctx_bytes) return -3;
-    uint32_t slot = (t->ctx_offset + t->ctx_size + 15u) & ~15u;
+    uint32_t slot = corral_slot_size_for(t);
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
     d.classes[0].slot_size = slot;
@@ -185,7 +185,7 @@ static int bc_sleepers(size_t n, size_t due, int ticks, bench_out *out)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = 32;
+    d.classes[0].slot_size = corral_slot_size_for(&bsleep_type);
     d.classes[0].capacity = (uint32_t)n;
     corral_sched *s = corral_sched_create(&d);
     if (!s) return -1;
@@ -228,7 +228,7 @@ DEFINE_COROUTINE(bnest)
 static int bc_nested(size_t chains, int depth, int ticks, bench_out *out)
 {
     size_t n = chains * (size_t)(depth + 1);
-    corral_sched *s = bc_sched(32, n);
+    corral_sched *s = bc_sched(corral_slot_size_for(&bnest_type), n);
     if (!s) return -1;
     for (size_t i = 0; i < chains; i++)
         if (bnest_start(s, (bnest_ctx){.depth = depth}).gen == 0) return -2;

@@ -99,27 +99,27 @@ const bench_peer bench_peer_raw_fp = {
     .memory = raw_fp_memory,
 };
 
-/* The same loop over 32-byte items: the size of corral's slot for the
-   benchmark's 8-byte context (16-byte header + context, in a 32-byte class).
+/* The same loop over 24-byte items: the size of corral's slot for the
+   benchmark's 8-byte context (16-byte header + context, in a 24-byte class).
    Not the limit the targets use; it shows how much of a gap at large N is
    the memory a step has to move. */
-typedef struct raw_item32 {
-    void (*fn)(struct raw_item32 *it);
+typedef struct raw_item24 {
+    void (*fn)(struct raw_item24 *it);
     uint64_t n;
-    uint64_t pad[2];
-} raw_item32;
+    uint64_t pad;
+} raw_item24;
 
-__attribute__((noinline)) static void raw_step32(raw_item32 *it) { it->n += 1; }
+__attribute__((noinline)) static void raw_step24(raw_item24 *it) { it->n += 1; }
 
 /* queued: reach the items through a run queue, a separate array of 4-byte
    indices read in order, with the item AHEAD entries on prefetched (corral's
    walk reads its entries and prefetches the same way). That is the floor of
    any scheduler that keeps its queue beside its slots; at large N it shows
    what the extra stream costs once slots and queue outgrow the cache. */
-static int raw_fp32_loop(size_t n, int ticks, int queued, bench_out *out)
+static int raw_fp24_loop(size_t n, int ticks, int queued, bench_out *out)
 {
     enum { AHEAD = 8 };
-    raw_item32 *items = calloc(n, sizeof *items);
+    raw_item24 *items = calloc(n, sizeof *items);
     uint32_t *queue = queued ? calloc(n + AHEAD, sizeof *queue) : NULL; /* + padding, as a lane's chunk slack */
     if (!items || (queued && !queue)) {
         free(items);
@@ -127,7 +127,7 @@ static int raw_fp32_loop(size_t n, int ticks, int queued, bench_out *out)
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        items[i].fn = raw_step32;
+        items[i].fn = raw_step24;
         if (queue) queue[i] = (uint32_t)i;
     }
     if (queued)
@@ -142,17 +142,17 @@ static int raw_fp32_loop(size_t n, int ticks, int queued, bench_out *out)
     return 0;
 }
 
-static int raw_fp32_step(size_t n, int ticks, bench_out *out) { return raw_fp32_loop(n, ticks, 0, out); }
-static int raw_fp32_queue_step(size_t n, int ticks, bench_out *out) { return raw_fp32_loop(n, ticks, 1, out); }
+static int raw_fp24_step(size_t n, int ticks, bench_out *out) { return raw_fp24_loop(n, ticks, 0, out); }
+static int raw_fp24_queue_step(size_t n, int ticks, bench_out *out) { return raw_fp24_loop(n, ticks, 1, out); }
 
-const bench_peer bench_peer_raw_fp32 = {
-    .name = "raw fn-ptr loop, 32 B items",
-    .step = raw_fp32_step,
+const bench_peer bench_peer_raw_fp24 = {
+    .name = "raw fn-ptr loop, 24 B items",
+    .step = raw_fp24_step,
 };
 
-const bench_peer bench_peer_raw_fp32_queue = {
-    .name = "raw fn-ptr loop, 32 B items via a queue",
-    .step = raw_fp32_queue_step,
+const bench_peer bench_peer_raw_fp24_queue = {
+    .name = "raw fn-ptr loop, 24 B items via a queue",
+    .step = raw_fp24_queue_step,
 };
 
 __attribute__((noinline)) static void direct_step(uint64_t *n) { *n += 1; }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint32_t corral__default_sizes[] = {32, 48, 64, 96, 128, 256, 512, 1024};
+static const uint32_t corral__default_sizes[] = {24, 32, 48, 64, 96, 128, 256, 512, 1024};
 #define CORRAL__DEFAULT_CAPACITY 256u
 #define CORRAL__DEFAULT_MAX_TYPES 64u
 
@@ -71,6 +71,14 @@ bool corral__type_ok(const corral_type *vt)
     return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
 }
 
+uint32_t corral_slot_size_for(const corral_type *type)
+{
+    if (!corral__type_ok(type)) return 0;
+    uint32_t a = type->ctx_align > 8 ? type->ctx_align : 8;
+    uint32_t sz = (type->ctx_offset + type->ctx_size + a - 1) & ~(a - 1);
+    return sz < 24 ? 24 : sz;
+}
+
 /* Fill `p` from the desc (defaults applied); CORRAL_ERR_OK or why not. */
 static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *p)
 {
@@ -93,7 +101,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         for (uint32_t i = 0; i < n; i++) {
             p->classes[i] = d->classes[i];
             uint32_t sz = d->classes[i].slot_size;
-            if (sz % 16 != 0 || sz < 32) return CORRAL_ERR_BAD_DESC;
+            if (sz % 8 != 0 || sz < 24) return CORRAL_ERR_BAD_DESC;
             if (i > 0 && sz <= d->classes[i - 1].slot_size) return CORRAL_ERR_BAD_DESC;
         }
     }

@@ -600,7 +600,9 @@ static long model_run(const uint8_t *data, size_t size, char *why, size_t why_ca
     why[0] = 0;
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = 64;
+    /* odd-length inputs run in 40-byte slots: a multiple of 8, not of 16,
+       so every other slot is only 8-aligned (every model type allows it) */
+    d.classes[0].slot_size = (size & 1u) ? 40 : 64;
     d.classes[0].capacity = MODEL_CAP;
     d.max_signals = MODEL_SIGNALS;
     d.max_futures = MODEL_FUTURES;

@@ -20,12 +20,14 @@ Test(arena, zeroed_desc_is_valid_and_gives_the_default_classes)
     memset(&d, 0, sizeof d);
     corral_sched *s = corral_sched_create(&d);
     cr_assert_not_null(s);
-    cr_assert_eq(corral_class_count(s), 8);
+    cr_assert_eq(corral_class_count(s), 9);
     corral_class_stats c;
     cr_assert(corral_stats_class(s, 0, &c));
-    cr_assert_eq(c.slot_size, 32);
+    cr_assert_eq(c.slot_size, 24);
     cr_assert_eq(c.capacity, 256);
-    cr_assert(corral_stats_class(s, 7, &c));
+    cr_assert(corral_stats_class(s, 1, &c));
+    cr_assert_eq(c.slot_size, 32);
+    cr_assert(corral_stats_class(s, 8, &c));
     cr_assert_eq(c.slot_size, 1024);
     corral_sched_destroy(s);
 }
@@ -148,6 +150,97 @@ Test(arena, context_with_an_alignas_64_member_is_64_byte_aligned)
     corral_sched_destroy(s);
 }
 
+/* 8-byte contexts (one counter), and a 16-byte one that needs 16 alignment */
+#define TINY_FIELDS(F) F(uint64_t, n)
+DECLARE_COROUTINE(tiny, TINY_FIELDS)
+DEFINE_COROUTINE(tiny)
+{
+    ctx->n += 1;
+    return CORRAL_YIELD;
+}
+typedef struct al16 {
+    alignas(16) uint64_t w[2];
+} al16;
+#define AL16_FIELDS(F) F(al16, v)
+DECLARE_COROUTINE(al16co, AL16_FIELDS)
+static uintptr_t g_al16_addr;
+DEFINE_COROUTINE(al16co)
+{
+    g_al16_addr = (uintptr_t)ctx;
+    ctx->v.w[1]++;
+    return CORRAL_YIELD;
+}
+
+Test(arena, slot_size_for_is_the_tightest_slot_a_type_fits)
+{
+    cr_assert_eq(corral_slot_size_for(&tiny_type), 24, "16 + 8");
+    cr_assert_eq(corral_slot_size_for(&tracer_type), 32, "16 + 12, rounded to 8");
+    cr_assert_eq(corral_slot_size_for(&al16co_type), 32, "16 + 16, a multiple of 16");
+    cr_assert_eq(corral_slot_size_for(&wide_type), 192, "64 + 128, a multiple of 64");
+    cr_assert_eq(corral_slot_size_for(NULL), 0);
+    corral_type bad = tiny_type;
+    bad.ctx_align = 3;
+    cr_assert_eq(corral_slot_size_for(&bad), 0);
+}
+
+Test(arena, a_24_byte_class_packs_8_byte_contexts_and_keeps_wider_alignment_out)
+{
+    enum { N = 1000 };
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 24;
+    d.classes[0].capacity = N;
+    d.classes[1].slot_size = 40; /* holds 16 + 16, but not 16-aligned every slot */
+    d.classes[1].capacity = 4;
+    d.classes[2].slot_size = 48;
+    d.classes[2].capacity = 4;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    static corral_handle h[N];
+    for (int i = 0; i < N; i++) {
+        h[i] = tiny_start(s, (tiny_ctx){.n = (uint64_t)i * 1000});
+        cr_assert_eq(h[i].index >> 24, 0, "an 8-byte context takes a 24-byte slot");
+    }
+    cr_assert_eq(tiny_start(s, (tiny_ctx){0}).gen, 0, "the class is full");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    for (int t = 0; t < 5; t++) corral_tick(s, 0.016f);
+    for (int i = 0; i < N; i++) {
+        tiny_ctx *c = corral_context(s, h[i], &tiny_type);
+        cr_assert_not_null(c);
+        cr_assert_eq((uintptr_t)c % 8, 0);
+        cr_assert_eq(c->n, (uint64_t)i * 1000 + 6, "its own counter: first step + 5 ticks, nothing overlapped");
+    }
+    for (int i = 0; i < N; i += 2) cr_assert(corral_stop(s, h[i]));
+    for (int i = 0; i < N / 2; i++) cr_assert_neq(tiny_start(s, (tiny_ctx){0}).gen, 0, "freed slots are reused");
+    corral_class_stats c0;
+    cr_assert(corral_stats_class(s, 0, &c0));
+    cr_assert_eq(c0.used, N);
+    cr_assert(corral_verify(s));
+
+    for (int i = 0; i < 3; i++) {
+        corral_handle a = al16co_start(s, (al16co_ctx){{{0, 0}}});
+        cr_assert_eq(a.index >> 24, 2, "a 16-aligned context skips the 40-byte class");
+        cr_assert_eq(g_al16_addr % 16, 0, "context at %p", (void *)g_al16_addr);
+    }
+    corral_type_stats ts;
+    cr_assert(corral_stats_type_of(s, &al16co_type, &ts));
+    cr_assert_eq(ts.slot_size, 48);
+    corral_sched_destroy(s);
+}
+
+Test(arena, a_zeroed_desc_puts_8_byte_contexts_in_its_24_byte_class)
+{
+    corral_sched *s = corral_sched_create(&(corral_sched_desc){0});
+    cr_assert_not_null(s);
+    corral_handle h = tiny_start(s, (tiny_ctx){0});
+    cr_assert_eq(h.index >> 24, 0);
+    corral_type_stats ts;
+    cr_assert(corral_stats_type_of(s, &tiny_type, &ts));
+    cr_assert_eq(ts.slot_size, 24);
+    cr_assert_eq(ts.padding, 16, "the header and nothing else");
+    corral_sched_destroy(s);
+}
+
 Test(arena, type_lands_in_the_smallest_class_that_fits)
 {
     corral_sched_desc d;
@@ -180,10 +273,13 @@ Test(arena, desc_with_bad_classes_is_refused)
     cr_assert_null(corral_sched_create(&d));
     cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
     memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = 40; /* not a multiple of 16 */
+    d.classes[0].slot_size = 36; /* not a multiple of 8 */
     cr_assert_null(corral_sched_create(&d));
     cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
     cr_assert_eq(corral_sched_memory_size(&d), 0);
+    d.classes[0].slot_size = 16; /* no room for a context after the header */
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
 }
 
 Test(arena, arena_over_4_gib_is_refused_before_allocating)
@@ -324,13 +420,13 @@ Test(arena, registry_budgets_size_the_classes_and_cap_each_type)
     d.registry = &testreg_registry;
     corral_sched *s = corral_sched_create(&d);
     cr_assert_not_null(s);
-    /* both contexts are 12 bytes: class 0 (32 B) gets 3 + 2 slots */
+    /* both contexts are 12 bytes (16 + 12 = 28): class 1 (32 B) gets 3 + 2 slots */
     corral_class_stats c;
-    corral_stats_class(s, 0, &c);
+    corral_stats_class(s, 1, &c);
     cr_assert_eq(c.slot_size, 32);
     cr_assert_eq(c.capacity, 5);
-    corral_stats_class(s, 1, &c);
-    cr_assert_eq(c.capacity, 0, "no registry type in class 1, no default capacity");
+    corral_stats_class(s, 0, &c);
+    cr_assert_eq(c.capacity, 0, "no registry type in class 0 (24 B), no default capacity");
     for (int i = 0; i < 3; i++) cr_assert_neq(start_tracer(s, i, 0).gen, 0);
     cr_assert_eq(start_tracer(s, 9, 0).gen, 0, "budget of 3 reached");
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_TYPE_BUDGET);

@@ -66,7 +66,7 @@ Test(errors, failed_create_is_logged_through_the_desc_logger)
     memset(&d, 0, sizeof d);
     d.logger.fn = capture_log;
     d.logger.user_data = &cap;
-    d.classes[0].slot_size = 24;
+    d.classes[0].slot_size = 20; /* not a multiple of 8 */
     cr_assert_null(corral_sched_create(&d));
     cr_assert_eq(cap.count, 1);
     cr_assert_eq(cap.last, CORRAL_ERR_BAD_DESC);

@@ -480,7 +480,7 @@ Test(profile, an_emitted_desc_ships_exact_pool_sizes_that_rerun_without_failure)
     for (const char *p = buf; (p = strstr(p, "{ .slot_size = ")) != NULL; p++, n++)
         cr_assert_eq(sscanf(p, "{ .slot_size = %u, .capacity = %u }", &d.classes[n].slot_size, &d.classes[n].capacity),
                      2);
-    cr_assert_eq(n, 8u, "every default class, used or not");
+    cr_assert_eq(n, 9u, "every default class, used or not");
     cr_assert_eq(sscanf(strstr(buf, ".max_types = "), ".max_types = %u", &d.max_types), 1);
     cr_assert_eq(sscanf(strstr(buf, ".max_wait_nodes = "), ".max_wait_nodes = %u", &d.max_wait_nodes), 1);
     cr_assert_eq(sscanf(strstr(buf, ".max_group_nodes = "), ".max_group_nodes = %u", &d.max_group_nodes), 1);

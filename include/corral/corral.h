@@ -205,7 +205,7 @@ typedef struct corral_registry {
     X(POOL_EXHAUSTED, "the size class for this type has no free slot")                   \
     X(TYPE_BUDGET, "the type has reached its registry budget")                           \
     X(TOO_MANY_TYPES, "the scheduler's type table is full (raise desc.max_types)")       \
-    X(BAD_DESC, "the desc is invalid (classes not ascending, sizes not multiples of 16)") \
+    X(BAD_DESC, "the desc is invalid (classes not ascending, sizes not multiples of 8 or under 24)") \
     X(MEMORY_TOO_SMALL, "desc.memory_size is smaller than corral_sched_memory_size()")   \
     X(ALLOC_FAILED, "the allocator returned NULL")                                       \
     X(TOO_LARGE, "the arena would exceed 4 GiB or 2^24 slots per class")                 \
@@ -331,9 +331,11 @@ typedef enum corral_validation {
 } corral_validation;
 
 /* A size class: every slot of the class is `slot_size` bytes (header +
-   context + padding; a multiple of 16). */
+   context + padding; a multiple of 8, at least 24). A type goes to the
+   smallest class that holds it and whose slot size is a multiple of its
+   context's alignment; corral_slot_size_for gives the tightest such size. */
 typedef struct corral_class_desc {
-    uint32_t slot_size; /* bytes per slot, multiple of 16, ascending */
+    uint32_t slot_size; /* bytes per slot, multiple of 8, >= 24, ascending */
     uint32_t capacity;  /* slots; registry budgets are added to it */
 } corral_class_desc;
 
@@ -345,9 +347,9 @@ typedef struct corral_class_desc {
                         corral_sched_memory_size(desc) bytes is allocated
     allocator           malloc / free
     logger              none (silent)
-    classes             if none given: slot sizes 32, 48, 64, 96, 128, 256,
-                        512, 1024, each with `default_capacity` slots (only
-                        when no registry is given either)
+    classes             if none given: slot sizes 24, 32, 48, 64, 96, 128,
+                        256, 512, 1024, each with `default_capacity` slots
+                        (only when no registry is given either)
     default_capacity    256
     registry            none; its budgets are added to the capacity of the
                         class each type falls in, and reserved for that type
@@ -404,6 +406,12 @@ typedef struct corral_sched_desc {
 /* Bytes the arena needs for this desc (what create allocates, and what a
    caller-owned block must hold at least). 0 if the desc is invalid. */
 size_t corral_sched_memory_size(const corral_sched_desc *desc);
+
+/* The smallest slot size that holds a coroutine of this type (header,
+   context at its offset, rounded up to a multiple of 8 and of the context's
+   alignment): what to put in a corral_class_desc sized for it. 0 if the
+   vtable is malformed (NULL, bad alignment or offset). */
+uint32_t corral_slot_size_for(const corral_type *type);
 
 /* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
 corral_sched *corral_sched_create(const corral_sched_desc *desc);
