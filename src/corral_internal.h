@@ -180,7 +180,6 @@ typedef struct corral__class {
     uint32_t reserved;    /* budget slots not yet taken by their types */
     uint32_t shift, inv;  /* slot_size = odd << shift; inv = odd^-1 mod 2^32 */
     uint64_t failures;
-    uint64_t ctx_bytes;   /* bytes the live contexts in it asked for */
     char name[24];        /* pool name for hooks: "corral 64B" */
 } corral__class;
 
@@ -191,7 +190,9 @@ typedef struct corral__type_entry {
     uint32_t cls; /* class index or CORRAL__NO_CLASS */
     uint32_t ctx_size, ctx_off;
     uint32_t live, peak;
-    uint64_t started, finished, stopped, failed;
+    /* ends that returned CORRAL_STOP are not counted on the way: they are
+       started - live - stopped - ended_other (exact; one add less a spawn) */
+    uint64_t started, ended_other, stopped, failed;
     uint64_t steps, step_ns, step_ns_max; /* desc.timing */
     void (*cleanup)(void *ctx, corral_end_reason why); /* copy of vt->cleanup */
     uint32_t page;   /* page of its class it takes slots from, NIL */

@@ -56,13 +56,12 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
         s->depth--;
     }
     te->live--;
-    if (why == CORRAL_END_FINISHED) te->finished++;
-    else if (why == CORRAL_END_STOPPED) te->stopped++;
+    if (why == CORRAL_END_STOPPED) te->stopped++;
+    else if (why != CORRAL_END_FINISHED) te->ended_other++;
     if (te->budget) c->reserved++;
     s->live--;
     s->slot_bytes -= c->slot_size;
     s->ctx_bytes -= te->ctx_size;
-    c->ctx_bytes -= te->ctx_size;
     if (s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
     corral__slot_free(s, te, co, local);
 }
@@ -288,7 +287,6 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_
     if (s->slot_bytes > s->slot_bytes_peak) s->slot_bytes_peak = s->slot_bytes;
     s->ctx_bytes += te->ctx_size;
     if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
-    c->ctx_bytes += te->ctx_size;
     corral__meta *m = &((corral__meta *)(void *)CORRAL__AT(s, s->meta_off))[c->first + local];
     m->born = (uint32_t)s->frame;
     *meta_out = m;

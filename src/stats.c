@@ -43,7 +43,7 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
     out->live = te->live;
     out->peak = te->peak;
     out->started = te->started;
-    out->finished = te->finished;
+    out->finished = te->started - te->live - te->stopped - te->ended_other;
     out->stopped = te->stopped;
     out->failed = te->failed;
     if (out->slot_size) out->padding = out->slot_size - te->ctx_size; /* header included: slot minus context */
@@ -73,8 +73,12 @@ bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *o
     out->peak = c->peak;
     out->retired = c->retired;
     out->failures = c->failures;
-    out->ctx_bytes = c->ctx_bytes;
-    out->padding_bytes = (uint64_t)c->used * c->slot_size - c->ctx_bytes;
+    /* the live contexts' bytes, from its types' live counts (exact; kept
+       off the start and end paths) */
+    const corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < s->type_count; t++)
+        if (T[t].cls == i) out->ctx_bytes += (uint64_t)T[t].live * T[t].ctx_size;
+    out->padding_bytes = (uint64_t)c->used * c->slot_size - out->ctx_bytes;
     memcpy(out->name, c->name, sizeof out->name);
     return true;
 }

@@ -40,6 +40,30 @@ Test(stats, type_counters_follow_start_finish_stop_and_failure)
     corral_sched_destroy(s);
 }
 
+Test(stats, finished_counts_only_ends_that_returned_stop)
+{
+    corral_sched *s = two_class_sched();
+    corral_start_desc o = {CORRAL_PHASE_DEFAULT, 7, 0};
+    corral_handle a = corral_start_ex(s, &tracer_type, &(tracer_ctx){.id = 1}, sizeof(tracer_ctx), &o);
+    corral_handle b = start_tracer(s, 2, 5);
+    cr_assert(corral_alive(s, a) && corral_alive(s, b));
+    cr_assert_eq(corral_stop_owner(s, 7), 1u); /* GROUP_STOPPED: neither finished nor stopped */
+    corral_type_stats t;
+    cr_assert(corral_stats_type_of(s, &tracer_type, &t));
+    cr_assert_eq(t.started, 2);
+    cr_assert_eq(t.live, 1);
+    cr_assert_eq(t.finished, 0);
+    cr_assert_eq(t.stopped, 0);
+    start_tracer(s, 3, 1); /* finishes in its first step */
+    cr_assert(corral_stop(s, b));
+    cr_assert(corral_stats_type_of(s, &tracer_type, &t));
+    cr_assert_eq(t.started, 3);
+    cr_assert_eq(t.live, 0);
+    cr_assert_eq(t.finished, 1);
+    cr_assert_eq(t.stopped, 1);
+    corral_sched_destroy(s);
+}
+
 Test(stats, class_counters_track_used_peak_and_failures)
 {
     corral_sched *s = two_class_sched();
