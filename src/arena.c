@@ -74,9 +74,9 @@ bool corral__type_ok(const corral_type *vt)
 uint32_t corral_slot_size_for(const corral_type *type)
 {
     if (!corral__type_ok(type)) return 0;
-    uint32_t a = type->ctx_align > 8 ? type->ctx_align : 8;
+    uint32_t a = type->ctx_align > CORRAL__SLOT_STEP ? type->ctx_align : CORRAL__SLOT_STEP;
     uint32_t sz = (type->ctx_offset + type->ctx_size + a - 1) & ~(a - 1);
-    return sz < 24 ? 24 : sz;
+    return sz < CORRAL__SLOT_MIN ? CORRAL__SLOT_MIN : sz; /* holds by construction (corral__slot_holds) */
 }
 
 /* Fill `p` from the desc (defaults applied); CORRAL_ERR_OK or why not. */
@@ -101,7 +101,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         for (uint32_t i = 0; i < n; i++) {
             p->classes[i] = d->classes[i];
             uint32_t sz = d->classes[i].slot_size;
-            if (sz % 8 != 0 || sz < 24) return CORRAL_ERR_BAD_DESC;
+            if (sz % CORRAL__SLOT_STEP != 0 || sz < CORRAL__SLOT_MIN) return CORRAL_ERR_BAD_DESC;
             if (i > 0 && sz <= d->classes[i - 1].slot_size) return CORRAL_ERR_BAD_DESC;
         }
     }
@@ -113,9 +113,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         if (!corral__type_ok(vt) || reg->ids[t] == 0) return CORRAL_ERR_BAD_TYPE;
         uint32_t b = reg->budgets ? reg->budgets[t] : 0;
         uint32_t c = 0;
-        while (c < n && !((uint64_t)vt->ctx_offset + vt->ctx_size <= p->classes[c].slot_size &&
-                          p->classes[c].slot_size % vt->ctx_align == 0))
-            c++;
+        while (c < n && !corral__slot_holds(p->classes[c].slot_size, vt)) c++;
         if (c == n) return CORRAL_ERR_NO_CLASS;
         if ((uint64_t)p->classes[c].capacity + b > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
         p->classes[c].capacity += b;

@@ -19,6 +19,8 @@
 #define CORRAL__NIL 0xFFFFFFFFu
 #define CORRAL__MAGIC 0x6C72726Fu /* "orrl" */
 #define CORRAL__HEADER_SIZE 16u
+#define CORRAL__SLOT_STEP 8u /* slot sizes: multiples of this ... */
+#define CORRAL__SLOT_MIN 24u /* ... from this (header + 8) */
 #define CORRAL__SLAB_ALIGN 64u
 #define CORRAL__CLASS_SHIFT 24u
 #define CORRAL__LOCAL_MASK 0x00FFFFFFu
@@ -558,8 +560,15 @@ static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt
     if (vt == s->last_vt) return s->last_ti;
     return corral__type_lookup(s, vt);
 }
-uint32_t corral__class_for(const corral_sched *s, uint32_t ctx_size, uint32_t ctx_align,
-                           uint32_t ctx_off);
+/* A slot of sz bytes holds a coroutine of type vt: room for the context at
+   its offset, and sz a multiple of its alignment (slabs are 64-aligned, so
+   every slot then is). The one rule of class choice: create, the registry
+   plan and corral_slot_size_for all follow it. */
+static inline bool corral__slot_holds(uint32_t sz, const corral_type *vt)
+{
+    return (uint64_t)vt->ctx_offset + vt->ctx_size <= sz && sz % vt->ctx_align == 0;
+}
+uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
 
 /* handles.c */
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);

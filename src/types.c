@@ -9,13 +9,10 @@
 */
 #include "corral_internal.h"
 
-uint32_t corral__class_for(const corral_sched *s, uint32_t ctx_size, uint32_t ctx_align,
-                           uint32_t ctx_off)
+uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
 {
-    for (uint32_t i = 0; i < s->class_count; i++) {
-        uint32_t sz = s->classes[i].slot_size;
-        if ((uint64_t)ctx_off + ctx_size <= sz && sz % ctx_align == 0) return i;
-    }
+    for (uint32_t i = 0; i < s->class_count; i++)
+        if (corral__slot_holds(s->classes[i].slot_size, vt)) return i;
     return CORRAL__NO_CLASS;
 }
 
@@ -43,7 +40,7 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     te->vt = vt;
     te->ctx_size = vt->ctx_size;
     te->ctx_off = vt->ctx_offset;
-    te->cls = corral__class_for(s, vt->ctx_size, vt->ctx_align, vt->ctx_offset);
+    te->cls = corral__class_for(s, vt);
     hash[h] = (uint16_t)(ti + 1);
     s->last_vt = vt;
     s->last_ti = ti;
