@@ -359,10 +359,12 @@ static inline uint32_t corral__state_flags_of(uint8_t state, uint32_t flags)
 }
 #if defined(__GNUC__)
 #define CORRAL__LIKELY(x) __builtin_expect(!!(x), 1)
+#define CORRAL__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CORRAL__ALWAYS_INLINE inline __attribute__((always_inline))
 #define CORRAL__PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
 #else
 #define CORRAL__LIKELY(x) (x)
+#define CORRAL__UNLIKELY(x) (x)
 #define CORRAL__ALWAYS_INLINE inline
 #define CORRAL__PREFETCH_W(p) ((void)0)
 #endif
@@ -471,9 +473,9 @@ static inline corral__page *corral__pages(const corral_sched *s, const corral__c
    back), FULL is no list. */
 void corral__page_move(corral_sched *s, corral__class *c, uint32_t pi, uint8_t to);
 /* Push a slot back on its page's free list (LIFO: it is warm). */
-static inline void corral__slot_free(corral_sched *s, corral__type_entry *te, corral_co *co, uint32_t local)
+static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
+                                     uint32_t local)
 {
-    corral__class *c = &s->classes[te->cls];
     c->used--;
     if (co->gen == UINT32_MAX) { /* the next generation would alias an old handle */
         corral__retire(c, co);
@@ -490,9 +492,9 @@ static inline void corral__slot_free(corral_sched *s, corral__type_entry *te, co
 }
 /* A slot for a coroutine of type te: from the page it fills, else from an
    empty page (which becomes its page), else from any page with room. */
-static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *te)
+static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *te, corral__class *c,
+                                          corral_co **co_out)
 {
-    corral__class *c = &s->classes[te->cls];
     corral__page *P = corral__pages(s, c);
     uint32_t pi = te->page;
     if (pi == CORRAL__NIL || P[pi].free_count == 0) {
@@ -502,7 +504,9 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
     }
     corral__page *pg = &P[pi];
     uint32_t local = pg->free_head;
-    pg->free_head = CORRAL__CO(s, corral__slot_off(c, local))->link;
+    corral_co *co = CORRAL__CO(s, corral__slot_off(c, local));
+    *co_out = co;
+    pg->free_head = co->link;
     if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
     else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
     if (++c->used > c->peak) c->peak = c->used;
@@ -610,10 +614,6 @@ static inline const corral__trace_ev *corral__trace_at(const corral_sched *s, ui
 bool corral__stats_ok(const char *call, const corral_sched *s, const void *out);
 corral_result corral__step_instrumented(corral_sched *s, corral_co *co);
 void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
-static inline corral_result corral__step(corral_sched *s, corral_co *co)
-{
-    return s->instrument ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
-}
 
 /* Test hook: timer nodes popped + steps run since create. */
 uint64_t corral__debug_visits(const corral_sched *s);

@@ -47,9 +47,8 @@ void corral__ready_push(corral_sched *s, corral_co *co)
 /* The last part of every end: its cleanup hook, its counters, its slot
    back on the free list. (state is ENDING: not alive to the hook) */
 static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,
-                                                corral_end_reason why, uint32_t local)
+                                                corral__class *c, corral_end_reason why, uint32_t local)
 {
-    corral__class *c = &s->classes[te->cls];
     if (te->cleanup) {
         s->depth++;
         te->cleanup(CORRAL__AT(co, te->ctx_off), why);
@@ -63,7 +62,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
     s->slot_bytes -= c->slot_size;
     s->ctx_bytes -= te->ctx_size;
     if (s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
-    corral__slot_free(s, te, co, local);
+    corral__slot_free(s, te, c, co, local);
 }
 
 /* What ties an ending coroutine to others: its groups, the caller awaiting
@@ -107,8 +106,9 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     /* the common end has no links: one test (the AND of NILs is NIL) */
     if ((m->groups & m->parent & m->joiners_head) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
-    if (local == CORRAL__NIL) local = corral__slot_local(&s->classes[te->cls], corral__co_off(s, co));
-    corral__end_last(s, co, te, why, local);
+    corral__class *c = &s->classes[te->cls];
+    if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
+    corral__end_last(s, co, te, c, why, local);
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
@@ -159,21 +159,29 @@ static corral_end_reason corral__stop_reason(corral__meta *m)
 }
 
 /* Step a coroutine that is in no lane (its first step, or from the ready
-   ring), then queue it, park it or end it. m: its meta if at hand, or NULL;
-   local: its slot in its class if at hand, or NIL. */
-static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m,
-                                                       uint32_t local)
+   ring). step: its type's step function. Returns what the step returned;
+   *pause: whether it asked to be paused. */
+static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, corral_co *co,
+                                                            corral_result (*step)(corral_co *), bool *pause)
 {
     corral_sched *prev = corral__tls_sched;
     corral__tls_sched = s;
     s->depth++;
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
-    corral_result r = corral__step(s, co);
+    corral_result r = s->instrument ? corral__step_instrumented(s, co) : step(co);
     s->depth--;
     corral__tls_sched = prev;
-    bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
+    *pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~(CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG));
+    return r;
+}
+
+/* After a detached step: queue it, park it or end it. m: its meta if at
+   hand, or NULL; local: its slot in its class if at hand, or NIL. */
+static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
+                                                corral_result r, bool pause)
+{
     if (co->state == CORRAL__STOPPING || r == CORRAL_STOP) {
         if (!m) m = corral__meta_of(s, co);
         corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED, local);
@@ -184,18 +192,51 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
     if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
 }
 
-/* Step a detached coroutine at once; from outside any step (engine code),
-   also run whatever it called, at once. */
-static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
-                                                  uint32_t local)
+/* a top-level start (engine code, outside any step) also runs whatever the
+   first step woke or called, at once */
+static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
 {
     bool top = !s->in_tick && s->depth == 0;
     if (top) s->starting = 1;
-    corral__step_detached(s, co, m, local);
+    return top;
+}
+static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
+{
     if (top) {
         if (s->ready_head != s->ready_tail) corral__drain_ready(s);
         s->starting = 0;
     }
+}
+
+/* Step a detached coroutine at once (see corral__top_begin). */
+static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
+                                                  uint32_t local)
+{
+    bool top = corral__top_begin(s), pause;
+    corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause);
+    corral__settle(s, co, m, local, r, pause);
+    corral__top_end(s, top);
+}
+
+/* The first step of a new coroutine. A spawn that is over at once -- the
+   first step returns STOP, nothing is tied to it (no child, caller, joiner
+   or group) and it did not stop itself -- ends right here, with its type,
+   class, meta and slot at hand instead of looked up again: the same end as
+   corral__end_m's for it (a pause it asked for is moot), in fewer
+   instructions. Anything else goes the general way. */
+static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co *co, corral__meta *m,
+                                                    corral__type_entry *te, corral__class *c, uint32_t local)
+{
+    bool top = corral__top_begin(s), pause;
+    corral_result r = corral__step_bare(s, co, te->step, &pause);
+    if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
+                       (m->child & m->groups & m->parent & m->joiners_head) == CORRAL__NIL)) {
+        co->state = CORRAL__ENDING;
+        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local);
+    } else {
+        corral__settle(s, co, m, local, r, pause);
+    }
+    corral__top_end(s, top);
 }
 
 void corral__drain_ready(corral_sched *s)
@@ -205,7 +246,10 @@ void corral__drain_ready(corral_sched *s)
         s->ready_head++;
         if (off == CORRAL__NIL) continue; /* stopped while ready */
         s->debug_visits++;
-        corral__step_detached(s, CORRAL__CO(s, off), NULL, CORRAL__NIL);
+        corral_co *co = CORRAL__CO(s, off);
+        bool pause;
+        corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause);
+        corral__settle(s, co, NULL, CORRAL__NIL, r, pause);
     }
 }
 
@@ -214,10 +258,10 @@ void corral__drain_ready(corral_sched *s)
    NULL, with the error set and counted, if it cannot. */
 static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
                                  size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
-                                 corral_handle *out, corral__meta **meta_out)
+                                 corral_handle *out, corral__meta **meta_out, corral__type_entry **te_out)
 {
     corral_co *none = NULL;
-    if (!vt || !ctx) {
+    if (CORRAL__UNLIKELY(!vt) || CORRAL__UNLIKELY(!ctx)) {
         corral__fail_at(s, NULL, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
@@ -247,8 +291,11 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
+    /* a type without a budget may not take a class's last free slots while
+       they are reserved for budgeted types; with none reserved, an empty
+       free list (below) is the only way to be full */
     if (te->budget ? te->live >= te->budget
-                   : c->capacity - c->used - c->retired <= c->reserved) {
+                   : c->reserved && c->capacity - c->used - c->retired <= c->reserved) {
         te->failed++;
         if (te->budget) {
             corral__fail_at(s, NULL, CORRAL_ERR_TYPE_BUDGET, call, CORRAL__NOH, NULL, NULL);
@@ -258,15 +305,15 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_
         }
         return none;
     }
-    uint32_t local = corral__slot_alloc(s, te);
-    if (local == CORRAL__NIL) { /* only when retired slots ate a reservation */
+    corral_co *co;
+    uint32_t local = corral__slot_alloc(s, te, c, &co);
+    if (local == CORRAL__NIL) { /* full; or retired slots ate a reservation */
         te->failed++;
         c->failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     if (te->budget) c->reserved--;
-    corral_co *co = CORRAL__CO(s, corral__slot_off(c, local));
     co->type = (uint16_t)ti;
     co->flags = (uint8_t)phase;
     co->resume = 0;
@@ -290,6 +337,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_
     corral__meta *m = &((corral__meta *)(void *)CORRAL__AT(s, s->meta_off))[c->first + local];
     m->born = (uint32_t)s->frame;
     *meta_out = m;
+    *te_out = te;
     if (s->hooks.alloc) s->hooks.alloc(c->name, co, c->slot_size, s->hooks.user_data);
 
     if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */
@@ -310,11 +358,12 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
         return h;
     }
     corral__meta *m;
+    corral__type_entry *te;
     corral_co *co = corral__create(call, s, vt, ctx, ctx_size, phase, opts ? opts->owner : 0,
-                                   opts ? opts->tags : 0, &h, &m);
+                                   opts ? opts->tags : 0, &h, &m, &te);
     if (!co) return h;
     /* Unity: the first step runs at once, in the caller's frame */
-    corral__step_now(s, co, m, h.index & CORRAL__LOCAL_MASK);
+    corral__first_step(s, co, m, te, &s->classes[te->cls], h.index & CORRAL__LOCAL_MASK);
     return h;
 }
 
@@ -381,8 +430,9 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     }
     corral_handle h;
     corral__meta *cm;
+    corral__type_entry *cte;
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h,
-                                      &cm);
+                                      &cm, &cte);
     if (!child) return false; /* outcome NONE: the caller goes on */
     pm = corral__meta_of(s, co);
     pm->child = corral__global_of(s, child);

@@ -413,13 +413,20 @@ Test(arena, a_start_takes_a_slot_in_any_page_before_it_fails)
 CORRAL_DECLARE_REGISTRY(testreg, TEST_COROUTINES)
 CORRAL_DEFINE_REGISTRY(testreg, TEST_COROUTINES);
 
-Test(arena, registry_budgets_size_the_classes_and_cap_each_type)
+/* a scheduler sized by the registry alone (a zeroed desc otherwise) */
+static corral_sched *registry_sched(void)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
     d.registry = &testreg_registry;
     corral_sched *s = corral_sched_create(&d);
     cr_assert_not_null(s);
+    return s;
+}
+
+Test(arena, registry_budgets_size_the_classes_and_cap_each_type)
+{
+    corral_sched *s = registry_sched();
     /* both contexts are 12 bytes (16 + 12 = 28): class 1 (32 B) gets 3 + 2 slots */
     corral_class_stats c;
     corral_stats_class(s, 1, &c);
@@ -488,4 +495,24 @@ Test(arena, whole_state_is_position_independent_bytes)
     corral_sched_destroy(sb);
     free(a);
     free(b);
+}
+
+/* Spawns that finish in their first step give their budget back each time:
+   100 of them through a budget of 3, then 3 that stay, then a refusal. */
+Test(arena, budgeted_coroutines_finishing_in_their_first_step_give_the_budget_back)
+{
+    corral_sched *s = registry_sched();
+    for (int i = 0; i < 100; i++) cr_assert_neq(start_tracer(s, i, 1).gen, 0, "spawn %d", i);
+    for (int i = 0; i < 3; i++) cr_assert_neq(start_tracer(s, i, 0).gen, 0);
+    cr_assert_eq(start_tracer(s, 9, 0).gen, 0, "budget of 3 reached");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_TYPE_BUDGET);
+    corral_type_stats t;
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.started, 103);
+    cr_assert_eq(t.finished, 100);
+    cr_assert_eq(t.live, 3);
+    cr_assert_eq(t.peak, 3);
+    cr_assert_eq(t.failed, 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
 }

@@ -495,3 +495,38 @@ Test(sched, coroutines_that_finish_in_their_first_step_are_accounted_exactly)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* The first step's own doings decide its end, not only what it returns:
+   start's short end is only for a plain STOP. ctx->id picks what it does. */
+static corral_result first_step_misbehaves(corral_co *co, struct actor_ctx *ctx)
+{
+    corral_sched *s = corral_sched_of(co);
+    switch (ctx->id) {
+    case 1: cr_assert(corral_stop(s, corral_self(co))); return CORRAL_YIELD; /* stopped, goes on */
+    case 2: cr_assert(corral_stop(s, corral_self(co))); return CORRAL_STOP;  /* stopped and done */
+    case 3: cr_assert(corral_pause(s, corral_self(co))); return CORRAL_STOP; /* done: the pause is moot */
+    case 4: cr_assert(corral_pause(s, corral_self(co))); return CORRAL_YIELD; /* held */
+    default: return CORRAL_STOP;
+    }
+}
+
+Test(sched, a_first_step_that_stops_or_pauses_itself_ends_or_holds_as_any_step_would)
+{
+    corral_sched *s = small_sched(4);
+    corral_handle none = {0, 0};
+    corral_type_stats t;
+    for (int id = 1; id <= 5; id++) {
+        corral_handle h = start_actor(s, id, first_step_misbehaves, none, NULL);
+        cr_assert_neq(h.gen, 0);
+        cr_assert_eq(corral_alive(s, h), id == 4, "case %d", id);
+        cr_assert_eq(corral_paused(s, h), id == 4, "case %d", id);
+    }
+    cr_assert(corral_stats_type_of(s, &actor_type, &t));
+    cr_assert_eq(t.started, 5);
+    cr_assert_eq(t.stopped, 2, "cases 1 and 2 end STOPPED");
+    cr_assert_eq(t.finished, 2, "cases 3 and 5 return STOP");
+    cr_assert_eq(t.live, 1);
+    cr_assert_eq(corral_tick(s, 0.1f), 0, "the held one does not step");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
