@@ -331,6 +331,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         corral__type_entry *te = &corral__types(s)[ti];
         te->id = desc->registry->ids[t];
         te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
+        te->plain = corral__plain(s, te);
     }
 #if CORRAL__REGISTRY
     corral__registry_add(s);

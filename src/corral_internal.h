@@ -198,7 +198,9 @@ typedef struct corral__type_entry {
     uint64_t steps, step_ns, step_ns_max; /* desc.timing */
     void (*cleanup)(void *ctx, corral_end_reason why); /* copy of vt->cleanup */
     uint32_t page;   /* page of its class it takes slots from, NIL */
-    uint32_t pad32;
+    uint8_t plain;   /* corral__plain: start and end skip the tests for hooks,
+                        instrumentation, cleanup and budget */
+    uint8_t pad8[3];
     uint64_t pad; /* 128 bytes: the walk indexes the table with a shift */
 } corral__type_entry;
 CORRAL__STATIC_ASSERT(sizeof(corral__type_entry) == 128, "corral: type entry must stay 128 bytes");
@@ -573,6 +575,14 @@ static inline bool corral__slot_holds(uint32_t sz, const corral_type *vt)
     return (uint64_t)vt->ctx_offset + vt->ctx_size <= sz && sz % vt->ctx_align == 0;
 }
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
+/* A type whose coroutines need none of the optional work of a start and an
+   end in this scheduler: no cleanup hook, no budget, no alloc/free hooks,
+   no instrumented steps. All are fixed once the entry is made (budgets at
+   create), so this is computed then and start tests one byte. */
+static inline uint8_t corral__plain(const corral_sched *s, const corral__type_entry *te)
+{
+    return !te->cleanup && !te->budget && !s->instrument && !s->hooks.alloc && !s->hooks.free;
+}
 
 /* handles.c */
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);

@@ -47,9 +47,10 @@ void corral__ready_push(corral_sched *s, corral_co *co)
 /* The last part of every end: its cleanup hook, its counters, its slot
    back on the free list. (state is ENDING: not alive to the hook) */
 static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,
-                                                corral__class *c, corral_end_reason why, uint32_t local)
+                                                corral__class *c, corral_end_reason why, uint32_t local,
+                                                bool plain)
 {
-    if (te->cleanup) {
+    if (!plain && te->cleanup) {
         s->depth++;
         te->cleanup(CORRAL__AT(co, te->ctx_off), why);
         s->depth--;
@@ -57,11 +58,11 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
     te->live--;
     if (why == CORRAL_END_STOPPED) te->stopped++;
     else if (why != CORRAL_END_FINISHED) te->ended_other++;
-    if (te->budget) c->reserved++;
+    if (!plain && te->budget) c->reserved++;
     s->live--;
     s->slot_bytes -= c->slot_size;
     s->ctx_bytes -= te->ctx_size;
-    if (s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
+    if (!plain && s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
     corral__slot_free(s, te, c, co, local);
 }
 
@@ -108,7 +109,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     if ((m->groups & m->parent & m->joiners_head) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
     corral__class *c = &s->classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
-    corral__end_last(s, co, te, c, why, local);
+    corral__end_last(s, co, te, c, why, local, false);
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
@@ -159,17 +160,19 @@ static corral_end_reason corral__stop_reason(corral__meta *m)
 }
 
 /* Step a coroutine that is in no lane (its first step, or from the ready
-   ring). step: its type's step function. Returns what the step returned;
-   *pause: whether it asked to be paused. */
+   ring). step: its type's step function; plain: its type is plain
+   (corral__plain), so the step is not instrumented. Returns what the step
+   returned; *pause: whether it asked to be paused. */
 static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, corral_co *co,
-                                                            corral_result (*step)(corral_co *), bool *pause)
+                                                            corral_result (*step)(corral_co *), bool *pause,
+                                                            bool plain)
 {
     corral_sched *prev = corral__tls_sched;
     corral__tls_sched = s;
     s->depth++;
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
-    corral_result r = s->instrument ? corral__step_instrumented(s, co) : step(co);
+    corral_result r = !plain && s->instrument ? corral__step_instrumented(s, co) : step(co);
     s->depth--;
     corral__tls_sched = prev;
     *pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
@@ -213,7 +216,7 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
                                                   uint32_t local)
 {
     bool top = corral__top_begin(s), pause;
-    corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause);
+    corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
     corral__settle(s, co, m, local, r, pause);
     corral__top_end(s, top);
 }
@@ -227,14 +230,15 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
    goes the general way. (Laid out as the likely case: a first step that
    yields pays nothing measurable for it, 16.9 ns a start either way.) */
 static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co *co, corral__meta *m,
-                                                    corral__type_entry *te, corral__class *c, uint32_t local)
+                                                    corral__type_entry *te, corral__class *c, uint32_t local,
+                                                    bool plain)
 {
     bool top = corral__top_begin(s), pause;
-    corral_result r = corral__step_bare(s, co, te->step, &pause);
+    corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
     if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
                        (m->child & m->groups & m->parent & m->joiners_head) == CORRAL__NIL)) {
         co->state = CORRAL__ENDING;
-        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local);
+        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
     } else {
         corral__settle(s, co, m, local, r, pause);
     }
@@ -250,19 +254,19 @@ void corral__drain_ready(corral_sched *s)
         s->debug_visits++;
         corral_co *co = CORRAL__CO(s, off);
         bool pause;
-        corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause);
+        corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
         corral__settle(s, co, NULL, CORRAL__NIL, r, pause);
     }
 }
 
 
-/* Take a slot for a new coroutine and copy its context in (no step yet).
-   NULL, with the error set and counted, if it cannot. */
-static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
-                                 size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
-                                 corral_handle *out, corral__meta **meta_out, corral__type_entry **te_out)
+/* Whether a coroutine of type vt may start now (arguments, type, class,
+   group nodes, budget, reservations): its type index, or NIL with the
+   error set and counted. */
+static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sched *s, const corral_type *vt,
+                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags)
 {
-    corral_co *none = NULL;
+    const uint32_t none = CORRAL__NIL;
     if (CORRAL__UNLIKELY(!vt) || CORRAL__UNLIKELY(!ctx)) {
         corral__fail_at(s, NULL, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL);
         return none;
@@ -307,15 +311,28 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_
         }
         return none;
     }
+    return ti;
+}
+
+/* Take a slot for an admitted coroutine of type ti and copy its context in
+   (no step yet). NULL, with the error set and counted, if no slot is free.
+   plain: the type's corral__plain, a constant where the caller knows it so
+   that the tests it stands for fold away. */
+static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
+                                                    size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
+                                                    corral_handle *out, corral__meta **meta_out, bool plain)
+{
+    corral__type_entry *te = &corral__types(s)[ti];
+    corral__class *c = &s->classes[te->cls];
     corral_co *co;
     uint32_t local = corral__slot_alloc(s, te, c, &co);
     if (local == CORRAL__NIL) { /* full; or retired slots ate a reservation */
         te->failed++;
         c->failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-        return none;
+        return NULL;
     }
-    if (te->budget) c->reserved--;
+    if (!plain && te->budget) c->reserved--;
     co->type = (uint16_t)ti;
     co->flags = (uint8_t)phase;
     co->resume = 0;
@@ -339,13 +356,37 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_
     corral__meta *m = &((corral__meta *)(void *)CORRAL__AT(s, s->meta_off))[c->first + local];
     m->born = (uint32_t)s->frame;
     *meta_out = m;
-    *te_out = te;
-    if (s->hooks.alloc) s->hooks.alloc(c->name, co, c->slot_size, s->hooks.user_data);
+    if (!plain && s->hooks.alloc) s->hooks.alloc(c->name, co, c->slot_size, s->hooks.user_data);
 
     if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */
     out->index = te->cls << CORRAL__CLASS_SHIFT | local;
     out->gen = co->gen;
     return co;
+}
+
+/* admit, then take (a call's child: its first step runs later, from the
+   ready ring). NULL, with the error set and counted, if it cannot. */
+static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt,
+                                                      const void *ctx, size_t ctx_size, uint32_t phase,
+                                                      uint64_t owner, uint32_t tags, corral_handle *out,
+                                                      corral__meta **meta_out)
+{
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    if (ti == CORRAL__NIL) return NULL;
+    return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
+}
+
+/* take and first step of an admitted start; plain: a constant */
+static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
+                                                  size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
+                                                  corral_handle *h, bool plain)
+{
+    corral__meta *m;
+    corral_co *co = corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, h, &m, plain);
+    if (!co) return;
+    corral__type_entry *te = &corral__types(s)[ti];
+    /* Unity: the first step runs at once, in the caller's frame */
+    corral__first_step(s, co, m, te, &s->classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
 }
 
 static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corral_sched *s, const corral_type *vt,
@@ -359,13 +400,13 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
         corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
         return h;
     }
-    corral__meta *m;
-    corral__type_entry *te;
-    corral_co *co = corral__create(call, s, vt, ctx, ctx_size, phase, opts ? opts->owner : 0,
-                                   opts ? opts->tags : 0, &h, &m, &te);
-    if (!co) return h;
-    /* Unity: the first step runs at once, in the caller's frame */
-    corral__first_step(s, co, m, te, &s->classes[te->cls], h.index & CORRAL__LOCAL_MASK);
+    uint64_t owner = opts ? opts->owner : 0;
+    uint32_t tags = opts ? opts->tags : 0;
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    if (ti == CORRAL__NIL) return h;
+    /* two copies of the rest: one without the optional work's tests */
+    if (corral__types(s)[ti].plain) corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, &h, true);
+    else corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, &h, false);
     return h;
 }
 
@@ -432,9 +473,8 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     }
     corral_handle h;
     corral__meta *cm;
-    corral__type_entry *cte;
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h,
-                                      &cm, &cte);
+                                      &cm);
     if (!child) return false; /* outcome NONE: the caller goes on */
     pm = corral__meta_of(s, co);
     pm->child = corral__global_of(s, child);

@@ -41,6 +41,7 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     te->ctx_size = vt->ctx_size;
     te->ctx_off = vt->ctx_offset;
     te->cls = corral__class_for(s, vt);
+    te->plain = corral__plain(s, te);
     hash[h] = (uint16_t)(ti + 1);
     s->last_vt = vt;
     s->last_ti = ti;
