@@ -211,13 +211,21 @@ static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
     }
 }
 
+/* Step a coroutine that is in no lane, then queue, park or end it. */
+static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m,
+                                                       uint32_t local)
+{
+    bool pause;
+    corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
+    corral__settle(s, co, m, local, r, pause);
+}
+
 /* Step a detached coroutine at once (see corral__top_begin). */
 static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
                                                   uint32_t local)
 {
-    bool top = corral__top_begin(s), pause;
-    corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__settle(s, co, m, local, r, pause);
+    bool top = corral__top_begin(s);
+    corral__step_detached(s, co, m, local);
     corral__top_end(s, top);
 }
 
@@ -252,10 +260,7 @@ void corral__drain_ready(corral_sched *s)
         s->ready_head++;
         if (off == CORRAL__NIL) continue; /* stopped while ready */
         s->debug_visits++;
-        corral_co *co = CORRAL__CO(s, off);
-        bool pause;
-        corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-        corral__settle(s, co, NULL, CORRAL__NIL, r, pause);
+        corral__step_detached(s, CORRAL__CO(s, off), NULL, CORRAL__NIL);
     }
 }
 
