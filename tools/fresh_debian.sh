@@ -11,11 +11,11 @@
 # is made from scratch each run and left behind for a look; the mounts are
 # undone on exit.
 set -eu
-cd "$(dirname "$0")/.."
-repo=$(pwd)
 ci=0
 if [ "${1:-}" = "--ci" ]; then ci=1; shift; fi
-dir=${1:-/tmp/corral-fresh}
+dir=$(realpath -m "${1:-/tmp/corral-fresh}") # absolute, from the caller's directory: the mount checks compare paths
+cd "$(dirname "$0")/.."
+repo=$(pwd)
 mirror=${CORRAL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 if [ "$(id -u)" != 0 ]; then
@@ -40,7 +40,7 @@ undo() {
 }
 trap undo EXIT INT TERM
 
-rm -rf "$dir"
+rm -rf --one-file-system "$dir" # never into a mount left by a killed run
 echo "fresh_debian: debootstrap (minbase, bookworm) into $dir"
 debootstrap --variant=minbase bookworm "$dir" "$mirror" > "$dir.debootstrap.log" 2>&1 ||
     { echo "fresh_debian: debootstrap failed (see $dir.debootstrap.log)" >&2; exit 1; }
