@@ -114,8 +114,16 @@ static bool corral__verify_lanes(const corral_sched *s)
             if (corral__lane_of(s, co) != l) CORRAL__BAD("a coroutine sits in another phase's or type's lane");
             n++;
         }
-        for (c = L[l].head; c != CORRAL__NIL; c = next[c])
+        uint32_t held = 0, last = CORRAL__NIL;
+        for (c = L[l].head; c != CORRAL__NIL; c = next[c]) {
             if (++chunks > s->chunk_count) CORRAL__BAD("a lane's chunk chain has a cycle");
+            held++;
+            last = c;
+        }
+        if (L[l].tail != last) CORRAL__BAD("a lane's tail is not the last chunk of its chain");
+        if (L[l].cap != held * CORRAL__CHUNK) CORRAL__BAD("a lane's capacity is not its chunks' entries");
+        if (s->walking_lane != l && held != (L[l].count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
+            CORRAL__BAD("a lane holds more chunks than its entries need");
     }
     for (uint32_t c = s->chunk_free; c != CORRAL__NIL; c = next[c])
         if (++chunks > s->chunk_count) CORRAL__BAD("the free chunks and the lanes overlap");

@@ -530,3 +530,67 @@ Test(sched, a_first_step_that_stops_or_pauses_itself_ends_or_holds_as_any_step_w
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* After a walk the lane keeps exactly the chunks its survivors fill and
+   frees the rest (corral_verify checks the chain, its tail and its
+   capacity), whichever way the survivors end: none left; the last one
+   ending a chunk with the first hole at the next chunk's start; the last
+   one in the middle of a chunk; entries that joined during the walk moved
+   down behind them. New coroutines then queue behind the survivors. */
+static void check_lane_after_walk(int count, int first_end, int joiners)
+{
+    corral_sched *s = small_sched(256);
+    for (int i = 0; i < count; i++) start_tracer(s, i, i >= first_end ? 2 : 0);
+    trace_reset();
+    cr_assert_eq(corral_tick(s, 0.f), (uint32_t)count);
+    cr_assert(corral_verify(s), "count %d, first end %d", count, first_end);
+    for (int j = 0; j < joiners; j++) start_tracer(s, 1000 + j, 0);
+    cr_assert(corral_verify(s));
+    int want[512], n = 0;
+    for (int i = 0; i < first_end && i < count; i++) want[n++] = i;
+    for (int j = 0; j < joiners; j++) want[n++] = 1000 + j;
+    trace_reset();
+    cr_assert_eq(corral_tick(s, 0.f), (uint32_t)n);
+    expect_trace(want, n);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(sched, a_walk_keeps_only_the_chunks_its_survivors_fill)
+{
+    check_lane_after_walk(64, 0, 0);   /* none survives */
+    check_lane_after_walk(64, 0, 40);  /* none survives, then a new lane */
+    check_lane_after_walk(96, 32, 0);  /* survivors end chunk 0; the hole opens at chunk 1's start */
+    check_lane_after_walk(96, 64, 5);  /* survivors end chunk 1 */
+    check_lane_after_walk(100, 45, 0); /* the last survivor mid-chunk */
+    check_lane_after_walk(100, 45, 30);
+    check_lane_after_walk(70, 70, 3);  /* all survive: nothing freed */
+}
+
+static corral_result start_tracers_then_end(corral_co *co, struct actor_ctx *ctx)
+{
+    /* joins this tick's walk behind the cursor: runs next tick */
+    for (int j = 0; j < 40; j++) start_tracer(corral_sched_of(co), 2000 + j, 0);
+    (void)ctx;
+    return CORRAL_STOP;
+}
+
+Test(sched, entries_that_join_during_a_walk_move_down_behind_the_survivors)
+{
+    corral_sched *s = small_sched(256);
+    for (int i = 0; i < 70; i++) start_tracer(s, i, i < 10 ? 0 : 2);
+    corral_handle a = corral_start(s, &actor_type, &(actor_ctx){.fn = NULL, .id = 500}, sizeof(actor_ctx));
+    cr_assert_neq(a.gen, 0);
+    ((actor_ctx *)corral_context(s, a, &actor_type))->fn = start_tracers_then_end;
+    trace_reset();
+    cr_assert_eq(corral_tick(s, 0.f), 71);
+    cr_assert(corral_verify(s));
+    int want[64], n = 0;
+    for (int i = 0; i < 10; i++) want[n++] = i;
+    for (int j = 0; j < 40; j++) want[n++] = 2000 + j;
+    trace_reset();
+    cr_assert_eq(corral_tick(s, 0.f), (uint32_t)n);
+    expect_trace(want, n);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
