@@ -14,6 +14,10 @@
 #                             prints each row's per-process medians and
 #                             their median: corral's speed above L2 varies
 #                             from process to process (bench/README.md)
+#   tools/bench.sh --spawn-floor [--reps R] [--count N] [--smoke]
+#                             the spawn case's floor, rung by rung, beside
+#                             corral_start and corral's step, in one process
+#                             (bench/spawn_floor.c)
 set -eu
 cd "$(dirname "$0")/.."
 need=""
@@ -36,6 +40,10 @@ fi
 cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release -DCORRAL_BUILD_BENCH=ON \
       -DCORRAL_BUILD_TESTS=OFF -DCORRAL_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build build/bench -j 2 >/dev/null
+if [ "${1:-}" = "--spawn-floor" ]; then
+    shift
+    exec ./build/bench/bench/corral_spawn_floor "$@"
+fi
 if [ "${1:-}" != "--procs" ]; then
     exec ./build/bench/bench/corral_bench --json bench/results.json "$@"
 fi

@@ -1,0 +1,426 @@
+/*
+    spawn_floor.c -- what a spawn (start + first step + stop) costs when it
+    does only the work corral's contract asks of it, rung by rung, run in
+    one process side by side with corral_start and with corral's own step.
+
+    The rungs are a model, not corral: a few plain structs laid out like
+    corral's (a type table, a size class, pages with free lists, 16-byte
+    slot headers, per-slot meta), and one function per rung, each the rung
+    before plus one piece of the contract written as tightly as I could:
+
+      R0  free list   pop a slot, copy the context in, call the step, push
+                      the slot back, bump its generation (the handle)
+      R1  validation  scheduler magic, NULL arguments, shutting down, the
+                      type (a one-entry cache, as corral's), context size,
+                      size class, a budget or reservation, a page with room
+      R2  header      type, phase, resume point, link; state and the
+                      "on the stack" flag around the step
+      R3  links       the first step's end test: no caller, child, joiner
+                      or group (the per-slot meta)
+      R4  bracket     the thread's current scheduler, the step depth, a
+                      top-level start's ready-ring check
+      R5  slot state  FREE on the way out; a generation about to wrap
+                      retires the slot
+      R6  pages       the page's free count and the moves between its
+                      class's empty/partial/full lists
+      R7  counters    exact at every moment, as corral_stats reports them:
+                      per type started, live and peak; per class used and
+                      peak; the arena's live, slot bytes and context bytes
+                      with their peaks; the birth frame
+      R7' deferred    R7 with the instant spawn's net-zero counts left out
+                      (only its peaks raised and `started` counted): what a
+                      design that counts a coroutine only once its first
+                      step is over would pay. corral does not do this.
+
+    Run: build/bench/bench/corral_spawn_floor [--reps R] [--count N]
+         [--smoke]. The ratios divide by corral's step at 10^4 coroutines,
+    measured in the same process. A wrong checksum (a rung or corral that
+    did not run every step) exits non-zero; timing never does.
+*/
+#define _POSIX_C_SOURCE 199309L
+#include <corral/corral.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SF_NOINLINE __attribute__((noinline))
+#define SF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define SF_NOINLINE
+#define SF_UNLIKELY(x) (x)
+#endif
+
+#define SF_NIL 0xFFFFFFFFu
+#define SF_MAGIC 0x6c72726fu
+#define SF_SLOTS 64u
+
+/* ---- the model ---------------------------------------------------------- */
+
+typedef struct sf_co {
+    uint32_t gen;
+    uint16_t type;
+    uint8_t state, flags;
+    uint32_t resume, link;
+    uint64_t n; /* the context: one counter */
+} sf_co;
+typedef int (*sf_step_fn)(sf_co *);
+typedef struct sf_type {
+    sf_step_fn step;
+    const void *vt;
+    uint32_t cls, ctx_size, live, peak, page, budget;
+    uint8_t plain;
+    uint64_t started;
+} sf_type;
+typedef struct sf_page {
+    uint32_t free_head;
+    uint16_t free_count, slots;
+    uint8_t list; /* 0 empty, 1 partial, 2 full */
+} sf_page;
+typedef struct sf_class {
+    uint32_t used, peak, slot_size, reserved;
+    unsigned char *base;
+    sf_page *pages;
+} sf_class;
+typedef struct sf_meta {
+    uint32_t wait, joiners, parent, child, dest, groups, born, pad;
+} sf_meta;
+typedef struct sf_sched {
+    uint32_t magic, flags, depth, in_tick, ready_head, ready_tail, frame, starting;
+    const void *last_vt;
+    uint32_t last_ti;
+    uint32_t live, live_peak;
+    uint64_t slot_bytes, slot_bytes_peak, ctx_bytes, ctx_bytes_peak;
+    sf_type types[4];
+    sf_class classes[2];
+    sf_meta *meta;
+    uint64_t failures;
+} sf_sched;
+typedef struct sf_handle {
+    uint32_t index, gen;
+} sf_handle;
+
+static _Thread_local sf_sched *sf_current;
+static uint64_t sf_steps; /* every step counts itself: the checksum */
+
+SF_NOINLINE static int sf_step(sf_co *co)
+{
+    co->n += 1;
+    sf_steps++;
+    return 1; /* STOP */
+}
+/* every branch to here is a failure the rungs' input never has */
+SF_NOINLINE static void sf_fail(sf_sched *s) { s->failures++; }
+
+/* One function per rung, from one body: RUNG n has every piece up to n.
+   DEFER: R7' (counters net-zero for an instant spawn). */
+#define SF_BODY(RUNG, DEFER)                                                                            \
+    {                                                                                                   \
+        sf_handle h = {0, 0};                                                                           \
+        sf_type *t;                                                                                     \
+        sf_class *c;                                                                                    \
+        sf_page *pg;                                                                                    \
+        uint32_t pi = 0;                                                                                \
+        if (RUNG >= 1) {                                                                                \
+            if (SF_UNLIKELY(!s || s->magic != SF_MAGIC || !vt || !ctx || (s->flags & 2u) ||             \
+                            vt != s->last_vt)) {                                                        \
+                sf_fail(s);                                                                             \
+                return h;                                                                               \
+            }                                                                                           \
+            t = &s->types[s->last_ti];                                                                  \
+            if (SF_UNLIKELY(size != t->ctx_size || !t->plain || t->budget)) {                           \
+                sf_fail(s);                                                                             \
+                return h;                                                                               \
+            }                                                                                           \
+            c = &s->classes[t->cls];                                                                    \
+            pi = t->page;                                                                               \
+            if (SF_UNLIKELY(c->reserved || pi == SF_NIL || c->pages[pi].free_count == 0)) {             \
+                sf_fail(s);                                                                             \
+                return h;                                                                               \
+            }                                                                                           \
+            pg = &c->pages[pi];                                                                         \
+        } else {                                                                                        \
+            (void)vt, (void)size;                                                                       \
+            t = &s->types[0];                                                                           \
+            c = &s->classes[0];                                                                         \
+            pg = &c->pages[0];                                                                          \
+        }                                                                                               \
+        uint32_t local = pg->free_head;                                                                 \
+        sf_co *co = (sf_co *)(void *)(c->base + (size_t)local * c->slot_size);                          \
+        pg->free_head = co->link;                                                                       \
+        if (RUNG >= 6) {                                                                                \
+            if (--pg->free_count == 0) sf_fail(s);                                                      \
+            else if (pg->list == 0) sf_fail(s);                                                         \
+        }                                                                                               \
+        if (RUNG >= 7 && !DEFER) {                                                                      \
+            if (++c->used > c->peak) c->peak = c->used;                                                 \
+        }                                                                                               \
+        if (RUNG >= 2) {                                                                                \
+            co->type = (uint16_t)s->last_ti;                                                            \
+            co->flags = 0;                                                                              \
+            co->resume = 0;                                                                             \
+            co->link = SF_NIL;                                                                          \
+        }                                                                                               \
+        memcpy(&co->n, ctx, sizeof co->n);                                                              \
+        if (RUNG >= 7 && !DEFER) {                                                                      \
+            t->started++;                                                                               \
+            if (++t->live > t->peak) t->peak = t->live;                                                 \
+            if (++s->live > s->live_peak) s->live_peak = s->live;                                       \
+            s->slot_bytes += c->slot_size;                                                              \
+            if (s->slot_bytes > s->slot_bytes_peak) s->slot_bytes_peak = s->slot_bytes;                 \
+            s->ctx_bytes += t->ctx_size;                                                                \
+            if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;                     \
+        }                                                                                               \
+        sf_meta *m = &s->meta[local];                                                                   \
+        if (RUNG >= 7 && !DEFER) m->born = s->frame;                                                    \
+        h.index = t->cls << 24 | local;                                                                 \
+        h.gen = co->gen;                                                                                \
+        int top = 0;                                                                                    \
+        sf_sched *prev = NULL;                                                                          \
+        if (RUNG >= 4) {                                                                                \
+            top = !s->in_tick && s->depth == 0;                                                         \
+            if (top) s->starting = 1;                                                                   \
+            prev = sf_current;                                                                          \
+            sf_current = s;                                                                             \
+            s->depth++;                                                                                 \
+        }                                                                                               \
+        if (RUNG >= 2) {                                                                                \
+            co->state = 2;                                                                              \
+            co->flags |= 0x80;                                                                          \
+        }                                                                                               \
+        int r = t->step(co);                                                                            \
+        if (RUNG >= 4) {                                                                                \
+            s->depth--;                                                                                 \
+            sf_current = prev;                                                                          \
+        }                                                                                               \
+        if (RUNG >= 2) co->flags &= 0x3f;                                                               \
+        int instant = r == 1;                                                                           \
+        if (RUNG >= 2) instant = instant && co->state == 2;                                             \
+        if (RUNG >= 3) instant = instant && (m->child & m->groups & m->parent & m->joiners) == SF_NIL;  \
+        if (!instant) {                                                                                 \
+            sf_fail(s);                                                                                 \
+            return h;                                                                                   \
+        }                                                                                               \
+        if (RUNG >= 7 && !DEFER) {                                                                      \
+            t->live--;                                                                                  \
+            s->live--;                                                                                  \
+            s->slot_bytes -= c->slot_size;                                                              \
+            s->ctx_bytes -= t->ctx_size;                                                                \
+            c->used--;                                                                                  \
+        }                                                                                               \
+        if (RUNG >= 7 && DEFER) {                                                                       \
+            t->started++;                                                                               \
+            if (t->live + 1 > t->peak) t->peak = t->live + 1;                                           \
+            if (c->used + 1 > c->peak) c->peak = c->used + 1;                                           \
+            if (s->live + 1 > s->live_peak) s->live_peak = s->live + 1;                                 \
+            if (s->slot_bytes + c->slot_size > s->slot_bytes_peak)                                      \
+                s->slot_bytes_peak = s->slot_bytes + c->slot_size;                                      \
+            if (s->ctx_bytes + t->ctx_size > s->ctx_bytes_peak)                                         \
+                s->ctx_bytes_peak = s->ctx_bytes + t->ctx_size;                                         \
+        }                                                                                               \
+        if (RUNG >= 5) {                                                                                \
+            if (co->gen == UINT32_MAX) sf_fail(s);                                                      \
+            co->state = 0;                                                                              \
+        }                                                                                               \
+        co->gen++;                                                                                      \
+        co->link = pg->free_head;                                                                       \
+        pg->free_head = local;                                                                          \
+        if (RUNG >= 6 && !DEFER) {                                                                      \
+            if (++pg->free_count == pg->slots && t->page != pi) sf_fail(s);                             \
+            else if (pg->list == 2) sf_fail(s);                                                         \
+        }                                                                                               \
+        if (RUNG >= 6 && DEFER) ++pg->free_count;                                                       \
+        if (RUNG >= 4 && top) {                                                                         \
+            if (s->ready_head != s->ready_tail) sf_fail(s);                                             \
+            s->starting = 0;                                                                            \
+        }                                                                                               \
+        return h;                                                                                       \
+    }
+
+typedef sf_handle (*sf_spawn_fn)(sf_sched *s, const void *vt, const void *ctx, size_t size);
+#define SF_RUNG(name, RUNG, DEFER) \
+    SF_NOINLINE static sf_handle name(sf_sched *s, const void *vt, const void *ctx, size_t size) SF_BODY(RUNG, DEFER)
+SF_RUNG(sf_r0, 0, 0)
+SF_RUNG(sf_r1, 1, 0)
+SF_RUNG(sf_r2, 2, 0)
+SF_RUNG(sf_r3, 3, 0)
+SF_RUNG(sf_r4, 4, 0)
+SF_RUNG(sf_r5, 5, 0)
+SF_RUNG(sf_r6, 6, 0)
+SF_RUNG(sf_r7, 7, 0)
+SF_RUNG(sf_r7d, 7, 1)
+
+static sf_sched *sf_create(void)
+{
+    sf_sched *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->magic = SF_MAGIC;
+    s->last_vt = s;
+    s->types[0] = (sf_type){.step = sf_step, .vt = s, .ctx_size = 8, .page = 0, .plain = 1};
+    sf_class *c = &s->classes[0];
+    c->slot_size = sizeof(sf_co);
+    c->base = calloc(SF_SLOTS, sizeof(sf_co));
+    c->pages = calloc(1, sizeof(sf_page));
+    s->meta = malloc(SF_SLOTS * sizeof(sf_meta));
+    if (!c->base || !c->pages || !s->meta) return NULL;
+    for (uint32_t i = 0; i < SF_SLOTS; i++) {
+        sf_co *co = (sf_co *)(void *)(c->base + i * sizeof(sf_co));
+        co->gen = 1;
+        co->link = i + 1 < SF_SLOTS ? i + 1 : SF_NIL;
+        s->meta[i] = (sf_meta){SF_NIL, SF_NIL, SF_NIL, SF_NIL, SF_NIL, SF_NIL, 0, 0};
+    }
+    c->pages[0] = (sf_page){.free_head = 0, .free_count = SF_SLOTS, .slots = SF_SLOTS, .list = 1};
+    return s;
+}
+static void sf_destroy(sf_sched *s)
+{
+    free(s->classes[0].base);
+    free(s->classes[0].pages);
+    free(s->meta);
+    free(s);
+}
+
+/* ---- corral itself ------------------------------------------------------ */
+
+#define SF_FIELDS(X) X(uint64_t, n)
+DECLARE_COROUTINE(sf_spawned, SF_FIELDS)
+DEFINE_COROUTINE(sf_spawned)
+{
+    ctx->n += 1;
+    return CORRAL_STOP;
+}
+DECLARE_COROUTINE(sf_stepped, SF_FIELDS)
+DEFINE_COROUTINE(sf_stepped)
+{
+    ctx->n += 1;
+    return CORRAL_YIELD;
+}
+
+static corral_sched *sf_corral(const corral_type *t, uint32_t capacity)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = corral_slot_size_for(t);
+    d.classes[0].capacity = capacity;
+    d.validation = CORRAL_VALIDATION_OFF; /* as the bench runs it */
+    return corral_sched_create(&d);
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+static uint64_t sf_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ns a spawn of one rung; -1 on a wrong checksum */
+static double sf_run_rung(sf_spawn_fn fn, size_t count)
+{
+    sf_sched *s = sf_create();
+    if (!s) return -1;
+    uint64_t steps0 = sf_steps, gens = 0;
+    uint64_t t0 = sf_now();
+    for (size_t i = 0; i < count; i++) {
+        uint64_t v = i;
+        gens += fn(s, s, &v, sizeof v).gen != 0;
+    }
+    double ns = (double)(sf_now() - t0) / (double)count;
+    bool ok = sf_steps - steps0 == count && gens == count && s->failures == 0;
+    sf_destroy(s);
+    return ok ? ns : -1;
+}
+
+static double sf_run_corral_spawn(size_t count)
+{
+    corral_sched *s = sf_corral(&sf_spawned_type, SF_SLOTS);
+    if (!s) return -1;
+    uint64_t t0 = sf_now();
+    for (size_t i = 0; i < count; i++) sf_spawned_start(s, (sf_spawned_ctx){.n = i});
+    double ns = (double)(sf_now() - t0) / (double)count;
+    corral_type_stats st;
+    bool ok = corral_stats_type_of(s, &sf_spawned_type, &st) && st.finished == count && st.live == 0;
+    corral_sched_destroy(s);
+    return ok ? ns : -1;
+}
+
+/* ns a step, 10^4 coroutines (the denominator of the bench's spawn ratio) */
+static double sf_run_corral_step(size_t steps)
+{
+    const uint32_t n = 10000;
+    corral_sched *s = sf_corral(&sf_stepped_type, n);
+    if (!s) return -1;
+    for (uint32_t i = 0; i < n; i++) sf_stepped_start(s, (sf_stepped_ctx){.n = 0});
+    size_t ticks = steps / n ? steps / n : 1;
+    corral_tick(s, 0.016f); /* warm */
+    uint64_t t0 = sf_now();
+    for (size_t k = 0; k < ticks; k++) corral_tick(s, 0.016f);
+    double ns = (double)(sf_now() - t0) / (double)(ticks * n);
+    corral_type_stats st;
+    bool ok = corral_stats_type_of(s, &sf_stepped_type, &st) && st.live == n;
+    corral_sched_destroy(s);
+    return ok ? ns : -1;
+}
+
+static int sf_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum { SF_ROWS = 11, SF_MAX_REPS = 64 };
+
+int main(int argc, char **argv)
+{
+    int reps = 7;
+    size_t count = 5000000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = (size_t)strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--smoke")) reps = 1, count = 20000;
+        else {
+            fprintf(stderr, "usage: %s [--reps R] [--count N] [--smoke]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (reps < 1 || reps > SF_MAX_REPS || count == 0) {
+        fprintf(stderr, "spawn_floor: --reps 1..%d, --count > 0\n", SF_MAX_REPS);
+        return 2;
+    }
+    static const char *names[SF_ROWS] = {
+        "corral step, 10^4 coroutines", "corral_start (spawn)",
+        "R0 free list + generation",    "R1 + validation",
+        "R2 + header",                  "R3 + links test",
+        "R4 + step bracket",            "R5 + slot state",
+        "R6 + pages",                   "R7 + exact counters",
+        "R7' counters deferred",
+    };
+    static const sf_spawn_fn rungs[] = {sf_r0, sf_r1, sf_r2, sf_r3, sf_r4, sf_r5, sf_r6, sf_r7, sf_r7d};
+    static double t[SF_ROWS][SF_MAX_REPS];
+    for (int r = 0; r < reps; r++) { /* interleaved: every row once per repetition */
+        t[0][r] = sf_run_corral_step(count * 4);
+        t[1][r] = sf_run_corral_spawn(count);
+        for (int k = 0; k < SF_ROWS - 2; k++) t[2 + k][r] = sf_run_rung(rungs[k], count);
+    }
+    int bad = 0;
+    double med[SF_ROWS];
+    for (int k = 0; k < SF_ROWS; k++) {
+        for (int r = 0; r < reps; r++)
+            if (t[k][r] < 0) bad = 1;
+        qsort(t[k], (size_t)reps, sizeof(double), sf_cmp);
+        med[k] = reps % 2 ? t[k][reps / 2] : (t[k][reps / 2 - 1] + t[k][reps / 2]) / 2;
+    }
+    if (bad) {
+        fprintf(stderr, "spawn_floor: a wrong checksum (a spawn or step that did not run)\n");
+        return 1;
+    }
+    printf("spawn floor: %d repetition(s) of %zu spawns, median [min..max] ns, and x corral's step\n\n", reps, count);
+    for (int k = 0; k < SF_ROWS; k++)
+        printf("%-30s %7.2f  [%6.2f..%6.2f]  %5.2fx\n", names[k], med[k], t[k][0], t[k][reps - 1],
+               med[0] > 0 ? med[k] / med[0] : 0.0);
+    return 0;
+}
