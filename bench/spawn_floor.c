@@ -28,9 +28,10 @@
                       peak; the arena's live, slot bytes and context bytes
                       with their peaks; the birth frame
       R7' deferred    R7 with the instant spawn's net-zero counts left out
-                      (only its peaks raised and `started` counted): what a
-                      design that counts a coroutine only once its first
-                      step is over would pay. corral does not do this.
+                      (only its peaks raised and `started` counted; pages as
+                      in R7): what a design that counts a coroutine only
+                      once its first step is over would pay. corral does
+                      not do this.
 
     Run: build/bench/bench/corral_spawn_floor [--reps R] [--count N]
          [--smoke]. The ratios divide by corral's step at 10^4 coroutines,
@@ -40,6 +41,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include <corral/corral.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,143 +117,140 @@ SF_NOINLINE static int sf_step(sf_co *co)
 /* every branch to here is a failure the rungs' input never has */
 SF_NOINLINE static void sf_fail(sf_sched *s) { s->failures++; }
 
-/* One function per rung, from one body: RUNG n has every piece up to n.
-   DEFER: R7' (counters net-zero for an instant spawn). */
-#define SF_BODY(RUNG, DEFER)                                                                            \
-    {                                                                                                   \
-        sf_handle h = {0, 0};                                                                           \
-        sf_type *t;                                                                                     \
-        sf_class *c;                                                                                    \
-        sf_page *pg;                                                                                    \
-        uint32_t pi = 0;                                                                                \
-        if (RUNG >= 1) {                                                                                \
-            if (SF_UNLIKELY(!s || s->magic != SF_MAGIC || !vt || !ctx || (s->flags & 2u) ||             \
-                            vt != s->last_vt)) {                                                        \
-                sf_fail(s);                                                                             \
-                return h;                                                                               \
-            }                                                                                           \
-            t = &s->types[s->last_ti];                                                                  \
-            if (SF_UNLIKELY(size != t->ctx_size || !t->plain || t->budget)) {                           \
-                sf_fail(s);                                                                             \
-                return h;                                                                               \
-            }                                                                                           \
-            c = &s->classes[t->cls];                                                                    \
-            pi = t->page;                                                                               \
-            if (SF_UNLIKELY(c->reserved || pi == SF_NIL || c->pages[pi].free_count == 0)) {             \
-                sf_fail(s);                                                                             \
-                return h;                                                                               \
-            }                                                                                           \
-            pg = &c->pages[pi];                                                                         \
-        } else {                                                                                        \
-            (void)vt, (void)size;                                                                       \
-            t = &s->types[0];                                                                           \
-            c = &s->classes[0];                                                                         \
-            pg = &c->pages[0];                                                                          \
-        }                                                                                               \
-        uint32_t local = pg->free_head;                                                                 \
-        sf_co *co = (sf_co *)(void *)(c->base + (size_t)local * c->slot_size);                          \
-        pg->free_head = co->link;                                                                       \
-        if (RUNG >= 6) {                                                                                \
-            if (--pg->free_count == 0) sf_fail(s);                                                      \
-            else if (pg->list == 0) sf_fail(s);                                                         \
-        }                                                                                               \
-        if (RUNG >= 7 && !DEFER) {                                                                      \
-            if (++c->used > c->peak) c->peak = c->used;                                                 \
-        }                                                                                               \
-        if (RUNG >= 2) {                                                                                \
-            co->type = (uint16_t)s->last_ti;                                                            \
-            co->flags = 0;                                                                              \
-            co->resume = 0;                                                                             \
-            co->link = SF_NIL;                                                                          \
-        }                                                                                               \
-        memcpy(&co->n, ctx, sizeof co->n);                                                              \
-        if (RUNG >= 7 && !DEFER) {                                                                      \
-            t->started++;                                                                               \
-            if (++t->live > t->peak) t->peak = t->live;                                                 \
-            if (++s->live > s->live_peak) s->live_peak = s->live;                                       \
-            s->slot_bytes += c->slot_size;                                                              \
-            if (s->slot_bytes > s->slot_bytes_peak) s->slot_bytes_peak = s->slot_bytes;                 \
-            s->ctx_bytes += t->ctx_size;                                                                \
-            if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;                     \
-        }                                                                                               \
-        sf_meta *m = &s->meta[local];                                                                   \
-        if (RUNG >= 7 && !DEFER) m->born = s->frame;                                                    \
-        h.index = t->cls << 24 | local;                                                                 \
-        h.gen = co->gen;                                                                                \
-        int top = 0;                                                                                    \
-        sf_sched *prev = NULL;                                                                          \
-        if (RUNG >= 4) {                                                                                \
-            top = !s->in_tick && s->depth == 0;                                                         \
-            if (top) s->starting = 1;                                                                   \
-            prev = sf_current;                                                                          \
-            sf_current = s;                                                                             \
-            s->depth++;                                                                                 \
-        }                                                                                               \
-        if (RUNG >= 2) {                                                                                \
-            co->state = 2;                                                                              \
-            co->flags |= 0x80;                                                                          \
-        }                                                                                               \
-        int r = t->step(co);                                                                            \
-        if (RUNG >= 4) {                                                                                \
-            s->depth--;                                                                                 \
-            sf_current = prev;                                                                          \
-        }                                                                                               \
-        if (RUNG >= 2) co->flags &= 0x3f;                                                               \
-        int instant = r == 1;                                                                           \
-        if (RUNG >= 2) instant = instant && co->state == 2;                                             \
-        if (RUNG >= 3) instant = instant && (m->child & m->groups & m->parent & m->joiners) == SF_NIL;  \
-        if (!instant) {                                                                                 \
-            sf_fail(s);                                                                                 \
-            return h;                                                                                   \
-        }                                                                                               \
-        if (RUNG >= 7 && !DEFER) {                                                                      \
-            t->live--;                                                                                  \
-            s->live--;                                                                                  \
-            s->slot_bytes -= c->slot_size;                                                              \
-            s->ctx_bytes -= t->ctx_size;                                                                \
-            c->used--;                                                                                  \
-        }                                                                                               \
-        if (RUNG >= 7 && DEFER) {                                                                       \
-            t->started++;                                                                               \
-            if (t->live + 1 > t->peak) t->peak = t->live + 1;                                           \
-            if (c->used + 1 > c->peak) c->peak = c->used + 1;                                           \
-            if (s->live + 1 > s->live_peak) s->live_peak = s->live + 1;                                 \
-            if (s->slot_bytes + c->slot_size > s->slot_bytes_peak)                                      \
-                s->slot_bytes_peak = s->slot_bytes + c->slot_size;                                      \
-            if (s->ctx_bytes + t->ctx_size > s->ctx_bytes_peak)                                         \
-                s->ctx_bytes_peak = s->ctx_bytes + t->ctx_size;                                         \
-        }                                                                                               \
-        if (RUNG >= 5) {                                                                                \
-            if (co->gen == UINT32_MAX) sf_fail(s);                                                      \
-            co->state = 0;                                                                              \
-        }                                                                                               \
-        co->gen++;                                                                                      \
-        co->link = pg->free_head;                                                                       \
-        pg->free_head = local;                                                                          \
-        if (RUNG >= 6 && !DEFER) {                                                                      \
-            if (++pg->free_count == pg->slots && t->page != pi) sf_fail(s);                             \
-            else if (pg->list == 2) sf_fail(s);                                                         \
-        }                                                                                               \
-        if (RUNG >= 6 && DEFER) ++pg->free_count;                                                       \
-        if (RUNG >= 4 && top) {                                                                         \
-            if (s->ready_head != s->ready_tail) sf_fail(s);                                             \
-            s->starting = 0;                                                                            \
-        }                                                                                               \
-        return h;                                                                                       \
+/* Every rung, from one body: `rung` has every piece up to it; `defer`
+   makes R7' (the counters net-zero for an instant spawn; pages as R7).
+   Always inlined into the rung functions below, where both are constants,
+   so each rung keeps only its own pieces. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, size_t size, const int rung,
+                                 const bool defer)
+{
+    sf_handle h = {0, 0};
+    sf_type *t = &s->types[0];
+    sf_class *c = &s->classes[0];
+    uint32_t pi = 0;
+    if (rung >= 1) {
+        if (SF_UNLIKELY(!s || s->magic != SF_MAGIC || !vt || !ctx || (s->flags & 2u) || vt != s->last_vt)) {
+            sf_fail(s);
+            return h;
+        }
+        t = &s->types[s->last_ti];
+        if (SF_UNLIKELY(size != t->ctx_size || !t->plain || t->budget)) {
+            sf_fail(s);
+            return h;
+        }
+        c = &s->classes[t->cls];
+        pi = t->page;
+        if (SF_UNLIKELY(c->reserved || pi == SF_NIL || c->pages[pi].free_count == 0)) {
+            sf_fail(s);
+            return h;
+        }
     }
+    const bool count = rung >= 7 && !defer; /* counters moved as they happen */
+    sf_page *pg = &c->pages[pi];
+    uint32_t local = pg->free_head;
+    sf_co *co = (sf_co *)(void *)(c->base + (size_t)local * c->slot_size);
+    pg->free_head = co->link;
+    if (rung >= 6) {
+        if (--pg->free_count == 0) sf_fail(s);
+        else if (pg->list == 0) sf_fail(s);
+    }
+    if (count && ++c->used > c->peak) c->peak = c->used;
+    if (rung >= 2) {
+        co->type = (uint16_t)s->last_ti;
+        co->flags = 0;
+        co->resume = 0;
+        co->link = SF_NIL;
+    }
+    memcpy(&co->n, ctx, sizeof co->n);
+    if (count) {
+        t->started++;
+        if (++t->live > t->peak) t->peak = t->live;
+        if (++s->live > s->live_peak) s->live_peak = s->live;
+        s->slot_bytes += c->slot_size;
+        if (s->slot_bytes > s->slot_bytes_peak) s->slot_bytes_peak = s->slot_bytes;
+        s->ctx_bytes += t->ctx_size;
+        if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
+    }
+    sf_meta *m = &s->meta[local];
+    if (count) m->born = s->frame;
+    h.index = t->cls << 24 | local;
+    h.gen = co->gen;
+    bool top = false;
+    sf_sched *prev = NULL;
+    if (rung >= 4) {
+        top = !s->in_tick && s->depth == 0;
+        if (top) s->starting = 1;
+        prev = sf_current;
+        sf_current = s;
+        s->depth++;
+    }
+    if (rung >= 2) {
+        co->state = 2;
+        co->flags |= 0x80;
+    }
+    int r = t->step(co);
+    if (rung >= 4) {
+        s->depth--;
+        sf_current = prev;
+    }
+    if (rung >= 2) co->flags &= 0x3f;
+    bool instant = r == 1;
+    if (rung >= 2) instant = instant && co->state == 2;
+    if (rung >= 3) instant = instant && (m->child & m->groups & m->parent & m->joiners) == SF_NIL;
+    if (!instant) {
+        sf_fail(s);
+        return h;
+    }
+    if (count) {
+        t->live--;
+        s->live--;
+        s->slot_bytes -= c->slot_size;
+        s->ctx_bytes -= t->ctx_size;
+        c->used--;
+    } else if (rung >= 7) { /* defer: only what an instant spawn leaves behind */
+        t->started++;
+        if (t->live + 1 > t->peak) t->peak = t->live + 1;
+        if (c->used + 1 > c->peak) c->peak = c->used + 1;
+        if (s->live + 1 > s->live_peak) s->live_peak = s->live + 1;
+        if (s->slot_bytes + c->slot_size > s->slot_bytes_peak) s->slot_bytes_peak = s->slot_bytes + c->slot_size;
+        if (s->ctx_bytes + t->ctx_size > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes + t->ctx_size;
+    }
+    if (rung >= 5) {
+        if (co->gen == UINT32_MAX) sf_fail(s);
+        co->state = 0;
+    }
+    co->gen++;
+    co->link = pg->free_head;
+    pg->free_head = local;
+    if (rung >= 6) {
+        if (++pg->free_count == pg->slots && t->page != pi) sf_fail(s);
+        else if (pg->list == 2) sf_fail(s);
+    }
+    if (rung >= 4 && top) {
+        if (s->ready_head != s->ready_tail) sf_fail(s);
+        s->starting = 0;
+    }
+    return h;
+}
 
 typedef sf_handle (*sf_spawn_fn)(sf_sched *s, const void *vt, const void *ctx, size_t size);
-#define SF_RUNG(name, RUNG, DEFER) \
-    SF_NOINLINE static sf_handle name(sf_sched *s, const void *vt, const void *ctx, size_t size) SF_BODY(RUNG, DEFER)
-SF_RUNG(sf_r0, 0, 0)
-SF_RUNG(sf_r1, 1, 0)
-SF_RUNG(sf_r2, 2, 0)
-SF_RUNG(sf_r3, 3, 0)
-SF_RUNG(sf_r4, 4, 0)
-SF_RUNG(sf_r5, 5, 0)
-SF_RUNG(sf_r6, 6, 0)
-SF_RUNG(sf_r7, 7, 0)
-SF_RUNG(sf_r7d, 7, 1)
+#define SF_RUNG(name, rung, defer)                                                             \
+    SF_NOINLINE static sf_handle name(sf_sched *s, const void *vt, const void *ctx, size_t size) \
+    {                                                                                          \
+        return sf_spawn(s, vt, ctx, size, rung, defer);                                        \
+    }
+SF_RUNG(sf_r0, 0, false)
+SF_RUNG(sf_r1, 1, false)
+SF_RUNG(sf_r2, 2, false)
+SF_RUNG(sf_r3, 3, false)
+SF_RUNG(sf_r4, 4, false)
+SF_RUNG(sf_r5, 5, false)
+SF_RUNG(sf_r6, 6, false)
+SF_RUNG(sf_r7, 7, false)
+SF_RUNG(sf_r7d, 7, true)
 
 static sf_sched *sf_create(void)
 {
