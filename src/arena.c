@@ -137,7 +137,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->max_fixed_steps = d->max_fixed_steps ? d->max_fixed_steps : 8u;
     p->total_slots = slots;
     p->lanes_per_phase = p->order == CORRAL_ORDER_BY_TYPE ? p->max_types : 1;
-    p->lane_count = p->lanes_per_phase * CORRAL__PH_COUNT;
+    /* the run lanes, then one next-frame lane per phase (the resume contract) */
+    p->lane_count = p->lanes_per_phase * CORRAL__PH_COUNT + CORRAL__PH_COUNT;
     /* 2 entries per slot + slack: see queue.c for why that always suffices */
     p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + 256;
@@ -270,6 +271,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->order = p.order;
     s->lanes_off = (uint32_t)p.lanes_off;
     s->lane_count = (uint32_t)p.lane_count;
+    s->defer_lane = (uint32_t)(p.lane_count - CORRAL__PH_COUNT);
     s->lanes_per_phase = (uint32_t)p.lanes_per_phase;
     s->chunks_off = (uint32_t)p.chunks_off;
     s->chunk_next_off = (uint32_t)p.chunk_next_off;
@@ -301,6 +303,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->time_scale = 1.0f;
     s->clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
     s->phase = CORRAL__NIL;
+    s->frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
     s->last_ti = CORRAL__NIL;
     s->slab_bytes = p.slab_bytes;
     s->class_count = p.class_count;

@@ -37,12 +37,21 @@ enum {
     CORRAL__RETIRED,    /* generation exhausted: never reused */
     CORRAL__WAITING,    /* parked on wait nodes (timers, lists), in no lane */
     CORRAL__READY,      /* in the ready ring: resumes later in this phase run */
-    CORRAL__PAUSED      /* held: in no lane; meta.hold says what to do on resume */
+    CORRAL__PAUSED,     /* held: in no lane; meta.hold says what to do on resume */
+    CORRAL__DEFERRED    /* in its phase's next-frame lane: joins its lane when the
+                           next frame begins (the resume contract, corral__land) */
 };
 
 /* corral_co.flags: the phase the coroutine lives in (internal index) */
 enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END, CORRAL__PH_COUNT };
 #define CORRAL__PHASE_MASK 0x03u
+/* corral_co.flags: what the resume contract needs to know about the step
+   that is running (docs/API.md, "When a coroutine resumes"); all clear
+   once the step has landed, so the walk's one-compare test never sees them */
+#define CORRAL__FIRST_FLAG 0x20u      /* its first step: a plain yield waits for the next frame */
+#define CORRAL__NEXT_FRAME_FLAG 0x10u /* it awaited next_frame while this frame's UPDATE is to come */
+#define CORRAL__PHASE_WAIT_FLAG 0x08u /* its first step awaited a phase (fixed, late, end of frame) */
+#define CORRAL__CONTRACT_FLAGS (CORRAL__FIRST_FLAG | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)
 
 /* sched flags */
 #define CORRAL__OWNS_MEMORY 0x01u
@@ -70,6 +79,10 @@ enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__
 enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY };
 /* node kinds past the wait kinds: group memberships */
 enum { CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
+/* corral__node.list of a predicate: its phase's list (0 .. PH_COUNT - 1),
+   the list being polled, or the phase's list for the next frame */
+#define CORRAL__PRED_POLL CORRAL__PH_COUNT
+#define CORRAL__PRED_NEXT (CORRAL__PH_COUNT + 1u) /* + phase */
 /* meta.hold, while PAUSED */
 #define CORRAL__HOLD_WAITING 0x01u /* it was waiting when paused */
 #define CORRAL__HOLD_WOKEN 0x02u   /* its wait ended while paused: queue it on resume */
@@ -99,8 +112,8 @@ typedef struct corral__node {
     uint8_t kind;      /* corral_wait_kind */
     uint8_t member;    /* index in an all/any wait */
     uint8_t attached;  /* in a heap or list */
-    uint8_t list;      /* predicates: the phase list (or the one being polled);
-                          group nodes: 0 home, 1 + n the side list of a group op */
+    uint8_t list;      /* predicates: the list it is on (CORRAL__PRED_*); timers:
+                          the heap; group nodes: 0 home, 1 + n the side list of a group op */
 } corral__node;
 
 /* per slot, cold: what the coroutine waits on, who waits for it */
@@ -236,6 +249,7 @@ struct corral_sched {
     uint32_t chunks_off;   /* uint32_t entries[chunk_count * CHUNK] */
     uint32_t chunk_next_off; /* uint32_t next[chunk_count]; free chunks chain here */
     uint32_t chunk_count, chunk_free;
+    uint32_t defer_lane;   /* first of the PH_COUNT next-frame lanes (after the run lanes) */
     uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
     uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
     uint32_t walk_skipped; /* tombstones the current walk met */
@@ -253,6 +267,7 @@ struct corral_sched {
     uint32_t group_free, group_free_count;
     uint32_t heap_off[CORRAL__HEAP_COUNT], heap_len[CORRAL__HEAP_COUNT];
     uint32_t pred_head[CORRAL__PH_COUNT], pred_tail[CORRAL__PH_COUNT];
+    uint32_t pred_next_head[CORRAL__PH_COUNT], pred_next_tail[CORRAL__PH_COUNT]; /* polled from the next frame */
     uint32_t poll_head, poll_tail; /* predicates being polled right now */
     uint32_t owner_off, owner_mask; /* bucket heads/tails: uint32_t[2 * (mask + 1)] */
     uint32_t tag_head[32], tag_tail[32];
@@ -305,6 +320,8 @@ struct corral_sched {
     float time_scale;
     uint32_t max_fixed_steps;
     uint32_t phase;      /* internal phase running now, or NIL */
+    uint32_t frame_pos;  /* where the frame is: 0 before its first phase run, else
+                            1 + the phase of the last run begun (corral__run_to_come) */
     uint32_t in_tick;    /* non-zero while a phase runs */
     uint32_t depth;      /* hooks and first steps on the C stack */
     uint64_t frame;
@@ -337,7 +354,7 @@ static inline uint32_t corral__co_off(const corral_sched *s, const corral_co *co
 static inline bool corral__state_alive(uint8_t state)
 {
     return state == CORRAL__QUEUED || state == CORRAL__RUNNING || state == CORRAL__WAITING ||
-           state == CORRAL__READY || state == CORRAL__PAUSED;
+           state == CORRAL__READY || state == CORRAL__PAUSED || state == CORRAL__DEFERRED;
 }
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 #define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */
@@ -389,10 +406,24 @@ static inline uint32_t *corral__chunk_next(const corral_sched *s)
 {
     return (uint32_t *)(void *)CORRAL__AT(s, s->chunk_next_off);
 }
-static inline uint32_t corral__lane_of(const corral_sched *s, const corral_co *co)
+/* the lane a queued coroutine runs from */
+static inline uint32_t corral__run_lane_of(const corral_sched *s, const corral_co *co)
 {
     uint32_t ph = co->flags & CORRAL__PHASE_MASK;
     return s->order == CORRAL_ORDER_BY_TYPE ? ph * s->lanes_per_phase + co->type : ph;
+}
+/* the lane a QUEUED or DEFERRED coroutine's entry is in */
+static inline uint32_t corral__lane_of(const corral_sched *s, const corral_co *co)
+{
+    if (co->state == CORRAL__DEFERRED) return s->defer_lane + (co->flags & CORRAL__PHASE_MASK);
+    return corral__run_lane_of(s, co);
+}
+/* The resume contract's one question about the frame: may a run of phase
+   ph still come in this frame after the point we are at? (FIXED_UPDATE:
+   while no later phase has begun, another fixed step may.) */
+static inline bool corral__run_to_come(const corral_sched *s, uint32_t ph)
+{
+    return ph == CORRAL__PH_FIXED ? s->frame_pos <= 1u + CORRAL__PH_FIXED : s->frame_pos < 1u + ph;
 }
 static inline corral__node *corral__nodes(const corral_sched *s)
 {
@@ -517,6 +548,11 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
 
 /* sched.c */
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why);
+/* The resume contract's landing: a coroutine whose step yielded without
+   parking on a wait joins its phase's lane, or its phase's next-frame lane
+   when the step asked not to resume in this frame and that phase's run is
+   still to come (docs/API.md, "When a coroutine resumes"). */
+void corral__land(corral_sched *s, corral_co *co);
 /* queue a coroutine that is in no lane (woken, started, moved phase) */
 void corral__enqueue(corral_sched *s, corral_co *co);
 /* stop one coroutine (deferred if its step is on the stack) */
@@ -534,8 +570,13 @@ void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
 /* queue.c */
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
 void corral__lane_tombstone(corral_sched *s, corral_co *co);
+/* fix what a phase run will step: what is queued now (what joins later
+   waits for the next run) */
+void corral__lanes_begin(corral_sched *s, uint32_t phase);
 uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
 void corral__lanes_init(corral_sched *s);
+/* a new frame: the next-frame lanes join their phases' lanes, in order */
+void corral__lanes_next_frame(corral_sched *s);
 
 /* waits.c */
 void corral__release_wait(corral_sched *s, corral_co *co);  /* detach + free its nodes */
@@ -551,8 +592,9 @@ static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
 }
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__wake_joiners(corral_sched *s, corral_co *co);  /* it is ending */
-uint32_t corral__wake_timers(corral_sched *s);               /* at UPDATE */
+uint32_t corral__wake_timers(corral_sched *s);               /* at a frame's first phase run */
 uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);
+void corral__predicates_next_frame(corral_sched *s);         /* a new frame: deferred predicates join */
 void corral__waits_init(corral_sched *s);
 
 /* types.c */

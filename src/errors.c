@@ -105,6 +105,7 @@ const char *corral_end_reason_str(corral_end_reason why)
     case CORRAL_END_PARENT_STOPPED: return "parent stopped";
     case CORRAL_END_GROUP_STOPPED: return "group stopped";
     case CORRAL_END_INTERRUPTED: return "interrupted";
+    case CORRAL_END_WAIT_FAILED: return "wait failed";
     default: return "none";
     }
 }

@@ -150,6 +150,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
     if (pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
+        co->flags = (uint8_t)(co->flags & ~CORRAL__CONTRACT_FLAGS);
         co->state = CORRAL__PAUSED; /* its lane entry is consumed: just hold it */
         corral__meta_of(s, co)->hold = 0;
     } else if (co->state == CORRAL__STOPPING) {
@@ -161,8 +162,10 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
         if (co->state == CORRAL__QUEUED) co->state = CORRAL__RUNNING; /* its entry is consumed */
         corral__end(s, co, CORRAL_END_FINISHED);
     } else if (co->state == CORRAL__QUEUED) {
-        corral__enqueue(s, co); /* moved to another phase */
-    } /* WAITING: parked on its wait */
+        corral__land(s, co); /* its entry is consumed: moved to another phase, or next frame */
+    } else { /* WAITING: parked on its wait */
+        co->flags = (uint8_t)(co->flags & ~CORRAL__CONTRACT_FLAGS);
+    }
     if (pause && corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     /* whoever waited for what just ended resumes now, in this run */
     if (s->ready_head != s->ready_tail) corral__drain_ready(s);
@@ -523,16 +526,20 @@ static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32
     L->walk_end = 0;
 }
 
-uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
+/* The run lanes of a phase: [*first, *first + count). BY_TYPE: a lane per
+   type index, so lanes past the types seen so far are empty: not even
+   visited. */
+static uint32_t corral__phase_lanes(const corral_sched *s, uint32_t phase, uint32_t *first)
+{
+    *first = s->order == CORRAL_ORDER_BY_TYPE ? phase * s->lanes_per_phase : phase;
+    return s->order == CORRAL_ORDER_BY_TYPE ? (s->type_count < s->lanes_per_phase ? s->type_count : s->lanes_per_phase)
+                                            : 1;
+}
+
+void corral__lanes_begin(corral_sched *s, uint32_t phase)
 {
     corral__lane *lanes = corral__lanes(s);
-    uint32_t first = s->order == CORRAL_ORDER_BY_TYPE ? phase * s->lanes_per_phase : phase;
-    /* BY_TYPE: a lane per type index, so lanes past the types seen so far
-       are empty: not even visited */
-    uint32_t count = s->order == CORRAL_ORDER_BY_TYPE
-                         ? (s->type_count < s->lanes_per_phase ? s->type_count : s->lanes_per_phase)
-                         : 1;
-    if (count == 0) return 0;
+    uint32_t first, count = corral__phase_lanes(s, phase, &first);
     for (uint32_t i = first; i < first + count; i++) {
         if (lanes[i].tombs) corral__compact_lane(s, &lanes[i], 0);
         lanes[i].walk_end = lanes[i].count;
@@ -542,6 +549,40 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
             lanes[i].walk_limit = 0;
         }
     }
+}
+
+void corral__lanes_next_frame(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t *E = corral__entries(s);
+    const uint32_t *next = corral__chunk_next(s);
+    for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
+        const uint32_t dl = s->defer_lane + ph;
+        corral__lane *D = &lanes[dl];
+        if (D->count == 0) continue;
+        /* pushes below may compact every lane to find a chunk: this one is
+           left alone while it is read (as a walked lane is) */
+        s->walking_lane = dl;
+        D->walk_end = D->count;
+        uint32_t c = D->head;
+        for (uint32_t k = 0; k < D->count; k++) {
+            if (k > 0 && k % CORRAL__CHUNK == 0) c = next[c];
+            uint32_t off = E[c * CORRAL__CHUNK + k % CORRAL__CHUNK];
+            if (off != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, off));
+        }
+        s->walking_lane = CORRAL__NIL;
+        D->walk_end = 0;
+        D->count = 0;
+        D->tombs = 0;
+        corral__truncate_lane(s, D, CORRAL__NIL, 0);
+    }
+}
+
+uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t first, count = corral__phase_lanes(s, phase, &first);
+    if (count == 0) return 0;
     uint32_t steps = 0;
     if (!s->budget_ns) {
         if (s->instrument)

@@ -28,7 +28,29 @@ void corral__enqueue(corral_sched *s, corral_co *co)
 {
     uint32_t off = corral__co_off(s, co);
     co->state = CORRAL__QUEUED;
-    co->link = corral__lane_push(s, corral__lane_of(s, co), off);
+    co->link = corral__lane_push(s, corral__run_lane_of(s, co), off);
+}
+
+/* The resume contract (docs/API.md, "When a coroutine resumes") decides
+   here where a yield lands; the waits that park on nodes decide through
+   their containers (timers by their due time, predicates in
+   corral__attach), and every other path only queues. A yield waits for
+   the next frame when its step awaited next_frame, or when it is the
+   coroutine's first step and it awaited no phase (Unity: `yield return
+   null` from StartCoroutine resumes in the next frame; the coroutine does
+   not run twice in the frame it started in). */
+void corral__land(corral_sched *s, corral_co *co)
+{
+    const uint32_t f = co->flags;
+    co->flags = (uint8_t)(f & ~CORRAL__CONTRACT_FLAGS);
+    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
+                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
+    if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
+        co->state = CORRAL__DEFERRED;
+        co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
+        return;
+    }
+    corral__enqueue(s, co);
 }
 
 static uint32_t *corral__ready(const corral_sched *s)
@@ -101,7 +123,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
                                                  corral_end_reason why, uint32_t local)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
-    if (co->state == CORRAL__QUEUED) corral__lane_tombstone(s, co);
+    if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) corral__lane_tombstone(s, co);
     else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
     else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
@@ -189,9 +211,11 @@ static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co,
         if (!m) m = corral__meta_of(s, co);
         corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED, local);
     } else if (co->state == CORRAL__RUNNING) {
-        corral__enqueue(s, co);
+        corral__land(s, co);
+    } else {
+        /* WAITING: parked on its wait (or its child) */
+        co->flags = (uint8_t)(co->flags & ~CORRAL__CONTRACT_FLAGS);
     }
-    /* else WAITING: parked on its wait (or its child) */
     if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
 }
 
@@ -339,7 +363,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     }
     if (!plain && te->budget) c->reserved--;
     co->type = (uint16_t)ti;
-    co->flags = (uint8_t)phase;
+    co->flags = (uint8_t)(phase | CORRAL__FIRST_FLAG);
     co->resume = 0;
     co->link = CORRAL__NIL;
     unsigned char *dst = CORRAL__AT(co, te->ctx_off);
@@ -511,6 +535,11 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     }
     pm->fired = -1;
     int r = corral__register_wait(__func__, s, co, &interrupt); /* first: a bad interrupt starts nothing */
+    if (r == -2) { /* no node for the interrupt: it cannot wait (see corral_await) */
+        pm->outcome = CORRAL_END_NONE;
+        corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
+        return true;
+    }
     if (r <= 0) {
         pm->outcome = r == 0 ? CORRAL_END_INTERRUPTED : CORRAL_END_NONE;
         return false;
@@ -570,7 +599,7 @@ bool corral__pause_co(corral_sched *s, corral_co *co)
         return !had;
     }
     m->hold = 0;
-    if (co->state == CORRAL__QUEUED) {
+    if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) {
         corral__lane_tombstone(s, co);
     } else if (co->state == CORRAL__READY) {
         corral__ready(s)[co->link] = CORRAL__NIL;
@@ -709,6 +738,10 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->time += (double)s->frame_dt;
     s->unscaled_time += (double)dt;
     s->frame++;
+    s->frame_pos = 0;
+    /* what waited for this frame joins its phase's queue */
+    corral__lanes_next_frame(s);
+    corral__predicates_next_frame(s);
 }
 
 static uint32_t corral__run(corral_sched *s, uint32_t phase)
@@ -725,8 +758,15 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     }
     if (s->budget_ns) s->run_start = s->clock.now_ns(s->clock.user_data);
     s->chain_valid = 0;
-    if (phase == CORRAL__PH_UPDATE) corral__wake_timers(s);
+    /* timers are checked once a frame, before its first run: a sleeper of
+       any phase then resumes in that phase's first run of the frame */
+    bool first_run = s->frame_pos == 0;
+    s->frame_pos = 1u + phase;
+    if (first_run) corral__wake_timers(s);
     if (s->pred_head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
+    /* this run steps what is queued now; what is queued from here on
+       (a step's yield in place included) waits for the next run */
+    corral__lanes_begin(s, phase);
     /* callers an interrupt or a timer just freed go on first, in this run */
     if (s->ready_head != s->ready_tail) corral__drain_ready(s);
     uint32_t steps = corral__run_lanes(s, phase);

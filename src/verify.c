@@ -64,13 +64,15 @@ static bool corral__verify_slots(const corral_sched *s)
         for (uint32_t k = 0; k < c->capacity; k++) {
             const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             if (co->gen == 0) CORRAL__BAD("a slot has generation 0");
-            if (co->state > CORRAL__PAUSED) CORRAL__BAD("a slot has an unknown state");
+            if (co->state > CORRAL__DEFERRED) CORRAL__BAD("a slot has an unknown state");
             if (co->state == CORRAL__RETIRED) {
                 retired++;
                 continue;
             }
             if (co->state == CORRAL__FREE) continue;
             used++;
+            if (s->depth == 0 && !s->in_tick && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
+                CORRAL__BAD("a coroutine kept what its last step asked of the resume contract");
             if (co->type >= s->type_count) CORRAL__BAD("a live slot names no type");
             if (T[co->type].cls != ci) CORRAL__BAD("a live slot's type belongs to another class");
             if (corral__state_alive(co->state)) {
@@ -134,7 +136,7 @@ static bool corral__verify_lanes(const corral_sched *s)
         for (uint32_t k = 0; k < cl->capacity; k++) {
             uint32_t off = corral__slot_off(cl, k);
             const corral_co *co = CORRAL__CO(s, off);
-            if (co->state != CORRAL__QUEUED || off == s->running) continue;
+            if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || off == s->running) continue;
             if (co->link >= s->chunk_count * CORRAL__CHUNK || E[co->link] != off)
                 CORRAL__BAD("a queued coroutine is in no lane");
         }
@@ -212,6 +214,7 @@ static bool corral__verify_heaps(const corral_sched *s)
             uint32_t i = H[pos];
             if (i >= s->wait_nodes) CORRAL__BAD("a heap holds a node out of range");
             if (N[i].next != pos) CORRAL__BAD("a timer node does not know its heap position");
+            if (N[i].list != h) CORRAL__BAD("a timer node does not know its heap");
             if (!N[i].attached) CORRAL__BAD("a heap holds a detached node");
             if (pos > 0) {
                 const corral__node *p = &N[H[(pos - 1) / CORRAL__HEAP_ARITY]];

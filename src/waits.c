@@ -64,13 +64,8 @@ static void corral__node_free(corral_sched *s, uint32_t i)
     s->nodes_free_count++;
 }
 
-/* ---- heaps */
-static uint32_t corral__heap_of(uint8_t kind)
-{
-    return kind == CORRAL_WAIT_SECONDS ? CORRAL__HEAP_SCALED
-           : kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
-                                          : CORRAL__HEAP_FRAMES;
-}
+/* ---- heaps (a timer node's heap is in its `list`: a wait of 0 seconds
+   sleeps in the frames heap until the next frame) */
 static bool corral__before(const corral__node *a, const corral__node *b)
 {
     if (a->u.t.due != b->u.t.due) return a->u.t.due < b->u.t.due;
@@ -162,10 +157,14 @@ static corral__list corral__list_of(corral_sched *s, const corral__node *n)
             l.tail = &b[2 * n->u.g.bucket + 1];
         }
         break;
-    default: /* UNTIL, WHILE: a phase's predicate list, or the one being polled */
-        if (n->list == CORRAL__PH_COUNT) {
+    default: /* UNTIL, WHILE: a phase's predicate list, the one being polled, or a
+                phase's list for the next frame */
+        if (n->list == CORRAL__PRED_POLL) {
             l.head = &s->poll_head;
             l.tail = &s->poll_tail;
+        } else if (n->list >= CORRAL__PRED_NEXT) {
+            l.head = &s->pred_next_head[n->list - CORRAL__PRED_NEXT];
+            l.tail = &s->pred_next_tail[n->list - CORRAL__PRED_NEXT];
         } else {
             l.head = &s->pred_head[n->list];
             l.tail = &s->pred_tail[n->list];
@@ -202,7 +201,7 @@ static void corral__detach(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
     if (n->attached != 1) return; /* 0: fired or free; 2: held by a pause */
-    if (corral__is_timer(n->kind)) corral__heap_remove(s, corral__heap_of(n->kind), n->next);
+    if (corral__is_timer(n->kind)) corral__heap_remove(s, n->list, n->next);
     else corral__list_unlink(s, corral__list_of(s, n), i);
     n->attached = 0;
 }
@@ -285,7 +284,7 @@ uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
     s->poll_head = s->pred_head[phase];
     s->poll_tail = s->pred_tail[phase];
     s->pred_head[phase] = s->pred_tail[phase] = CORRAL__NIL;
-    for (uint32_t i = s->poll_head; i != CORRAL__NIL; i = N[i].next) N[i].list = CORRAL__PH_COUNT;
+    for (uint32_t i = s->poll_head; i != CORRAL__NIL; i = N[i].next) N[i].list = CORRAL__PRED_POLL;
     uint32_t woken = 0;
     corral__list side = {&s->poll_head, &s->poll_tail};
     corral__list home = {&s->pred_head[phase], &s->pred_tail[phase]};
@@ -303,6 +302,21 @@ uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
         }
     }
     return woken;
+}
+
+void corral__predicates_next_frame(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
+        uint32_t head = s->pred_next_head[ph];
+        if (head == CORRAL__NIL) continue;
+        for (uint32_t i = head; i != CORRAL__NIL; i = N[i].next) N[i].list = (uint8_t)ph;
+        if (s->pred_tail[ph] != CORRAL__NIL) N[s->pred_tail[ph]].next = head;
+        else s->pred_head[ph] = head;
+        N[head].prev = s->pred_tail[ph];
+        s->pred_tail[ph] = s->pred_next_tail[ph];
+        s->pred_next_head[ph] = s->pred_next_tail[ph] = CORRAL__NIL;
+    }
 }
 
 void corral__wake_joiners(corral_sched *s, corral_co *co)
@@ -329,7 +343,8 @@ void corral__waits_init(corral_sched *s)
     s->group_free = s->node_count > s->wait_nodes ? s->wait_nodes : CORRAL__NIL;
     s->group_free_count = s->node_count - s->wait_nodes;
     for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->heap_len[h] = 0;
-    for (uint32_t p = 0; p < CORRAL__PH_COUNT; p++) s->pred_head[p] = s->pred_tail[p] = CORRAL__NIL;
+    for (uint32_t p = 0; p < CORRAL__PH_COUNT; p++)
+        s->pred_head[p] = s->pred_tail[p] = s->pred_next_head[p] = s->pred_next_tail[p] = CORRAL__NIL;
     s->poll_head = s->poll_tail = CORRAL__NIL;
     for (uint32_t t = 0; t < 32; t++) s->tag_head[t] = s->tag_tail[t] = CORRAL__NIL;
     uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
@@ -545,10 +560,9 @@ static int corral__ready(const char *call, corral_sched *s, corral_co *co, const
 {
     switch (w->kind) {
     case CORRAL_WAIT_FRAMES:
-        return w->count == 0;
     case CORRAL_WAIT_SECONDS:
     case CORRAL_WAIT_REALTIME:
-        return !(w->seconds > 0.0f); /* 0, negative, NaN: nothing to wait for */
+        return 0; /* a time wait always lets a frame pass (Unity's WaitForSeconds) */
     case CORRAL_WAIT_UNTIL:
     case CORRAL_WAIT_WHILE:
         if (!w->fn) break;
@@ -604,20 +618,39 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     switch (w->kind) {
     case CORRAL_WAIT_FRAMES:
     case CORRAL_WAIT_SECONDS:
-    case CORRAL_WAIT_REALTIME:
-        n->u.t.due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->frame + w->count)
-                     : w->kind == CORRAL_WAIT_SECONDS ? s->time + (double)w->seconds
-                                                      : s->unscaled_time + (double)w->seconds;
+    case CORRAL_WAIT_REALTIME: {
+        /* Time waits resume in a later frame than the one they began in:
+           timers are checked before a frame's first run, and a due time in
+           the future is not reached inside the frame. 0 frames, and 0,
+           negative or NaN seconds (whose due time is now), wait for the
+           next frame's number instead. */
+        uint32_t h = w->kind == CORRAL_WAIT_SECONDS ? CORRAL__HEAP_SCALED
+                     : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
+                                                       : CORRAL__HEAP_FRAMES;
+        if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f)) {
+            h = CORRAL__HEAP_FRAMES;
+            n->u.t.due = (double)(s->frame + 1);
+        } else {
+            n->u.t.due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->frame + w->count)
+                         : w->kind == CORRAL_WAIT_SECONDS ? s->time + (double)w->seconds
+                                                          : s->unscaled_time + (double)w->seconds;
+        }
         n->u.t.seq = s->wait_seq++;
-        corral__heap_push(s, corral__heap_of(n->kind), i);
+        n->list = (uint8_t)h;
+        corral__heap_push(s, h, i);
         break;
+    }
     case CORRAL_WAIT_UNTIL:
-    case CORRAL_WAIT_WHILE:
+    case CORRAL_WAIT_WHILE: {
+        /* polled at the runs of its phase after this one, as a plain yield
+           resumes (corral__land): from a first step, not in this frame */
+        uint32_t ph = co->flags & CORRAL__PHASE_MASK;
         n->u.p.fn = w->fn;
         n->u.p.user = w->user;
-        n->list = (uint8_t)(co->flags & CORRAL__PHASE_MASK);
+        n->list = (uint8_t)((co->flags & CORRAL__FIRST_FLAG) && corral__run_to_come(s, ph) ? CORRAL__PRED_NEXT + ph : ph);
         corral__list_push(s, corral__list_of(s, n), i);
         break;
+    }
     case CORRAL_WAIT_SIGNAL:
         n->u.t.target = w->signal.index;
         corral__list_push(s, corral__list_of(s, n), i);
@@ -639,7 +672,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
 }
 
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
-   over (nothing registered), -1 malformed or no nodes (error set). */
+   over (nothing registered), -1 malformed, -2 no free node (error set). */
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__meta *m = corral__meta_of(s, co);
@@ -664,7 +697,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         if (s->nodes_free_count < waiting) {
             s->wait_failures++;
             corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
-            return -1;
+            return -2;
         }
         for (uint32_t i = 0; i < w->count; i++)
             if (ready[i] == 0) corral__attach(s, co, &w->members[i], i);
@@ -678,7 +711,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
     if (s->nodes_free_count == 0) {
         s->wait_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
-        return -1;
+        return -2;
     }
     corral__attach(s, co, w, 0);
     m->mode = CORRAL__MODE_ONE;
@@ -704,25 +737,37 @@ bool corral_await(corral_co *co, corral_wait w)
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
     }
     m->fired = -1;
-    uint8_t keep = (uint8_t)(co->flags & ~CORRAL__PHASE_MASK);
+    /* the phase waits: where the yield lands is corral__land's (the flags
+       tell it what this step asked for; the last await of a step wins) */
+    const uint32_t keep = co->flags & ~(CORRAL__PHASE_MASK | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG);
+    const uint32_t phase_wait = (keep & CORRAL__FIRST_FLAG) ? CORRAL__PHASE_WAIT_FLAG : 0u;
     switch (w.kind) {
     case CORRAL_WAIT_NONE:
+        co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
         return true;
     case CORRAL_WAIT_NEXT_FRAME:
-        co->flags = (uint8_t)(keep | CORRAL__PH_UPDATE);
+        co->flags = (uint8_t)(keep | CORRAL__PH_UPDATE |
+                              (corral__run_to_come(s, CORRAL__PH_UPDATE) ? CORRAL__NEXT_FRAME_FLAG : 0u));
         return true;
     case CORRAL_WAIT_FIXED_UPDATE:
-        co->flags = (uint8_t)(keep | CORRAL__PH_FIXED);
+        co->flags = (uint8_t)(keep | CORRAL__PH_FIXED | phase_wait);
         return true;
     case CORRAL_WAIT_LATE_UPDATE:
-        co->flags = (uint8_t)(keep | CORRAL__PH_LATE);
+        co->flags = (uint8_t)(keep | CORRAL__PH_LATE | phase_wait);
         return true;
     case CORRAL_WAIT_END_OF_FRAME:
-        co->flags = (uint8_t)(keep | CORRAL__PH_END);
+        co->flags = (uint8_t)(keep | CORRAL__PH_END | phase_wait);
         return true;
     default:
-        return corral__register_wait(__func__, s, co, &w) == 1;
+        break;
     }
+    co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
+    int r = corral__register_wait(__func__, s, co, &w);
+    if (r == -2) { /* it cannot wait, and must not go on as if the wait were over */
+        corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
+        return true;
+    }
+    return r == 1;
 }
 
 int corral_wait_fired(const corral_co *co)
@@ -866,7 +911,7 @@ void corral__hold_timers(corral_sched *s, corral_co *co)
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
         if (corral__is_timer(N[i].kind)) {
-            uint32_t h = corral__heap_of(N[i].kind);
+            uint32_t h = N[i].list;
             corral__heap_remove(s, h, N[i].next);
             N[i].u.t.due -= now[h]; /* what is left */
             N[i].attached = 2;
@@ -884,7 +929,7 @@ void corral__unhold_timers(corral_sched *s, corral_co *co)
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         if (corral__is_timer(N[i].kind)) {
-            uint32_t h = corral__heap_of(N[i].kind);
+            uint32_t h = N[i].list;
             N[i].u.t.due += now[h];
             N[i].attached = 1;
             corral__heap_push(s, h, i);

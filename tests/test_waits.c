@@ -69,8 +69,10 @@ Test(waits, frames_n_resumes_exactly_n_frames_later)
     corral_handle h = wait_on(s, 1, corral_wait_frames(3));
     for (int f = 0; f < 5; f++) corral_tick(s, 0.016f);
     cr_assert_eq(W(s, h)->resumed_frame, 3);
-    corral_handle now = wait_on(s, 2, corral_wait_frames(0));
-    cr_assert_eq(W(s, now)->resumed_frame, 5, "0 frames: goes on at once");
+    corral_handle next = wait_on(s, 2, corral_wait_frames(0));
+    cr_assert_eq(W(s, next)->resumed_frame, -1, "0 frames still lets a frame pass");
+    corral_tick(s, 0.016f);
+    cr_assert_eq(W(s, next)->resumed_frame, 6, "0 frames: the next frame, as 1");
     corral_sched_destroy(s);
 }
 
@@ -593,7 +595,7 @@ Test(waits, stopping_a_sleeper_removes_its_timer_so_a_reused_slot_is_not_woken)
     corral_sched_destroy(s);
 }
 
-Test(waits, wait_node_pool_exhaustion_is_reported_and_the_coroutine_goes_on)
+Test(waits, wait_node_pool_exhaustion_is_reported_and_the_coroutine_ends_without_resuming)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
@@ -605,7 +607,13 @@ Test(waits, wait_node_pool_exhaustion_is_reported_and_the_coroutine_goes_on)
     cr_assert_eq(W(s, a)->resumed_frame, -1);
     corral_handle b = wait_on(s, 2, corral_wait_seconds(1.0f));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
-    cr_assert_eq(W(s, b)->resumed_frame, 0);
+    cr_assert_neq(b.gen, 0, "it started");
+    cr_assert_not(corral_alive(s, b), "it ended instead of resuming as if a second had passed");
+    cr_assert_eq(g_trace_len, 0, "it never ran past its wait");
+    corral_pool_stats ps;
+    cr_assert(corral_stats_pools(s, &ps));
+    cr_assert_eq(ps.wait_failures, 1);
+    cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
 

@@ -50,8 +50,9 @@
 
     ORDER (deterministic)
         corral_tick resumes the run queue in the order coroutines were queued
-        (start order, then the order in which they last yielded). A coroutine
-        started during a tick is appended and first resumes next tick.
+        (start order, then the order in which they last yielded). When each
+        wait resumes, and from where, is the resume contract: one table in
+        docs/API.md, "When a coroutine resumes".
 
     ERRORS
         Calls that fail return a neutral value (zero handle, false, NULL) and
@@ -141,6 +142,8 @@ typedef enum corral_end_reason {
     CORRAL_END_PARENT_STOPPED, /* it was the child a stopped coroutine awaited */
     CORRAL_END_GROUP_STOPPED,  /* corral_stop_owner / corral_stop_tags */
     CORRAL_END_INTERRUPTED,    /* the interrupt of a CORRAL_CALL_UNLESS fired first */
+    CORRAL_END_WAIT_FAILED,    /* its wait found no free node (a full pool): it could
+                                  not wait, and resuming would act on what never happened */
     CORRAL_END_COUNT
 } corral_end_reason;
 
@@ -476,8 +479,8 @@ void *corral_context(corral_sched *sched, corral_handle h, const corral_type *ty
 
     corral_tick(s, dt) does all of it; engines with their own loop call
     corral_frame_begin once and corral_run_phase at each point. Every phase
-    run resumes its queued coroutines once, in order (see corral_order);
-    a coroutine queued during a phase run first resumes in the next one.
+    run resumes its queued coroutines once, in order (see corral_order).
+    Which run a wait resumes in: docs/API.md, "When a coroutine resumes".
 */
 
 /* A whole frame: frame_begin(dt), the fixed steps due (at most
@@ -488,7 +491,7 @@ uint32_t corral_tick(corral_sched *sched, float dt);
 /* Advance the clocks by dt (unscaled seconds) and the frame count by one. */
 void corral_frame_begin(corral_sched *sched, float dt);
 /* Run one phase now. FIXED_UPDATE runs one fixed step (fixed time +=
-   fixed_dt). UPDATE first wakes due timers and frame waits. */
+   fixed_dt). The frame's first run first wakes the timers that are due. */
 uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
 /* Time budget (0: none, the default): each phase run stops stepping once
    it has spent `ns` by the desc's clock (it always makes one step). What
@@ -533,34 +536,14 @@ corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
         CORRAL_AWAIT(co, w);                            between BEGIN/END.
 
     corral_await returns false when the wait is already over (a finished
-    join, a completed future, 0 seconds): the code just goes on. Where each
-    wait resumes:
-
-        wait                    resumes in               when
-        next_frame              UPDATE                   next frame
-        frames(n)               the coroutine's phase    frame count + n (woken at UPDATE)
-        seconds(t)              the coroutine's phase    first UPDATE at which scaled
-                                                         time >= now + t (never earlier)
-        realtime(t)             the coroutine's phase    same, unscaled time
-        fixed_update            FIXED_UPDATE             next fixed step
-        late_update             LATE_UPDATE              this frame's, if still to come
-        end_of_frame            END_OF_FRAME             this frame's, if still to come
-        until(fn, u) / while    the coroutine's phase    fn polled once per run of the
-                                                         phase; resumes in that run
-        signal(sig)             the coroutine's phase    next run after the raise
-        future(f)               the coroutine's phase    next run after completion
-        join(h)                 the coroutine's phase    at once if h ended during a run
-                                                         of that phase (a chain of joins
-                                                         costs no frame), else next run
-        all(ws, n) / any(ws, n) the coroutine's phase    when every / the first member
-                                                         fired; corral_wait_fired says
-                                                         which (any)
-
-    A plain CORRAL_YIELD resumes in the next run of the coroutine's phase.
-    A coroutine's phase is UPDATE unless its start or a phase wait moved it.
+    join, a completed future, a predicate already true): the code just goes
+    on. Where and when each wait resumes, from where it was issued, is one
+    table: docs/API.md, "When a coroutine resumes" (tests/test_contract.c
+    runs every cell of it). A coroutine's phase is UPDATE unless its start
+    or a phase wait moved it.
 */
 typedef enum corral_wait_kind {
-    CORRAL_WAIT_NONE = 0,     /* the next run of the coroutine's phase */
+    CORRAL_WAIT_NONE = 0,     /* a plain yield */
     CORRAL_WAIT_NEXT_FRAME,
     CORRAL_WAIT_FRAMES,
     CORRAL_WAIT_SECONDS,
@@ -681,24 +664,24 @@ static inline corral_wait corral_wait_any(const corral_wait *members, uint32_t n
 
 /* Begin waiting (from inside the step of `co`). True: the coroutine is now
    waiting -- return CORRAL_YIELD. False: nothing to wait for (already over),
-   or the wait could not be set up (error set; it then resumes next run of
-   its phase if it yields). */
+   or a malformed wait (error set). A wait that finds no free node (a full
+   pool) returns true and ends the coroutine when its step returns
+   (CORRAL_END_WAIT_FAILED): it never resumes as if the wait had fired. */
 bool corral_await(corral_co *co, corral_wait w);
 /* After an ANY wait: the index of the member that fired (-1 if none). */
 int corral_wait_fired(const corral_co *co);
 
 /* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
-   the order they began waiting; they resume in the next run of their phase
-   (raised before UPDATE: this frame's UPDATE; raised during or after it:
-   the next). Destroying a signal wakes its waiters too. */
+   the order they began waiting (when they resume: docs/API.md, "When a
+   coroutine resumes"). Destroying a signal wakes its waiters too. */
 corral_signal corral_signal_create(corral_sched *sched);
 uint32_t corral_signal_raise(corral_sched *sched, corral_signal sig); /* waiters woken */
 bool corral_signal_destroy(corral_sched *sched, corral_signal sig);
 
 /* Futures: engine-side completions (the AsyncOperation / WWW case), from
-   their own pool (desc.max_futures). Complete once, with a value; waiters
-   resume in the next run of their phase; waiting on a completed future goes
-   on at once. Release when nobody needs it any more. */
+   their own pool (desc.max_futures). Complete once, with a value, which
+   wakes the waiters; waiting on a completed future goes on at once.
+   Release when nobody needs it any more. */
 corral_future corral_future_create(corral_sched *sched);
 bool corral_future_complete(corral_sched *sched, corral_future f, corral_value v);
 bool corral_future_done(const corral_sched *sched, corral_future f);
@@ -770,7 +753,8 @@ bool corral_step_once(corral_sched *sched, corral_handle h);
 #define CORRAL_END(co)  \
     } (co)->resume = 0; \
     return CORRAL_STOP
-/* Resume in the next run of this coroutine's phase, on the line after. */
+/* A plain yield: resume on the line after (when: docs/API.md, "When a
+   coroutine resumes"). */
 #define CORRAL_WAIT_FRAME(co)        \
     do {                             \
         (co)->resume = __LINE__;     \
