@@ -323,6 +323,8 @@ static int cx_run_cell(cx_row row, int col, int P, cx_at *got, cx_at *want, cons
     d.max_futures = 2;
     d.fixed_dt = 0.25f;
     *why = NULL;
+    got->frame = want->frame = 0;
+    got->pos = want->pos = CX_OUT;
     if (corral_sched_memory_size(&d) > sizeof block) {
         *why = "the harness's block is too small";
         return -1;
@@ -406,7 +408,7 @@ static int cx_run_all(FILE *out, int *cells_run)
         for (int col = 0; col < CX_COL_COUNT; col++) {
             int ps = col >= CX_COL_STEP_F ? 1 : 4;
             for (int P = 0; P < ps; P++) {
-                cx_at got, want;
+                cx_at got = {0, CX_OUT}, want = {0, CX_OUT};
                 const char *why;
                 n++;
                 if (cx_run_cell((cx_row)r, col, P, &got, &want, &why) != 0) {
