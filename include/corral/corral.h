@@ -85,6 +85,24 @@
 extern "C" {
 #endif
 
+/* CORRAL_API marks every public function. The library is compiled with
+   hidden visibility, so a shared build exports these and nothing else.
+   Windows DLLs: define CORRAL_SHARED when building or using the DLL
+   (CMake does it for you); the build defines CORRAL_BUILDING too. */
+#ifndef CORRAL_API
+#if defined(_WIN32) && defined(CORRAL_SHARED)
+#ifdef CORRAL_BUILDING
+#define CORRAL_API __declspec(dllexport)
+#else
+#define CORRAL_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define CORRAL_API __attribute__((visibility("default")))
+#else
+#define CORRAL_API
+#endif
+#endif
+
 #define CORRAL_VERSION_MAJOR 0
 #define CORRAL_VERSION_MINOR 1
 #define CORRAL_VERSION_PATCH 0
@@ -148,7 +166,7 @@ typedef enum corral_end_reason {
 } corral_end_reason;
 
 /* "finished", "stopped", "destroyed" ("none" for anything else). */
-const char *corral_end_reason_str(corral_end_reason why);
+CORRAL_API const char *corral_end_reason_str(corral_end_reason why);
 
 /* Kind of a context field, for reflection (inspector, reports). */
 typedef enum corral_field_kind {
@@ -276,18 +294,18 @@ typedef struct corral_clock {
 } corral_clock;
 
 /* Text of an error (never NULL; unknown values give "unknown error"). */
-const char *corral_error_str(corral_error err);
+CORRAL_API const char *corral_error_str(corral_error err);
 
 /* True for the errors that are programming mistakes (a wait outside a
    step, a forged handle, a wrong context size, a cyclic wait, ...), as
    opposed to run-time conditions a game handles (a full pool, a stale
    handle, a future already released). Misuse is what
    CORRAL_VALIDATION_FATAL aborts on. */
-bool corral_error_is_misuse(corral_error err);
+CORRAL_API bool corral_error_is_misuse(corral_error err);
 
 /* Last error on `sched`; with sched == NULL, the last error of this thread
    (create failures and calls made with a NULL scheduler land there). */
-corral_error corral_last_error(const corral_sched *sched);
+CORRAL_API corral_error corral_last_error(const corral_sched *sched);
 
 /* ---------------------------------------------------------------- SETUP */
 
@@ -408,16 +426,16 @@ typedef struct corral_sched_desc {
 
 /* Bytes the arena needs for this desc (what create allocates, and what a
    caller-owned block must hold at least). 0 if the desc is invalid. */
-size_t corral_sched_memory_size(const corral_sched_desc *desc);
+CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
 
 /* The smallest slot size that holds a coroutine of this type (header,
    context at its offset, rounded up to a multiple of 8 and of the context's
    alignment): what to put in a corral_class_desc sized for it. 0 if the
    vtable is malformed (NULL, bad alignment or offset). */
-uint32_t corral_slot_size_for(const corral_type *type);
+CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 
 /* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
-corral_sched *corral_sched_create(const corral_sched_desc *desc);
+CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
 
 /* Snapshots: the arena holds no pointer into itself, so a byte copy of a
    scheduler's block (caller-owned memory, copied whole) is a working
@@ -425,12 +443,12 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc);
    the block holds none or is smaller than the original. The copy is
    caller-owned: destroy ends its coroutines and frees nothing. Pointers the
    user put in contexts are copied as they are. */
-corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
+CORRAL_API corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
 
 /* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
    each exactly once) and frees the block if create allocated it. Refused
    (CORRAL_ERR_IN_TICK) from inside a tick. NULL is a no-op. */
-void corral_sched_destroy(corral_sched *sched);
+CORRAL_API void corral_sched_destroy(corral_sched *sched);
 
 /* ---------------------------------------------------------------- RUNNING */
 
@@ -439,7 +457,7 @@ void corral_sched_destroy(corral_sched *sched);
    Returns the handle; if the coroutine stopped in its first step the handle
    is non-zero but already dead. Failure returns the zero handle and sets the
    last error. Prefer the typed wrapper NAME_start. */
-corral_handle corral_start(corral_sched *sched, const corral_type *type,
+CORRAL_API corral_handle corral_start(corral_sched *sched, const corral_type *type,
                            const void *ctx, size_t ctx_size);
 
 /* Start options (zero means default). */
@@ -450,22 +468,22 @@ typedef struct corral_start_desc {
 } corral_start_desc;
 
 /* corral_start with options (NULL: defaults). */
-corral_handle corral_start_ex(corral_sched *sched, const corral_type *type, const void *ctx,
+CORRAL_API corral_handle corral_start_ex(corral_sched *sched, const corral_type *type, const void *ctx,
                               size_t ctx_size, const corral_start_desc *opts);
 
 /* Stop a coroutine: its cleanup hook runs with CORRAL_END_STOPPED and its
    slot is freed at once (or, if it is running right now, as soon as its step
    returns). Returns false for the zero, forged or stale handle (a double stop
    is a stale handle) and sets the last error. Safe from inside any step. */
-bool corral_stop(corral_sched *sched, corral_handle h);
+CORRAL_API bool corral_stop(corral_sched *sched, corral_handle h);
 
 /* True while the coroutine has not ended (and has not been stopped). */
-bool corral_alive(const corral_sched *sched, corral_handle h);
+CORRAL_API bool corral_alive(const corral_sched *sched, corral_handle h);
 
 /* The context of a live coroutine, if it is of `type`; NULL (and the error
    set) for a dead, forged or zero handle or another type. The pointer is
    valid until the coroutine ends. Prefer the typed NAME_ctx_of(sched, h). */
-void *corral_context(corral_sched *sched, corral_handle h, const corral_type *type);
+CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corral_type *type);
 
 /*
     THE FRAME. Phases run in Unity's order; each has its own queue:
@@ -487,45 +505,45 @@ void *corral_context(corral_sched *sched, corral_handle h, const corral_type *ty
    desc.max_fixed_steps), UPDATE, LATE_UPDATE, END_OF_FRAME. Returns the
    steps run. Refused (0, CORRAL_ERR_IN_TICK) from inside a step. A negative
    or NaN dt counts as 0 (CORRAL_ERR_BAD_DT). */
-uint32_t corral_tick(corral_sched *sched, float dt);
+CORRAL_API uint32_t corral_tick(corral_sched *sched, float dt);
 /* Advance the clocks by dt (unscaled seconds) and the frame count by one. */
-void corral_frame_begin(corral_sched *sched, float dt);
+CORRAL_API void corral_frame_begin(corral_sched *sched, float dt);
 /* Run one phase now. FIXED_UPDATE runs one fixed step (fixed time +=
    fixed_dt). The frame's first run first wakes the timers that are due. */
-uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
+CORRAL_API uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
 /* Time budget (0: none, the default): each phase run stops stepping once
    it has spent `ns` by the desc's clock (it always makes one step). What
    did not run goes first in the next run of that phase: nothing starves.
    A step can ask how much is left, to split dense work across frames. */
-void corral_set_budget(corral_sched *sched, uint64_t ns);
-uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
+CORRAL_API void corral_set_budget(corral_sched *sched, uint64_t ns);
+CORRAL_API uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
 
 /* Fixed steps still due this frame (what corral_tick would run). */
-uint32_t corral_fixed_steps_due(const corral_sched *sched);
+CORRAL_API uint32_t corral_fixed_steps_due(const corral_sched *sched);
 
 /* 0 pauses scaled time (and scaled waits, and fixed steps); default 1. */
-void corral_set_time_scale(corral_sched *sched, float scale);
-float corral_time_scale(const corral_sched *sched);
+CORRAL_API void corral_set_time_scale(corral_sched *sched, float scale);
+CORRAL_API float corral_time_scale(const corral_sched *sched);
 /* Unscaled seconds since create (what real-time waits count). */
-double corral_unscaled_time(const corral_sched *sched);
+CORRAL_API double corral_unscaled_time(const corral_sched *sched);
 /* Fixed-update clock: seconds of fixed steps run. */
-double corral_fixed_time(const corral_sched *sched);
+CORRAL_API double corral_fixed_time(const corral_sched *sched);
 
 /* Number of live coroutines. */
-uint32_t corral_live_count(const corral_sched *sched);
+CORRAL_API uint32_t corral_live_count(const corral_sched *sched);
 
 /* Time: scaled seconds since create, frame count (frames begun). */
-double corral_time(const corral_sched *sched);
-uint64_t corral_frame(const corral_sched *sched);
+CORRAL_API double corral_time(const corral_sched *sched);
+CORRAL_API uint64_t corral_frame(const corral_sched *sched);
 
 /* ---------------------------------------------------------------- IN A STEP */
 
 /* These take the running coroutine `co` and are valid inside its step. */
-float corral_dt(const corral_co *co);          /* scaled dt; fixed_dt in FIXED_UPDATE */
-float corral_unscaled_dt(const corral_co *co); /* this frame's dt, unscaled */
-corral_phase corral_current_phase(const corral_co *co);
-corral_handle corral_self(const corral_co *co);      /* own handle */
-corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
+CORRAL_API float corral_dt(const corral_co *co);          /* scaled dt; fixed_dt in FIXED_UPDATE */
+CORRAL_API float corral_unscaled_dt(const corral_co *co); /* this frame's dt, unscaled */
+CORRAL_API corral_phase corral_current_phase(const corral_co *co);
+CORRAL_API corral_handle corral_self(const corral_co *co);      /* own handle */
+CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
 
 /* ---------------------------------------------------------------- WAITS */
 /*
@@ -667,26 +685,26 @@ static inline corral_wait corral_wait_any(const corral_wait *members, uint32_t n
    or a malformed wait (error set). A wait that finds no free node (a full
    pool) returns true and ends the coroutine when its step returns
    (CORRAL_END_WAIT_FAILED): it never resumes as if the wait had fired. */
-bool corral_await(corral_co *co, corral_wait w);
+CORRAL_API bool corral_await(corral_co *co, corral_wait w);
 /* After an ANY wait: the index of the member that fired (-1 if none). */
-int corral_wait_fired(const corral_co *co);
+CORRAL_API int corral_wait_fired(const corral_co *co);
 
 /* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
    the order they began waiting (when they resume: docs/API.md, "When a
    coroutine resumes"). Destroying a signal wakes its waiters too. */
-corral_signal corral_signal_create(corral_sched *sched);
-uint32_t corral_signal_raise(corral_sched *sched, corral_signal sig); /* waiters woken */
-bool corral_signal_destroy(corral_sched *sched, corral_signal sig);
+CORRAL_API corral_signal corral_signal_create(corral_sched *sched);
+CORRAL_API uint32_t corral_signal_raise(corral_sched *sched, corral_signal sig); /* waiters woken */
+CORRAL_API bool corral_signal_destroy(corral_sched *sched, corral_signal sig);
 
 /* Futures: engine-side completions (the AsyncOperation / WWW case), from
    their own pool (desc.max_futures). Complete once, with a value, which
    wakes the waiters; waiting on a completed future goes on at once.
    Release when nobody needs it any more. */
-corral_future corral_future_create(corral_sched *sched);
-bool corral_future_complete(corral_sched *sched, corral_future f, corral_value v);
-bool corral_future_done(const corral_sched *sched, corral_future f);
-bool corral_future_value(const corral_sched *sched, corral_future f, corral_value *out);
-bool corral_future_release(corral_sched *sched, corral_future f);
+CORRAL_API corral_future corral_future_create(corral_sched *sched);
+CORRAL_API bool corral_future_complete(corral_sched *sched, corral_future f, corral_value v);
+CORRAL_API bool corral_future_done(const corral_sched *sched, corral_future f);
+CORRAL_API bool corral_future_value(const corral_sched *sched, corral_future f, corral_value *out);
+CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
 
 /* ---------------------------------------------------------------- NESTING */
 /*
@@ -707,15 +725,15 @@ bool corral_future_release(corral_sched *sched, corral_future f);
     Stopping a caller stops the child it awaits (and its child, ...): their
     cleanup hooks see CORRAL_END_PARENT_STOPPED.
 */
-bool corral_call(corral_co *co, const corral_type *type, const void *ctx, size_t ctx_size,
+CORRAL_API bool corral_call(corral_co *co, const corral_type *type, const void *ctx, size_t ctx_size,
                  void *dest, size_t dest_size);
-corral_end_reason corral_call_outcome(const corral_co *co);
+CORRAL_API corral_end_reason corral_call_outcome(const corral_co *co);
 /* Interrupts, the skip-the-cutscene case: call the child unless `interrupt`
    (any wait: a predicate, a signal, seconds for a timeout, any/all of them)
    fires first; then the child's chain ends with CORRAL_END_INTERRUPTED and
    that is the caller's outcome. An interrupt already over does not start
    the child. CORRAL_CALL_UNLESS(co, interrupt, name, ctx[, &dest]). */
-bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type *type, const void *ctx,
+CORRAL_API bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type *type, const void *ctx,
                         size_t ctx_size, void *dest, size_t dest_size);
 
 /* ---------------------------------------------------------------- GROUPS, PAUSE */
@@ -732,18 +750,18 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     paused is remembered: it resumes on corral_resume. A coroutine paused
     from inside its own step is held when the step returns.
 */
-uint32_t corral_stop_owner(corral_sched *sched, uint64_t owner);  /* returns how many */
-uint32_t corral_pause_owner(corral_sched *sched, uint64_t owner);
-uint32_t corral_resume_owner(corral_sched *sched, uint64_t owner);
-uint32_t corral_stop_tags(corral_sched *sched, uint32_t any_of);  /* members with any of the tags */
-uint32_t corral_pause_tags(corral_sched *sched, uint32_t any_of);
-uint32_t corral_resume_tags(corral_sched *sched, uint32_t any_of);
-bool corral_pause(corral_sched *sched, corral_handle h);
-bool corral_resume(corral_sched *sched, corral_handle h);
-bool corral_paused(const corral_sched *sched, corral_handle h);
+CORRAL_API uint32_t corral_stop_owner(corral_sched *sched, uint64_t owner);  /* returns how many */
+CORRAL_API uint32_t corral_pause_owner(corral_sched *sched, uint64_t owner);
+CORRAL_API uint32_t corral_resume_owner(corral_sched *sched, uint64_t owner);
+CORRAL_API uint32_t corral_stop_tags(corral_sched *sched, uint32_t any_of);  /* members with any of the tags */
+CORRAL_API uint32_t corral_pause_tags(corral_sched *sched, uint32_t any_of);
+CORRAL_API uint32_t corral_resume_tags(corral_sched *sched, uint32_t any_of);
+CORRAL_API bool corral_pause(corral_sched *sched, corral_handle h);
+CORRAL_API bool corral_resume(corral_sched *sched, corral_handle h);
+CORRAL_API bool corral_paused(const corral_sched *sched, corral_handle h);
 /* Debugger: run exactly one step of a paused coroutine now (whatever it
    waits on), then hold it again. */
-bool corral_step_once(corral_sched *sched, corral_handle h);
+CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 
 /* Resume points (protothreads): sequential code that reads like C#'s
    `yield return`. Locals that must survive a wait live in the context.
@@ -881,20 +899,20 @@ typedef struct corral_frame_sample {
     uint32_t type_live[CORRAL_HISTORY_TYPES]; /* live per type (type table order) */
 } corral_frame_sample;
 
-uint32_t corral_type_count(const corral_sched *sched);
-uint32_t corral_class_count(const corral_sched *sched);
+CORRAL_API uint32_t corral_type_count(const corral_sched *sched);
+CORRAL_API uint32_t corral_class_count(const corral_sched *sched);
 /* Stats of the i-th type of the scheduler's table (registry types first,
    then in order of first start). False if i is out of range. */
-bool corral_stats_type(const corral_sched *sched, uint32_t i, corral_type_stats *out);
+CORRAL_API bool corral_stats_type(const corral_sched *sched, uint32_t i, corral_type_stats *out);
 /* Stats of one type by its vtable; false if the scheduler never saw it. */
-bool corral_stats_type_of(const corral_sched *sched, const corral_type *type,
+CORRAL_API bool corral_stats_type_of(const corral_sched *sched, const corral_type *type,
                           corral_type_stats *out);
-bool corral_stats_class(const corral_sched *sched, uint32_t i, corral_class_stats *out);
-bool corral_stats_arena(const corral_sched *sched, corral_arena_stats *out);
-bool corral_stats_pools(const corral_sched *sched, corral_pool_stats *out);
+CORRAL_API bool corral_stats_class(const corral_sched *sched, uint32_t i, corral_class_stats *out);
+CORRAL_API bool corral_stats_arena(const corral_sched *sched, corral_arena_stats *out);
+CORRAL_API bool corral_stats_pools(const corral_sched *sched, corral_pool_stats *out);
 
 /* Copy up to `max` frames of history, oldest first; returns how many. */
-uint32_t corral_history(const corral_sched *sched, corral_frame_sample *out, uint32_t max);
+CORRAL_API uint32_t corral_history(const corral_sched *sched, corral_frame_sample *out, uint32_t max);
 
 /* ---- the live inspector */
 typedef enum corral_co_state {
@@ -924,45 +942,45 @@ typedef struct corral_co_info {
 
 /* Iterate live coroutines: start with *cursor = 0; true while one was
    found (in slot order). Do not start or stop coroutines while iterating. */
-bool corral_next_co(const corral_sched *sched, uint32_t *cursor, corral_co_info *out);
-bool corral_co_info_of(const corral_sched *sched, corral_handle h, corral_co_info *out);
-const char *corral_co_state_str(corral_co_state st);
-const char *corral_wait_kind_str(corral_wait_kind k);
+CORRAL_API bool corral_next_co(const corral_sched *sched, uint32_t *cursor, corral_co_info *out);
+CORRAL_API bool corral_co_info_of(const corral_sched *sched, corral_handle h, corral_co_info *out);
+CORRAL_API const char *corral_co_state_str(corral_co_state st);
+CORRAL_API const char *corral_wait_kind_str(corral_wait_kind k);
 /* One coroutine and its context fields by name and value (integers,
    floats, bools, pointers; others through desc.field_formatter, else hex). */
-bool corral_print_co(const corral_sched *sched, corral_handle h, FILE *out);
+CORRAL_API bool corral_print_co(const corral_sched *sched, corral_handle h, FILE *out);
 /* Every live coroutine, as corral_print_co. */
-void corral_dump(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_dump(const corral_sched *sched, FILE *out);
 
 /* ---- exports (docs/PROFILING.md has the schemas) */
 /* JSON: arena, pools, classes, types, history. */
-void corral_report_json(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_report_json(const corral_sched *sched, FILE *out);
 /* Chrome trace-event JSON (Perfetto, chrome://tracing): counter tracks of
    arena bytes per class and live coroutines per type, a slice per frame of
    history and, with timing and desc.trace_steps, a slice per step. */
-void corral_trace_json(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_trace_json(const corral_sched *sched, FILE *out);
 /* SVG chart of arena bytes in use per size class over the frames of
    history (plain SVG, no dependency). */
-void corral_history_svg(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_history_svg(const corral_sched *sched, FILE *out);
 
 /* ---- budgets: profile in development, ship exact pool sizes */
 /* Fill `out` with a desc whose capacities are peak * (1 + headroom) (at
    least 1 where anything was used), for every class and pool. Classes
    never used keep their slot size with capacity 0 unless a type needs
    them. Only sizes are set: copy the rest from your own desc. */
-bool corral_budget_desc(const corral_sched *sched, float headroom, corral_sched_desc *out);
+CORRAL_API bool corral_budget_desc(const corral_sched *sched, float headroom, corral_sched_desc *out);
 /* The same, printed as a ready-to-paste C initializer. */
-void corral_emit_desc(const corral_sched *sched, float headroom, FILE *out);
+CORRAL_API void corral_emit_desc(const corral_sched *sched, float headroom, FILE *out);
 
 /* Check every invariant of the scheduler's state: free lists, slot states,
    counters, lanes, wait nodes, group lists, heaps. True when all hold;
    false reports the first broken one (CORRAL_ERR_CORRUPT, its description
    in the logger's message). O(arena): for tests, fuzzing and debug builds,
    not for every frame of a shipped game. */
-bool corral_verify(const corral_sched *sched);
+CORRAL_API bool corral_verify(const corral_sched *sched);
 
 /* Print the arena, class and type tables as aligned text. */
-void corral_report_text(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_report_text(const corral_sched *sched, FILE *out);
 
 #ifdef __cplusplus
 } /* extern "C" */
