@@ -75,6 +75,26 @@ typedef struct corral__lane {
 } corral__lane;
 
 /* ---- waits */
+/* How a wait kind waits: the `how` column of CORRAL_WAIT_KINDS (corral.h) */
+typedef enum corral__how {
+    CORRAL__HOW_PLAIN, CORRAL__HOW_FRAME, CORRAL__HOW_PHASE, /* no node: corral_await sets the phase */
+    CORRAL__HOW_TIMER, CORRAL__HOW_POLL, CORRAL__HOW_LIST, CORRAL__HOW_GROUP /* nodes */
+} corral__how;
+#define CORRAL__PH_OWN 0xFFu /* the `phase` column's OWN: the coroutine's own */
+#define CORRAL__PHOF_OWN CORRAL__PH_OWN
+#define CORRAL__PHOF_FIXED_UPDATE CORRAL__PH_FIXED
+#define CORRAL__PHOF_UPDATE CORRAL__PH_UPDATE
+#define CORRAL__PHOF_LATE_UPDATE CORRAL__PH_LATE
+#define CORRAL__PHOF_END_OF_FRAME CORRAL__PH_END
+typedef struct corral__kind {
+    uint8_t how;   /* corral__how */
+    uint8_t phase; /* internal phase, or CORRAL__PH_OWN */
+} corral__kind;
+extern const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT]; /* from CORRAL_WAIT_KINDS */
+static inline bool corral__kind_is(uint8_t kind, corral__how how)
+{
+    return kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[kind].how == how;
+}
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_COUNT };
 enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY };
 /* node kinds past the wait kinds: group memberships */

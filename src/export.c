@@ -27,8 +27,10 @@ const char *corral_co_state_str(corral_co_state st)
 const char *corral_wait_kind_str(corral_wait_kind k)
 {
     static const char *const names[CORRAL_WAIT_KIND_COUNT] = {
-        "none", "next frame", "frames", "seconds", "realtime", "fixed update", "late update",
-        "end of frame", "until", "while", "signal", "future", "join", "all", "any"};
+#define CORRAL__X(id, name, how, phase) name,
+        CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+    };
     return (unsigned)k < (unsigned)CORRAL_WAIT_KIND_COUNT ? names[k] : "unknown";
 }
 

@@ -18,6 +18,12 @@
 
 #include <string.h>
 
+const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
+    CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+};
+
 static corral__meta *corral__meta_table(const corral_sched *s)
 {
     return (corral__meta *)(void *)CORRAL__AT(s, s->meta_off);
@@ -127,10 +133,28 @@ typedef struct corral__list {
     uint32_t *head, *tail;
 } corral__list;
 
+static corral__list corral__group_list_of(corral_sched *s, const corral__node *n)
+{
+    corral__list l;
+    if (n->list) {
+        l.head = &s->side_head[n->list - 1];
+        l.tail = &s->side_tail[n->list - 1];
+    } else if (n->kind == CORRAL__NODE_TAG) {
+        l.head = &s->tag_head[n->u.g.tag];
+        l.tail = &s->tag_tail[n->u.g.tag];
+    } else {
+        uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
+        l.head = &b[2 * n->u.g.bucket];
+        l.tail = &b[2 * n->u.g.bucket + 1];
+    }
+    return l;
+}
+
 static corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
     corral__list l = {NULL, NULL};
-    switch (n->kind) {
+    if (n->kind >= CORRAL__NODE_OWNER) return corral__group_list_of(s, n);
+    switch ((corral_wait_kind)n->kind) {
     case CORRAL_WAIT_SIGNAL:
         l.head = &corral__signals(s)[n->u.t.target].head;
         l.tail = &corral__signals(s)[n->u.t.target].tail;
@@ -143,22 +167,9 @@ static corral__list corral__list_of(corral_sched *s, const corral__node *n)
         l.head = &corral__meta_table(s)[n->u.t.target].joiners_head;
         l.tail = &corral__meta_table(s)[n->u.t.target].joiners_tail;
         break;
-    case CORRAL__NODE_OWNER:
-    case CORRAL__NODE_TAG:
-        if (n->list) {
-            l.head = &s->side_head[n->list - 1];
-            l.tail = &s->side_tail[n->list - 1];
-        } else if (n->kind == CORRAL__NODE_TAG) {
-            l.head = &s->tag_head[n->u.g.tag];
-            l.tail = &s->tag_tail[n->u.g.tag];
-        } else {
-            uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
-            l.head = &b[2 * n->u.g.bucket];
-            l.tail = &b[2 * n->u.g.bucket + 1];
-        }
-        break;
-    default: /* UNTIL, WHILE: a phase's predicate list, the one being polled, or a
-                phase's list for the next frame */
+    case CORRAL_WAIT_UNTIL:
+    case CORRAL_WAIT_WHILE: /* a phase's predicate list, the one being polled, or a
+                               phase's list for the next frame */
         if (n->list == CORRAL__PRED_POLL) {
             l.head = &s->poll_head;
             l.tail = &s->poll_tail;
@@ -169,6 +180,18 @@ static corral__list corral__list_of(corral_sched *s, const corral__node *n)
             l.head = &s->pred_head[n->list];
             l.tail = &s->pred_tail[n->list];
         }
+        break;
+    case CORRAL_WAIT_NONE: /* no node, or not on a list */
+    case CORRAL_WAIT_NEXT_FRAME:
+    case CORRAL_WAIT_FRAMES:
+    case CORRAL_WAIT_SECONDS:
+    case CORRAL_WAIT_REALTIME:
+    case CORRAL_WAIT_FIXED_UPDATE:
+    case CORRAL_WAIT_LATE_UPDATE:
+    case CORRAL_WAIT_END_OF_FRAME:
+    case CORRAL_WAIT_ALL:
+    case CORRAL_WAIT_ANY:
+    case CORRAL_WAIT_KIND_COUNT:
         break;
     }
     return l;
@@ -194,7 +217,7 @@ static void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
 
 static bool corral__is_timer(uint8_t kind)
 {
-    return kind == CORRAL_WAIT_SECONDS || kind == CORRAL_WAIT_REALTIME || kind == CORRAL_WAIT_FRAMES;
+    return corral__kind_is(kind, CORRAL__HOW_TIMER);
 }
 
 static void corral__detach(corral_sched *s, uint32_t i)
@@ -558,7 +581,7 @@ static bool corral__waits_for(const corral_sched *s, const corral_co *from, cons
 /* 1: already over; 0: must wait; -1: malformed (error set). */
 static int corral__ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
-    switch (w->kind) {
+    switch (w->kind) { /* every kind, no default: -Wswitch names one added without its case */
     case CORRAL_WAIT_FRAMES:
     case CORRAL_WAIT_SECONDS:
     case CORRAL_WAIT_REALTIME:
@@ -596,7 +619,14 @@ static int corral__ready(const char *call, corral_sched *s, corral_co *co, const
         }
         return 0;
     }
-    default:
+    case CORRAL_WAIT_NONE: /* the phase waits and the groups cannot be members */
+    case CORRAL_WAIT_NEXT_FRAME:
+    case CORRAL_WAIT_FIXED_UPDATE:
+    case CORRAL_WAIT_LATE_UPDATE:
+    case CORRAL_WAIT_END_OF_FRAME:
+    case CORRAL_WAIT_ALL:
+    case CORRAL_WAIT_ANY:
+    case CORRAL_WAIT_KIND_COUNT:
         break;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL);
@@ -615,7 +645,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     n->sibling = m->wait;
     m->wait = i;
     n->attached = 1;
-    switch (w->kind) {
+    switch (w->kind) { /* every kind, no default */
     case CORRAL_WAIT_FRAMES:
     case CORRAL_WAIT_SECONDS:
     case CORRAL_WAIT_REALTIME: {
@@ -659,7 +689,16 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
         n->u.t.target = w->future.index;
         corral__list_push(s, corral__list_of(s, n), i);
         break;
-    default: { /* JOIN */
+    case CORRAL_WAIT_NONE: /* not attached: corral__ready refused them */
+    case CORRAL_WAIT_NEXT_FRAME:
+    case CORRAL_WAIT_FIXED_UPDATE:
+    case CORRAL_WAIT_LATE_UPDATE:
+    case CORRAL_WAIT_END_OF_FRAME:
+    case CORRAL_WAIT_ALL:
+    case CORRAL_WAIT_ANY:
+    case CORRAL_WAIT_KIND_COUNT:
+        break;
+    case CORRAL_WAIT_JOIN: {
         corral_error err;
         corral_co *target = corral__resolve(s, w->co, &err);
         const corral__type_entry *te = &corral__types(s)[target->type];
@@ -676,7 +715,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__meta *m = corral__meta_of(s, co);
-    if (w->kind == CORRAL_WAIT_ALL || w->kind == CORRAL_WAIT_ANY) {
+    if (corral__kind_is((uint8_t)w->kind, CORRAL__HOW_GROUP)) {
         if (w->count == 0) return 0;
         if (w->count > CORRAL_MAX_GROUP || !w->members) {
             corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL);
@@ -737,29 +776,29 @@ bool corral_await(corral_co *co, corral_wait w)
         co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
     }
     m->fired = -1;
-    /* the phase waits: where the yield lands is corral__land's (the flags
-       tell it what this step asked for; the last await of a step wins) */
+    /* Waits without a node only set the phase the yield lands in; the
+       flags tell corral__land what else the step asked for (the last
+       await of a step wins). */
     const uint32_t keep = co->flags & ~(CORRAL__PHASE_MASK | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG);
-    const uint32_t phase_wait = (keep & CORRAL__FIRST_FLAG) ? CORRAL__PHASE_WAIT_FLAG : 0u;
-    switch (w.kind) {
-    case CORRAL_WAIT_NONE:
-        co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
-        return true;
-    case CORRAL_WAIT_NEXT_FRAME:
-        co->flags = (uint8_t)(keep | CORRAL__PH_UPDATE |
-                              (corral__run_to_come(s, CORRAL__PH_UPDATE) ? CORRAL__NEXT_FRAME_FLAG : 0u));
-        return true;
-    case CORRAL_WAIT_FIXED_UPDATE:
-        co->flags = (uint8_t)(keep | CORRAL__PH_FIXED | phase_wait);
-        return true;
-    case CORRAL_WAIT_LATE_UPDATE:
-        co->flags = (uint8_t)(keep | CORRAL__PH_LATE | phase_wait);
-        return true;
-    case CORRAL_WAIT_END_OF_FRAME:
-        co->flags = (uint8_t)(keep | CORRAL__PH_END | phase_wait);
-        return true;
-    default:
-        break;
+    const uint32_t own = co->flags & CORRAL__PHASE_MASK;
+    if ((unsigned)w.kind < CORRAL_WAIT_KIND_COUNT) {
+        const corral__kind k = corral__kinds[w.kind];
+        switch ((corral__how)k.how) {
+        case CORRAL__HOW_PLAIN:
+            co->flags = (uint8_t)(keep | own);
+            return true;
+        case CORRAL__HOW_FRAME: /* never in this frame: flagged when its phase may still run in it */
+            co->flags = (uint8_t)(keep | k.phase | (corral__run_to_come(s, k.phase) ? CORRAL__NEXT_FRAME_FLAG : 0u));
+            return true;
+        case CORRAL__HOW_PHASE: /* a first step's explicit phase wait is not its plain yield */
+            co->flags = (uint8_t)(keep | k.phase | ((keep & CORRAL__FIRST_FLAG) ? CORRAL__PHASE_WAIT_FLAG : 0u));
+            return true;
+        case CORRAL__HOW_TIMER:
+        case CORRAL__HOW_POLL:
+        case CORRAL__HOW_LIST:
+        case CORRAL__HOW_GROUP:
+            break;
+        }
     }
     co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
     int r = corral__register_wait(__func__, s, co, &w);
@@ -915,7 +954,7 @@ void corral__hold_timers(corral_sched *s, corral_co *co)
             corral__heap_remove(s, h, N[i].next);
             N[i].u.t.due -= now[h]; /* what is left */
             N[i].attached = 2;
-        } else if (N[i].kind == CORRAL_WAIT_UNTIL || N[i].kind == CORRAL_WAIT_WHILE) {
+        } else if (corral__kind_is(N[i].kind, CORRAL__HOW_POLL)) {
             corral__list_unlink(s, corral__list_of(s, &N[i]), i);
             N[i].attached = 2;
         }
@@ -933,7 +972,7 @@ void corral__unhold_timers(corral_sched *s, corral_co *co)
             N[i].u.t.due += now[h];
             N[i].attached = 1;
             corral__heap_push(s, h, i);
-        } else if (N[i].kind == CORRAL_WAIT_UNTIL || N[i].kind == CORRAL_WAIT_WHILE) {
+        } else if (corral__kind_is(N[i].kind, CORRAL__HOW_POLL)) {
             N[i].list = (uint8_t)(co->flags & CORRAL__PHASE_MASK);
             N[i].attached = 1;
             corral__list_push(s, corral__list_of(s, &N[i]), i);

@@ -560,22 +560,42 @@ CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler
     runs every cell of it). A coroutine's phase is UPDATE unless its start
     or a phase wait moved it.
 */
+/*
+    The wait kinds: one list, every projection made from it (the enum, the
+    names the inspector and logs print; inside the library, how each kind
+    waits). X(ID, name, how, phase):
+        how     PLAIN  no node: lands by the resume contract (the plain yield)
+                FRAME  no node: never in the frame it is issued in
+                PHASE  no node: the next run of `phase` after the point of issue
+                TIMER  a node in a timer heap: a later frame, by its due time
+                POLL   a node on its phase's predicate list, polled each run
+                LIST   a node on a list (a signal's, a future's, a coroutine's
+                       joiners): the first run of its phase after the event
+                GROUP  a node per member (all, any)
+        phase   the phase it resumes in: OWN (its own) or a phase
+    Adding a kind: docs/DESIGN.md, "Adding a wait kind".
+*/
+#define CORRAL_WAIT_KINDS(X)                                \
+    X(NONE,         "none",         PLAIN, OWN)             \
+    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE)          \
+    X(FRAMES,       "frames",       TIMER, OWN)             \
+    X(SECONDS,      "seconds",      TIMER, OWN)             \
+    X(REALTIME,     "realtime",     TIMER, OWN)             \
+    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE)    \
+    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE)     \
+    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME)    \
+    X(UNTIL,        "until",        POLL,  OWN)             \
+    X(WHILE,        "while",        POLL,  OWN)             \
+    X(SIGNAL,       "signal",       LIST,  OWN)             \
+    X(FUTURE,       "future",       LIST,  OWN)             \
+    X(JOIN,         "join",         LIST,  OWN)             \
+    X(ALL,          "all",          GROUP, OWN)             \
+    X(ANY,          "any",          GROUP, OWN)
+
 typedef enum corral_wait_kind {
-    CORRAL_WAIT_NONE = 0,     /* a plain yield */
-    CORRAL_WAIT_NEXT_FRAME,
-    CORRAL_WAIT_FRAMES,
-    CORRAL_WAIT_SECONDS,
-    CORRAL_WAIT_REALTIME,
-    CORRAL_WAIT_FIXED_UPDATE,
-    CORRAL_WAIT_LATE_UPDATE,
-    CORRAL_WAIT_END_OF_FRAME,
-    CORRAL_WAIT_UNTIL,
-    CORRAL_WAIT_WHILE,
-    CORRAL_WAIT_SIGNAL,
-    CORRAL_WAIT_FUTURE,
-    CORRAL_WAIT_JOIN,
-    CORRAL_WAIT_ALL,
-    CORRAL_WAIT_ANY,
+#define CORRAL__X(id, name, how, phase) CORRAL_WAIT_##id,
+    CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
     CORRAL_WAIT_KIND_COUNT
 } corral_wait_kind;
 
