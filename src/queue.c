@@ -272,7 +272,7 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
                chunks are adjacent only while it alone takes chunks from
                the pool. BY_TYPE lanes filled together interleave, and
                there, without this, every chunk began with a miss on its
-               entries (8 types, 10^6 coroutines: ~4.7 -> 2.6 ns a step). */
+               entries (docs/DESIGN.md has the measurement). */
             const uint32_t *ahead = corral__chunk_after(s, corral__chunk_after(s, rp));
             CORRAL__PREFETCH_W(ahead);
             CORRAL__PREFETCH_W(ahead + CORRAL__CHUNK / 2);
@@ -391,18 +391,15 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
    plain one has no test for a budget, timing or hooks in its loop. The plain
    one once more per call site: in BY_TYPE order each lane holds one type,
    and an indirect call that only ever sees one target is cheaper than a
-   shared one that has seen several, even when each is predicted right (a
-   raw loop over 8 functions in 8 blocks measured 1.6x its one-function time
-   here with one call site, 1.05x with one per block). The empty asm with a
+   shared one that has seen several, even when each is predicted right
+   (docs/DESIGN.md, "Run queues: lanes", has the measurement). The empty asm with a
    distinct constant keeps GCC and Clang from merging the copies; elsewhere
    there is one.
    Each copy starts on a 64-byte boundary, so its loop sits at the same place
-   in the cache line whatever the program it is linked into. Left to the
-   linker, the same library stepped 10^5 coroutines at 1.66 ns in some
-   programs and processes and at 1.90 in others, depending on where the loop
-   fell (with GCC 12 on the project's machine: loop at line offset 0, 8 or 24
-   slow, 40 or 56 fast); aligned (loop at 40), every process measured was
-   fast (docs/DESIGN.md, "The walk's placement"). */
+   in the cache line whatever the program it is linked into: left to the
+   linker, the loop's offset in its line (and with it the step's speed above
+   the L2 cache) followed whatever came before it in the binary
+   (docs/DESIGN.md, "The walk's placement"). */
 #if defined(__GNUC__)
 #define CORRAL__CALL_SITES 8u
 #define CORRAL__WALK_FN __attribute__((noinline, aligned(64)))

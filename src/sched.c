@@ -259,8 +259,8 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
    joiner or group) -- ends right here, with its type, class, meta and slot
    at hand instead of looked up again: the same end as corral__end_m's for
    it (a pause it asked for is moot), in fewer instructions. Anything else
-   goes the general way. (Laid out as the likely case: a first step that
-   yields pays nothing measurable for it, 16.9 ns a start either way.) */
+   goes the general way. (Laid out as the likely case; a first step that
+   yields pays nothing measurable for it: docs/DESIGN.md, "Spawn path".) */
 static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co *co, corral__meta *m,
                                                     corral__type_entry *te, corral__class *c, uint32_t local,
                                                     bool plain)

@@ -24,6 +24,19 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
 #undef CORRAL__X
 };
 
+/* The kinds that take no node of their own (they wait by their phase, or
+   through their members' nodes), and the count: the switches over kinds
+   below list every kind, with no default, so -Wswitch names a new one. */
+#define CORRAL__CASES_WITHOUT_NODE \
+    case CORRAL_WAIT_NONE:         \
+    case CORRAL_WAIT_NEXT_FRAME:   \
+    case CORRAL_WAIT_FIXED_UPDATE: \
+    case CORRAL_WAIT_LATE_UPDATE:  \
+    case CORRAL_WAIT_END_OF_FRAME: \
+    case CORRAL_WAIT_ALL:          \
+    case CORRAL_WAIT_ANY:          \
+    case CORRAL_WAIT_KIND_COUNT:
+
 static corral__meta *corral__meta_table(const corral_sched *s)
 {
     return (corral__meta *)(void *)CORRAL__AT(s, s->meta_off);
@@ -181,17 +194,10 @@ static corral__list corral__list_of(corral_sched *s, const corral__node *n)
             l.tail = &s->pred_tail[n->list];
         }
         break;
-    case CORRAL_WAIT_NONE: /* no node, or not on a list */
-    case CORRAL_WAIT_NEXT_FRAME:
-    case CORRAL_WAIT_FRAMES:
+    case CORRAL_WAIT_FRAMES: /* timers: in a heap, on no list */
     case CORRAL_WAIT_SECONDS:
     case CORRAL_WAIT_REALTIME:
-    case CORRAL_WAIT_FIXED_UPDATE:
-    case CORRAL_WAIT_LATE_UPDATE:
-    case CORRAL_WAIT_END_OF_FRAME:
-    case CORRAL_WAIT_ALL:
-    case CORRAL_WAIT_ANY:
-    case CORRAL_WAIT_KIND_COUNT:
+    CORRAL__CASES_WITHOUT_NODE
         break;
     }
     return l;
@@ -619,14 +625,7 @@ static int corral__ready(const char *call, corral_sched *s, corral_co *co, const
         }
         return 0;
     }
-    case CORRAL_WAIT_NONE: /* the phase waits and the groups cannot be members */
-    case CORRAL_WAIT_NEXT_FRAME:
-    case CORRAL_WAIT_FIXED_UPDATE:
-    case CORRAL_WAIT_LATE_UPDATE:
-    case CORRAL_WAIT_END_OF_FRAME:
-    case CORRAL_WAIT_ALL:
-    case CORRAL_WAIT_ANY:
-    case CORRAL_WAIT_KIND_COUNT:
+    CORRAL__CASES_WITHOUT_NODE /* never a member, never attached: refused as malformed */
         break;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL);
@@ -689,14 +688,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
         n->u.t.target = w->future.index;
         corral__list_push(s, corral__list_of(s, n), i);
         break;
-    case CORRAL_WAIT_NONE: /* not attached: corral__ready refused them */
-    case CORRAL_WAIT_NEXT_FRAME:
-    case CORRAL_WAIT_FIXED_UPDATE:
-    case CORRAL_WAIT_LATE_UPDATE:
-    case CORRAL_WAIT_END_OF_FRAME:
-    case CORRAL_WAIT_ALL:
-    case CORRAL_WAIT_ANY:
-    case CORRAL_WAIT_KIND_COUNT:
+    CORRAL__CASES_WITHOUT_NODE /* never a member, never attached: refused as malformed */
         break;
     case CORRAL_WAIT_JOIN: {
         corral_error err;
