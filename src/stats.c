@@ -134,7 +134,7 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
     if (s->hooks.step_begin || s->hooks.step_end) h = corral__handle_of(s, co);
     if (s->hooks.step_begin) s->hooks.step_begin(te->vt->name, h, s->hooks.user_data);
     /* back-to-back steps of a walk share a clock read: one step's end is the
-       next one's start (the walk's own ~2 ns between them count as step
+       next one's start (the walk's own few instructions between them count as step
        time); anything else between two steps breaks the chain */
     bool walked = co->state == CORRAL__QUEUED && s->running == corral__co_off(s, co); /* not a detached step */
     uint64_t t0 = !s->timing ? 0 : (walked && s->chain_valid) ? s->chain_t : s->clock.now_ns(s->clock.user_data);
