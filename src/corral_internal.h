@@ -52,6 +52,8 @@ enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END,
 #define CORRAL__NEXT_FRAME_FLAG 0x10u /* it awaited next_frame while this frame's UPDATE is to come */
 #define CORRAL__PHASE_WAIT_FLAG 0x08u /* its first step awaited a phase (fixed, late, end of frame) */
 #define CORRAL__CONTRACT_FLAGS (CORRAL__FIRST_FLAG | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)
+/* its step is over: what it asked of the contract is spent */
+#define CORRAL__CONTRACT_DONE(co) ((co)->flags = (uint8_t)((co)->flags & ~CORRAL__CONTRACT_FLAGS))
 
 /* sched flags */
 #define CORRAL__OWNS_MEMORY 0x01u

@@ -150,7 +150,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
     if (pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
-        co->flags = (uint8_t)(co->flags & ~CORRAL__CONTRACT_FLAGS);
+        CORRAL__CONTRACT_DONE(co);
         co->state = CORRAL__PAUSED; /* its lane entry is consumed: just hold it */
         corral__meta_of(s, co)->hold = 0;
     } else if (co->state == CORRAL__STOPPING) {
@@ -164,7 +164,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     } else if (co->state == CORRAL__QUEUED) {
         corral__land(s, co); /* its entry is consumed: moved to another phase, or next frame */
     } else { /* WAITING: parked on its wait */
-        co->flags = (uint8_t)(co->flags & ~CORRAL__CONTRACT_FLAGS);
+        CORRAL__CONTRACT_DONE(co);
     }
     if (pause && corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     /* whoever waited for what just ended resumes now, in this run */

@@ -42,7 +42,7 @@ void corral__enqueue(corral_sched *s, corral_co *co)
 void corral__land(corral_sched *s, corral_co *co)
 {
     const uint32_t f = co->flags;
-    co->flags = (uint8_t)(f & ~CORRAL__CONTRACT_FLAGS);
+    CORRAL__CONTRACT_DONE(co);
     bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
                       (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
     if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
@@ -214,7 +214,7 @@ static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co,
         corral__land(s, co);
     } else {
         /* WAITING: parked on its wait (or its child) */
-        co->flags = (uint8_t)(co->flags & ~CORRAL__CONTRACT_FLAGS);
+        CORRAL__CONTRACT_DONE(co);
     }
     if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
 }
