@@ -263,53 +263,53 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->logger = desc->logger;
     s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
                     : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
-    s->max_types = p.max_types;
-    s->hash_off = (uint32_t)p.hash_off;
-    s->hash_mask = p.hash_size - 1;
+    s->types.max_types = p.max_types;
+    s->types.hash_off = (uint32_t)p.hash_off;
+    s->types.hash_mask = p.hash_size - 1;
     memset(corral__types(s), 0, (size_t)p.max_types * sizeof(corral__type_entry));
-    memset(CORRAL__AT(s, s->hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
-    s->order = p.order;
-    s->lanes_off = (uint32_t)p.lanes_off;
-    s->lane_count = (uint32_t)p.lane_count;
-    s->defer_lane = (uint32_t)(p.lane_count - CORRAL__PH_COUNT);
-    s->lanes_per_phase = (uint32_t)p.lanes_per_phase;
-    s->chunks_off = (uint32_t)p.chunks_off;
-    s->chunk_next_off = (uint32_t)p.chunk_next_off;
-    s->chunk_count = (uint32_t)p.chunk_count;
-    s->meta_off = (uint32_t)p.meta_off;
-    s->ready_off = (uint32_t)p.ready_off;
-    s->ready_head = s->ready_tail = 0;
-    s->total_slots = (uint32_t)p.total_slots;
-    s->nodes_off = (uint32_t)p.nodes_off;
-    s->node_count = (uint32_t)p.node_count;
-    s->wait_nodes = (uint32_t)p.wait_nodes;
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->heap_off[h] = (uint32_t)p.heap_off[h];
-    s->owner_off = (uint32_t)p.owner_off;
-    s->owner_mask = (uint32_t)p.owner_buckets - 1;
-    s->signals_off = (uint32_t)p.signals_off;
-    s->max_signals = (uint32_t)p.max_signals;
-    s->futures_off = (uint32_t)p.futures_off;
-    s->max_futures = (uint32_t)p.max_futures;
-    s->timing = desc->timing ? 1u : 0u;
-    s->hooks = desc->hooks;
-    s->instrument = s->timing || desc->hooks.step_begin || desc->hooks.step_end;
-    s->formatter = desc->field_formatter;
-    s->hist_off = (uint32_t)p.hist_off;
-    s->hist_cap = (uint32_t)p.hist_cap;
-    s->trace_off = (uint32_t)p.trace_off;
-    s->trace_cap = (uint32_t)p.trace_cap;
-    s->fixed_dt = p.fixed_dt;
-    s->max_fixed_steps = p.max_fixed_steps;
-    s->time_scale = 1.0f;
-    s->clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
-    s->phase = CORRAL__NIL;
-    s->frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
-    s->last_ti = CORRAL__NIL;
-    s->slab_bytes = p.slab_bytes;
-    s->class_count = p.class_count;
+    memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
+    s->run.order = p.order;
+    s->run.lanes_off = (uint32_t)p.lanes_off;
+    s->run.lane_count = (uint32_t)p.lane_count;
+    s->run.defer_lane = (uint32_t)(p.lane_count - CORRAL__PH_COUNT);
+    s->run.lanes_per_phase = (uint32_t)p.lanes_per_phase;
+    s->run.chunks_off = (uint32_t)p.chunks_off;
+    s->run.chunk_next_off = (uint32_t)p.chunk_next_off;
+    s->run.chunk_count = (uint32_t)p.chunk_count;
+    s->arena.meta_off = (uint32_t)p.meta_off;
+    s->run.ready_off = (uint32_t)p.ready_off;
+    s->run.ready_head = s->run.ready_tail = 0;
+    s->arena.total_slots = (uint32_t)p.total_slots;
+    s->nodes.off = (uint32_t)p.nodes_off;
+    s->nodes.count = (uint32_t)p.node_count;
+    s->nodes.wait_count = (uint32_t)p.wait_nodes;
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->timers.heap_off[h] = (uint32_t)p.heap_off[h];
+    s->groups.owner_off = (uint32_t)p.owner_off;
+    s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
+    s->wakes.signals_off = (uint32_t)p.signals_off;
+    s->wakes.max_signals = (uint32_t)p.max_signals;
+    s->wakes.futures_off = (uint32_t)p.futures_off;
+    s->wakes.max_futures = (uint32_t)p.max_futures;
+    s->prof.timing = desc->timing ? 1u : 0u;
+    s->prof.hooks = desc->hooks;
+    s->prof.instrument = s->prof.timing || desc->hooks.step_begin || desc->hooks.step_end;
+    s->prof.formatter = desc->field_formatter;
+    s->prof.hist_off = (uint32_t)p.hist_off;
+    s->prof.hist_cap = (uint32_t)p.hist_cap;
+    s->prof.trace_off = (uint32_t)p.trace_off;
+    s->prof.trace_cap = (uint32_t)p.trace_cap;
+    s->now.fixed_dt = p.fixed_dt;
+    s->now.max_fixed_steps = p.max_fixed_steps;
+    s->now.time_scale = 1.0f;
+    s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
+    s->now.phase = CORRAL__NIL;
+    s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
+    s->types.last_ti = CORRAL__NIL;
+    s->arena.slab_bytes = p.slab_bytes;
+    s->arena.class_count = p.class_count;
     uint32_t first = 0;
     for (uint32_t i = 0; i < p.class_count; i++) {
-        corral__class *c = &s->classes[i];
+        corral__class *c = &s->arena.classes[i];
         c->first = first;
         first += p.classes[i].capacity;
         c->slot_size = p.classes[i].slot_size;
@@ -346,13 +346,13 @@ void corral_sched_destroy(corral_sched *s)
 {
     if (!s) return;
     if (!corral__check(s)) return;
-    if (s->in_tick || s->depth || (s->flags & CORRAL__DESTROYING)) {
+    if (s->now.in_tick || s->now.depth || (s->flags & CORRAL__DESTROYING)) {
         corral__fail(s, NULL, CORRAL_ERR_IN_TICK);
         return;
     }
     s->flags |= CORRAL__DESTROYING;
-    for (uint32_t i = 0; i < s->class_count; i++) {
-        corral__class *c = &s->classes[i];
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        corral__class *c = &s->arena.classes[i];
         for (uint32_t k = 0; k < c->capacity; k++) {
             corral_co *co = CORRAL__CO(s, c->base + k * c->slot_size);
             if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);

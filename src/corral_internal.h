@@ -30,7 +30,7 @@
 enum {
     CORRAL__FREE = 0,   /* on its class's free list */
     CORRAL__QUEUED,     /* in a lane (also while a phase walk steps it: then
-                           sched->running names it) */
+                           sched->run.running names it) */
     CORRAL__RUNNING,    /* its first step is on the C stack (inside start) */
     CORRAL__STOPPING,   /* stopped while on the C stack: ends when its step returns */
     CORRAL__ENDING,     /* its cleanup hook is running */
@@ -249,7 +249,11 @@ typedef struct corral__trace_ev {
     uint32_t index, gen;
 } corral__trace_ev;
 
+/* The scheduler's state, one named part per room of src/ (the file that
+   owns it is named beside each): a room writes its own part and reads the
+   others'. Hot parts first: the walk touches `run`, `budget` and `now`. */
 struct corral_sched {
+    /* the scheduler itself (sched.c) */
     uint32_t magic;
     uint32_t flags;
     uint32_t pad;             /* bytes from the allocated block to here */
@@ -259,94 +263,114 @@ struct corral_sched {
     corral_logger logger;
     corral_validation validation; /* resolved: OFF, REPORT or FATAL */
 
-    /* type table */
-    uint32_t max_types, type_count; /* the table is at CORRAL__TYPES_OFF */
-    uint32_t hash_off, hash_mask; /* uint16_t slots: type index + 1 */
-    const corral_type *last_vt;   /* one-entry cache in front of the hash */
-    uint32_t last_ti;
+    struct { /* types.c: the type table (at CORRAL__TYPES_OFF) and its hash */
+        uint32_t max_types, type_count;
+        uint32_t hash_off, hash_mask; /* uint16_t slots: type index + 1 */
+        const corral_type *last_vt;   /* one-entry cache in front of the hash */
+        uint32_t last_ti;
+    } types;
 
-    /* lanes and their chunk pool */
-    uint32_t order;        /* corral_order */
-    uint32_t lanes_off, lane_count, lanes_per_phase;
-    uint32_t chunks_off;   /* uint32_t entries[chunk_count * CHUNK] */
-    uint32_t chunk_next_off; /* uint32_t next[chunk_count]; free chunks chain here */
-    uint32_t chunk_count, chunk_free;
-    uint32_t defer_lane;   /* first of the PH_COUNT next-frame lanes (after the run lanes) */
-    uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
-    uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
-    uint32_t walk_skipped; /* tombstones the current walk met */
-    /* ready ring: joiners woken during a phase run, in that phase, resume in
-       the same run (a chain that ends costs no frame). co->link = position */
-    uint32_t ready_off, ready_head, ready_tail; /* positions grow; index = pos % total_slots */
-    uint32_t starting;     /* a top-level start is running first steps: wakes go to the ring */
+    struct { /* queue.c: the lanes, their chunk pool and the ready ring */
+        uint32_t order;        /* corral_order */
+        uint32_t lanes_off, lane_count, lanes_per_phase;
+        uint32_t chunks_off;   /* uint32_t entries[chunk_count * CHUNK] */
+        uint32_t chunk_next_off; /* uint32_t next[chunk_count]; free chunks chain here */
+        uint32_t chunk_count, chunk_free;
+        uint32_t defer_lane;   /* first of the PH_COUNT next-frame lanes (after the run lanes) */
+        uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
+        uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
+        uint32_t walk_skipped; /* tombstones the current walk met */
+        /* ready ring: joiners woken during a phase run, in that phase, resume in
+           the same run (a chain that ends costs no frame). co->link = position */
+        uint32_t ready_off, ready_head, ready_tail; /* positions grow; index = pos % total_slots */
+        uint32_t starting;     /* a top-level start is running first steps: wakes go to the ring */
+        uint32_t first_lane[CORRAL__PH_COUNT]; /* BY_TYPE: where the next run starts (after a budget stop) */
+    } run;
 
-    /* per-slot metadata */
-    uint32_t meta_off, total_slots;
+    struct { /* queue.c: the time budget of a phase run */
+        uint64_t ns;           /* 0: none */
+        uint64_t run_start;    /* clock at the start of the current phase run */
+        uint32_t out;          /* the current phase run ran out */
+        uint32_t steps;        /* steps of the current budgeted phase run */
+    } budget;
 
-    /* waits */
-    uint32_t nodes_off, node_count, node_free, nodes_free_count;
-    uint32_t wait_nodes;          /* nodes [0, wait_nodes) serve waits, the rest groups */
-    uint32_t group_free, group_free_count;
-    uint32_t heap_off[CORRAL__HEAP_COUNT], heap_len[CORRAL__HEAP_COUNT];
-    uint32_t pred_head[CORRAL__PH_COUNT], pred_tail[CORRAL__PH_COUNT];
-    uint32_t pred_next_head[CORRAL__PH_COUNT], pred_next_tail[CORRAL__PH_COUNT]; /* polled from the next frame */
-    uint32_t poll_head, poll_tail; /* predicates being polled right now */
-    uint32_t owner_off, owner_mask; /* bucket heads/tails: uint32_t[2 * (mask + 1)] */
-    uint32_t tag_head[32], tag_tail[32];
-    uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
-    uint32_t wait_seq;
-    uint32_t signals_off, max_signals, signal_free;
-    uint32_t futures_off, max_futures, future_free;
-    uint64_t debug_visits; /* test hook: timer nodes popped + steps run */
-    corral_clock clock;
-    uint64_t budget_ns;    /* 0: none */
-    uint64_t run_start;    /* clock at the start of the current phase run */
-    uint32_t first_lane[CORRAL__PH_COUNT]; /* BY_TYPE: where the next run starts (after a budget stop) */
-    uint32_t budget_out;   /* the current phase run ran out */
-    uint32_t run_steps;    /* steps of the current budgeted phase run */
+    struct { /* waits.c: the node pool (wait nodes, then group nodes) */
+        uint32_t off, count;
+        uint32_t wait_free, wait_free_count;
+        uint32_t wait_count;   /* nodes [0, wait_count) serve waits, the rest groups */
+        uint32_t group_free, group_free_count;
+        uint32_t wait_peak, group_peak;
+        uint64_t wait_failures, group_failures;
+        uint64_t debug_visits; /* test hook: timer nodes popped + steps run */
+    } nodes;
 
-    uint32_t class_count;
-    corral__class classes[CORRAL_MAX_CLASSES];
+    struct { /* timers.c: one 4-ary heap per clock */
+        uint32_t heap_off[CORRAL__HEAP_COUNT], heap_len[CORRAL__HEAP_COUNT];
+        uint32_t seq;          /* order of waiting, for ties */
+    } timers;
 
-    /* profiling */
-    uint32_t timing;       /* desc.timing */
-    uint32_t instrument;   /* timing or step hooks: steps take the instrumented path */
-    corral_hooks hooks;
-    corral_field_formatter formatter;
-    uint32_t hist_off, hist_cap, hist_head, hist_count; /* corral_frame_sample ring */
-    uint32_t trace_off, trace_cap, trace_head, trace_count; /* corral__trace_ev ring */
-    uint32_t frame_open;   /* a frame began and its sample is not written yet */
-    uint32_t frame_steps;  /* steps run in the open frame */
-    uint64_t frame_tick_start; /* clock at its corral_tick start (timing) */
-    uint64_t frame_tick_ns;
-    double frame_start_time;
-    uint64_t tick_ns_last, tick_ns_max, tick_ns_total;
-    uint64_t chain_t;      /* timing: when the last step of a walk's fast path ended */
-    uint32_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
-    uint32_t nodes_used_peak, group_used_peak;
-    uint32_t signals_live, signals_peak, futures_live, futures_peak;
-    uint64_t wait_failures, group_failures, signal_failures, future_failures;
+    struct { /* polls.c: predicate lists */
+        uint32_t head[CORRAL__PH_COUNT], tail[CORRAL__PH_COUNT];
+        uint32_t next_head[CORRAL__PH_COUNT], next_tail[CORRAL__PH_COUNT]; /* polled from the next frame */
+        uint32_t poll_head, poll_tail; /* predicates being polled right now */
+    } polls;
 
-    /* arena counters */
-    uint32_t live, live_peak;
-    uint64_t slab_bytes;
-    uint64_t slot_bytes, slot_bytes_peak;
-    uint64_t ctx_bytes, ctx_bytes_peak;
+    struct { /* groups.c: owner buckets, tag lists, group operations under way */
+        uint32_t owner_off, owner_mask; /* bucket heads/tails: uint32_t[2 * (mask + 1)] */
+        uint32_t tag_head[32], tag_tail[32];
+        uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
+    } groups;
 
-    /* time */
-    double time, unscaled_time, fixed_time;
-    float frame_dt;      /* scaled dt of this frame */
-    float unscaled_dt;   /* this frame's dt */
-    float fixed_dt;
-    float phase_dt;      /* what corral_dt returns: fixed_dt in FIXED_UPDATE */
-    float time_scale;
-    uint32_t max_fixed_steps;
-    uint32_t phase;      /* internal phase running now, or NIL */
-    uint32_t frame_pos;  /* where the frame is: 0 before its first phase run, else
-                            1 + the phase of the last run begun (corral__run_to_come) */
-    uint32_t in_tick;    /* non-zero while a phase runs */
-    uint32_t depth;      /* hooks and first steps on the C stack */
-    uint64_t frame;
+    struct { /* wakelists.c: signals and futures */
+        uint32_t signals_off, max_signals, signal_free;
+        uint32_t futures_off, max_futures, future_free;
+        uint32_t signals_live, signals_peak, futures_live, futures_peak;
+        uint64_t signal_failures, future_failures;
+    } wakes;
+
+    struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
+        uint32_t meta_off, total_slots;
+        uint32_t class_count;
+        corral__class classes[CORRAL_MAX_CLASSES];
+        uint32_t live, live_peak;
+        uint64_t slab_bytes;
+        uint64_t slot_bytes, slot_bytes_peak;
+        uint64_t ctx_bytes, ctx_bytes_peak;
+    } arena;
+
+    struct { /* stats.c: timing, hooks, the frame history and the step trace */
+        uint32_t timing;       /* desc.timing */
+        uint32_t instrument;   /* timing or step hooks: steps take the instrumented path */
+        corral_hooks hooks;
+        corral_field_formatter formatter;
+        uint32_t hist_off, hist_cap, hist_head, hist_count; /* corral_frame_sample ring */
+        uint32_t trace_off, trace_cap, trace_head, trace_count; /* corral__trace_ev ring */
+        uint32_t frame_open;   /* a frame began and its sample is not written yet */
+        uint32_t frame_steps;  /* steps run in the open frame */
+        uint64_t frame_tick_start; /* clock at its corral_tick start (timing) */
+        uint64_t frame_tick_ns;
+        double frame_start_time;
+        uint64_t tick_ns_last, tick_ns_max, tick_ns_total;
+        uint64_t chain_t;      /* timing: when the last step of a walk's fast path ended */
+        uint32_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
+    } prof;
+
+    struct { /* sched.c: the frame, its phases and its clocks */
+        corral_clock clock;
+        double time, unscaled_time, fixed_time;
+        float frame_dt;      /* scaled dt of this frame */
+        float unscaled_dt;   /* this frame's dt */
+        float fixed_dt;
+        float phase_dt;      /* what corral_dt returns: fixed_dt in FIXED_UPDATE */
+        float time_scale;
+        uint32_t max_fixed_steps;
+        uint32_t phase;      /* internal phase running now, or NIL */
+        uint32_t frame_pos;  /* where the frame is: 0 before its first phase run, else
+                                1 + the phase of the last run begun (corral__run_to_come) */
+        uint32_t in_tick;    /* non-zero while a phase runs */
+        uint32_t depth;      /* hooks and first steps on the C stack */
+        uint64_t frame;
+    } now;
 };
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
@@ -414,30 +438,30 @@ static inline uint32_t corral__state_flags_of(uint8_t state, uint32_t flags)
 static inline bool corral__is_running(const corral_sched *s, const corral_co *co)
 {
     return co->state == CORRAL__RUNNING || co->state == CORRAL__STOPPING ||
-           (co->flags & CORRAL__ONSTACK_FLAG) || corral__co_off(s, co) == s->running;
+           (co->flags & CORRAL__ONSTACK_FLAG) || corral__co_off(s, co) == s->run.running;
 }
 static inline corral__lane *corral__lanes(const corral_sched *s)
 {
-    return (corral__lane *)(void *)CORRAL__AT(s, s->lanes_off);
+    return (corral__lane *)(void *)CORRAL__AT(s, s->run.lanes_off);
 }
 static inline uint32_t *corral__entries(const corral_sched *s)
 {
-    return (uint32_t *)(void *)CORRAL__AT(s, s->chunks_off);
+    return (uint32_t *)(void *)CORRAL__AT(s, s->run.chunks_off);
 }
 static inline uint32_t *corral__chunk_next(const corral_sched *s)
 {
-    return (uint32_t *)(void *)CORRAL__AT(s, s->chunk_next_off);
+    return (uint32_t *)(void *)CORRAL__AT(s, s->run.chunk_next_off);
 }
 /* the lane a queued coroutine runs from */
 static inline uint32_t corral__run_lane_of(const corral_sched *s, const corral_co *co)
 {
     uint32_t ph = co->flags & CORRAL__PHASE_MASK;
-    return s->order == CORRAL_ORDER_BY_TYPE ? ph * s->lanes_per_phase + co->type : ph;
+    return s->run.order == CORRAL_ORDER_BY_TYPE ? ph * s->run.lanes_per_phase + co->type : ph;
 }
 /* the lane a QUEUED or DEFERRED coroutine's entry is in */
 static inline uint32_t corral__lane_of(const corral_sched *s, const corral_co *co)
 {
-    if (co->state == CORRAL__DEFERRED) return s->defer_lane + (co->flags & CORRAL__PHASE_MASK);
+    if (co->state == CORRAL__DEFERRED) return s->run.defer_lane + (co->flags & CORRAL__PHASE_MASK);
     return corral__run_lane_of(s, co);
 }
 /* The resume contract's one question about the frame: may a run of phase
@@ -445,11 +469,11 @@ static inline uint32_t corral__lane_of(const corral_sched *s, const corral_co *c
    while no later phase has begun, another fixed step may.) */
 static inline bool corral__run_to_come(const corral_sched *s, uint32_t ph)
 {
-    return ph == CORRAL__PH_FIXED ? s->frame_pos <= 1u + CORRAL__PH_FIXED : s->frame_pos < 1u + ph;
+    return ph == CORRAL__PH_FIXED ? s->now.frame_pos <= 1u + CORRAL__PH_FIXED : s->now.frame_pos < 1u + ph;
 }
 static inline corral__node *corral__nodes(const corral_sched *s)
 {
-    return (corral__node *)(void *)CORRAL__AT(s, s->nodes_off);
+    return (corral__node *)(void *)CORRAL__AT(s, s->nodes.off);
 }
 static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co);
 /* timer heaps are 4-ary: a level's children sit side by side, so a sift
@@ -458,15 +482,15 @@ static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_
 #define CORRAL__HEAP_ARITY 4u
 static inline uint32_t *corral__heap(const corral_sched *s, uint32_t h)
 {
-    return (uint32_t *)(void *)CORRAL__AT(s, s->heap_off[h]);
+    return (uint32_t *)(void *)CORRAL__AT(s, s->timers.heap_off[h]);
 }
 static inline corral__signal *corral__signals(const corral_sched *s)
 {
-    return (corral__signal *)(void *)CORRAL__AT(s, s->signals_off);
+    return (corral__signal *)(void *)CORRAL__AT(s, s->wakes.signals_off);
 }
 static inline corral__future *corral__futures(const corral_sched *s)
 {
-    return (corral__future *)(void *)CORRAL__AT(s, s->futures_off);
+    return (corral__future *)(void *)CORRAL__AT(s, s->wakes.futures_off);
 }
 
 /* errors.c */
@@ -627,7 +651,7 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt);
 #define CORRAL__BAD_TI 0xFFFFFFFEu
 static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
 {
-    if (vt == s->last_vt) return s->last_ti;
+    if (vt == s->types.last_vt) return s->types.last_ti;
     return corral__type_lookup(s, vt);
 }
 /* A slot of sz bytes holds a coroutine of type vt: room for the context at
@@ -645,7 +669,7 @@ uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
    create), so this is computed then and start tests one byte. */
 static inline uint8_t corral__plain(const corral_sched *s, const corral__type_entry *te)
 {
-    return !te->cleanup && !te->budget && !s->instrument && !s->hooks.alloc && !s->hooks.free;
+    return !te->cleanup && !te->budget && !s->prof.instrument && !s->prof.hooks.alloc && !s->prof.hooks.free;
 }
 
 /* handles.c */
@@ -654,21 +678,21 @@ corral_handle corral__handle_of(const corral_sched *s, const corral_co *co);
 
 static inline uint32_t corral__global_of(const corral_sched *s, const corral_co *co)
 {
-    const corral__class *c = &s->classes[corral__types(s)[co->type].cls];
+    const corral__class *c = &s->arena.classes[corral__types(s)[co->type].cls];
     return c->first + corral__slot_local(c, corral__co_off(s, co));
 }
 static inline corral_co *corral__co_of_global(const corral_sched *s, uint32_t g)
 {
     uint32_t i = 0;
-    while (g >= s->classes[i].first + s->classes[i].capacity) i++;
-    const corral__class *c = &s->classes[i];
+    while (g >= s->arena.classes[i].first + s->arena.classes[i].capacity) i++;
+    const corral__class *c = &s->arena.classes[i];
     return CORRAL__CO(s, corral__slot_off(c, g - c->first));
 }
 static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
-    const corral__class *c = &s->classes[te->cls];
-    corral__meta *m = (corral__meta *)(void *)CORRAL__AT(s, s->meta_off);
+    const corral__class *c = &s->arena.classes[te->cls];
+    corral__meta *m = (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
     return &m[c->first + corral__slot_local(c, corral__co_off(s, co))];
 }
 
@@ -676,13 +700,13 @@ static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_
 /* the k-th oldest frame sample / step event kept (k < hist_count / trace_count) */
 static inline const corral_frame_sample *corral__hist_at(const corral_sched *s, uint32_t k)
 {
-    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->hist_off);
-    return &ring[(s->hist_head + s->hist_cap - s->hist_count + k) % s->hist_cap];
+    const corral_frame_sample *ring = (const corral_frame_sample *)(const void *)CORRAL__AT(s, s->prof.hist_off);
+    return &ring[(s->prof.hist_head + s->prof.hist_cap - s->prof.hist_count + k) % s->prof.hist_cap];
 }
 static inline const corral__trace_ev *corral__trace_at(const corral_sched *s, uint32_t k)
 {
-    const corral__trace_ev *ring = (const corral__trace_ev *)(const void *)CORRAL__AT(s, s->trace_off);
-    return &ring[(s->trace_head + s->trace_cap - s->trace_count + k) % s->trace_cap];
+    const corral__trace_ev *ring = (const corral__trace_ev *)(const void *)CORRAL__AT(s, s->prof.trace_off);
+    return &ring[(s->prof.trace_head + s->prof.trace_cap - s->prof.trace_count + k) % s->prof.trace_cap];
 }
 /* false (error set) for a bad scheduler or a NULL out pointer */
 bool corral__stats_ok(const char *call, const corral_sched *s, const void *out);

@@ -56,7 +56,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     out->handle = corral__handle_of(s, co);
     out->phase = (corral_phase)((co->flags & CORRAL__PHASE_MASK) + (uint32_t)CORRAL_PHASE_FIXED_UPDATE);
     out->ctx = CORRAL__AT(co, te->ctx_off);
-    out->age_frames = (uint32_t)((uint32_t)s->frame - m->born);
+    out->age_frames = (uint32_t)((uint32_t)s->now.frame - m->born);
     if (m->wait != CORRAL__NIL)
         out->wait = m->mode == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
                     : m->mode == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
@@ -81,14 +81,14 @@ bool corral_next_co(const corral_sched *s, uint32_t *cursor, corral_co_info *out
         corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
         return false;
     }
-    for (uint32_t g = *cursor; g < s->total_slots; g++) {
+    for (uint32_t g = *cursor; g < s->arena.total_slots; g++) {
         const corral_co *co = corral__co_of_global(s, g);
         if (!corral__state_alive(co->state)) continue;
         corral__info(s, co, out);
         *cursor = g + 1;
         return true;
     }
-    *cursor = s->total_slots;
+    *cursor = s->arena.total_slots;
     return false;
 }
 
@@ -144,7 +144,7 @@ static void corral__field_text(const corral_sched *s, const corral_field *f, con
     default:
         break;
     }
-    if (s->formatter.fn && s->formatter.fn(f, p, buf, cap, s->formatter.user_data)) return;
+    if (s->prof.formatter.fn && s->prof.formatter.fn(f, p, buf, cap, s->prof.formatter.user_data)) return;
     size_t at = 0; /* hex bytes, at most 16 */
     for (uint32_t k = 0; k < f->size && k < 16 && at + 3 < cap; k++)
         at += (size_t)snprintf(buf + at, cap - at, "%02x", p[k]);
@@ -192,7 +192,7 @@ void corral_dump(const corral_sched *s, FILE *out)
         corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
         return;
     }
-    fprintf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", s->live, s->frame);
+    fprintf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", s->arena.live, s->now.frame);
     uint32_t cur = 0;
     corral_co_info in;
     while (corral_next_co(s, &cur, &in)) corral__print_info(s, &in, out);
@@ -226,14 +226,14 @@ void corral_report_json(const corral_sched *s, FILE *out)
     corral_stats_arena(s, &a);
     corral_stats_pools(s, &p);
     fprintf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",
-            s->frame, s->time, s->unscaled_time);
+            s->now.frame, s->now.time, s->now.unscaled_time);
     fprintf(out,
             "  \"arena\": {\"total_bytes\": %" PRIu64 ", \"slab_bytes\": %" PRIu64 ", \"slot_bytes\": %" PRIu64
             ", \"slot_bytes_peak\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"ctx_bytes_peak\": %" PRIu64
             ", \"padding_bytes\": %" PRIu64 ", \"live\": %u, \"live_peak\": %u, \"timing\": %s, \"tick_ns_last\": %" PRIu64
             ", \"tick_ns_max\": %" PRIu64 ", \"tick_ns_total\": %" PRIu64 "},\n",
             a.total_bytes, a.slab_bytes, a.slot_bytes, a.slot_bytes_peak, a.ctx_bytes, a.ctx_bytes_peak,
-            a.slot_bytes - a.ctx_bytes, a.live, a.live_peak, s->timing ? "true" : "false", a.tick_ns_last,
+            a.slot_bytes - a.ctx_bytes, a.live, a.live_peak, s->prof.timing ? "true" : "false", a.tick_ns_last,
             a.tick_ns_max, a.tick_ns_total);
     fprintf(out, "  \"pools\": {\n");
     corral__json_pool(out, "wait_nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures, false);
@@ -241,7 +241,7 @@ void corral_report_json(const corral_sched *s, FILE *out)
     corral__json_pool(out, "signals", p.signals, p.signals_peak, p.signals_capacity, p.signal_failures, false);
     corral__json_pool(out, "futures", p.futures, p.futures_peak, p.futures_capacity, p.future_failures, true);
     fprintf(out, "  },\n  \"classes\": [\n");
-    for (uint32_t i = 0; i < s->class_count; i++) {
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
         corral_class_stats c;
         corral_stats_class(s, i, &c);
         fprintf(out, "    {\"index\": %u, \"name\": ", i);
@@ -250,10 +250,10 @@ void corral_report_json(const corral_sched *s, FILE *out)
                 ", \"slot_size\": %u, \"capacity\": %u, \"used\": %u, \"peak\": %u, \"headroom\": %u, \"retired\": %u"
                 ", \"failures\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"padding_bytes\": %" PRIu64 "}%s\n",
                 c.slot_size, c.capacity, c.used, c.peak, c.capacity - c.retired - c.peak, c.retired, c.failures,
-                c.ctx_bytes, c.padding_bytes, i + 1 < s->class_count ? "," : "");
+                c.ctx_bytes, c.padding_bytes, i + 1 < s->arena.class_count ? "," : "");
     }
     fprintf(out, "  ],\n  \"types\": [\n");
-    for (uint32_t i = 0; i < s->type_count; i++) {
+    for (uint32_t i = 0; i < s->types.type_count; i++) {
         corral_type_stats t;
         corral_stats_type(s, i, &t);
         fprintf(out, "    {\"name\": ");
@@ -267,17 +267,17 @@ void corral_report_json(const corral_sched *s, FILE *out)
                 ", \"stopped\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"step_ns\": %" PRIu64
                 ", \"step_ns_max\": %" PRIu64 "}%s\n",
                 t.padding, t.live, t.peak, t.started, t.finished, t.stopped, t.failed, t.steps, t.step_ns,
-                t.step_ns_max, i + 1 < s->type_count ? "," : "");
+                t.step_ns_max, i + 1 < s->types.type_count ? "," : "");
     }
     fprintf(out, "  ],\n  \"history\": [\n");
-    for (uint32_t k = 0; k < s->hist_count; k++) {
+    for (uint32_t k = 0; k < s->prof.hist_count; k++) {
         const corral_frame_sample *f = corral__hist_at(s, k);
         fprintf(out,
                 "    {\"frame\": %" PRIu64 ", \"time\": %.9g, \"dt\": %.9g, \"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64
                 ", \"tick_ns\": %" PRIu64 ", \"class_used\": [",
                 f->frame, f->time, (double)f->dt, f->live, f->steps, f->slot_bytes, f->tick_ns);
-        for (uint32_t i = 0; i < s->class_count; i++) fprintf(out, "%s%u", i ? ", " : "", f->class_used[i]);
-        fprintf(out, "]}%s\n", k + 1 < s->hist_count ? "," : "");
+        for (uint32_t i = 0; i < s->arena.class_count; i++) fprintf(out, "%s%u", i ? ", " : "", f->class_used[i]);
+        fprintf(out, "]}%s\n", k + 1 < s->prof.hist_count ? "," : "");
     }
     fprintf(out, "  ]\n}\n");
 }
@@ -290,14 +290,14 @@ void corral_trace_json(const corral_sched *s, FILE *out)
     const corral__type_entry *T = corral__types(s);
     /* timestamps: the desc clock when timing is on (ns from the first event),
        else game time (unscaled seconds) */
-    bool clocked = s->timing != 0;
+    bool clocked = s->prof.timing != 0;
     uint64_t base = UINT64_MAX;
     if (clocked) {
-        for (uint32_t k = 0; k < s->hist_count; k++) {
+        for (uint32_t k = 0; k < s->prof.hist_count; k++) {
             uint64_t t = corral__hist_at(s, k)->tick_start_ns;
             if (t && t < base) base = t;
         }
-        for (uint32_t k = 0; k < s->trace_count; k++) {
+        for (uint32_t k = 0; k < s->prof.trace_count; k++) {
             uint64_t t = corral__trace_at(s, k)->t0;
             if (t < base) base = t;
         }
@@ -309,7 +309,7 @@ void corral_trace_json(const corral_sched *s, FILE *out)
     fprintf(out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"corral\"}},\n");
     fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"frames\"}},\n");
     fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"steps\"}}");
-    for (uint32_t k = 0; k < s->hist_count; k++) {
+    for (uint32_t k = 0; k < s->prof.hist_count; k++) {
         const corral_frame_sample *f = corral__hist_at(s, k);
         double ts = clocked && f->tick_start_ns ? (double)(f->tick_start_ns - base) / 1000.0 : f->time * 1e6;
         double dur = clocked && f->tick_start_ns ? (double)f->tick_ns / 1000.0 : (double)f->dt * 1e6;
@@ -318,22 +318,22 @@ void corral_trace_json(const corral_sched *s, FILE *out)
                 "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64 "}}",
                 f->frame, ts, dur, f->live, f->steps, f->slot_bytes);
         fprintf(out, ",\n{\"name\": \"arena bytes\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {", ts);
-        for (uint32_t i = 0; i < s->class_count; i++)
-            fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", s->classes[i].name,
-                    (uint64_t)f->class_used[i] * s->classes[i].slot_size);
+        for (uint32_t i = 0; i < s->arena.class_count; i++)
+            fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", s->arena.classes[i].name,
+                    (uint64_t)f->class_used[i] * s->arena.classes[i].slot_size);
         fprintf(out, "}}");
         fprintf(out, ",\n{\"name\": \"live coroutines\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {", ts);
-        for (uint32_t t = 0; t < s->type_count && t < CORRAL_HISTORY_TYPES; t++) {
+        for (uint32_t t = 0; t < s->types.type_count && t < CORRAL_HISTORY_TYPES; t++) {
             fprintf(out, "%s", t ? ", " : "");
             corral__json_str(out, T[t].vt->name);
             fprintf(out, ": %u", f->type_live[t]);
         }
         fprintf(out, "}}");
     }
-    for (uint32_t k = 0; k < s->trace_count; k++) {
+    for (uint32_t k = 0; k < s->prof.trace_count; k++) {
         const corral__trace_ev *e = corral__trace_at(s, k);
         fprintf(out, ",\n{\"name\": ");
-        corral__json_str(out, e->type < s->type_count ? T[e->type].vt->name : "?");
+        corral__json_str(out, e->type < s->types.type_count ? T[e->type].vt->name : "?");
         fprintf(out,
                 ", \"cat\": \"step\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, \"ts\": %.3f, \"dur\": %.3f, "
                 "\"args\": {\"handle\": \"0x%06x:%u\"}}",
@@ -352,16 +352,16 @@ void corral_history_svg(const corral_sched *s, FILE *out)
     const double W = 760, H = 260, L = 70, T = 30, R = 180, B = 40;
     uint64_t ymax = 1;
     bool used[CORRAL_MAX_CLASSES] = {false};
-    for (uint32_t k = 0; k < s->hist_count; k++) {
+    for (uint32_t k = 0; k < s->prof.hist_count; k++) {
         const corral_frame_sample *f = corral__hist_at(s, k);
-        for (uint32_t i = 0; i < s->class_count; i++) {
-            uint64_t b = (uint64_t)f->class_used[i] * s->classes[i].slot_size;
+        for (uint32_t i = 0; i < s->arena.class_count; i++) {
+            uint64_t b = (uint64_t)f->class_used[i] * s->arena.classes[i].slot_size;
             if (b > ymax) ymax = b;
             if (b) used[i] = true;
         }
     }
-    uint64_t f0 = s->hist_count ? corral__hist_at(s, 0)->frame : 0;
-    uint64_t f1 = s->hist_count ? corral__hist_at(s, s->hist_count - 1)->frame : 0;
+    uint64_t f0 = s->prof.hist_count ? corral__hist_at(s, 0)->frame : 0;
+    uint64_t f1 = s->prof.hist_count ? corral__hist_at(s, s->prof.hist_count - 1)->frame : 0;
     double span = f1 > f0 ? (double)(f1 - f0) : 1.0;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                  "font-family=\"sans-serif\" font-size=\"12\">\n", L + W + R, T + H + B);
@@ -378,21 +378,21 @@ void corral_history_svg(const corral_sched *s, FILE *out)
     fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">frame %" PRIu64 "</text>\n", L, T + H + 18, f0);
     fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">frame %" PRIu64 "</text>\n", L + W, T + H + 18, f1);
     uint32_t legend = 0;
-    for (uint32_t i = 0; i < s->class_count; i++) {
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
         if (!used[i]) continue;
         const char *c = colors[i % 8];
         fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", c);
-        for (uint32_t k = 0; k < s->hist_count; k++) {
+        for (uint32_t k = 0; k < s->prof.hist_count; k++) {
             const corral_frame_sample *f = corral__hist_at(s, k);
             double x = L + W * (double)(f->frame - f0) / span;
-            double y = T + H - H * (double)((uint64_t)f->class_used[i] * s->classes[i].slot_size) / (double)ymax;
+            double y = T + H - H * (double)((uint64_t)f->class_used[i] * s->arena.classes[i].slot_size) / (double)ymax;
             fprintf(out, "%.1f,%.1f ", x, y);
         }
         fprintf(out, "\"/>\n");
         double ly = T + 10 + 18.0 * legend++;
         fprintf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", L + W + 14, ly - 10, c);
-        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\">%s (peak %u of %u)</text>\n", L + W + 32, ly, s->classes[i].name,
-                s->classes[i].peak, s->classes[i].capacity);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\">%s (peak %u of %u)</text>\n", L + W + 32, ly, s->arena.classes[i].name,
+                s->arena.classes[i].peak, s->arena.classes[i].capacity);
     }
     fprintf(out, "</svg>\n");
 }
@@ -420,18 +420,18 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     if (!corral__stats_ok(__func__, s, out)) return false;
     if (!(headroom >= 0.0f)) headroom = 0.0f;
     memset(out, 0, sizeof *out);
-    for (uint32_t i = 0; i < s->class_count; i++) {
-        out->classes[i].slot_size = s->classes[i].slot_size;
-        out->classes[i].capacity = corral__with_headroom(s->classes[i].peak, headroom);
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        out->classes[i].slot_size = s->arena.classes[i].slot_size;
+        out->classes[i].capacity = corral__with_headroom(s->arena.classes[i].peak, headroom);
     }
-    out->max_wait_nodes = corral__pool_size(s->nodes_used_peak, headroom);
-    out->max_group_nodes = corral__pool_size(s->group_used_peak, headroom);
-    out->max_signals = corral__pool_size(s->signals_peak, headroom);
-    out->max_futures = corral__pool_size(s->futures_peak, headroom);
-    out->max_types = corral__pool_size(s->type_count, headroom);
-    out->order = (corral_order)s->order;
-    out->fixed_dt = s->fixed_dt;
-    out->max_fixed_steps = s->max_fixed_steps;
+    out->max_wait_nodes = corral__pool_size(s->nodes.wait_peak, headroom);
+    out->max_group_nodes = corral__pool_size(s->nodes.group_peak, headroom);
+    out->max_signals = corral__pool_size(s->wakes.signals_peak, headroom);
+    out->max_futures = corral__pool_size(s->wakes.futures_peak, headroom);
+    out->max_types = corral__pool_size(s->types.type_count, headroom);
+    out->order = (corral_order)s->run.order;
+    out->fixed_dt = s->now.fixed_dt;
+    out->max_fixed_steps = s->now.max_fixed_steps;
     return true;
 }
 
@@ -443,22 +443,22 @@ void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
         corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
         return;
     }
-    fprintf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->frame,
+    fprintf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->now.frame,
             1.0 + (double)headroom);
     fprintf(out, "   Copy the rest of your desc (memory, allocator, logger, registry) next to it. */\n");
     fprintf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
-    for (uint32_t i = 0; i < s->class_count; i++) {
-        const corral__class *c = &s->classes[i];
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
         fprintf(out, "        { .slot_size = %u, .capacity = %u }, /* peak %u of %u, %" PRIu64 " failures%s */\n",
                 d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
                 c->peak ? "" : ", never used in this profile");
     }
     fprintf(out, "    },\n");
-    fprintf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->type_count);
-    fprintf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes_used_peak);
-    fprintf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->group_used_peak);
-    fprintf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->signals_peak);
-    fprintf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->futures_peak);
-    fprintf(out, "    .order = %s,\n", s->order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
+    fprintf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
+    fprintf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
+    fprintf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
+    fprintf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->wakes.signals_peak);
+    fprintf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->wakes.futures_peak);
+    fprintf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
     fprintf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
 }

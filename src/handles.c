@@ -16,11 +16,11 @@ corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error 
         return NULL;
     }
     uint32_t cls = h.index >> CORRAL__CLASS_SHIFT, local = h.index & CORRAL__LOCAL_MASK;
-    if (cls >= s->class_count || local >= s->classes[cls].capacity) {
+    if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity) {
         *err = CORRAL_ERR_FORGED_HANDLE;
         return NULL;
     }
-    const corral__class *c = &s->classes[cls];
+    const corral__class *c = &s->arena.classes[cls];
     corral_co *co = CORRAL__CO(s, c->base + local * c->slot_size);
     if (h.gen > co->gen) { /* a generation this slot has never had */
         *err = CORRAL_ERR_FORGED_HANDLE;
@@ -36,7 +36,7 @@ corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error 
 corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
-    const corral__class *c = &s->classes[te->cls];
+    const corral__class *c = &s->arena.classes[te->cls];
     uint32_t local = corral__slot_local(c, corral__co_off(s, co));
     corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | local, co->gen};
     return h;
@@ -45,8 +45,8 @@ corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
 bool corral__debug_set_gen(corral_sched *s, uint32_t index, uint32_t gen)
 {
     uint32_t cls = index >> CORRAL__CLASS_SHIFT, local = index & CORRAL__LOCAL_MASK;
-    if (!s || cls >= s->class_count || local >= s->classes[cls].capacity || gen == 0) return false;
-    const corral__class *c = &s->classes[cls];
+    if (!s || cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0) return false;
+    const corral__class *c = &s->arena.classes[cls];
     CORRAL__CO(s, c->base + local * c->slot_size)->gen = gen;
     return true;
 }

@@ -22,8 +22,8 @@
 
 static uint32_t corral__chunk_pop(corral_sched *s)
 {
-    uint32_t c = s->chunk_free;
-    if (c != CORRAL__NIL) s->chunk_free = corral__chunk_next(s)[c];
+    uint32_t c = s->run.chunk_free;
+    if (c != CORRAL__NIL) s->run.chunk_free = corral__chunk_next(s)[c];
     return c;
 }
 
@@ -44,8 +44,8 @@ static void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t las
     uint32_t c = last == CORRAL__NIL ? L->head : next[last];
     while (c != CORRAL__NIL) {
         uint32_t n = next[c];
-        next[c] = s->chunk_free;
-        s->chunk_free = c;
+        next[c] = s->run.chunk_free;
+        s->run.chunk_free = c;
         c = n;
     }
     if (last == CORRAL__NIL) L->head = CORRAL__NIL;
@@ -94,8 +94,8 @@ static void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from
 static void corral__compact_all(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
-    for (uint32_t i = 0; i < s->lane_count; i++)
-        corral__compact_lane(s, &lanes[i], i == s->walking_lane ? lanes[i].walk_end : 0);
+    for (uint32_t i = 0; i < s->run.lane_count; i++)
+        corral__compact_lane(s, &lanes[i], i == s->run.walking_lane ? lanes[i].walk_end : 0);
 }
 
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
@@ -131,17 +131,17 @@ void corral__lane_tombstone(corral_sched *s, corral_co *co)
 void corral__lanes_init(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
-    for (uint32_t i = 0; i < s->lane_count; i++) {
+    for (uint32_t i = 0; i < s->run.lane_count; i++) {
         lanes[i].head = lanes[i].tail = CORRAL__NIL;
         lanes[i].count = lanes[i].cap = lanes[i].tombs = lanes[i].walk_end = lanes[i].walk_limit = 0;
     }
     /* entries are read ahead by the walk's prefetch before they are written */
-    memset(corral__entries(s), 0, ((size_t)s->chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
+    memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
     uint32_t *next = corral__chunk_next(s);
-    for (uint32_t c = 0; c < s->chunk_count; c++) next[c] = c + 1 < s->chunk_count ? c + 1 : CORRAL__NIL;
-    s->chunk_free = s->chunk_count ? 0 : CORRAL__NIL;
-    s->walking_lane = CORRAL__NIL;
-    s->running = CORRAL__NIL;
+    for (uint32_t c = 0; c < s->run.chunk_count; c++) next[c] = c + 1 < s->run.chunk_count ? c + 1 : CORRAL__NIL;
+    s->run.chunk_free = s->run.chunk_count ? 0 : CORRAL__NIL;
+    s->run.walking_lane = CORRAL__NIL;
+    s->run.running = CORRAL__NIL;
 }
 
 /* After a walked coroutine's step did not end in a plain yield in place. */
@@ -168,7 +168,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     }
     if (pause && corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     /* whoever waited for what just ended resumes now, in this run */
-    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
+    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
 }
 
 /* Step every entry [0, walk_end) of one lane once, compacting behind. An
@@ -197,11 +197,11 @@ static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w);
    reorder the lane so what did not run goes first, and end the walk. */
 static bool corral__budget_spent(corral_sched *s, corral__lane *L, uint32_t *rp, uint32_t k, uint32_t n)
 {
-    if (s->run_steps == 0 || s->clock.now_ns(s->clock.user_data) - s->run_start < s->budget_ns) return false;
-    s->budget_out = 1;
+    if (s->budget.steps == 0 || s->now.clock.now_ns(s->now.clock.user_data) - s->budget.run_start < s->budget.ns) return false;
+    s->budget.out = 1;
     corral__rotate_after_budget(s, L, rp, k, n);
-    s->walking_lane = CORRAL__NIL;
-    s->running = CORRAL__NIL;
+    s->run.walking_lane = CORRAL__NIL;
+    s->run.running = CORRAL__NIL;
     return true;
 }
 
@@ -215,7 +215,7 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
 {
     /* yielded, still queued, same phase (flags holds the phase and, rarely,
        a pause request: both send it down the slow path) */
-    const uint32_t expect = corral__state_flags_of(CORRAL__QUEUED, s->phase);
+    const uint32_t expect = corral__state_flags_of(CORRAL__QUEUED, s->now.phase);
     while (rp != stop) {
         uint32_t off = *rp++;
         /* the context a few entries on: lanes keep start order, which is
@@ -224,14 +224,14 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
            wasted hint, never a fault) */
         CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH - 1]));
         if (off == CORRAL__NIL) { /* stopped while queued */
-            s->walk_skipped++;
+            s->run.walk_skipped++;
             return rp;
         }
         corral_co *co = CORRAL__CO(s, off);
-        s->running = off;
+        s->run.running = off;
         corral_result r = corral__types(s)[co->type].step(co);
         if (CORRAL__LIKELY(((uint32_t)r | (corral__state_flags(co) ^ expect)) == 0)) continue;
-        s->running = CORRAL__NIL;
+        s->run.running = CORRAL__NIL;
         corral__after_walk(s, co, r);
         return rp;
     }
@@ -257,9 +257,9 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
        survivors there are and where the last one is without walking the
        chain again: a chain walk is one dependent load per 32 entries */
     uint32_t rk = 0, wk = 0;
-    s->walking_lane = lane;
-    s->walk_skipped = 0;
-    const uint32_t expect = corral__state_flags_of(CORRAL__QUEUED, s->phase);
+    s->run.walking_lane = lane;
+    s->run.walk_skipped = 0;
+    const uint32_t expect = corral__state_flags_of(CORRAL__QUEUED, s->now.phase);
     /* Until the first hole opens, every survivor stays where it is; after
        that, the loop below compacts behind its cursor. */
     bool holes = in_place == NULL;
@@ -293,16 +293,16 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
             uint32_t off = *rp;
             CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH]));
             if (budgeted) {
-                if (corral__budget_spent(s, L, rp, n - left - (uint32_t)(stop - rp), n)) return done - s->walk_skipped;
+                if (corral__budget_spent(s, L, rp, n - left - (uint32_t)(stop - rp), n)) return done - s->run.walk_skipped;
                 done++;
             }
             if (off == CORRAL__NIL) { /* stopped while queued */
-                s->walk_skipped++;
+                s->run.walk_skipped++;
                 continue;
             }
             corral_co *co = CORRAL__CO(s, off);
-            s->running = off;
-            if (budgeted) s->run_steps++;
+            s->run.running = off;
+            if (budgeted) s->budget.steps++;
             corral_result r = instrumented ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
             if (((uint32_t)r | (corral__state_flags(co) ^ expect)) == 0) {
                 if (wp == wend) {
@@ -317,7 +317,7 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
                 wp++;
                 continue;
             }
-            s->running = CORRAL__NIL;
+            s->run.running = CORRAL__NIL;
             corral__after_walk(s, co, r);
         }
         if (left == 0) break;
@@ -331,12 +331,12 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
     }
     uint32_t *const E = corral__entries(s);
     const uint32_t *const next = corral__chunk_next(s);
-    uint32_t skipped = s->walk_skipped;
+    uint32_t skipped = s->run.walk_skipped;
     /* the read cursor as a (chunk, end) pair for the tail copy below */
     uint32_t *rend = corral__chunk_end(s, rp - 1);
     uint32_t rc = (uint32_t)((size_t)(rp - 1 - E) / CORRAL__CHUNK);
     uint32_t wc = (uint32_t)((size_t)(wend - 1 - E) / CORRAL__CHUNK);
-    s->running = CORRAL__NIL;
+    s->run.running = CORRAL__NIL;
     const uint32_t steps = n - skipped;
     /* what joined during the walk moves down behind the survivors */
     if (L->walk_orig > n) { /* a limited run: count the survivors, then the deferred */
@@ -381,12 +381,12 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
         L->tombs = tombs; /* stops during the walk may have left tombstones behind the cursor */
     }
     L->walk_end = 0;
-    s->walking_lane = CORRAL__NIL;
-    s->debug_visits += steps;
+    s->run.walking_lane = CORRAL__NIL;
+    s->nodes.debug_visits += steps;
     return steps;
 }
 
-/* (the phase being run is s->phase) */
+/* (the phase being run is s->now.phase) */
 /* The walk in four kinds (plain, budgeted, instrumented, both), so the
    plain one has no test for a budget, timing or hooks in its loop. The plain
    one once more per call site: in BY_TYPE order each lane holds one type,
@@ -442,10 +442,10 @@ static uint32_t corral__walk_budgeted_instr(corral_sched *s, uint32_t lane)
    storage (empty here; one entry per slot). */
 static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
 {
-    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
+    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
-    uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->ready_off);
+    uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->run.ready_off);
     /* the walk counted the survivors and the deferred while compacting */
     uint32_t *p = E + (size_t)L->head * CORRAL__CHUNK;
     for (uint32_t i = 0; i < w; i++) {
@@ -474,10 +474,10 @@ static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
 static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
                                        uint32_t n)
 {
-    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
+    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
-    uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->ready_off);
+    uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->run.ready_off);
     uint32_t m = 0;
     /* 1. the unrun [k, count): from rp on (what joined during the run follows) */
     uint32_t *p = rp_unrun;
@@ -506,7 +506,7 @@ static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32
     }
     /* BY_TYPE: next run, only the unrun part of this lane goes before the
        other lanes; the part that ran waits for the lane's following turn */
-    if (s->order == CORRAL_ORDER_BY_TYPE) L->walk_limit = unrun ? unrun : 1;
+    if (s->run.order == CORRAL_ORDER_BY_TYPE) L->walk_limit = unrun ? unrun : 1;
     /* write back from the head */
     p = E + (size_t)L->head * CORRAL__CHUNK;
     for (uint32_t i = 0; i < m; i++) {
@@ -528,8 +528,8 @@ static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32
    visited. */
 static uint32_t corral__phase_lanes(const corral_sched *s, uint32_t phase, uint32_t *first)
 {
-    *first = s->order == CORRAL_ORDER_BY_TYPE ? phase * s->lanes_per_phase : phase;
-    return s->order == CORRAL_ORDER_BY_TYPE ? (s->type_count < s->lanes_per_phase ? s->type_count : s->lanes_per_phase)
+    *first = s->run.order == CORRAL_ORDER_BY_TYPE ? phase * s->run.lanes_per_phase : phase;
+    return s->run.order == CORRAL_ORDER_BY_TYPE ? (s->types.type_count < s->run.lanes_per_phase ? s->types.type_count : s->run.lanes_per_phase)
                                             : 1;
 }
 
@@ -554,12 +554,12 @@ void corral__lanes_next_frame(corral_sched *s)
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
     for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
-        const uint32_t dl = s->defer_lane + ph;
+        const uint32_t dl = s->run.defer_lane + ph;
         corral__lane *D = &lanes[dl];
         if (D->count == 0) continue;
         /* pushes below may compact every lane to find a chunk: this one is
            left alone while it is read (as a walked lane is) */
-        s->walking_lane = dl;
+        s->run.walking_lane = dl;
         D->walk_end = D->count;
         uint32_t c = D->head;
         for (uint32_t k = 0; k < D->count; k++) {
@@ -567,7 +567,7 @@ void corral__lanes_next_frame(corral_sched *s)
             uint32_t off = E[c * CORRAL__CHUNK + k % CORRAL__CHUNK];
             if (off != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, off));
         }
-        s->walking_lane = CORRAL__NIL;
+        s->run.walking_lane = CORRAL__NIL;
         D->walk_end = 0;
         D->count = 0;
         D->tombs = 0;
@@ -581,8 +581,8 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     uint32_t first, count = corral__phase_lanes(s, phase, &first);
     if (count == 0) return 0;
     uint32_t steps = 0;
-    if (!s->budget_ns) {
-        if (s->instrument)
+    if (!s->budget.ns) {
+        if (s->prof.instrument)
             for (uint32_t i = first; i < first + count; i++) steps += corral__walk_instr(s, i);
         else
             for (uint32_t i = first; i < first + count; i++)
@@ -590,18 +590,18 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
         return steps;
     }
     /* budgeted: start where the last run stopped; what did not run goes first */
-    s->budget_out = 0;
-    s->run_steps = 0;
-    uint32_t start = s->first_lane[phase] % count;
+    s->budget.out = 0;
+    s->budget.steps = 0;
+    uint32_t start = s->run.first_lane[phase] % count;
     for (uint32_t j = 0; j < count; j++) {
         uint32_t i = first + (start + j) % count;
-        if (s->budget_out) {
+        if (s->budget.out) {
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += s->instrument ? corral__walk_budgeted_instr(s, i) : corral__walk_budgeted(s, i);
-        if (s->budget_out) s->first_lane[phase] = (start + j) % count;
+        steps += s->prof.instrument ? corral__walk_budgeted_instr(s, i) : corral__walk_budgeted(s, i);
+        if (s->budget.out) s->run.first_lane[phase] = (start + j) % count;
     }
-    if (!s->budget_out) s->first_lane[phase] = 0;
+    if (!s->budget.out) s->run.first_lane[phase] = 0;
     return steps;
 }

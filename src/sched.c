@@ -55,15 +55,15 @@ void corral__land(corral_sched *s, corral_co *co)
 
 static uint32_t *corral__ready(const corral_sched *s)
 {
-    return (uint32_t *)(void *)CORRAL__AT(s, s->ready_off);
+    return (uint32_t *)(void *)CORRAL__AT(s, s->run.ready_off);
 }
 
 void corral__ready_push(corral_sched *s, corral_co *co)
 {
     co->state = CORRAL__READY;
-    co->link = s->ready_tail % s->total_slots;
+    co->link = s->run.ready_tail % s->arena.total_slots;
     corral__ready(s)[co->link] = corral__co_off(s, co);
-    s->ready_tail++;
+    s->run.ready_tail++;
 }
 
 /* The last part of every end: its cleanup hook, its counters, its slot
@@ -73,18 +73,18 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
                                                 bool plain)
 {
     if (!plain && te->cleanup) {
-        s->depth++;
+        s->now.depth++;
         te->cleanup(CORRAL__AT(co, te->ctx_off), why);
-        s->depth--;
+        s->now.depth--;
     }
     te->live--;
     if (why == CORRAL_END_STOPPED) te->stopped++;
     else if (why != CORRAL_END_FINISHED) te->ended_other++;
     if (!plain && te->budget) c->reserved++;
-    s->live--;
-    s->slot_bytes -= c->slot_size;
-    s->ctx_bytes -= te->ctx_size;
-    if (!plain && s->hooks.free) s->hooks.free(c->name, co, c->slot_size, s->hooks.user_data);
+    s->arena.live--;
+    s->arena.slot_bytes -= c->slot_size;
+    s->arena.ctx_bytes -= te->ctx_size;
+    if (!plain && s->prof.hooks.free) s->prof.hooks.free(c->name, co, c->slot_size, s->prof.hooks.user_data);
     corral__slot_free(s, te, c, co, local);
 }
 
@@ -129,14 +129,14 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     /* the common end has no links: one test (the AND of NILs is NIL) */
     if ((m->groups & m->parent & m->joiners_head) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
-    corral__class *c = &s->classes[te->cls];
+    corral__class *c = &s->arena.classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
     corral__end_last(s, co, te, c, why, local, false);
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
 {
-    if (s->starting || (s->in_tick && (co->flags & CORRAL__PHASE_MASK) == s->phase))
+    if (s->run.starting || (s->now.in_tick && (co->flags & CORRAL__PHASE_MASK) == s->now.phase))
         corral__ready_push(s, co);
     else
         corral__enqueue(s, co);
@@ -191,11 +191,11 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
 {
     corral_sched *prev = corral__tls_sched;
     corral__tls_sched = s;
-    s->depth++;
+    s->now.depth++;
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
-    corral_result r = !plain && s->instrument ? corral__step_instrumented(s, co) : step(co);
-    s->depth--;
+    corral_result r = !plain && s->prof.instrument ? corral__step_instrumented(s, co) : step(co);
+    s->now.depth--;
     corral__tls_sched = prev;
     *pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~(CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG));
@@ -223,15 +223,15 @@ static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co,
    first step woke or called, at once */
 static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
 {
-    bool top = !s->in_tick && s->depth == 0;
-    if (top) s->starting = 1;
+    bool top = !s->now.in_tick && s->now.depth == 0;
+    if (top) s->run.starting = 1;
     return top;
 }
 static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
 {
     if (top) {
-        if (s->ready_head != s->ready_tail) corral__drain_ready(s);
-        s->starting = 0;
+        if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
+        s->run.starting = 0;
     }
 }
 
@@ -279,11 +279,11 @@ static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co 
 
 void corral__drain_ready(corral_sched *s)
 {
-    while (s->ready_head != s->ready_tail) {
-        uint32_t off = corral__ready(s)[s->ready_head % s->total_slots];
-        s->ready_head++;
+    while (s->run.ready_head != s->run.ready_tail) {
+        uint32_t off = corral__ready(s)[s->run.ready_head % s->arena.total_slots];
+        s->run.ready_head++;
         if (off == CORRAL__NIL) continue; /* stopped while ready */
-        s->debug_visits++;
+        s->nodes.debug_visits++;
         corral__step_detached(s, CORRAL__CO(s, off), NULL, CORRAL__NIL);
     }
 }
@@ -319,10 +319,10 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
         corral__fail_at(s, NULL, CORRAL_ERR_NO_CLASS, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
-    corral__class *c = &s->classes[te->cls];
-    if ((owner | tags) && s->group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
+    corral__class *c = &s->arena.classes[te->cls];
+    if ((owner | tags) && s->nodes.group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
         te->failed++;
-        s->group_failures++;
+        s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
@@ -352,7 +352,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
                                                     corral_handle *out, corral__meta **meta_out, bool plain)
 {
     corral__type_entry *te = &corral__types(s)[ti];
-    corral__class *c = &s->classes[te->cls];
+    corral__class *c = &s->arena.classes[te->cls];
     corral_co *co;
     uint32_t local = corral__slot_alloc(s, te, c, &co);
     if (local == CORRAL__NIL) { /* full; or retired slots ate a reservation */
@@ -377,15 +377,15 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
 
     te->started++;
     if (++te->live > te->peak) te->peak = te->live;
-    if (++s->live > s->live_peak) s->live_peak = s->live;
-    s->slot_bytes += c->slot_size;
-    if (s->slot_bytes > s->slot_bytes_peak) s->slot_bytes_peak = s->slot_bytes;
-    s->ctx_bytes += te->ctx_size;
-    if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
-    corral__meta *m = &((corral__meta *)(void *)CORRAL__AT(s, s->meta_off))[c->first + local];
-    m->born = (uint32_t)s->frame;
+    if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
+    s->arena.slot_bytes += c->slot_size;
+    if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
+    s->arena.ctx_bytes += te->ctx_size;
+    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    corral__meta *m = &((corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off))[c->first + local];
+    m->born = (uint32_t)s->now.frame;
     *meta_out = m;
-    if (!plain && s->hooks.alloc) s->hooks.alloc(c->name, co, c->slot_size, s->hooks.user_data);
+    if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);
 
     if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */
     out->index = te->cls << CORRAL__CLASS_SHIFT | local;
@@ -415,7 +415,7 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     if (!co) return;
     corral__type_entry *te = &corral__types(s)[ti];
     /* Unity: the first step runs at once, in the caller's frame */
-    corral__first_step(s, co, m, te, &s->classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
+    corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
 }
 
 static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corral_sched *s, const corral_type *vt,
@@ -714,7 +714,7 @@ void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
 static bool corral__may_run(const char *call, corral_sched *s)
 {
     if (!corral__check_in(s, call)) return false;
-    if (s->in_tick || s->depth || (s->flags & CORRAL__DESTROYING)) {
+    if (s->now.in_tick || s->now.depth || (s->flags & CORRAL__DESTROYING)) {
         corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, call, CORRAL__NOH, NULL, NULL);
         return false;
     }
@@ -728,17 +728,17 @@ void corral_frame_begin(corral_sched *s, float dt)
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
     }
-    if (s->frame_open) corral__sample_frame(s); /* an engine driving phases: close the last frame */
-    s->frame_open = 1;
-    s->frame_steps = 0;
-    s->frame_tick_ns = 0;
-    s->frame_start_time = s->unscaled_time;
-    s->unscaled_dt = dt;
-    s->frame_dt = dt * s->time_scale;
-    s->time += (double)s->frame_dt;
-    s->unscaled_time += (double)dt;
-    s->frame++;
-    s->frame_pos = 0;
+    if (s->prof.frame_open) corral__sample_frame(s); /* an engine driving phases: close the last frame */
+    s->prof.frame_open = 1;
+    s->prof.frame_steps = 0;
+    s->prof.frame_tick_ns = 0;
+    s->prof.frame_start_time = s->now.unscaled_time;
+    s->now.unscaled_dt = dt;
+    s->now.frame_dt = dt * s->now.time_scale;
+    s->now.time += (double)s->now.frame_dt;
+    s->now.unscaled_time += (double)dt;
+    s->now.frame++;
+    s->now.frame_pos = 0;
     /* what waited for this frame joins its phase's queue */
     corral__lanes_next_frame(s);
     corral__predicates_next_frame(s);
@@ -748,32 +748,32 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
 {
     corral_sched *prev = corral__tls_sched;
     corral__tls_sched = s;
-    s->in_tick = 1;
-    s->phase = phase;
+    s->now.in_tick = 1;
+    s->now.phase = phase;
     if (phase == CORRAL__PH_FIXED) {
-        s->fixed_time += (double)s->fixed_dt;
-        s->phase_dt = s->fixed_dt;
+        s->now.fixed_time += (double)s->now.fixed_dt;
+        s->now.phase_dt = s->now.fixed_dt;
     } else {
-        s->phase_dt = s->frame_dt;
+        s->now.phase_dt = s->now.frame_dt;
     }
-    if (s->budget_ns) s->run_start = s->clock.now_ns(s->clock.user_data);
-    s->chain_valid = 0;
+    if (s->budget.ns) s->budget.run_start = s->now.clock.now_ns(s->now.clock.user_data);
+    s->prof.chain_valid = 0;
     /* timers are checked once a frame, before its first run: a sleeper of
        any phase then resumes in that phase's first run of the frame */
-    bool first_run = s->frame_pos == 0;
-    s->frame_pos = 1u + phase;
+    bool first_run = s->now.frame_pos == 0;
+    s->now.frame_pos = 1u + phase;
     if (first_run) corral__wake_timers(s);
-    if (s->pred_head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
+    if (s->polls.head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
     /* this run steps what is queued now; what is queued from here on
        (a step's yield in place included) waits for the next run */
     corral__lanes_begin(s, phase);
     /* callers an interrupt or a timer just freed go on first, in this run */
-    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
+    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
     uint32_t steps = corral__run_lanes(s, phase);
-    if (s->ready_head != s->ready_tail) corral__drain_ready(s);
-    s->frame_steps += steps;
-    s->phase = CORRAL__NIL;
-    s->in_tick = 0;
+    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
+    s->prof.frame_steps += steps;
+    s->now.phase = CORRAL__NIL;
+    s->now.in_tick = 0;
     corral__tls_sched = prev;
     return steps;
 }
@@ -791,33 +791,33 @@ uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
 
 uint32_t corral_fixed_steps_due(const corral_sched *s)
 {
-    if (!corral__check(s) || !(s->fixed_dt > 0.0f)) return 0;
-    double behind = s->time - s->fixed_time;
-    if (behind < (double)s->fixed_dt) return 0;
-    double n = behind / (double)s->fixed_dt;
-    return n >= (double)s->max_fixed_steps ? s->max_fixed_steps : (uint32_t)n;
+    if (!corral__check(s) || !(s->now.fixed_dt > 0.0f)) return 0;
+    double behind = s->now.time - s->now.fixed_time;
+    if (behind < (double)s->now.fixed_dt) return 0;
+    double n = behind / (double)s->now.fixed_dt;
+    return n >= (double)s->now.max_fixed_steps ? s->now.max_fixed_steps : (uint32_t)n;
 }
 
 uint32_t corral_tick(corral_sched *s, float dt)
 {
     if (!corral__may_run(__func__, s)) return 0;
-    uint64_t t0 = s->timing ? s->clock.now_ns(s->clock.user_data) : 0;
+    uint64_t t0 = s->prof.timing ? s->now.clock.now_ns(s->now.clock.user_data) : 0;
     corral_frame_begin(s, dt);
-    s->frame_tick_start = t0;
+    s->prof.frame_tick_start = t0;
     uint32_t steps = 0;
     for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
     /* too far behind (a hitch): drop the fixed steps over the cap */
-    if (s->fixed_dt > 0.0f && s->time - s->fixed_time >= (double)s->fixed_dt)
-        s->fixed_time += (double)s->fixed_dt * (double)(uint64_t)((s->time - s->fixed_time) / (double)s->fixed_dt);
+    if (s->now.fixed_dt > 0.0f && s->now.time - s->now.fixed_time >= (double)s->now.fixed_dt)
+        s->now.fixed_time += (double)s->now.fixed_dt * (double)(uint64_t)((s->now.time - s->now.fixed_time) / (double)s->now.fixed_dt);
     steps += corral__run(s, CORRAL__PH_UPDATE);
     steps += corral__run(s, CORRAL__PH_LATE);
     steps += corral__run(s, CORRAL__PH_END);
-    if (s->timing) {
-        uint64_t ns = s->clock.now_ns(s->clock.user_data) - t0;
-        s->frame_tick_ns = ns;
-        s->tick_ns_last = ns;
-        s->tick_ns_total += ns;
-        if (ns > s->tick_ns_max) s->tick_ns_max = ns;
+    if (s->prof.timing) {
+        uint64_t ns = s->now.clock.now_ns(s->now.clock.user_data) - t0;
+        s->prof.frame_tick_ns = ns;
+        s->prof.tick_ns_last = ns;
+        s->prof.tick_ns_total += ns;
+        if (ns > s->prof.tick_ns_max) s->prof.tick_ns_max = ns;
     }
     corral__sample_frame(s);
     return steps;
@@ -825,7 +825,7 @@ uint32_t corral_tick(corral_sched *s, float dt)
 
 void corral_set_budget(corral_sched *s, uint64_t ns)
 {
-    if (corral__check(s)) s->budget_ns = ns;
+    if (corral__check(s)) s->budget.ns = ns;
 }
 
 uint64_t corral_budget_left(const corral_co *co)
@@ -835,9 +835,9 @@ uint64_t corral_budget_left(const corral_co *co)
         corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
         return 0;
     }
-    if (!s->budget_ns || !s->in_tick) return UINT64_MAX;
-    uint64_t spent = s->clock.now_ns(s->clock.user_data) - s->run_start;
-    return spent >= s->budget_ns ? 0 : s->budget_ns - spent;
+    if (!s->budget.ns || !s->now.in_tick) return UINT64_MAX;
+    uint64_t spent = s->now.clock.now_ns(s->now.clock.user_data) - s->budget.run_start;
+    return spent >= s->budget.ns ? 0 : s->budget.ns - spent;
 }
 
 void corral_set_time_scale(corral_sched *s, float scale)
@@ -847,37 +847,37 @@ void corral_set_time_scale(corral_sched *s, float scale)
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         return;
     }
-    s->time_scale = scale;
+    s->now.time_scale = scale;
 }
 
 float corral_time_scale(const corral_sched *s)
 {
-    return corral__check(s) ? s->time_scale : 0.0f;
+    return corral__check(s) ? s->now.time_scale : 0.0f;
 }
 
 uint32_t corral_live_count(const corral_sched *s)
 {
-    return corral__check(s) ? s->live : 0;
+    return corral__check(s) ? s->arena.live : 0;
 }
 
 double corral_time(const corral_sched *s)
 {
-    return corral__check(s) ? s->time : 0.0;
+    return corral__check(s) ? s->now.time : 0.0;
 }
 
 double corral_unscaled_time(const corral_sched *s)
 {
-    return corral__check(s) ? s->unscaled_time : 0.0;
+    return corral__check(s) ? s->now.unscaled_time : 0.0;
 }
 
 double corral_fixed_time(const corral_sched *s)
 {
-    return corral__check(s) ? s->fixed_time : 0.0;
+    return corral__check(s) ? s->now.fixed_time : 0.0;
 }
 
 uint64_t corral_frame(const corral_sched *s)
 {
-    return corral__check(s) ? s->frame : 0;
+    return corral__check(s) ? s->now.frame : 0;
 }
 
 /* ---- in a step: the scheduler is the one whose step is running */
@@ -895,13 +895,13 @@ static corral_sched *corral__running_sched(const char *call, const corral_co *co
 float corral_dt(const corral_co *co)
 {
     corral_sched *s = corral__running_sched(__func__, co);
-    return s ? (s->in_tick ? s->phase_dt : s->frame_dt) : 0.0f;
+    return s ? (s->now.in_tick ? s->now.phase_dt : s->now.frame_dt) : 0.0f;
 }
 
 float corral_unscaled_dt(const corral_co *co)
 {
     corral_sched *s = corral__running_sched(__func__, co);
-    return s ? s->unscaled_dt : 0.0f;
+    return s ? s->now.unscaled_dt : 0.0f;
 }
 
 corral_phase corral_current_phase(const corral_co *co)

@@ -21,17 +21,17 @@ bool corral__stats_ok(const char *call, const corral_sched *s, const void *out)
 
 uint32_t corral_type_count(const corral_sched *s)
 {
-    return corral__stats_ok(__func__, s, s) ? s->type_count : 0;
+    return corral__stats_ok(__func__, s, s) ? s->types.type_count : 0;
 }
 
 uint32_t corral_class_count(const corral_sched *s)
 {
-    return corral__stats_ok(__func__, s, s) ? s->class_count : 0;
+    return corral__stats_ok(__func__, s, s) ? s->arena.class_count : 0;
 }
 
 bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out)
 {
-    if (!corral__stats_ok(__func__, s, out) || i >= s->type_count) return false;
+    if (!corral__stats_ok(__func__, s, out) || i >= s->types.type_count) return false;
     const corral__type_entry *te = &corral__types(s)[i];
     memset(out, 0, sizeof *out);
     out->name = te->vt->name;
@@ -39,7 +39,7 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
     out->budget = te->budget;
     out->ctx_size = te->ctx_size;
     out->class_index = te->cls;
-    out->slot_size = te->cls == CORRAL__NO_CLASS ? 0 : s->classes[te->cls].slot_size;
+    out->slot_size = te->cls == CORRAL__NO_CLASS ? 0 : s->arena.classes[te->cls].slot_size;
     out->live = te->live;
     out->peak = te->peak;
     out->started = te->started;
@@ -57,15 +57,15 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
 bool corral_stats_type_of(const corral_sched *s, const corral_type *type, corral_type_stats *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return false;
-    for (uint32_t i = 0; i < s->type_count; i++)
+    for (uint32_t i = 0; i < s->types.type_count; i++)
         if (corral__types(s)[i].vt == type) return corral_stats_type(s, i, out);
     return false;
 }
 
 bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *out)
 {
-    if (!corral__stats_ok(__func__, s, out) || i >= s->class_count) return false;
-    const corral__class *c = &s->classes[i];
+    if (!corral__stats_ok(__func__, s, out) || i >= s->arena.class_count) return false;
+    const corral__class *c = &s->arena.classes[i];
     memset(out, 0, sizeof *out);
     out->slot_size = c->slot_size;
     out->capacity = c->capacity;
@@ -76,7 +76,7 @@ bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *o
     /* the live contexts' bytes, from its types' live counts (exact; kept
        off the start and end paths) */
     const corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < s->type_count; t++)
+    for (uint32_t t = 0; t < s->types.type_count; t++)
         if (T[t].cls == i) out->ctx_bytes += (uint64_t)T[t].live * T[t].ctx_size;
     out->padding_bytes = (uint64_t)c->used * c->slot_size - out->ctx_bytes;
     memcpy(out->name, c->name, sizeof out->name);
@@ -88,17 +88,17 @@ bool corral_stats_arena(const corral_sched *s, corral_arena_stats *out)
     if (!corral__stats_ok(__func__, s, out)) return false;
     memset(out, 0, sizeof *out);
     out->total_bytes = s->total_bytes;
-    out->slab_bytes = s->slab_bytes;
-    out->slot_bytes = s->slot_bytes;
-    out->slot_bytes_peak = s->slot_bytes_peak;
-    out->ctx_bytes = s->ctx_bytes;
-    out->ctx_bytes_peak = s->ctx_bytes_peak;
-    out->live = s->live;
-    out->live_peak = s->live_peak;
-    out->frames = s->frame;
-    out->tick_ns_last = s->tick_ns_last;
-    out->tick_ns_max = s->tick_ns_max;
-    out->tick_ns_total = s->tick_ns_total;
+    out->slab_bytes = s->arena.slab_bytes;
+    out->slot_bytes = s->arena.slot_bytes;
+    out->slot_bytes_peak = s->arena.slot_bytes_peak;
+    out->ctx_bytes = s->arena.ctx_bytes;
+    out->ctx_bytes_peak = s->arena.ctx_bytes_peak;
+    out->live = s->arena.live;
+    out->live_peak = s->arena.live_peak;
+    out->frames = s->now.frame;
+    out->tick_ns_last = s->prof.tick_ns_last;
+    out->tick_ns_max = s->prof.tick_ns_max;
+    out->tick_ns_total = s->prof.tick_ns_total;
     return true;
 }
 
@@ -106,22 +106,22 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return false;
     memset(out, 0, sizeof *out);
-    out->wait_nodes_capacity = s->wait_nodes;
-    out->wait_nodes = s->wait_nodes - s->nodes_free_count;
-    out->wait_nodes_peak = s->nodes_used_peak;
-    out->group_nodes_capacity = s->node_count - s->wait_nodes;
-    out->group_nodes = out->group_nodes_capacity - s->group_free_count;
-    out->group_nodes_peak = s->group_used_peak;
-    out->signals_capacity = s->max_signals;
-    out->signals = s->signals_live;
-    out->signals_peak = s->signals_peak;
-    out->futures_capacity = s->max_futures;
-    out->futures = s->futures_live;
-    out->futures_peak = s->futures_peak;
-    out->wait_failures = s->wait_failures;
-    out->group_failures = s->group_failures;
-    out->signal_failures = s->signal_failures;
-    out->future_failures = s->future_failures;
+    out->wait_nodes_capacity = s->nodes.wait_count;
+    out->wait_nodes = s->nodes.wait_count - s->nodes.wait_free_count;
+    out->wait_nodes_peak = s->nodes.wait_peak;
+    out->group_nodes_capacity = s->nodes.count - s->nodes.wait_count;
+    out->group_nodes = out->group_nodes_capacity - s->nodes.group_free_count;
+    out->group_nodes_peak = s->nodes.group_peak;
+    out->signals_capacity = s->wakes.max_signals;
+    out->signals = s->wakes.signals_live;
+    out->signals_peak = s->wakes.signals_peak;
+    out->futures_capacity = s->wakes.max_futures;
+    out->futures = s->wakes.futures_live;
+    out->futures_peak = s->wakes.futures_peak;
+    out->wait_failures = s->nodes.wait_failures;
+    out->group_failures = s->nodes.group_failures;
+    out->signal_failures = s->wakes.signal_failures;
+    out->future_failures = s->wakes.future_failures;
     return true;
 }
 
@@ -131,26 +131,26 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral_handle h = {0, 0};
-    if (s->hooks.step_begin || s->hooks.step_end) h = corral__handle_of(s, co);
-    if (s->hooks.step_begin) s->hooks.step_begin(te->vt->name, h, s->hooks.user_data);
+    if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__handle_of(s, co);
+    if (s->prof.hooks.step_begin) s->prof.hooks.step_begin(te->vt->name, h, s->prof.hooks.user_data);
     /* back-to-back steps of a walk share a clock read: one step's end is the
        next one's start (the walk's own few instructions between them count as step
        time); anything else between two steps breaks the chain */
-    bool walked = co->state == CORRAL__QUEUED && s->running == corral__co_off(s, co); /* not a detached step */
-    uint64_t t0 = !s->timing ? 0 : (walked && s->chain_valid) ? s->chain_t : s->clock.now_ns(s->clock.user_data);
+    bool walked = co->state == CORRAL__QUEUED && s->run.running == corral__co_off(s, co); /* not a detached step */
+    uint64_t t0 = !s->prof.timing ? 0 : (walked && s->prof.chain_valid) ? s->prof.chain_t : s->now.clock.now_ns(s->now.clock.user_data);
     uint32_t type = co->type;
     corral_result r = te->step(co);
-    if (s->timing) {
-        uint64_t t1 = s->clock.now_ns(s->clock.user_data);
+    if (s->prof.timing) {
+        uint64_t t1 = s->now.clock.now_ns(s->now.clock.user_data);
         uint64_t dt = t1 - t0;
-        s->chain_t = t1;
-        s->chain_valid = walked && r == CORRAL_YIELD && co->state == CORRAL__QUEUED && !s->hooks.step_end;
+        s->prof.chain_t = t1;
+        s->prof.chain_valid = walked && r == CORRAL_YIELD && co->state == CORRAL__QUEUED && !s->prof.hooks.step_end;
         te->steps++;
         te->step_ns += dt;
         if (dt > te->step_ns_max) te->step_ns_max = dt;
-        if (s->trace_cap) {
-            corral__trace_ev *ev = (corral__trace_ev *)(void *)CORRAL__AT(s, s->trace_off);
-            corral__trace_ev *e = &ev[s->trace_head];
+        if (s->prof.trace_cap) {
+            corral__trace_ev *ev = (corral__trace_ev *)(void *)CORRAL__AT(s, s->prof.trace_off);
+            corral__trace_ev *e = &ev[s->prof.trace_head];
             e->t0 = t0;
             e->dur_ns = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
             e->type = (uint16_t)type;
@@ -158,42 +158,42 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
             if (h.gen == 0) h = corral__handle_of(s, co);
             e->index = h.index;
             e->gen = h.gen;
-            s->trace_head = (s->trace_head + 1) % s->trace_cap;
-            if (s->trace_count < s->trace_cap) s->trace_count++;
+            s->prof.trace_head = (s->prof.trace_head + 1) % s->prof.trace_cap;
+            if (s->prof.trace_count < s->prof.trace_cap) s->prof.trace_count++;
         }
     }
-    if (s->hooks.step_end) s->hooks.step_end(te->vt->name, h, s->hooks.user_data);
+    if (s->prof.hooks.step_end) s->prof.hooks.step_end(te->vt->name, h, s->prof.hooks.user_data);
     return r;
 }
 
 /* ---- frame history */
 void corral__sample_frame(corral_sched *s)
 {
-    s->frame_open = 0;
-    if (!s->hist_cap) return;
-    corral_frame_sample *ring = (corral_frame_sample *)(void *)CORRAL__AT(s, s->hist_off);
-    corral_frame_sample *f = &ring[s->hist_head];
+    s->prof.frame_open = 0;
+    if (!s->prof.hist_cap) return;
+    corral_frame_sample *ring = (corral_frame_sample *)(void *)CORRAL__AT(s, s->prof.hist_off);
+    corral_frame_sample *f = &ring[s->prof.hist_head];
     memset(f, 0, sizeof *f);
-    f->frame = s->frame;
-    f->time = s->frame_start_time;
-    f->dt = s->unscaled_dt;
-    f->live = s->live;
-    f->steps = s->frame_steps;
-    f->slot_bytes = s->slot_bytes;
-    f->tick_start_ns = s->frame_tick_start;
-    f->tick_ns = s->frame_tick_ns;
-    for (uint32_t i = 0; i < s->class_count; i++) f->class_used[i] = s->classes[i].used;
+    f->frame = s->now.frame;
+    f->time = s->prof.frame_start_time;
+    f->dt = s->now.unscaled_dt;
+    f->live = s->arena.live;
+    f->steps = s->prof.frame_steps;
+    f->slot_bytes = s->arena.slot_bytes;
+    f->tick_start_ns = s->prof.frame_tick_start;
+    f->tick_ns = s->prof.frame_tick_ns;
+    for (uint32_t i = 0; i < s->arena.class_count; i++) f->class_used[i] = s->arena.classes[i].used;
     const corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < s->type_count && t < CORRAL_HISTORY_TYPES; t++) f->type_live[t] = T[t].live;
-    s->hist_head = (s->hist_head + 1) % s->hist_cap;
-    if (s->hist_count < s->hist_cap) s->hist_count++;
+    for (uint32_t t = 0; t < s->types.type_count && t < CORRAL_HISTORY_TYPES; t++) f->type_live[t] = T[t].live;
+    s->prof.hist_head = (s->prof.hist_head + 1) % s->prof.hist_cap;
+    if (s->prof.hist_count < s->prof.hist_cap) s->prof.hist_count++;
 }
 
 uint32_t corral_history(const corral_sched *s, corral_frame_sample *out, uint32_t max)
 {
     if (!corral__stats_ok(__func__, s, out)) return 0;
-    uint32_t n = s->hist_count < max ? s->hist_count : max;
-    for (uint32_t i = 0; i < n; i++) out[i] = *corral__hist_at(s, s->hist_count - n + i); /* the newest n */
+    uint32_t n = s->prof.hist_count < max ? s->prof.hist_count : max;
+    for (uint32_t i = 0; i < n; i++) out[i] = *corral__hist_at(s, s->prof.hist_count - n + i); /* the newest n */
     return n;
 }
 
@@ -211,21 +211,21 @@ void corral_report_text(const corral_sched *s, FILE *out)
     if (!corral__stats_ok(__func__, s, out)) return;
     char a[32], b[32], c[32], d[32];
     fprintf(out, "corral arena: %s block, %s of slabs, %u live (peak %u), frame %" PRIu64 "\n",
-            corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->slab_bytes), s->live,
-            s->live_peak, s->frame);
-    fprintf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, s->slot_bytes),
-            corral__bytes(b, sizeof b, s->slot_bytes_peak));
+            corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->arena.slab_bytes), s->arena.live,
+            s->arena.live_peak, s->now.frame);
+    fprintf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, s->arena.slot_bytes),
+            corral__bytes(b, sizeof b, s->arena.slot_bytes_peak));
     fprintf(out, "  contexts  %12s   peak %12s   (padding now %s, at peak %s)\n",
-            corral__bytes(a, sizeof a, s->ctx_bytes), corral__bytes(b, sizeof b, s->ctx_bytes_peak),
-            corral__bytes(c, sizeof c, s->slot_bytes - s->ctx_bytes),
-            corral__bytes(d, sizeof d, s->slot_bytes_peak - s->ctx_bytes_peak));
-    if (s->timing)
-        fprintf(out, "  ticks     last %" PRIu64 " ns, max %" PRIu64 " ns, mean %" PRIu64 " ns\n", s->tick_ns_last,
-                s->tick_ns_max, s->frame ? s->tick_ns_total / s->frame : 0);
+            corral__bytes(a, sizeof a, s->arena.ctx_bytes), corral__bytes(b, sizeof b, s->arena.ctx_bytes_peak),
+            corral__bytes(c, sizeof c, s->arena.slot_bytes - s->arena.ctx_bytes),
+            corral__bytes(d, sizeof d, s->arena.slot_bytes_peak - s->arena.ctx_bytes_peak));
+    if (s->prof.timing)
+        fprintf(out, "  ticks     last %" PRIu64 " ns, max %" PRIu64 " ns, mean %" PRIu64 " ns\n", s->prof.tick_ns_last,
+                s->prof.tick_ns_max, s->now.frame ? s->prof.tick_ns_total / s->now.frame : 0);
     fprintf(out, "\n  %-5s %6s %9s %7s %7s %9s %7s %9s %8s\n", "class", "slot B", "capacity", "used", "peak",
             "headroom", "peak %", "failures", "retired");
-    for (uint32_t i = 0; i < s->class_count; i++) {
-        const corral__class *k = &s->classes[i];
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *k = &s->arena.classes[i];
         uint32_t usable = k->capacity - k->retired;
         uint32_t pct = usable ? (uint32_t)((uint64_t)k->peak * 100u / usable) : 0;
         const char *flag = k->failures ? "  <- FULL: starts were refused"
@@ -247,9 +247,9 @@ void corral_report_text(const corral_sched *s, FILE *out)
             p.future_failures);
     fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s", "type", "id", "ctx B", "slot B", "class",
             "live", "peak", "started", "finished", "stopped", "failed");
-    if (s->timing) fprintf(out, " %9s %9s %9s", "steps", "mean ns", "max ns");
+    if (s->prof.timing) fprintf(out, " %9s %9s %9s", "steps", "mean ns", "max ns");
     fputc('\n', out);
-    for (uint32_t i = 0; i < s->type_count; i++) {
+    for (uint32_t i = 0; i < s->types.type_count; i++) {
         corral_type_stats t = {0};
         corral_stats_type(s, i, &t);
         char cls[8];
@@ -257,7 +257,7 @@ void corral_report_text(const corral_sched *s, FILE *out)
         else snprintf(cls, sizeof cls, "%u", t.class_index);
         fprintf(out, "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64, t.name, t.id,
                 t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished, t.stopped, t.failed);
-        if (s->timing)
+        if (s->prof.timing)
             fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, t.steps, t.steps ? t.step_ns / t.steps : 0,
                     t.step_ns_max);
         fputs(t.failed ? "  <- starts refused\n" : "\n", out);

@@ -11,28 +11,28 @@
 
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
 {
-    for (uint32_t i = 0; i < s->class_count; i++)
-        if (corral__slot_holds(s->classes[i].slot_size, vt)) return i;
+    for (uint32_t i = 0; i < s->arena.class_count; i++)
+        if (corral__slot_holds(s->arena.classes[i].slot_size, vt)) return i;
     return CORRAL__NO_CLASS;
 }
 
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {
-    uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->hash_off);
+    uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
     corral__type_entry *types = corral__types(s);
     uint64_t k = (uint64_t)(uintptr_t)vt;
-    uint32_t h = (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->hash_mask;
+    uint32_t h = (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->types.hash_mask;
     while (hash[h] != 0) {
         if (types[hash[h] - 1].vt == vt) {
-            s->last_vt = vt;
-            s->last_ti = hash[h] - 1u;
-            return s->last_ti;
+            s->types.last_vt = vt;
+            s->types.last_ti = hash[h] - 1u;
+            return s->types.last_ti;
         }
-        h = (h + 1) & s->hash_mask;
+        h = (h + 1) & s->types.hash_mask;
     }
     if (!corral__type_ok(vt)) return CORRAL__BAD_TI; /* checked once, on entry */
-    if (s->type_count >= s->max_types) return CORRAL__NIL;
-    uint32_t ti = s->type_count++;
+    if (s->types.type_count >= s->types.max_types) return CORRAL__NIL;
+    uint32_t ti = s->types.type_count++;
     corral__type_entry *te = &types[ti];
     te->step = vt->step;
     te->cleanup = vt->cleanup;
@@ -43,7 +43,7 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     te->cls = corral__class_for(s, vt);
     te->plain = corral__plain(s, te);
     hash[h] = (uint16_t)(ti + 1);
-    s->last_vt = vt;
-    s->last_ti = ti;
+    s->types.last_vt = vt;
+    s->types.last_ti = ti;
     return ti;
 }

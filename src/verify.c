@@ -57,8 +57,8 @@ static bool corral__verify_slots(const corral_sched *s)
     const corral__type_entry *T = corral__types(s);
     uint32_t live_of_type[256] = {0}; /* types beyond 256 are checked only in total */
     uint64_t live = 0, slot_bytes = 0, ctx_bytes = 0;
-    for (uint32_t ci = 0; ci < s->class_count; ci++) {
-        const corral__class *c = &s->classes[ci];
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
         uint32_t free_n = 0, retired = 0, used = 0;
         if (!corral__verify_pages(s, c, &free_n)) return false;
         for (uint32_t k = 0; k < c->capacity; k++) {
@@ -71,9 +71,9 @@ static bool corral__verify_slots(const corral_sched *s)
             }
             if (co->state == CORRAL__FREE) continue;
             used++;
-            if (s->depth == 0 && !s->in_tick && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
+            if (s->now.depth == 0 && !s->now.in_tick && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
                 CORRAL__BAD("a coroutine kept what its last step asked of the resume contract");
-            if (co->type >= s->type_count) CORRAL__BAD("a live slot names no type");
+            if (co->type >= s->types.type_count) CORRAL__BAD("a live slot names no type");
             if (T[co->type].cls != ci) CORRAL__BAD("a live slot's type belongs to another class");
             if (corral__state_alive(co->state)) {
                 live++;
@@ -87,14 +87,14 @@ static bool corral__verify_slots(const corral_sched *s)
         if (c->peak < c->used) CORRAL__BAD("a class's peak is below its use");
         slot_bytes += (uint64_t)c->used * c->slot_size;
     }
-    if (s->depth == 0 && !s->in_tick) { /* no slot between states on the C stack */
-        if (live != s->live) CORRAL__BAD("the live counter is wrong");
-        if (slot_bytes != s->slot_bytes) CORRAL__BAD("the slot bytes counter is wrong");
-        if (ctx_bytes != s->ctx_bytes) CORRAL__BAD("the context bytes counter is wrong");
-        for (uint32_t t = 0; t < s->type_count && t < 256; t++)
+    if (s->now.depth == 0 && !s->now.in_tick) { /* no slot between states on the C stack */
+        if (live != s->arena.live) CORRAL__BAD("the live counter is wrong");
+        if (slot_bytes != s->arena.slot_bytes) CORRAL__BAD("the slot bytes counter is wrong");
+        if (ctx_bytes != s->arena.ctx_bytes) CORRAL__BAD("the context bytes counter is wrong");
+        for (uint32_t t = 0; t < s->types.type_count && t < 256; t++)
             if (live_of_type[t] != T[t].live) CORRAL__BAD("a type's live counter is wrong");
     }
-    if (s->live_peak < s->live || s->slot_bytes_peak < s->slot_bytes || s->ctx_bytes_peak < s->ctx_bytes)
+    if (s->arena.live_peak < s->arena.live || s->arena.slot_bytes_peak < s->arena.slot_bytes || s->arena.ctx_bytes_peak < s->arena.ctx_bytes)
         CORRAL__BAD("a peak is below its current value");
     return true;
 }
@@ -104,11 +104,11 @@ static bool corral__verify_lanes(const corral_sched *s)
     const corral__lane *L = corral__lanes(s);
     const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
     uint32_t chunks = 0;
-    for (uint32_t l = 0; l < s->lane_count; l++) {
+    for (uint32_t l = 0; l < s->run.lane_count; l++) {
         uint32_t c = L[l].head, n = 0;
         for (uint32_t k = 0; k < L[l].count; k++) {
             if (k && k % CORRAL__CHUNK == 0) c = next[c];
-            if (c == CORRAL__NIL || c >= s->chunk_count) CORRAL__BAD("a lane is shorter than its count");
+            if (c == CORRAL__NIL || c >= s->run.chunk_count) CORRAL__BAD("a lane is shorter than its count");
             uint32_t e = c * CORRAL__CHUNK + k % CORRAL__CHUNK, off = E[e];
             if (off == CORRAL__NIL) continue;
             const corral_co *co = CORRAL__CO(s, off);
@@ -118,26 +118,26 @@ static bool corral__verify_lanes(const corral_sched *s)
         }
         uint32_t held = 0, last = CORRAL__NIL;
         for (c = L[l].head; c != CORRAL__NIL; c = next[c]) {
-            if (++chunks > s->chunk_count) CORRAL__BAD("a lane's chunk chain has a cycle");
+            if (++chunks > s->run.chunk_count) CORRAL__BAD("a lane's chunk chain has a cycle");
             held++;
             last = c;
         }
         if (L[l].tail != last) CORRAL__BAD("a lane's tail is not the last chunk of its chain");
         if (L[l].cap != held * CORRAL__CHUNK) CORRAL__BAD("a lane's capacity is not its chunks' entries");
-        if (s->walking_lane != l && held != (L[l].count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
+        if (s->run.walking_lane != l && held != (L[l].count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
             CORRAL__BAD("a lane holds more chunks than its entries need");
     }
-    for (uint32_t c = s->chunk_free; c != CORRAL__NIL; c = next[c])
-        if (++chunks > s->chunk_count) CORRAL__BAD("the free chunks and the lanes overlap");
-    if (chunks != s->chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
+    for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = next[c])
+        if (++chunks > s->run.chunk_count) CORRAL__BAD("the free chunks and the lanes overlap");
+    if (chunks != s->run.chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
     /* every queued coroutine is where its link says */
-    for (uint32_t ci = 0; ci < s->class_count; ci++) {
-        const corral__class *cl = &s->classes[ci];
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *cl = &s->arena.classes[ci];
         for (uint32_t k = 0; k < cl->capacity; k++) {
             uint32_t off = corral__slot_off(cl, k);
             const corral_co *co = CORRAL__CO(s, off);
-            if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || off == s->running) continue;
-            if (co->link >= s->chunk_count * CORRAL__CHUNK || E[co->link] != off)
+            if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || off == s->run.running) continue;
+            if (co->link >= s->run.chunk_count * CORRAL__CHUNK || E[co->link] != off)
                 CORRAL__BAD("a queued coroutine is in no lane");
         }
     }
@@ -148,19 +148,19 @@ static bool corral__verify_nodes(const corral_sched *s)
 {
     const corral__node *N = corral__nodes(s);
     uint32_t wait_used = 0, group_used = 0, n = 0;
-    for (uint32_t i = s->node_free; i != CORRAL__NIL; i = N[i].sibling) {
-        if (i >= s->wait_nodes) CORRAL__BAD("a group node is on the wait node free list");
-        if (++n > s->wait_nodes) CORRAL__BAD("the wait node free list has a cycle");
+    for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = N[i].sibling) {
+        if (i >= s->nodes.wait_count) CORRAL__BAD("a group node is on the wait node free list");
+        if (++n > s->nodes.wait_count) CORRAL__BAD("the wait node free list has a cycle");
     }
-    if (n != s->nodes_free_count) CORRAL__BAD("the free wait node count is wrong");
+    if (n != s->nodes.wait_free_count) CORRAL__BAD("the free wait node count is wrong");
     n = 0;
-    for (uint32_t i = s->group_free; i != CORRAL__NIL; i = N[i].sibling) {
-        if (i < s->wait_nodes || i >= s->node_count) CORRAL__BAD("a wait node is on the group node free list");
-        if (++n > s->node_count - s->wait_nodes) CORRAL__BAD("the group node free list has a cycle");
+    for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = N[i].sibling) {
+        if (i < s->nodes.wait_count || i >= s->nodes.count) CORRAL__BAD("a wait node is on the group node free list");
+        if (++n > s->nodes.count - s->nodes.wait_count) CORRAL__BAD("the group node free list has a cycle");
     }
-    if (n != s->group_free_count) CORRAL__BAD("the free group node count is wrong");
-    for (uint32_t ci = 0; ci < s->class_count; ci++) {
-        const corral__class *cl = &s->classes[ci];
+    if (n != s->nodes.group_free_count) CORRAL__BAD("the free group node count is wrong");
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *cl = &s->arena.classes[ci];
         for (uint32_t k = 0; k < cl->capacity; k++) {
             uint32_t off = corral__slot_off(cl, k);
             const corral_co *co = CORRAL__CO(s, off);
@@ -168,14 +168,14 @@ static bool corral__verify_nodes(const corral_sched *s)
             const corral__meta *m = corral__meta_of(s, co);
             uint32_t g = cl->first + k, len = 0;
             for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
-                if (i >= s->wait_nodes) CORRAL__BAD("a wait chain holds a group node");
+                if (i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group node");
                 if (N[i].co != off) CORRAL__BAD("a wait node names another coroutine");
                 if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
             }
             wait_used += len;
             len = 0;
             for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
-                if (i < s->wait_nodes || i >= s->node_count) CORRAL__BAD("a group chain holds a wait node");
+                if (i < s->nodes.wait_count || i >= s->nodes.count) CORRAL__BAD("a group chain holds a wait node");
                 if (N[i].co != off) CORRAL__BAD("a group node names another coroutine");
                 if (N[i].kind != CORRAL__NODE_OWNER && N[i].kind != CORRAL__NODE_TAG)
                     CORRAL__BAD("a group node has a wait kind");
@@ -185,22 +185,22 @@ static bool corral__verify_nodes(const corral_sched *s)
             if (co->state == CORRAL__WAITING && m->wait == CORRAL__NIL && m->child == CORRAL__NIL)
                 CORRAL__BAD("a waiting coroutine waits on nothing");
             if (m->child != CORRAL__NIL) {
-                if (m->child >= s->total_slots) CORRAL__BAD("a child link is out of range");
+                if (m->child >= s->arena.total_slots) CORRAL__BAD("a child link is out of range");
                 const corral_co *ch = corral__co_of_global(s, m->child);
                 if (!corral__state_alive(ch->state) || corral__meta_of(s, ch)->parent != g)
                     CORRAL__BAD("a caller's child does not name it as parent");
             }
             if (m->parent != CORRAL__NIL) {
-                if (m->parent >= s->total_slots) CORRAL__BAD("a parent link is out of range");
+                if (m->parent >= s->arena.total_slots) CORRAL__BAD("a parent link is out of range");
                 const corral_co *pa = corral__co_of_global(s, m->parent);
                 if (!corral__state_alive(pa->state) || corral__meta_of(s, pa)->child != g)
                     CORRAL__BAD("a child's parent does not await it");
             }
         }
     }
-    if (s->depth == 0 && !s->in_tick) {
-        if (wait_used + s->nodes_free_count != s->wait_nodes) CORRAL__BAD("a wait node leaked");
-        if (group_used + s->group_free_count != s->node_count - s->wait_nodes) CORRAL__BAD("a group node leaked");
+    if (s->now.depth == 0 && !s->now.in_tick) {
+        if (wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
+        if (group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count) CORRAL__BAD("a group node leaked");
     }
     return true;
 }
@@ -210,9 +210,9 @@ static bool corral__verify_heaps(const corral_sched *s)
     const corral__node *N = corral__nodes(s);
     for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) {
         const uint32_t *H = corral__heap(s, h);
-        for (uint32_t pos = 0; pos < s->heap_len[h]; pos++) {
+        for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
             uint32_t i = H[pos];
-            if (i >= s->wait_nodes) CORRAL__BAD("a heap holds a node out of range");
+            if (i >= s->nodes.wait_count) CORRAL__BAD("a heap holds a node out of range");
             if (N[i].next != pos) CORRAL__BAD("a timer node does not know its heap position");
             if (N[i].list != h) CORRAL__BAD("a timer node does not know its heap");
             if (!N[i].attached) CORRAL__BAD("a heap holds a detached node");
@@ -231,20 +231,20 @@ static bool corral__verify_pools(const corral_sched *s)
 {
     uint32_t n = 0;
     const corral__signal *G = corral__signals(s);
-    for (uint32_t i = s->signal_free; i != CORRAL__NIL; i = G[i].next_free) {
-        if (i >= s->max_signals || (G[i].gen & 1u)) CORRAL__BAD("a live signal is on the free list");
-        if (++n > s->max_signals) CORRAL__BAD("the signal free list has a cycle");
+    for (uint32_t i = s->wakes.signal_free; i != CORRAL__NIL; i = G[i].next_free) {
+        if (i >= s->wakes.max_signals || (G[i].gen & 1u)) CORRAL__BAD("a live signal is on the free list");
+        if (++n > s->wakes.max_signals) CORRAL__BAD("the signal free list has a cycle");
     }
-    for (uint32_t i = 0; i < s->max_signals; i++) n += G[i].gen & 1u;
-    if (n != s->max_signals) CORRAL__BAD("a signal is lost (not live and not free)");
+    for (uint32_t i = 0; i < s->wakes.max_signals; i++) n += G[i].gen & 1u;
+    if (n != s->wakes.max_signals) CORRAL__BAD("a signal is lost (not live and not free)");
     n = 0;
     const corral__future *F = corral__futures(s);
-    for (uint32_t i = s->future_free; i != CORRAL__NIL; i = F[i].next_free) {
-        if (i >= s->max_futures || (F[i].gen & 1u)) CORRAL__BAD("a live future is on the free list");
-        if (++n > s->max_futures) CORRAL__BAD("the future free list has a cycle");
+    for (uint32_t i = s->wakes.future_free; i != CORRAL__NIL; i = F[i].next_free) {
+        if (i >= s->wakes.max_futures || (F[i].gen & 1u)) CORRAL__BAD("a live future is on the free list");
+        if (++n > s->wakes.max_futures) CORRAL__BAD("the future free list has a cycle");
     }
-    for (uint32_t i = 0; i < s->max_futures; i++) n += F[i].gen & 1u;
-    if (n != s->max_futures) CORRAL__BAD("a future is lost (not live and not free)");
+    for (uint32_t i = 0; i < s->wakes.max_futures; i++) n += F[i].gen & 1u;
+    if (n != s->wakes.max_futures) CORRAL__BAD("a future is lost (not live and not free)");
     return true;
 }
 

@@ -39,17 +39,17 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
 
 static corral__meta *corral__meta_table(const corral_sched *s)
 {
-    return (corral__meta *)(void *)CORRAL__AT(s, s->meta_off);
+    return (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
 }
 
 /* ---- node pool */
 static uint32_t corral__node_alloc(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
-    uint32_t i = s->node_free;
-    s->node_free = N[i].sibling;
-    s->nodes_free_count--;
-    if (s->wait_nodes - s->nodes_free_count > s->nodes_used_peak) s->nodes_used_peak = s->wait_nodes - s->nodes_free_count;
+    uint32_t i = s->nodes.wait_free;
+    s->nodes.wait_free = N[i].sibling;
+    s->nodes.wait_free_count--;
+    if (s->nodes.wait_count - s->nodes.wait_free_count > s->nodes.wait_peak) s->nodes.wait_peak = s->nodes.wait_count - s->nodes.wait_free_count;
     memset(&N[i], 0, sizeof N[i]);
     N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
     return i;
@@ -57,12 +57,12 @@ static uint32_t corral__node_alloc(corral_sched *s)
 static uint32_t corral__group_node_alloc(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
-    uint32_t i = s->group_free;
-    s->group_free = N[i].sibling;
-    s->group_free_count--;
+    uint32_t i = s->nodes.group_free;
+    s->nodes.group_free = N[i].sibling;
+    s->nodes.group_free_count--;
     {
-        uint32_t used = s->node_count - s->wait_nodes - s->group_free_count;
-        if (used > s->group_used_peak) s->group_used_peak = used;
+        uint32_t used = s->nodes.count - s->nodes.wait_count - s->nodes.group_free_count;
+        if (used > s->nodes.group_peak) s->nodes.group_peak = used;
     }
     memset(&N[i], 0, sizeof N[i]);
     N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
@@ -72,15 +72,15 @@ static void corral__node_free(corral_sched *s, uint32_t i)
 {
     corral__node *N = corral__nodes(s);
     N[i].attached = 0;
-    if (i >= s->wait_nodes) { /* a group node */
-        N[i].sibling = s->group_free;
-        s->group_free = i;
-        s->group_free_count++;
+    if (i >= s->nodes.wait_count) { /* a group node */
+        N[i].sibling = s->nodes.group_free;
+        s->nodes.group_free = i;
+        s->nodes.group_free_count++;
         return;
     }
-    N[i].sibling = s->node_free;
-    s->node_free = i;
-    s->nodes_free_count++;
+    N[i].sibling = s->nodes.wait_free;
+    s->nodes.wait_free = i;
+    s->nodes.wait_free_count++;
 }
 
 /* ---- heaps (a timer node's heap is in its `list`: a wait of 0 seconds
@@ -112,7 +112,7 @@ static void corral__sift_down(corral_sched *s, uint32_t h, uint32_t pos)
 {
     uint32_t *H = corral__heap(s, h);
     corral__node *N = corral__nodes(s);
-    uint32_t n = s->heap_len[h], i = H[pos];
+    uint32_t n = s->timers.heap_len[h], i = H[pos];
     for (;;) {
         uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
         if (first >= n) break;
@@ -127,14 +127,14 @@ static void corral__sift_down(corral_sched *s, uint32_t h, uint32_t pos)
 }
 static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
 {
-    uint32_t pos = s->heap_len[h]++;
+    uint32_t pos = s->timers.heap_len[h]++;
     corral__heap_put(s, h, pos, i);
     corral__sift_up(s, h, pos);
 }
 static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 {
     uint32_t *H = corral__heap(s, h);
-    uint32_t last = --s->heap_len[h];
+    uint32_t last = --s->timers.heap_len[h];
     if (pos == last) return;
     corral__heap_put(s, h, pos, H[last]);
     corral__sift_down(s, h, pos);
@@ -150,13 +150,13 @@ static corral__list corral__group_list_of(corral_sched *s, const corral__node *n
 {
     corral__list l;
     if (n->list) {
-        l.head = &s->side_head[n->list - 1];
-        l.tail = &s->side_tail[n->list - 1];
+        l.head = &s->groups.side_head[n->list - 1];
+        l.tail = &s->groups.side_tail[n->list - 1];
     } else if (n->kind == CORRAL__NODE_TAG) {
-        l.head = &s->tag_head[n->u.g.tag];
-        l.tail = &s->tag_tail[n->u.g.tag];
+        l.head = &s->groups.tag_head[n->u.g.tag];
+        l.tail = &s->groups.tag_tail[n->u.g.tag];
     } else {
-        uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
+        uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
         l.head = &b[2 * n->u.g.bucket];
         l.tail = &b[2 * n->u.g.bucket + 1];
     }
@@ -184,14 +184,14 @@ static corral__list corral__list_of(corral_sched *s, const corral__node *n)
     case CORRAL_WAIT_WHILE: /* a phase's predicate list, the one being polled, or a
                                phase's list for the next frame */
         if (n->list == CORRAL__PRED_POLL) {
-            l.head = &s->poll_head;
-            l.tail = &s->poll_tail;
+            l.head = &s->polls.poll_head;
+            l.tail = &s->polls.poll_tail;
         } else if (n->list >= CORRAL__PRED_NEXT) {
-            l.head = &s->pred_next_head[n->list - CORRAL__PRED_NEXT];
-            l.tail = &s->pred_next_tail[n->list - CORRAL__PRED_NEXT];
+            l.head = &s->polls.next_head[n->list - CORRAL__PRED_NEXT];
+            l.tail = &s->polls.next_tail[n->list - CORRAL__PRED_NEXT];
         } else {
-            l.head = &s->pred_head[n->list];
-            l.tail = &s->pred_tail[n->list];
+            l.head = &s->polls.head[n->list];
+            l.tail = &s->polls.tail[n->list];
         }
         break;
     case CORRAL_WAIT_FRAMES: /* timers: in a heap, on no list */
@@ -288,15 +288,15 @@ static void corral__fire(corral_sched *s, uint32_t i)
 /* ---- wake points */
 uint32_t corral__wake_timers(corral_sched *s)
 {
-    const double now[CORRAL__HEAP_COUNT] = {s->time, s->unscaled_time, (double)s->frame};
+    const double now[CORRAL__HEAP_COUNT] = {s->now.time, s->now.unscaled_time, (double)s->now.frame};
     corral__node *N = corral__nodes(s);
     uint32_t woken = 0;
     for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) {
-        while (s->heap_len[h] > 0) {
+        while (s->timers.heap_len[h] > 0) {
             uint32_t i = corral__heap(s, h)[0];
             if (N[i].u.t.due > now[h]) break;
             corral__heap_remove(s, h, 0);
-            s->debug_visits++;
+            s->nodes.debug_visits++;
             corral__fire(s, i);
             woken++;
         }
@@ -310,15 +310,15 @@ uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
        a firing may detach others (all/any), and those then leave the side
        list through the usual unlink. */
     corral__node *N = corral__nodes(s);
-    s->poll_head = s->pred_head[phase];
-    s->poll_tail = s->pred_tail[phase];
-    s->pred_head[phase] = s->pred_tail[phase] = CORRAL__NIL;
-    for (uint32_t i = s->poll_head; i != CORRAL__NIL; i = N[i].next) N[i].list = CORRAL__PRED_POLL;
+    s->polls.poll_head = s->polls.head[phase];
+    s->polls.poll_tail = s->polls.tail[phase];
+    s->polls.head[phase] = s->polls.tail[phase] = CORRAL__NIL;
+    for (uint32_t i = s->polls.poll_head; i != CORRAL__NIL; i = N[i].next) N[i].list = CORRAL__PRED_POLL;
     uint32_t woken = 0;
-    corral__list side = {&s->poll_head, &s->poll_tail};
-    corral__list home = {&s->pred_head[phase], &s->pred_tail[phase]};
-    while (s->poll_head != CORRAL__NIL) {
-        uint32_t i = s->poll_head;
+    corral__list side = {&s->polls.poll_head, &s->polls.poll_tail};
+    corral__list home = {&s->polls.head[phase], &s->polls.tail[phase]};
+    while (s->polls.poll_head != CORRAL__NIL) {
+        uint32_t i = s->polls.poll_head;
         corral__list_unlink(s, side, i);
         bool v = N[i].u.p.fn(N[i].u.p.user);
         if (N[i].kind == CORRAL_WAIT_WHILE) v = !v;
@@ -337,14 +337,14 @@ void corral__predicates_next_frame(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
-        uint32_t head = s->pred_next_head[ph];
+        uint32_t head = s->polls.next_head[ph];
         if (head == CORRAL__NIL) continue;
         for (uint32_t i = head; i != CORRAL__NIL; i = N[i].next) N[i].list = (uint8_t)ph;
-        if (s->pred_tail[ph] != CORRAL__NIL) N[s->pred_tail[ph]].next = head;
-        else s->pred_head[ph] = head;
-        N[head].prev = s->pred_tail[ph];
-        s->pred_tail[ph] = s->pred_next_tail[ph];
-        s->pred_next_head[ph] = s->pred_next_tail[ph] = CORRAL__NIL;
+        if (s->polls.tail[ph] != CORRAL__NIL) N[s->polls.tail[ph]].next = head;
+        else s->polls.head[ph] = head;
+        N[head].prev = s->polls.tail[ph];
+        s->polls.tail[ph] = s->polls.next_tail[ph];
+        s->polls.next_head[ph] = s->polls.next_tail[ph] = CORRAL__NIL;
     }
 }
 
@@ -362,25 +362,25 @@ void corral__wake_joiners(corral_sched *s, corral_co *co)
 void corral__waits_init(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = 0; i < s->node_count; i++) {
-        uint32_t end = i < s->wait_nodes ? s->wait_nodes : s->node_count;
+    for (uint32_t i = 0; i < s->nodes.count; i++) {
+        uint32_t end = i < s->nodes.wait_count ? s->nodes.wait_count : s->nodes.count;
         N[i].sibling = i + 1 < end ? i + 1 : CORRAL__NIL;
         N[i].attached = 0;
     }
-    s->node_free = s->wait_nodes ? 0 : CORRAL__NIL;
-    s->nodes_free_count = s->wait_nodes;
-    s->group_free = s->node_count > s->wait_nodes ? s->wait_nodes : CORRAL__NIL;
-    s->group_free_count = s->node_count - s->wait_nodes;
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->heap_len[h] = 0;
+    s->nodes.wait_free = s->nodes.wait_count ? 0 : CORRAL__NIL;
+    s->nodes.wait_free_count = s->nodes.wait_count;
+    s->nodes.group_free = s->nodes.count > s->nodes.wait_count ? s->nodes.wait_count : CORRAL__NIL;
+    s->nodes.group_free_count = s->nodes.count - s->nodes.wait_count;
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->timers.heap_len[h] = 0;
     for (uint32_t p = 0; p < CORRAL__PH_COUNT; p++)
-        s->pred_head[p] = s->pred_tail[p] = s->pred_next_head[p] = s->pred_next_tail[p] = CORRAL__NIL;
-    s->poll_head = s->poll_tail = CORRAL__NIL;
-    for (uint32_t t = 0; t < 32; t++) s->tag_head[t] = s->tag_tail[t] = CORRAL__NIL;
-    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
-    for (uint32_t i = 0; i <= 2 * s->owner_mask + 1; i++) b[i] = CORRAL__NIL;
-    s->side_depth = 0;
+        s->polls.head[p] = s->polls.tail[p] = s->polls.next_head[p] = s->polls.next_tail[p] = CORRAL__NIL;
+    s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
+    for (uint32_t t = 0; t < 32; t++) s->groups.tag_head[t] = s->groups.tag_tail[t] = CORRAL__NIL;
+    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
+    for (uint32_t i = 0; i <= 2 * s->groups.owner_mask + 1; i++) b[i] = CORRAL__NIL;
+    s->groups.side_depth = 0;
     corral__meta *M = corral__meta_table(s);
-    for (uint32_t i = 0; i < s->total_slots; i++) {
+    for (uint32_t i = 0; i < s->arena.total_slots; i++) {
         M[i].wait = M[i].joiners_head = M[i].joiners_tail = CORRAL__NIL;
         M[i].parent = M[i].child = M[i].dest = CORRAL__NIL;
         M[i].outcome = CORRAL_END_NONE;
@@ -392,25 +392,25 @@ void corral__waits_init(corral_sched *s)
         M[i].mode = CORRAL__MODE_NONE;
     }
     corral__signal *S = corral__signals(s);
-    for (uint32_t i = 0; i < s->max_signals; i++) {
+    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
         S[i].gen = 0;
         S[i].head = S[i].tail = CORRAL__NIL;
-        S[i].next_free = i + 1 < s->max_signals ? i + 1 : CORRAL__NIL;
+        S[i].next_free = i + 1 < s->wakes.max_signals ? i + 1 : CORRAL__NIL;
     }
-    s->signal_free = s->max_signals ? 0 : CORRAL__NIL;
+    s->wakes.signal_free = s->wakes.max_signals ? 0 : CORRAL__NIL;
     corral__future *F = corral__futures(s);
-    for (uint32_t i = 0; i < s->max_futures; i++) {
+    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
         memset(&F[i], 0, sizeof F[i]);
         F[i].head = F[i].tail = CORRAL__NIL;
-        F[i].next_free = i + 1 < s->max_futures ? i + 1 : CORRAL__NIL;
+        F[i].next_free = i + 1 < s->wakes.max_futures ? i + 1 : CORRAL__NIL;
     }
-    s->future_free = s->max_futures ? 0 : CORRAL__NIL;
+    s->wakes.future_free = s->wakes.max_futures ? 0 : CORRAL__NIL;
 }
 
 /* ---- signals */
 static corral__signal *corral__signal_get(const corral_sched *s, corral_signal sig)
 {
-    if (sig.index >= s->max_signals || (sig.gen & 1u) == 0) return NULL;
+    if (sig.index >= s->wakes.max_signals || (sig.gen & 1u) == 0) return NULL;
     corral__signal *g = &corral__signals(s)[sig.index];
     return g->gen == sig.gen ? g : NULL;
 }
@@ -419,18 +419,18 @@ corral_signal corral_signal_create(corral_sched *s)
 {
     corral_signal none = {0, 0};
     if (!corral__check(s)) return none;
-    if (s->signal_free == CORRAL__NIL) {
-        s->signal_failures++;
+    if (s->wakes.signal_free == CORRAL__NIL) {
+        s->wakes.signal_failures++;
         corral__fail(s, NULL, CORRAL_ERR_SIGNAL_POOL_EXHAUSTED);
         return none;
     }
-    uint32_t i = s->signal_free;
+    uint32_t i = s->wakes.signal_free;
     corral__signal *g = &corral__signals(s)[i];
-    s->signal_free = g->next_free;
+    s->wakes.signal_free = g->next_free;
     g->gen++; /* odd: live */
     g->head = g->tail = CORRAL__NIL;
     corral_signal sig = {i, g->gen};
-    if (++s->signals_live > s->signals_peak) s->signals_peak = s->signals_live;
+    if (++s->wakes.signals_live > s->wakes.signals_peak) s->wakes.signals_peak = s->wakes.signals_live;
     return sig;
 }
 
@@ -468,16 +468,16 @@ bool corral_signal_destroy(corral_sched *s, corral_signal sig)
     }
     corral__fire_all(s, &g->head, &g->tail);
     g->gen++; /* even: dead; stale handles stay stale */
-    s->signals_live--;
-    g->next_free = s->signal_free;
-    s->signal_free = sig.index;
+    s->wakes.signals_live--;
+    g->next_free = s->wakes.signal_free;
+    s->wakes.signal_free = sig.index;
     return true;
 }
 
 /* ---- futures */
 static corral__future *corral__future_get(const corral_sched *s, corral_future f)
 {
-    if (f.index >= s->max_futures || (f.gen & 1u) == 0) return NULL;
+    if (f.index >= s->wakes.max_futures || (f.gen & 1u) == 0) return NULL;
     corral__future *g = &corral__futures(s)[f.index];
     return g->gen == f.gen ? g : NULL;
 }
@@ -486,20 +486,20 @@ corral_future corral_future_create(corral_sched *s)
 {
     corral_future none = {0, 0};
     if (!corral__check(s)) return none;
-    if (s->future_free == CORRAL__NIL) {
-        s->future_failures++;
+    if (s->wakes.future_free == CORRAL__NIL) {
+        s->wakes.future_failures++;
         corral__fail(s, NULL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED);
         return none;
     }
-    uint32_t i = s->future_free;
+    uint32_t i = s->wakes.future_free;
     corral__future *g = &corral__futures(s)[i];
-    s->future_free = g->next_free;
+    s->wakes.future_free = g->next_free;
     g->gen++;
     g->head = g->tail = CORRAL__NIL;
     g->done = 0;
     g->value.u = 0;
     corral_future f = {i, g->gen};
-    if (++s->futures_live > s->futures_peak) s->futures_peak = s->futures_live;
+    if (++s->wakes.futures_live > s->wakes.futures_peak) s->wakes.futures_peak = s->wakes.futures_live;
     return f;
 }
 
@@ -555,9 +555,9 @@ bool corral_future_release(corral_sched *s, corral_future f)
     }
     corral__fire_all(s, &g->head, &g->tail); /* nobody waits forever on a released future */
     g->gen++;
-    s->futures_live--;
-    g->next_free = s->future_free;
-    s->future_free = f.index;
+    s->wakes.futures_live--;
+    g->next_free = s->wakes.future_free;
+    s->wakes.future_free = f.index;
     return true;
 }
 
@@ -568,7 +568,7 @@ bool corral_future_release(corral_sched *s, corral_future f)
    stack on the C stack; past its bounds it answers no (no false alarm). */
 static bool corral__waits_for(const corral_sched *s, const corral_co *from, const corral_co *to)
 {
-    uint32_t stack[64], n = 0, budget = 4 * s->live + 64;
+    uint32_t stack[64], n = 0, budget = 4 * s->arena.live + 64;
     const corral__node *N = corral__nodes(s);
     stack[n++] = corral__global_of(s, from);
     while (n > 0 && budget-- > 0) {
@@ -658,13 +658,13 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
                                                        : CORRAL__HEAP_FRAMES;
         if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f)) {
             h = CORRAL__HEAP_FRAMES;
-            n->u.t.due = (double)(s->frame + 1);
+            n->u.t.due = (double)(s->now.frame + 1);
         } else {
-            n->u.t.due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->frame + w->count)
-                         : w->kind == CORRAL_WAIT_SECONDS ? s->time + (double)w->seconds
-                                                          : s->unscaled_time + (double)w->seconds;
+            n->u.t.due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
+                         : w->kind == CORRAL_WAIT_SECONDS ? s->now.time + (double)w->seconds
+                                                          : s->now.unscaled_time + (double)w->seconds;
         }
-        n->u.t.seq = s->wait_seq++;
+        n->u.t.seq = s->timers.seq++;
         n->list = (uint8_t)h;
         corral__heap_push(s, h, i);
         break;
@@ -694,7 +694,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
         corral_error err;
         corral_co *target = corral__resolve(s, w->co, &err);
         const corral__type_entry *te = &corral__types(s)[target->type];
-        const corral__class *c = &s->classes[te->cls];
+        const corral__class *c = &s->arena.classes[te->cls];
         n->u.t.target = c->first + corral__slot_local(c, corral__co_off(s, target));
         corral__list_push(s, corral__list_of(s, n), i);
         break;
@@ -725,8 +725,8 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
             waiting += ready[i] == 0;
         }
         if (waiting == 0) return 0;
-        if (s->nodes_free_count < waiting) {
-            s->wait_failures++;
+        if (s->nodes.wait_free_count < waiting) {
+            s->nodes.wait_failures++;
             corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
             return -2;
         }
@@ -739,8 +739,8 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
     }
     int r = corral__ready(call, s, co, w);
     if (r != 0) return r < 0 ? -1 : 0;
-    if (s->nodes_free_count == 0) {
-        s->wait_failures++;
+    if (s->nodes.wait_free_count == 0) {
+        s->nodes.wait_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
         return -2;
     }
@@ -813,21 +813,21 @@ int corral_wait_fired(const corral_co *co)
 
 uint64_t corral__debug_visits(const corral_sched *s)
 {
-    return s->debug_visits;
+    return s->nodes.debug_visits;
 }
 
 /* ---- groups */
 static uint32_t corral__owner_bucket(const corral_sched *s, uint64_t owner)
 {
-    return (uint32_t)((owner * 0x9E3779B97F4A7C15ull) >> 40) & s->owner_mask;
+    return (uint32_t)((owner * 0x9E3779B97F4A7C15ull) >> 40) & s->groups.owner_mask;
 }
 
 bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags)
 {
     uint32_t need = corral__nodes_needed(owner, tags);
     if (need == 0) return true;
-    if (s->group_free_count < need) {
-        s->group_failures++;
+    if (s->nodes.group_free_count < need) {
+        s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return false;
     }
@@ -872,25 +872,25 @@ typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME } corral__op
 static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *head, uint32_t *tail, bool by_owner,
                                  uint64_t owner, corral__op op)
 {
-    if (s->side_depth >= CORRAL__SIDE_MAX) {
+    if (s->groups.side_depth >= CORRAL__SIDE_MAX) {
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_DEPTH, call, CORRAL__NOH, NULL, NULL);
         return 0;
     }
     corral__node *N = corral__nodes(s);
-    uint32_t level = s->side_depth++;
-    s->side_head[level] = *head;
-    s->side_tail[level] = *tail;
+    uint32_t level = s->groups.side_depth++;
+    s->groups.side_head[level] = *head;
+    s->groups.side_tail[level] = *tail;
     *head = *tail = CORRAL__NIL;
-    for (uint32_t i = s->side_head[level]; i != CORRAL__NIL; i = N[i].next) N[i].list = (uint8_t)(level + 1);
+    for (uint32_t i = s->groups.side_head[level]; i != CORRAL__NIL; i = N[i].next) N[i].list = (uint8_t)(level + 1);
     corral__list home = {head, tail};
-    corral__list side = {&s->side_head[level], &s->side_tail[level]};
+    corral__list side = {&s->groups.side_head[level], &s->groups.side_tail[level]};
     uint32_t count = 0;
     if (op == CORRAL__OP_STOP) { /* every member that ends, also those a member's end takes along */
-        for (uint32_t i = s->side_head[level]; i != CORRAL__NIL; i = N[i].next)
+        for (uint32_t i = s->groups.side_head[level]; i != CORRAL__NIL; i = N[i].next)
             count += (!by_owner || N[i].u.g.owner == owner) && corral__state_alive(CORRAL__CO(s, N[i].co)->state);
     }
-    while (s->side_head[level] != CORRAL__NIL) {
-        uint32_t i = s->side_head[level];
+    while (s->groups.side_head[level] != CORRAL__NIL) {
+        uint32_t i = s->groups.side_head[level];
         corral__list_unlink(s, side, i);
         N[i].list = 0;
         corral__list_push(s, home, i);
@@ -905,14 +905,14 @@ static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *he
             count += corral__resume_co(s, co);
         }
     }
-    s->side_depth--;
+    s->groups.side_depth--;
     return count;
 }
 
 static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op)
 {
     if (!corral__check_in(s, call) || owner == 0) return 0;
-    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->owner_off);
+    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
     uint32_t k = corral__owner_bucket(s, owner);
     return corral__group_op(call, s, &b[2 * k], &b[2 * k + 1], true, owner, op);
 }
@@ -922,7 +922,7 @@ static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags
     if (!corral__check_in(s, call)) return 0;
     uint32_t count = 0;
     for (uint32_t t = 0; t < 32; t++)
-        if (tags & (1u << t)) count += corral__group_op(call, s, &s->tag_head[t], &s->tag_tail[t], false, 0, op);
+        if (tags & (1u << t)) count += corral__group_op(call, s, &s->groups.tag_head[t], &s->groups.tag_tail[t], false, 0, op);
     return count;
 }
 
@@ -938,7 +938,7 @@ uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tag
 void corral__hold_timers(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    const double now[CORRAL__HEAP_COUNT] = {s->time, s->unscaled_time, (double)s->frame};
+    const double now[CORRAL__HEAP_COUNT] = {s->now.time, s->now.unscaled_time, (double)s->now.frame};
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
         if (corral__is_timer(N[i].kind)) {
@@ -956,7 +956,7 @@ void corral__hold_timers(corral_sched *s, corral_co *co)
 void corral__unhold_timers(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    const double now[CORRAL__HEAP_COUNT] = {s->time, s->unscaled_time, (double)s->frame};
+    const double now[CORRAL__HEAP_COUNT] = {s->now.time, s->now.unscaled_time, (double)s->now.frame};
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         if (corral__is_timer(N[i].kind)) {

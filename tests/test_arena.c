@@ -397,7 +397,7 @@ Test(arena, a_start_takes_a_slot_in_any_page_before_it_fails)
     cr_assert(corral_verify(s));
     /* every page free, on the empty list or (the page a type fills) the
        partial one */
-    const corral__class *k = &s->classes[0];
+    const corral__class *k = &s->arena.classes[0];
     const corral__page *P = corral__pages(s, k);
     uint32_t free_pages = 0;
     for (uint32_t pi = k->empty_head; pi != CORRAL__NIL; pi = P[pi].next) free_pages += P[pi].free_count == P[pi].slots;
@@ -504,9 +504,9 @@ Test(arena, budgeted_coroutines_finishing_in_their_first_step_give_the_budget_ba
     corral_sched *s = registry_sched();
     for (int i = 0; i < 100; i++) cr_assert_neq(start_tracer(s, i, 1).gen, 0, "spawn %d", i);
     /* class 1 (32 B) holds both registry types: 3 + 2 slots reserved */
-    cr_assert_eq(s->classes[1].reserved, 5, "each spawn gave its reservation back");
+    cr_assert_eq(s->arena.classes[1].reserved, 5, "each spawn gave its reservation back");
     for (int i = 0; i < 3; i++) cr_assert_neq(start_tracer(s, i, 0).gen, 0);
-    cr_assert_eq(s->classes[1].reserved, 2, "the 3 that stay hold theirs");
+    cr_assert_eq(s->arena.classes[1].reserved, 2, "the 3 that stay hold theirs");
     cr_assert_eq(start_tracer(s, 9, 0).gen, 0, "budget of 3 reached");
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_TYPE_BUDGET);
     corral_type_stats t;

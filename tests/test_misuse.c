@@ -309,11 +309,11 @@ Test(misuse, corral_verify_reports_damage_it_did_not_cause)
     corral_sched *s = report_sched(8, &cap);
     for (int i = 0; i < 5; i++) start_tracer(s, i, 0);
     cr_assert(corral_verify(s));
-    s->classes[0].used++; /* damage from outside: a stray write */
+    s->arena.classes[0].used++; /* damage from outside: a stray write */
     cr_assert_not(corral_verify(s));
     cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
     cr_assert(strstr(cap.message, "used counter") != NULL, "%s", cap.message);
-    s->classes[0].used--;
+    s->arena.classes[0].used--;
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }

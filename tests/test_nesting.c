@@ -413,14 +413,14 @@ Test(nesting, an_interrupt_ends_the_child_and_the_caller_goes_on_in_the_same_tic
 Test(nesting, an_interrupt_that_never_fires_is_released_when_the_child_finishes)
 {
     corral_sched *s = nsched(8);
-    uint32_t free_before = s->nodes_free_count;
+    uint32_t free_before = s->nodes.wait_free_count;
     corral_signal sig = corral_signal_create(s);
     corral_handle h = watch(s, corral_wait_signal(sig), 2);
     for (int f = 0; f < 3; f++) corral_tick(s, 0.01f);
     viewer_ctx *c = viewer_ctx_of(s, h);
     cr_assert_eq(c->outcome, CORRAL_END_FINISHED);
     cr_assert_eq(c->got, 2);
-    cr_assert_eq(s->nodes_free_count, free_before, "the interrupt's node came back");
+    cr_assert_eq(s->nodes.wait_free_count, free_before, "the interrupt's node came back");
     cr_assert_eq(corral_signal_raise(s, sig), 0, "nobody waits on it any more");
     corral_sched_destroy(s);
 }

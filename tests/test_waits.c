@@ -445,19 +445,19 @@ Test(waits, all_resumes_when_every_member_fired)
 Test(waits, any_resumes_on_the_first_member_and_says_which_and_frees_the_rest)
 {
     corral_sched *s = wsched(8);
-    uint32_t free_before = s->nodes_free_count;
+    uint32_t free_before = s->nodes.wait_free_count;
     corral_signal sig = corral_signal_create(s);
     corral_wait members[3] = {corral_wait_seconds(100.0f), corral_wait_signal(sig),
                               corral_wait_frames(50)};
     corral_handle h = wait_on(s, 1, corral_wait_any(members, 3));
-    cr_assert_eq(s->nodes_free_count, free_before - 3);
+    cr_assert_eq(s->nodes.wait_free_count, free_before - 3);
     corral_tick(s, 0.01f);
     corral_signal_raise(s, sig);
     corral_tick(s, 0.01f);
     cr_assert_eq(W(s, h)->resumed_frame, 2);
     cr_assert_eq(W(s, h)->fired, 1, "the signal fired");
-    cr_assert_eq(s->nodes_free_count, free_before, "the timer nodes were released");
-    cr_assert_eq(s->heap_len[CORRAL__HEAP_SCALED] + s->heap_len[CORRAL__HEAP_FRAMES], 0);
+    cr_assert_eq(s->nodes.wait_free_count, free_before, "the timer nodes were released");
+    cr_assert_eq(s->timers.heap_len[CORRAL__HEAP_SCALED] + s->timers.heap_len[CORRAL__HEAP_FRAMES], 0);
     corral_sched_destroy(s);
 }
 
@@ -585,9 +585,9 @@ Test(waits, stopping_a_sleeper_removes_its_timer_so_a_reused_slot_is_not_woken)
 {
     corral_sched *s = wsched(1);
     corral_handle h = wait_on(s, 1, corral_wait_seconds(0.05f));
-    cr_assert_eq(s->heap_len[CORRAL__HEAP_SCALED], 1);
+    cr_assert_eq(s->timers.heap_len[CORRAL__HEAP_SCALED], 1);
     corral_stop(s, h);
-    cr_assert_eq(s->heap_len[CORRAL__HEAP_SCALED], 0);
+    cr_assert_eq(s->timers.heap_len[CORRAL__HEAP_SCALED], 0);
     corral_handle again = wait_on(s, 2, corral_wait_seconds(10.0f));
     cr_assert_eq(again.index, h.index, "same slot");
     for (int f = 0; f < 10; f++) corral_tick(s, 0.02f);
@@ -654,7 +654,7 @@ Test(waits, a_tick_with_a_million_sleepers_and_none_due_visits_none)
         corral_handle h = wait_on_seconds_tracer(s, 10.0f + (float)(i % 1000) * 0.09f);
         cr_assert_neq(h.gen, 0);
     }
-    cr_assert_eq(s->heap_len[CORRAL__HEAP_SCALED], 1000000);
+    cr_assert_eq(s->timers.heap_len[CORRAL__HEAP_SCALED], 1000000);
     uint64_t v0 = corral__debug_visits(s);
     cr_assert_eq(corral_tick(s, 0.016f), 0);
     cr_assert_eq(corral__debug_visits(s), v0, "a tick with none due touched no sleeper");
