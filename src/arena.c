@@ -1,75 +1,14 @@
 /*
-    arena.c -- the one block: desc defaults, layout plan, create/destroy,
-    slot alloc/free.
+    arena.c -- the size classes: slabs of equal slots cut into pages, each
+    page with its own free list threaded through the slot headers (offsets,
+    not pointers); which class a type's coroutines take, slot retirement.
 
-    The plan is computed the same way by corral_sched_memory_size and by
-    create, so a caller-owned block of that size always fits. Each size class
-    is a slab of equal slots, 64-byte aligned, with a LIFO free list threaded
-    through the slot headers (offsets, not pointers).
+    Where the slabs lie in the block is the plan's (sched.c); a slot's
+    coroutine state is the lifecycle's (lifecycle.c).
 */
-#define _POSIX_C_SOURCE 200112L /* clock_gettime under strict C11 (the default clock) */
 #include "corral_internal.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static const uint32_t corral__default_sizes[] = {24, 32, 48, 64, 96, 128, 256, 512, 1024};
-#define CORRAL__DEFAULT_CAPACITY 256u
-#define CORRAL__DEFAULT_MAX_TYPES 64u
-
-static void *corral__malloc(size_t size, void *user) /* default allocator */
-{
-    (void)user;
-    return malloc(size); /* default allocator hook */
-}
-#include <time.h>
-static uint64_t corral__monotonic_ns(void *user)
-{
-    (void)user;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void corral__free(void *ptr, void *user) /* default allocator */
-{
-    (void)user;
-    free(ptr); /* default allocator hook */
-}
-
-static void corral__pages_init(corral_sched *s, corral__class *c);
-
-typedef struct corral__plan {
-    corral_class_desc classes[CORRAL_MAX_CLASSES];
-    uint32_t reserved[CORRAL_MAX_CLASSES];
-    uint64_t class_base[CORRAL_MAX_CLASSES];
-    uint64_t pages_off[CORRAL_MAX_CLASSES];
-    uint32_t class_count;
-    uint32_t max_types;
-    uint32_t hash_size;
-    uint64_t hash_off;
-    uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
-    uint64_t meta_off, total_slots, ready_off;
-    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
-    uint64_t signals_off, max_signals, futures_off, max_futures;
-    uint64_t owner_off, owner_buckets, wait_nodes;
-    uint64_t hist_off, hist_cap, trace_off, trace_cap;
-    uint32_t order, max_fixed_steps;
-    float fixed_dt;
-    uint64_t slab_bytes;
-    uint64_t total; /* including 64 bytes of alignment slack */
-} corral__plan;
-
-static uint64_t corral__align64(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
-
-bool corral__type_ok(const corral_type *vt)
-{
-    if (!vt || !vt->step || vt->ctx_align == 0 || vt->ctx_align > CORRAL_MAX_ALIGN) return false;
-    if ((vt->ctx_align & (vt->ctx_align - 1)) != 0) return false;
-    if (vt->ctx_offset < CORRAL__HEADER_SIZE || vt->ctx_offset % vt->ctx_align != 0) return false;
-    return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
-}
 
 uint32_t corral_slot_size_for(const corral_type *type)
 {
@@ -79,319 +18,9 @@ uint32_t corral_slot_size_for(const corral_type *type)
     return sz < CORRAL__SLOT_MIN ? CORRAL__SLOT_MIN : sz; /* holds by construction (corral__slot_holds) */
 }
 
-/* Fill `p` from the desc (defaults applied); CORRAL_ERR_OK or why not. */
-static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *p)
-{
-    memset(p, 0, sizeof *p);
-    p->max_types = d->max_types ? d->max_types : CORRAL__DEFAULT_MAX_TYPES;
-    if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
-    const corral_registry *reg = d->registry;
-    if (reg && (reg->count > p->max_types || (reg->count && (!reg->types || !reg->ids))))
-        return CORRAL_ERR_BAD_DESC;
-
-    uint32_t n = 0;
-    while (n < CORRAL_MAX_CLASSES && d->classes[n].slot_size != 0) n++;
-    if (n == 0) {
-        uint32_t cap = reg ? 0 : (d->default_capacity ? d->default_capacity : CORRAL__DEFAULT_CAPACITY);
-        for (; n < sizeof corral__default_sizes / sizeof corral__default_sizes[0]; n++) {
-            p->classes[n].slot_size = corral__default_sizes[n];
-            p->classes[n].capacity = cap;
-        }
-    } else {
-        for (uint32_t i = 0; i < n; i++) {
-            p->classes[i] = d->classes[i];
-            uint32_t sz = d->classes[i].slot_size;
-            if (sz % CORRAL__SLOT_STEP != 0 || sz < CORRAL__SLOT_MIN) return CORRAL_ERR_BAD_DESC;
-            if (i > 0 && sz <= d->classes[i - 1].slot_size) return CORRAL_ERR_BAD_DESC;
-        }
-    }
-    p->class_count = n;
-
-    /* registry budgets add to (and are reserved in) the class each type fits */
-    for (uint32_t t = 0; reg && t < reg->count; t++) {
-        const corral_type *vt = reg->types[t];
-        if (!corral__type_ok(vt) || reg->ids[t] == 0) return CORRAL_ERR_BAD_TYPE;
-        uint32_t b = reg->budgets ? reg->budgets[t] : 0;
-        uint32_t c = 0;
-        while (c < n && !corral__slot_holds(p->classes[c].slot_size, vt)) c++;
-        if (c == n) return CORRAL_ERR_NO_CLASS;
-        if ((uint64_t)p->classes[c].capacity + b > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
-        p->classes[c].capacity += b;
-        p->reserved[c] += b;
-    }
-
-    uint64_t off = CORRAL__TYPES_OFF; /* the type table: right after the scheduler */
-    off += (uint64_t)p->max_types * sizeof(corral__type_entry);
-    p->hash_size = 1;
-    while (p->hash_size < 2 * p->max_types) p->hash_size <<= 1;
-    p->hash_off = off;
-    off += (uint64_t)p->hash_size * sizeof(uint16_t);
-    uint64_t slots = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (p->classes[i].capacity > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
-        slots += p->classes[i].capacity;
-    }
-    if ((uint32_t)d->order >= CORRAL_ORDER_COUNT || d->fixed_dt < 0.0f) return CORRAL_ERR_BAD_DESC;
-    p->order = (uint32_t)d->order;
-    p->fixed_dt = d->fixed_dt > 0.0f ? d->fixed_dt : 0.02f;
-    p->max_fixed_steps = d->max_fixed_steps ? d->max_fixed_steps : 8u;
-    p->total_slots = slots;
-    p->lanes_per_phase = p->order == CORRAL_ORDER_BY_TYPE ? p->max_types : 1;
-    /* the run lanes, then one next-frame lane per phase (the resume contract) */
-    p->lane_count = p->lanes_per_phase * CORRAL__PH_COUNT + CORRAL__PH_COUNT;
-    /* 2 entries per slot + slack: see queue.c for why that always suffices */
-    p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
-    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + 256;
-    p->node_count = p->wait_nodes + (d->max_group_nodes ? d->max_group_nodes : 256);
-    p->owner_buckets = 16;
-    while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
-    p->max_signals = d->max_signals ? d->max_signals : 64;
-    p->max_futures = d->max_futures ? d->max_futures : 64;
-    if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu)
-        return CORRAL_ERR_TOO_LARGE;
-    off = corral__align64(off, 8);
-    p->lanes_off = off;
-    off += p->lane_count * sizeof(corral__lane);
-    p->chunks_off = off;
-    off += (p->chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t); /* + the walk's look-ahead */
-    p->chunk_next_off = off;
-    off += p->chunk_count * sizeof(uint32_t);
-    p->ready_off = off;
-    off += (slots ? slots : 1) * sizeof(uint32_t);
-    off = corral__align64(off, 8);
-    p->meta_off = off;
-    off += slots * sizeof(corral__meta);
-    off = corral__align64(off, 8);
-    p->nodes_off = off;
-    off += p->node_count * sizeof(corral__node);
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) { /* timers are wait nodes only */
-        p->heap_off[h] = off;
-        off += p->wait_nodes * sizeof(uint32_t);
-    }
-    p->owner_off = off;
-    off += p->owner_buckets * 2 * sizeof(uint32_t);
-    off = corral__align64(off, 8);
-    p->signals_off = off;
-    off += p->max_signals * sizeof(corral__signal);
-    off = corral__align64(off, 8);
-    p->futures_off = off;
-    off += p->max_futures * sizeof(corral__future);
-    p->hist_cap = d->history_frames;
-    p->trace_cap = d->timing ? d->trace_steps : 0;
-    if (p->hist_cap > 0x00FFFFFFu || p->trace_cap > 0x0FFFFFFFu) return CORRAL_ERR_TOO_LARGE;
-    off = corral__align64(off, 8);
-    p->hist_off = off;
-    off += p->hist_cap * sizeof(corral_frame_sample);
-    p->trace_off = off;
-    off += p->trace_cap * sizeof(corral__trace_ev);
-    off = corral__align64(off, 8);
-    for (uint32_t i = 0; i < n; i++) {
-        p->pages_off[i] = off;
-        off += (uint64_t)corral__page_count_for(p->classes[i].capacity) * sizeof(corral__page);
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        off = corral__align64(off, CORRAL__SLAB_ALIGN);
-        p->class_base[i] = off;
-        uint64_t bytes = (uint64_t)p->classes[i].capacity * p->classes[i].slot_size;
-        p->slab_bytes += bytes;
-        off += bytes;
-    }
-    if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
-    p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
-    return CORRAL_ERR_OK;
-}
-
-size_t corral_sched_memory_size(const corral_sched_desc *desc)
-{
-    corral__plan p;
-    if (!desc) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NULL_ARG);
-        return 0;
-    }
-    corral_error e = corral__make_plan(desc, &p);
-    if (e != CORRAL_ERR_OK) {
-        corral__fail(NULL, &desc->logger, e);
-        return 0;
-    }
-    return (size_t)p.total;
-}
-
-corral_sched *corral_sched_create(const corral_sched_desc *desc)
-{
-    corral__plan p;
-    if (!desc) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NULL_ARG);
-        return NULL;
-    }
-    corral_error e = corral__make_plan(desc, &p);
-    if (e != CORRAL_ERR_OK) {
-        corral__fail(NULL, &desc->logger, e);
-        return NULL;
-    }
-    if ((unsigned)desc->validation >= (unsigned)CORRAL_VALIDATION_COUNT) {
-        corral__fail(NULL, &desc->logger, CORRAL_ERR_BAD_DESC);
-        return NULL;
-    }
-    corral_allocator al = desc->allocator;
-    if (!al.alloc || !al.free) {
-        al.alloc = corral__malloc;
-        al.free = corral__free;
-        al.user_data = NULL;
-    }
-    unsigned char *block;
-    if (desc->memory) {
-        if (desc->memory_size < p.total) {
-            corral__fail(NULL, &desc->logger, CORRAL_ERR_MEMORY_TOO_SMALL);
-            return NULL;
-        }
-        block = (unsigned char *)desc->memory;
-    } else {
-        block = (unsigned char *)al.alloc((size_t)p.total, al.user_data); /* the one allocator call */
-        if (!block) {
-            corral__fail(NULL, &desc->logger, CORRAL_ERR_ALLOC_FAILED);
-            return NULL;
-        }
-    }
-    uintptr_t a = ((uintptr_t)block + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
-    corral_sched *s = (corral_sched *)(void *)a;
-    memset(s, 0, sizeof *s);
-    s->magic = CORRAL__MAGIC;
-    s->flags = desc->memory ? 0u : CORRAL__OWNS_MEMORY;
-    s->pad = (uint32_t)(a - (uintptr_t)block);
-    s->total_bytes = desc->memory ? desc->memory_size : p.total;
-    s->allocator = al;
-    s->logger = desc->logger;
-    s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
-                    : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
-    s->types.max_types = p.max_types;
-    s->types.hash_off = (uint32_t)p.hash_off;
-    s->types.hash_mask = p.hash_size - 1;
-    memset(corral__types(s), 0, (size_t)p.max_types * sizeof(corral__type_entry));
-    memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
-    s->run.order = p.order;
-    s->run.lanes_off = (uint32_t)p.lanes_off;
-    s->run.lane_count = (uint32_t)p.lane_count;
-    s->run.defer_lane = (uint32_t)(p.lane_count - CORRAL__PH_COUNT);
-    s->run.lanes_per_phase = (uint32_t)p.lanes_per_phase;
-    s->run.chunks_off = (uint32_t)p.chunks_off;
-    s->run.chunk_next_off = (uint32_t)p.chunk_next_off;
-    s->run.chunk_count = (uint32_t)p.chunk_count;
-    s->arena.meta_off = (uint32_t)p.meta_off;
-    s->run.ready_off = (uint32_t)p.ready_off;
-    s->run.ready_head = s->run.ready_tail = 0;
-    s->arena.total_slots = (uint32_t)p.total_slots;
-    s->nodes.off = (uint32_t)p.nodes_off;
-    s->nodes.count = (uint32_t)p.node_count;
-    s->nodes.wait_count = (uint32_t)p.wait_nodes;
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->timers.heap_off[h] = (uint32_t)p.heap_off[h];
-    s->groups.owner_off = (uint32_t)p.owner_off;
-    s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
-    s->wakes.signals_off = (uint32_t)p.signals_off;
-    s->wakes.max_signals = (uint32_t)p.max_signals;
-    s->wakes.futures_off = (uint32_t)p.futures_off;
-    s->wakes.max_futures = (uint32_t)p.max_futures;
-    s->prof.timing = desc->timing ? 1u : 0u;
-    s->prof.hooks = desc->hooks;
-    s->prof.instrument = s->prof.timing || desc->hooks.step_begin || desc->hooks.step_end;
-    s->prof.formatter = desc->field_formatter;
-    s->prof.hist_off = (uint32_t)p.hist_off;
-    s->prof.hist_cap = (uint32_t)p.hist_cap;
-    s->prof.trace_off = (uint32_t)p.trace_off;
-    s->prof.trace_cap = (uint32_t)p.trace_cap;
-    s->now.fixed_dt = p.fixed_dt;
-    s->now.max_fixed_steps = p.max_fixed_steps;
-    s->now.time_scale = 1.0f;
-    s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
-    s->now.phase = CORRAL__NIL;
-    s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
-    s->types.last_ti = CORRAL__NIL;
-    s->arena.slab_bytes = p.slab_bytes;
-    s->arena.class_count = p.class_count;
-    uint32_t first = 0;
-    for (uint32_t i = 0; i < p.class_count; i++) {
-        corral__class *c = &s->arena.classes[i];
-        c->first = first;
-        first += p.classes[i].capacity;
-        c->slot_size = p.classes[i].slot_size;
-        c->capacity = p.classes[i].capacity;
-        c->base = (uint32_t)p.class_base[i];
-        c->reserved = p.reserved[i];
-        snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
-        c->pages_off = (uint32_t)p.pages_off[i];
-        c->page_shift = corral__page_shift_for(c->capacity);
-        c->page_count = corral__page_count_for(c->capacity);
-        c->shift = 0;
-        while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
-        uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
-        for (int it = 0; it < 5; it++) inv *= 2u - odd * inv;
-        c->inv = inv;
-        corral__pages_init(s, c);
-    }
-    corral__lanes_init(s);
-    corral__waits_init(s);
-    for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
-        uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
-        corral__type_entry *te = &corral__types(s)[ti];
-        te->id = desc->registry->ids[t];
-        te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
-        te->plain = corral__plain(s, te);
-    }
-#if CORRAL__REGISTRY
-    corral__registry_add(s);
-#endif
-    return s;
-}
-
-void corral_sched_destroy(corral_sched *s)
-{
-    if (!s) return;
-    if (!corral__check(s)) return;
-    if (s->now.in_tick || s->now.depth || (s->flags & CORRAL__DESTROYING)) {
-        corral__fail(s, NULL, CORRAL_ERR_IN_TICK);
-        return;
-    }
-    s->flags |= CORRAL__DESTROYING;
-    for (uint32_t i = 0; i < s->arena.class_count; i++) {
-        corral__class *c = &s->arena.classes[i];
-        for (uint32_t k = 0; k < c->capacity; k++) {
-            corral_co *co = CORRAL__CO(s, c->base + k * c->slot_size);
-            if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
-        }
-    }
-    s->magic = 0;
-#if CORRAL__REGISTRY
-    corral__registry_remove(s);
-#endif
-    if (s->flags & CORRAL__OWNS_MEMORY) {
-        corral_allocator al = s->allocator;
-        al.free((unsigned char *)s - s->pad, al.user_data); /* the allocator hook */
-    }
-}
-
-corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
-{
-    if (!memory) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NULL_ARG);
-        return NULL;
-    }
-    uintptr_t a = ((uintptr_t)memory + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
-    corral_sched *s = (corral_sched *)(void *)a;
-    if (memory_size < sizeof *s + (a - (uintptr_t)memory) || s->magic != CORRAL__MAGIC ||
-        s->total_bytes > memory_size) {
-        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
-        return NULL;
-    }
-    s->flags &= ~(uint32_t)CORRAL__OWNS_MEMORY;
-    s->pad = (uint32_t)(a - (uintptr_t)memory);
-#if CORRAL__REGISTRY
-    if (!corral__registry_has(s)) corral__registry_add(s);
-#endif
-    return s;
-}
-
 /* Every slot free, every page on the empty list in address order (a type
    fills page 0, then 1, ...), each page's free list in address order. */
-static void corral__pages_init(corral_sched *s, corral__class *c)
+void corral__pages_init(corral_sched *s, corral__class *c)
 {
     corral__page *P = corral__pages(s, c);
     for (uint32_t pi = 0; pi < c->page_count; pi++) {
@@ -442,4 +71,28 @@ void corral__retire(corral__class *c, corral_co *co)
 {
     co->state = CORRAL__RETIRED;
     c->retired++;
+}
+
+uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
+{
+    for (uint32_t i = 0; i < s->arena.class_count; i++)
+        if (corral__slot_holds(s->arena.classes[i].slot_size, vt)) return i;
+    return CORRAL__NO_CLASS;
+}
+
+/* every slot's metadata: no wait, no links, no groups */
+void corral__meta_init(corral_sched *s)
+{
+    corral__meta *M = (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
+    for (uint32_t i = 0; i < s->arena.total_slots; i++) {
+        M[i].wait = M[i].joiners_head = M[i].joiners_tail = CORRAL__NIL;
+        M[i].parent = M[i].child = M[i].dest = CORRAL__NIL;
+        M[i].outcome = CORRAL_END_NONE;
+        M[i].stop_why = CORRAL_END_STOPPED;
+        M[i].hold = 0;
+        M[i].groups = CORRAL__NIL;
+        M[i].pending = 0;
+        M[i].fired = -1;
+        M[i].mode = CORRAL__MODE_NONE;
+    }
 }

@@ -476,6 +476,10 @@ static inline corral__node *corral__nodes(const corral_sched *s)
     return (corral__node *)(void *)CORRAL__AT(s, s->nodes.off);
 }
 static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co);
+static inline corral__meta *corral__meta_table(const corral_sched *s)
+{
+    return (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
+}
 /* timer heaps are 4-ary: a level's children sit side by side, so a sift
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
    four children overlap where a binary heap waits for each level's two */
@@ -533,6 +537,28 @@ static inline bool corral__check_in(const corral_sched *s, const char *call)
 #endif
 }
 #define corral__check(s) corral__check_in((s), __func__)
+/* The checks of a public call's arguments, one line per rule (as sokol's
+   _SG_VALIDATE): when `ok` is false the error is recorded and reported as
+   the call's own, and the call returns `ret` (empty in a void call). */
+#define CORRAL__REQUIRE(s, ok, err, ret)                   \
+    do {                                                   \
+        if (CORRAL__UNLIKELY(!(ok))) {                     \
+            corral__fail((s), NULL, (err));                \
+            return ret;                                    \
+        }                                                  \
+    } while (0)
+/* the same, for a call made on behalf of `call`, naming the handle it was
+   given, the coroutine whose step made it and more text (NULL: none) */
+#define CORRAL__REQUIRE_AT(s, ok, err, call, h, self, detail, ret)                   \
+    do {                                                                             \
+        if (CORRAL__UNLIKELY(!(ok))) {                                               \
+            corral__fail_at((s), NULL, (err), (call), (h), (self), (detail));        \
+            return ret;                                                              \
+        }                                                                            \
+    } while (0)
+/* the scheduler whose step is running co, or NULL with NOT_IN_STEP set;
+   stopping: a step that is stopping may still make the call */
+corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping);
 /* validation walks (cycles, double frees) are on */
 static inline bool corral__validating(const corral_sched *s)
 {
@@ -540,6 +566,8 @@ static inline bool corral__validating(const corral_sched *s)
 }
 
 /* arena.c */
+void corral__pages_init(corral_sched *s, corral__class *c);
+void corral__meta_init(corral_sched *s);
 void corral__retire(corral__class *c, corral_co *co);
 
 static inline corral__page *corral__pages(const corral_sched *s, const corral__class *c)
@@ -592,8 +620,66 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
     return local;
 }
 
-/* sched.c */
+/* ---- sched.c: the scheduler and its frame */
+/* public phase -> internal index; false if out of range */
+static inline bool corral__phase_index(corral_phase p, uint32_t *out)
+{
+    switch (p) {
+    case CORRAL_PHASE_DEFAULT:
+    case CORRAL_PHASE_UPDATE: *out = CORRAL__PH_UPDATE; return true;
+    case CORRAL_PHASE_FIXED_UPDATE: *out = CORRAL__PH_FIXED; return true;
+    case CORRAL_PHASE_LATE_UPDATE: *out = CORRAL__PH_LATE; return true;
+    case CORRAL_PHASE_END_OF_FRAME: *out = CORRAL__PH_END; return true;
+    case CORRAL_PHASE_COUNT: break;
+    }
+    return false;
+}
+
+/* ---- lifecycle.c: a coroutine's life, and its states
+
+   Each state is entered through one function:
+     QUEUED    corral__enqueue (queue.c)        in its phase's lane
+     DEFERRED  corral__land (queue.c)           in its phase's next-frame lane
+     READY     corral__ready_push (queue.c)     in the ready ring
+     WAITING   corral__park                     on its wait's nodes or its child
+     (woken)   corral__wake (waits.c)           its wait is over: queued, ready,
+                                                or back to its running step
+     (unwait)  corral__unwait                   its running step drops its wait
+     PAUSED    corral__pause_co / corral__resume_co (groups.c)
+     STOPPING  corral__stop_co                  ends when its step returns
+     ENDING, FREE  corral__end                  its end, its slot back */
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why);
+/* stop one coroutine (deferred if its step is on the stack) */
+void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why);
+/* admit and take a coroutine without stepping it (a call's child); NULL
+   with the error set and counted if it cannot start */
+corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                          uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out);
+/* step every coroutine of the ready ring, including those it adds */
+void corral__drain_ready(corral_sched *s);
+void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local);
+static inline void corral__park(corral_co *co)
+{
+    co->state = CORRAL__WAITING;
+}
+/* the state a coroutine whose step is running has when it waits on nothing */
+static inline void corral__unpark(corral_co *co)
+{
+    co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+}
+void corral__release_wait(corral_sched *s, corral_co *co);
+/* its running step drops the wait it set (a second await, a call) */
+static inline void corral__unwait(corral_sched *s, corral_co *co)
+{
+    corral__release_wait(s, co);
+    corral__unpark(co);
+}
+
+/* ---- queue.c: the run queues */
+static inline uint32_t *corral__ready_ring(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->run.ready_off);
+}
 /* The resume contract's landing: a coroutine whose step yielded without
    parking on a wait joins its phase's lane, or its phase's next-frame lane
    when the step asked not to resume in this frame and that phase's run is
@@ -601,19 +687,11 @@ void corral__end(corral_sched *s, corral_co *co, corral_end_reason why);
 void corral__land(corral_sched *s, corral_co *co);
 /* queue a coroutine that is in no lane (woken, started, moved phase) */
 void corral__enqueue(corral_sched *s, corral_co *co);
-/* stop one coroutine (deferred if its step is on the stack) */
-void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why);
-bool corral__pause_co(corral_sched *s, corral_co *co);
-bool corral__resume_co(corral_sched *s, corral_co *co);
 /* put a woken coroutine in the ready ring (it resumes in this phase run) */
 void corral__ready_push(corral_sched *s, corral_co *co);
-/* step every coroutine of the ready ring, including those it adds */
-void corral__drain_ready(corral_sched *s);
 /* a woken coroutine: now (ring) if a phase run of its phase or a top-level
    start is under way, else queued for its phase's next run */
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
-
-/* queue.c */
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
 void corral__lane_tombstone(corral_sched *s, corral_co *co);
 /* fix what a phase run will step: what is queued now (what joins later
@@ -624,24 +702,80 @@ void corral__lanes_init(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
 
-/* waits.c */
-void corral__release_wait(corral_sched *s, corral_co *co);  /* detach + free its nodes */
+/* ---- waits.c: nodes, their lists, firing; the dispatch of each kind to its room */
+typedef struct corral__list {
+    uint32_t *head, *tail;
+} corral__list;
+uint32_t corral__node_alloc(corral_sched *s);
+uint32_t corral__group_node_alloc(corral_sched *s);
+void corral__node_free(corral_sched *s, uint32_t i);
+void corral__list_push(corral_sched *s, corral__list l, uint32_t i);
+void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i);
+corral__list corral__list_of(corral_sched *s, const corral__node *n);
+void corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one */
+void corral__free_chain(corral_sched *s, uint32_t *first); /* a sibling chain: detached, freed */
+/* node i was taken out of its container: act on it */
+void corral__fire(corral_sched *s, uint32_t i);
+/* its wait is over (now: a join, which resumes in this run of its phase) */
+void corral__wake(corral_sched *s, corral_co *co, bool now);
+void corral__hold_wait(corral_sched *s, corral_co *co);   /* pause: timers, predicates out */
+void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same time left */
+/* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
+   over (nothing registered), -1 malformed, -2 no free node (error set). */
+int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__nodes_init(corral_sched *s);
+/* Each room answers the waits' questions about its kinds: ready (1 over
+   already, 0 must wait, -1 malformed with the error set), arm (into its
+   container) and list (the one a node is on). */
+
+/* ---- timers.c: frames, seconds, realtime */
+void corral__timer_arm(corral_sched *s, uint32_t i, const corral_wait *w);
+void corral__timer_cancel(corral_sched *s, const corral__node *n);
+void corral__timer_hold(corral_sched *s, corral__node *n);
+void corral__timer_unhold(corral_sched *s, uint32_t i);
+uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
+void corral__timers_init(corral_sched *s);
+
+/* ---- polls.c: until, while */
+int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__poll_arm(corral_sched *s, const corral_co *co, uint32_t i, const corral_wait *w);
+corral__list corral__poll_list(corral_sched *s, const corral__node *n);
+void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i);
+uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);
+void corral__predicates_next_frame(corral_sched *s); /* a new frame: deferred predicates join */
+void corral__polls_init(corral_sched *s);
+
+/* ---- wakelists.c: signal, future */
+int corral__signal_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__signal_arm(corral_sched *s, uint32_t i, const corral_wait *w);
+corral__list corral__signal_list(corral_sched *s, const corral__node *n);
+int corral__future_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__future_arm(corral_sched *s, uint32_t i, const corral_wait *w);
+corral__list corral__future_list(corral_sched *s, const corral__node *n);
+void corral__wakes_init(corral_sched *s);
+
+/* ---- calls.c: calls and joins */
+int corral__join_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__join_arm(corral_sched *s, uint32_t i, const corral_wait *w);
+corral__list corral__join_list(corral_sched *s, const corral__node *n);
+void corral__wake_joiners(corral_sched *s, corral_co *co); /* it is ending */
+/* a called child ends: its result and outcome to its caller, who wakes */
+void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
+                      corral_end_reason why);
+
+/* ---- groups.c: groups and pause */
 bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags);
 void corral__leave_groups(corral_sched *s, corral_co *co);
-void corral__hold_timers(corral_sched *s, corral_co *co);   /* pause: timers, predicates out */
-void corral__unhold_timers(corral_sched *s, corral_co *co); /* resume: back, same time left */
+corral__list corral__group_list(corral_sched *s, const corral__node *n);
 static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
 {
     uint32_t n = owner ? 1u : 0u;
     for (; tags; tags &= tags - 1) n++;
     return n;
 }
-int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
-void corral__wake_joiners(corral_sched *s, corral_co *co);  /* it is ending */
-uint32_t corral__wake_timers(corral_sched *s);               /* at a frame's first phase run */
-uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);
-void corral__predicates_next_frame(corral_sched *s);         /* a new frame: deferred predicates join */
-void corral__waits_init(corral_sched *s);
+void corral__groups_init(corral_sched *s);
+bool corral__pause_co(corral_sched *s, corral_co *co);
+bool corral__resume_co(corral_sched *s, corral_co *co);
 
 /* types.c */
 bool corral__type_ok(const corral_type *vt); /* well-formed vtable */
@@ -673,6 +807,8 @@ static inline uint8_t corral__plain(const corral_sched *s, const corral__type_en
 }
 
 /* handles.c */
+/* the live coroutine h names, or NULL with the error set (call names the caller) */
+corral_co *corral__live(const char *call, corral_sched *s, corral_handle h);
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);
 corral_handle corral__handle_of(const corral_sched *s, const corral_co *co);
 

@@ -77,10 +77,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
 bool corral_next_co(const corral_sched *s, uint32_t *cursor, corral_co_info *out)
 {
     if (!corral__check(s)) return false;
-    if (!cursor || !out) {
-        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
-        return false;
-    }
+    CORRAL__REQUIRE(s, cursor && out, CORRAL_ERR_NULL_ARG, false);
     for (uint32_t g = *cursor; g < s->arena.total_slots; g++) {
         const corral_co *co = corral__co_of_global(s, g);
         if (!corral__state_alive(co->state)) continue;
@@ -177,10 +174,7 @@ bool corral_print_co(const corral_sched *s, corral_handle h, FILE *out)
 {
     corral_co_info in;
     if (!corral_co_info_of(s, h, &in)) return false;
-    if (!out) {
-        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
-        return false;
-    }
+    CORRAL__REQUIRE(s, out, CORRAL_ERR_NULL_ARG, false);
     corral__print_info(s, &in, out);
     return true;
 }
@@ -188,10 +182,7 @@ bool corral_print_co(const corral_sched *s, corral_handle h, FILE *out)
 void corral_dump(const corral_sched *s, FILE *out)
 {
     if (!corral__check(s)) return;
-    if (!out) {
-        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
-        return;
-    }
+    CORRAL__REQUIRE(s, out, CORRAL_ERR_NULL_ARG, );
     fprintf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", s->arena.live, s->now.frame);
     uint32_t cur = 0;
     corral_co_info in;
@@ -439,10 +430,7 @@ void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
 {
     corral_sched_desc d;
     if (!corral_budget_desc(s, headroom, &d)) return;
-    if (!out) {
-        corral__fail(s, NULL, CORRAL_ERR_NULL_ARG);
-        return;
-    }
+    CORRAL__REQUIRE(s, out, CORRAL_ERR_NULL_ARG, );
     fprintf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->now.frame,
             1.0 + (double)headroom);
     fprintf(out, "   Copy the rest of your desc (memory, allocator, logger, registry) next to it. */\n");

@@ -1,5 +1,6 @@
 /*
-    handles.c -- handle <-> slot.
+    handles.c -- handle <-> slot, and the public calls that only look a
+    handle up (alive, context).
 
     A handle is {class << 24 | slot, generation}. Resolving checks the class
     and slot exist (else: forged), then that the slot's generation matches
@@ -49,4 +50,31 @@ bool corral__debug_set_gen(corral_sched *s, uint32_t index, uint32_t gen)
     const corral__class *c = &s->arena.classes[cls];
     CORRAL__CO(s, c->base + local * c->slot_size)->gen = gen;
     return true;
+}
+
+corral_co *corral__live(const char *call, corral_sched *s, corral_handle h)
+{
+    if (!corral__check_in(s, call)) return NULL;
+    corral_error err;
+    corral_co *co = corral__resolve(s, h, &err);
+    if (!co) corral__fail_at(s, NULL, err, call, h, NULL, NULL);
+    return co;
+}
+
+bool corral_alive(const corral_sched *s, corral_handle h)
+{
+    if (!corral__check(s)) return false;
+    corral_error err;
+    return corral__resolve(s, h, &err) != NULL;
+}
+
+void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
+{
+    if (!corral__check(s)) return NULL;
+    corral_error err;
+    corral_co *co = corral__resolve(s, h, &err);
+    CORRAL__REQUIRE_AT(s, co, err, __func__, h, NULL, NULL, NULL);
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    CORRAL__REQUIRE_AT(s, te->vt == type, CORRAL_ERR_WRONG_TYPE, __func__, h, NULL, te->vt->name, NULL);
+    return CORRAL__AT(co, te->ctx_off);
 }

@@ -1,5 +1,8 @@
 /*
-    queue.c -- lanes: the run queues, and the walk a phase run makes.
+    queue.c -- the run queues: the lanes, where a yield lands (the resume
+    contract's corral__land), the ready ring, the walk a phase run makes
+    and its time budget. What a step does to a coroutine's life is the
+    lifecycle's (lifecycle.c); when a wait ends, the waits' (waits.c).
 
     A lane is a chain of CORRAL__CHUNK-entry chunks from one pool shared by
     every lane, so grouping by (phase, type) costs no memory per type. An
@@ -604,4 +607,63 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     }
     if (!s->budget.out) s->run.first_lane[phase] = 0;
     return steps;
+}
+
+void corral_set_budget(corral_sched *s, uint64_t ns)
+{
+    if (corral__check(s)) s->budget.ns = ns;
+}
+
+uint64_t corral_budget_left(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    if (!s) return 0;
+    if (!s->budget.ns || !s->now.in_tick) return UINT64_MAX;
+    uint64_t spent = s->now.clock.now_ns(s->now.clock.user_data) - s->budget.run_start;
+    return spent >= s->budget.ns ? 0 : s->budget.ns - spent;
+}
+
+void corral__enqueue(corral_sched *s, corral_co *co)
+{
+    uint32_t off = corral__co_off(s, co);
+    co->state = CORRAL__QUEUED;
+    co->link = corral__lane_push(s, corral__run_lane_of(s, co), off);
+}
+
+/* The resume contract (docs/API.md, "When a coroutine resumes") decides
+   here where a yield lands; the waits that park on nodes decide through
+   their containers (timers by their due time, predicates in
+   corral__attach), and every other path only queues. A yield waits for
+   the next frame when its step awaited next_frame, or when it is the
+   coroutine's first step and it awaited no phase (Unity: `yield return
+   null` from StartCoroutine resumes in the next frame; the coroutine does
+   not run twice in the frame it started in). */
+void corral__land(corral_sched *s, corral_co *co)
+{
+    const uint32_t f = co->flags;
+    CORRAL__CONTRACT_DONE(co);
+    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
+                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
+    if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
+        co->state = CORRAL__DEFERRED;
+        co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
+        return;
+    }
+    corral__enqueue(s, co);
+}
+
+void corral__ready_push(corral_sched *s, corral_co *co)
+{
+    co->state = CORRAL__READY;
+    co->link = s->run.ready_tail % s->arena.total_slots;
+    corral__ready_ring(s)[co->link] = corral__co_off(s, co);
+    s->run.ready_tail++;
+}
+
+void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
+{
+    if (s->run.starting || (s->now.in_tick && (co->flags & CORRAL__PHASE_MASK) == s->now.phase))
+        corral__ready_push(s, co);
+    else
+        corral__enqueue(s, co);
 }

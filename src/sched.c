@@ -1,723 +1,376 @@
 /*
-    sched.c -- start, stop, the end of a coroutine, the frame and its phases.
+    sched.c -- the scheduler and its frame: the plan that lays out the one
+    block, create, adopt and destroy; the frame's clocks and the order of
+    its phase runs; what a step may ask of the frame it runs in.
 
-    Starting runs the first step at once (Unity). A coroutine lives in one
-    phase; when its step yields it stays in its lane (queue.c), moves to
-    another phase's lane, or parks on a wait (waits.c). A coroutine whose
-    step is on the C stack is never freed under it: stopping it marks it
-    STOPPING and it ends when its step returns.
+    Each room initialises its own part of the block (corral__*_init); what
+    a phase run steps and in which order is the run queues' (queue.c).
 */
+#define _POSIX_C_SOURCE 200112L /* clock_gettime under strict C11 (the default clock) */
 #include "corral_internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* public phase -> internal index; false if out of range */
-static bool corral__phase_index(corral_phase p, uint32_t *out)
+static const uint32_t corral__default_sizes[] = {24, 32, 48, 64, 96, 128, 256, 512, 1024};
+#define CORRAL__DEFAULT_CAPACITY 256u
+#define CORRAL__DEFAULT_MAX_TYPES 64u
+
+#include <time.h>
+
+
+typedef struct corral__plan {
+    corral_class_desc classes[CORRAL_MAX_CLASSES];
+    uint32_t reserved[CORRAL_MAX_CLASSES];
+    uint64_t class_base[CORRAL_MAX_CLASSES];
+    uint64_t pages_off[CORRAL_MAX_CLASSES];
+    uint32_t class_count;
+    uint32_t max_types;
+    uint32_t hash_size;
+    uint64_t hash_off;
+    uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
+    uint64_t meta_off, total_slots, ready_off;
+    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
+    uint64_t signals_off, max_signals, futures_off, max_futures;
+    uint64_t owner_off, owner_buckets, wait_nodes;
+    uint64_t hist_off, hist_cap, trace_off, trace_cap;
+    uint32_t order, max_fixed_steps;
+    float fixed_dt;
+    uint64_t slab_bytes;
+    uint64_t total; /* including 64 bytes of alignment slack */
+} corral__plan;
+
+static void *corral__malloc(size_t size, void *user) /* default allocator */
 {
-    switch (p) {
-    case CORRAL_PHASE_DEFAULT:
-    case CORRAL_PHASE_UPDATE: *out = CORRAL__PH_UPDATE; return true;
-    case CORRAL_PHASE_FIXED_UPDATE: *out = CORRAL__PH_FIXED; return true;
-    case CORRAL_PHASE_LATE_UPDATE: *out = CORRAL__PH_LATE; return true;
-    case CORRAL_PHASE_END_OF_FRAME: *out = CORRAL__PH_END; return true;
-    default: return false;
-    }
+    (void)user;
+    return malloc(size); /* default allocator hook */
 }
 
-void corral__enqueue(corral_sched *s, corral_co *co)
+static uint64_t corral__monotonic_ns(void *user)
 {
-    uint32_t off = corral__co_off(s, co);
-    co->state = CORRAL__QUEUED;
-    co->link = corral__lane_push(s, corral__run_lane_of(s, co), off);
+    (void)user;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* The resume contract (docs/API.md, "When a coroutine resumes") decides
-   here where a yield lands; the waits that park on nodes decide through
-   their containers (timers by their due time, predicates in
-   corral__attach), and every other path only queues. A yield waits for
-   the next frame when its step awaited next_frame, or when it is the
-   coroutine's first step and it awaited no phase (Unity: `yield return
-   null` from StartCoroutine resumes in the next frame; the coroutine does
-   not run twice in the frame it started in). */
-void corral__land(corral_sched *s, corral_co *co)
+static void corral__free(void *ptr, void *user) /* default allocator */
 {
-    const uint32_t f = co->flags;
-    CORRAL__CONTRACT_DONE(co);
-    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
-                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
-    if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
-        co->state = CORRAL__DEFERRED;
-        co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
-        return;
-    }
-    corral__enqueue(s, co);
+    (void)user;
+    free(ptr); /* default allocator hook */
 }
 
-static uint32_t *corral__ready(const corral_sched *s)
-{
-    return (uint32_t *)(void *)CORRAL__AT(s, s->run.ready_off);
-}
+static uint64_t corral__align64(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
-void corral__ready_push(corral_sched *s, corral_co *co)
+/* Fill `p` from the desc (defaults applied); CORRAL_ERR_OK or why not. */
+static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *p)
 {
-    co->state = CORRAL__READY;
-    co->link = s->run.ready_tail % s->arena.total_slots;
-    corral__ready(s)[co->link] = corral__co_off(s, co);
-    s->run.ready_tail++;
-}
+    memset(p, 0, sizeof *p);
+    p->max_types = d->max_types ? d->max_types : CORRAL__DEFAULT_MAX_TYPES;
+    if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
+    const corral_registry *reg = d->registry;
+    if (reg && (reg->count > p->max_types || (reg->count && (!reg->types || !reg->ids))))
+        return CORRAL_ERR_BAD_DESC;
 
-/* The last part of every end: its cleanup hook, its counters, its slot
-   back on the free list. (state is ENDING: not alive to the hook) */
-static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,
-                                                corral__class *c, corral_end_reason why, uint32_t local,
-                                                bool plain)
-{
-    if (!plain && te->cleanup) {
-        s->now.depth++;
-        te->cleanup(CORRAL__AT(co, te->ctx_off), why);
-        s->now.depth--;
-    }
-    te->live--;
-    if (why == CORRAL_END_STOPPED) te->stopped++;
-    else if (why != CORRAL_END_FINISHED) te->ended_other++;
-    if (!plain && te->budget) c->reserved++;
-    s->arena.live--;
-    s->arena.slot_bytes -= c->slot_size;
-    s->arena.ctx_bytes -= te->ctx_size;
-    if (!plain && s->prof.hooks.free) s->prof.hooks.free(c->name, co, c->slot_size, s->prof.hooks.user_data);
-    corral__slot_free(s, te, c, co, local);
-}
-
-/* What ties an ending coroutine to others: its groups, the caller awaiting
-   it (hand over the result, wake it), its joiners. */
-static void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
-                              corral_end_reason why)
-{
-    if (m->groups != CORRAL__NIL) corral__leave_groups(s, co);
-    if (m->parent != CORRAL__NIL) { /* a caller awaits it: hand over the result, wake it */
-        corral_co *p = corral__co_of_global(s, m->parent);
-        corral__meta *pm = corral__meta_of(s, p);
-        m->parent = CORRAL__NIL;
-        if (pm->child == corral__global_of(s, co)) {
-            if (why == CORRAL_END_FINISHED && te->vt->result_size && pm->dest != CORRAL__NIL)
-                memcpy(CORRAL__AT(p, pm->dest), CORRAL__AT(co, te->ctx_off + te->vt->result_offset),
-                       te->vt->result_size);
-            pm->outcome = (uint8_t)why;
-            pm->child = pm->dest = CORRAL__NIL;
-            if (pm->wait != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
-            if (p->state == CORRAL__PAUSED) {
-                pm->hold |= CORRAL__HOLD_WOKEN; /* resumes on corral_resume */
-            } else if (corral__is_running(s, p)) {
-                if (p->state == CORRAL__WAITING)
-                    p->state = (p->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
-            } else if (p->state == CORRAL__WAITING) {
-                corral__wake_now_or_queue(s, p);
-            }
+    uint32_t n = 0;
+    while (n < CORRAL_MAX_CLASSES && d->classes[n].slot_size != 0) n++;
+    if (n == 0) {
+        uint32_t cap = reg ? 0 : (d->default_capacity ? d->default_capacity : CORRAL__DEFAULT_CAPACITY);
+        for (; n < sizeof corral__default_sizes / sizeof corral__default_sizes[0]; n++) {
+            p->classes[n].slot_size = corral__default_sizes[n];
+            p->classes[n].capacity = cap;
         }
-    }
-    if (m->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
-}
-
-/* (m: its meta; local: its slot in its class, NIL if not at hand) */
-static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co, corral__meta *m,
-                                                 corral_end_reason why, uint32_t local)
-{
-    corral__type_entry *te = &corral__types(s)[co->type];
-    if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) corral__lane_tombstone(s, co);
-    else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
-    else if (co->state == CORRAL__READY) corral__ready(s)[co->link] = CORRAL__NIL;
-    co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
-    /* the common end has no links: one test (the AND of NILs is NIL) */
-    if ((m->groups & m->parent & m->joiners_head) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
-    corral__class *c = &s->arena.classes[te->cls];
-    if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
-    corral__end_last(s, co, te, c, why, local, false);
-}
-
-void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
-{
-    if (s->run.starting || (s->now.in_tick && (co->flags & CORRAL__PHASE_MASK) == s->now.phase))
-        corral__ready_push(s, co);
-    else
-        corral__enqueue(s, co);
-}
-
-/* End a coroutine and, iteratively, the chain of children it awaits (each
-   with PARENT_STOPPED; DESTROYED stays DESTROYED). A child whose step is on
-   the C stack is only marked: it ends when that step returns. */
-static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, corral__meta *m,
-                                               corral_end_reason why, uint32_t local)
-{
-    for (;;) {
-        corral_co *child = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
-        m->child = CORRAL__NIL;
-        corral__meta *cm = child ? corral__meta_of(s, child) : NULL;
-        if (cm) cm->parent = CORRAL__NIL; /* it must not wake us */
-        corral__end_one(s, co, m, why, local);
-        if (!child) return;
-        if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
-        if (corral__is_running(s, child)) {
-            if (child->state == CORRAL__WAITING) corral__release_wait(s, child);
-            child->state = CORRAL__STOPPING;
-            cm->stop_why = (uint8_t)why;
-            return;
-        }
-        co = child;
-        m = cm;
-        local = CORRAL__NIL;
-    }
-}
-
-void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
-{
-    corral__end_m(s, co, corral__meta_of(s, co), why, CORRAL__NIL);
-}
-
-/* a coroutine marked STOPPING ends with the reason stored for it */
-static corral_end_reason corral__stop_reason(corral__meta *m)
-{
-    corral_end_reason why = (corral_end_reason)m->stop_why;
-    m->stop_why = CORRAL_END_STOPPED;
-    return why;
-}
-
-/* Step a coroutine that is in no lane (its first step, or from the ready
-   ring). step: its type's step function; plain: its type is plain
-   (corral__plain), so the step is not instrumented. Returns what the step
-   returned; *pause: whether it asked to be paused. */
-static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, corral_co *co,
-                                                            corral_result (*step)(corral_co *), bool *pause,
-                                                            bool plain)
-{
-    corral_sched *prev = corral__tls_sched;
-    corral__tls_sched = s;
-    s->now.depth++;
-    co->state = CORRAL__RUNNING;
-    co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
-    corral_result r = !plain && s->prof.instrument ? corral__step_instrumented(s, co) : step(co);
-    s->now.depth--;
-    corral__tls_sched = prev;
-    *pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
-    co->flags = (uint8_t)(co->flags & ~(CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG));
-    return r;
-}
-
-/* After a detached step: queue it, park it or end it. m: its meta if at
-   hand, or NULL; local: its slot in its class if at hand, or NIL. */
-static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
-                                                corral_result r, bool pause)
-{
-    if (co->state == CORRAL__STOPPING || r == CORRAL_STOP) {
-        if (!m) m = corral__meta_of(s, co);
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED, local);
-    } else if (co->state == CORRAL__RUNNING) {
-        corral__land(s, co);
     } else {
-        /* WAITING: parked on its wait (or its child) */
-        CORRAL__CONTRACT_DONE(co);
-    }
-    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
-}
-
-/* a top-level start (engine code, outside any step) also runs whatever the
-   first step woke or called, at once */
-static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
-{
-    bool top = !s->now.in_tick && s->now.depth == 0;
-    if (top) s->run.starting = 1;
-    return top;
-}
-static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
-{
-    if (top) {
-        if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
-        s->run.starting = 0;
-    }
-}
-
-/* Step a coroutine that is in no lane, then queue, park or end it. */
-static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m,
-                                                       uint32_t local)
-{
-    bool pause;
-    corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__settle(s, co, m, local, r, pause);
-}
-
-/* Step a detached coroutine at once (see corral__top_begin). */
-static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
-                                                  uint32_t local)
-{
-    bool top = corral__top_begin(s);
-    corral__step_detached(s, co, m, local);
-    corral__top_end(s, top);
-}
-
-/* The first step of a new coroutine. A spawn that is over at once -- the
-   first step returns STOP, its state is still RUNNING (it did not stop
-   itself or park on a wait) and nothing is tied to it (no child, caller,
-   joiner or group) -- ends right here, with its type, class, meta and slot
-   at hand instead of looked up again: the same end as corral__end_m's for
-   it (a pause it asked for is moot), in fewer instructions. Anything else
-   goes the general way. (Laid out as the likely case; a first step that
-   yields pays nothing measurable for it: docs/DESIGN.md, "Spawn path".) */
-static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co *co, corral__meta *m,
-                                                    corral__type_entry *te, corral__class *c, uint32_t local,
-                                                    bool plain)
-{
-    bool top = corral__top_begin(s), pause;
-    corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
-    if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       (m->child & m->groups & m->parent & m->joiners_head) == CORRAL__NIL)) {
-        co->state = CORRAL__ENDING;
-        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
-    } else {
-        corral__settle(s, co, m, local, r, pause);
-    }
-    corral__top_end(s, top);
-}
-
-void corral__drain_ready(corral_sched *s)
-{
-    while (s->run.ready_head != s->run.ready_tail) {
-        uint32_t off = corral__ready(s)[s->run.ready_head % s->arena.total_slots];
-        s->run.ready_head++;
-        if (off == CORRAL__NIL) continue; /* stopped while ready */
-        s->nodes.debug_visits++;
-        corral__step_detached(s, CORRAL__CO(s, off), NULL, CORRAL__NIL);
-    }
-}
-
-
-/* Whether a coroutine of type vt may start now (arguments, type, class,
-   group nodes, budget, reservations): its type index, or NIL with the
-   error set and counted. */
-static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sched *s, const corral_type *vt,
-                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags)
-{
-    const uint32_t none = CORRAL__NIL;
-    if (CORRAL__UNLIKELY(!vt) || CORRAL__UNLIKELY(!ctx)) {
-        corral__fail_at(s, NULL, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
-    if (s->flags & CORRAL__DESTROYING) {
-        corral__fail_at(s, NULL, CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
-    uint32_t ti = corral__type_index(s, vt);
-    if (ti >= CORRAL__BAD_TI) {
-        corral__fail_at(s, NULL, ti == CORRAL__NIL ? CORRAL_ERR_TOO_MANY_TYPES : CORRAL_ERR_BAD_TYPE, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
-    corral__type_entry *te = &corral__types(s)[ti];
-    if (ctx_size != te->ctx_size) {
-        corral__fail_at(s, NULL, CORRAL_ERR_CTX_SIZE_MISMATCH, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
-    if (te->cls == CORRAL__NO_CLASS) {
-        te->failed++;
-        corral__fail_at(s, NULL, CORRAL_ERR_NO_CLASS, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
-    corral__class *c = &s->arena.classes[te->cls];
-    if ((owner | tags) && s->nodes.group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
-        te->failed++;
-        s->nodes.group_failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
-    /* a type without a budget may not take a class's last free slots while
-       they are reserved for budgeted types; with none reserved, an empty
-       free list (below) is the only way to be full */
-    if (te->budget ? te->live >= te->budget
-                   : c->reserved && c->capacity - c->used - c->retired <= c->reserved) {
-        te->failed++;
-        if (te->budget) {
-            corral__fail_at(s, NULL, CORRAL_ERR_TYPE_BUDGET, call, CORRAL__NOH, NULL, NULL);
-        } else {
-            c->failures++;
-            corral__fail_at(s, NULL, CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+        for (uint32_t i = 0; i < n; i++) {
+            p->classes[i] = d->classes[i];
+            uint32_t sz = d->classes[i].slot_size;
+            if (sz % CORRAL__SLOT_STEP != 0 || sz < CORRAL__SLOT_MIN) return CORRAL_ERR_BAD_DESC;
+            if (i > 0 && sz <= d->classes[i - 1].slot_size) return CORRAL_ERR_BAD_DESC;
         }
-        return none;
     }
-    return ti;
+    p->class_count = n;
+
+    /* registry budgets add to (and are reserved in) the class each type fits */
+    for (uint32_t t = 0; reg && t < reg->count; t++) {
+        const corral_type *vt = reg->types[t];
+        if (!corral__type_ok(vt) || reg->ids[t] == 0) return CORRAL_ERR_BAD_TYPE;
+        uint32_t b = reg->budgets ? reg->budgets[t] : 0;
+        uint32_t c = 0;
+        while (c < n && !corral__slot_holds(p->classes[c].slot_size, vt)) c++;
+        if (c == n) return CORRAL_ERR_NO_CLASS;
+        if ((uint64_t)p->classes[c].capacity + b > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
+        p->classes[c].capacity += b;
+        p->reserved[c] += b;
+    }
+
+    uint64_t off = CORRAL__TYPES_OFF; /* the type table: right after the scheduler */
+    off += (uint64_t)p->max_types * sizeof(corral__type_entry);
+    p->hash_size = 1;
+    while (p->hash_size < 2 * p->max_types) p->hash_size <<= 1;
+    p->hash_off = off;
+    off += (uint64_t)p->hash_size * sizeof(uint16_t);
+    uint64_t slots = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (p->classes[i].capacity > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
+        slots += p->classes[i].capacity;
+    }
+    if ((uint32_t)d->order >= CORRAL_ORDER_COUNT || d->fixed_dt < 0.0f) return CORRAL_ERR_BAD_DESC;
+    p->order = (uint32_t)d->order;
+    p->fixed_dt = d->fixed_dt > 0.0f ? d->fixed_dt : 0.02f;
+    p->max_fixed_steps = d->max_fixed_steps ? d->max_fixed_steps : 8u;
+    p->total_slots = slots;
+    p->lanes_per_phase = p->order == CORRAL_ORDER_BY_TYPE ? p->max_types : 1;
+    /* the run lanes, then one next-frame lane per phase (the resume contract) */
+    p->lane_count = p->lanes_per_phase * CORRAL__PH_COUNT + CORRAL__PH_COUNT;
+    /* 2 entries per slot + slack: see queue.c for why that always suffices */
+    p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
+    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + 256;
+    p->node_count = p->wait_nodes + (d->max_group_nodes ? d->max_group_nodes : 256);
+    p->owner_buckets = 16;
+    while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
+    p->max_signals = d->max_signals ? d->max_signals : 64;
+    p->max_futures = d->max_futures ? d->max_futures : 64;
+    if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu)
+        return CORRAL_ERR_TOO_LARGE;
+    off = corral__align64(off, 8);
+    p->lanes_off = off;
+    off += p->lane_count * sizeof(corral__lane);
+    p->chunks_off = off;
+    off += (p->chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t); /* + the walk's look-ahead */
+    p->chunk_next_off = off;
+    off += p->chunk_count * sizeof(uint32_t);
+    p->ready_off = off;
+    off += (slots ? slots : 1) * sizeof(uint32_t);
+    off = corral__align64(off, 8);
+    p->meta_off = off;
+    off += slots * sizeof(corral__meta);
+    off = corral__align64(off, 8);
+    p->nodes_off = off;
+    off += p->node_count * sizeof(corral__node);
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) { /* timers are wait nodes only */
+        p->heap_off[h] = off;
+        off += p->wait_nodes * sizeof(uint32_t);
+    }
+    p->owner_off = off;
+    off += p->owner_buckets * 2 * sizeof(uint32_t);
+    off = corral__align64(off, 8);
+    p->signals_off = off;
+    off += p->max_signals * sizeof(corral__signal);
+    off = corral__align64(off, 8);
+    p->futures_off = off;
+    off += p->max_futures * sizeof(corral__future);
+    p->hist_cap = d->history_frames;
+    p->trace_cap = d->timing ? d->trace_steps : 0;
+    if (p->hist_cap > 0x00FFFFFFu || p->trace_cap > 0x0FFFFFFFu) return CORRAL_ERR_TOO_LARGE;
+    off = corral__align64(off, 8);
+    p->hist_off = off;
+    off += p->hist_cap * sizeof(corral_frame_sample);
+    p->trace_off = off;
+    off += p->trace_cap * sizeof(corral__trace_ev);
+    off = corral__align64(off, 8);
+    for (uint32_t i = 0; i < n; i++) {
+        p->pages_off[i] = off;
+        off += (uint64_t)corral__page_count_for(p->classes[i].capacity) * sizeof(corral__page);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        off = corral__align64(off, CORRAL__SLAB_ALIGN);
+        p->class_base[i] = off;
+        uint64_t bytes = (uint64_t)p->classes[i].capacity * p->classes[i].slot_size;
+        p->slab_bytes += bytes;
+        off += bytes;
+    }
+    if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
+    p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
+    return CORRAL_ERR_OK;
 }
 
-/* Take a slot for an admitted coroutine of type ti and copy its context in
-   (no step yet). NULL, with the error set and counted, if no slot is free.
-   plain: the type's corral__plain, a constant where the caller knows it so
-   that the tests it stands for fold away. */
-static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
-                                                    size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
-                                                    corral_handle *out, corral__meta **meta_out, bool plain)
+size_t corral_sched_memory_size(const corral_sched_desc *desc)
 {
-    corral__type_entry *te = &corral__types(s)[ti];
-    corral__class *c = &s->arena.classes[te->cls];
-    corral_co *co;
-    uint32_t local = corral__slot_alloc(s, te, c, &co);
-    if (local == CORRAL__NIL) { /* full; or retired slots ate a reservation */
-        te->failed++;
-        c->failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+    corral__plan p;
+    CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, 0);
+    corral_error e = corral__make_plan(desc, &p);
+    if (e != CORRAL_ERR_OK) {
+        corral__fail(NULL, &desc->logger, e);
+        return 0;
+    }
+    return (size_t)p.total;
+}
+
+corral_sched *corral_sched_create(const corral_sched_desc *desc)
+{
+    corral__plan p;
+    CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, NULL);
+    corral_error e = corral__make_plan(desc, &p);
+    if (e != CORRAL_ERR_OK) {
+        corral__fail(NULL, &desc->logger, e);
         return NULL;
     }
-    if (!plain && te->budget) c->reserved--;
-    co->type = (uint16_t)ti;
-    co->flags = (uint8_t)(phase | CORRAL__FIRST_FLAG);
-    co->resume = 0;
-    co->link = CORRAL__NIL;
-    unsigned char *dst = CORRAL__AT(co, te->ctx_off);
-    switch (ctx_size) { /* small contexts: inline copies, no call */
-    case 8: memcpy(dst, ctx, 8); break;
-    case 16: memcpy(dst, ctx, 16); break;
-    case 24: memcpy(dst, ctx, 24); break;
-    case 32: memcpy(dst, ctx, 32); break;
-    default: memcpy(dst, ctx, ctx_size); break;
+    if ((unsigned)desc->validation >= (unsigned)CORRAL_VALIDATION_COUNT) {
+        corral__fail(NULL, &desc->logger, CORRAL_ERR_BAD_DESC);
+        return NULL;
     }
-
-    te->started++;
-    if (++te->live > te->peak) te->peak = te->live;
-    if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
-    s->arena.slot_bytes += c->slot_size;
-    if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
-    s->arena.ctx_bytes += te->ctx_size;
-    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
-    corral__meta *m = &((corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off))[c->first + local];
-    m->born = (uint32_t)s->now.frame;
-    *meta_out = m;
-    if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);
-
-    if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */
-    out->index = te->cls << CORRAL__CLASS_SHIFT | local;
-    out->gen = co->gen;
-    return co;
-}
-
-/* admit, then take (a call's child: its first step runs later, from the
-   ready ring). NULL, with the error set and counted, if it cannot. */
-static CORRAL__ALWAYS_INLINE corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt,
-                                                      const void *ctx, size_t ctx_size, uint32_t phase,
-                                                      uint64_t owner, uint32_t tags, corral_handle *out,
-                                                      corral__meta **meta_out)
-{
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
-    if (ti == CORRAL__NIL) return NULL;
-    return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
-}
-
-/* take and first step of an admitted start; plain: a constant */
-static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
-                                                  size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
-                                                  corral_handle *h, bool plain)
-{
-    corral__meta *m;
-    corral_co *co = corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, h, &m, plain);
-    if (!co) return;
-    corral__type_entry *te = &corral__types(s)[ti];
-    /* Unity: the first step runs at once, in the caller's frame */
-    corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
-}
-
-static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corral_sched *s, const corral_type *vt,
-                                                         const void *ctx, size_t ctx_size,
-                                                         const corral_start_desc *opts)
-{
-    corral_handle h = {0, 0};
-    if (!corral__check_in(s, call)) return h;
-    uint32_t phase = CORRAL__PH_UPDATE;
-    if (opts && !corral__phase_index(opts->phase, &phase)) {
-        corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
-        return h;
+    corral_allocator al = desc->allocator;
+    if (!al.alloc || !al.free) {
+        al.alloc = corral__malloc;
+        al.free = corral__free;
+        al.user_data = NULL;
     }
-    uint64_t owner = opts ? opts->owner : 0;
-    uint32_t tags = opts ? opts->tags : 0;
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
-    if (ti == CORRAL__NIL) return h;
-    /* two copies of the rest: one without the optional work's tests */
-    if (corral__types(s)[ti].plain) corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, &h, true);
-    else corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, &h, false);
-    return h;
-}
-
-corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
-{
-    return corral__start(__func__, s, vt, ctx, ctx_size, NULL);
-}
-
-corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
-                              const corral_start_desc *opts)
-{
-    return corral__start(__func__, s, vt, ctx, ctx_size, opts);
-}
-
-static bool corral__call(const char *call, corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
-                         void *dest, size_t dest_size, bool keep_wait);
-
-bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest,
-                 size_t dest_size)
-{
-    return corral__call(__func__, co, vt, ctx, ctx_size, dest, dest_size, false);
-}
-
-/* keep_wait: the caller's wait nodes are an interrupt for this call */
-static bool corral__call(const char *call, corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
-                         void *dest, size_t dest_size, bool keep_wait)
-{
-    corral_sched *s = corral__tls_sched;
-    if (!s || !co || !corral__is_running(s, co) || co->state == CORRAL__STOPPING) {
-        corral__fail_at(s, NULL, CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL);
-        return false;
-    }
-    corral__meta *pm = corral__meta_of(s, co);
-    pm->outcome = CORRAL_END_NONE;
-    if (pm->child != CORRAL__NIL) { /* one child at a time */
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, "it awaits a child already");
-        return false;
-    }
-    const corral__type_entry *pte = &corral__types(s)[co->type];
-    uint32_t dest_off = CORRAL__NIL;
-    if (vt && dest_size != vt->result_size) {
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, "its size is not the type's result size");
-        return false;
-    }
-    if (dest_size) {
-        uintptr_t d = (uintptr_t)dest, lo = (uintptr_t)CORRAL__AT(co, pte->ctx_off);
-        if (!dest || d < lo || d + dest_size > lo + pte->ctx_size) {
-            corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, NULL);
-            return false;
+    unsigned char *block;
+    if (desc->memory) {
+        if (desc->memory_size < p.total) {
+            corral__fail(NULL, &desc->logger, CORRAL_ERR_MEMORY_TOO_SMALL);
+            return NULL;
         }
-        dest_off = (uint32_t)(d - (uintptr_t)co);
-    }
-    if (!keep_wait && (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING)) { /* replaces an await */
-        corral__release_wait(s, co);
-        co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
-    }
-    /* the child acts for the same entity: it joins the caller's groups */
-    uint64_t owner = 0;
-    uint32_t tags = 0;
-    corral__node *N = corral__nodes(s);
-    for (uint32_t i = pm->groups; i != CORRAL__NIL; i = N[i].sibling) {
-        if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
-        else tags |= 1u << N[i].u.g.tag;
-    }
-    corral_handle h;
-    corral__meta *cm;
-    corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h,
-                                      &cm);
-    if (!child) return false; /* outcome NONE: the caller goes on */
-    pm = corral__meta_of(s, co);
-    pm->child = corral__global_of(s, child);
-    pm->dest = dest_off;
-    cm->parent = corral__global_of(s, co);
-    co->state = CORRAL__WAITING;
-    /* the child's first step runs right after this step returns: never on
-       the caller's C stack, so chains of any depth cost no stack */
-    corral__ready_push(s, child);
-    return true;
-}
-
-bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type *vt, const void *ctx,
-                        size_t ctx_size, void *dest, size_t dest_size)
-{
-    corral_sched *s = corral__tls_sched;
-    if (!s || !co || !corral__is_running(s, co) || co->state == CORRAL__STOPPING) {
-        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
-        return false;
-    }
-    corral__meta *pm = corral__meta_of(s, co);
-    if (pm->child != CORRAL__NIL) {
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
-        return false;
-    }
-    if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) {
-        corral__release_wait(s, co);
-        co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
-    }
-    pm->fired = -1;
-    int r = corral__register_wait(__func__, s, co, &interrupt); /* first: a bad interrupt starts nothing */
-    if (r == -2) { /* no node for the interrupt: it cannot wait (see corral_await) */
-        pm->outcome = CORRAL_END_NONE;
-        corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
-        return true;
-    }
-    if (r <= 0) {
-        pm->outcome = r == 0 ? CORRAL_END_INTERRUPTED : CORRAL_END_NONE;
-        return false;
-    }
-    if (!corral__call(__func__, co, vt, ctx, ctx_size, dest, dest_size, true)) { /* could not start: undo */
-        corral__release_wait(s, co);
-        co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
-        return false;
-    }
-    return true;
-}
-
-corral_end_reason corral_call_outcome(const corral_co *co)
-{
-    corral_sched *s = corral__tls_sched;
-    if (!s || !co || !corral__is_running(s, co)) {
-        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
-        return CORRAL_END_NONE;
-    }
-    return (corral_end_reason)corral__meta_of(s, co)->outcome;
-}
-
-bool corral_stop(corral_sched *s, corral_handle h)
-{
-    if (!corral__check(s)) return false;
-    corral_error err;
-    corral_co *co = corral__resolve(s, h, &err);
-    if (!co) {
-        corral__fail_at(s, NULL, err, __func__, h, NULL, NULL);
-        return false;
-    }
-    corral__stop_co(s, co, CORRAL_END_STOPPED);
-    return true;
-}
-
-void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
-{
-    if (corral__is_running(s, co)) { /* ends when its step returns */
-        if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
-        co->state = CORRAL__STOPPING;
-        corral__meta_of(s, co)->stop_why = (uint8_t)why;
+        block = (unsigned char *)desc->memory;
     } else {
-        corral__end(s, co, why);
+        block = (unsigned char *)al.alloc((size_t)p.total, al.user_data); /* the one allocator call */
+        if (!block) {
+            corral__fail(NULL, &desc->logger, CORRAL_ERR_ALLOC_FAILED);
+            return NULL;
+        }
+    }
+    uintptr_t a = ((uintptr_t)block + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
+    corral_sched *s = (corral_sched *)(void *)a;
+    memset(s, 0, sizeof *s);
+    s->magic = CORRAL__MAGIC;
+    s->flags = desc->memory ? 0u : CORRAL__OWNS_MEMORY;
+    s->pad = (uint32_t)(a - (uintptr_t)block);
+    s->total_bytes = desc->memory ? desc->memory_size : p.total;
+    s->allocator = al;
+    s->logger = desc->logger;
+    s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
+                    : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
+    s->types.max_types = p.max_types;
+    s->types.hash_off = (uint32_t)p.hash_off;
+    s->types.hash_mask = p.hash_size - 1;
+    memset(corral__types(s), 0, (size_t)p.max_types * sizeof(corral__type_entry));
+    memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
+    s->run.order = p.order;
+    s->run.lanes_off = (uint32_t)p.lanes_off;
+    s->run.lane_count = (uint32_t)p.lane_count;
+    s->run.defer_lane = (uint32_t)(p.lane_count - CORRAL__PH_COUNT);
+    s->run.lanes_per_phase = (uint32_t)p.lanes_per_phase;
+    s->run.chunks_off = (uint32_t)p.chunks_off;
+    s->run.chunk_next_off = (uint32_t)p.chunk_next_off;
+    s->run.chunk_count = (uint32_t)p.chunk_count;
+    s->arena.meta_off = (uint32_t)p.meta_off;
+    s->run.ready_off = (uint32_t)p.ready_off;
+    s->run.ready_head = s->run.ready_tail = 0;
+    s->arena.total_slots = (uint32_t)p.total_slots;
+    s->nodes.off = (uint32_t)p.nodes_off;
+    s->nodes.count = (uint32_t)p.node_count;
+    s->nodes.wait_count = (uint32_t)p.wait_nodes;
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->timers.heap_off[h] = (uint32_t)p.heap_off[h];
+    s->groups.owner_off = (uint32_t)p.owner_off;
+    s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
+    s->wakes.signals_off = (uint32_t)p.signals_off;
+    s->wakes.max_signals = (uint32_t)p.max_signals;
+    s->wakes.futures_off = (uint32_t)p.futures_off;
+    s->wakes.max_futures = (uint32_t)p.max_futures;
+    s->prof.timing = desc->timing ? 1u : 0u;
+    s->prof.hooks = desc->hooks;
+    s->prof.instrument = s->prof.timing || desc->hooks.step_begin || desc->hooks.step_end;
+    s->prof.formatter = desc->field_formatter;
+    s->prof.hist_off = (uint32_t)p.hist_off;
+    s->prof.hist_cap = (uint32_t)p.hist_cap;
+    s->prof.trace_off = (uint32_t)p.trace_off;
+    s->prof.trace_cap = (uint32_t)p.trace_cap;
+    s->now.fixed_dt = p.fixed_dt;
+    s->now.max_fixed_steps = p.max_fixed_steps;
+    s->now.time_scale = 1.0f;
+    s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
+    s->now.phase = CORRAL__NIL;
+    s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
+    s->types.last_ti = CORRAL__NIL;
+    s->arena.slab_bytes = p.slab_bytes;
+    s->arena.class_count = p.class_count;
+    uint32_t first = 0;
+    for (uint32_t i = 0; i < p.class_count; i++) {
+        corral__class *c = &s->arena.classes[i];
+        c->first = first;
+        first += p.classes[i].capacity;
+        c->slot_size = p.classes[i].slot_size;
+        c->capacity = p.classes[i].capacity;
+        c->base = (uint32_t)p.class_base[i];
+        c->reserved = p.reserved[i];
+        snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
+        c->pages_off = (uint32_t)p.pages_off[i];
+        c->page_shift = corral__page_shift_for(c->capacity);
+        c->page_count = corral__page_count_for(c->capacity);
+        c->shift = 0;
+        while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
+        uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
+        for (int it = 0; it < 5; it++) inv *= 2u - odd * inv;
+        c->inv = inv;
+        corral__pages_init(s, c);
+    }
+    corral__lanes_init(s);
+    corral__meta_init(s);
+    corral__nodes_init(s);
+    corral__timers_init(s);
+    corral__polls_init(s);
+    corral__groups_init(s);
+    corral__wakes_init(s);
+    for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
+        uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
+        corral__type_entry *te = &corral__types(s)[ti];
+        te->id = desc->registry->ids[t];
+        te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
+        te->plain = corral__plain(s, te);
+    }
+#if CORRAL__REGISTRY
+    corral__registry_add(s);
+#endif
+    return s;
+}
+
+void corral_sched_destroy(corral_sched *s)
+{
+    if (!s) return;
+    if (!corral__check(s)) return;
+    CORRAL__REQUIRE(s, !s->now.in_tick && !s->now.depth && !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_IN_TICK, );
+    s->flags |= CORRAL__DESTROYING;
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        corral__class *c = &s->arena.classes[i];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            corral_co *co = CORRAL__CO(s, c->base + k * c->slot_size);
+            if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
+        }
+    }
+    s->magic = 0;
+#if CORRAL__REGISTRY
+    corral__registry_remove(s);
+#endif
+    if (s->flags & CORRAL__OWNS_MEMORY) {
+        corral_allocator al = s->allocator;
+        al.free((unsigned char *)s - s->pad, al.user_data); /* the allocator hook */
     }
 }
 
-/* ---- pause */
-
-bool corral__pause_co(corral_sched *s, corral_co *co)
+corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 {
-    corral__meta *m = corral__meta_of(s, co);
-    if (co->state == CORRAL__PAUSED || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
-        return false;
-    if (corral__is_running(s, co)) { /* held when its step returns */
-        bool had = (co->flags & CORRAL__PAUSE_FLAG) != 0;
-        co->flags = (uint8_t)(co->flags | CORRAL__PAUSE_FLAG);
-        return !had;
-    }
-    m->hold = 0;
-    if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) {
-        corral__lane_tombstone(s, co);
-    } else if (co->state == CORRAL__READY) {
-        corral__ready(s)[co->link] = CORRAL__NIL;
-        m->hold = CORRAL__HOLD_WOKEN;
-    } else if (co->state == CORRAL__WAITING) {
-        corral__hold_timers(s, co);
-        m->hold = CORRAL__HOLD_WAITING;
-    }
-    co->state = CORRAL__PAUSED;
-    return true;
-}
-
-bool corral__resume_co(corral_sched *s, corral_co *co)
-{
-    if (co->flags & CORRAL__PAUSE_FLAG) { /* paused during its step: not held yet */
-        co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
-        return true;
-    }
-    if (co->state != CORRAL__PAUSED) return false;
-    corral__meta *m = corral__meta_of(s, co);
-    uint8_t hold = m->hold;
-    m->hold = 0;
-    if ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)) {
-        co->state = CORRAL__WAITING;
-        corral__unhold_timers(s, co);
-    } else {
-        corral__enqueue(s, co);
-    }
-    return true;
-}
-
-static corral_co *corral__live(const char *call, corral_sched *s, corral_handle h)
-{
-    if (!corral__check_in(s, call)) return NULL;
-    corral_error err;
-    corral_co *co = corral__resolve(s, h, &err);
-    if (!co) corral__fail_at(s, NULL, err, call, h, NULL, NULL);
-    return co;
-}
-
-bool corral_pause(corral_sched *s, corral_handle h)
-{
-    corral_co *co = corral__live(__func__, s, h);
-    return co && corral__pause_co(s, co);
-}
-
-bool corral_resume(corral_sched *s, corral_handle h)
-{
-    corral_co *co = corral__live(__func__, s, h);
-    if (!co) return false;
-    if (!corral__resume_co(s, co)) {
-        corral__fail_at(s, NULL, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL);
-        return false;
-    }
-    return true;
-}
-
-bool corral_paused(const corral_sched *s, corral_handle h)
-{
-    if (!corral__check(s)) return false;
-    corral_error err;
-    corral_co *co = corral__resolve(s, h, &err);
-    return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
-}
-
-bool corral_step_once(corral_sched *s, corral_handle h)
-{
-    corral_co *co = corral__live(__func__, s, h);
-    if (!co) return false;
-    if (co->state != CORRAL__PAUSED) {
-        corral__fail_at(s, NULL, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL);
-        return false;
-    }
-    corral__meta *m = corral__meta_of(s, co);
-    if (m->child != CORRAL__NIL) { /* its child runs on; stepping it would abandon that */
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
-        return false;
-    }
-    corral__release_wait(s, co); /* one step, whatever it waited on */
-    m->hold = 0;
-    corral__step_now(s, co, m, h.index & CORRAL__LOCAL_MASK);
-    if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
-    return true;
-}
-
-bool corral_alive(const corral_sched *s, corral_handle h)
-{
-    if (!corral__check(s)) return false;
-    corral_error err;
-    return corral__resolve(s, h, &err) != NULL;
-}
-
-void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
-{
-    if (!corral__check(s)) return NULL;
-    corral_error err;
-    corral_co *co = corral__resolve(s, h, &err);
-    if (!co) {
-        corral__fail_at(s, NULL, err, __func__, h, NULL, NULL);
+    CORRAL__REQUIRE(NULL, memory, CORRAL_ERR_NULL_ARG, NULL);
+    uintptr_t a = ((uintptr_t)memory + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
+    corral_sched *s = (corral_sched *)(void *)a;
+    if (memory_size < sizeof *s + (a - (uintptr_t)memory) || s->magic != CORRAL__MAGIC ||
+        s->total_bytes > memory_size) {
+        corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
         return NULL;
     }
-    const corral__type_entry *te = &corral__types(s)[co->type];
-    if (te->vt != type) {
-        corral__fail_at(s, NULL, CORRAL_ERR_WRONG_TYPE, __func__, h, NULL, te->vt->name);
-        return NULL;
-    }
-    return CORRAL__AT(co, te->ctx_off);
+    s->flags &= ~(uint32_t)CORRAL__OWNS_MEMORY;
+    s->pad = (uint32_t)(a - (uintptr_t)memory);
+#if CORRAL__REGISTRY
+    if (!corral__registry_has(s)) corral__registry_add(s);
+#endif
+    return s;
 }
-
-/* ---- the frame */
 
 static bool corral__may_run(const char *call, corral_sched *s)
 {
     if (!corral__check_in(s, call)) return false;
-    if (s->now.in_tick || s->now.depth || (s->flags & CORRAL__DESTROYING)) {
-        corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, call, CORRAL__NOH, NULL, NULL);
-        return false;
-    }
+    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_IN_TICK, call, CORRAL__NOH, NULL, NULL, false);
     return true;
 }
 
@@ -782,10 +435,7 @@ uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
 {
     uint32_t ph;
     if (!corral__may_run(__func__, s)) return 0;
-    if (!corral__phase_index(phase, &ph)) {
-        corral__fail(s, NULL, CORRAL_ERR_BAD_PHASE);
-        return 0;
-    }
+    CORRAL__REQUIRE(s, corral__phase_index(phase, &ph), CORRAL_ERR_BAD_PHASE, 0);
     return corral__run(s, ph);
 }
 
@@ -823,30 +473,10 @@ uint32_t corral_tick(corral_sched *s, float dt)
     return steps;
 }
 
-void corral_set_budget(corral_sched *s, uint64_t ns)
-{
-    if (corral__check(s)) s->budget.ns = ns;
-}
-
-uint64_t corral_budget_left(const corral_co *co)
-{
-    corral_sched *s = corral__tls_sched;
-    if (!s || !co || !corral__is_running(s, co)) {
-        corral__fail(s, NULL, CORRAL_ERR_NOT_IN_STEP);
-        return 0;
-    }
-    if (!s->budget.ns || !s->now.in_tick) return UINT64_MAX;
-    uint64_t spent = s->now.clock.now_ns(s->now.clock.user_data) - s->budget.run_start;
-    return spent >= s->budget.ns ? 0 : s->budget.ns - spent;
-}
-
 void corral_set_time_scale(corral_sched *s, float scale)
 {
     if (!corral__check(s)) return;
-    if (!(scale >= 0.0f)) {
-        corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
-        return;
-    }
+    CORRAL__REQUIRE(s, scale >= 0.0f, CORRAL_ERR_BAD_DT, );
     s->now.time_scale = scale;
 }
 
@@ -880,27 +510,23 @@ uint64_t corral_frame(const corral_sched *s)
     return corral__check(s) ? s->now.frame : 0;
 }
 
-/* ---- in a step: the scheduler is the one whose step is running */
-
-static corral_sched *corral__running_sched(const char *call, const corral_co *co)
+corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping)
 {
     corral_sched *s = corral__tls_sched;
-    if (!s || !co || !corral__is_running(s, co)) {
-        corral__fail_at(s, NULL, CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL);
-        return NULL;
-    }
+    CORRAL__REQUIRE_AT(s, s && co && corral__is_running(s, co) && (stopping || co->state != CORRAL__STOPPING),
+                       CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL, NULL);
     return s;
 }
 
 float corral_dt(const corral_co *co)
 {
-    corral_sched *s = corral__running_sched(__func__, co);
+    corral_sched *s = corral__in_step(__func__, co, true);
     return s ? (s->now.in_tick ? s->now.phase_dt : s->now.frame_dt) : 0.0f;
 }
 
 float corral_unscaled_dt(const corral_co *co)
 {
-    corral_sched *s = corral__running_sched(__func__, co);
+    corral_sched *s = corral__in_step(__func__, co, true);
     return s ? s->now.unscaled_dt : 0.0f;
 }
 
@@ -908,18 +534,18 @@ corral_phase corral_current_phase(const corral_co *co)
 {
     static const corral_phase pub[CORRAL__PH_COUNT] = {CORRAL_PHASE_FIXED_UPDATE, CORRAL_PHASE_UPDATE,
                                                       CORRAL_PHASE_LATE_UPDATE, CORRAL_PHASE_END_OF_FRAME};
-    corral_sched *s = corral__running_sched(__func__, co);
+    corral_sched *s = corral__in_step(__func__, co, true);
     return s ? pub[co->flags & CORRAL__PHASE_MASK] : CORRAL_PHASE_DEFAULT;
 }
 
 corral_handle corral_self(const corral_co *co)
 {
     corral_handle none = {0, 0};
-    corral_sched *s = corral__running_sched(__func__, co);
+    corral_sched *s = corral__in_step(__func__, co, true);
     return s ? corral__handle_of(s, co) : none;
 }
 
 corral_sched *corral_sched_of(const corral_co *co)
 {
-    return corral__running_sched(__func__, co);
+    return corral__in_step(__func__, co, true);
 }

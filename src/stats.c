@@ -1,8 +1,10 @@
 /*
     stats.c -- counters out, and the text report.
 
-    The counters themselves are kept by arena.c and sched.c as plain adds on
-    start and end; this file only copies them out and prints them.
+    The counters themselves are kept by the rooms that count (lifecycle.c on
+    start and end, the pools on their failures) as plain adds; this file
+    copies them out, prints them, times instrumented steps and keeps the
+    frame history. Export formats are export.c's.
 */
 #include "corral_internal.h"
 
@@ -12,10 +14,7 @@
 bool corral__stats_ok(const char *call, const corral_sched *s, const void *out)
 {
     if (!corral__check_in(s, call)) return false;
-    if (!out) {
-        corral__fail_at(s, NULL, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL);
-        return false;
-    }
+    CORRAL__REQUIRE_AT(s, out, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, false);
     return true;
 }
 

@@ -9,13 +9,6 @@
 */
 #include "corral_internal.h"
 
-uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
-{
-    for (uint32_t i = 0; i < s->arena.class_count; i++)
-        if (corral__slot_holds(s->arena.classes[i].slot_size, vt)) return i;
-    return CORRAL__NO_CLASS;
-}
-
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {
     uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
@@ -46,4 +39,12 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     s->types.last_vt = vt;
     s->types.last_ti = ti;
     return ti;
+}
+
+bool corral__type_ok(const corral_type *vt)
+{
+    if (!vt || !vt->step || vt->ctx_align == 0 || vt->ctx_align > CORRAL_MAX_ALIGN) return false;
+    if ((vt->ctx_align & (vt->ctx_align - 1)) != 0) return false;
+    if (vt->ctx_offset < CORRAL__HEADER_SIZE || vt->ctx_offset % vt->ctx_align != 0) return false;
+    return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
 }

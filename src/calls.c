@@ -1,0 +1,180 @@
+/*
+    calls.c -- calls and joins: a coroutine that calls another waits for it
+    to end and receives its result (corral_call); one that joins another
+    waits on that one's joiners list (corral_wait_join). Both end when the
+    awaited coroutine ends, whatever the reason.
+
+    The child's life is the lifecycle's (lifecycle.c): it starts from the
+    ready ring right after the caller's step returns, and its end calls
+    corral__call_end here.
+*/
+#include "corral_internal.h"
+
+#include <string.h>
+
+/* keep_wait: the caller's wait nodes are an interrupt for this call */
+static bool corral__call(const char *call, corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size,
+                         void *dest, size_t dest_size, bool keep_wait)
+{
+    corral_sched *s = corral__in_step(call, co, false);
+    if (!s) return false;
+    corral__meta *pm = corral__meta_of(s, co);
+    pm->outcome = CORRAL_END_NONE;
+    if (pm->child != CORRAL__NIL) { /* one child at a time */
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, "it awaits a child already");
+        return false;
+    }
+    const corral__type_entry *pte = &corral__types(s)[co->type];
+    uint32_t dest_off = CORRAL__NIL;
+    CORRAL__REQUIRE_AT(s, !vt || dest_size == vt->result_size, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, "its size is not the type's result size", false);
+    if (dest_size) {
+        uintptr_t d = (uintptr_t)dest, lo = (uintptr_t)CORRAL__AT(co, pte->ctx_off);
+        CORRAL__REQUIRE_AT(s, dest && d >= lo && d + dest_size <= lo + pte->ctx_size, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, NULL, false);
+        dest_off = (uint32_t)(d - (uintptr_t)co);
+    }
+    if (!keep_wait && (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING)) { /* replaces an await */
+        corral__unwait(s, co);
+    }
+    /* the child acts for the same entity: it joins the caller's groups */
+    uint64_t owner = 0;
+    uint32_t tags = 0;
+    corral__node *N = corral__nodes(s);
+    for (uint32_t i = pm->groups; i != CORRAL__NIL; i = N[i].sibling) {
+        if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
+        else tags |= 1u << N[i].u.g.tag;
+    }
+    corral_handle h;
+    corral__meta *cm;
+    corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h,
+                                      &cm);
+    if (!child) return false; /* outcome NONE: the caller goes on */
+    pm = corral__meta_of(s, co);
+    pm->child = corral__global_of(s, child);
+    pm->dest = dest_off;
+    cm->parent = corral__global_of(s, co);
+    corral__park(co);
+    /* the child's first step runs right after this step returns: never on
+       the caller's C stack, so chains of any depth cost no stack */
+    corral__ready_push(s, child);
+    return true;
+}
+
+bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type *vt, const void *ctx,
+                        size_t ctx_size, void *dest, size_t dest_size)
+{
+    corral_sched *s = corral__in_step(__func__, co, false);
+    if (!s) return false;
+    corral__meta *pm = corral__meta_of(s, co);
+    CORRAL__REQUIRE_AT(s, pm->child == CORRAL__NIL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
+    if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) {
+        corral__unwait(s, co);
+    }
+    pm->fired = -1;
+    int r = corral__register_wait(__func__, s, co, &interrupt); /* first: a bad interrupt starts nothing */
+    if (r == -2) { /* no node for the interrupt: it cannot wait (see corral_await) */
+        pm->outcome = CORRAL_END_NONE;
+        corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
+        return true;
+    }
+    if (r <= 0) {
+        pm->outcome = r == 0 ? CORRAL_END_INTERRUPTED : CORRAL_END_NONE;
+        return false;
+    }
+    if (!corral__call(__func__, co, vt, ctx, ctx_size, dest, dest_size, true)) { /* could not start: undo */
+        corral__unwait(s, co);
+        return false;
+    }
+    return true;
+}
+
+corral_end_reason corral_call_outcome(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    if (!s) return CORRAL_END_NONE;
+    return (corral_end_reason)corral__meta_of(s, co)->outcome;
+}
+
+bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest,
+                 size_t dest_size)
+{
+    return corral__call(__func__, co, vt, ctx, ctx_size, dest, dest_size, false);
+}
+
+/* A called child ends (why): its result goes to its caller's destination
+   (only when it finished), its outcome to corral_call_outcome, and the
+   caller's wait for it is over. */
+void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
+                      corral_end_reason why)
+{
+    corral_co *p = corral__co_of_global(s, m->parent);
+    corral__meta *pm = corral__meta_of(s, p);
+    m->parent = CORRAL__NIL;
+    if (pm->child != corral__global_of(s, co)) return;
+    if (why == CORRAL_END_FINISHED && te->vt->result_size && pm->dest != CORRAL__NIL)
+        memcpy(CORRAL__AT(p, pm->dest), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
+    pm->outcome = (uint8_t)why;
+    pm->child = pm->dest = CORRAL__NIL;
+    if (pm->wait != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
+    if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+}
+
+/* Validation: does `from` wait, through calls (a caller waits for its
+   child) and joins (ONE or ALL), for `to` to end? A bounded walk with a
+   stack on the C stack; past its bounds it answers no (no false alarm). */
+static bool corral__waits_for(const corral_sched *s, const corral_co *from, const corral_co *to)
+{
+    uint32_t stack[64], n = 0, budget = 4 * s->arena.live + 64;
+    const corral__node *N = corral__nodes(s);
+    stack[n++] = corral__global_of(s, from);
+    while (n > 0 && budget-- > 0) {
+        const corral_co *c = corral__co_of_global(s, stack[--n]);
+        if (c == to) return true;
+        if (!corral__state_alive(c->state)) continue;
+        const corral__meta *m = corral__meta_of(s, c);
+        if (m->child != CORRAL__NIL && n < 64) stack[n++] = m->child;
+        if (m->mode != CORRAL__MODE_ONE && m->mode != CORRAL__MODE_ALL) continue;
+        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+            if (N[i].kind == CORRAL_WAIT_JOIN && n < 64) stack[n++] = N[i].u.t.target;
+    }
+    return false;
+}
+
+/* ---- joins: a coroutine waits for another to end, on its joiners list */
+
+/* the waits' questions about a join wait: ready, arm, list */
+int corral__join_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    corral_error err;
+    corral_co *target = corral__resolve(s, w->co, &err);
+    if (!target) return 1; /* zero, stale, finished: go on at once */
+    if (target == co) { /* waiting for itself would never end */
+        corral__fail_at(s, NULL, CORRAL_ERR_CYCLIC_WAIT, call, w->co, co, "it joins itself");
+        return -1;
+    }
+    CORRAL__REQUIRE_AT(s, !corral__validating(s) || !corral__waits_for(s, target, co), CORRAL_ERR_CYCLIC_WAIT, call, w->co, co,
+                        "the target waits (through joins or calls) for the joiner", -1);
+    return 0;
+}
+void corral__join_arm(corral_sched *s, uint32_t i, const corral_wait *w)
+{
+    corral_error err;
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
+    corral__list_push(s, corral__join_list(s, n), i);
+}
+corral__list corral__join_list(corral_sched *s, const corral__node *n)
+{
+    corral__meta *m = &corral__meta_table(s)[n->u.t.target];
+    return (corral__list){&m->joiners_head, &m->joiners_tail};
+}
+
+void corral__wake_joiners(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    corral__list l = {&m->joiners_head, &m->joiners_tail};
+    while (m->joiners_head != CORRAL__NIL) {
+        uint32_t i = m->joiners_head;
+        corral__list_unlink(s, l, i);
+        corral__fire(s, i);
+    }
+}

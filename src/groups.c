@@ -1,0 +1,230 @@
+/*
+    groups.c -- groups and pause: the owner and tag memberships a coroutine
+    joins at its start (group nodes on per-owner buckets and per-tag lists),
+    the operations on a whole group, and holding one coroutine still.
+
+    A paused coroutine is in no lane and its timers and predicates are out
+    of their containers (waits.c holds them); it keeps its place in every
+    list it waits on.
+*/
+#include "corral_internal.h"
+
+/* the list a group node is on: its home bucket or tag list, or the side
+   list of a group operation under way */
+corral__list corral__group_list(corral_sched *s, const corral__node *n)
+{
+    corral__list l;
+    if (n->list) {
+        l.head = &s->groups.side_head[n->list - 1];
+        l.tail = &s->groups.side_tail[n->list - 1];
+    } else if (n->kind == CORRAL__NODE_TAG) {
+        l.head = &s->groups.tag_head[n->u.g.tag];
+        l.tail = &s->groups.tag_tail[n->u.g.tag];
+    } else {
+        uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
+        l.head = &b[2 * n->u.g.bucket];
+        l.tail = &b[2 * n->u.g.bucket + 1];
+    }
+    return l;
+}
+
+static uint32_t corral__owner_bucket(const corral_sched *s, uint64_t owner)
+{
+    return (uint32_t)((owner * 0x9E3779B97F4A7C15ull) >> 40) & s->groups.owner_mask;
+}
+
+bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags)
+{
+    uint32_t need = corral__nodes_needed(owner, tags);
+    if (need == 0) return true;
+    if (s->nodes.group_free_count < need) {
+        s->nodes.group_failures++;
+        corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+        return false;
+    }
+    corral__meta *m = corral__meta_of(s, co);
+    for (int bit = -1; bit < 32; bit++) {
+        if (bit < 0 ? owner == 0 : !(tags & (1u << bit))) continue;
+        uint32_t i = corral__group_node_alloc(s);
+        corral__node *n = &corral__nodes(s)[i];
+        n->co = corral__co_off(s, co);
+        n->kind = bit < 0 ? CORRAL__NODE_OWNER : CORRAL__NODE_TAG;
+        n->u.g.owner = owner;
+        n->u.g.tag = bit < 0 ? 0 : (uint32_t)bit;
+        n->u.g.bucket = corral__owner_bucket(s, owner);
+        n->list = 0;
+        n->attached = 1;
+        n->sibling = m->groups;
+        m->groups = i;
+        corral__list_push(s, corral__list_of(s, n), i);
+    }
+    return true;
+}
+
+void corral__leave_groups(corral_sched *s, corral_co *co)
+{
+    corral__free_chain(s, &corral__meta_of(s, co)->groups);
+}
+
+typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME } corral__op;
+
+/* Apply op to every member of one group list (owner: only those of that
+   owner). The list is moved aside and taken node by node, each put back
+   home before acting, so members ending (and taking others with them)
+   never break the walk. */
+static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *head, uint32_t *tail, bool by_owner,
+                                 uint64_t owner, corral__op op)
+{
+    CORRAL__REQUIRE_AT(s, s->groups.side_depth < CORRAL__SIDE_MAX, CORRAL_ERR_GROUP_DEPTH, call, CORRAL__NOH, NULL, NULL, 0);
+    corral__node *N = corral__nodes(s);
+    uint32_t level = s->groups.side_depth++;
+    s->groups.side_head[level] = *head;
+    s->groups.side_tail[level] = *tail;
+    *head = *tail = CORRAL__NIL;
+    for (uint32_t i = s->groups.side_head[level]; i != CORRAL__NIL; i = N[i].next) N[i].list = (uint8_t)(level + 1);
+    corral__list home = {head, tail};
+    corral__list side = {&s->groups.side_head[level], &s->groups.side_tail[level]};
+    uint32_t count = 0;
+    if (op == CORRAL__OP_STOP) { /* every member that ends, also those a member's end takes along */
+        for (uint32_t i = s->groups.side_head[level]; i != CORRAL__NIL; i = N[i].next)
+            count += (!by_owner || N[i].u.g.owner == owner) && corral__state_alive(CORRAL__CO(s, N[i].co)->state);
+    }
+    while (s->groups.side_head[level] != CORRAL__NIL) {
+        uint32_t i = s->groups.side_head[level];
+        corral__list_unlink(s, side, i);
+        N[i].list = 0;
+        corral__list_push(s, home, i);
+        if (by_owner && N[i].u.g.owner != owner) continue;
+        corral_co *co = CORRAL__CO(s, N[i].co);
+        if (!corral__state_alive(co->state)) continue;
+        if (op == CORRAL__OP_STOP) {
+            corral__stop_co(s, co, CORRAL_END_GROUP_STOPPED);
+        } else if (op == CORRAL__OP_PAUSE) {
+            count += corral__pause_co(s, co);
+        } else {
+            count += corral__resume_co(s, co);
+        }
+    }
+    s->groups.side_depth--;
+    return count;
+}
+
+static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op)
+{
+    if (!corral__check_in(s, call) || owner == 0) return 0;
+    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
+    uint32_t k = corral__owner_bucket(s, owner);
+    return corral__group_op(call, s, &b[2 * k], &b[2 * k + 1], true, owner, op);
+}
+
+static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op)
+{
+    if (!corral__check_in(s, call)) return 0;
+    uint32_t count = 0;
+    for (uint32_t t = 0; t < 32; t++)
+        if (tags & (1u << t)) count += corral__group_op(call, s, &s->groups.tag_head[t], &s->groups.tag_tail[t], false, 0, op);
+    return count;
+}
+
+uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_STOP); }
+
+uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_PAUSE); }
+
+uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_RESUME); }
+
+uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_STOP); }
+
+uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_PAUSE); }
+
+uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_RESUME); }
+
+void corral__groups_init(corral_sched *s)
+{
+    for (uint32_t t = 0; t < 32; t++) s->groups.tag_head[t] = s->groups.tag_tail[t] = CORRAL__NIL;
+    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
+    for (uint32_t i = 0; i <= 2 * s->groups.owner_mask + 1; i++) b[i] = CORRAL__NIL;
+    s->groups.side_depth = 0;
+}
+
+/* ---- pause */
+bool corral__pause_co(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    if (co->state == CORRAL__PAUSED || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
+        return false;
+    if (corral__is_running(s, co)) { /* held when its step returns */
+        bool had = (co->flags & CORRAL__PAUSE_FLAG) != 0;
+        co->flags = (uint8_t)(co->flags | CORRAL__PAUSE_FLAG);
+        return !had;
+    }
+    m->hold = 0;
+    if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) {
+        corral__lane_tombstone(s, co);
+    } else if (co->state == CORRAL__READY) {
+        corral__ready_ring(s)[co->link] = CORRAL__NIL;
+        m->hold = CORRAL__HOLD_WOKEN;
+    } else if (co->state == CORRAL__WAITING) {
+        corral__hold_wait(s, co);
+        m->hold = CORRAL__HOLD_WAITING;
+    }
+    co->state = CORRAL__PAUSED;
+    return true;
+}
+
+bool corral__resume_co(corral_sched *s, corral_co *co)
+{
+    if (co->flags & CORRAL__PAUSE_FLAG) { /* paused during its step: not held yet */
+        co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
+        return true;
+    }
+    if (co->state != CORRAL__PAUSED) return false;
+    corral__meta *m = corral__meta_of(s, co);
+    uint8_t hold = m->hold;
+    m->hold = 0;
+    if ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)) {
+        corral__park(co);
+        corral__unhold_wait(s, co);
+    } else {
+        corral__enqueue(s, co);
+    }
+    return true;
+}
+
+bool corral_pause(corral_sched *s, corral_handle h)
+{
+    corral_co *co = corral__live(__func__, s, h);
+    return co && corral__pause_co(s, co);
+}
+
+bool corral_resume(corral_sched *s, corral_handle h)
+{
+    corral_co *co = corral__live(__func__, s, h);
+    if (!co) return false;
+    CORRAL__REQUIRE_AT(s, corral__resume_co(s, co), CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
+    return true;
+}
+
+bool corral_paused(const corral_sched *s, corral_handle h)
+{
+    if (!corral__check(s)) return false;
+    corral_error err;
+    corral_co *co = corral__resolve(s, h, &err);
+    return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
+}
+
+bool corral_step_once(corral_sched *s, corral_handle h)
+{
+    corral_co *co = corral__live(__func__, s, h);
+    if (!co) return false;
+    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->child != CORRAL__NIL) { /* its child runs on; stepping it would abandon that */
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
+        return false;
+    }
+    corral__release_wait(s, co); /* one step, whatever it waited on */
+    m->hold = 0;
+    corral__step_held(s, co, m, h.index & CORRAL__LOCAL_MASK);
+    if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
+    return true;
+}

@@ -1,0 +1,105 @@
+/*
+    polls.c -- the waits on a predicate (until, while): one list per phase,
+    polled at the start of each run of that phase, and one per phase for
+    the next frame (a predicate awaited in a first step is not polled in the
+    frame it began in: the resume contract, docs/API.md).
+
+    A node's `list` says which list it is on (CORRAL__PRED_*). What a fired
+    node wakes is the waits' (waits.c).
+*/
+#include "corral_internal.h"
+
+/* 1: the predicate holds now; 0: it must be polled; -1: no predicate */
+int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    CORRAL__REQUIRE_AT(s, w->fn, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL, -1);
+    return w->fn(w->user) == (w->kind == CORRAL_WAIT_UNTIL);
+}
+
+/* a phase's list, the one being polled, or a phase's list for the next frame */
+corral__list corral__poll_list(corral_sched *s, const corral__node *n)
+{
+    corral__list l;
+    if (n->list == CORRAL__PRED_POLL) {
+        l.head = &s->polls.poll_head;
+        l.tail = &s->polls.poll_tail;
+    } else if (n->list >= CORRAL__PRED_NEXT) {
+        l.head = &s->polls.next_head[n->list - CORRAL__PRED_NEXT];
+        l.tail = &s->polls.next_tail[n->list - CORRAL__PRED_NEXT];
+    } else {
+        l.head = &s->polls.head[n->list];
+        l.tail = &s->polls.tail[n->list];
+    }
+    return l;
+}
+
+/* polled at the runs of its phase after this one, as a plain yield resumes
+   (corral__land): from a first step, not in this frame */
+void corral__poll_arm(corral_sched *s, const corral_co *co, uint32_t i, const corral_wait *w)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    uint32_t ph = co->flags & CORRAL__PHASE_MASK;
+    n->u.p.fn = w->fn;
+    n->u.p.user = w->user;
+    n->list = (uint8_t)((co->flags & CORRAL__FIRST_FLAG) && corral__run_to_come(s, ph) ? CORRAL__PRED_NEXT + ph : ph);
+    corral__list_push(s, corral__poll_list(s, n), i);
+}
+
+/* resumed from a pause: back on its phase's list */
+void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->list = (uint8_t)(co->flags & CORRAL__PHASE_MASK);
+    corral__list_push(s, corral__poll_list(s, n), i);
+}
+
+uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
+{
+    /* Move the list aside and take nodes off it one by one: a predicate or
+       a firing may detach others (all/any), and those then leave the side
+       list through the usual unlink. */
+    corral__node *N = corral__nodes(s);
+    s->polls.poll_head = s->polls.head[phase];
+    s->polls.poll_tail = s->polls.tail[phase];
+    s->polls.head[phase] = s->polls.tail[phase] = CORRAL__NIL;
+    for (uint32_t i = s->polls.poll_head; i != CORRAL__NIL; i = N[i].next) N[i].list = CORRAL__PRED_POLL;
+    uint32_t woken = 0;
+    corral__list side = {&s->polls.poll_head, &s->polls.poll_tail};
+    corral__list home = {&s->polls.head[phase], &s->polls.tail[phase]};
+    while (s->polls.poll_head != CORRAL__NIL) {
+        uint32_t i = s->polls.poll_head;
+        corral__list_unlink(s, side, i);
+        bool v = N[i].u.p.fn(N[i].u.p.user);
+        if (N[i].kind == CORRAL_WAIT_WHILE) v = !v;
+        if (v) {
+            corral__fire(s, i);
+            woken++;
+        } else {
+            N[i].list = (uint8_t)phase;
+            corral__list_push(s, home, i);
+        }
+    }
+    return woken;
+}
+
+void corral__predicates_next_frame(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
+        uint32_t head = s->polls.next_head[ph];
+        if (head == CORRAL__NIL) continue;
+        for (uint32_t i = head; i != CORRAL__NIL; i = N[i].next) N[i].list = (uint8_t)ph;
+        if (s->polls.tail[ph] != CORRAL__NIL) N[s->polls.tail[ph]].next = head;
+        else s->polls.head[ph] = head;
+        N[head].prev = s->polls.tail[ph];
+        s->polls.tail[ph] = s->polls.next_tail[ph];
+        s->polls.next_head[ph] = s->polls.next_tail[ph] = CORRAL__NIL;
+    }
+}
+
+void corral__polls_init(corral_sched *s)
+{
+    for (uint32_t p = 0; p < CORRAL__PH_COUNT; p++)
+        s->polls.head[p] = s->polls.tail[p] = s->polls.next_head[p] = s->polls.next_tail[p] = CORRAL__NIL;
+    s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
+}

@@ -1,0 +1,153 @@
+/*
+    timers.c -- the waits for frames, scaled seconds and real seconds: one
+    4-ary min-heap per clock, keyed by due time, ties by the order the
+    waits began. A timer node's heap is in its `list`, its heap position in
+    its `next`.
+
+    Timers are checked once a frame, before its first phase run (sched.c):
+    a frame with nothing due looks at three heap roots and nothing else.
+    What a fired node wakes is the waits' (waits.c).
+*/
+#include "corral_internal.h"
+
+static bool corral__before(const corral__node *a, const corral__node *b)
+{
+    if (a->u.t.due != b->u.t.due) return a->u.t.due < b->u.t.due;
+    return (int32_t)(a->u.t.seq - b->u.t.seq) < 0;
+}
+
+static void corral__heap_put(corral_sched *s, uint32_t h, uint32_t pos, uint32_t i)
+{
+    corral__heap(s, h)[pos] = i;
+    corral__nodes(s)[i].next = pos;
+}
+
+static void corral__sift_up(corral_sched *s, uint32_t h, uint32_t pos)
+{
+    uint32_t *H = corral__heap(s, h);
+    corral__node *N = corral__nodes(s);
+    uint32_t i = H[pos];
+    while (pos > 0) {
+        uint32_t parent = (pos - 1) / CORRAL__HEAP_ARITY;
+        if (!corral__before(&N[i], &N[H[parent]])) break;
+        corral__heap_put(s, h, pos, H[parent]);
+        pos = parent;
+    }
+    corral__heap_put(s, h, pos, i);
+}
+
+static void corral__sift_down(corral_sched *s, uint32_t h, uint32_t pos)
+{
+    uint32_t *H = corral__heap(s, h);
+    corral__node *N = corral__nodes(s);
+    uint32_t n = s->timers.heap_len[h], i = H[pos];
+    for (;;) {
+        uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
+        if (first >= n) break;
+        uint32_t c = (uint32_t)first, end = n - c < CORRAL__HEAP_ARITY ? n : c + CORRAL__HEAP_ARITY;
+        for (uint32_t k = c + 1; k < end; k++)
+            if (corral__before(&N[H[k]], &N[H[c]])) c = k;
+        if (!corral__before(&N[H[c]], &N[i])) break;
+        corral__heap_put(s, h, pos, H[c]);
+        pos = c;
+    }
+    corral__heap_put(s, h, pos, i);
+}
+
+static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
+{
+    uint32_t pos = s->timers.heap_len[h]++;
+    corral__heap_put(s, h, pos, i);
+    corral__sift_up(s, h, pos);
+}
+
+static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
+{
+    uint32_t *H = corral__heap(s, h);
+    uint32_t last = --s->timers.heap_len[h];
+    if (pos == last) return;
+    corral__heap_put(s, h, pos, H[last]);
+    corral__sift_down(s, h, pos);
+    corral__sift_up(s, h, pos);
+}
+
+/* ---- wake points */
+
+/* the three clocks, in heap order */
+static void corral__timer_clocks(const corral_sched *s, double now[CORRAL__HEAP_COUNT])
+{
+    now[CORRAL__HEAP_SCALED] = s->now.time;
+    now[CORRAL__HEAP_REAL] = s->now.unscaled_time;
+    now[CORRAL__HEAP_FRAMES] = (double)s->now.frame;
+}
+
+/* Time waits resume in a later frame than the one they began in: timers
+   are checked before a frame's first run, and a due time in the future is
+   not reached inside the frame. 0 frames, and 0, negative or NaN seconds
+   (whose due time is now), wait for the next frame's number instead. */
+void corral__timer_arm(corral_sched *s, uint32_t i, const corral_wait *w)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    uint32_t h = w->kind == CORRAL_WAIT_SECONDS ? CORRAL__HEAP_SCALED
+                 : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
+                                                   : CORRAL__HEAP_FRAMES;
+    if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f)) {
+        h = CORRAL__HEAP_FRAMES;
+        n->u.t.due = (double)(s->now.frame + 1);
+    } else {
+        n->u.t.due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
+                     : w->kind == CORRAL_WAIT_SECONDS ? s->now.time + (double)w->seconds
+                                                      : s->now.unscaled_time + (double)w->seconds;
+    }
+    n->u.t.seq = s->timers.seq++;
+    n->list = (uint8_t)h;
+    corral__heap_push(s, h, i);
+}
+
+void corral__timer_cancel(corral_sched *s, const corral__node *n)
+{
+    corral__heap_remove(s, n->list, n->next);
+}
+
+/* paused: out of its heap, keeping the time it has left */
+void corral__timer_hold(corral_sched *s, corral__node *n)
+{
+    double now[CORRAL__HEAP_COUNT];
+    corral__timer_clocks(s, now);
+    corral__heap_remove(s, n->list, n->next);
+    n->u.t.due -= now[n->list];
+}
+
+/* resumed: back in its heap with the time it had left */
+void corral__timer_unhold(corral_sched *s, uint32_t i)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    double now[CORRAL__HEAP_COUNT];
+    corral__timer_clocks(s, now);
+    n->u.t.due += now[n->list];
+    corral__heap_push(s, n->list, i);
+}
+
+uint32_t corral__wake_timers(corral_sched *s)
+{
+    double now[CORRAL__HEAP_COUNT];
+    corral__timer_clocks(s, now);
+    corral__node *N = corral__nodes(s);
+    uint32_t woken = 0;
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) {
+        while (s->timers.heap_len[h] > 0) {
+            uint32_t i = corral__heap(s, h)[0];
+            if (N[i].u.t.due > now[h]) break;
+            corral__heap_remove(s, h, 0);
+            s->nodes.debug_visits++;
+            corral__fire(s, i);
+            woken++;
+        }
+    }
+    return woken;
+}
+
+void corral__timers_init(corral_sched *s)
+{
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->timers.heap_len[h] = 0;
+}

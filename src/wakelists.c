@@ -1,0 +1,205 @@
+/*
+    wakelists.c -- signals and futures: generation-checked handles to a FIFO
+    list of the nodes waiting on them. Raising a signal fires its list;
+    completing (or releasing) a future fires its list and keeps its value.
+
+    The nodes and what firing one wakes are the waits' (waits.c).
+*/
+#include "corral_internal.h"
+
+#include <string.h>
+
+/* ---- signals */
+static corral__signal *corral__signal_get(const corral_sched *s, corral_signal sig)
+{
+    if (sig.index >= s->wakes.max_signals || (sig.gen & 1u) == 0) return NULL;
+    corral__signal *g = &corral__signals(s)[sig.index];
+    return g->gen == sig.gen ? g : NULL;
+}
+
+corral_signal corral_signal_create(corral_sched *s)
+{
+    corral_signal none = {0, 0};
+    if (!corral__check(s)) return none;
+    if (s->wakes.signal_free == CORRAL__NIL) {
+        s->wakes.signal_failures++;
+        corral__fail(s, NULL, CORRAL_ERR_SIGNAL_POOL_EXHAUSTED);
+        return none;
+    }
+    uint32_t i = s->wakes.signal_free;
+    corral__signal *g = &corral__signals(s)[i];
+    s->wakes.signal_free = g->next_free;
+    g->gen++; /* odd: live */
+    g->head = g->tail = CORRAL__NIL;
+    corral_signal sig = {i, g->gen};
+    if (++s->wakes.signals_live > s->wakes.signals_peak) s->wakes.signals_peak = s->wakes.signals_live;
+    return sig;
+}
+
+static uint32_t corral__fire_all(corral_sched *s, uint32_t *head, uint32_t *tail)
+{
+    corral__list l = {head, tail};
+    uint32_t n = 0;
+    while (*head != CORRAL__NIL) {
+        uint32_t i = *head;
+        corral__list_unlink(s, l, i);
+        corral__fire(s, i);
+        n++;
+    }
+    return n;
+}
+
+uint32_t corral_signal_raise(corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return 0;
+    corral__signal *g = corral__signal_get(s, sig);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, 0);
+    return corral__fire_all(s, &g->head, &g->tail);
+}
+
+bool corral_signal_destroy(corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return false;
+    corral__signal *g = corral__signal_get(s, sig);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, false);
+    corral__fire_all(s, &g->head, &g->tail);
+    g->gen++; /* even: dead; stale handles stay stale */
+    s->wakes.signals_live--;
+    g->next_free = s->wakes.signal_free;
+    s->wakes.signal_free = sig.index;
+    return true;
+}
+
+/* ---- futures */
+
+/* the waits' questions about a signal wait: ready, arm, list */
+int corral__signal_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    if (corral__signal_get(s, w->signal)) return 0;
+    corral__fail_at(s, NULL, CORRAL_ERR_STALE_SIGNAL, call, CORRAL__NOH, co, NULL);
+    return -1;
+}
+void corral__signal_arm(corral_sched *s, uint32_t i, const corral_wait *w)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.t.target = w->signal.index;
+    corral__list_push(s, corral__signal_list(s, n), i);
+}
+corral__list corral__signal_list(corral_sched *s, const corral__node *n)
+{
+    corral__signal *g = &corral__signals(s)[n->u.t.target];
+    return (corral__list){&g->head, &g->tail};
+}
+
+/* ---- futures */
+static corral__future *corral__future_get(const corral_sched *s, corral_future f)
+{
+    if (f.index >= s->wakes.max_futures || (f.gen & 1u) == 0) return NULL;
+    corral__future *g = &corral__futures(s)[f.index];
+    return g->gen == f.gen ? g : NULL;
+}
+
+corral_future corral_future_create(corral_sched *s)
+{
+    corral_future none = {0, 0};
+    if (!corral__check(s)) return none;
+    if (s->wakes.future_free == CORRAL__NIL) {
+        s->wakes.future_failures++;
+        corral__fail(s, NULL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED);
+        return none;
+    }
+    uint32_t i = s->wakes.future_free;
+    corral__future *g = &corral__futures(s)[i];
+    s->wakes.future_free = g->next_free;
+    g->gen++;
+    g->head = g->tail = CORRAL__NIL;
+    g->done = 0;
+    g->value.u = 0;
+    corral_future f = {i, g->gen};
+    if (++s->wakes.futures_live > s->wakes.futures_peak) s->wakes.futures_peak = s->wakes.futures_live;
+    return f;
+}
+
+bool corral_future_complete(corral_sched *s, corral_future f, corral_value v)
+{
+    if (!corral__check(s)) return false;
+    corral__future *g = corral__future_get(s, f);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_FUTURE, false);
+    CORRAL__REQUIRE(s, !g->done, CORRAL_ERR_FUTURE_DONE, false);
+    g->done = 1;
+    g->value = v;
+    corral__fire_all(s, &g->head, &g->tail);
+    return true;
+}
+
+bool corral_future_done(const corral_sched *s, corral_future f)
+{
+    if (!corral__check(s)) return false;
+    corral__future *g = corral__future_get(s, f);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_FUTURE, false);
+    return g->done != 0;
+}
+
+bool corral_future_value(const corral_sched *s, corral_future f, corral_value *out)
+{
+    if (!corral__check(s)) return false;
+    corral__future *g = corral__future_get(s, f);
+    if (!g || !out) {
+        corral__fail(s, NULL, g ? CORRAL_ERR_NULL_ARG : CORRAL_ERR_STALE_FUTURE);
+        return false;
+    }
+    if (!g->done) return false;
+    *out = g->value;
+    return true;
+}
+
+bool corral_future_release(corral_sched *s, corral_future f)
+{
+    if (!corral__check(s)) return false;
+    corral__future *g = corral__future_get(s, f);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_FUTURE, false);
+    corral__fire_all(s, &g->head, &g->tail); /* nobody waits forever on a released future */
+    g->gen++;
+    s->wakes.futures_live--;
+    g->next_free = s->wakes.future_free;
+    s->wakes.future_free = f.index;
+    return true;
+}
+
+/* the waits' questions about a future wait: ready, arm, list */
+int corral__future_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    corral__future *g = corral__future_get(s, w->future);
+    if (g) return g->done != 0;
+    corral__fail_at(s, NULL, CORRAL_ERR_STALE_FUTURE, call, CORRAL__NOH, co, NULL);
+    return -1;
+}
+void corral__future_arm(corral_sched *s, uint32_t i, const corral_wait *w)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.t.target = w->future.index;
+    corral__list_push(s, corral__future_list(s, n), i);
+}
+corral__list corral__future_list(corral_sched *s, const corral__node *n)
+{
+    corral__future *g = &corral__futures(s)[n->u.t.target];
+    return (corral__list){&g->head, &g->tail};
+}
+
+void corral__wakes_init(corral_sched *s)
+{
+    corral__signal *S = corral__signals(s);
+    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
+        S[i].gen = 0;
+        S[i].head = S[i].tail = CORRAL__NIL;
+        S[i].next_free = i + 1 < s->wakes.max_signals ? i + 1 : CORRAL__NIL;
+    }
+    s->wakes.signal_free = s->wakes.max_signals ? 0 : CORRAL__NIL;
+    corral__future *F = corral__futures(s);
+    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
+        memset(&F[i], 0, sizeof F[i]);
+        F[i].head = F[i].tail = CORRAL__NIL;
+        F[i].next_free = i + 1 < s->wakes.max_futures ? i + 1 : CORRAL__NIL;
+    }
+    s->wakes.future_free = s->wakes.max_futures ? 0 : CORRAL__NIL;
+}
