@@ -47,18 +47,8 @@
 #ifdef __cplusplus
 #include <type_traits>
 #define CORRAL__EXTERN extern "C"
-#define CORRAL__STATIC_ASSERT(cond, msg) static_assert(cond, msg)
-#define CORRAL__ALIGNOF(T) alignof(T)
 #else
 #define CORRAL__EXTERN extern
-#define CORRAL__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
-#define CORRAL__ALIGNOF(T) _Alignof(T)
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define CORRAL__UNUSED __attribute__((unused))
-#else
-#define CORRAL__UNUSED
 #endif
 
 /* Where the context starts in its slot: after the 16-byte header, or at the
@@ -82,13 +72,7 @@ constexpr corral_field_kind corral__kind_of()
 #define CORRAL__FIELD_KIND(lv) \
     corral__kind_of<std::remove_cv<std::remove_reference<decltype(lv)>::type>::type>()
 #else
-#if defined(__GNUC__) || defined(__clang__)
-/* 5 is GCC's pointer_type_class: any pointer, not just void * */
-#define CORRAL__OTHER_KIND(lv) \
-    (__builtin_classify_type(lv) == 5 ? CORRAL_FIELD_POINTER : CORRAL_FIELD_OTHER)
-#else
-#define CORRAL__OTHER_KIND(lv) CORRAL_FIELD_OTHER
-#endif
+#define CORRAL__OTHER_KIND(lv) (CORRAL__IS_POINTER(lv) ? CORRAL_FIELD_POINTER : CORRAL_FIELD_OTHER)
 #define CORRAL__FIELD_KIND(lv)                                  \
     _Generic((lv),                                              \
         _Bool: CORRAL_FIELD_BOOL,                               \

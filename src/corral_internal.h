@@ -12,6 +12,7 @@
 #ifndef CORRAL_INTERNAL_H
 #define CORRAL_INTERNAL_H
 
+#include "port.h" /* first: it sets what the system headers see */
 #include "corral/corral.h"
 #include <stddef.h>
 #include <string.h>
@@ -220,25 +221,27 @@ typedef struct corral__class {
     char name[24];        /* pool name for hooks: "corral 64B" */
 } corral__class;
 
-typedef struct corral__type_entry {
-    corral_result (*step)(corral_co *co); /* copy of vt->step: one load less */
-    const corral_type *vt;
-    uint32_t id, budget;
-    uint32_t cls; /* class index or CORRAL__NO_CLASS */
-    uint32_t ctx_size, ctx_off;
-    uint32_t live, peak;
-    /* ends that returned CORRAL_STOP are not counted on the way: they are
-       started - live - stopped - ended_other (exact; one add less a spawn) */
-    uint64_t started, ended_other, stopped, failed;
-    uint64_t steps, step_ns, step_ns_max; /* desc.timing */
-    void (*cleanup)(void *ctx, corral_end_reason why); /* copy of vt->cleanup */
-    uint32_t page;   /* page of its class it takes slots from, NIL */
-    uint8_t plain;   /* corral__plain: start and end skip the tests for hooks,
-                        instrumentation, cleanup and budget */
-    uint8_t pad8[3];
-    uint64_t pad; /* 128 bytes: the walk indexes the table with a shift */
+/* 128 bytes on every ABI: the walk indexes the table with a shift */
+typedef union corral__type_entry {
+    struct {
+        corral_result (*step)(corral_co *co); /* copy of vt->step: one load less */
+        const corral_type *vt;
+        uint32_t id, budget;
+        uint32_t cls; /* class index or CORRAL__NO_CLASS */
+        uint32_t ctx_size, ctx_off;
+        uint32_t live, peak;
+        /* ends that returned CORRAL_STOP are not counted on the way: they are
+           started - live - stopped - ended_other (exact; one add less a spawn) */
+        uint64_t started, ended_other, stopped, failed;
+        uint64_t steps, step_ns, step_ns_max; /* desc.timing */
+        void (*cleanup)(void *ctx, corral_end_reason why); /* copy of vt->cleanup */
+        uint32_t page;   /* page of its class it takes slots from, NIL */
+        uint8_t plain;   /* corral__plain: start and end skip the tests for hooks,
+                            instrumentation, cleanup and budget */
+    };
+    unsigned char size_[128];
 } corral__type_entry;
-CORRAL__STATIC_ASSERT(sizeof(corral__type_entry) == 128, "corral: type entry must stay 128 bytes");
+CORRAL__STATIC_ASSERT(sizeof(corral__type_entry) == 128, "corral: a type entry is 128 bytes (the walk shifts by 7)");
 
 /* one step, kept for the Chrome trace (desc.trace_steps, with timing) */
 typedef struct corral__trace_ev {
@@ -422,17 +425,6 @@ static inline uint32_t corral__state_flags_of(uint8_t state, uint32_t flags)
     memcpy(&v, sf, sizeof v);
     return v;
 }
-#if defined(__GNUC__)
-#define CORRAL__LIKELY(x) __builtin_expect(!!(x), 1)
-#define CORRAL__UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define CORRAL__ALWAYS_INLINE inline __attribute__((always_inline))
-#define CORRAL__PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
-#else
-#define CORRAL__LIKELY(x) (x)
-#define CORRAL__UNLIKELY(x) (x)
-#define CORRAL__ALWAYS_INLINE inline
-#define CORRAL__PREFETCH_W(p) ((void)0)
-#endif
 
 /* its step is on the C stack right now */
 static inline bool corral__is_running(const corral_sched *s, const corral_co *co)
@@ -507,7 +499,7 @@ void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_
 #define CORRAL__NOH ((corral_handle){0, 0})
 /* from a public function: it names itself */
 #define corral__fail(s, logger, err) corral__fail_at((s), (logger), (err), __func__, CORRAL__NOH, NULL, NULL)
-extern _Thread_local corral_sched *corral__tls_sched;
+extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 /* Debug builds of the library (no NDEBUG) keep a table of live
    schedulers, so a call on a destroyed one is caught without reading the
    freed block. */
@@ -518,7 +510,7 @@ extern _Thread_local corral_sched *corral__tls_sched;
 #define CORRAL_DEBUG 1
 #endif
 #endif
-#if CORRAL_DEBUG && !defined(__STDC_NO_ATOMICS__)
+#if CORRAL_DEBUG && CORRAL__HAS_ATOMICS
 #define CORRAL__REGISTRY 1
 void corral__registry_add(const corral_sched *s);
 void corral__registry_remove(const corral_sched *s);

@@ -10,8 +10,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-_Thread_local corral_sched *corral__tls_sched;
-static _Thread_local corral_error corral__tls_error;
+CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
+static CORRAL__THREAD_LOCAL corral_error corral__tls_error;
 
 static const char *const corral__messages[CORRAL_ERR_COUNT] = {
 #define CORRAL__X(id, msg) msg,
@@ -126,36 +126,33 @@ bool corral__check_slow(const corral_sched *s, const char *call)
 }
 
 #if CORRAL__REGISTRY
-#include <stdatomic.h>
 /* Live schedulers, for debug builds: a destroyed scheduler's pointer is
    recognised without touching its (freed) memory. Beyond the table's size
    schedulers are untracked and the magic number alone vouches for them. */
 #define CORRAL__REGISTRY_SIZE 64
-static _Atomic(const corral_sched *) corral__registry[CORRAL__REGISTRY_SIZE];
-static atomic_uint corral__untracked;
+static corral__atomic_ptr corral__registry[CORRAL__REGISTRY_SIZE];
+static corral__atomic_u32 corral__untracked;
 
 void corral__registry_add(const corral_sched *s)
 {
     for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
-        const corral_sched *expect = NULL;
-        if (atomic_compare_exchange_strong(&corral__registry[i], &expect, s)) return;
+        if (corral__atomic_cas_ptr(&corral__registry[i], NULL, s)) return;
     }
-    atomic_fetch_add(&corral__untracked, 1u);
+    corral__atomic_add_u32(&corral__untracked, 1);
 }
 
 void corral__registry_remove(const corral_sched *s)
 {
     for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
-        const corral_sched *expect = s;
-        if (atomic_compare_exchange_strong(&corral__registry[i], &expect, NULL)) return;
+        if (corral__atomic_cas_ptr(&corral__registry[i], s, NULL)) return;
     }
-    atomic_fetch_sub(&corral__untracked, 1u);
+    corral__atomic_add_u32(&corral__untracked, -1);
 }
 
 bool corral__registry_has(const corral_sched *s)
 {
     for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++)
-        if (atomic_load_explicit(&corral__registry[i], memory_order_relaxed) == s) return true;
-    return atomic_load_explicit(&corral__untracked, memory_order_relaxed) != 0;
+        if (corral__atomic_load_ptr(&corral__registry[i]) == s) return true;
+    return corral__atomic_load_u32(&corral__untracked) != 0;
 }
 #endif

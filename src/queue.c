@@ -403,17 +403,9 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
    linker, the loop's offset in its line (and with it the step's speed above
    the L2 cache) followed whatever came before it in the binary
    (docs/DESIGN.md, "The walk's placement"). */
-#if defined(__GNUC__)
-#define CORRAL__CALL_SITES 8u
-#define CORRAL__WALK_FN __attribute__((noinline, aligned(64)))
-#define CORRAL__DISTINCT(k) __asm__ volatile("" ::"i"(k))
-#else
-#define CORRAL__CALL_SITES 1u
-#define CORRAL__WALK_FN
-#define CORRAL__DISTINCT(k) ((void)0)
-#endif
+#define CORRAL__CALL_SITES CORRAL__HOT_LOOP_COPIES
 #define CORRAL__WALK_COPY(k)                                                                   \
-    CORRAL__WALK_FN static uint32_t *corral__in_place_##k(corral_sched *s, uint32_t *rp, uint32_t *stop) \
+    CORRAL__HOT_LOOP_FN static uint32_t *corral__in_place_##k(corral_sched *s, uint32_t *rp, uint32_t *stop) \
     {                                                                                          \
         CORRAL__DISTINCT(k);                                                                   \
         return corral__in_place_impl(s, rp, stop);                                             \

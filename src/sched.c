@@ -6,19 +6,17 @@
     Each room initialises its own part of the block (corral__*_init); what
     a phase run steps and in which order is the run queues' (queue.c).
 */
-#define _POSIX_C_SOURCE 200112L /* clock_gettime under strict C11 (the default clock) */
+#define CORRAL__PORT_IMPL /* the clock: port.h */
 #include "corral_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const uint32_t corral__default_sizes[] = {24, 32, 48, 64, 96, 128, 256, 512, 1024};
 #define CORRAL__DEFAULT_CAPACITY 256u
 #define CORRAL__DEFAULT_MAX_TYPES 64u
 
-#include <time.h>
 
 
 typedef struct corral__plan {
@@ -46,14 +44,6 @@ static void *corral__malloc(size_t size, void *user) /* default allocator */
 {
     (void)user;
     return malloc(size); /* default allocator hook */
-}
-
-static uint64_t corral__monotonic_ns(void *user)
-{
-    (void)user;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void corral__free(void *ptr, void *user) /* default allocator */

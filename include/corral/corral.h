@@ -81,27 +81,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "corral_port.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* CORRAL_API marks every public function. The library is compiled with
-   hidden visibility, so a shared build exports these and nothing else.
-   Windows DLLs: define CORRAL_SHARED when building or using the DLL
-   (CMake does it for you); the build defines CORRAL_BUILDING too. */
-#ifndef CORRAL_API
-#if defined(_WIN32) && defined(CORRAL_SHARED)
-#ifdef CORRAL_BUILDING
-#define CORRAL_API __declspec(dllexport)
-#else
-#define CORRAL_API __declspec(dllimport)
-#endif
-#elif defined(__GNUC__) || defined(__clang__)
-#define CORRAL_API __attribute__((visibility("default")))
-#else
-#define CORRAL_API
-#endif
-#endif
 
 #define CORRAL_VERSION_MAJOR 0
 #define CORRAL_VERSION_MINOR 1
@@ -793,22 +778,25 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
     return CORRAL_STOP
 /* A plain yield: resume on the line after (when: docs/API.md, "When a
    coroutine resumes"). */
-#define CORRAL_WAIT_FRAME(co)        \
+#define CORRAL_WAIT_FRAME(co) CORRAL__YIELD_AT(co, CORRAL__RESUME_ID)
+#define CORRAL__YIELD_AT(co, id)     \
     do {                             \
-        (co)->resume = __LINE__;     \
+        (co)->resume = (id);         \
         return CORRAL_YIELD;         \
-        case __LINE__:;              \
+        case (id):;                  \
+    } while (0)
+/* yield at resume point id when `started` (a wait or a call began) */
+#define CORRAL__YIELD_IF(co, started, id) \
+    do {                                  \
+        if (started) {                    \
+            (co)->resume = (id);          \
+            return CORRAL_YIELD;          \
+            case (id):;                   \
+        }                                 \
     } while (0)
 /* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
    once when the wait is already over. */
-#define CORRAL_AWAIT(co, w)                    \
-    do {                                       \
-        if (corral_await((co), (w))) {         \
-            (co)->resume = __LINE__;           \
-            return CORRAL_YIELD;               \
-            case __LINE__:;                    \
-        }                                      \
-    } while (0)
+#define CORRAL_AWAIT(co, w) CORRAL__YIELD_IF(co, corral_await((co), (w)), CORRAL__RESUME_ID)
 #define CORRAL_WAIT_NEXT_FRAME(co) CORRAL_AWAIT(co, corral_wait_next_frame())
 #define CORRAL_WAIT_FRAMES(co, n) CORRAL_AWAIT(co, corral_wait_frames(n))
 #define CORRAL_WAIT_SECONDS(co, t) CORRAL_AWAIT(co, corral_wait_seconds(t))
@@ -825,22 +813,10 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL_AWAIT(co, corral_wait_any((ws), (n)))
 /* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
    CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
-#define CORRAL_CALL(co, name, ...)                \
-    do {                                          \
-        if (name##_call((co), __VA_ARGS__)) {     \
-            (co)->resume = __LINE__;              \
-            return CORRAL_YIELD;                  \
-            case __LINE__:;                       \
-        }                                         \
-    } while (0)
-#define CORRAL_CALL_UNLESS(co, interrupt, name, ...)          \
-    do {                                                      \
-        if (name##_call_unless((co), (interrupt), __VA_ARGS__)) { \
-            (co)->resume = __LINE__;                          \
-            return CORRAL_YIELD;                              \
-            case __LINE__:;                                   \
-        }                                                     \
-    } while (0)
+#define CORRAL_CALL(co, name, ...) \
+    CORRAL__YIELD_IF(co, name##_call((co), __VA_ARGS__), CORRAL__RESUME_ID)
+#define CORRAL_CALL_UNLESS(co, interrupt, name, ...) \
+    CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), CORRAL__RESUME_ID)
 /* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
 #define CORRAL_EXIT(co) \
     do {                \
