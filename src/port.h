@@ -18,6 +18,7 @@
 #include "corral/corral_port.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- branch hints, inlining, alignment, prefetch */
