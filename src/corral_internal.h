@@ -233,7 +233,8 @@ typedef union corral__type_entry {
         /* ends that returned CORRAL_STOP are not counted on the way: they are
            started - live - stopped - ended_other (exact; one add less a spawn) */
         uint64_t started, ended_other, stopped, failed;
-        uint64_t steps, step_ns, step_ns_max; /* desc.timing */
+        uint64_t steps, step_ns, step_ns_max; /* desc.timing: all steps; time of the timed ones */
+        uint64_t steps_timed;
         void (*cleanup)(void *ctx, corral_end_reason why); /* copy of vt->cleanup */
         uint32_t page;   /* page of its class it takes slots from, NIL */
         uint8_t plain;   /* corral__plain: start and end skip the tests for hooks,
@@ -356,6 +357,9 @@ struct corral_sched {
         uint64_t tick_ns_last, tick_ns_max, tick_ns_total;
         uint64_t chain_t;      /* timing: when the last step of a walk's fast path ended */
         uint32_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
+        uint32_t count_only;   /* timing without step hooks: unsampled steps are only counted */
+        uint32_t sample_mask;  /* desc.timing_sample - 1: a type's step k is timed when
+                                  k & mask is 0 (its first, then one in timing_sample) */
     } prof;
 
     struct { /* sched.c: the frame, its phases and its clocks */
@@ -839,6 +843,18 @@ static inline const corral__trace_ev *corral__trace_at(const corral_sched *s, ui
 /* false (error set) for a bad scheduler or a NULL out pointer */
 bool corral__stats_ok(const char *call, const corral_sched *s, const void *out);
 corral_result corral__step_instrumented(corral_sched *s, corral_co *co);
+/* A step with profiling on: with timing and no step hooks, a step that is
+   not sampled (desc.timing_sample) is counted here, inline, and only the
+   sampled ones take the out-of-line path that reads the clock. */
+static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s, corral_co *co)
+{
+    corral__type_entry *te = &corral__types(s)[co->type];
+    if (s->prof.count_only && (te->steps & s->prof.sample_mask) != 0) {
+        te->steps++;
+        return te->step(co);
+    }
+    return corral__step_instrumented(s, co);
+}
 void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
 
 /* Test hook: timer nodes popped + steps run since create. */

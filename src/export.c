@@ -255,9 +255,9 @@ void corral_report_json(const corral_sched *s, FILE *out)
         else fprintf(out, "null");
         fprintf(out,
                 ", \"padding\": %u, \"live\": %u, \"peak\": %u, \"started\": %" PRIu64 ", \"finished\": %" PRIu64
-                ", \"stopped\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"step_ns\": %" PRIu64
+                ", \"stopped\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"steps_timed\": %" PRIu64 ", \"step_ns\": %" PRIu64
                 ", \"step_ns_max\": %" PRIu64 "}%s\n",
-                t.padding, t.live, t.peak, t.started, t.finished, t.stopped, t.failed, t.steps, t.step_ns,
+                t.padding, t.live, t.peak, t.started, t.finished, t.stopped, t.failed, t.steps, t.steps_timed, t.step_ns,
                 t.step_ns_max, i + 1 < s->types.type_count ? "," : "");
     }
     fprintf(out, "  ],\n  \"history\": [\n");

@@ -120,7 +120,7 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
     s->now.depth++;
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
-    corral_result r = !plain && s->prof.instrument ? corral__step_instrumented(s, co) : step(co);
+    corral_result r = !plain && s->prof.instrument ? corral__step_profiled(s, co) : step(co);
     s->now.depth--;
     corral__tls_sched = prev;
     *pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;

@@ -306,7 +306,7 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
             corral_co *co = CORRAL__CO(s, off);
             s->run.running = off;
             if (budgeted) s->budget.steps++;
-            corral_result r = instrumented ? corral__step_instrumented(s, co) : corral__types(s)[co->type].step(co);
+            corral_result r = instrumented ? corral__step_profiled(s, co) : corral__types(s)[co->type].step(co);
             if (((uint32_t)r | (corral__state_flags(co) ^ expect)) == 0) {
                 if (wp == wend) {
                     wp = corral__chunk_after(s, wp - 1);

@@ -260,6 +260,11 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->wakes.futures_off = (uint32_t)p.futures_off;
     s->wakes.max_futures = (uint32_t)p.max_futures;
     s->prof.timing = desc->timing ? 1u : 0u;
+    uint32_t sample = desc->timing_sample ? desc->timing_sample : 32u;
+    s->prof.sample_mask = 1u;
+    while (s->prof.sample_mask < sample && s->prof.sample_mask < 0x80000000u) s->prof.sample_mask <<= 1;
+    s->prof.sample_mask -= 1u; /* a power of two: the test is a mask */
+    s->prof.count_only = s->prof.timing && !desc->hooks.step_begin && !desc->hooks.step_end;
     s->prof.hooks = desc->hooks;
     s->prof.instrument = s->prof.timing || desc->hooks.step_begin || desc->hooks.step_end;
     s->prof.formatter = desc->field_formatter;

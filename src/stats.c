@@ -48,6 +48,7 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
     if (out->slot_size) out->padding = out->slot_size - te->ctx_size; /* header included: slot minus context */
     out->padding_bytes = (uint64_t)out->live * (out->slot_size ? out->slot_size - te->ctx_size : 0);
     out->steps = te->steps;
+    out->steps_timed = te->steps_timed;
     out->step_ns = te->step_ns;
     out->step_ns_max = te->step_ns_max;
     return true;
@@ -132,9 +133,16 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
     corral_handle h = {0, 0};
     if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__handle_of(s, co);
     if (s->prof.hooks.step_begin) s->prof.hooks.step_begin(te->vt->name, h, s->prof.hooks.user_data);
-    /* back-to-back steps of a walk share a clock read: one step's end is the
-       next one's start (the walk's own few instructions between them count as step
-       time); anything else between two steps breaks the chain */
+    if (s->prof.timing && (te->steps & s->prof.sample_mask) != 0) { /* counted, not timed (with hooks) */
+        te->steps++;
+        corral_result r = te->step(co);
+        if (s->prof.hooks.step_end) s->prof.hooks.step_end(te->vt->name, h, s->prof.hooks.user_data);
+        return r;
+    }
+    /* With every step timed, back-to-back steps of a walk share a clock
+       read: one step's end is the next one's start (the walk's own few
+       instructions between them count as step time); anything else between
+       two steps breaks the chain. Sampled steps are never back to back. */
     bool walked = co->state == CORRAL__QUEUED && s->run.running == corral__co_off(s, co); /* not a detached step */
     uint64_t t0 = !s->prof.timing ? 0 : (walked && s->prof.chain_valid) ? s->prof.chain_t : s->now.clock.now_ns(s->now.clock.user_data);
     uint32_t type = co->type;
@@ -143,8 +151,10 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
         uint64_t t1 = s->now.clock.now_ns(s->now.clock.user_data);
         uint64_t dt = t1 - t0;
         s->prof.chain_t = t1;
-        s->prof.chain_valid = walked && r == CORRAL_YIELD && co->state == CORRAL__QUEUED && !s->prof.hooks.step_end;
+        s->prof.chain_valid = walked && r == CORRAL_YIELD && co->state == CORRAL__QUEUED && !s->prof.hooks.step_end &&
+                              s->prof.sample_mask == 0;
         te->steps++;
+        te->steps_timed++;
         te->step_ns += dt;
         if (dt > te->step_ns_max) te->step_ns_max = dt;
         if (s->prof.trace_cap) {
@@ -257,7 +267,7 @@ void corral_report_text(const corral_sched *s, FILE *out)
         fprintf(out, "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64, t.name, t.id,
                 t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished, t.stopped, t.failed);
         if (s->prof.timing)
-            fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, t.steps, t.steps ? t.step_ns / t.steps : 0,
+            fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, t.steps, t.steps_timed ? t.step_ns / t.steps_timed : 0,
                     t.step_ns_max);
         fputs(t.failed ? "  <- starts refused\n" : "\n", out);
     }

@@ -48,6 +48,7 @@ static corral_sched_desc prof_desc(uint32_t cap)
     d.classes[1].capacity = cap;
     d.history_frames = 8;
     d.timing = true;
+    d.timing_sample = 1; /* every step timed: the tests below count each one */
     d.trace_steps = 16;
     d.clock.now_ns = fake_now;
     return d;
@@ -163,6 +164,44 @@ Test(profile, timing_counts_steps_total_and_max_per_type_and_tick_times)
     cr_assert_eq(a.tick_ns_last, 100u);
     cr_assert_eq(a.tick_ns_max, 800u);
     cr_assert_eq(a.tick_ns_total, 900u);
+    corral_sched_destroy(s);
+}
+
+Test(profile, timing_sample_times_one_step_in_n_and_counts_them_all)
+{
+    corral_sched_desc d = prof_desc(8);
+    d.timing_sample = 3; /* rounds up to 4 */
+    corral_sched *s = sched_of(d);
+    ticker_start(s, (ticker_ctx){100, 12, 0, NULL}); /* timed: the first step, then every 4th */
+    g_now = 0;
+    for (int f = 0; f < 11; f++) corral_tick(s, 0.1f);
+    corral_type_stats t;
+    corral_stats_type_of(s, &ticker_type, &t);
+    cr_assert_eq(t.steps, 12u, "every step is counted");
+    cr_assert_eq(t.steps_timed, 3u, "steps 1, 5 and 9 are timed");
+    cr_assert_eq(t.step_ns, 300u, "the time of the timed ones");
+    cr_assert_eq(t.step_ns_max, 100u);
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.tick_ns_total, 1100u, "ticks are timed whole, whatever is sampled");
+    corral_sched_destroy(s);
+}
+
+Test(profile, timing_sample_defaults_to_one_step_in_32)
+{
+    corral_sched_desc d = prof_desc(8);
+    d.timing_sample = 0;
+    corral_sched *s = sched_of(d);
+    ticker_start(s, (ticker_ctx){100, 70, 0, NULL});
+    parent_start(s, (parent_ctx){0, 1}); /* one step of another type: timed, as its type's first */
+    for (int f = 0; f < 69; f++) corral_tick(s, 0.1f);
+    corral_type_stats t;
+    corral_stats_type_of(s, &ticker_type, &t);
+    cr_assert_eq(t.steps, 70u);
+    cr_assert_eq(t.steps_timed, 3u, "steps 1, 33 and 65");
+    corral_stats_type_of(s, &parent_type, &t);
+    cr_assert_eq(t.steps, 1u);
+    cr_assert_eq(t.steps_timed, 1u, "every type's first step is timed");
     corral_sched_destroy(s);
 }
 

@@ -379,8 +379,13 @@ typedef struct corral_class_desc {
                         off, the step loop is the same as without profiling
     history_frames      0: frames of history kept (corral_history), one
                         corral_frame_sample each, in the arena
-    trace_steps         0: with timing, the last N steps kept for the
-                        Chrome trace (24 bytes each, in the arena)
+    timing_sample       32: with timing, each type's first step and then
+                        one in N of its steps are timed (their time goes
+                        to the type's step_ns and max, and to the trace);
+                        every step is counted. N rounds up to a power of
+                        two. 1: every step timed, at a clock read a step
+    trace_steps         0: with timing, the last N timed steps kept for
+                        the Chrome trace (24 bytes each, in the arena)
     hooks               none: step begin/end, slot alloc/free
     field_formatter     none: prints CORRAL_FIELD_OTHER fields
 */
@@ -403,6 +408,7 @@ typedef struct corral_sched_desc {
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
     bool timing;                 /* false: step and tick times off */
+    uint32_t timing_sample;      /* 32: with timing, time one step in N of each type */
     uint32_t history_frames;     /* 0: no frame history */
     uint32_t trace_steps;        /* 0: no per-step trace ring (needs timing) */
     corral_hooks hooks;          /* none */
@@ -842,8 +848,9 @@ typedef struct corral_type_stats {
     uint64_t padding_bytes; /* live * padding */
     /* with desc.timing (else 0): */
     uint64_t steps;       /* steps run */
-    uint64_t step_ns;     /* their total time */
-    uint64_t step_ns_max; /* the longest one */
+    uint64_t steps_timed; /* those timed (one in desc.timing_sample) */
+    uint64_t step_ns;     /* the total time of the timed ones */
+    uint64_t step_ns_max; /* the longest timed one */
 } corral_type_stats;
 
 typedef struct corral_class_stats {
