@@ -261,7 +261,35 @@ const bench_peer bench_peer_corral_by_type = {
     .mixed = bc_mixed_by_type,
 };
 
-/* profiling on: timing (two clock reads a step) and history alone */
+/* spawn in batches of 64 (corral_start_n): the volley of bullets */
+static int bc_spawn_batch(size_t count, bench_out *out)
+{
+    enum { BATCH = 64 };
+    corral_sched *s = bc_sched(corral_slot_size_for(&bspawn_type), 64);
+    if (!s) return -1;
+    bspawn_ctx ctxs[BATCH];
+    corral_type_stats st;
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    for (size_t i = 0; i < count; i += BATCH) {
+        size_t n = count - i < BATCH ? count - i : BATCH;
+        for (size_t k = 0; k < n; k++) ctxs[k].n = i + k;
+        bspawn_start_n(s, ctxs, n, NULL);
+    }
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = count;
+    corral_stats_type_of(s, &bspawn_type, &st);
+    out->checksum = st.finished + st.live;
+    out->expected = count;
+    corral_sched_destroy(s);
+    return 0;
+}
+const bench_peer bench_peer_corral_batch = {
+    .name = "corral, batches of 64",
+    .spawn = bc_spawn_batch,
+};
+
+/* profiling on: timing (sampled clock reads) and history alone */
 const bench_peer bench_peer_corral_timing = {
     .name = "corral, timing on",
     .step = bc_step_timing,

@@ -12,6 +12,7 @@
         NAME_start(sched, NAME_ctx)      typed start: another context type
                                          is a compile error
         NAME_start_ex(sched, ctx, &opts) the same with start options (phase)
+        NAME_start_n(sched, ctxs, n, out) n of them from an array of contexts
         NAME_call(co, ctx)               call it from a step (CORRAL_CALL)
         NAME_ctx_of(sched, handle)       the live coroutine's context, or
                                          NULL (dead handle, other type)
@@ -118,6 +119,12 @@ constexpr corral_field_kind corral__kind_of()
                                                             name##_ctx ctx)               \
     {                                                                                     \
         return corral_start(sched, &name##_type, &ctx, sizeof ctx);                       \
+    }                                                                                     \
+    CORRAL__UNUSED static inline size_t name##_start_n(corral_sched *sched,              \
+                                                       const name##_ctx *ctxs, size_t n,  \
+                                                       corral_handle *out)                \
+    {                                                                                     \
+        return corral_start_n(sched, &name##_type, ctxs, sizeof *ctxs, n, out);           \
     }                                                                                     \
     CORRAL__UNUSED static inline corral_handle name##_start_ex(                          \
         corral_sched *sched, name##_ctx ctx, const corral_start_desc *opts)               \

@@ -351,6 +351,47 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     return h;
 }
 
+/* Room for one more coroutine of an admitted type (the budget and the
+   reservations part of corral__admit, for a batch's later members). */
+static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sched *s, corral__type_entry *te)
+{
+    corral__class *c = &s->arena.classes[te->cls];
+    if (CORRAL__LIKELY(te->budget ? te->live < te->budget
+                                  : !c->reserved || c->capacity - c->used - c->retired > c->reserved))
+        return true;
+    te->failed++;
+    if (!te->budget) c->failures++;
+    corral__fail_at(s, NULL, te->budget ? CORRAL_ERR_TYPE_BUDGET : CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH,
+                    NULL, NULL);
+    return false;
+}
+
+/* a batch of one plain or one other type; plain: a constant */
+static CORRAL__ALWAYS_INLINE size_t corral__start_batch(corral_sched *s, uint32_t ti, const unsigned char *p,
+                                                        size_t ctx_size, size_t n, corral_handle *out, bool plain)
+{
+    corral__type_entry *te = &corral__types(s)[ti];
+    size_t k = 0;
+    for (; k < n; k++, p += ctx_size) {
+        corral_handle h = {0, 0};
+        if (k > 0 && !corral__room_for("corral_start_n", s, te)) break;
+        corral__start_as("corral_start_n", s, ti, p, ctx_size, CORRAL__PH_UPDATE, 0, 0, &h, plain);
+        if (h.gen == 0) break; /* no slot: the error is set */
+        if (out) out[k] = h;
+    }
+    return k;
+}
+
+size_t corral_start_n(corral_sched *s, const corral_type *vt, const void *ctxs, size_t ctx_size, size_t n,
+                      corral_handle *out)
+{
+    if (!corral__check(s) || n == 0) return 0;
+    uint32_t ti = corral__admit(__func__, s, vt, ctxs, ctx_size, 0, 0);
+    if (ti == CORRAL__NIL) return 0;
+    if (corral__types(s)[ti].plain) return corral__start_batch(s, ti, (const unsigned char *)ctxs, ctx_size, n, out, true);
+    return corral__start_batch(s, ti, (const unsigned char *)ctxs, ctx_size, n, out, false);
+}
+
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
 {
     return corral__start(__func__, s, vt, ctx, ctx_size, NULL);

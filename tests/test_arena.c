@@ -519,3 +519,66 @@ Test(arena, budgeted_coroutines_finishing_in_their_first_step_give_the_budget_ba
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* ---- batch start */
+Test(arena, start_n_starts_each_context_in_order_and_writes_its_handle)
+{
+    corral_sched *s = small_sched(8);
+    trace_reset();
+    tracer_ctx ctxs[5];
+    for (int i = 0; i < 5; i++) ctxs[i] = (tracer_ctx){.id = i, .stop_after = 3};
+    corral_handle h[5];
+    cr_assert_eq(tracer_start_n(s, ctxs, 5, h), 5u);
+    for (int i = 0; i < 5; i++) {
+        cr_assert(corral_alive(s, h[i]));
+        cr_assert_eq(tracer_ctx_of(s, h[i])->id, i, "handle %d is the coroutine of context %d", i, i);
+    }
+    int want[] = {0, 1, 2, 3, 4};
+    expect_trace(want, 5); /* the first steps ran at once, in order */
+    cr_assert_eq(tracer_start_n(s, ctxs, 0, h), 0u, "n = 0 starts nothing");
+    cr_assert_eq(tracer_start_n(s, ctxs, 2, NULL), 2u, "out may be NULL");
+    cr_assert_eq(corral_live_count(s), 7u);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(arena, start_n_stops_at_a_full_pool_and_says_how_many_started)
+{
+    corral_sched *s = small_sched(4);
+    tracer_ctx ctxs[6];
+    for (int i = 0; i < 6; i++) ctxs[i] = (tracer_ctx){.id = i, .stop_after = 0};
+    corral_handle h[6];
+    memset(h, 0, sizeof h);
+    cr_assert_eq(tracer_start_n(s, ctxs, 6, h), 4u);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    cr_assert_eq(h[4].gen, 0u, "nothing written past the last start");
+    corral_type_stats t;
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.started, 4u);
+    cr_assert_eq(t.failed, 1u, "the batch stops at its first refusal");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(arena, start_n_keeps_a_types_budget)
+{
+    corral_sched *s = registry_sched();
+    tracer_ctx ctxs[5];
+    for (int i = 0; i < 5; i++) ctxs[i] = (tracer_ctx){.id = i, .stop_after = 0};
+    cr_assert_eq(tracer_start_n(s, ctxs, 5, NULL), 3u, "budget of 3");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_TYPE_BUDGET);
+    corral_sched_destroy(s);
+}
+
+Test(arena, start_n_refuses_bad_arguments_and_starts_nothing)
+{
+    corral_sched *s = small_sched(4);
+    tracer_ctx ctxs[2] = {{.id = 1}, {.id = 2}};
+    cr_assert_eq(corral_start_n(s, &tracer_type, NULL, sizeof ctxs[0], 2, NULL), 0u);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
+    cr_assert_eq(corral_start_n(s, &tracer_type, ctxs, sizeof ctxs[0] + 1, 2, NULL), 0u);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CTX_SIZE_MISMATCH);
+    cr_assert_eq(corral_start_n(NULL, &tracer_type, ctxs, sizeof ctxs[0], 2, NULL), 0u);
+    cr_assert_eq(corral_live_count(s), 0u);
+    corral_sched_destroy(s);
+}

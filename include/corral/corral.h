@@ -462,6 +462,16 @@ typedef struct corral_start_desc {
 CORRAL_API corral_handle corral_start_ex(corral_sched *sched, const corral_type *type, const void *ctx,
                               size_t ctx_size, const corral_start_desc *opts);
 
+/* Start n coroutines of `type`, one per context of the array `ctxs` (n
+   contexts of ctx_size bytes each), in order, each with its first step at
+   once as corral_start: the bullets of a volley, the hit reactions of a
+   blast. The arguments and the type are checked once for the batch. Writes
+   each handle to out[i] when out is not NULL. Returns how many started: n,
+   or fewer when one could not (a full pool, a type's budget), with the last
+   error set then; those after it are not started. Prefer NAME_start_n. */
+CORRAL_API size_t corral_start_n(corral_sched *sched, const corral_type *type, const void *ctxs, size_t ctx_size,
+                                 size_t n, corral_handle *out);
+
 /* Stop a coroutine: its cleanup hook runs with CORRAL_END_STOPPED and its
    slot is freed at once (or, if it is running right now, as soon as its step
    returns). Returns false for the zero, forged or stale handle (a double stop
