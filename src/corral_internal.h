@@ -289,6 +289,7 @@ struct corral_sched {
         uint32_t ready_off, ready_head, ready_tail; /* positions grow; index = pos % total_slots */
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the ring */
         uint32_t first_lane[CORRAL__PH_COUNT]; /* BY_TYPE: where the next run starts (after a budget stop) */
+        uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
     } run;
 
     struct { /* queue.c: the time budget of a phase run */
@@ -317,6 +318,7 @@ struct corral_sched {
         uint32_t head[CORRAL__PH_COUNT], tail[CORRAL__PH_COUNT];
         uint32_t next_head[CORRAL__PH_COUNT], next_tail[CORRAL__PH_COUNT]; /* polled from the next frame */
         uint32_t poll_head, poll_tail; /* predicates being polled right now */
+        uint32_t next_pending; /* a next-frame list may hold predicates */
     } polls;
 
     struct { /* groups.c: owner buckets, tag lists, group operations under way */

@@ -41,7 +41,11 @@ void corral__poll_arm(corral_sched *s, const corral_co *co, uint32_t i, const co
     uint32_t ph = co->flags & CORRAL__PHASE_MASK;
     n->u.p.fn = w->fn;
     n->u.p.user = w->user;
-    n->list = (uint8_t)((co->flags & CORRAL__FIRST_FLAG) && corral__run_to_come(s, ph) ? CORRAL__PRED_NEXT + ph : ph);
+    n->list = (uint8_t)ph;
+    if ((co->flags & CORRAL__FIRST_FLAG) && corral__run_to_come(s, ph)) {
+        n->list = (uint8_t)(CORRAL__PRED_NEXT + ph);
+        s->polls.next_pending = 1;
+    }
     corral__list_push(s, corral__poll_list(s, n), i);
 }
 
@@ -85,6 +89,7 @@ uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
 void corral__predicates_next_frame(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
+    s->polls.next_pending = 0;
     for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
         uint32_t head = s->polls.next_head[ph];
         if (head == CORRAL__NIL) continue;

@@ -548,6 +548,7 @@ void corral__lanes_next_frame(corral_sched *s)
     corral__lane *lanes = corral__lanes(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
+    s->run.deferred = 0;
     for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
         const uint32_t dl = s->run.defer_lane + ph;
         corral__lane *D = &lanes[dl];
@@ -638,6 +639,7 @@ void corral__land(corral_sched *s, corral_co *co)
                       (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
     if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
         co->state = CORRAL__DEFERRED;
+        s->run.deferred = 1;
         co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
         return;
     }

@@ -388,8 +388,8 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->now.frame++;
     s->now.frame_pos = 0;
     /* what waited for this frame joins its phase's queue */
-    corral__lanes_next_frame(s);
-    corral__predicates_next_frame(s);
+    if (s->run.deferred) corral__lanes_next_frame(s);
+    if (s->polls.next_pending) corral__predicates_next_frame(s);
 }
 
 static uint32_t corral__run(corral_sched *s, uint32_t phase)
