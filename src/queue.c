@@ -241,6 +241,46 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
     return NULL;
 }
 
+/* The same loop for a lane of many types (FIFO order with more than one
+   type): the indirect call then mispredicts whenever the type changes, and
+   the sooner its real target is known the less that costs. So the next
+   entry's step function is loaded a step ahead, off the chain entry ->
+   slot -> type table that otherwise ends right at the call. If the step
+   stops the next coroutine, its entry becomes a tombstone and the loaded
+   function is not used. One type per lane predicts well and pays only for
+   the extra loads, so BY_TYPE order and single-type schedulers keep the
+   loop above. */
+static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_ahead_impl(corral_sched *s, uint32_t *rp,
+                                                                  uint32_t *const stop)
+{
+    const uint32_t expect = corral__state_flags_of(CORRAL__QUEUED, s->now.phase);
+    if (rp == stop) return NULL;
+    uint32_t off = *rp;
+    corral_result (*fn)(corral_co *) = off != CORRAL__NIL ? corral__types(s)[CORRAL__CO(s, off)->type].step : NULL;
+    for (;;) {
+        rp++;
+        CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH - 1]));
+        if (off == CORRAL__NIL) { /* stopped while queued */
+            s->run.walk_skipped++;
+            return rp;
+        }
+        corral_co *co = CORRAL__CO(s, off);
+        uint32_t next = rp != stop ? *rp : CORRAL__NIL;
+        corral_result (*next_fn)(corral_co *) =
+            next != CORRAL__NIL ? corral__types(s)[CORRAL__CO(s, next)->type].step : NULL;
+        s->run.running = off;
+        corral_result r = fn(co);
+        if (CORRAL__UNLIKELY(((uint32_t)r | (corral__state_flags(co) ^ expect)) != 0)) {
+            s->run.running = CORRAL__NIL;
+            corral__after_walk(s, co, r);
+            return rp;
+        }
+        if (rp == stop) return NULL;
+        off = *rp;
+        fn = next_fn;
+    }
+}
+
 typedef uint32_t *(*corral__in_place_fn)(corral_sched *s, uint32_t *rp, uint32_t *stop);
 
 /* Step every entry [0, walk_end) of one lane once. in_place: the plain
@@ -424,6 +464,14 @@ static uint32_t (*const corral__walks[CORRAL__CALL_SITES])(corral_sched *, uint3
 #else
 static uint32_t (*const corral__walks[CORRAL__CALL_SITES])(corral_sched *, uint32_t) = {corral__walk_0};
 #endif
+CORRAL__HOT_LOOP_FN static uint32_t *corral__in_place_ahead(corral_sched *s, uint32_t *rp, uint32_t *stop)
+{
+    return corral__in_place_ahead_impl(s, rp, stop);
+}
+static uint32_t corral__walk_ahead(corral_sched *s, uint32_t lane)
+{
+    return corral__walk_impl(s, lane, false, false, corral__in_place_ahead);
+}
 static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true, false, NULL); }
 static uint32_t corral__walk_instr(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
 static uint32_t corral__walk_budgeted_instr(corral_sched *s, uint32_t lane)
@@ -580,6 +628,8 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     if (!s->budget.ns) {
         if (s->prof.instrument)
             for (uint32_t i = first; i < first + count; i++) steps += corral__walk_instr(s, i);
+        else if (s->run.order == CORRAL_ORDER_FIFO && s->types.type_count > 1) /* a lane of many types */
+            steps += lanes[first].walk_end ? corral__walk_ahead(s, first) : 0;
         else
             for (uint32_t i = first; i < first + count; i++)
                 if (lanes[i].walk_end) steps += corral__walks[(i - first) % CORRAL__CALL_SITES](s, i);
