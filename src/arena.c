@@ -83,7 +83,7 @@ uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
 /* every slot's metadata: no wait, no links, no groups */
 void corral__meta_init(corral_sched *s)
 {
-    corral__meta *M = (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
+    corral__meta *M = corral__meta_table(s);
     for (uint32_t i = 0; i < s->arena.total_slots; i++) {
         M[i].wait = M[i].joiners_head = M[i].joiners_tail = CORRAL__NIL;
         M[i].parent = M[i].child = M[i].dest = CORRAL__NIL;

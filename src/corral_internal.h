@@ -826,8 +826,7 @@ static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
     const corral__class *c = &s->arena.classes[te->cls];
-    corral__meta *m = (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
-    return &m[c->first + corral__slot_local(c, corral__co_off(s, co))];
+    return &corral__meta_table(s)[c->first + corral__slot_local(c, corral__co_off(s, co))];
 }
 
 /* profiling (stats.c) */

@@ -299,7 +299,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
-    corral__meta *m = &((corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off))[c->first + local];
+    corral__meta *m = &corral__meta_table(s)[c->first + local];
     m->born = (uint32_t)s->now.frame;
     *meta_out = m;
     if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);
