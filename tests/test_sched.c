@@ -594,3 +594,34 @@ Test(sched, entries_that_join_during_a_walk_move_down_behind_the_survivors)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* The walk of a lane of many types loads the next entry's step function a
+   step ahead. A step that stops the next coroutine and starts one of
+   another type in its slot must not see the old function called. */
+static corral_result stop_next_and_reuse(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 2) {
+        corral_sched *s = corral_sched_of(co);
+        cr_assert(corral_stop(s, ctx->other));
+        /* the freed slot is the warm one: the new coroutine takes it */
+        corral_handle h = start_actor(s, 50, NULL, (corral_handle){0, 0}, NULL);
+        cr_assert_eq(h.index, ctx->other.index, "the new coroutine took the stopped one's slot");
+    }
+    return CORRAL_YIELD;
+}
+
+Test(sched, a_step_that_stops_the_next_coroutine_and_reuses_its_slot_runs_the_new_one_only_in_its_turn)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle killer_slot = start_actor(s, 1, stop_next_and_reuse, (corral_handle){0, 0}, NULL);
+    corral_handle victim = start_tracer(s, 9, 0); /* another type, right after it in the lane */
+    actor_ctx_of(s, killer_slot)->other = victim;
+    trace_reset();
+    corral_tick(s, 0.f); /* 1 (stops 9, starts 50 in its slot: 50's first step now), then not 9 */
+    corral_tick(s, 0.f); /* 1, 50 */
+    int want[] = {1, 50, 1, 50};
+    expect_trace(want, 4);
+    cr_assert_not(corral_alive(s, victim));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
