@@ -133,27 +133,24 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
     corral_handle h = {0, 0};
     if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__handle_of(s, co);
     if (s->prof.hooks.step_begin) s->prof.hooks.step_begin(te->vt->name, h, s->prof.hooks.user_data);
-    if (s->prof.timing && (te->steps & s->prof.sample_mask) != 0) { /* counted, not timed (with hooks) */
-        te->steps++;
-        corral_result r = te->step(co);
-        if (s->prof.hooks.step_end) s->prof.hooks.step_end(te->vt->name, h, s->prof.hooks.user_data);
-        return r;
-    }
+    /* one in timing_sample of a type's steps is timed (corral__step_profiled
+       counts the others inline unless step hooks bring them here) */
+    const bool timed = s->prof.timing && (te->steps & s->prof.sample_mask) == 0;
     /* With every step timed, back-to-back steps of a walk share a clock
        read: one step's end is the next one's start (the walk's own few
        instructions between them count as step time); anything else between
        two steps breaks the chain. Sampled steps are never back to back. */
     bool walked = co->state == CORRAL__QUEUED && s->run.running == corral__co_off(s, co); /* not a detached step */
-    uint64_t t0 = !s->prof.timing ? 0 : (walked && s->prof.chain_valid) ? s->prof.chain_t : s->now.clock.now_ns(s->now.clock.user_data);
+    uint64_t t0 = !timed ? 0 : (walked && s->prof.chain_valid) ? s->prof.chain_t : s->now.clock.now_ns(s->now.clock.user_data);
     uint32_t type = co->type;
     corral_result r = te->step(co);
-    if (s->prof.timing) {
+    if (s->prof.timing) te->steps++;
+    if (timed) {
         uint64_t t1 = s->now.clock.now_ns(s->now.clock.user_data);
         uint64_t dt = t1 - t0;
         s->prof.chain_t = t1;
         s->prof.chain_valid = walked && r == CORRAL_YIELD && co->state == CORRAL__QUEUED && !s->prof.hooks.step_end &&
                               s->prof.sample_mask == 0;
-        te->steps++;
         te->steps_timed++;
         te->step_ns += dt;
         if (dt > te->step_ns_max) te->step_ns_max = dt;
