@@ -215,6 +215,23 @@ void corral__drain_ready(corral_sched *s)
 }
 
 
+/* Room for one more coroutine of type te: its budget, and the reservations
+   of budgeted types (a type without a budget may not take a class's last
+   free slots while they are reserved; with none reserved, an empty free
+   list is the only way to be full). Counted and reported when not. */
+static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sched *s, corral__type_entry *te)
+{
+    corral__class *c = &s->arena.classes[te->cls];
+    if (CORRAL__LIKELY(te->budget ? te->live < te->budget
+                                  : !c->reserved || c->capacity - c->used - c->retired > c->reserved))
+        return true;
+    te->failed++;
+    if (!te->budget) c->failures++;
+    corral__fail_at(s, NULL, te->budget ? CORRAL_ERR_TYPE_BUDGET : CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH,
+                    NULL, NULL);
+    return false;
+}
+
 /* Whether a coroutine of type vt may start now (arguments, type, class,
    group nodes, budget, reservations): its type index, or NIL with the
    error set and counted. */
@@ -236,27 +253,13 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
         corral__fail_at(s, NULL, CORRAL_ERR_NO_CLASS, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
-    corral__class *c = &s->arena.classes[te->cls];
     if ((owner | tags) && s->nodes.group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
         te->failed++;
         s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
-    /* a type without a budget may not take a class's last free slots while
-       they are reserved for budgeted types; with none reserved, an empty
-       free list (below) is the only way to be full */
-    if (te->budget ? te->live >= te->budget
-                   : c->reserved && c->capacity - c->used - c->retired <= c->reserved) {
-        te->failed++;
-        if (te->budget) {
-            corral__fail_at(s, NULL, CORRAL_ERR_TYPE_BUDGET, call, CORRAL__NOH, NULL, NULL);
-        } else {
-            c->failures++;
-            corral__fail_at(s, NULL, CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-        }
-        return none;
-    }
+    if (!corral__room_for(call, s, te)) return none;
     return ti;
 }
 
@@ -349,21 +352,6 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     if (corral__types(s)[ti].plain) corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, &h, true);
     else corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, &h, false);
     return h;
-}
-
-/* Room for one more coroutine of an admitted type (the budget and the
-   reservations part of corral__admit, for a batch's later members). */
-static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sched *s, corral__type_entry *te)
-{
-    corral__class *c = &s->arena.classes[te->cls];
-    if (CORRAL__LIKELY(te->budget ? te->live < te->budget
-                                  : !c->reserved || c->capacity - c->used - c->retired > c->reserved))
-        return true;
-    te->failed++;
-    if (!te->budget) c->failures++;
-    corral__fail_at(s, NULL, te->budget ? CORRAL_ERR_TYPE_BUDGET : CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH,
-                    NULL, NULL);
-    return false;
 }
 
 /* a batch of one plain or one other type; plain: a constant */
