@@ -470,7 +470,9 @@ int main(int argc, char **argv)
                         maxv(r));
             if (is_mem) fprintf(f, "\"bytes_per_coroutine\": %.1f, ", r->bytes);
             else fprintf(f, "\"bytes_per_coroutine\": null, ");
-            fprintf(f, "\"allocations_per_op\": %.6f}", is_mem ? 0.0 : r->allocs_per_op);
+            fprintf(f, "\"allocations_per_op\": %.6f", is_mem ? 0.0 : r->allocs_per_op);
+            if (r->note) fprintf(f, ", \"note\": \"%s\"", r->note);
+            fprintf(f, "}");
             first = 0;
         }
         fprintf(f, "\n  ]\n}\n");
