@@ -1,7 +1,8 @@
 /*
     arena.c -- the size classes: slabs of equal slots cut into pages, each
     page with its own free list threaded through the slot headers (offsets,
-    not pointers); which class a type's coroutines take, slot retirement.
+    not pointers) and a bump index past which its slots are untouched;
+    which class a type's coroutines take, slot retirement.
 
     Where the slabs lie in the block is the plan's (sched.c); a slot's
     coroutine state is the lifecycle's (lifecycle.c).
@@ -18,8 +19,8 @@ uint32_t corral_slot_size_for(const corral_type *type)
     return sz < CORRAL__SLOT_MIN ? CORRAL__SLOT_MIN : sz; /* holds by construction (corral__slot_holds) */
 }
 
-/* Every slot free, every page on the empty list in address order (a type
-   fills page 0, then 1, ...), each page's free list in address order. */
+/* Every slot free and untouched, every page on the empty list in address
+   order (a type fills page 0, then 1, ...). */
 void corral__pages_init(corral_sched *s, corral__class *c)
 {
     corral__page *P = corral__pages(s, c);
@@ -31,12 +32,14 @@ void corral__pages_init(corral_sched *s, corral__class *c)
             memset(co, 0, CORRAL__HEADER_SIZE);
             co->gen = 1;
             co->state = CORRAL__FREE;
-            co->link = k + 1 < end ? k + 1 : CORRAL__NIL;
+            co->link = CORRAL__NIL;
         }
-        P[pi].free_head = first;
+        P[pi].free_head = CORRAL__NIL;
         P[pi].free_count = P[pi].slots = (uint16_t)(end - first);
         P[pi].list = CORRAL__PAGE_EMPTY;
-        memset(P[pi].pad, 0, sizeof P[pi].pad);
+        P[pi].pad = 0;
+        P[pi].bump = 0;
+        P[pi].floor = 1;
         P[pi].prev = pi ? pi - 1 : CORRAL__NIL;
         P[pi].next = pi + 1 < c->page_count ? pi + 1 : CORRAL__NIL;
     }
@@ -84,15 +87,5 @@ uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
 void corral__meta_init(corral_sched *s)
 {
     corral__meta *M = corral__meta_table(s);
-    for (uint32_t i = 0; i < s->arena.total_slots; i++) {
-        M[i].wait = M[i].joiners_head = M[i].joiners_tail = CORRAL__NIL;
-        M[i].parent = M[i].child = M[i].dest = CORRAL__NIL;
-        M[i].outcome = CORRAL_END_NONE;
-        M[i].stop_why = CORRAL_END_STOPPED;
-        M[i].hold = 0;
-        M[i].groups = CORRAL__NIL;
-        M[i].pending = 0;
-        M[i].fired = -1;
-        M[i].mode = CORRAL__MODE_NONE;
-    }
+    for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
 }

@@ -185,11 +185,18 @@ typedef struct corral__future {
 enum { CORRAL__PAGE_FULL = 0, CORRAL__PAGE_EMPTY, CORRAL__PAGE_PARTIAL };
 typedef struct corral__page {
     uint32_t free_head;  /* class-local index of its first free slot, or NIL */
-    uint16_t free_count; /* free slots */
+    uint16_t free_count; /* free slots: on the free list, or at bump and past it */
     uint16_t slots;      /* slots in it (the class's last page may be short) */
     uint32_t prev, next; /* in the list it is on: page indices, NIL */
     uint8_t list;        /* CORRAL__PAGE_*: the class list it is on (FULL: none) */
-    uint8_t pad[3];
+    uint8_t pad;
+    uint16_t bump;       /* slots [bump, slots) untouched since the page was last
+                            emptied: free, on no list, taken in order once the free
+                            list is empty. A page that empties (but the one its
+                            type fills) goes back to bump 0 and no list, so what
+                            it holds depends on nothing before (snapshots) */
+    uint32_t floor;      /* lowest generation a slot of it takes at its next free:
+                            1, or past the generations it issued before a restore */
 } corral__page;
 /* log2 of the slots in a page of a class with `capacity` slots */
 static inline uint32_t corral__page_shift_for(uint32_t capacity)
@@ -280,6 +287,7 @@ struct corral_sched {
         uint32_t chunks_off;   /* uint32_t entries[chunk_count * CHUNK] */
         uint32_t chunk_next_off; /* uint32_t next[chunk_count]; free chunks chain here */
         uint32_t chunk_count, chunk_free;
+        uint32_t chunk_bump;   /* chunks [chunk_bump, chunk_count) never used: free, on no chain */
         uint32_t defer_lane;   /* first of the PH_COUNT next-frame lanes (after the run lanes) */
         uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
         uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
@@ -304,6 +312,9 @@ struct corral_sched {
         uint32_t wait_free, wait_free_count;
         uint32_t wait_count;   /* nodes [0, wait_count) serve waits, the rest groups */
         uint32_t group_free, group_free_count;
+        /* nodes [wait_bump, wait_count) and [group_bump, count) untouched since
+           their part was last all free: free, on no list, taken in order */
+        uint32_t wait_bump, group_bump;
         uint32_t wait_peak, group_peak;
         uint64_t wait_failures, group_failures;
         uint64_t debug_visits; /* test hook: timer nodes popped + steps run */
@@ -331,6 +342,7 @@ struct corral_sched {
         uint32_t signals_off, max_signals, signal_free;
         uint32_t futures_off, max_futures, future_free;
         uint32_t signals_live, signals_peak, futures_live, futures_peak;
+        uint32_t signal_floor, future_floor; /* lowest generation a create may issue (restores) */
         uint64_t signal_failures, future_failures;
     } wakes;
 
@@ -413,6 +425,22 @@ static inline bool corral__state_alive(uint8_t state)
 }
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 #define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */
+
+/* a free slot's metadata: no wait, no links, no groups */
+static inline void corral__meta_reset(corral__meta *m)
+{
+    m->wait = m->joiners_head = m->joiners_tail = CORRAL__NIL;
+    m->parent = m->child = m->dest = CORRAL__NIL;
+    m->pending = 0;
+    m->fired = -1;
+    m->mode = CORRAL__MODE_NONE;
+    m->outcome = CORRAL_END_NONE;
+    m->stop_why = CORRAL_END_STOPPED;
+    m->hold = 0;
+    m->pad = 0;
+    m->groups = CORRAL__NIL;
+    m->born = 0;
+}
 
 /* state and flags as one 16-bit value (the walk's yielded-in-place test) */
 CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,
@@ -582,21 +610,31 @@ static inline void corral__slot_free(corral_sched *s, const corral__type_entry *
                                      uint32_t local)
 {
     c->used--;
-    if (co->gen == UINT32_MAX) { /* the next generation would alias an old handle */
-        corral__retire(c, co);
-        return;
-    }
-    co->gen++;
-    co->state = CORRAL__FREE;
     uint32_t pi = local >> c->page_shift;
     corral__page *pg = &corral__pages(s, c)[pi];
+    uint32_t gen = co->gen + 1;
+    if (CORRAL__UNLIKELY(gen < pg->floor)) { /* floor >= 1: a wrap lands here too */
+        if (gen == 0) { /* the next generation would alias an old handle */
+            corral__retire(c, co);
+            return;
+        }
+        gen = pg->floor;
+    }
+    co->gen = gen;
+    co->state = CORRAL__FREE;
     co->link = pg->free_head;
     pg->free_head = local;
-    if (++pg->free_count == pg->slots && te->page != pi) corral__page_move(s, c, pi, CORRAL__PAGE_EMPTY);
-    else if (pg->list == CORRAL__PAGE_FULL) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
+    if (++pg->free_count == pg->slots && te->page != pi) { /* empty: back to untouched */
+        pg->free_head = CORRAL__NIL;
+        pg->bump = 0;
+        corral__page_move(s, c, pi, CORRAL__PAGE_EMPTY);
+    } else if (pg->list == CORRAL__PAGE_FULL) {
+        corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
+    }
 }
 /* A slot for a coroutine of type te: from the page it fills, else from an
-   empty page (which becomes its page), else from any page with room. */
+   empty page (which becomes its page), else from any page with room; in a
+   page, the last freed slot, else the first untouched one. */
 static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *te, corral__class *c,
                                           corral_co **co_out)
 {
@@ -609,9 +647,15 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
     }
     corral__page *pg = &P[pi];
     uint32_t local = pg->free_head;
-    corral_co *co = CORRAL__CO(s, corral__slot_off(c, local));
+    corral_co *co;
+    if (CORRAL__LIKELY(local != CORRAL__NIL)) {
+        co = CORRAL__CO(s, corral__slot_off(c, local));
+        pg->free_head = co->link;
+    } else {
+        local = (pi << c->page_shift) + pg->bump++;
+        co = CORRAL__CO(s, corral__slot_off(c, local));
+    }
     *co_out = co;
-    pg->free_head = co->link;
     if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
     else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
     if (++c->used > c->peak) c->peak = c->used;

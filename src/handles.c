@@ -5,8 +5,9 @@
     A handle is {class << 24 | slot, generation}. Resolving checks the class
     and slot exist (else: forged), then that the slot's generation matches
     and the coroutine has not ended (else: stale). Generations start at 1
-    and grow on every free; a slot at UINT32_MAX is retired, never reused, so
-    a stale handle can never come back to life.
+    and grow on every free, past the page's floor (snapshot.c); a slot at
+    UINT32_MAX is retired, never reused, so a stale handle can never come
+    back to life.
 */
 #include "corral_internal.h"
 
@@ -23,15 +24,14 @@ corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error 
     }
     const corral__class *c = &s->arena.classes[cls];
     corral_co *co = CORRAL__CO(s, c->base + local * c->slot_size);
-    if (h.gen > co->gen) { /* a generation this slot has never had */
+    if (CORRAL__LIKELY(co->gen == h.gen && corral__state_alive(co->state))) return co;
+    /* a generation this slot has never had (below its page's floor it may
+       have had it before a restore) */
+    if (h.gen > co->gen && h.gen >= corral__pages(s, c)[local >> c->page_shift].floor)
         *err = CORRAL_ERR_FORGED_HANDLE;
-        return NULL;
-    }
-    if (co->gen != h.gen || !corral__state_alive(co->state)) {
+    else
         *err = CORRAL_ERR_STALE_HANDLE;
-        return NULL;
-    }
-    return co;
+    return NULL;
 }
 
 corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)

@@ -303,6 +303,15 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
     corral__meta *m = &corral__meta_table(s)[c->first + local];
+    /* what it says of itself starts afresh (the links are NIL already):
+       its state is the same whoever held the slot before (snapshots, hash) */
+    m->pending = 0;
+    m->fired = -1;
+    m->mode = CORRAL__MODE_NONE;
+    m->outcome = CORRAL_END_NONE;
+    m->stop_why = CORRAL_END_STOPPED;
+    m->hold = 0;
+    m->pad = 0;
     m->born = (uint32_t)s->now.frame;
     *meta_out = m;
     if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);

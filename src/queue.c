@@ -27,6 +27,7 @@ static uint32_t corral__chunk_pop(corral_sched *s)
 {
     uint32_t c = s->run.chunk_free;
     if (c != CORRAL__NIL) s->run.chunk_free = corral__chunk_next(s)[c];
+    else if (s->run.chunk_bump < s->run.chunk_count) c = s->run.chunk_bump++;
     return c;
 }
 
@@ -140,9 +141,8 @@ void corral__lanes_init(corral_sched *s)
     }
     /* entries are read ahead by the walk's prefetch before they are written */
     memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
-    uint32_t *next = corral__chunk_next(s);
-    for (uint32_t c = 0; c < s->run.chunk_count; c++) next[c] = c + 1 < s->run.chunk_count ? c + 1 : CORRAL__NIL;
-    s->run.chunk_free = s->run.chunk_count ? 0 : CORRAL__NIL;
+    s->run.chunk_free = CORRAL__NIL;
+    s->run.chunk_bump = 0;
     s->run.walking_lane = CORRAL__NIL;
     s->run.running = CORRAL__NIL;
 }

@@ -26,12 +26,19 @@ static bool corral__verify_pages(const corral_sched *s, const corral__class *c, 
         uint32_t end = first + size < c->capacity ? first + size : c->capacity;
         if (pg->slots != end - first) CORRAL__BAD("a page's slot count is wrong");
         for (uint32_t k = pg->free_head; k != CORRAL__NIL; k = CORRAL__CO(s, corral__slot_off(c, k))->link) {
-            if (k < first || k >= end) CORRAL__BAD("a page's free list links out of the page");
+            if (k < first || k >= first + pg->bump) CORRAL__BAD("a page's free list links out of its touched slots");
             if (++n > pg->slots) CORRAL__BAD("a free list has a cycle");
             if (CORRAL__CO(s, corral__slot_off(c, k))->state != CORRAL__FREE)
                 CORRAL__BAD("a slot on a free list is not free (double free?)");
         }
-        if (n != pg->free_count) CORRAL__BAD("a page's free count does not match its free list");
+        if (pg->bump > pg->slots) CORRAL__BAD("a page's bump is past its slots");
+        for (uint32_t k = first + pg->bump; k < end; k++)
+            if (CORRAL__CO(s, corral__slot_off(c, k))->state != CORRAL__FREE)
+                CORRAL__BAD("a slot past its page's bump is not free");
+        n += pg->slots - pg->bump;
+        if (n != pg->free_count) CORRAL__BAD("a page's free count does not match its free list and bump");
+        if (pg->list == CORRAL__PAGE_EMPTY && (pg->bump != 0 || pg->free_head != CORRAL__NIL))
+            CORRAL__BAD("a page on the empty list is not back to untouched");
         if (pg->list > CORRAL__PAGE_PARTIAL || (pg->list == CORRAL__PAGE_FULL) != (n == 0) ||
             (pg->list == CORRAL__PAGE_EMPTY && n != pg->slots))
             CORRAL__BAD("a page is on the wrong list");
@@ -128,7 +135,10 @@ static bool corral__verify_lanes(const corral_sched *s)
             CORRAL__BAD("a lane holds more chunks than its entries need");
     }
     for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = next[c])
-        if (++chunks > s->run.chunk_count) CORRAL__BAD("the free chunks and the lanes overlap");
+        if (c >= s->run.chunk_bump || ++chunks > s->run.chunk_count)
+            CORRAL__BAD("the free chunks and the lanes overlap");
+    if (s->run.chunk_bump > s->run.chunk_count) CORRAL__BAD("the chunk bump is past the pool");
+    chunks += s->run.chunk_count - s->run.chunk_bump;
     if (chunks != s->run.chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
     /* every queued coroutine is where its link says */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
@@ -148,17 +158,23 @@ static bool corral__verify_nodes(const corral_sched *s)
 {
     const corral__node *N = corral__nodes(s);
     uint32_t wait_used = 0, group_used = 0, n = 0;
+    if (s->nodes.wait_bump > s->nodes.wait_count || s->nodes.group_bump < s->nodes.wait_count ||
+        s->nodes.group_bump > s->nodes.count)
+        CORRAL__BAD("a node bump is out of its part");
     for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = N[i].sibling) {
-        if (i >= s->nodes.wait_count) CORRAL__BAD("a group node is on the wait node free list");
+        if (i >= s->nodes.wait_bump) CORRAL__BAD("the wait node free list holds an untouched or group node");
         if (++n > s->nodes.wait_count) CORRAL__BAD("the wait node free list has a cycle");
     }
-    if (n != s->nodes.wait_free_count) CORRAL__BAD("the free wait node count is wrong");
+    if (n + s->nodes.wait_count - s->nodes.wait_bump != s->nodes.wait_free_count)
+        CORRAL__BAD("the free wait node count is wrong");
     n = 0;
     for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = N[i].sibling) {
-        if (i < s->nodes.wait_count || i >= s->nodes.count) CORRAL__BAD("a wait node is on the group node free list");
+        if (i < s->nodes.wait_count || i >= s->nodes.group_bump)
+            CORRAL__BAD("the group node free list holds an untouched or wait node");
         if (++n > s->nodes.count - s->nodes.wait_count) CORRAL__BAD("the group node free list has a cycle");
     }
-    if (n != s->nodes.group_free_count) CORRAL__BAD("the free group node count is wrong");
+    if (n + s->nodes.count - s->nodes.group_bump != s->nodes.group_free_count)
+        CORRAL__BAD("the free group node count is wrong");
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *cl = &s->arena.classes[ci];
         for (uint32_t k = 0; k < cl->capacity; k++) {

@@ -41,7 +41,8 @@ uint32_t corral__node_alloc(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     uint32_t i = s->nodes.wait_free;
-    s->nodes.wait_free = N[i].sibling;
+    if (i != CORRAL__NIL) s->nodes.wait_free = N[i].sibling;
+    else i = s->nodes.wait_bump++;
     s->nodes.wait_free_count--;
     if (s->nodes.wait_count - s->nodes.wait_free_count > s->nodes.wait_peak) s->nodes.wait_peak = s->nodes.wait_count - s->nodes.wait_free_count;
     memset(&N[i], 0, sizeof N[i]);
@@ -52,7 +53,8 @@ uint32_t corral__group_node_alloc(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     uint32_t i = s->nodes.group_free;
-    s->nodes.group_free = N[i].sibling;
+    if (i != CORRAL__NIL) s->nodes.group_free = N[i].sibling;
+    else i = s->nodes.group_bump++;
     s->nodes.group_free_count--;
     {
         uint32_t used = s->nodes.count - s->nodes.wait_count - s->nodes.group_free_count;
@@ -69,12 +71,18 @@ void corral__node_free(corral_sched *s, uint32_t i)
     if (i >= s->nodes.wait_count) { /* a group node */
         N[i].sibling = s->nodes.group_free;
         s->nodes.group_free = i;
-        s->nodes.group_free_count++;
+        if (++s->nodes.group_free_count == s->nodes.count - s->nodes.wait_count) { /* all free: untouched again */
+            s->nodes.group_free = CORRAL__NIL;
+            s->nodes.group_bump = s->nodes.wait_count;
+        }
         return;
     }
     N[i].sibling = s->nodes.wait_free;
     s->nodes.wait_free = i;
-    s->nodes.wait_free_count++;
+    if (++s->nodes.wait_free_count == s->nodes.wait_count) {
+        s->nodes.wait_free = CORRAL__NIL;
+        s->nodes.wait_bump = 0;
+    }
 }
 
 /* ---- lists: FIFO, doubly linked through the nodes */
@@ -212,14 +220,11 @@ void corral__unhold_wait(corral_sched *s, corral_co *co)
 void corral__nodes_init(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = 0; i < s->nodes.count; i++) {
-        uint32_t end = i < s->nodes.wait_count ? s->nodes.wait_count : s->nodes.count;
-        N[i].sibling = i + 1 < end ? i + 1 : CORRAL__NIL;
-        N[i].attached = 0;
-    }
-    s->nodes.wait_free = s->nodes.wait_count ? 0 : CORRAL__NIL;
+    for (uint32_t i = 0; i < s->nodes.count; i++) N[i].attached = 0;
+    s->nodes.wait_free = s->nodes.group_free = CORRAL__NIL;
+    s->nodes.wait_bump = 0;
+    s->nodes.group_bump = s->nodes.wait_count;
     s->nodes.wait_free_count = s->nodes.wait_count;
-    s->nodes.group_free = s->nodes.count > s->nodes.wait_count ? s->nodes.wait_count : CORRAL__NIL;
     s->nodes.group_free_count = s->nodes.count - s->nodes.wait_count;
 }
 

@@ -29,7 +29,8 @@ corral_signal corral_signal_create(corral_sched *s)
     uint32_t i = s->wakes.signal_free;
     corral__signal *g = &corral__signals(s)[i];
     s->wakes.signal_free = g->next_free;
-    g->gen++; /* odd: live */
+    /* odd: live; never one issued before a restore (the floor) */
+    g->gen = g->gen + 1 < s->wakes.signal_floor ? s->wakes.signal_floor | 1u : g->gen + 1;
     g->head = g->tail = CORRAL__NIL;
     corral_signal sig = {i, g->gen};
     if (++s->wakes.signals_live > s->wakes.signals_peak) s->wakes.signals_peak = s->wakes.signals_live;
@@ -111,7 +112,7 @@ corral_future corral_future_create(corral_sched *s)
     uint32_t i = s->wakes.future_free;
     corral__future *g = &corral__futures(s)[i];
     s->wakes.future_free = g->next_free;
-    g->gen++;
+    g->gen = g->gen + 1 < s->wakes.future_floor ? s->wakes.future_floor | 1u : g->gen + 1;
     g->head = g->tail = CORRAL__NIL;
     g->done = 0;
     g->value.u = 0;

@@ -587,16 +587,13 @@ static bool model_op_tick(model *M, model_in *in)
     return true;
 }
 
-/* Play `data` as operations. -1: library and model agreed after every
-   operation and everything was freed at the end; else the number of the
-   operation after which they disagreed (`why` says how). */
-static long model_run(const uint8_t *data, size_t size, char *why, size_t why_cap, uint64_t *ops_run)
+/* A fresh scheduler and model for an input of `size` bytes. */
+static inline bool model_open(model *M, size_t size, char *why, size_t why_cap)
 {
-    static model M; /* large: not on the stack */
-    memset(&M, 0, sizeof M);
+    memset(M, 0, sizeof *M);
     memset(g_model_ends, 0, sizeof g_model_ends);
-    M.why = why;
-    M.why_cap = why_cap;
+    M->why = why;
+    M->why_cap = why_cap;
     why[0] = 0;
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
@@ -608,42 +605,63 @@ static long model_run(const uint8_t *data, size_t size, char *why, size_t why_ca
     d.max_futures = MODEL_FUTURES;
     d.validation = CORRAL_VALIDATION_REPORT;
     d.logger.fn = model_logger;
-    M.s = corral_sched_create(&d);
-    if (!M.s) {
-        snprintf(why, why_cap, "create failed");
-        return 0;
+    M->s = corral_sched_create(&d);
+    if (!M->s) snprintf(why, why_cap, "create failed");
+    return M->s != NULL;
+}
+
+/* One operation from the input, then the checks. */
+static inline bool model_op(model *M, model_in *in)
+{
+    uint32_t c = model_byte(in) % 16u;
+    bool ok;
+    if (c < 6) ok = model_op_start(M, in);
+    else if (c < 8) ok = model_op_stop(M, in);
+    else if (c == 8) ok = model_op_pause(M, in, true);
+    else if (c == 9) ok = model_op_pause(M, in, false);
+    else if (c == 10) ok = model_op_group(M, in);
+    else if (c == 11) ok = model_op_signal(M, in);
+    else if (c == 12) ok = model_op_future(M, in);
+    else ok = model_op_tick(M, in);
+    return ok && model_check(M);
+}
+
+/* Stop everything: nothing may leak. Then destroy. */
+static inline bool model_close(model *M, bool ok)
+{
+    if (ok) {
+        for (int i = 0; i < MODEL_RECS; i++)
+            if (M->r[i].alive) {
+                corral_stop(M->s, M->r[i].h);
+                model_end(M, i);
+            }
+        corral_arena_stats as;
+        corral_stats_arena(M->s, &as);
+        if (corral_live_count(M->s) != 0 || as.slot_bytes != 0 || as.ctx_bytes != 0)
+            ok = model_fail(M, "after stopping all: live %u, slot bytes %llu", corral_live_count(M->s),
+                            (unsigned long long)as.slot_bytes);
+        ok = ok && model_check(M);
     }
+    corral_sched_destroy(M->s);
+    return ok;
+}
+
+/* Play `data` as operations. -1: library and model agreed after every
+   operation and everything was freed at the end; else the number of the
+   operation after which they disagreed (`why` says how). */
+static inline long model_run(const uint8_t *data, size_t size, char *why, size_t why_cap, uint64_t *ops_run)
+{
+    static model M; /* large: not on the stack */
+    if (!model_open(&M, size, why, why_cap)) return 0;
     model_in in = {data, size, 0};
     long op = 0;
     bool ok = true;
     while (ok && in.at < in.n) {
-        uint32_t c = model_byte(&in) % 16u;
-        if (c < 6) ok = model_op_start(&M, &in);
-        else if (c < 8) ok = model_op_stop(&M, &in);
-        else if (c == 8) ok = model_op_pause(&M, &in, true);
-        else if (c == 9) ok = model_op_pause(&M, &in, false);
-        else if (c == 10) ok = model_op_group(&M, &in);
-        else if (c == 11) ok = model_op_signal(&M, &in);
-        else if (c == 12) ok = model_op_future(&M, &in);
-        else ok = model_op_tick(&M, &in);
-        ok = ok && model_check(&M);
+        ok = model_op(&M, &in);
         if (!ok) break;
         op++;
     }
-    if (ok) { /* everything stopped: nothing may leak */
-        for (int i = 0; i < MODEL_RECS; i++)
-            if (M.r[i].alive) {
-                corral_stop(M.s, M.r[i].h);
-                model_end(&M, i);
-            }
-        corral_arena_stats as;
-        corral_stats_arena(M.s, &as);
-        if (corral_live_count(M.s) != 0 || as.slot_bytes != 0 || as.ctx_bytes != 0)
-            ok = model_fail(&M, "after stopping all: live %u, slot bytes %llu", corral_live_count(M.s),
-                            (unsigned long long)as.slot_bytes);
-        ok = ok && model_check(&M);
-    }
-    corral_sched_destroy(M.s);
+    ok = model_close(&M, ok);
     if (ops_run) *ops_run += (uint64_t)op;
     return ok ? -1 : op;
 }

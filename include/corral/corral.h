@@ -44,9 +44,10 @@
 
     HANDLES
         corral_handle is {index, gen}; the zero value is invalid. A slot's
-        generation grows by one each time it is freed; a slot whose generation
-        would wrap is retired instead of reused, so a handle to an ended
-        coroutine stays invalid forever.
+        generation grows each time it is freed (past any it issued before a
+        corral_restore); a slot whose generation would wrap is retired
+        instead of reused, so a handle to an ended coroutine stays invalid
+        forever.
 
     ORDER (deterministic)
         corral_tick resumes the run queue in the order coroutines were queued
@@ -235,7 +236,9 @@ typedef struct corral_registry {
     X(NOT_PAUSED, "the coroutine is not paused")                                        \
     X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")           \
     X(CYCLIC_WAIT, "the wait could never end: it waits for itself, an ancestor, or a coroutine waiting for it") \
-    X(CORRUPT, "the scheduler's state breaks an invariant (corral_verify)")
+    X(CORRUPT, "the scheduler's state breaks an invariant (corral_verify)")               \
+    X(SNAPSHOT_TOO_SMALL, "the buffer is smaller than corral_snapshot_size()")            \
+    X(BAD_SNAPSHOT, "not a snapshot of a scheduler of this layout, or damaged")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -427,6 +430,32 @@ CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 
 /* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
 CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
+
+/* Rollback (docs/API.md, "Rollback"): the live state of a scheduler copied
+   into a caller's buffer and back into the same scheduler, in place. The
+   copy holds the control state and the slots, nodes and chunks in use or
+   recently in use, not the capacity. Both are refused (CORRAL_ERR_IN_TICK)
+   inside a tick, a step or a hook; no allocation.
+   corral_snapshot_size: the bytes corral_snapshot needs now (0 on error).
+   corral_snapshot: writes it; the bytes written, or 0
+   (CORRAL_ERR_SNAPSHOT_TOO_SMALL and nothing written if size is short).
+   corral_restore: rewinds sched to the snapshot: coroutines, contexts,
+   waits, timers, clocks, frame count, signals, futures, groups, pauses,
+   counters. The environment (allocator, logger, hooks, clock) and the
+   profiling rings stay as they are. Handles, signals and futures valid at
+   the snapshot are valid again; any taken after it stay stale forever.
+   false (CORRAL_ERR_BAD_SNAPSHOT) and nothing changed if buf is not a
+   whole snapshot of a scheduler with this one's layout (same desc). */
+CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
+CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
+CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
+/* 64 bits over the logical state: each live coroutine (slot, type name,
+   state, phase, resume point, context fields, wait, links, groups, pause,
+   birth frame), the run order, timers, signals, futures, clocks and frame
+   count. Addresses, generations, padding, pointer fields and free slots
+   do not count: two processes that ran the same inputs print the same
+   hash (docs/DETERMINISM.md). 0 on error. */
+CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
 
 /* Snapshots: the arena holds no pointer into itself, so a byte copy of a
    scheduler's block (caller-owned memory, copied whole) is a working

@@ -1,0 +1,518 @@
+/*
+    snapshot.c -- rollback: the live state copied out and back into the
+    same scheduler (corral_snapshot, corral_restore), and a hash of the
+    logical state (corral_state_hash). docs/API.md, "Rollback", has the
+    rules; docs/DETERMINISM.md what makes two runs the same.
+
+    What a snapshot holds: the scheduler's control state (the corral_sched
+    itself, the type table and its hash, the lanes, the pages), then every
+    pool's touched prefix: per page the slots before its bump with their
+    meta, the chunks, wait and group nodes before their bumps, the timer
+    heaps up to their lengths, the owner buckets, signals and futures.
+    What lies past a bump is untouched and free by construction (arena.c,
+    queue.c, waits.c), so the copy grows with what is and was recently
+    alive, not with capacity, and a restore gives back the same free lists:
+    the same slots, nodes and chunks are taken next, in the same order.
+
+    What a restore keeps from the present: the environment (allocator,
+    logger, hooks, clock, validation), the profiling state (history and
+    trace rings record what really ran, resimulated frames included), and
+    generations: every slot, signal and future keeps a floor above each
+    generation it has issued, so a handle from after the snapshot is stale
+    after the restore and never names a later coroutine.
+*/
+#include "corral_internal.h"
+
+#include <string.h>
+
+#define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
+#define CORRAL__SNAP_VERSION 1u
+
+typedef struct corral__snap_head {
+    uint32_t magic, version;
+    uint64_t size;   /* bytes of the whole snapshot */
+    uint64_t layout; /* corral__layout of the scheduler it came from */
+} corral__snap_head;
+
+/* A fingerprint of where everything lies in the block: two schedulers
+   with the same one can take each other's snapshots. */
+static uint64_t corral__mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+}
+static uint64_t corral__layout(const corral_sched *s)
+{
+    uint64_t h = corral__mix(CORRAL__SNAP_VERSION, sizeof(corral_sched));
+    const uint32_t v[] = {s->types.max_types, s->types.hash_off, s->types.hash_mask, s->run.order,
+                          s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
+                          s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
+                          s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
+                          s->groups.owner_off, s->groups.owner_mask, s->wakes.signals_off, s->wakes.max_signals,
+                          s->wakes.futures_off, s->wakes.max_futures};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) h = corral__mix(h, v[i]);
+    for (uint32_t i = 0; i < s->arena.class_count && i < CORRAL_MAX_CLASSES; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        h = corral__mix(h, c->slot_size);
+        h = corral__mix(h, c->capacity);
+        h = corral__mix(h, c->base);
+        h = corral__mix(h, c->pages_off);
+    }
+    return h;
+}
+
+/* ---- the walk both directions share: each section's place and size */
+
+typedef struct corral__cursor {
+    unsigned char *w;       /* writing a snapshot, or NULL */
+    const unsigned char *r; /* reading one, or NULL */
+    size_t at, size;
+} corral__cursor;
+
+static void corral__put(corral__cursor *k, const void *src, size_t n)
+{
+    if (k->w && k->at + n <= k->size) memcpy(k->w + k->at, src, n);
+    k->at += n;
+}
+
+static uint32_t corral__owner_words(const corral_sched *s) { return 2u * (s->groups.owner_mask + 1u); }
+static uint32_t *corral__owner_table(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
+}
+
+/* Write (or, with k->w NULL, measure) the snapshot of s. */
+static void corral__snap_write(const corral_sched *s, corral__cursor *k)
+{
+    corral__snap_head head = {CORRAL__SNAP_MAGIC, CORRAL__SNAP_VERSION, 0, corral__layout(s)};
+    size_t head_at = k->at;
+    corral__put(k, &head, sizeof head);
+    corral__put(k, s, sizeof *s);
+    corral__put(k, corral__types(s), (size_t)s->types.type_count * sizeof(corral__type_entry));
+    corral__put(k, CORRAL__AT(s, s->types.hash_off), (size_t)(s->types.hash_mask + 1u) * sizeof(uint16_t));
+    corral__put(k, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const corral__page *P = corral__pages(s, c);
+        corral__put(k, P, (size_t)c->page_count * sizeof(corral__page));
+        for (uint32_t pi = 0; pi < c->page_count; pi++) {
+            if (!P[pi].bump) continue;
+            uint32_t first = pi << c->page_shift;
+            corral__put(k, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)P[pi].bump * c->slot_size);
+            corral__put(k, &corral__meta_table(s)[c->first + first], (size_t)P[pi].bump * sizeof(corral__meta));
+        }
+    }
+    corral__put(k, corral__entries(s), (size_t)s->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
+    corral__put(k, corral__chunk_next(s), (size_t)s->run.chunk_bump * sizeof(uint32_t));
+    corral__put(k, corral__nodes(s), (size_t)s->nodes.wait_bump * sizeof(corral__node));
+    corral__put(k, corral__nodes(s) + s->nodes.wait_count,
+                (size_t)(s->nodes.group_bump - s->nodes.wait_count) * sizeof(corral__node));
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++)
+        corral__put(k, corral__heap(s, h), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
+    corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
+    corral__put(k, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
+    corral__put(k, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
+    head.size = k->at - head_at;
+    if (k->w && head_at + sizeof head <= k->size) memcpy(k->w + head_at, &head, sizeof head);
+}
+
+/* Where a snapshot may be taken or restored: between ticks, outside every
+   step and hook. */
+static bool corral__snap_ok(const corral_sched *s, const char *call)
+{
+    if (s->now.in_tick || s->now.depth || s->run.ready_head != s->run.ready_tail) {
+        corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, call, CORRAL__NOH, NULL, NULL);
+        return false;
+    }
+    if (s->flags & CORRAL__DESTROYING) {
+        corral__fail_at(s, NULL, CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL);
+        return false;
+    }
+    return true;
+}
+
+size_t corral_snapshot_size(const corral_sched *s)
+{
+    if (!corral__check(s)) return 0;
+    corral__cursor k = {NULL, NULL, 0, 0};
+    corral__snap_write(s, &k);
+    return k.at;
+}
+
+size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
+{
+    if (!corral__check(s)) return 0;
+    CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, 0);
+    if (!corral__snap_ok(s, __func__)) return 0;
+    corral__cursor k = {NULL, NULL, 0, 0};
+    corral__snap_write(s, &k);
+    if (k.at > size) {
+        corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, NULL);
+        return 0;
+    }
+    corral__cursor w = {(unsigned char *)buf, NULL, 0, size};
+    corral__snap_write(s, &w);
+    return w.at;
+}
+
+/* ---- restore */
+
+/* The saved scheduler and where each section starts, checked against the
+   live one before anything is written. */
+typedef struct corral__snap_view {
+    corral_sched saved; /* a copy: the buffer need not be aligned */
+    const unsigned char *types, *hash, *lanes;
+    size_t classes_at, tail_at; /* the per-class sections; what follows them */
+} corral__snap_view;
+
+static bool corral__take_bytes(const corral__cursor *k, size_t at, size_t n)
+{
+    return at <= k->size && n <= k->size - at;
+}
+
+static bool corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
+{
+    corral__snap_head head;
+    if (size < sizeof head + sizeof(corral_sched)) return false;
+    memcpy(&head, buf, sizeof head);
+    if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION || head.size != size ||
+        head.layout != corral__layout(s))
+        return false;
+    memcpy(&v->saved, buf + sizeof head, sizeof v->saved);
+    const corral_sched *o = &v->saved;
+    if (o->magic != CORRAL__MAGIC || corral__layout(o) != head.layout) return false;
+    if (o->types.type_count > o->types.max_types || o->run.chunk_bump > o->run.chunk_count ||
+        o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
+        o->nodes.group_bump > o->nodes.count || o->run.ready_head != o->run.ready_tail || o->now.in_tick ||
+        o->now.depth)
+        return false;
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++)
+        if (o->timers.heap_len[h] > o->nodes.wait_count) return false;
+    corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size};
+    v->types = buf + k.at;
+    k.at += (size_t)o->types.type_count * sizeof(corral__type_entry);
+    v->hash = buf + k.at;
+    k.at += (size_t)(o->types.hash_mask + 1u) * sizeof(uint16_t);
+    v->lanes = buf + k.at;
+    k.at += (size_t)o->run.lane_count * sizeof(corral__lane);
+    if (!corral__take_bytes(&k, 0, k.at)) return false;
+    v->classes_at = k.at;
+    for (uint32_t ci = 0; ci < o->arena.class_count; ci++) {
+        const corral__class *c = &o->arena.classes[ci];
+        if (!corral__take_bytes(&k, k.at, (size_t)c->page_count * sizeof(corral__page))) return false;
+        const unsigned char *pages = buf + k.at;
+        k.at += (size_t)c->page_count * sizeof(corral__page);
+        for (uint32_t pi = 0; pi < c->page_count; pi++) {
+            corral__page pg;
+            memcpy(&pg, pages + (size_t)pi * sizeof pg, sizeof pg);
+            if (pg.bump > pg.slots || pg.free_count > pg.slots || pg.slots > (1u << c->page_shift)) return false;
+            size_t n = (size_t)pg.bump * (c->slot_size + sizeof(corral__meta));
+            if (!corral__take_bytes(&k, k.at, n)) return false;
+            k.at += n;
+        }
+    }
+    v->tail_at = k.at;
+    size_t tail = (size_t)o->run.chunk_bump * (CORRAL__CHUNK + 1u) * sizeof(uint32_t) +
+                  ((size_t)o->nodes.wait_bump + o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node) +
+                  ((size_t)o->timers.heap_len[0] + o->timers.heap_len[1] + o->timers.heap_len[2]) * sizeof(uint32_t) +
+                  (size_t)corral__owner_words(o) * sizeof(uint32_t) +
+                  (size_t)o->wakes.max_signals * sizeof(corral__signal) +
+                  (size_t)o->wakes.max_futures * sizeof(corral__future);
+    return corral__take_bytes(&k, k.at, tail) && k.at + tail == size;
+}
+
+static void corral__get(const unsigned char *buf, size_t *at, void *dst, size_t n)
+{
+    memcpy(dst, buf + *at, n);
+    *at += n;
+}
+
+static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+/* the lowest generation a slot may take next without repeating one it had:
+   a free slot's generation was never issued, a live or retired one's was */
+static uint32_t corral__gen_unissued(const corral_co *co)
+{
+    if (co->state == CORRAL__FREE) return co->gen;
+    return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
+}
+
+/* one class: its slots and meta back, each page's floor above what it issued */
+static void corral__restore_class(corral_sched *s, corral__class *c, const unsigned char *buf, size_t *at)
+{
+    corral__page *P = corral__pages(s, c);
+    corral__meta *M = corral__meta_table(s) + c->first;
+    const unsigned char *saved_pages = buf + *at;
+    *at += (size_t)c->page_count * sizeof(corral__page);
+    for (uint32_t pi = 0; pi < c->page_count; pi++) {
+        corral__page pg;
+        memcpy(&pg, saved_pages + (size_t)pi * sizeof pg, sizeof pg);
+        uint32_t first = pi << c->page_shift, floor = corral__max_u32(P[pi].floor, pg.floor);
+        /* touched now, untouched in the snapshot: free again */
+        for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            co->gen = corral__gen_unissued(co);
+            co->state = CORRAL__FREE;
+            co->flags = 0;
+            co->link = CORRAL__NIL;
+            corral__meta_reset(&M[k]);
+        }
+        for (uint32_t k = first; k < first + pg.bump; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            uint32_t unissued = corral__gen_unissued(co);
+            memcpy(co, buf + *at + (size_t)(k - first) * c->slot_size, c->slot_size);
+            if (co->state == CORRAL__FREE) co->gen = corral__max_u32(co->gen, unissued);
+            else floor = corral__max_u32(floor, unissued);
+        }
+        *at += (size_t)pg.bump * c->slot_size;
+        corral__get(buf, at, &M[first], (size_t)pg.bump * sizeof(corral__meta));
+        pg.floor = floor;
+        P[pi] = pg;
+    }
+}
+
+/* the highest generation a pool of signals or futures has issued, + 1 */
+static uint32_t corral__pool_floor(const unsigned char *base, size_t stride, uint32_t count, uint32_t floor)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t gen;
+        memcpy(&gen, base + (size_t)i * stride, sizeof gen); /* gen leads both structs */
+        floor = corral__max_u32(floor, gen == UINT32_MAX ? gen : gen + 1);
+    }
+    return floor;
+}
+
+bool corral_restore(corral_sched *s, const void *buf, size_t size)
+{
+    if (!corral__check(s)) return false;
+    CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    if (!corral__snap_ok(s, __func__)) return false;
+    corral__snap_view view;
+    corral__snap_view *vp = &view;
+    if (!corral__snap_read(s, (const unsigned char *)buf, size, vp)) {
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, NULL);
+        return false;
+    }
+    const unsigned char *b = (const unsigned char *)buf;
+    const corral_sched *o = &vp->saved;
+
+    /* what a restore keeps from the present */
+    uint32_t signal_floor = corral__pool_floor((const unsigned char *)corral__signals(s), sizeof(corral__signal),
+                                               s->wakes.max_signals, s->wakes.signal_floor);
+    uint32_t future_floor = corral__pool_floor((const unsigned char *)corral__futures(s), sizeof(corral__future),
+                                               s->wakes.max_futures, s->wakes.future_floor);
+    uint32_t type_count_now = s->types.type_count;
+
+    size_t at = vp->classes_at;
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__restore_class(s, &s->arena.classes[ci], b, &at);
+    corral__get(b, &at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
+    corral__get(b, &at, corral__chunk_next(s), (size_t)o->run.chunk_bump * sizeof(uint32_t));
+    corral__get(b, &at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
+    corral__get(b, &at, corral__nodes(s) + s->nodes.wait_count,
+                (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node));
+    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++)
+        corral__get(b, &at, corral__heap(s, h), (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
+    corral__get(b, &at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
+    corral__get(b, &at, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
+    corral__get(b, &at, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
+
+    memcpy(corral__types(s), vp->types, (size_t)o->types.type_count * sizeof(corral__type_entry));
+    if (type_count_now > o->types.type_count) /* registered since: gone again */
+        memset(corral__types(s) + o->types.type_count, 0,
+               (size_t)(type_count_now - o->types.type_count) * sizeof(corral__type_entry));
+    memcpy(CORRAL__AT(s, s->types.hash_off), vp->hash, (size_t)(s->types.hash_mask + 1u) * sizeof(uint16_t));
+    memcpy(corral__lanes(s), vp->lanes, (size_t)s->run.lane_count * sizeof(corral__lane));
+
+    /* the scheduler itself, but for its environment and its profiling */
+    corral_sched keep = *s;
+    memcpy(s, o, sizeof *s);
+    s->magic = keep.magic;
+    s->flags = keep.flags;
+    s->pad = keep.pad;
+    s->last_error = keep.last_error;
+    s->total_bytes = keep.total_bytes;
+    s->allocator = keep.allocator;
+    s->logger = keep.logger;
+    s->validation = keep.validation;
+    s->prof = keep.prof;
+    s->now.clock = keep.now.clock;
+    s->wakes.signal_floor = signal_floor;
+    s->wakes.future_floor = future_floor;
+    return true;
+}
+
+/* ---- the state hash */
+
+typedef struct corral__hasher {
+    uint64_t h;
+} corral__hasher;
+
+static void corral__h64(corral__hasher *k, uint64_t v) { k->h = corral__mix(k->h, v); }
+static void corral__hdouble(corral__hasher *k, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
+    corral__h64(k, v);
+}
+static void corral__hfloat(corral__hasher *k, float f)
+{
+    uint32_t v;
+    memcpy(&v, &f, sizeof v);
+    corral__h64(k, v);
+}
+/* bytes as little-endian words: the same on every platform */
+static void corral__hbytes(corral__hasher *k, const unsigned char *p, size_t n)
+{
+    corral__h64(k, n);
+    while (n) {
+        uint64_t v = 0;
+        size_t m = n < 8 ? n : 8;
+        for (size_t i = 0; i < m; i++) v |= (uint64_t)p[i] << (8 * i);
+        corral__h64(k, v);
+        p += m;
+        n -= m;
+    }
+}
+static void corral__hstr(corral__hasher *k, const char *str)
+{
+    corral__hbytes(k, (const unsigned char *)str, str ? strlen(str) : 0);
+}
+
+/* A handle-like field ({index, gen}): its index and whether it names
+   something live now; its generation differs between a run and its
+   rollback replay. */
+static void corral__hhandle(corral__hasher *k, const corral_sched *s, const char *type_name, const unsigned char *p)
+{
+    uint32_t v[2];
+    memcpy(v, p, sizeof v);
+    bool live;
+    if (!strcmp(type_name, "corral_handle")) {
+        corral_error e;
+        corral_handle h = {v[0], v[1]};
+        live = corral__resolve(s, h, &e) != NULL;
+    } else if (!strcmp(type_name, "corral_signal")) {
+        live = v[0] < s->wakes.max_signals && (v[1] & 1u) && corral__signals(s)[v[0]].gen == v[1];
+    } else {
+        live = v[0] < s->wakes.max_futures && (v[1] & 1u) && corral__futures(s)[v[0]].gen == v[1];
+    }
+    corral__h64(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
+}
+
+static bool corral__is_handle_type(const char *t)
+{
+    return t && (!strcmp(t, "corral_handle") || !strcmp(t, "corral_signal") || !strcmp(t, "corral_future"));
+}
+
+/* a context by its fields (no padding, no pointers), else its bytes */
+static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
+{
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    if (!f || n == 0) {
+        corral__hbytes(k, ctx, vt->ctx_size);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
+        if (f[i].kind == CORRAL_FIELD_POINTER) continue;
+        if (f[i].size == 8 && corral__is_handle_type(f[i].type_name)) corral__hhandle(k, s, f[i].type_name, ctx + f[i].offset);
+        else corral__hbytes(k, ctx + f[i].offset, f[i].size);
+    }
+}
+
+static void corral__hnode(corral__hasher *k, const corral__node *n)
+{
+    corral__h64(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
+    if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
+        corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
+    } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST)) {
+        corral__h64(k, n->u.t.target);
+    } else if (n->kind == CORRAL__NODE_OWNER || n->kind == CORRAL__NODE_TAG) {
+        corral__h64(k, n->u.g.owner);
+        corral__h64(k, n->u.g.tag);
+    } /* predicates: a function and a pointer, addresses */
+}
+
+static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
+{
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    const corral__node *N = corral__nodes(s);
+    corral__h64(k, g);
+    corral__hstr(k, te->vt->name);
+    corral__h64(k, (uint64_t)co->state << 8 | co->flags);
+    corral__h64(k, co->resume);
+    corral__hctx(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
+    corral__h64(k, (uint64_t)m->parent << 32 | m->child);
+    corral__h64(k, m->dest);
+    corral__h64(k, (uint64_t)m->pending << 32 | (uint64_t)(uint8_t)m->fired << 24 | (uint64_t)m->mode << 16 |
+                       (uint64_t)m->outcome << 8 | m->stop_why);
+    corral__h64(k, (uint64_t)m->hold << 32 | m->born);
+    uint32_t len = 0;
+    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
+    for (uint32_t i = m->groups; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP + 33; i = N[i].sibling, len++)
+        corral__hnode(k, &N[i]);
+}
+
+/* the coroutines on a node list, in order */
+static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head)
+{
+    const corral__node *N = corral__nodes(s);
+    uint32_t len = 0;
+    for (uint32_t i = head; i != CORRAL__NIL && len <= s->nodes.count; i = N[i].next, len++)
+        corral__h64(k, corral__global_of(s, CORRAL__CO(s, N[i].co)));
+    corral__h64(k, len);
+}
+
+uint64_t corral_state_hash(const corral_sched *s)
+{
+    if (!corral__check(s)) return 0;
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__h64(&k, s->now.frame);
+    corral__hdouble(&k, s->now.time);
+    corral__hdouble(&k, s->now.unscaled_time);
+    corral__hdouble(&k, s->now.fixed_time);
+    corral__hfloat(&k, s->now.time_scale);
+    corral__h64(&k, s->now.frame_pos);
+    /* the coroutines, in slot order (slots are taken in a deterministic order) */
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const corral__page *P = corral__pages(s, c);
+        for (uint32_t pi = 0; pi < c->page_count; pi++)
+            for (uint32_t j = 0, first = pi << c->page_shift; j < P[pi].bump; j++) {
+                const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + j));
+                if (!corral__state_alive(co->state)) continue;
+                corral__hco(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
+            }
+    }
+    /* the order they run in: every lane, tombstones left out */
+    const corral__lane *L = corral__lanes(s);
+    const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+    for (uint32_t l = 0; l < s->run.lane_count; l++) {
+        uint32_t c = L[l].head;
+        for (uint32_t j = 0; j < L[l].count && c != CORRAL__NIL; j++) {
+            if (j && j % CORRAL__CHUNK == 0) c = next[c];
+            if (c == CORRAL__NIL) break;
+            uint32_t off = E[c * CORRAL__CHUNK + j % CORRAL__CHUNK];
+            if (off != CORRAL__NIL) corral__h64(&k, corral__global_of(s, CORRAL__CO(s, off)));
+        }
+        corral__h64(&k, 0xFFFFFFFFu);
+    }
+    for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
+        corral__hlist(&k, s, s->polls.head[ph]);
+        corral__hlist(&k, s, s->polls.next_head[ph]);
+    }
+    const corral__signal *S = corral__signals(s);
+    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
+        if (!(S[i].gen & 1u)) continue;
+        corral__h64(&k, i);
+        corral__hlist(&k, s, S[i].head);
+    }
+    const corral__future *F = corral__futures(s);
+    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
+        if (!(F[i].gen & 1u)) continue;
+        corral__h64(&k, (uint64_t)i << 1 | (F[i].done ? 1u : 0u));
+        corral__h64(&k, F[i].value.u);
+        corral__hlist(&k, s, F[i].head);
+    }
+    return k.h ? k.h : 1u;
+}
