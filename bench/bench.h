@@ -49,6 +49,10 @@ typedef struct bench_peer {
     /* (e) `chains` chains of `depth` nested coroutines; only the innermost
        steps (adds to a counter, yields); ops = chains * ticks */
     int (*nested)(size_t chains, int depth, int ticks, bench_out *out);
+    /* (g) rollback, n live coroutines of a game's mix: kind 0, a snapshot
+       and a restore (or the same bytes copied out and back); kind 1, a
+       restore and 8 ticks; ops = repetitions */
+    int (*rollback)(size_t n, int kind, int reps, bench_out *out);
 } bench_peer;
 
 uint64_t bench_now_ns(void);
@@ -61,6 +65,7 @@ size_t bench_heap_bytes(void);
 
 /* contenders compiled into the binary */
 extern const bench_peer bench_peer_raw_fp, bench_peer_raw_fp24, bench_peer_raw_fp24_queue, bench_peer_raw_direct, bench_peer_corral, bench_peer_corral_by_type, bench_peer_corral_timing, bench_peer_corral_history, bench_peer_corral_batch,
+    bench_peer_memcpy_snapshot,
     bench_peer_naive, bench_peer_cpp20, bench_peer_pcl, bench_peer_boost;
 
 /* contenders loaded as modules (each exports `bench_module_peer`) */

@@ -269,7 +269,7 @@ int main(int argc, char **argv)
 {
     int smoke = 0, reps = 5;
     const char *json = "bench/results.json";
-    const char *only = NULL; /* one case family: step, mixed, spawn, nested, sleepers, memory */
+    const char *only = NULL; /* one case family: step, mixed, spawn, nested, sleepers, rollback, memory */
     const char *svg = NULL;  /* --svg PATH: a chart of ns per step at N = 10^4 */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--smoke")) smoke = 1;
@@ -298,6 +298,7 @@ int main(int argc, char **argv)
     add_builtin(&bench_peer_raw_direct);
     add_builtin(&bench_peer_raw_fp24);
     add_builtin(&bench_peer_raw_fp24_queue);
+    add_builtin(&bench_peer_memcpy_snapshot);
     add_builtin(&bench_peer_corral);
     add_builtin(&bench_peer_corral_by_type);
     add_builtin(&bench_peer_corral_history);
@@ -393,6 +394,21 @@ int main(int argc, char **argv)
                 }
             }
     }
+    /* (g) rollback: snapshot + restore against a memcpy of the same
+       bytes out and back; an 8-frame rollback (restore + 8 ticks) */
+    {
+        static const char *names[2] = {"snapshot+restore", "rollback 8 frames"};
+        const size_t n = smoke ? 1000 : 10000;
+        const int rb_reps = smoke ? 5 : 200;
+        for (int rep = 0; rep < reps && WANT("rollback"); rep++)
+            for (int c = 0; c < 2; c++)
+                for (int p = 0; p < g_npeers; p++) {
+                    if (!g_peers[p]->rollback) continue;
+                    bench_out o = {0};
+                    int rc = g_peers[p]->rollback(n, c, c ? (rb_reps + 9) / 10 : rb_reps, &o);
+                    if (rc != 1) record(names[c], g_peers[p], n, rc, &o);
+                }
+    }
     for (int c = 0; c < 3 && WANT("memory"); c++) {
         static const char *names[] = {"memory ctx=16", "memory ctx=32", "memory ctx=256"};
         for (int p = 0; p < g_npeers; p++) {
@@ -443,8 +459,8 @@ int main(int argc, char **argv)
         if (limit > 0) snprintf(ratio, sizeof ratio, "%.2f", median(r) / limit);
         char range[32];
         snprintf(range, sizeof range, "[%.2f .. %.2f]", minv(r), maxv(r));
-        printf("%-16s %8zu  %-40s %10.2f %21s %9s %10.4f\n", r->kase, r->n, r->peer, median(r), range,
-               ratio, r->allocs_per_op);
+        printf("%-16s %8zu  %-40s %10.2f %21s %9s %10.4f %s\n", r->kase, r->n, r->peer, median(r), range,
+               ratio, r->allocs_per_op, r->note ? r->note : "");
     }
 
     /* ---- JSON (schema in bench/README.md) */

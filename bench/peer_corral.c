@@ -258,7 +258,124 @@ static int bc_nested(size_t chains, int depth, int ticks, bench_out *out)
     return 0;
 }
 
+/* rollback: a game's mix of n coroutines -- half step every frame, a
+   quarter sleep a while between steps, a quarter wait on one of 8 signals
+   raised in turn -- run 8 frames so that every kind is under way */
+#define BROLL_FIELDS(F) F(uint32_t, kind) F(uint32_t, n) F(float, t) F(corral_signal, sig)
+DECLARE_COROUTINE(broll, BROLL_FIELDS)
+DEFINE_COROUTINE(broll)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        ctx->n++;
+        if (ctx->kind == 1) CORRAL_WAIT_SECONDS(co, ctx->t);
+        else if (ctx->kind == 2) CORRAL_WAIT_SIGNAL(co, ctx->sig);
+        else CORRAL_WAIT_FRAME(co);
+    }
+    CORRAL_END(co);
+}
+
+static corral_sched *broll_game(size_t n, corral_signal sig[8])
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = corral_slot_size_for(&broll_type);
+    d.classes[0].capacity = (uint32_t)n;
+    d.max_signals = 8;
+    corral_sched *s = corral_sched_create(&d);
+    if (!s) return NULL;
+    for (int i = 0; i < 8; i++) sig[i] = corral_signal_create(s);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t kind = i % 4 == 1 ? 1u : i % 4 == 3 ? 2u : 0u;
+        broll_start(s, (broll_ctx){kind, 0, 0.02f + 0.01f * (float)(i % 5), sig[i % 8]});
+    }
+    return s;
+}
+static void broll_tick(corral_sched *s, const corral_signal sig[8], int f)
+{
+    corral_signal_raise(s, sig[f % 8]);
+    corral_tick(s, 1.0f / 60.0f);
+}
+
+static unsigned char *g_snap_buf;
+static size_t g_snap_cap;
+static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
+{
+    corral_signal sig[8];
+    corral_sched *s = broll_game(n, sig);
+    if (!s) return -1;
+    for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
+    size_t need = corral_snapshot_size(s);
+    if (need > g_snap_cap) { /* outside the timed part */
+        free(g_snap_buf);
+        g_snap_buf = (unsigned char *)malloc(need);
+        g_snap_cap = g_snap_buf ? need : 0;
+        if (!g_snap_buf) return -2;
+    }
+    size_t size = corral_snapshot(s, g_snap_buf, g_snap_cap);
+    uint64_t h = corral_state_hash(s), ok = 0;
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    for (int r = 0; r < reps; r++) {
+        if (kind == 0) {
+            ok += corral_snapshot(s, g_snap_buf, g_snap_cap) == size;
+            ok += corral_restore(s, g_snap_buf, size);
+        } else {
+            ok += corral_restore(s, g_snap_buf, size) ? 2 : 0;
+            for (int f = 0; f < 8; f++) broll_tick(s, sig, 8 + f);
+        }
+    }
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = (uint64_t)reps;
+    corral_restore(s, g_snap_buf, size);
+    out->checksum = ok + (corral_state_hash(s) == h); /* every restore took; the state is the snapshot's */
+    out->expected = 2u * (uint64_t)reps + 1u;
+    static char note[64];
+    snprintf(note, sizeof note, "%zu B a snapshot", size);
+    out->note = note;
+    corral_sched_destroy(s);
+    return 0;
+}
+
+/* the floor of kind 0: the same bytes (a snapshot's size) copied out of
+   the live arena and back */
+static int bc_memcpy_snapshot(size_t n, int kind, int reps, bench_out *out)
+{
+    if (kind != 0) return 1; /* not this contender's case */
+    corral_signal sig[8];
+    corral_sched *s = broll_game(n, sig);
+    if (!s) return -1;
+    for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
+    size_t size = corral_snapshot_size(s);
+    unsigned char *copy = (unsigned char *)malloc(size);
+    unsigned char *live = (unsigned char *)malloc(size); /* stands for the arena's live bytes */
+    if (!copy || !live) return -2;
+    memset(live, 1, size);
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns(), sum = 0;
+    for (int r = 0; r < reps; r++) {
+        memcpy(copy, live, size);
+        live[(size_t)r % size] ^= 1;
+        memcpy(live, copy, size);
+        sum += live[(size_t)r % size];
+    }
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = (uint64_t)reps;
+    out->checksum = sum;
+    out->expected = (uint64_t)reps;
+    free(copy);
+    free(live);
+    corral_sched_destroy(s);
+    return 0;
+}
+
+const bench_peer bench_peer_memcpy_snapshot = {
+    .name = "memcpy, a snapshot's bytes",
+    .rollback = bc_memcpy_snapshot,
+};
+
 const bench_peer bench_peer_corral = {
+    .rollback = bc_rollback,
     .sleepers = bc_sleepers,
     .nested = bc_nested,
     .name = "corral",

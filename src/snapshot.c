@@ -257,14 +257,18 @@ static void corral__restore_class(corral_sched *s, corral__class *c, const unsig
             co->link = CORRAL__NIL;
             corral__meta_reset(&M[k]);
         }
+        /* the prefix in one copy; every generation in it from now on is
+           above what any of its slots has issued */
+        uint32_t unissued = 0;
+        for (uint32_t k = first; k < first + pg.bump; k++)
+            unissued = corral__max_u32(unissued, corral__gen_unissued(CORRAL__CO(s, corral__slot_off(c, k))));
+        memcpy(CORRAL__AT(s, corral__slot_off(c, first)), buf + *at, (size_t)pg.bump * c->slot_size);
+        *at += (size_t)pg.bump * c->slot_size;
+        floor = corral__max_u32(floor, unissued);
         for (uint32_t k = first; k < first + pg.bump; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            uint32_t unissued = corral__gen_unissued(co);
-            memcpy(co, buf + *at + (size_t)(k - first) * c->slot_size, c->slot_size);
-            if (co->state == CORRAL__FREE) co->gen = corral__max_u32(co->gen, unissued);
-            else floor = corral__max_u32(floor, unissued);
+            if (co->state == CORRAL__FREE && co->gen < unissued) co->gen = unissued;
         }
-        *at += (size_t)pg.bump * c->slot_size;
         corral__get(buf, at, &M[first], (size_t)pg.bump * sizeof(corral__meta));
         pg.floor = floor;
         P[pi] = pg;
