@@ -30,6 +30,12 @@
                                          `void fn(NAME_ctx *, corral_end_reason)`
                                          that runs exactly once per coroutine
                                          that ends, whatever ended it
+    DEFINE_COROUTINE_AT(NAME, POINTS) { body }
+    DEFINE_COROUTINE_CLEANUP_AT(NAME, fn, POINTS) { body }
+                                         the same with named resume points:
+                                         POINTS(P) lists P(name) per point;
+                                         the body opens with
+                                         CORRAL_BEGIN_AT(co, POINTS)
 
     A registry list gives each type a stable id and a budget (0 = none):
 
@@ -180,7 +186,12 @@ constexpr corral_field_kind corral__kind_of()
 /* The step wrapper turns the header pointer into the typed context at a
    compile-time offset, so the body is a plain static function the compiler
    can inline into it. */
-#define CORRAL__DEFINE(name, cleanup_fn)                                                 \
+/* ---- projections of a POINTS list P(name): named resume points */
+#define CORRAL__GEN_POINT_ENUM(pt) corral__pt_##pt,
+#define CORRAL__GEN_POINT_NAME(pt) #pt,
+#define CORRAL__GEN_POINT_COUNT(pt) +1
+
+#define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints)                           \
     static corral_result name##__body(corral_co *co, name##_ctx *ctx);                   \
     static corral_result name##__step(corral_co *co)                                     \
     {                                                                                    \
@@ -195,18 +206,34 @@ constexpr corral_field_kind corral__kind_of()
                                      (uint32_t)CORRAL__ALIGNOF(name##_ctx),              \
                                      CORRAL__CTX_OFFSET(name##_ctx),                     \
                                      (uint32_t)name##__result_off,                       \
-                                     (uint32_t)name##__result_size};                     \
+                                     (uint32_t)name##__result_size,                      \
+                                     point_names,                                        \
+                                     (uint32_t)(npoints)};                               \
     static corral_result name##__body(corral_co *co CORRAL__UNUSED,                      \
                                       name##_ctx *ctx CORRAL__UNUSED)
 
-#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL)
+#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0)
 
 #define DEFINE_COROUTINE_CLEANUP(name, fn)                                \
     static void name##__cleanup(void *ctx, corral_end_reason why)         \
     {                                                                     \
         fn((name##_ctx *)ctx, why);                                       \
     }                                                                     \
-    CORRAL__DEFINE(name, name##__cleanup)
+    CORRAL__DEFINE(name, name##__cleanup, NULL, 0)
+
+/* The same with named resume points POINTS(P), P(name) each; the body
+   opens with CORRAL_BEGIN_AT(co, POINTS) and waits with the _AT macros. */
+#define DEFINE_COROUTINE_AT(name, POINTS)                                                \
+    static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
+    CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT))
+
+#define DEFINE_COROUTINE_CLEANUP_AT(name, fn, POINTS)                                    \
+    static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
+    static void name##__cleanup(void *ctx, corral_end_reason why)                        \
+    {                                                                                    \
+        fn((name##_ctx *)ctx, why);                                                      \
+    }                                                                                    \
+    CORRAL__DEFINE(name, name##__cleanup, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT))
 
 /* ---- projections of a registry list X(name, id, budget) */
 #define CORRAL__GEN_REG_ID(name, id, budget) name##_type_id = (id),

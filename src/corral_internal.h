@@ -137,7 +137,10 @@ typedef struct corral__node {
     uint8_t attached;  /* in a heap or list */
     uint8_t list;      /* predicates: the list it is on (CORRAL__PRED_*); timers:
                           the heap; group nodes: 0 home, 1 + n the side list of a group op */
+    uint32_t order;    /* when it was attached (s->nodes.order): a save keeps every
+                          list's order by re-attaching in this order */
 } corral__node;
+CORRAL__STATIC_ASSERT(sizeof(corral__node) == 40 || sizeof(void *) < 8, "corral: a wait node is 40 bytes");
 
 /* per slot, cold: what the coroutine waits on, who waits for it */
 typedef struct corral__meta {
@@ -273,12 +276,16 @@ struct corral_sched {
     corral_allocator allocator;
     corral_logger logger;
     corral_validation validation; /* resolved: OFF, REPORT or FATAL */
+    uint64_t origin;          /* corral__origin(): which process and build made it (adopt) */
 
     struct { /* types.c: the type table (at CORRAL__TYPES_OFF) and its hash */
         uint32_t max_types, type_count;
         uint32_t hash_off, hash_mask; /* uint16_t slots: type index + 1 */
         const corral_type *last_vt;   /* one-entry cache in front of the hash */
         uint32_t last_ti;
+        const corral_registry *registry; /* desc.registry: save games find types by id */
+        const corral_predicate_registry *predicates; /* desc.predicates */
+        struct corral_upgrade upgrade;   /* desc.upgrade */
     } types;
 
     struct { /* queue.c: the lanes, their chunk pool and the ready ring */
@@ -318,6 +325,7 @@ struct corral_sched {
         uint32_t wait_peak, group_peak;
         uint64_t wait_failures, group_failures;
         uint64_t debug_visits; /* test hook: timer nodes popped + steps run */
+        uint32_t order;        /* attachments so far (corral__node.order) */
     } nodes;
 
     struct { /* timers.c: one 4-ary heap per clock */
@@ -663,6 +671,10 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
 }
 
 /* ---- sched.c: the scheduler and its frame */
+/* An address in the library's image, mixed with its build: differs between
+   processes (address randomisation) and builds, so a block copied from
+   one cannot be adopted by another, where its code pointers mean nothing */
+uint64_t corral__origin(void);
 /* public phase -> internal index; false if out of range */
 static inline bool corral__phase_index(corral_phase p, uint32_t *out)
 {
@@ -777,6 +789,7 @@ void corral__timer_hold(corral_sched *s, corral__node *n);
 void corral__timer_unhold(corral_sched *s, uint32_t i);
 uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
 void corral__timers_init(corral_sched *s);
+void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
 
 /* ---- polls.c: until, while */
 int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);

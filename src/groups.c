@@ -54,6 +54,7 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
         n->u.g.bucket = corral__owner_bucket(s, owner);
         n->list = 0;
         n->attached = 1;
+        n->order = s->nodes.order++;
         n->sibling = m->groups;
         m->groups = i;
         corral__list_push(s, corral__list_of(s, n), i);

@@ -225,6 +225,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     corral_sched *s = (corral_sched *)(void *)a;
     memset(s, 0, sizeof *s);
     s->magic = CORRAL__MAGIC;
+    s->origin = corral__origin();
     s->flags = desc->memory ? 0u : CORRAL__OWNS_MEMORY;
     s->pad = (uint32_t)(a - (uintptr_t)block);
     s->total_bytes = desc->memory ? desc->memory_size : p.total;
@@ -279,6 +280,9 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->now.phase = CORRAL__NIL;
     s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
     s->types.last_ti = CORRAL__NIL;
+    s->types.registry = desc->registry;
+    s->types.predicates = desc->predicates;
+    s->types.upgrade = desc->upgrade;
     s->arena.slab_bytes = p.slab_bytes;
     s->arena.class_count = p.class_count;
     uint32_t first = 0;
@@ -344,6 +348,14 @@ void corral_sched_destroy(corral_sched *s)
     }
 }
 
+static const char corral__origin_anchor = 0;
+uint64_t corral__origin(void)
+{
+    return (uint64_t)(uintptr_t)&corral__origin_anchor ^
+           ((uint64_t)sizeof(corral_sched) << 32 | (uint64_t)CORRAL_VERSION_MAJOR << 16 | CORRAL_VERSION_MINOR << 8 |
+            CORRAL_VERSION_PATCH);
+}
+
 corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 {
     CORRAL__REQUIRE(NULL, memory, CORRAL_ERR_NULL_ARG, NULL);
@@ -352,6 +364,10 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     if (memory_size < sizeof *s + (a - (uintptr_t)memory) || s->magic != CORRAL__MAGIC ||
         s->total_bytes > memory_size) {
         corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
+        return NULL;
+    }
+    if (s->origin != corral__origin()) { /* its vtables and callbacks point into another image */
+        corral__fail(NULL, NULL, CORRAL_ERR_FOREIGN_BLOCK);
         return NULL;
     }
     s->flags &= ~(uint32_t)CORRAL__OWNS_MEMORY;

@@ -338,6 +338,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     s->allocator = keep.allocator;
     s->logger = keep.logger;
     s->validation = keep.validation;
+    s->origin = keep.origin;
     s->prof = keep.prof;
     s->now.clock = keep.now.clock;
     s->wakes.signal_floor = signal_floor;
@@ -444,7 +445,8 @@ static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_c
     corral__h64(k, g);
     corral__hstr(k, te->vt->name);
     corral__h64(k, (uint64_t)co->state << 8 | co->flags);
-    corral__h64(k, co->resume);
+    if (co->resume >= 1 && co->resume <= te->vt->point_count) corral__hstr(k, te->vt->points[co->resume - 1]);
+    else corral__h64(k, co->resume); /* 0, or an unnamed point: the same within a build */
     corral__hctx(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
     corral__h64(k, (uint64_t)m->parent << 32 | m->child);
     corral__h64(k, m->dest);

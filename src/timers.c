@@ -147,6 +147,17 @@ uint32_t corral__wake_timers(corral_sched *s)
     return woken;
 }
 
+/* a loaded timer (save.c): its heap, due time (held: the time it has
+   left) and place among equal due times, as saved */
+void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->list = (uint8_t)heap;
+    n->u.t.due = due;
+    n->u.t.seq = seq;
+    if (!held) corral__heap_push(s, heap, i);
+}
+
 void corral__timers_init(corral_sched *s)
 {
     for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->timers.heap_len[h] = 0;

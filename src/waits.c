@@ -262,6 +262,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     n->sibling = m->wait;
     m->wait = i;
     n->attached = 1;
+    n->order = s->nodes.order++;
     switch (w->kind) { /* every kind, no default */
     case CORRAL_WAIT_FRAMES:
     case CORRAL_WAIT_SECONDS:

@@ -185,6 +185,8 @@ typedef struct corral_type {
     uint32_t ctx_offset;                               /* header to context */
     uint32_t result_offset;                            /* of `result` in the context */
     uint32_t result_size;                              /* 0: the type has no result */
+    const char *const *points;                         /* named resume points, or NULL */
+    uint32_t point_count;                              /* point k + 1 is points[k] */
 } corral_type;
 
 /* A registry: the list of a module's types with stable ids and optional
@@ -238,7 +240,10 @@ typedef struct corral_registry {
     X(CYCLIC_WAIT, "the wait could never end: it waits for itself, an ancestor, or a coroutine waiting for it") \
     X(CORRUPT, "the scheduler's state breaks an invariant (corral_verify)")               \
     X(SNAPSHOT_TOO_SMALL, "the buffer is smaller than corral_snapshot_size()")            \
-    X(BAD_SNAPSHOT, "not a snapshot of a scheduler of this layout, or damaged")
+    X(BAD_SNAPSHOT, "not a snapshot of a scheduler of this layout, or damaged")          \
+    X(UNSAVABLE, "the state holds something a save cannot carry (the detail names it)")   \
+    X(BAD_SAVE, "the save is damaged, not a corral save, or does not fit this build (the detail says why)") \
+    X(FOREIGN_BLOCK, "the block was made by another process or build: its code pointers mean nothing here (use corral_save / corral_load)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -392,6 +397,8 @@ typedef struct corral_class_desc {
     hooks               none: step begin/end, slot alloc/free
     field_formatter     none: prints CORRAL_FIELD_OTHER fields
 */
+struct corral_saved_type;        /* save games, below */
+struct corral_predicate_registry;
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
     size_t memory_size;          /* its size */
@@ -416,6 +423,12 @@ typedef struct corral_sched_desc {
     uint32_t trace_steps;        /* 0: no per-step trace ring (needs timing) */
     corral_hooks hooks;          /* none */
     corral_field_formatter field_formatter; /* none */
+    const struct corral_predicate_registry *predicates; /* save games: predicates by id */
+    struct corral_upgrade {      /* save games: fills a loaded context's new fields */
+        void (*fn)(const corral_type *type, void *ctx, const struct corral_saved_type *old, const void *old_ctx,
+                   void *user);
+        void *user;
+    } upgrade;
 } corral_sched_desc;
 
 /* Bytes the arena needs for this desc (what create allocates, and what a
@@ -457,10 +470,58 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    hash (docs/DETERMINISM.md). 0 on error. */
 CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
 
+/* Save games (docs/SAVE.md): the state written in a versioned,
+   little-endian format that another process, another platform or the
+   next build of the game can load. Types go by registry id (desc.registry)
+   with their field names, resume points by name (DEFINE_COROUTINE_AT),
+   predicates by id (desc.predicates), timers as time left on their clock;
+   no pointer is written.
+   corral_save: writes into buf (NULL: only measures); the bytes of the
+   save, or 0 with CORRAL_ERR_UNSAVABLE naming what cannot be saved (a type
+   without a registry id, a pointer field, an unnamed resume point, an
+   unregistered predicate), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or IN_TICK.
+   corral_load: replaces the state of sched (its coroutines end with
+   CORRAL_END_DESTROYED first) by the save's. Every count, id, index,
+   chain, field and resume point is checked before anything changes: a
+   refused load (CORRAL_ERR_BAD_SAVE, the detail says why) leaves sched as
+   it was. Fields are matched by name: new ones start zeroed (then
+   desc.upgrade runs), integers and floats may widen; a field or point the
+   build no longer has is refused. */
+typedef struct corral_saved_type {
+    uint32_t id;
+    const char *name;
+    uint32_t ctx_size;
+    uint32_t field_count;
+    const corral_field *fields; /* the saved build's fields, names and offsets */
+} corral_saved_type;
+typedef struct corral_predicate_registry {
+    const char *name;
+    bool (*const *fns)(void *user); /* corral_predicate each */
+    const uint32_t *ids; /* stable, non-zero */
+    const char *const *names;
+    uint32_t count;
+} corral_predicate_registry;
+/* A list X(fn, id) of predicate functions, for save games:
+   CORRAL_DEFINE_PREDICATES(game, GAME_PREDICATES) defines game_predicates. */
+#define CORRAL__GEN_PRED_FN(fn, id) fn,
+#define CORRAL__GEN_PRED_ID(fn, id) (uint32_t)(id),
+#define CORRAL__GEN_PRED_NAME(fn, id) #fn,
+#define CORRAL_DEFINE_PREDICATES(reg, LIST)                                                          \
+    static bool (*const reg##__pred_fns[])(void *) = {LIST(CORRAL__GEN_PRED_FN)};                     \
+    static const uint32_t reg##__pred_ids[] = {LIST(CORRAL__GEN_PRED_ID)};                            \
+    static const char *const reg##__pred_names[] = {LIST(CORRAL__GEN_PRED_NAME)};                     \
+    const corral_predicate_registry reg##_predicates = {#reg, reg##__pred_fns, reg##__pred_ids,       \
+                                                        reg##__pred_names,                            \
+                                                        (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0])}
+CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
+CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
+
 /* Snapshots: the arena holds no pointer into itself, so a byte copy of a
    scheduler's block (caller-owned memory, copied whole) is a working
    scheduler once adopted. Returns it, or NULL (CORRAL_ERR_NOT_A_SCHED) if
-   the block holds none or is smaller than the original. The copy is
+   the block holds none or is smaller than the original, or
+   (CORRAL_ERR_FOREIGN_BLOCK) if another process or build made it: its
+   vtables and callbacks are addresses in that image. The copy is
    caller-owned: destroy ends its coroutines and frees nothing. Pointers the
    user put in contexts are copied as they are. */
 CORRAL_API corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
@@ -815,9 +876,17 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 
 /* Resume points (protothreads): sequential code that reads like C#'s
    `yield return`. Locals that must survive a wait live in the context.
-   Limits: one wait per source line; do not wait inside a `switch` of your
-   own (use if/else there). */
+   Limit: do not wait inside a `switch` of your own (use if/else there).
+   Each wait below is an unnamed point: its id holds within one build.
+   Named points (CORRAL_BEGIN_AT) keep their names from build to build, so
+   a save game (corral_save) made at one loads in the next build wherever
+   lines or other waits were added: docs/API.md, "Resume points". */
 #define CORRAL_BEGIN(co) switch ((co)->resume) { case 0:
+/* The same for a body whose waits are named, from the list POINTS(P) that
+   DEFINE_COROUTINE_AT(NAME, POINTS) gave the type: P(name) per point. */
+#define CORRAL_BEGIN_AT(co, POINTS)                                   \
+    enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
+    switch ((co)->resume) { case 0:
 #define CORRAL_END(co)  \
     } (co)->resume = 0; \
     return CORRAL_STOP
@@ -862,6 +931,12 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
     CORRAL__YIELD_IF(co, name##_call((co), __VA_ARGS__), CORRAL__RESUME_ID)
 #define CORRAL_CALL_UNLESS(co, interrupt, name, ...) \
     CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), CORRAL__RESUME_ID)
+/* Named points: the same waits, resuming at the point `pt` of the list */
+#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt)
+#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_IF(co, corral_await((co), (w)), corral__pt_##pt)
+#define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_IF(co, name##_call((co), __VA_ARGS__), corral__pt_##pt)
+#define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
+    CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), corral__pt_##pt)
 /* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
 #define CORRAL_EXIT(co) \
     do {                \

@@ -53,13 +53,11 @@
 #define CORRAL__IS_POINTER(lv) 0
 #endif
 
-/* A resume point's id: unique within its switch, a constant expression.
-   MSVC's Edit and Continue (/ZI) makes __LINE__ a variable, so MSVC uses
-   __COUNTER__ (+1: 0 is CORRAL_BEGIN's). */
-#if defined(_MSC_VER) && !defined(__clang__)
-#define CORRAL__RESUME_ID (__COUNTER__ + 1)
-#else
-#define CORRAL__RESUME_ID __LINE__
-#endif
+/* An unnamed resume point's id: unique within its translation unit, a
+   constant expression on every compiler (MSVC's Edit and Continue, /ZI,
+   makes __LINE__ a variable; __COUNTER__ stays a constant). From 0x10000:
+   below are CORRAL_BEGIN's 0 and the named points (CORRAL_BEGIN_AT). */
+#define CORRAL__AUTO_POINTS 0x10000u
+#define CORRAL__RESUME_ID (__COUNTER__ + CORRAL__AUTO_POINTS)
 
 #endif /* CORRAL_PORT_H */

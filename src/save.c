@@ -1,0 +1,1292 @@
+/*
+    save.c -- save games: the scheduler's state written in a portable,
+    versioned format (corral_save) and loaded by another process, platform
+    or build (corral_load). docs/SAVE.md is the format; docs/API.md, "Save
+    games", the rules.
+
+    A save is logical, not a copy of the arena: types by registry id with
+    their field names, points by name, predicates by id, every link as the
+    index of a saved coroutine, signal or future. Loading parses the whole
+    save twice: once to check everything against this build (nothing
+    changes), once to build the state with the same internal calls the
+    library uses at run time (the same slots, the same generations, every
+    list in the order its nodes were attached).
+*/
+#include "corral_internal.h"
+
+#include <string.h>
+
+#define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
+#define CORRAL__SAVE_VERSION 1u
+#define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
+
+/* ---- the byte stream: little-endian, bounds-checked */
+
+typedef struct corral__io {
+    unsigned char *w;       /* writing, or NULL (measuring) */
+    const unsigned char *r; /* reading, or NULL */
+    size_t at, size;
+    bool bad;               /* read past the end, or a check failed */
+    const char *why;        /* the first failure */
+    char detail[160];
+} corral__io;
+
+static void corral__io_fail(corral__io *io, const char *why)
+{
+    if (!io->bad) io->why = why;
+    io->bad = true;
+}
+static void corral__put_bytes(corral__io *io, const void *p, size_t n)
+{
+    if (io->w && io->at + n <= io->size) memcpy(io->w + io->at, p, n);
+    io->at += n;
+}
+static void corral__put_u(corral__io *io, uint64_t v, unsigned bytes)
+{
+    unsigned char b[8];
+    for (unsigned i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> (8 * i));
+    corral__put_bytes(io, b, bytes);
+}
+static void corral__put_f64(corral__io *io, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
+    corral__put_u(io, v, 8);
+}
+static void corral__put_str(corral__io *io, const char *str)
+{
+    size_t n = str ? strlen(str) : 0;
+    if (n > 0xFFFF) n = 0xFFFF;
+    corral__put_u(io, n, 2);
+    corral__put_bytes(io, str, n);
+}
+static const unsigned char *corral__get_bytes(corral__io *io, size_t n)
+{
+    if (io->bad || n > io->size - io->at) {
+        corral__io_fail(io, "the save ends early");
+        return NULL;
+    }
+    const unsigned char *p = io->r + io->at;
+    io->at += n;
+    return p;
+}
+static uint64_t corral__get_u(corral__io *io, unsigned bytes)
+{
+    const unsigned char *p = corral__get_bytes(io, bytes);
+    uint64_t v = 0;
+    for (unsigned i = 0; p && i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+static double corral__get_f64(corral__io *io)
+{
+    uint64_t v = corral__get_u(io, 8);
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+/* a string: its bytes in the save (not terminated) and length */
+static const char *corral__get_str(corral__io *io, uint32_t *len)
+{
+    *len = (uint32_t)corral__get_u(io, 2);
+    return (const char *)corral__get_bytes(io, *len);
+}
+static bool corral__str_is(const char *p, uint32_t len, const char *z)
+{
+    return p && z && strlen(z) == len && memcmp(p, z, len) == 0;
+}
+static uint64_t corral__fnv(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h;
+}
+
+/* ---- what a save holds per coroutine wait node */
+enum { CORRAL__SW_HELD = 1 };
+
+/* A coroutine in a save is named by its handle's index (class << 24 |
+   slot): the coroutine table lists them in ascending order, so a
+   reference is checked by binary search. */
+static uint32_t corral__ref_of(const corral_sched *s, uint32_t g)
+{
+    return corral__handle_of(s, corral__co_of_global(s, g)).index;
+}
+
+static const corral__type_entry *corral__entry(const corral_sched *s, const corral_co *co)
+{
+    return &corral__types(s)[co->type];
+}
+
+static int corral__pred_index(const corral_sched *s, corral_predicate fn)
+{
+    const corral_predicate_registry *pr = s->types.predicates;
+    for (uint32_t i = 0; pr && i < pr->count; i++)
+        if (pr->fns[i] == fn) return (int)i;
+    return -1;
+}
+
+/* Whether a coroutine can be saved; the detail says why not. */
+static bool corral__savable(const corral_sched *s, const corral_co *co, corral__io *io)
+{
+    const corral__type_entry *te = corral__entry(s, co);
+    const corral_type *vt = te->vt;
+    if (!te->id) {
+        snprintf(io->detail, sizeof io->detail, "type %s has no registry id (desc.registry)", vt->name);
+        return false;
+    }
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++)
+        if (f[i].kind == CORRAL_FIELD_POINTER) {
+            snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
+            return false;
+        }
+    if (co->resume > vt->point_count) {
+        snprintf(io->detail, sizeof io->detail,
+                 "a coroutine of type %s waits at an unnamed resume point (name it: DEFINE_COROUTINE_AT)", vt->name);
+        return false;
+    }
+    const corral__meta *m = corral__meta_of(s, co);
+    const corral__node *N = corral__nodes(s);
+    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+        if (corral__kind_is(N[i].kind, CORRAL__HOW_POLL) && corral__pred_index(s, N[i].u.p.fn) < 0) {
+            snprintf(io->detail, sizeof io->detail,
+                     "a coroutine of type %s waits on a predicate not in desc.predicates", vt->name);
+            return false;
+        }
+    return true;
+}
+
+/* ---- writing */
+
+static uint32_t corral__le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+/* heapsort of n 8-byte {u32 key, u32 value} entries at p, by key */
+static void corral__sift(unsigned char *p, uint32_t root, uint32_t n)
+{
+    for (;;) {
+        uint32_t big = root, l = 2 * root + 1, r = l + 1;
+        if (l < n && corral__le32(p + 8 * (size_t)l) > corral__le32(p + 8 * (size_t)big)) big = l;
+        if (r < n && corral__le32(p + 8 * (size_t)r) > corral__le32(p + 8 * (size_t)big)) big = r;
+        if (big == root) return;
+        unsigned char t[8];
+        memcpy(t, p + 8 * (size_t)root, 8);
+        memcpy(p + 8 * (size_t)root, p + 8 * (size_t)big, 8);
+        memcpy(p + 8 * (size_t)big, t, 8);
+        root = big;
+    }
+}
+static void corral__sort_pairs(unsigned char *p, uint32_t n)
+{
+    for (uint32_t i = n / 2; i-- > 0;) corral__sift(p, i, n);
+    for (uint32_t end = n; end-- > 1;) {
+        unsigned char t[8];
+        memcpy(t, p, 8);
+        memcpy(p, p + 8 * (size_t)end, 8);
+        memcpy(p + 8 * (size_t)end, t, 8);
+        corral__sift(p, 0, end);
+    }
+}
+
+static void corral__save_fields(corral__io *io, const corral_type *vt)
+{
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    corral__put_u(io, f ? n : 0, 4);
+    for (uint32_t i = 0; f && i < n; i++) {
+        corral__put_str(io, f[i].name);
+        corral__put_str(io, f[i].type_name);
+        corral__put_u(io, f[i].offset, 4);
+        corral__put_u(io, f[i].size, 4);
+        corral__put_u(io, (uint64_t)f[i].kind, 1);
+    }
+}
+
+/* the field of vt holding context offset off (for a call's destination) */
+static uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta)
+{
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++)
+        if (off >= f[i].offset && off < f[i].offset + f[i].size) {
+            *delta = off - f[i].offset;
+            return i;
+        }
+    if (off == vt->result_offset && vt->result_size) {
+        *delta = 0;
+        return 0xFFFFFFFEu; /* the result */
+    }
+    return CORRAL__NIL;
+}
+
+static void corral__save_co(corral__io *io, const corral_sched *s, const corral_co *co, uint32_t g)
+{
+    const corral__type_entry *te = corral__entry(s, co);
+    const corral__meta *m = &corral__meta_table(s)[g];
+    const corral__node *N = corral__nodes(s);
+    corral__put_u(io, te->id, 4);
+    corral__put_u(io, co->state, 1);
+    corral__put_u(io, co->flags & CORRAL__PHASE_MASK, 1);
+    corral__put_u(io, co->resume, 4); /* 0 or a named point's number */
+    corral__put_u(io, (uint32_t)s->now.frame - m->born, 4);
+    corral__put_u(io, m->hold, 1);
+    corral__put_u(io, m->outcome, 1);
+    corral__put_u(io, (uint8_t)m->fired, 1);
+    corral__put_u(io, m->mode, 1);
+    corral__put_u(io, m->pending, 2);
+    corral__put_u(io, m->parent == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, m->parent), 4);
+    corral__put_u(io, m->child == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, m->child), 4);
+    uint32_t delta = 0, dest_field = CORRAL__NIL;
+    if (m->dest != CORRAL__NIL) dest_field = corral__field_at(te->vt, m->dest - te->ctx_off, &delta);
+    corral__put_u(io, dest_field, 4);
+    corral__put_u(io, delta, 4);
+    /* groups: owner, tags, when it joined them */
+    uint64_t owner = 0;
+    uint32_t tags = 0, gorder = 0;
+    for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
+        if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
+        else tags |= 1u << N[i].u.g.tag;
+        gorder = N[i].order;
+    }
+    corral__put_u(io, owner, 8);
+    corral__put_u(io, tags, 4);
+    corral__put_u(io, gorder, 4);
+    /* its wait nodes */
+    uint32_t count = 0;
+    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) count++;
+    corral__put_u(io, count, 1);
+    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+        const corral__node *n = &N[i];
+        corral__put_u(io, n->kind, 1);
+        corral__put_u(io, n->member, 1);
+        corral__put_u(io, n->attached == 2 ? CORRAL__SW_HELD : 0u, 1);
+        corral__put_u(io, n->list, 1);
+        corral__put_u(io, n->order, 4);
+        if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
+            corral__put_f64(io, n->u.t.due); /* held: the time it has left */
+            corral__put_u(io, n->u.t.seq, 4);
+        } else if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) {
+            int k = corral__pred_index(s, n->u.p.fn);
+            corral__put_u(io, k < 0 ? 0u : s->types.predicates->ids[k], 4);
+            corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
+        } else if (n->kind == CORRAL_WAIT_JOIN) {
+            corral__put_u(io, corral__ref_of(s, n->u.t.target), 4);
+        } else { /* signal, future: by index */
+            corral__put_u(io, n->u.t.target, 4);
+        }
+    }
+    corral__put_bytes(io, CORRAL__AT(co, te->ctx_off), te->ctx_size);
+}
+
+static void corral__save_all(const corral_sched *s, corral__io *io)
+{
+    size_t head = io->at;
+    corral__put_u(io, CORRAL__SAVE_MAGIC, 4);
+    corral__put_u(io, CORRAL__SAVE_VERSION, 4);
+    corral__put_u(io, 0, 8); /* size, below */
+    corral__put_u(io, 0, 8); /* checksum of what follows, below */
+    size_t body = io->at;
+    corral__put_u(io, s->now.frame, 8);
+    corral__put_u(io, s->now.frame_pos, 4);
+    corral__put_f64(io, s->now.time);
+    corral__put_f64(io, s->now.unscaled_time);
+    corral__put_f64(io, s->now.fixed_time);
+    corral__put_f64(io, (double)s->now.time_scale);
+    corral__put_u(io, s->timers.seq, 4);
+    corral__put_u(io, s->nodes.order, 4);
+    /* the types of the live coroutines */
+    uint32_t ntypes = 0;
+    for (uint32_t t = 0; t < s->types.type_count; t++) ntypes += corral__types(s)[t].live > 0;
+    corral__put_u(io, ntypes, 4);
+    for (uint32_t t = 0; t < s->types.type_count; t++) {
+        const corral__type_entry *te = &corral__types(s)[t];
+        if (!te->live) continue;
+        corral__put_u(io, te->id, 4);
+        corral__put_str(io, te->vt->name);
+        corral__put_u(io, te->ctx_size, 4);
+        corral__save_fields(io, te->vt);
+        corral__put_u(io, te->vt->result_offset, 4);
+        corral__put_u(io, te->vt->result_size, 4);
+        corral__put_u(io, te->vt->point_count, 4);
+        for (uint32_t k = 0; k < te->vt->point_count; k++) corral__put_str(io, te->vt->points[k]);
+    }
+    /* signals and futures, live ones */
+    const corral__signal *S = corral__signals(s);
+    corral__put_u(io, s->wakes.signals_live, 4);
+    for (uint32_t i = 0; i < s->wakes.max_signals; i++)
+        if (S[i].gen & 1u) {
+            corral__put_u(io, i, 4);
+            corral__put_u(io, S[i].gen, 4);
+        }
+    const corral__future *F = corral__futures(s);
+    corral__put_u(io, s->wakes.futures_live, 4);
+    for (uint32_t i = 0; i < s->wakes.max_futures; i++)
+        if (F[i].gen & 1u) {
+            corral__put_u(io, i, 4);
+            corral__put_u(io, F[i].gen, 4);
+            corral__put_u(io, F[i].done ? 1u : 0u, 1);
+            corral__put_u(io, F[i].value.u, 8);
+        }
+    /* the coroutines: one record each in slot order, then a table of
+       {index, gen, where its record starts} in the same (ascending) order */
+    corral__put_u(io, s->arena.live, 4);
+    size_t records = io->at;
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (corral__state_alive(co->state)) corral__save_co(io, s, co, c->first + k);
+        }
+    }
+    size_t at = records;
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (!corral__state_alive(co->state)) continue;
+            corral__put_u(io, ci << CORRAL__CLASS_SHIFT | k, 4);
+            corral__put_u(io, co->gen, 4);
+            corral__put_u(io, at - head, 4);
+            corral__io m;
+            memset(&m, 0, sizeof m);
+            corral__save_co(&m, s, co, c->first + k); /* its size */
+            at += m.at;
+        }
+    }
+    /* the run order: each lane's queued coroutines, then the next-frame lanes' */
+    const corral__lane *L = corral__lanes(s);
+    const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+    for (int defer = 0; defer < 2; defer++) {
+        uint32_t n = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass) corral__put_u(io, n, 4);
+            uint32_t from = defer ? s->run.defer_lane : 0, to = defer ? s->run.lane_count : s->run.defer_lane;
+            for (uint32_t l = from; l < to; l++) {
+                uint32_t c = L[l].head;
+                for (uint32_t j = 0; j < L[l].count && c != CORRAL__NIL; j++) {
+                    if (j && j % CORRAL__CHUNK == 0) c = next[c];
+                    if (c == CORRAL__NIL) break;
+                    uint32_t off = E[c * CORRAL__CHUNK + j % CORRAL__CHUNK];
+                    if (off == CORRAL__NIL) continue;
+                    if (pass) corral__put_u(io, corral__ref_of(s, corral__global_of(s, CORRAL__CO(s, off))), 4);
+                    else n++;
+                }
+            }
+        }
+    }
+    /* the order waits and groups were taken in: {order, ref} sorted by
+       order, so the loader re-attaches them in that order and every list
+       (signal, future, join, predicate, group) keeps its order */
+    for (int groups = 0; groups < 2; groups++) {
+        uint32_t n = 0;
+        size_t at0 = io->at + 4;
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass) corral__put_u(io, n, 4);
+            for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+                const corral__class *c = &s->arena.classes[ci];
+                for (uint32_t k = 0; k < c->capacity; k++) {
+                    const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+                    if (!corral__state_alive(co->state)) continue;
+                    const corral__meta *m = &corral__meta_table(s)[c->first + k];
+                    uint32_t first = groups ? m->groups : m->wait, order = UINT32_MAX;
+                    if (first == CORRAL__NIL) continue;
+                    for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+                        if (corral__nodes(s)[i].order < order) order = corral__nodes(s)[i].order;
+                    if (!pass) {
+                        n++;
+                        continue;
+                    }
+                    corral__put_u(io, order, 4);
+                    corral__put_u(io, ci << CORRAL__CLASS_SHIFT | k, 4);
+                }
+            }
+        }
+        if (io->w && io->at <= io->size) corral__sort_pairs(io->w + at0, n);
+    }
+    if (io->w && io->at <= io->size) {
+        unsigned char *p = io->w + head;
+        uint64_t size = io->at - head, sum = corral__fnv(io->w + body, io->at - body);
+        for (unsigned i = 0; i < 8; i++) p[8 + i] = (unsigned char)(size >> (8 * i));
+        for (unsigned i = 0; i < 8; i++) p[16 + i] = (unsigned char)(sum >> (8 * i));
+    }
+}
+
+size_t corral_save(const corral_sched *s, void *buf, size_t size)
+{
+    if (!corral__check(s)) return 0;
+    if (s->now.in_tick || s->now.depth || s->run.ready_head != s->run.ready_tail) {
+        corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, __func__, CORRAL__NOH, NULL, NULL);
+        return 0;
+    }
+    corral__io io;
+    memset(&io, 0, sizeof io);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (corral__state_alive(co->state) && !corral__savable(s, co, &io)) {
+                corral__fail_at(s, NULL, CORRAL_ERR_UNSAVABLE, __func__, corral__handle_of(s, co), NULL, io.detail);
+                return 0;
+            }
+        }
+    }
+    corral__save_all(s, &io); /* measure */
+    if (!buf) return io.at;
+    if (io.at > size) {
+        corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, NULL);
+        return 0;
+    }
+    size_t need = io.at;
+    memset(&io, 0, sizeof io);
+    io.w = (unsigned char *)buf;
+    io.size = size;
+    corral__save_all(s, &io);
+    return need;
+}
+
+/* ---- loading */
+
+#define CORRAL__LOAD_MAX_TYPES 128u
+
+/* a saved type, matched with this build's */
+typedef struct corral__ltype {
+    uint32_t id, ti;  /* registry id; this scheduler's type index */
+    uint32_t ctx_size, nfields, npoints, result_off, result_size;
+    size_t fields_at, points_at; /* in the save */
+} corral__ltype;
+
+typedef struct corral__lwait {
+    uint8_t kind, member, flags, list;
+    uint32_t order, seq, ref; /* ref: signal/future index, joined coroutine's index, predicate id */
+    double due;
+    uint64_t user;
+} corral__lwait;
+
+typedef struct corral__lco {
+    uint32_t type; /* index in the loader's type table */
+    uint8_t state, phase, hold, outcome, fired, mode;
+    uint16_t pending;
+    uint32_t point, age, parent, child, dest_field, delta, tags, gorder;
+    uint64_t owner;
+    uint32_t nwaits;
+    corral__lwait w[CORRAL__SAVE_MAX_WAITS];
+    size_t ctx_at;
+} corral__lco;
+
+typedef struct corral__loader {
+    corral_sched *s;
+    corral__io io;
+    uint64_t frame;
+    uint32_t frame_pos, timer_seq, node_order;
+    double time, unscaled, fixed, scale;
+    uint32_t ntypes;
+    corral__ltype t[CORRAL__LOAD_MAX_TYPES];
+    uint32_t nsig, nfut, nco, nrun, ndefer, nwait_order, ngroup_order;
+    size_t sig_at, fut_at, rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at;
+} corral__loader;
+
+static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, const char *b)
+{
+    if (!L->io.bad) {
+        snprintf(L->io.detail, sizeof L->io.detail, fmt, a ? a : "", b ? b : "");
+        L->io.why = L->io.detail;
+    }
+    L->io.bad = true;
+    return false;
+}
+
+/* the field of this build's type named like the saved field at io */
+static const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len)
+{
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++)
+        if (corral__str_is(name, len, f[i].name)) return &f[i];
+    return NULL;
+}
+
+/* whether a saved field of (kind, size, type text) can go into f */
+static bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, const char *type, uint32_t tlen)
+{
+    if (f->kind != kind) return false;
+    switch ((corral_field_kind)kind) {
+    case CORRAL_FIELD_INT:
+    case CORRAL_FIELD_UINT: return size <= f->size && size <= 8;
+    case CORRAL_FIELD_FLOAT: return (size == 4 || size == 8) && size <= f->size;
+    case CORRAL_FIELD_BOOL: return size == f->size;
+    case CORRAL_FIELD_POINTER: return false;
+    case CORRAL_FIELD_OTHER:
+    case CORRAL_FIELD_KIND_COUNT: break;
+    }
+    return size == f->size && corral__str_is(type, tlen, f->type_name);
+}
+
+/* copy a saved field's bytes (little-endian in the save) into this build's */
+static void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind,
+                               uint32_t size)
+{
+    if (kind == CORRAL_FIELD_INT || kind == CORRAL_FIELD_UINT) {
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < size; i++) v |= (uint64_t)src[i] << (8 * i);
+        if (kind == CORRAL_FIELD_INT && size < 8 && (v >> (8 * size - 1)) & 1u) v |= ~0ull << (8 * size);
+        for (uint32_t i = 0; i < f->size; i++) dst[f->offset + i] = (unsigned char)(v >> (8 * i));
+    } else if (kind == CORRAL_FIELD_FLOAT && size == 4 && f->size == 8) {
+        float x;
+        memcpy(&x, src, 4);
+        double d = (double)x;
+        memcpy(dst + f->offset, &d, 8);
+    } else {
+        memcpy(dst + f->offset, src, size);
+    }
+}
+
+static uint32_t corral__ltype_of(const corral__loader *L, uint32_t id)
+{
+    for (uint32_t i = 0; i < L->ntypes; i++)
+        if (L->t[i].id == id) return i;
+    return CORRAL__NIL;
+}
+
+/* the table entry of coroutine `index`: its position, or NIL */
+static uint32_t corral__lfind(const corral__loader *L, uint32_t index)
+{
+    uint32_t lo = 0, hi = L->nco;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + L->table_at + 12 * (size_t)mid);
+        if (v == index) return mid;
+        if (v < index) lo = mid + 1;
+        else hi = mid;
+    }
+    return CORRAL__NIL;
+}
+
+/* the sorted {index, gen} entries of signals (or futures) hold index? */
+static bool corral__lwake_live(const corral__loader *L, bool future, uint32_t index)
+{
+    size_t at = future ? L->fut_at : L->sig_at, stride = future ? 17u : 8u;
+    uint32_t n = future ? L->nfut : L->nsig, lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + at + stride * mid);
+        if (v == index) return true;
+        if (v < index) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
+static void corral__lread_co(corral__loader *L, corral__lco *c)
+{
+    corral__io *io = &L->io;
+    memset(c, 0, sizeof *c);
+    c->type = corral__ltype_of(L, (uint32_t)corral__get_u(io, 4));
+    c->state = (uint8_t)corral__get_u(io, 1);
+    c->phase = (uint8_t)corral__get_u(io, 1);
+    c->point = (uint32_t)corral__get_u(io, 4);
+    c->age = (uint32_t)corral__get_u(io, 4);
+    c->hold = (uint8_t)corral__get_u(io, 1);
+    c->outcome = (uint8_t)corral__get_u(io, 1);
+    c->fired = (uint8_t)corral__get_u(io, 1);
+    c->mode = (uint8_t)corral__get_u(io, 1);
+    c->pending = (uint16_t)corral__get_u(io, 2);
+    c->parent = (uint32_t)corral__get_u(io, 4);
+    c->child = (uint32_t)corral__get_u(io, 4);
+    c->dest_field = (uint32_t)corral__get_u(io, 4);
+    c->delta = (uint32_t)corral__get_u(io, 4);
+    c->owner = corral__get_u(io, 8);
+    c->tags = (uint32_t)corral__get_u(io, 4);
+    c->gorder = (uint32_t)corral__get_u(io, 4);
+    c->nwaits = (uint32_t)corral__get_u(io, 1);
+    if (c->nwaits > CORRAL__SAVE_MAX_WAITS) {
+        corral__io_fail(io, "a coroutine has too many wait nodes");
+        return;
+    }
+    for (uint32_t i = 0; i < c->nwaits && !io->bad; i++) {
+        corral__lwait *w = &c->w[i];
+        w->kind = (uint8_t)corral__get_u(io, 1);
+        w->member = (uint8_t)corral__get_u(io, 1);
+        w->flags = (uint8_t)corral__get_u(io, 1);
+        w->list = (uint8_t)corral__get_u(io, 1);
+        w->order = (uint32_t)corral__get_u(io, 4);
+        if (corral__kind_is(w->kind, CORRAL__HOW_TIMER)) {
+            w->due = corral__get_f64(io);
+            w->seq = (uint32_t)corral__get_u(io, 4);
+        } else if (corral__kind_is(w->kind, CORRAL__HOW_POLL)) {
+            w->ref = (uint32_t)corral__get_u(io, 4);
+            w->user = corral__get_u(io, 8);
+        } else if (corral__kind_is(w->kind, CORRAL__HOW_LIST)) {
+            w->ref = (uint32_t)corral__get_u(io, 4);
+        } else {
+            corral__io_fail(io, "a wait node of a kind that takes no node");
+            return;
+        }
+    }
+    c->ctx_at = io->at;
+    if (c->type == CORRAL__NIL) {
+        corral__io_fail(io, "a coroutine names a type the save does not list");
+        return;
+    }
+    corral__get_bytes(io, L->t[c->type].ctx_size);
+}
+
+/* the header, the types, the wake pools: read and checked */
+static bool corral__lread_head(corral__loader *L)
+{
+    corral__io *io = &L->io;
+    corral_sched *s = L->s;
+    if (io->size < 24 || corral__get_u(io, 4) != CORRAL__SAVE_MAGIC)
+        return corral__lfail(L, "not a corral save%s%s", NULL, NULL);
+    if (corral__get_u(io, 4) != CORRAL__SAVE_VERSION) return corral__lfail(L, "a save format this build does not read%s%s", NULL, NULL);
+    uint64_t size = corral__get_u(io, 8), sum = corral__get_u(io, 8);
+    if (size != io->size) return corral__lfail(L, "the save's size is not the size given%s%s", NULL, NULL);
+    if (corral__fnv(io->r + 24, io->size - 24) != sum) return corral__lfail(L, "the save is damaged (checksum)%s%s", NULL, NULL);
+    L->frame = corral__get_u(io, 8);
+    L->frame_pos = (uint32_t)corral__get_u(io, 4);
+    L->time = corral__get_f64(io);
+    L->unscaled = corral__get_f64(io);
+    L->fixed = corral__get_f64(io);
+    L->scale = corral__get_f64(io);
+    L->timer_seq = (uint32_t)corral__get_u(io, 4);
+    L->node_order = (uint32_t)corral__get_u(io, 4);
+    if (L->frame_pos > 1u + CORRAL__PH_END || !(L->time == L->time) || !(L->unscaled == L->unscaled) ||
+        !(L->fixed == L->fixed) || !(L->scale >= 0.0 && L->scale <= 1e9))
+        return corral__lfail(L, "the save's clocks are out of range%s%s", NULL, NULL);
+    L->ntypes = (uint32_t)corral__get_u(io, 4);
+    if (L->ntypes > CORRAL__LOAD_MAX_TYPES) return corral__lfail(L, "the save lists too many types%s%s", NULL, NULL);
+    for (uint32_t i = 0; i < L->ntypes && !io->bad; i++) {
+        corral__ltype *t = &L->t[i];
+        t->id = (uint32_t)corral__get_u(io, 4);
+        uint32_t nlen;
+        const char *name = corral__get_str(io, &nlen);
+        char tname[64];
+        snprintf(tname, sizeof tname, "%.*s", (int)(nlen < 63 ? nlen : 63), name ? name : "");
+        t->ctx_size = (uint32_t)corral__get_u(io, 4);
+        t->nfields = (uint32_t)corral__get_u(io, 4);
+        t->fields_at = io->at;
+        if (io->bad) break;
+        t->ti = CORRAL__NIL;
+        for (uint32_t k = 0; k < s->types.type_count; k++)
+            if (t->id && corral__types(s)[k].id == t->id) t->ti = k;
+        for (uint32_t j = 0; j < i; j++)
+            if (L->t[j].id == t->id) return corral__lfail(L, "the save lists type %s twice%s", tname, NULL);
+        if (t->ti == CORRAL__NIL) return corral__lfail(L, "type %s: its id is in no registry of this build%s", tname, NULL);
+        if (t->ctx_size > CORRAL_MAX_CONTEXT_SIZE || t->nfields > t->ctx_size + 1u)
+            return corral__lfail(L, "type %s: its context or fields are out of range%s", tname, NULL);
+        const corral_type *vt = corral__types(s)[t->ti].vt;
+        for (uint32_t f = 0; f < t->nfields && !io->bad; f++) {
+            uint32_t fl, tl;
+            const char *fname = corral__get_str(io, &fl);
+            const char *ftype = corral__get_str(io, &tl);
+            uint32_t off = (uint32_t)corral__get_u(io, 4), fsize = (uint32_t)corral__get_u(io, 4);
+            uint8_t kind = (uint8_t)corral__get_u(io, 1);
+            if (io->bad) break;
+            char fn[64];
+            snprintf(fn, sizeof fn, "%.*s", (int)(fl < 63 ? fl : 63), fname);
+            if (off > t->ctx_size || fsize > t->ctx_size - off || kind >= CORRAL_FIELD_KIND_COUNT)
+                return corral__lfail(L, "type %s: field %s lies outside its context", tname, fn);
+            const corral_field *nf = corral__field_named(vt, fname, fl);
+            if (nf && !corral__field_fits(nf, kind, fsize, ftype, tl))
+                return corral__lfail(L, "type %s: field %s changed its kind or narrowed", tname, fn);
+        }
+        t->result_off = (uint32_t)corral__get_u(io, 4);
+        t->result_size = (uint32_t)corral__get_u(io, 4);
+        t->npoints = (uint32_t)corral__get_u(io, 4);
+        t->points_at = io->at;
+        if (t->npoints > 0xFFFF) return corral__lfail(L, "type %s: too many resume points%s", tname, NULL);
+        for (uint32_t k = 0; k < t->npoints && !io->bad; k++) {
+            uint32_t pl;
+            corral__get_str(io, &pl);
+        }
+    }
+    if (io->bad) return false;
+    /* signals, futures: ascending live indices */
+    L->nsig = (uint32_t)corral__get_u(io, 4);
+    L->sig_at = io->at;
+    if (L->nsig > s->wakes.max_signals) return corral__lfail(L, "the save holds more signals than desc.max_signals%s%s", NULL, NULL);
+    for (uint32_t i = 0, prev = 0; i < L->nsig && !io->bad; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
+        if (idx >= s->wakes.max_signals || !(gen & 1u) || (i && idx <= prev))
+            return corral__lfail(L, "a saved signal is out of range%s%s", NULL, NULL);
+        prev = idx;
+    }
+    L->nfut = (uint32_t)corral__get_u(io, 4);
+    L->fut_at = io->at;
+    if (L->nfut > s->wakes.max_futures) return corral__lfail(L, "the save holds more futures than desc.max_futures%s%s", NULL, NULL);
+    for (uint32_t i = 0, prev = 0; i < L->nfut && !io->bad; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
+        uint8_t done = (uint8_t)corral__get_u(io, 1);
+        corral__get_u(io, 8);
+        if (idx >= s->wakes.max_futures || !(gen & 1u) || done > 1 || (i && idx <= prev))
+            return corral__lfail(L, "a saved future is out of range%s%s", NULL, NULL);
+        prev = idx;
+    }
+    L->nco = (uint32_t)corral__get_u(io, 4);
+    L->rec_at = io->at;
+    if (!io->bad && L->nco > s->arena.total_slots)
+        return corral__lfail(L, "the save holds more coroutines than this scheduler has slots%s%s", NULL, NULL);
+    return !io->bad;
+}
+
+/* the point number in this build of saved point p of saved type t (0: the start) */
+static uint32_t corral__lpoint(corral__loader *L, const corral__ltype *t, uint32_t p, bool *ok)
+{
+    *ok = true;
+    if (p == 0) return 0;
+    if (p > t->npoints) {
+        *ok = false;
+        return 0;
+    }
+    corral__io io = L->io;
+    io.at = t->points_at;
+    uint32_t len = 0;
+    const char *name = NULL;
+    for (uint32_t k = 0; k < p; k++) name = corral__get_str(&io, &len);
+    const corral_type *vt = corral__types(L->s)[t->ti].vt;
+    for (uint32_t k = 0; name && k < vt->point_count; k++)
+        if (corral__str_is(name, len, vt->points[k])) return k + 1;
+    *ok = false;
+    return 0;
+}
+
+/* the saved field dest_field of type t: this build's context offset, or NIL */
+static uint32_t corral__ldest(corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta)
+{
+    const corral_type *vt = corral__types(L->s)[t->ti].vt;
+    if (dest_field == 0xFFFFFFFEu) return vt->result_size && delta < vt->result_size ? vt->result_offset + delta : CORRAL__NIL;
+    if (dest_field >= t->nfields) return CORRAL__NIL;
+    corral__io io = L->io;
+    io.at = t->fields_at;
+    for (uint32_t f = 0; f <= dest_field; f++) {
+        uint32_t fl, tl;
+        const char *fname = corral__get_str(&io, &fl);
+        corral__get_str(&io, &tl);
+        uint32_t off = (uint32_t)corral__get_u(&io, 4), size = (uint32_t)corral__get_u(&io, 4);
+        corral__get_u(&io, 1);
+        (void)off;
+        if (f < dest_field) continue;
+        const corral_field *nf = corral__field_named(vt, fname, fl);
+        if (!nf || delta >= size || delta >= nf->size) return CORRAL__NIL;
+        return nf->offset + delta;
+    }
+    return CORRAL__NIL;
+}
+
+/* the coroutine records, the table and the order lists: checked */
+static bool corral__lcheck(corral__loader *L)
+{
+    corral__io *io = &L->io;
+    corral_sched *s = L->s;
+    static const char *const none = NULL;
+    /* first the records' extent, to find the table */
+    io->at = L->rec_at;
+    corral__lco c;
+    for (uint32_t i = 0; i < L->nco && !io->bad; i++) corral__lread_co(L, &c);
+    if (io->bad) return false;
+    L->table_at = io->at;
+    if (!corral__get_bytes(io, 12 * (size_t)L->nco)) return false;
+    L->nrun = (uint32_t)corral__get_u(io, 4);
+    L->run_at = io->at;
+    corral__get_bytes(io, 4 * (size_t)L->nrun);
+    L->ndefer = (uint32_t)corral__get_u(io, 4);
+    L->defer_at = io->at;
+    corral__get_bytes(io, 4 * (size_t)L->ndefer);
+    L->nwait_order = (uint32_t)corral__get_u(io, 4);
+    L->wait_order_at = io->at;
+    corral__get_bytes(io, 8 * (size_t)L->nwait_order);
+    L->ngroup_order = (uint32_t)corral__get_u(io, 4);
+    L->group_order_at = io->at;
+    corral__get_bytes(io, 8 * (size_t)L->ngroup_order);
+    if (io->bad) return false;
+    if (io->at != io->size) return corral__lfail(L, "the save has bytes past its end%s%s", none, none);
+    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > L->nco || L->ngroup_order > L->nco)
+        return corral__lfail(L, "an order list is longer than the coroutines%s%s", none, none);
+    /* the table: ascending, each record where it says, each slot free here */
+    uint32_t per_class[CORRAL_MAX_CLASSES] = {0};
+    uint32_t wait_nodes = 0, group_nodes = 0;
+    io->at = L->rec_at;
+    for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
+        const unsigned char *e = io->r + L->table_at + 12 * (size_t)i;
+        uint32_t index = corral__le32(e), gen = corral__le32(e + 4), off = corral__le32(e + 8);
+        uint32_t cls = index >> CORRAL__CLASS_SHIFT, local = index & CORRAL__LOCAL_MASK;
+        if (i && index <= corral__le32(e - 12)) return corral__lfail(L, "the coroutine table is not in slot order%s%s", none, none);
+        if (off != io->at) return corral__lfail(L, "the coroutine table and its records disagree%s%s", none, none);
+        corral__lread_co(L, &c);
+        if (io->bad) return false;
+        const corral__ltype *t = &L->t[c.type];
+        const corral__type_entry *te = &corral__types(s)[t->ti];
+        const char *tn = te->vt->name;
+        if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0)
+            return corral__lfail(L, "a coroutine of type %s names a slot this scheduler does not have%s", tn, none);
+        if (cls != te->cls) return corral__lfail(L, "type %s is in another size class in this build%s", tn, none);
+        const corral__class *k = &s->arena.classes[cls];
+        if (CORRAL__CO(s, corral__slot_off(k, local))->state == CORRAL__RETIRED)
+            return corral__lfail(L, "a coroutine of type %s names a retired slot%s", tn, none);
+        per_class[cls]++;
+        if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
+            c.state != CORRAL__DEFERRED)
+            return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
+        if (c.phase >= CORRAL__PH_COUNT || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN) ||
+            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_ANY || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
+            c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
+            return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
+        bool ok;
+        corral__lpoint(L, t, c.point, &ok);
+        if (!ok) {
+            char pt[64] = "?";
+            if (c.point && c.point <= t->npoints) {
+                corral__io pio = L->io;
+                pio.at = t->points_at;
+                uint32_t len = 0;
+                const char *name = NULL;
+                for (uint32_t q = 0; q < c.point; q++) name = corral__get_str(&pio, &len);
+                snprintf(pt, sizeof pt, "%.*s", (int)(len < 63 ? len : 63), name ? name : "?");
+            }
+            return corral__lfail(L, "type %s has no resume point %s in this build", tn, pt);
+        }
+        if (c.parent != CORRAL__NIL) {
+            uint32_t p = corral__lfind(L, c.parent);
+            if (p == CORRAL__NIL || c.parent == index)
+                return corral__lfail(L, "a coroutine of type %s has a caller the save does not hold%s", tn, none);
+        }
+        if (c.child != CORRAL__NIL && (corral__lfind(L, c.child) == CORRAL__NIL || c.child == index))
+            return corral__lfail(L, "a coroutine of type %s awaits a child the save does not hold%s", tn, none);
+        if (c.dest_field != CORRAL__NIL && corral__ldest(L, t, c.dest_field, c.delta) == CORRAL__NIL)
+            return corral__lfail(L, "type %s: a call's destination field is gone from this build%s", tn, none);
+        group_nodes += corral__nodes_needed(c.owner, c.tags);
+        wait_nodes += c.nwaits;
+        bool waits = c.nwaits > 0 || c.child != CORRAL__NIL;
+        if ((c.state == CORRAL__WAITING && !waits) || ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && waits) ||
+            (c.state == CORRAL__PAUSED && waits != ((c.hold & CORRAL__HOLD_WAITING) != 0)))
+            return corral__lfail(L, "a coroutine of type %s waits on something its state does not allow%s", tn, none);
+        if (c.nwaits && (c.mode == CORRAL__MODE_NONE || (c.mode == CORRAL__MODE_ONE && c.nwaits != 1) ||
+                         c.pending == 0 || c.pending > c.nwaits))
+            return corral__lfail(L, "a coroutine of type %s has a malformed all/any wait%s", tn, none);
+        for (uint32_t w = 0; w < c.nwaits; w++) {
+            const corral__lwait *lw = &c.w[w];
+            bool held = (lw->flags & CORRAL__SW_HELD) != 0;
+            if (lw->flags > CORRAL__SW_HELD || lw->member >= CORRAL_MAX_GROUP || (held && c.state != CORRAL__PAUSED))
+                return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
+            if (corral__kind_is(lw->kind, CORRAL__HOW_TIMER)) {
+                if (!(lw->due == lw->due) || lw->due > 1e300 || lw->due < -1e300 || lw->list >= CORRAL__HEAP_COUNT)
+                    return corral__lfail(L, "a timer of type %s is out of range%s", tn, none);
+            } else if (corral__kind_is(lw->kind, CORRAL__HOW_POLL)) {
+                const corral_predicate_registry *pr = s->types.predicates;
+                bool found = false;
+                for (uint32_t q = 0; pr && q < pr->count; q++) found = found || pr->ids[q] == lw->ref;
+                if (!found) return corral__lfail(L, "a coroutine of type %s waits on a predicate id not in desc.predicates%s", tn, none);
+                if (lw->list >= CORRAL__PRED_NEXT + CORRAL__PH_COUNT || lw->list == CORRAL__PRED_POLL)
+                    return corral__lfail(L, "a predicate of type %s is on no list%s", tn, none);
+            } else if (lw->kind == CORRAL_WAIT_JOIN) {
+                if (corral__lfind(L, lw->ref) == CORRAL__NIL || lw->ref == index)
+                    return corral__lfail(L, "a coroutine of type %s joins one the save does not hold%s", tn, none);
+            } else if (!corral__lwake_live(L, lw->kind == CORRAL_WAIT_FUTURE, lw->ref)) {
+                return corral__lfail(L, "a coroutine of type %s waits on a signal or future the save does not hold%s", tn, none);
+            }
+        }
+    }
+    if (io->bad) return false;
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
+        if (per_class[ci] > s->arena.classes[ci].capacity - s->arena.classes[ci].retired)
+            return corral__lfail(L, "a size class has too few slots for the save%s%s", none, none);
+    if (wait_nodes > s->nodes.wait_count) return corral__lfail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
+    if (group_nodes > s->nodes.count - s->nodes.wait_count)
+        return corral__lfail(L, "the save needs more group nodes than desc.max_group_nodes%s%s", none, none);
+    /* calls both ways: a caller's child names it as its caller */
+    io->at = L->rec_at;
+    for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
+        uint32_t index = corral__le32(io->r + L->table_at + 12 * (size_t)i);
+        corral__lread_co(L, &c);
+        for (int dir = 0; dir < 2; dir++) { /* its child names it; its caller names it */
+            uint32_t other = dir ? c.parent : c.child;
+            if (other == CORRAL__NIL) continue;
+            size_t back = io->at;
+            io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, other) + 8);
+            corral__lco o;
+            corral__lread_co(L, &o);
+            io->at = back;
+            if ((dir ? o.child : o.parent) != index)
+                return corral__lfail(L, "a call's caller and child disagree%s%s", none, none);
+        }
+    }
+    /* no call chain is a cycle: the chains from callers that have no
+       caller reach every coroutine that has one */
+    uint32_t with_parent = 0, reached = 0;
+    io->at = L->rec_at;
+    for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
+        corral__lread_co(L, &c);
+        with_parent += c.parent != CORRAL__NIL;
+        if (c.parent != CORRAL__NIL || c.child == CORRAL__NIL) continue;
+        size_t back = io->at;
+        for (uint32_t next = c.child; next != CORRAL__NIL && reached <= L->nco; reached++) {
+            io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, next) + 8);
+            corral__lco o;
+            corral__lread_co(L, &o);
+            next = o.child;
+        }
+        io->at = back;
+    }
+    if (reached != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
+    /* the order lists name saved coroutines */
+    const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
+    const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};
+    for (int l = 0; l < 4; l++)
+        for (uint32_t i = 0; i < counts[l]; i++) {
+            size_t at = lists[l] + (l < 2 ? 4 * (size_t)i : 8 * (size_t)i + 4);
+            if (corral__lfind(L, corral__le32(io->r + at)) == CORRAL__NIL)
+                return corral__lfail(L, "an order list names a coroutine the save does not hold%s%s", none, none);
+        }
+    return !io->bad;
+}
+
+/* ---- building the loaded state (everything was checked: nothing fails) */
+
+/* A page's free list, bump and list from its slots' states: free slots
+   below the last used or retired one on the list, lowest first. */
+static void corral__page_rebuild(corral_sched *s, corral__class *c, uint32_t pi)
+{
+    corral__page *pg = &corral__pages(s, c)[pi];
+    uint32_t first = pi << c->page_shift, top = 0, freen = 0;
+    for (uint32_t k = 0; k < pg->slots; k++) {
+        const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
+        if (co->state != CORRAL__FREE) top = k + 1;
+        else freen++;
+    }
+    pg->bump = (uint16_t)top;
+    pg->free_head = CORRAL__NIL;
+    for (uint32_t k = top; k-- > 0;) {
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
+        if (co->state != CORRAL__FREE) continue;
+        co->link = pg->free_head;
+        pg->free_head = first + k;
+    }
+    pg->free_count = (uint16_t)freen;
+    pg->list = freen == 0 ? CORRAL__PAGE_FULL : freen == pg->slots ? CORRAL__PAGE_EMPTY : CORRAL__PAGE_PARTIAL;
+}
+static void corral__class_rebuild(corral_sched *s, corral__class *c)
+{
+    corral__page *P = corral__pages(s, c);
+    c->empty_head = c->partial_head = CORRAL__NIL;
+    uint32_t used = 0;
+    for (uint32_t pi = c->page_count; pi-- > 0;) {
+        corral__page_rebuild(s, c, pi);
+        used += P[pi].slots - P[pi].free_count;
+        P[pi].prev = P[pi].next = CORRAL__NIL;
+        if (P[pi].list == CORRAL__PAGE_FULL) continue;
+        uint32_t *head = P[pi].list == CORRAL__PAGE_EMPTY ? &c->empty_head : &c->partial_head;
+        P[pi].next = *head;
+        if (*head != CORRAL__NIL) P[*head].prev = pi;
+        *head = pi;
+    }
+    c->used = used - c->retired;
+    if (c->used > c->peak) c->peak = c->used;
+}
+
+static corral_co *corral__lco_at(corral_sched *s, uint32_t index, uint32_t *global)
+{
+    const corral__class *c = &s->arena.classes[index >> CORRAL__CLASS_SHIFT];
+    uint32_t local = index & CORRAL__LOCAL_MASK;
+    if (global) *global = c->first + local;
+    return CORRAL__CO(s, corral__slot_off(c, local));
+}
+
+/* the record of table entry i */
+static void corral__lrecord(corral__loader *L, uint32_t i, corral__lco *c, uint32_t *index)
+{
+    const unsigned char *e = L->io.r + L->table_at + 12 * (size_t)i;
+    *index = corral__le32(e);
+    L->io.at = corral__le32(e + 8);
+    corral__lread_co(L, c);
+}
+
+/* a context from its saved bytes: fields by name, new ones zero */
+static void corral__lctx(corral__loader *L, const corral__ltype *t, const corral__lco *c, unsigned char *dst)
+{
+    corral_sched *s = L->s;
+    const corral__type_entry *te = &corral__types(s)[t->ti];
+    const unsigned char *old = L->io.r + c->ctx_at;
+    memset(dst, 0, te->ctx_size);
+    uint32_t n = 0;
+    const corral_field *nf0 = te->vt->fields ? te->vt->fields(&n) : NULL;
+    if (t->nfields == 0 || !nf0 || n == 0) { /* no field table: the bytes, as many as fit */
+        memcpy(dst, old, t->ctx_size < te->ctx_size ? t->ctx_size : te->ctx_size);
+        return;
+    }
+    corral_field of[64];
+    char names[64][48];
+    uint32_t nof = 0;
+    bool same = t->ctx_size == te->ctx_size && t->nfields == n;
+    corral__io io = L->io;
+    io.at = t->fields_at;
+    for (uint32_t f = 0; f < t->nfields; f++) {
+        uint32_t fl, tl;
+        const char *fname = corral__get_str(&io, &fl);
+        const char *ftype = corral__get_str(&io, &tl);
+        uint32_t off = (uint32_t)corral__get_u(&io, 4), size = (uint32_t)corral__get_u(&io, 4);
+        uint8_t kind = (uint8_t)corral__get_u(&io, 1);
+        (void)ftype;
+        const corral_field *nf = corral__field_named(te->vt, fname, fl);
+        if (nf) corral__field_copy(dst, nf, old + off, kind, size);
+        same = same && nf && nf->offset == off && nf->size == size;
+        if (nof < 64) {
+            snprintf(names[nof], sizeof names[nof], "%.*s", (int)(fl < 47 ? fl : 47), fname);
+            of[nof] = (corral_field){names[nof], "", off, size, (corral_field_kind)kind};
+            nof++;
+        }
+    }
+    if (t->result_size && te->vt->result_size == t->result_size)
+        memcpy(dst + te->vt->result_offset, old + t->result_off, t->result_size);
+    if (!same && s->types.upgrade.fn) {
+        corral_saved_type st = {t->id, te->vt->name, t->ctx_size, nof, of};
+        s->types.upgrade.fn(te->vt, dst, &st, old, s->types.upgrade.user);
+    }
+}
+
+static corral_predicate corral__lpred(const corral_sched *s, uint32_t id)
+{
+    const corral_predicate_registry *pr = s->types.predicates;
+    for (uint32_t q = 0; pr && q < pr->count; q++)
+        if (pr->ids[q] == id) return pr->fns[q];
+    return NULL;
+}
+
+/* its wait nodes, in the order they were attached */
+static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *c)
+{
+    corral_sched *s = L->s;
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->wait != CORRAL__NIL || c->nwaits == 0) return; /* done already */
+    bool used[CORRAL__SAVE_MAX_WAITS] = {false};
+    for (uint32_t k = 0; k < c->nwaits; k++) {
+        uint32_t w = 0, best = CORRAL__NIL;
+        for (uint32_t j = 0; j < c->nwaits; j++)
+            if (!used[j] && (best == CORRAL__NIL || c->w[j].order < c->w[best].order)) best = j;
+        used[best] = true;
+        w = best;
+        const corral__lwait *lw = &c->w[w];
+        bool held = (lw->flags & CORRAL__SW_HELD) != 0;
+        uint32_t i = corral__node_alloc(s);
+        corral__node *n = &corral__nodes(s)[i];
+        n->co = corral__co_off(s, co);
+        n->kind = lw->kind;
+        n->member = lw->member;
+        n->sibling = m->wait;
+        m->wait = i;
+        n->attached = held ? 2 : 1;
+        n->order = s->nodes.order++;
+        if (corral__kind_is(lw->kind, CORRAL__HOW_TIMER)) {
+            corral__timer_place(s, i, lw->list, lw->due, lw->seq, held);
+        } else if (corral__kind_is(lw->kind, CORRAL__HOW_POLL)) {
+            n->u.p.fn = corral__lpred(s, lw->ref);
+            n->u.p.user = (void *)(uintptr_t)lw->user;
+            n->list = lw->list;
+            if (lw->list >= CORRAL__PRED_NEXT) s->polls.next_pending = 1;
+            if (!held) corral__list_push(s, corral__poll_list(s, n), i);
+        } else {
+            uint32_t target = lw->ref;
+            if (lw->kind == CORRAL_WAIT_JOIN) corral__lco_at(s, lw->ref, &target);
+            n->u.t.target = target;
+            if (!held) corral__list_push(s, corral__list_of(s, n), i);
+        }
+    }
+}
+
+static void corral__lapply(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    /* what runs now ends, as at destroy */
+    for (int pass = 0; pass < 2 && s->arena.live; pass++)
+        for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+            corral__class *c = &s->arena.classes[ci];
+            for (uint32_t k = 0; k < c->capacity; k++) {
+                corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+                if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
+            }
+        }
+    /* generations stay above what every slot, signal and future issued */
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        corral__class *c = &s->arena.classes[ci];
+        corral__page *P = corral__pages(s, c);
+        for (uint32_t pi = 0; pi < c->page_count; pi++)
+            for (uint32_t k = 0, first = pi << c->page_shift; k < P[pi].slots; k++) {
+                const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
+                uint32_t g = co->state == CORRAL__FREE ? co->gen : co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
+                if (g > P[pi].floor) P[pi].floor = g;
+            }
+    }
+    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
+        uint32_t g = corral__signals(s)[i].gen;
+        if (g + 1 > s->wakes.signal_floor) s->wakes.signal_floor = g + 1;
+    }
+    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
+        uint32_t g = corral__futures(s)[i].gen;
+        if (g + 1 > s->wakes.future_floor) s->wakes.future_floor = g + 1;
+    }
+    corral__lanes_init(s);
+    corral__meta_init(s);
+    corral__nodes_init(s);
+    corral__timers_init(s);
+    corral__polls_init(s);
+    corral__groups_init(s);
+    corral__wakes_init(s);
+    s->run.deferred = 0;
+    s->polls.next_pending = 0;
+    for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].page = CORRAL__NIL;
+    s->now.frame = L->frame;
+    s->now.frame_pos = L->frame_pos;
+    s->now.time = L->time;
+    s->now.unscaled_time = L->unscaled;
+    s->now.fixed_time = L->fixed;
+    s->now.time_scale = (float)L->scale;
+
+    /* signals and futures, at their indices, with their generations */
+    corral__io *io = &L->io;
+    corral__signal *S = corral__signals(s);
+    io->at = L->sig_at;
+    for (uint32_t i = 0; i < L->nsig; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4);
+        S[idx].gen = (uint32_t)corral__get_u(io, 4);
+    }
+    s->wakes.signal_free = CORRAL__NIL;
+    for (uint32_t i = s->wakes.max_signals; i-- > 0;)
+        if (!(S[i].gen & 1u)) {
+            S[i].next_free = s->wakes.signal_free;
+            s->wakes.signal_free = i;
+        }
+    s->wakes.signals_live = L->nsig;
+    corral__future *F = corral__futures(s);
+    io->at = L->fut_at;
+    for (uint32_t i = 0; i < L->nfut; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4);
+        F[idx].gen = (uint32_t)corral__get_u(io, 4);
+        F[idx].done = (uint32_t)corral__get_u(io, 1);
+        F[idx].value.u = corral__get_u(io, 8);
+    }
+    s->wakes.future_free = CORRAL__NIL;
+    for (uint32_t i = s->wakes.max_futures; i-- > 0;)
+        if (!(F[i].gen & 1u)) {
+            F[i].next_free = s->wakes.future_free;
+            s->wakes.future_free = i;
+        }
+    s->wakes.futures_live = L->nfut;
+    if (s->wakes.signals_live > s->wakes.signals_peak) s->wakes.signals_peak = s->wakes.signals_live;
+    if (s->wakes.futures_live > s->wakes.futures_peak) s->wakes.futures_peak = s->wakes.futures_live;
+
+    /* the coroutines in their slots: header, context, meta, counters */
+    corral__lco c;
+    for (uint32_t i = 0; i < L->nco; i++) {
+        uint32_t index, g;
+        corral__lrecord(L, i, &c, &index);
+        corral_co *co = corral__lco_at(s, index, &g);
+        const corral__ltype *t = &L->t[c.type];
+        corral__type_entry *te = &corral__types(s)[t->ti];
+        bool ok;
+        co->gen = corral__le32(io->r + L->table_at + 12 * (size_t)i + 4);
+        co->type = (uint16_t)t->ti;
+        co->state = CORRAL__WAITING; /* its place comes below */
+        co->flags = c.phase;
+        co->resume = corral__lpoint(L, t, c.point, &ok);
+        co->link = CORRAL__NIL;
+        corral__lctx(L, t, &c, CORRAL__AT(co, te->ctx_off));
+        corral__meta *m = &corral__meta_table(s)[g];
+        corral__meta_reset(m);
+        m->born = (uint32_t)L->frame - c.age;
+        m->hold = c.hold;
+        m->outcome = c.outcome;
+        m->fired = (int8_t)c.fired;
+        m->mode = c.mode;
+        m->pending = c.pending;
+        if (c.parent != CORRAL__NIL) corral__lco_at(s, c.parent, &m->parent);
+        if (c.child != CORRAL__NIL) corral__lco_at(s, c.child, &m->child);
+        if (c.dest_field != CORRAL__NIL) m->dest = te->ctx_off + corral__ldest(L, t, c.dest_field, c.delta);
+        corral__class *k = &s->arena.classes[te->cls];
+        te->started++;
+        if (++te->live > te->peak) te->peak = te->live;
+        if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
+        s->arena.slot_bytes += k->slot_size;
+        if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
+        s->arena.ctx_bytes += te->ctx_size;
+        if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    }
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
+
+    /* groups, then waits, each in the order they were taken; any the
+       lists left out after them */
+    for (int pass = 0; pass < 2; pass++) {
+        size_t at = pass ? L->wait_order_at : L->group_order_at;
+        uint32_t n = pass ? L->nwait_order : L->ngroup_order;
+        for (uint32_t j = 0; j <= n; j++) {
+            uint32_t from = 0, to = L->nco;
+            if (j < n) {
+                from = corral__lfind(L, corral__le32(io->r + at + 8 * (size_t)j + 4));
+                to = from + 1;
+            }
+            for (uint32_t i = from; i < to; i++) {
+                uint32_t index;
+                corral__lrecord(L, i, &c, &index);
+                corral_co *co = corral__lco_at(s, index, NULL);
+                if (pass) corral__lwaits(L, co, &c);
+                else if ((c.owner | c.tags) && corral__meta_of(s, co)->groups == CORRAL__NIL)
+                    corral__join_groups("corral_load", s, co, c.owner, c.tags);
+            }
+        }
+    }
+    /* the run order, then each coroutine's state */
+    for (int defer = 0; defer < 2; defer++) {
+        size_t at = defer ? L->defer_at : L->run_at;
+        uint32_t n = defer ? L->ndefer : L->nrun;
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t i = corral__lfind(L, corral__le32(io->r + at + 4 * (size_t)j)), index;
+            corral__lrecord(L, i, &c, &index);
+            corral_co *co = corral__lco_at(s, index, NULL);
+            if (co->link != CORRAL__NIL || c.state != (defer ? CORRAL__DEFERRED : CORRAL__QUEUED)) continue;
+            if (defer) {
+                co->state = CORRAL__DEFERRED;
+                co->link = corral__lane_push(s, s->run.defer_lane + (co->flags & CORRAL__PHASE_MASK), corral__co_off(s, co));
+                s->run.deferred = 1;
+            } else {
+                corral__enqueue(s, co);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < L->nco; i++) {
+        uint32_t index;
+        corral__lrecord(L, i, &c, &index);
+        corral_co *co = corral__lco_at(s, index, NULL);
+        if (c.state == CORRAL__PAUSED) {
+            co->state = CORRAL__PAUSED;
+        } else if ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && co->link == CORRAL__NIL) {
+            if (c.state == CORRAL__QUEUED) {
+                corral__enqueue(s, co);
+            } else {
+                co->state = CORRAL__DEFERRED;
+                co->link = corral__lane_push(s, s->run.defer_lane + (co->flags & CORRAL__PHASE_MASK), corral__co_off(s, co));
+                s->run.deferred = 1;
+            }
+        }
+    }
+    if (L->timer_seq > s->timers.seq) s->timers.seq = L->timer_seq;
+    if (L->node_order > s->nodes.order) s->nodes.order = L->node_order;
+}
+
+bool corral_load(corral_sched *s, const void *buf, size_t size)
+{
+    if (!corral__check(s)) return false;
+    CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    if (s->now.in_tick || s->now.depth || s->run.ready_head != s->run.ready_tail || (s->flags & CORRAL__DESTROYING)) {
+        corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, __func__, CORRAL__NOH, NULL, NULL);
+        return false;
+    }
+    corral__loader loader; /* about 7 KB of stack */
+    corral__loader *L = &loader;
+    memset(L, 0, sizeof *L);
+    L->s = s;
+    L->io.r = (const unsigned char *)buf;
+    L->io.size = size;
+    if (!corral__lread_head(L) || !corral__lcheck(L)) {
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SAVE, __func__, CORRAL__NOH, NULL, L->io.why);
+        return false;
+    }
+    corral__lapply(L);
+    return true;
+}

@@ -1,0 +1,232 @@
+/*
+    test_save.c -- corral_save / corral_load: a game's state (sleepers,
+    a nested call, signal, future, join and predicate waiters, a paused
+    group, queued and deferred coroutines) saved and loaded into a new
+    scheduler hashes the same and runs on the same; named resume points;
+    refusals (unsavable state, damaged saves, a changed build) that change
+    nothing; field migration by name.
+*/
+#include "common.h"
+#include "corral_internal.h" /* the origin a block carries */
+
+static unsigned char g_save[1 << 18];
+
+/* ---- the game */
+static bool sv_flag_set(void *user) { return (uintptr_t)user == 7; }
+static bool sv_never(void *user) { (void)user; return false; }
+#define SV_PREDICATES(X) X(sv_flag_set, 1) X(sv_never, 2)
+CORRAL_DEFINE_PREDICATES(sv, SV_PREDICATES);
+
+#define SV_WALK_FIELDS(F) F(int32_t, x) F(int32_t, step) F(float, nap)
+#define SV_WALK_POINTS(P) P(moved) P(napped)
+DECLARE_COROUTINE(sv_walk, SV_WALK_FIELDS)
+DEFINE_COROUTINE_AT(sv_walk, SV_WALK_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_WALK_POINTS);
+    for (;;) {
+        ctx->x += ctx->step;
+        CORRAL_WAIT_FRAME_AT(co, moved);
+        if (ctx->x % 4 == 0) CORRAL_AWAIT_AT(co, napped, corral_wait_seconds(ctx->nap));
+    }
+    CORRAL_END(co);
+}
+
+#define SV_CHILD_FIELDS(F) F(int32_t, n)
+#define SV_CHILD_POINTS(P) P(counted)
+DECLARE_COROUTINE_R(sv_child, SV_CHILD_FIELDS, int32_t)
+DEFINE_COROUTINE_AT(sv_child, SV_CHILD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_CHILD_POINTS);
+    while (ctx->result < ctx->n) {
+        ctx->result++;
+        CORRAL_WAIT_FRAME_AT(co, counted);
+    }
+    CORRAL_END(co);
+}
+
+#define SV_CALLER_FIELDS(F) F(int32_t, n) F(int32_t, got)
+#define SV_CALLER_POINTS(P) P(called)
+DECLARE_COROUTINE(sv_caller, SV_CALLER_FIELDS)
+DEFINE_COROUTINE_AT(sv_caller, SV_CALLER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_CALLER_POINTS);
+    CORRAL_CALL_AT(co, called, sv_child, (sv_child_ctx){.n = ctx->n}, &ctx->got);
+    CORRAL_END(co);
+}
+
+#define SV_WAITER_FIELDS(F) F(corral_signal, sig) F(corral_future, fut) F(corral_handle, join) F(uint32_t, flag) F(int32_t, stage)
+#define SV_WAITER_POINTS(P) P(signalled) P(completed) P(joined) P(flagged)
+DECLARE_COROUTINE(sv_waiter, SV_WAITER_FIELDS)
+DEFINE_COROUTINE_AT(sv_waiter, SV_WAITER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_WAITER_POINTS);
+    CORRAL_AWAIT_AT(co, signalled, corral_wait_signal(ctx->sig));
+    ctx->stage = 1;
+    CORRAL_AWAIT_AT(co, completed, corral_wait_future(ctx->fut));
+    ctx->stage = 2;
+    CORRAL_AWAIT_AT(co, joined, corral_wait_join(ctx->join));
+    ctx->stage = 3;
+    CORRAL_AWAIT_AT(co, flagged, corral_wait_until(sv_flag_set, (void *)(uintptr_t)ctx->flag));
+    ctx->stage = 4;
+    CORRAL_END(co);
+}
+
+/* an unnamed point: runs, but cannot be saved while it waits there */
+#define SV_PLAIN_FIELDS(F) F(int32_t, n)
+DECLARE_COROUTINE(sv_plain, SV_PLAIN_FIELDS)
+DEFINE_COROUTINE(sv_plain)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        ctx->n++;
+        CORRAL_WAIT_FRAME(co);
+    }
+    CORRAL_END(co);
+}
+
+#define SV_TYPES(X) X(sv_walk, 1, 0) X(sv_child, 2, 0) X(sv_caller, 3, 0) X(sv_waiter, 4, 0) X(sv_plain, 5, 0)
+CORRAL_DECLARE_REGISTRY(sv, SV_TYPES)
+CORRAL_DEFINE_REGISTRY(sv, SV_TYPES);
+
+static corral_sched *sv_sched(void)
+{
+    corral_sched_desc d = one_class_desc(64, 128);
+    d.registry = &sv_registry;
+    d.predicates = &sv_predicates;
+    return sched_of(d);
+}
+
+typedef struct sv_game {
+    corral_signal sig;
+    corral_future fut;
+    corral_handle walkers[6], caller, waiter, joined;
+} sv_game;
+
+static void sv_build(corral_sched *s, sv_game *g)
+{
+    g->sig = corral_signal_create(s);
+    g->fut = corral_future_create(s);
+    for (int i = 0; i < 6; i++) {
+        corral_start_desc o = {CORRAL_PHASE_UPDATE, (uint64_t)(i % 2 ? 42 : 0), (uint32_t)(i % 3 == 0 ? 2 : 0)};
+        g->walkers[i] = corral_start_ex(s, &sv_walk_type, &(sv_walk_ctx){0, i + 1, 0.05f * (float)(i + 1)},
+                                        sizeof(sv_walk_ctx), &o);
+    }
+    g->caller = sv_caller_start(s, (sv_caller_ctx){5, 0});
+    g->joined = g->walkers[5];
+    g->waiter = sv_waiter_start(s, (sv_waiter_ctx){g->sig, g->fut, g->joined, 7, 0});
+    sv_waiter_start(s, (sv_waiter_ctx){g->sig, g->fut, g->joined, 3, 0}); /* a second waiter on each list */
+    for (int f = 0; f < 3; f++) corral_tick(s, 1.0f / 60.0f);
+    corral_pause_owner(s, 42);
+}
+
+Test(save, a_saved_game_loads_into_a_new_scheduler_and_runs_on_the_same)
+{
+    corral_sched *a = sv_sched();
+    sv_game g;
+    sv_build(a, &g);
+    size_t need = corral_save(a, NULL, 0);
+    cr_assert_gt(need, 0, "%s", corral_error_str(corral_last_error(a)));
+    size_t n = corral_save(a, g_save, sizeof g_save);
+    cr_assert_eq(n, need);
+
+    corral_sched *b = sv_sched();
+    sv_plain_start(b, (sv_plain_ctx){0}); /* the load replaces what runs */
+    cr_assert(corral_load(b, g_save, n), "%s", corral_error_str(corral_last_error(b)));
+    cr_assert(corral_verify(b));
+    cr_assert_eq(corral_live_count(b), corral_live_count(a));
+    cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "the loaded state is the saved one");
+    cr_assert(corral_alive(b, g.caller), "handles from the saving process work after the load");
+    cr_assert(corral_paused(b, g.walkers[1]));
+
+    /* the same events, the same states */
+    for (int f = 0; f < 40; f++) {
+        for (int k = 0; k < 2; k++) {
+            corral_sched *s = k ? b : a;
+            if (f == 2) corral_signal_raise(s, g.sig);
+            if (f == 4) corral_future_complete(s, g.fut, (corral_value){.i = 9});
+            if (f == 6) corral_stop(s, g.joined);
+            if (f == 10) corral_resume_owner(s, 42);
+            corral_tick(s, 1.0f / 60.0f);
+        }
+        cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "frame %d after the load differs", f);
+    }
+    cr_log_info("save: %zu bytes; live %u after 40 frames; a walker at x=%d", n, corral_live_count(b),
+                sv_walk_ctx_of(b, g.walkers[0]) ? sv_walk_ctx_of(b, g.walkers[0])->x : -1);
+    sv_waiter_ctx *w = sv_waiter_ctx_of(b, g.waiter);
+    cr_assert(!w || w->stage >= 3, "the waiter went through signal, future and join");
+    sv_caller_ctx *c = sv_caller_ctx_of(b, g.caller);
+    cr_assert(c == NULL, "the caller got its result and finished");
+    cr_assert(corral_verify(a) && corral_verify(b));
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(save, what_cannot_be_saved_is_named_and_nothing_is_written)
+{
+    corral_sched *s = sv_sched();
+    sv_plain_start(s, (sv_plain_ctx){0});
+    memset(g_save, 0xAB, 64);
+    cr_assert_eq(corral_save(s, g_save, sizeof g_save), 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_UNSAVABLE);
+    cr_assert_eq(g_save[0], 0xAB, "nothing written");
+    corral_sched_destroy(s);
+
+    corral_sched_desc d = one_class_desc(64, 16); /* no registry */
+    s = sched_of(d);
+    sv_walk_start(s, (sv_walk_ctx){0, 1, 0.1f});
+    cr_assert_eq(corral_save(s, g_save, sizeof g_save), 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_UNSAVABLE);
+    corral_sched_destroy(s);
+}
+
+Test(save, a_damaged_or_foreign_save_is_refused_and_changes_nothing)
+{
+    corral_sched *a = sv_sched();
+    sv_game g;
+    sv_build(a, &g);
+    size_t n = corral_save(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0);
+    corral_sched *b = sv_sched();
+    sv_walk_start(b, (sv_walk_ctx){0, 3, 0.1f});
+    corral_tick(b, 0.1f);
+    uint64_t h = corral_state_hash(b);
+    for (size_t i = 0; i < n; i += 7) { /* every 7th byte flipped in turn: the checksum or a check refuses */
+        g_save[i] ^= 0x5A;
+        cr_assert_not(corral_load(b, g_save, n), "byte %zu flipped was accepted", i);
+        cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
+        g_save[i] ^= 0x5A;
+    }
+    cr_assert_not(corral_load(b, g_save, n - 1));
+    cr_assert_not(corral_load(b, g_save, 10));
+    cr_assert_eq(corral_state_hash(b), h, "refused loads left it as it was");
+    cr_assert(corral_verify(b));
+    cr_assert(corral_load(b, g_save, n));
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(save, adopt_refuses_a_block_another_process_or_build_made)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    size_t size = corral_sched_memory_size(&d);
+    size = (size + 63) & ~(size_t)63;
+    unsigned char *a = aligned_alloc(64, size), *b = aligned_alloc(64, size);
+    cr_assert(a && b);
+    d.memory = a;
+    d.memory_size = size;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert(s);
+    sv_walk_start(s, (sv_walk_ctx){0, 1, 0.1f});
+    memcpy(b, a, size);
+    corral_sched *c = corral_sched_adopt(b, size);
+    cr_assert(c, "this process's block is adopted");
+    /* another image: the origin a block carries is that image's address */
+    memcpy(b, a, size);
+    corral_sched *t = (corral_sched *)(void *)(b + ((unsigned char *)s - a));
+    t->origin ^= 0x1000;
+    cr_assert_null(corral_sched_adopt(b, size));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_FOREIGN_BLOCK);
+    corral_sched_destroy(s);
+    free(a);
+    free(b);
+}
