@@ -102,7 +102,7 @@ static uint64_t corral__fnv(const unsigned char *p, size_t n)
 }
 
 /* ---- what a save holds per coroutine wait node */
-enum { CORRAL__SW_HELD = 1 };
+enum { CORRAL__SW_HELD = 1, CORRAL__SW_FIRED = 2 }; /* attached 2, attached 0 */
 
 /* A coroutine in a save is named by its handle's index (class << 24 |
    slot): the coroutine table lists them in ascending order, so a
@@ -261,7 +261,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
         const corral__node *n = &N[i];
         corral__put_u(io, n->kind, 1);
         corral__put_u(io, n->member, 1);
-        corral__put_u(io, n->attached == 2 ? CORRAL__SW_HELD : 0u, 1);
+        corral__put_u(io, n->attached == 2 ? CORRAL__SW_HELD : n->attached == 0 ? CORRAL__SW_FIRED : 0u, 1);
         corral__put_u(io, n->list, 1);
         corral__put_u(io, n->order, 4);
         if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
@@ -513,8 +513,8 @@ static bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t siz
     if (f->kind != kind) return false;
     switch ((corral_field_kind)kind) {
     case CORRAL_FIELD_INT:
-    case CORRAL_FIELD_UINT: return size <= f->size && size <= 8;
-    case CORRAL_FIELD_FLOAT: return (size == 4 || size == 8) && size <= f->size;
+    case CORRAL_FIELD_UINT: return size >= 1 && size <= f->size && f->size <= 8;
+    case CORRAL_FIELD_FLOAT: return (size == 4 || size == 8) && (f->size == 4 || f->size == 8) && size <= f->size;
     case CORRAL_FIELD_BOOL: return size == f->size;
     case CORRAL_FIELD_POINTER: return false;
     case CORRAL_FIELD_OTHER:
@@ -649,8 +649,10 @@ static bool corral__lread_head(corral__loader *L)
     L->scale = corral__get_f64(io);
     L->timer_seq = (uint32_t)corral__get_u(io, 4);
     L->node_order = (uint32_t)corral__get_u(io, 4);
-    if (L->frame_pos > 1u + CORRAL__PH_END || !(L->time == L->time) || !(L->unscaled == L->unscaled) ||
-        !(L->fixed == L->fixed) || !(L->scale >= 0.0 && L->scale <= 1e9))
+    /* clocks: finite, at most 10^12 s, the fixed clock near the scaled one */
+    if (L->frame_pos > 1u + CORRAL__PH_END || !(L->time >= 0.0 && L->time <= 1e12) ||
+        !(L->unscaled >= 0.0 && L->unscaled <= 1e12) || !(L->fixed >= 0.0 && L->fixed <= 1e12) ||
+        !(L->time - L->fixed >= -1.0 && L->time - L->fixed <= 1e6) || !(L->scale >= 0.0 && L->scale <= 1e9))
         return corral__lfail(L, "the save's clocks are out of range%s%s", NULL, NULL);
     L->ntypes = (uint32_t)corral__get_u(io, 4);
     if (L->ntypes > CORRAL__LOAD_MAX_TYPES) return corral__lfail(L, "the save lists too many types%s%s", NULL, NULL);
@@ -691,6 +693,8 @@ static bool corral__lread_head(corral__loader *L)
         }
         t->result_off = (uint32_t)corral__get_u(io, 4);
         t->result_size = (uint32_t)corral__get_u(io, 4);
+        if (t->result_size > t->ctx_size || t->result_off > t->ctx_size - t->result_size)
+            return corral__lfail(L, "type %s: its result lies outside its context%s", tname, NULL);
         t->npoints = (uint32_t)corral__get_u(io, 4);
         t->points_at = io->at;
         if (t->npoints > 0xFFFF) return corral__lfail(L, "type %s: too many resume points%s", tname, NULL);
@@ -857,7 +861,8 @@ static bool corral__lcheck(corral__loader *L)
         wait_nodes += c.nwaits;
         bool waits = c.nwaits > 0 || c.child != CORRAL__NIL;
         if ((c.state == CORRAL__WAITING && !waits) || ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && waits) ||
-            (c.state == CORRAL__PAUSED && waits != ((c.hold & CORRAL__HOLD_WAITING) != 0)))
+            (c.state == CORRAL__PAUSED &&
+             waits != ((c.hold & CORRAL__HOLD_WAITING) && !(c.hold & CORRAL__HOLD_WOKEN))))
             return corral__lfail(L, "a coroutine of type %s waits on something its state does not allow%s", tn, none);
         if (c.nwaits && (c.mode == CORRAL__MODE_NONE || (c.mode == CORRAL__MODE_ONE && c.nwaits != 1) ||
                          c.pending == 0 || c.pending > c.nwaits))
@@ -865,10 +870,14 @@ static bool corral__lcheck(corral__loader *L)
         for (uint32_t w = 0; w < c.nwaits; w++) {
             const corral__lwait *lw = &c.w[w];
             bool held = (lw->flags & CORRAL__SW_HELD) != 0;
-            if (lw->flags > CORRAL__SW_HELD || lw->member >= CORRAL_MAX_GROUP || (held && c.state != CORRAL__PAUSED))
+            /* a pause holds timers and predicates out of their containers; list waits stay */
+            bool fired = lw->flags == CORRAL__SW_FIRED;
+            bool holds = !fired && c.state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST);
+            if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
+                (fired && c.mode != CORRAL__MODE_ALL))
                 return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
             if (corral__kind_is(lw->kind, CORRAL__HOW_TIMER)) {
-                if (!(lw->due == lw->due) || lw->due > 1e300 || lw->due < -1e300 || lw->list >= CORRAL__HEAP_COUNT)
+                if (!(lw->due >= -1e12 && lw->due <= 1e13) || lw->list >= CORRAL__HEAP_COUNT)
                     return corral__lfail(L, "a timer of type %s is out of range%s", tn, none);
             } else if (corral__kind_is(lw->kind, CORRAL__HOW_POLL)) {
                 const corral_predicate_registry *pr = s->types.predicates;
@@ -1064,7 +1073,7 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
         used[best] = true;
         w = best;
         const corral__lwait *lw = &c->w[w];
-        bool held = (lw->flags & CORRAL__SW_HELD) != 0;
+        bool held = lw->flags == CORRAL__SW_HELD, fired = lw->flags == CORRAL__SW_FIRED;
         uint32_t i = corral__node_alloc(s);
         corral__node *n = &corral__nodes(s)[i];
         n->co = corral__co_off(s, co);
@@ -1072,8 +1081,9 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
         n->member = lw->member;
         n->sibling = m->wait;
         m->wait = i;
-        n->attached = held ? 2 : 1;
+        n->attached = held ? 2 : fired ? 0 : 1;
         n->order = s->nodes.order++;
+        held = held || fired; /* in no container */
         if (corral__kind_is(lw->kind, CORRAL__HOW_TIMER)) {
             corral__timer_place(s, i, lw->list, lw->due, lw->seq, held);
         } else if (corral__kind_is(lw->kind, CORRAL__HOW_POLL)) {
