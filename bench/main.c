@@ -395,19 +395,23 @@ int main(int argc, char **argv)
             }
     }
     /* (g) rollback: snapshot + restore against a memcpy of the same
-       bytes out and back; an 8-frame rollback (restore + 8 ticks) */
+       bytes out and back; an 8-frame rollback (restore + 8 ticks); save
+       games: a save and a load per coroutine at 10^4 and 10^5, against a
+       memcpy of the save's bytes */
     {
-        static const char *names[2] = {"snapshot+restore", "rollback 8 frames"};
-        const size_t n = smoke ? 1000 : 10000;
+        static const char *names[4] = {"snapshot+restore", "rollback 8 frames", "save, per co", "load, per co"};
         const int rb_reps = smoke ? 5 : 200;
         for (int rep = 0; rep < reps && WANT("rollback"); rep++)
-            for (int c = 0; c < 2; c++)
-                for (int p = 0; p < g_npeers; p++) {
-                    if (!g_peers[p]->rollback) continue;
-                    bench_out o = {0};
-                    int rc = g_peers[p]->rollback(n, c, c ? (rb_reps + 9) / 10 : rb_reps, &o);
-                    if (rc != 1) record(names[c], g_peers[p], n, rc, &o);
-                }
+            for (int c = 0; c < 4; c++)
+                for (int big = 0; big < (c >= 2 ? 2 : 1); big++)
+                    for (int p = 0; p < g_npeers; p++) {
+                        if (!g_peers[p]->rollback) continue;
+                        const size_t n = smoke ? 1000 : big ? 100000 : 10000;
+                        int r = c == 1 ? (rb_reps + 9) / 10 : c >= 2 ? (big ? 2 : 20) : rb_reps;
+                        bench_out o = {0};
+                        int rc = g_peers[p]->rollback(n, c, smoke ? 1 : r, &o);
+                        if (rc != 1) record(names[c], g_peers[p], n, rc, &o);
+                    }
     }
     for (int c = 0; c < 3 && WANT("memory"); c++) {
         static const char *names[] = {"memory ctx=16", "memory ctx=32", "memory ctx=256"};

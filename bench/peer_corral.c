@@ -262,18 +262,22 @@ static int bc_nested(size_t chains, int depth, int ticks, bench_out *out)
    quarter sleep a while between steps, a quarter wait on one of 8 signals
    raised in turn -- run 8 frames so that every kind is under way */
 #define BROLL_FIELDS(F) F(uint32_t, kind) F(uint32_t, n) F(float, t) F(corral_signal, sig)
+#define BROLL_POINTS(P) P(slept) P(signalled) P(stepped)
 DECLARE_COROUTINE(broll, BROLL_FIELDS)
-DEFINE_COROUTINE(broll)
+DEFINE_COROUTINE_AT(broll, BROLL_POINTS) /* named points: it can be saved */
 {
-    CORRAL_BEGIN(co);
+    CORRAL_BEGIN_AT(co, BROLL_POINTS);
     for (;;) {
         ctx->n++;
-        if (ctx->kind == 1) CORRAL_WAIT_SECONDS(co, ctx->t);
-        else if (ctx->kind == 2) CORRAL_WAIT_SIGNAL(co, ctx->sig);
-        else CORRAL_WAIT_FRAME(co);
+        if (ctx->kind == 1) CORRAL_AWAIT_AT(co, slept, corral_wait_seconds(ctx->t));
+        else if (ctx->kind == 2) CORRAL_AWAIT_AT(co, signalled, corral_wait_signal(ctx->sig));
+        else CORRAL_WAIT_FRAME_AT(co, stepped);
     }
     CORRAL_END(co);
 }
+#define BROLL_TYPES(X) X(broll, 1, 0)
+CORRAL_DECLARE_REGISTRY(broll, BROLL_TYPES)
+CORRAL_DEFINE_REGISTRY(broll, BROLL_TYPES);
 
 static corral_sched *broll_game(size_t n, corral_signal sig[8])
 {
@@ -282,6 +286,7 @@ static corral_sched *broll_game(size_t n, corral_signal sig[8])
     d.classes[0].slot_size = corral_slot_size_for(&broll_type);
     d.classes[0].capacity = (uint32_t)n;
     d.max_signals = 8;
+    d.registry = &broll_registry;
     corral_sched *s = corral_sched_create(&d);
     if (!s) return NULL;
     for (int i = 0; i < 8; i++) sig[i] = corral_signal_create(s);
@@ -305,6 +310,36 @@ static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
     corral_sched *s = broll_game(n, sig);
     if (!s) return -1;
     for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
+    if (kind >= 2) { /* save games: a save, or a load, per coroutine */
+        size_t need = corral_save(s, NULL, 0);
+        if (need > g_snap_cap) {
+            free(g_snap_buf);
+            g_snap_buf = (unsigned char *)malloc(need);
+            g_snap_cap = g_snap_buf ? need : 0;
+            if (!g_snap_buf) return -2;
+        }
+        size_t size = corral_save(s, g_snap_buf, g_snap_cap);
+        uint64_t h = corral_state_hash(s), ok = 0;
+        corral_signal sig2[8];
+        corral_sched *t = broll_game(n, sig2); /* loads replace its state */
+        if (!t) return -1;
+        uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+        for (int r = 0; r < reps; r++)
+            ok += kind == 2 ? corral_save(s, g_snap_buf, g_snap_cap) == size : corral_load(t, g_snap_buf, size);
+        out->t_ns = bench_now_ns() - t0;
+        out->allocs = bench_alloc_calls() - a0;
+        out->ops = (uint64_t)reps * n;
+        if (kind == 2) corral_load(t, g_snap_buf, size);
+        out->checksum = ok + (corral_state_hash(t) == h);
+        out->expected = (uint64_t)reps + 1u;
+        static char note[2][2][64];
+        char *nb = note[kind - 2][n > 10000];
+        snprintf(nb, sizeof note[0][0], "%zu B a save (%.0f B a coroutine)", size, (double)size / (double)n);
+        out->note = nb;
+        corral_sched_destroy(t);
+        corral_sched_destroy(s);
+        return 0;
+    }
     size_t need = corral_snapshot_size(s);
     if (need > g_snap_cap) { /* outside the timed part */
         free(g_snap_buf);
@@ -341,12 +376,12 @@ static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
    the live arena and back */
 static int bc_memcpy_snapshot(size_t n, int kind, int reps, bench_out *out)
 {
-    if (kind != 0) return 1; /* not this contender's case */
+    if (kind == 1) return 1; /* not this contender's case */
     corral_signal sig[8];
     corral_sched *s = broll_game(n, sig);
     if (!s) return -1;
     for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
-    size_t size = corral_snapshot_size(s);
+    size_t size = kind == 0 ? corral_snapshot_size(s) : corral_save(s, NULL, 0);
     unsigned char *copy = (unsigned char *)malloc(size);
     unsigned char *live = (unsigned char *)malloc(size); /* stands for the arena's live bytes */
     if (!copy || !live) return -2;
@@ -355,12 +390,13 @@ static int bc_memcpy_snapshot(size_t n, int kind, int reps, bench_out *out)
     for (int r = 0; r < reps; r++) {
         memcpy(copy, live, size);
         live[(size_t)r % size] ^= 1;
-        memcpy(live, copy, size);
+        if (kind == 0) memcpy(live, copy, size); /* out and back; a save or a load: once */
+        else live[(size_t)r % size] ^= 1;
         sum += live[(size_t)r % size];
     }
     out->t_ns = bench_now_ns() - t0;
     out->allocs = bench_alloc_calls() - a0;
-    out->ops = (uint64_t)reps;
+    out->ops = kind == 0 ? (uint64_t)reps : (uint64_t)reps * n;
     out->checksum = sum;
     out->expected = (uint64_t)reps;
     free(copy);

@@ -28,7 +28,7 @@ typedef struct corral__io {
     size_t at, size;
     bool bad;               /* read past the end, or a check failed */
     const char *why;        /* the first failure */
-    char detail[160];
+    char detail[256];
 } corral__io;
 
 static void corral__io_fail(corral__io *io, const char *why)

@@ -19,6 +19,14 @@ for f in src/*.c; do
     $as_msvc -fsyntax-only -x c -std=c11 "$f"
 done
 $as_msvc -fsyntax-only -x c -std=c11 -Wno-unused-function tests/header_check.c
-# the resume points really are __COUNTER__ here, and constants
-$as_msvc -x c -std=c11 -E -dM src/sched.c | grep -q 'define CORRAL__RESUME_ID (__COUNTER__ + 1)'
-echo "msvc_check: src/*.c and the public header compile as MSVC (Clang in MSVC mode, __clang__ undefined)"
+# the resume points are __COUNTER__ (constant under /ZI, Edit and Continue);
+# no header uses the line-number macro, which /ZI makes a variable
+$as_msvc -x c -std=c11 -E -dM src/sched.c | grep -q 'define CORRAL__RESUME_ID (__COUNTER__ + CORRAL__AUTO_POINTS)'
+if grep -n '__LINE__' include/corral/*.h gen/*.h; then
+    echo "msvc_check: a header uses __LINE__ (not a constant under /ZI)" >&2
+    exit 1
+fi
+# named and unnamed resume points, save games: the savegame example, both builds
+$as_msvc -fsyntax-only -x c -std=c11 -Wno-unused-function examples/savegame.c
+$as_msvc -fsyntax-only -x c -std=c11 -Wno-unused-function -DSAVEGAME_NEXT_BUILD examples/savegame.c
+echo "msvc_check: src/*.c, the public header and examples/savegame.c compile as MSVC (Clang in MSVC mode, __clang__ undefined)"

@@ -55,7 +55,7 @@
 
 /* An unnamed resume point's id: unique within its translation unit, a
    constant expression on every compiler (MSVC's Edit and Continue, /ZI,
-   makes __LINE__ a variable; __COUNTER__ stays a constant). From 0x10000:
+   makes the line-number macro a variable; __COUNTER__ stays a constant). From 0x10000:
    below are CORRAL_BEGIN's 0 and the named points (CORRAL_BEGIN_AT). */
 #define CORRAL__AUTO_POINTS 0x10000u
 #define CORRAL__RESUME_ID (__COUNTER__ + CORRAL__AUTO_POINTS)
