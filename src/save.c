@@ -776,6 +776,12 @@ static uint32_t corral__ldest(corral__loader *L, const corral__ltype *t, uint32_
     return CORRAL__NIL;
 }
 
+/* retired, or retired once the load ends what runs there (its last generation) */
+static bool corral__will_retire(const corral_co *co)
+{
+    return co->state == CORRAL__RETIRED || (corral__state_alive(co->state) && co->gen == UINT32_MAX);
+}
+
 /* the coroutine records, the table and the order lists: checked */
 static bool corral__lcheck(corral__loader *L)
 {
@@ -824,7 +830,7 @@ static bool corral__lcheck(corral__loader *L)
             return corral__lfail(L, "a coroutine of type %s names a slot this scheduler does not have%s", tn, none);
         if (cls != te->cls) return corral__lfail(L, "type %s is in another size class in this build%s", tn, none);
         const corral__class *k = &s->arena.classes[cls];
-        if (CORRAL__CO(s, corral__slot_off(k, local))->state == CORRAL__RETIRED)
+        if (corral__will_retire(CORRAL__CO(s, corral__slot_off(k, local))))
             return corral__lfail(L, "a coroutine of type %s names a retired slot%s", tn, none);
         per_class[cls]++;
         if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
@@ -895,9 +901,13 @@ static bool corral__lcheck(corral__loader *L)
         }
     }
     if (io->bad) return false;
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
-        if (per_class[ci] > s->arena.classes[ci].capacity - s->arena.classes[ci].retired)
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *k = &s->arena.classes[ci];
+        uint32_t retired = 0;
+        for (uint32_t j = 0; j < k->capacity; j++) retired += corral__will_retire(CORRAL__CO(s, corral__slot_off(k, j)));
+        if (per_class[ci] > k->capacity - retired)
             return corral__lfail(L, "a size class has too few slots for the save%s%s", none, none);
+    }
     if (wait_nodes > s->nodes.wait_count) return corral__lfail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
     if (group_nodes > s->nodes.count - s->nodes.wait_count)
         return corral__lfail(L, "the save needs more group nodes than desc.max_group_nodes%s%s", none, none);
