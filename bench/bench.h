@@ -53,6 +53,10 @@ typedef struct bench_peer {
        and a restore (or the same bytes copied out and back); kind 1, a
        restore and 8 ticks; ops = repetitions */
     int (*rollback)(size_t n, int kind, int reps, bench_out *out);
+    /* (h) threads: kind 0, n posts (corral_future_post) or atomic
+       exchanges; kind 1, post to resume: a post, its application at the
+       next frame and the waiter's resumption; ops = n */
+    int (*posts)(size_t n, int kind, bench_out *out);
 } bench_peer;
 
 uint64_t bench_now_ns(void);
@@ -65,7 +69,7 @@ size_t bench_heap_bytes(void);
 
 /* contenders compiled into the binary */
 extern const bench_peer bench_peer_raw_fp, bench_peer_raw_fp24, bench_peer_raw_fp24_queue, bench_peer_raw_direct, bench_peer_corral, bench_peer_corral_by_type, bench_peer_corral_timing, bench_peer_corral_history, bench_peer_corral_batch,
-    bench_peer_memcpy_snapshot,
+    bench_peer_memcpy_snapshot, bench_peer_atomic_xchg,
     bench_peer_naive, bench_peer_cpp20, bench_peer_pcl, bench_peer_boost;
 
 /* contenders loaded as modules (each exports `bench_module_peer`) */

@@ -269,7 +269,7 @@ int main(int argc, char **argv)
 {
     int smoke = 0, reps = 5;
     const char *json = "bench/results.json";
-    const char *only = NULL; /* one case family: step, mixed, spawn, nested, sleepers, rollback, memory */
+    const char *only = NULL; /* one case family: step, mixed, spawn, nested, sleepers, rollback, posts, memory */
     const char *svg = NULL;  /* --svg PATH: a chart of ns per step at N = 10^4 */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--smoke")) smoke = 1;
@@ -299,6 +299,7 @@ int main(int argc, char **argv)
     add_builtin(&bench_peer_raw_fp24);
     add_builtin(&bench_peer_raw_fp24_queue);
     add_builtin(&bench_peer_memcpy_snapshot);
+    add_builtin(&bench_peer_atomic_xchg);
     add_builtin(&bench_peer_corral);
     add_builtin(&bench_peer_corral_by_type);
     add_builtin(&bench_peer_corral_history);
@@ -413,6 +414,16 @@ int main(int argc, char **argv)
                         if (rc != 1) record(names[c], g_peers[p], n, rc, &o);
                     }
     }
+    /* (h) threads: a post, and post to resume, beside an atomic exchange */
+    for (int rep = 0; rep < reps && WANT("posts"); rep++)
+        for (int c = 0; c < 2; c++)
+            for (int p = 0; p < g_npeers; p++) {
+                if (!g_peers[p]->posts) continue;
+                const size_t n = smoke ? 4096 : 1u << 20;
+                bench_out o = {0};
+                int rc = g_peers[p]->posts(n, c, &o);
+                if (rc != 1) record(c ? "post to resume" : "post", g_peers[p], n, rc, &o);
+            }
     for (int c = 0; c < 3 && WANT("memory"); c++) {
         static const char *names[] = {"memory ctx=16", "memory ctx=32", "memory ctx=256"};
         for (int p = 0; p < g_npeers; p++) {

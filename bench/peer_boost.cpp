@@ -106,5 +106,5 @@ int boost_memory(size_t n, int ctx_bytes, bench_out *out)
 
 extern "C" const bench_peer bench_peer_boost = {
     "Boost.Context fiber", nullptr, boost_step, boost_mixed, boost_spawn, boost_memory,
-    100000, "10^6 x 16 KiB stacks = 16 GiB", nullptr, nullptr, nullptr,
+    100000, "10^6 x 16 KiB stacks = 16 GiB", nullptr, nullptr, nullptr, nullptr,
 };

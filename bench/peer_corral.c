@@ -5,6 +5,7 @@
 
 #include <corral/corral.h>
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -405,6 +406,70 @@ static int bc_memcpy_snapshot(size_t n, int kind, int reps, bench_out *out)
     return 0;
 }
 
+/* threads: posts from the owner's thread itself (the cost of the queue,
+   not of cache traffic between cores) */
+#define BPOST_FIELDS(F) F(corral_future, f) F(uint64_t *, sink)
+DECLARE_COROUTINE(bpost, BPOST_FIELDS)
+DEFINE_COROUTINE(bpost)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_FUTURE(co, ctx->f);
+    (*ctx->sink)++;
+    CORRAL_END(co);
+}
+
+static int bc_posts(size_t n, int kind, bench_out *out)
+{
+    enum { BATCH = 1024 };
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = corral_slot_size_for(&bpost_type);
+    d.classes[0].capacity = BATCH;
+    d.max_futures = BATCH;
+    d.max_posts = BATCH;
+    corral_sched *s = corral_sched_create(&d);
+    if (!s) return -1;
+    corral_future f[BATCH];
+    uint64_t resumed = 0, posted = 0, t = 0, a0 = bench_alloc_calls();
+    for (size_t done = 0; done < n; done += BATCH) {
+        for (int i = 0; i < BATCH; i++) {
+            f[i] = corral_future_create(s);
+            if (kind) bpost_start(s, (bpost_ctx){f[i], &resumed});
+        }
+        uint64_t t0 = bench_now_ns();
+        for (int i = 0; i < BATCH; i++) posted += corral_future_post(s, f[i], (corral_value){.u = (uint64_t)i});
+        if (kind) corral_tick(s, 0.016f); /* applied, the waiters resume */
+        t += bench_now_ns() - t0;
+        if (!kind) corral_tick(s, 0.016f);
+        for (int i = 0; i < BATCH; i++) corral_future_release(s, f[i]);
+    }
+    out->t_ns = t;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = (n + BATCH - 1) / BATCH * BATCH;
+    out->checksum = posted + (kind ? resumed : out->ops);
+    out->expected = 2 * out->ops;
+    corral_sched_destroy(s);
+    return 0;
+}
+
+static int bc_xchg(size_t n, int kind, bench_out *out)
+{
+    if (kind) return 1;
+    static _Atomic uint64_t cell;
+    atomic_store(&cell, 0);
+    uint64_t sum = 0, t0 = bench_now_ns();
+    for (size_t i = 0; i < n; i++) sum += atomic_exchange(&cell, (uint64_t)i);
+    out->t_ns = bench_now_ns() - t0;
+    out->ops = n;
+    out->checksum = sum + atomic_load(&cell);
+    out->expected = (uint64_t)n * (n - 1) / 2;
+    return 0;
+}
+const bench_peer bench_peer_atomic_xchg = {
+    .name = "atomic exchange",
+    .posts = bc_xchg,
+};
+
 const bench_peer bench_peer_memcpy_snapshot = {
     .name = "memcpy, a snapshot's bytes",
     .rollback = bc_memcpy_snapshot,
@@ -412,6 +477,7 @@ const bench_peer bench_peer_memcpy_snapshot = {
 
 const bench_peer bench_peer_corral = {
     .rollback = bc_rollback,
+    .posts = bc_posts,
     .sleepers = bc_sleepers,
     .nested = bc_nested,
     .name = "corral",

@@ -125,5 +125,5 @@ int cpp_memory(size_t n, int ctx_bytes, bench_out *out)
 } // namespace
 
 extern "C" const bench_peer bench_peer_cpp20 = {
-    "C++20 coroutines", nullptr, cpp_step, cpp_mixed, cpp_spawn, cpp_memory, 0, nullptr, nullptr, nullptr, nullptr,
+    "C++20 coroutines", nullptr, cpp_step, cpp_mixed, cpp_spawn, cpp_memory, 0, nullptr, nullptr, nullptr, nullptr, nullptr,
 };

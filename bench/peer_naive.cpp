@@ -186,5 +186,5 @@ int naive_sleepers(size_t n, size_t due, int ticks, bench_out *out)
 
 extern "C" const bench_peer bench_peer_naive = {
     "naive engine (seeds)", nullptr, naive_step, naive_mixed, naive_spawn, naive_memory, 0, nullptr,
-    naive_sleepers, nullptr, nullptr,
+    naive_sleepers, nullptr, nullptr, nullptr,
 };

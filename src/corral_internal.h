@@ -277,6 +277,7 @@ struct corral_sched {
     corral_logger logger;
     corral_validation validation; /* resolved: OFF, REPORT or FATAL */
     uint64_t origin;          /* corral__origin(): which process and build made it (adopt) */
+    uintptr_t owner;          /* the thread that created it (corral__thread_token), debug checks */
 
     struct { /* types.c: the type table (at CORRAL__TYPES_OFF) and its hash */
         uint32_t max_types, type_count;
@@ -345,6 +346,10 @@ struct corral_sched {
         uint32_t tag_head[32], tag_tail[32];
         uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
     } groups;
+
+    struct { /* posts.c: the cross-thread post queue (its state lives at off) */
+        uint32_t off, mask;
+    } posts;
 
     struct { /* wakelists.c: signals and futures */
         uint32_t signals_off, max_signals, signal_free;
@@ -560,12 +565,18 @@ bool corral__registry_has(const corral_sched *s); /* true also when untracked (t
 #else
 #define CORRAL__REGISTRY 0
 #endif
-/* false (and the error set) for NULL or a pointer that is not a live scheduler */
+/* this thread, as a number: the address of a thread-local */
+uintptr_t corral__thread_token(void);
+/* false (and the error set) for NULL, a pointer that is not a live
+   scheduler, or (debug builds, validation on) a call from a thread that
+   does not own it */
 bool corral__check_slow(const corral_sched *s, const char *call);
 static inline bool corral__check_in(const corral_sched *s, const char *call)
 {
 #if CORRAL__REGISTRY
-    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC) || corral__check_slow(s, call);
+    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
+            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
+           corral__check_slow(s, call);
 #else
     return (s && s->magic == CORRAL__MAGIC) || corral__check_slow(s, call);
 #endif
@@ -756,6 +767,30 @@ void corral__lanes_init(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
 
+/* ---- posts.c: completions and raises posted from other threads (the
+   queue is laid out on every target; without atomics nothing posts) */
+typedef struct corral__post {
+    corral__atomic_u32 seq;  /* its turn: the position it may be written at, + 1 once written */
+    uint32_t kind;           /* CORRAL__POST_* */
+    uint32_t index, gen;
+    uint64_t value;
+} corral__post;
+typedef struct corral__postq {
+    corral__atomic_u32 tail;   /* next position a producer takes */
+    corral__atomic_u32 closed; /* set when the scheduler is destroyed */
+    corral__atomic_u32 full;   /* posts refused: queue full */
+    unsigned char pad_[52];    /* the producers' line apart from the owner's */
+    uint32_t head;             /* next position the owner applies (owner only) */
+    uint32_t pad2_;
+    uint64_t applied, stale;   /* applied; refused at apply (released, completed, destroyed) */
+} corral__postq;
+enum { CORRAL__POST_FUTURE = 1, CORRAL__POST_SIGNAL };
+size_t corral__posts_bytes(uint32_t capacity); /* the queue's region */
+void corral__posts_init(corral_sched *s);
+void corral__posts_close(corral_sched *s);
+void corral__posts_apply(corral_sched *s); /* at the start of a frame */
+void corral__posts_stats(const corral_sched *s, corral_pool_stats *out);
+
 /* ---- waits.c: nodes, their lists, firing; the dispatch of each kind to its room */
 typedef struct corral__list {
     uint32_t *head, *tail;
@@ -808,6 +843,10 @@ int corral__future_ready(const char *call, corral_sched *s, corral_co *co, const
 void corral__future_arm(corral_sched *s, uint32_t i, const corral_wait *w);
 corral__list corral__future_list(corral_sched *s, const corral__node *n);
 void corral__wakes_init(corral_sched *s);
+bool corral__future_live(const corral_sched *s, corral_future f);
+bool corral__future_finish(corral_sched *s, corral_future f, corral_value v);
+bool corral__signal_live(const corral_sched *s, corral_signal sig);
+void corral__signal_fire(corral_sched *s, corral_signal sig);
 
 /* ---- calls.c: calls and joins */
 int corral__join_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);

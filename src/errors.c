@@ -110,13 +110,22 @@ const char *corral_end_reason_str(corral_end_reason why)
     }
 }
 
+static CORRAL__THREAD_LOCAL char corral__thread_mark;
+uintptr_t corral__thread_token(void) { return (uintptr_t)&corral__thread_mark; }
+
 bool corral__check_slow(const corral_sched *s, const char *call)
 {
     corral_error err = CORRAL_ERR_NULL_SCHED;
     if (s) {
         err = CORRAL_ERR_NOT_A_SCHED;
 #if CORRAL__REGISTRY
-        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC) return true;
+        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC) {
+            if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) return true;
+            /* another thread's scheduler: its error state is not ours to write */
+            corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
+            if (s->validation == CORRAL_VALIDATION_FATAL) abort();
+            return false;
+        }
 #else
         if (s->magic == CORRAL__MAGIC) return true;
 #endif

@@ -66,7 +66,8 @@
 
 /* ---- atomics: a pointer slot and a counter, sequentially consistent.
    CORRAL__HAS_ATOMICS is 0 where there are none (tcc): what needs them
-   (the debug registry of live schedulers) is then left out. */
+   (the debug registry of live schedulers, the cross-thread post queue)
+   is then left out. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #define CORRAL__HAS_ATOMICS 1
@@ -82,6 +83,14 @@ static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p)
 }
 static inline void corral__atomic_add_u32(corral__atomic_u32 *p, int32_t v) { _InterlockedExchangeAdd(p, v); }
 static inline uint32_t corral__atomic_load_u32(corral__atomic_u32 *p) { return (uint32_t)_InterlockedOr(p, 0); }
+static inline void corral__atomic_store_u32(corral__atomic_u32 *p, uint32_t v) { _InterlockedExchange(p, (long)v); }
+/* acquire / release: the queue's hand-overs (full barriers here) */
+static inline uint32_t corral__atomic_load_acq_u32(corral__atomic_u32 *p) { return (uint32_t)_InterlockedOr(p, 0); }
+static inline void corral__atomic_store_rel_u32(corral__atomic_u32 *p, uint32_t v) { _InterlockedExchange(p, (long)v); }
+static inline bool corral__atomic_cas_u32(corral__atomic_u32 *p, uint32_t expect, uint32_t desired)
+{
+    return (uint32_t)_InterlockedCompareExchange(p, (long)desired, (long)expect) == expect;
+}
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_ATOMICS__) && \
     !defined(__TINYC__)
 #include <stdatomic.h>
@@ -95,8 +104,23 @@ static inline bool corral__atomic_cas_ptr(corral__atomic_ptr *p, const void *exp
 static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p) { return atomic_load(p); }
 static inline void corral__atomic_add_u32(corral__atomic_u32 *p, int32_t v) { atomic_fetch_add(p, (unsigned)v); }
 static inline uint32_t corral__atomic_load_u32(corral__atomic_u32 *p) { return atomic_load(p); }
+static inline void corral__atomic_store_u32(corral__atomic_u32 *p, uint32_t v) { atomic_store(p, v); }
+/* acquire / release: the queue's hand-overs (a plain load or store on x86) */
+static inline uint32_t corral__atomic_load_acq_u32(corral__atomic_u32 *p)
+{
+    return atomic_load_explicit(p, memory_order_acquire);
+}
+static inline void corral__atomic_store_rel_u32(corral__atomic_u32 *p, uint32_t v)
+{
+    atomic_store_explicit(p, v, memory_order_release);
+}
+static inline bool corral__atomic_cas_u32(corral__atomic_u32 *p, uint32_t expect, uint32_t desired)
+{
+    return atomic_compare_exchange_strong(p, &expect, desired);
+}
 #else
 #define CORRAL__HAS_ATOMICS 0
+typedef volatile uint32_t corral__atomic_u32; /* the layout only: never shared between threads */
 #endif
 
 /* ---- the monotonic clock, in nanoseconds: the default corral_clock.

@@ -32,6 +32,7 @@ typedef struct corral__plan {
     uint64_t meta_off, total_slots, ready_off;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
     uint64_t signals_off, max_signals, futures_off, max_futures;
+    uint64_t posts_off, max_posts;
     uint64_t owner_off, owner_buckets, wait_nodes;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
     uint32_t order, max_fixed_steps;
@@ -122,6 +123,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : 64;
     p->max_futures = d->max_futures ? d->max_futures : 64;
+    p->max_posts = 1; /* a power of two, at least the desc's (256 by default) */
+    while (p->max_posts < (d->max_posts ? d->max_posts : 256u) && p->max_posts < 0x40000000u) p->max_posts <<= 1;
     if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu)
         return CORRAL_ERR_TOO_LARGE;
     off = corral__align64(off, 8);
@@ -151,6 +154,9 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off = corral__align64(off, 8);
     p->futures_off = off;
     off += p->max_futures * sizeof(corral__future);
+    off = corral__align64(off, 64); /* the queue's producer line alone in its cache line */
+    p->posts_off = off;
+    off += corral__posts_bytes((uint32_t)p->max_posts);
     p->hist_cap = d->history_frames;
     p->trace_cap = d->timing ? d->trace_steps : 0;
     if (p->hist_cap > 0x00FFFFFFu || p->trace_cap > 0x0FFFFFFFu) return CORRAL_ERR_TOO_LARGE;
@@ -260,6 +266,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->wakes.max_signals = (uint32_t)p.max_signals;
     s->wakes.futures_off = (uint32_t)p.futures_off;
     s->wakes.max_futures = (uint32_t)p.max_futures;
+    s->posts.off = (uint32_t)p.posts_off;
+    s->posts.mask = (uint32_t)p.max_posts - 1;
     s->prof.timing = desc->timing ? 1u : 0u;
     uint32_t sample = desc->timing_sample ? desc->timing_sample : 32u;
     s->prof.sample_mask = 1u;
@@ -312,6 +320,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     corral__polls_init(s);
     corral__groups_init(s);
     corral__wakes_init(s);
+    corral__posts_init(s);
+    s->owner = corral__thread_token();
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
         corral__type_entry *te = &corral__types(s)[ti];
@@ -331,6 +341,7 @@ void corral_sched_destroy(corral_sched *s)
     if (!corral__check(s)) return;
     CORRAL__REQUIRE(s, !s->now.in_tick && !s->now.depth && !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_IN_TICK, );
     s->flags |= CORRAL__DESTROYING;
+    corral__posts_close(s); /* posts from now on are refused */
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         corral__class *c = &s->arena.classes[i];
         for (uint32_t k = 0; k < c->capacity; k++) {
@@ -372,6 +383,7 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     }
     s->flags &= ~(uint32_t)CORRAL__OWNS_MEMORY;
     s->pad = (uint32_t)(a - (uintptr_t)memory);
+    s->owner = corral__thread_token(); /* the adopting thread owns the copy */
 #if CORRAL__REGISTRY
     if (!corral__registry_has(s)) corral__registry_add(s);
 #endif
@@ -406,6 +418,8 @@ void corral_frame_begin(corral_sched *s, float dt)
     /* what waited for this frame joins its phase's queue */
     if (s->run.deferred) corral__lanes_next_frame(s);
     if (s->polls.next_pending) corral__predicates_next_frame(s);
+    /* what other threads posted: as if completed or raised here */
+    corral__posts_apply(s);
 }
 
 static uint32_t corral__run(corral_sched *s, uint32_t phase)

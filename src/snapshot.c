@@ -339,6 +339,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     s->logger = keep.logger;
     s->validation = keep.validation;
     s->origin = keep.origin;
+    s->owner = keep.owner;
     s->prof = keep.prof;
     s->now.clock = keep.now.clock;
     s->wakes.signal_floor = signal_floor;

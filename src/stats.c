@@ -122,6 +122,7 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     out->group_failures = s->nodes.group_failures;
     out->signal_failures = s->wakes.signal_failures;
     out->future_failures = s->wakes.future_failures;
+    corral__posts_stats(s, out);
     return true;
 }
 

@@ -133,6 +133,28 @@ bool corral_future_complete(corral_sched *s, corral_future f, corral_value v)
     return true;
 }
 
+/* for posts.c: apply a posted completion or raise (false: gone or done) */
+bool corral__future_live(const corral_sched *s, corral_future f)
+{
+    const corral__future *g = corral__future_get(s, f);
+    return g && !g->done;
+}
+bool corral__future_finish(corral_sched *s, corral_future f, corral_value v)
+{
+    corral__future *g = corral__future_get(s, f);
+    if (!g || g->done) return false;
+    g->done = 1;
+    g->value = v;
+    corral__fire_all(s, &g->head, &g->tail);
+    return true;
+}
+bool corral__signal_live(const corral_sched *s, corral_signal sig) { return corral__signal_get(s, sig) != NULL; }
+void corral__signal_fire(corral_sched *s, corral_signal sig)
+{
+    corral__signal *g = corral__signal_get(s, sig);
+    if (g) corral__fire_all(s, &g->head, &g->tail);
+}
+
 bool corral_future_done(const corral_sched *s, corral_future f)
 {
     if (!corral__check(s)) return false;

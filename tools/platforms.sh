@@ -56,7 +56,7 @@ export WINEDEBUG=-all
 export WINEPREFIX="$PWD/build/platforms/wine"
 out=build/platforms
 mkdir -p "$out"
-examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame"
+examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame jobs"
 failed=""
 
 # target -> compiler, runner, executable suffix, data models (the golden
@@ -65,9 +65,9 @@ failed=""
 setup() {
     case "$1" in
     windows-x64) cc=x86_64-w64-mingw32-gcc; run=wine; exe=.exe; model=llp64; link=-static ;;
-    linux-arm64) cc=aarch64-linux-gnu-gcc; run=qemu-aarch64; exe=; model=lp64; link=-static ;;
-    linux-armv7) cc=arm-linux-gnueabihf-gcc; run=qemu-arm; exe=; model=ilp32; link=-static ;;
-    linux-i686)  cc=i686-linux-gnu-gcc; run=; exe=; model="i386 ilp32"; link=-static ;;
+    linux-arm64) cc=aarch64-linux-gnu-gcc; run=qemu-aarch64; exe=; model=lp64; link="-static -pthread" ;;
+    linux-armv7) cc=arm-linux-gnueabihf-gcc; run=qemu-arm; exe=; model=ilp32; link="-static -pthread" ;;
+    linux-i686)  cc=i686-linux-gnu-gcc; run=; exe=; model="i386 ilp32"; link="-static -pthread" ;;
     wasm32)      cc=emcc; run="env NODE_OPTIONS=--no-experimental-fetch node"; exe=.js; model=ilp32
                  link="-sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=1" ;; # the 10^5-deep chain outgrows 16 MiB; files: savegame
     tcc-x64)     cc=tcc; run=; exe=; model=lp64; link= ;;

@@ -243,7 +243,10 @@ typedef struct corral_registry {
     X(BAD_SNAPSHOT, "not a snapshot of a scheduler of this layout, or damaged")          \
     X(UNSAVABLE, "the state holds something a save cannot carry (the detail names it)")   \
     X(BAD_SAVE, "the save is damaged, not a corral save, or does not fit this build (the detail says why)") \
-    X(FOREIGN_BLOCK, "the block was made by another process or build: its code pointers mean nothing here (use corral_save / corral_load)")
+    X(FOREIGN_BLOCK, "the block was made by another process or build: its code pointers mean nothing here (use corral_save / corral_load)") \
+    X(WRONG_THREAD, "the call was made from a thread that does not own the scheduler (docs/API.md, Threads)") \
+    X(POST_QUEUE_FULL, "the cross-thread post queue is full: retry after the owner's next tick (desc.max_posts)") \
+    X(NO_THREADS, "this build has no atomics (tcc): posts from other threads are not available")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -414,6 +417,7 @@ typedef struct corral_sched_desc {
     uint32_t max_wait_nodes;     /* total slots + 256 */
     uint32_t max_signals;        /* 64 */
     uint32_t max_futures;        /* 64 */
+    uint32_t max_posts;          /* 256: completions and raises posted from other threads, pending at once */
     uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
@@ -817,6 +821,19 @@ CORRAL_API bool corral_future_done(const corral_sched *sched, corral_future f);
 CORRAL_API bool corral_future_value(const corral_sched *sched, corral_future f, corral_value *out);
 CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
 
+/* From any thread (docs/API.md, "Threads"): a completion or a raise, queued
+   without a lock or an allocation and applied by the owner at the start
+   of its next frame (corral_tick / corral_frame_begin), in post order per
+   thread; its waiters then resume as if the owner had called
+   corral_future_complete / corral_signal_raise there. false: the queue is
+   full (retry later), the scheduler is being destroyed, or this build has
+   no atomics; the reason is this thread's corral_last_error(NULL). A post
+   for a future or signal that is gone when it is applied is dropped and
+   counted (corral_pool_stats.posts_stale), never applied to another. Every
+   other call belongs to the scheduler's own thread. */
+CORRAL_API bool corral_future_post(corral_sched *sched, corral_future f, corral_value v);
+CORRAL_API bool corral_signal_post(corral_sched *sched, corral_signal sig);
+
 /* ---------------------------------------------------------------- NESTING */
 /*
     A coroutine calls another and waits for it, like `yield return Foo2()`:
@@ -998,6 +1015,8 @@ typedef struct corral_pool_stats {
     uint32_t signals, signals_peak, signals_capacity;
     uint32_t futures, futures_peak, futures_capacity;
     uint64_t wait_failures, group_failures, signal_failures, future_failures; /* refused: pool empty */
+    uint32_t posts_capacity;
+    uint64_t posts_applied, posts_stale, posts_full; /* cross-thread posts */
 } corral_pool_stats;
 
 /* One frame of history (desc.history_frames), written when corral_tick

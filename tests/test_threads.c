@@ -1,0 +1,238 @@
+/*
+    test_threads.c -- completions and raises posted from other threads
+    (corral_future_post, corral_signal_post): applied at the owner's next
+    frame, in order per thread, each exactly once, never to a released
+    future; a full queue refuses; the stress of four producers posting 10^6
+    completions while the owner ticks; schedulers on several threads apart;
+    and, in debug builds, a call from a thread that does not own the
+    scheduler caught and named. CI runs this file under ThreadSanitizer.
+*/
+#include "common.h"
+
+#include <pthread.h>
+
+#define FW_FIELDS(F) F(corral_future, f) F(int64_t, got) F(int32_t, step)
+DECLARE_COROUTINE(fwait, FW_FIELDS)
+DEFINE_COROUTINE(fwait)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_FUTURE(co, ctx->f);
+    {
+        corral_value v = {0};
+        corral_future_value(corral_sched_of(co), ctx->f, &v);
+        ctx->got = v.i;
+        ctx->step = (int32_t)corral_frame(corral_sched_of(co));
+    }
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(threads, a_post_applies_at_the_owners_next_frame_and_its_waiter_resumes_in_it)
+{
+    corral_sched *s = sched_of(one_class_desc(64, 16));
+    corral_future f = corral_future_create(s);
+    corral_handle h = fwait_start(s, (fwait_ctx){f, 0, 0});
+    corral_signal sig = corral_signal_create(s);
+    corral_tick(s, 0.016f);
+    cr_assert(corral_future_post(s, f, (corral_value){.i = 77}));
+    cr_assert(corral_signal_post(s, sig));
+    cr_assert_not(corral_future_done(s, f), "not before the owner's next frame");
+    corral_tick(s, 0.016f);
+    cr_assert(corral_future_done(s, f));
+    fwait_ctx *c = fwait_ctx_of(s, h);
+    cr_assert_eq(c->got, 77);
+    cr_assert_eq(c->step, 2, "it resumed in the UPDATE of the frame the post was applied in");
+    corral_pool_stats ps;
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.posts_applied, 2);
+    cr_assert_eq(ps.posts_stale, 0);
+    cr_assert_eq(ps.posts_capacity, 256);
+    corral_sched_destroy(s);
+}
+
+Test(threads, a_post_for_a_released_or_completed_future_is_dropped_never_applied_to_another)
+{
+    corral_sched *s = sched_of(one_class_desc(64, 16));
+    corral_future f = corral_future_create(s);
+    cr_assert(corral_future_post(s, f, (corral_value){.i = 1}));
+    cr_assert(corral_future_release(s, f));
+    corral_future g = corral_future_create(s); /* the same index, another generation */
+    cr_assert_eq(g.index, f.index);
+    corral_future d = corral_future_create(s);
+    cr_assert(corral_future_complete(s, d, (corral_value){.i = 5}));
+    cr_assert(corral_future_post(s, d, (corral_value){.i = 6}));
+    corral_tick(s, 0.016f);
+    cr_assert_not(corral_future_done(s, g), "the new future is untouched");
+    corral_value v;
+    cr_assert(corral_future_value(s, d, &v));
+    cr_assert_eq(v.i, 5, "a done future keeps its first value");
+    corral_pool_stats ps;
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.posts_stale, 2);
+    cr_assert_eq(ps.posts_applied, 0);
+    corral_sched_destroy(s);
+}
+
+Test(threads, a_full_queue_refuses_the_post_and_it_can_be_retried)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.max_posts = 4;
+    corral_sched *s = sched_of(d);
+    corral_signal sig = corral_signal_create(s);
+    for (int i = 0; i < 4; i++) cr_assert(corral_signal_post(s, sig));
+    cr_assert_not(corral_signal_post(s, sig));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_POST_QUEUE_FULL, "the poster's own thread error");
+    corral_tick(s, 0.016f);
+    cr_assert(corral_signal_post(s, sig), "room again after the owner's frame");
+    corral_pool_stats ps;
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.posts_full, 1);
+    cr_assert_eq(ps.posts_applied, 4);
+    corral_sched_destroy(s);
+}
+
+Test(threads, posts_to_a_destroyed_scheduler_are_refused)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    size_t size = corral_sched_memory_size(&d);
+    void *mem = malloc(size);
+    d.memory = mem;
+    d.memory_size = size;
+    corral_sched *s = corral_sched_create(&d);
+    corral_signal sig = corral_signal_create(s);
+    corral_sched_destroy(s);
+    cr_assert_not(corral_signal_post(s, sig));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_DESTROYING);
+    free(mem);
+}
+
+/* ---- stress: 4 producers x 250,000 completions while the owner ticks */
+#define PRODUCERS 4
+#define PER_PRODUCER 250000
+static corral_future *g_futures; /* [PRODUCERS][PER_PRODUCER], written before the threads start */
+static corral_sched *g_sched;
+static _Atomic int g_done_producers;
+static _Atomic long g_full_retries;
+
+static void *producer(void *arg)
+{
+    int p = (int)(intptr_t)arg;
+    for (int i = 0; i < PER_PRODUCER; i++) {
+        corral_value v = {.i = (int64_t)p << 32 | i};
+        while (!corral_future_post(g_sched, g_futures[p * PER_PRODUCER + i], v)) g_full_retries++;
+    }
+    g_done_producers++;
+    return NULL;
+}
+
+Test(threads, four_producers_post_a_million_completions_each_once_in_order, .timeout = 600)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.max_futures = PRODUCERS * PER_PRODUCER;
+    d.max_posts = 1024;
+    g_sched = sched_of(d);
+    g_futures = malloc(sizeof *g_futures * PRODUCERS * PER_PRODUCER);
+    for (int i = 0; i < PRODUCERS * PER_PRODUCER; i++) g_futures[i] = corral_future_create(g_sched);
+    pthread_t t[PRODUCERS];
+    for (int p = 0; p < PRODUCERS; p++) pthread_create(&t[p], NULL, producer, (void *)(intptr_t)p);
+    int next[PRODUCERS] = {0};
+    long ticks = 0;
+    for (;;) {
+        int finished = g_done_producers;
+        corral_tick(g_sched, 0.016f);
+        ticks++;
+        /* what is done for each producer is a prefix of its posts, in order */
+        for (int p = 0; p < PRODUCERS; p++) {
+            corral_value v;
+            while (next[p] < PER_PRODUCER && corral_future_value(g_sched, g_futures[p * PER_PRODUCER + next[p]], &v)) {
+                cr_assert_eq(v.i, (int64_t)p << 32 | next[p], "producer %d, post %d", p, next[p]);
+                next[p]++;
+            }
+            if (next[p] < PER_PRODUCER - 1)
+                cr_assert_not(corral_future_done(g_sched, g_futures[p * PER_PRODUCER + next[p] + 1]),
+                              "producer %d: a post applied before an earlier one", p);
+        }
+        if (finished == PRODUCERS) {
+            corral_tick(g_sched, 0.016f); /* posted before they finished: applied now */
+            break;
+        }
+    }
+    for (int p = 0; p < PRODUCERS; p++) pthread_join(t[p], NULL);
+    corral_value v;
+    for (int p = 0; p < PRODUCERS; p++) {
+        while (next[p] < PER_PRODUCER && corral_future_value(g_sched, g_futures[p * PER_PRODUCER + next[p]], &v)) next[p]++;
+        cr_assert_eq(next[p], PER_PRODUCER, "producer %d: %d of its completions delivered", p, next[p]);
+    }
+    corral_pool_stats ps;
+    corral_stats_pools(g_sched, &ps);
+    cr_assert_eq(ps.posts_applied, (uint64_t)PRODUCERS * PER_PRODUCER, "each exactly once");
+    cr_assert_eq(ps.posts_stale, 0);
+    cr_log_info("stress: %llu completions over %ld ticks, %ld retries on a full queue",
+                (unsigned long long)ps.posts_applied, ticks, (long)g_full_retries);
+    free(g_futures);
+    corral_sched_destroy(g_sched);
+}
+
+/* ---- schedulers on several threads share nothing */
+#define TCOUNT_FIELDS(F) F(int, left)
+DECLARE_COROUTINE(tcount, TCOUNT_FIELDS)
+DEFINE_COROUTINE(tcount) { return --ctx->left > 0 ? CORRAL_YIELD : CORRAL_STOP; }
+
+static void *own_game(void *arg)
+{
+    (void)arg;
+    corral_sched *s = corral_sched_create(&(corral_sched_desc){.classes = {{64, 256}}});
+    long sum = 0;
+    for (int round = 0; round < 200; round++) {
+        for (int i = 0; i < 20; i++) tcount_start(s, (tcount_ctx){1 + i % 4});
+        corral_signal sig = corral_signal_create(s);
+        corral_tick(s, 0.016f);
+        corral_signal_raise(s, sig);
+        corral_signal_destroy(s, sig);
+        sum += corral_live_count(s);
+        corral_last_error(NULL);
+    }
+    corral_sched_destroy(s);
+    return (void *)(intptr_t)sum;
+}
+
+Test(threads, schedulers_on_four_threads_are_independent)
+{
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) pthread_create(&t[i], NULL, own_game, NULL);
+    void *r[4];
+    for (int i = 0; i < 4; i++) pthread_join(t[i], &r[i]);
+    for (int i = 1; i < 4; i++) cr_assert_eq(r[i], r[0], "the same game gives the same counts on every thread");
+}
+
+/* ---- a call from a thread that does not own the scheduler */
+static corral_sched *g_owned;
+static corral_error g_seen;
+static void *intruder(void *arg)
+{
+    (void)arg;
+    corral_handle h = tracer_start(g_owned, (tracer_ctx){1, 0, 0});
+    g_seen = h.gen ? CORRAL_ERR_OK : corral_last_error(NULL);
+    return NULL;
+}
+
+Test(threads, a_call_from_another_thread_is_caught_in_debug_builds)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.validation = CORRAL_VALIDATION_REPORT;
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    g_owned = corral_sched_create(&d);
+    pthread_t t;
+    pthread_create(&t, NULL, intruder, NULL);
+    pthread_join(t, NULL);
+#ifndef NDEBUG
+    cr_assert_eq(g_seen, CORRAL_ERR_WRONG_THREAD);
+    cr_assert(strstr(cap.message, "corral_start") != NULL, "the message names the call: %s", cap.message);
+    cr_assert_eq(corral_live_count(g_owned), 0, "refused: nothing started");
+#else
+    cr_assert_eq(g_seen, CORRAL_ERR_OK, "release builds do not check the thread (docs/API.md, Threads)");
+#endif
+    corral_sched_destroy(g_owned);
+}
