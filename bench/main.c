@@ -90,7 +90,7 @@ size_t bench_heap_bytes(void)
 }
 
 /* ---- contenders */
-#define MAX_PEERS 16
+#define MAX_PEERS 32
 static const bench_peer *g_peers[MAX_PEERS];
 static int g_npeers;
 
@@ -129,6 +129,10 @@ static void load_module(const char *dir, const char *file, const char *label)
         printf("skipped: %-22s %s has no bench_module_peer\n", label, file);
         return;
     }
+    if (g_npeers == MAX_PEERS) {
+        fprintf(stderr, "bench: more than %d contenders: raise MAX_PEERS\n", MAX_PEERS);
+        exit(2);
+    }
     g_peers[g_npeers++] = fn();
 }
 
@@ -138,6 +142,10 @@ static void add_builtin(const bench_peer *p)
     if (p->skip) {
         printf("skipped: %-22s %s\n", p->name, p->skip);
         return;
+    }
+    if (g_npeers == MAX_PEERS) {
+        fprintf(stderr, "bench: more than %d contenders: raise MAX_PEERS\n", MAX_PEERS);
+        exit(2);
     }
     g_peers[g_npeers++] = p;
 }
@@ -163,6 +171,10 @@ static result *slot_for(const char *kase, const char *peer, size_t n)
 {
     for (int i = 0; i < g_nres; i++)
         if (g_res[i].kase == kase && g_res[i].peer == peer && g_res[i].n == n) return &g_res[i];
+    if (g_nres == MAX_RESULTS) {
+        fprintf(stderr, "bench: more than %d results: raise MAX_RESULTS\n", MAX_RESULTS);
+        exit(2);
+    }
     result *r = &g_res[g_nres++];
     memset(r, 0, sizeof *r);
     r->kase = kase;
