@@ -381,6 +381,9 @@ typedef struct corral_class_desc {
                         per member of an all/any wait
     max_signals         64
     max_futures         64
+    max_posts           256: completions and raises other threads may have
+                        posted and the owner not applied yet (rounded up
+                        to a power of two; 24 bytes each)
     max_group_nodes     256: a coroutine started with an owner takes one,
                         plus one per tag bit (a pool of its own)
     clock               the monotonic clock, in ns (time budgets, timing)
@@ -399,6 +402,9 @@ typedef struct corral_class_desc {
                         the Chrome trace (24 bytes each, in the arena)
     hooks               none: step begin/end, slot alloc/free
     field_formatter     none: prints CORRAL_FIELD_OTHER fields
+    predicates          none: save games find predicates by id in it
+    upgrade             none: save games: fills the new fields of a context
+                        loaded from an older build
 */
 struct corral_saved_type;        /* save games, below */
 struct corral_predicate_registry;
