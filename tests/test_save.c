@@ -356,3 +356,34 @@ Test(save, a_build_without_a_saved_point_or_with_a_narrowed_field_refuses_naming
     }
     corral_sched_destroy(a);
 }
+
+/* CORRAL_BEGIN_AT given another list than DEFINE_COROUTINE_AT: caught in debug builds */
+#define SV_LIST_A(P) P(first) P(second)
+#define SV_LIST_B(P) P(second) P(first)
+#define SV_BAD_FIELDS(F) F(int32_t, n)
+DECLARE_COROUTINE(sv_bad, SV_BAD_FIELDS)
+DEFINE_COROUTINE_AT(sv_bad, SV_LIST_A)
+{
+    CORRAL_BEGIN_AT(co, SV_LIST_B);
+    CORRAL_WAIT_FRAME_AT(co, first);
+    CORRAL_WAIT_FRAME_AT(co, second);
+    CORRAL_END(co);
+}
+
+Test(save, a_begin_with_another_list_of_points_is_caught_in_debug_builds)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.validation = CORRAL_VALIDATION_REPORT;
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    corral_sched *s = corral_sched_create(&d);
+    sv_bad_start(s, (sv_bad_ctx){0});
+#ifndef NDEBUG
+    cr_assert_eq(cap.last, CORRAL_ERR_BAD_TYPE);
+    cr_assert(strstr(cap.message, "DEFINE_COROUTINE_AT") != NULL, "%s", cap.message);
+#else
+    cr_assert_eq(cap.count, 0, "release builds do not check the list");
+#endif
+    corral_sched_destroy(s);
+}

@@ -523,6 +523,9 @@ typedef struct corral_predicate_registry {
     const corral_predicate_registry reg##_predicates = {#reg, reg##__pred_fns, reg##__pred_ids,       \
                                                         reg##__pred_names,                            \
                                                         (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0])}
+/* (internal, for CORRAL_BEGIN_AT in debug builds: reports a list of point
+   names that is not the one DEFINE_COROUTINE_AT gave the type) */
+CORRAL_API bool corral__check_points(const corral_co *co, const char *const *names, uint32_t count);
 CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
 
@@ -907,8 +910,20 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 #define CORRAL_BEGIN(co) switch ((co)->resume) { case 0:
 /* The same for a body whose waits are named, from the list POINTS(P) that
    DEFINE_COROUTINE_AT(NAME, POINTS) gave the type: P(name) per point. */
+#ifdef NDEBUG
+#define CORRAL__CHECK_POINTS(co, POINTS) ((void)0)
+#else /* debug builds: a coroutine's first step checks the list is its type's */
+#define CORRAL__CHECK_POINTS(co, POINTS)                                          \
+    do {                                                                          \
+        static const char *const corral__pt_names_[] = {POINTS(CORRAL__GEN_POINT_NAME)}; \
+        if ((co)->resume == 0)                                                    \
+            corral__check_points((co), corral__pt_names_,                         \
+                                 (uint32_t)(sizeof corral__pt_names_ / sizeof *corral__pt_names_)); \
+    } while (0)
+#endif
 #define CORRAL_BEGIN_AT(co, POINTS)                                   \
     enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
+    CORRAL__CHECK_POINTS(co, POINTS);                                 \
     switch ((co)->resume) { case 0:
 #define CORRAL_END(co)  \
     } (co)->resume = 0; \
