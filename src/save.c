@@ -157,7 +157,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
     return true;
 }
 
-bool corral__check_points(const corral_co *co, const char *const *names, uint32_t count)
+bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count)
 {
     corral_sched *s = corral__tls_sched;
     if (!s || !co || co->type >= s->types.type_count) return true;

@@ -523,9 +523,10 @@ typedef struct corral_predicate_registry {
     const corral_predicate_registry reg##_predicates = {#reg, reg##__pred_fns, reg##__pred_ids,       \
                                                         reg##__pred_names,                            \
                                                         (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0])}
-/* (internal, for CORRAL_BEGIN_AT in debug builds: reports a list of point
-   names that is not the one DEFINE_COROUTINE_AT gave the type) */
-CORRAL_API bool corral__check_points(const corral_co *co, const char *const *names, uint32_t count);
+/* Whether names[0 .. count) are the named points of co's type, in order;
+   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
+   coroutine's first step in debug builds. */
+CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
 
@@ -917,7 +918,7 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
     do {                                                                          \
         static const char *const corral__pt_names_[] = {POINTS(CORRAL__GEN_POINT_NAME)}; \
         if ((co)->resume == 0)                                                    \
-            corral__check_points((co), corral__pt_names_,                         \
+            corral_points_check((co), corral__pt_names_,                         \
                                  (uint32_t)(sizeof corral__pt_names_ / sizeof *corral__pt_names_)); \
     } while (0)
 #endif
