@@ -439,11 +439,10 @@ static inline bool corral__state_alive(uint8_t state)
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 #define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */
 
-/* a free slot's metadata: no wait, no links, no groups */
-static inline void corral__meta_reset(corral__meta *m)
+/* what a coroutine says of itself starts afresh at its start (the links
+   are NIL already): its state is the same whoever held the slot before */
+static inline void corral__meta_fresh(corral__meta *m)
 {
-    m->wait = m->joiners_head = m->joiners_tail = CORRAL__NIL;
-    m->parent = m->child = m->dest = CORRAL__NIL;
     m->pending = 0;
     m->fired = -1;
     m->mode = CORRAL__MODE_NONE;
@@ -451,6 +450,13 @@ static inline void corral__meta_reset(corral__meta *m)
     m->stop_why = CORRAL_END_STOPPED;
     m->hold = 0;
     m->pad = 0;
+}
+/* a free slot's metadata: no wait, no links, no groups */
+static inline void corral__meta_reset(corral__meta *m)
+{
+    m->wait = m->joiners_head = m->joiners_tail = CORRAL__NIL;
+    m->parent = m->child = m->dest = CORRAL__NIL;
+    corral__meta_fresh(m);
     m->groups = CORRAL__NIL;
     m->born = 0;
 }
@@ -613,6 +619,10 @@ static inline bool corral__validating(const corral_sched *s)
 /* arena.c */
 void corral__pages_init(corral_sched *s, corral__class *c);
 void corral__meta_init(corral_sched *s);
+/* every room's state as at create: lanes, meta, nodes, timers, polls,
+   groups, signals and futures (sched.c) */
+void corral__rooms_init(corral_sched *s);
+void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
 void corral__retire(corral__class *c, corral_co *co);
 
 static inline corral__page *corral__pages(const corral_sched *s, const corral__class *c)

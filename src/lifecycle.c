@@ -303,15 +303,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
     corral__meta *m = &corral__meta_table(s)[c->first + local];
-    /* what it says of itself starts afresh (the links are NIL already):
-       its state is the same whoever held the slot before (snapshots, hash) */
-    m->pending = 0;
-    m->fired = -1;
-    m->mode = CORRAL__MODE_NONE;
-    m->outcome = CORRAL_END_NONE;
-    m->stop_why = CORRAL_END_STOPPED;
-    m->hold = 0;
-    m->pad = 0;
+    corral__meta_fresh(m);
     m->born = (uint32_t)s->now.frame;
     *meta_out = m;
     if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);
@@ -408,6 +400,19 @@ bool corral_stop(corral_sched *s, corral_handle h)
     CORRAL__REQUIRE_AT(s, co, err, __func__, h, NULL, NULL, false);
     corral__stop_co(s, co, CORRAL_END_STOPPED);
     return true;
+}
+
+/* Every live coroutine ends with CORRAL_END_DESTROYED (destroy, a load);
+   the caller has set DESTROYING, so no cleanup hook starts another. */
+void corral__end_all(corral_sched *s)
+{
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        corral__class *c = &s->arena.classes[i];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
+        }
+    }
 }
 
 void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)

@@ -1127,15 +1127,11 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
 static void corral__lapply(corral__loader *L)
 {
     corral_sched *s = L->s;
-    /* what runs now ends, as at destroy */
-    for (int pass = 0; pass < 2 && s->arena.live; pass++)
-        for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-            corral__class *c = &s->arena.classes[ci];
-            for (uint32_t k = 0; k < c->capacity; k++) {
-                corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-                if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
-            }
-        }
+    /* what runs now ends, as at destroy (starts from cleanup hooks refused) */
+    uint32_t destroying = s->flags & CORRAL__DESTROYING;
+    s->flags |= CORRAL__DESTROYING;
+    corral__end_all(s);
+    s->flags = (s->flags & ~(uint32_t)CORRAL__DESTROYING) | destroying;
     /* generations stay above what every slot, signal and future issued */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         corral__class *c = &s->arena.classes[ci];
@@ -1155,13 +1151,7 @@ static void corral__lapply(corral__loader *L)
         uint32_t g = corral__futures(s)[i].gen;
         if (g + 1 > s->wakes.future_floor) s->wakes.future_floor = g + 1;
     }
-    corral__lanes_init(s);
-    corral__meta_init(s);
-    corral__nodes_init(s);
-    corral__timers_init(s);
-    corral__polls_init(s);
-    corral__groups_init(s);
-    corral__wakes_init(s);
+    corral__rooms_init(s);
     s->run.deferred = 0;
     s->polls.next_pending = 0;
     for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].page = CORRAL__NIL;

@@ -313,13 +313,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         c->inv = inv;
         corral__pages_init(s, c);
     }
-    corral__lanes_init(s);
-    corral__meta_init(s);
-    corral__nodes_init(s);
-    corral__timers_init(s);
-    corral__polls_init(s);
-    corral__groups_init(s);
-    corral__wakes_init(s);
+    corral__rooms_init(s);
     corral__posts_init(s);
     s->owner = corral__thread_token();
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
@@ -335,6 +329,17 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     return s;
 }
 
+void corral__rooms_init(corral_sched *s)
+{
+    corral__lanes_init(s);
+    corral__meta_init(s);
+    corral__nodes_init(s);
+    corral__timers_init(s);
+    corral__polls_init(s);
+    corral__groups_init(s);
+    corral__wakes_init(s);
+}
+
 void corral_sched_destroy(corral_sched *s)
 {
     if (!s) return;
@@ -342,13 +347,7 @@ void corral_sched_destroy(corral_sched *s)
     CORRAL__REQUIRE(s, !s->now.in_tick && !s->now.depth && !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_IN_TICK, );
     s->flags |= CORRAL__DESTROYING;
     corral__posts_close(s); /* posts from now on are refused */
-    for (uint32_t i = 0; i < s->arena.class_count; i++) {
-        corral__class *c = &s->arena.classes[i];
-        for (uint32_t k = 0; k < c->capacity; k++) {
-            corral_co *co = CORRAL__CO(s, c->base + k * c->slot_size);
-            if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
-        }
-    }
+    corral__end_all(s);
     s->magic = 0;
 #if CORRAL__REGISTRY
     corral__registry_remove(s);
