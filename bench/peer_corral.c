@@ -305,6 +305,15 @@ static void broll_tick(corral_sched *s, const corral_signal sig[8], int f)
 
 static unsigned char *g_snap_buf;
 static size_t g_snap_cap;
+/* the buffer for snapshots and saves, grown outside the timed parts */
+static bool snap_room(size_t need)
+{
+    if (need <= g_snap_cap) return true;
+    free(g_snap_buf);
+    g_snap_buf = (unsigned char *)malloc(need);
+    g_snap_cap = g_snap_buf ? need : 0;
+    return g_snap_buf != NULL;
+}
 static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
 {
     corral_signal sig[8];
@@ -312,13 +321,7 @@ static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
     if (!s) return -1;
     for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
     if (kind >= 2) { /* save games: a save, or a load, per coroutine */
-        size_t need = corral_save(s, NULL, 0);
-        if (need > g_snap_cap) {
-            free(g_snap_buf);
-            g_snap_buf = (unsigned char *)malloc(need);
-            g_snap_cap = g_snap_buf ? need : 0;
-            if (!g_snap_buf) return -2;
-        }
+        if (!snap_room(corral_save(s, NULL, 0))) return -2;
         size_t size = corral_save(s, g_snap_buf, g_snap_cap);
         uint64_t h = corral_state_hash(s), ok = 0;
         corral_signal sig2[8];
@@ -341,13 +344,7 @@ static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
         corral_sched_destroy(s);
         return 0;
     }
-    size_t need = corral_snapshot_size(s);
-    if (need > g_snap_cap) { /* outside the timed part */
-        free(g_snap_buf);
-        g_snap_buf = (unsigned char *)malloc(need);
-        g_snap_cap = g_snap_buf ? need : 0;
-        if (!g_snap_buf) return -2;
-    }
+    if (!snap_room(corral_snapshot_size(s))) return -2;
     size_t size = corral_snapshot(s, g_snap_buf, g_snap_cap);
     uint64_t h = corral_state_hash(s), ok = 0;
     uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();

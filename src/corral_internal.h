@@ -714,7 +714,7 @@ static inline bool corral__phase_index(corral_phase p, uint32_t *out)
 
    Each state is entered through one function:
      QUEUED    corral__enqueue (queue.c)        in its phase's lane
-     DEFERRED  corral__land (queue.c)           in its phase's next-frame lane
+     DEFERRED  corral__defer (queue.c)          in its phase's next-frame lane
      READY     corral__ready_push (queue.c)     in the ready ring
      WAITING   corral__park                     on its wait's nodes or its child
      (woken)   corral__wake (waits.c)           its wait is over: queued, ready,
@@ -762,6 +762,7 @@ static inline uint32_t *corral__ready_ring(const corral_sched *s)
 void corral__land(corral_sched *s, corral_co *co);
 /* queue a coroutine that is in no lane (woken, started, moved phase) */
 void corral__enqueue(corral_sched *s, corral_co *co);
+void corral__defer(corral_sched *s, corral_co *co); /* in its phase's next-frame lane */
 /* put a woken coroutine in the ready ring (it resumes in this phase run) */
 void corral__ready_push(corral_sched *s, corral_co *co);
 /* a woken coroutine: now (ring) if a phase run of its phase or a top-level

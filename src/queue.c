@@ -688,12 +688,17 @@ void corral__land(corral_sched *s, corral_co *co)
     bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
                       (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
     if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
-        co->state = CORRAL__DEFERRED;
-        s->run.deferred = 1;
-        co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
+        corral__defer(s, co);
         return;
     }
     corral__enqueue(s, co);
+}
+
+void corral__defer(corral_sched *s, corral_co *co)
+{
+    co->state = CORRAL__DEFERRED;
+    s->run.deferred = 1;
+    co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
 }
 
 void corral__ready_push(corral_sched *s, corral_co *co)

@@ -745,20 +745,24 @@ static bool corral__lread_head(corral__loader *L)
     return !io->bad;
 }
 
+/* the name of saved point p (1 .. npoints) of saved type t, or NULL */
+static const char *corral__lpoint_name(const corral__loader *L, const corral__ltype *t, uint32_t p, uint32_t *len)
+{
+    if (p == 0 || p > t->npoints) return NULL;
+    corral__io io = L->io;
+    io.at = t->points_at;
+    const char *name = NULL;
+    for (uint32_t k = 0; k < p; k++) name = corral__get_str(&io, len);
+    return name;
+}
+
 /* the point number in this build of saved point p of saved type t (0: the start) */
 static uint32_t corral__lpoint(corral__loader *L, const corral__ltype *t, uint32_t p, bool *ok)
 {
     *ok = true;
     if (p == 0) return 0;
-    if (p > t->npoints) {
-        *ok = false;
-        return 0;
-    }
-    corral__io io = L->io;
-    io.at = t->points_at;
     uint32_t len = 0;
-    const char *name = NULL;
-    for (uint32_t k = 0; k < p; k++) name = corral__get_str(&io, &len);
+    const char *name = corral__lpoint_name(L, t, p, &len);
     const corral_type *vt = corral__types(L->s)[t->ti].vt;
     for (uint32_t k = 0; name && k < vt->point_count; k++)
         if (corral__str_is(name, len, vt->points[k])) return k + 1;
@@ -857,14 +861,9 @@ static bool corral__lcheck(corral__loader *L)
         corral__lpoint(L, t, c.point, &ok);
         if (!ok) {
             char pt[64] = "?";
-            if (c.point && c.point <= t->npoints) {
-                corral__io pio = L->io;
-                pio.at = t->points_at;
-                uint32_t len = 0;
-                const char *name = NULL;
-                for (uint32_t q = 0; q < c.point; q++) name = corral__get_str(&pio, &len);
-                snprintf(pt, sizeof pt, "%.*s", (int)(len < 63 ? len : 63), name ? name : "?");
-            }
+            uint32_t len = 0;
+            const char *name = corral__lpoint_name(L, t, c.point, &len);
+            if (name) snprintf(pt, sizeof pt, "%.*s", (int)(len < 63 ? len : 63), name);
             return corral__lfail(L, "type %s has no resume point %s in this build", tn, pt);
         }
         if (c.parent != CORRAL__NIL) {
@@ -1124,6 +1123,14 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
     }
 }
 
+/* a loaded coroutine's state: queued, deferred or paused (WAITING as placed) */
+static void corral__lplace(corral_sched *s, corral_co *co, uint8_t state)
+{
+    if (state == CORRAL__QUEUED) corral__enqueue(s, co);
+    else if (state == CORRAL__DEFERRED) corral__defer(s, co);
+    else if (state == CORRAL__PAUSED) co->state = CORRAL__PAUSED;
+}
+
 static void corral__lapply(corral__loader *L)
 {
     corral_sched *s = L->s;
@@ -1262,31 +1269,15 @@ static void corral__lapply(corral__loader *L)
             uint32_t i = corral__lfind(L, corral__le32(io->r + at + 4 * (size_t)j)), index;
             corral__lrecord(L, i, &c, &index);
             corral_co *co = corral__lco_at(s, index, NULL);
-            if (co->link != CORRAL__NIL || c.state != (defer ? CORRAL__DEFERRED : CORRAL__QUEUED)) continue;
-            if (defer) {
-                co->state = CORRAL__DEFERRED;
-                co->link = corral__lane_push(s, s->run.defer_lane + (co->flags & CORRAL__PHASE_MASK), corral__co_off(s, co));
-                s->run.deferred = 1;
-            } else {
-                corral__enqueue(s, co);
-            }
+            if (co->link == CORRAL__NIL && c.state == (defer ? CORRAL__DEFERRED : CORRAL__QUEUED))
+                corral__lplace(s, co, c.state);
         }
     }
-    for (uint32_t i = 0; i < L->nco; i++) {
+    for (uint32_t i = 0; i < L->nco; i++) { /* and what the lists left out */
         uint32_t index;
         corral__lrecord(L, i, &c, &index);
         corral_co *co = corral__lco_at(s, index, NULL);
-        if (c.state == CORRAL__PAUSED) {
-            co->state = CORRAL__PAUSED;
-        } else if ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && co->link == CORRAL__NIL) {
-            if (c.state == CORRAL__QUEUED) {
-                corral__enqueue(s, co);
-            } else {
-                co->state = CORRAL__DEFERRED;
-                co->link = corral__lane_push(s, s->run.defer_lane + (co->flags & CORRAL__PHASE_MASK), corral__co_off(s, co));
-                s->run.deferred = 1;
-            }
-        }
+        if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__lplace(s, co, c.state);
     }
     if (L->timer_seq > s->timers.seq) s->timers.seq = L->timer_seq;
     if (L->node_order > s->nodes.order) s->nodes.order = L->node_order;
