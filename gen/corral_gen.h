@@ -14,6 +14,7 @@
         NAME_start_ex(sched, ctx, &opts) the same with start options (phase)
         NAME_start_n(sched, ctxs, n, out) n of them from an array of contexts
         NAME_call(co, ctx)               call it from a step (CORRAL_CALL)
+        NAME_arm(co, ctx)                an arm of CORRAL_RACE / CORRAL_SYNC
         NAME_ctx_of(sched, handle)       the live coroutine's context, or
                                          NULL (dead handle, other type)
         NAME__fields(&count)             the field table (name, type text,
@@ -21,6 +22,7 @@
     DECLARE_COROUTINE_R(NAME, FIELDS, T) the same, with a result of type T: the
                                          context ends with `T result;` and
                                          NAME_call(co, ctx, T *dest) calls it
+                                         (NAME_arm(co, ctx, T *dest) likewise)
     DEFINE_COROUTINE(NAME) { body }      in one .c file: the step body; it
                                          sees `co` (corral_co *) and `ctx`
                                          (NAME_ctx *) and returns
@@ -157,6 +159,10 @@ constexpr corral_field_kind corral__kind_of()
                                                          name##_ctx ctx)                  \
     {                                                                                     \
         return corral_call_unless(co, stop, &name##_type, &ctx, sizeof ctx, NULL, 0);     \
+    }                                                                                     \
+    CORRAL__UNUSED static inline bool name##_arm(corral_co *co, name##_ctx ctx)           \
+    {                                                                                     \
+        return corral_arm(co, &name##_type, &ctx, sizeof ctx, NULL, 0);                   \
     }
 
 /* The same with a result: the context gets a last member `result` the
@@ -181,6 +187,11 @@ constexpr corral_field_kind corral__kind_of()
     {                                                                                     \
         return corral_call_unless(co, stop, &name##_type, &ctx, sizeof ctx, dest,         \
                                   sizeof *dest);                                          \
+    }                                                                                     \
+    CORRAL__UNUSED static inline bool name##_arm(corral_co *co, name##_ctx ctx,           \
+                                                 result_type *dest)                       \
+    {                                                                                     \
+        return corral_arm(co, &name##_type, &ctx, sizeof ctx, dest, sizeof *dest);        \
     }
 
 /* The step wrapper turns the header pointer into the typed context at a
@@ -208,7 +219,8 @@ constexpr corral_field_kind corral__kind_of()
                                      (uint32_t)name##__result_off,                       \
                                      (uint32_t)name##__result_size,                      \
                                      point_names,                                        \
-                                     (uint32_t)(npoints)};                               \
+                                     (uint32_t)(npoints),                                \
+                                     __FILE__};                                          \
     static corral_result name##__body(corral_co *co CORRAL__UNUSED,                      \
                                       name##_ctx *ctx CORRAL__UNUSED)
 

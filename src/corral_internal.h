@@ -99,9 +99,17 @@ static inline bool corral__kind_is(uint8_t kind, corral__how how)
     return kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[kind].how == how;
 }
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_COUNT };
-enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY };
-/* node kinds past the wait kinds: group memberships */
-enum { CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
+enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY,
+       CORRAL__MODE_RACE, CORRAL__MODE_SYNC /* its arms: nodes of kind CORRAL__NODE_ARM */ };
+/* meta.mode while a step builds a race or sync (corral_race_begin .. corral_arms_start) */
+#define CORRAL__MODE_KIND 0x0Fu
+#define CORRAL__MODE_OPEN 0x80u    /* arms may be added */
+#define CORRAL__MODE_BAD 0x40u     /* an arm could not start: none will */
+#define CORRAL__MODE_NO_NODE 0x20u /* an arm found no wait node: the caller ends */
+/* node kinds past the wait kinds: an arm of a race or sync (its child in
+   u.t.target, NIL once ended; its destination offset in u.t.seq; never in
+   a container), group memberships */
+enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
 /* corral__node.list of a predicate: its phase's list (0 .. PH_COUNT - 1),
    the list being polled, or the phase's list for the next frame */
 #define CORRAL__PRED_POLL CORRAL__PH_COUNT
@@ -859,7 +867,15 @@ bool corral__future_finish(corral_sched *s, corral_future f, corral_value v);
 bool corral__signal_live(const corral_sched *s, corral_signal sig);
 void corral__signal_fire(corral_sched *s, corral_signal sig);
 
-/* ---- calls.c: calls and joins */
+/* ---- calls.c: calls, races, syncs and joins */
+/* it awaits a child (a call) or arms (a race, a sync) */
+static inline bool corral__calling(const corral__meta *m)
+{
+    return m->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+}
+/* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
+   (DESTROYED stays DESTROYED) */
+void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 int corral__join_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__join_arm(corral_sched *s, uint32_t i, const corral_wait *w);
 corral__list corral__join_list(corral_sched *s, const corral__node *n);

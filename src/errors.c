@@ -106,6 +106,7 @@ const char *corral_end_reason_str(corral_end_reason why)
     case CORRAL_END_GROUP_STOPPED: return "group stopped";
     case CORRAL_END_INTERRUPTED: return "interrupted";
     case CORRAL_END_WAIT_FAILED: return "wait failed";
+    case CORRAL_END_LOST_RACE: return "lost race";
     default: return "none";
     }
 }

@@ -71,8 +71,10 @@ static void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *
 }
 
 /* End a coroutine and, iteratively, the chain of children it awaits (each
-   with PARENT_STOPPED; DESTROYED stays DESTROYED). A child whose step is on
-   the C stack is only marked: it ends when that step returns. */
+   with PARENT_STOPPED; DESTROYED stays DESTROYED), and the arms of a race
+   or sync on the way (corral__end_arms: recursive, one level per race
+   nested in a race). A child whose step is on the C stack is only marked:
+   it ends when that step returns. */
 static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, corral__meta *m,
                                                corral_end_reason why, uint32_t local)
 {
@@ -81,6 +83,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
         m->child = CORRAL__NIL;
         corral__meta *cm = child ? corral__meta_of(s, child) : NULL;
         if (cm) cm->parent = CORRAL__NIL; /* it must not wake us */
+        if (CORRAL__UNLIKELY((m->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
         corral__end_one(s, co, m, why, local);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;

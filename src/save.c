@@ -141,7 +141,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
             return false;
         }
-    if (co->resume > vt->point_count) {
+    if ((co->resume & CORRAL__POINT_MASK) > vt->point_count) {
         snprintf(io->detail, sizeof io->detail,
                  "a coroutine of type %s waits at an unnamed resume point (name it: DEFINE_COROUTINE_AT)", vt->name);
         return false;
@@ -242,7 +242,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, te->id, 4);
     corral__put_u(io, co->state, 1);
     corral__put_u(io, co->flags & CORRAL__PHASE_MASK, 1);
-    corral__put_u(io, co->resume, 4); /* 0 or a named point's number */
+    corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
     corral__put_u(io, (uint32_t)s->now.frame - m->born, 4);
     corral__put_u(io, m->hold, 1);
     corral__put_u(io, m->outcome, 1);
@@ -710,7 +710,7 @@ static bool corral__lread_head(corral__loader *L)
             return corral__lfail(L, "type %s: its result lies outside its context%s", tname, NULL);
         t->npoints = (uint32_t)corral__get_u(io, 4);
         t->points_at = io->at;
-        if (t->npoints > 0xFFFF) return corral__lfail(L, "type %s: too many resume points%s", tname, NULL);
+        if (t->npoints >= CORRAL__AUTO_POINTS) return corral__lfail(L, "type %s: too many resume points%s", tname, NULL);
         for (uint32_t k = 0; k < t->npoints && !io->bad; k++) {
             uint32_t pl;
             corral__get_str(io, &pl);

@@ -446,8 +446,9 @@ static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_c
     corral__h64(k, g);
     corral__hstr(k, te->vt->name);
     corral__h64(k, (uint64_t)co->state << 8 | co->flags);
-    if (co->resume >= 1 && co->resume <= te->vt->point_count) corral__hstr(k, te->vt->points[co->resume - 1]);
-    else corral__h64(k, co->resume); /* 0, or an unnamed point: the same within a build */
+    const uint32_t pt = co->resume & CORRAL__POINT_MASK; /* the point: its line is the build's */
+    if (pt >= 1 && pt <= te->vt->point_count) corral__hstr(k, te->vt->points[pt - 1]);
+    else corral__h64(k, pt); /* 0, or an unnamed point: the same within a build */
     corral__hctx(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
     corral__h64(k, (uint64_t)m->parent << 32 | m->child);
     corral__h64(k, m->dest);

@@ -327,7 +327,7 @@ bool corral_await(corral_co *co, corral_wait w)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (m->child != CORRAL__NIL) { /* awaiting a child already: finish that first */
+    if (corral__calling(m) || (m->mode & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }

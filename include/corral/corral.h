@@ -117,7 +117,8 @@ typedef struct corral_co {
     uint16_t type;   /* index in the scheduler's type table */
     uint8_t state;   /* internal state */
     uint8_t flags;   /* internal: which run-queue buffer holds it */
-    uint32_t resume; /* resume point used by CORRAL_BEGIN (0 = start) */
+    uint32_t resume; /* where CORRAL_BEGIN resumes: the point (low 16 bits, 0 =
+                        start) and the source line of the suspension (high 16) */
     uint32_t link;   /* queue position or free-list link (an arena offset) */
 } corral_co;
 
@@ -148,6 +149,7 @@ typedef enum corral_end_reason {
     CORRAL_END_INTERRUPTED,    /* the interrupt of a CORRAL_CALL_UNLESS fired first */
     CORRAL_END_WAIT_FAILED,    /* its wait found no free node (a full pool): it could
                                   not wait, and resuming would act on what never happened */
+    CORRAL_END_LOST_RACE,      /* another child of its CORRAL_RACE ended first */
     CORRAL_END_COUNT
 } corral_end_reason;
 
@@ -187,6 +189,7 @@ typedef struct corral_type {
     uint32_t result_size;                              /* 0: the type has no result */
     const char *const *points;                         /* named resume points, or NULL */
     uint32_t point_count;                              /* point k + 1 is points[k] */
+    const char *file;                                  /* the source file of its step */
 } corral_type;
 
 /* A registry: the list of a module's types with stable ids and optional
@@ -874,6 +877,41 @@ CORRAL_API corral_end_reason corral_call_outcome(const corral_co *co);
 CORRAL_API bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type *type, const void *ctx,
                         size_t ctx_size, void *dest, size_t dest_size);
 
+/*
+    Race and sync (docs/API.md, "Race and sync"): several children at once,
+    Verse's race and sync. Each arm is NAME_arm(co, ctx) or, for a type
+    with a result, NAME_arm(co, ctx, &dest), as NAME_call:
+
+        CORRAL_RACE(co, attack_arm(co, (attack_ctx){...}),
+                        timeout_arm(co, (timeout_ctx){.seconds = 30}));
+        if (corral_race_winner(co) == 1) ...          the timeout won
+
+    CORRAL_RACE starts every arm in the same tick (their first steps run
+    right after the caller's step, in arm order); the first to end wins,
+    the others end at once with CORRAL_END_LOST_RACE (their own children
+    with PARENT_STOPPED), and the caller resumes in the run in which the
+    winner ended. corral_race_winner gives the winner's arm index,
+    corral_call_outcome how it ended; only the winner's result is copied.
+    CORRAL_SYNC resumes when every arm has ended, each finished arm's
+    result in its destination; its outcome is FINISHED when all finished,
+    else how the first arm that did not finish ended. At most
+    CORRAL_MAX_GROUP arms. Stopping the caller ends the arms still running
+    (PARENT_STOPPED). An arm that cannot start (no slot, a bad destination)
+    starts none: the arms made so far end unstepped (PARENT_STOPPED) and
+    the caller goes on at once, outcome NONE, the error set. An arm that
+    finds no wait node ends the caller as a full pool ends any wait
+    (CORRAL_END_WAIT_FAILED). The functions below are what the macros and
+    NAME_arm call; begin, arms, start, all in one step.
+*/
+CORRAL_API bool corral_race_begin(corral_co *co);
+CORRAL_API bool corral_sync_begin(corral_co *co);
+CORRAL_API bool corral_arm(corral_co *co, const corral_type *type, const void *ctx, size_t ctx_size, void *dest,
+                           size_t dest_size);
+/* True: the arms started and co waits for them (return CORRAL_YIELD). */
+CORRAL_API bool corral_arms_start(corral_co *co);
+/* After a race: the index of the arm that won (-1: none). */
+CORRAL_API int corral_race_winner(const corral_co *co);
+
 /* ---------------------------------------------------------------- GROUPS, PAUSE */
 /*
     A coroutine started with an owner (an entity id) and/or tags (a 32-bit
@@ -908,7 +946,7 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
    Named points (CORRAL_BEGIN_AT) keep their names from build to build, so
    a save game (corral_save) made at one loads in the next build wherever
    lines or other waits were added: docs/API.md, "Resume points". */
-#define CORRAL_BEGIN(co) switch ((co)->resume) { case 0:
+#define CORRAL_BEGIN(co) switch ((co)->resume & CORRAL__POINT_MASK) { case 0:
 /* The same for a body whose waits are named, from the list POINTS(P) that
    DEFINE_COROUTINE_AT(NAME, POINTS) gave the type: P(name) per point. */
 #ifdef NDEBUG
@@ -924,28 +962,33 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 #endif
 #define CORRAL_BEGIN_AT(co, POINTS)                                   \
     enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
+    CORRAL__STATIC_ASSERT(corral__pt_end_ <= CORRAL__AUTO_POINTS, "corral: too many named points"); \
     CORRAL__CHECK_POINTS(co, POINTS);                                 \
-    switch ((co)->resume) { case 0:
+    switch ((co)->resume & CORRAL__POINT_MASK) { case 0:
 #define CORRAL_END(co)  \
     } (co)->resume = 0; \
     return CORRAL_STOP
 /* A plain yield: resume on the line after (when: docs/API.md, "When a
    coroutine resumes"). */
 #define CORRAL_WAIT_FRAME(co) CORRAL__YIELD_AT(co, CORRAL__RESUME_ID)
-#define CORRAL__YIELD_AT(co, id)     \
-    do {                             \
-        (co)->resume = (id);         \
-        return CORRAL_YIELD;         \
-        case (id):;                  \
+#define CORRAL__YIELD_AT(co, id)                          \
+    do {                                                  \
+        CORRAL__STATIC_ASSERT((id) <= CORRAL__POINT_MASK, \
+                              "corral: over 61440 unnamed points in one file"); \
+        (co)->resume = CORRAL__SITE(id);                  \
+        return CORRAL_YIELD;                              \
+        case (id):;                                       \
     } while (0)
 /* yield at resume point id when `started` (a wait or a call began) */
-#define CORRAL__YIELD_IF(co, started, id) \
-    do {                                  \
-        if (started) {                    \
-            (co)->resume = (id);          \
-            return CORRAL_YIELD;          \
-            case (id):;                   \
-        }                                 \
+#define CORRAL__YIELD_IF(co, started, id)                 \
+    do {                                                  \
+        CORRAL__STATIC_ASSERT((id) <= CORRAL__POINT_MASK, \
+                              "corral: over 61440 unnamed points in one file"); \
+        if (started) {                                    \
+            (co)->resume = CORRAL__SITE(id);              \
+            return CORRAL_YIELD;                          \
+            case (id):;                                   \
+        }                                                 \
     } while (0)
 /* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
    once when the wait is already over. */
@@ -970,12 +1013,18 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
     CORRAL__YIELD_IF(co, name##_call((co), __VA_ARGS__), CORRAL__RESUME_ID)
 #define CORRAL_CALL_UNLESS(co, interrupt, name, ...) \
     CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), CORRAL__RESUME_ID)
+/* Race and sync: CORRAL_RACE(co, NAME_arm(co, ctx[, &dest]), ...) (above) */
+#define CORRAL__ARMS(co, begin, ...) ((void)begin(co), __VA_ARGS__, corral_arms_start(co))
+#define CORRAL_RACE(co, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__), CORRAL__RESUME_ID)
+#define CORRAL_SYNC(co, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), CORRAL__RESUME_ID)
 /* Named points: the same waits, resuming at the point `pt` of the list */
 #define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt)
 #define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_IF(co, corral_await((co), (w)), corral__pt_##pt)
 #define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_IF(co, name##_call((co), __VA_ARGS__), corral__pt_##pt)
 #define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
     CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), corral__pt_##pt)
+#define CORRAL_RACE_AT(co, pt, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__), corral__pt_##pt)
+#define CORRAL_SYNC_AT(co, pt, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), corral__pt_##pt)
 /* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
 #define CORRAL_EXIT(co) \
     do {                \

@@ -1,7 +1,7 @@
 /*
     corral_port.h -- what the public headers need from the compiler, in one
     place: the export macro, static assertions, alignment, an "unused"
-    marker, the pointer test of field reflection and the resume-point id.
+    marker, the pointer test of field reflection and the resume value.
     Each has a portable fallback. The library's own specifics (branch
     hints, inlining, prefetch, thread-local storage, atomics, the clock)
     are in src/corral_port_impl.h, which includes this.
@@ -53,11 +53,19 @@
 #define CORRAL__IS_POINTER(lv) 0
 #endif
 
-/* An unnamed resume point's id: unique within its translation unit, a
-   constant expression on every compiler (MSVC's Edit and Continue, /ZI,
-   makes the line-number macro a variable; __COUNTER__ stays a constant). From 0x10000:
-   below are CORRAL_BEGIN's 0 and the named points (CORRAL_BEGIN_AT). */
-#define CORRAL__AUTO_POINTS 0x10000u
+/* A resume value, as the resume-point macros store it in corral_co.resume:
+   the point's id in the low 16 bits (CORRAL_BEGIN's 0, the named points
+   from 1, the unnamed ones from CORRAL__AUTO_POINTS) and the source line
+   the coroutine suspends at in the high 16 (0 past line 65535). Only the
+   id is a case label: an unnamed id is __COUNTER__, a constant on every
+   compiler, where MSVC's Edit and Continue (/ZI) makes the line-number
+   macro a variable inside functions; the line is only ever stored, so
+   there it is a run-time value and elsewhere a constant folded into the
+   store. This is the one place the headers use the line-number macro. */
+#define CORRAL__AUTO_POINTS 0x1000u
+#define CORRAL__POINT_MASK 0xFFFFu
 #define CORRAL__RESUME_ID (__COUNTER__ + CORRAL__AUTO_POINTS)
+#define CORRAL__SITE(id) \
+    ((uint32_t)(id) | ((uint32_t)__LINE__ <= CORRAL__POINT_MASK ? (uint32_t)__LINE__ << 16 : 0u))
 
 #endif /* CORRAL_PORT_H */
