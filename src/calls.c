@@ -48,7 +48,9 @@ static corral_co *corral__child_of(const char *call, corral_sched *s, corral_co 
     corral_handle h;
     corral__meta *cm;
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
-    if (child) cm->parent = corral__global_of(s, co);
+    if (!child) return NULL;
+    cm->parent = corral__global_of(s, co);
+    cm->domain = corral__meta_of(s, co)->domain;
     return child;
 }
 

@@ -98,7 +98,14 @@ static inline bool corral__kind_is(uint8_t kind, corral__how how)
 {
     return kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[kind].how == how;
 }
-enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_COUNT };
+/* timer heaps: domain 0's seconds, realtime, frames, then domain 1's, 2's ... seconds */
+enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_MAX = 2 + CORRAL_MAX_DOMAINS };
+static inline uint32_t corral__domain_heap(uint32_t domain) { return domain ? 2u + domain : CORRAL__HEAP_SCALED; }
+/* the heap holds a domain's seconds: which (NIL: realtime, frames) */
+static inline uint32_t corral__heap_domain(uint32_t heap)
+{
+    return heap == CORRAL__HEAP_SCALED ? 0u : heap > CORRAL__HEAP_FRAMES ? heap - 2u : CORRAL__NIL;
+}
 enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_ANY,
        CORRAL__MODE_RACE, CORRAL__MODE_SYNC /* its arms: nodes of kind CORRAL__NODE_ARM */ };
 /* meta.mode while a step builds a race or sync (corral_race_begin .. corral_arms_start) */
@@ -164,7 +171,7 @@ typedef struct corral__meta {
     uint8_t outcome;        /* how the last child it called ended */
     uint8_t stop_why;       /* STOPPING: the reason it ends with */
     uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
-    uint8_t pad;
+    uint8_t domain;         /* its time domain */
     uint32_t groups;        /* first of its group membership nodes, NIL */
     uint32_t born;          /* frame count at its start (low 32 bits): its age */
 } corral__meta;
@@ -337,10 +344,22 @@ struct corral_sched {
         uint32_t order;        /* attachments so far (corral__node.order) */
     } nodes;
 
-    struct { /* timers.c: one 4-ary heap per clock */
-        uint32_t heap_off[CORRAL__HEAP_COUNT], heap_len[CORRAL__HEAP_COUNT];
+    struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) */
+        uint32_t heap_off[CORRAL__HEAP_MAX], heap_len[CORRAL__HEAP_MAX];
+        uint32_t heaps;
         uint32_t seq;          /* order of waiting, for ties */
     } timers;
+
+    struct { /* domains.c: the time domains' clocks */
+        uint32_t count;
+        struct corral__domain {
+            double time;       /* its seconds since create */
+            float scale;       /* as set */
+            float dt;          /* this frame's: dt * scale, 0 while paused */
+            uint32_t paused;
+            uint32_t pad;
+        } d[CORRAL_MAX_DOMAINS];
+    } domains;
 
     struct { /* polls.c: predicate lists */
         uint32_t head[CORRAL__PH_COUNT], tail[CORRAL__PH_COUNT];
@@ -399,12 +418,10 @@ struct corral_sched {
 
     struct { /* sched.c: the frame, its phases and its clocks */
         corral_clock clock;
-        double time, unscaled_time, fixed_time;
-        float frame_dt;      /* scaled dt of this frame */
+        double unscaled_time, fixed_time; /* domain 0's (scaled) time: domains.d[0] */
         float unscaled_dt;   /* this frame's dt */
         float fixed_dt;
-        float phase_dt;      /* what corral_dt returns: fixed_dt in FIXED_UPDATE */
-        float time_scale;
+        float phase_dt;      /* what corral_dt returns in domain 0: fixed_dt in FIXED_UPDATE */
         uint32_t max_fixed_steps;
         uint32_t phase;      /* internal phase running now, or NIL */
         uint32_t frame_pos;  /* where the frame is: 0 before its first phase run, else
@@ -457,7 +474,7 @@ static inline void corral__meta_fresh(corral__meta *m)
     m->outcome = CORRAL_END_NONE;
     m->stop_why = CORRAL_END_STOPPED;
     m->hold = 0;
-    m->pad = 0;
+    m->domain = 0;
 }
 /* a free slot's metadata: no wait, no links, no groups */
 static inline void corral__meta_reset(corral__meta *m)
@@ -844,6 +861,12 @@ void corral__timer_unhold(corral_sched *s, uint32_t i);
 uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
 void corral__timers_init(corral_sched *s);
 void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
+double corral__timer_left(const corral_sched *s, const corral__node *n);
+void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
+
+/* ---- domains.c: the time domains */
+void corral__domains_advance(corral_sched *s, float dt); /* a new frame: each clock by dt * its scale */
+bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* with its children */
 
 /* ---- polls.c: until, while */
 int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);

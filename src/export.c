@@ -45,6 +45,21 @@ static const char *corral__phase_str(corral_phase p)
     }
 }
 
+/* the soonest of its timer waits: seconds (frames) until due, else 0 */
+static double corral__time_left(const corral_sched *s, const corral__meta *m)
+{
+    const corral__node *N = corral__nodes(s);
+    double left = 0.0;
+    bool any = false;
+    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+        if (!corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) || N[i].attached == 0) continue;
+        double t = corral__timer_left(s, &N[i]);
+        if (!any || t < left) left = t;
+        any = true;
+    }
+    return left > 0.0 ? left : 0.0;
+}
+
 static void corral__info(const corral_sched *s, const corral_co *co, corral_co_info *out)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
@@ -61,9 +76,23 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
         out->wait = m->mode == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
                     : m->mode == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
                                                   : (corral_wait_kind)N[m->wait].kind;
+    out->file = te->vt->file;
+    out->line = co->resume >> 16;
+    if (m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC) {
+        out->call = m->mode == CORRAL__MODE_RACE ? CORRAL_CALL_RACE : CORRAL_CALL_SYNC;
+        out->wait = CORRAL_WAIT_NONE;
+        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+            if (N[i].kind != CORRAL__NODE_ARM || N[i].u.t.target == CORRAL__NIL) continue;
+            if (out->arms++ == 0) out->child = corral__handle_of(s, corral__co_of_global(s, N[i].u.t.target));
+        }
+    } else if (m->child != CORRAL__NIL) {
+        out->call = CORRAL_CALL_ONE;
+    }
+    out->left = corral__time_left(s, m);
+    out->domain = m->domain;
     if (corral__is_running(s, co)) out->state = CORRAL_CO_RUNNING;
     else if (co->state == CORRAL__PAUSED) out->state = CORRAL_CO_PAUSED;
-    else if (m->child != CORRAL__NIL) out->state = CORRAL_CO_CALLING;
+    else if (corral__calling(m)) out->state = CORRAL_CO_CALLING;
     else if (co->state == CORRAL__WAITING) out->state = CORRAL_CO_WAITING;
     else out->state = CORRAL_CO_QUEUED;
     for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
@@ -217,7 +246,7 @@ void corral_report_json(const corral_sched *s, FILE *out)
     corral_stats_arena(s, &a);
     corral_stats_pools(s, &p);
     fprintf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",
-            s->now.frame, s->now.time, s->now.unscaled_time);
+            s->now.frame, s->domains.d[0].time, s->now.unscaled_time);
     fprintf(out,
             "  \"arena\": {\"total_bytes\": %" PRIu64 ", \"slab_bytes\": %" PRIu64 ", \"slot_bytes\": %" PRIu64
             ", \"slot_bytes_peak\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"ctx_bytes_peak\": %" PRIu64

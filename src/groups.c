@@ -67,14 +67,14 @@ void corral__leave_groups(corral_sched *s, corral_co *co)
     corral__free_chain(s, &corral__meta_of(s, co)->groups);
 }
 
-typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME } corral__op;
+typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME, CORRAL__OP_DOMAIN } corral__op;
 
 /* Apply op to every member of one group list (owner: only those of that
    owner). The list is moved aside and taken node by node, each put back
    home before acting, so members ending (and taking others with them)
    never break the walk. */
 static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *head, uint32_t *tail, bool by_owner,
-                                 uint64_t owner, corral__op op)
+                                 uint64_t owner, corral__op op, uint32_t domain)
 {
     CORRAL__REQUIRE_AT(s, s->groups.side_depth < CORRAL__SIDE_MAX, CORRAL_ERR_GROUP_DEPTH, call, CORRAL__NOH, NULL, NULL, 0);
     corral__node *N = corral__nodes(s);
@@ -102,6 +102,8 @@ static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *he
             corral__stop_co(s, co, CORRAL_END_GROUP_STOPPED);
         } else if (op == CORRAL__OP_PAUSE) {
             count += corral__pause_co(s, co);
+        } else if (op == CORRAL__OP_DOMAIN) {
+            count += corral__domain_set(s, co, domain);
         } else {
             count += corral__resume_co(s, co);
         }
@@ -110,34 +112,49 @@ static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *he
     return count;
 }
 
-static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op)
+static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op, uint32_t domain)
 {
     if (!corral__check_in(s, call) || owner == 0) return 0;
     uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
     uint32_t k = corral__owner_bucket(s, owner);
-    return corral__group_op(call, s, &b[2 * k], &b[2 * k + 1], true, owner, op);
+    return corral__group_op(call, s, &b[2 * k], &b[2 * k + 1], true, owner, op, domain);
 }
 
-static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op)
+static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op, uint32_t domain)
 {
     if (!corral__check_in(s, call)) return 0;
     uint32_t count = 0;
     for (uint32_t t = 0; t < 32; t++)
-        if (tags & (1u << t)) count += corral__group_op(call, s, &s->groups.tag_head[t], &s->groups.tag_tail[t], false, 0, op);
+        if (tags & (1u << t))
+            count += corral__group_op(call, s, &s->groups.tag_head[t], &s->groups.tag_tail[t], false, 0, op, domain);
     return count;
 }
 
-uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_STOP); }
+/* a group into a time domain (domains.c): its members that were elsewhere */
+uint32_t corral_set_domain_owner(corral_sched *s, uint64_t owner, uint32_t domain)
+{
+    if (!corral__check(s)) return 0;
+    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
+    return corral__owner_op(__func__, s, owner, CORRAL__OP_DOMAIN, domain);
+}
+uint32_t corral_set_domain_tags(corral_sched *s, uint32_t tags, uint32_t domain)
+{
+    if (!corral__check(s)) return 0;
+    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
+    return corral__tags_op(__func__, s, tags, CORRAL__OP_DOMAIN, domain);
+}
 
-uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_PAUSE); }
+uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_STOP, 0); }
 
-uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_RESUME); }
+uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_PAUSE, 0); }
 
-uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_STOP); }
+uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_RESUME, 0); }
 
-uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_PAUSE); }
+uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_STOP, 0); }
 
-uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_RESUME); }
+uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_PAUSE, 0); }
+
+uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_RESUME, 0); }
 
 void corral__groups_init(corral_sched *s)
 {

@@ -330,11 +330,12 @@ corral_co *corral__create(const char *call, corral_sched *s, const corral_type *
 /* take and first step of an admitted start; plain: a constant */
 static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
                                                   size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
-                                                  corral_handle *h, bool plain)
+                                                  uint32_t domain, corral_handle *h, bool plain)
 {
     corral__meta *m;
     corral_co *co = corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, h, &m, plain);
     if (!co) return;
+    m->domain = (uint8_t)domain;
     corral__type_entry *te = &corral__types(s)[ti];
     /* Unity: the first step runs at once, in the caller's frame */
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
@@ -349,12 +350,13 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     uint32_t phase = CORRAL__PH_UPDATE;
     CORRAL__REQUIRE(s, !opts || corral__phase_index(opts->phase, &phase), CORRAL_ERR_BAD_PHASE, h);
     uint64_t owner = opts ? opts->owner : 0;
-    uint32_t tags = opts ? opts->tags : 0;
+    uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
+    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, h);
     uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */
-    if (corral__types(s)[ti].plain) corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, &h, true);
-    else corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, &h, false);
+    if (corral__types(s)[ti].plain) corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, domain, &h, true);
+    else corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, domain, &h, false);
     return h;
 }
 
@@ -367,7 +369,7 @@ static CORRAL__ALWAYS_INLINE size_t corral__start_batch(corral_sched *s, uint32_
     for (; k < n; k++, p += ctx_size) {
         corral_handle h = {0, 0};
         if (k > 0 && !corral__room_for("corral_start_n", s, te)) break;
-        corral__start_as("corral_start_n", s, ti, p, ctx_size, CORRAL__PH_UPDATE, 0, 0, &h, plain);
+        corral__start_as("corral_start_n", s, ti, p, ctx_size, CORRAL__PH_UPDATE, 0, 0, 0, &h, plain);
         if (h.gen == 0) break; /* no slot: the error is set */
         if (out) out[k] = h;
     }

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 1u
+#define CORRAL__SAVE_VERSION 2u /* 2: time domains; 1 still loads (every coroutine in domain 0) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
 
 /* ---- the byte stream: little-endian, bounds-checked */
@@ -141,6 +141,11 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
             return false;
         }
+    if ((corral__meta_of(s, co)->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE) {
+        snprintf(io->detail, sizeof io->detail, "a coroutine of type %s is in a race or a sync (they do not save)",
+                 vt->name);
+        return false;
+    }
     if ((co->resume & CORRAL__POINT_MASK) > vt->point_count) {
         snprintf(io->detail, sizeof io->detail,
                  "a coroutine of type %s waits at an unnamed resume point (name it: DEFINE_COROUTINE_AT)", vt->name);
@@ -266,6 +271,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, owner, 8);
     corral__put_u(io, tags, 4);
     corral__put_u(io, gorder, 4);
+    corral__put_u(io, m->domain, 1);
     /* its wait nodes */
     uint32_t count = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) count++;
@@ -303,12 +309,22 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
     size_t body = io->at;
     corral__put_u(io, s->now.frame, 8);
     corral__put_u(io, s->now.frame_pos, 4);
-    corral__put_f64(io, s->now.time);
+    corral__put_f64(io, s->domains.d[0].time);
     corral__put_f64(io, s->now.unscaled_time);
     corral__put_f64(io, s->now.fixed_time);
-    corral__put_f64(io, (double)s->now.time_scale);
+    corral__put_f64(io, (double)s->domains.d[0].scale);
     corral__put_u(io, s->timers.seq, 4);
     corral__put_u(io, s->nodes.order, 4);
+    /* the time domains past the game clock, and which are paused */
+    corral__put_u(io, s->domains.count, 4);
+    uint32_t paused = 0;
+    for (uint32_t d = 0; d < s->domains.count; d++) {
+        paused |= (s->domains.d[d].paused ? 1u : 0u) << d;
+        if (d == 0) continue;
+        corral__put_f64(io, s->domains.d[d].time);
+        corral__put_f64(io, (double)s->domains.d[d].scale);
+    }
+    corral__put_u(io, paused, 4);
     /* the types of the live coroutines */
     uint32_t ntypes = 0;
     for (uint32_t t = 0; t < s->types.type_count; t++) ntypes += corral__types(s)[t].live > 0;
@@ -479,7 +495,7 @@ typedef struct corral__lwait {
 
 typedef struct corral__lco {
     uint32_t type; /* index in the loader's type table */
-    uint8_t state, phase, hold, outcome, fired, mode;
+    uint8_t state, phase, hold, outcome, fired, mode, domain;
     uint16_t pending;
     uint32_t point, age, parent, child, dest_field, delta, tags, gorder;
     uint64_t owner;
@@ -494,6 +510,8 @@ typedef struct corral__loader {
     uint64_t frame;
     uint32_t frame_pos, timer_seq, node_order;
     double time, unscaled, fixed, scale;
+    uint32_t version, domains, paused;
+    double dtime[CORRAL_MAX_DOMAINS], dscale[CORRAL_MAX_DOMAINS];
     uint32_t ntypes;
     corral__ltype t[CORRAL__LOAD_MAX_TYPES];
     uint32_t nsig, nfut, nco, nrun, ndefer, nwait_order, ngroup_order;
@@ -610,6 +628,7 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
     c->owner = corral__get_u(io, 8);
     c->tags = (uint32_t)corral__get_u(io, 4);
     c->gorder = (uint32_t)corral__get_u(io, 4);
+    c->domain = L->version >= 2 ? (uint8_t)corral__get_u(io, 1) : 0;
     c->nwaits = (uint32_t)corral__get_u(io, 1);
     if (c->nwaits > CORRAL__SAVE_MAX_WAITS) {
         corral__io_fail(io, "a coroutine has too many wait nodes");
@@ -650,7 +669,9 @@ static bool corral__lread_head(corral__loader *L)
     corral_sched *s = L->s;
     if (io->size < 24 || corral__get_u(io, 4) != CORRAL__SAVE_MAGIC)
         return corral__lfail(L, "not a corral save%s%s", NULL, NULL);
-    if (corral__get_u(io, 4) != CORRAL__SAVE_VERSION) return corral__lfail(L, "a save format this build does not read%s%s", NULL, NULL);
+    L->version = (uint32_t)corral__get_u(io, 4);
+    if (L->version < 1 || L->version > CORRAL__SAVE_VERSION)
+        return corral__lfail(L, "a save format this build does not read%s%s", NULL, NULL);
     uint64_t size = corral__get_u(io, 8), sum = corral__get_u(io, 8);
     if (size != io->size) return corral__lfail(L, "the save's size is not the size given%s%s", NULL, NULL);
     if (corral__fnv(io->r + 24, io->size - 24) != sum) return corral__lfail(L, "the save is damaged (checksum)%s%s", NULL, NULL);
@@ -662,6 +683,21 @@ static bool corral__lread_head(corral__loader *L)
     L->scale = corral__get_f64(io);
     L->timer_seq = (uint32_t)corral__get_u(io, 4);
     L->node_order = (uint32_t)corral__get_u(io, 4);
+    L->domains = 1;
+    L->paused = 0;
+    if (L->version >= 2) {
+        L->domains = (uint32_t)corral__get_u(io, 4);
+        if (L->domains == 0 || L->domains > s->domains.count)
+            return corral__lfail(L, "the save has more time domains than this scheduler (desc.domains)%s%s", NULL, NULL);
+        for (uint32_t d = 1; d < L->domains; d++) {
+            L->dtime[d] = corral__get_f64(io);
+            L->dscale[d] = corral__get_f64(io);
+            if (!(L->dtime[d] >= 0.0 && L->dtime[d] <= 1e12) || !(L->dscale[d] >= 0.0 && L->dscale[d] <= 1e9))
+                return corral__lfail(L, "the save's clocks are out of range%s%s", NULL, NULL);
+        }
+        L->paused = (uint32_t)corral__get_u(io, 4);
+        if (L->paused >> L->domains) return corral__lfail(L, "the save pauses a time domain it does not have%s%s", NULL, NULL);
+    }
     /* clocks: finite, at most 10^12 s, the fixed clock near the scaled one */
     if (L->frame_pos > 1u + CORRAL__PH_END || !(L->time >= 0.0 && L->time <= 1e12) ||
         !(L->unscaled >= 0.0 && L->unscaled <= 1e12) || !(L->fixed >= 0.0 && L->fixed <= 1e12) ||
@@ -854,7 +890,7 @@ static bool corral__lcheck(corral__loader *L)
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
         if (c.phase >= CORRAL__PH_COUNT || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN) ||
-            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_ANY || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
+            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_ANY || c.domain >= L->domains || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
         bool ok;
@@ -895,7 +931,11 @@ static bool corral__lcheck(corral__loader *L)
                 (fired && c.mode != CORRAL__MODE_ALL))
                 return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
             if (corral__kind_is(lw->kind, CORRAL__HOW_TIMER)) {
-                if (!(lw->due >= -1e12 && lw->due <= 1e13) || lw->list >= CORRAL__HEAP_COUNT)
+                if (!(lw->due >= -1e12 && lw->due <= 1e13) || lw->list >= 2u + L->domains ||
+                    (lw->list != CORRAL__HEAP_FRAMES &&
+                     lw->list != (lw->kind == CORRAL_WAIT_SECONDS    ? corral__domain_heap(c.domain)
+                                  : lw->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
+                                                                     : (uint32_t)CORRAL__HEAP_FRAMES)))
                     return corral__lfail(L, "a timer of type %s is out of range%s", tn, none);
             } else if (corral__kind_is(lw->kind, CORRAL__HOW_POLL)) {
                 const corral_predicate_registry *pr = s->types.predicates;
@@ -1164,10 +1204,18 @@ static void corral__lapply(corral__loader *L)
     for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].page = CORRAL__NIL;
     s->now.frame = L->frame;
     s->now.frame_pos = L->frame_pos;
-    s->now.time = L->time;
+    s->domains.d[0].time = L->time;
     s->now.unscaled_time = L->unscaled;
     s->now.fixed_time = L->fixed;
-    s->now.time_scale = (float)L->scale;
+    s->domains.d[0].scale = (float)L->scale;
+    for (uint32_t d = 0; d < s->domains.count; d++) {
+        if (d > 0) {
+            s->domains.d[d].time = d < L->domains ? L->dtime[d] : 0.0;
+            s->domains.d[d].scale = d < L->domains ? (float)L->dscale[d] : 1.0f;
+        }
+        s->domains.d[d].paused = (L->paused >> d) & 1u;
+        s->domains.d[d].dt = 0.0f;
+    }
 
     /* signals and futures, at their indices, with their generations */
     corral__io *io = &L->io;
@@ -1221,6 +1269,7 @@ static void corral__lapply(corral__loader *L)
         corral__meta *m = &corral__meta_table(s)[g];
         corral__meta_reset(m);
         m->born = (uint32_t)L->frame - c.age;
+        m->domain = c.domain;
         m->hold = c.hold;
         m->outcome = c.outcome;
         m->fired = (int8_t)c.fired;

@@ -30,7 +30,7 @@ typedef struct corral__plan {
     uint64_t hash_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots, ready_off;
-    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_COUNT];
+    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains;
     uint64_t signals_off, max_signals, futures_off, max_futures;
     uint64_t posts_off, max_posts;
     uint64_t owner_off, owner_buckets, wait_nodes;
@@ -61,6 +61,9 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     memset(p, 0, sizeof *p);
     p->max_types = d->max_types ? d->max_types : CORRAL__DEFAULT_MAX_TYPES;
     if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
+    p->domains = d->domains ? d->domains : 1u;
+    if (p->domains > CORRAL_MAX_DOMAINS) return CORRAL_ERR_BAD_DESC;
+    p->heaps = 2u + p->domains;
     const corral_registry *reg = d->registry;
     if (reg && (reg->count > p->max_types || (reg->count && (!reg->types || !reg->ids))))
         return CORRAL_ERR_BAD_DESC;
@@ -142,7 +145,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off = corral__align64(off, 8);
     p->nodes_off = off;
     off += p->node_count * sizeof(corral__node);
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) { /* timers are wait nodes only */
+    for (uint32_t h = 0; h < p->heaps; h++) { /* timers are wait nodes only */
         p->heap_off[h] = off;
         off += p->wait_nodes * sizeof(uint32_t);
     }
@@ -259,7 +262,9 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->nodes.off = (uint32_t)p.nodes_off;
     s->nodes.count = (uint32_t)p.node_count;
     s->nodes.wait_count = (uint32_t)p.wait_nodes;
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->timers.heap_off[h] = (uint32_t)p.heap_off[h];
+    s->timers.heaps = (uint32_t)p.heaps;
+    for (uint32_t h = 0; h < p.heaps; h++) s->timers.heap_off[h] = (uint32_t)p.heap_off[h];
+    s->domains.count = (uint32_t)p.domains;
     s->groups.owner_off = (uint32_t)p.owner_off;
     s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
     s->wakes.signals_off = (uint32_t)p.signals_off;
@@ -283,7 +288,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->prof.trace_cap = (uint32_t)p.trace_cap;
     s->now.fixed_dt = p.fixed_dt;
     s->now.max_fixed_steps = p.max_fixed_steps;
-    s->now.time_scale = 1.0f;
+    for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) s->domains.d[k].scale = 1.0f;
     s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
     s->now.phase = CORRAL__NIL;
     s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
@@ -409,8 +414,7 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->prof.frame_tick_ns = 0;
     s->prof.frame_start_time = s->now.unscaled_time;
     s->now.unscaled_dt = dt;
-    s->now.frame_dt = dt * s->now.time_scale;
-    s->now.time += (double)s->now.frame_dt;
+    corral__domains_advance(s, dt);
     s->now.unscaled_time += (double)dt;
     s->now.frame++;
     s->now.frame_pos = 0;
@@ -431,7 +435,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
         s->now.fixed_time += (double)s->now.fixed_dt;
         s->now.phase_dt = s->now.fixed_dt;
     } else {
-        s->now.phase_dt = s->now.frame_dt;
+        s->now.phase_dt = s->domains.d[0].dt;
     }
     if (s->budget.ns) s->budget.run_start = s->now.clock.now_ns(s->now.clock.user_data);
     s->prof.chain_valid = 0;
@@ -466,7 +470,7 @@ uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
 uint32_t corral_fixed_steps_due(const corral_sched *s)
 {
     if (!corral__check(s) || !(s->now.fixed_dt > 0.0f)) return 0;
-    double behind = s->now.time - s->now.fixed_time;
+    double behind = s->domains.d[0].time - s->now.fixed_time;
     if (behind < (double)s->now.fixed_dt) return 0;
     double n = behind / (double)s->now.fixed_dt;
     return n >= (double)s->now.max_fixed_steps ? s->now.max_fixed_steps : (uint32_t)n;
@@ -481,8 +485,9 @@ uint32_t corral_tick(corral_sched *s, float dt)
     uint32_t steps = 0;
     for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
     /* too far behind (a hitch): drop the fixed steps over the cap */
-    if (s->now.fixed_dt > 0.0f && s->now.time - s->now.fixed_time >= (double)s->now.fixed_dt)
-        s->now.fixed_time += (double)s->now.fixed_dt * (double)(uint64_t)((s->now.time - s->now.fixed_time) / (double)s->now.fixed_dt);
+    const double game_time = s->domains.d[0].time;
+    if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt)
+        s->now.fixed_time += (double)s->now.fixed_dt * (double)(uint64_t)((game_time - s->now.fixed_time) / (double)s->now.fixed_dt);
     steps += corral__run(s, CORRAL__PH_UPDATE);
     steps += corral__run(s, CORRAL__PH_LATE);
     steps += corral__run(s, CORRAL__PH_END);
@@ -499,14 +504,12 @@ uint32_t corral_tick(corral_sched *s, float dt)
 
 void corral_set_time_scale(corral_sched *s, float scale)
 {
-    if (!corral__check(s)) return;
-    CORRAL__REQUIRE(s, scale >= 0.0f, CORRAL_ERR_BAD_DT, );
-    s->now.time_scale = scale;
+    corral_domain_set_scale(s, 0, scale);
 }
 
 float corral_time_scale(const corral_sched *s)
 {
-    return corral__check(s) ? s->now.time_scale : 0.0f;
+    return corral_domain_scale(s, 0);
 }
 
 uint32_t corral_live_count(const corral_sched *s)
@@ -516,7 +519,7 @@ uint32_t corral_live_count(const corral_sched *s)
 
 double corral_time(const corral_sched *s)
 {
-    return corral__check(s) ? s->now.time : 0.0;
+    return corral__check(s) ? s->domains.d[0].time : 0.0;
 }
 
 double corral_unscaled_time(const corral_sched *s)
@@ -545,7 +548,11 @@ corral_sched *corral__in_step(const char *call, const corral_co *co, bool stoppi
 float corral_dt(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s ? (s->now.in_tick ? s->now.phase_dt : s->now.frame_dt) : 0.0f;
+    if (!s) return 0.0f;
+    if (CORRAL__LIKELY(s->domains.count == 1)) return s->now.in_tick ? s->now.phase_dt : s->domains.d[0].dt;
+    const struct corral__domain *d = &s->domains.d[corral__meta_of(s, co)->domain];
+    if (d->paused) return 0.0f;
+    return s->now.in_tick && s->now.phase == CORRAL__PH_FIXED ? s->now.fixed_dt : d->dt;
 }
 
 float corral_unscaled_dt(const corral_co *co)

@@ -108,7 +108,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__nodes(s), (size_t)s->nodes.wait_bump * sizeof(corral__node));
     corral__put(k, corral__nodes(s) + s->nodes.wait_count,
                 (size_t)(s->nodes.group_bump - s->nodes.wait_count) * sizeof(corral__node));
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++)
+    for (uint32_t h = 0; h < s->timers.heaps; h++)
         corral__put(k, corral__heap(s, h), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__put(k, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
@@ -187,8 +187,12 @@ static bool corral__snap_read(const corral_sched *s, const unsigned char *buf, s
         o->nodes.group_bump > o->nodes.count || o->run.ready_head != o->run.ready_tail || o->now.in_tick ||
         o->now.depth)
         return false;
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++)
-        if (o->timers.heap_len[h] > o->nodes.wait_count) return false;
+    if (o->timers.heaps != 2u + o->domains.count || o->domains.count > CORRAL_MAX_DOMAINS) return false;
+    size_t timers = 0;
+    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) {
+        if (o->timers.heap_len[h] > (h < o->timers.heaps ? o->nodes.wait_count : 0u)) return false;
+        timers += o->timers.heap_len[h];
+    }
     corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size};
     v->types = buf + k.at;
     k.at += (size_t)o->types.type_count * sizeof(corral__type_entry);
@@ -215,7 +219,7 @@ static bool corral__snap_read(const corral_sched *s, const unsigned char *buf, s
     v->tail_at = k.at;
     size_t tail = (size_t)o->run.chunk_bump * (CORRAL__CHUNK + 1u) * sizeof(uint32_t) +
                   ((size_t)o->nodes.wait_bump + o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node) +
-                  ((size_t)o->timers.heap_len[0] + o->timers.heap_len[1] + o->timers.heap_len[2]) * sizeof(uint32_t) +
+                  timers * sizeof(uint32_t) +
                   (size_t)corral__owner_words(o) * sizeof(uint32_t) +
                   (size_t)o->wakes.max_signals * sizeof(corral__signal) +
                   (size_t)o->wakes.max_futures * sizeof(corral__future);
@@ -314,7 +318,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     corral__get(b, &at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
     corral__get(b, &at, corral__nodes(s) + s->nodes.wait_count,
                 (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node));
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++)
+    for (uint32_t h = 0; h < s->timers.heaps; h++)
         corral__get(b, &at, corral__heap(s, h), (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
     corral__get(b, &at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__get(b, &at, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
@@ -454,7 +458,7 @@ static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_c
     corral__h64(k, m->dest);
     corral__h64(k, (uint64_t)m->pending << 32 | (uint64_t)(uint8_t)m->fired << 24 | (uint64_t)m->mode << 16 |
                        (uint64_t)m->outcome << 8 | m->stop_why);
-    corral__h64(k, (uint64_t)m->hold << 32 | m->born);
+    corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
     for (uint32_t i = m->groups; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP + 33; i = N[i].sibling, len++)
@@ -476,10 +480,13 @@ uint64_t corral_state_hash(const corral_sched *s)
     if (!corral__check(s)) return 0;
     corral__hasher k = {0x636F7272616C3031ull};
     corral__h64(&k, s->now.frame);
-    corral__hdouble(&k, s->now.time);
+    for (uint32_t d = 0; d < s->domains.count; d++) {
+        corral__hdouble(&k, s->domains.d[d].time);
+        corral__hfloat(&k, s->domains.d[d].scale);
+        corral__h64(&k, s->domains.d[d].paused);
+    }
     corral__hdouble(&k, s->now.unscaled_time);
     corral__hdouble(&k, s->now.fixed_time);
-    corral__hfloat(&k, s->now.time_scale);
     corral__h64(&k, s->now.frame_pos);
     /* the coroutines, in slot order (slots are taken in a deterministic order) */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {

@@ -1,6 +1,7 @@
 /*
-    timers.c -- the waits for frames, scaled seconds and real seconds: one
-    4-ary min-heap per clock, keyed by due time, ties by the order the
+    timers.c -- the waits for frames, seconds and real seconds: one 4-ary
+    min-heap per clock (frames, real time, each time domain's seconds:
+    domains.c), keyed by due time on that clock, ties by the order the
     waits began. A timer node's heap is in its `list`, its heap position in
     its `next`.
 
@@ -73,12 +74,12 @@ static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 
 /* ---- wake points */
 
-/* the three clocks, in heap order */
-static void corral__timer_clocks(const corral_sched *s, double now[CORRAL__HEAP_COUNT])
+/* the clock heap h counts */
+static double corral__clock_of(const corral_sched *s, uint32_t h)
 {
-    now[CORRAL__HEAP_SCALED] = s->now.time;
-    now[CORRAL__HEAP_REAL] = s->now.unscaled_time;
-    now[CORRAL__HEAP_FRAMES] = (double)s->now.frame;
+    if (h == CORRAL__HEAP_REAL) return s->now.unscaled_time;
+    if (h == CORRAL__HEAP_FRAMES) return (double)s->now.frame;
+    return s->domains.d[corral__heap_domain(h)].time;
 }
 
 /* Time waits resume in a later frame than the one they began in: timers
@@ -88,7 +89,8 @@ static void corral__timer_clocks(const corral_sched *s, double now[CORRAL__HEAP_
 void corral__timer_arm(corral_sched *s, uint32_t i, const corral_wait *w)
 {
     corral__node *n = &corral__nodes(s)[i];
-    uint32_t h = w->kind == CORRAL_WAIT_SECONDS ? CORRAL__HEAP_SCALED
+    uint32_t h = w->kind == CORRAL_WAIT_SECONDS
+                     ? corral__domain_heap(corral__meta_of(s, CORRAL__CO(s, n->co))->domain)
                  : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
                                                    : CORRAL__HEAP_FRAMES;
     if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f)) {
@@ -96,8 +98,7 @@ void corral__timer_arm(corral_sched *s, uint32_t i, const corral_wait *w)
         n->u.t.due = (double)(s->now.frame + 1);
     } else {
         n->u.t.due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
-                     : w->kind == CORRAL_WAIT_SECONDS ? s->now.time + (double)w->seconds
-                                                      : s->now.unscaled_time + (double)w->seconds;
+                                                   : corral__clock_of(s, h) + (double)w->seconds;
     }
     n->u.t.seq = s->timers.seq++;
     n->list = (uint8_t)h;
@@ -112,32 +113,51 @@ void corral__timer_cancel(corral_sched *s, const corral__node *n)
 /* paused: out of its heap, keeping the time it has left */
 void corral__timer_hold(corral_sched *s, corral__node *n)
 {
-    double now[CORRAL__HEAP_COUNT];
-    corral__timer_clocks(s, now);
     corral__heap_remove(s, n->list, n->next);
-    n->u.t.due -= now[n->list];
+    n->u.t.due -= corral__clock_of(s, n->list);
 }
 
 /* resumed: back in its heap with the time it had left */
 void corral__timer_unhold(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
-    double now[CORRAL__HEAP_COUNT];
-    corral__timer_clocks(s, now);
-    n->u.t.due += now[n->list];
+    n->u.t.due += corral__clock_of(s, n->list);
     corral__heap_push(s, n->list, i);
+}
+
+/* Time (frames) until a timer node is due; a held one's is what it keeps. */
+double corral__timer_left(const corral_sched *s, const corral__node *n)
+{
+    return n->attached == 2 ? n->u.t.due : n->u.t.due - corral__clock_of(s, n->list);
+}
+
+/* A sleeper moves to another domain's heap with the time it has left
+   there (a held one keeps it as it is). */
+void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    if (n->list == heap) return;
+    if (n->attached != 1) {
+        n->list = (uint8_t)heap;
+        return;
+    }
+    double left = n->u.t.due - corral__clock_of(s, n->list);
+    corral__heap_remove(s, n->list, n->next);
+    n->list = (uint8_t)heap;
+    n->u.t.due = corral__clock_of(s, heap) + left;
+    corral__heap_push(s, heap, i);
 }
 
 uint32_t corral__wake_timers(corral_sched *s)
 {
-    double now[CORRAL__HEAP_COUNT];
-    corral__timer_clocks(s, now);
     corral__node *N = corral__nodes(s);
     uint32_t woken = 0;
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) {
+    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+        if (s->timers.heap_len[h] == 0) continue;
+        const double now = corral__clock_of(s, h);
         while (s->timers.heap_len[h] > 0) {
             uint32_t i = corral__heap(s, h)[0];
-            if (N[i].u.t.due > now[h]) break;
+            if (N[i].u.t.due > now) break;
             corral__heap_remove(s, h, 0);
             s->nodes.debug_visits++;
             corral__fire(s, i);
@@ -160,5 +180,5 @@ void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due,
 
 void corral__timers_init(corral_sched *s)
 {
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) s->timers.heap_len[h] = 0;
+    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) s->timers.heap_len[h] = 0;
 }

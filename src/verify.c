@@ -224,7 +224,7 @@ static bool corral__verify_nodes(const corral_sched *s)
 static bool corral__verify_heaps(const corral_sched *s)
 {
     const corral__node *N = corral__nodes(s);
-    for (uint32_t h = 0; h < CORRAL__HEAP_COUNT; h++) {
+    for (uint32_t h = 0; h < s->timers.heaps; h++) {
         const uint32_t *H = corral__heap(s, h);
         for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
             uint32_t i = H[pos];

@@ -99,6 +99,7 @@ extern "C" {
 #define CORRAL_MAX_ALIGN        64
 #define CORRAL_MAX_CONTEXT_SIZE (1u << 20)
 #define CORRAL_MAX_CLASSES      16
+#define CORRAL_MAX_DOMAINS      8   /* time domains per scheduler (desc.domains) */
 
 /* ---------------------------------------------------------------- TYPES */
 
@@ -249,7 +250,8 @@ typedef struct corral_registry {
     X(FOREIGN_BLOCK, "the block was made by another process or build: its code pointers mean nothing here (use corral_save / corral_load)") \
     X(WRONG_THREAD, "the call was made from a thread that does not own the scheduler (docs/API.md, Threads)") \
     X(POST_QUEUE_FULL, "the cross-thread post queue is full: retry after the owner's next tick (desc.max_posts)") \
-    X(NO_THREADS, "this build has no atomics (tcc): posts from other threads are not available")
+    X(NO_THREADS, "this build has no atomics (tcc): posts from other threads are not available") \
+    X(BAD_DOMAIN, "the time domain is not one of the scheduler's (desc.domains)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -389,6 +391,10 @@ typedef struct corral_class_desc {
                         to a power of two; 24 bytes each)
     max_group_nodes     256: a coroutine started with an owner takes one,
                         plus one per tag bit (a pool of its own)
+    domains             1: time domains, each a clock with its own scale and
+                        pause (at most CORRAL_MAX_DOMAINS); domain 0 is the
+                        game clock. Each past the first costs 4 bytes per
+                        wait node (its timer heap)
     clock               the monotonic clock, in ns (time budgets, timing)
     validation          CORRAL_VALIDATION_DEFAULT: FATAL in debug builds of
                         the library, OFF in release (NDEBUG) builds
@@ -428,6 +434,7 @@ typedef struct corral_sched_desc {
     uint32_t max_futures;        /* 64 */
     uint32_t max_posts;          /* 256: completions and raises posted from other threads, pending at once */
     uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
+    uint32_t domains;            /* 1: time domains (corral_domain_*), domain 0 the game clock */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
     bool timing;                 /* false: step and tick times off */
@@ -563,6 +570,7 @@ typedef struct corral_start_desc {
     corral_phase phase; /* the phase it lives in: DEFAULT = UPDATE */
     uint64_t owner;     /* its group: an entity id, say; 0 = none */
     uint32_t tags;      /* a mask of up to 32 tags; 0 = none */
+    uint32_t domain;    /* its time domain; 0 = the game clock */
 } corral_start_desc;
 
 /* corral_start with options (NULL: defaults). */
@@ -629,9 +637,39 @@ CORRAL_API uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX witho
 /* Fixed steps still due this frame (what corral_tick would run). */
 CORRAL_API uint32_t corral_fixed_steps_due(const corral_sched *sched);
 
-/* 0 pauses scaled time (and scaled waits, and fixed steps); default 1. */
+/* 0 pauses scaled time (and scaled waits, and fixed steps); default 1.
+   The scale of domain 0, the game clock (below). */
 CORRAL_API void corral_set_time_scale(corral_sched *sched, float scale);
 CORRAL_API float corral_time_scale(const corral_sched *sched);
+
+/*
+    Time domains (docs/API.md, "Time domains"): desc.domains clocks, each
+    with its own scale and pause, advanced by every frame's dt. Domain 0 is
+    the game clock (corral_time, corral_set_time_scale, the fixed steps);
+    the others are the game's: a UI clock that runs while the game is
+    paused, slow motion for one character. A coroutine lives in one
+    domain (corral_start_desc.domain; a call's child and a race's arms in
+    their caller's): its `seconds` waits count that domain's time and
+    corral_dt is that domain's dt. Scaling or pausing a domain takes
+    effect on every sleeper in it from the next frame, each keeping
+    exactly the time it has left in that domain; moving a coroutine to
+    another domain carries its time left over. A paused domain's clock
+    stands still (its sleepers wait, corral_dt reads 0); its coroutines
+    still step, as under Unity's timeScale 0 (to hold them too: the
+    group pause). false / 0 with CORRAL_ERR_BAD_DOMAIN for a domain past
+    desc.domains, CORRAL_ERR_BAD_DT for a negative or NaN scale.
+*/
+CORRAL_API bool corral_domain_set_scale(corral_sched *sched, uint32_t domain, float scale);
+CORRAL_API float corral_domain_scale(const corral_sched *sched, uint32_t domain);
+CORRAL_API bool corral_domain_pause(corral_sched *sched, uint32_t domain);
+CORRAL_API bool corral_domain_resume(corral_sched *sched, uint32_t domain);
+CORRAL_API bool corral_domain_paused(const corral_sched *sched, uint32_t domain);
+CORRAL_API double corral_domain_time(const corral_sched *sched, uint32_t domain); /* its seconds since create */
+/* Put a coroutine (and the children it awaits, all the way down), an
+   owner's or tags' members in a domain; returns how many moved. */
+CORRAL_API bool corral_set_domain(corral_sched *sched, corral_handle h, uint32_t domain);
+CORRAL_API uint32_t corral_set_domain_owner(corral_sched *sched, uint64_t owner, uint32_t domain);
+CORRAL_API uint32_t corral_set_domain_tags(corral_sched *sched, uint32_t any_of, uint32_t domain);
 /* Unscaled seconds since create (what real-time waits count). */
 CORRAL_API double corral_unscaled_time(const corral_sched *sched);
 /* Fixed-update clock: seconds of fixed steps run. */
@@ -647,7 +685,9 @@ CORRAL_API uint64_t corral_frame(const corral_sched *sched);
 /* ---------------------------------------------------------------- IN A STEP */
 
 /* These take the running coroutine `co` and are valid inside its step. */
-CORRAL_API float corral_dt(const corral_co *co);          /* scaled dt; fixed_dt in FIXED_UPDATE */
+CORRAL_API float corral_dt(const corral_co *co);          /* its domain's dt; fixed_dt in FIXED_UPDATE
+                                                             (0 while its domain is paused) */
+CORRAL_API uint32_t corral_domain_of(const corral_co *co); /* its time domain */
 CORRAL_API float corral_unscaled_dt(const corral_co *co); /* this frame's dt, unscaled */
 CORRAL_API corral_phase corral_current_phase(const corral_co *co);
 CORRAL_API corral_handle corral_self(const corral_co *co);      /* own handle */
@@ -1132,6 +1172,15 @@ typedef enum corral_co_state {
     CORRAL_CO_STATE_COUNT
 } corral_co_state;
 
+/* What a CALLING coroutine awaits. */
+typedef enum corral_call_kind {
+    CORRAL_CALL_NONE = 0,
+    CORRAL_CALL_ONE,  /* one child: CORRAL_CALL, CORRAL_CALL_UNLESS */
+    CORRAL_CALL_RACE, /* the first of its arms: CORRAL_RACE */
+    CORRAL_CALL_SYNC, /* all its arms: CORRAL_SYNC */
+    CORRAL_CALL_KIND_COUNT
+} corral_call_kind;
+
 typedef struct corral_co_info {
     const corral_type *type;
     const char *type_name;
@@ -1143,8 +1192,16 @@ typedef struct corral_co_info {
     uint32_t tags;
     uint64_t age_frames;     /* frames since it started */
     corral_handle parent;    /* the caller awaiting it, or zero */
-    corral_handle child;     /* the child it awaits, or zero */
+    corral_handle child;     /* the child it awaits (a race or sync: its first arm
+                                still running), or zero */
     const void *ctx;         /* its context (valid until it ends) */
+    corral_call_kind call;   /* CALLING: a call, a race or a sync */
+    uint32_t arms;           /* a race or sync: its arms still running */
+    const char *file;        /* where it is suspended: its step's source file */
+    uint32_t line;           /* and line (0: unknown: a plain step, or not yet suspended) */
+    uint32_t domain;         /* its time domain (corral_set_domain) */
+    double left;             /* a timer wait: seconds (frames for `frames`) until it
+                                is due, the soonest of an all/any; else 0 */
 } corral_co_info;
 
 /* Iterate live coroutines: start with *cursor = 0; true while one was

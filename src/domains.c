@@ -1,0 +1,101 @@
+/*
+    domains.c -- time domains: desc.domains clocks, each advanced by every
+    frame's dt times its own scale, standing still while paused. Domain 0
+    is the game clock (corral_time, the fixed steps). A coroutine's domain
+    is in its meta entry; its `seconds` timers sit in its domain's heap
+    (timers.c), keyed by that clock, so a scale or a pause acts on every
+    sleeper of the domain at once and each keeps exactly its time left.
+*/
+#include "corral_internal.h"
+
+void corral__domains_advance(corral_sched *s, float dt)
+{
+    for (uint32_t k = 0; k < s->domains.count; k++) {
+        struct corral__domain *d = &s->domains.d[k];
+        d->dt = d->paused ? 0.0f : dt * d->scale;
+        d->time += (double)d->dt;
+    }
+}
+
+/* the domain, or NULL with BAD_DOMAIN set */
+static struct corral__domain *corral__domain_at(const char *call, const corral_sched *s, uint32_t domain)
+{
+    if (!corral__check_in(s, call)) return NULL;
+    CORRAL__REQUIRE_AT(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, NULL);
+    return (struct corral__domain *)&s->domains.d[domain];
+}
+
+bool corral_domain_set_scale(corral_sched *s, uint32_t domain, float scale)
+{
+    struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    if (!d) return false;
+    CORRAL__REQUIRE(s, scale >= 0.0f, CORRAL_ERR_BAD_DT, false);
+    d->scale = scale;
+    return true;
+}
+
+float corral_domain_scale(const corral_sched *s, uint32_t domain)
+{
+    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    return d ? d->scale : 0.0f;
+}
+
+static bool corral__domain_hold(const char *call, corral_sched *s, uint32_t domain, uint32_t paused)
+{
+    struct corral__domain *d = corral__domain_at(call, s, domain);
+    if (!d) return false;
+    d->paused = paused;
+    return true;
+}
+bool corral_domain_pause(corral_sched *s, uint32_t domain) { return corral__domain_hold(__func__, s, domain, 1); }
+bool corral_domain_resume(corral_sched *s, uint32_t domain) { return corral__domain_hold(__func__, s, domain, 0); }
+
+bool corral_domain_paused(const corral_sched *s, uint32_t domain)
+{
+    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    return d && d->paused;
+}
+
+double corral_domain_time(const corral_sched *s, uint32_t domain)
+{
+    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    return d ? d->time : 0.0;
+}
+
+/* co and the children it awaits, down the chain (a race's or sync's arms,
+   each with theirs: recursive, one level per race nested in a race), go
+   to `domain`, their seconds timers with the time they have left there.
+   True if co's domain changed. */
+bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
+{
+    const uint32_t heap = corral__domain_heap(domain);
+    bool changed = corral__meta_of(s, co)->domain != domain;
+    while (co) {
+        corral__meta *m = corral__meta_of(s, co);
+        corral__node *N = corral__nodes(s);
+        m->domain = (uint8_t)domain;
+        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+            if (N[i].kind == CORRAL_WAIT_SECONDS && corral__heap_domain(N[i].list) != CORRAL__NIL)
+                corral__timer_move(s, i, heap);
+            else if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
+                corral__domain_set(s, corral__co_of_global(s, N[i].u.t.target), domain);
+        }
+        co = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
+    }
+    return changed;
+}
+
+bool corral_set_domain(corral_sched *s, corral_handle h, uint32_t domain)
+{
+    if (!corral__domain_at(__func__, s, domain)) return false;
+    corral_co *co = corral__live(__func__, s, h);
+    if (!co) return false;
+    corral__domain_set(s, co, domain);
+    return true;
+}
+
+uint32_t corral_domain_of(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    return s ? corral__meta_of(s, co)->domain : 0u;
+}

@@ -1,0 +1,406 @@
+/* test_race.c -- CORRAL_RACE and CORRAL_SYNC: winners, losers, results,
+   the same tick, nesting, a caller stopped mid-way, full pools, misuse. */
+#include "common.h"
+#include "corral_internal.h"
+
+static void setup(void)
+{
+    trace_reset();
+    cleaned_reset();
+}
+TestSuite(race, .init = setup);
+
+/* what each worker saw: its steps and how it ended, by id */
+#define WORKERS 64
+static int w_steps[WORKERS];
+static int w_end[WORKERS];
+static corral_sched *w_stop_on_end; /* a loser's cleanup stops this handle's coroutine */
+static corral_handle w_stop_target;
+
+/* worker: after `frames` frames (0: in its first step) its result is value */
+#define WORKER_FIELDS(F) \
+    F(int, id)           \
+    F(int, frames)       \
+    F(int, value)
+DECLARE_COROUTINE_R(worker, WORKER_FIELDS, int)
+static void worker_end(worker_ctx *ctx, corral_end_reason why)
+{
+    if (ctx->id >= 0 && ctx->id < WORKERS) w_end[ctx->id] = (int)why;
+    trace_push(-ctx->id);
+    if (w_stop_on_end && why == CORRAL_END_LOST_RACE) corral_stop(w_stop_on_end, w_stop_target);
+}
+DEFINE_COROUTINE_CLEANUP(worker, worker_end)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->id >= 0 && ctx->id < WORKERS) w_steps[ctx->id]++;
+    while (ctx->frames-- > 0) {
+        CORRAL_WAIT_FRAME(co);
+        w_steps[ctx->id]++;
+    }
+    ctx->result = ctx->value;
+    trace_push(ctx->id);
+    CORRAL_END(co);
+}
+
+/* racer: races three workers (frames a, b, c), or syncs them (sync) */
+#define RACER_FIELDS(F)     \
+    F(int, a)               \
+    F(int, b)               \
+    F(int, c)               \
+    F(int, base)            \
+    F(int, sync)            \
+    F(int, once)            \
+    F(int, got)             \
+    F(int, got_b)           \
+    F(int, got_c)           \
+    F(int, winner)          \
+    F(int, outcome)         \
+    F(int, resumed)         \
+    F(int64_t, issued_at)   \
+    F(int64_t, resumed_at)
+DECLARE_COROUTINE_R(racer, RACER_FIELDS, int)
+DEFINE_COROUTINE(racer)
+{
+    CORRAL_BEGIN(co);
+    ctx->got = ctx->got_b = ctx->got_c = -1;
+    ctx->issued_at = (int64_t)corral_frame(corral_sched_of(co));
+    if (ctx->sync) {
+        CORRAL_SYNC(co, worker_arm(co, (worker_ctx){.id = ctx->base + 1, .frames = ctx->a, .value = 10}, &ctx->got),
+                    worker_arm(co, (worker_ctx){.id = ctx->base + 2, .frames = ctx->b, .value = 20}, &ctx->got_b),
+                    worker_arm(co, (worker_ctx){.id = ctx->base + 3, .frames = ctx->c, .value = 30}, &ctx->got_c));
+    } else {
+        CORRAL_RACE(co, worker_arm(co, (worker_ctx){.id = ctx->base + 1, .frames = ctx->a, .value = 10}, &ctx->got),
+                    worker_arm(co, (worker_ctx){.id = ctx->base + 2, .frames = ctx->b, .value = 20}, &ctx->got),
+                    worker_arm(co, (worker_ctx){.id = ctx->base + 3, .frames = ctx->c, .value = 30}, &ctx->got));
+    }
+    ctx->winner = corral_race_winner(co);
+    ctx->outcome = (int)corral_call_outcome(co);
+    ctx->resumed_at = (int64_t)corral_frame(corral_sched_of(co));
+    ctx->resumed++;
+    ctx->result = ctx->got;
+    trace_push(100 + ctx->base);
+    while (!ctx->once) CORRAL_WAIT_FRAME(co); /* stays, for its context to be read */
+    CORRAL_END(co);
+}
+
+static corral_sched *rsched(uint32_t cap)
+{
+    memset(w_steps, 0, sizeof w_steps);
+    memset(w_end, 0, sizeof w_end);
+    w_stop_on_end = NULL;
+    return sched_of(one_class_desc(192, cap));
+}
+
+Test(race, the_first_arm_to_end_wins_and_the_others_end_at_once_with_lost_race)
+{
+    corral_sched *s = rsched(16);
+    corral_handle h = racer_start(s, (racer_ctx){.a = 3, .b = 2, .c = 5});
+    racer_ctx *c = racer_ctx_of(s, h);
+    cr_assert_eq(corral_live_count(s), 4, "the caller and its three arms");
+    cr_assert_eq(w_steps[1] + w_steps[2] + w_steps[3], 3, "every arm's first step ran in the same tick as the race");
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, h, &in));
+    cr_assert_eq(in.state, CORRAL_CO_CALLING);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(c->resumed, 0);
+    corral_tick(s, 0.01f); /* arm 1 (b = 2 frames) ends here */
+    cr_assert_eq(c->resumed, 1);
+    cr_assert_eq(c->winner, 1);
+    cr_assert_eq(c->outcome, CORRAL_END_FINISHED);
+    cr_assert_eq(c->got, 20, "only the winner's result is copied");
+    cr_assert_eq(c->resumed_at, 2, "the caller resumes in the run in which the winner ended");
+    cr_assert_eq(w_end[2], CORRAL_END_FINISHED);
+    cr_assert_eq(w_end[1], CORRAL_END_LOST_RACE);
+    cr_assert_eq(w_end[3], CORRAL_END_LOST_RACE);
+    cr_assert_eq(corral_live_count(s), 1);
+    cr_assert(corral_verify(s));
+    corral_stats_pools(s, &(corral_pool_stats){0});
+    corral_pool_stats ps;
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.wait_nodes, 0, "the arms' nodes are back in the pool");
+    corral_sched_destroy(s);
+}
+
+Test(race, arms_that_end_in_their_first_step_cost_no_frame)
+{
+    corral_sched *s = rsched(16);
+    corral_handle h = racer_start(s, (racer_ctx){.a = 2, .b = 0, .c = 0});
+    racer_ctx *c = racer_ctx_of(s, h);
+    cr_assert_eq(c->resumed, 1, "decided inside start");
+    cr_assert_eq(c->winner, 1, "the first arm to end, in arm order, wins");
+    cr_assert_eq(c->got, 20);
+    cr_assert_eq(w_steps[3], 0, "an arm that lost before its first step never runs");
+    cr_assert_eq(w_end[3], CORRAL_END_LOST_RACE, "but its cleanup hook runs, once");
+    cr_assert_eq(w_end[1], CORRAL_END_LOST_RACE);
+    int want[] = {2, -1, -3, -2, 100}; /* the winner; the losers, in arm order, as it ends; its own cleanup; the caller */
+    expect_trace(want, 5);
+    corral_handle g = racer_start(s, (racer_ctx){.base = 10, .sync = 1});
+    racer_ctx *d = racer_ctx_of(s, g);
+    cr_assert_eq(d->resumed, 1, "a sync whose arms all end at once resumes inside start");
+    cr_assert_eq(d->outcome, CORRAL_END_FINISHED);
+    cr_assert_eq(d->got, 10);
+    cr_assert_eq(d->got_b, 20);
+    cr_assert_eq(d->got_c, 30);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(race, a_sync_resumes_when_the_last_arm_ends_with_every_result)
+{
+    corral_sched *s = rsched(16);
+    corral_handle h = racer_start(s, (racer_ctx){.a = 2, .b = 4, .c = 1, .sync = 1});
+    racer_ctx *c = racer_ctx_of(s, h);
+    for (int f = 1; f <= 3; f++) {
+        corral_tick(s, 0.01f);
+        cr_assert_eq(c->resumed, 0, "frame %d: arm 1 still runs", f);
+    }
+    cr_assert_eq(c->got, 10, "a finished arm's result lands when it ends");
+    cr_assert_eq(c->got_c, 30);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(c->resumed, 1);
+    cr_assert_eq(c->resumed_at, 4);
+    cr_assert_eq(c->got_b, 20);
+    cr_assert_eq(c->outcome, CORRAL_END_FINISHED);
+    cr_assert_eq(c->winner, -1, "a sync has no winner");
+    corral_sched_destroy(s);
+}
+
+Test(race, a_sync_with_a_stopped_arm_waits_for_the_rest_and_reports_the_stop)
+{
+    corral_sched *s = rsched(16);
+    corral_handle h = racer_start(s, (racer_ctx){.a = 1, .b = 5, .c = 2, .sync = 1});
+    racer_ctx *c = racer_ctx_of(s, h);
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, h, &in));
+    cr_assert_eq(in.child.gen != 0, true, "the inspector names an arm");
+    /* find arm 2 (id 2) and stop it */
+    uint32_t cur = 0;
+    corral_co_info it;
+    corral_handle arm2 = {0, 0};
+    while (corral_next_co(s, &cur, &it))
+        if (it.type == &worker_type && ((const worker_ctx *)it.ctx)->id == 2) arm2 = it.handle;
+    cr_assert(corral_stop(s, arm2));
+    cr_assert_eq(c->resumed, 0);
+    corral_tick(s, 0.01f);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(c->resumed, 1);
+    cr_assert_eq(c->outcome, CORRAL_END_STOPPED, "the first arm that did not finish says how");
+    cr_assert_eq(c->got_b, -1, "a stopped arm leaves its destination alone");
+    cr_assert_eq(c->got, 10);
+    cr_assert_eq(c->got_c, 30);
+    corral_sched_destroy(s);
+}
+
+Test(race, a_stopped_winner_decides_the_race_with_its_outcome)
+{
+    corral_sched *s = rsched(16);
+    corral_handle h = racer_start(s, (racer_ctx){.a = 5, .b = 5, .c = 5});
+    racer_ctx *c = racer_ctx_of(s, h);
+    uint32_t cur = 0;
+    corral_co_info it;
+    corral_handle arm = {0, 0};
+    while (corral_next_co(s, &cur, &it))
+        if (it.type == &worker_type && ((const worker_ctx *)it.ctx)->id == 3) arm = it.handle;
+    cr_assert(corral_stop(s, arm));
+    corral_tick(s, 0.01f);
+    cr_assert_eq(c->resumed, 1);
+    cr_assert_eq(c->winner, 2);
+    cr_assert_eq(c->outcome, CORRAL_END_STOPPED);
+    cr_assert_eq(c->got, -1);
+    cr_assert_eq(w_end[1], CORRAL_END_LOST_RACE);
+    corral_sched_destroy(s);
+}
+
+/* outer: races an inner racer (its own race of three) against a worker */
+#define OUTER_FIELDS(F) \
+    F(int, inner_frames) \
+    F(int, worker_frames) \
+    F(int, got)         \
+    F(int, winner)      \
+    F(int, resumed)
+DECLARE_COROUTINE(outer, OUTER_FIELDS)
+DEFINE_COROUTINE(outer)
+{
+    CORRAL_BEGIN(co);
+    ctx->got = -1;
+    CORRAL_RACE(co,
+                racer_arm(co, (racer_ctx){.a = ctx->inner_frames, .b = ctx->inner_frames + 2, .c = 9, .base = 20, .once = 1},
+                          &ctx->got),
+                worker_arm(co, (worker_ctx){.id = 40, .frames = ctx->worker_frames, .value = 400}, &ctx->got));
+    ctx->winner = corral_race_winner(co);
+    ctx->resumed++;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(race, races_inside_races_end_their_whole_losing_tree)
+{
+    corral_sched *s = rsched(32);
+    corral_handle h = outer_start(s, (outer_ctx){.inner_frames = 6, .worker_frames = 2});
+    outer_ctx *c = outer_ctx_of(s, h);
+    cr_assert_eq(corral_live_count(s), 6, "outer, inner racer, its three workers, the outer worker");
+    corral_tick(s, 0.01f);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(c->resumed, 1);
+    cr_assert_eq(c->winner, 1);
+    cr_assert_eq(c->got, 400);
+    for (int id = 21; id <= 23; id++)
+        cr_assert_eq(w_end[id], CORRAL_END_PARENT_STOPPED, "worker %d of the losing inner race", id);
+    cr_assert_eq(corral_live_count(s), 1);
+    cr_assert(corral_verify(s));
+    /* the inner race wins: its result (its winner's) becomes the outer result */
+    corral_handle g = outer_start(s, (outer_ctx){.inner_frames = 1, .worker_frames = 5});
+    outer_ctx *d = outer_ctx_of(s, g);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(d->resumed, 1);
+    cr_assert_eq(d->winner, 0);
+    cr_assert_eq(d->got, 10, "the inner racer's result: its winner's");
+    cr_assert_eq(w_end[40], CORRAL_END_LOST_RACE);
+    cr_assert_eq(w_end[22], CORRAL_END_LOST_RACE);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(race, a_caller_stopped_mid_race_ends_every_arm_below_it)
+{
+    corral_sched *s = rsched(32);
+    corral_handle h = outer_start(s, (outer_ctx){.inner_frames = 6, .worker_frames = 6});
+    corral_tick(s, 0.01f);
+    cr_assert(corral_stop(s, h));
+    cr_assert_eq(corral_live_count(s), 0);
+    for (int id = 21; id <= 23; id++) cr_assert_eq(w_end[id], CORRAL_END_PARENT_STOPPED);
+    cr_assert_eq(w_end[40], CORRAL_END_PARENT_STOPPED);
+    corral_pool_stats ps;
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.wait_nodes, 0);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(race, a_losers_cleanup_that_stops_the_caller_leaves_a_sound_scheduler)
+{
+    corral_sched *s = rsched(16);
+    corral_handle h = racer_start(s, (racer_ctx){.a = 3, .b = 1, .c = 5});
+    w_stop_on_end = s;
+    w_stop_target = h;
+    corral_tick(s, 0.01f);
+    corral_tick(s, 0.01f);
+    cr_assert(!corral_alive(s, h));
+    cr_assert_eq(corral_live_count(s), 0);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(race, an_arm_without_a_slot_starts_none_and_the_caller_goes_on)
+{
+    corral_sched *s = rsched(3); /* the caller and two arms: the third has no slot */
+    corral_handle h = racer_start(s, (racer_ctx){.a = 3, .b = 1, .c = 5});
+    racer_ctx *c = racer_ctx_of(s, h);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    cr_assert_eq(c->resumed, 1, "it did not suspend");
+    cr_assert_eq(c->outcome, CORRAL_END_NONE);
+    cr_assert_eq(c->winner, -1);
+    cr_assert_eq(w_steps[1] + w_steps[2], 0, "the arms made never ran");
+    cr_assert_eq(w_end[1], CORRAL_END_PARENT_STOPPED);
+    cr_assert_eq(w_end[2], CORRAL_END_PARENT_STOPPED);
+    cr_assert_eq(corral_live_count(s), 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(race, an_arm_without_a_wait_node_ends_the_caller_never_an_early_resume)
+{
+    corral_sched_desc d = one_class_desc(192, 16);
+    d.max_wait_nodes = 2;
+    memset(w_steps, 0, sizeof w_steps);
+    memset(w_end, 0, sizeof w_end);
+    corral_sched *s = sched_of(d);
+    corral_handle h = racer_start(s, (racer_ctx){.a = 3, .b = 1, .c = 5});
+    cr_assert(!corral_alive(s, h), "the caller ended");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+    cr_assert_eq(w_end[1], CORRAL_END_PARENT_STOPPED);
+    cr_assert_eq(w_end[2], CORRAL_END_PARENT_STOPPED);
+    cr_assert_eq(w_steps[1] + w_steps[2] + w_steps[3], 0);
+    corral_pool_stats ps;
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.wait_failures, 1);
+    cr_assert_eq(ps.wait_nodes, 0);
+    cr_assert_eq(corral_live_count(s), 0);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* misuse: an arm outside a race, a seventeenth arm, a bad destination */
+#define MISUSE_FIELDS(F) \
+    F(int, what)         \
+    F(int, ok)           \
+    F(int, dest)         \
+    F(int, err)
+DECLARE_COROUTINE(misuse, MISUSE_FIELDS)
+DEFINE_COROUTINE(misuse)
+{
+    worker_ctx w = {.id = 50, .frames = 1, .value = 1};
+    int outside = 0;
+    switch (ctx->what) {
+    case 0: ctx->ok = corral_arm(co, &worker_type, &w, sizeof w, &ctx->dest, sizeof ctx->dest); break;
+    case 1:
+        corral_race_begin(co);
+        for (int i = 0; i < CORRAL_MAX_GROUP + 1; i++)
+            corral_arm(co, &worker_type, &w, sizeof w, &ctx->dest, sizeof ctx->dest);
+        ctx->ok = corral_arms_start(co);
+        break;
+    case 2:
+        corral_sync_begin(co);
+        corral_arm(co, &worker_type, &w, sizeof w, &outside, sizeof outside);
+        ctx->ok = corral_arms_start(co);
+        break;
+    default: break;
+    }
+    ctx->err = (int)corral_last_error(corral_sched_of(co));
+    return ctx->ok ? CORRAL_YIELD : CORRAL_STOP;
+}
+
+Test(race, misuse_is_refused_and_starts_nothing)
+{
+    corral_sched *s = rsched(32);
+    const corral_error want[] = {CORRAL_ERR_BAD_WAIT, CORRAL_ERR_BAD_WAIT, CORRAL_ERR_BAD_DEST};
+    for (int what = 0; what < 3; what++) {
+        corral_handle h = misuse_start(s, (misuse_ctx){.what = what});
+        cr_assert(!corral_alive(s, h), "case %d: it went on and ended", what);
+        cr_assert_eq(corral_last_error(s), want[what], "case %d: %s", what, corral_error_str(corral_last_error(s)));
+        cr_assert_eq(corral_live_count(s), 0, "case %d: no arm left behind", what);
+        cr_assert(corral_verify(s));
+    }
+    cr_assert_eq(w_steps[50], 0, "no arm of a refused race ran");
+    cr_assert(!corral_arms_start(NULL));
+    corral_sched_destroy(s);
+}
+
+Test(race, a_paused_caller_learns_the_winner_when_resumed)
+{
+    corral_sched *s = rsched(16);
+    corral_handle h = racer_start(s, (racer_ctx){.a = 3, .b = 1, .c = 5});
+    racer_ctx *c = racer_ctx_of(s, h);
+    cr_assert(corral_pause(s, h));
+    corral_tick(s, 0.01f);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(c->resumed, 0);
+    cr_assert_eq(w_end[1], CORRAL_END_LOST_RACE, "the race is decided while the caller is paused");
+    cr_assert(corral_resume(s, h));
+    corral_tick(s, 0.01f);
+    cr_assert_eq(c->resumed, 1);
+    cr_assert_eq(c->winner, 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(race, destroy_with_races_under_way_ends_everything_once)
+{
+    corral_sched *s = rsched(32);
+    outer_start(s, (outer_ctx){.inner_frames = 6, .worker_frames = 6});
+    racer_start(s, (racer_ctx){.a = 3, .b = 1, .c = 5, .base = 4, .sync = 1});
+    corral_tick(s, 0.01f);
+    corral_sched_destroy(s);
+    for (int id = 21; id <= 23; id++) cr_assert_eq(w_end[id], CORRAL_END_DESTROYED);
+    cr_assert_eq(w_end[40], CORRAL_END_DESTROYED);
+}
