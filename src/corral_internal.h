@@ -274,7 +274,7 @@ typedef struct corral__trace_ev {
     uint64_t t0;
     uint32_t dur_ns;
     uint16_t type;
-    uint16_t pad;
+    uint16_t line;  /* the source line it suspended at (0: it ended, or unknown) */
     uint32_t index, gen;
 } corral__trace_ev;
 

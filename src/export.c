@@ -218,6 +218,113 @@ void corral_dump(const corral_sched *s, FILE *out)
     while (corral_next_co(s, &cur, &in)) corral__print_info(s, &in, out);
 }
 
+/* ---------------------------------------------------------------- chains */
+
+/* a source path's last component: what the text outputs print */
+static const char *corral__base_name(const char *path)
+{
+    const char *b = path ? path : "?";
+    for (const char *p = b; *p; p++)
+        if (*p == '/' || *p == '\\') b = p + 1;
+    return b;
+}
+
+/* What it waits for, as text: the wait and its time left, or what it awaits. */
+static void corral__wait_text(const corral_sched *s, const corral_co *co, const corral_co_info *in, char *buf,
+                              size_t cap)
+{
+    const corral__meta *m = corral__meta_of(s, co);
+    const corral__node *N = corral__nodes(s);
+    size_t at = 0;
+#define CORRAL__PUT(...) (at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, __VA_ARGS__), at = at < cap ? at : cap)
+    buf[0] = 0;
+    if (in->state == CORRAL_CO_RUNNING) { CORRAL__PUT("running"); return; }
+    if (in->state == CORRAL_CO_PAUSED) CORRAL__PUT("paused, ");
+    if (in->call == CORRAL_CALL_RACE || in->call == CORRAL_CALL_SYNC) {
+        CORRAL__PUT("%s of %u arm%s running", in->call == CORRAL_CALL_RACE ? "race" : "sync", in->arms,
+                    in->arms == 1 ? "" : "s");
+        return;
+    }
+    if (in->call == CORRAL_CALL_ONE) CORRAL__PUT(m->wait != CORRAL__NIL ? "call, unless " : "call");
+    if (m->wait == CORRAL__NIL) {
+        if (in->call == CORRAL_CALL_NONE) CORRAL__PUT(co->state == CORRAL__DEFERRED ? "queued for the next frame" : "queued");
+        return;
+    }
+    if (m->mode == CORRAL__MODE_ALL || m->mode == CORRAL__MODE_ANY) {
+        uint32_t n = 0;
+        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) n += N[i].attached != 0;
+        CORRAL__PUT("%s of %u waiting", m->mode == CORRAL__MODE_ALL ? "all" : "any", n);
+    } else {
+        const corral__node *n = &N[m->wait];
+        CORRAL__PUT("%s", corral_wait_kind_str((corral_wait_kind)n->kind));
+        if (n->kind == CORRAL_WAIT_SIGNAL || n->kind == CORRAL_WAIT_FUTURE) CORRAL__PUT(" #%u", n->u.t.target);
+        if (n->kind == CORRAL_WAIT_JOIN) {
+            corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
+            CORRAL__PUT(" 0x%06x:%u", t.index, t.gen);
+        }
+    }
+    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+        if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && N[i].attached) {
+            if (N[i].list == CORRAL__HEAP_FRAMES) CORRAL__PUT(", %.0f frame%s left", in->left, in->left == 1.0 ? "" : "s");
+            else CORRAL__PUT(", %.3f s left", in->left);
+            if (N[i].list != CORRAL__HEAP_FRAMES && N[i].list != CORRAL__HEAP_REAL && in->domain)
+                CORRAL__PUT(" (domain %u)", in->domain);
+            break;
+        }
+#undef CORRAL__PUT
+}
+
+/* one line of a chain: depth, type, handle, where, what */
+static void corral__chain_line(const corral_sched *s, const corral_co *co, uint32_t depth, bool mark, FILE *out)
+{
+    corral_co_info in;
+    char what[160];
+    corral__info(s, co, &in);
+    corral__wait_text(s, co, &in, what, sizeof what);
+    fprintf(out, "%s%*s%s 0x%06x:%u  %s", mark ? "> " : "  ", (int)(2 * depth), "", in.type_name, in.handle.index,
+            in.handle.gen, corral__base_name(in.file));
+    if (in.line) fprintf(out, ":%u", in.line);
+    fprintf(out, "  %s\n", what);
+}
+
+/* co and what it awaits, below it: a call chain iteratively, a race's or
+   sync's arms each with its own (recursive, one level per race nested in
+   a race) */
+static void corral__chain_from(const corral_sched *s, const corral_co *co, uint32_t depth, const corral_co *mark,
+                               FILE *out)
+{
+    const corral__node *N = corral__nodes(s);
+    while (co) {
+        const corral__meta *m = corral__meta_of(s, co);
+        corral__chain_line(s, co, depth, co == mark, out);
+        depth++;
+        if (m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC) {
+            for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+                if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
+                    corral__chain_from(s, corral__co_of_global(s, N[i].u.t.target), depth, mark, out);
+            return;
+        }
+        co = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
+    }
+}
+
+bool corral_print_chain(const corral_sched *s, corral_handle h, FILE *out)
+{
+    if (!corral__check(s)) return false;
+    corral_error err;
+    const corral_co *co = corral__resolve(s, h, &err);
+    CORRAL__REQUIRE_AT(s, co, err, __func__, h, NULL, NULL, false);
+    CORRAL__REQUIRE(s, out, CORRAL_ERR_NULL_ARG, false);
+    const corral_co *root = co;
+    for (uint32_t n = 0; n <= s->arena.total_slots; n++) { /* up to the outermost caller */
+        const corral__meta *m = corral__meta_of(s, root);
+        if (m->parent == CORRAL__NIL) break;
+        root = corral__co_of_global(s, m->parent);
+    }
+    corral__chain_from(s, root, 0, co, out);
+    return true;
+}
+
 /* ---------------------------------------------------------------- JSON */
 
 static void corral__json_str(FILE *out, const char *str)
@@ -289,7 +396,28 @@ void corral_report_json(const corral_sched *s, FILE *out)
                 t.padding, t.live, t.peak, t.started, t.finished, t.stopped, t.failed, t.steps, t.steps_timed, t.step_ns,
                 t.step_ns_max, i + 1 < s->types.type_count ? "," : "");
     }
-    fprintf(out, "  ],\n  \"history\": [\n");
+    fprintf(out, "  ],\n  \"domains\": [");
+    for (uint32_t d = 0; d < s->domains.count; d++)
+        fprintf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s}", d ? ", " : "", s->domains.d[d].time,
+                (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
+    fprintf(out, "],\n  \"coroutines\": [");
+    uint32_t cur = 0, listed = 0;
+    corral_co_info in;
+    while (corral_next_co(s, &cur, &in)) {
+        char what[160];
+        corral__wait_text(s, corral__co_of_global(s, cur - 1), &in, what, sizeof what);
+        fprintf(out, "%s\n    {\"handle\": \"0x%06x:%u\", \"type\": ", listed++ ? "," : "", in.handle.index,
+                in.handle.gen);
+        corral__json_str(out, in.type_name);
+        fprintf(out, ", \"state\": \"%s\", \"file\": ", corral_co_state_str(in.state));
+        corral__json_str(out, in.file);
+        fprintf(out, ", \"line\": %u, \"waits\": ", in.line);
+        corral__json_str(out, what);
+        fprintf(out, ", \"left\": %.9g, \"domain\": %u, \"parent\": ", in.left, in.domain);
+        if (in.parent.gen) fprintf(out, "\"0x%06x:%u\"}", in.parent.index, in.parent.gen);
+        else fprintf(out, "null}");
+    }
+    fprintf(out, "%s],\n  \"history\": [\n", listed ? "\n  " : "");
     for (uint32_t k = 0; k < s->prof.hist_count; k++) {
         const corral_frame_sample *f = corral__hist_at(s, k);
         fprintf(out,
@@ -328,11 +456,14 @@ void corral_trace_json(const corral_sched *s, FILE *out)
     fprintf(out, "\"traceEvents\": [\n");
     fprintf(out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"corral\"}},\n");
     fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"frames\"}},\n");
-    fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"steps\"}}");
+    fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"steps\"}},\n");
+    fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 3, \"args\": {\"name\": \"waiting now\"}}");
+    double last_ts = 0.0; /* the end of the last event: where the waits are shown */
     for (uint32_t k = 0; k < s->prof.hist_count; k++) {
         const corral_frame_sample *f = corral__hist_at(s, k);
         double ts = clocked && f->tick_start_ns ? (double)(f->tick_start_ns - base) / 1000.0 : f->time * 1e6;
         double dur = clocked && f->tick_start_ns ? (double)f->tick_ns / 1000.0 : (double)f->dt * 1e6;
+        if (ts + dur > last_ts) last_ts = ts + dur;
         fprintf(out,
                 ",\n{\"name\": \"frame %" PRIu64 "\", \"cat\": \"corral\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, "
                 "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64 "}}",
@@ -352,12 +483,32 @@ void corral_trace_json(const corral_sched *s, FILE *out)
     }
     for (uint32_t k = 0; k < s->prof.trace_count; k++) {
         const corral__trace_ev *e = corral__trace_at(s, k);
+        if ((double)(e->t0 - base) / 1000.0 + (double)e->dur_ns / 1000.0 > last_ts)
+            last_ts = (double)(e->t0 - base) / 1000.0 + (double)e->dur_ns / 1000.0;
         fprintf(out, ",\n{\"name\": ");
         corral__json_str(out, e->type < s->types.type_count ? T[e->type].vt->name : "?");
         fprintf(out,
                 ", \"cat\": \"step\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, \"ts\": %.3f, \"dur\": %.3f, "
-                "\"args\": {\"handle\": \"0x%06x:%u\"}}",
+                "\"args\": {\"handle\": \"0x%06x:%u\", \"at\": \"",
                 (double)(e->t0 - base) / 1000.0, (double)e->dur_ns / 1000.0, e->index, e->gen);
+        const char *file = e->type < s->types.type_count ? T[e->type].vt->file : NULL;
+        fprintf(out, "%s:%u\"}}", corral__base_name(file), e->line);
+    }
+    /* where every live coroutine waits now, as corral_print_chain prints it:
+       one instant event per coroutine, at the end of the trace */
+    uint32_t cur = 0;
+    corral_co_info in;
+    while (corral_next_co(s, &cur, &in)) {
+        char what[160];
+        corral__wait_text(s, corral__co_of_global(s, cur - 1), &in, what, sizeof what);
+        fprintf(out, ",\n{\"name\": ");
+        corral__json_str(out, in.type_name);
+        fprintf(out, ", \"cat\": \"waiting\", \"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": 3, \"ts\": %.3f, "
+                     "\"args\": {\"handle\": \"0x%06x:%u\", \"at\": \"%s:%u\", \"waits\": ",
+                last_ts, in.handle.index, in.handle.gen, corral__base_name(in.file), in.line);
+        corral__json_str(out, what);
+        if (in.parent.gen) fprintf(out, ", \"caller\": \"0x%06x:%u\"", in.parent.index, in.parent.gen);
+        fprintf(out, "}}");
     }
     fprintf(out, "\n]}\n");
 }

@@ -161,7 +161,7 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
             e->t0 = t0;
             e->dur_ns = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
             e->type = (uint16_t)type;
-            e->pad = 0;
+            e->line = r == CORRAL_YIELD ? (uint16_t)(co->resume >> 16) : 0u;
             if (h.gen == 0) h = corral__handle_of(s, co);
             e->index = h.index;
             e->gen = h.gen;

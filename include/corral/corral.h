@@ -1215,6 +1215,13 @@ CORRAL_API const char *corral_wait_kind_str(corral_wait_kind k);
 CORRAL_API bool corral_print_co(const corral_sched *sched, corral_handle h, FILE *out);
 /* Every live coroutine, as corral_print_co. */
 CORRAL_API void corral_dump(const corral_sched *sched, FILE *out);
+/* The chain h is part of, from its outermost caller down to the innermost
+   coroutines (a race's or sync's arms each below it, indented): a line
+   each with its type, handle, the source file and line it is suspended
+   at, and what it waits for (the wait and its time left, a call, a race).
+   The line of h starts with "> ". JSON ("coroutines" of corral_report_json)
+   and the Chrome trace ("waiting now") carry the same. */
+CORRAL_API bool corral_print_chain(const corral_sched *sched, corral_handle h, FILE *out);
 
 /* ---- exports (docs/PROFILING.md has the schemas) */
 /* JSON: arena, pools, classes, types, history. */
