@@ -44,7 +44,7 @@ enum {
 typedef enum {
     CX_START, CX_YIELD, CX_NEXT_FRAME, CX_FRAMES1, CX_FRAMES0, CX_SECONDS, CX_SECONDS0, CX_REALTIME,
     CX_FIXED, CX_LATE, CX_END, CX_UNTIL, CX_WHILE, CX_SIGNAL, CX_FUTURE, CX_JOIN, CX_ANY, CX_ALL,
-    CX_CALL, CX_ROW_COUNT
+    CX_DOMAIN_SECONDS, CX_CALL, CX_RACE, CX_SYNC, CX_ROW_COUNT
 } cx_row;
 
 #define CX_ROWS_AS_IN_DOCS                                                                                             \
@@ -79,7 +79,13 @@ typedef enum {
     X(CX_JOIN, "join", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                 \
     X(CX_ANY, "any", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                   \
     X(CX_ALL, "all", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                   \
+    X(CX_DOMAIN_SECONDS, "seconds(t) in a domain", "next P", "next P", "next P", "next P", "next P", "next FIXED",     \
+      "next UPDATE", "next LATE", "next END")                                                                           \
     X(CX_CALL, "call", "at once", "P or same run", "P or same run", "P or same run", "P or same run", "same run",      \
+      "same run", "same run", "same run")                                                                               \
+    X(CX_RACE, "race", "at once", "P or same run", "P or same run", "P or same run", "P or same run", "same run",      \
+      "same run", "same run", "same run")                                                                               \
+    X(CX_SYNC, "sync", "at once", "P or same run", "P or same run", "P or same run", "P or same run", "same run",      \
       "same run", "same run", "same run")
 
 typedef struct cx_row_def {
@@ -206,6 +212,7 @@ static corral_wait cx_wait_of(cx_row r)
     case CX_SECONDS: return corral_wait_seconds(0.25f);
     case CX_SECONDS0: return corral_wait_seconds(0.0f);
     case CX_REALTIME: return corral_wait_realtime(0.25f);
+    case CX_DOMAIN_SECONDS: return corral_wait_seconds(0.25f);
     case CX_FIXED: return corral_wait_fixed_update();
     case CX_LATE: return corral_wait_late_update();
     case CX_END: return corral_wait_end_of_frame();
@@ -245,7 +252,14 @@ DEFINE_COROUTINE(cx_subject)
         CORRAL_WAIT_FRAME(co);
     } else if (cx_cur_row == CX_CALL) {
         CORRAL_CALL(co, cx_quick, (cx_quick_ctx){0});
+    } else if (cx_cur_row == CX_RACE) {
+        CORRAL_RACE(co, cx_idle_arm(co, (cx_idle_ctx){0}), cx_quick_arm(co, (cx_quick_ctx){0}));
+    } else if (cx_cur_row == CX_SYNC) {
+        CORRAL_SYNC(co, cx_quick_arm(co, (cx_quick_ctx){0}), cx_quick_arm(co, (cx_quick_ctx){0}));
     } else {
+        /* a domain of its own, at twice the game clock's scale (frames are
+           0.5 s: its 0.25 s are still due in the next frame) */
+        if (cx_cur_row == CX_DOMAIN_SECONDS) corral_set_domain(corral_sched_of(co), corral_self(co), 1);
         CORRAL_AWAIT(co, cx_wait_of(cx_cur_row));
     }
     cx_resume_at = cx_now();
@@ -322,6 +336,7 @@ static int cx_run_cell(cx_row row, int col, int P, cx_at *got, cx_at *want, cons
     d.max_signals = 2;
     d.max_futures = 2;
     d.fixed_dt = 0.25f;
+    d.domains = 2;
     *why = NULL;
     got->frame = want->frame = 0;
     got->pos = want->pos = CX_OUT;
@@ -332,6 +347,10 @@ static int cx_run_cell(cx_row row, int col, int P, cx_at *got, cx_at *want, cons
     cx_s = corral_sched_create(&d);
     if (!cx_s) {
         *why = "create failed";
+        return -1;
+    }
+    if (!corral_domain_set_scale(cx_s, 1, 2.0f)) {
+        *why = "domain 1 cannot be scaled";
         return -1;
     }
     cx_cur_row = row;
