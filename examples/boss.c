@@ -85,6 +85,7 @@ DEFINE_COROUTINE(timeout)
 DECLARE_COROUTINE(death, DEATH_FIELDS)
 DEFINE_COROUTINE(death)
 {
+    (void)ctx;
     CORRAL_BEGIN(co);
     CORRAL_WAIT_UNTIL(co, boss_dead, NULL);
     CORRAL_END(co);

@@ -46,6 +46,35 @@ DEFINE_COROUTINE_CLEANUP(walker, walker_done)
     CORRAL_END(co);
 }
 
+/* race and sync from C++: arms with typed contexts and results */
+#define DOUBLER_FIELDS(F) \
+    F(int, n)             \
+    F(int, frames)
+DECLARE_COROUTINE_R(doubler, DOUBLER_FIELDS, int)
+DEFINE_COROUTINE(doubler)
+{
+    CORRAL_BEGIN(co);
+    while (ctx->frames-- > 0) CORRAL_WAIT_FRAME(co);
+    ctx->result = 2 * ctx->n;
+    CORRAL_END(co);
+}
+
+#define BOSS_FIELDS(F) \
+    F(int, a)          \
+    F(int, b)          \
+    F(int, winner)     \
+    F(int, won)
+DECLARE_COROUTINE(boss, BOSS_FIELDS)
+DEFINE_COROUTINE(boss)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_SYNC(co, doubler_arm(co, doubler_ctx{1, 0, 0}, &ctx->a), doubler_arm(co, doubler_ctx{2, 1, 0}, &ctx->b));
+    CORRAL_RACE(co, doubler_arm(co, doubler_ctx{5, 3, 0}, &ctx->won), doubler_arm(co, doubler_ctx{7, 1, 0}, &ctx->won));
+    ctx->winner = corral_race_winner(co);
+    for (;;) CORRAL_WAIT_FRAME(co); /* stays: main reads its context */
+    CORRAL_END(co);
+}
+
 #define CPP_COROUTINES(X) X(walker, 1, 8)
 CORRAL_DECLARE_REGISTRY(cpp, CPP_COROUTINES)
 CORRAL_DEFINE_REGISTRY(cpp, CPP_COROUTINES);
@@ -83,6 +112,27 @@ int main()
     corral_type_stats t;
     CHECK(corral_stats_type_of(s, &walker_type, &t));
     CHECK(t.id == 1 && t.budget == 8 && t.finished == 1);
+    corral_sched_destroy(s);
+
+    corral_sched_desc d2{};
+    d2.domains = 2;
+    s = corral_sched_create(&d2);
+    CHECK(s != nullptr);
+    corral_start_desc o{};
+    o.domain = 1;
+    CHECK(corral_domain_set_scale(s, 1, 0.5f));
+    corral_handle b = boss_start_ex(s, boss_ctx{}, &o);
+    boss_ctx *bc = boss_ctx_of(s, b);
+    corral_tick(s, 0.1f);
+    CHECK(bc->a == 2 && bc->b == 4);
+    corral_co_info in{};
+    CHECK(corral_co_info_of(s, b, &in));
+    CHECK(in.call == CORRAL_CALL_RACE && in.arms == 2 && in.domain == 1 && in.line > 0);
+    std::FILE *sink = std::tmpfile();
+    CHECK(sink != nullptr && corral_print_chain(s, b, sink));
+    std::fclose(sink);
+    corral_tick(s, 0.1f);
+    CHECK(bc->winner == 1 && bc->won == 14);
     corral_sched_destroy(s);
     std::puts("c++17: ok");
     return 0;
