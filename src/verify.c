@@ -183,11 +183,25 @@ static bool corral__verify_nodes(const corral_sched *s)
             if (!corral__state_alive(co->state)) continue;
             const corral__meta *m = corral__meta_of(s, co);
             uint32_t g = cl->first + k, len = 0;
+            const bool arms = m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+            uint32_t running = 0;
             for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
                 if (i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group node");
                 if (N[i].co != off) CORRAL__BAD("a wait node names another coroutine");
                 if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
+                if ((N[i].kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
+                if (arms && N[i].attached) CORRAL__BAD("an arm's node is in a container");
+                if (arms && N[i].u.t.target != CORRAL__NIL) {
+                    if (N[i].u.t.target >= s->arena.total_slots) CORRAL__BAD("an arm's child is out of range");
+                    const corral_co *ch = corral__co_of_global(s, N[i].u.t.target);
+                    if (!corral__state_alive(ch->state) || corral__meta_of(s, ch)->parent != g)
+                        CORRAL__BAD("an arm's child does not name its caller as parent");
+                    running++;
+                }
             }
+            if (arms && (running == 0 || (m->mode == CORRAL__MODE_SYNC && m->pending != running) ||
+                         m->child != CORRAL__NIL))
+                CORRAL__BAD("a race or sync counts its arms wrong");
             wait_used += len;
             len = 0;
             for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
@@ -209,8 +223,12 @@ static bool corral__verify_nodes(const corral_sched *s)
             if (m->parent != CORRAL__NIL) {
                 if (m->parent >= s->arena.total_slots) CORRAL__BAD("a parent link is out of range");
                 const corral_co *pa = corral__co_of_global(s, m->parent);
-                if (!corral__state_alive(pa->state) || corral__meta_of(s, pa)->child != g)
-                    CORRAL__BAD("a child's parent does not await it");
+                const corral__meta *pm = corral__meta_of(s, pa);
+                bool awaited = pm->child == g;
+                if (pm->mode == CORRAL__MODE_RACE || pm->mode == CORRAL__MODE_SYNC)
+                    for (uint32_t i = pm->wait; i != CORRAL__NIL && !awaited; i = N[i].sibling)
+                        awaited = N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target == g;
+                if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
             }
         }
     }

@@ -97,6 +97,7 @@ Test(race, the_first_arm_to_end_wins_and_the_others_end_at_once_with_lost_race)
     corral_handle h = racer_start(s, (racer_ctx){.a = 3, .b = 2, .c = 5});
     racer_ctx *c = racer_ctx_of(s, h);
     cr_assert_eq(corral_live_count(s), 4, "the caller and its three arms");
+    cr_assert(corral_verify(s), "a race under way is sound");
     cr_assert_eq(w_steps[1] + w_steps[2] + w_steps[3], 3, "every arm's first step ran in the same tick as the race");
     corral_co_info in;
     cr_assert(corral_co_info_of(s, h, &in));
@@ -181,6 +182,7 @@ Test(race, a_sync_with_a_stopped_arm_waits_for_the_rest_and_reports_the_stop)
         if (it.type == &worker_type && ((const worker_ctx *)it.ctx)->id == 2) arm2 = it.handle;
     cr_assert(corral_stop(s, arm2));
     cr_assert_eq(c->resumed, 0);
+    cr_assert(corral_verify(s), "a sync with an arm ended is sound");
     corral_tick(s, 0.01f);
     corral_tick(s, 0.01f);
     cr_assert_eq(c->resumed, 1);
@@ -239,6 +241,7 @@ Test(race, races_inside_races_end_their_whole_losing_tree)
     corral_handle h = outer_start(s, (outer_ctx){.inner_frames = 6, .worker_frames = 2});
     outer_ctx *c = outer_ctx_of(s, h);
     cr_assert_eq(corral_live_count(s), 6, "outer, inner racer, its three workers, the outer worker");
+    cr_assert(corral_verify(s), "races in races under way are sound");
     corral_tick(s, 0.01f);
     corral_tick(s, 0.01f);
     cr_assert_eq(c->resumed, 1);
