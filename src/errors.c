@@ -46,6 +46,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_BAD_WAIT:
     case CORRAL_ERR_FUTURE_DONE:
     case CORRAL_ERR_BAD_PHASE:
+    case CORRAL_ERR_BAD_DOMAIN:
     case CORRAL_ERR_BAD_DEST:
     case CORRAL_ERR_CYCLIC_WAIT:
     case CORRAL_ERR_CORRUPT:
