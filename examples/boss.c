@@ -112,7 +112,9 @@ DEFINE_COROUTINE(anim)
     F(int, roar_frames)    \
     F(int, shake_frames)   \
     F(int, round)          \
-    F(int, shots)
+    F(int, shots)          \
+    F(volley_ctx, volley)  \
+    F(timeout_ctx, limit)
 DECLARE_COROUTINE(fight, FIGHT_FIELDS)
 DEFINE_COROUTINE(fight)
 {
@@ -124,8 +126,11 @@ DEFINE_COROUTINE(fight)
     for (ctx->round = 1;; ctx->round++) {
         say("round %d", ctx->round);
         ctx->shots = 0;
-        CORRAL_RACE(co, volley_arm(co, (volley_ctx){.shots = 2 + 2 * ctx->round, .every = 0.5f}, &ctx->shots),
-                    timeout_arm(co, (timeout_ctx){.secs = 2.2f}), death_arm(co, (death_ctx){0}));
+        ctx->volley = (volley_ctx){.shots = 2 + 2 * ctx->round, .every = 0.5f};
+        ctx->limit = (timeout_ctx){.secs = 2.2f};
+        /* on one line: a wait written over several lines is at its first
+           line for GCC, its last for Clang (the golden is both's) */
+        CORRAL_RACE(co, volley_arm(co, ctx->volley, &ctx->shots), timeout_arm(co, ctx->limit), death_arm(co, (death_ctx){0}));
         switch (corral_race_winner(co)) {
         case 0: say("  the volley is over (%d shots)", ctx->shots); break;
         case 1: say("  time is up: the boss enrages"); break;
