@@ -96,26 +96,31 @@ static corral_sched *fz_sched(void)
     d.max_futures = 8;
     d.registry = &fz_registry;
     d.predicates = &fz_predicates;
+    d.domains = 3;
     d.validation = CORRAL_VALIDATION_REPORT;
     d.logger.fn = fz_log;
     d.logger.user_data = getenv("FZ_LOG");
     return corral_sched_create(&d);
 }
 
-/* a game a few frames in: every kind of wait, a call, a paused group */
+/* a game a few frames in: every kind of wait, a call, a paused group,
+   walkers in time domains (one scaled, one paused) */
 static void fz_game(corral_sched *s, int variant)
 {
     corral_signal sig = corral_signal_create(s);
     corral_future fut = corral_future_create(s);
     corral_handle w0 = {0, 0};
     for (int i = 0; i < 6 + variant; i++) {
-        corral_start_desc o = {CORRAL_PHASE_UPDATE, (uint64_t)(i % 2 ? 5 : 0), (uint32_t)(i % 3 == 0), 0};
+        corral_start_desc o = {CORRAL_PHASE_UPDATE, (uint64_t)(i % 2 ? 5 : 0), (uint32_t)(i % 3 == 0),
+                               (uint32_t)(i % 3)};
         corral_handle h = corral_start_ex(s, &fz_walk_type, &(fz_walk_ctx){0, i + 1, 0.05f * (float)i, 0},
                                           sizeof(fz_walk_ctx), &o);
         if (i == 0) w0 = h;
     }
     fz_caller_start(s, (fz_caller_ctx){4 + variant, 0});
     for (int i = 0; i < 3; i++) fz_waiter_start(s, (fz_waiter_ctx){sig, fut, w0, (uint32_t)(7 - i)});
+    corral_domain_set_scale(s, 1, 0.5f);
+    if (variant) corral_domain_pause(s, 2);
     for (int f = 0; f < 3 + variant; f++) {
         if (f == 1 && variant) corral_signal_raise(s, sig);
         corral_tick(s, 1.0f / 60.0f);
@@ -144,7 +149,7 @@ int main(int argc, char **argv)
         size_t n = corral_save(s, buf, sizeof buf);
         if (!n) return 1;
         char path[512];
-        snprintf(path, sizeof path, "%s/game%d.sav", dir, v);
+        snprintf(path, sizeof path, "%s/game%d-domains.sav", dir, v); /* game%d.sav: version 1 seeds, kept */
         FILE *f = fopen(path, "wb");
         if (!f || fwrite(buf, 1, n, f) != n) return 1;
         fclose(f);

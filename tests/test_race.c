@@ -407,3 +407,95 @@ Test(race, destroy_with_races_under_way_ends_everything_once)
     for (int id = 21; id <= 23; id++) cr_assert_eq(w_end[id], CORRAL_END_DESTROYED);
     cr_assert_eq(w_end[40], CORRAL_END_DESTROYED);
 }
+
+/* ---- a property test: random trees of races and syncs, random stops and
+   domain moves; every coroutine ends exactly once, every invariant holds
+   every frame, every node comes back */
+#define TREE_MAX 4096
+static int t_ends[TREE_MAX];
+static int t_next_id;
+static uint32_t t_rng = 12345u;
+static uint32_t t_rand(void)
+{
+    t_rng ^= t_rng << 13;
+    t_rng ^= t_rng >> 17;
+    t_rng ^= t_rng << 5;
+    return t_rng;
+}
+#define TREE_FIELDS(F) \
+    F(int, id)         \
+    F(int, depth)      \
+    F(int, frames)     \
+    F(int, got)        \
+    F(uint32_t, seed)
+DECLARE_COROUTINE_R(tree, TREE_FIELDS, int)
+static void tree_end(tree_ctx *ctx, corral_end_reason why)
+{
+    (void)why;
+    if (ctx->id >= 0 && ctx->id < TREE_MAX) t_ends[ctx->id]++;
+}
+static tree_ctx tree_child(const tree_ctx *parent, uint32_t k)
+{
+    uint32_t seed = parent->seed * 2654435761u + k * 40503u + 1u;
+    tree_ctx c = {.id = t_next_id < TREE_MAX ? t_next_id++ : -1,
+                  .depth = (seed >> 7) % 3u == 0 ? 0 : parent->depth - 1,
+                  .frames = (int)((seed >> 11) % 4u),
+                  .seed = seed};
+    return c;
+}
+DEFINE_COROUTINE_CLEANUP(tree, tree_end)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->depth > 0 && (ctx->seed & 1u)) {
+        CORRAL_RACE(co, tree_arm(co, tree_child(ctx, 1), &ctx->got), tree_arm(co, tree_child(ctx, 2), &ctx->got),
+                    tree_arm(co, tree_child(ctx, 3), &ctx->got));
+    } else if (ctx->depth > 0) {
+        CORRAL_SYNC(co, tree_arm(co, tree_child(ctx, 4), &ctx->got), tree_arm(co, tree_child(ctx, 5), &ctx->got));
+    }
+    while (ctx->frames-- > 0) {
+        if (ctx->seed & 2u) CORRAL_WAIT_SECONDS(co, 0.05f);
+        else CORRAL_WAIT_FRAME(co);
+    }
+    ctx->result = ctx->id;
+    CORRAL_END(co);
+}
+
+Test(race, random_trees_of_races_and_syncs_with_stops_and_moves_end_everything_once)
+{
+    corral_sched_desc d = one_class_desc(128, 512);
+    d.domains = 3;
+    d.max_wait_nodes = 2048;
+    corral_sched *s = sched_of(d);
+    corral_domain_set_scale(s, 1, 0.5f);
+    memset(t_ends, 0, sizeof t_ends);
+    t_next_id = 0;
+    for (int frame = 0; frame < 400; frame++) {
+        if (t_rand() % 3u == 0 && corral_live_count(s) < 400) {
+            tree_ctx root = {.id = t_next_id < TREE_MAX ? t_next_id++ : -1, .depth = 1 + (int)(t_rand() % 4u),
+                             .frames = (int)(t_rand() % 3u), .seed = t_rand()};
+            tree_start(s, root);
+        }
+        uint32_t live = corral_live_count(s);
+        for (uint32_t k = 0; live && k < 3; k++) { /* stop or move a few at random */
+            uint32_t cur = 0, pick = t_rand() % live, n = 0;
+            corral_co_info in;
+            while (corral_next_co(s, &cur, &in) && n++ < pick) {}
+            if (!corral_alive(s, in.handle)) continue;
+            uint32_t what = t_rand() % 8u;
+            if (what == 0) corral_stop(s, in.handle);
+            else if (what == 1) corral_set_domain(s, in.handle, t_rand() % 3u);
+            else if (what == 2) corral_pause(s, in.handle);
+            else if (what == 3 && in.state == CORRAL_CO_PAUSED) corral_resume(s, in.handle);
+        }
+        if (frame % 50 == 25) corral_domain_pause(s, 2);
+        if (frame % 50 == 45) corral_domain_resume(s, 2);
+        corral_tick(s, 0.02f);
+        cr_assert(corral_verify(s), "frame %d: %s", frame, corral_error_str(corral_last_error(s)));
+        for (int id = 0; id < t_next_id && id < TREE_MAX; id++)
+            cr_assert_leq(t_ends[id], 1, "frame %d: coroutine %d ended %d times", frame, id, t_ends[id]);
+    }
+    cr_assert_gt(t_next_id, 200, "the trees grew");
+    corral_sched_destroy(s);
+    for (int id = 0; id < t_next_id && id < TREE_MAX; id++)
+        cr_assert_eq(t_ends[id], 1, "coroutine %d ended %d times", id, t_ends[id]);
+}
