@@ -57,6 +57,7 @@ void shim_log(const char *fmt, ...);
 #define cr_assert_gt(a, b, ...) cr_assert((a) > (b), __VA_ARGS__)
 #define cr_assert_lt(a, b, ...) cr_assert((a) < (b), __VA_ARGS__)
 #define cr_assert_geq(a, b, ...) cr_assert((a) >= (b), __VA_ARGS__)
+#define cr_assert_leq(a, b, ...) cr_assert((a) <= (b), __VA_ARGS__)
 #define cr_assert_null(p, ...) cr_assert((p) == NULL, __VA_ARGS__)
 #define cr_assert_not_null(p, ...) cr_assert((p) != NULL, __VA_ARGS__)
 #define cr_assert_str_eq(a, b, ...) cr_assert(strcmp((a), (b)) == 0, __VA_ARGS__)
