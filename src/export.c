@@ -177,10 +177,15 @@ static void corral__field_text(const corral_sched *s, const corral_field *f, con
     if (f->size > 16 && at + 4 < cap) snprintf(buf + at, cap - at, "...");
 }
 
+static const char *corral__base_name(const char *path);
+
 static void corral__print_info(const corral_sched *s, const corral_co_info *in, FILE *out)
 {
     fprintf(out, "%s 0x%06x:%u  %s", in->type_name, in->handle.index, in->handle.gen, corral_co_state_str(in->state));
     if (in->wait != CORRAL_WAIT_NONE) fprintf(out, " (%s)", corral_wait_kind_str(in->wait));
+    if (in->call == CORRAL_CALL_RACE || in->call == CORRAL_CALL_SYNC)
+        fprintf(out, " (%s of %u)", in->call == CORRAL_CALL_RACE ? "race" : "sync", in->arms);
+    if (in->line) fprintf(out, " at %s:%u", corral__base_name(in->file), in->line);
     fprintf(out, "  phase %s  age %" PRIu64 " frames", corral__phase_str(in->phase), in->age_frames);
     if (in->owner) fprintf(out, "  owner %" PRIu64, in->owner);
     if (in->tags) fprintf(out, "  tags 0x%x", in->tags);

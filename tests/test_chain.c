@@ -103,6 +103,14 @@ Test(chain, the_chain_prints_from_the_outermost_caller_with_file_line_and_wait)
              leafi.handle.gen, g_leaf_line, idx, gen, g_leaf_line);
     cr_assert_str_eq(buf, want);
     /* the same chain from its top, in another domain */
+    /* the inspector's text says where too */
+    char co_text[512] = {0};
+    FILE *f = fmemopen(co_text, sizeof co_text - 1, "w");
+    cr_assert(corral_print_co(s, t, f));
+    fclose(f);
+    char at_top[64];
+    snprintf(at_top, sizeof at_top, "calling (race of 2) at test_chain.c:%d", g_top_line);
+    cr_assert(strstr(co_text, at_top), "%s", co_text);
     cr_assert(corral_set_domain(s, t, 1));
     to_text(s, t, buf, sizeof buf);
     cr_assert(strstr(buf, "> top"), "%s", buf);
