@@ -462,7 +462,8 @@ DEFINE_COROUTINE_CLEANUP(tree, tree_end)
 
 Test(race, random_trees_of_races_and_syncs_with_stops_and_moves_end_everything_once)
 {
-    corral_sched_desc d = one_class_desc(128, 512);
+    alloc_counter ac = {0};
+    corral_sched_desc d = counted_one_class_desc(128, 512, &ac);
     d.domains = 3;
     d.max_wait_nodes = 2048;
     corral_sched *s = sched_of(d);
@@ -495,6 +496,7 @@ Test(race, random_trees_of_races_and_syncs_with_stops_and_moves_end_everything_o
             cr_assert_leq(t_ends[id], 1, "frame %d: coroutine %d ended %d times", frame, id, t_ends[id]);
     }
     cr_assert_gt(t_next_id, 200, "the trees grew");
+    cr_assert_eq(ac.allocs, 1, "no allocation after create: races, syncs, domains, stops and moves included");
     corral_sched_destroy(s);
     for (int id = 0; id < t_next_id && id < TREE_MAX; id++)
         cr_assert_eq(t_ends[id], 1, "coroutine %d ended %d times", id, t_ends[id]);
