@@ -198,7 +198,7 @@ static void start_game(corral_sched *s)
     quest_start(s, (quest_ctx){0});
     watcher_start(s, (watcher_ctx){door, 0});
     merchant_start(s, (merchant_ctx){deal});
-    corral_start_desc camp = {CORRAL_PHASE_UPDATE, 9, 0, 0};
+    corral_start_desc camp = {.phase = CORRAL_PHASE_UPDATE, .owner = 9, .tags = 0};
     for (int i = 0; i < 2; i++) corral_start_ex(s, &camper_type, &(camper_ctx){i + 1, 0}, sizeof(camper_ctx), &camp);
 }
 

@@ -910,6 +910,7 @@ void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const cor
 /* ---- groups.c: groups and pause */
 bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags);
 void corral__leave_groups(corral_sched *s, corral_co *co);
+uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags, uint32_t *out, uint32_t max);
 corral__list corral__group_list(corral_sched *s, const corral__node *n);
 static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
 {

@@ -47,6 +47,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_FUTURE_DONE:
     case CORRAL_ERR_BAD_PHASE:
     case CORRAL_ERR_BAD_DOMAIN:
+    case CORRAL_ERR_BAD_START:
     case CORRAL_ERR_BAD_DEST:
     case CORRAL_ERR_CYCLIC_WAIT:
     case CORRAL_ERR_CORRUPT:
@@ -108,6 +109,7 @@ const char *corral_end_reason_str(corral_end_reason why)
     case CORRAL_END_INTERRUPTED: return "interrupted";
     case CORRAL_END_WAIT_FAILED: return "wait failed";
     case CORRAL_END_LOST_RACE: return "lost race";
+    case CORRAL_END_REPLACED: return "replaced";
     default: return "none";
     }
 }

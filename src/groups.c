@@ -62,6 +62,33 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
     return true;
 }
 
+/* The live coroutines with this owner (0 too) and one of these tags,
+   newest first by tag list, each once: how many (max + 1 when there are
+   more than max), their global slots in out[0 .. min(n, max)). */
+uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags, uint32_t *out, uint32_t max)
+{
+    const corral__node *N = corral__nodes(s);
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < 32; t++) {
+        if (!(tags & (1u << t))) continue;
+        for (uint32_t i = s->groups.tag_tail[t]; i != CORRAL__NIL; i = N[i].prev) {
+            const corral_co *co = CORRAL__CO(s, N[i].co);
+            if (!corral__state_alive(co->state)) continue;
+            uint64_t its = 0;
+            for (uint32_t j = corral__meta_of(s, co)->groups; j != CORRAL__NIL; j = N[j].sibling)
+                if (N[j].kind == CORRAL__NODE_OWNER) its = N[j].u.g.owner;
+            if (its != owner) continue;
+            const uint32_t g = corral__global_of(s, co);
+            bool seen = false;
+            for (uint32_t k = 0; k < n && !seen; k++) seen = out[k] == g;
+            if (seen) continue;
+            if (n == max) return max + 1;
+            out[n++] = g;
+        }
+    }
+    return n;
+}
+
 void corral__leave_groups(corral_sched *s, corral_co *co)
 {
     corral__free_chain(s, &corral__meta_of(s, co)->groups);

@@ -341,6 +341,47 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
 }
 
+/* A start with a single mode (corral_start_desc.single): refuse, replace or
+   queue behind the live instances of its owner and tags. */
+static corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
+                                          size_t ctx_size, uint32_t phase, const corral_start_desc *opts)
+{
+    corral_handle h = {0, 0};
+    CORRAL__REQUIRE_AT(s, (unsigned)opts->single < CORRAL_SINGLE_COUNT && opts->tags, CORRAL_ERR_BAD_START, call,
+                       CORRAL__NOH, NULL, NULL, h);
+    uint32_t found[CORRAL_MAX_GROUP];
+    uint32_t n = corral__instances(s, opts->owner, opts->tags, found, CORRAL_MAX_GROUP);
+    if (opts->single == CORRAL_SINGLE_REFUSE && n) {
+        corral__fail_at(s, NULL, CORRAL_ERR_ALREADY_RUNNING, call, CORRAL__NOH, NULL, NULL);
+        return h;
+    }
+    while (opts->single == CORRAL_SINGLE_REPLACE && n) { /* one on the C stack ends after its step: not found again */
+        for (uint32_t k = 0; k < n && k < CORRAL_MAX_GROUP; k++) {
+            corral_co *old = corral__co_of_global(s, found[k]);
+            if (corral__state_alive(old->state)) corral__stop_co(s, old, CORRAL_END_REPLACED);
+        }
+        n = corral__instances(s, opts->owner, opts->tags, found, CORRAL_MAX_GROUP);
+    }
+    if (opts->single != CORRAL_SINGLE_QUEUE || n == 0) return corral_start_ex(s, vt, ctx, ctx_size, &(corral_start_desc){
+        .phase = opts->phase, .owner = opts->owner, .tags = opts->tags, .domain = opts->domain});
+    CORRAL__REQUIRE_AT(s, n <= CORRAL_MAX_GROUP, CORRAL_ERR_ALREADY_RUNNING, call, CORRAL__NOH, NULL,
+                       "more than CORRAL_MAX_GROUP instances to queue behind", h);
+    if (s->nodes.wait_free_count < n) { /* before taking anything */
+        s->nodes.wait_failures++;
+        corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+        return h;
+    }
+    corral__meta *m;
+    corral_co *co = corral__create(call, s, vt, ctx, ctx_size, phase, opts->owner, opts->tags, &h, &m);
+    if (!co) return (corral_handle){0, 0};
+    m->domain = (uint8_t)opts->domain;
+    corral_wait joins[CORRAL_MAX_GROUP];
+    for (uint32_t k = 0; k < n; k++) joins[k] = corral_wait_join(corral__handle_of(s, corral__co_of_global(s, found[k])));
+    corral_wait all = corral_wait_all(joins, n);
+    corral__register_wait(call, s, co, &all); /* live, not itself, nodes free: it waits (its first step comes then) */
+    return h;
+}
+
 static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corral_sched *s, const corral_type *vt,
                                                          const void *ctx, size_t ctx_size,
                                                          const corral_start_desc *opts)
@@ -352,6 +393,8 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
     CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, h);
+    if (CORRAL__UNLIKELY(opts && opts->single != CORRAL_SINGLE_NONE))
+        return corral__start_single(call, s, vt, ctx, ctx_size, phase, opts);
     uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */

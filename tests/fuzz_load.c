@@ -111,8 +111,8 @@ static void fz_game(corral_sched *s, int variant)
     corral_future fut = corral_future_create(s);
     corral_handle w0 = {0, 0};
     for (int i = 0; i < 6 + variant; i++) {
-        corral_start_desc o = {CORRAL_PHASE_UPDATE, (uint64_t)(i % 2 ? 5 : 0), (uint32_t)(i % 3 == 0),
-                               (uint32_t)(i % 3)};
+        corral_start_desc o = {.phase = CORRAL_PHASE_UPDATE, .owner = (uint64_t)(i % 2 ? 5 : 0),
+                               .tags = (uint32_t)(i % 3 == 0), .domain = (uint32_t)(i % 3)};
         corral_handle h = corral_start_ex(s, &fz_walk_type, &(fz_walk_ctx){0, i + 1, 0.05f * (float)i, 0},
                                           sizeof(fz_walk_ctx), &o);
         if (i == 0) w0 = h;

@@ -328,7 +328,7 @@ static bool model_op_start(model *M, model_in *in)
     r->child = r->parent = -1;
     r->target = -1;
     g_model_ends[i] = 0;
-    corral_start_desc opts = {CORRAL_PHASE_DEFAULT, r->owner, r->tags, 0};
+    corral_start_desc opts = {.phase = CORRAL_PHASE_DEFAULT, .owner = r->owner, .tags = r->tags};
     corral_handle h = {0, 0};
     bool full = M->live >= MODEL_CAP;
     switch (type) {

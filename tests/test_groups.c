@@ -381,3 +381,118 @@ Test(groups, groups_and_pause_never_call_the_allocator)
     cr_assert_eq(ac.allocs, 1);
     corral_sched_destroy(s);
 }
+
+/* ---- one instance per owner and tag (corral_start_desc.single) */
+
+static corral_handle start_single(corral_sched *s, int id, uint64_t owner, uint32_t tags, corral_single mode,
+                                  int stop_after)
+{
+    corral_start_desc o = {.owner = owner, .tags = tags, .single = mode};
+    return cleaned_start_ex(s, (cleaned_ctx){.id = id, .stop_after = stop_after}, &o);
+}
+
+Test(groups, single_refuse_starts_nothing_while_an_instance_of_the_owner_and_tag_runs)
+{
+    corral_sched *s = gsched(16);
+    corral_handle a = start_single(s, 1, 7, 0x3, CORRAL_SINGLE_REFUSE, 0);
+    cr_assert(corral_alive(s, a), "the first instance starts");
+    corral_handle b = start_single(s, 2, 7, 0x2, CORRAL_SINGLE_REFUSE, 0);
+    cr_assert_eq(b.gen, 0, "one shared tag and the same owner: refused");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_ALREADY_RUNNING);
+    cr_assert_eq(cleanups_of(2), 0);
+    cr_assert(corral_alive(s, start_single(s, 3, 8, 0x2, CORRAL_SINGLE_REFUSE, 0)), "another owner: its own instance");
+    cr_assert(corral_alive(s, start_single(s, 4, 7, 0x4, CORRAL_SINGLE_REFUSE, 0)), "another tag: its own instance");
+    cr_assert(corral_alive(s, start_single(s, 5, 0, 0x2, CORRAL_SINGLE_REFUSE, 0)), "no owner is an owner of its own");
+    cr_assert_eq(start_single(s, 6, 0, 0x2, CORRAL_SINGLE_REFUSE, 0).gen, 0);
+    corral_stop(s, a);
+    cr_assert(corral_alive(s, start_single(s, 7, 7, 0x2, CORRAL_SINGLE_REFUSE, 0)), "once it ended, a new one starts");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(groups, single_replace_stops_the_instances_first_with_replaced)
+{
+    corral_sched *s = gsched(16);
+    corral_handle a = start_single(s, 1, 7, 0x1, CORRAL_SINGLE_NONE, 0);
+    corral_handle b = start_single(s, 2, 7, 0x1, CORRAL_SINGLE_NONE, 0); /* two of them, started without a mode */
+    corral_handle c = start_single(s, 3, 7, 0x1, CORRAL_SINGLE_REPLACE, 0);
+    cr_assert(!corral_alive(s, a) && !corral_alive(s, b));
+    cr_assert_eq(g_cleanups[1][CORRAL_END_REPLACED], 1);
+    cr_assert_eq(g_cleanups[2][CORRAL_END_REPLACED], 1);
+    cr_assert(corral_alive(s, c));
+    cr_assert_eq(cleaned_ctx_of(s, c)->steps, 1, "its first step ran at once");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(groups, single_queue_starts_now_and_takes_its_first_step_when_the_last_instance_ends)
+{
+    corral_sched *s = gsched(16);
+    corral_handle a = start_single(s, 1, 7, 0x1, CORRAL_SINGLE_QUEUE, 3); /* nothing runs: an ordinary start */
+    cr_assert_eq(cleaned_ctx_of(s, a)->steps, 1);
+    corral_handle b = start_single(s, 2, 7, 0x1, CORRAL_SINGLE_QUEUE, 2);
+    corral_handle c = start_single(s, 3, 7, 0x1, CORRAL_SINGLE_QUEUE, 1);
+    cr_assert(corral_alive(s, b) && corral_alive(s, c), "queued: their handles are good already");
+    cr_assert_eq(cleaned_ctx_of(s, b)->steps, 0, "not stepped while the instance runs");
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, c, &in));
+    cr_assert_eq(in.state, CORRAL_CO_WAITING);
+    cr_assert_eq(in.wait, CORRAL_WAIT_ALL, "c queues behind a and b");
+    corral_tick(s, 0.01f);
+    cr_assert_eq(cleaned_ctx_of(s, b)->steps, 0);
+    corral_tick(s, 0.01f); /* a's third step ends it: b's first step runs in the same run */
+    cr_assert(!corral_alive(s, a));
+    cr_assert_eq(cleaned_ctx_of(s, b)->steps, 1, "the queued one's first step, in the run its predecessor ended");
+    cr_assert_eq(cleaned_ctx_of(s, c)->steps, 0, "c still waits for b");
+    corral_tick(s, 0.01f); /* b ends: c's first (and last) step */
+    cr_assert(!corral_alive(s, b));
+    cr_assert(!corral_alive(s, c));
+    cr_assert_eq(g_cleanups[3][CORRAL_END_FINISHED], 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(groups, single_modes_need_tags_and_a_queue_needs_its_wait_nodes)
+{
+    corral_sched *s = gsched(16);
+    cr_assert_eq(start_single(s, 1, 7, 0, CORRAL_SINGLE_REFUSE, 0).gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_START);
+    cr_assert_eq(start_single(s, 1, 7, 0x1, (corral_single)9, 0).gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_START);
+    cr_assert_eq(corral_live_count(s), 0);
+    corral_sched_destroy(s);
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.max_wait_nodes = 1;
+    d.max_group_nodes = 16;
+    s = sched_of(d);
+    start_single(s, 1, 7, 0x1, CORRAL_SINGLE_NONE, 0);
+    start_single(s, 2, 7, 0x1, CORRAL_SINGLE_NONE, 0);
+    cr_assert_eq(start_single(s, 3, 7, 0x1, CORRAL_SINGLE_QUEUE, 0).gen, 0, "two to queue behind, one node");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+    cr_assert_eq(corral_live_count(s), 2, "nothing taken");
+    cr_assert_eq(cleanups_of(3), 0);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+static corral_result replace_myself(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 2) {
+        corral_start_desc o = {.owner = 9, .tags = 0x1, .single = CORRAL_SINGLE_REPLACE};
+        ctx->other = cleaned_start_ex(corral_sched_of(co), (cleaned_ctx){.id = 5}, &o);
+    }
+    return CORRAL_YIELD;
+}
+
+Test(groups, single_replace_from_the_instances_own_step_ends_it_after_its_step)
+{
+    corral_sched *s = gsched(16);
+    corral_start_desc o = {.owner = 9, .tags = 0x1};
+    corral_handle a = actor_start_ex(s, (actor_ctx){.fn = replace_myself, .id = 1}, &o);
+    corral_tick(s, 0.01f);
+    cr_assert(!corral_alive(s, a), "it ended when its step returned");
+    cr_assert_eq(corral_live_count(s), 1, "the new instance runs");
+    cr_assert_eq(cleanups_of(5), 0);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

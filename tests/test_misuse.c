@@ -346,7 +346,7 @@ Test(misuse, group_operations_nested_deeper_than_8_from_cleanup_hooks_are_refuse
     g_sched = s;
     corral_handle h[12];
     for (uint64_t i = 0; i < 12; i++) {
-        corral_start_desc o = {CORRAL_PHASE_DEFAULT, i + 1, 0, 0};
+        corral_start_desc o = {.phase = CORRAL_PHASE_DEFAULT, .owner = i + 1, .tags = 0};
         h[i] = chainer_start_ex(s, (chainer_ctx){i + 1}, &o);
     }
     cr_assert_eq(corral_stop_owner(s, 1), 1u);

@@ -301,7 +301,7 @@ Test(profile, the_inspector_lists_live_coroutines_with_state_groups_age_and_link
     d.field_formatter.fn = fmt_other;
     corral_sched *s = sched_of(d);
     corral_tick(s, 0.1f);
-    corral_start_desc o = {CORRAL_PHASE_DEFAULT, 42, 0x5, 0};
+    corral_start_desc o = {.phase = CORRAL_PHASE_DEFAULT, .owner = 42, .tags = 0x5};
     corral_handle w = walker_start_ex(s, (walker_ctx){7, 2.5f, true, {1, 2}, "bob"}, &o);
     corral_handle p = parent_start(s, (parent_ctx){9, 0});
     corral_handle q = ticker_start(s, (ticker_ctx){1, 100, 0, NULL});
@@ -483,7 +483,7 @@ static uint64_t run_workload(corral_sched *s)
     for (int frame = 0; frame < 60; frame++) {
         int spawn = frame < 30 ? frame % 7 : 2;
         for (int i = 0; i < spawn; i++) {
-            corral_start_desc o = {CORRAL_PHASE_DEFAULT, (uint64_t)(1 + i % 3), 1u << (i % 2), 0};
+            corral_start_desc o = {.phase = CORRAL_PHASE_DEFAULT, .owner = (uint64_t)(1 + i % 3), .tags = 1u << (i % 2)};
             if (!wave_start_ex(s, (wave_ctx){3 + i}, &o).gen) failures++;
             if (i % 3 == 0 && !ticker_start(s, (ticker_ctx){1, 4, 0, NULL}).gen) failures++;
             if (i == 2 && !walker_start(s, (walker_ctx){0}).gen) failures++;
@@ -632,7 +632,7 @@ Test(profile, pool_counters_follow_use_peaks_and_failures)
     cr_assert_eq(corral_future_create(s).gen, 0u);
     corral_future_release(s, f);
     for (int i = 0; i < 3; i++) actor_start(s, (actor_ctx){.fn = await_go, .id = i}); /* the 3rd finds no node */
-    corral_start_desc o = {CORRAL_PHASE_DEFAULT, 7, 0x1, 0}; /* needs 2 group nodes, 1 exists */
+    corral_start_desc o = {.phase = CORRAL_PHASE_DEFAULT, .owner = 7, .tags = 0x1}; /* needs 2 group nodes, 1 exists */
     cr_assert_eq(start_tracer(s, 9, 0).gen != 0, true);
     cr_assert_eq(tracer_start_ex(s, (tracer_ctx){9, 0, 0}, &o).gen, 0u);
     corral_pool_stats p;

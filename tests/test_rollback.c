@@ -136,7 +136,7 @@ Test(rollback, restore_rewinds_starts_stops_steps_and_clocks)
 Test(rollback, restore_brings_back_a_nested_call_and_a_paused_group)
 {
     corral_sched *s = rb_sched(64);
-    corral_start_desc o = {CORRAL_PHASE_UPDATE, 7, 0, 0};
+    corral_start_desc o = {.phase = CORRAL_PHASE_UPDATE, .owner = 7, .tags = 0};
     corral_handle p = corral_start_ex(s, &rb_parent_type, &(rb_parent_ctx){4, 0, 0}, sizeof(rb_parent_ctx), &o);
     corral_tick(s, 0.016f);
     corral_co_info info;

@@ -107,7 +107,7 @@ static void sv_build(corral_sched *s, sv_game *g)
     g->sig = corral_signal_create(s);
     g->fut = corral_future_create(s);
     for (int i = 0; i < 6; i++) {
-        corral_start_desc o = {CORRAL_PHASE_UPDATE, (uint64_t)(i % 2 ? 42 : 0), (uint32_t)(i % 3 == 0 ? 2 : 0), 0};
+        corral_start_desc o = {.phase = CORRAL_PHASE_UPDATE, .owner = (uint64_t)(i % 2 ? 42 : 0), .tags = (uint32_t)(i % 3 == 0 ? 2 : 0)};
         g->walkers[i] = corral_start_ex(s, &sv_walk_type, &(sv_walk_ctx){0, i + 1, 0.05f * (float)(i + 1)},
                                         sizeof(sv_walk_ctx), &o);
     }

@@ -468,7 +468,7 @@ Test(sched, destroy_from_inside_a_step_is_refused_and_the_scheduler_survives)
 Test(sched, coroutines_that_finish_in_their_first_step_are_accounted_exactly)
 {
     corral_sched *s = small_sched(2);
-    corral_start_desc grouped = {CORRAL_PHASE_DEFAULT, 7, 1u << 3, 0};
+    corral_start_desc grouped = {.phase = CORRAL_PHASE_DEFAULT, .owner = 7, .tags = 1u << 3};
     for (int i = 0; i < 10; i++) { /* 20 starts through 2 slots */
         corral_handle a = cleaned_start(s, (cleaned_ctx){.id = 1, .stop_after = 1});
         cleaned_ctx c = {.id = 2, .stop_after = 1};

@@ -43,7 +43,7 @@ Test(stats, type_counters_follow_start_finish_stop_and_failure)
 Test(stats, finished_counts_only_ends_that_returned_stop)
 {
     corral_sched *s = two_class_sched();
-    corral_start_desc o = {CORRAL_PHASE_DEFAULT, 7, 0, 0};
+    corral_start_desc o = {.phase = CORRAL_PHASE_DEFAULT, .owner = 7, .tags = 0};
     corral_handle a = corral_start_ex(s, &tracer_type, &(tracer_ctx){.id = 1}, sizeof(tracer_ctx), &o);
     corral_handle b = start_tracer(s, 2, 5);
     cr_assert(corral_alive(s, a) && corral_alive(s, b));

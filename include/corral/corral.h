@@ -151,6 +151,7 @@ typedef enum corral_end_reason {
     CORRAL_END_WAIT_FAILED,    /* its wait found no free node (a full pool): it could
                                   not wait, and resuming would act on what never happened */
     CORRAL_END_LOST_RACE,      /* another child of its CORRAL_RACE ended first */
+    CORRAL_END_REPLACED,       /* a start with CORRAL_SINGLE_REPLACE took its place */
     CORRAL_END_COUNT
 } corral_end_reason;
 
@@ -251,7 +252,9 @@ typedef struct corral_registry {
     X(WRONG_THREAD, "the call was made from a thread that does not own the scheduler (docs/API.md, Threads)") \
     X(POST_QUEUE_FULL, "the cross-thread post queue is full: retry after the owner's next tick (desc.max_posts)") \
     X(NO_THREADS, "this build has no atomics (tcc): posts from other threads are not available") \
-    X(BAD_DOMAIN, "the time domain is not one of the scheduler's (desc.domains)")
+    X(BAD_DOMAIN, "the time domain is not one of the scheduler's (desc.domains)") \
+    X(BAD_START, "the start options are malformed (a single mode without tags, or an unknown one)") \
+    X(ALREADY_RUNNING, "an instance of its owner and tag runs already (CORRAL_SINGLE_REFUSE)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -565,12 +568,25 @@ CORRAL_API void corral_sched_destroy(corral_sched *sched);
 CORRAL_API corral_handle corral_start(corral_sched *sched, const corral_type *type,
                            const void *ctx, size_t ctx_size);
 
+/* One instance per owner and tag (MEC's singleton modes): what a start
+   does when a live coroutine has the same owner (0 included) and one of
+   its tags. docs/API.md, "One instance per tag". */
+typedef enum corral_single {
+    CORRAL_SINGLE_NONE = 0, /* start it anyway */
+    CORRAL_SINGLE_REFUSE,   /* start nothing: the zero handle, CORRAL_ERR_ALREADY_RUNNING */
+    CORRAL_SINGLE_REPLACE,  /* stop them first (CORRAL_END_REPLACED), then start it */
+    CORRAL_SINGLE_QUEUE,    /* start it now, its first step when the last of them has
+                               ended (at most CORRAL_MAX_GROUP of them) */
+    CORRAL_SINGLE_COUNT
+} corral_single;
+
 /* Start options (zero means default). */
 typedef struct corral_start_desc {
     corral_phase phase; /* the phase it lives in: DEFAULT = UPDATE */
     uint64_t owner;     /* its group: an entity id, say; 0 = none */
     uint32_t tags;      /* a mask of up to 32 tags; 0 = none */
     uint32_t domain;    /* its time domain; 0 = the game clock */
+    corral_single single; /* one instance per owner and tag: NONE */
 } corral_start_desc;
 
 /* corral_start with options (NULL: defaults). */
