@@ -43,7 +43,7 @@ static corral_co *corral__child_of(const char *call, corral_sched *s, corral_co 
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__meta_of(s, co)->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
-        else tags |= 1u << N[i].u.g.tag;
+        else if (N[i].kind == CORRAL__NODE_TAG) tags |= 1u << N[i].u.g.tag;
     }
     corral_handle h;
     corral__meta *cm;

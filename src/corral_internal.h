@@ -116,7 +116,10 @@ enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_A
 /* node kinds past the wait kinds: an arm of a race or sync (its child in
    u.t.target, NIL once ended; its destination offset in u.t.seq; never in
    a container), group memberships */
-enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
+/* CORRAL__NODE_DEADLINE: a stop request's deadline (corral_request_stop), a
+   wait node in a timer heap, chained with the coroutine's group nodes (it
+   outlives its waits) */
+enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
 /* corral__node.list of a predicate: its phase's list (0 .. PH_COUNT - 1),
    the list being polled, or the phase's list for the next frame */
 #define CORRAL__PRED_POLL CORRAL__PH_COUNT
@@ -156,7 +159,13 @@ typedef struct corral__node {
                           list's order by re-attaching in this order */
 } corral__node;
 CORRAL__STATIC_ASSERT(sizeof(corral__node) == 40 || sizeof(void *) < 8, "corral: a wait node is 40 bytes");
+/* it sits in a timer heap when attached: a time wait or a deadline */
+static inline bool corral__timer_node(const corral__node *n)
+{
+    return corral__kind_is(n->kind, CORRAL__HOW_TIMER) || n->kind == CORRAL__NODE_DEADLINE;
+}
 
+#define CORRAL__STOP_REQUESTED 0x80u
 /* per slot, cold: what the coroutine waits on, who waits for it */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
@@ -169,7 +178,8 @@ typedef struct corral__meta {
     int8_t fired;           /* ANY: the member that fired, -1 */
     uint8_t mode;
     uint8_t outcome;        /* how the last child it called ended */
-    uint8_t stop_why;       /* STOPPING: the reason it ends with */
+    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 7 bits);
+                               CORRAL__STOP_REQUESTED: corral_request_stop was called */
     uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
     uint8_t domain;         /* its time domain */
     uint32_t groups;        /* first of its group membership nodes, NIL */
@@ -907,7 +917,10 @@ void corral__wake_joiners(corral_sched *s, corral_co *co); /* it is ending */
 void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                       corral_end_reason why);
 
-/* ---- groups.c: groups and pause */
+/* ---- groups.c: groups and pause, stop requests */
+/* its stop request's deadline node (in its group chain), or NIL */
+uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
+void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */
 bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags);
 void corral__leave_groups(corral_sched *s, corral_co *co);
 uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags, uint32_t *out, uint32_t max);

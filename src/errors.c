@@ -110,6 +110,7 @@ const char *corral_end_reason_str(corral_end_reason why)
     case CORRAL_END_WAIT_FAILED: return "wait failed";
     case CORRAL_END_LOST_RACE: return "lost race";
     case CORRAL_END_REPLACED: return "replaced";
+    case CORRAL_END_DEADLINE: return "deadline";
     default: return "none";
     }
 }

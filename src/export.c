@@ -97,7 +97,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     else out->state = CORRAL_CO_QUEUED;
     for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) out->owner = N[i].u.g.owner;
-        else out->tags |= 1u << N[i].u.g.tag;
+        else if (N[i].kind == CORRAL__NODE_TAG) out->tags |= 1u << N[i].u.g.tag;
     }
     if (m->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, m->parent));
     if (m->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, m->child));

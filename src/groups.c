@@ -94,14 +94,114 @@ void corral__leave_groups(corral_sched *s, corral_co *co)
     corral__free_chain(s, &corral__meta_of(s, co)->groups);
 }
 
-typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME, CORRAL__OP_DOMAIN } corral__op;
+typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME, CORRAL__OP_DOMAIN, CORRAL__OP_REQUEST } corral__op;
+/* what an operation takes besides: a domain, a stop request's deadline */
+typedef struct corral__op_arg {
+    uint32_t domain;
+    float deadline;
+} corral__op_arg;
+
+static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op, corral__op_arg arg);
+static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op, corral__op_arg arg);
+
+/* ---- stop requests */
+
+uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
+{
+    const corral__node *N = corral__nodes(s);
+    uint32_t i = corral__meta_of(s, co)->groups;
+    while (i != CORRAL__NIL && N[i].kind != CORRAL__NODE_DEADLINE) i = N[i].sibling;
+    return i;
+}
+
+void corral__deadline_drop(corral_sched *s, corral_co *co)
+{
+    corral__node *N = corral__nodes(s);
+    uint32_t *at = &corral__meta_of(s, co)->groups;
+    while (*at != CORRAL__NIL && N[*at].kind != CORRAL__NODE_DEADLINE) at = &N[*at].sibling;
+    if (*at == CORRAL__NIL) return;
+    uint32_t i = *at;
+    *at = N[i].sibling;
+    corral__detach(s, i);
+    corral__node_free(s, i);
+}
+
+/* co and the children it awaits, down the chain (arms included: one level
+   of recursion per race nested in a race), see the request */
+static void corral__request_flag(corral_sched *s, corral_co *co)
+{
+    const corral__node *N = corral__nodes(s);
+    while (co) {
+        corral__meta *m = corral__meta_of(s, co);
+        m->stop_why |= CORRAL__STOP_REQUESTED;
+        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+            if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
+                corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
+        co = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
+    }
+}
+
+/* the request on co, with its deadline (> 0 seconds of its domain; the
+   sooner of two is kept); false (WAIT_POOL_EXHAUSTED) when a deadline
+   finds no node: then nothing is asked */
+static bool corral__request_stop(const char *call, corral_sched *s, corral_co *co, float deadline)
+{
+    if (deadline > 0.0f) {
+        uint32_t old = corral__deadline_of(s, co);
+        const corral__node *N = corral__nodes(s);
+        if (old == CORRAL__NIL || corral__timer_left(s, &N[old]) > (double)deadline) {
+            if (old == CORRAL__NIL && s->nodes.wait_free_count == 0) {
+                s->nodes.wait_failures++;
+                corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+                return false;
+            }
+            if (old != CORRAL__NIL) corral__deadline_drop(s, co);
+            corral__meta *m = corral__meta_of(s, co);
+            uint32_t i = corral__node_alloc(s);
+            corral__node *n = &corral__nodes(s)[i];
+            n->co = corral__co_off(s, co);
+            n->kind = CORRAL__NODE_DEADLINE;
+            n->attached = 1;
+            n->order = s->nodes.order++;
+            n->sibling = m->groups;
+            m->groups = i;
+            const corral_wait w = corral_wait_seconds(deadline);
+            corral__timer_arm(s, i, &w); /* its domain's seconds */
+        }
+    }
+    corral__request_flag(s, co);
+    return true;
+}
+
+bool corral_request_stop(corral_sched *s, corral_handle h, float deadline)
+{
+    if (!corral__check(s)) return false;
+    corral_co *co = corral__live(__func__, s, h);
+    return co && corral__request_stop(__func__, s, co, deadline);
+}
+
+uint32_t corral_request_stop_owner(corral_sched *s, uint64_t owner, float deadline)
+{
+    return corral__owner_op(__func__, s, owner, CORRAL__OP_REQUEST, (corral__op_arg){0, deadline});
+}
+
+uint32_t corral_request_stop_tags(corral_sched *s, uint32_t tags, float deadline)
+{
+    return corral__tags_op(__func__, s, tags, CORRAL__OP_REQUEST, (corral__op_arg){0, deadline});
+}
+
+bool corral_stop_requested(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    return s && (corral__meta_of(s, co)->stop_why & CORRAL__STOP_REQUESTED);
+}
 
 /* Apply op to every member of one group list (owner: only those of that
    owner). The list is moved aside and taken node by node, each put back
    home before acting, so members ending (and taking others with them)
    never break the walk. */
 static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *head, uint32_t *tail, bool by_owner,
-                                 uint64_t owner, corral__op op, uint32_t domain)
+                                 uint64_t owner, corral__op op, corral__op_arg arg)
 {
     CORRAL__REQUIRE_AT(s, s->groups.side_depth < CORRAL__SIDE_MAX, CORRAL_ERR_GROUP_DEPTH, call, CORRAL__NOH, NULL, NULL, 0);
     corral__node *N = corral__nodes(s);
@@ -130,7 +230,9 @@ static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *he
         } else if (op == CORRAL__OP_PAUSE) {
             count += corral__pause_co(s, co);
         } else if (op == CORRAL__OP_DOMAIN) {
-            count += corral__domain_set(s, co, domain);
+            count += corral__domain_set(s, co, arg.domain);
+        } else if (op == CORRAL__OP_REQUEST) {
+            count += corral__request_stop(call, s, co, arg.deadline);
         } else {
             count += corral__resume_co(s, co);
         }
@@ -139,21 +241,21 @@ static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *he
     return count;
 }
 
-static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op, uint32_t domain)
+static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op, corral__op_arg arg)
 {
     if (!corral__check_in(s, call) || owner == 0) return 0;
     uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
     uint32_t k = corral__owner_bucket(s, owner);
-    return corral__group_op(call, s, &b[2 * k], &b[2 * k + 1], true, owner, op, domain);
+    return corral__group_op(call, s, &b[2 * k], &b[2 * k + 1], true, owner, op, arg);
 }
 
-static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op, uint32_t domain)
+static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op, corral__op_arg arg)
 {
     if (!corral__check_in(s, call)) return 0;
     uint32_t count = 0;
     for (uint32_t t = 0; t < 32; t++)
         if (tags & (1u << t))
-            count += corral__group_op(call, s, &s->groups.tag_head[t], &s->groups.tag_tail[t], false, 0, op, domain);
+            count += corral__group_op(call, s, &s->groups.tag_head[t], &s->groups.tag_tail[t], false, 0, op, arg);
     return count;
 }
 
@@ -162,26 +264,26 @@ uint32_t corral_set_domain_owner(corral_sched *s, uint64_t owner, uint32_t domai
 {
     if (!corral__check(s)) return 0;
     CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
-    return corral__owner_op(__func__, s, owner, CORRAL__OP_DOMAIN, domain);
+    return corral__owner_op(__func__, s, owner, CORRAL__OP_DOMAIN, (corral__op_arg){domain, 0.0f});
 }
 uint32_t corral_set_domain_tags(corral_sched *s, uint32_t tags, uint32_t domain)
 {
     if (!corral__check(s)) return 0;
     CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
-    return corral__tags_op(__func__, s, tags, CORRAL__OP_DOMAIN, domain);
+    return corral__tags_op(__func__, s, tags, CORRAL__OP_DOMAIN, (corral__op_arg){domain, 0.0f});
 }
 
-uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_STOP, 0); }
+uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_STOP, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_PAUSE, 0); }
+uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_PAUSE, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_RESUME, 0); }
+uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_RESUME, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_STOP, 0); }
+uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_STOP, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_PAUSE, 0); }
+uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_PAUSE, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_RESUME, 0); }
+uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_RESUME, (corral__op_arg){0, 0.0f}); }
 
 void corral__groups_init(corral_sched *s)
 {

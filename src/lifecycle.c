@@ -105,7 +105,7 @@ void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 /* a coroutine marked STOPPING ends with the reason stored for it */
 static corral_end_reason corral__stop_reason(corral__meta *m)
 {
-    corral_end_reason why = (corral_end_reason)m->stop_why;
+    corral_end_reason why = (corral_end_reason)(m->stop_why & ~CORRAL__STOP_REQUESTED);
     m->stop_why = CORRAL_END_STOPPED;
     return why;
 }

@@ -141,6 +141,11 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
             return false;
         }
+    if (corral__deadline_of(s, co) != CORRAL__NIL) {
+        snprintf(io->detail, sizeof io->detail, "a coroutine of type %s has a stop deadline pending (they do not save)",
+                 vt->name);
+        return false;
+    }
     if ((corral__meta_of(s, co)->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE) {
         snprintf(io->detail, sizeof io->detail, "a coroutine of type %s is in a race or a sync (they do not save)",
                  vt->name);
@@ -272,6 +277,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, tags, 4);
     corral__put_u(io, gorder, 4);
     corral__put_u(io, m->domain, 1);
+    corral__put_u(io, (m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u, 1);
     /* its wait nodes */
     uint32_t count = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) count++;
@@ -495,7 +501,7 @@ typedef struct corral__lwait {
 
 typedef struct corral__lco {
     uint32_t type; /* index in the loader's type table */
-    uint8_t state, phase, hold, outcome, fired, mode, domain;
+    uint8_t state, phase, hold, outcome, fired, mode, domain, stop_requested;
     uint16_t pending;
     uint32_t point, age, parent, child, dest_field, delta, tags, gorder;
     uint64_t owner;
@@ -629,6 +635,7 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
     c->tags = (uint32_t)corral__get_u(io, 4);
     c->gorder = (uint32_t)corral__get_u(io, 4);
     c->domain = L->version >= 2 ? (uint8_t)corral__get_u(io, 1) : 0;
+    c->stop_requested = L->version >= 2 ? (uint8_t)corral__get_u(io, 1) : 0;
     c->nwaits = (uint32_t)corral__get_u(io, 1);
     if (c->nwaits > CORRAL__SAVE_MAX_WAITS) {
         corral__io_fail(io, "a coroutine has too many wait nodes");
@@ -890,7 +897,7 @@ static bool corral__lcheck(corral__loader *L)
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
         if (c.phase >= CORRAL__PH_COUNT || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN) ||
-            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_ANY || c.domain >= L->domains || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
+            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_ANY || c.domain >= L->domains || c.stop_requested > 1 || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
         bool ok;
@@ -1270,6 +1277,7 @@ static void corral__lapply(corral__loader *L)
         corral__meta_reset(m);
         m->born = (uint32_t)L->frame - c.age;
         m->domain = c.domain;
+        if (c.stop_requested) m->stop_why |= CORRAL__STOP_REQUESTED;
         m->hold = c.hold;
         m->outcome = c.outcome;
         m->fired = (int8_t)c.fired;

@@ -433,9 +433,9 @@ static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_
 static void corral__hnode(corral__hasher *k, const corral__node *n)
 {
     corral__h64(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
-    if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
+    if (corral__timer_node(n)) {
         corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
-    } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST)) {
+    } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM) {
         corral__h64(k, n->u.t.target);
     } else if (n->kind == CORRAL__NODE_OWNER || n->kind == CORRAL__NODE_TAG) {
         corral__h64(k, n->u.g.owner);

@@ -204,9 +204,16 @@ static bool corral__verify_nodes(const corral_sched *s)
                 CORRAL__BAD("a race or sync counts its arms wrong");
             wait_used += len;
             len = 0;
+            uint32_t deadlines = 0;
             for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
-                if (i < s->nodes.wait_count || i >= s->nodes.count) CORRAL__BAD("a group chain holds a wait node");
                 if (N[i].co != off) CORRAL__BAD("a group node names another coroutine");
+                if (N[i].kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
+                    if (i >= s->nodes.wait_count || N[i].attached != 1 || ++deadlines > 1)
+                        CORRAL__BAD("a stop deadline is not one wait node in a heap");
+                    wait_used++;
+                    continue;
+                }
+                if (i < s->nodes.wait_count || i >= s->nodes.count) CORRAL__BAD("a group chain holds a wait node");
                 if (N[i].kind != CORRAL__NODE_OWNER && N[i].kind != CORRAL__NODE_TAG)
                     CORRAL__BAD("a group node has a wait kind");
                 if (++len > 33) CORRAL__BAD("a group chain is too long (cycle?)");
@@ -255,7 +262,9 @@ static bool corral__verify_heaps(const corral_sched *s)
                 if (p->u.t.due > N[i].u.t.due) CORRAL__BAD("a timer heap is out of order");
             }
             const corral_co *co = CORRAL__CO(s, N[i].co);
-            if (co->state != CORRAL__WAITING) CORRAL__BAD("a timer belongs to a coroutine that is not waiting");
+            if (N[i].kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
+                                                   : co->state != CORRAL__WAITING)
+                CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
         }
     }
     return true;

@@ -130,7 +130,7 @@ void corral__detach(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
     if (n->attached != 1) return; /* 0: fired or free; 2: held by a pause */
-    if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) corral__timer_cancel(s, n);
+    if (corral__timer_node(n)) corral__timer_cancel(s, n);
     else corral__list_unlink(s, corral__list_of(s, n), i);
     n->attached = 0;
 }
@@ -180,6 +180,11 @@ void corral__fire(corral_sched *s, uint32_t i)
     corral__node *n = &corral__nodes(s)[i];
     n->attached = 0;
     corral_co *co = CORRAL__CO(s, n->co);
+    if (n->kind == CORRAL__NODE_DEADLINE) { /* a stop request's time is up */
+        corral__deadline_drop(s, co);
+        corral__stop_co(s, co, CORRAL_END_DEADLINE);
+        return;
+    }
     corral__meta *m = corral__meta_of(s, co);
     if (m->mode == CORRAL__MODE_ALL && --m->pending > 0) return;
     if (m->mode == CORRAL__MODE_ANY) m->fired = (int8_t)n->member;

@@ -281,3 +281,30 @@ Test(domains, a_save_carries_the_clocks_and_each_coroutines_domain)
     corral_sched_destroy(b);
     corral_sched_destroy(c);
 }
+
+Test(domains, a_stop_request_saves_and_a_pending_deadline_is_refused)
+{
+    corral_sched *a = rsched(2);
+    corral_handle h = sleep_in(a, UI, 3.0f, 0);
+    cr_assert(corral_request_stop(a, h, 0.0f));
+    static unsigned char buf[1 << 14];
+    size_t n = corral_save(a, buf, sizeof buf);
+    cr_assert_gt(n, 0);
+    corral_sched *b = rsched(2);
+    cr_assert(corral_load(b, buf, n));
+    cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "the request is part of the state");
+    cr_assert(corral_request_stop(a, h, 1.0f));
+    cr_assert_eq(corral_save(a, buf, sizeof buf), 0);
+    cr_assert_eq(corral_last_error(a), CORRAL_ERR_UNSAVABLE);
+    static unsigned char snap[1 << 16];
+    size_t k = corral_snapshot(a, snap, sizeof snap);
+    uint64_t before = corral_state_hash(a);
+    for (int f = 0; f < 20; f++) corral_tick(a, 0.1f);
+    cr_assert(!corral_alive(a, h), "the deadline stopped it");
+    cr_assert(corral_restore(a, snap, k));
+    cr_assert_eq(corral_state_hash(a), before, "a snapshot holds the deadline");
+    cr_assert(corral_alive(a, h));
+    cr_assert(corral_verify(a));
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}

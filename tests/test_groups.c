@@ -496,3 +496,124 @@ Test(groups, single_replace_from_the_instances_own_step_ends_it_after_its_step)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* ---- stop requests */
+
+/* polite: after it sees the request it takes `grace` more steps, then ends */
+#define POLITE_FIELDS(F) \
+    F(int, id)           \
+    F(int, grace)        \
+    F(int, saw)          \
+    F(int, steps)
+DECLARE_COROUTINE(polite, POLITE_FIELDS)
+static void polite_end(polite_ctx *ctx, corral_end_reason why) { g_cleanups[ctx->id][why]++; }
+DEFINE_COROUTINE_CLEANUP(polite, polite_end)
+{
+    ctx->steps++;
+    if (corral_stop_requested(co)) {
+        if (!ctx->saw) ctx->saw = ctx->steps;
+        if (ctx->grace-- <= 0) return CORRAL_STOP;
+    }
+    return CORRAL_YIELD;
+}
+
+static corral_handle start_polite(corral_sched *s, int id, int grace, uint64_t owner)
+{
+    corral_start_desc o = {.owner = owner};
+    return polite_start_ex(s, (polite_ctx){.id = id, .grace = grace}, &o);
+}
+
+Test(groups, a_stop_request_is_seen_and_the_coroutine_ends_itself_in_its_own_time)
+{
+    corral_sched *s = gsched(16);
+    corral_handle h = start_polite(s, 1, 2, 0);
+    corral_tick(s, 0.1f);
+    cr_assert(corral_request_stop(s, h, 0.0f));
+    corral_tick(s, 0.1f);
+    cr_assert_eq(polite_ctx_of(s, h)->saw, 3, "its next step sees the request");
+    corral_tick(s, 0.1f);
+    corral_tick(s, 0.1f);
+    cr_assert(!corral_alive(s, h), "two steps of grace, then it ended itself");
+    cr_assert_eq(g_cleanups[1][CORRAL_END_FINISHED], 1);
+    cr_assert(!corral_request_stop(s, h, 1.0f), "a dead handle");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_HANDLE);
+    corral_sched_destroy(s);
+}
+
+Test(groups, a_stop_request_with_a_deadline_stops_a_coroutine_that_ignores_it)
+{
+    corral_sched *s = gsched(16);
+    corral_handle h = start_polite(s, 1, 1000, 0); /* it never gives up on its own */
+    corral_handle quick = start_polite(s, 2, 0, 0);
+    cr_assert(corral_request_stop(s, h, 0.25f));
+    cr_assert(corral_request_stop(s, h, 5.0f), "a later deadline does not push the first back");
+    cr_assert(corral_request_stop(s, quick, 0.25f));
+    corral_pool_stats ps;
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.wait_nodes, 2, "one node per deadline");
+    cr_assert(corral_verify(s));
+    corral_tick(s, 0.1f);
+    cr_assert(!corral_alive(s, quick), "it ended itself at its next step");
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.wait_nodes, 1, "its deadline's node came back");
+    corral_tick(s, 0.1f);
+    cr_assert(corral_alive(s, h));
+    corral_tick(s, 0.1f); /* 0.3 s >= 0.25 */
+    cr_assert(!corral_alive(s, h), "stopped hard at its deadline");
+    cr_assert_eq(g_cleanups[1][CORRAL_END_DEADLINE], 1);
+    cr_assert_eq(g_cleanups[2][CORRAL_END_FINISHED], 1);
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.wait_nodes, 0);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+static corral_result call_polite(corral_co *co, struct actor_ctx *ctx)
+{
+    if (ctx->steps == 1) return polite_call(co, (polite_ctx){.id = 3, .grace = 0}) ? CORRAL_YIELD : CORRAL_STOP;
+    return corral_stop_requested(co) ? CORRAL_STOP : CORRAL_YIELD;
+}
+
+Test(groups, a_request_reaches_the_children_a_coroutine_awaits_and_a_whole_owner)
+{
+    corral_sched *s = gsched(16);
+    corral_start_desc o = {.owner = 4};
+    corral_handle caller = actor_start_ex(s, (actor_ctx){.fn = call_polite, .id = 9}, &o);
+    start_polite(s, 5, 0, 4);
+    start_polite(s, 6, 0, 5);
+    cr_assert_eq(corral_live_count(s), 4);
+    cr_assert_eq(corral_request_stop_owner(s, 4, 0.0f), 3, "owner 4: the caller, its child (it joined the group), one more");
+    corral_tick(s, 0.1f);
+    cr_assert_eq(g_cleanups[3][CORRAL_END_FINISHED], 1, "the child saw it and ended");
+    cr_assert(!corral_alive(s, caller), "and so did its caller, resumed in the same run");
+    cr_assert_eq(g_cleanups[5][CORRAL_END_FINISHED], 1);
+    cr_assert_eq(corral_live_count(s), 1, "owner 5 was not asked");
+    cr_assert_eq(corral_request_stop_tags(s, 0x1, 0.0f), 0);
+    corral_sched_destroy(s);
+}
+
+Test(groups, a_deadline_counts_the_coroutines_domain_and_needs_a_wait_node)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.domains = 2;
+    d.max_wait_nodes = 1;
+    corral_sched *s = sched_of(d);
+    corral_start_desc o = {.domain = 1};
+    corral_handle h = polite_start_ex(s, (polite_ctx){.id = 1, .grace = 1000}, &o);
+    corral_handle k = start_polite(s, 2, 1000, 0);
+    cr_assert(corral_request_stop(s, h, 0.15f));
+    cr_assert(!corral_request_stop(s, k, 0.15f), "no wait node left for a second deadline");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+    corral_domain_pause(s, 1);
+    for (int f = 0; f < 5; f++) corral_tick(s, 0.1f);
+    cr_assert(corral_alive(s, h), "its domain is paused: its deadline waits");
+    corral_tick(s, 0.1f);
+    cr_assert_eq(polite_ctx_of(s, k)->saw, 0, "the refused request was not made");
+    corral_domain_resume(s, 1);
+    corral_tick(s, 0.1f);
+    corral_tick(s, 0.1f);
+    cr_assert(!corral_alive(s, h));
+    cr_assert_eq(g_cleanups[1][CORRAL_END_DEADLINE], 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

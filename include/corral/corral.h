@@ -152,6 +152,7 @@ typedef enum corral_end_reason {
                                   not wait, and resuming would act on what never happened */
     CORRAL_END_LOST_RACE,      /* another child of its CORRAL_RACE ended first */
     CORRAL_END_REPLACED,       /* a start with CORRAL_SINGLE_REPLACE took its place */
+    CORRAL_END_DEADLINE,       /* its stop request's deadline passed (corral_request_stop) */
     CORRAL_END_COUNT
 } corral_end_reason;
 
@@ -988,6 +989,20 @@ CORRAL_API uint32_t corral_resume_owner(corral_sched *sched, uint64_t owner);
 CORRAL_API uint32_t corral_stop_tags(corral_sched *sched, uint32_t any_of);  /* members with any of the tags */
 CORRAL_API uint32_t corral_pause_tags(corral_sched *sched, uint32_t any_of);
 CORRAL_API uint32_t corral_resume_tags(corral_sched *sched, uint32_t any_of);
+/* Stop requests (SquidTasks' RequestStop, then Kill): the coroutine (and
+   the children it awaits, down the chain) sees corral_stop_requested(co)
+   and may finish an animation or refund a resource, then end itself. With
+   deadline > 0 it is stopped hard after that many seconds of its time
+   domain (cleanup with CORRAL_END_DEADLINE), unless it ended before; a
+   second request keeps the sooner deadline. 0: no deadline. Returns false
+   for a dead handle, or (WAIT_POOL_EXHAUSTED) when a deadline finds no
+   wait node (the request is not made). The group forms return how many
+   were asked. docs/API.md, "Stop requests". */
+CORRAL_API bool corral_request_stop(corral_sched *sched, corral_handle h, float deadline);
+CORRAL_API uint32_t corral_request_stop_owner(corral_sched *sched, uint64_t owner, float deadline);
+CORRAL_API uint32_t corral_request_stop_tags(corral_sched *sched, uint32_t any_of, float deadline);
+CORRAL_API bool corral_stop_requested(const corral_co *co); /* in its step */
+
 CORRAL_API bool corral_pause(corral_sched *sched, corral_handle h);
 CORRAL_API bool corral_resume(corral_sched *sched, corral_handle h);
 CORRAL_API bool corral_paused(const corral_sched *sched, corral_handle h);
