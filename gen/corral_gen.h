@@ -22,7 +22,9 @@
     DECLARE_COROUTINE_R(NAME, FIELDS, T) the same, with a result of type T: the
                                          context ends with `T result;` and
                                          NAME_call(co, ctx, T *dest) calls it
-                                         (NAME_arm(co, ctx, T *dest) likewise)
+                                         (NAME_arm(co, ctx, T *dest) likewise);
+                                         NAME_gen(sched, ctx) makes it a generator,
+                                         NAME_next(sched, h, T *out) pulls its next value
     DEFINE_COROUTINE(NAME) { body }      in one .c file: the step body; it
                                          sees `co` (corral_co *) and `ctx`
                                          (NAME_ctx *) and returns
@@ -192,6 +194,16 @@ constexpr corral_field_kind corral__kind_of()
                                                  result_type *dest)                       \
     {                                                                                     \
         return corral_arm(co, &name##_type, &ctx, sizeof ctx, dest, sizeof *dest);        \
+    }                                                                                     \
+    CORRAL__UNUSED static inline corral_handle name##_gen(corral_sched *sched,            \
+                                                          name##_ctx ctx)                 \
+    {                                                                                     \
+        return corral_generator_start(sched, &name##_type, &ctx, sizeof ctx);             \
+    }                                                                                     \
+    CORRAL__UNUSED static inline bool name##_next(corral_sched *sched, corral_handle h,   \
+                                                  result_type *out)                       \
+    {                                                                                     \
+        return corral_generator_next(sched, h, out, sizeof *out);                         \
     }
 
 /* The step wrapper turns the header pointer into the typed context at a

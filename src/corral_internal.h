@@ -127,6 +127,7 @@ enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNER = 100, C
 /* meta.hold, while PAUSED */
 #define CORRAL__HOLD_WAITING 0x01u /* it was waiting when paused */
 #define CORRAL__HOLD_WOKEN 0x02u   /* its wait ended while paused: queue it on resume */
+#define CORRAL__HOLD_GENERATOR 0x04u /* a generator: held between nexts, never resumed into a lane */
 #define CORRAL__SIDE_MAX 8u        /* nested group operations */
 
 typedef struct corral__node {
@@ -768,6 +769,9 @@ corral_co *corral__create(const char *call, corral_sched *s, const corral_type *
 /* step every coroutine of the ready ring, including those it adds */
 void corral__drain_ready(corral_sched *s);
 void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local);
+/* a generator's step, now: true when it yielded a value (held again), false
+   when it ended (or waited: refused, BAD_WAIT, it ends) */
+bool corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m);
 static inline void corral__park(corral_co *co)
 {
     co->state = CORRAL__WAITING;

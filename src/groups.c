@@ -326,6 +326,7 @@ bool corral__resume_co(corral_sched *s, corral_co *co)
     }
     if (co->state != CORRAL__PAUSED) return false;
     corral__meta *m = corral__meta_of(s, co);
+    if (m->hold & CORRAL__HOLD_GENERATOR) return false; /* only a pull steps it */
     uint8_t hold = m->hold;
     m->hold = 0;
     if ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)) {
@@ -368,6 +369,10 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     if (corral__calling(m)) { /* its child runs on; stepping it would abandon that */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
         return false;
+    }
+    if (m->hold & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
+        corral__gen_step(s, co, m);
+        return true;
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
     m->hold = 0;

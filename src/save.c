@@ -896,10 +896,14 @@ static bool corral__lcheck(corral__loader *L)
         if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
-        if (c.phase >= CORRAL__PH_COUNT || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN) ||
+        if (c.phase >= CORRAL__PH_COUNT || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
             c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_ANY || c.domain >= L->domains || c.stop_requested > 1 || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
+        if ((c.hold & CORRAL__HOLD_GENERATOR) &&
+            (c.hold != CORRAL__HOLD_GENERATOR || c.state != CORRAL__PAUSED || c.nwaits || c.child != CORRAL__NIL ||
+             c.parent != CORRAL__NIL))
+            return corral__lfail(L, "a generator of type %s is held with a wait or a call%s", tn, none);
         bool ok;
         corral__lpoint(L, t, c.point, &ok);
         if (!ok) {

@@ -969,6 +969,32 @@ CORRAL_API bool corral_arms_start(corral_co *co);
 /* After a race: the index of the arm that won (-1: none). */
 CORRAL_API int corral_race_winner(const corral_co *co);
 
+/*
+    Generators (docs/API.md, "Generators"): a type with a result whose step
+    yields values to whoever pulls, run only by the pull (UE5Coro's
+    generators, STC's cco_yield_v):
+
+        DEFINE_COROUTINE(waypoints) {
+            CORRAL_BEGIN(co);
+            for (ctx->i = 0; ctx->i < ctx->n; ctx->i++) CORRAL_YIELD_VALUE(co, path[ctx->i]);
+            CORRAL_END(co);
+        }
+        corral_handle g = waypoints_gen(s, (waypoints_ctx){.n = 8});
+        vec2 p;
+        while (waypoints_next(s, g, &p)) walk_to(p);   from plain code or a step
+
+    corral_generator_start makes it without stepping it (held, in no lane:
+    corral_resume does not take it). corral_generator_next runs its step
+    now, on the caller's stack, to its next value (true, the value in
+    *out, of the type's result size) or its end (false; it ends FINISHED
+    and its handle goes stale). A generator's step may start, stop, raise
+    and pull, not wait: a wait ends it (BAD_WAIT). Zero allocation: it is a
+    coroutine in its slot, in snapshots and saves like any other.
+*/
+CORRAL_API corral_handle corral_generator_start(corral_sched *sched, const corral_type *type, const void *ctx,
+                                                size_t ctx_size);
+CORRAL_API bool corral_generator_next(corral_sched *sched, corral_handle h, void *out, size_t out_size);
+
 /* ---------------------------------------------------------------- GROUPS, PAUSE */
 /*
     A coroutine started with an owner (an entity id) and/or tags (a 32-bit
@@ -1096,6 +1122,17 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
     CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), corral__pt_##pt)
 #define CORRAL_RACE_AT(co, pt, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__), corral__pt_##pt)
 #define CORRAL_SYNC_AT(co, pt, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), corral__pt_##pt)
+/* A generator's value: set `result` and suspend until the next pull. */
+#define CORRAL_YIELD_VALUE(co, v)  \
+    do {                           \
+        ctx->result = (v);         \
+        CORRAL_WAIT_FRAME(co);     \
+    } while (0)
+#define CORRAL_YIELD_VALUE_AT(co, pt, v) \
+    do {                                 \
+        ctx->result = (v);               \
+        CORRAL_WAIT_FRAME_AT(co, pt);    \
+    } while (0)
 /* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
 #define CORRAL_EXIT(co) \
     do {                \
