@@ -175,6 +175,7 @@ int main(void)
 {
     corral_sched_desc desc = {0};
     desc.domains = 2;
+    desc.wait_text = true; /* the chain says what each waits for, as written */
     S = corral_sched_create(&desc);
     if (!S) return 1;
     menu_closed = corral_signal_create(S);

@@ -353,6 +353,7 @@ struct corral_sched {
         uint64_t wait_failures, group_failures;
         uint64_t debug_visits; /* test hook: timer nodes popped + steps run */
         uint32_t order;        /* attachments so far (corral__node.order) */
+        uint32_t text_off;     /* desc.wait_text: a const char * per wait node, else 0 */
     } nodes;
 
     struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) */

@@ -90,6 +90,8 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     }
     out->left = corral__time_left(s, m);
     out->domain = m->domain;
+    if (s->nodes.text_off && m->wait != CORRAL__NIL && N[m->wait].kind != CORRAL__NODE_ARM)
+        out->wait_text = ((const char *const *)(const void *)CORRAL__AT(s, s->nodes.text_off))[m->wait];
     if (corral__is_running(s, co)) out->state = CORRAL_CO_RUNNING;
     else if (co->state == CORRAL__PAUSED) out->state = CORRAL_CO_PAUSED;
     else if (corral__calling(m)) out->state = CORRAL_CO_CALLING;
@@ -268,10 +270,14 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
             CORRAL__PUT(" 0x%06x:%u", t.index, t.gen);
         }
     }
+    if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
         if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && N[i].attached) {
+            float span;
+            memcpy(&span, &N[i].u.t.target, sizeof span); /* as it began (0: unknown, a loaded wait) */
             if (N[i].list == CORRAL__HEAP_FRAMES) CORRAL__PUT(", %.0f frame%s left", in->left, in->left == 1.0 ? "" : "s");
             else CORRAL__PUT(", %.3f s left", in->left);
+            if (span > 0.0f) CORRAL__PUT(" of %g", (double)span);
             if (N[i].list != CORRAL__HEAP_FRAMES && N[i].list != CORRAL__HEAP_REAL && in->domain)
                 CORRAL__PUT(" (domain %u)", in->domain);
             break;

@@ -32,7 +32,7 @@ typedef struct corral__plan {
     uint64_t meta_off, total_slots, ready_off;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains;
     uint64_t signals_off, max_signals, futures_off, max_futures;
-    uint64_t posts_off, max_posts;
+    uint64_t posts_off, max_posts, text_off;
     uint64_t owner_off, owner_buckets, wait_nodes;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
     uint32_t order, max_fixed_steps;
@@ -169,6 +169,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->trace_off = off;
     off += p->trace_cap * sizeof(corral__trace_ev);
     off = corral__align64(off, 8);
+    p->text_off = d->wait_text ? off : 0;
+    if (d->wait_text) off += p->wait_nodes * sizeof(const char *);
     for (uint32_t i = 0; i < n; i++) {
         p->pages_off[i] = off;
         off += (uint64_t)corral__page_count_for(p->classes[i].capacity) * sizeof(corral__page);
@@ -262,6 +264,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->nodes.off = (uint32_t)p.nodes_off;
     s->nodes.count = (uint32_t)p.node_count;
     s->nodes.wait_count = (uint32_t)p.wait_nodes;
+    s->nodes.text_off = (uint32_t)p.text_off;
     s->timers.heaps = (uint32_t)p.heaps;
     for (uint32_t h = 0; h < p.heaps; h++) s->timers.heap_off[h] = (uint32_t)p.heap_off[h];
     s->domains.count = (uint32_t)p.domains;

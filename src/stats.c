@@ -213,6 +213,47 @@ static const char *corral__bytes(char *buf, size_t n, uint64_t b)
     return buf;
 }
 
+/* With desc.wait_text: where the live coroutines wait, one line per place
+   (type, line, the wait as written), the first 16 places, the rest summed */
+static void corral__report_waits(const corral_sched *s, FILE *out)
+{
+    enum { PLACES = 16 };
+    struct { const corral_type *type; uint32_t line, count; corral_co_state state; corral_wait_kind wait;
+             corral_call_kind call; const char *text, *file; } at[PLACES];
+    uint32_t n = 0, others = 0, cur = 0;
+    corral_co_info in;
+    while (corral_next_co(s, &cur, &in)) {
+        uint32_t k = 0;
+        while (k < n && !(at[k].type == in.type && at[k].line == in.line && at[k].wait == in.wait &&
+                          at[k].call == in.call && at[k].text == in.wait_text && at[k].state == in.state))
+            k++;
+        if (k == n && n == PLACES) {
+            others++;
+            continue;
+        }
+        if (k == n) {
+            at[n].type = in.type, at[n].line = in.line, at[n].count = 0, at[n].state = in.state;
+            at[n].wait = in.wait, at[n].call = in.call, at[n].text = in.wait_text, at[n].file = in.file;
+            n++;
+        }
+        at[k].count++;
+    }
+    fprintf(out, "\n  %-20s %7s  %s\n", "waiting", "count", "where, on what");
+    for (uint32_t k = 0; k < n; k++) {
+        const char *file = at[k].file ? at[k].file : "?", *base = file;
+        for (const char *p = file; *p; p++)
+            if (*p == '/' || *p == '\\') base = p + 1;
+        fprintf(out, "  %-20s %7u  %s:%u  %s", at[k].type->name, at[k].count, base, at[k].line,
+                at[k].call == CORRAL_CALL_RACE   ? "race"
+                : at[k].call == CORRAL_CALL_SYNC ? "sync"
+                : at[k].call == CORRAL_CALL_ONE  ? "call"
+                : at[k].wait != CORRAL_WAIT_NONE ? corral_wait_kind_str(at[k].wait)
+                                                  : corral_co_state_str(at[k].state));
+        fprintf(out, "%s%s\n", at[k].text && *at[k].text ? " " : "", at[k].text ? at[k].text : "");
+    }
+    if (others) fprintf(out, "  %-20s %7u  (in other places)\n", "...", others);
+}
+
 void corral_report_text(const corral_sched *s, FILE *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return;
@@ -269,4 +310,5 @@ void corral_report_text(const corral_sched *s, FILE *out)
                     t.step_ns_max);
         fputs(t.failed ? "  <- starts refused\n" : "\n", out);
     }
+    if (s->nodes.text_off && s->arena.live) corral__report_waits(s, out);
 }

@@ -102,6 +102,8 @@ void corral__timer_arm(corral_sched *s, uint32_t i, const corral_wait *w)
     }
     n->u.t.seq = s->timers.seq++;
     n->list = (uint8_t)h;
+    const float span = w->kind == CORRAL_WAIT_FRAMES ? (float)w->count : w->seconds; /* for the inspector */
+    memcpy(&n->u.t.target, &span, sizeof span);
     corral__heap_push(s, h, i);
 }
 

@@ -255,11 +255,13 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
 }
 
 /* Give co a node for the wait w (member `member` of its all/any) and hand
-   it to the kind's room, which puts it in its container. */
-static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w, uint32_t member)
+   it to the kind's room, which puts it in its container. text: what the
+   whole wait says it waits for (desc.wait_text). */
+static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w, uint32_t member, const char *text)
 {
     corral__meta *m = corral__meta_of(s, co);
     uint32_t i = corral__node_alloc(s);
+    if (s->nodes.text_off) ((const char **)(void *)CORRAL__AT(s, s->nodes.text_off))[i] = text;
     corral__node *n = &corral__nodes(s)[i];
     n->co = corral__co_off(s, co);
     n->kind = (uint8_t)w->kind;
@@ -308,7 +310,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
             return -2;
         }
         for (uint32_t i = 0; i < w->count; i++)
-            if (ready[i] == 0) corral__attach(s, co, &w->members[i], i);
+            if (ready[i] == 0) corral__attach(s, co, &w->members[i], i, w->text);
         m->mode = w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY;
         m->pending = (uint16_t)waiting;
         corral__park(co);
@@ -321,7 +323,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
         return -2;
     }
-    corral__attach(s, co, w, 0);
+    corral__attach(s, co, w, 0, w->text);
     m->mode = CORRAL__MODE_ONE;
     m->pending = 1;
     corral__park(co);

@@ -97,8 +97,8 @@ Test(chain, the_chain_prints_from_the_outermost_caller_with_file_line_and_wait)
     snprintf(want, sizeof want,
              "  top 0x%06x:%u  test_chain.c:%d  race of 2 arms running\n"
              "    mid 0x%06x:%u  test_chain.c:%d  call\n"
-             ">     leaf 0x%06x:%u  test_chain.c:%d  seconds, 2.000 s left\n"
-             "    leaf 0x%06x:%u  test_chain.c:%d  seconds, 8.500 s left\n",
+             ">     leaf 0x%06x:%u  test_chain.c:%d  seconds, 2.000 s left of 2.5\n"
+             "    leaf 0x%06x:%u  test_chain.c:%d  seconds, 8.500 s left of 9\n",
              t.index, t.gen, g_top_line, arm.handle.index, arm.handle.gen, g_mid_line, leafi.handle.index,
              leafi.handle.gen, g_leaf_line, idx, gen, g_leaf_line);
     cr_assert_str_eq(buf, want);
@@ -114,7 +114,7 @@ Test(chain, the_chain_prints_from_the_outermost_caller_with_file_line_and_wait)
     cr_assert(corral_set_domain(s, t, 1));
     to_text(s, t, buf, sizeof buf);
     cr_assert(strstr(buf, "> top"), "%s", buf);
-    cr_assert(strstr(buf, "seconds, 2.000 s left (domain 1)"), "%s", buf);
+    cr_assert(strstr(buf, "seconds, 2.000 s left of 2.5 (domain 1)"), "%s", buf);
     cr_assert(!corral_print_chain(s, (corral_handle){0, 0}, stdout));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_HANDLE);
     corral_sched_destroy(s);
@@ -205,4 +205,60 @@ Test(chain, the_json_report_and_the_chrome_trace_carry_the_same_places)
     cr_assert_eq(steps_at, 1, "the top's step slice says where it suspended");
     cJSON_Delete(j);
     corral_sched_destroy(s);
+}
+
+/* ---- wait text (desc.wait_text) */
+static bool in_range(void *user) { return *(int *)user > 100; }
+#define SAYER_FIELDS(F)        \
+    F(int, x)                  \
+    F(float, secs)             \
+    F(corral_signal, door)     \
+    F(int, what)
+DECLARE_COROUTINE(sayer, SAYER_FIELDS)
+DEFINE_COROUTINE(sayer)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->what == 0) CORRAL_WAIT_UNTIL(co, in_range, &ctx->x);
+    else if (ctx->what == 1) CORRAL_WAIT_SECONDS(co, ctx->secs);
+    else if (ctx->what == 2) CORRAL_WAIT_SIGNAL(co, ctx->door);
+    else CORRAL_AWAIT(co, corral_wait_frames(3));
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(chain, a_wait_says_what_it_waits_for_as_written)
+{
+    corral_sched_desc d = one_class_desc(128, 32);
+    d.wait_text = true;
+    corral_sched *s = sched_of(d);
+    corral_signal door = corral_signal_create(s);
+    corral_handle h[4];
+    for (int w = 0; w < 4; w++) h[w] = sayer_start(s, (sayer_ctx){.secs = 3.0f, .door = door, .what = w});
+    corral_tick(s, 1.0f);
+    const char *want[4] = {"in_range(&ctx->x)", "ctx->secs", "ctx->door", "corral_wait_frames(3)"};
+    for (int w = 0; w < 4; w++) {
+        corral_co_info in;
+        cr_assert(corral_co_info_of(s, h[w], &in));
+        cr_assert_not_null(in.wait_text);
+        cr_assert_str_eq(in.wait_text, want[w]);
+    }
+    char buf[4096] = {0};
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    corral_print_chain(s, h[1], f);
+    fclose(f);
+    cr_assert(strstr(buf, "seconds ctx->secs, 2.000 s left of 3"), "%s", buf);
+    memset(buf, 0, sizeof buf);
+    f = fmemopen(buf, sizeof buf - 1, "w");
+    corral_report_text(s, f);
+    fclose(f);
+    cr_assert(strstr(buf, "until in_range(&ctx->x)"), "the text report lists where they wait:\n%s", buf);
+    cr_assert(strstr(buf, "signal ctx->door"), "%s", buf);
+    corral_sched_destroy(s);
+
+    corral_sched *plain = csched(); /* without desc.wait_text: no text, the kind only */
+    corral_handle p = sayer_start(plain, (sayer_ctx){.secs = 3.0f, .what = 1});
+    corral_co_info in;
+    cr_assert(corral_co_info_of(plain, p, &in));
+    cr_assert_null(in.wait_text);
+    corral_sched_destroy(plain);
 }

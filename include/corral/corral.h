@@ -393,6 +393,10 @@ typedef struct corral_class_desc {
     max_posts           256: completions and raises other threads may have
                         posted and the owner not applied yet (rounded up
                         to a power of two; 24 bytes each)
+    wait_text           false: each wait node keeps the text of what it
+                        waits for (the wait macros' arguments as written),
+                        for the inspector, JSON and the text report: 8
+                        bytes per wait node
     max_group_nodes     256: a coroutine started with an owner takes one,
                         plus one per tag bit (a pool of its own)
     domains             1: time domains, each a clock with its own scale and
@@ -439,6 +443,7 @@ typedef struct corral_sched_desc {
     uint32_t max_posts;          /* 256: completions and raises posted from other threads, pending at once */
     uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
     uint32_t domains;            /* 1: time domains (corral_domain_*), domain 0 the game clock */
+    bool wait_text;              /* false: keep each wait's text for the inspector */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
     bool timing;                 /* false: step and tick times off */
@@ -786,6 +791,8 @@ typedef struct corral_wait {
     corral_future future;             /* FUTURE */
     corral_handle co;                 /* JOIN */
     const struct corral_wait *members; /* ALL, ANY */
+    const char *text;                 /* what it waits for, as written: the wait
+                                         macros fill it in (desc.wait_text) */
 } corral_wait;
 
 static inline corral_wait corral__wait_of(corral_wait_kind kind)
@@ -847,6 +854,13 @@ static inline corral_wait corral_wait_join(corral_handle h)
 {
     corral_wait w = corral__wait_of(CORRAL_WAIT_JOIN);
     w.co = h;
+    return w;
+}
+/* The same wait, saying what it waits for in words (the inspector shows
+   them with desc.wait_text): a static string, e.g. the source text. */
+static inline corral_wait corral_wait_text(corral_wait w, const char *text)
+{
+    w.text = text;
     return w;
 }
 /* `members` must stay valid until corral_await returns (it is copied). */
@@ -1088,22 +1102,25 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
         }                                                 \
     } while (0)
 /* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
-   once when the wait is already over. */
-#define CORRAL_AWAIT(co, w) CORRAL__YIELD_IF(co, corral_await((co), (w)), CORRAL__RESUME_ID)
-#define CORRAL_WAIT_NEXT_FRAME(co) CORRAL_AWAIT(co, corral_wait_next_frame())
-#define CORRAL_WAIT_FRAMES(co, n) CORRAL_AWAIT(co, corral_wait_frames(n))
-#define CORRAL_WAIT_SECONDS(co, t) CORRAL_AWAIT(co, corral_wait_seconds(t))
-#define CORRAL_WAIT_REALTIME(co, t) CORRAL_AWAIT(co, corral_wait_realtime(t))
-#define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL_AWAIT(co, corral_wait_fixed_update())
-#define CORRAL_WAIT_LATE_UPDATE(co) CORRAL_AWAIT(co, corral_wait_late_update())
-#define CORRAL_WAIT_END_OF_FRAME(co) CORRAL_AWAIT(co, corral_wait_end_of_frame())
-#define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL_AWAIT(co, corral_wait_until((fn), (user)))
-#define CORRAL_WAIT_WHILE(co, fn, user) CORRAL_AWAIT(co, corral_wait_while((fn), (user)))
-#define CORRAL_WAIT_SIGNAL(co, sig) CORRAL_AWAIT(co, corral_wait_signal(sig))
-#define CORRAL_WAIT_FUTURE(co, f) CORRAL_AWAIT(co, corral_wait_future(f))
-#define CORRAL_WAIT_JOIN(co, h) CORRAL_AWAIT(co, corral_wait_join(h))
-#define CORRAL_WAIT_ALL(co, ws, n) CORRAL_AWAIT(co, corral_wait_all((ws), (n)))
-#define CORRAL_WAIT_ANY(co, ws, n) CORRAL_AWAIT(co, corral_wait_any((ws), (n)))
+   once when the wait is already over. The text of what it waits for is
+   the macro's argument as written. */
+#define CORRAL_AWAIT(co, w) CORRAL__AWAIT_T(co, w, #w)
+#define CORRAL__AWAIT_T(co, w, text) \
+    CORRAL__YIELD_IF(co, corral_await((co), corral_wait_text((w), (text))), CORRAL__RESUME_ID)
+#define CORRAL_WAIT_NEXT_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_next_frame(), "")
+#define CORRAL_WAIT_FRAMES(co, n) CORRAL__AWAIT_T(co, corral_wait_frames(n), #n)
+#define CORRAL_WAIT_SECONDS(co, t) CORRAL__AWAIT_T(co, corral_wait_seconds(t), #t)
+#define CORRAL_WAIT_REALTIME(co, t) CORRAL__AWAIT_T(co, corral_wait_realtime(t), #t)
+#define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_fixed_update(), "")
+#define CORRAL_WAIT_LATE_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_late_update(), "")
+#define CORRAL_WAIT_END_OF_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_end_of_frame(), "")
+#define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_until((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_WHILE(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_while((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_SIGNAL(co, sig) CORRAL__AWAIT_T(co, corral_wait_signal(sig), #sig)
+#define CORRAL_WAIT_FUTURE(co, f) CORRAL__AWAIT_T(co, corral_wait_future(f), #f)
+#define CORRAL_WAIT_JOIN(co, h) CORRAL__AWAIT_T(co, corral_wait_join(h), #h)
+#define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
+#define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
 /* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
    CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
 #define CORRAL_CALL(co, name, ...) \
@@ -1116,7 +1133,8 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 #define CORRAL_SYNC(co, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), CORRAL__RESUME_ID)
 /* Named points: the same waits, resuming at the point `pt` of the list */
 #define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt)
-#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_IF(co, corral_await((co), (w)), corral__pt_##pt)
+#define CORRAL_AWAIT_AT(co, pt, w) \
+    CORRAL__YIELD_IF(co, corral_await((co), corral_wait_text((w), #w)), corral__pt_##pt)
 #define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_IF(co, name##_call((co), __VA_ARGS__), corral__pt_##pt)
 #define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
     CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), corral__pt_##pt)
@@ -1270,6 +1288,7 @@ typedef struct corral_co_info {
     uint32_t domain;         /* its time domain (corral_set_domain) */
     double left;             /* a timer wait: seconds (frames for `frames`) until it
                                 is due, the soonest of an all/any; else 0 */
+    const char *wait_text;   /* what it waits for, as written (desc.wait_text), or NULL */
 } corral_co_info;
 
 /* Iterate live coroutines: start with *cursor = 0; true while one was
