@@ -202,6 +202,26 @@ typedef struct corral__future {
     corral_value value;
 } corral__future;
 
+/* a channel: a ring of values in its stretch of the data region, and the
+   senders and receivers waiting (their values in their contexts: a node's
+   u.t.seq is the offset in its coroutine's slot) */
+typedef struct corral__channel {
+    uint32_t gen;          /* odd: live */
+    uint32_t size, cap;    /* bytes per value, values the ring holds */
+    uint32_t first, count; /* the ring: its oldest value, how many */
+    uint32_t send_head, send_tail;
+    uint32_t recv_head, recv_tail;
+    uint32_t next_free;
+} corral__channel;
+/* a semaphore (count: free permits) or a wait group (count: tasks not done) */
+enum { CORRAL__SEMAPHORE = 1, CORRAL__WAITGROUP };
+typedef struct corral__counter {
+    uint32_t gen;          /* odd: live */
+    uint32_t kind, count;
+    uint32_t head, tail;   /* waiters */
+    uint32_t next_free;
+} corral__counter;
+
 /* A page: a run of consecutive slots of a class (a power of two: 64 up to
    4096, so that a class has about 64 pages or more) with their own free
    list. A type fills one page before it takes another (an empty one first),
@@ -397,6 +417,13 @@ struct corral_sched {
         uint32_t signal_floor, future_floor; /* lowest generation a create may issue (restores) */
         uint64_t signal_failures, future_failures;
     } wakes;
+
+    struct { /* channels.c: channels, semaphores and wait groups */
+        uint32_t channels_off, max_channels, channel_bytes, data_off;
+        uint32_t channel_free, channels_live, channels_peak, channel_floor;
+        uint32_t counters_off, max_counters, counter_free, counters_live, counters_peak, counter_floor;
+        uint64_t channel_failures, counter_failures;
+    } chans;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
         uint32_t meta_off, total_slots;
@@ -904,6 +931,25 @@ bool corral__future_live(const corral_sched *s, corral_future f);
 bool corral__future_finish(corral_sched *s, corral_future f, corral_value v);
 bool corral__signal_live(const corral_sched *s, corral_signal sig);
 void corral__signal_fire(corral_sched *s, corral_signal sig);
+
+/* ---- channels.c: channels, semaphores, wait groups */
+static inline corral__channel *corral__channels(const corral_sched *s)
+{
+    return (corral__channel *)(void *)CORRAL__AT(s, s->chans.channels_off);
+}
+static inline corral__counter *corral__counters(const corral_sched *s)
+{
+    return (corral__counter *)(void *)CORRAL__AT(s, s->chans.counters_off);
+}
+int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w);
+corral__list corral__chan_list(corral_sched *s, const corral__node *n);
+void corral__chans_init(corral_sched *s);
+/* the region a snapshot copies: the channels, the counters, the rings (contiguous) */
+static inline size_t corral__chans_bytes(const corral_sched *s)
+{
+    return (size_t)s->chans.data_off - s->chans.channels_off + (size_t)s->chans.max_channels * s->chans.channel_bytes;
+}
 
 /* ---- calls.c: calls, races, syncs and joins */
 /* it awaits a child (a call) or arms (a race, a sync) */

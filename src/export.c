@@ -377,7 +377,10 @@ void corral_report_json(const corral_sched *s, FILE *out)
     corral__json_pool(out, "wait_nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures, false);
     corral__json_pool(out, "group_nodes", p.group_nodes, p.group_nodes_peak, p.group_nodes_capacity, p.group_failures, false);
     corral__json_pool(out, "signals", p.signals, p.signals_peak, p.signals_capacity, p.signal_failures, false);
-    corral__json_pool(out, "futures", p.futures, p.futures_peak, p.futures_capacity, p.future_failures, true);
+    corral__json_pool(out, "futures", p.futures, p.futures_peak, p.futures_capacity, p.future_failures, false);
+    corral__json_pool(out, "channels", p.channels, p.channels_peak, p.channels_capacity, p.channel_failures, false);
+    corral__json_pool(out, "semaphores_and_waitgroups", p.counters, p.counters_peak, p.counters_capacity,
+                      p.counter_failures, true);
     fprintf(out, "  },\n  \"classes\": [\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         corral_class_stats c;

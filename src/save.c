@@ -457,6 +457,11 @@ size_t corral_save(const corral_sched *s, void *buf, size_t size)
     }
     corral__io io;
     memset(&io, 0, sizeof io);
+    if (s->chans.channels_live || s->chans.counters_live) {
+        corral__fail_at(s, NULL, CORRAL_ERR_UNSAVABLE, __func__, CORRAL__NOH, NULL,
+                        "a channel, semaphore or wait group is live (they do not save yet)");
+        return 0;
+    }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
         for (uint32_t k = 0; k < c->capacity; k++) {

@@ -33,6 +33,7 @@ typedef struct corral__plan {
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains;
     uint64_t signals_off, max_signals, futures_off, max_futures;
     uint64_t posts_off, max_posts, text_off;
+    uint64_t channels_off, max_channels, channel_bytes, data_off, counters_off, max_counters;
     uint64_t owner_off, owner_buckets, wait_nodes;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
     uint32_t order, max_fixed_steps;
@@ -128,7 +129,11 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->max_futures = d->max_futures ? d->max_futures : 64;
     p->max_posts = 1; /* a power of two, at least the desc's (256 by default) */
     while (p->max_posts < (d->max_posts ? d->max_posts : 256u) && p->max_posts < 0x40000000u) p->max_posts <<= 1;
-    if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu)
+    p->max_channels = d->max_channels ? d->max_channels : 16;
+    p->channel_bytes = d->channel_bytes ? (d->channel_bytes + 7u) & ~(uint64_t)7u : 256; /* 8-aligned rings */
+    p->max_counters = (uint64_t)(d->max_semaphores ? d->max_semaphores : 16) + (d->max_waitgroups ? d->max_waitgroups : 16);
+    if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu ||
+        p->max_channels > 0x00FFFFFFu || p->channel_bytes > 0x00FFFFFFu || p->max_counters > 0x00FFFFFFu)
         return CORRAL_ERR_TOO_LARGE;
     off = corral__align64(off, 8);
     p->lanes_off = off;
@@ -157,6 +162,14 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off = corral__align64(off, 8);
     p->futures_off = off;
     off += p->max_futures * sizeof(corral__future);
+    off = corral__align64(off, 8);
+    p->channels_off = off;
+    off += p->max_channels * sizeof(corral__channel);
+    p->counters_off = off;
+    off += p->max_counters * sizeof(corral__counter);
+    off = corral__align64(off, 8);
+    p->data_off = off;
+    off += p->max_channels * p->channel_bytes;
     off = corral__align64(off, 64); /* the queue's producer line alone in its cache line */
     p->posts_off = off;
     off += corral__posts_bytes((uint32_t)p->max_posts);
@@ -270,6 +283,12 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->domains.count = (uint32_t)p.domains;
     s->groups.owner_off = (uint32_t)p.owner_off;
     s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
+    s->chans.channels_off = (uint32_t)p.channels_off;
+    s->chans.max_channels = (uint32_t)p.max_channels;
+    s->chans.channel_bytes = (uint32_t)p.channel_bytes;
+    s->chans.data_off = (uint32_t)p.data_off;
+    s->chans.counters_off = (uint32_t)p.counters_off;
+    s->chans.max_counters = (uint32_t)p.max_counters;
     s->wakes.signals_off = (uint32_t)p.signals_off;
     s->wakes.max_signals = (uint32_t)p.max_signals;
     s->wakes.futures_off = (uint32_t)p.futures_off;
@@ -346,6 +365,7 @@ void corral__rooms_init(corral_sched *s)
     corral__polls_init(s);
     corral__groups_init(s);
     corral__wakes_init(s);
+    corral__chans_init(s);
 }
 
 void corral_sched_destroy(corral_sched *s)

@@ -50,7 +50,9 @@ static uint64_t corral__layout(const corral_sched *s)
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
                           s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
                           s->groups.owner_off, s->groups.owner_mask, s->wakes.signals_off, s->wakes.max_signals,
-                          s->wakes.futures_off, s->wakes.max_futures};
+                          s->wakes.futures_off, s->wakes.max_futures, s->chans.channels_off,
+                          s->chans.max_channels, s->chans.channel_bytes, s->chans.counters_off,
+                          s->chans.max_counters, s->chans.data_off};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) h = corral__mix(h, v[i]);
     for (uint32_t i = 0; i < s->arena.class_count && i < CORRAL_MAX_CLASSES; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -113,6 +115,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__put(k, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
     corral__put(k, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
+    corral__put(k, corral__channels(s), corral__chans_bytes(s));
     head.size = k->at - head_at;
     if (k->w && head_at + sizeof head <= k->size) memcpy(k->w + head_at, &head, sizeof head);
 }
@@ -222,7 +225,7 @@ static bool corral__snap_read(const corral_sched *s, const unsigned char *buf, s
                   timers * sizeof(uint32_t) +
                   (size_t)corral__owner_words(o) * sizeof(uint32_t) +
                   (size_t)o->wakes.max_signals * sizeof(corral__signal) +
-                  (size_t)o->wakes.max_futures * sizeof(corral__future);
+                  (size_t)o->wakes.max_futures * sizeof(corral__future) + corral__chans_bytes(o);
     return corral__take_bytes(&k, k.at, tail) && k.at + tail == size;
 }
 
@@ -309,6 +312,10 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
                                                s->wakes.max_signals, s->wakes.signal_floor);
     uint32_t future_floor = corral__pool_floor((const unsigned char *)corral__futures(s), sizeof(corral__future),
                                                s->wakes.max_futures, s->wakes.future_floor);
+    uint32_t channel_floor = corral__pool_floor((const unsigned char *)corral__channels(s), sizeof(corral__channel),
+                                                s->chans.max_channels, s->chans.channel_floor);
+    uint32_t counter_floor = corral__pool_floor((const unsigned char *)corral__counters(s), sizeof(corral__counter),
+                                                s->chans.max_counters, s->chans.counter_floor);
     uint32_t type_count_now = s->types.type_count;
 
     size_t at = vp->classes_at;
@@ -323,6 +330,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     corral__get(b, &at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__get(b, &at, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
     corral__get(b, &at, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
+    corral__get(b, &at, corral__channels(s), corral__chans_bytes(s));
 
     memcpy(corral__types(s), vp->types, (size_t)o->types.type_count * sizeof(corral__type_entry));
     if (type_count_now > o->types.type_count) /* registered since: gone again */
@@ -348,6 +356,8 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     s->now.clock = keep.now.clock;
     s->wakes.signal_floor = signal_floor;
     s->wakes.future_floor = future_floor;
+    s->chans.channel_floor = channel_floor;
+    s->chans.counter_floor = counter_floor;
     return true;
 }
 
@@ -528,6 +538,23 @@ uint64_t corral_state_hash(const corral_sched *s)
         corral__h64(&k, (uint64_t)i << 1 | (F[i].done ? 1u : 0u));
         corral__h64(&k, F[i].value.u);
         corral__hlist(&k, s, F[i].head);
+    }
+    const corral__channel *C = corral__channels(s);
+    for (uint32_t i = 0; i < s->chans.max_channels; i++) {
+        if (!(C[i].gen & 1u)) continue;
+        corral__h64(&k, (uint64_t)i << 32 | C[i].size);
+        corral__h64(&k, C[i].count);
+        const unsigned char *ring = CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.channel_bytes);
+        for (uint32_t v = 0; v < C[i].count; v++) /* the values, oldest first */
+            for (uint32_t b = 0; b < C[i].size; b++) corral__h64(&k, ring[(size_t)((C[i].first + v) % C[i].cap) * C[i].size + b]);
+        corral__hlist(&k, s, C[i].send_head);
+        corral__hlist(&k, s, C[i].recv_head);
+    }
+    const corral__counter *K = corral__counters(s);
+    for (uint32_t i = 0; i < s->chans.max_counters; i++) {
+        if (!(K[i].gen & 1u)) continue;
+        corral__h64(&k, (uint64_t)i << 32 | K[i].kind << 28 | K[i].count);
+        corral__hlist(&k, s, K[i].head);
     }
     return k.h ? k.h : 1u;
 }

@@ -122,6 +122,14 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     out->group_failures = s->nodes.group_failures;
     out->signal_failures = s->wakes.signal_failures;
     out->future_failures = s->wakes.future_failures;
+    out->channels = s->chans.channels_live;
+    out->channels_peak = s->chans.channels_peak;
+    out->channels_capacity = s->chans.max_channels;
+    out->counters = s->chans.counters_live;
+    out->counters_peak = s->chans.counters_peak;
+    out->counters_capacity = s->chans.max_counters;
+    out->channel_failures = s->chans.channel_failures;
+    out->counter_failures = s->chans.counter_failures;
     corral__posts_stats(s, out);
     return true;
 }

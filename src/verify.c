@@ -288,6 +288,32 @@ static bool corral__verify_pools(const corral_sched *s)
     }
     for (uint32_t i = 0; i < s->wakes.max_futures; i++) n += F[i].gen & 1u;
     if (n != s->wakes.max_futures) CORRAL__BAD("a future is lost (not live and not free)");
+    n = 0;
+    const corral__channel *C = corral__channels(s);
+    for (uint32_t i = s->chans.channel_free; i != CORRAL__NIL; i = C[i].next_free) {
+        if (i >= s->chans.max_channels || (C[i].gen & 1u)) CORRAL__BAD("a live channel is on the free list");
+        if (++n > s->chans.max_channels) CORRAL__BAD("the channel free list has a cycle");
+    }
+    for (uint32_t i = 0; i < s->chans.max_channels; i++) {
+        n += C[i].gen & 1u;
+        if ((C[i].gen & 1u) && (C[i].cap == 0 || C[i].count > C[i].cap || C[i].first >= C[i].cap ||
+                                (uint64_t)C[i].cap * C[i].size > s->chans.channel_bytes))
+            CORRAL__BAD("a channel's ring is out of bounds");
+        if ((C[i].gen & 1u) && C[i].count < C[i].cap && C[i].send_head != CORRAL__NIL)
+            CORRAL__BAD("a sender waits on a channel with room");
+        if ((C[i].gen & 1u) && C[i].count > 0 && C[i].recv_head != CORRAL__NIL)
+            CORRAL__BAD("a receiver waits on a channel with values");
+    }
+    if (n != s->chans.max_channels || s->chans.channels_live > s->chans.max_channels)
+        CORRAL__BAD("a channel is lost (not live and not free)");
+    n = 0;
+    const corral__counter *K = corral__counters(s);
+    for (uint32_t i = s->chans.counter_free; i != CORRAL__NIL; i = K[i].next_free) {
+        if (i >= s->chans.max_counters || (K[i].gen & 1u)) CORRAL__BAD("a live semaphore or wait group is on the free list");
+        if (++n > s->chans.max_counters) CORRAL__BAD("the semaphore free list has a cycle");
+    }
+    for (uint32_t i = 0; i < s->chans.max_counters; i++) n += K[i].gen & 1u;
+    if (n != s->chans.max_counters) CORRAL__BAD("a semaphore or wait group is lost");
     return true;
 }
 

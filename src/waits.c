@@ -115,6 +115,10 @@ corral__list corral__list_of(corral_sched *s, const corral__node *n)
     case CORRAL_WAIT_SIGNAL: return corral__signal_list(s, n);
     case CORRAL_WAIT_FUTURE: return corral__future_list(s, n);
     case CORRAL_WAIT_JOIN: return corral__join_list(s, n);
+    case CORRAL_WAIT_SEND:
+    case CORRAL_WAIT_RECEIVE:
+    case CORRAL_WAIT_ACQUIRE:
+    case CORRAL_WAIT_WAIT_GROUP: return corral__chan_list(s, n);
     case CORRAL_WAIT_UNTIL:
     case CORRAL_WAIT_WHILE: return corral__poll_list(s, n);
     case CORRAL_WAIT_FRAMES:
@@ -247,6 +251,10 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     case CORRAL_WAIT_SIGNAL: return corral__signal_ready(call, s, co, w);
     case CORRAL_WAIT_FUTURE: return corral__future_ready(call, s, co, w);
     case CORRAL_WAIT_JOIN: return corral__join_ready(call, s, co, w);
+    case CORRAL_WAIT_SEND:
+    case CORRAL_WAIT_RECEIVE:
+    case CORRAL_WAIT_ACQUIRE:
+    case CORRAL_WAIT_WAIT_GROUP: return corral__chan_ready(call, s, co, w);
     CORRAL__CASES_WITHOUT_NODE /* never a member, never attached: refused as malformed */
         break;
     }
@@ -279,6 +287,10 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     case CORRAL_WAIT_SIGNAL: corral__signal_arm(s, i, w); break;
     case CORRAL_WAIT_FUTURE: corral__future_arm(s, i, w); break;
     case CORRAL_WAIT_JOIN: corral__join_arm(s, i, w); break;
+    case CORRAL_WAIT_SEND:
+    case CORRAL_WAIT_RECEIVE:
+    case CORRAL_WAIT_ACQUIRE:
+    case CORRAL_WAIT_WAIT_GROUP: corral__chan_arm(s, co, i, w); break;
     CORRAL__CASES_WITHOUT_NODE /* never a member, never attached: refused as malformed */
         break;
     }

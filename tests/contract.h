@@ -44,7 +44,7 @@ enum {
 typedef enum {
     CX_START, CX_YIELD, CX_NEXT_FRAME, CX_FRAMES1, CX_FRAMES0, CX_SECONDS, CX_SECONDS0, CX_REALTIME,
     CX_FIXED, CX_LATE, CX_END, CX_UNTIL, CX_WHILE, CX_SIGNAL, CX_FUTURE, CX_JOIN, CX_ANY, CX_ALL,
-    CX_DOMAIN_SECONDS, CX_CALL, CX_RACE, CX_SYNC, CX_ROW_COUNT
+    CX_SEND, CX_RECEIVE, CX_ACQUIRE, CX_WAIT_GROUP, CX_DOMAIN_SECONDS, CX_CALL, CX_RACE, CX_SYNC, CX_ROW_COUNT
 } cx_row;
 
 #define CX_ROWS_AS_IN_DOCS                                                                                             \
@@ -79,6 +79,10 @@ typedef enum {
     X(CX_JOIN, "join", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                 \
     X(CX_ANY, "any", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                   \
     X(CX_ALL, "all", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                   \
+    X(CX_SEND, "send", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                 \
+    X(CX_RECEIVE, "receive", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")           \
+    X(CX_ACQUIRE, "acquire", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")           \
+    X(CX_WAIT_GROUP, "wait group", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")     \
     X(CX_DOMAIN_SECONDS, "seconds(t) in a domain", "next P", "next P", "next P", "next P", "next P", "next FIXED",     \
       "next UPDATE", "next LATE", "next END")                                                                           \
     X(CX_CALL, "call", "at once", "P or same run", "P or same run", "P or same run", "P or same run", "same run",      \
@@ -172,6 +176,9 @@ static int cx_flag;
 static corral_signal cx_sig;
 static corral_future cx_fut;
 static corral_handle cx_target;
+static corral_channel cx_chan;
+static corral_semaphore cx_sem;
+static corral_waitgroup cx_wg;
 
 static cx_at cx_now(void)
 {
@@ -235,7 +242,7 @@ static corral_wait cx_wait_of(cx_row r)
 
 /* the coroutine under test: issues the row's wait on its first step
    (`first`) or its second, then records where it resumed */
-#define CX_SUBJECT_FIELDS(F) F(int, first)
+#define CX_SUBJECT_FIELDS(F) F(int, first) F(int, v)
 DECLARE_COROUTINE(cx_subject, CX_SUBJECT_FIELDS)
 DEFINE_COROUTINE(cx_subject)
 {
@@ -252,6 +259,14 @@ DEFINE_COROUTINE(cx_subject)
         CORRAL_WAIT_FRAME(co);
     } else if (cx_cur_row == CX_CALL) {
         CORRAL_CALL(co, cx_quick, (cx_quick_ctx){0});
+    } else if (cx_cur_row == CX_SEND) { /* the channel is full: it waits for a receive */
+        CORRAL_SEND(co, cx_chan, &ctx->v);
+    } else if (cx_cur_row == CX_RECEIVE) { /* empty: it waits for a send */
+        CORRAL_RECEIVE(co, cx_chan, &ctx->v);
+    } else if (cx_cur_row == CX_ACQUIRE) { /* no permit: it waits for a release */
+        CORRAL_ACQUIRE(co, cx_sem);
+    } else if (cx_cur_row == CX_WAIT_GROUP) { /* a task open: it waits for its done */
+        CORRAL_WAIT_GROUP(co, cx_wg);
     } else if (cx_cur_row == CX_RACE) {
         CORRAL_RACE(co, cx_idle_arm(co, (cx_idle_ctx){0}), cx_quick_arm(co, (cx_quick_ctx){0}));
     } else if (cx_cur_row == CX_SYNC) {
@@ -277,7 +292,7 @@ DEFINE_COROUTINE(cx_starter)
     corral_start_desc o;
     memset(&o, 0, sizeof o);
     o.phase = cx_phases[ctx->subject_phase];
-    cx_subject_start_ex(corral_sched_of(co), (cx_subject_ctx){1}, &o);
+    cx_subject_start_ex(corral_sched_of(co), (cx_subject_ctx){.first = 1}, &o);
     CORRAL_END(co);
 }
 
@@ -297,6 +312,18 @@ static void cx_trigger(void)
         corral_future_complete(cx_s, cx_fut, (corral_value){.i = 1});
         break;
     case CX_JOIN: corral_stop(cx_s, cx_target); break;
+    case CX_SEND: {
+        int v;
+        corral_channel_try_receive(cx_s, cx_chan, &v, sizeof v);
+        break;
+    }
+    case CX_RECEIVE: {
+        int v = 5;
+        corral_channel_try_send(cx_s, cx_chan, &v, sizeof v);
+        break;
+    }
+    case CX_ACQUIRE: corral_semaphore_release(cx_s, cx_sem, 1); break;
+    case CX_WAIT_GROUP: corral_waitgroup_done(cx_s, cx_wg); break;
     default: break;
     }
 }
@@ -337,6 +364,7 @@ static int cx_run_cell(cx_row row, int col, int P, cx_at *got, cx_at *want, cons
     d.max_futures = 2;
     d.fixed_dt = 0.25f;
     d.domains = 2;
+    d.channel_bytes = 8;
     *why = NULL;
     got->frame = want->frame = 0;
     got->pos = want->pos = CX_OUT;
@@ -360,6 +388,14 @@ static int cx_run_cell(cx_row row, int col, int P, cx_at *got, cx_at *want, cons
     cx_sig = corral_signal_create(cx_s);
     cx_fut = corral_future_create(cx_s);
     cx_target = cx_idle_start(cx_s, (cx_idle_ctx){0});
+    cx_chan = corral_channel_create(cx_s, sizeof(int));
+    cx_sem = corral_semaphore_create(cx_s, 0);
+    cx_wg = corral_waitgroup_create(cx_s);
+    corral_waitgroup_add(cx_s, cx_wg, 1);
+    if (row == CX_SEND) { /* full: the send waits */
+        int v = 1;
+        while (corral_channel_try_send(cx_s, cx_chan, &v, sizeof v)) {}
+    }
     if (col >= CX_COL_STEP_F) P = col - CX_COL_STEP_F;
     corral_start_desc o;
     memset(&o, 0, sizeof o);
@@ -367,7 +403,7 @@ static int cx_run_cell(cx_row row, int col, int P, cx_at *got, cx_at *want, cons
     if (col == CX_COL_START_OUT) {
         cx_frame(); /* frame 2, then the start after it */
         o.phase = cx_phases[P];
-        cx_subject_start_ex(cx_s, (cx_subject_ctx){1}, &o);
+        cx_subject_start_ex(cx_s, (cx_subject_ctx){.first = 1}, &o);
         if (row == CX_START) cx_issue_at = cx_now(), cx_issued = 1;
         cx_trigger();
     } else {

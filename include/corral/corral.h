@@ -255,7 +255,10 @@ typedef struct corral_registry {
     X(NO_THREADS, "this build has no atomics (tcc): posts from other threads are not available") \
     X(BAD_DOMAIN, "the time domain is not one of the scheduler's (desc.domains)") \
     X(BAD_START, "the start options are malformed (a single mode without tags, or an unknown one)") \
-    X(ALREADY_RUNNING, "an instance of its owner and tag runs already (CORRAL_SINGLE_REFUSE)")
+    X(ALREADY_RUNNING, "an instance of its owner and tag runs already (CORRAL_SINGLE_REFUSE)") \
+    X(STALE_CHANNEL, "the channel, semaphore or wait group handle is zero, forged or destroyed") \
+    X(CHANNEL_POOL_EXHAUSTED, "no free channel, semaphore or wait group (raise desc.max_channels / max_semaphores / max_waitgroups)") \
+    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a wait group's count would go below 0")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -399,6 +402,10 @@ typedef struct corral_class_desc {
                         bytes per wait node
     max_group_nodes     256: a coroutine started with an owner takes one,
                         plus one per tag bit (a pool of its own)
+    max_channels        16: channels, each with a ring of channel_bytes
+    channel_bytes       256: a channel of values of n bytes holds 256 / n
+    max_semaphores      16
+    max_waitgroups      16
     domains             1: time domains, each a clock with its own scale and
                         pause (at most CORRAL_MAX_DOMAINS); domain 0 is the
                         game clock. Each past the first costs 4 bytes per
@@ -443,6 +450,10 @@ typedef struct corral_sched_desc {
     uint32_t max_posts;          /* 256: completions and raises posted from other threads, pending at once */
     uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
     uint32_t domains;            /* 1: time domains (corral_domain_*), domain 0 the game clock */
+    uint32_t max_channels;       /* 16: channels */
+    uint32_t channel_bytes;      /* 256: the ring of each channel */
+    uint32_t max_semaphores;     /* 16 */
+    uint32_t max_waitgroups;     /* 16 */
     bool wait_text;              /* false: keep each wait's text for the inspector */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
@@ -760,7 +771,11 @@ CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler
     X(FUTURE,       "future",       LIST,  OWN)             \
     X(JOIN,         "join",         LIST,  OWN)             \
     X(ALL,          "all",          GROUP, OWN)             \
-    X(ANY,          "any",          GROUP, OWN)
+    X(ANY,          "any",          GROUP, OWN)             \
+    X(SEND,         "send",         LIST,  OWN)             \
+    X(RECEIVE,      "receive",      LIST,  OWN)             \
+    X(ACQUIRE,      "acquire",      LIST,  OWN)             \
+    X(WAIT_GROUP,   "wait group",   LIST,  OWN)
 
 typedef enum corral_wait_kind {
 #define CORRAL__X(id, name, how, phase) CORRAL_WAIT_##id,
@@ -773,6 +788,9 @@ typedef enum corral_wait_kind {
 
 typedef struct corral_signal { uint32_t index, gen; } corral_signal; /* zero: invalid */
 typedef struct corral_future { uint32_t index, gen; } corral_future; /* zero: invalid */
+typedef struct corral_channel { uint32_t index, gen; } corral_channel;     /* zero: invalid */
+typedef struct corral_semaphore { uint32_t index, gen; } corral_semaphore; /* zero: invalid */
+typedef struct corral_waitgroup { uint32_t index, gen; } corral_waitgroup; /* zero: invalid */
 typedef union corral_value {
     int64_t i;
     uint64_t u;
@@ -786,11 +804,15 @@ typedef struct corral_wait {
     uint32_t count;                   /* FRAMES: n; ALL/ANY: members */
     float seconds;                    /* SECONDS, REALTIME */
     corral_predicate fn;              /* UNTIL, WHILE */
-    void *user;                       /* UNTIL, WHILE */
+    void *user;                       /* UNTIL, WHILE; SEND: the value, RECEIVE: where it
+                                         goes (in the waiting coroutine's context) */
     corral_signal signal;             /* SIGNAL */
     corral_future future;             /* FUTURE */
     corral_handle co;                 /* JOIN */
     const struct corral_wait *members; /* ALL, ANY */
+    corral_channel channel;           /* SEND, RECEIVE (the value's place in `user`);
+                                         ACQUIRE, WAIT_GROUP: the semaphore's or
+                                         wait group's index and generation */
     const char *text;                 /* what it waits for, as written: the wait
                                          macros fill it in (desc.wait_text) */
 } corral_wait;
@@ -856,6 +878,38 @@ static inline corral_wait corral_wait_join(corral_handle h)
     w.co = h;
     return w;
 }
+/* Channels: `data` lies in the waiting coroutine's context, `size` bytes,
+   the channel's value size. */
+static inline corral_wait corral_wait_send(corral_channel ch, void *data, uint32_t size)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_SEND);
+    w.channel = ch;
+    w.user = data;
+    w.count = size;
+    return w;
+}
+static inline corral_wait corral_wait_receive(corral_channel ch, void *data, uint32_t size)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_RECEIVE);
+    w.channel = ch;
+    w.user = data;
+    w.count = size;
+    return w;
+}
+static inline corral_wait corral_wait_acquire(corral_semaphore sem)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_ACQUIRE);
+    w.channel.index = sem.index;
+    w.channel.gen = sem.gen;
+    return w;
+}
+static inline corral_wait corral_wait_group(corral_waitgroup wg)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_WAIT_GROUP);
+    w.channel.index = wg.index;
+    w.channel.gen = wg.gen;
+    return w;
+}
 /* The same wait, saying what it waits for in words (the inspector shows
    them with desc.wait_text): a static string, e.g. the source text. */
 static inline corral_wait corral_wait_text(corral_wait w, const char *text)
@@ -917,6 +971,40 @@ CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
    other call belongs to the scheduler's own thread. */
 CORRAL_API bool corral_future_post(corral_sched *sched, corral_future f, corral_value v);
 CORRAL_API bool corral_signal_post(corral_sched *sched, corral_signal sig);
+
+/*
+    Channels, semaphores and wait groups (docs/API.md, "Channels, semaphores
+    and wait groups"), each from its pool in the arena (desc.max_channels,
+    desc.channel_bytes, desc.max_semaphores, desc.max_waitgroups).
+
+    A channel carries values of one size, at most channel_bytes / size of
+    them at a time. CORRAL_SEND(co, ch, &ctx->v) waits while it is full,
+    CORRAL_RECEIVE(co, ch, &ctx->v) while it is empty (the value lands in
+    ctx->v); the first waiter is served first, on both sides. A send to a
+    waiting receiver hands the value straight to it. From plain code:
+    corral_channel_try_send / _try_receive (false: full / empty).
+    Destroying a channel wakes its waiters with nothing sent or received.
+
+    A semaphore counts permits: CORRAL_ACQUIRE waits for one (FIFO),
+    corral_semaphore_release gives n back. A wait group counts tasks:
+    corral_waitgroup_add(n), corral_waitgroup_done(), CORRAL_WAIT_GROUP
+    waits until the count is 0.
+*/
+CORRAL_API corral_channel corral_channel_create(corral_sched *sched, uint32_t value_size);
+CORRAL_API bool corral_channel_destroy(corral_sched *sched, corral_channel ch);
+CORRAL_API bool corral_channel_try_send(corral_sched *sched, corral_channel ch, const void *value, size_t size);
+CORRAL_API bool corral_channel_try_receive(corral_sched *sched, corral_channel ch, void *out, size_t size);
+CORRAL_API uint32_t corral_channel_count(const corral_sched *sched, corral_channel ch);    /* values in it */
+CORRAL_API uint32_t corral_channel_capacity(const corral_sched *sched, corral_channel ch);
+CORRAL_API corral_semaphore corral_semaphore_create(corral_sched *sched, uint32_t permits);
+CORRAL_API bool corral_semaphore_release(corral_sched *sched, corral_semaphore sem, uint32_t n);
+CORRAL_API uint32_t corral_semaphore_count(const corral_sched *sched, corral_semaphore sem); /* free permits */
+CORRAL_API bool corral_semaphore_destroy(corral_sched *sched, corral_semaphore sem);
+CORRAL_API corral_waitgroup corral_waitgroup_create(corral_sched *sched);
+CORRAL_API bool corral_waitgroup_add(corral_sched *sched, corral_waitgroup wg, uint32_t n);
+CORRAL_API bool corral_waitgroup_done(corral_sched *sched, corral_waitgroup wg);
+CORRAL_API uint32_t corral_waitgroup_count(const corral_sched *sched, corral_waitgroup wg);
+CORRAL_API bool corral_waitgroup_destroy(corral_sched *sched, corral_waitgroup wg);
 
 /* ---------------------------------------------------------------- NESTING */
 /*
@@ -1121,6 +1209,11 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 #define CORRAL_WAIT_JOIN(co, h) CORRAL__AWAIT_T(co, corral_wait_join(h), #h)
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
+/* Channels, semaphores, wait groups: pv points into the context */
+#define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_ACQUIRE(co, sem) CORRAL__AWAIT_T(co, corral_wait_acquire(sem), #sem)
+#define CORRAL_WAIT_GROUP(co, wg) CORRAL__AWAIT_T(co, corral_wait_group(wg), #wg)
 /* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
    CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
 #define CORRAL_CALL(co, name, ...) \
@@ -1214,6 +1307,9 @@ typedef struct corral_pool_stats {
     uint64_t wait_failures, group_failures, signal_failures, future_failures; /* refused: pool empty */
     uint32_t posts_capacity;
     uint64_t posts_applied, posts_stale, posts_full; /* cross-thread posts */
+    uint32_t channels, channels_peak, channels_capacity;
+    uint32_t counters, counters_peak, counters_capacity; /* semaphores and wait groups */
+    uint64_t channel_failures, counter_failures;
 } corral_pool_stats;
 
 /* One frame of history (desc.history_frames), written when corral_tick

@@ -1,0 +1,336 @@
+/*
+    channels.c -- channels, semaphores and wait groups: generation-checked
+    handles to objects in two pools of the arena, each with FIFO lists of
+    the wait nodes waiting on it.
+
+    A channel's values sit in a ring in its stretch of the data region
+    (desc.channel_bytes each). A waiting sender's value stays in its own
+    context until the channel takes it; a waiting receiver's destination is
+    in its context: a node keeps the offset in its slot (u.t.seq), so
+    nothing here points into the arena. A semaphore and a wait group are a
+    count and a list (one pool, the kind says which).
+
+    What firing a node wakes is the waits' (waits.c).
+*/
+#include "corral_internal.h"
+
+#include <string.h>
+
+/* ---- the pools */
+static corral__channel *corral__chan_get(const corral_sched *s, corral_channel ch)
+{
+    if (ch.index >= s->chans.max_channels || (ch.gen & 1u) == 0) return NULL;
+    corral__channel *c = &corral__channels(s)[ch.index];
+    return c->gen == ch.gen ? c : NULL;
+}
+static corral__counter *corral__counter_get(const corral_sched *s, uint32_t index, uint32_t gen, uint32_t kind)
+{
+    if (index >= s->chans.max_counters || (gen & 1u) == 0) return NULL;
+    corral__counter *c = &corral__counters(s)[index];
+    return c->gen == gen && c->kind == kind ? c : NULL;
+}
+static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
+{
+    return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.channel_bytes);
+}
+
+corral_channel corral_channel_create(corral_sched *s, uint32_t size)
+{
+    corral_channel none = {0, 0};
+    if (!corral__check(s)) return none;
+    CORRAL__REQUIRE(s, size > 0 && size <= s->chans.channel_bytes, CORRAL_ERR_BAD_VALUE_SIZE, none);
+    if (s->chans.channel_free == CORRAL__NIL) {
+        s->chans.channel_failures++;
+        corral__fail(s, NULL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED);
+        return none;
+    }
+    uint32_t i = s->chans.channel_free;
+    corral__channel *c = &corral__channels(s)[i];
+    s->chans.channel_free = c->next_free;
+    c->gen = c->gen + 1 < s->chans.channel_floor ? s->chans.channel_floor | 1u : c->gen + 1; /* odd: live */
+    c->size = size;
+    c->cap = s->chans.channel_bytes / size;
+    c->first = c->count = 0;
+    c->send_head = c->send_tail = c->recv_head = c->recv_tail = CORRAL__NIL;
+    if (++s->chans.channels_live > s->chans.channels_peak) s->chans.channels_peak = s->chans.channels_live;
+    return (corral_channel){i, c->gen};
+}
+
+static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32_t kind, uint32_t count,
+                                       uint32_t *gen)
+{
+    if (!corral__check_in(s, call)) return CORRAL__NIL;
+    if (s->chans.counter_free == CORRAL__NIL) {
+        s->chans.counter_failures++;
+        corral__fail_at(s, NULL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+        return CORRAL__NIL;
+    }
+    uint32_t i = s->chans.counter_free;
+    corral__counter *c = &corral__counters(s)[i];
+    s->chans.counter_free = c->next_free;
+    c->gen = c->gen + 1 < s->chans.counter_floor ? s->chans.counter_floor | 1u : c->gen + 1;
+    c->kind = kind;
+    c->count = count;
+    c->head = c->tail = CORRAL__NIL;
+    if (++s->chans.counters_live > s->chans.counters_peak) s->chans.counters_peak = s->chans.counters_live;
+    *gen = c->gen;
+    return i;
+}
+
+/* every waiter on a list: its wait is over */
+static void corral__fire_list(corral_sched *s, uint32_t *head, uint32_t *tail)
+{
+    corral__list l = {head, tail};
+    while (*head != CORRAL__NIL) {
+        uint32_t i = *head;
+        corral__list_unlink(s, l, i);
+        corral__fire(s, i);
+    }
+}
+
+/* the first waiter of a list, out of it and fired */
+static void corral__fire_first(corral_sched *s, uint32_t *head, uint32_t *tail)
+{
+    uint32_t i = *head;
+    corral__list_unlink(s, (corral__list){head, tail}, i);
+    corral__fire(s, i);
+}
+
+/* where a waiting node's value lies: in its coroutine's slot */
+static unsigned char *corral__node_data(const corral_sched *s, const corral__node *n)
+{
+    return CORRAL__AT(s, n->co + n->u.t.seq);
+}
+
+/* ---- channel operations, shared by the waits and plain code */
+
+/* Put a value: to the first waiting receiver, else into the ring. False:
+   full (nothing done). */
+static bool corral__chan_put(corral_sched *s, corral__channel *c, const void *v)
+{
+    if (c->recv_head != CORRAL__NIL) {
+        memcpy(corral__node_data(s, &corral__nodes(s)[c->recv_head]), v, c->size);
+        corral__fire_first(s, &c->recv_head, &c->recv_tail);
+        return true;
+    }
+    if (c->count == c->cap) return false;
+    const uint32_t index = (uint32_t)(c - corral__channels(s));
+    memcpy(corral__ring(s, index) + (size_t)((c->first + c->count) % c->cap) * c->size, v, c->size);
+    c->count++;
+    return true;
+}
+
+/* Take a value into out; the first waiting sender's value takes its place
+   in the ring. False: empty (nothing done). */
+static bool corral__chan_take(corral_sched *s, corral__channel *c, void *out)
+{
+    if (c->count == 0) return false;
+    const uint32_t index = (uint32_t)(c - corral__channels(s));
+    memcpy(out, corral__ring(s, index) + (size_t)c->first * c->size, c->size);
+    c->first = (c->first + 1) % c->cap;
+    c->count--;
+    if (c->send_head != CORRAL__NIL) {
+        const corral__node *n = &corral__nodes(s)[c->send_head];
+        memcpy(corral__ring(s, index) + (size_t)((c->first + c->count) % c->cap) * c->size, corral__node_data(s, n),
+               c->size);
+        c->count++;
+        corral__fire_first(s, &c->send_head, &c->send_tail);
+    }
+    return true;
+}
+
+bool corral_channel_try_send(corral_sched *s, corral_channel ch, const void *v, size_t size)
+{
+    if (!corral__check(s)) return false;
+    corral__channel *c = corral__chan_get(s, ch);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
+    CORRAL__REQUIRE(s, v && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    return corral__chan_put(s, c, v);
+}
+
+bool corral_channel_try_receive(corral_sched *s, corral_channel ch, void *out, size_t size)
+{
+    if (!corral__check(s)) return false;
+    corral__channel *c = corral__chan_get(s, ch);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
+    CORRAL__REQUIRE(s, out && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    return corral__chan_take(s, c, out);
+}
+
+uint32_t corral_channel_count(const corral_sched *s, corral_channel ch)
+{
+    if (!corral__check(s)) return 0;
+    const corral__channel *c = corral__chan_get(s, ch);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, 0);
+    return c->count;
+}
+
+uint32_t corral_channel_capacity(const corral_sched *s, corral_channel ch)
+{
+    if (!corral__check(s)) return 0;
+    const corral__channel *c = corral__chan_get(s, ch);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, 0);
+    return c->cap;
+}
+
+bool corral_channel_destroy(corral_sched *s, corral_channel ch)
+{
+    if (!corral__check(s)) return false;
+    corral__channel *c = corral__chan_get(s, ch);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
+    corral__fire_list(s, &c->send_head, &c->send_tail); /* nobody waits forever on a channel that is gone */
+    corral__fire_list(s, &c->recv_head, &c->recv_tail);
+    c->gen++; /* even: dead */
+    s->chans.channels_live--;
+    c->next_free = s->chans.channel_free;
+    s->chans.channel_free = ch.index;
+    return true;
+}
+
+/* ---- semaphores and wait groups */
+
+corral_semaphore corral_semaphore_create(corral_sched *s, uint32_t permits)
+{
+    uint32_t gen = 0, i = corral__counter_create(__func__, s, CORRAL__SEMAPHORE, permits, &gen);
+    return i == CORRAL__NIL ? (corral_semaphore){0, 0} : (corral_semaphore){i, gen};
+}
+
+corral_waitgroup corral_waitgroup_create(corral_sched *s)
+{
+    uint32_t gen = 0, i = corral__counter_create(__func__, s, CORRAL__WAITGROUP, 0, &gen);
+    return i == CORRAL__NIL ? (corral_waitgroup){0, 0} : (corral_waitgroup){i, gen};
+}
+
+bool corral_semaphore_release(corral_sched *s, corral_semaphore sem, uint32_t n)
+{
+    if (!corral__check(s)) return false;
+    corral__counter *c = corral__counter_get(s, sem.index, sem.gen, CORRAL__SEMAPHORE);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
+    for (; n > 0 && c->head != CORRAL__NIL; n--) corral__fire_first(s, &c->head, &c->tail); /* it has the permit */
+    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    c->count += n;
+    return true;
+}
+
+uint32_t corral_semaphore_count(const corral_sched *s, corral_semaphore sem)
+{
+    if (!corral__check(s)) return 0;
+    const corral__counter *c = corral__counter_get(s, sem.index, sem.gen, CORRAL__SEMAPHORE);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, 0);
+    return c->count;
+}
+
+bool corral_waitgroup_add(corral_sched *s, corral_waitgroup wg, uint32_t n)
+{
+    if (!corral__check(s)) return false;
+    corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
+    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    c->count += n;
+    return true;
+}
+
+bool corral_waitgroup_done(corral_sched *s, corral_waitgroup wg)
+{
+    if (!corral__check(s)) return false;
+    corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
+    CORRAL__REQUIRE(s, c->count > 0, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    if (--c->count == 0) corral__fire_list(s, &c->head, &c->tail);
+    return true;
+}
+
+uint32_t corral_waitgroup_count(const corral_sched *s, corral_waitgroup wg)
+{
+    if (!corral__check(s)) return 0;
+    const corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, 0);
+    return c->count;
+}
+
+static bool corral__counter_destroy(const char *call, corral_sched *s, uint32_t index, uint32_t gen, uint32_t kind)
+{
+    if (!corral__check_in(s, call)) return false;
+    corral__counter *c = corral__counter_get(s, index, gen, kind);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, NULL, NULL, false);
+    corral__fire_list(s, &c->head, &c->tail);
+    c->gen++;
+    s->chans.counters_live--;
+    c->next_free = s->chans.counter_free;
+    s->chans.counter_free = index;
+    return true;
+}
+bool corral_semaphore_destroy(corral_sched *s, corral_semaphore sem)
+{
+    return corral__counter_destroy(__func__, s, sem.index, sem.gen, CORRAL__SEMAPHORE);
+}
+bool corral_waitgroup_destroy(corral_sched *s, corral_waitgroup wg)
+{
+    return corral__counter_destroy(__func__, s, wg.index, wg.gen, CORRAL__WAITGROUP);
+}
+
+/* ---- the waits' questions: ready (doing the transfer when it can), arm, list */
+
+int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    if (w->kind == CORRAL_WAIT_SEND || w->kind == CORRAL_WAIT_RECEIVE) {
+        corral__channel *c = corral__chan_get(s, w->channel);
+        CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+        const corral__type_entry *te = &corral__types(s)[co->type];
+        uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
+        CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
+        CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + c->size <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
+                           CORRAL__NOH, co, "the value must lie in the waiting coroutine's context", -1);
+        return w->kind == CORRAL_WAIT_SEND ? corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user);
+    }
+    const bool sem = w->kind == CORRAL_WAIT_ACQUIRE;
+    corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, sem ? CORRAL__SEMAPHORE : CORRAL__WAITGROUP);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    if (sem && c->count > 0 && c->head == CORRAL__NIL) { /* first come: none waits before it */
+        c->count--;
+        return 1;
+    }
+    return !sem && c->count == 0;
+}
+
+void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    if (w->kind == CORRAL_WAIT_SEND || w->kind == CORRAL_WAIT_RECEIVE) {
+        n->u.t.target = w->channel.index;
+        n->u.t.seq = (uint32_t)((uintptr_t)w->user - (uintptr_t)co);
+    } else {
+        n->u.t.target = w->channel.index;
+    }
+    corral__list_push(s, corral__chan_list(s, n), i);
+}
+
+corral__list corral__chan_list(corral_sched *s, const corral__node *n)
+{
+    if (n->kind == CORRAL_WAIT_SEND || n->kind == CORRAL_WAIT_RECEIVE) {
+        corral__channel *c = &corral__channels(s)[n->u.t.target];
+        return n->kind == CORRAL_WAIT_SEND ? (corral__list){&c->send_head, &c->send_tail}
+                                           : (corral__list){&c->recv_head, &c->recv_tail};
+    }
+    corral__counter *c = &corral__counters(s)[n->u.t.target];
+    return (corral__list){&c->head, &c->tail};
+}
+
+void corral__chans_init(corral_sched *s)
+{
+    corral__channel *C = corral__channels(s);
+    for (uint32_t i = 0; i < s->chans.max_channels; i++) {
+        memset(&C[i], 0, sizeof C[i]);
+        C[i].send_head = C[i].send_tail = C[i].recv_head = C[i].recv_tail = CORRAL__NIL;
+        C[i].next_free = i + 1 < s->chans.max_channels ? i + 1 : CORRAL__NIL;
+    }
+    s->chans.channel_free = s->chans.max_channels ? 0 : CORRAL__NIL;
+    corral__counter *K = corral__counters(s);
+    for (uint32_t i = 0; i < s->chans.max_counters; i++) {
+        memset(&K[i], 0, sizeof K[i]);
+        K[i].head = K[i].tail = CORRAL__NIL;
+        K[i].next_free = i + 1 < s->chans.max_counters ? i + 1 : CORRAL__NIL;
+    }
+    s->chans.counter_free = s->chans.max_counters ? 0 : CORRAL__NIL;
+    s->chans.channels_live = s->chans.counters_live = 0;
+}

@@ -1,0 +1,284 @@
+/* test_channels.c -- channels (FIFO both sides, hand-off, full and empty
+   waits, select through any), semaphores, wait groups; misuse, pools,
+   snapshots. */
+#include "common.h"
+#include "corral_internal.h"
+
+static void setup(void) { trace_reset(); }
+TestSuite(channels, .init = setup);
+
+static corral_sched *csched(uint32_t channel_bytes)
+{
+    corral_sched_desc d = one_class_desc(96, 32);
+    d.channel_bytes = channel_bytes;
+    d.max_channels = 4;
+    d.max_semaphores = 2;
+    d.max_waitgroups = 2;
+    return sched_of(d);
+}
+
+/* producer: sends from..to-1, one a step (waits while full) */
+#define PRODUCER_FIELDS(F) \
+    F(corral_channel, ch)  \
+    F(int, from)           \
+    F(int, to)             \
+    F(int, v)
+DECLARE_COROUTINE(producer, PRODUCER_FIELDS)
+DEFINE_COROUTINE(producer)
+{
+    CORRAL_BEGIN(co);
+    for (ctx->v = ctx->from; ctx->v < ctx->to; ctx->v++) {
+        CORRAL_SEND(co, ctx->ch, &ctx->v);
+        trace_push(1000 + ctx->v); /* sent (buffered or handed over) */
+    }
+    CORRAL_END(co);
+}
+
+/* consumer: receives n values, one a frame, into its trace */
+#define CONSUMER_FIELDS(F) \
+    F(corral_channel, ch)  \
+    F(int, id)             \
+    F(int, n)              \
+    F(int, got)
+DECLARE_COROUTINE(consumer, CONSUMER_FIELDS)
+DEFINE_COROUTINE(consumer)
+{
+    CORRAL_BEGIN(co);
+    while (ctx->n-- > 0) {
+        CORRAL_RECEIVE(co, ctx->ch, &ctx->got);
+        trace_push(ctx->id * 100 + ctx->got);
+        CORRAL_WAIT_FRAME(co);
+    }
+    CORRAL_END(co);
+}
+
+Test(channels, a_full_channel_holds_the_sender_and_values_arrive_in_order)
+{
+    corral_sched *s = csched(8); /* two ints */
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    cr_assert_eq(corral_channel_capacity(s, ch), 2);
+    corral_handle p = producer_start(s, (producer_ctx){.ch = ch, .from = 1, .to = 6});
+    cr_assert_eq(corral_channel_count(s, ch), 2);
+    int want0[] = {1001, 1002};
+    expect_trace(want0, 2); /* the third send waits: full */
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, p, &in));
+    cr_assert_eq(in.wait, CORRAL_WAIT_SEND);
+    consumer_start(s, (consumer_ctx){.ch = ch, .id = 7, .n = 5});
+    for (int f = 0; f < 8; f++) corral_tick(s, 0.1f);
+    cr_assert(!corral_alive(s, p));
+    int got[5], k = 0;
+    for (int i = 0; i < g_trace_len; i++)
+        if (g_trace[i] >= 700 && g_trace[i] < 800) got[k++] = g_trace[i] - 700;
+    cr_assert_eq(k, 5);
+    for (int i = 0; i < 5; i++) cr_assert_eq(got[i], i + 1, "value %d in order", i);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(channels, receivers_wait_in_order_and_a_send_hands_the_value_straight_over)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    for (int id = 1; id <= 3; id++) consumer_start(s, (consumer_ctx){.ch = ch, .id = id, .n = 1});
+    for (int v = 10; v < 13; v++) cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
+    cr_assert_eq(corral_channel_count(s, ch), 0, "handed to the waiting receivers, not buffered");
+    corral_tick(s, 0.1f);
+    int want[] = {110, 211, 312}; /* first come, first served */
+    expect_trace(want, 3);
+    int v;
+    cr_assert(!corral_channel_try_receive(s, ch, &v, sizeof v), "empty");
+    corral_sched_destroy(s);
+}
+
+Test(channels, waiting_senders_fill_the_ring_in_their_order)
+{
+    corral_sched *s = csched(4); /* one int */
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    producer_start(s, (producer_ctx){.ch = ch, .from = 1, .to = 3}); /* 1 buffered, 2 waits */
+    producer_start(s, (producer_ctx){.ch = ch, .from = 5, .to = 6}); /* 5 waits */
+    int v;
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 1);
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 2, "the first waiting sender's value moved in");
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 5);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* select: receive from whichever of two channels has a value first */
+#define SELECT_FIELDS(F)  \
+    F(corral_channel, a)  \
+    F(corral_channel, b)  \
+    F(int, va)            \
+    F(int, vb)            \
+    F(int, fired)
+DECLARE_COROUTINE(selector, SELECT_FIELDS)
+DEFINE_COROUTINE(selector)
+{
+    corral_wait ws[2];
+    ws[0] = corral_wait_receive(ctx->a, &ctx->va, sizeof ctx->va);
+    ws[1] = corral_wait_receive(ctx->b, &ctx->vb, sizeof ctx->vb);
+    CORRAL_BEGIN(co);
+    ctx->va = ctx->vb = -1;
+    CORRAL_WAIT_ANY(co, ws, 2);
+    ctx->fired = corral_wait_fired(co);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(channels, any_of_two_receives_is_a_select_and_the_other_takes_nothing)
+{
+    corral_sched *s = csched(64);
+    corral_channel a = corral_channel_create(s, sizeof(int)), b = corral_channel_create(s, sizeof(int));
+    corral_handle h = selector_start(s, (selector_ctx){.a = a, .b = b});
+    int v = 42;
+    cr_assert(corral_channel_try_send(s, b, &v, sizeof v));
+    corral_tick(s, 0.1f);
+    selector_ctx *c = selector_ctx_of(s, h);
+    cr_assert_eq(c->fired, 1);
+    cr_assert_eq(c->vb, 42);
+    cr_assert_eq(c->va, -1);
+    v = 7;
+    cr_assert(corral_channel_try_send(s, a, &v, sizeof v));
+    cr_assert_eq(corral_channel_count(s, a), 1, "no receiver waits on a any more: buffered");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* taker: acquires a permit, holds it `hold` frames, releases it */
+#define TAKER_FIELDS(F)       \
+    F(corral_semaphore, sem)  \
+    F(int, id)                \
+    F(int, hold)
+DECLARE_COROUTINE(taker, TAKER_FIELDS)
+DEFINE_COROUTINE(taker)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_ACQUIRE(co, ctx->sem);
+    trace_push(ctx->id);
+    while (ctx->hold-- > 0) CORRAL_WAIT_FRAME(co);
+    corral_semaphore_release(corral_sched_of(co), ctx->sem, 1);
+    CORRAL_END(co);
+}
+
+Test(channels, a_semaphore_lets_n_through_and_the_rest_in_their_order)
+{
+    corral_sched *s = csched(64);
+    corral_semaphore sem = corral_semaphore_create(s, 2);
+    for (int id = 1; id <= 4; id++) taker_start(s, (taker_ctx){.sem = sem, .id = id, .hold = 2});
+    int want0[] = {1, 2};
+    expect_trace(want0, 2);
+    cr_assert_eq(corral_semaphore_count(s, sem), 0);
+    for (int f = 0; f < 6; f++) corral_tick(s, 0.1f);
+    int want[] = {1, 2, 3, 4};
+    expect_trace(want, 4);
+    cr_assert_eq(corral_semaphore_count(s, sem), 2, "every permit back");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* gate: waits for a wait group */
+#define GATE_FIELDS(F) F(corral_waitgroup, wg) F(int, open)
+DECLARE_COROUTINE(gate, GATE_FIELDS)
+DEFINE_COROUTINE(gate)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_GROUP(co, ctx->wg);
+    ctx->open = 1;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(channels, a_wait_group_opens_when_every_task_said_done)
+{
+    corral_sched *s = csched(64);
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    corral_handle open_now = gate_start(s, (gate_ctx){.wg = wg});
+    cr_assert(gate_ctx_of(s, open_now)->open, "a count of 0: at once");
+    cr_assert(corral_waitgroup_add(s, wg, 3));
+    corral_handle g = gate_start(s, (gate_ctx){.wg = wg});
+    for (int k = 0; k < 2; k++) {
+        cr_assert(corral_waitgroup_done(s, wg));
+        corral_tick(s, 0.1f);
+        cr_assert(!gate_ctx_of(s, g)->open);
+    }
+    cr_assert(corral_waitgroup_done(s, wg));
+    corral_tick(s, 0.1f);
+    cr_assert(gate_ctx_of(s, g)->open);
+    cr_assert(!corral_waitgroup_done(s, wg), "below zero");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    corral_sched_destroy(s);
+}
+
+Test(channels, misuse_and_full_pools_are_refused_and_a_destroy_wakes_the_waiters)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    int v = 1;
+    double d = 2.0;
+    cr_assert(!corral_channel_try_send(s, ch, &d, sizeof d));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    corral_handle c = consumer_start(s, (consumer_ctx){.ch = ch, .id = 1, .n = 1});
+    cr_assert(corral_channel_destroy(s, ch));
+    corral_tick(s, 0.1f);
+    cr_assert_eq(g_trace_len, 1, "the receiver woke with nothing received (its value untouched)");
+    cr_assert(!corral_channel_try_send(s, ch, &v, sizeof v));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL);
+    (void)c;
+    for (int i = 0; i < 4; i++) corral_channel_create(s, 4);
+    corral_channel none = corral_channel_create(s, 4);
+    cr_assert_eq(none.gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CHANNEL_POOL_EXHAUSTED);
+    cr_assert_eq(corral_channel_create(s, 65).gen, 0, "a value larger than a ring");
+    corral_pool_stats ps;
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.channels, 4);
+    cr_assert_eq(ps.channel_failures, 1);
+    cr_assert_eq(corral_save(s, NULL, 0), 0, "live channels do not save yet");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_UNSAVABLE);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* a receive into a place outside its context */
+static int g_outside;
+#define STRAY_FIELDS(F) F(corral_channel, ch)
+DECLARE_COROUTINE(stray, STRAY_FIELDS)
+DEFINE_COROUTINE(stray)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_RECEIVE(co, ctx->ch, &g_outside);
+    CORRAL_END(co);
+}
+
+Test(channels, a_value_outside_the_context_is_refused)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    corral_handle h = stray_start(s, (stray_ctx){.ch = ch});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    cr_assert(!corral_alive(s, h), "the malformed wait was refused: it went on and ended");
+    corral_sched_destroy(s);
+}
+
+Test(channels, a_snapshot_rewinds_the_values_and_the_waiters)
+{
+    corral_sched *s = csched(8);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    producer_start(s, (producer_ctx){.ch = ch, .from = 1, .to = 5});
+    static unsigned char snap[1 << 16];
+    size_t n = corral_snapshot(s, snap, sizeof snap);
+    uint64_t h0 = corral_state_hash(s);
+    int v;
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 1);
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 2);
+    cr_assert_neq(corral_state_hash(s), h0);
+    cr_assert(corral_restore(s, snap, n));
+    cr_assert_eq(corral_state_hash(s), h0);
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 1, "the values as they were");
+    corral_channel later = corral_channel_create(s, 4);
+    cr_assert(corral_restore(s, snap, n));
+    cr_assert(!corral_channel_try_send(s, later, &v, sizeof v), "a channel made after the snapshot stays stale");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
