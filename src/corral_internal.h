@@ -43,9 +43,11 @@ enum {
                            next frame begins (the resume contract, corral__land) */
 };
 
-/* corral_co.flags: the phase the coroutine lives in (internal index) */
+/* corral_co.flags: the phase the coroutine lives in (internal index): the
+   four of the frame, then desc.custom_phases (PH_COUNT + k) */
 enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END, CORRAL__PH_COUNT };
-#define CORRAL__PHASE_MASK 0x03u
+#define CORRAL__PH_MAX (CORRAL__PH_COUNT + CORRAL_MAX_CUSTOM_PHASES)
+#define CORRAL__PHASE_MASK 0x07u
 /* corral_co.flags: what the resume contract needs to know about the step
    that is running (docs/API.md, "When a coroutine resumes"); all clear
    once the step has landed, so the walk's one-compare test never sees them */
@@ -122,8 +124,8 @@ enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_A
 enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
 /* corral__node.list of a predicate: its phase's list (0 .. PH_COUNT - 1),
    the list being polled, or the phase's list for the next frame */
-#define CORRAL__PRED_POLL CORRAL__PH_COUNT
-#define CORRAL__PRED_NEXT (CORRAL__PH_COUNT + 1u) /* + phase */
+#define CORRAL__PRED_POLL CORRAL__PH_MAX
+#define CORRAL__PRED_NEXT (CORRAL__PH_MAX + 1u) /* + phase */
 /* meta.hold, while PAUSED */
 #define CORRAL__HOLD_WAITING 0x01u /* it was waiting when paused */
 #define CORRAL__HOLD_WOKEN 0x02u   /* its wait ended while paused: queue it on resume */
@@ -342,7 +344,8 @@ struct corral_sched {
         uint32_t chunk_next_off; /* uint32_t next[chunk_count]; free chunks chain here */
         uint32_t chunk_count, chunk_free;
         uint32_t chunk_bump;   /* chunks [chunk_bump, chunk_count) never used: free, on no chain */
-        uint32_t defer_lane;   /* first of the PH_COUNT next-frame lanes (after the run lanes) */
+        uint32_t phases;       /* PH_COUNT + desc.custom_phases */
+        uint32_t defer_lane;   /* first of the `phases` next-frame lanes (after the run lanes) */
         uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
         uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
         uint32_t walk_skipped; /* tombstones the current walk met */
@@ -350,7 +353,7 @@ struct corral_sched {
            the same run (a chain that ends costs no frame). co->link = position */
         uint32_t ready_off, ready_head, ready_tail; /* positions grow; index = pos % total_slots */
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the ring */
-        uint32_t first_lane[CORRAL__PH_COUNT]; /* BY_TYPE: where the next run starts (after a budget stop) */
+        uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
         uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
     } run;
 
@@ -394,8 +397,8 @@ struct corral_sched {
     } domains;
 
     struct { /* polls.c: predicate lists */
-        uint32_t head[CORRAL__PH_COUNT], tail[CORRAL__PH_COUNT];
-        uint32_t next_head[CORRAL__PH_COUNT], next_tail[CORRAL__PH_COUNT]; /* polled from the next frame */
+        uint32_t head[CORRAL__PH_MAX], tail[CORRAL__PH_MAX];
+        uint32_t next_head[CORRAL__PH_MAX], next_tail[CORRAL__PH_MAX]; /* polled from the next frame */
         uint32_t poll_head, poll_tail; /* predicates being polled right now */
         uint32_t next_pending; /* a next-frame list may hold predicates */
     } polls;
@@ -578,6 +581,7 @@ static inline uint32_t corral__lane_of(const corral_sched *s, const corral_co *c
    while no later phase has begun, another fixed step may.) */
 static inline bool corral__run_to_come(const corral_sched *s, uint32_t ph)
 {
+    if (ph >= CORRAL__PH_COUNT) return true; /* a custom phase runs when the game says: any time */
     return ph == CORRAL__PH_FIXED ? s->now.frame_pos <= 1u + CORRAL__PH_FIXED : s->now.frame_pos < 1u + ph;
 }
 static inline corral__node *corral__nodes(const corral_sched *s)
@@ -760,9 +764,15 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
    processes (address randomisation) and builds, so a block copied from
    one cannot be adopted by another, where its code pointers mean nothing */
 uint64_t corral__origin(void);
-/* public phase -> internal index; false if out of range */
+/* public phase -> internal index; false if out of range (a custom phase:
+   also check it against s->run.phases, corral__phase_of) */
 static inline bool corral__phase_index(corral_phase p, uint32_t *out)
 {
+    const uint32_t k = (uint32_t)p - (uint32_t)CORRAL_PHASE_CUSTOM(0);
+    if (k < CORRAL_MAX_CUSTOM_PHASES) {
+        *out = CORRAL__PH_COUNT + k;
+        return true;
+    }
     switch (p) {
     case CORRAL_PHASE_DEFAULT:
     case CORRAL_PHASE_UPDATE: *out = CORRAL__PH_UPDATE; return true;
@@ -772,6 +782,18 @@ static inline bool corral__phase_index(corral_phase p, uint32_t *out)
     case CORRAL_PHASE_COUNT: break;
     }
     return false;
+}
+
+/* a phase this scheduler has (custom ones: desc.custom_phases) */
+static inline bool corral__phase_of(const corral_sched *s, corral_phase p, uint32_t *out)
+{
+    return corral__phase_index(p, out) && *out < s->run.phases;
+}
+/* internal index -> public phase */
+static inline corral_phase corral__public_phase(uint32_t ph)
+{
+    return ph >= CORRAL__PH_COUNT ? CORRAL_PHASE_CUSTOM(ph - CORRAL__PH_COUNT)
+                                  : (corral_phase)(ph + (uint32_t)CORRAL_PHASE_FIXED_UPDATE);
 }
 
 /* ---- lifecycle.c: a coroutine's life, and its states

@@ -69,7 +69,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     out->type = te->vt;
     out->type_name = te->vt->name;
     out->handle = corral__handle_of(s, co);
-    out->phase = (corral_phase)((co->flags & CORRAL__PHASE_MASK) + (uint32_t)CORRAL_PHASE_FIXED_UPDATE);
+    out->phase = corral__public_phase(co->flags & CORRAL__PHASE_MASK);
     out->ctx = CORRAL__AT(co, te->ctx_off);
     out->age_frames = (uint32_t)((uint32_t)s->now.frame - m->born);
     if (m->wait != CORRAL__NIL)

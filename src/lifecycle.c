@@ -389,7 +389,7 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     corral_handle h = {0, 0};
     if (!corral__check_in(s, call)) return h;
     uint32_t phase = CORRAL__PH_UPDATE;
-    CORRAL__REQUIRE(s, !opts || corral__phase_index(opts->phase, &phase), CORRAL_ERR_BAD_PHASE, h);
+    CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, &phase), CORRAL_ERR_BAD_PHASE, h);
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
     CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, h);

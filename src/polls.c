@@ -90,7 +90,7 @@ void corral__predicates_next_frame(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     s->polls.next_pending = 0;
-    for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
+    for (uint32_t ph = 0; ph < s->run.phases; ph++) {
         uint32_t head = s->polls.next_head[ph];
         if (head == CORRAL__NIL) continue;
         for (uint32_t i = head; i != CORRAL__NIL; i = N[i].next) N[i].list = (uint8_t)ph;
@@ -104,7 +104,7 @@ void corral__predicates_next_frame(corral_sched *s)
 
 void corral__polls_init(corral_sched *s)
 {
-    for (uint32_t p = 0; p < CORRAL__PH_COUNT; p++)
+    for (uint32_t p = 0; p < CORRAL__PH_MAX; p++)
         s->polls.head[p] = s->polls.tail[p] = s->polls.next_head[p] = s->polls.next_tail[p] = CORRAL__NIL;
     s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
 }

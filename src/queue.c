@@ -597,7 +597,7 @@ void corral__lanes_next_frame(corral_sched *s)
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
     s->run.deferred = 0;
-    for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
+    for (uint32_t ph = 0; ph < s->run.phases; ph++) {
         const uint32_t dl = s->run.defer_lane + ph;
         corral__lane *D = &lanes[dl];
         if (D->count == 0) continue;

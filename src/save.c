@@ -652,6 +652,8 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         w->member = (uint8_t)corral__get_u(io, 1);
         w->flags = (uint8_t)corral__get_u(io, 1);
         w->list = (uint8_t)corral__get_u(io, 1);
+        if (L->version < 2 && corral__kind_is(w->kind, CORRAL__HOW_POLL) && w->list >= CORRAL__PH_COUNT)
+            w->list = (uint8_t)(w->list + CORRAL__PH_MAX - CORRAL__PH_COUNT); /* version 1: four phases */
         w->order = (uint32_t)corral__get_u(io, 4);
         if (corral__kind_is(w->kind, CORRAL__HOW_TIMER)) {
             w->due = corral__get_f64(io);
@@ -901,7 +903,7 @@ static bool corral__lcheck(corral__loader *L)
         if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
-        if (c.phase >= CORRAL__PH_COUNT || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
+        if (c.phase >= s->run.phases || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
             c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_ANY || c.domain >= L->domains || c.stop_requested > 1 || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
@@ -958,7 +960,8 @@ static bool corral__lcheck(corral__loader *L)
                 bool found = false;
                 for (uint32_t q = 0; pr && q < pr->count; q++) found = found || pr->ids[q] == lw->ref;
                 if (!found) return corral__lfail(L, "a coroutine of type %s waits on a predicate id not in desc.predicates%s", tn, none);
-                if (lw->list >= CORRAL__PRED_NEXT + CORRAL__PH_COUNT || lw->list == CORRAL__PRED_POLL)
+                if (lw->list >= CORRAL__PRED_NEXT + s->run.phases || lw->list == CORRAL__PRED_POLL ||
+                    (lw->list < CORRAL__PRED_POLL && lw->list >= s->run.phases))
                     return corral__lfail(L, "a predicate of type %s is on no list%s", tn, none);
             } else if (lw->kind == CORRAL_WAIT_JOIN) {
                 if (corral__lfind(L, lw->ref) == CORRAL__NIL || lw->ref == index)

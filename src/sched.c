@@ -30,7 +30,7 @@ typedef struct corral__plan {
     uint64_t hash_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots, ready_off;
-    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains;
+    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains, phases;
     uint64_t signals_off, max_signals, futures_off, max_futures;
     uint64_t posts_off, max_posts, text_off;
     uint64_t channels_off, max_channels, channel_bytes, data_off, counters_off, max_counters;
@@ -118,7 +118,9 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->total_slots = slots;
     p->lanes_per_phase = p->order == CORRAL_ORDER_BY_TYPE ? p->max_types : 1;
     /* the run lanes, then one next-frame lane per phase (the resume contract) */
-    p->lane_count = p->lanes_per_phase * CORRAL__PH_COUNT + CORRAL__PH_COUNT;
+    if (d->custom_phases > CORRAL_MAX_CUSTOM_PHASES) return CORRAL_ERR_BAD_DESC;
+    p->phases = CORRAL__PH_COUNT + d->custom_phases;
+    p->lane_count = p->lanes_per_phase * p->phases + p->phases;
     /* 2 entries per slot + slack: see queue.c for why that always suffices */
     p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + 256;
@@ -265,7 +267,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->run.order = p.order;
     s->run.lanes_off = (uint32_t)p.lanes_off;
     s->run.lane_count = (uint32_t)p.lane_count;
-    s->run.defer_lane = (uint32_t)(p.lane_count - CORRAL__PH_COUNT);
+    s->run.phases = (uint32_t)p.phases;
+    s->run.defer_lane = (uint32_t)(p.lane_count - p.phases);
     s->run.lanes_per_phase = (uint32_t)p.lanes_per_phase;
     s->run.chunks_off = (uint32_t)p.chunks_off;
     s->run.chunk_next_off = (uint32_t)p.chunk_next_off;
@@ -465,7 +468,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     /* timers are checked once a frame, before its first run: a sleeper of
        any phase then resumes in that phase's first run of the frame */
     bool first_run = s->now.frame_pos == 0;
-    s->now.frame_pos = 1u + phase;
+    if (phase < CORRAL__PH_COUNT) s->now.frame_pos = 1u + phase; /* a custom run is outside the frame's order */
     if (first_run) corral__wake_timers(s);
     if (s->polls.head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
     /* this run steps what is queued now; what is queued from here on
@@ -486,7 +489,7 @@ uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
 {
     uint32_t ph;
     if (!corral__may_run(__func__, s)) return 0;
-    CORRAL__REQUIRE(s, corral__phase_index(phase, &ph), CORRAL_ERR_BAD_PHASE, 0);
+    CORRAL__REQUIRE(s, corral__phase_of(s, phase, &ph), CORRAL_ERR_BAD_PHASE, 0);
     return corral__run(s, ph);
 }
 
@@ -586,10 +589,8 @@ float corral_unscaled_dt(const corral_co *co)
 
 corral_phase corral_current_phase(const corral_co *co)
 {
-    static const corral_phase pub[CORRAL__PH_COUNT] = {CORRAL_PHASE_FIXED_UPDATE, CORRAL_PHASE_UPDATE,
-                                                      CORRAL_PHASE_LATE_UPDATE, CORRAL_PHASE_END_OF_FRAME};
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s ? pub[co->flags & CORRAL__PHASE_MASK] : CORRAL_PHASE_DEFAULT;
+    return s ? corral__public_phase(co->flags & CORRAL__PHASE_MASK) : CORRAL_PHASE_DEFAULT;
 }
 
 corral_handle corral_self(const corral_co *co)

@@ -522,7 +522,7 @@ uint64_t corral_state_hash(const corral_sched *s)
         }
         corral__h64(&k, 0xFFFFFFFFu);
     }
-    for (uint32_t ph = 0; ph < CORRAL__PH_COUNT; ph++) {
+    for (uint32_t ph = 0; ph < s->run.phases; ph++) {
         corral__hlist(&k, s, s->polls.head[ph]);
         corral__hlist(&k, s, s->polls.next_head[ph]);
     }

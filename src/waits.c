@@ -32,6 +32,7 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
     case CORRAL_WAIT_FIXED_UPDATE: \
     case CORRAL_WAIT_LATE_UPDATE:  \
     case CORRAL_WAIT_END_OF_FRAME: \
+    case CORRAL_WAIT_PHASE:        \
     case CORRAL_WAIT_ALL:          \
     case CORRAL_WAIT_ANY:          \
     case CORRAL_WAIT_KIND_COUNT:
@@ -368,9 +369,15 @@ bool corral_await(corral_co *co, corral_wait w)
         case CORRAL__HOW_FRAME: /* never in this frame: flagged when its phase may still run in it */
             co->flags = (uint8_t)(keep | k.phase | (corral__run_to_come(s, k.phase) ? CORRAL__NEXT_FRAME_FLAG : 0u));
             return true;
-        case CORRAL__HOW_PHASE: /* a first step's explicit phase wait is not its plain yield */
-            co->flags = (uint8_t)(keep | k.phase | ((keep & CORRAL__FIRST_FLAG) ? CORRAL__PHASE_WAIT_FLAG : 0u));
+        case CORRAL__HOW_PHASE: { /* a first step's explicit phase wait is not its plain yield */
+            uint32_t ph = k.phase;
+            if (w.kind == CORRAL_WAIT_PHASE && !corral__phase_of(s, (corral_phase)w.count, &ph)) {
+                corral__fail_at(s, NULL, CORRAL_ERR_BAD_PHASE, __func__, CORRAL__NOH, co, NULL);
+                return false;
+            }
+            co->flags = (uint8_t)(keep | ph | ((keep & CORRAL__FIRST_FLAG) ? CORRAL__PHASE_WAIT_FLAG : 0u));
             return true;
+        }
         case CORRAL__HOW_TIMER:
         case CORRAL__HOW_POLL:
         case CORRAL__HOW_LIST:

@@ -43,7 +43,7 @@ enum {
 /* the rows: what is awaited */
 typedef enum {
     CX_START, CX_YIELD, CX_NEXT_FRAME, CX_FRAMES1, CX_FRAMES0, CX_SECONDS, CX_SECONDS0, CX_REALTIME,
-    CX_FIXED, CX_LATE, CX_END, CX_UNTIL, CX_WHILE, CX_SIGNAL, CX_FUTURE, CX_JOIN, CX_ANY, CX_ALL,
+    CX_FIXED, CX_LATE, CX_END, CX_PHASE, CX_UNTIL, CX_WHILE, CX_SIGNAL, CX_FUTURE, CX_JOIN, CX_ANY, CX_ALL,
     CX_SEND, CX_RECEIVE, CX_ACQUIRE, CX_WAIT_GROUP, CX_DOMAIN_SECONDS, CX_CALL, CX_RACE, CX_SYNC, CX_ROW_COUNT
 } cx_row;
 
@@ -70,6 +70,8 @@ typedef enum {
       "this LATE", "next LATE", "next LATE")                                                                            \
     X(CX_END, "end_of_frame", "next END", "this END", "this END", "this END", "next END", "this END", "this END",       \
       "this END", "next END")                                                                                           \
+    X(CX_PHASE, "phase(LATE_UPDATE)", "next LATE", "this LATE", "this LATE", "next LATE", "next LATE", "this LATE", \
+      "this LATE", "next LATE", "next LATE")                                                                            \
     X(CX_UNTIL, "until(fn)", "next P", "next P", "next P", "next P", "next P", "this FIXED", "next UPDATE",            \
       "next LATE", "next END")                                                                                          \
     X(CX_WHILE, "while(fn)", "next P", "next P", "next P", "next P", "next P", "this FIXED", "next UPDATE",            \
@@ -223,6 +225,7 @@ static corral_wait cx_wait_of(cx_row r)
     case CX_FIXED: return corral_wait_fixed_update();
     case CX_LATE: return corral_wait_late_update();
     case CX_END: return corral_wait_end_of_frame();
+    case CX_PHASE: return corral_wait_phase(CORRAL_PHASE_LATE_UPDATE);
     case CX_UNTIL: return corral_wait_until(cx_pred, NULL);
     case CX_WHILE: return corral_wait_while(cx_pred, NULL);
     case CX_SIGNAL: return corral_wait_signal(cx_sig);

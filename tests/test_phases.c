@@ -200,3 +200,124 @@ Test(phases, bad_order_in_the_desc_is_refused)
     cr_assert_null(corral_sched_create(&d));
     cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
 }
+
+/* ---- custom phases (desc.custom_phases) */
+#define NET CORRAL_PHASE_CUSTOM(0)
+#define AI CORRAL_PHASE_CUSTOM(1)
+
+/* netter: counts its steps and the phase it saw; moves to `to` after `move_at` steps */
+#define NETTER_FIELDS(F) \
+    F(int, steps)        \
+    F(int, phase)        \
+    F(int, move_at)      \
+    F(int, to)           \
+    F(int, sleep)
+DECLARE_COROUTINE(netter, NETTER_FIELDS)
+DEFINE_COROUTINE(netter)
+{
+    ctx->steps++;
+    ctx->phase = (int)corral_current_phase(co);
+    if (ctx->move_at && ctx->steps == ctx->move_at && corral_await(co, corral_wait_phase((corral_phase)ctx->to)))
+        return CORRAL_YIELD;
+    if (ctx->sleep && ctx->steps == 1 && corral_await(co, corral_wait_seconds(0.25f))) return CORRAL_YIELD;
+    return CORRAL_YIELD;
+}
+
+static corral_sched *custom_sched(uint32_t n)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.custom_phases = n;
+    return sched_of(d);
+}
+
+Test(phases, a_custom_phase_steps_only_when_the_game_runs_it)
+{
+    corral_sched *s = custom_sched(2);
+    corral_start_desc o = {.phase = NET};
+    corral_handle h = netter_start_ex(s, (netter_ctx){0}, &o);
+    netter_ctx *c = netter_ctx_of(s, h);
+    cr_assert_eq(c->steps, 1, "the first step runs at once, as any start");
+    cr_assert_eq(c->phase, (int)NET);
+    corral_tick(s, 0.1f);
+    cr_assert_eq(c->steps, 1, "a tick does not run a custom phase");
+    corral_run_phase(s, NET);
+    cr_assert_eq(c->steps, 2, "its run steps it (the first step's yield waited for a later frame)");
+    corral_run_phase(s, NET);
+    corral_run_phase(s, NET);
+    cr_assert_eq(c->steps, 4, "each later run steps it once, however many a frame");
+    corral_run_phase(s, AI);
+    cr_assert_eq(c->steps, 4, "another custom phase's run does not");
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, h, &in));
+    cr_assert_eq(in.phase, NET);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(phases, a_first_steps_yield_in_a_custom_phase_waits_for_the_next_frame)
+{
+    corral_sched *s = custom_sched(1);
+    corral_tick(s, 0.1f);
+    corral_start_desc o = {.phase = NET};
+    corral_handle h = netter_start_ex(s, (netter_ctx){0}, &o);
+    corral_run_phase(s, NET);
+    cr_assert_eq(netter_ctx_of(s, h)->steps, 1, "not twice in the frame it started in");
+    corral_frame_begin(s, 0.1f);
+    corral_run_phase(s, NET);
+    cr_assert_eq(netter_ctx_of(s, h)->steps, 2);
+    corral_sched_destroy(s);
+}
+
+Test(phases, a_phase_wait_moves_a_coroutine_into_and_out_of_a_custom_phase)
+{
+    corral_sched *s = custom_sched(2);
+    corral_handle h = netter_start(s, (netter_ctx){.move_at = 2, .to = (int)AI});
+    netter_ctx *c = netter_ctx_of(s, h);
+    corral_tick(s, 0.1f); /* step 2 in UPDATE: it moves to AI */
+    cr_assert_eq(c->steps, 2);
+    corral_tick(s, 0.1f);
+    cr_assert_eq(c->steps, 2, "it lives in AI now");
+    corral_run_phase(s, AI);
+    cr_assert_eq(c->steps, 3);
+    cr_assert_eq(c->phase, (int)AI);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(phases, a_timer_in_a_custom_phase_resumes_at_its_first_run_after_it_is_due)
+{
+    corral_sched *s = custom_sched(1);
+    corral_start_desc o = {.phase = NET};
+    corral_handle h = netter_start_ex(s, (netter_ctx){.sleep = 1}, &o);
+    netter_ctx *c = netter_ctx_of(s, h);
+    for (int f = 0; f < 2; f++) {
+        corral_tick(s, 0.1f);
+        corral_run_phase(s, NET);
+    }
+    cr_assert_eq(c->steps, 1, "0.2 s of 0.25");
+    corral_tick(s, 0.1f);
+    cr_assert_eq(c->steps, 1, "due, but its phase has not run");
+    corral_run_phase(s, NET);
+    cr_assert_eq(c->steps, 2);
+    corral_sched_destroy(s);
+}
+
+Test(phases, a_phase_the_scheduler_does_not_have_is_refused)
+{
+    corral_sched *s = custom_sched(1);
+    corral_start_desc o = {.phase = AI};
+    cr_assert_eq(netter_start_ex(s, (netter_ctx){0}, &o).gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_PHASE);
+    cr_assert_eq(corral_run_phase(s, AI), 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_PHASE);
+    corral_handle h = netter_start(s, (netter_ctx){.move_at = 1, .to = (int)AI});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_PHASE, "a wait for it too");
+    corral_tick(s, 0.1f);
+    cr_assert_eq(netter_ctx_of(s, h)->steps, 2, "the refused wait was no wait: it stayed in UPDATE");
+    corral_sched_destroy(s);
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.custom_phases = CORRAL_MAX_CUSTOM_PHASES + 1;
+    d.validation = CORRAL_VALIDATION_REPORT;
+    cr_assert_null(corral_sched_create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
+}

@@ -100,6 +100,7 @@ extern "C" {
 #define CORRAL_MAX_CONTEXT_SIZE (1u << 20)
 #define CORRAL_MAX_CLASSES      16
 #define CORRAL_MAX_DOMAINS      8   /* time domains per scheduler (desc.domains) */
+#define CORRAL_MAX_CUSTOM_PHASES 4  /* phases the game runs itself (desc.custom_phases) */
 
 /* ---------------------------------------------------------------- TYPES */
 
@@ -138,6 +139,9 @@ typedef enum corral_phase {
     CORRAL_PHASE_END_OF_FRAME,
     CORRAL_PHASE_COUNT
 } corral_phase;
+/* The k-th custom phase (desc.custom_phases): not part of corral_tick; the
+   game runs it with corral_run_phase whenever it wants (a network tick). */
+#define CORRAL_PHASE_CUSTOM(k) ((corral_phase)(16 + (k)))
 
 /* Why a coroutine ended (passed to the cleanup hook). */
 typedef enum corral_end_reason {
@@ -402,6 +406,9 @@ typedef struct corral_class_desc {
                         bytes per wait node
     max_group_nodes     256: a coroutine started with an owner takes one,
                         plus one per tag bit (a pool of its own)
+    custom_phases       0: phases besides the frame's four, at most
+                        CORRAL_MAX_CUSTOM_PHASES, run by the game with
+                        corral_run_phase(s, CORRAL_PHASE_CUSTOM(k))
     max_channels        16: channels, each with a ring of channel_bytes
     channel_bytes       256: a channel of values of n bytes holds 256 / n
     max_semaphores      16
@@ -450,6 +457,7 @@ typedef struct corral_sched_desc {
     uint32_t max_posts;          /* 256: completions and raises posted from other threads, pending at once */
     uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
     uint32_t domains;            /* 1: time domains (corral_domain_*), domain 0 the game clock */
+    uint32_t custom_phases;      /* 0: phases the game runs itself, CORRAL_PHASE_CUSTOM(k) */
     uint32_t max_channels;       /* 16: channels */
     uint32_t channel_bytes;      /* 256: the ring of each channel */
     uint32_t max_semaphores;     /* 16 */
@@ -775,7 +783,8 @@ CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler
     X(SEND,         "send",         LIST,  OWN)             \
     X(RECEIVE,      "receive",      LIST,  OWN)             \
     X(ACQUIRE,      "acquire",      LIST,  OWN)             \
-    X(WAIT_GROUP,   "wait group",   LIST,  OWN)
+    X(WAIT_GROUP,   "wait group",   LIST,  OWN)             \
+    X(PHASE,        "phase",        PHASE, OWN)
 
 typedef enum corral_wait_kind {
 #define CORRAL__X(id, name, how, phase) CORRAL_WAIT_##id,
@@ -894,6 +903,14 @@ static inline corral_wait corral_wait_receive(corral_channel ch, void *data, uin
     w.channel = ch;
     w.user = data;
     w.count = size;
+    return w;
+}
+/* Move to phase p (a custom one too): resume at its next run after the
+   point of issue, as the fixed, late and end-of-frame waits do. */
+static inline corral_wait corral_wait_phase(corral_phase p)
+{
+    corral_wait w = corral__wait_of(CORRAL_WAIT_PHASE);
+    w.count = (uint32_t)p;
     return w;
 }
 static inline corral_wait corral_wait_acquire(corral_semaphore sem)
@@ -1202,6 +1219,7 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 #define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_fixed_update(), "")
 #define CORRAL_WAIT_LATE_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_late_update(), "")
 #define CORRAL_WAIT_END_OF_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_end_of_frame(), "")
+#define CORRAL_WAIT_PHASE(co, p) CORRAL__AWAIT_T(co, corral_wait_phase(p), #p)
 #define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_until((fn), (user)), #fn "(" #user ")")
 #define CORRAL_WAIT_WHILE(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_while((fn), (user)), #fn "(" #user ")")
 #define CORRAL_WAIT_SIGNAL(co, sig) CORRAL__AWAIT_T(co, corral_wait_signal(sig), #sig)
