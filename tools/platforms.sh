@@ -56,7 +56,7 @@ export WINEDEBUG=-all
 export WINEPREFIX="$PWD/build/platforms/wine"
 out=build/platforms
 mkdir -p "$out"
-examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame jobs boss"
+examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame jobs boss outpost"
 failed=""
 
 # target -> compiler, runner, executable suffix, data models (the golden
