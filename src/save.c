@@ -298,7 +298,13 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
             corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
         } else if (n->kind == CORRAL_WAIT_JOIN) {
             corral__put_u(io, corral__ref_of(s, n->u.t.target), 4);
-        } else { /* signal, future: by index */
+        } else if (n->kind == CORRAL_WAIT_SEND || n->kind == CORRAL_WAIT_RECEIVE) {
+            /* the channel, and the value's place by field name, as a result's */
+            uint32_t byte = 0, field = corral__field_at(te->vt, n->u.t.seq - te->ctx_off, &byte);
+            corral__put_u(io, n->u.t.target, 4);
+            corral__put_u(io, field, 4);
+            corral__put_u(io, byte, 4);
+        } else { /* signal, future, semaphore, wait group: by index */
             corral__put_u(io, n->u.t.target, 4);
         }
     }
@@ -363,6 +369,31 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
             corral__put_u(io, F[i].gen, 4);
             corral__put_u(io, F[i].done ? 1u : 0u, 1);
             corral__put_u(io, F[i].value.u, 8);
+        }
+    /* channels: a table of {index, gen, size, count}, then their values,
+       oldest first; semaphores and wait groups: {index, gen, kind, count} */
+    const corral__channel *C = corral__channels(s);
+    corral__put_u(io, s->chans.channels_live, 4);
+    for (uint32_t i = 0; i < s->chans.max_channels; i++)
+        if (C[i].gen & 1u) {
+            corral__put_u(io, i, 4);
+            corral__put_u(io, C[i].gen, 4);
+            corral__put_u(io, C[i].size, 4);
+            corral__put_u(io, C[i].count, 4);
+        }
+    for (uint32_t i = 0; i < s->chans.max_channels; i++)
+        for (uint32_t v = 0; (C[i].gen & 1u) && v < C[i].count; v++)
+            corral__put_bytes(io, CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.channel_bytes +
+                                                    (size_t)((C[i].first + v) % C[i].cap) * C[i].size),
+                              C[i].size);
+    const corral__counter *K = corral__counters(s);
+    corral__put_u(io, s->chans.counters_live, 4);
+    for (uint32_t i = 0; i < s->chans.max_counters; i++)
+        if (K[i].gen & 1u) {
+            corral__put_u(io, i, 4);
+            corral__put_u(io, K[i].gen, 4);
+            corral__put_u(io, K[i].kind, 4);
+            corral__put_u(io, K[i].count, 4);
         }
     /* the coroutines: one record each in slot order, then a table of
        {index, gen, where its record starts} in the same (ascending) order */
@@ -457,11 +488,6 @@ size_t corral_save(const corral_sched *s, void *buf, size_t size)
     }
     corral__io io;
     memset(&io, 0, sizeof io);
-    if (s->chans.channels_live || s->chans.counters_live) {
-        corral__fail_at(s, NULL, CORRAL_ERR_UNSAVABLE, __func__, CORRAL__NOH, NULL,
-                        "a channel, semaphore or wait group is live (they do not save yet)");
-        return 0;
-    }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
         for (uint32_t k = 0; k < c->capacity; k++) {
@@ -525,7 +551,8 @@ typedef struct corral__loader {
     double dtime[CORRAL_MAX_DOMAINS], dscale[CORRAL_MAX_DOMAINS];
     uint32_t ntypes;
     corral__ltype t[CORRAL__LOAD_MAX_TYPES];
-    uint32_t nsig, nfut, nco, nrun, ndefer, nwait_order, ngroup_order;
+    uint32_t nsig, nfut, nco, nrun, ndefer, nwait_order, ngroup_order, nchan, nctr;
+    size_t chan_at, chan_vals_at, ctr_at;
     size_t sig_at, fut_at, rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at;
 } corral__loader;
 
@@ -618,6 +645,21 @@ static bool corral__lwake_live(const corral__loader *L, bool future, uint32_t in
     return false;
 }
 
+/* the saved channel (or semaphore / wait group: `counters`) at index: its
+   row of four u32 {index, gen, size or kind, count}, or NULL */
+static const unsigned char *corral__lchan(const corral__loader *L, bool counters, uint32_t index)
+{
+    size_t at = counters ? L->ctr_at : L->chan_at;
+    uint32_t lo = 0, hi = counters ? L->nctr : L->nchan;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + at + 16u * mid);
+        if (v == index) return L->io.r + at + 16u * mid;
+        if (v < index) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
 static void corral__lread_co(corral__loader *L, corral__lco *c)
 {
     corral__io *io = &L->io;
@@ -661,6 +703,10 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         } else if (corral__kind_is(w->kind, CORRAL__HOW_POLL)) {
             w->ref = (uint32_t)corral__get_u(io, 4);
             w->user = corral__get_u(io, 8);
+        } else if (w->kind == CORRAL_WAIT_SEND || w->kind == CORRAL_WAIT_RECEIVE) {
+            w->ref = (uint32_t)corral__get_u(io, 4);  /* the channel */
+            w->user = corral__get_u(io, 4);           /* the value's field */
+            w->seq = (uint32_t)corral__get_u(io, 4);  /* its byte in the field */
         } else if (corral__kind_is(w->kind, CORRAL__HOW_LIST)) {
             w->ref = (uint32_t)corral__get_u(io, 4);
         } else {
@@ -787,6 +833,38 @@ static bool corral__lread_head(corral__loader *L)
         if (idx >= s->wakes.max_futures || !(gen & 1u) || done > 1 || (i && idx <= prev))
             return corral__lfail(L, "a saved future is out of range%s%s", NULL, NULL);
         prev = idx;
+    }
+    if (L->version >= 2) {
+        L->nchan = (uint32_t)corral__get_u(io, 4);
+        L->chan_at = io->at;
+        if (L->nchan > s->chans.max_channels)
+            return corral__lfail(L, "the save holds more channels than desc.max_channels%s%s", NULL, NULL);
+        uint64_t bytes = 0;
+        for (uint32_t i = 0, prev = 0; i < L->nchan && !io->bad; i++) {
+            uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
+            uint32_t vsize = (uint32_t)corral__get_u(io, 4), count = (uint32_t)corral__get_u(io, 4);
+            if (idx >= s->chans.max_channels || !(gen & 1u) || (i && idx <= prev) || vsize == 0 ||
+                vsize > s->chans.channel_bytes || count > s->chans.channel_bytes / vsize)
+                return corral__lfail(L, "a saved channel is out of range or larger than desc.channel_bytes%s%s", NULL, NULL);
+            bytes += (uint64_t)count * vsize;
+            prev = idx;
+        }
+        L->chan_vals_at = io->at;
+        if (bytes > io->size) return corral__lfail(L, "the save's channel values run past its end%s%s", NULL, NULL);
+        corral__get_bytes(io, (size_t)bytes);
+        L->nctr = (uint32_t)corral__get_u(io, 4);
+        L->ctr_at = io->at;
+        if (L->nctr > s->chans.max_counters)
+            return corral__lfail(L, "the save holds more semaphores and wait groups than the desc allows%s%s", NULL, NULL);
+        for (uint32_t i = 0, prev = 0; i < L->nctr && !io->bad; i++) {
+            uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
+            uint32_t kind = (uint32_t)corral__get_u(io, 4);
+            corral__get_u(io, 4);
+            if (idx >= s->chans.max_counters || !(gen & 1u) || (i && idx <= prev) ||
+                (kind != CORRAL__SEMAPHORE && kind != CORRAL__WAITGROUP))
+                return corral__lfail(L, "a saved semaphore or wait group is out of range%s%s", NULL, NULL);
+            prev = idx;
+        }
     }
     L->nco = (uint32_t)corral__get_u(io, 4);
     L->rec_at = io->at;
@@ -966,6 +1044,23 @@ static bool corral__lcheck(corral__loader *L)
             } else if (lw->kind == CORRAL_WAIT_JOIN) {
                 if (corral__lfind(L, lw->ref) == CORRAL__NIL || lw->ref == index)
                     return corral__lfail(L, "a coroutine of type %s joins one the save does not hold%s", tn, none);
+            } else if (lw->kind == CORRAL_WAIT_SEND || lw->kind == CORRAL_WAIT_RECEIVE) {
+                const unsigned char *row = corral__lchan(L, false, lw->ref);
+                if (!row) return corral__lfail(L, "a coroutine of type %s waits on a channel the save does not hold%s", tn, none);
+                uint32_t size = corral__le32(row + 8), count = corral__le32(row + 12);
+                uint32_t at = lw->user > 0xFFFFFFFFu ? CORRAL__NIL : corral__ldest(L, t, (uint32_t)lw->user, lw->seq);
+                if (at == CORRAL__NIL || (uint64_t)at + size > corral__types(s)[t->ti].ctx_size)
+                    return corral__lfail(L, "a channel value of type %s has no place in this build%s", tn, none);
+                bool listed = lw->flags == 0; /* on the channel's list (else fired, in an all) */
+                if (listed && (lw->kind == CORRAL_WAIT_SEND ? count != s->chans.channel_bytes / size : count != 0))
+                    return corral__lfail(L, "a coroutine of type %s waits on a channel that would not make it wait%s", tn, none);
+            } else if (lw->kind == CORRAL_WAIT_ACQUIRE || lw->kind == CORRAL_WAIT_WAIT_GROUP) {
+                const unsigned char *row = corral__lchan(L, true, lw->ref);
+                uint32_t kind = lw->kind == CORRAL_WAIT_ACQUIRE ? CORRAL__SEMAPHORE : CORRAL__WAITGROUP;
+                if (!row || corral__le32(row + 8) != kind)
+                    return corral__lfail(L, "a coroutine of type %s waits on a semaphore or wait group the save does not hold%s", tn, none);
+                if (lw->flags == 0 && (kind == CORRAL__SEMAPHORE) != (corral__le32(row + 12) == 0))
+                    return corral__lfail(L, "a coroutine of type %s waits on a count that would not make it wait%s", tn, none);
             } else if (!corral__lwake_live(L, lw->kind == CORRAL_WAIT_FUTURE, lw->ref)) {
                 return corral__lfail(L, "a coroutine of type %s waits on a signal or future the save does not hold%s", tn, none);
             }
@@ -1173,6 +1268,11 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
             n->list = lw->list;
             if (lw->list >= CORRAL__PRED_NEXT) s->polls.next_pending = 1;
             if (!held) corral__list_push(s, corral__poll_list(s, n), i);
+        } else if (lw->kind == CORRAL_WAIT_SEND || lw->kind == CORRAL_WAIT_RECEIVE) {
+            const corral__type_entry *te = &corral__types(s)[co->type];
+            n->u.t.target = lw->ref;
+            n->u.t.seq = te->ctx_off + corral__ldest(L, c->type == CORRAL__NIL ? NULL : &L->t[c->type], (uint32_t)lw->user, lw->seq);
+            if (!held) corral__list_push(s, corral__list_of(s, n), i);
         } else {
             uint32_t target = lw->ref;
             if (lw->kind == CORRAL_WAIT_JOIN) corral__lco_at(s, lw->ref, &target);
@@ -1268,6 +1368,45 @@ static void corral__lapply(corral__loader *L)
     s->wakes.futures_live = L->nfut;
     if (s->wakes.signals_live > s->wakes.signals_peak) s->wakes.signals_peak = s->wakes.signals_live;
     if (s->wakes.futures_live > s->wakes.futures_peak) s->wakes.futures_peak = s->wakes.futures_live;
+    /* channels (their values from the start of each ring), semaphores, wait groups */
+    corral__channel *C = corral__channels(s);
+    const unsigned char *vals = io->r + L->chan_vals_at;
+    for (uint32_t i = 0; i < L->nchan; i++) {
+        const unsigned char *row = io->r + L->chan_at + 16u * i;
+        corral__channel *c = &C[corral__le32(row)];
+        c->gen = corral__le32(row + 4);
+        c->size = corral__le32(row + 8);
+        c->cap = s->chans.channel_bytes / c->size;
+        c->first = 0;
+        c->count = corral__le32(row + 12);
+        memcpy(CORRAL__AT(s, s->chans.data_off + (size_t)corral__le32(row) * s->chans.channel_bytes), vals,
+               (size_t)c->count * c->size);
+        vals += (size_t)c->count * c->size;
+    }
+    s->chans.channel_free = CORRAL__NIL;
+    for (uint32_t i = s->chans.max_channels; i-- > 0;)
+        if (!(C[i].gen & 1u)) {
+            C[i].next_free = s->chans.channel_free;
+            s->chans.channel_free = i;
+        }
+    corral__counter *K = corral__counters(s);
+    for (uint32_t i = 0; i < L->nctr; i++) {
+        const unsigned char *row = io->r + L->ctr_at + 16u * i;
+        corral__counter *c = &K[corral__le32(row)];
+        c->gen = corral__le32(row + 4);
+        c->kind = corral__le32(row + 8);
+        c->count = corral__le32(row + 12);
+    }
+    s->chans.counter_free = CORRAL__NIL;
+    for (uint32_t i = s->chans.max_counters; i-- > 0;)
+        if (!(K[i].gen & 1u)) {
+            K[i].next_free = s->chans.counter_free;
+            s->chans.counter_free = i;
+        }
+    s->chans.channels_live = L->nchan;
+    s->chans.counters_live = L->nctr;
+    if (s->chans.channels_live > s->chans.channels_peak) s->chans.channels_peak = s->chans.channels_live;
+    if (s->chans.counters_live > s->chans.counters_peak) s->chans.counters_peak = s->chans.counters_live;
 
     /* the coroutines in their slots: header, context, meta, counters */
     corral__lco c;

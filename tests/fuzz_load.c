@@ -119,6 +119,11 @@ static void fz_game(corral_sched *s, int variant)
     }
     fz_caller_start(s, (fz_caller_ctx){4 + variant, 0});
     for (int i = 0; i < 3; i++) fz_waiter_start(s, (fz_waiter_ctx){sig, fut, w0, (uint32_t)(7 - i)});
+    corral_channel ch = corral_channel_create(s, sizeof(int32_t));
+    int32_t v = 7;
+    corral_channel_try_send(s, ch, &v, sizeof v);
+    corral_waitgroup_add(s, corral_waitgroup_create(s), 2);
+    corral_semaphore_create(s, 3);
     corral_domain_set_scale(s, 1, 0.5f);
     if (variant) corral_domain_pause(s, 2);
     for (int f = 0; f < 3 + variant; f++) {

@@ -234,8 +234,6 @@ Test(channels, misuse_and_full_pools_are_refused_and_a_destroy_wakes_the_waiters
     corral_stats_pools(s, &ps);
     cr_assert_eq(ps.channels, 4);
     cr_assert_eq(ps.channel_failures, 1);
-    cr_assert_eq(corral_save(s, NULL, 0), 0, "live channels do not save yet");
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_UNSAVABLE);
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
@@ -281,4 +279,93 @@ Test(channels, a_snapshot_rewinds_the_values_and_the_waiters)
     cr_assert(!corral_channel_try_send(s, later, &v, sizeof v), "a channel made after the snapshot stays stale");
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
+}
+
+/* ---- saves: the values in a channel, the waiters on every side */
+#define KEEPER_FIELDS(F)        \
+    F(corral_channel, ch)       \
+    F(corral_semaphore, sem)    \
+    F(corral_waitgroup, wg)     \
+    F(int, what)                \
+    F(int, v)                   \
+    F(int, sum)
+#define KEEPER_POINTS(P) P(sent) P(received) P(acquired) P(grouped) P(rested)
+DECLARE_COROUTINE(keeper, KEEPER_FIELDS)
+DEFINE_COROUTINE_AT(keeper, KEEPER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, KEEPER_POINTS);
+    for (;;) {
+        if (ctx->what == 0) {
+            ctx->v++;
+            CORRAL_AWAIT_AT(co, sent, corral_wait_send(ctx->ch, &ctx->v, sizeof ctx->v));
+        } else if (ctx->what == 1) {
+            CORRAL_AWAIT_AT(co, received, corral_wait_receive(ctx->ch, &ctx->v, sizeof ctx->v));
+            ctx->sum += ctx->v;
+        } else if (ctx->what == 2) {
+            CORRAL_AWAIT_AT(co, acquired, corral_wait_acquire(ctx->sem));
+            ctx->sum++;
+        } else {
+            CORRAL_AWAIT_AT(co, grouped, corral_wait_group(ctx->wg));
+            ctx->sum++;
+        }
+        CORRAL_WAIT_FRAME_AT(co, rested);
+    }
+    CORRAL_END(co);
+}
+#define KEEP_TYPES(X) X(keeper, 1, 0)
+CORRAL_DECLARE_REGISTRY(keep, KEEP_TYPES)
+CORRAL_DEFINE_REGISTRY(keep, KEEP_TYPES);
+
+static corral_sched *ksched(void)
+{
+    corral_sched_desc d = one_class_desc(96, 32);
+    d.registry = &keep_registry;
+    d.channel_bytes = 8;
+    return sched_of(d);
+}
+
+Test(channels, a_save_carries_values_waiters_and_counts_and_the_game_runs_on_the_same)
+{
+    corral_sched *a = ksched();
+    corral_channel full = corral_channel_create(a, sizeof(int)), empty = corral_channel_create(a, sizeof(int));
+    corral_semaphore sem = corral_semaphore_create(a, 0);
+    corral_waitgroup wg = corral_waitgroup_create(a);
+    corral_waitgroup_add(a, wg, 2);
+    keeper_start(a, (keeper_ctx){.ch = full, .what = 0});   /* fills it, then waits */
+    keeper_start(a, (keeper_ctx){.ch = full, .what = 0, .v = 100});
+    keeper_start(a, (keeper_ctx){.ch = empty, .what = 1});
+    keeper_start(a, (keeper_ctx){.sem = sem, .what = 2});
+    keeper_start(a, (keeper_ctx){.wg = wg, .what = 3});
+    cr_assert_eq(corral_channel_count(a, full), 2);
+    static unsigned char buf[1 << 14];
+    size_t n = corral_save(a, buf, sizeof buf);
+    cr_assert_gt(n, 0, "%s", corral_error_str(corral_last_error(a)));
+    corral_sched *b = ksched();
+    cr_assert(corral_load(b, buf, n), "%s", corral_error_str(corral_last_error(b)));
+    cr_assert(corral_verify(b));
+    cr_assert_eq(corral_state_hash(b), corral_state_hash(a));
+    cr_assert_eq(corral_channel_count(b, full), 2, "the same handle, the values in it");
+    for (int f = 0; f < 12; f++) {
+        int v = f;
+        if (f % 3 == 0) {
+            corral_channel_try_send(a, empty, &v, sizeof v);
+            corral_channel_try_send(b, empty, &v, sizeof v);
+            corral_channel_try_receive(a, full, &v, sizeof v);
+            corral_channel_try_receive(b, full, &v, sizeof v);
+        }
+        if (f == 4) {
+            corral_semaphore_release(a, sem, 1);
+            corral_semaphore_release(b, sem, 1);
+            corral_waitgroup_done(a, wg);
+            corral_waitgroup_done(b, wg);
+            corral_waitgroup_done(a, wg);
+            corral_waitgroup_done(b, wg);
+        }
+        corral_tick(a, 0.1f);
+        corral_tick(b, 0.1f);
+        cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "frame %d after the load", f);
+    }
+    cr_assert(corral_verify(b));
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
 }
