@@ -271,6 +271,16 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         }
     }
     if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
+    if (m->mode == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
+        const corral__node *n = &N[m->wait];
+        if (n->kind == CORRAL_WAIT_SEND || n->kind == CORRAL_WAIT_RECEIVE) {
+            const corral__channel *c = &corral__channels(s)[n->u.t.target];
+            CORRAL__PUT(": %s (%u of %u)", n->kind == CORRAL_WAIT_SEND ? "full" : "empty", c->count, c->cap);
+        } else if (n->kind == CORRAL_WAIT_ACQUIRE || n->kind == CORRAL_WAIT_WAIT_GROUP) {
+            CORRAL__PUT(n->kind == CORRAL_WAIT_ACQUIRE ? ": no permit free" : ": %u to go",
+                        corral__counters(s)[n->u.t.target].count);
+        }
+    }
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
         if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && N[i].attached) {
             float span;
