@@ -65,9 +65,9 @@ Test(channels, a_full_channel_holds_the_sender_and_values_arrive_in_order)
     cr_assert(corral_co_info_of(s, p, &in));
     cr_assert_eq(in.wait, CORRAL_WAIT_SEND);
     char text[512] = {0};
-    FILE *f = fmemopen(text, sizeof text - 1, "w");
-    corral_print_chain(s, p, f);
-    fclose(f);
+    FILE *out = fmemopen(text, sizeof text - 1, "w");
+    corral_print_chain(s, p, out);
+    fclose(out);
     cr_assert(strstr(text, "send: full (2 of 2)"), "the chain says why it waits: %s", text);
     consumer_start(s, (consumer_ctx){.ch = ch, .id = 7, .n = 5});
     for (int f = 0; f < 8; f++) corral_tick(s, 0.1f);
