@@ -141,11 +141,6 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
             return false;
         }
-    if (corral__deadline_of(s, co) != CORRAL__NIL) {
-        snprintf(io->detail, sizeof io->detail, "a coroutine of type %s has a stop deadline pending (they do not save)",
-                 vt->name);
-        return false;
-    }
     if ((corral__meta_of(s, co)->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE) {
         snprintf(io->detail, sizeof io->detail, "a coroutine of type %s is in a race or a sync (they do not save)",
                  vt->name);
@@ -269,6 +264,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     uint64_t owner = 0;
     uint32_t tags = 0, gorder = 0;
     for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
+        if (N[i].kind == CORRAL__NODE_DEADLINE) continue; /* saved below */
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else tags |= 1u << N[i].u.g.tag;
         gorder = N[i].order;
@@ -278,6 +274,10 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, gorder, 4);
     corral__put_u(io, m->domain, 1);
     corral__put_u(io, (m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u, 1);
+    const uint32_t dl = corral__deadline_of(s, co); /* a stop request's deadline: its due time on its domain's clock */
+    corral__put_u(io, dl != CORRAL__NIL ? 1u : 0u, 1);
+    corral__put_f64(io, dl != CORRAL__NIL ? N[dl].u.t.due : 0.0);
+    corral__put_u(io, dl != CORRAL__NIL ? N[dl].u.t.seq : 0u, 4);
     /* its wait nodes */
     uint32_t count = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) count++;
@@ -457,9 +457,10 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     uint32_t first = groups ? m->groups : m->wait, order = UINT32_MAX;
-                    if (first == CORRAL__NIL) continue;
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
-                        if (corral__nodes(s)[i].order < order) order = corral__nodes(s)[i].order;
+                        if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE)
+                            order = corral__nodes(s)[i].order;
+                    if (order == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
                     if (!pass) {
                         n++;
                         continue;
@@ -532,7 +533,9 @@ typedef struct corral__lwait {
 
 typedef struct corral__lco {
     uint32_t type; /* index in the loader's type table */
-    uint8_t state, phase, hold, outcome, fired, mode, domain, stop_requested;
+    uint8_t state, phase, hold, outcome, fired, mode, domain, stop_requested, has_deadline;
+    double deadline;
+    uint32_t deadline_seq;
     uint16_t pending;
     uint32_t point, age, parent, child, dest_field, delta, tags, gorder;
     uint64_t owner;
@@ -683,6 +686,11 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
     c->gorder = (uint32_t)corral__get_u(io, 4);
     c->domain = L->version >= 2 ? (uint8_t)corral__get_u(io, 1) : 0;
     c->stop_requested = L->version >= 2 ? (uint8_t)corral__get_u(io, 1) : 0;
+    if (L->version >= 2) {
+        c->has_deadline = (uint8_t)corral__get_u(io, 1);
+        c->deadline = corral__get_f64(io);
+        c->deadline_seq = (uint32_t)corral__get_u(io, 4);
+    }
     c->nwaits = (uint32_t)corral__get_u(io, 1);
     if (c->nwaits > CORRAL__SAVE_MAX_WAITS) {
         corral__io_fail(io, "a coroutine has too many wait nodes");
@@ -1008,7 +1016,9 @@ static bool corral__lcheck(corral__loader *L)
         if (c.dest_field != CORRAL__NIL && corral__ldest(L, t, c.dest_field, c.delta) == CORRAL__NIL)
             return corral__lfail(L, "type %s: a call's destination field is gone from this build%s", tn, none);
         group_nodes += corral__nodes_needed(c.owner, c.tags);
-        wait_nodes += c.nwaits;
+        wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u);
+        if (c.has_deadline > 1 || (c.has_deadline && !(c.deadline >= -1e12 && c.deadline <= 1e13)))
+            return corral__lfail(L, "a stop deadline of type %s is out of range%s", tn, none);
         bool waits = c.nwaits > 0 || c.child != CORRAL__NIL;
         if ((c.state == CORRAL__WAITING && !waits) || ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && waits) ||
             (c.state == CORRAL__PAUSED &&
@@ -1468,6 +1478,23 @@ static void corral__lapply(corral__loader *L)
                     corral__join_groups("corral_load", s, co, c.owner, c.tags);
             }
         }
+    }
+    /* stop deadlines, after the groups they are chained with */
+    for (uint32_t i = 0; i < L->nco; i++) {
+        uint32_t index;
+        corral__lrecord(L, i, &c, &index);
+        if (!c.has_deadline) continue;
+        corral_co *co = corral__lco_at(s, index, NULL);
+        corral__meta *m = corral__meta_of(s, co);
+        uint32_t k = corral__node_alloc(s);
+        corral__node *n = &corral__nodes(s)[k];
+        n->co = corral__co_off(s, co);
+        n->kind = CORRAL__NODE_DEADLINE;
+        n->attached = 1;
+        n->order = s->nodes.order++;
+        n->sibling = m->groups;
+        m->groups = k;
+        corral__timer_place(s, k, corral__domain_heap(m->domain), c.deadline, c.deadline_seq, false);
     }
     /* the run order, then each coroutine's state */
     for (int defer = 0; defer < 2; defer++) {
