@@ -141,9 +141,8 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
             return false;
         }
-    if ((corral__meta_of(s, co)->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE) {
-        snprintf(io->detail, sizeof io->detail, "a coroutine of type %s is in a race or a sync (they do not save)",
-                 vt->name);
+    if (corral__meta_of(s, co)->mode & CORRAL__MODE_OPEN) { /* its step builds a race: a save is outside steps */
+        snprintf(io->detail, sizeof io->detail, "a coroutine of type %s is building a race", vt->name);
         return false;
     }
     if ((co->resume & CORRAL__POINT_MASK) > vt->point_count) {
@@ -286,7 +285,8 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
         const corral__node *n = &N[i];
         corral__put_u(io, n->kind, 1);
         corral__put_u(io, n->member, 1);
-        corral__put_u(io, n->attached == 2 ? CORRAL__SW_HELD : n->attached == 0 ? CORRAL__SW_FIRED : 0u, 1);
+        corral__put_u(io, n->kind == CORRAL__NODE_ARM ? 0u
+                          : n->attached == 2 ? CORRAL__SW_HELD : n->attached == 0 ? CORRAL__SW_FIRED : 0u, 1);
         corral__put_u(io, n->list, 1);
         corral__put_u(io, n->order, 4);
         if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
@@ -298,6 +298,12 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
             corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
         } else if (n->kind == CORRAL_WAIT_JOIN) {
             corral__put_u(io, corral__ref_of(s, n->u.t.target), 4);
+        } else if (n->kind == CORRAL__NODE_ARM) { /* its child (NIL: ended), where its result goes */
+            uint32_t byte = 0, field = n->u.t.seq == CORRAL__NIL ? CORRAL__NIL
+                                                                 : corral__field_at(te->vt, n->u.t.seq - te->ctx_off, &byte);
+            corral__put_u(io, n->u.t.target == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, n->u.t.target), 4);
+            corral__put_u(io, field, 4);
+            corral__put_u(io, byte, 4);
         } else if (n->kind == CORRAL_WAIT_SEND || n->kind == CORRAL_WAIT_RECEIVE) {
             /* the channel, and the value's place by field name, as a result's */
             uint32_t byte = 0, field = corral__field_at(te->vt, n->u.t.seq - te->ctx_off, &byte);
@@ -711,6 +717,10 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         } else if (corral__kind_is(w->kind, CORRAL__HOW_POLL)) {
             w->ref = (uint32_t)corral__get_u(io, 4);
             w->user = corral__get_u(io, 8);
+        } else if (w->kind == CORRAL__NODE_ARM) {
+            w->ref = (uint32_t)corral__get_u(io, 4);  /* its child, or NIL */
+            w->user = corral__get_u(io, 4);           /* its result's field, or NIL */
+            w->seq = (uint32_t)corral__get_u(io, 4);
         } else if (w->kind == CORRAL_WAIT_SEND || w->kind == CORRAL_WAIT_RECEIVE) {
             w->ref = (uint32_t)corral__get_u(io, 4);  /* the channel */
             w->user = corral__get_u(io, 4);           /* the value's field */
@@ -990,7 +1000,7 @@ static bool corral__lcheck(corral__loader *L)
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
         if (c.phase >= s->run.phases || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
-            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_ANY || c.domain >= L->domains || c.stop_requested > 1 || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
+            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > 1 || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
         if ((c.hold & CORRAL__HOLD_GENERATOR) &&
@@ -1027,8 +1037,28 @@ static bool corral__lcheck(corral__loader *L)
         if (c.nwaits && (c.mode == CORRAL__MODE_NONE || (c.mode == CORRAL__MODE_ONE && c.nwaits != 1) ||
                          c.pending == 0 || c.pending > c.nwaits))
             return corral__lfail(L, "a coroutine of type %s has a malformed all/any wait%s", tn, none);
+        const bool arms = c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC;
+        uint32_t running = 0;
         for (uint32_t w = 0; w < c.nwaits; w++) {
             const corral__lwait *lw = &c.w[w];
+            if ((lw->kind == CORRAL__NODE_ARM) != arms || (arms && (lw->flags || lw->member >= CORRAL_MAX_GROUP)))
+                return corral__lfail(L, "a race or sync of type %s is malformed%s", tn, none);
+            if (!arms) continue;
+            if (lw->ref != CORRAL__NIL) {
+                running++;
+                if (lw->ref == index || corral__lfind(L, lw->ref) == CORRAL__NIL)
+                    return corral__lfail(L, "a race of type %s has an arm the save does not hold%s", tn, none);
+            }
+            if (lw->user != CORRAL__NIL && (lw->user > 0xFFFFFFFFu || corral__ldest(L, t, (uint32_t)lw->user, lw->seq) == CORRAL__NIL))
+                return corral__lfail(L, "an arm's result of type %s has no place in this build%s", tn, none);
+        }
+        if (arms && (c.nwaits == 0 || running == 0 || c.child != CORRAL__NIL || c.state == CORRAL__QUEUED ||
+                     (c.mode == CORRAL__MODE_SYNC && c.pending != running) ||
+                     (c.mode == CORRAL__MODE_RACE && c.pending != c.nwaits)))
+            return corral__lfail(L, "a race or sync of type %s counts its arms wrong%s", tn, none);
+        for (uint32_t w = 0; w < c.nwaits; w++) {
+            const corral__lwait *lw = &c.w[w];
+            if (lw->kind == CORRAL__NODE_ARM) continue; /* checked above */
             bool held = (lw->flags & CORRAL__SW_HELD) != 0;
             /* a pause holds timers and predicates out of their containers; list waits stay */
             bool fired = lw->flags == CORRAL__SW_FIRED;
@@ -1100,18 +1130,41 @@ static bool corral__lcheck(corral__loader *L)
             corral__lco o;
             corral__lread_co(L, &o);
             io->at = back;
-            if ((dir ? o.child : o.parent) != index)
-                return corral__lfail(L, "a call's caller and child disagree%s%s", none, none);
+            bool named = (dir ? o.child : o.parent) == index;
+            if (!named && dir && (o.mode == CORRAL__MODE_RACE || o.mode == CORRAL__MODE_SYNC)) /* an arm of its race */
+                for (uint32_t w = 0; w < o.nwaits && !named; w++) named = o.w[w].kind == CORRAL__NODE_ARM && o.w[w].ref == index;
+            if (!named) return corral__lfail(L, "a call's caller and child disagree%s%s", none, none);
         }
     }
     /* no call chain is a cycle: the chains from callers that have no
-       caller reach every coroutine that has one */
-    uint32_t with_parent = 0, reached = 0;
+       caller (or are an arm of a race) reach every child of a call; an
+       arm's callers, walked up, reach one that has no caller */
+    uint32_t with_parent = 0, reached = 0, arm_children = 0;
+    uint64_t budget = 64u * (uint64_t)L->nco + 1024u;
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
+        uint32_t index = corral__le32(io->r + L->table_at + 12 * (size_t)i);
         corral__lread_co(L, &c);
         with_parent += c.parent != CORRAL__NIL;
-        if (c.parent != CORRAL__NIL || c.child == CORRAL__NIL) continue;
+        bool arm = false;
+        if (c.parent != CORRAL__NIL) { /* a call's child, or an arm: walk up to a caller without one */
+            size_t back = io->at;
+            corral__lco o;
+            io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, c.parent) + 8);
+            corral__lread_co(L, &o);
+            arm = o.child != index;
+            for (uint32_t up = o.parent; arm && up != CORRAL__NIL; up = o.parent) {
+                if (budget-- == 0) {
+                    io->at = back;
+                    return corral__lfail(L, "a call chain is a cycle (or too deep to check)%s%s", none, none);
+                }
+                io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, up) + 8);
+                corral__lread_co(L, &o);
+            }
+            io->at = back;
+            arm_children += arm;
+        }
+        if ((c.parent != CORRAL__NIL && !arm) || c.child == CORRAL__NIL) continue;
         size_t back = io->at;
         for (uint32_t next = c.child; next != CORRAL__NIL && reached <= L->nco; reached++) {
             io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, next) + 8);
@@ -1121,7 +1174,7 @@ static bool corral__lcheck(corral__loader *L)
         }
         io->at = back;
     }
-    if (reached != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
+    if (reached + arm_children != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
     /* the order lists name saved coroutines */
     const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
     const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};
@@ -1278,6 +1331,19 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
             n->list = lw->list;
             if (lw->list >= CORRAL__PRED_NEXT) s->polls.next_pending = 1;
             if (!held) corral__list_push(s, corral__poll_list(s, n), i);
+        } else if (lw->kind == CORRAL__NODE_ARM) { /* in no container; arms chain in arm order */
+            const corral__type_entry *te = &corral__types(s)[co->type];
+            corral__node *N = corral__nodes(s);
+            m->wait = n->sibling; /* from the head to the tail */
+            n->sibling = CORRAL__NIL;
+            uint32_t *tail = &m->wait;
+            while (*tail != CORRAL__NIL) tail = &N[*tail].sibling;
+            *tail = i;
+            n->attached = 0;
+            n->u.t.target = CORRAL__NIL;
+            if (lw->ref != CORRAL__NIL) corral__lco_at(s, lw->ref, &n->u.t.target);
+            n->u.t.seq = lw->user == CORRAL__NIL ? CORRAL__NIL
+                                                 : te->ctx_off + corral__ldest(L, &L->t[c->type], (uint32_t)lw->user, lw->seq);
         } else if (lw->kind == CORRAL_WAIT_SEND || lw->kind == CORRAL_WAIT_RECEIVE) {
             const corral__type_entry *te = &corral__types(s)[co->type];
             n->u.t.target = lw->ref;

@@ -72,7 +72,19 @@ DEFINE_COROUTINE_AT(fz_waiter, FZ_WAITER_POINTS)
     }
     CORRAL_END(co);
 }
-#define FZ_TYPES(X) X(fz_walk, 1, 0) X(fz_child, 2, 0) X(fz_caller, 3, 0) X(fz_waiter, 4, 0)
+#define FZ_RACER_FIELDS(F) F(int32_t, n) F(int32_t, got) F(int32_t, got2)
+#define FZ_RACER_POINTS(P) P(raced) P(synced)
+DECLARE_COROUTINE(fz_racer, FZ_RACER_FIELDS)
+DEFINE_COROUTINE_AT(fz_racer, FZ_RACER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, FZ_RACER_POINTS);
+    CORRAL_RACE_AT(co, raced, fz_child_arm(co, (fz_child_ctx){.n = ctx->n}, &ctx->got),
+                   fz_child_arm(co, (fz_child_ctx){.n = ctx->n + 3}, &ctx->got));
+    CORRAL_SYNC_AT(co, synced, fz_child_arm(co, (fz_child_ctx){.n = 2}, &ctx->got),
+                   fz_child_arm(co, (fz_child_ctx){.n = ctx->n}, &ctx->got2));
+    CORRAL_END(co);
+}
+#define FZ_TYPES(X) X(fz_walk, 1, 0) X(fz_child, 2, 0) X(fz_caller, 3, 0) X(fz_waiter, 4, 0) X(fz_racer, 5, 0)
 CORRAL_DECLARE_REGISTRY(fz, FZ_TYPES)
 CORRAL_DEFINE_REGISTRY(fz, FZ_TYPES);
 
@@ -118,6 +130,7 @@ static void fz_game(corral_sched *s, int variant)
         if (i == 0) w0 = h;
     }
     fz_caller_start(s, (fz_caller_ctx){4 + variant, 0});
+    fz_racer_start(s, (fz_racer_ctx){3 + variant, 0, 0});
     for (int i = 0; i < 3; i++) fz_waiter_start(s, (fz_waiter_ctx){sig, fut, w0, (uint32_t)(7 - i)});
     corral_channel ch = corral_channel_create(s, sizeof(int32_t));
     int32_t v = 7;

@@ -501,3 +501,71 @@ Test(race, random_trees_of_races_and_syncs_with_stops_and_moves_end_everything_o
     for (int id = 0; id < t_next_id && id < TREE_MAX; id++)
         cr_assert_eq(t_ends[id], 1, "coroutine %d ended %d times", id, t_ends[id]);
 }
+
+/* ---- saves: a race and a sync under way, nested */
+#define SW_FIELDS(F) F(int, frames) F(int, value)
+#define SW_POINTS(P) P(waited)
+DECLARE_COROUTINE_R(sw, SW_FIELDS, int)
+DEFINE_COROUTINE_AT(sw, SW_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SW_POINTS);
+    while (ctx->frames-- > 0) CORRAL_WAIT_FRAME_AT(co, waited);
+    ctx->result = ctx->value;
+    CORRAL_END(co);
+}
+#define SR_FIELDS(F) F(int, depth) F(int, got) F(int, got2) F(int, winner) F(int, done)
+#define SR_POINTS(P) P(raced) P(raced_leaf) P(synced)
+DECLARE_COROUTINE_R(sr, SR_FIELDS, int)
+DEFINE_COROUTINE_AT(sr, SR_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SR_POINTS);
+    if (ctx->depth > 0) {
+        CORRAL_RACE_AT(co, raced, sr_arm(co, (sr_ctx){.depth = ctx->depth - 1}, &ctx->got),
+                       sw_arm(co, (sw_ctx){.frames = 6, .value = 600}, &ctx->got));
+    } else {
+        CORRAL_RACE_AT(co, raced_leaf, sw_arm(co, (sw_ctx){.frames = 3, .value = 30}, &ctx->got),
+                       sw_arm(co, (sw_ctx){.frames = 5, .value = 50}, &ctx->got));
+    }
+    ctx->winner = corral_race_winner(co);
+    CORRAL_SYNC_AT(co, synced, sw_arm(co, (sw_ctx){.frames = 2, .value = 1}, &ctx->got2),
+                   sw_arm(co, (sw_ctx){.frames = 4, .value = 2}, &ctx->result));
+    ctx->done = 1;
+    ctx->result += ctx->got;
+    CORRAL_END(co);
+}
+#define SAVED_RACE_TYPES(X) X(sw, 1, 0) X(sr, 2, 0)
+CORRAL_DECLARE_REGISTRY(srace, SAVED_RACE_TYPES)
+CORRAL_DEFINE_REGISTRY(srace, SAVED_RACE_TYPES);
+
+static corral_sched *srsched(void)
+{
+    corral_sched_desc d = one_class_desc(128, 64);
+    d.registry = &srace_registry;
+    return sched_of(d);
+}
+
+Test(race, races_and_syncs_under_way_save_and_the_loaded_game_runs_on_the_same)
+{
+    for (int when = 0; when < 4; when++) { /* saved at frames 0, 2, 4, 6: in the races, in the syncs */
+        corral_sched *a = srsched();
+        sr_start(a, (sr_ctx){.depth = 2});
+        for (int f = 0; f < 2 * when; f++) corral_tick(a, 0.1f);
+        cr_assert(corral_verify(a));
+        static unsigned char buf[1 << 15];
+        size_t n = corral_save(a, buf, sizeof buf);
+        cr_assert_gt(n, 0, "frame %d: %s", 2 * when, corral_error_str(corral_last_error(a)));
+        corral_sched *b = srsched();
+        cr_assert(corral_load(b, buf, n), "frame %d: %s", 2 * when, corral_error_str(corral_last_error(b)));
+        cr_assert(corral_verify(b));
+        cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "frame %d", 2 * when);
+        for (int f = 0; f < 12; f++) {
+            corral_tick(a, 0.1f);
+            corral_tick(b, 0.1f);
+            cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "saved at %d, frame %d after", 2 * when, f);
+            cr_assert_eq(corral_live_count(b), corral_live_count(a));
+        }
+        cr_assert_eq(corral_live_count(a), 0, "the race tree ran to its end");
+        corral_sched_destroy(a);
+        corral_sched_destroy(b);
+    }
+}
