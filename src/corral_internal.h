@@ -994,6 +994,9 @@ void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const cor
 /* its stop request's deadline node (in its group chain), or NIL */
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
 void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */
+/* a deadline node for co, chained with its group nodes (the caller puts it
+   in its heap: corral__timer_arm or, loading, corral__timer_place) */
+uint32_t corral__deadline_node(corral_sched *s, corral_co *co);
 bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags);
 void corral__leave_groups(corral_sched *s, corral_co *co);
 uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags, uint32_t *out, uint32_t max);

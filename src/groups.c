@@ -114,6 +114,20 @@ uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
     return i;
 }
 
+uint32_t corral__deadline_node(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    uint32_t i = corral__node_alloc(s);
+    corral__node *n = &corral__nodes(s)[i];
+    n->co = corral__co_off(s, co);
+    n->kind = CORRAL__NODE_DEADLINE;
+    n->attached = 1;
+    n->order = s->nodes.order++;
+    n->sibling = m->groups;
+    m->groups = i;
+    return i;
+}
+
 void corral__deadline_drop(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
@@ -156,17 +170,8 @@ static bool corral__request_stop(const char *call, corral_sched *s, corral_co *c
                 return false;
             }
             if (old != CORRAL__NIL) corral__deadline_drop(s, co);
-            corral__meta *m = corral__meta_of(s, co);
-            uint32_t i = corral__node_alloc(s);
-            corral__node *n = &corral__nodes(s)[i];
-            n->co = corral__co_off(s, co);
-            n->kind = CORRAL__NODE_DEADLINE;
-            n->attached = 1;
-            n->order = s->nodes.order++;
-            n->sibling = m->groups;
-            m->groups = i;
             const corral_wait w = corral_wait_seconds(deadline);
-            corral__timer_arm(s, i, &w); /* its domain's seconds */
+            corral__timer_arm(s, corral__deadline_node(s, co), &w); /* its domain's seconds */
         }
     }
     corral__request_flag(s, co);

@@ -1551,16 +1551,8 @@ static void corral__lapply(corral__loader *L)
         corral__lrecord(L, i, &c, &index);
         if (!c.has_deadline) continue;
         corral_co *co = corral__lco_at(s, index, NULL);
-        corral__meta *m = corral__meta_of(s, co);
-        uint32_t k = corral__node_alloc(s);
-        corral__node *n = &corral__nodes(s)[k];
-        n->co = corral__co_off(s, co);
-        n->kind = CORRAL__NODE_DEADLINE;
-        n->attached = 1;
-        n->order = s->nodes.order++;
-        n->sibling = m->groups;
-        m->groups = k;
-        corral__timer_place(s, k, corral__domain_heap(m->domain), c.deadline, c.deadline_seq, false);
+        corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
+                            c.deadline, c.deadline_seq, false);
     }
     /* the run order, then each coroutine's state */
     for (int defer = 0; defer < 2; defer++) {
