@@ -374,3 +374,19 @@ Test(channels, a_save_carries_values_waiters_and_counts_and_the_game_runs_on_the
     corral_sched_destroy(a);
     corral_sched_destroy(b);
 }
+
+Test(channels, a_waiter_stopped_leaves_its_channel_and_its_value_goes_to_the_next)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    corral_handle first = consumer_start(s, (consumer_ctx){.ch = ch, .id = 1, .n = 1});
+    consumer_start(s, (consumer_ctx){.ch = ch, .id = 2, .n = 1});
+    cr_assert(corral_stop(s, first));
+    int v = 9;
+    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
+    corral_tick(s, 0.1f);
+    int want[] = {209}; /* the second receiver got it: the stopped one left the line */
+    expect_trace(want, 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

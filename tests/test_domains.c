@@ -317,3 +317,32 @@ Test(domains, a_stop_request_and_its_deadline_save_and_snapshot)
     corral_sched_destroy(a);
     corral_sched_destroy(b);
 }
+
+Test(domains, a_coroutine_of_a_custom_phase_saves_and_loads_only_where_that_phase_exists)
+{
+    corral_sched_desc d = one_class_desc(128, 32);
+    d.registry = &dsave_registry;
+    d.custom_phases = 1;
+    corral_sched *a = sched_of(d);
+    corral_start_desc o = {.phase = CORRAL_PHASE_CUSTOM(0)};
+    corral_handle h = sleeper_start_ex(a, (sleeper_ctx){.secs = 0.1f}, &o);
+    static unsigned char buf[1 << 14];
+    size_t n = corral_save(a, buf, sizeof buf);
+    cr_assert_gt(n, 0);
+    corral_sched *b = sched_of(d);
+    cr_assert(corral_load(b, buf, n));
+    cr_assert_eq(corral_state_hash(b), corral_state_hash(a));
+    corral_co_info in;
+    cr_assert(corral_co_info_of(b, h, &in));
+    cr_assert_eq(in.phase, CORRAL_PHASE_CUSTOM(0));
+    corral_tick(b, 0.2f);
+    cr_assert(!sleeper_ctx_of(b, h)->woke, "its phase has not run");
+    corral_run_phase(b, CORRAL_PHASE_CUSTOM(0));
+    cr_assert(sleeper_ctx_of(b, h)->woke);
+    corral_sched *c = rsched(1); /* no custom phase */
+    cr_assert(!corral_load(c, buf, n));
+    cr_assert_eq(corral_last_error(c), CORRAL_ERR_BAD_SAVE);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+    corral_sched_destroy(c);
+}

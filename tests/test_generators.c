@@ -169,3 +169,32 @@ Test(generators, a_snapshot_and_a_save_keep_the_generators_position)
     corral_sched_destroy(s);
     corral_sched_destroy(t);
 }
+
+/* quitter: a generator that stops itself from inside its step after two values */
+#define QUITTER_FIELDS(F) F(int, n)
+DECLARE_COROUTINE_R(quitter, QUITTER_FIELDS, int)
+static int g_quit_why;
+static void quitter_end(quitter_ctx *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    g_quit_why = (int)why;
+}
+DEFINE_COROUTINE_CLEANUP(quitter, quitter_end)
+{
+    if (++ctx->n > 2) corral_stop(corral_sched_of(co), corral_self(co));
+    ctx->result = ctx->n;
+    return CORRAL_YIELD;
+}
+
+Test(generators, a_generator_that_stops_itself_ends_its_sequence)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle g = quitter_gen(s, (quitter_ctx){0});
+    int v = 0, n = 0;
+    while (quitter_next(s, g, &v)) n++;
+    cr_assert_eq(n, 2, "two values, then the pull that stopped it gives none");
+    cr_assert_eq(g_quit_why, CORRAL_END_STOPPED);
+    cr_assert(!corral_alive(s, g));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
