@@ -425,7 +425,7 @@ static bool always(void *u)
 
 Test(contract, every_wait_that_takes_a_node_ends_its_coroutine_with_wait_failed_on_a_full_pool)
 {
-    for (int k = 0; k < 12; k++) {
+    for (int k = 0; k < 14; k++) {
         corral_sched_desc d = one_class_desc(128, 8);
         d.max_wait_nodes = 1;
         d.fixed_dt = 0.25f;
@@ -437,14 +437,17 @@ Test(contract, every_wait_that_takes_a_node_ends_its_coroutine_with_wait_failed_
         corral_signal sig = corral_signal_create(s);
         corral_future fut = corral_future_create(s);
         corral_handle other = start_tracer(s, 1, 0);
+        corral_semaphore none_free = corral_semaphore_create(s, 0);
+        corral_waitgroup open_task = corral_waitgroup_create(s);
+        corral_waitgroup_add(s, open_task, 1);
         /* the one node is taken by a coroutine that sleeps */
         corral_handle holder = watch_in(s, corral_wait_seconds(100.0f), CORRAL_PHASE_UPDATE);
         corral_wait m[2] = {corral_wait_signal(sig), corral_wait_future(fut)};
-        corral_wait ws[12] = {corral_wait_frames(2), corral_wait_seconds(1.0f), corral_wait_realtime(1.0f),
+        corral_wait ws[14] = {corral_wait_frames(2), corral_wait_seconds(1.0f), corral_wait_realtime(1.0f),
                               corral_wait_until(never, NULL), corral_wait_while(always, NULL),
                               corral_wait_signal(sig), corral_wait_future(fut), corral_wait_join(other),
                               corral_wait_all(m, 2), corral_wait_any(m, 2), corral_wait_signal(sig),
-                              corral_wait_seconds(0.0f)};
+                              corral_wait_seconds(0.0f), corral_wait_acquire(none_free), corral_wait_group(open_task)};
         memset(g_ends, 0, sizeof g_ends);
         trace_reset();
         nowait_ctx c;
