@@ -74,14 +74,15 @@ DEFINE_COROUTINE_CLEANUP(guard, guard_end)
     CORRAL_END(co);
 }
 
-/* a shot: where it hit */
+/* a shot: where it hit; the channel that carries them is typed */
 typedef struct shot {
     int n, x;
 } shot;
+CORRAL_DECLARE_CHANNEL(shots, shot)
 
 /* the turret fires `n` shots, one every 0.1 s, into the effects channel */
 #define TURRET_FIELDS(F)    \
-    F(corral_channel, fx)   \
+    F(shots_channel, fx)   \
     F(int, n)               \
     F(shot, s)
 DECLARE_COROUTINE(turret, TURRET_FIELDS)
@@ -90,9 +91,9 @@ DEFINE_COROUTINE(turret)
     CORRAL_BEGIN(co);
     for (ctx->s.n = 1; ctx->s.n <= ctx->n; ctx->s.n++) {
         ctx->s.x = 10 * ctx->s.n;
-        if (corral_channel_count(corral_sched_of(co), ctx->fx) == corral_channel_capacity(corral_sched_of(co), ctx->fx))
+        if (corral_channel_count(corral_sched_of(co), ctx->fx.ch) == corral_channel_capacity(corral_sched_of(co), ctx->fx.ch))
             say("  turret: shot %d waits, two effects are queued", ctx->s.n);
-        CORRAL_SEND(co, ctx->fx, &ctx->s);
+        CORRAL_AWAIT(co, shots_send(ctx->fx, &ctx->s));
         say("  turret fires shot %d", ctx->s.n);
         CORRAL_WAIT_SECONDS(co, 0.1f);
     }
@@ -101,14 +102,14 @@ DEFINE_COROUTINE(turret)
 
 /* the effects: one explosion every 0.25 s, in the order the shots came */
 #define EFFECTS_FIELDS(F)   \
-    F(corral_channel, fx)   \
+    F(shots_channel, fx)   \
     F(shot, s)
 DECLARE_COROUTINE(effects, EFFECTS_FIELDS)
 DEFINE_COROUTINE(effects)
 {
     CORRAL_BEGIN(co);
     for (;;) {
-        CORRAL_RECEIVE(co, ctx->fx, &ctx->s);
+        CORRAL_AWAIT(co, shots_receive(ctx->fx, &ctx->s));
         say("  effects: explosion of shot %d at x=%d", ctx->s.n, ctx->s.x);
         CORRAL_WAIT_SECONDS(co, 0.25f);
     }
@@ -135,7 +136,7 @@ int main(void)
     desc.channel_bytes = 2 * sizeof(shot); /* two effects queued at most */
     S = corral_sched_create(&desc);
     if (!S) return 1;
-    corral_channel fx = corral_channel_create(S, sizeof(shot));
+    shots_channel fx = shots_channel_create(S);
     corral_handle route = patrol_gen(S, (patrol_ctx){.laps = 2});
     corral_handle g = guard_start(S, (guard_ctx){.route = route});
     effects_start(S, (effects_ctx){.fx = fx});

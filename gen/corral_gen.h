@@ -259,6 +259,42 @@ constexpr corral_field_kind corral__kind_of()
     }                                                                                    \
     CORRAL__DEFINE(name, name##__cleanup, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT))
 
+/* ---- typed channels: CORRAL_DECLARE_CHANNEL(name, T) gives
+        name_channel                       a channel of T (wraps corral_channel)
+        name_channel_create(sched)         corral_channel_create with sizeof(T)
+        name_send(c, T *v) / name_receive(c, T *v)   the waits (CORRAL_AWAIT)
+        name_try_send(sched, c, const T *v) / name_try_receive(sched, c, T *out)
+   so that a value of another type does not compile (C++; C with
+   -Werror=incompatible-pointer-types). */
+#define CORRAL_DECLARE_CHANNEL(name, T)                                                     \
+    typedef struct name##_channel {                                                         \
+        corral_channel ch;                                                                  \
+    } name##_channel;                                                                       \
+    CORRAL__UNUSED static inline name##_channel name##_channel_create(corral_sched *sched)  \
+    {                                                                                       \
+        name##_channel c;                                                                   \
+        c.ch = corral_channel_create(sched, (uint32_t)sizeof(T));                           \
+        return c;                                                                           \
+    }                                                                                       \
+    CORRAL__UNUSED static inline corral_wait name##_send(name##_channel c, T *v)            \
+    {                                                                                       \
+        return corral_wait_send(c.ch, v, (uint32_t)sizeof *v);                              \
+    }                                                                                       \
+    CORRAL__UNUSED static inline corral_wait name##_receive(name##_channel c, T *v)         \
+    {                                                                                       \
+        return corral_wait_receive(c.ch, v, (uint32_t)sizeof *v);                           \
+    }                                                                                       \
+    CORRAL__UNUSED static inline bool name##_try_send(corral_sched *sched, name##_channel c, \
+                                                      const T *v)                           \
+    {                                                                                       \
+        return corral_channel_try_send(sched, c.ch, v, sizeof *v);                          \
+    }                                                                                       \
+    CORRAL__UNUSED static inline bool name##_try_receive(corral_sched *sched,               \
+                                                         name##_channel c, T *out)          \
+    {                                                                                       \
+        return corral_channel_try_receive(sched, c.ch, out, sizeof *out);                   \
+    }
+
 /* ---- projections of a registry list X(name, id, budget) */
 #define CORRAL__GEN_REG_ID(name, id, budget) name##_type_id = (id),
 #define CORRAL__GEN_REG_COUNT(name, id, budget) +1

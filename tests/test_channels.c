@@ -390,3 +390,37 @@ Test(channels, a_waiter_stopped_leaves_its_channel_and_its_value_goes_to_the_nex
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* ---- a typed channel */
+typedef struct hit {
+    int who;
+    float damage;
+} hit;
+CORRAL_DECLARE_CHANNEL(hits, hit)
+#define TAKER2_FIELDS(F) F(hits_channel, in) F(hit, got) F(float, total)
+DECLARE_COROUTINE(hit_taker, TAKER2_FIELDS)
+DEFINE_COROUTINE(hit_taker)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        CORRAL_AWAIT(co, hits_receive(ctx->in, &ctx->got));
+        ctx->total += ctx->got.damage;
+    }
+    CORRAL_END(co);
+}
+
+Test(channels, a_typed_channel_carries_its_type)
+{
+    corral_sched *s = csched(64);
+    hits_channel in = hits_channel_create(s);
+    cr_assert_eq(corral_channel_capacity(s, in.ch), 64 / sizeof(hit));
+    corral_handle h = hit_taker_start(s, (hit_taker_ctx){.in = in});
+    hit a = {1, 2.5f}, b = {2, 4.0f};
+    cr_assert(hits_try_send(s, in, &a));
+    cr_assert(hits_try_send(s, in, &b));
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.1f);
+    cr_assert_float_eq(hit_taker_ctx_of(s, h)->total, 6.5f, 1e-6f);
+    hit back;
+    cr_assert(!hits_try_receive(s, in, &back), "all taken");
+    corral_sched_destroy(s);
+}

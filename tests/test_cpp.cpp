@@ -75,6 +75,12 @@ DEFINE_COROUTINE(boss)
     CORRAL_END(co);
 }
 
+struct hit {
+    int who;
+    float damage;
+};
+CORRAL_DECLARE_CHANNEL(hits, hit)
+
 #define CPP_COROUTINES(X) X(walker, 1, 8)
 CORRAL_DECLARE_REGISTRY(cpp, CPP_COROUTINES)
 CORRAL_DEFINE_REGISTRY(cpp, CPP_COROUTINES);
@@ -133,6 +139,9 @@ int main()
     std::fclose(sink);
     corral_tick(s, 0.1f);
     CHECK(bc->winner == 1 && bc->won == 14);
+    hits_channel hc = hits_channel_create(s);
+    hit h1{1, 2.0f}, h2{};
+    CHECK(hits_try_send(s, hc, &h1) && hits_try_receive(s, hc, &h2) && h2.who == 1);
     corral_sched_destroy(s);
     std::puts("c++17: ok");
     return 0;
