@@ -1,0 +1,120 @@
+// app.js -- the page around a sample: runs its frames, draws its shapes,
+// shows its log and a live inspector read from the scheduler (web_inspect).
+// ?test=1&frames=N runs N frames as fast as it can and stops (the browser
+// test); window.corralTest exposes what the test checks.
+(function () {
+  'use strict';
+  const params = new URLSearchParams(location.search);
+  const testing = params.get('test') === '1';
+  const target = parseInt(params.get('frames') || '0', 10);
+  const state = { frames: 0, log: [], inspect: null, errors: [], done: false, paused: false, scale: 1 };
+  window.corralTest = state;
+  let api = null, canvas, ctx2d, frameMs = 0;
+
+  function call(name, ret, types, args) { return Module.ccall(name, ret, types, args); }
+  function json(name, types, args) { return JSON.parse(Module.UTF8ToString(call(name, 'number', types || [], args || []))); }
+
+  function draw() {
+    ctx2d.fillStyle = '#111';
+    ctx2d.fillRect(0, 0, canvas.width, canvas.height);
+    for (const s of json('web_draw')) {
+      ctx2d.fillStyle = s.c;
+      if (s.k === 'c') { ctx2d.beginPath(); ctx2d.arc(s.x, s.y, s.r, 0, 6.2832); ctx2d.fill(); }
+      else if (s.k === 'r') ctx2d.fillRect(s.x, s.y, s.w, s.h);
+      else { ctx2d.font = '13px monospace'; ctx2d.fillText(s.s, s.x, s.y); }
+    }
+  }
+
+  function logLines() {
+    const lines = json('web_log');
+    if (!lines.length) return;
+    const el = document.getElementById('log');
+    for (const l of lines) {
+      state.log.push(l);
+      const d = document.createElement('div');
+      d.textContent = '[frame ' + state.frames + '] ' + l;
+      el.appendChild(d);
+    }
+    el.scrollTop = el.scrollHeight;
+  }
+
+  function table(id, head, rows) {
+    let h = '<tr>' + head.map(x => '<th>' + x + '</th>').join('') + '</tr>';
+    for (const r of rows) h += '<tr>' + r.map(x => '<td>' + x + '</td>').join('') + '</tr>';
+    document.getElementById(id).innerHTML = h;
+  }
+  const esc = s => String(s).replace(/[&<>]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }[c]));
+
+  function inspect() {
+    const j = json('web_inspect', ['number'], [40]);
+    state.inspect = j;
+    document.getElementById('summary').textContent =
+      'frame ' + j.frame + ' · ' + j.time.toFixed(2) + ' s · ' + j.live + ' live (peak ' + j.live_peak + ') · ' +
+      (j.slot_bytes / 1024).toFixed(1) + ' KiB in slots of ' + (j.total_bytes / 1024).toFixed(1) + ' KiB · step ' + frameMs.toFixed(2) + ' ms';
+    table('types', ['type', 'live', 'peak', 'started', 'failed', 'slot B'],
+      j.types.map(t => [esc(t.name), t.live, t.peak, t.started, t.failed, t.slot]));
+    table('classes', ['slot B', 'used', 'peak', 'capacity'], j.classes.map(c => [c.slot, c.used, c.peak, c.capacity]));
+    const chart = document.getElementById('chart'), g = chart.getContext('2d');
+    g.fillStyle = '#181818'; g.fillRect(0, 0, chart.width, chart.height);
+    const max = Math.max(1, ...j.history);
+    g.fillStyle = '#3a7';
+    j.history.forEach((v, i) => { const h = chart.height * v / max; g.fillRect(i * chart.width / 120, chart.height - h, chart.width / 120, h); });
+    const list = document.getElementById('coroutines');
+    list.innerHTML = '';
+    for (const c of j.coroutines) {
+      const d = document.createElement('div');
+      d.className = 'co';
+      const fields = Object.entries(c.fields).map(([k, v]) => esc(k) + '=' + esc(v)).join(' ');
+      d.innerHTML = '<b>' + esc(c.type) + '</b> ' + esc(c.state) + ' · ' + esc(c.wait) + (c.text ? ' ' + esc(c.text) : '') +
+        (c.left > 0 ? ' (' + c.left.toFixed(2) + ' left)' : '') + (c.line ? ' · <i>' + esc(c.file) + ':' + c.line + '</i>' : '') +
+        '<br><span class="f">' + fields + '</span> ';
+      for (const [label, what] of [['pause', 0], ['resume', 1], ['step', 2]]) {
+        const b = document.createElement('button');
+        b.textContent = label;
+        b.onclick = () => { call('web_pause', 'number', ['number', 'number', 'number'], [c.index, c.gen, what]); inspect(); };
+        d.appendChild(b);
+      }
+      list.appendChild(d);
+    }
+  }
+
+  function frame() {
+    const t0 = performance.now();
+    call('web_frame', 'number', ['number'], [1 / 60]);
+    frameMs = performance.now() - t0;
+    state.frames++;
+    logLines();
+  }
+
+  function loop() {
+    if (state.done) return;
+    if (!state.paused) {
+      const n = testing ? 20 : 1;
+      for (let k = 0; k < n && !(target && state.frames >= target); k++) frame();
+      draw();
+      if (testing || state.frames % 6 === 0) inspect();
+    }
+    if (target && state.frames >= target) { draw(); inspect(); state.done = true; return; }
+    requestAnimationFrame(loop);
+  }
+
+  window.addEventListener('error', e => state.errors.push(String(e.message)));
+  window.Module = {
+    print: t => console.log(t),
+    printErr: t => { console.error(t); state.errors.push(t); },
+    onRuntimeInitialized: function () {
+      canvas = document.getElementById('canvas');
+      ctx2d = canvas.getContext('2d');
+      document.getElementById('title').textContent = Module.UTF8ToString(call('web_title', 'number', [], []));
+      if (!call('web_start', 'number', [], [])) state.errors.push('web_start failed');
+      document.getElementById('action').onclick = () => call('web_action', null, ['number'], [0]);
+      document.getElementById('pause').onclick = () => { state.paused = !state.paused; };
+      document.getElementById('scale').oninput = e => {
+        state.scale = parseFloat(e.target.value);
+        call('web_time_scale', null, ['number'], [state.scale]);
+        document.getElementById('scalev').textContent = state.scale.toFixed(2);
+      };
+      requestAnimationFrame(loop);
+    }
+  };
+})();
