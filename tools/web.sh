@@ -36,9 +36,9 @@ for src in web/samples/*.c; do
     emcc -std=c11 -O2 -Iinclude -Igen "$obj"/*.o "$src" -o "$site/$name.js" \
         -sEXPORTED_FUNCTIONS="$exports" -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString -sALLOW_MEMORY_GROWTH=1 \
         -sENVIRONMENT=web
-    action=$(sed -n 's/^ *action: *//p' "$src" | head -n 1)
+    action=$(sed -n 's|^.*action: *\([^*]*\).*$|\1|p' "$src" | head -n 1 | sed 's/ *$//')
     [ -n "$action" ] || action="restart"
-    sed -e "s/@NAME@/$name/g" -e "s/@ACTION@/$action/g" web/sample.html > "$site/$name.html"
+    sed -e "s|@NAME@|$name|g" -e "s|@ACTION@|$action|g" web/sample.html > "$site/$name.html"
     cp "$src" "$site/$name.c.txt"
     title=$(sed -n '1s|^/\* *[a-z_]* -- *||p' "$src" | sed 's|\*/||')
     list="$list<li><a href=\"$name.html\">$name</a> — $title (<a href=\"$name.c.txt\">source</a>)</li>"

@@ -1,12 +1,14 @@
 // app.js -- the page around a sample: runs its frames, draws its shapes,
 // shows its log and a live inspector read from the scheduler (web_inspect).
 // ?test=1&frames=N runs N frames as fast as it can and stops (the browser
-// test); window.corralTest exposes what the test checks.
+// test; &action_at=K presses the sample's button before frame K);
+// window.corralTest exposes what the test checks.
 (function () {
   'use strict';
   const params = new URLSearchParams(location.search);
   const testing = params.get('test') === '1';
   const target = parseInt(params.get('frames') || '0', 10);
+  const actionAt = parseInt(params.get('action_at') || '0', 10); /* the test presses the button then */
   const state = { frames: 0, log: [], inspect: null, errors: [], done: false, paused: false, scale: 1 };
   window.corralTest = state;
   let api = null, canvas, ctx2d, frameMs = 0;
@@ -31,6 +33,7 @@
     const el = document.getElementById('log');
     for (const l of lines) {
       state.log.push(l);
+      if (/^live \d+$/.test(l)) continue; /* the sample's count, for the test */
       const d = document.createElement('div');
       d.textContent = '[frame ' + state.frames + '] ' + l;
       el.appendChild(d);
@@ -79,6 +82,7 @@
   }
 
   function frame() {
+    if (actionAt && state.frames === actionAt) call('web_action', null, ['number'], [0]);
     const t0 = performance.now();
     call('web_frame', 'number', ['number'], [1 / 60]);
     frameMs = performance.now() - t0;
@@ -92,9 +96,10 @@
       const n = testing ? 20 : 1;
       for (let k = 0; k < n && !(target && state.frames >= target); k++) frame();
       draw();
+      logLines(); /* what the drawing logged, at the same state as the inspector below */
       if (testing || state.frames % 6 === 0) inspect();
     }
-    if (target && state.frames >= target) { draw(); inspect(); state.done = true; return; }
+    if (target && state.frames >= target) { state.done = true; return; }
     requestAnimationFrame(loop);
   }
 

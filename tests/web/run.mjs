@@ -23,6 +23,13 @@ await new Promise(r => server.listen(0, '127.0.0.1', r));
 const base = 'http://127.0.0.1:' + server.address().port + '/';
 
 // what each sample's log and inspector must say after its frames
+const defaultCheck = { frames: 300, check(t) {
+  // a sample logs "live N" when it draws; the inspector, read right after, must count the same
+  const last = [...t.log].reverse().find(l => l.startsWith('live '));
+  if (last && parseInt(last.slice(5), 10) !== t.inspect.live) return 'the sample says ' + last + ', the inspector ' + t.inspect.live;
+  if (!t.inspect.types.length) return 'the inspector shows no type';
+  return null;
+} };
 const checks = {
   foo_bar: { frames: 400, check(t) {
     const want = ['0', '1', 'Bar finished!', '2', '3', '4', 'Foo2 finished!', 'Foo finished!'];
@@ -32,14 +39,17 @@ const checks = {
       return 'the inspector disagrees with the log: ' + JSON.stringify(t.inspect.types);
     return null;
   } },
+  cutscene: { frames: 300, actionAt: 120, check(t) {
+    if (!t.log.includes('skipped') || t.log.includes('the cutscene played to its end')) return 'the skip was not taken: ' + t.log.join('|');
+    return t.inspect.live === 0 ? null : 'the scene is still running after the skip';
+  } },
+  rollback: { frames: 300, actionAt: 150, check(t) {
+    if (!t.log.includes('rewound 60 frames')) return 'no rewind';
+    if (t.log.includes('desync at a replayed frame')) return 'a replayed frame differs from its first run';
+    if (!t.log.includes('replayed 60 frames: every one matched')) return 'the replay did not finish';
+    return defaultCheck.check(t);
+  } },
 };
-const defaultCheck = { frames: 300, check(t) {
-  // a sample logs "live N" at its end of frame; the inspector must count the same
-  const last = [...t.log].reverse().find(l => l.startsWith('live '));
-  if (last && parseInt(last.slice(5), 10) !== t.inspect.live) return 'the sample says ' + last + ', the inspector ' + t.inspect.live;
-  if (!t.inspect.types.length) return 'the inspector shows no type';
-  return null;
-} };
 
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -56,7 +66,7 @@ for (const name of samples) {
   page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', e => errors.push(String(e)));
   const t0 = Date.now();
-  await page.goto(base + name + '.html?test=1&frames=' + spec.frames);
+  await page.goto(base + name + '.html?test=1&frames=' + spec.frames + (spec.actionAt ? '&action_at=' + spec.actionAt : ''));
   await page.waitForFunction(() => window.corralTest && window.corralTest.done, { timeout: 60000 });
   const t = await page.evaluate(() => window.corralTest);
   const blank = await page.evaluate(() => {
