@@ -45,6 +45,14 @@ echo "fresh_debian: debootstrap (minbase, bookworm) into $dir"
 debootstrap --variant=minbase bookworm "$dir" "$mirror" > "$dir.debootstrap.log" 2>&1 ||
     { echo "fresh_debian: debootstrap failed (see $dir.debootstrap.log)" >&2; exit 1; }
 cp /etc/resolv.conf "$dir/etc/resolv.conf"
+# the host's TLS trust, as every machine of this workplace has it (its
+# network may sign what it relays): handed to node and npm, which otherwise
+# reject the npm registry's certificate (the browser test's puppeteer-core)
+tls=""
+if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+    cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/host-ca-certificates.crt"
+    tls="NODE_EXTRA_CA_CERTS=/etc/host-ca-certificates.crt npm_config_cafile=/etc/host-ca-certificates.crt"
+fi
 mount -t proc proc "$dir/proc"
 mount --bind /dev "$dir/dev" # not recursive: nothing under the host's /dev is unmounted on exit
 mount -t devpts -o newinstance devpts "$dir/dev/pts" # apt's log wants a terminal
@@ -62,5 +70,5 @@ else
     what='./tools/demo.sh > build-demo.out && tail -n 2 build-demo.out && ./tools/test.sh'
 fi
 echo "fresh_debian: clone HEAD, then: $what"
-chroot "$dir" /bin/sh -c "cd /root && git clone -q /src corral && cd corral && git log --oneline -1 && $what"
+chroot "$dir" /usr/bin/env $tls /bin/sh -c "cd /root && git clone -q /src corral && cd corral && git log --oneline -1 && $what"
 echo "fresh_debian: green"
