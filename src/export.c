@@ -134,9 +134,12 @@ bool corral_co_info_of(const corral_sched *s, corral_handle h, corral_co_info *o
 }
 
 /* One field's value as text. */
-static void corral__field_text(const corral_sched *s, const corral_field *f, const unsigned char *p, char *buf,
-                               size_t cap)
+bool corral_field_text(const corral_sched *s, const corral_field *f, const void *value, char *buf, size_t cap)
 {
+    if (!corral__check(s)) return false;
+    CORRAL__REQUIRE(s, f && value && buf && cap, CORRAL_ERR_NULL_ARG, false);
+    const unsigned char *p = (const unsigned char *)value;
+    buf[0] = 0;
     int64_t i = 0;
     uint64_t u = 0;
     switch (f->kind) {
@@ -147,7 +150,7 @@ static void corral__field_text(const corral_sched *s, const corral_field *f, con
         else if (f->size == 8) memcpy(&i, p, 8);
         else break;
         snprintf(buf, cap, "%" PRId64, i);
-        return;
+        return true;
     case CORRAL_FIELD_UINT:
         if (f->size == 1) u = *p;
         else if (f->size == 2) { uint16_t v; memcpy(&v, p, 2); u = v; }
@@ -155,28 +158,29 @@ static void corral__field_text(const corral_sched *s, const corral_field *f, con
         else if (f->size == 8) memcpy(&u, p, 8);
         else break;
         snprintf(buf, cap, "%" PRIu64, u);
-        return;
+        return true;
     case CORRAL_FIELD_FLOAT:
-        if (f->size == sizeof(float)) { float v; memcpy(&v, p, sizeof v); snprintf(buf, cap, "%g", (double)v); return; }
-        if (f->size == sizeof(double)) { double v; memcpy(&v, p, sizeof v); snprintf(buf, cap, "%g", v); return; }
+        if (f->size == sizeof(float)) { float v; memcpy(&v, p, sizeof v); snprintf(buf, cap, "%g", (double)v); return true; }
+        if (f->size == sizeof(double)) { double v; memcpy(&v, p, sizeof v); snprintf(buf, cap, "%g", v); return true; }
         break;
     case CORRAL_FIELD_BOOL:
         snprintf(buf, cap, "%s", *p ? "true" : "false");
-        return;
+        return true;
     case CORRAL_FIELD_POINTER: {
         void *v;
         memcpy(&v, p, sizeof v);
         snprintf(buf, cap, "%p", v);
-        return;
+        return true;
     }
     default:
         break;
     }
-    if (s->prof.formatter.fn && s->prof.formatter.fn(f, p, buf, cap, s->prof.formatter.user_data)) return;
+    if (s->prof.formatter.fn && s->prof.formatter.fn(f, p, buf, cap, s->prof.formatter.user_data)) return true;
     size_t at = 0; /* hex bytes, at most 16 */
     for (uint32_t k = 0; k < f->size && k < 16 && at + 3 < cap; k++)
         at += (size_t)snprintf(buf + at, cap - at, "%02x", p[k]);
     if (f->size > 16 && at + 4 < cap) snprintf(buf + at, cap - at, "...");
+    return true;
 }
 
 static const char *corral__base_name(const char *path);
@@ -201,7 +205,7 @@ static void corral__print_info(const corral_sched *s, const corral_co_info *in, 
     for (uint32_t i = 0; i < n; i++) {
         char val[96];
         val[0] = 0;
-        corral__field_text(s, &f[i], (const unsigned char *)in->ctx + f[i].offset, val, sizeof val);
+        corral_field_text(s, &f[i], (const unsigned char *)in->ctx + f[i].offset, val, sizeof val);
         fprintf(out, "    %-*s  %-14s = %s\n", (int)w, f[i].name, f[i].type_name, val);
     }
 }

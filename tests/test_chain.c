@@ -262,3 +262,19 @@ Test(chain, a_wait_says_what_it_waits_for_as_written)
     cr_assert_null(in.wait_text);
     corral_sched_destroy(plain);
 }
+
+Test(chain, a_field_prints_as_the_inspector_prints_it)
+{
+    corral_sched *s = csched();
+    uint32_t n = 0;
+    const corral_field *f = sayer_type.fields(&n);
+    sayer_ctx c = {.x = -7, .secs = 2.5f};
+    char text[32];
+    cr_assert(corral_field_text(s, &f[0], (const unsigned char *)&c + f[0].offset, text, sizeof text));
+    cr_assert_str_eq(text, "-7");
+    cr_assert(corral_field_text(s, &f[1], (const unsigned char *)&c + f[1].offset, text, sizeof text));
+    cr_assert_str_eq(text, "2.5");
+    cr_assert(!corral_field_text(s, &f[0], NULL, text, sizeof text));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
+    corral_sched_destroy(s);
+}

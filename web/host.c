@@ -149,36 +149,12 @@ WEB_API int web_pause(uint32_t index, uint32_t gen, int what) /* 0 pause, 1 resu
     return what == 0 ? corral_pause(S, h) : what == 1 ? corral_resume(S, h) : corral_step_once(S, h);
 }
 
-/* one field's value as JSON */
+/* one field's value as a JSON string, as the library prints it */
 static void put_field(buf *b, const corral_field *f, const unsigned char *p)
 {
-    int64_t i = 0;
-    uint64_t u = 0;
-    switch (f->kind) {
-    case CORRAL_FIELD_INT:
-        if (f->size == 1) i = *(const int8_t *)(const void *)p;
-        else if (f->size == 2) { int16_t v; memcpy(&v, p, 2); i = v; }
-        else if (f->size == 4) { int32_t v; memcpy(&v, p, 4); i = v; }
-        else if (f->size == 8) memcpy(&i, p, 8);
-        put(b, "%" PRId64, i);
-        return;
-    case CORRAL_FIELD_UINT:
-        if (f->size == 1) u = *p;
-        else if (f->size == 2) { uint16_t v; memcpy(&v, p, 2); u = v; }
-        else if (f->size == 4) { uint32_t v; memcpy(&v, p, 4); u = v; }
-        else if (f->size == 8) memcpy(&u, p, 8);
-        put(b, "%" PRIu64, u);
-        return;
-    case CORRAL_FIELD_FLOAT:
-        if (f->size == sizeof(float)) { float v; memcpy(&v, p, sizeof v); put(b, "%.4g", (double)v); return; }
-        if (f->size == sizeof(double)) { double v; memcpy(&v, p, sizeof v); put(b, "%.6g", v); return; }
-        break;
-    case CORRAL_FIELD_BOOL: put(b, "%s", *p ? "true" : "false"); return;
-    default: break;
-    }
-    put(b, "\"");
-    for (uint32_t k = 0; k < f->size && k < 8; k++) put(b, "%02x", p[k]);
-    put(b, "%s\"", f->size > 8 ? ".." : "");
+    char text[96];
+    corral_field_text(S, f, p, text, sizeof text);
+    put_str(b, text);
 }
 
 /* the inspector: what the panel shows, read through the public API */

@@ -1414,6 +1414,11 @@ CORRAL_API const char *corral_wait_kind_str(corral_wait_kind k);
 /* One coroutine and its context fields by name and value (integers,
    floats, bools, pointers; others through desc.field_formatter, else hex). */
 CORRAL_API bool corral_print_co(const corral_sched *sched, corral_handle h, FILE *out);
+/* One context field's value as text, as corral_print_co prints it (the
+   formatter of desc.field_formatter for OTHER fields, else hex bytes):
+   into buf (cap bytes, always terminated). value: the field's bytes. */
+CORRAL_API bool corral_field_text(const corral_sched *sched, const corral_field *field, const void *value, char *buf,
+                                  size_t cap);
 /* Every live coroutine, as corral_print_co. */
 CORRAL_API void corral_dump(const corral_sched *sched, FILE *out);
 /* The chain h is part of, from its outermost caller down to the innermost
