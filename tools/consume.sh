@@ -9,6 +9,9 @@ cmake -S . -B "$root/lib" -DCORRAL_BUILD_TESTS=OFF -DCORRAL_BUILD_EXAMPLES=OFF \
       -DCMAKE_INSTALL_PREFIX="$root/prefix" >/dev/null
 cmake --build "$root/lib" >/dev/null
 cmake --install "$root/lib" >/dev/null
+# the licence is installed with the library, word for word
+cmp LICENSE "$root/prefix/share/doc/corral/LICENSE"
+echo "consume: LICENSE installed"
 cmake -S tests/consumer -B "$root/app" -DCMAKE_PREFIX_PATH="$root/prefix" >/dev/null
 cmake --build "$root/app" >/dev/null
 "$root/app/consumer"
