@@ -57,6 +57,11 @@ DECLARE_COROUTINE(patrol, PATROL_FIELDS)
 #define HERALD_FIELDS(F) F(corral_signal, boss_arrived)
 DECLARE_COROUTINE(herald, HERALD_FIELDS)
 
+/* The registry: a stable id for each type, for the report (and save games) */
+#define DEMO_COROUTINES(X) X(mover, 1, 0) X(spawner, 2, 0) X(patrol, 3, 0) X(herald, 4, 0)
+CORRAL_DECLARE_REGISTRY(demo, DEMO_COROUTINES)
+CORRAL_DEFINE_REGISTRY(demo, DEMO_COROUTINES);
+
 static corral_signal g_boss_arrived;
 
 static float ease_out(float t)
@@ -153,13 +158,14 @@ int main(int argc, char **argv)
     /* Exact pool sizes: what the report of a previous run showed as peaks. */
     g_sched = corral_sched_create(&(corral_sched_desc){
         .classes = {{.slot_size = 48, .capacity = 8}, {.slot_size = 64, .capacity = 8}},
+        .registry = &demo_registry,
         .history_frames = 600, /* the last 10 s, for the chart and the trace */
         .timing = true,        /* step and tick times, by the monotonic clock */
         .trace_steps = 1024,   /* the last 1024 steps, as slices in the trace */
         .clock = {golden ? golden_clock : NULL, &golden_now},
     });
     if (!g_sched) {
-        fprintf(stderr, "demo: %s\n", corral_error_str(corral_last_error(NULL)));
+        fprintf(stderr, "demo: %s\n", corral_last_error_detail(NULL));
         return 1;
     }
 

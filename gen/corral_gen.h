@@ -67,7 +67,8 @@
 #define CORRAL__CTX_OFFSET(T) \
     ((uint32_t)(CORRAL__ALIGNOF(T) > 16u ? CORRAL__ALIGNOF(T) : 16u))
 
-/* ---- field kind, for reflection */
+/* ---- field kind, for reflection: by the field's type, however it is
+        spelled (a typedef of corral_handle is a HANDLE) */
 #ifdef __cplusplus
 template <typename T>
 constexpr corral_field_kind corral__kind_of()
@@ -78,6 +79,12 @@ constexpr corral_field_kind corral__kind_of()
            : std::is_integral<T>::value             ? (std::is_signed<T>::value ? CORRAL_FIELD_INT
                                                                                 : CORRAL_FIELD_UINT)
            : std::is_enum<T>::value                 ? CORRAL_FIELD_INT
+           : std::is_same<T, corral_handle>::value    ? CORRAL_FIELD_HANDLE
+           : std::is_same<T, corral_signal>::value    ? CORRAL_FIELD_SIGNAL
+           : std::is_same<T, corral_future>::value    ? CORRAL_FIELD_FUTURE
+           : std::is_same<T, corral_channel>::value   ? CORRAL_FIELD_CHANNEL
+           : std::is_same<T, corral_semaphore>::value ? CORRAL_FIELD_SEMAPHORE
+           : std::is_same<T, corral_waitgroup>::value ? CORRAL_FIELD_WAITGROUP
                                                     : CORRAL_FIELD_OTHER;
 }
 #define CORRAL__FIELD_KIND(lv) \
@@ -100,6 +107,12 @@ constexpr corral_field_kind corral__kind_of()
         unsigned long long: CORRAL_FIELD_UINT,                  \
         float: CORRAL_FIELD_FLOAT,                              \
         double: CORRAL_FIELD_FLOAT,                             \
+        corral_handle: CORRAL_FIELD_HANDLE,                     \
+        corral_signal: CORRAL_FIELD_SIGNAL,                     \
+        corral_future: CORRAL_FIELD_FUTURE,                     \
+        corral_channel: CORRAL_FIELD_CHANNEL,                   \
+        corral_semaphore: CORRAL_FIELD_SEMAPHORE,               \
+        corral_waitgroup: CORRAL_FIELD_WAITGROUP,               \
         default: CORRAL__OTHER_KIND(lv))
 #endif
 
@@ -125,8 +138,8 @@ constexpr corral_field_kind corral__kind_of()
         if (count) *count = (uint32_t)(sizeof table / sizeof table[0]);                   \
         return table;                                                                     \
     }                                                                                     \
-    CORRAL__UNUSED static inline corral_handle name##_start(corral_sched *sched,         \
-                                                            name##_ctx ctx)               \
+    CORRAL__WRAPPER corral_handle name##_start(corral_sched *sched,         \
+                                                            CORRAL__CTX_ARG(name##_ctx) ctx)               \
     {                                                                                     \
         return corral_start(sched, &name##_type, &ctx, sizeof ctx);                       \
     }                                                                                     \
@@ -136,8 +149,8 @@ constexpr corral_field_kind corral__kind_of()
     {                                                                                     \
         return corral_start_n(sched, &name##_type, ctxs, sizeof *ctxs, n, out);           \
     }                                                                                     \
-    CORRAL__UNUSED static inline corral_handle name##_start_ex(                          \
-        corral_sched *sched, name##_ctx ctx, const corral_start_desc *opts)               \
+    CORRAL__WRAPPER corral_handle name##_start_ex(                          \
+        corral_sched *sched, CORRAL__CTX_ARG(name##_ctx) ctx, const corral_start_desc *opts)               \
     {                                                                                     \
         return corral_start_ex(sched, &name##_type, &ctx, sizeof ctx, opts);              \
     }                                                                                     \
@@ -147,22 +160,26 @@ constexpr corral_field_kind corral__kind_of()
         return (name##_ctx *)corral_context(sched, h, &name##_type);                      \
     }
 
+#define CORRAL__GEN_FIELD_COUNT(type, name) +1
 #define DECLARE_COROUTINE(name, FIELDS)                                                   \
+    CORRAL__STATIC_ASSERT((0 FIELDS(CORRAL__GEN_FIELD_COUNT)) > 0,                        \
+                          "corral: the FIELDS list of coroutine '" #name                  \
+                          "' is empty: a context needs at least one F(type, name)");      \
     typedef struct name##_ctx {                                                           \
         FIELDS(CORRAL__GEN_MEMBER)                                                        \
     } name##_ctx;                                                                         \
     enum { name##__result_off = 0, name##__result_size = 0 };                             \
     CORRAL__DECLARE_COMMON(name, FIELDS)                                                  \
-    CORRAL__UNUSED static inline bool name##_call(corral_co *co, name##_ctx ctx)          \
+    CORRAL__WRAPPER bool name##_call(corral_co *co, CORRAL__CTX_ARG(name##_ctx) ctx)          \
     {                                                                                     \
         return corral_call(co, &name##_type, &ctx, sizeof ctx, NULL, 0);                  \
     }                                                                                     \
-    CORRAL__UNUSED static inline bool name##_call_unless(corral_co *co, corral_wait stop, \
-                                                         name##_ctx ctx)                  \
+    CORRAL__WRAPPER bool name##_call_unless(corral_co *co, corral_wait stop, \
+                                                         CORRAL__CTX_ARG(name##_ctx) ctx)                  \
     {                                                                                     \
         return corral_call_unless(co, stop, &name##_type, &ctx, sizeof ctx, NULL, 0);     \
     }                                                                                     \
-    CORRAL__UNUSED static inline bool name##_arm(corral_co *co, name##_ctx ctx)           \
+    CORRAL__WRAPPER bool name##_arm(corral_co *co, CORRAL__CTX_ARG(name##_ctx) ctx)           \
     {                                                                                     \
         return corral_arm(co, &name##_type, &ctx, sizeof ctx, NULL, 0);                   \
     }
@@ -179,24 +196,24 @@ constexpr corral_field_kind corral__kind_of()
         name##__result_size = sizeof(result_type)                                         \
     };                                                                                    \
     CORRAL__DECLARE_COMMON(name, FIELDS)                                                  \
-    CORRAL__UNUSED static inline bool name##_call(corral_co *co, name##_ctx ctx,          \
+    CORRAL__WRAPPER bool name##_call(corral_co *co, CORRAL__CTX_ARG(name##_ctx) ctx,          \
                                                   result_type *dest)                      \
     {                                                                                     \
         return corral_call(co, &name##_type, &ctx, sizeof ctx, dest, sizeof *dest);       \
     }                                                                                     \
-    CORRAL__UNUSED static inline bool name##_call_unless(corral_co *co, corral_wait stop, \
-                                                         name##_ctx ctx, result_type *dest) \
+    CORRAL__WRAPPER bool name##_call_unless(corral_co *co, corral_wait stop, \
+                                                         CORRAL__CTX_ARG(name##_ctx) ctx, result_type *dest) \
     {                                                                                     \
         return corral_call_unless(co, stop, &name##_type, &ctx, sizeof ctx, dest,         \
                                   sizeof *dest);                                          \
     }                                                                                     \
-    CORRAL__UNUSED static inline bool name##_arm(corral_co *co, name##_ctx ctx,           \
+    CORRAL__WRAPPER bool name##_arm(corral_co *co, CORRAL__CTX_ARG(name##_ctx) ctx,           \
                                                  result_type *dest)                       \
     {                                                                                     \
         return corral_arm(co, &name##_type, &ctx, sizeof ctx, dest, sizeof *dest);        \
     }                                                                                     \
-    CORRAL__UNUSED static inline corral_handle name##_gen(corral_sched *sched,            \
-                                                          name##_ctx ctx)                 \
+    CORRAL__WRAPPER corral_handle name##_gen(corral_sched *sched,            \
+                                                          CORRAL__CTX_ARG(name##_ctx) ctx)                 \
     {                                                                                     \
         return corral_generator_start(sched, &name##_type, &ctx, sizeof ctx);             \
     }                                                                                     \
@@ -214,12 +231,18 @@ constexpr corral_field_kind corral__kind_of()
 #define CORRAL__GEN_POINT_NAME(pt) #pt,
 #define CORRAL__GEN_POINT_COUNT(pt) +1
 
-#define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints)                           \
-    static corral_result name##__body(corral_co *co, name##_ctx *ctx);                   \
+/* body_kind: 1 for a body with unnamed waits, 2 for named points; the
+   body gets it as the size of what its last parameter points to, which
+   CORRAL_BEGIN and CORRAL_BEGIN_AT check at compile time. */
+#define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints, body_kind)                \
+    static corral_result name##__body(corral_co *co, name##_ctx *ctx,                    \
+                                      const char (*corral__body)[body_kind]);            \
     static corral_result name##__step(corral_co *co)                                     \
     {                                                                                    \
-        return name##__body(co, (name##_ctx *)(void *)((unsigned char *)co +             \
-                                                       CORRAL__CTX_OFFSET(name##_ctx))); \
+        return name##__body(co,                                                          \
+                            (name##_ctx *)(void *)((unsigned char *)co +                 \
+                                                   CORRAL__CTX_OFFSET(name##_ctx)),      \
+                            NULL);                                                       \
     }                                                                                    \
     const corral_type name##_type = {#name,                                              \
                                      name##__step,                                       \
@@ -234,22 +257,23 @@ constexpr corral_field_kind corral__kind_of()
                                      (uint32_t)(npoints),                                \
                                      __FILE__};                                          \
     static corral_result name##__body(corral_co *co CORRAL__UNUSED,                      \
-                                      name##_ctx *ctx CORRAL__UNUSED)
+                                      name##_ctx *ctx CORRAL__UNUSED,                    \
+                                      CORRAL__UNUSED const char (*corral__body)[body_kind])
 
-#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0)
+#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0, 1)
 
 #define DEFINE_COROUTINE_CLEANUP(name, fn)                                \
     static void name##__cleanup(void *ctx, corral_end_reason why)         \
     {                                                                     \
         fn((name##_ctx *)ctx, why);                                       \
     }                                                                     \
-    CORRAL__DEFINE(name, name##__cleanup, NULL, 0)
+    CORRAL__DEFINE(name, name##__cleanup, NULL, 0, 1)
 
 /* The same with named resume points POINTS(P), P(name) each; the body
    opens with CORRAL_BEGIN_AT(co, POINTS) and waits with the _AT macros. */
 #define DEFINE_COROUTINE_AT(name, POINTS)                                                \
     static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
-    CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT))
+    CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), 2)
 
 #define DEFINE_COROUTINE_CLEANUP_AT(name, fn, POINTS)                                    \
     static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
@@ -257,7 +281,7 @@ constexpr corral_field_kind corral__kind_of()
     {                                                                                    \
         fn((name##_ctx *)ctx, why);                                                      \
     }                                                                                    \
-    CORRAL__DEFINE(name, name##__cleanup, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT))
+    CORRAL__DEFINE(name, name##__cleanup, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), 2)
 
 /* ---- typed channels: CORRAL_DECLARE_CHANNEL(name, T) gives
         name_channel                       a channel of T (wraps corral_channel)

@@ -31,7 +31,7 @@ static corral__counter *corral__counter_get(const corral_sched *s, uint32_t inde
 }
 static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
 {
-    return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.channel_bytes);
+    return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.ring_bytes);
 }
 
 corral_channel corral_channel_create(corral_sched *s, uint32_t size)

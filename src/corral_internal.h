@@ -289,8 +289,9 @@ typedef union corral__type_entry {
         uint32_t ctx_size, ctx_off;
         uint32_t live, peak;
         /* ends that returned CORRAL_STOP are not counted on the way: they are
-           started - live - stopped - ended_other (exact; one add less a spawn) */
-        uint64_t started, ended_other, stopped, failed;
+           started - live - stopped - the other ends (corral__ends; exact, and
+           one add less a spawn) */
+        uint64_t started, stopped, failed;
         uint64_t steps, step_ns, step_ns_max; /* desc.timing: all steps; time of the timed ones */
         uint64_t steps_timed;
         void (*cleanup)(void *ctx, corral_end_reason why); /* copy of vt->cleanup */
@@ -311,6 +312,17 @@ typedef struct corral__trace_ev {
     uint32_t index, gen;
 } corral__trace_ev;
 
+/* The last error in pieces (errors.c): recorded by every failing call,
+   put into words only when corral_last_error_detail asks. */
+typedef struct corral__err_rec {
+    const char *call;      /* the public function, or NULL */
+    const char *self_type; /* the type whose step made the call, or NULL */
+    corral_handle h;       /* the handle the call was given (zero: none) */
+    corral_handle self;    /* that step's coroutine */
+    char detail[192];      /* more text, cut to fit */
+    char text[384];        /* the words, made by corral_last_error_detail */
+} corral__err_rec;
+
 /* The scheduler's state, one named part per room of src/ (the file that
    owns it is named beside each): a room writes its own part and reads the
    others'. Hot parts first: the walk touches `run`, `budget` and `now`. */
@@ -330,6 +342,7 @@ struct corral_sched {
     struct { /* types.c: the type table (at CORRAL__TYPES_OFF) and its hash */
         uint32_t max_types, type_count;
         uint32_t hash_off, hash_mask; /* uint16_t slots: type index + 1 */
+        uint32_t ends_off;            /* the ends each type counts by reason (corral__ends) */
         const corral_type *last_vt;   /* one-entry cache in front of the hash */
         uint32_t last_ti;
         const corral_registry *registry; /* desc.registry: save games find types by id */
@@ -423,6 +436,7 @@ struct corral_sched {
 
     struct { /* channels.c: channels, semaphores and wait groups */
         uint32_t channels_off, max_channels, channel_bytes, data_off;
+        uint32_t ring_bytes; /* a channel's ring: channel_bytes rounded up to 8 */
         uint32_t channel_free, channels_live, channels_peak, channel_floor;
         uint32_t counters_off, max_counters, counter_free, counters_live, counters_peak, counter_floor;
         uint64_t channel_failures, counter_failures;
@@ -472,10 +486,22 @@ struct corral_sched {
         uint32_t depth;      /* hooks and first steps on the C stack */
         uint64_t frame;
     } now;
+
+    corral__err_rec err; /* errors.c: the last error's detail, cold */
 };
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
 #define CORRAL__CO(s, off) ((corral_co *)(void *)CORRAL__AT(s, off))
+
+/* How many coroutines of type ti ended for each reason from DESTROYED on
+   (FINISHED is derived, STOPPED is in the type entry): a cold table of its
+   own beside the type table, snapshotted with it. */
+#define CORRAL__END_FIRST_COUNTED CORRAL_END_DESTROYED
+#define CORRAL__END_SLOTS ((uint32_t)CORRAL_END_COUNT - (uint32_t)CORRAL__END_FIRST_COUNTED)
+static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
+{
+    return (uint64_t *)(void *)CORRAL__AT(s, s->types.ends_off) + (size_t)ti * CORRAL__END_SLOTS;
+}
 
 /* The type table sits right after the scheduler: at a constant offset, so
    the walk finds a step function without loading where the table is. */
@@ -970,7 +996,7 @@ void corral__chans_init(corral_sched *s);
 /* the region a snapshot copies: the channels, the counters, the rings (contiguous) */
 static inline size_t corral__chans_bytes(const corral_sched *s)
 {
-    return (size_t)s->chans.data_off - s->chans.channels_off + (size_t)s->chans.max_channels * s->chans.channel_bytes;
+    return (size_t)s->chans.data_off - s->chans.channels_off + (size_t)s->chans.max_channels * s->chans.ring_bytes;
 }
 
 /* ---- calls.c: calls, races, syncs and joins */

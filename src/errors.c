@@ -8,7 +8,9 @@
 #include "corral_internal.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 static CORRAL__THREAD_LOCAL corral_error corral__tls_error;
@@ -52,6 +54,8 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_BAD_DEST:
     case CORRAL_ERR_CYCLIC_WAIT:
     case CORRAL_ERR_CORRUPT:
+    case CORRAL_ERR_BAD_POINT:
+    case CORRAL_ERR_NO_CAPACITY:
         return true;
     default:
         return false;
@@ -71,32 +75,78 @@ static size_t corral__put(char *buf, size_t cap, size_t at, const char *fmt, ...
     return at < cap ? at : cap - 1;
 }
 
+/* The words of an error: "call(handle 0x000003:7) in a step of 'mover'
+   (handle 0x000001:2): rule[: detail]". */
+static void corral__words(char *msg, size_t cap, corral_error err, const char *call, corral_handle h,
+                          const char *self_type, corral_handle self, const char *detail)
+{
+    size_t at = corral__put(msg, cap, 0, "%s", call ? call : "corral");
+    if (h.index | h.gen) at = corral__put(msg, cap, at, "(handle 0x%06x:%u)", h.index, h.gen);
+    if (self_type)
+        at = corral__put(msg, cap, at, " in a step of '%s' (handle 0x%06x:%u)", self_type, self.index, self.gen);
+    at = corral__put(msg, cap, at, ": %s", corral_error_str(err));
+    if (detail && detail[0]) corral__put(msg, cap, at, ": %s", detail);
+}
+
+static void corral__record(corral__err_rec *r, const char *call, corral_handle h, const char *self_type,
+                           corral_handle self, const char *detail)
+{
+    r->call = call;
+    r->h = h;
+    r->self_type = self_type;
+    r->self = self;
+    size_t n = detail ? strlen(detail) : 0;
+    if (n >= sizeof r->detail) n = sizeof r->detail - 1;
+    if (n) memcpy(r->detail, detail, n);
+    r->detail[n] = 0;
+}
+
+static CORRAL__THREAD_LOCAL corral__err_rec corral__tls_rec;
+
 void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
                      const char *call, corral_handle h, const corral_co *self, const char *detail)
 {
     corral__tls_error = err;
     bool fatal = false;
+    const char *self_type = NULL;
+    corral_handle sh = CORRAL__NOH;
+    if (self && s) {
+        const corral__type_entry *te = &corral__types(s)[self->type];
+        self_type = te->vt && te->vt->name ? te->vt->name : "?";
+        sh = corral__handle_of(s, self);
+    }
+    corral__record(&corral__tls_rec, call, h, self_type, sh, detail);
     if (s) {
-        ((corral_sched *)s)->last_error = err; /* counters are mutable state */
+        corral_sched *m = (corral_sched *)s; /* the last error is mutable state, like counters */
+        m->last_error = err;
+        corral__record(&m->err, call, h, self_type, sh, detail);
         if (!logger) logger = &s->logger;
         fatal = s->validation == CORRAL_VALIDATION_FATAL && corral_error_is_misuse(err);
     }
     if (!(logger && logger->fn) && !fatal) return;
-    /* "call(handle 0x000003:7) in a step of 'mover' (handle 0x000001:2): rule[: detail]" */
-    char msg[256];
-    size_t at = corral__put(msg, sizeof msg, 0, "%s", call ? call : "corral");
-    if (h.index | h.gen) at = corral__put(msg, sizeof msg, at, "(handle 0x%06x:%u)", h.index, h.gen);
-    if (self && s) {
-        const corral__type_entry *te = &corral__types(s)[self->type];
-        corral_handle sh = corral__handle_of(s, self);
-        at = corral__put(msg, sizeof msg, at, " in a step of '%s' (handle 0x%06x:%u)",
-                         te->vt && te->vt->name ? te->vt->name : "?", sh.index, sh.gen);
-    }
-    at = corral__put(msg, sizeof msg, at, ": %s", corral_error_str(err));
-    if (detail) corral__put(msg, sizeof msg, at, ": %s", detail);
+    char msg[384];
+    corral__words(msg, sizeof msg, err, call, h, self_type, sh, detail);
     if (logger && logger->fn)
         logger->fn(fatal ? CORRAL_LOG_PANIC : CORRAL_LOG_ERROR, err, msg, s, logger->user_data);
     if (fatal) abort(); /* CORRAL_VALIDATION_FATAL: stop at the mistake, in the debugger */
+}
+
+const char *corral_last_error_detail(const corral_sched *sched)
+{
+    corral__err_rec *r = sched ? &((corral_sched *)sched)->err : &corral__tls_rec;
+    corral_error err = sched ? sched->last_error : corral__tls_error;
+    if (err == CORRAL_ERR_OK) return corral_error_str(err);
+    corral__words(r->text, sizeof r->text, err, r->call, r->h, r->self_type, r->self, r->detail);
+    return r->text;
+}
+
+void corral_log_stderr(corral_log_level level, corral_error item, const char *message, const corral_sched *sched,
+                       void *user_data)
+{
+    (void)item;
+    (void)sched;
+    (void)user_data;
+    fprintf(stderr, "corral: %s: %s\n", level == CORRAL_LOG_PANIC ? "fatal" : level == CORRAL_LOG_WARNING ? "warning" : level == CORRAL_LOG_INFO ? "info" : "error", message);
 }
 
 const char *corral_end_reason_str(corral_end_reason why)
@@ -112,6 +162,7 @@ const char *corral_end_reason_str(corral_end_reason why)
     case CORRAL_END_LOST_RACE: return "lost race";
     case CORRAL_END_REPLACED: return "replaced";
     case CORRAL_END_DEADLINE: return "deadline";
+    case CORRAL_END_BAD_POINT: return "bad resume point";
     default: return "none";
     }
 }

@@ -172,7 +172,20 @@ bool corral_field_text(const corral_sched *s, const corral_field *f, const void 
         snprintf(buf, cap, "%p", v);
         return true;
     }
-    default:
+    case CORRAL_FIELD_HANDLE:
+    case CORRAL_FIELD_SIGNAL:
+    case CORRAL_FIELD_FUTURE:
+    case CORRAL_FIELD_CHANNEL:
+    case CORRAL_FIELD_SEMAPHORE:
+    case CORRAL_FIELD_WAITGROUP: {
+        uint32_t v[2];
+        if (f->size != sizeof v) break;
+        memcpy(v, p, sizeof v);
+        snprintf(buf, cap, "0x%06x:%u", v[0], v[1]);
+        return true;
+    }
+    case CORRAL_FIELD_OTHER:
+    case CORRAL_FIELD_KIND_COUNT:
         break;
     }
     if (s->prof.formatter.fn && s->prof.formatter.fn(f, p, buf, cap, s->prof.formatter.user_data)) return true;
@@ -420,9 +433,16 @@ void corral_report_json(const corral_sched *s, FILE *out)
         fprintf(out,
                 ", \"padding\": %u, \"live\": %u, \"peak\": %u, \"started\": %" PRIu64 ", \"finished\": %" PRIu64
                 ", \"stopped\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"steps_timed\": %" PRIu64 ", \"step_ns\": %" PRIu64
-                ", \"step_ns_max\": %" PRIu64 "}%s\n",
+                ", \"step_ns_max\": %" PRIu64 ", \"ended\": {",
                 t.padding, t.live, t.peak, t.started, t.finished, t.stopped, t.failed, t.steps, t.steps_timed, t.step_ns,
-                t.step_ns_max, i + 1 < s->types.type_count ? "," : "");
+                t.step_ns_max);
+        for (int r = CORRAL_END_FINISHED; r < CORRAL_END_COUNT; r++) { /* by reason, its words' spaces as _ */
+            char key[32];
+            snprintf(key, sizeof key, "%s", corral_end_reason_str((corral_end_reason)r));
+            for (char *c = key; *c; c++) if (*c == ' ') *c = '_';
+            fprintf(out, "%s\"%s\": %" PRIu64, r > CORRAL_END_FINISHED ? ", " : "", key, t.ended[r]);
+        }
+        fprintf(out, "}}%s\n", i + 1 < s->types.type_count ? "," : "");
     }
     fprintf(out, "  ],\n  \"domains\": [");
     for (uint32_t d = 0; d < s->domains.count; d++)

@@ -11,6 +11,8 @@
 */
 #include "corral_internal.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The last part of every end: its cleanup hook, its counters, its slot
@@ -26,7 +28,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
     }
     te->live--;
     if (why == CORRAL_END_STOPPED) te->stopped++;
-    else if (why != CORRAL_END_FINISHED) te->ended_other++;
+    else if (why >= CORRAL__END_FIRST_COUNTED) corral__ends(s, co->type)[why - CORRAL__END_FIRST_COUNTED]++;
     if (!plain && te->budget) c->reserved++;
     s->arena.live--;
     s->arena.slot_bytes -= c->slot_size;
@@ -218,6 +220,33 @@ void corral__drain_ready(corral_sched *s)
 }
 
 
+/* A start of type te refused for want of room (err: NO_CLASS,
+   POOL_EXHAUSTED or TYPE_BUDGET), reported with the type and its class in words. */
+static CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral__type_entry *te,
+                                        corral_error err)
+{
+    char why[192];
+    if (err == CORRAL_ERR_NO_CLASS) {
+        snprintf(why, sizeof why, "type '%s' needs a %u-byte slot; the largest is %u", te->vt->name,
+                 te->ctx_off + te->ctx_size,
+                 s->arena.class_count ? s->arena.classes[s->arena.class_count - 1].slot_size : 0);
+        corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, why);
+        return;
+    }
+    const corral__class *c = &s->arena.classes[te->cls];
+    uint64_t budgets = 0; /* the class's slots that belong to budgets */
+    for (uint32_t i = 0; i < s->types.type_count; i++)
+        if (corral__types(s)[i].cls == te->cls) budgets += corral__types(s)[i].budget;
+    if (err == CORRAL_ERR_TYPE_BUDGET)
+        snprintf(why, sizeof why, "type '%s' (id %u) has %u live, its budget", te->vt->name, te->id, te->live);
+    else
+        snprintf(why, sizeof why, "type '%s' (id %u), %u-byte class: %u of %u slots used, %" PRIu64 " of them budgets'%s",
+                 te->vt->name, te->id, c->slot_size, c->used, c->capacity, budgets,
+                 c->capacity - c->retired <= budgets ? " (no shared slot: give the type a budget or the class a capacity)"
+                                                     : "");
+    corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, why);
+}
+
 /* Room for one more coroutine of type te: its budget, and the reservations
    of budgeted types (a type without a budget may not take a class's last
    free slots while they are reserved; with none reserved, an empty free
@@ -230,8 +259,7 @@ static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sche
         return true;
     te->failed++;
     if (!te->budget) c->failures++;
-    corral__fail_at(s, NULL, te->budget ? CORRAL_ERR_TYPE_BUDGET : CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH,
-                    NULL, NULL);
+    corral__refuse(call, s, te, te->budget ? CORRAL_ERR_TYPE_BUDGET : CORRAL_ERR_POOL_EXHAUSTED);
     return false;
 }
 
@@ -253,7 +281,7 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
     CORRAL__REQUIRE_AT(s, ctx_size == te->ctx_size, CORRAL_ERR_CTX_SIZE_MISMATCH, call, CORRAL__NOH, NULL, NULL, none);
     if (te->cls == CORRAL__NO_CLASS) {
         te->failed++;
-        corral__fail_at(s, NULL, CORRAL_ERR_NO_CLASS, call, CORRAL__NOH, NULL, NULL);
+        corral__refuse(call, s, te, CORRAL_ERR_NO_CLASS);
         return none;
     }
     if ((owner | tags) && s->nodes.group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
@@ -281,7 +309,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     if (local == CORRAL__NIL) { /* full; or retired slots ate a reservation */
         te->failed++;
         c->failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+        corral__refuse(call, s, te, CORRAL_ERR_POOL_EXHAUSTED);
         return NULL;
     }
     if (!plain && te->budget) c->reserved--;
@@ -525,4 +553,17 @@ bool corral_generator_next(corral_sched *s, corral_handle h, void *out, size_t o
 void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local)
 {
     corral__step_now(s, co, m, local);
+}
+
+corral_result corral_point_lost(corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    if (!s) return CORRAL_STOP;
+    const corral_type *vt = corral__types(s)[co->type].vt;
+    char why[112];
+    snprintf(why, sizeof why, "point %u (a wait at %s:%u) is not a case of its CORRAL_BEGIN switch",
+             co->resume & CORRAL__POINT_MASK, vt->file ? vt->file : "?", co->resume >> 16);
+    corral__stop_co(s, co, CORRAL_END_BAD_POINT); /* before the report: FATAL aborts in it */
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_POINT, "CORRAL_BEGIN", CORRAL__NOH, co, why);
+    return CORRAL_STOP;
 }

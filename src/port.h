@@ -30,6 +30,7 @@
 /* a hot loop's function: out of line, on a cache line of its own, so its
    loop sits at the same offset in every program it is linked into */
 #define CORRAL__HOT_LOOP_FN __attribute__((noinline, aligned(64)))
+#define CORRAL__COLD __attribute__((cold, noinline))
 /* copies of a hot loop that the compiler keeps apart (k: the copy) */
 #define CORRAL__HOT_LOOP_COPIES 8u
 #define CORRAL__DISTINCT(k) __asm__ volatile("" ::"i"(k))
@@ -39,6 +40,7 @@
 #define CORRAL__ALWAYS_INLINE __forceinline
 #define CORRAL__PREFETCH_W(p) ((void)(p))
 #define CORRAL__HOT_LOOP_FN __declspec(noinline)
+#define CORRAL__COLD __declspec(noinline)
 #define CORRAL__HOT_LOOP_COPIES 1u
 #define CORRAL__DISTINCT(k) ((void)0)
 #else
@@ -47,6 +49,7 @@
 #define CORRAL__ALWAYS_INLINE inline
 #define CORRAL__PREFETCH_W(p) ((void)(p))
 #define CORRAL__HOT_LOOP_FN
+#define CORRAL__COLD
 #define CORRAL__HOT_LOOP_COPIES 1u
 #define CORRAL__DISTINCT(k) ((void)0)
 #endif

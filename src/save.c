@@ -17,7 +17,8 @@
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 2u /* 2: time domains; 1 still loads (every coroutine in domain 0) */
+#define CORRAL__SAVE_VERSION 3u /* 3: handle fields have kinds of their own; 2: time domains; 1 and 2
+                                   still load (1: every coroutine in domain 0) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
 
 /* ---- the byte stream: little-endian, bounds-checked */
@@ -389,7 +390,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
         }
     for (uint32_t i = 0; i < s->chans.max_channels; i++)
         for (uint32_t v = 0; (C[i].gen & 1u) && v < C[i].count; v++)
-            corral__put_bytes(io, CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.channel_bytes +
+            corral__put_bytes(io, CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.ring_bytes +
                                                     (size_t)((C[i].first + v) % C[i].cap) * C[i].size),
                               C[i].size);
     const corral__counter *K = corral__counters(s);
@@ -588,13 +589,21 @@ static const corral_field *corral__field_named(const corral_type *vt, const char
 /* whether a saved field of (kind, size, type text) can go into f */
 static bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, const char *type, uint32_t tlen)
 {
-    if (f->kind != kind) return false;
+    if (f->kind != kind) /* saves of version 2 and before knew handles only by their type's name */
+        return kind == CORRAL_FIELD_OTHER && f->kind >= CORRAL_FIELD_HANDLE && size == f->size &&
+               corral__str_is(type, tlen, f->type_name);
     switch ((corral_field_kind)kind) {
     case CORRAL_FIELD_INT:
     case CORRAL_FIELD_UINT: return size >= 1 && size <= f->size && f->size <= 8;
     case CORRAL_FIELD_FLOAT: return (size == 4 || size == 8) && (f->size == 4 || f->size == 8) && size <= f->size;
     case CORRAL_FIELD_BOOL: return size == f->size;
     case CORRAL_FIELD_POINTER: return false;
+    case CORRAL_FIELD_HANDLE:
+    case CORRAL_FIELD_SIGNAL:
+    case CORRAL_FIELD_FUTURE:
+    case CORRAL_FIELD_CHANNEL:
+    case CORRAL_FIELD_SEMAPHORE:
+    case CORRAL_FIELD_WAITGROUP: return size == f->size;
     case CORRAL_FIELD_OTHER:
     case CORRAL_FIELD_KIND_COUNT: break;
     }
@@ -1455,7 +1464,7 @@ static void corral__lapply(corral__loader *L)
         c->cap = s->chans.channel_bytes / c->size;
         c->first = 0;
         c->count = corral__le32(row + 12);
-        memcpy(CORRAL__AT(s, s->chans.data_off + (size_t)corral__le32(row) * s->chans.channel_bytes), vals,
+        memcpy(CORRAL__AT(s, s->chans.data_off + (size_t)corral__le32(row) * s->chans.ring_bytes), vals,
                (size_t)c->count * c->size);
         vals += (size_t)c->count * c->size;
     }

@@ -27,19 +27,20 @@ typedef struct corral__plan {
     uint32_t class_count;
     uint32_t max_types;
     uint32_t hash_size;
-    uint64_t hash_off;
+    uint64_t hash_off, ends_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots, ready_off;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains, phases;
     uint64_t signals_off, max_signals, futures_off, max_futures;
     uint64_t posts_off, max_posts, text_off;
-    uint64_t channels_off, max_channels, channel_bytes, data_off, counters_off, max_counters;
+    uint64_t channels_off, max_channels, channel_bytes, ring_bytes, data_off, counters_off, max_counters;
     uint64_t owner_off, owner_buckets, wait_nodes;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
     uint64_t slab_bytes;
     uint64_t total; /* including 64 bytes of alignment slack */
+    char why[160];  /* what a refused desc got wrong, where there is more to say */
 } corral__plan;
 
 static void *corral__malloc(size_t size, void *user) /* default allocator */
@@ -72,7 +73,12 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     uint32_t n = 0;
     while (n < CORRAL_MAX_CLASSES && d->classes[n].slot_size != 0) n++;
     if (n == 0) {
-        uint32_t cap = reg ? 0 : (d->default_capacity ? d->default_capacity : CORRAL__DEFAULT_CAPACITY);
+        /* shared slots per default class: desc.default_capacity; unset, 256,
+           or none when a registry gives every type a budget (then the
+           arena holds exactly the budgets) */
+        bool all_budgeted = reg && reg->count && reg->budgets;
+        for (uint32_t t = 0; all_budgeted && t < reg->count; t++) all_budgeted = reg->budgets[t] != 0;
+        uint32_t cap = d->default_capacity ? d->default_capacity : all_budgeted ? 0 : CORRAL__DEFAULT_CAPACITY;
         for (; n < sizeof corral__default_sizes / sizeof corral__default_sizes[0]; n++) {
             p->classes[n].slot_size = corral__default_sizes[n];
             p->classes[n].capacity = cap;
@@ -94,10 +100,29 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         uint32_t b = reg->budgets ? reg->budgets[t] : 0;
         uint32_t c = 0;
         while (c < n && !corral__slot_holds(p->classes[c].slot_size, vt)) c++;
-        if (c == n) return CORRAL_ERR_NO_CLASS;
+        if (c == n) {
+            snprintf(p->why, sizeof p->why, "type '%s' (registry '%s', id %u) needs %u bytes; the largest slot is %u",
+                     vt->name, reg->name ? reg->name : "?", reg->ids[t], vt->ctx_offset + vt->ctx_size,
+                     n ? p->classes[n - 1].slot_size : 0);
+            return CORRAL_ERR_NO_CLASS;
+        }
         if ((uint64_t)p->classes[c].capacity + b > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
         p->classes[c].capacity += b;
         p->reserved[c] += b;
+    }
+    /* a type without a budget takes the shared slots of its class: none
+       there, and it could never start */
+    for (uint32_t t = 0; reg && t < reg->count; t++) {
+        if (reg->budgets && reg->budgets[t]) continue;
+        const corral_type *vt = reg->types[t];
+        uint32_t c = 0;
+        while (!corral__slot_holds(p->classes[c].slot_size, vt)) c++;
+        if (p->classes[c].capacity > p->reserved[c]) continue;
+        snprintf(p->why, sizeof p->why,
+                 "type '%s' (registry '%s', id %u) has no budget and its class (%u-byte slots) no shared slot: "
+                 "give it a budget, or the class a capacity",
+                 vt->name, reg->name ? reg->name : "?", reg->ids[t], p->classes[c].slot_size);
+        return CORRAL_ERR_NO_CAPACITY;
     }
 
     uint64_t off = CORRAL__TYPES_OFF; /* the type table: right after the scheduler */
@@ -106,6 +131,9 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     while (p->hash_size < 2 * p->max_types) p->hash_size <<= 1;
     p->hash_off = off;
     off += (uint64_t)p->hash_size * sizeof(uint16_t);
+    off = corral__align64(off, 8);
+    p->ends_off = off;
+    off += (uint64_t)p->max_types * CORRAL__END_SLOTS * sizeof(uint64_t);
     uint64_t slots = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (p->classes[i].capacity > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
@@ -132,7 +160,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->max_posts = 1; /* a power of two, at least the desc's (256 by default) */
     while (p->max_posts < (d->max_posts ? d->max_posts : 256u) && p->max_posts < 0x40000000u) p->max_posts <<= 1;
     p->max_channels = d->max_channels ? d->max_channels : 16;
-    p->channel_bytes = d->channel_bytes ? (d->channel_bytes + 7u) & ~(uint64_t)7u : 256; /* 8-aligned rings */
+    p->channel_bytes = d->channel_bytes ? d->channel_bytes : 256; /* channel_bytes / size values each */
+    p->ring_bytes = (p->channel_bytes + 7u) & ~(uint64_t)7u;        /* rings 8-aligned */
     p->max_counters = (uint64_t)(d->max_semaphores ? d->max_semaphores : 16) + (d->max_waitgroups ? d->max_waitgroups : 16);
     if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu ||
         p->max_channels > 0x00FFFFFFu || p->channel_bytes > 0x00FFFFFFu || p->max_counters > 0x00FFFFFFu)
@@ -171,7 +200,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off += p->max_counters * sizeof(corral__counter);
     off = corral__align64(off, 8);
     p->data_off = off;
-    off += p->max_channels * p->channel_bytes;
+    off += p->max_channels * p->ring_bytes;
     off = corral__align64(off, 64); /* the queue's producer line alone in its cache line */
     p->posts_off = off;
     off += corral__posts_bytes((uint32_t)p->max_posts);
@@ -208,7 +237,7 @@ size_t corral_sched_memory_size(const corral_sched_desc *desc)
     CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, 0);
     corral_error e = corral__make_plan(desc, &p);
     if (e != CORRAL_ERR_OK) {
-        corral__fail(NULL, &desc->logger, e);
+        corral__fail_at(NULL, &desc->logger, e, __func__, CORRAL__NOH, NULL, p.why);
         return 0;
     }
     return (size_t)p.total;
@@ -220,7 +249,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, NULL);
     corral_error e = corral__make_plan(desc, &p);
     if (e != CORRAL_ERR_OK) {
-        corral__fail(NULL, &desc->logger, e);
+        corral__fail_at(NULL, &desc->logger, e, __func__, CORRAL__NOH, NULL, p.why);
         return NULL;
     }
     if ((unsigned)desc->validation >= (unsigned)CORRAL_VALIDATION_COUNT) {
@@ -264,6 +293,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->types.hash_mask = p.hash_size - 1;
     memset(corral__types(s), 0, (size_t)p.max_types * sizeof(corral__type_entry));
     memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
+    s->types.ends_off = (uint32_t)p.ends_off;
+    memset(corral__ends(s, 0), 0, (size_t)p.max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
     s->run.order = p.order;
     s->run.lanes_off = (uint32_t)p.lanes_off;
     s->run.lane_count = (uint32_t)p.lane_count;
@@ -289,6 +320,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->chans.channels_off = (uint32_t)p.channels_off;
     s->chans.max_channels = (uint32_t)p.max_channels;
     s->chans.channel_bytes = (uint32_t)p.channel_bytes;
+    s->chans.ring_bytes = (uint32_t)p.ring_bytes;
     s->chans.data_off = (uint32_t)p.data_off;
     s->chans.counters_off = (uint32_t)p.counters_off;
     s->chans.max_counters = (uint32_t)p.max_counters;

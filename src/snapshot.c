@@ -26,7 +26,7 @@
 #include <string.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 1u
+#define CORRAL__SNAP_VERSION 2u
 
 typedef struct corral__snap_head {
     uint32_t magic, version;
@@ -45,13 +45,13 @@ static uint64_t corral__mix(uint64_t h, uint64_t v)
 static uint64_t corral__layout(const corral_sched *s)
 {
     uint64_t h = corral__mix(CORRAL__SNAP_VERSION, sizeof(corral_sched));
-    const uint32_t v[] = {s->types.max_types, s->types.hash_off, s->types.hash_mask, s->run.order,
+    const uint32_t v[] = {s->types.max_types, s->types.hash_off, s->types.hash_mask, s->types.ends_off, s->run.order,
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
                           s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
                           s->groups.owner_off, s->groups.owner_mask, s->wakes.signals_off, s->wakes.max_signals,
                           s->wakes.futures_off, s->wakes.max_futures, s->chans.channels_off,
-                          s->chans.max_channels, s->chans.channel_bytes, s->chans.counters_off,
+                          s->chans.max_channels, s->chans.channel_bytes, s->chans.ring_bytes, s->chans.counters_off,
                           s->chans.max_counters, s->chans.data_off};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) h = corral__mix(h, v[i]);
     for (uint32_t i = 0; i < s->arena.class_count && i < CORRAL_MAX_CLASSES; i++) {
@@ -93,6 +93,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, s, sizeof *s);
     corral__put(k, corral__types(s), (size_t)s->types.type_count * sizeof(corral__type_entry));
     corral__put(k, CORRAL__AT(s, s->types.hash_off), (size_t)(s->types.hash_mask + 1u) * sizeof(uint16_t));
+    corral__put(k, corral__ends(s, 0), (size_t)s->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
     corral__put(k, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
@@ -165,7 +166,7 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
    live one before anything is written. */
 typedef struct corral__snap_view {
     corral_sched saved; /* a copy: the buffer need not be aligned */
-    const unsigned char *types, *hash, *lanes;
+    const unsigned char *types, *hash, *ends, *lanes;
     size_t classes_at, tail_at; /* the per-class sections; what follows them */
 } corral__snap_view;
 
@@ -201,6 +202,8 @@ static bool corral__snap_read(const corral_sched *s, const unsigned char *buf, s
     k.at += (size_t)o->types.type_count * sizeof(corral__type_entry);
     v->hash = buf + k.at;
     k.at += (size_t)(o->types.hash_mask + 1u) * sizeof(uint16_t);
+    v->ends = buf + k.at;
+    k.at += (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t);
     v->lanes = buf + k.at;
     k.at += (size_t)o->run.lane_count * sizeof(corral__lane);
     if (!corral__take_bytes(&k, 0, k.at)) return false;
@@ -337,6 +340,10 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
         memset(corral__types(s) + o->types.type_count, 0,
                (size_t)(type_count_now - o->types.type_count) * sizeof(corral__type_entry));
     memcpy(CORRAL__AT(s, s->types.hash_off), vp->hash, (size_t)(s->types.hash_mask + 1u) * sizeof(uint16_t));
+    memcpy(corral__ends(s, 0), vp->ends, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
+    if (type_count_now > o->types.type_count)
+        memset(corral__ends(s, o->types.type_count), 0,
+               (size_t)(type_count_now - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
     memcpy(corral__lanes(s), vp->lanes, (size_t)s->run.lane_count * sizeof(corral__lane));
 
     /* the scheduler itself, but for its environment and its profiling */
@@ -346,6 +353,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     s->flags = keep.flags;
     s->pad = keep.pad;
     s->last_error = keep.last_error;
+    s->err = keep.err;
     s->total_bytes = keep.total_bytes;
     s->allocator = keep.allocator;
     s->logger = keep.logger;
@@ -398,29 +406,38 @@ static void corral__hstr(corral__hasher *k, const char *str)
     corral__hbytes(k, (const unsigned char *)str, str ? strlen(str) : 0);
 }
 
-/* A handle-like field ({index, gen}): its index and whether it names
-   something live now; its generation differs between a run and its
+/* A handle field ({index, gen}, by its kind): its index and whether it
+   names something live now; its generation differs between a run and its
    rollback replay. */
-static void corral__hhandle(corral__hasher *k, const corral_sched *s, const char *type_name, const unsigned char *p)
+static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_field_kind kind, const unsigned char *p)
 {
     uint32_t v[2];
     memcpy(v, p, sizeof v);
-    bool live;
-    if (!strcmp(type_name, "corral_handle")) {
+    corral_handle h = {v[0], v[1]};
+    bool live = false;
+    switch (kind) {
+    case CORRAL_FIELD_HANDLE: {
         corral_error e;
-        corral_handle h = {v[0], v[1]};
         live = corral__resolve(s, h, &e) != NULL;
-    } else if (!strcmp(type_name, "corral_signal")) {
+        break;
+    }
+    case CORRAL_FIELD_SIGNAL:
         live = v[0] < s->wakes.max_signals && (v[1] & 1u) && corral__signals(s)[v[0]].gen == v[1];
-    } else {
+        break;
+    case CORRAL_FIELD_FUTURE:
         live = v[0] < s->wakes.max_futures && (v[1] & 1u) && corral__futures(s)[v[0]].gen == v[1];
+        break;
+    case CORRAL_FIELD_CHANNEL:
+        live = v[0] < s->chans.max_channels && (v[1] & 1u) && corral__channels(s)[v[0]].gen == v[1];
+        break;
+    case CORRAL_FIELD_SEMAPHORE:
+    case CORRAL_FIELD_WAITGROUP:
+        live = v[0] < s->chans.max_counters && (v[1] & 1u) && corral__counters(s)[v[0]].gen == v[1];
+        break;
+    default:
+        break;
     }
     corral__h64(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
-}
-
-static bool corral__is_handle_type(const char *t)
-{
-    return t && (!strcmp(t, "corral_handle") || !strcmp(t, "corral_signal") || !strcmp(t, "corral_future"));
 }
 
 /* a context by its fields (no padding, no pointers), else its bytes */
@@ -435,7 +452,8 @@ static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_
     for (uint32_t i = 0; i < n; i++) {
         if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
         if (f[i].kind == CORRAL_FIELD_POINTER) continue;
-        if (f[i].size == 8 && corral__is_handle_type(f[i].type_name)) corral__hhandle(k, s, f[i].type_name, ctx + f[i].offset);
+        if (f[i].kind >= CORRAL_FIELD_HANDLE && f[i].kind < CORRAL_FIELD_KIND_COUNT && f[i].size == 8)
+            corral__hhandle(k, s, f[i].kind, ctx + f[i].offset);
         else corral__hbytes(k, ctx + f[i].offset, f[i].size);
     }
 }
@@ -544,7 +562,7 @@ uint64_t corral_state_hash(const corral_sched *s)
         if (!(C[i].gen & 1u)) continue;
         corral__h64(&k, (uint64_t)i << 32 | C[i].size);
         corral__h64(&k, C[i].count);
-        const unsigned char *ring = CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.channel_bytes);
+        const unsigned char *ring = CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.ring_bytes);
         for (uint32_t v = 0; v < C[i].count; v++) /* the values, oldest first */
             for (uint32_t b = 0; b < C[i].size; b++) corral__h64(&k, ring[(size_t)((C[i].first + v) % C[i].cap) * C[i].size + b]);
         corral__hlist(&k, s, C[i].send_head);

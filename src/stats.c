@@ -42,8 +42,16 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
     out->live = te->live;
     out->peak = te->peak;
     out->started = te->started;
-    out->finished = te->started - te->live - te->stopped - te->ended_other;
+    uint64_t other = 0;
+    const uint64_t *ends = corral__ends(s, i);
+    for (uint32_t r = 0; r < CORRAL__END_SLOTS; r++) {
+        out->ended[CORRAL__END_FIRST_COUNTED + r] = ends[r];
+        other += ends[r];
+    }
+    out->finished = te->started - te->live - te->stopped - other;
     out->stopped = te->stopped;
+    out->ended[CORRAL_END_FINISHED] = out->finished;
+    out->ended[CORRAL_END_STOPPED] = te->stopped;
     out->failed = te->failed;
     if (out->slot_size) out->padding = out->slot_size - te->ctx_size; /* header included: slot minus context */
     out->padding_bytes = (uint64_t)out->live * (out->slot_size ? out->slot_size - te->ctx_size : 0);
@@ -301,22 +309,44 @@ void corral_report_text(const corral_sched *s, FILE *out)
             p.signal_failures);
     fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
             p.future_failures);
-    fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s", "type", "id", "ctx B", "slot B", "class",
-            "live", "peak", "started", "finished", "stopped", "failed");
-    if (s->prof.timing) fprintf(out, " %9s %9s %9s", "steps", "mean ns", "max ns");
+    /* started = live + finished + stopped + other: every end in one column */
+    fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s %7s", "type", "id", "ctx B", "slot B", "class",
+            "live", "peak", "started", "finished", "stopped", "other", "failed");
+    if (s->prof.timing) fprintf(out, " %9s %9s %9s", "steps", "body ns", "body max");
     fputc('\n', out);
+    bool others = false;
     for (uint32_t i = 0; i < s->types.type_count; i++) {
         corral_type_stats t = {0};
         corral_stats_type(s, i, &t);
         char cls[8];
         if (t.class_index == CORRAL__NO_CLASS) snprintf(cls, sizeof cls, "none");
         else snprintf(cls, sizeof cls, "%u", t.class_index);
-        fprintf(out, "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64, t.name, t.id,
-                t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished, t.stopped, t.failed);
+        uint64_t other = t.started - t.live - t.finished - t.stopped;
+        others |= other != 0;
+        fprintf(out, "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %7" PRIu64,
+                t.name, t.id, t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished, t.stopped, other,
+                t.failed);
         if (s->prof.timing)
             fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, t.steps, t.steps_timed ? t.step_ns / t.steps_timed : 0,
                     t.step_ns_max);
         fputs(t.failed ? "  <- starts refused\n" : "\n", out);
+    }
+    if (s->prof.timing)
+        fputs("  (body ns: the mean time inside a type's step, its own work included; max the longest)\n", out);
+    if (others) { /* what "other" was made of */
+        fputs("\n  other ends\n", out);
+        for (uint32_t i = 0; i < s->types.type_count; i++) {
+            const uint64_t *ends = corral__ends(s, i);
+            bool any = false;
+            for (uint32_t r = 0; r < CORRAL__END_SLOTS; r++) {
+                if (!ends[r]) continue;
+                if (!any) fprintf(out, "  %-20s", corral__types(s)[i].vt->name);
+                fprintf(out, "%s %s %" PRIu64, any ? "," : "",
+                        corral_end_reason_str((corral_end_reason)(CORRAL__END_FIRST_COUNTED + r)), ends[r]);
+                any = true;
+            }
+            if (any) fputc('\n', out);
+        }
     }
     if (s->nodes.text_off && s->arena.live) corral__report_waits(s, out);
 }

@@ -64,7 +64,7 @@ Test(gen, field_kinds_are_classified_for_printing)
     cr_assert_eq(f[4].kind, CORRAL_FIELD_BOOL);
     cr_assert_eq(f[5].kind, CORRAL_FIELD_POINTER);
     cr_assert_eq(f[6].kind, CORRAL_FIELD_OTHER);
-    cr_assert_eq(f[7].kind, CORRAL_FIELD_OTHER);
+    cr_assert_eq(f[7].kind, CORRAL_FIELD_HANDLE);
 }
 
 Test(gen, vtable_carries_name_sizes_and_the_context_offset)

@@ -157,10 +157,15 @@ typedef enum corral_end_reason {
     CORRAL_END_LOST_RACE,      /* another child of its CORRAL_RACE ended first */
     CORRAL_END_REPLACED,       /* a start with CORRAL_SINGLE_REPLACE took its place */
     CORRAL_END_DEADLINE,       /* its stop request's deadline passed (corral_request_stop) */
+    CORRAL_END_BAD_POINT,      /* it resumed at a point its body does not have (a wait
+                                  inside a switch of its own): error BAD_POINT */
     CORRAL_END_COUNT
 } corral_end_reason;
 
-/* "finished", "stopped", "destroyed" ("none" for anything else). */
+/* The reason in words, one per value: "finished", "stopped", "destroyed",
+   "parent stopped", "group stopped", "interrupted", "wait failed", "lost
+   race", "replaced", "deadline", "bad resume point"; "none" for
+   CORRAL_END_NONE and anything out of range. */
 CORRAL_API const char *corral_end_reason_str(corral_end_reason why);
 
 /* Kind of a context field, for reflection (inspector, reports). */
@@ -171,6 +176,15 @@ typedef enum corral_field_kind {
     CORRAL_FIELD_FLOAT,     /* float or double */
     CORRAL_FIELD_BOOL,
     CORRAL_FIELD_POINTER,
+    /* corral's own handles, known by their type (also through a typedef):
+       the state hash takes their index and whether they name something
+       live, not their generation; the inspector prints index:generation */
+    CORRAL_FIELD_HANDLE,    /* corral_handle */
+    CORRAL_FIELD_SIGNAL,    /* corral_signal */
+    CORRAL_FIELD_FUTURE,    /* corral_future */
+    CORRAL_FIELD_CHANNEL,   /* corral_channel */
+    CORRAL_FIELD_SEMAPHORE, /* corral_semaphore */
+    CORRAL_FIELD_WAITGROUP, /* corral_waitgroup */
     CORRAL_FIELD_KIND_COUNT
 } corral_field_kind;
 
@@ -262,7 +276,9 @@ typedef struct corral_registry {
     X(ALREADY_RUNNING, "an instance of its owner and tag runs already (CORRAL_SINGLE_REFUSE)") \
     X(STALE_CHANNEL, "the channel, semaphore or wait group handle is zero, forged or destroyed") \
     X(CHANNEL_POOL_EXHAUSTED, "no free channel, semaphore or wait group (raise desc.max_channels / max_semaphores / max_waitgroups)") \
-    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a wait group's count would go below 0")
+    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a wait group's count would go below 0") \
+    X(BAD_POINT, "the coroutine resumed at a point its body's switch has no case for: a wait inside a switch of your own? (use if/else there)") \
+    X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -318,6 +334,19 @@ CORRAL_API bool corral_error_is_misuse(corral_error err);
 /* Last error on `sched`; with sched == NULL, the last error of this thread
    (create failures and calls made with a NULL scheduler land there). */
 CORRAL_API corral_error corral_last_error(const corral_sched *sched);
+
+/* The last error in words, as the logger would have been told it: the
+   call, the handle, the coroutine whose step made it, the rule and the
+   detail ("corral_load: the save is damaged, ...: type 'enemy' (id 3):
+   no field 'hp' in this build"). Works without a logger. sched == NULL:
+   this thread's. The text stays valid until the next call of this
+   function for the same scheduler (or thread). "no error" when none. */
+CORRAL_API const char *corral_last_error_detail(const corral_sched *sched);
+
+/* A stock logger that prints each message to stderr, one line each
+   ("corral: error: ..."): `desc.logger.fn = corral_log_stderr;`. */
+CORRAL_API void corral_log_stderr(corral_log_level level, corral_error item, const char *message,
+                                  const corral_sched *sched, void *user_data);
 
 /* ---------------------------------------------------------------- SETUP */
 
@@ -1162,7 +1191,40 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
    Named points (CORRAL_BEGIN_AT) keep their names from build to build, so
    a save game (corral_save) made at one loads in the next build wherever
    lines or other waits were added: docs/API.md, "Resume points". */
-#define CORRAL_BEGIN(co) switch ((co)->resume & CORRAL__POINT_MASK) { case 0:
+/* What the resume-point macros check at compile time, so that a mistake
+   is a compile error naming it rather than a coroutine that ends at its
+   next resume:
+   - the body's kind: DEFINE_COROUTINE gives the body a parameter
+     corral__body pointing to char[1], DEFINE_COROUTINE_AT to char[2];
+     CORRAL_BEGIN and CORRAL_BEGIN_AT check it is theirs;
+   - what opened the body: CORRAL_BEGIN declares struct corral__opened
+     of 2 bytes in the body's block, CORRAL_BEGIN_AT one of 3, hiding the
+     1-byte one declared here; every wait checks the size it sees. */
+struct corral__opened { char n[1]; };
+#define CORRAL__OPENED(n) \
+    CORRAL__HIDE_BEGIN struct corral__opened { char k[n]; }; CORRAL__HIDE_END
+#define CORRAL__CHECK_UNNAMED                                                              \
+    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) != 1,                              \
+                          "corral: a wait before CORRAL_BEGIN: open the body with "        \
+                          "CORRAL_BEGIN(co) (CORRAL_BEGIN_AT(co, POINTS) for named points)"); \
+    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) != 3,                              \
+                          "corral: an unnamed wait in a body with named points "           \
+                          "(DEFINE_COROUTINE_AT): give it a point with the _AT form, "     \
+                          "e.g. CORRAL_AWAIT_AT(co, point, w)")
+#define CORRAL__CHECK_NAMED                                                                \
+    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) == 3,                              \
+                          "corral: a named wait (_AT) needs a body defined with "          \
+                          "DEFINE_COROUTINE_AT and opened with CORRAL_BEGIN_AT(co, POINTS)")
+/* Where a resume finds no case: its point is not in this body (a wait
+   inside a switch of the user's own took its case). Ends the coroutine
+   with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
+CORRAL_API corral_result corral_point_lost(corral_co *co);
+#define CORRAL_BEGIN(co)                                                                   \
+    CORRAL__STATIC_ASSERT(sizeof *corral__body == 1,                                       \
+                          "corral: CORRAL_BEGIN in a body with named points: a "          \
+                          "DEFINE_COROUTINE_AT body opens with CORRAL_BEGIN_AT(co, POINTS)"); \
+    CORRAL__OPENED(2)                                                                      \
+    switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
 /* The same for a body whose waits are named, from the list POINTS(P) that
    DEFINE_COROUTINE_AT(NAME, POINTS) gave the type: P(name) per point. */
 #ifdef NDEBUG
@@ -1177,18 +1239,23 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
     } while (0)
 #endif
 #define CORRAL_BEGIN_AT(co, POINTS)                                   \
+    CORRAL__STATIC_ASSERT(sizeof *corral__body == 2,                  \
+                          "corral: CORRAL_BEGIN_AT in a body without named points: " \
+                          "define it with DEFINE_COROUTINE_AT(NAME, POINTS)"); \
+    CORRAL__OPENED(3)                                                 \
     enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
     CORRAL__STATIC_ASSERT(corral__pt_end_ <= CORRAL__AUTO_POINTS, "corral: too many named points"); \
     CORRAL__CHECK_POINTS(co, POINTS);                                 \
-    switch ((co)->resume & CORRAL__POINT_MASK) { case 0:
+    switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
 #define CORRAL_END(co)  \
     } (co)->resume = 0; \
     return CORRAL_STOP
 /* A plain yield: resume on the line after (when: docs/API.md, "When a
    coroutine resumes"). */
-#define CORRAL_WAIT_FRAME(co) CORRAL__YIELD_AT(co, CORRAL__RESUME_ID)
-#define CORRAL__YIELD_AT(co, id)                          \
+#define CORRAL_WAIT_FRAME(co) CORRAL__YIELD_AT(co, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
+#define CORRAL__YIELD_AT(co, id, check)                   \
     do {                                                  \
+        check;                                            \
         CORRAL__STATIC_ASSERT((id) <= CORRAL__POINT_MASK, \
                               "corral: over 61440 unnamed points in one file"); \
         (co)->resume = CORRAL__SITE(id);                  \
@@ -1196,8 +1263,9 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
         case (id):;                                       \
     } while (0)
 /* yield at resume point id when `started` (a wait or a call began) */
-#define CORRAL__YIELD_IF(co, started, id)                 \
+#define CORRAL__YIELD_IF(co, started, id, check)          \
     do {                                                  \
+        check;                                            \
         CORRAL__STATIC_ASSERT((id) <= CORRAL__POINT_MASK, \
                               "corral: over 61440 unnamed points in one file"); \
         if (started) {                                    \
@@ -1206,12 +1274,14 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
             case (id):;                                   \
         }                                                 \
     } while (0)
+#define CORRAL__YIELD_UNNAMED(co, started) CORRAL__YIELD_IF(co, started, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
+#define CORRAL__YIELD_NAMED(co, started, pt) CORRAL__YIELD_IF(co, started, corral__pt_##pt, CORRAL__CHECK_NAMED)
 /* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
    once when the wait is already over. The text of what it waits for is
    the macro's argument as written. */
 #define CORRAL_AWAIT(co, w) CORRAL__AWAIT_T(co, w, #w)
 #define CORRAL__AWAIT_T(co, w, text) \
-    CORRAL__YIELD_IF(co, corral_await((co), corral_wait_text((w), (text))), CORRAL__RESUME_ID)
+    CORRAL__YIELD_UNNAMED(co, corral_await((co), corral_wait_text((w), (text))))
 #define CORRAL_WAIT_NEXT_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_next_frame(), "")
 #define CORRAL_WAIT_FRAMES(co, n) CORRAL__AWAIT_T(co, corral_wait_frames(n), #n)
 #define CORRAL_WAIT_SECONDS(co, t) CORRAL__AWAIT_T(co, corral_wait_seconds(t), #t)
@@ -1234,23 +1304,51 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 #define CORRAL_WAIT_GROUP(co, wg) CORRAL__AWAIT_T(co, corral_wait_group(wg), #wg)
 /* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
    CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
-#define CORRAL_CALL(co, name, ...) \
-    CORRAL__YIELD_IF(co, name##_call((co), __VA_ARGS__), CORRAL__RESUME_ID)
+#define CORRAL_CALL(co, name, ...) CORRAL__YIELD_UNNAMED(co, name##_call((co), __VA_ARGS__))
 #define CORRAL_CALL_UNLESS(co, interrupt, name, ...) \
-    CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), CORRAL__RESUME_ID)
-/* Race and sync: CORRAL_RACE(co, NAME_arm(co, ctx[, &dest]), ...) (above) */
-#define CORRAL__ARMS(co, begin, ...) ((void)begin(co), __VA_ARGS__, corral_arms_start(co))
-#define CORRAL_RACE(co, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__), CORRAL__RESUME_ID)
-#define CORRAL_SYNC(co, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), CORRAL__RESUME_ID)
+    CORRAL__YIELD_UNNAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__))
+/* Race and sync: CORRAL_RACE(co, NAME_arm(co, ctx[, &dest]), ...) (above),
+   1 to CORRAL_MAX_GROUP arms. Each arm goes through corral__arm_made on
+   its own, so an arm that does not compile reports its own error and
+   nothing else. */
+CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
+#define CORRAL__EXPAND(x) x
+#define CORRAL__CAT_(a, b) a##b
+#define CORRAL__CAT(a, b) CORRAL__CAT_(a, b)
+#define CORRAL__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, \
+                      a20, a21, a22, a23, a24, n, ...) n
+#define CORRAL__NARG(...)                                                                              \
+    CORRAL__EXPAND(CORRAL__NARG_(__VA_ARGS__, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, 16, 15, 14, \
+                                 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+#define CORRAL__ARM_MANY(...) corral_error_a_race_or_sync_takes_at_most_16_arms
+#define CORRAL__ARM_1(a) corral__arm_made(a)
+#define CORRAL__ARM_2(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_1(__VA_ARGS__))
+#define CORRAL__ARM_3(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_2(__VA_ARGS__))
+#define CORRAL__ARM_4(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_3(__VA_ARGS__))
+#define CORRAL__ARM_5(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_4(__VA_ARGS__))
+#define CORRAL__ARM_6(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_5(__VA_ARGS__))
+#define CORRAL__ARM_7(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_6(__VA_ARGS__))
+#define CORRAL__ARM_8(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_7(__VA_ARGS__))
+#define CORRAL__ARM_9(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_8(__VA_ARGS__))
+#define CORRAL__ARM_10(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_9(__VA_ARGS__))
+#define CORRAL__ARM_11(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_10(__VA_ARGS__))
+#define CORRAL__ARM_12(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_11(__VA_ARGS__))
+#define CORRAL__ARM_13(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_12(__VA_ARGS__))
+#define CORRAL__ARM_14(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_13(__VA_ARGS__))
+#define CORRAL__ARM_15(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_14(__VA_ARGS__))
+#define CORRAL__ARM_16(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_15(__VA_ARGS__))
+#define CORRAL__ARM_EACH(...) CORRAL__EXPAND(CORRAL__CAT(CORRAL__ARM_, CORRAL__NARG(__VA_ARGS__))(__VA_ARGS__))
+#define CORRAL__ARMS(co, begin, ...) (corral__arm_made(begin(co)), CORRAL__ARM_EACH(__VA_ARGS__), corral_arms_start(co))
+#define CORRAL_RACE(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__))
+#define CORRAL_SYNC(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__))
 /* Named points: the same waits, resuming at the point `pt` of the list */
-#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt)
-#define CORRAL_AWAIT_AT(co, pt, w) \
-    CORRAL__YIELD_IF(co, corral_await((co), corral_wait_text((w), #w)), corral__pt_##pt)
-#define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_IF(co, name##_call((co), __VA_ARGS__), corral__pt_##pt)
+#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt, CORRAL__CHECK_NAMED)
+#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), #w)), pt)
+#define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_NAMED(co, name##_call((co), __VA_ARGS__), pt)
 #define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
-    CORRAL__YIELD_IF(co, name##_call_unless((co), (interrupt), __VA_ARGS__), corral__pt_##pt)
-#define CORRAL_RACE_AT(co, pt, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__), corral__pt_##pt)
-#define CORRAL_SYNC_AT(co, pt, ...) CORRAL__YIELD_IF(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), corral__pt_##pt)
+    CORRAL__YIELD_NAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__), pt)
+#define CORRAL_RACE_AT(co, pt, ...) CORRAL__YIELD_NAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__), pt)
+#define CORRAL_SYNC_AT(co, pt, ...) CORRAL__YIELD_NAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), pt)
 /* A generator's value: set `result` and suspend until the next pull. */
 #define CORRAL_YIELD_VALUE(co, v)  \
     do {                           \
@@ -1280,8 +1378,10 @@ typedef struct corral_type_stats {
     uint32_t class_index;
     uint32_t live, peak;
     uint64_t started;   /* successful starts */
-    uint64_t finished;  /* returned CORRAL_STOP */
-    uint64_t stopped;   /* stopped by handle */
+    uint64_t finished;  /* returned CORRAL_STOP (= ended[CORRAL_END_FINISHED]) */
+    uint64_t stopped;   /* stopped by handle (= ended[CORRAL_END_STOPPED]) */
+    uint64_t ended[CORRAL_END_COUNT]; /* every end by its reason; started =
+                                         the sum of ended + live, always */
     uint64_t failed;    /* starts refused (pool, budget, no class) */
     uint32_t padding;   /* slot_size - ctx_size: bytes each coroutine wastes */
     uint64_t padding_bytes; /* live * padding */

@@ -1,10 +1,11 @@
 /*
     corral_port.h -- what the public headers need from the compiler, in one
     place: the export macro, static assertions, alignment, an "unused"
-    marker, the pointer test of field reflection and the resume value.
+    marker, hiding a declaration without -Wshadow, the pointer test of
+    field reflection and the resume value.
     Each has a portable fallback. The library's own specifics (branch
     hints, inlining, prefetch, thread-local storage, atomics, the clock)
-    are in src/corral_port_impl.h, which includes this.
+    are in src/port.h, which includes this.
 
     Compilers: GCC, Clang, MSVC (and Clang in MSVC mode), tcc; as C11 and
     C++17 (tcc: its C99 with the C11 keywords it has).
@@ -42,6 +43,34 @@
 #define CORRAL__UNUSED __attribute__((unused))
 #else
 #define CORRAL__UNUSED
+#endif
+
+/* A declaration that hides one of an outer scope on purpose (the marks
+   the resume-point macros leave in a body): no -Wshadow for it. Only C++
+   warns about a struct tag hiding another. */
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+#define CORRAL__HIDE_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define CORRAL__HIDE_END _Pragma("GCC diagnostic pop")
+#else
+#define CORRAL__HIDE_BEGIN
+#define CORRAL__HIDE_END
+#endif
+
+/* The generated wrappers that take a context (NAME_start, NAME_call,
+   NAME_arm, ...): always inlined where the compiler can be told, so a
+   debug build pays no call and no second copy of the context. C++ takes
+   the context by const reference (GCC notes on every build that passing
+   a 64-byte-aligned argument by value changed ABI in GCC 4.6; C has no
+   other way to take a compound literal). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CORRAL__WRAPPER __attribute__((always_inline, unused)) static inline
+#else
+#define CORRAL__WRAPPER static inline
+#endif
+#ifdef __cplusplus
+#define CORRAL__CTX_ARG(T) const T &
+#else
+#define CORRAL__CTX_ARG(T) T
 #endif
 
 /* Field reflection in C: whether an lvalue that is none of the arithmetic

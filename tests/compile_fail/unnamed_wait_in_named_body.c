@@ -1,0 +1,18 @@
+/* Must not compile: an unnamed wait in a body with named points. Its id
+   changes from build to build, so a save made at it would not load. */
+#include <corral/corral.h>
+
+#define GUARD_FIELDS(F) F(float, secs)
+#define GUARD_POINTS(P) P(patrol) P(rest)
+DECLARE_COROUTINE(guard, GUARD_FIELDS)
+DEFINE_COROUTINE_AT(guard, GUARD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, GUARD_POINTS);
+    CORRAL_AWAIT_AT(co, patrol, corral_wait_seconds(ctx->secs));
+#ifdef CORRAL_CONTROL
+    CORRAL_AWAIT_AT(co, rest, corral_wait_seconds(1.0f));
+#else
+    CORRAL_WAIT_SECONDS(co, 1.0f); /* unnamed */
+#endif
+    CORRAL_END(co);
+}
