@@ -58,11 +58,17 @@
 
 /* The generated wrappers that take a context (NAME_start, NAME_call,
    NAME_arm, ...): always inlined where the compiler can be told, so a
-   debug build pays no call and no second copy of the context. C++ takes
-   the context by const reference (GCC notes on every build that passing
-   a 64-byte-aligned argument by value changed ABI in GCC 4.6; C has no
-   other way to take a compound literal). */
-#if defined(__GNUC__) || defined(__clang__)
+   debug build pays no call and no second copy of the context. C takes the
+   context by value (the only way to take a compound literal), C++ by
+   const reference. GCC on x86-64 notes on every build that passing a
+   64-byte-aligned argument by value changed ABI in GCC 4.6; the wrappers
+   there use the Microsoft calling convention, which passes such an
+   argument by reference, so the rule GCC notes never applies (they are
+   always inlined: no call is made either way). */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__) && defined(__x86_64__) && \
+    !defined(_WIN32) && !defined(__cplusplus)
+#define CORRAL__WRAPPER __attribute__((always_inline, unused, ms_abi)) static inline
+#elif defined(__GNUC__) || defined(__clang__)
 #define CORRAL__WRAPPER __attribute__((always_inline, unused)) static inline
 #else
 #define CORRAL__WRAPPER static inline
