@@ -231,18 +231,15 @@ constexpr corral_field_kind corral__kind_of()
 #define CORRAL__GEN_POINT_NAME(pt) #pt,
 #define CORRAL__GEN_POINT_COUNT(pt) +1
 
-/* body_kind: 1 for a body with unnamed waits, 2 for named points; the
-   body gets it as the size of what its last parameter points to, which
-   CORRAL_BEGIN and CORRAL_BEGIN_AT check at compile time. */
-#define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints, body_kind)                \
-    static corral_result name##__body(corral_co *co, name##_ctx *ctx,                    \
-                                      const char (*corral__body)[body_kind]);            \
+/* co_qual: empty for a body with unnamed waits, `const` for one with named
+   points (corral_co *const co), which CORRAL_BEGIN and CORRAL_BEGIN_AT
+   tell apart at compile time. */
+#define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints, co_qual)                  \
+    static corral_result name##__body(corral_co *co_qual co, name##_ctx *ctx);           \
     static corral_result name##__step(corral_co *co)                                     \
     {                                                                                    \
-        return name##__body(co,                                                          \
-                            (name##_ctx *)(void *)((unsigned char *)co +                 \
-                                                   CORRAL__CTX_OFFSET(name##_ctx)),      \
-                            NULL);                                                       \
+        return name##__body(co, (name##_ctx *)(void *)((unsigned char *)co +             \
+                                                       CORRAL__CTX_OFFSET(name##_ctx))); \
     }                                                                                    \
     const corral_type name##_type = {#name,                                              \
                                      name##__step,                                       \
@@ -256,24 +253,23 @@ constexpr corral_field_kind corral__kind_of()
                                      point_names,                                        \
                                      (uint32_t)(npoints),                                \
                                      __FILE__};                                          \
-    static corral_result name##__body(corral_co *co CORRAL__UNUSED,                      \
-                                      name##_ctx *ctx CORRAL__UNUSED,                    \
-                                      CORRAL__UNUSED const char (*corral__body)[body_kind])
+    static corral_result name##__body(corral_co *co_qual co CORRAL__UNUSED,              \
+                                      name##_ctx *ctx CORRAL__UNUSED)
 
-#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0, 1)
+#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0, )
 
 #define DEFINE_COROUTINE_CLEANUP(name, fn)                                \
     static void name##__cleanup(void *ctx, corral_end_reason why)         \
     {                                                                     \
         fn((name##_ctx *)ctx, why);                                       \
     }                                                                     \
-    CORRAL__DEFINE(name, name##__cleanup, NULL, 0, 1)
+    CORRAL__DEFINE(name, name##__cleanup, NULL, 0, )
 
 /* The same with named resume points POINTS(P), P(name) each; the body
    opens with CORRAL_BEGIN_AT(co, POINTS) and waits with the _AT macros. */
 #define DEFINE_COROUTINE_AT(name, POINTS)                                                \
     static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
-    CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), 2)
+    CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), const)
 
 #define DEFINE_COROUTINE_CLEANUP_AT(name, fn, POINTS)                                    \
     static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
@@ -281,7 +277,7 @@ constexpr corral_field_kind corral__kind_of()
     {                                                                                    \
         fn((name##_ctx *)ctx, why);                                                      \
     }                                                                                    \
-    CORRAL__DEFINE(name, name##__cleanup, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), 2)
+    CORRAL__DEFINE(name, name##__cleanup, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), const)
 
 /* ---- typed channels: CORRAL_DECLARE_CHANNEL(name, T) gives
         name_channel                       a channel of T (wraps corral_channel)

@@ -146,7 +146,11 @@ void corral_log_stderr(corral_log_level level, corral_error item, const char *me
     (void)item;
     (void)sched;
     (void)user_data;
-    fprintf(stderr, "corral: %s: %s\n", level == CORRAL_LOG_PANIC ? "fatal" : level == CORRAL_LOG_WARNING ? "warning" : level == CORRAL_LOG_INFO ? "info" : "error", message);
+    const char *what = level == CORRAL_LOG_PANIC     ? "fatal"
+                       : level == CORRAL_LOG_WARNING ? "warning"
+                       : level == CORRAL_LOG_INFO    ? "info"
+                                                     : "error";
+    fprintf(stderr, "corral: %s: %s\n", what, message);
 }
 
 const char *corral_end_reason_str(corral_end_reason why)

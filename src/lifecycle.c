@@ -560,7 +560,7 @@ corral_result corral_point_lost(corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return CORRAL_STOP;
     const corral_type *vt = corral__types(s)[co->type].vt;
-    char why[112];
+    char why[192];
     snprintf(why, sizeof why, "point %u (a wait at %s:%u) is not a case of its CORRAL_BEGIN switch",
              co->resume & CORRAL__POINT_MASK, vt->file ? vt->file : "?", co->resume >> 16);
     corral__stop_co(s, co, CORRAL_END_BAD_POINT); /* before the report: FATAL aborts in it */

@@ -1194,13 +1194,18 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 /* What the resume-point macros check at compile time, so that a mistake
    is a compile error naming it rather than a coroutine that ends at its
    next resume:
-   - the body's kind: DEFINE_COROUTINE gives the body a parameter
-     corral__body pointing to char[1], DEFINE_COROUTINE_AT to char[2];
-     CORRAL_BEGIN and CORRAL_BEGIN_AT check it is theirs;
+   - the body's kind: DEFINE_COROUTINE_AT's body takes `corral_co *const
+     co`, DEFINE_COROUTINE's `corral_co *co`; CORRAL_BEGIN and
+     CORRAL_BEGIN_AT check it is theirs (CORRAL__NAMED_BODY);
    - what opened the body: CORRAL_BEGIN declares struct corral__opened
      of 2 bytes in the body's block, CORRAL_BEGIN_AT one of 3, hiding the
      1-byte one declared here; every wait checks the size it sees. */
 struct corral__opened { char n[1]; };
+#ifdef __cplusplus
+#define CORRAL__NAMED_BODY(co) std::is_const<decltype(co)>::value
+#else
+#define CORRAL__NAMED_BODY(co) _Generic(&(co), corral_co *const *: 1, default: 0)
+#endif
 #define CORRAL__OPENED(n) \
     CORRAL__HIDE_BEGIN struct corral__opened { char k[n]; }; CORRAL__HIDE_END
 #define CORRAL__CHECK_UNNAMED                                                              \
@@ -1220,7 +1225,7 @@ struct corral__opened { char n[1]; };
    with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
 CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_BEGIN(co)                                                                   \
-    CORRAL__STATIC_ASSERT(sizeof *corral__body == 1,                                       \
+    CORRAL__STATIC_ASSERT(!CORRAL__NAMED_BODY(co),                                         \
                           "corral: CORRAL_BEGIN in a body with named points: a "          \
                           "DEFINE_COROUTINE_AT body opens with CORRAL_BEGIN_AT(co, POINTS)"); \
     CORRAL__OPENED(2)                                                                      \
@@ -1239,7 +1244,7 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
     } while (0)
 #endif
 #define CORRAL_BEGIN_AT(co, POINTS)                                   \
-    CORRAL__STATIC_ASSERT(sizeof *corral__body == 2,                  \
+    CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co),                     \
                           "corral: CORRAL_BEGIN_AT in a body without named points: " \
                           "define it with DEFINE_COROUTINE_AT(NAME, POINTS)"); \
     CORRAL__OPENED(3)                                                 \
