@@ -1201,10 +1201,14 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
      of 2 bytes in the body's block, CORRAL_BEGIN_AT one of 3, hiding the
      1-byte one declared here; every wait checks the size it sees. */
 struct corral__opened { char n[1]; };
+/* (tcc's _Generic does not see the qualifier: there the body's kind is
+   not checked, the rest is) */
 #ifdef __cplusplus
-#define CORRAL__NAMED_BODY(co) std::is_const<decltype(co)>::value
+#define CORRAL__NAMED_BODY(co, yes) (std::is_const<decltype(co)>::value == (yes))
+#elif defined(__TINYC__)
+#define CORRAL__NAMED_BODY(co, yes) 1
 #else
-#define CORRAL__NAMED_BODY(co) _Generic(&(co), corral_co *const *: 1, default: 0)
+#define CORRAL__NAMED_BODY(co, yes) (_Generic(&(co), corral_co *const *: 1, default: 0) == (yes))
 #endif
 #define CORRAL__OPENED(n) \
     CORRAL__HIDE_BEGIN struct corral__opened { char k[n]; }; CORRAL__HIDE_END
@@ -1225,7 +1229,7 @@ struct corral__opened { char n[1]; };
    with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
 CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_BEGIN(co)                                                                   \
-    CORRAL__STATIC_ASSERT(!CORRAL__NAMED_BODY(co),                                         \
+    CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 0),                                       \
                           "corral: CORRAL_BEGIN in a body with named points: a "          \
                           "DEFINE_COROUTINE_AT body opens with CORRAL_BEGIN_AT(co, POINTS)"); \
     CORRAL__OPENED(2)                                                                      \
@@ -1244,7 +1248,7 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
     } while (0)
 #endif
 #define CORRAL_BEGIN_AT(co, POINTS)                                   \
-    CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co),                     \
+    CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 1),                  \
                           "corral: CORRAL_BEGIN_AT in a body without named points: " \
                           "define it with DEFINE_COROUTINE_AT(NAME, POINTS)"); \
     CORRAL__OPENED(3)                                                 \
