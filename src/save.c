@@ -809,6 +809,11 @@ static bool corral__lread_head(corral__loader *L)
         for (uint32_t j = 0; j < i; j++)
             if (L->t[j].id == t->id) return corral__lfail(L, "the save lists type %s twice%s", tname, NULL);
         if (t->ti == CORRAL__NIL) return corral__lfail(L, "type %s: its id is in no registry of this build%s", tname, NULL);
+        /* a type is its name and its fields, not its id alone: another
+           game's type under the same id is not this one */
+        if (!corral__str_is(name, nlen, corral__types(s)[t->ti].vt->name))
+            return corral__lfail(L, "type %s: its id names another type in this build (%s)", tname,
+                                 corral__types(s)[t->ti].vt->name);
         if (t->ctx_size > CORRAL_MAX_CONTEXT_SIZE || t->nfields > t->ctx_size + 1u)
             return corral__lfail(L, "type %s: its context or fields are out of range%s", tname, NULL);
         const corral_type *vt = corral__types(s)[t->ti].vt;
@@ -925,11 +930,18 @@ static uint32_t corral__lpoint(corral__loader *L, const corral__ltype *t, uint32
     return 0;
 }
 
-/* the saved field dest_field of type t: this build's context offset, or NIL */
-static uint32_t corral__ldest(corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta)
+/* the saved field dest_field of type t: this build's context offset, or
+   NIL; *room (when asked): the bytes of that field from there on */
+static uint32_t corral__ldest_room(corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta,
+                                   uint32_t *room)
 {
     const corral_type *vt = corral__types(L->s)[t->ti].vt;
-    if (dest_field == 0xFFFFFFFEu) return vt->result_size && delta < vt->result_size ? vt->result_offset + delta : CORRAL__NIL;
+    if (room) *room = 0;
+    if (dest_field == 0xFFFFFFFEu) {
+        if (!vt->result_size || delta >= vt->result_size) return CORRAL__NIL;
+        if (room) *room = vt->result_size - delta;
+        return vt->result_offset + delta;
+    }
     if (dest_field >= t->nfields) return CORRAL__NIL;
     corral__io io = L->io;
     io.at = t->fields_at;
@@ -943,9 +955,36 @@ static uint32_t corral__ldest(corral__loader *L, const corral__ltype *t, uint32_
         if (f < dest_field) continue;
         const corral_field *nf = corral__field_named(vt, fname, fl);
         if (!nf || delta >= size || delta >= nf->size) return CORRAL__NIL;
+        if (room) *room = nf->size - delta;
         return nf->offset + delta;
     }
     return CORRAL__NIL;
+}
+static uint32_t corral__ldest(corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta)
+{
+    return corral__ldest_room(L, t, dest_field, delta, NULL);
+}
+
+/* the result size, in this build, of the saved coroutine `index`'s type
+   (0: none, or no such coroutine) */
+static uint32_t corral__lresult_size(corral__loader *L, uint32_t index)
+{
+    uint32_t pos = corral__lfind(L, index);
+    if (pos == CORRAL__NIL) return 0;
+    size_t rec = corral__le32(L->io.r + L->table_at + 12 * (size_t)pos + 8);
+    if (rec > L->io.size || L->io.size - rec < 4) return 0;
+    uint32_t t = corral__ltype_of(L, corral__le32(L->io.r + rec));
+    return t == CORRAL__NIL ? 0 : corral__types(L->s)[L->t[t].ti].vt->result_size;
+}
+
+/* a call's or an arm's destination: in this build's field, with room for
+   the child's whole result (else its end would write past it) */
+static bool corral__ldest_fits(corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta,
+                               uint32_t child)
+{
+    uint32_t room;
+    if (corral__ldest_room(L, t, dest_field, delta, &room) == CORRAL__NIL) return false;
+    return child == CORRAL__NIL || corral__lresult_size(L, child) <= room;
 }
 
 /* retired, or retired once the load ends what runs there (its last generation) */
@@ -1032,8 +1071,9 @@ static bool corral__lcheck(corral__loader *L)
         }
         if (c.child != CORRAL__NIL && (corral__lfind(L, c.child) == CORRAL__NIL || c.child == index))
             return corral__lfail(L, "a coroutine of type %s awaits a child the save does not hold%s", tn, none);
-        if (c.dest_field != CORRAL__NIL && corral__ldest(L, t, c.dest_field, c.delta) == CORRAL__NIL)
-            return corral__lfail(L, "type %s: a call's destination field is gone from this build%s", tn, none);
+        if (c.dest_field != CORRAL__NIL && !corral__ldest_fits(L, t, c.dest_field, c.delta, c.child))
+            return corral__lfail(L, "type %s: a call's destination field is gone from this build, or smaller than "
+                                    "the child's result%s", tn, none);
         group_nodes += corral__nodes_needed(c.owner, c.tags);
         wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u);
         if (c.has_deadline > 1 || (c.has_deadline && !(c.deadline >= -1e12 && c.deadline <= 1e13)))
@@ -1058,8 +1098,10 @@ static bool corral__lcheck(corral__loader *L)
                 if (lw->ref == index || corral__lfind(L, lw->ref) == CORRAL__NIL)
                     return corral__lfail(L, "a race of type %s has an arm the save does not hold%s", tn, none);
             }
-            if (lw->user != CORRAL__NIL && (lw->user > 0xFFFFFFFFu || corral__ldest(L, t, (uint32_t)lw->user, lw->seq) == CORRAL__NIL))
-                return corral__lfail(L, "an arm's result of type %s has no place in this build%s", tn, none);
+            if (lw->user != CORRAL__NIL &&
+                (lw->user > 0xFFFFFFFFu || !corral__ldest_fits(L, t, (uint32_t)lw->user, lw->seq, lw->ref)))
+                return corral__lfail(L, "an arm's result of type %s has no place in this build, or too small a one%s",
+                                     tn, none);
         }
         if (arms && (c.nwaits == 0 || running == 0 || c.child != CORRAL__NIL || c.state == CORRAL__QUEUED ||
                      (c.mode == CORRAL__MODE_SYNC && c.pending != running) ||

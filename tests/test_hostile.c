@@ -1,0 +1,160 @@
+/* test_hostile.c -- saves and snapshots as hostile input: a crafted or
+   foreign file is refused before it writes anything. */
+#include "common.h"
+
+static unsigned char g_buf[1 << 16];
+
+/* the save's checksum (FNV-1a 64 of every byte after the 24-byte header),
+   made again after an edit, as an attacker would */
+static void reseal(unsigned char *p, size_t n)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 24; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    for (int i = 0; i < 8; i++) p[16 + i] = (unsigned char)(h >> (8 * i));
+}
+static void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+/* the one place the 12 bytes {a, b, c} (little-endian u32s) stand */
+static size_t find3(const unsigned char *p, size_t n, uint32_t a, uint32_t b, uint32_t c)
+{
+    unsigned char want[12];
+    put32(want, a);
+    put32(want + 4, b);
+    put32(want + 8, c);
+    size_t at = (size_t)-1;
+    int found = 0;
+    for (size_t i = 0; i + 12 <= n; i++)
+        if (!memcmp(p + i, want, 12)) {
+            at = i;
+            found++;
+        }
+    cr_assert_eq(found, 1, "the pattern stands once in the save (%d)", found);
+    return at;
+}
+
+/* ---- a call whose result goes to a field too small for it */
+
+typedef struct hs_pair {
+    int32_t a, b;
+} hs_pair;
+#define HS_CHILD_FIELDS(F) F(int32_t, n)
+#define HS_CHILD_POINTS(P) P(counted)
+DECLARE_COROUTINE_R(hs_child, HS_CHILD_FIELDS, int32_t)
+DEFINE_COROUTINE_AT(hs_child, HS_CHILD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_CHILD_POINTS);
+    while (ctx->result < ctx->n) {
+        ctx->result++;
+        CORRAL_WAIT_FRAME_AT(co, counted);
+    }
+    CORRAL_END(co);
+}
+#define HS_CALLER_FIELDS(F) F(int32_t, n) F(hs_pair, pair)
+#define HS_CALLER_POINTS(P) P(called) P(raced)
+DECLARE_COROUTINE(hs_caller, HS_CALLER_FIELDS)
+DEFINE_COROUTINE_AT(hs_caller, HS_CALLER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_CALLER_POINTS);
+    if (ctx->n > 0) CORRAL_CALL_AT(co, called, hs_child, (hs_child_ctx){.n = ctx->n}, &ctx->pair.b);
+    else CORRAL_RACE_AT(co, raced, hs_child_arm(co, (hs_child_ctx){.n = 9}, &ctx->pair.b));
+    CORRAL_END(co);
+}
+#define HS_GUARD_FIELDS(F) F(int32_t, hp) F(int32_t, ammo)
+#define HS_GUARD_POINTS(P) P(idle)
+DECLARE_COROUTINE(hs_guard, HS_GUARD_FIELDS)
+DEFINE_COROUTINE_AT(hs_guard, HS_GUARD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+/* another game's type: the same id, size and point name */
+#define HS_THIEF_FIELDS(F) F(int32_t, gold) F(int32_t, stealth)
+DECLARE_COROUTINE(hs_thief, HS_THIEF_FIELDS)
+DEFINE_COROUTINE_AT(hs_thief, HS_GUARD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+
+#define HS_TYPES(X) X(hs_child, 1, 0) X(hs_caller, 2, 0) X(hs_guard, 5, 0)
+CORRAL_DECLARE_REGISTRY(hs, HS_TYPES)
+CORRAL_DEFINE_REGISTRY(hs, HS_TYPES);
+#define HS_OTHER_TYPES(X) X(hs_thief, 5, 0)
+CORRAL_DECLARE_REGISTRY(hs_other, HS_OTHER_TYPES)
+CORRAL_DEFINE_REGISTRY(hs_other, HS_OTHER_TYPES);
+
+static corral_sched *hs_sched(const corral_registry *reg)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.registry = reg;
+    return sched_of(d);
+}
+
+/* Save a caller waiting on its child (n > 0: a call, else a race arm),
+   move the result's byte offset in the save from 4 to 6 (2 bytes of room
+   for a 4-byte result), and load: refused, nothing changed. */
+static void crafted_destination(int32_t n)
+{
+    corral_sched *a = hs_sched(&hs_registry);
+    corral_handle caller = hs_caller_start(a, (hs_caller_ctx){.n = n});
+    corral_tick(a, 0.016f);
+    corral_co_info in;
+    cr_assert(corral_co_info_of(a, caller, &in));
+    corral_handle child = in.child;
+    if (n <= 0) { /* a race's arm: the caller names no child of a call */
+        uint32_t cursor = 0;
+        while (corral_next_co(a, &cursor, &in))
+            if (in.parent.index == caller.index && in.parent.gen == caller.gen) child = in.handle;
+    }
+    cr_assert(child.gen != 0, "the child runs");
+    size_t n_bytes = corral_save(a, g_buf, sizeof g_buf);
+    cr_assert_gt(n_bytes, 0, "%s", corral_last_error_detail(a));
+
+    corral_sched *b = hs_sched(&hs_registry);
+    cr_assert(corral_load(b, g_buf, n_bytes), "the save as written loads");
+    uint64_t before = corral_state_hash(b);
+
+    size_t at = find3(g_buf, n_bytes, child.index, 1u /* field pair */, 4u /* byte */);
+    put32(g_buf + at + 8, 6u);
+    reseal(g_buf, n_bytes);
+    cr_assert_not(corral_load(b, g_buf, n_bytes));
+    cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
+    cr_assert(strstr(corral_last_error_detail(b), "too small") != NULL ||
+                  strstr(corral_last_error_detail(b), "smaller than") != NULL,
+              "%s", corral_last_error_detail(b));
+    cr_assert_eq(corral_state_hash(b), before, "a refused load changes nothing");
+    cr_assert(corral_verify(b));
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(hostile, a_save_whose_call_result_field_is_too_small_is_refused)
+{
+    crafted_destination(5);
+}
+
+Test(hostile, a_save_whose_race_arm_result_field_is_too_small_is_refused)
+{
+    crafted_destination(0);
+}
+
+Test(hostile, another_games_type_under_the_same_id_is_refused)
+{
+    corral_sched *a = hs_sched(&hs_registry);
+    hs_guard_start(a, (hs_guard_ctx){.hp = 100, .ammo = 6});
+    corral_tick(a, 0.016f);
+    size_t n = corral_save(a, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0);
+    corral_sched *b = hs_sched(&hs_other_registry);
+    cr_assert_not(corral_load(b, g_buf, n), "id 5 is a thief here, not a guard");
+    cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
+    const char *d = corral_last_error_detail(b);
+    cr_assert(strstr(d, "type hs_guard") != NULL && strstr(d, "hs_thief") != NULL, "%s", d);
+    cr_assert_eq(corral_live_count(b), 0);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
