@@ -17,8 +17,9 @@
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 3u /* 3: handle fields have kinds of their own; 2: time domains; 1 and 2
-                                   still load (1: every coroutine in domain 0) */
+#define CORRAL__SAVE_VERSION 3u /* 3: handle fields have kinds of their own, the phase byte carries
+                                   the step contract's flags; 2: time domains; 1 and 2 still load
+                                   (1: every coroutine in domain 0) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
 
 /* ---- the byte stream: little-endian, bounds-checked */
@@ -246,7 +247,8 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     const corral__node *N = corral__nodes(s);
     corral__put_u(io, te->id, 4);
     corral__put_u(io, co->state, 1);
-    corral__put_u(io, co->flags & CORRAL__PHASE_MASK, 1);
+    corral__put_u(io, co->flags & (CORRAL__PHASE_MASK | CORRAL__CONTRACT_FLAGS), 1); /* its phase, and (version 3)
+                                                                                   a first step still to come */
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
     corral__put_u(io, (uint32_t)s->now.frame - m->born, 4);
     corral__put_u(io, m->hold, 1);
@@ -540,7 +542,7 @@ typedef struct corral__lwait {
 
 typedef struct corral__lco {
     uint32_t type; /* index in the loader's type table */
-    uint8_t state, phase, hold, outcome, fired, mode, domain, stop_requested, has_deadline;
+    uint8_t state, phase, contract, hold, outcome, fired, mode, domain, stop_requested, has_deadline;
     double deadline;
     uint32_t deadline_seq;
     uint16_t pending;
@@ -685,6 +687,8 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
     c->type = corral__ltype_of(L, (uint32_t)corral__get_u(io, 4));
     c->state = (uint8_t)corral__get_u(io, 1);
     c->phase = (uint8_t)corral__get_u(io, 1);
+    c->contract = L->version >= 3 ? (uint8_t)(c->phase & ~CORRAL__PHASE_MASK) : 0u;
+    c->phase = L->version >= 3 ? (uint8_t)(c->phase & CORRAL__PHASE_MASK) : c->phase;
     c->point = (uint32_t)corral__get_u(io, 4);
     c->age = (uint32_t)corral__get_u(io, 4);
     c->hold = (uint8_t)corral__get_u(io, 1);
@@ -1047,7 +1051,7 @@ static bool corral__lcheck(corral__loader *L)
         if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
-        if (c.phase >= s->run.phases || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
+        if (c.phase >= s->run.phases || (c.contract & ~CORRAL__CONTRACT_FLAGS) || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
             c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > 1 || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
@@ -1547,7 +1551,7 @@ static void corral__lapply(corral__loader *L)
         co->gen = corral__le32(io->r + L->table_at + 12 * (size_t)i + 4);
         co->type = (uint16_t)t->ti;
         co->state = CORRAL__WAITING; /* its place comes below */
-        co->flags = c.phase;
+        co->flags = (uint8_t)(c.phase | c.contract);
         co->resume = corral__lpoint(L, t, c.point, &ok);
         co->link = CORRAL__NIL;
         corral__lctx(L, t, &c, CORRAL__AT(co, te->ctx_off));

@@ -80,7 +80,21 @@ DEFINE_COROUTINE_AT(hs_thief, HS_GUARD_POINTS)
     CORRAL_END(co);
 }
 
-#define HS_TYPES(X) X(hs_child, 1, 0) X(hs_caller, 2, 0) X(hs_guard, 5, 0)
+/* counts its frames at one named point */
+#define HS_TURN_FIELDS(F) F(int32_t, frames) F(int32_t, seen)
+#define HS_TURN_POINTS(P) P(waited)
+DECLARE_COROUTINE(hs_turn, HS_TURN_FIELDS)
+DEFINE_COROUTINE_AT(hs_turn, HS_TURN_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_TURN_POINTS);
+    while (ctx->seen < ctx->frames) {
+        ctx->seen++;
+        CORRAL_WAIT_FRAME_AT(co, waited);
+    }
+    CORRAL_END(co);
+}
+
+#define HS_TYPES(X) X(hs_child, 1, 0) X(hs_caller, 2, 0) X(hs_guard, 5, 0) X(hs_turn, 6, 0)
 CORRAL_DECLARE_REGISTRY(hs, HS_TYPES)
 CORRAL_DEFINE_REGISTRY(hs, HS_TYPES);
 #define HS_OTHER_TYPES(X) X(hs_thief, 5, 0)
@@ -155,6 +169,35 @@ Test(hostile, another_games_type_under_the_same_id_is_refused)
     const char *d = corral_last_error_detail(b);
     cr_assert(strstr(d, "type hs_guard") != NULL && strstr(d, "hs_thief") != NULL, "%s", d);
     cr_assert_eq(corral_live_count(b), 0);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+/* ---- a load continues the saved game exactly */
+
+/* a and b tick in lockstep; every frame's state hash agrees */
+static void lockstep(corral_sched *a, corral_sched *b, int frames)
+{
+    for (int f = 0; f < frames; f++) {
+        corral_tick(a, 1.0f / 60.0f);
+        corral_tick(b, 1.0f / 60.0f);
+        cr_assert_eq(corral_state_hash(a), corral_state_hash(b), "frame %d after the load", f);
+    }
+}
+
+Test(hostile, a_queued_single_instance_keeps_its_first_step_across_a_load)
+{
+    corral_sched *a = hs_sched(&hs_registry);
+    hs_turn_start_ex(a, (hs_turn_ctx){.frames = 2}, &(corral_start_desc){.tags = 1});
+    corral_handle q = hs_turn_start_ex(a, (hs_turn_ctx){.frames = 3},
+                                       &(corral_start_desc){.tags = 1, .single = CORRAL_SINGLE_QUEUE});
+    cr_assert(corral_alive(a, q));
+    size_t n = corral_save(a, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+    corral_sched *b = hs_sched(&hs_registry);
+    cr_assert(corral_load(b, g_buf, n), "%s", corral_last_error_detail(b));
+    cr_assert_eq(corral_state_hash(a), corral_state_hash(b));
+    lockstep(a, b, 8);
     corral_sched_destroy(a);
     corral_sched_destroy(b);
 }
