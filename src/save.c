@@ -1027,7 +1027,7 @@ static bool corral__lcheck(corral__loader *L)
     if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > L->nco || L->ngroup_order > L->nco)
         return corral__lfail(L, "an order list is longer than the coroutines%s%s", none, none);
     /* the table: ascending, each record where it says, each slot free here */
-    uint32_t per_class[CORRAL_MAX_CLASSES] = {0};
+    uint32_t per_class[CORRAL_MAX_CLASSES] = {0}, per_type[CORRAL__LOAD_MAX_TYPES] = {0};
     uint32_t wait_nodes = 0, group_nodes = 0;
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
@@ -1048,6 +1048,7 @@ static bool corral__lcheck(corral__loader *L)
         if (corral__will_retire(CORRAL__CO(s, corral__slot_off(k, local))))
             return corral__lfail(L, "a coroutine of type %s names a retired slot%s", tn, none);
         per_class[cls]++;
+        per_type[c.type]++;
         if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
@@ -1168,6 +1169,11 @@ static bool corral__lcheck(corral__loader *L)
         for (uint32_t j = 0; j < k->capacity; j++) retired += corral__will_retire(CORRAL__CO(s, corral__slot_off(k, j)));
         if (per_class[ci] > k->capacity - retired)
             return corral__lfail(L, "a size class has too few slots for the save%s%s", none, none);
+    }
+    for (uint32_t ti = 0; ti < L->ntypes; ti++) { /* each budgeted coroutine takes its reservation */
+        const corral__type_entry *te = &corral__types(s)[L->t[ti].ti];
+        if (te->budget && per_type[ti] > te->budget)
+            return corral__lfail(L, "the save holds more coroutines of type %s than its budget%s", te->vt->name, none);
     }
     if (wait_nodes > s->nodes.wait_count) return corral__lfail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
     if (group_nodes > s->nodes.count - s->nodes.wait_count)
@@ -1569,6 +1575,7 @@ static void corral__lapply(corral__loader *L)
         if (c.child != CORRAL__NIL) corral__lco_at(s, c.child, &m->child);
         if (c.dest_field != CORRAL__NIL) m->dest = te->ctx_off + corral__ldest(L, t, c.dest_field, c.delta);
         corral__class *k = &s->arena.classes[te->cls];
+        if (te->budget) k->reserved--; /* as a start takes it; its end gives it back */
         te->started++;
         if (++te->live > te->peak) te->peak = te->live;
         if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;

@@ -94,6 +94,13 @@ static bool corral__verify_slots(const corral_sched *s)
         if (c->peak < c->used) CORRAL__BAD("a class's peak is below its use");
         slot_bytes += (uint64_t)c->used * c->slot_size;
     }
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* budgets: each unused one reserved */
+        uint64_t want = 0;
+        for (uint32_t t = 0; t < s->types.type_count; t++)
+            if (T[t].cls == ci && T[t].budget) want += T[t].budget - (T[t].live < T[t].budget ? T[t].live : T[t].budget);
+        if (s->now.depth == 0 && !s->now.in_tick && want != s->arena.classes[ci].reserved)
+            CORRAL__BAD("a class's reservations are not its budgeted types' unused budgets");
+    }
     if (s->now.depth == 0 && !s->now.in_tick) { /* no slot between states on the C stack */
         if (live != s->arena.live) CORRAL__BAD("the live counter is wrong");
         if (slot_bytes != s->arena.slot_bytes) CORRAL__BAD("the slot bytes counter is wrong");

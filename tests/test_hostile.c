@@ -97,6 +97,25 @@ DEFINE_COROUTINE_AT(hs_turn, HS_TURN_POINTS)
 #define HS_TYPES(X) X(hs_child, 1, 0) X(hs_caller, 2, 0) X(hs_guard, 5, 0) X(hs_turn, 6, 0)
 CORRAL_DECLARE_REGISTRY(hs, HS_TYPES)
 CORRAL_DEFINE_REGISTRY(hs, HS_TYPES);
+/* a budgeted type and a free one, sharing one class */
+#define HS_BUD_FIELDS(F) F(int32_t, n)
+DECLARE_COROUTINE(hs_bud, HS_BUD_FIELDS)
+DEFINE_COROUTINE_AT(hs_bud, HS_GUARD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+DECLARE_COROUTINE(hs_free, HS_BUD_FIELDS)
+DEFINE_COROUTINE_AT(hs_free, HS_GUARD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+#define HS_BUDGET_TYPES(X) X(hs_bud, 1, 2) X(hs_free, 2, 0)
+CORRAL_DECLARE_REGISTRY(hs_budget, HS_BUDGET_TYPES)
+CORRAL_DEFINE_REGISTRY(hs_budget, HS_BUDGET_TYPES);
 #define HS_OTHER_TYPES(X) X(hs_thief, 5, 0)
 CORRAL_DECLARE_REGISTRY(hs_other, HS_OTHER_TYPES)
 CORRAL_DEFINE_REGISTRY(hs_other, HS_OTHER_TYPES);
@@ -198,6 +217,26 @@ Test(hostile, a_queued_single_instance_keeps_its_first_step_across_a_load)
     cr_assert(corral_load(b, g_buf, n), "%s", corral_last_error_detail(b));
     cr_assert_eq(corral_state_hash(a), corral_state_hash(b));
     lockstep(a, b, 8);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(hostile, a_load_takes_the_budget_reservations_of_what_it_brings_back)
+{
+    corral_sched_desc d = one_class_desc(64, 2); /* 2 shared slots + hs_bud's 2 */
+    d.registry = &hs_budget_registry;
+    corral_sched *a = sched_of(d), *b = sched_of(d);
+    corral_handle h0 = hs_bud_start(a, (hs_bud_ctx){0}), h1 = hs_bud_start(a, (hs_bud_ctx){1});
+    cr_assert(corral_alive(a, h0) && corral_alive(a, h1));
+    size_t n = corral_save(a, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+    cr_assert(corral_load(b, g_buf, n), "%s", corral_last_error_detail(b));
+    cr_assert(corral_verify(b), "reservations agree with the budgets");
+    cr_assert(corral_stop(b, h0) && corral_stop(b, h1));
+    for (int i = 0; i < 2; i++)
+        cr_assert(corral_alive(b, hs_free_start(b, (hs_free_ctx){0})), "the shared slot %d is free: %s", i,
+                  corral_last_error_detail(b));
+    cr_assert(corral_verify(b));
     corral_sched_destroy(a);
     corral_sched_destroy(b);
 }
