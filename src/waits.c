@@ -307,6 +307,18 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         CORRAL__REQUIRE_AT(s, w->count <= CORRAL_MAX_GROUP && w->members, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL, -1);
         int ready[CORRAL_MAX_GROUP];
         uint32_t waiting = 0;
+        if (s->nodes.wait_free_count < w->count) { /* short of nodes: no member may take a value or a
+                                                      permit it would then have to give back */
+            for (uint32_t i = 0; i < w->count; i++) {
+                uint32_t k = w->members[i].kind;
+                if (k == CORRAL_WAIT_SEND || k == CORRAL_WAIT_RECEIVE || k == CORRAL_WAIT_ACQUIRE) {
+                    s->nodes.wait_failures++;
+                    corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co,
+                                    "an all/any wait that could take a value or a permit needs a node for each member");
+                    return -2;
+                }
+            }
+        }
         for (uint32_t i = 0; i < w->count; i++) {
             ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return -1;

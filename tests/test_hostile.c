@@ -240,3 +240,44 @@ Test(hostile, a_load_takes_the_budget_reservations_of_what_it_brings_back)
     corral_sched_destroy(a);
     corral_sched_destroy(b);
 }
+
+/* ---- nothing lost under exhaustion */
+
+#define HS_ALL_FIELDS(F) F(corral_channel, ch) F(corral_signal, s1) F(corral_signal, s2) F(int32_t, v) F(int32_t, done)
+DECLARE_COROUTINE(hs_all, HS_ALL_FIELDS)
+static int g_all_ends[CORRAL_END_COUNT];
+static void hs_all_end(hs_all_ctx *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    g_all_ends[why]++;
+}
+DEFINE_COROUTINE_CLEANUP(hs_all, hs_all_end)
+{
+    CORRAL_BEGIN(co);
+    {
+        corral_wait ws[3] = {corral_wait_receive(ctx->ch, &ctx->v, sizeof ctx->v), corral_wait_signal(ctx->s1),
+                             corral_wait_signal(ctx->s2)};
+        CORRAL_WAIT_ALL(co, ws, 3);
+    }
+    ctx->done = 1;
+    CORRAL_END(co);
+}
+
+Test(hostile, an_all_wait_short_of_nodes_takes_no_value_it_cannot_keep)
+{
+    memset(g_all_ends, 0, sizeof g_all_ends);
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.max_wait_nodes = 1; /* one node for two waiting members */
+    corral_sched *s = sched_of(d);
+    corral_channel ch = corral_channel_create(s, sizeof(int32_t));
+    int32_t v = 42;
+    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
+    hs_all_start(s, (hs_all_ctx){.ch = ch, .s1 = corral_signal_create(s), .s2 = corral_signal_create(s)});
+    cr_assert_eq(g_all_ends[CORRAL_END_WAIT_FAILED], 1, "it could not wait");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+    cr_assert_eq(corral_channel_count(s, ch), 1, "the value is still in the channel");
+    int32_t out = 0;
+    cr_assert(corral_channel_try_receive(s, ch, &out, sizeof out) && out == 42);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
