@@ -26,13 +26,30 @@
 #include <string.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 2u
+#define CORRAL__SNAP_VERSION 3u
 
 typedef struct corral__snap_head {
     uint32_t magic, version;
     uint64_t size;   /* bytes of the whole snapshot */
     uint64_t layout; /* corral__layout of the scheduler it came from */
+    uint64_t sum;    /* corral__snap_sum of every byte after the header */
 } corral__snap_head;
+
+/* A checksum of n bytes, eight at a time (a snapshot a frame must stay
+   cheap): a damaged snapshot is refused before anything is read from it. */
+static uint64_t corral__snap_sum(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h ^ (h >> 31);
+}
 
 /* A fingerprint of where everything lies in the block: two schedulers
    with the same one can take each other's snapshots. */
@@ -87,7 +104,7 @@ static uint32_t *corral__owner_table(const corral_sched *s)
 /* Write (or, with k->w NULL, measure) the snapshot of s. */
 static void corral__snap_write(const corral_sched *s, corral__cursor *k)
 {
-    corral__snap_head head = {CORRAL__SNAP_MAGIC, CORRAL__SNAP_VERSION, 0, corral__layout(s)};
+    corral__snap_head head = {CORRAL__SNAP_MAGIC, CORRAL__SNAP_VERSION, 0, corral__layout(s), 0};
     size_t head_at = k->at;
     corral__put(k, &head, sizeof head);
     corral__put(k, s, sizeof *s);
@@ -118,7 +135,10 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
     corral__put(k, corral__channels(s), corral__chans_bytes(s));
     head.size = k->at - head_at;
-    if (k->w && head_at + sizeof head <= k->size) memcpy(k->w + head_at, &head, sizeof head);
+    if (k->w && k->at <= k->size) {
+        head.sum = corral__snap_sum(k->w + head_at + sizeof head, (size_t)head.size - sizeof head);
+        memcpy(k->w + head_at, &head, sizeof head);
+    }
 }
 
 /* Where a snapshot may be taken or restored: between ticks, outside every
@@ -181,7 +201,7 @@ static bool corral__snap_read(const corral_sched *s, const unsigned char *buf, s
     if (size < sizeof head + sizeof(corral_sched)) return false;
     memcpy(&head, buf, sizeof head);
     if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION || head.size != size ||
-        head.layout != corral__layout(s))
+        head.layout != corral__layout(s) || corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum)
         return false;
     memcpy(&v->saved, buf + sizeof head, sizeof v->saved);
     const corral_sched *o = &v->saved;

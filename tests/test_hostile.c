@@ -281,3 +281,42 @@ Test(hostile, an_all_wait_short_of_nodes_takes_no_value_it_cannot_keep)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* ---- a damaged snapshot is refused and changes nothing */
+
+Test(hostile, every_damaged_byte_of_a_snapshot_is_refused_and_changes_nothing)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.registry = &hs_registry;
+    d.max_wait_nodes = 16;
+    d.max_group_nodes = 8;
+    d.max_signals = 2;
+    d.max_futures = 2;
+    d.max_channels = 1;
+    d.max_semaphores = 1;
+    d.max_waitgroups = 1;
+    corral_sched *s = sched_of(d);
+    hs_caller_start(s, (hs_caller_ctx){.n = 5});
+    hs_caller_start(s, (hs_caller_ctx){.n = 0});
+    hs_turn_start(s, (hs_turn_ctx){.frames = 9});
+    corral_tick(s, 1.0f / 60.0f);
+    size_t n = corral_snapshot_size(s);
+    cr_assert_lt(n, sizeof g_buf);
+    cr_assert_eq(corral_snapshot(s, g_buf, sizeof g_buf), n);
+    corral_tick(s, 1.0f / 60.0f); /* the present differs from the snapshot */
+    uint64_t now = corral_state_hash(s);
+    uint32_t refused = 0;
+    for (size_t i = 0; i < n; i++) {
+        g_buf[i] ^= (unsigned char)(1u << (i % 8));
+        refused += !corral_restore(s, g_buf, n);
+        g_buf[i] ^= (unsigned char)(1u << (i % 8));
+    }
+    cr_assert_eq(refused, n, "%u of %zu flipped snapshots refused", refused, n);
+    for (size_t cut = 0; cut < n; cut += 7) cr_assert_not(corral_restore(s, g_buf, cut), "cut at %zu", cut);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert_eq(corral_state_hash(s), now, "nothing changed");
+    cr_assert(corral_verify(s));
+    cr_assert(corral_restore(s, g_buf, n), "the snapshot as written restores");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
