@@ -484,6 +484,7 @@ struct corral_sched {
                                 1 + the phase of the last run begun (corral__run_to_come) */
         uint32_t in_tick;    /* non-zero while a phase runs */
         uint32_t depth;      /* hooks and first steps on the C stack */
+        uint32_t pulls;      /* generator pulls on the C stack (CORRAL_MAX_PULL_DEPTH) */
         uint64_t frame;
     } now;
 

@@ -501,6 +501,11 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
 
 bool corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
 {
+    if (s->now.pulls >= CORRAL_MAX_PULL_DEPTH) { /* each pull is a C frame: bounded, not the stack's end */
+        corral__fail_at(s, NULL, CORRAL_ERR_PULL_DEPTH, "corral_generator_next", corral__handle_of(s, co), NULL, NULL);
+        return false;
+    }
+    s->now.pulls++;
     bool top = corral__top_begin(s), pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
     bool value = r == CORRAL_YIELD && co->state == CORRAL__RUNNING;
@@ -518,6 +523,7 @@ bool corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
                       CORRAL__NIL);
     }
     corral__top_end(s, top);
+    s->now.pulls--;
     return value;
 }
 

@@ -320,3 +320,38 @@ Test(hostile, every_damaged_byte_of_a_snapshot_is_refused_and_changes_nothing)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* ---- depth costs no stack */
+
+#define HS_LINK_FIELDS(F) F(corral_handle, next) F(int32_t, got)
+DECLARE_COROUTINE_R(hs_link, HS_LINK_FIELDS, int32_t)
+DEFINE_COROUTINE(hs_link)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->next.gen && !hs_link_next(corral_sched_of(co), ctx->next, &ctx->got)) CORRAL_EXIT(co);
+    CORRAL_YIELD_VALUE(co, ctx->got + 1);
+    CORRAL_END(co);
+}
+
+Test(hostile, a_chain_of_100000_generators_is_refused_at_its_bound_not_the_stack)
+{
+    enum { DEPTH = 100000 };
+    corral_sched *s = sched_of(one_class_desc(64, DEPTH + 1));
+    corral_handle next = {0, 0};
+    for (int i = 0; i < DEPTH; i++) {
+        next = hs_link_gen(s, (hs_link_ctx){.next = next});
+        cr_assert(next.gen != 0);
+    }
+    int32_t v = -1;
+    cr_assert_not(hs_link_next(s, next, &v), "the chain is deeper than a pull may nest");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_PULL_DEPTH);
+    cr_assert(corral_verify(s));
+    /* a chain within the bound pulls through */
+    corral_sched *t = sched_of(one_class_desc(64, 64));
+    next = (corral_handle){0, 0};
+    for (int i = 0; i < 50; i++) next = hs_link_gen(t, (hs_link_ctx){.next = next});
+    cr_assert(hs_link_next(t, next, &v));
+    cr_assert_eq(v, 50);
+    corral_sched_destroy(t);
+    corral_sched_destroy(s);
+}

@@ -101,6 +101,7 @@ extern "C" {
 #define CORRAL_MAX_CLASSES      16
 #define CORRAL_MAX_DOMAINS      8   /* time domains per scheduler (desc.domains) */
 #define CORRAL_MAX_CUSTOM_PHASES 4  /* phases the game runs itself (desc.custom_phases) */
+#define CORRAL_MAX_PULL_DEPTH   256 /* generators pulling generators, nested (each pull a C frame) */
 
 /* ---------------------------------------------------------------- TYPES */
 
@@ -278,7 +279,8 @@ typedef struct corral_registry {
     X(CHANNEL_POOL_EXHAUSTED, "no free channel, semaphore or wait group (raise desc.max_channels / max_semaphores / max_waitgroups)") \
     X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a wait group's count would go below 0") \
     X(BAD_POINT, "the coroutine resumed at a point its body's switch has no case for: a wait inside a switch of your own? (use if/else there)") \
-    X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)")
+    X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
+    X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
