@@ -137,6 +137,20 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     m->pending = 0; /* arms so far */
     m->fired = -1;
     m->outcome = CORRAL_END_NONE;
+    /* races nest at most CORRAL_MAX_RACE_DEPTH deep: ending one ends its
+       arms' races in turn, a C frame a level */
+    uint32_t races = 1;
+    for (uint32_t g = m->parent; g != CORRAL__NIL && races <= CORRAL_MAX_RACE_DEPTH;) {
+        const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
+        uint8_t k = pm->mode & CORRAL__MODE_KIND;
+        races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
+        g = pm->parent;
+    }
+    if (races > CORRAL_MAX_RACE_DEPTH) {
+        corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
+        m->mode |= CORRAL__MODE_BAD; /* its arms start none; it goes on with outcome NONE */
+        return false;
+    }
     return true;
 }
 bool corral_race_begin(corral_co *co) { return corral__arms_begin(__func__, co, CORRAL__MODE_RACE); }

@@ -997,6 +997,24 @@ static bool corral__will_retire(const corral_co *co)
     return co->state == CORRAL__RETIRED || (corral__state_alive(co->state) && co->gen == UINT32_MAX);
 }
 
+static void corral__lrecord(corral__loader *L, uint32_t i, corral__lco *c, uint32_t *index);
+
+/* c's child after `after` (NIL: its first): a call's child, or its race's
+   or sync's running arms in arm order; NIL when there is none */
+static uint32_t corral__lchild(const corral__loader *L, const corral__lco *c, uint32_t after)
+{
+    (void)L;
+    if (c->mode != CORRAL__MODE_RACE && c->mode != CORRAL__MODE_SYNC)
+        return after == CORRAL__NIL ? c->child : CORRAL__NIL;
+    bool past = after == CORRAL__NIL;
+    for (uint32_t w = 0; w < c->nwaits; w++) {
+        if (c->w[w].kind != CORRAL__NODE_ARM || c->w[w].ref == CORRAL__NIL) continue;
+        if (past) return c->w[w].ref;
+        past = c->w[w].ref == after;
+    }
+    return CORRAL__NIL;
+}
+
 /* the coroutine records, the table and the order lists: checked */
 static bool corral__lcheck(corral__loader *L)
 {
@@ -1100,6 +1118,9 @@ static bool corral__lcheck(corral__loader *L)
             if (!arms) continue;
             if (lw->ref != CORRAL__NIL) {
                 running++;
+                for (uint32_t v = 0; v < w; v++)
+                    if (c.w[v].kind == CORRAL__NODE_ARM && c.w[v].ref == lw->ref)
+                        return corral__lfail(L, "a race of type %s names one arm twice%s", tn, none);
                 if (lw->ref == index || corral__lfind(L, lw->ref) == CORRAL__NIL)
                     return corral__lfail(L, "a race of type %s has an arm the save does not hold%s", tn, none);
             }
@@ -1197,45 +1218,42 @@ static bool corral__lcheck(corral__loader *L)
             if (!named) return corral__lfail(L, "a call's caller and child disagree%s%s", none, none);
         }
     }
-    /* no call chain is a cycle: the chains from callers that have no
-       caller (or are an arm of a race) reach every child of a call; an
-       arm's callers, walked up, reach one that has no caller */
-    uint32_t with_parent = 0, reached = 0, arm_children = 0;
-    uint64_t budget = 64u * (uint64_t)L->nco + 1024u;
-    io->at = L->rec_at;
+    /* no call chain is a cycle, and races nest at most CORRAL_MAX_RACE_DEPTH
+       deep: a walk down every tree from its root (a coroutine with no
+       caller), child by child, up through callers and on to the next arm,
+       with no memory but the records, reaches every coroutine that has a
+       caller exactly once; one in a cycle is never reached. Linear: each
+       coroutine is entered once and left once. */
+    uint32_t with_parent = 0, reached = 0;
+    uint64_t steps = 4u * (uint64_t)L->nco + 16u;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
-        uint32_t index = corral__le32(io->r + L->table_at + 12 * (size_t)i);
-        corral__lread_co(L, &c);
+        uint32_t root;
+        corral__lrecord(L, i, &c, &root);
         with_parent += c.parent != CORRAL__NIL;
-        bool arm = false;
-        if (c.parent != CORRAL__NIL) { /* a call's child, or an arm: walk up to a caller without one */
-            size_t back = io->at;
-            corral__lco o;
-            io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, c.parent) + 8);
-            corral__lread_co(L, &o);
-            arm = o.child != index;
-            for (uint32_t up = o.parent; arm && up != CORRAL__NIL; up = o.parent) {
-                if (budget-- == 0) {
-                    io->at = back;
-                    return corral__lfail(L, "a call chain is a cycle (or too deep to check)%s%s", none, none);
-                }
-                io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, up) + 8);
-                corral__lread_co(L, &o);
+        if (c.parent != CORRAL__NIL) continue;
+        uint32_t cur = root, depth = 0, next = corral__lchild(L, &c, CORRAL__NIL);
+        while (!io->bad) {
+            if (next != CORRAL__NIL) { /* down */
+                corral__lco p = c;
+                if (steps-- == 0 || corral__lfind(L, next) == CORRAL__NIL) break;
+                corral__lrecord(L, corral__lfind(L, next), &c, &cur);
+                reached++;
+                if (p.mode == CORRAL__MODE_RACE || p.mode == CORRAL__MODE_SYNC) depth++;
+                if (depth > CORRAL_MAX_RACE_DEPTH)
+                    return corral__lfail(L, "races nest deeper than CORRAL_MAX_RACE_DEPTH%s%s", none, none);
+                next = corral__lchild(L, &c, CORRAL__NIL);
+                continue;
             }
-            io->at = back;
-            arm_children += arm;
+            if (cur == root) break; /* up, to the caller's next child after this one */
+            uint32_t from = cur;
+            if (steps-- == 0 || corral__lfind(L, c.parent) == CORRAL__NIL) break;
+            corral__lrecord(L, corral__lfind(L, c.parent), &c, &cur);
+            if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) depth--;
+            next = corral__lchild(L, &c, from);
         }
-        if ((c.parent != CORRAL__NIL && !arm) || c.child == CORRAL__NIL) continue;
-        size_t back = io->at;
-        for (uint32_t next = c.child; next != CORRAL__NIL && reached <= L->nco; reached++) {
-            io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, next) + 8);
-            corral__lco o;
-            corral__lread_co(L, &o);
-            next = o.child;
-        }
-        io->at = back;
     }
-    if (reached + arm_children != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
+    if (io->bad) return false;
+    if (reached != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
     /* the order lists name saved coroutines */
     const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
     const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};

@@ -94,7 +94,19 @@ DEFINE_COROUTINE_AT(hs_turn, HS_TURN_POINTS)
     CORRAL_END(co);
 }
 
-#define HS_TYPES(X) X(hs_child, 1, 0) X(hs_caller, 2, 0) X(hs_guard, 5, 0) X(hs_turn, 6, 0)
+/* races itself `left` levels deep, then idles */
+#define HS_NEST_FIELDS(F) F(int32_t, left)
+#define HS_NEST_POINTS(P) P(raced) P(idled)
+DECLARE_COROUTINE(hs_nest, HS_NEST_FIELDS)
+DEFINE_COROUTINE_AT(hs_nest, HS_NEST_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_NEST_POINTS);
+    if (ctx->left > 0) CORRAL_RACE_AT(co, raced, hs_nest_arm(co, (hs_nest_ctx){.left = ctx->left - 1}));
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idled);
+    CORRAL_END(co);
+}
+
+#define HS_TYPES(X) X(hs_child, 1, 0) X(hs_caller, 2, 0) X(hs_guard, 5, 0) X(hs_turn, 6, 0) X(hs_nest, 7, 0)
 CORRAL_DECLARE_REGISTRY(hs, HS_TYPES)
 CORRAL_DEFINE_REGISTRY(hs, HS_TYPES);
 /* a budgeted type and a free one, sharing one class */
@@ -354,4 +366,29 @@ Test(hostile, a_chain_of_100000_generators_is_refused_at_its_bound_not_the_stack
     cr_assert_eq(v, 50);
     corral_sched_destroy(t);
     corral_sched_destroy(s);
+}
+
+Test(hostile, races_nested_past_their_bound_start_no_arms_and_the_rest_saves_loads_and_stops)
+{
+    corral_sched_desc d = one_class_desc(64, 300);
+    d.registry = &hs_registry;
+    log_capture cap = {0};
+    d.logger = (corral_logger){capture_log, &cap};
+    corral_sched *a = sched_of(d);
+    corral_handle root = hs_nest_start(a, (hs_nest_ctx){.left = 100000});
+    corral_tick(a, 1.0f / 60.0f);
+    cr_assert_eq(cap.last, CORRAL_ERR_RACE_DEPTH, "%s", cap.message);
+    cr_assert_eq(corral_live_count(a), CORRAL_MAX_RACE_DEPTH + 1, "256 racing, and the one that could not: %u",
+                 corral_live_count(a));
+    cr_assert(corral_verify(a));
+    size_t n = corral_save(a, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+    corral_sched *b = sched_of(d);
+    cr_assert(corral_load(b, g_buf, n), "the deepest races a game can make load: %s", corral_last_error_detail(b));
+    cr_assert_eq(corral_state_hash(a), corral_state_hash(b));
+    cr_assert(corral_stop(a, root));
+    cr_assert_eq(corral_live_count(a), 0, "the whole tree ended");
+    cr_assert(corral_verify(a));
+    corral_sched_destroy(b); /* destroy ends the loaded tree */
+    corral_sched_destroy(a);
 }

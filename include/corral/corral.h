@@ -102,6 +102,7 @@ extern "C" {
 #define CORRAL_MAX_DOMAINS      8   /* time domains per scheduler (desc.domains) */
 #define CORRAL_MAX_CUSTOM_PHASES 4  /* phases the game runs itself (desc.custom_phases) */
 #define CORRAL_MAX_PULL_DEPTH   256 /* generators pulling generators, nested (each pull a C frame) */
+#define CORRAL_MAX_RACE_DEPTH   256 /* races and syncs nested in races and syncs */
 
 /* ---------------------------------------------------------------- TYPES */
 
@@ -280,7 +281,8 @@ typedef struct corral_registry {
     X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a wait group's count would go below 0") \
     X(BAD_POINT, "the coroutine resumed at a point its body's switch has no case for: a wait inside a switch of your own? (use if/else there)") \
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
-    X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused")
+    X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
+    X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
