@@ -1070,7 +1070,7 @@ static bool corral__lcheck(corral__loader *L)
         if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
-        if (c.phase >= s->run.phases || (c.contract & ~CORRAL__CONTRACT_FLAGS) || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
+        if (c.phase >= s->run.phases || (c.contract & ~CORRAL__FIRST_FLAG) || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
             c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > 1 || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);

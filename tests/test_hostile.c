@@ -392,3 +392,47 @@ Test(hostile, races_nested_past_their_bound_start_no_arms_and_the_rest_saves_loa
     corral_sched_destroy(b); /* destroy ends the loaded tree */
     corral_sched_destroy(a);
 }
+
+/* ---- every bit of a real save, flipped and resealed as an attacker
+   would: the load either refuses with nothing changed, or loads a state
+   that verifies and runs (under ASan and UBSan in CI: nothing is written
+   outside the arena) */
+
+Test(hostile, every_resealed_bit_flip_of_a_save_is_refused_or_loads_a_sound_state, .timeout = 600)
+{
+    corral_sched_desc d = one_class_desc(64, 24);
+    d.registry = &hs_registry;
+    corral_sched *a = sched_of(d);
+    hs_caller_start(a, (hs_caller_ctx){.n = 5});
+    hs_caller_start(a, (hs_caller_ctx){.n = 0});
+    hs_turn_start_ex(a, (hs_turn_ctx){.frames = 2}, &(corral_start_desc){.tags = 1});
+    hs_turn_start_ex(a, (hs_turn_ctx){.frames = 3}, &(corral_start_desc){.tags = 1, .single = CORRAL_SINGLE_QUEUE});
+    hs_nest_start(a, (hs_nest_ctx){.left = 3});
+    hs_guard_start_ex(a, (hs_guard_ctx){.hp = 7}, &(corral_start_desc){.owner = 9});
+    corral_tick(a, 1.0f / 60.0f);
+    size_t n = corral_save(a, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+    static unsigned char orig[sizeof g_buf];
+    memcpy(orig, g_buf, n);
+    corral_sched *b = sched_of(d);
+    uint32_t loaded = 0, refused = 0;
+    for (size_t bit = 24 * 8; bit < 8 * n; bit++) { /* the header is the checksum's own */
+        memcpy(g_buf, orig, n);
+        g_buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        reseal(g_buf, n);
+        uint64_t before = corral_state_hash(b);
+        if (corral_load(b, g_buf, n)) {
+            loaded++;
+            cr_assert(corral_verify(b), "bit %zu: the loaded state verifies: %s", bit, corral_last_error_detail(b));
+            for (int f = 0; f < 3; f++) corral_tick(b, 1.0f / 60.0f);
+            cr_assert(corral_verify(b), "bit %zu: and runs: %s", bit, corral_last_error_detail(b));
+        } else {
+            refused++;
+            cr_assert_eq(corral_state_hash(b), before, "bit %zu: a refused load changes nothing", bit);
+        }
+    }
+    cr_assert_gt(refused, 0);
+    cr_log_info("%u bit flips loaded, %u refused", loaded, refused);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
