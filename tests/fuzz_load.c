@@ -167,7 +167,8 @@ int main(int argc, char **argv)
         size_t n = corral_save(s, buf, sizeof buf);
         if (!n) return 1;
         char path[512];
-        snprintf(path, sizeof path, "%s/game%d-domains.sav", dir, v); /* game%d.sav: version 1 seeds, kept */
+        snprintf(path, sizeof path, "%s/game%d-domains.sav", dir, v); /* game%d.sav: version 1 seeds,
+                                                                        game%d-domains-v2.sav version 2, kept */
         FILE *f = fopen(path, "wb");
         if (!f || fwrite(buf, 1, n, f) != n) return 1;
         fclose(f);
