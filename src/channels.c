@@ -333,4 +333,6 @@ void corral__chans_init(corral_sched *s)
     }
     s->chans.counter_free = s->chans.max_counters ? 0 : CORRAL__NIL;
     s->chans.channels_live = s->chans.counters_live = 0;
+    /* the rings are in every snapshot, checksum and all: no byte of them unwritten */
+    memset(CORRAL__AT(s, s->chans.data_off), 0, (size_t)s->chans.max_channels * s->chans.ring_bytes);
 }

@@ -775,9 +775,10 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
     if (CORRAL__LIKELY(local != CORRAL__NIL)) {
         co = CORRAL__CO(s, corral__slot_off(c, local));
         pg->free_head = co->link;
-    } else {
+    } else { /* untouched: every byte after the header written once (snapshots checksum them) */
         local = (pi << c->page_shift) + pg->bump++;
         co = CORRAL__CO(s, corral__slot_off(c, local));
+        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
     }
     *co_out = co;
     if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);

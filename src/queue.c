@@ -136,8 +136,8 @@ void corral__lanes_init(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
     for (uint32_t i = 0; i < s->run.lane_count; i++) {
+        memset(&lanes[i], 0, sizeof lanes[i]); /* every byte: snapshots copy and checksum them */
         lanes[i].head = lanes[i].tail = CORRAL__NIL;
-        lanes[i].count = lanes[i].cap = lanes[i].tombs = lanes[i].walk_end = lanes[i].walk_limit = 0;
     }
     /* entries are read ahead by the walk's prefetch before they are written */
     memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));

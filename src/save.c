@@ -1284,6 +1284,7 @@ static void corral__page_rebuild(corral_sched *s, corral__class *c, uint32_t pi)
     for (uint32_t k = top; k-- > 0;) {
         corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
         if (co->state != CORRAL__FREE) continue;
+        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE); /* as a bump writes it */
         co->link = pg->free_head;
         pg->free_head = first + k;
     }
@@ -1578,6 +1579,7 @@ static void corral__lapply(corral__loader *L)
         co->flags = (uint8_t)(c.phase | c.contract);
         co->resume = corral__lpoint(L, t, c.point, &ok);
         co->link = CORRAL__NIL;
+        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, s->arena.classes[te->cls].slot_size - CORRAL__HEADER_SIZE);
         corral__lctx(L, t, &c, CORRAL__AT(co, te->ctx_off));
         corral__meta *m = &corral__meta_table(s)[g];
         corral__meta_reset(m);
