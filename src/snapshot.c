@@ -35,18 +35,24 @@ typedef struct corral__snap_head {
     uint64_t sum;    /* corral__snap_sum of every byte after the header */
 } corral__snap_head;
 
-/* A checksum of n bytes, eight at a time (a snapshot a frame must stay
-   cheap): a damaged snapshot is refused before anything is read from it. */
+/* A checksum of n bytes: Fletcher's sums (a running sum of the words and
+   a sum of those sums, so a changed bit or a moved word shows) in four
+   independent lanes of 64-bit words, adds only, so a snapshot a frame
+   stays cheap; a damaged snapshot is refused before anything is read. */
 static uint64_t corral__snap_sum(const unsigned char *p, size_t n)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+    uint64_t a[4] = {1, 2, 3, 4}, b[4] = {n, 0, 0, 0};
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 29;
+    for (; i + 32 <= n; i += 32) {
+        uint64_t w[4];
+        memcpy(w, p + i, sizeof w);
+        for (int l = 0; l < 4; l++) {
+            a[l] += w[l];
+            b[l] += a[l];
+        }
     }
+    uint64_t h = 0;
+    for (int l = 0; l < 4; l++) h = (h ^ a[l] ^ (b[l] << 1 | b[l] >> 63)) * 0xBF58476D1CE4E5B9ull;
     for (; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
     return h ^ (h >> 31);
 }
