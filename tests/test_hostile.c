@@ -63,22 +63,20 @@ DEFINE_COROUTINE_AT(hs_caller, HS_CALLER_POINTS)
 }
 #define HS_GUARD_FIELDS(F) F(int32_t, hp) F(int32_t, ammo)
 #define HS_GUARD_POINTS(P) P(idle)
+/* a body that idles at its one named point */
+#define HS_IDLES(name)                           \
+    DEFINE_COROUTINE_AT(name, HS_GUARD_POINTS)   \
+    {                                            \
+        CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);    \
+        for (;;) CORRAL_WAIT_FRAME_AT(co, idle); \
+        CORRAL_END(co);                          \
+    }
 DECLARE_COROUTINE(hs_guard, HS_GUARD_FIELDS)
-DEFINE_COROUTINE_AT(hs_guard, HS_GUARD_POINTS)
-{
-    CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);
-    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
-    CORRAL_END(co);
-}
+HS_IDLES(hs_guard)
 /* another game's type: the same id, size and point name */
 #define HS_THIEF_FIELDS(F) F(int32_t, gold) F(int32_t, stealth)
 DECLARE_COROUTINE(hs_thief, HS_THIEF_FIELDS)
-DEFINE_COROUTINE_AT(hs_thief, HS_GUARD_POINTS)
-{
-    CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);
-    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
-    CORRAL_END(co);
-}
+HS_IDLES(hs_thief)
 
 /* counts its frames at one named point */
 #define HS_TURN_FIELDS(F) F(int32_t, frames) F(int32_t, seen)
@@ -112,19 +110,9 @@ CORRAL_DEFINE_REGISTRY(hs, HS_TYPES);
 /* a budgeted type and a free one, sharing one class */
 #define HS_BUD_FIELDS(F) F(int32_t, n)
 DECLARE_COROUTINE(hs_bud, HS_BUD_FIELDS)
-DEFINE_COROUTINE_AT(hs_bud, HS_GUARD_POINTS)
-{
-    CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);
-    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
-    CORRAL_END(co);
-}
+HS_IDLES(hs_bud)
 DECLARE_COROUTINE(hs_free, HS_BUD_FIELDS)
-DEFINE_COROUTINE_AT(hs_free, HS_GUARD_POINTS)
-{
-    CORRAL_BEGIN_AT(co, HS_GUARD_POINTS);
-    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
-    CORRAL_END(co);
-}
+HS_IDLES(hs_free)
 #define HS_BUDGET_TYPES(X) X(hs_bud, 1, 2) X(hs_free, 2, 0)
 CORRAL_DECLARE_REGISTRY(hs_budget, HS_BUDGET_TYPES)
 CORRAL_DEFINE_REGISTRY(hs_budget, HS_BUDGET_TYPES);
