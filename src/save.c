@@ -1235,8 +1235,11 @@ static bool corral__lcheck(corral__loader *L)
         while (!io->bad) {
             if (next != CORRAL__NIL) { /* down */
                 corral__lco p = c;
+                uint32_t up = cur;
                 if (steps-- == 0 || corral__lfind(L, next) == CORRAL__NIL) break;
                 corral__lrecord(L, corral__lfind(L, next), &c, &cur);
+                if (c.parent != up) /* an arm (or a call's child) names another caller, or none */
+                    return corral__lfail(L, "a call's or race's child does not name its caller%s%s", none, none);
                 reached++;
                 if (p.mode == CORRAL__MODE_RACE || p.mode == CORRAL__MODE_SYNC) depth++;
                 if (depth > CORRAL_MAX_RACE_DEPTH)
