@@ -320,6 +320,49 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_bytes(io, CORRAL__AT(co, te->ctx_off), te->ctx_size);
 }
 
+/* Where the next starts go (version 3): per class, per page its bump and
+   its free list in order with each free slot's generation, the empty and
+   partial page lists in order; per registered type the page it fills. A
+   load takes these where they fit its scheduler, so the loaded game
+   starts its next coroutines in the slots, with the handles, the saved
+   one would have. */
+static void corral__save_slots(const corral_sched *s, corral__io *io)
+{
+    corral__put_u(io, s->arena.class_count, 4);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const corral__page *P = corral__pages(s, c);
+        corral__put_u(io, c->page_count, 4);
+        for (uint32_t pi = 0; pi < c->page_count; pi++) {
+            uint32_t k = 0, first = pi << c->page_shift;
+            for (uint32_t l = P[pi].free_head; l != CORRAL__NIL && k <= P[pi].slots;
+                 l = CORRAL__CO(s, corral__slot_off(c, l))->link)
+                k++;
+            corral__put_u(io, P[pi].bump, 2);
+            corral__put_u(io, k, 2);
+            for (uint32_t l = P[pi].free_head; l != CORRAL__NIL && k--; l = CORRAL__CO(s, corral__slot_off(c, l))->link) {
+                corral__put_u(io, l - first, 2);
+                corral__put_u(io, CORRAL__CO(s, corral__slot_off(c, l))->gen, 4);
+            }
+        }
+        for (int list = 0; list < 2; list++) {
+            uint32_t n = 0, head = list ? c->partial_head : c->empty_head;
+            for (uint32_t pi = head; pi != CORRAL__NIL && n <= c->page_count; pi = P[pi].next) n++;
+            corral__put_u(io, n, 4);
+            for (uint32_t pi = head; pi != CORRAL__NIL && n--; pi = P[pi].next) corral__put_u(io, pi, 4);
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < s->types.type_count; t++) n += corral__types(s)[t].id != 0;
+    corral__put_u(io, n, 4);
+    for (uint32_t t = 0; t < s->types.type_count; t++) {
+        const corral__type_entry *te = &corral__types(s)[t];
+        if (!te->id) continue;
+        corral__put_u(io, te->id, 4);
+        corral__put_u(io, te->page, 4);
+    }
+}
+
 static void corral__save_all(const corral_sched *s, corral__io *io)
 {
     size_t head = io->at;
@@ -481,6 +524,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
         }
         if (io->w && io->at <= io->size) corral__sort_pairs(io->w + at0, n);
     }
+    corral__save_slots(s, io);
     if (io->w && io->at <= io->size) {
         unsigned char *p = io->w + head;
         uint64_t size = io->at - head, sum = corral__fnv(io->w + body, io->at - body);
@@ -565,7 +609,7 @@ typedef struct corral__loader {
     corral__ltype t[CORRAL__LOAD_MAX_TYPES];
     uint32_t nsig, nfut, nco, nrun, ndefer, nwait_order, ngroup_order, nchan, nctr;
     size_t chan_at, chan_vals_at, ctr_at;
-    size_t sig_at, fut_at, rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at;
+    size_t sig_at, fut_at, rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at, slots_at;
 } corral__loader;
 
 static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, const char *b)
@@ -1040,6 +1084,23 @@ static bool corral__lcheck(corral__loader *L)
     L->ngroup_order = (uint32_t)corral__get_u(io, 4);
     L->group_order_at = io->at;
     corral__get_bytes(io, 8 * (size_t)L->ngroup_order);
+    L->slots_at = 0;
+    if (L->version >= 3 && io->at < io->size) { /* where the next starts go (optional): read through here,
+                                                  taken where it fits (corral__lslots) */
+        L->slots_at = io->at;
+        uint32_t nclass = (uint32_t)corral__get_u(io, 4);
+        if (nclass > CORRAL_MAX_CLASSES) return corral__lfail(L, "the save's slot section is malformed%s%s", none, none);
+        for (uint32_t ci = 0; ci < nclass && !io->bad; ci++) {
+            uint32_t pages = (uint32_t)corral__get_u(io, 4);
+            if (pages > CORRAL__LOCAL_MASK) return corral__lfail(L, "the save's slot section is malformed%s%s", none, none);
+            for (uint32_t pi = 0; pi < pages && !io->bad; pi++) {
+                corral__get_u(io, 2);
+                corral__get_bytes(io, 6 * (size_t)corral__get_u(io, 2));
+            }
+            for (int list = 0; list < 2 && !io->bad; list++) corral__get_bytes(io, 4 * (size_t)corral__get_u(io, 4));
+        }
+        corral__get_bytes(io, 8 * (size_t)corral__get_u(io, 4));
+    }
     if (io->bad) return false;
     if (io->at != io->size) return corral__lfail(L, "the save has bytes past its end%s%s", none, none);
     if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > L->nco || L->ngroup_order > L->nco)
@@ -1311,6 +1372,135 @@ static void corral__class_rebuild(corral_sched *s, corral__class *c)
     }
     c->used = used - c->retired;
     if (c->used > c->peak) c->peak = c->used;
+}
+
+/* a class's empty and partial lists from its pages' list fields, in page order */
+static void corral__class_lists(corral_sched *s, corral__class *c)
+{
+    corral__page *P = corral__pages(s, c);
+    c->empty_head = c->partial_head = CORRAL__NIL;
+    for (uint32_t pi = c->page_count; pi-- > 0;) {
+        P[pi].prev = P[pi].next = CORRAL__NIL;
+        if (P[pi].list == CORRAL__PAGE_FULL) continue;
+        uint32_t *head = P[pi].list == CORRAL__PAGE_EMPTY ? &c->empty_head : &c->partial_head;
+        P[pi].next = *head;
+        if (*head != CORRAL__NIL) P[*head].prev = pi;
+        *head = pi;
+    }
+}
+
+#define CORRAL__LMARK 0xFFFFFFFEu
+/* A page as the save had it (its bump, its free list in order, each free
+   slot's next generation), over the page corral__page_rebuild made: taken
+   only when it agrees with the slots loaded (every entry a free slot below
+   the bump, each once, all of them); else the rebuilt page stays. A
+   generation below what this scheduler handed out there stays this one's,
+   so no handle from before the load names a new coroutine. */
+static void corral__lpage(corral_sched *s, corral__class *c, uint32_t pi, uint32_t bump, uint32_t k,
+                          const unsigned char *e)
+{
+    corral__page *pg = &corral__pages(s, c)[pi];
+    const uint32_t first = pi << c->page_shift;
+    if (bump > pg->slots || bump < pg->bump) return;
+    uint32_t free_below = 0;
+    for (uint32_t o = 0; o < bump; o++) free_below += CORRAL__CO(s, corral__slot_off(c, first + o))->state == CORRAL__FREE;
+    if (k != free_below) return;
+    bool ok = true;
+    uint32_t marked = 0;
+    for (; marked < k && ok; marked++) {
+        uint32_t o = (uint32_t)e[6 * marked] | (uint32_t)e[6 * marked + 1] << 8;
+        corral_co *co = o < bump ? CORRAL__CO(s, corral__slot_off(c, first + o)) : NULL;
+        ok = co && co->state == CORRAL__FREE && co->link != CORRAL__LMARK;
+        if (ok) co->link = CORRAL__LMARK;
+    }
+    if (!ok) { /* as rebuilt */
+        corral__page_rebuild(s, c, pi);
+        return;
+    }
+    pg->free_head = CORRAL__NIL;
+    for (uint32_t i = k; i-- > 0;) {
+        uint32_t o = (uint32_t)e[6 * i] | (uint32_t)e[6 * i + 1] << 8;
+        uint32_t gen = corral__le32(e + 6 * i + 2);
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + o));
+        if (gen > co->gen && gen >= pg->floor) co->gen = gen;
+        co->link = pg->free_head;
+        pg->free_head = first + o;
+    }
+    for (uint32_t o = bump; o < pg->slots; o++) { /* untouched again */
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + o));
+        if (co->state == CORRAL__FREE) co->link = CORRAL__NIL;
+    }
+    pg->bump = (uint16_t)bump;
+    pg->free_count = (uint16_t)(k + pg->slots - bump);
+    pg->list = pg->free_count == 0 ? CORRAL__PAGE_FULL
+               : bump == 0        ? CORRAL__PAGE_EMPTY
+                                  : CORRAL__PAGE_PARTIAL;
+}
+
+/* A class's list `list` (0 empty, 1 partial) in the saved order, when it
+   names every page on it once and no other */
+static void corral__llist(corral_sched *s, corral__class *c, int list, uint32_t n, const unsigned char *e)
+{
+    corral__page *P = corral__pages(s, c);
+    const uint8_t want = list ? CORRAL__PAGE_PARTIAL : CORRAL__PAGE_EMPTY;
+    uint32_t on = 0;
+    for (uint32_t pi = 0; pi < c->page_count; pi++) on += P[pi].list == want;
+    bool ok = n == on;
+    uint32_t i = 0;
+    for (; i < n && ok; i++) {
+        uint32_t pi = corral__le32(e + 4 * (size_t)i);
+        ok = pi < c->page_count && P[pi].list == want && !P[pi].pad;
+        if (ok) P[pi].pad = 1;
+    }
+    for (uint32_t j = 0; j < i; j++) {
+        uint32_t pi = corral__le32(e + 4 * (size_t)j);
+        if (pi < c->page_count) P[pi].pad = 0;
+    }
+    if (!ok) return;
+    uint32_t *head = list ? &c->partial_head : &c->empty_head, prev = CORRAL__NIL;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t pi = corral__le32(e + 4 * (size_t)j);
+        P[pi].prev = prev;
+        P[pi].next = CORRAL__NIL;
+        if (prev == CORRAL__NIL) *head = pi;
+        else P[prev].next = pi;
+        prev = pi;
+    }
+}
+
+/* Where the next starts go, as the save had it (version 3), where it fits */
+static void corral__lslots(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    if (!L->slots_at) return;
+    corral__io io = L->io;
+    io.at = L->slots_at;
+    uint32_t nclass = (uint32_t)corral__get_u(&io, 4);
+    for (uint32_t ci = 0; ci < nclass && !io.bad; ci++) {
+        uint32_t pages = (uint32_t)corral__get_u(&io, 4);
+        corral__class *c = ci < s->arena.class_count && pages == s->arena.classes[ci].page_count ? &s->arena.classes[ci]
+                                                                                                 : NULL;
+        for (uint32_t pi = 0; pi < pages && !io.bad; pi++) {
+            uint32_t bump = (uint32_t)corral__get_u(&io, 2), k = (uint32_t)corral__get_u(&io, 2);
+            const unsigned char *e = corral__get_bytes(&io, 6 * (size_t)k);
+            if (c && e) corral__lpage(s, c, pi, bump, k, e);
+        }
+        if (c) corral__class_lists(s, c);
+        for (int list = 0; list < 2 && !io.bad; list++) {
+            uint32_t n = (uint32_t)corral__get_u(&io, 4);
+            const unsigned char *e = corral__get_bytes(&io, 4 * (size_t)n);
+            if (c && e) corral__llist(s, c, list, n, e);
+        }
+    }
+    uint32_t n = (uint32_t)corral__get_u(&io, 4);
+    for (uint32_t i = 0; i < n && !io.bad; i++) {
+        uint32_t id = (uint32_t)corral__get_u(&io, 4), page = (uint32_t)corral__get_u(&io, 4);
+        for (uint32_t t = 0; t < s->types.type_count && id; t++) {
+            corral__type_entry *te = &corral__types(s)[t];
+            if (te->id != id || te->cls == CORRAL__NO_CLASS) continue;
+            te->page = page < s->arena.classes[te->cls].page_count ? page : CORRAL__NIL;
+        }
+    }
 }
 
 static corral_co *corral__lco_at(corral_sched *s, uint32_t index, uint32_t *global)
@@ -1608,6 +1798,7 @@ static void corral__lapply(corral__loader *L)
         if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
+    corral__lslots(L);
 
     /* groups, then waits, each in the order they were taken; any the
        lists left out after them */
