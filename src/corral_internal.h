@@ -323,8 +323,8 @@ typedef struct corral__err_rec {
     char text[384];        /* the words, made by corral_last_error_detail */
 } corral__err_rec;
 
-/* The scheduler's state, one named part per room of src/ (the file that
-   owns it is named beside each): a room writes its own part and reads the
+/* The scheduler's state, one named part per file of src/ (the file that
+   owns it is named beside each): a file writes its own part and reads the
    others'. Hot parts first: the walk touches `run`, `budget` and `now`. */
 struct corral_sched {
     /* the scheduler itself (sched.c) */
@@ -714,9 +714,9 @@ static inline bool corral__validating(const corral_sched *s)
 /* arena.c */
 void corral__pages_init(corral_sched *s, corral__class *c);
 void corral__meta_init(corral_sched *s);
-/* every room's state as at create: lanes, meta, nodes, timers, polls,
+/* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
-void corral__rooms_init(corral_sched *s);
+void corral__parts_init(corral_sched *s);
 void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
 void corral__retire(corral__class *c, corral_co *co);
 
@@ -919,7 +919,7 @@ void corral__posts_close(corral_sched *s);
 void corral__posts_apply(corral_sched *s); /* at the start of a frame */
 void corral__posts_stats(const corral_sched *s, corral_pool_stats *out);
 
-/* ---- waits.c: nodes, their lists, firing; the dispatch of each kind to its room */
+/* ---- waits.c: nodes, their lists, firing; the dispatch of each kind to the file that owns it */
 typedef struct corral__list {
     uint32_t *head, *tail;
 } corral__list;
@@ -941,7 +941,7 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
    over (nothing registered), -1 malformed, -2 no free node (error set). */
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
-/* Each room answers the waits' questions about its kinds: ready (1 over
+/* Each kind's file answers the waits' questions about its kinds: ready (1 over
    already, 0 must wait, -1 malformed with the error set), arm (into its
    container) and list (the one a node is on). */
 

@@ -1666,7 +1666,7 @@ static void corral__lapply(corral__loader *L)
         uint32_t g = corral__futures(s)[i].gen;
         if (g + 1 > s->wakes.future_floor) s->wakes.future_floor = g + 1;
     }
-    corral__rooms_init(s);
+    corral__parts_init(s);
     s->run.deferred = 0;
     s->polls.next_pending = 0;
     for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].page = CORRAL__NIL;

@@ -3,7 +3,7 @@
     block, create, adopt and destroy; the frame's clocks and the order of
     its phase runs; what a step may ask of the frame it runs in.
 
-    Each room initialises its own part of the block (corral__*_init); what
+    Each file initialises its own part of the block (corral__*_init); what
     a phase run steps and in which order is the run queues' (queue.c).
 */
 #define CORRAL__PORT_IMPL /* the clock: port.h */
@@ -375,7 +375,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         c->inv = inv;
         corral__pages_init(s, c);
     }
-    corral__rooms_init(s);
+    corral__parts_init(s);
     corral__posts_init(s);
     s->owner = corral__thread_token();
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
@@ -391,7 +391,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     return s;
 }
 
-void corral__rooms_init(corral_sched *s)
+void corral__parts_init(corral_sched *s)
 {
     corral__lanes_init(s);
     corral__meta_init(s);

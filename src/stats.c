@@ -336,13 +336,13 @@ void corral_report_text(const corral_sched *s, FILE *out)
     if (others) { /* what "other" was made of */
         fputs("\n  other ends\n", out);
         for (uint32_t i = 0; i < s->types.type_count; i++) {
-            const uint64_t *ends = corral__ends(s, i);
+            corral_type_stats t = {0};
+            corral_stats_type(s, i, &t);
             bool any = false;
-            for (uint32_t r = 0; r < CORRAL__END_SLOTS; r++) {
-                if (!ends[r]) continue;
-                if (!any) fprintf(out, "  %-20s", corral__types(s)[i].vt->name);
-                fprintf(out, "%s %s %" PRIu64, any ? "," : "",
-                        corral_end_reason_str((corral_end_reason)(CORRAL__END_FIRST_COUNTED + r)), ends[r]);
+            for (int r = CORRAL_END_STOPPED + 1; r < CORRAL_END_COUNT; r++) {
+                if (!t.ended[r]) continue;
+                if (!any) fprintf(out, "  %-20s", t.name);
+                fprintf(out, "%s %s %" PRIu64, any ? "," : "", corral_end_reason_str((corral_end_reason)r), t.ended[r]);
                 any = true;
             }
             if (any) fputc('\n', out);
