@@ -466,3 +466,69 @@ Test(hostile, a_loaded_game_goes_on_as_the_saved_one_with_the_same_handles)
     corral_sched_destroy(a);
     corral_sched_destroy(b);
 }
+
+/* races and syncs in turn, `left` levels deep; at the top (quick) a race
+   against a child that wins in two frames, so the deep arm loses */
+#define HS_DEEP_FIELDS(F) F(int32_t, left) F(int32_t, quick)
+#define HS_DEEP_POINTS(P) P(contested) P(raced) P(synced) P(idled)
+DECLARE_COROUTINE(hs_deep, HS_DEEP_FIELDS)
+DEFINE_COROUTINE_AT(hs_deep, HS_DEEP_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_DEEP_POINTS);
+    if (ctx->left > 0 && ctx->quick)
+        CORRAL_RACE_AT(co, contested, hs_deep_arm(co, (hs_deep_ctx){.left = ctx->left - 1}),
+                       hs_turn_arm(co, (hs_turn_ctx){.frames = 2}));
+    else if (ctx->left > 0 && (ctx->left & 1))
+        CORRAL_SYNC_AT(co, synced, hs_deep_arm(co, (hs_deep_ctx){.left = ctx->left - 1}));
+    else if (ctx->left > 0)
+        CORRAL_RACE_AT(co, raced, hs_deep_arm(co, (hs_deep_ctx){.left = ctx->left - 1}));
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idled);
+    CORRAL_END(co);
+}
+
+/* a tree as deep as races and syncs may nest, asked for 100000 deep: it
+   stops at the bound with an error, and every walk over it (pause, resume,
+   print, verify, a stop deadline, a lost race, destroy) stays within it */
+Test(hostile, races_and_syncs_100000_deep_stop_at_the_bound_and_every_walk_over_them_holds)
+{
+    corral_sched_desc d = one_class_desc(64, 600);
+    log_capture cap = {0};
+    d.logger = (corral_logger){capture_log, &cap};
+    corral_sched *s = sched_of(d);
+    corral_handle root = hs_deep_start(s, (hs_deep_ctx){.left = 100000});
+    corral_tick(s, 1.0f / 60.0f);
+    cr_assert_eq(cap.last, CORRAL_ERR_RACE_DEPTH, "%s", cap.message);
+    cr_assert_eq(corral_live_count(s), CORRAL_MAX_RACE_DEPTH + 1);
+    cr_assert(corral_verify(s));
+    corral_handle leaf = {0, 0};
+    uint32_t cursor = 0;
+    corral_co_info in;
+    while (corral_next_co(s, &cursor, &in))
+        if (in.parent.gen && !in.child.gen) leaf = in.handle; /* one of the deepest */
+    FILE *sink = tmpfile();
+    cr_assert(sink);
+    cr_assert(corral_print_chain(s, leaf, sink));
+    cr_assert_geq(ftell(sink), 100 * CORRAL_MAX_RACE_DEPTH / 10, "a line a level");
+    fclose(sink);
+    cr_assert(corral_pause(s, root));
+    corral_tick(s, 1.0f / 60.0f);
+    cr_assert(corral_resume(s, root));
+    cr_assert(corral_verify(s));
+    cr_assert(corral_request_stop(s, root, 0.05f));
+    for (int f = 0; f < 10; f++) corral_tick(s, 1.0f / 60.0f);
+    cr_assert_eq(corral_live_count(s), 0, "the deadline ended the whole tree");
+    cr_assert(corral_verify(s));
+
+    /* the deep arm loses a race at the top */
+    root = hs_deep_start(s, (hs_deep_ctx){.left = 100000, .quick = 1});
+    for (int f = 0; f < 4; f++) corral_tick(s, 1.0f / 60.0f);
+    cr_assert_eq(corral_live_count(s), 1, "the quick arm won; the deep one ended, and its tree: %u left",
+                 corral_live_count(s));
+    cr_assert(corral_verify(s));
+    cr_assert(corral_stop(s, root));
+    /* and one left to destroy */
+    hs_deep_start(s, (hs_deep_ctx){.left = 100000});
+    corral_tick(s, 1.0f / 60.0f);
+    cr_assert_gt(corral_live_count(s), CORRAL_MAX_RACE_DEPTH);
+    corral_sched_destroy(s);
+}
