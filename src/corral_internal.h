@@ -100,6 +100,20 @@ static inline bool corral__kind_is(uint8_t kind, corral__how how)
 {
     return kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[kind].how == how;
 }
+/* The kinds that take no node of their own (they wait by their phase, or
+   through their members' nodes), and the count: the switches over kinds
+   (waits.c, verify.c) list every kind, with no default, so -Wswitch names
+   a new one. */
+#define CORRAL__CASES_WITHOUT_NODE \
+    case CORRAL_WAIT_NONE:         \
+    case CORRAL_WAIT_NEXT_FRAME:   \
+    case CORRAL_WAIT_FIXED_UPDATE: \
+    case CORRAL_WAIT_LATE_UPDATE:  \
+    case CORRAL_WAIT_END_OF_FRAME: \
+    case CORRAL_WAIT_PHASE:        \
+    case CORRAL_WAIT_ALL:          \
+    case CORRAL_WAIT_ANY:          \
+    case CORRAL_WAIT_KIND_COUNT:
 /* timer heaps: domain 0's seconds, realtime, frames, then domain 1's, 2's ... seconds */
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_MAX = 2 + CORRAL_MAX_DOMAINS };
 static inline uint32_t corral__domain_heap(uint32_t domain) { return domain ? 2u + domain : CORRAL__HEAP_SCALED; }
@@ -326,6 +340,7 @@ typedef struct corral__err_rec {
 /* The scheduler's state, one named part per file of src/ (the file that
    owns it is named beside each): a file writes its own part and reads the
    others'. Hot parts first: the walk touches `run`, `budget` and `now`. */
+#define CORRAL__SEEN_PREDICATES 16u
 struct corral_sched {
     /* the scheduler itself (sched.c) */
     uint32_t magic;
@@ -347,6 +362,10 @@ struct corral_sched {
         uint32_t last_ti;
         const corral_registry *registry; /* desc.registry: save games find types by id */
         const corral_predicate_registry *predicates; /* desc.predicates */
+        /* the first predicates waited on that desc.predicates does not list:
+           the functions a restored snapshot may call (polls.c) */
+        corral_predicate seen[CORRAL__SEEN_PREDICATES];
+        uint32_t seen_count;
         struct corral_upgrade upgrade;   /* desc.upgrade */
     } types;
 
@@ -964,6 +983,8 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* wit
 int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__poll_arm(corral_sched *s, const corral_co *co, uint32_t i, const corral_wait *w);
 corral__list corral__poll_list(corral_sched *s, const corral__node *n);
+/* fn is in desc.predicates or among the predicates waited on (types.seen) */
+bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
 void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i);
 uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);
 void corral__predicates_next_frame(corral_sched *s); /* a new frame: deferred predicates join */
@@ -1121,6 +1142,21 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s
     return corral__step_instrumented(s, co);
 }
 void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
+
+/* ---- verify.c: the invariants, over the live block or a snapshot's sections */
+typedef struct corral__image {
+    const corral_sched *s;     /* the control state: the scheduler, or a snapshot's copy of it */
+    const corral_sched *blk;   /* the live scheduler (its types; what a snapshot leaves out) */
+    const unsigned char *snap; /* NULL: read the live block */
+    size_t pages_at[CORRAL_MAX_CLASSES]; /* per class: its corral__page array */
+    size_t data_at[CORRAL_MAX_CLASSES];  /* per class: a uint64_t per page, where its slots start */
+    size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, signals_at, futures_at, chans_at;
+    size_t heap_at[CORRAL__HEAP_MAX];
+    const char *why; /* the first invariant that does not hold */
+    uint32_t last_ci, last_pi, last_bump; /* the page read last (a snapshot's) */
+    size_t last_data;
+} corral__image;
+bool corral__verify_image(corral__image *m);
 
 /* Test hook: timer nodes popped + steps run since create. */
 uint64_t corral__debug_visits(const corral_sched *s);

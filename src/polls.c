@@ -33,11 +33,23 @@ corral__list corral__poll_list(corral_sched *s, const corral__node *n)
     return l;
 }
 
+bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
+{
+    const corral_predicate_registry *pr = s->types.predicates;
+    for (uint32_t q = 0; pr && q < pr->count; q++)
+        if (pr->fns[q] == fn) return true;
+    for (uint32_t q = 0; q < s->types.seen_count; q++)
+        if (s->types.seen[q] == fn) return true;
+    return false;
+}
+
 /* polled at the runs of its phase after this one, as a plain yield resumes
    (corral__land): from a first step, not in this frame */
 void corral__poll_arm(corral_sched *s, const corral_co *co, uint32_t i, const corral_wait *w)
 {
     corral__node *n = &corral__nodes(s)[i];
+    if (s->types.seen_count < CORRAL__SEEN_PREDICATES && !corral__predicate_known(s, w->fn))
+        s->types.seen[s->types.seen_count++] = w->fn;
     uint32_t ph = co->flags & CORRAL__PHASE_MASK;
     n->u.p.fn = w->fn;
     n->u.p.user = w->user;

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 3u
+#define CORRAL__SNAP_VERSION 4u
 
 typedef struct corral__snap_head {
     uint32_t magic, version;
@@ -122,6 +122,11 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
         const corral__class *c = &s->arena.classes[ci];
         const corral__page *P = corral__pages(s, c);
         corral__put(k, P, (size_t)c->page_count * sizeof(corral__page));
+        uint64_t data = k->at + (uint64_t)c->page_count * sizeof data; /* where each page's slots start */
+        for (uint32_t pi = 0; pi < c->page_count; pi++) {
+            corral__put(k, &data, sizeof data);
+            data += (uint64_t)P[pi].bump * (c->slot_size + sizeof(corral__meta));
+        }
         for (uint32_t pi = 0; pi < c->page_count; pi++) {
             if (!P[pi].bump) continue;
             uint32_t first = pi << c->page_shift;
@@ -188,101 +193,258 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
 
 /* ---- restore */
 
-/* The saved scheduler and where each section starts, checked against the
-   live one before anything is written. */
+/* The state a snapshot carries in the scheduler struct: every field that
+   changes as the game runs. The rest (where everything lies, the
+   configuration, the environment, profiling) stays the live scheduler's,
+   and a snapshot whose rest differs is refused. */
+static void corral__take_state(corral_sched *d, const corral_sched *o)
+{
+    d->types.type_count = o->types.type_count;
+    d->types.last_vt = o->types.last_vt;
+    d->types.last_ti = o->types.last_ti;
+    d->run.chunk_free = o->run.chunk_free;
+    d->run.chunk_bump = o->run.chunk_bump;
+    d->run.walking_lane = o->run.walking_lane;
+    d->run.running = o->run.running;
+    d->run.walk_skipped = o->run.walk_skipped;
+    d->run.ready_head = o->run.ready_head;
+    d->run.ready_tail = o->run.ready_tail;
+    d->run.starting = o->run.starting;
+    memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
+    d->run.deferred = o->run.deferred;
+    d->budget = o->budget;
+    d->nodes.wait_free = o->nodes.wait_free;
+    d->nodes.wait_free_count = o->nodes.wait_free_count;
+    d->nodes.group_free = o->nodes.group_free;
+    d->nodes.group_free_count = o->nodes.group_free_count;
+    d->nodes.wait_bump = o->nodes.wait_bump;
+    d->nodes.group_bump = o->nodes.group_bump;
+    d->nodes.wait_peak = o->nodes.wait_peak;
+    d->nodes.group_peak = o->nodes.group_peak;
+    d->nodes.wait_failures = o->nodes.wait_failures;
+    d->nodes.group_failures = o->nodes.group_failures;
+    d->nodes.debug_visits = o->nodes.debug_visits;
+    d->nodes.order = o->nodes.order;
+    memcpy(d->timers.heap_len, o->timers.heap_len, sizeof d->timers.heap_len);
+    d->timers.seq = o->timers.seq;
+    memcpy(d->domains.d, o->domains.d, sizeof d->domains.d);
+    d->polls = o->polls;
+    memcpy(d->groups.tag_head, o->groups.tag_head, sizeof d->groups.tag_head);
+    memcpy(d->groups.tag_tail, o->groups.tag_tail, sizeof d->groups.tag_tail);
+    memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
+    memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
+    d->groups.side_depth = o->groups.side_depth;
+    d->wakes.signal_free = o->wakes.signal_free;
+    d->wakes.future_free = o->wakes.future_free;
+    d->wakes.signals_live = o->wakes.signals_live;
+    d->wakes.signals_peak = o->wakes.signals_peak;
+    d->wakes.futures_live = o->wakes.futures_live;
+    d->wakes.futures_peak = o->wakes.futures_peak;
+    d->wakes.signal_floor = o->wakes.signal_floor;
+    d->wakes.future_floor = o->wakes.future_floor;
+    d->wakes.signal_failures = o->wakes.signal_failures;
+    d->wakes.future_failures = o->wakes.future_failures;
+    d->chans.channel_free = o->chans.channel_free;
+    d->chans.channels_live = o->chans.channels_live;
+    d->chans.channels_peak = o->chans.channels_peak;
+    d->chans.channel_floor = o->chans.channel_floor;
+    d->chans.counter_free = o->chans.counter_free;
+    d->chans.counters_live = o->chans.counters_live;
+    d->chans.counters_peak = o->chans.counters_peak;
+    d->chans.counter_floor = o->chans.counter_floor;
+    d->chans.channel_failures = o->chans.channel_failures;
+    d->chans.counter_failures = o->chans.counter_failures;
+    for (uint32_t i = 0; i < CORRAL_MAX_CLASSES; i++) {
+        corral__class *dc = &d->arena.classes[i];
+        const corral__class *oc = &o->arena.classes[i];
+        dc->empty_head = oc->empty_head;
+        dc->partial_head = oc->partial_head;
+        dc->used = oc->used;
+        dc->peak = oc->peak;
+        dc->retired = oc->retired;
+        dc->reserved = oc->reserved;
+        dc->failures = oc->failures;
+    }
+    d->arena.live = o->arena.live;
+    d->arena.live_peak = o->arena.live_peak;
+    d->arena.slot_bytes = o->arena.slot_bytes;
+    d->arena.slot_bytes_peak = o->arena.slot_bytes_peak;
+    d->arena.ctx_bytes = o->arena.ctx_bytes;
+    d->arena.ctx_bytes_peak = o->arena.ctx_bytes_peak;
+    corral_clock clock = d->now.clock;
+    d->now = o->now;
+    d->now.clock = clock;
+}
+
+/* the saved scheduler and every section's place, checked against the
+   live one before anything is written */
 typedef struct corral__snap_view {
     corral_sched saved; /* a copy: the buffer need not be aligned */
-    const unsigned char *types, *hash, *ends, *lanes;
-    size_t classes_at, tail_at; /* the per-class sections; what follows them */
+    corral__image img;  /* the sections, for corral__verify_image */
+    size_t hash_at, ends_at;
 } corral__snap_view;
 
 static bool corral__take_bytes(const corral__cursor *k, size_t at, size_t n)
 {
     return at <= k->size && n <= k->size - at;
 }
+/* reserve n bytes of the snapshot at the cursor: false past its end */
+static bool corral__section(corral__cursor *k, size_t *at, size_t n)
+{
+    if (!corral__take_bytes(k, k->at, n)) return false;
+    *at = k->at;
+    k->at += n;
+    return true;
+}
 
-static bool corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
+/* A type entry's counters (what a snapshot brings back of it); the rest
+   is what the type is, and must be the live entry's. */
+static void corral__type_counters(corral__type_entry *d, const corral__type_entry *o)
+{
+    d->live = o->live;
+    d->peak = o->peak;
+    d->started = o->started;
+    d->stopped = o->stopped;
+    d->failed = o->failed;
+    d->steps = o->steps;
+    d->step_ns = o->step_ns;
+    d->step_ns_max = o->step_ns_max;
+    d->steps_timed = o->steps_timed;
+    d->page = o->page;
+}
+
+/* why a snapshot is refused, or NULL: its sizes, its sections, its
+   configuration and types against the live scheduler, then its contents */
+static const char *corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
 {
     corral__snap_head head;
-    if (size < sizeof head + sizeof(corral_sched)) return false;
+    if (size < sizeof head + sizeof(corral_sched)) return "it is shorter than a snapshot's header";
     memcpy(&head, buf, sizeof head);
-    if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION || head.size != size ||
-        head.layout != corral__layout(s) || corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum)
-        return false;
+    if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
+        return "it is no snapshot, or one of another version of corral";
+    if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
+    if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
+    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     memcpy(&v->saved, buf + sizeof head, sizeof v->saved);
     const corral_sched *o = &v->saved;
-    if (o->magic != CORRAL__MAGIC || corral__layout(o) != head.layout) return false;
-    if (o->types.type_count > o->types.max_types || o->run.chunk_bump > o->run.chunk_count ||
+    /* everything but its state is the live scheduler's: layout, configuration, types */
+    corral_sched same;
+    memcpy(&same, o, sizeof same);
+    corral__take_state(&same, s);
+    same.magic = s->magic;
+    same.flags = s->flags;
+    same.pad = s->pad;
+    same.last_error = s->last_error;
+    same.total_bytes = s->total_bytes;
+    same.allocator = s->allocator;
+    same.logger = s->logger;
+    same.validation = s->validation;
+    same.origin = s->origin;
+    same.owner = s->owner;
+    same.prof = s->prof;
+    same.now.clock = s->now.clock;
+    same.err = s->err;
+    memcpy(same.types.seen, s->types.seen, sizeof same.types.seen); /* it only grows */
+    same.types.seen_count = s->types.seen_count;
+    if (memcmp(&same, s, sizeof same) != 0) return "its scheduler is configured otherwise";
+    if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
+    if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != o->run.ready_tail ||
+        o->now.phase != CORRAL__NIL)
+        return "it says it was taken inside a tick or a step";
+    if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
-        o->nodes.group_bump > o->nodes.count || o->run.ready_head != o->run.ready_tail || o->now.in_tick ||
-        o->now.depth)
-        return false;
-    if (o->timers.heaps != 2u + o->domains.count || o->domains.count > CORRAL_MAX_DOMAINS) return false;
-    size_t timers = 0;
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) {
-        if (o->timers.heap_len[h] > (h < o->timers.heaps ? o->nodes.wait_count : 0u)) return false;
-        timers += o->timers.heap_len[h];
-    }
+        o->nodes.group_bump > o->nodes.count)
+        return "a bump is out of its pool";
+    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
+        if (o->timers.heap_len[h] > (h < o->timers.heaps ? o->nodes.wait_count : 0u)) return "a timer heap is too long";
+
+    corral__image *m = &v->img;
+    memset(m, 0, sizeof *m);
+    m->last_ci = CORRAL__NIL; /* no page read yet */
+    m->s = o;
+    m->blk = s;
+    m->snap = buf;
     corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size};
-    v->types = buf + k.at;
-    k.at += (size_t)o->types.type_count * sizeof(corral__type_entry);
-    v->hash = buf + k.at;
-    k.at += (size_t)(o->types.hash_mask + 1u) * sizeof(uint16_t);
-    v->ends = buf + k.at;
-    k.at += (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t);
-    v->lanes = buf + k.at;
-    k.at += (size_t)o->run.lane_count * sizeof(corral__lane);
-    if (!corral__take_bytes(&k, 0, k.at)) return false;
-    v->classes_at = k.at;
+    const char *cut = "it ends before its sections do";
+    if (!corral__section(&k, &m->types_at, (size_t)o->types.type_count * sizeof(corral__type_entry)) ||
+        !corral__section(&k, &v->hash_at, (size_t)(o->types.hash_mask + 1u) * sizeof(uint16_t)) ||
+        !corral__section(&k, &v->ends_at, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t)) ||
+        !corral__section(&k, &m->lanes_at, (size_t)o->run.lane_count * sizeof(corral__lane)))
+        return cut;
     for (uint32_t ci = 0; ci < o->arena.class_count; ci++) {
         const corral__class *c = &o->arena.classes[ci];
-        if (!corral__take_bytes(&k, k.at, (size_t)c->page_count * sizeof(corral__page))) return false;
-        const unsigned char *pages = buf + k.at;
-        k.at += (size_t)c->page_count * sizeof(corral__page);
+        if (!corral__section(&k, &m->pages_at[ci], (size_t)c->page_count * sizeof(corral__page)) ||
+            !corral__section(&k, &m->data_at[ci], (size_t)c->page_count * sizeof(uint64_t)))
+            return cut;
         for (uint32_t pi = 0; pi < c->page_count; pi++) {
             corral__page pg;
-            memcpy(&pg, pages + (size_t)pi * sizeof pg, sizeof pg);
-            if (pg.bump > pg.slots || pg.free_count > pg.slots || pg.slots > (1u << c->page_shift)) return false;
-            size_t n = (size_t)pg.bump * (c->slot_size + sizeof(corral__meta));
-            if (!corral__take_bytes(&k, k.at, n)) return false;
-            k.at += n;
+            uint64_t data;
+            size_t at;
+            memcpy(&pg, buf + m->pages_at[ci] + (size_t)pi * sizeof pg, sizeof pg);
+            memcpy(&data, buf + m->data_at[ci] + (size_t)pi * sizeof data, sizeof data);
+            if (pg.bump > pg.slots || pg.slots > (1u << c->page_shift)) return "a page's bump is past its slots";
+            if (!corral__section(&k, &at, (size_t)pg.bump * (c->slot_size + sizeof(corral__meta)))) return cut;
+            if (data != at) return "a page's slots are not where its table says";
         }
     }
-    v->tail_at = k.at;
-    size_t tail = (size_t)o->run.chunk_bump * (CORRAL__CHUNK + 1u) * sizeof(uint32_t) +
-                  ((size_t)o->nodes.wait_bump + o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node) +
-                  timers * sizeof(uint32_t) +
-                  (size_t)corral__owner_words(o) * sizeof(uint32_t) +
-                  (size_t)o->wakes.max_signals * sizeof(corral__signal) +
-                  (size_t)o->wakes.max_futures * sizeof(corral__future) + corral__chans_bytes(o);
-    return corral__take_bytes(&k, k.at, tail) && k.at + tail == size;
+    size_t timers_at = 0;
+    if (!corral__section(&k, &m->entries_at, (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t)) ||
+        !corral__section(&k, &m->next_at, (size_t)o->run.chunk_bump * sizeof(uint32_t)) ||
+        !corral__section(&k, &m->wait_at, (size_t)o->nodes.wait_bump * sizeof(corral__node)) ||
+        !corral__section(&k, &m->group_at, (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node)))
+        return cut;
+    for (uint32_t h = 0; h < o->timers.heaps; h++)
+        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(uint32_t)))
+            return cut;
+    m->heap_at[0] = timers_at;
+    if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
+        !corral__section(&k, &m->signals_at, (size_t)o->wakes.max_signals * sizeof(corral__signal)) ||
+        !corral__section(&k, &m->futures_at, (size_t)o->wakes.max_futures * sizeof(corral__future)) ||
+        !corral__section(&k, &m->chans_at, corral__chans_bytes(o)))
+        return cut;
+    if (k.at != size) return "it runs on past its sections";
+
+    /* its types are the live ones, at the same places */
+    const corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < o->types.type_count; t++) {
+        corral__type_entry e;
+        memcpy(&e, buf + m->types_at + (size_t)t * sizeof e, sizeof e);
+        corral__type_counters(&e, &T[t]);
+        e.plain = T[t].plain; /* follows the live hooks and instrumentation */
+        if (memcmp(&e, &T[t], sizeof e) != 0) return "a type in it is not the live scheduler's type at its place";
+    }
+    const uint16_t *H = (const uint16_t *)(const void *)CORRAL__AT(s, s->types.hash_off);
+    for (uint32_t i = 0; i <= s->types.hash_mask; i++) {
+        uint16_t h;
+        memcpy(&h, buf + v->hash_at + (size_t)i * sizeof h, sizeof h);
+        if (h != H[i] && (h != 0 || H[i] <= o->types.type_count)) return "its type lookup table is not the live one";
+    }
+    if (!corral__verify_image(m)) return m->why;
+    return NULL;
 }
 
-static void corral__get(const unsigned char *buf, size_t *at, void *dst, size_t n)
-{
-    memcpy(dst, buf + *at, n);
-    *at += n;
-}
-
-static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 /* the lowest generation a slot may take next without repeating one it had:
    a free slot's generation was never issued, a live or retired one's was */
+static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 static uint32_t corral__gen_unissued(const corral_co *co)
 {
     if (co->state == CORRAL__FREE) return co->gen;
     return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
 }
 
+static void corral__get(const unsigned char *buf, size_t at, void *dst, size_t n) { memcpy(dst, buf + at, n); }
+
 /* one class: its slots and meta back, each page's floor above what it issued */
-static void corral__restore_class(corral_sched *s, corral__class *c, const unsigned char *buf, size_t *at)
+static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__image *m)
 {
+    corral__class *c = &s->arena.classes[ci];
     corral__page *P = corral__pages(s, c);
     corral__meta *M = corral__meta_table(s) + c->first;
-    const unsigned char *saved_pages = buf + *at;
-    *at += (size_t)c->page_count * sizeof(corral__page);
     for (uint32_t pi = 0; pi < c->page_count; pi++) {
         corral__page pg;
-        memcpy(&pg, saved_pages + (size_t)pi * sizeof pg, sizeof pg);
+        uint64_t data;
+        corral__get(m->snap, m->pages_at[ci] + (size_t)pi * sizeof pg, &pg, sizeof pg);
+        corral__get(m->snap, m->data_at[ci] + (size_t)pi * sizeof data, &data, sizeof data);
         uint32_t first = pi << c->page_shift, floor = corral__max_u32(P[pi].floor, pg.floor);
         /* touched now, untouched in the snapshot: free again */
         for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
@@ -298,14 +460,13 @@ static void corral__restore_class(corral_sched *s, corral__class *c, const unsig
         uint32_t unissued = 0;
         for (uint32_t k = first; k < first + pg.bump; k++)
             unissued = corral__max_u32(unissued, corral__gen_unissued(CORRAL__CO(s, corral__slot_off(c, k))));
-        memcpy(CORRAL__AT(s, corral__slot_off(c, first)), buf + *at, (size_t)pg.bump * c->slot_size);
-        *at += (size_t)pg.bump * c->slot_size;
+        corral__get(m->snap, (size_t)data, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)pg.bump * c->slot_size);
         floor = corral__max_u32(floor, unissued);
         for (uint32_t k = first; k < first + pg.bump; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             if (co->state == CORRAL__FREE && co->gen < unissued) co->gen = unissued;
         }
-        corral__get(buf, at, &M[first], (size_t)pg.bump * sizeof(corral__meta));
+        corral__get(m->snap, (size_t)data + (size_t)pg.bump * c->slot_size, &M[first], (size_t)pg.bump * sizeof(corral__meta));
         pg.floor = floor;
         P[pi] = pg;
     }
@@ -328,15 +489,15 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__snap_ok(s, __func__)) return false;
     corral__snap_view view;
-    corral__snap_view *vp = &view;
-    if (!corral__snap_read(s, (const unsigned char *)buf, size, vp)) {
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, NULL);
+    const char *why = corral__snap_read(s, (const unsigned char *)buf, size, &view);
+    if (why) {
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, why);
         return false;
     }
-    const unsigned char *b = (const unsigned char *)buf;
-    const corral_sched *o = &vp->saved;
+    const corral__image *m = &view.img;
+    const corral_sched *o = &view.saved;
 
-    /* what a restore keeps from the present */
+    /* what a restore keeps from the present: generations above all issued */
     uint32_t signal_floor = corral__pool_floor((const unsigned char *)corral__signals(s), sizeof(corral__signal),
                                                s->wakes.max_signals, s->wakes.signal_floor);
     uint32_t future_floor = corral__pool_floor((const unsigned char *)corral__futures(s), sizeof(corral__future),
@@ -345,49 +506,40 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
                                                 s->chans.max_channels, s->chans.channel_floor);
     uint32_t counter_floor = corral__pool_floor((const unsigned char *)corral__counters(s), sizeof(corral__counter),
                                                 s->chans.max_counters, s->chans.counter_floor);
-    uint32_t type_count_now = s->types.type_count;
 
-    size_t at = vp->classes_at;
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__restore_class(s, &s->arena.classes[ci], b, &at);
-    corral__get(b, &at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
-    corral__get(b, &at, corral__chunk_next(s), (size_t)o->run.chunk_bump * sizeof(uint32_t));
-    corral__get(b, &at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
-    corral__get(b, &at, corral__nodes(s) + s->nodes.wait_count,
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__restore_class(s, ci, m);
+    corral__get(m->snap, m->entries_at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
+    corral__get(m->snap, m->next_at, corral__chunk_next(s), (size_t)o->run.chunk_bump * sizeof(uint32_t));
+    corral__get(m->snap, m->wait_at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
+    corral__get(m->snap, m->group_at, corral__nodes(s) + s->nodes.wait_count,
                 (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node));
     for (uint32_t h = 0; h < s->timers.heaps; h++)
-        corral__get(b, &at, corral__heap(s, h), (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
-    corral__get(b, &at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
-    corral__get(b, &at, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
-    corral__get(b, &at, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
-    corral__get(b, &at, corral__channels(s), corral__chans_bytes(s));
+        corral__get(m->snap, m->heap_at[h], corral__heap(s, h), (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
+    corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
+    corral__get(m->snap, m->signals_at, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
+    corral__get(m->snap, m->futures_at, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
+    corral__get(m->snap, m->chans_at, corral__channels(s), corral__chans_bytes(s));
 
-    memcpy(corral__types(s), vp->types, (size_t)o->types.type_count * sizeof(corral__type_entry));
-    if (type_count_now > o->types.type_count) /* registered since: gone again */
-        memset(corral__types(s) + o->types.type_count, 0,
-               (size_t)(type_count_now - o->types.type_count) * sizeof(corral__type_entry));
-    memcpy(CORRAL__AT(s, s->types.hash_off), vp->hash, (size_t)(s->types.hash_mask + 1u) * sizeof(uint16_t));
-    memcpy(corral__ends(s, 0), vp->ends, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
-    if (type_count_now > o->types.type_count)
+    /* the types: the live entries with the snapshot's counters; types
+       registered since are gone again */
+    corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < o->types.type_count; t++) {
+        corral__type_entry e;
+        corral__get(m->snap, m->types_at + (size_t)t * sizeof e, &e, sizeof e);
+        corral__type_counters(&T[t], &e);
+    }
+    if (s->types.type_count > o->types.type_count) {
+        memset(T + o->types.type_count, 0, (size_t)(s->types.type_count - o->types.type_count) * sizeof *T);
         memset(corral__ends(s, o->types.type_count), 0,
-               (size_t)(type_count_now - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
-    memcpy(corral__lanes(s), vp->lanes, (size_t)s->run.lane_count * sizeof(corral__lane));
+               (size_t)(s->types.type_count - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
+    }
+    corral__get(m->snap, view.hash_at, CORRAL__AT(s, s->types.hash_off), (size_t)(s->types.hash_mask + 1u) * sizeof(uint16_t));
+    corral__get(m->snap, view.ends_at, corral__ends(s, 0), (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
+    corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
 
-    /* the scheduler itself, but for its environment and its profiling */
-    corral_sched keep = *s;
-    memcpy(s, o, sizeof *s);
-    s->magic = keep.magic;
-    s->flags = keep.flags;
-    s->pad = keep.pad;
-    s->last_error = keep.last_error;
-    s->err = keep.err;
-    s->total_bytes = keep.total_bytes;
-    s->allocator = keep.allocator;
-    s->logger = keep.logger;
-    s->validation = keep.validation;
-    s->origin = keep.origin;
-    s->owner = keep.owner;
-    s->prof = keep.prof;
-    s->now.clock = keep.now.clock;
+    /* the scheduler's state; its layout, configuration and environment stay */
+    corral__take_state(s, o);
+    s->types.last_vt = NULL;
     s->wakes.signal_floor = signal_floor;
     s->wakes.future_floor = future_floor;
     s->chans.channel_floor = channel_floor;

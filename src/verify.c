@@ -1,332 +1,760 @@
 /*
-    verify.c -- corral_verify: every invariant of the arena, checked.
+    verify.c -- corral_verify: every invariant of the arena, checked; and
+    the same checks over a snapshot's contents before corral_restore
+    writes any of them.
 
-    For tests, the model-based random test, the fuzzer and debug tools: it
-    walks every slot, lane, node, heap and pool once (O(arena)) and reports
-    the first invariant that does not hold through the logger
-    (CORRAL_ERR_CORRUPT, with the invariant as the message's detail).
+    For tests, the model-based random test, the fuzzers and debug tools: it
+    walks every touched slot, lane, node, heap, list and pool once and
+    reports the first invariant that does not hold (CORRAL_ERR_CORRUPT,
+    with the invariant as the message's detail). Every index it follows is
+    checked before it is followed, so it reads nothing outside what it
+    checks, whatever the state holds.
+
+    The checks read an image (corral__image): the live block, or the
+    sections of a snapshot (snapshot.c sets one up; a snapshot is read by
+    copying, as it need not be aligned). What a snapshot leaves out lies
+    past a bump and is free by construction: a slot past its page's bump
+    reads as free, a node or chunk past its bump as none.
 */
 #include "corral_internal.h"
 
-#define CORRAL__BAD(what)                                                                 \
-    do {                                                                                  \
-        corral__fail_at(s, NULL, CORRAL_ERR_CORRUPT, "corral_verify", CORRAL__NOH, NULL, what); \
-        return false;                                                                     \
+#include <string.h>
+
+#define CORRAL__BAD(what)  \
+    do {                   \
+        m->why = (what);   \
+        return false;      \
     } while (0)
+
+/* ---- reading the image */
+
+static const void *corral__iread(corral__image *m, size_t at, void *tmp, size_t n)
+{
+    memcpy(tmp, m->snap + at, n);
+    return tmp;
+}
+static const corral__page *corral__ipage(corral__image *m, uint32_t ci, uint32_t pi, corral__page *tmp)
+{
+    if (!m->snap) return &corral__pages(m->blk, &m->s->arena.classes[ci])[pi];
+    return (const corral__page *)corral__iread(m, m->pages_at[ci] + (size_t)pi * sizeof *tmp, tmp, sizeof *tmp);
+}
+/* where page pi's slots (then their meta) start in the snapshot */
+static size_t corral__idata(corral__image *m, uint32_t ci, uint32_t pi)
+{
+    uint64_t at;
+    memcpy(&at, m->snap + m->data_at[ci] + (size_t)pi * sizeof at, sizeof at);
+    return (size_t)at;
+}
+/* page pi of class ci in a snapshot: its bump, where its slots start (the
+   last page asked for is kept: the walks go page by page) */
+static uint32_t corral__ipage_data(corral__image *m, uint32_t ci, uint32_t pi, size_t *data)
+{
+    if (m->last_ci != ci || m->last_pi != pi) {
+        corral__page pt;
+        m->last_bump = corral__ipage(m, ci, pi, &pt)->bump;
+        m->last_data = corral__idata(m, ci, pi);
+        m->last_ci = ci;
+        m->last_pi = pi;
+    }
+    *data = m->last_data;
+    return m->last_bump;
+}
+/* slot k of class ci (a free one past its page's bump, in a snapshot) */
+static const corral_co *corral__ico(corral__image *m, uint32_t ci, uint32_t k, corral_co *tmp)
+{
+    const corral__class *c = &m->s->arena.classes[ci];
+    if (!m->snap) return CORRAL__CO(m->blk, corral__slot_off(c, k));
+    size_t data;
+    uint32_t j = k & ((1u << c->page_shift) - 1u);
+    if (j >= corral__ipage_data(m, ci, k >> c->page_shift, &data)) {
+        memset(tmp, 0, sizeof *tmp);
+        tmp->gen = 1;
+        tmp->link = CORRAL__NIL;
+        return tmp;
+    }
+    return (const corral_co *)corral__iread(m, data + (size_t)j * c->slot_size, tmp, sizeof *tmp);
+}
+static const corral__meta *corral__imeta(corral__image *m, uint32_t ci, uint32_t k, corral__meta *tmp)
+{
+    const corral__class *c = &m->s->arena.classes[ci];
+    if (!m->snap) return &corral__meta_table(m->blk)[c->first + k];
+    size_t data;
+    uint32_t j = k & ((1u << c->page_shift) - 1u), bump = corral__ipage_data(m, ci, k >> c->page_shift, &data);
+    if (j >= bump) {
+        corral__meta_reset(tmp);
+        return tmp;
+    }
+    size_t at = data + (size_t)bump * c->slot_size + (size_t)j * sizeof *tmp;
+    return (const corral__meta *)corral__iread(m, at, tmp, sizeof *tmp);
+}
+/* what a type is (its class, context, vtable): the live entry, which a
+   snapshot's must be (corral_restore checks) */
+static const corral__type_entry *corral__iwhat(const corral__image *m, uint32_t t) { return &corral__types(m->blk)[t]; }
+/* the class and index of a slot from its offset, or of a global index */
+static bool corral__islot(const corral_sched *s, uint32_t off, uint32_t *ci, uint32_t *k)
+{
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        if (off < c->base || (uint64_t)off - c->base >= (uint64_t)c->capacity * c->slot_size) continue;
+        uint32_t local = corral__slot_local(c, off); /* exact only at a slot's start: */
+        if (local >= c->capacity || corral__slot_off(c, local) != off) return false;
+        *ci = i;
+        *k = local;
+        return true;
+    }
+    return false;
+}
+static bool corral__iglobal(const corral_sched *s, uint32_t g, uint32_t *ci, uint32_t *k)
+{
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        if (g >= c->first && g - c->first < c->capacity) {
+            *ci = i;
+            *k = g - c->first;
+            return true;
+        }
+    }
+    return false;
+}
+/* node i, or NULL when it is out of range or untouched (past its part's bump) */
+static const corral__node *corral__inode(corral__image *m, uint32_t i, corral__node *tmp)
+{
+    const corral_sched *s = m->s;
+    bool wait = i < s->nodes.wait_bump, group = i >= s->nodes.wait_count && i < s->nodes.group_bump;
+    if (!wait && !group) return NULL;
+    if (!m->snap) return &corral__nodes(m->blk)[i];
+    size_t at = wait ? m->wait_at + (size_t)i * sizeof *tmp : m->group_at + (size_t)(i - s->nodes.wait_count) * sizeof *tmp;
+    return (const corral__node *)corral__iread(m, at, tmp, sizeof *tmp);
+}
+static uint32_t corral__iu32(corral__image *m, const uint32_t *live, size_t at, uint32_t i)
+{
+    if (!m->snap) return live[i];
+    uint32_t v;
+    memcpy(&v, m->snap + at + (size_t)i * sizeof v, sizeof v);
+    return v;
+}
+/* a run-queue entry (i < chunk_bump * CHUNK), the chunk after c (c < chunk_bump) */
+static uint32_t corral__ientry(corral__image *m, uint32_t e) { return corral__iu32(m, corral__entries(m->blk), m->entries_at, e); }
+static uint32_t corral__inext(corral__image *m, uint32_t c) { return corral__iu32(m, corral__chunk_next(m->blk), m->next_at, c); }
+static uint32_t corral__iheap(corral__image *m, uint32_t h, uint32_t pos)
+{
+    return corral__iu32(m, corral__heap(m->blk, h), m->heap_at[h], pos);
+}
+static uint32_t corral__iowner(corral__image *m, uint32_t w)
+{
+    return corral__iu32(m, (const uint32_t *)(const void *)CORRAL__AT(m->blk, m->blk->groups.owner_off), m->owner_at, w);
+}
+#define CORRAL__IPOOL(fn, T, live, field)                                                        \
+    static const T *fn(corral__image *m, uint32_t i, T *tmp)                               \
+    {                                                                                           \
+        if (!m->snap) return &live(m->blk)[i];                                                  \
+        return (const T *)corral__iread(m, m->field + (size_t)i * sizeof *tmp, tmp, sizeof *tmp); \
+    }
+CORRAL__IPOOL(corral__ilane, corral__lane, corral__lanes, lanes_at)
+CORRAL__IPOOL(corral__isignal, corral__signal, corral__signals, signals_at)
+CORRAL__IPOOL(corral__ifuture, corral__future, corral__futures, futures_at)
+CORRAL__IPOOL(corral__ichannel, corral__channel, corral__channels, chans_at)
+CORRAL__IPOOL(corral__itype, corral__type_entry, corral__types, types_at)
+static const corral__counter *corral__icounter(corral__image *m, uint32_t i, corral__counter *tmp)
+{
+    if (!m->snap) return &corral__counters(m->blk)[i];
+    size_t at = m->chans_at + (m->s->chans.counters_off - m->s->chans.channels_off) + (size_t)i * sizeof *tmp;
+    return (const corral__counter *)corral__iread(m, at, tmp, sizeof *tmp);
+}
+static bool corral__between_ticks(const corral_sched *s) { return s->now.depth == 0 && !s->now.in_tick; }
+
+/* ---- the checks */
 
 /* Each page's free list stays in the page, holds free slots only, and
    matches its count; each page is on the list its counts call for, once. */
-static bool corral__verify_pages(const corral_sched *s, const corral__class *c, uint32_t *free_total)
+static bool corral__verify_pages(corral__image *m, uint32_t ci, uint32_t *free_total)
 {
-    const corral__page *P = corral__pages(s, c);
+    const corral__class *c = &m->s->arena.classes[ci];
     uint32_t on_list[3] = {0, 0, 0};
+    corral__page pt;
+    corral_co ct;
     for (uint32_t pi = 0; pi < c->page_count; pi++) {
-        const corral__page *pg = &P[pi];
+        const corral__page pg = *corral__ipage(m, ci, pi, &pt);
         uint32_t first = pi << c->page_shift, n = 0, size = 1u << c->page_shift;
         uint32_t end = first + size < c->capacity ? first + size : c->capacity;
-        if (pg->slots != end - first) CORRAL__BAD("a page's slot count is wrong");
-        for (uint32_t k = pg->free_head; k != CORRAL__NIL; k = CORRAL__CO(s, corral__slot_off(c, k))->link) {
-            if (k < first || k >= first + pg->bump) CORRAL__BAD("a page's free list links out of its touched slots");
-            if (++n > pg->slots) CORRAL__BAD("a free list has a cycle");
-            if (CORRAL__CO(s, corral__slot_off(c, k))->state != CORRAL__FREE)
+        if (pg.slots != end - first) CORRAL__BAD("a page's slot count is wrong");
+        if (pg.bump > pg.slots) CORRAL__BAD("a page's bump is past its slots");
+        for (uint32_t k = pg.free_head; k != CORRAL__NIL; k = corral__ico(m, ci, k, &ct)->link) {
+            if (k < first || k >= first + pg.bump) CORRAL__BAD("a page's free list links out of its touched slots");
+            if (++n > pg.slots) CORRAL__BAD("a free list has a cycle");
+            if (corral__ico(m, ci, k, &ct)->state != CORRAL__FREE)
                 CORRAL__BAD("a slot on a free list is not free (double free?)");
         }
-        if (pg->bump > pg->slots) CORRAL__BAD("a page's bump is past its slots");
-        for (uint32_t k = first + pg->bump; k < end; k++)
-            if (CORRAL__CO(s, corral__slot_off(c, k))->state != CORRAL__FREE)
-                CORRAL__BAD("a slot past its page's bump is not free");
-        n += pg->slots - pg->bump;
-        if (n != pg->free_count) CORRAL__BAD("a page's free count does not match its free list and bump");
-        if (pg->list == CORRAL__PAGE_EMPTY && (pg->bump != 0 || pg->free_head != CORRAL__NIL))
+        if (!m->snap) /* a snapshot holds no slot past a bump: free by construction */
+            for (uint32_t k = first + pg.bump; k < end; k++)
+                if (corral__ico(m, ci, k, &ct)->state != CORRAL__FREE) CORRAL__BAD("a slot past its page's bump is not free");
+        n += pg.slots - pg.bump;
+        if (n != pg.free_count) CORRAL__BAD("a page's free count does not match its free list and bump");
+        if (pg.list > CORRAL__PAGE_PARTIAL) CORRAL__BAD("a page is on an unknown list");
+        if (pg.list == CORRAL__PAGE_EMPTY && (pg.bump != 0 || pg.free_head != CORRAL__NIL))
             CORRAL__BAD("a page on the empty list is not back to untouched");
-        if (pg->list > CORRAL__PAGE_PARTIAL || (pg->list == CORRAL__PAGE_FULL) != (n == 0) ||
-            (pg->list == CORRAL__PAGE_EMPTY && n != pg->slots))
+        if ((pg.list == CORRAL__PAGE_FULL) != (n == 0) || (pg.list == CORRAL__PAGE_EMPTY && n != pg.slots))
             CORRAL__BAD("a page is on the wrong list");
-        on_list[pg->list]++;
+        on_list[pg.list]++;
         *free_total += n;
     }
     const uint32_t heads[2] = {c->empty_head, c->partial_head};
     for (uint8_t l = CORRAL__PAGE_EMPTY; l <= CORRAL__PAGE_PARTIAL; l++) {
         uint32_t n = 0, prev = CORRAL__NIL;
-        for (uint32_t pi = heads[l - 1]; pi != CORRAL__NIL; pi = P[pi].next) {
+        for (uint32_t pi = heads[l - 1]; pi != CORRAL__NIL;) {
             if (pi >= c->page_count) CORRAL__BAD("a page list links past its class");
             if (++n > c->page_count) CORRAL__BAD("a page list has a cycle");
-            if (P[pi].list != l || P[pi].prev != prev) CORRAL__BAD("a page list is broken");
+            const corral__page *pg = corral__ipage(m, ci, pi, &pt);
+            if (pg->list != l || pg->prev != prev) CORRAL__BAD("a page list is broken");
             prev = pi;
+            pi = pg->next;
         }
         if (n != on_list[l]) CORRAL__BAD("a page is missing from its list");
     }
     return true;
 }
 
-static bool corral__verify_slots(const corral_sched *s)
+/* every touched slot of every class: k in [first, first + bump) of each page */
+#define CORRAL__EACH_TOUCHED(m, ci, c, k)                                                             \
+    for (uint32_t ci = 0; ci < (m)->s->arena.class_count; ci++)                                         \
+        for (const corral__class *c = &(m)->s->arena.classes[ci]; c; c = NULL)                          \
+            for (uint32_t pi_ = 0; pi_ < c->page_count; pi_++)                                          \
+                for (uint32_t k = pi_ << c->page_shift,                                                 \
+                              end_ = k + corral__ipage((m), ci, pi_, &(corral__page){0})->bump;         \
+                     k < end_; k++)
+
+static bool corral__verify_slots(corral__image *m)
 {
-    const corral__type_entry *T = corral__types(s);
+    const corral_sched *s = m->s;
     uint32_t live_of_type[256] = {0}; /* types beyond 256 are checked only in total */
     uint64_t live = 0, slot_bytes = 0, ctx_bytes = 0;
+    corral__type_entry tt;
+    corral_co ct;
+    uint32_t free_n[CORRAL_MAX_CLASSES] = {0}, used[CORRAL_MAX_CLASSES] = {0}, retired[CORRAL_MAX_CLASSES] = {0};
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
+        if (!corral__verify_pages(m, ci, &free_n[ci])) return false;
+    CORRAL__EACH_TOUCHED(m, ci, c, k) {
+        const corral_co *co = corral__ico(m, ci, k, &ct);
+        if (co->gen == 0) CORRAL__BAD("a slot has generation 0");
+        if (co->state > CORRAL__DEFERRED) CORRAL__BAD("a slot has an unknown state");
+        if (co->state == CORRAL__RETIRED) {
+            retired[ci]++;
+            continue;
+        }
+        if (co->state == CORRAL__FREE) continue;
+        used[ci]++;
+        if (corral__between_ticks(s) && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
+            CORRAL__BAD("a coroutine kept what its last step asked of the resume contract");
+        if ((co->flags & CORRAL__PHASE_MASK) >= s->run.phases) CORRAL__BAD("a coroutine lives in no phase");
+        if (co->type >= s->types.type_count) CORRAL__BAD("a live slot names no type");
+        const corral__type_entry *te = corral__iwhat(m, co->type);
+        if (te->cls != ci) CORRAL__BAD("a live slot's type belongs to another class");
+        if (corral__state_alive(co->state)) {
+            live++;
+            if (co->type < 256) live_of_type[co->type]++;
+            ctx_bytes += te->ctx_size;
+        }
+    }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
-        uint32_t free_n = 0, retired = 0, used = 0;
-        if (!corral__verify_pages(s, c, &free_n)) return false;
-        for (uint32_t k = 0; k < c->capacity; k++) {
-            const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            if (co->gen == 0) CORRAL__BAD("a slot has generation 0");
-            if (co->state > CORRAL__DEFERRED) CORRAL__BAD("a slot has an unknown state");
-            if (co->state == CORRAL__RETIRED) {
-                retired++;
-                continue;
-            }
-            if (co->state == CORRAL__FREE) continue;
-            used++;
-            if (s->now.depth == 0 && !s->now.in_tick && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
-                CORRAL__BAD("a coroutine kept what its last step asked of the resume contract");
-            if (co->type >= s->types.type_count) CORRAL__BAD("a live slot names no type");
-            if (T[co->type].cls != ci) CORRAL__BAD("a live slot's type belongs to another class");
-            if (corral__state_alive(co->state)) {
-                live++;
-                if (co->type < 256) live_of_type[co->type]++;
-                ctx_bytes += T[co->type].ctx_size;
-            }
-        }
-        if (free_n + used + retired != c->capacity) CORRAL__BAD("a class's free + used + retired != capacity");
-        if (used != c->used) CORRAL__BAD("a class's used counter is wrong");
-        if (retired != c->retired) CORRAL__BAD("a class's retired counter is wrong");
+        if (free_n[ci] + used[ci] + retired[ci] != c->capacity)
+            CORRAL__BAD("a class's free + used + retired != capacity");
+        if (used[ci] != c->used) CORRAL__BAD("a class's used counter is wrong");
+        if (retired[ci] != c->retired) CORRAL__BAD("a class's retired counter is wrong");
         if (c->peak < c->used) CORRAL__BAD("a class's peak is below its use");
         slot_bytes += (uint64_t)c->used * c->slot_size;
-    }
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* budgets: each unused one reserved */
-        uint64_t want = 0;
-        for (uint32_t t = 0; t < s->types.type_count; t++)
-            if (T[t].cls == ci && T[t].budget) want += T[t].budget - (T[t].live < T[t].budget ? T[t].live : T[t].budget);
-        if (s->now.depth == 0 && !s->now.in_tick && want != s->arena.classes[ci].reserved)
+        uint64_t want = 0; /* budgets: each unused one reserved */
+        for (uint32_t t = 0; t < s->types.type_count; t++) {
+            const corral__type_entry *te = corral__itype(m, t, &tt);
+            if (te->cls == ci && te->budget) want += te->budget - (te->live < te->budget ? te->live : te->budget);
+            if (te->cls == ci && te->page != CORRAL__NIL && te->page >= c->page_count)
+                CORRAL__BAD("a type's page is out of its class");
+        }
+        if (corral__between_ticks(s) && want != c->reserved)
             CORRAL__BAD("a class's reservations are not its budgeted types' unused budgets");
     }
-    if (s->now.depth == 0 && !s->now.in_tick) { /* no slot between states on the C stack */
+    if (corral__between_ticks(s)) { /* no slot between states on the C stack */
         if (live != s->arena.live) CORRAL__BAD("the live counter is wrong");
         if (slot_bytes != s->arena.slot_bytes) CORRAL__BAD("the slot bytes counter is wrong");
         if (ctx_bytes != s->arena.ctx_bytes) CORRAL__BAD("the context bytes counter is wrong");
         for (uint32_t t = 0; t < s->types.type_count && t < 256; t++)
-            if (live_of_type[t] != T[t].live) CORRAL__BAD("a type's live counter is wrong");
+            if (live_of_type[t] != corral__itype(m, t, &tt)->live) CORRAL__BAD("a type's live counter is wrong");
     }
     if (s->arena.live_peak < s->arena.live || s->arena.slot_bytes_peak < s->arena.slot_bytes || s->arena.ctx_bytes_peak < s->arena.ctx_bytes)
         CORRAL__BAD("a peak is below its current value");
     return true;
 }
 
-static bool corral__verify_lanes(const corral_sched *s)
+static bool corral__verify_lanes(corral__image *m)
 {
-    const corral__lane *L = corral__lanes(s);
-    const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
-    uint32_t chunks = 0;
+    const corral_sched *s = m->s;
+    const uint32_t bump = s->run.chunk_bump;
+    uint32_t chunks = 0, eci, ek;
+    corral_co ct;
+    corral__lane lt;
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
-        uint32_t c = L[l].head, n = 0;
-        for (uint32_t k = 0; k < L[l].count; k++) {
-            if (k && k % CORRAL__CHUNK == 0) c = next[c];
-            if (c == CORRAL__NIL || c >= s->run.chunk_count) CORRAL__BAD("a lane is shorter than its count");
-            uint32_t e = c * CORRAL__CHUNK + k % CORRAL__CHUNK, off = E[e];
+        const corral__lane L = *corral__ilane(m, l, &lt);
+        uint32_t c = L.head;
+        for (uint32_t e = 0; e < L.count; e++) {
+            if (e && e % CORRAL__CHUNK == 0) c = corral__inext(m, c);
+            if (c == CORRAL__NIL || c >= bump) CORRAL__BAD("a lane is shorter than its count");
+            uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__ientry(m, at);
             if (off == CORRAL__NIL) continue;
-            const corral_co *co = CORRAL__CO(s, off);
-            if (co->link != e) CORRAL__BAD("a lane entry and its coroutine disagree");
+            if (!corral__islot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
+            const corral_co *co = corral__ico(m, eci, ek, &ct);
+            if (co->link != at) CORRAL__BAD("a lane entry and its coroutine disagree");
+            if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED)
+                CORRAL__BAD("a lane entry names a coroutine that is not queued");
             if (corral__lane_of(s, co) != l) CORRAL__BAD("a coroutine sits in another phase's or type's lane");
-            n++;
         }
         uint32_t held = 0, last = CORRAL__NIL;
-        for (c = L[l].head; c != CORRAL__NIL; c = next[c]) {
-            if (++chunks > s->run.chunk_count) CORRAL__BAD("a lane's chunk chain has a cycle");
+        for (c = L.head; c != CORRAL__NIL; c = corral__inext(m, c)) {
+            if (c >= bump || ++chunks > s->run.chunk_count) CORRAL__BAD("a lane's chunk chain has a cycle or leaves the pool");
             held++;
             last = c;
         }
-        if (L[l].tail != last) CORRAL__BAD("a lane's tail is not the last chunk of its chain");
-        if (L[l].cap != held * CORRAL__CHUNK) CORRAL__BAD("a lane's capacity is not its chunks' entries");
-        if (s->run.walking_lane != l && held != (L[l].count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
+        if (L.tail != last) CORRAL__BAD("a lane's tail is not the last chunk of its chain");
+        if (L.cap != held * CORRAL__CHUNK || L.walk_end > L.count) CORRAL__BAD("a lane's capacity is not its chunks' entries");
+        if (s->run.walking_lane != l && held != (L.count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
             CORRAL__BAD("a lane holds more chunks than its entries need");
     }
-    for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = next[c])
-        if (c >= s->run.chunk_bump || ++chunks > s->run.chunk_count)
-            CORRAL__BAD("the free chunks and the lanes overlap");
-    if (s->run.chunk_bump > s->run.chunk_count) CORRAL__BAD("the chunk bump is past the pool");
-    chunks += s->run.chunk_count - s->run.chunk_bump;
+    if (bump > s->run.chunk_count) CORRAL__BAD("the chunk bump is past the pool");
+    for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = corral__inext(m, c))
+        if (c >= bump || ++chunks > s->run.chunk_count) CORRAL__BAD("the free chunks and the lanes overlap");
+    chunks += s->run.chunk_count - bump;
     if (chunks != s->run.chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
     /* every queued coroutine is where its link says */
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-        const corral__class *cl = &s->arena.classes[ci];
-        for (uint32_t k = 0; k < cl->capacity; k++) {
-            uint32_t off = corral__slot_off(cl, k);
-            const corral_co *co = CORRAL__CO(s, off);
-            if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || off == s->run.running) continue;
-            if (co->link >= s->run.chunk_count * CORRAL__CHUNK || E[co->link] != off)
-                CORRAL__BAD("a queued coroutine is in no lane");
-        }
+    CORRAL__EACH_TOUCHED(m, ci, c, k) {
+        const corral_co *co = corral__ico(m, ci, k, &ct);
+        if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || corral__slot_off(c, k) == s->run.running)
+            continue;
+        if (co->link >= bump * CORRAL__CHUNK || corral__ientry(m, co->link) != corral__slot_off(c, k))
+            CORRAL__BAD("a queued coroutine is in no lane");
     }
     return true;
 }
 
-static bool corral__verify_nodes(const corral_sched *s)
+/* node i is in the chain (wait or groups) of the coroutine it names */
+static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n, bool group)
 {
-    const corral__node *N = corral__nodes(s);
-    uint32_t wait_used = 0, group_used = 0, n = 0;
+    uint32_t ci, k, len = 0;
+    corral_co ct;
+    corral__meta mt;
+    corral__node nt;
+    if (!corral__islot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__ico(m, ci, k, &ct)->state)) return false;
+    const corral__meta *cm = corral__imeta(m, ci, k, &mt);
+    for (uint32_t j = group ? cm->groups : cm->wait; j != CORRAL__NIL && len++ <= 33;) {
+        if (j == i) return true;
+        const corral__node *o = corral__inode(m, j, &nt);
+        if (!o) return false;
+        j = o->sibling;
+    }
+    return false;
+}
+
+/* What a list of nodes may hold: its kinds and what each must name */
+enum { CORRAL__BY_TARGET, CORRAL__BY_LIST, CORRAL__BY_BUCKET, CORRAL__BY_TAG };
+typedef struct corral__list_rule {
+    uint8_t kind, kind2, by, group;
+    uint32_t want;
+} corral__list_rule;
+
+/* one list: each node of its kind and naming its container, linked both
+   ways, attached, in its coroutine's chain; its tail the last */
+static bool corral__verify_list(corral__image *m, uint32_t head, uint32_t tail, corral__list_rule r, uint32_t *found)
+{
+    uint32_t prev = CORRAL__NIL, n = 0, limit = m->s->nodes.count;
+    corral__node nt;
+    for (uint32_t i = head; i != CORRAL__NIL;) {
+        const corral__node *nd = corral__inode(m, i, &nt);
+        if (!nd || ++n > limit) CORRAL__BAD("a wait list links an untouched node or has a cycle");
+        uint32_t got = r.by == CORRAL__BY_TARGET ? nd->u.t.target
+                       : r.by == CORRAL__BY_LIST ? nd->list
+                       : r.by == CORRAL__BY_BUCKET ? nd->u.g.bucket
+                                                   : nd->u.g.tag;
+        if ((nd->kind != r.kind && nd->kind != r.kind2) || got != r.want || nd->prev != prev || nd->attached != 1)
+            CORRAL__BAD("a wait list holds a node of another kind, container or link");
+        if (r.group && nd->list != 0) CORRAL__BAD("a group node is on a side list between operations");
+        if (!corral__in_chain(m, i, nd, r.group)) CORRAL__BAD("a listed node is in no chain of its coroutine");
+        prev = i;
+        i = nd->next;
+    }
+    if (tail != prev) CORRAL__BAD("a wait list's tail is not its last node");
+    *found += n;
+    return true;
+}
+
+/* A predicate a node calls: in a snapshot, one the scheduler knows */
+static bool corral__known_predicate(corral__image *m, corral_predicate fn)
+{
+    return !m->snap || corral__predicate_known(m->blk, fn);
+}
+
+/* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
+static bool corral__fits(const corral__type_entry *te, uint32_t at, uint32_t n)
+{
+    return at >= te->ctx_off && (uint64_t)at + n <= (uint64_t)te->ctx_off + te->ctx_size;
+}
+
+/* one wait node of a coroutine (global g, type te): its kind, its container, its target */
+static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral__node *n, uint32_t g,
+                                     const corral__type_entry *te, uint32_t *listed)
+{
+    const corral_sched *s = m->s;
+    corral__signal st;
+    corral__future ft;
+    corral__channel cht;
+    corral__counter kt;
+    uint32_t ci, k;
+    corral_co ct;
+    if (n->member >= CORRAL_MAX_GROUP || n->attached > 2) CORRAL__BAD("a wait node is malformed");
+    if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
+        if (n->attached == 1 && (n->list >= s->timers.heaps || n->next >= s->timers.heap_len[n->list] ||
+                                 corral__iheap(m, n->list, n->next) != i))
+            CORRAL__BAD("a timer is not where its heap position says");
+        return true;
+    }
+    if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) {
+        bool on_list = n->list < s->run.phases || n->list == CORRAL__PRED_POLL ||
+                       (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
+        if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
+        *listed += n->attached == 1;
+        return true;
+    }
+    if (!corral__kind_is(n->kind, CORRAL__HOW_LIST)) CORRAL__BAD("a wait node has a kind that takes no node");
+    if (n->attached != 1) return true; /* fired (in an all): what it waited on may be gone */
+    const uint32_t t = n->u.t.target;
+    bool ok = false;
+    switch ((corral_wait_kind)n->kind) {
+    case CORRAL_WAIT_SIGNAL: ok = t < s->wakes.max_signals && (corral__isignal(m, t, &st)->gen & 1u); break;
+    case CORRAL_WAIT_FUTURE: ok = t < s->wakes.max_futures && (corral__ifuture(m, t, &ft)->gen & 1u); break;
+    case CORRAL_WAIT_JOIN:
+        ok = t != g && corral__iglobal(s, t, &ci, &k) && corral__state_alive(corral__ico(m, ci, k, &ct)->state);
+        break;
+    case CORRAL_WAIT_SEND:
+    case CORRAL_WAIT_RECEIVE: {
+        const corral__channel *c = t < s->chans.max_channels ? corral__ichannel(m, t, &cht) : NULL;
+        ok = c && (c->gen & 1u) && corral__fits(te, n->u.t.seq, c->size);
+        break;
+    }
+    case CORRAL_WAIT_ACQUIRE:
+    case CORRAL_WAIT_WAIT_GROUP: {
+        const corral__counter *c = t < s->chans.max_counters ? corral__icounter(m, t, &kt) : NULL;
+        ok = c && (c->gen & 1u) && c->kind == (n->kind == CORRAL_WAIT_ACQUIRE ? CORRAL__SEMAPHORE : CORRAL__WAITGROUP);
+        break;
+    }
+    case CORRAL_WAIT_FRAMES:
+    case CORRAL_WAIT_SECONDS:
+    case CORRAL_WAIT_REALTIME:
+    case CORRAL_WAIT_UNTIL:
+    case CORRAL_WAIT_WHILE:
+    CORRAL__CASES_WITHOUT_NODE
+        break;
+    }
+    if (!ok) CORRAL__BAD("a wait names a signal, future, coroutine, channel or count that is not there");
+    (*listed)++;
+    return true;
+}
+
+/* the result size of the coroutine at global g (0 if none) */
+static uint32_t corral__result_of(corral__image *m, uint32_t g)
+{
+    uint32_t ci, k;
+    corral_co ct;
+    if (!corral__iglobal(m->s, g, &ci, &k)) return UINT32_MAX;
+    const corral_co *co = corral__ico(m, ci, k, &ct);
+    if (co->type >= m->s->types.type_count) return UINT32_MAX;
+    return corral__iwhat(m, co->type)->vt->result_size;
+}
+
+static bool corral__verify_nodes(corral__image *m)
+{
+    const corral_sched *s = m->s;
+    uint32_t wait_used = 0, group_used = 0, n = 0, listed = 0, found = 0, grouped = 0;
+    corral__node nt, pt;
+    corral_co ct, pct;
+    corral__meta mt, pmt;
     if (s->nodes.wait_bump > s->nodes.wait_count || s->nodes.group_bump < s->nodes.wait_count ||
         s->nodes.group_bump > s->nodes.count)
         CORRAL__BAD("a node bump is out of its part");
-    for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = corral__inode(m, i, &nt)->sibling) {
         if (i >= s->nodes.wait_bump) CORRAL__BAD("the wait node free list holds an untouched or group node");
         if (++n > s->nodes.wait_count) CORRAL__BAD("the wait node free list has a cycle");
     }
     if (n + s->nodes.wait_count - s->nodes.wait_bump != s->nodes.wait_free_count)
         CORRAL__BAD("the free wait node count is wrong");
     n = 0;
-    for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = corral__inode(m, i, &nt)->sibling) {
         if (i < s->nodes.wait_count || i >= s->nodes.group_bump)
             CORRAL__BAD("the group node free list holds an untouched or wait node");
         if (++n > s->nodes.count - s->nodes.wait_count) CORRAL__BAD("the group node free list has a cycle");
     }
     if (n + s->nodes.count - s->nodes.group_bump != s->nodes.group_free_count)
         CORRAL__BAD("the free group node count is wrong");
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-        const corral__class *cl = &s->arena.classes[ci];
-        for (uint32_t k = 0; k < cl->capacity; k++) {
-            uint32_t off = corral__slot_off(cl, k);
-            const corral_co *co = CORRAL__CO(s, off);
-            if (!corral__state_alive(co->state)) continue;
-            const corral__meta *m = corral__meta_of(s, co);
-            uint32_t g = cl->first + k, len = 0;
-            const bool arms = m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
-            uint32_t running = 0;
-            for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
-                if (i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group node");
-                if (N[i].co != off) CORRAL__BAD("a wait node names another coroutine");
-                if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
-                if ((N[i].kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
-                if (arms && N[i].attached) CORRAL__BAD("an arm's node is in a container");
-                if (arms && N[i].u.t.target != CORRAL__NIL) {
-                    if (N[i].u.t.target >= s->arena.total_slots) CORRAL__BAD("an arm's child is out of range");
-                    const corral_co *ch = corral__co_of_global(s, N[i].u.t.target);
-                    if (!corral__state_alive(ch->state) || corral__meta_of(s, ch)->parent != g)
-                        CORRAL__BAD("an arm's child does not name its caller as parent");
-                    running++;
-                }
+    CORRAL__EACH_TOUCHED(m, ci, cl, k) {
+        uint32_t off = corral__slot_off(cl, k), pci, pk;
+        const corral_co *co = corral__ico(m, ci, k, &ct);
+        if (!corral__state_alive(co->state)) continue;
+        const corral__meta mm = *corral__imeta(m, ci, k, &mt);
+        const corral__meta *md = &mm;
+        const corral__type_entry *te = corral__iwhat(m, co->type);
+        const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
+        uint32_t len = 0, running = 0;
+        if (md->domain >= s->domains.count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
+            (corral__between_ticks(s) && md->mode != kind))
+            CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
+        const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+        for (uint32_t i = md->wait; i != CORRAL__NIL;) {
+            const corral__node *nd = corral__inode(m, i, &nt);
+            if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
+            if (nd->co != off) CORRAL__BAD("a wait node names another coroutine");
+            if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
+            if ((nd->kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
+            if (arms && nd->attached) CORRAL__BAD("an arm's node is in a container");
+            if (arms && nd->u.t.target != CORRAL__NIL) {
+                if (!corral__iglobal(s, nd->u.t.target, &pci, &pk)) CORRAL__BAD("an arm's child is out of range");
+                const corral_co *ch = corral__ico(m, pci, pk, &pct);
+                if (!corral__state_alive(ch->state) || corral__imeta(m, pci, pk, &pmt)->parent != g)
+                    CORRAL__BAD("an arm's child does not name its caller as parent");
+                uint32_t rs = corral__result_of(m, nd->u.t.target);
+                if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__fits(te, nd->u.t.seq, rs)))
+                    CORRAL__BAD("an arm's result has no place in its caller");
+                running++;
             }
-            if (arms && (running == 0 || (m->mode == CORRAL__MODE_SYNC && m->pending != running) ||
-                         m->child != CORRAL__NIL))
-                CORRAL__BAD("a race or sync counts its arms wrong");
-            wait_used += len;
-            len = 0;
-            uint32_t deadlines = 0;
-            for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
-                if (N[i].co != off) CORRAL__BAD("a group node names another coroutine");
-                if (N[i].kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
-                    if (i >= s->nodes.wait_count || N[i].attached != 1 || ++deadlines > 1)
-                        CORRAL__BAD("a stop deadline is not one wait node in a heap");
-                    wait_used++;
-                    continue;
-                }
-                if (i < s->nodes.wait_count || i >= s->nodes.count) CORRAL__BAD("a group chain holds a wait node");
-                if (N[i].kind != CORRAL__NODE_OWNER && N[i].kind != CORRAL__NODE_TAG)
-                    CORRAL__BAD("a group node has a wait kind");
+            if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &listed)) return false;
+            i = nd->sibling;
+        }
+        if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && md->pending != running) ||
+                     md->child != CORRAL__NIL))
+            CORRAL__BAD("a race or sync counts its arms wrong");
+        wait_used += len;
+        len = 0;
+        uint32_t deadlines = 0;
+        for (uint32_t i = md->groups; i != CORRAL__NIL;) {
+            const corral__node *nd = corral__inode(m, i, &nt);
+            if (!nd) CORRAL__BAD("a group chain holds an untouched node");
+            if (nd->co != off) CORRAL__BAD("a group node names another coroutine");
+            if (nd->kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
+                if (i >= s->nodes.wait_count || nd->attached != 1 || ++deadlines > 1 || nd->list >= s->timers.heaps ||
+                    nd->next >= s->timers.heap_len[nd->list] || corral__iheap(m, nd->list, nd->next) != i)
+                    CORRAL__BAD("a stop deadline is not one wait node in a heap");
+                wait_used++;
+            } else {
+                if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
+                if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
+                    (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
+                    CORRAL__BAD("a group node has a wait kind, or no group");
                 if (++len > 33) CORRAL__BAD("a group chain is too long (cycle?)");
             }
-            group_used += len;
-            if (co->state == CORRAL__WAITING && m->wait == CORRAL__NIL && m->child == CORRAL__NIL)
-                CORRAL__BAD("a waiting coroutine waits on nothing");
-            if (m->child != CORRAL__NIL) {
-                if (m->child >= s->arena.total_slots) CORRAL__BAD("a child link is out of range");
-                const corral_co *ch = corral__co_of_global(s, m->child);
-                if (!corral__state_alive(ch->state) || corral__meta_of(s, ch)->parent != g)
-                    CORRAL__BAD("a caller's child does not name it as parent");
-            }
-            if (m->parent != CORRAL__NIL) {
-                if (m->parent >= s->arena.total_slots) CORRAL__BAD("a parent link is out of range");
-                const corral_co *pa = corral__co_of_global(s, m->parent);
-                const corral__meta *pm = corral__meta_of(s, pa);
-                bool awaited = pm->child == g;
-                if (pm->mode == CORRAL__MODE_RACE || pm->mode == CORRAL__MODE_SYNC)
-                    for (uint32_t i = pm->wait; i != CORRAL__NIL && !awaited; i = N[i].sibling)
-                        awaited = N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target == g;
-                if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
-            }
+            i = nd->sibling;
         }
+        group_used += len;
+        if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && md->child == CORRAL__NIL)
+            CORRAL__BAD("a waiting coroutine waits on nothing");
+        if (md->child != CORRAL__NIL) {
+            if (!corral__iglobal(s, md->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
+            const corral_co *ch = corral__ico(m, pci, pk, &pct);
+            if (!corral__state_alive(ch->state) || corral__imeta(m, pci, pk, &pmt)->parent != g)
+                CORRAL__BAD("a caller's child does not name it as parent");
+            uint32_t rs = corral__result_of(m, md->child);
+            if (md->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__fits(te, md->dest, rs)))
+                CORRAL__BAD("a child's result has no place in its caller");
+        }
+        if (md->parent != CORRAL__NIL) {
+            if (!corral__iglobal(s, md->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
+            const corral_co *pa = corral__ico(m, pci, pk, &pct);
+            const corral__meta pm = *corral__imeta(m, pci, pk, &pmt);
+            bool awaited = pm.child == g;
+            if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
+                for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
+                    const corral__node *nd = corral__inode(m, i, &pt);
+                    if (!nd) break;
+                    awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
+                    i = nd->sibling;
+                }
+            if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
+        }
+        /* who waits for it to end */
+        corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, CORRAL__BY_TARGET, 0, g};
+        if (!corral__verify_list(m, md->joiners_head, md->joiners_tail, join, &found)) return false;
     }
-    if (s->now.depth == 0 && !s->now.in_tick) {
+    /* every attached list and predicate node is on the list it names, once */
+    corral__signal st;
+    corral__future ft;
+    corral__channel cht;
+    corral__counter kt;
+    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
+        const corral__signal *x = corral__isignal(m, i, &st);
+        corral__list_rule r = {CORRAL_WAIT_SIGNAL, CORRAL_WAIT_SIGNAL, CORRAL__BY_TARGET, 0, i};
+        if (!(x->gen & 1u) && x->head != CORRAL__NIL) CORRAL__BAD("a free signal has waiters");
+        if ((x->gen & 1u) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
+    }
+    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
+        const corral__future *x = corral__ifuture(m, i, &ft);
+        corral__list_rule r = {CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, CORRAL__BY_TARGET, 0, i};
+        if (!(x->gen & 1u) && x->head != CORRAL__NIL) CORRAL__BAD("a free future has waiters");
+        if ((x->gen & 1u) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
+    }
+    for (uint32_t i = 0; i < s->chans.max_channels; i++) {
+        const corral__channel x = *corral__ichannel(m, i, &cht);
+        corral__list_rule r = {CORRAL_WAIT_SEND, CORRAL_WAIT_SEND, CORRAL__BY_TARGET, 0, i};
+        corral__list_rule q = {CORRAL_WAIT_RECEIVE, CORRAL_WAIT_RECEIVE, CORRAL__BY_TARGET, 0, i};
+        if (!(x.gen & 1u) && (x.send_head != CORRAL__NIL || x.recv_head != CORRAL__NIL))
+            CORRAL__BAD("a free channel has senders or receivers");
+        if ((x.gen & 1u) && (!corral__verify_list(m, x.send_head, x.send_tail, r, &found) ||
+                             !corral__verify_list(m, x.recv_head, x.recv_tail, q, &found)))
+            return false;
+    }
+    for (uint32_t i = 0; i < s->chans.max_counters; i++) {
+        const corral__counter *x = corral__icounter(m, i, &kt);
+        corral__list_rule r = {CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_WAIT_GROUP, CORRAL__BY_TARGET, 0, i};
+        if (!(x->gen & 1u) && x->head != CORRAL__NIL) CORRAL__BAD("a free semaphore or wait group has waiters");
+        if ((x->gen & 1u) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
+    }
+    for (uint32_t ph = 0; ph < s->run.phases; ph++) {
+        corral__list_rule r = {CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, CORRAL__BY_LIST, 0, ph};
+        corral__list_rule q = {CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, CORRAL__BY_LIST, 0, CORRAL__PRED_NEXT + ph};
+        if (!corral__verify_list(m, s->polls.head[ph], s->polls.tail[ph], r, &found) ||
+            !corral__verify_list(m, s->polls.next_head[ph], s->polls.next_tail[ph], q, &found))
+            return false;
+    }
+    corral__list_rule polled = {CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, CORRAL__BY_LIST, 0, CORRAL__PRED_POLL};
+    if (!corral__verify_list(m, s->polls.poll_head, s->polls.poll_tail, polled, &found)) return false;
+    if (found != listed) CORRAL__BAD("an attached wait is on no list, or on one twice");
+    /* every group node is on its owner's bucket or its tag's list, once */
+    if (corral__between_ticks(s) && s->groups.side_depth != 0) CORRAL__BAD("a group operation is under way between ticks");
+    for (uint32_t b = 0; b <= s->groups.owner_mask; b++) {
+        corral__list_rule r = {CORRAL__NODE_OWNER, CORRAL__NODE_OWNER, CORRAL__BY_BUCKET, 1, b};
+        if (!corral__verify_list(m, corral__iowner(m, 2 * b), corral__iowner(m, 2 * b + 1), r, &grouped)) return false;
+    }
+    for (uint32_t t = 0; t < 32; t++) {
+        corral__list_rule r = {CORRAL__NODE_TAG, CORRAL__NODE_TAG, CORRAL__BY_TAG, 1, t};
+        if (!corral__verify_list(m, s->groups.tag_head[t], s->groups.tag_tail[t], r, &grouped)) return false;
+    }
+    if (corral__between_ticks(s)) {
+        if (grouped != group_used) CORRAL__BAD("a group node is on no group list, or on one twice");
         if (wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
         if (group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count) CORRAL__BAD("a group node leaked");
     }
     return true;
 }
 
-static bool corral__verify_heaps(const corral_sched *s)
+static bool corral__verify_heaps(corral__image *m)
 {
-    const corral__node *N = corral__nodes(s);
+    const corral_sched *s = m->s;
+    corral__node nt;
+    corral_co ct;
+    uint32_t ci, k;
     for (uint32_t h = 0; h < s->timers.heaps; h++) {
-        const uint32_t *H = corral__heap(s, h);
         for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
-            uint32_t i = H[pos];
-            if (i >= s->nodes.wait_count) CORRAL__BAD("a heap holds a node out of range");
-            if (N[i].next != pos) CORRAL__BAD("a timer node does not know its heap position");
-            if (N[i].list != h) CORRAL__BAD("a timer node does not know its heap");
-            if (!N[i].attached) CORRAL__BAD("a heap holds a detached node");
+            uint32_t i = corral__iheap(m, h, pos);
+            const corral__node *nd = i < s->nodes.wait_count ? corral__inode(m, i, &nt) : NULL;
+            if (!nd) CORRAL__BAD("a heap holds a node out of range");
+            if (nd->next != pos) CORRAL__BAD("a timer node does not know its heap position");
+            if (nd->list != h) CORRAL__BAD("a timer node does not know its heap");
+            if (!nd->attached) CORRAL__BAD("a heap holds a detached node");
+            if (!corral__timer_node(nd)) CORRAL__BAD("a heap holds a node that is no timer");
+            double due = nd->u.t.due;
             if (pos > 0) {
-                const corral__node *p = &N[H[(pos - 1) / CORRAL__HEAP_ARITY]];
-                if (p->u.t.due > N[i].u.t.due) CORRAL__BAD("a timer heap is out of order");
+                corral__node pt;
+                const corral__node *p = corral__inode(m, corral__iheap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
+                if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
             }
-            const corral_co *co = CORRAL__CO(s, N[i].co);
-            if (N[i].kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
-                                                   : co->state != CORRAL__WAITING)
+            if (!corral__islot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
+            const corral_co *co = corral__ico(m, ci, k, &ct);
+            if (nd->kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
+                                                  : co->state != CORRAL__WAITING)
                 CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
         }
     }
     return true;
 }
 
-static bool corral__verify_pools(const corral_sched *s)
+static bool corral__verify_pools(corral__image *m)
 {
+    const corral_sched *s = m->s;
     uint32_t n = 0;
-    const corral__signal *G = corral__signals(s);
-    for (uint32_t i = s->wakes.signal_free; i != CORRAL__NIL; i = G[i].next_free) {
-        if (i >= s->wakes.max_signals || (G[i].gen & 1u)) CORRAL__BAD("a live signal is on the free list");
+    corral__signal st;
+    corral__future ft;
+    corral__channel cht;
+    corral__counter kt;
+    for (uint32_t i = s->wakes.signal_free; i != CORRAL__NIL; i = corral__isignal(m, i, &st)->next_free) {
+        if (i >= s->wakes.max_signals || (corral__isignal(m, i, &st)->gen & 1u)) CORRAL__BAD("a live signal is on the free list");
         if (++n > s->wakes.max_signals) CORRAL__BAD("the signal free list has a cycle");
     }
-    for (uint32_t i = 0; i < s->wakes.max_signals; i++) n += G[i].gen & 1u;
+    for (uint32_t i = 0; i < s->wakes.max_signals; i++) n += corral__isignal(m, i, &st)->gen & 1u;
     if (n != s->wakes.max_signals) CORRAL__BAD("a signal is lost (not live and not free)");
     n = 0;
-    const corral__future *F = corral__futures(s);
-    for (uint32_t i = s->wakes.future_free; i != CORRAL__NIL; i = F[i].next_free) {
-        if (i >= s->wakes.max_futures || (F[i].gen & 1u)) CORRAL__BAD("a live future is on the free list");
+    for (uint32_t i = s->wakes.future_free; i != CORRAL__NIL; i = corral__ifuture(m, i, &ft)->next_free) {
+        if (i >= s->wakes.max_futures || (corral__ifuture(m, i, &ft)->gen & 1u)) CORRAL__BAD("a live future is on the free list");
         if (++n > s->wakes.max_futures) CORRAL__BAD("the future free list has a cycle");
     }
-    for (uint32_t i = 0; i < s->wakes.max_futures; i++) n += F[i].gen & 1u;
+    for (uint32_t i = 0; i < s->wakes.max_futures; i++) n += corral__ifuture(m, i, &ft)->gen & 1u;
     if (n != s->wakes.max_futures) CORRAL__BAD("a future is lost (not live and not free)");
     n = 0;
-    const corral__channel *C = corral__channels(s);
-    for (uint32_t i = s->chans.channel_free; i != CORRAL__NIL; i = C[i].next_free) {
-        if (i >= s->chans.max_channels || (C[i].gen & 1u)) CORRAL__BAD("a live channel is on the free list");
+    for (uint32_t i = s->chans.channel_free; i != CORRAL__NIL; i = corral__ichannel(m, i, &cht)->next_free) {
+        if (i >= s->chans.max_channels || (corral__ichannel(m, i, &cht)->gen & 1u)) CORRAL__BAD("a live channel is on the free list");
         if (++n > s->chans.max_channels) CORRAL__BAD("the channel free list has a cycle");
     }
     for (uint32_t i = 0; i < s->chans.max_channels; i++) {
-        n += C[i].gen & 1u;
-        if ((C[i].gen & 1u) && (C[i].cap == 0 || C[i].count > C[i].cap || C[i].first >= C[i].cap ||
-                                (uint64_t)C[i].cap * C[i].size > s->chans.channel_bytes))
+        const corral__channel *c = corral__ichannel(m, i, &cht);
+        n += c->gen & 1u;
+        if ((c->gen & 1u) && (c->cap == 0 || c->size == 0 || c->count > c->cap || c->first >= c->cap ||
+                              (uint64_t)c->cap * c->size > s->chans.channel_bytes))
             CORRAL__BAD("a channel's ring is out of bounds");
-        if ((C[i].gen & 1u) && C[i].count < C[i].cap && C[i].send_head != CORRAL__NIL)
+        if ((c->gen & 1u) && c->count < c->cap && c->send_head != CORRAL__NIL)
             CORRAL__BAD("a sender waits on a channel with room");
-        if ((C[i].gen & 1u) && C[i].count > 0 && C[i].recv_head != CORRAL__NIL)
+        if ((c->gen & 1u) && c->count > 0 && c->recv_head != CORRAL__NIL)
             CORRAL__BAD("a receiver waits on a channel with values");
     }
     if (n != s->chans.max_channels || s->chans.channels_live > s->chans.max_channels)
         CORRAL__BAD("a channel is lost (not live and not free)");
     n = 0;
-    const corral__counter *K = corral__counters(s);
-    for (uint32_t i = s->chans.counter_free; i != CORRAL__NIL; i = K[i].next_free) {
-        if (i >= s->chans.max_counters || (K[i].gen & 1u)) CORRAL__BAD("a live semaphore or wait group is on the free list");
+    for (uint32_t i = s->chans.counter_free; i != CORRAL__NIL; i = corral__icounter(m, i, &kt)->next_free) {
+        if (i >= s->chans.max_counters || (corral__icounter(m, i, &kt)->gen & 1u))
+            CORRAL__BAD("a live semaphore or wait group is on the free list");
         if (++n > s->chans.max_counters) CORRAL__BAD("the semaphore free list has a cycle");
     }
-    for (uint32_t i = 0; i < s->chans.max_counters; i++) n += K[i].gen & 1u;
+    for (uint32_t i = 0; i < s->chans.max_counters; i++) {
+        const corral__counter *c = corral__icounter(m, i, &kt);
+        n += c->gen & 1u;
+        if ((c->gen & 1u) && c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP)
+            CORRAL__BAD("a semaphore or wait group is of no kind");
+    }
     if (n != s->chans.max_counters) CORRAL__BAD("a semaphore or wait group is lost");
     return true;
+}
+
+/* what holds between ticks: nothing on the C stack, no walk under way */
+static bool corral__verify_control(corral__image *m)
+{
+    const corral_sched *s = m->s;
+    if (s->types.type_count > s->types.max_types || s->run.phases > CORRAL__PH_MAX ||
+        s->domains.count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
+        CORRAL__BAD("a table's count is past its capacity");
+    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
+        if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u)) CORRAL__BAD("a timer heap is too long");
+    if (corral__between_ticks(s) &&
+        (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.starting || s->now.pulls ||
+         s->run.ready_head != s->run.ready_tail))
+        CORRAL__BAD("a walk, a start or a pull is under way between ticks");
+    return true;
+}
+
+bool corral__verify_image(corral__image *m)
+{
+    m->why = NULL;
+    return corral__verify_control(m) && corral__verify_slots(m) && corral__verify_lanes(m) &&
+           corral__verify_nodes(m) && corral__verify_heaps(m) && corral__verify_pools(m);
 }
 
 bool corral_verify(const corral_sched *s)
 {
     if (!corral__check(s)) return false;
-    return corral__verify_slots(s) && corral__verify_lanes(s) && corral__verify_nodes(s) &&
-           corral__verify_heaps(s) && corral__verify_pools(s);
+    corral__image m;
+    memset(&m, 0, sizeof m);
+    m.s = m.blk = s;
+    if (corral__verify_image(&m)) return true;
+    corral__fail_at(s, NULL, CORRAL_ERR_CORRUPT, "corral_verify", CORRAL__NOH, NULL, m.why);
+    return false;
 }

@@ -23,20 +23,6 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
 #undef CORRAL__X
 };
 
-/* The kinds that take no node of their own (they wait by their phase, or
-   through their members' nodes), and the count: the switches over kinds
-   below list every kind, with no default, so -Wswitch names a new one. */
-#define CORRAL__CASES_WITHOUT_NODE \
-    case CORRAL_WAIT_NONE:         \
-    case CORRAL_WAIT_NEXT_FRAME:   \
-    case CORRAL_WAIT_FIXED_UPDATE: \
-    case CORRAL_WAIT_LATE_UPDATE:  \
-    case CORRAL_WAIT_END_OF_FRAME: \
-    case CORRAL_WAIT_PHASE:        \
-    case CORRAL_WAIT_ALL:          \
-    case CORRAL_WAIT_ANY:          \
-    case CORRAL_WAIT_KIND_COUNT:
-
 /* ---- node pool */
 uint32_t corral__node_alloc(corral_sched *s)
 {

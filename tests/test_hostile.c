@@ -532,3 +532,117 @@ Test(hostile, races_and_syncs_100000_deep_stop_at_the_bound_and_every_walk_over_
     cr_assert_gt(corral_live_count(s), CORRAL_MAX_RACE_DEPTH);
     corral_sched_destroy(s);
 }
+
+/* ---- every bit of a real snapshot, flipped and resealed (its checksum
+   made again, as an attacker would): the restore refuses it with nothing
+   changed, or restores a state that verifies and runs (under ASan and
+   UBSan in CI: nothing is written outside the arena) */
+
+/* the snapshot's checksum, as snapshot.c computes it */
+static uint64_t hs_snap_sum(const unsigned char *p, size_t n)
+{
+    uint64_t a[4] = {1, 2, 3, 4}, b[4] = {n, 0, 0, 0};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        uint64_t w[4];
+        memcpy(w, p + i, sizeof w);
+        for (int l = 0; l < 4; l++) {
+            a[l] += w[l];
+            b[l] += a[l];
+        }
+    }
+    uint64_t h = 0;
+    for (int l = 0; l < 4; l++) h = (h ^ a[l] ^ (b[l] << 1 | b[l] >> 63)) * 0xBF58476D1CE4E5B9ull;
+    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h ^ (h >> 31);
+}
+enum { HS_SNAP_HEAD = 32 }; /* magic, version, size, layout, sum */
+static void hs_snap_reseal(unsigned char *p, size_t n)
+{
+    uint64_t sum = hs_snap_sum(p + HS_SNAP_HEAD, n - HS_SNAP_HEAD);
+    memcpy(p + HS_SNAP_HEAD - sizeof sum, &sum, sizeof sum);
+}
+
+/* its user is a number, as a save asks: a snapshot's user comes back as
+   the snapshot holds it */
+static int g_flag;
+static bool hs_flag(void *user) { return (uintptr_t)user == 1u && g_flag; }
+#define HS_POLL_FIELDS(F) F(corral_semaphore, sem) F(int32_t, n)
+DECLARE_COROUTINE(hs_poll, HS_POLL_FIELDS)
+DEFINE_COROUTINE(hs_poll)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_AWAIT(co, corral_wait_until(hs_flag, (void *)(uintptr_t)1u));
+    CORRAL_AWAIT(co, corral_wait_acquire(ctx->sem));
+    CORRAL_END(co);
+}
+
+/* a game holding every kind of state a snapshot carries */
+static corral_sched *hs_snap_game(void)
+{
+    corral_sched_desc d = one_class_desc(64, 40);
+    d.registry = &hs_registry;
+    d.max_wait_nodes = 64;
+    d.max_group_nodes = 16;
+    d.max_signals = 4;
+    d.max_futures = 2;
+    d.max_channels = 2;
+    d.max_semaphores = 2;
+    d.max_waitgroups = 1;
+    d.channel_bytes = 16;
+    d.domains = 2;
+    corral_sched *s = sched_of(d);
+    hs_caller_start(s, (hs_caller_ctx){.n = 5});
+    hs_caller_start(s, (hs_caller_ctx){.n = 0});
+    hs_turn_start_ex(s, (hs_turn_ctx){.frames = 9}, &(corral_start_desc){.tags = 3, .owner = 7, .domain = 1});
+    hs_nest_start(s, (hs_nest_ctx){.left = 3});
+    corral_handle g = hs_guard_start_ex(s, (hs_guard_ctx){.hp = 7}, &(corral_start_desc){.owner = 9});
+    corral_channel ch = corral_channel_create(s, sizeof(int32_t));
+    hs_all_start(s, (hs_all_ctx){.ch = ch, .s1 = corral_signal_create(s), .s2 = corral_signal_create(s)});
+    corral_semaphore sem = corral_semaphore_create(s, 0);
+    hs_poll_start(s, (hs_poll_ctx){.sem = sem});
+    corral_future_create(s);
+    corral_waitgroup_add(s, corral_waitgroup_create(s), 1);
+    corral_tick(s, 1.0f / 60.0f);
+    corral_request_stop(s, g, 5.0f);
+    corral_pause_owner(s, 7);
+    corral_tick(s, 1.0f / 60.0f);
+    return s;
+}
+
+Test(hostile, every_resealed_bit_flip_of_a_snapshot_is_refused_or_restores_a_sound_state, .timeout = 600)
+{
+    g_flag = 0;
+    corral_sched *s = hs_snap_game();
+    size_t n = corral_snapshot(s, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+    static unsigned char orig[sizeof g_buf];
+    memcpy(orig, g_buf, n);
+    corral_tick(s, 1.0f / 60.0f); /* the present differs from the snapshot */
+    static unsigned char present[sizeof g_buf];
+    size_t pn = corral_snapshot(s, present, sizeof present);
+    cr_assert_gt(pn, 0);
+    uint32_t restored = 0, refused = 0;
+    for (size_t bit = HS_SNAP_HEAD * 8; bit < 8 * n; bit++) {
+        memcpy(g_buf, orig, n);
+        g_buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        hs_snap_reseal(g_buf, n);
+        uint64_t before = corral_state_hash(s);
+        if (corral_restore(s, g_buf, n)) {
+            restored++;
+            cr_assert(corral_verify(s), "bit %zu: the restored state verifies: %s", bit, corral_last_error_detail(s));
+            for (int f = 0; f < 3; f++) corral_tick(s, 1.0f / 60.0f);
+            cr_assert(corral_verify(s), "bit %zu: and runs: %s", bit, corral_last_error_detail(s));
+            cr_assert(corral_restore(s, present, pn), "bit %zu: back to the present: %s", bit,
+                      corral_last_error_detail(s));
+        } else {
+            refused++;
+            cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+            cr_assert_eq(corral_state_hash(s), before, "bit %zu: a refused restore changes nothing", bit);
+        }
+    }
+    cr_assert_gt(refused, 0);
+    cr_log_info("%u resealed bit flips of a %zu-byte snapshot restored, %u refused", restored, n, refused);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

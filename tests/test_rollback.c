@@ -265,9 +265,15 @@ Test(rollback, bad_snapshots_are_refused_and_change_nothing)
     cr_assert_not(corral_restore(other, g_buf, n));
     cr_assert_eq(corral_last_error(other), CORRAL_ERR_BAD_SNAPSHOT);
     cr_assert_eq(corral_live_count(other), 0);
-    /* the same layout: a second scheduler takes it */
+    /* the same layout, but it never met the walker type: a snapshot
+       brings no type a scheduler does not know */
     corral_sched *same = rb_sched(64);
-    cr_assert(corral_restore(same, g_buf, n));
+    cr_assert_not(corral_restore(same, g_buf, n));
+    cr_assert(strstr(corral_last_error_detail(same), "has not registered") != NULL, "%s",
+              corral_last_error_detail(same));
+    /* the same layout and types: a second scheduler takes it */
+    corral_stop(same, rb_walker_start(same, (rb_walker_ctx){0, 0, 0.05f, NULL}));
+    cr_assert(corral_restore(same, g_buf, n), "%s", corral_last_error_detail(same));
     cr_assert(corral_verify(same));
     cr_assert_eq(corral_live_count(same), 5);
     cr_assert(corral_restore(s, g_buf, n));
