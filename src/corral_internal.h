@@ -68,6 +68,7 @@ enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END,
    tombstone). co->link is the absolute entry index (chunk * CHUNK + pos). */
 #define CORRAL__CHUNK 32u
 #define CORRAL__PREFETCH 8u /* the walk asks for the context this many entries on */
+#define CORRAL__FREE_CHUNK 0xFFFFFFFEu /* a free chunk's first entry: in no lane (corral_verify) */
 typedef struct corral__lane {
     uint32_t head, tail; /* chunk chain, NIL if none */
     uint32_t count;      /* entries, tombstones included */

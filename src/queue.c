@@ -50,6 +50,7 @@ static void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t las
         uint32_t n = next[c];
         next[c] = s->run.chunk_free;
         s->run.chunk_free = c;
+        corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
         c = n;
     }
     if (last == CORRAL__NIL) L->head = CORRAL__NIL;

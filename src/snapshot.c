@@ -5,25 +5,36 @@
     rules; docs/DETERMINISM.md what makes two runs the same.
 
     What a snapshot holds: the scheduler's control state (the corral_sched
-    itself, the type table and its hash, the lanes, the pages), then every
-    pool's touched prefix: per page the slots before its bump with their
-    meta, the chunks, wait and group nodes before their bumps, the timer
-    heaps up to their lengths, the owner buckets, signals and futures.
-    What lies past a bump is untouched and free by construction (arena.c,
-    queue.c, waits.c), so the copy grows with what is and was recently
-    alive, not with capacity, and a restore gives back the same free lists:
-    the same slots, nodes and chunks are taken next, in the same order.
+    itself, the type table's counters and ends, the lanes, the pages and
+    where each page's slots start), then every pool's touched prefix: per
+    page the slots before its bump with their meta, the chunks, wait and
+    group nodes before their bumps, the timer heaps up to their lengths,
+    the owner buckets, signals, futures and channels. What lies past a
+    bump is untouched and free by construction (arena.c, queue.c, waits.c),
+    so the copy grows with what is and was recently alive, not with
+    capacity, and a restore gives back the same free lists: the same
+    slots, nodes and chunks are taken next, in the same order.
 
-    What a restore keeps from the present: the environment (allocator,
-    logger, hooks, clock, validation), the profiling state (history and
-    trace rings record what really ran, resimulated frames included), and
-    generations: every slot, signal and future keeps a floor above each
-    generation it has issued, so a handle from after the snapshot is stale
-    after the restore and never names a later coroutine.
+    A restore trusts nothing in it: the header, the checksum, the sizes,
+    the configuration and the types are checked against the live
+    scheduler, then every invariant of corral_verify over the snapshot's
+    contents (verify.c reads them as an image), all before anything is
+    written.
+
+    What a restore keeps from the present: the layout and configuration,
+    the environment (allocator, logger, hooks, clock, validation), the
+    types it has met (a type met since keeps its place, its counters back
+    to zero), the profiling state (history and trace rings record what
+    really ran, resimulated frames included), and generations: every slot,
+    signal and future keeps a floor above each generation it has issued,
+    so a handle from after the snapshot is stale after the restore and
+    never names a later coroutine.
 */
 #include "corral_internal.h"
 
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
 #define CORRAL__SNAP_VERSION 4u
@@ -115,7 +126,6 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, &head, sizeof head);
     corral__put(k, s, sizeof *s);
     corral__put(k, corral__types(s), (size_t)s->types.type_count * sizeof(corral__type_entry));
-    corral__put(k, CORRAL__AT(s, s->types.hash_off), (size_t)(s->types.hash_mask + 1u) * sizeof(uint16_t));
     corral__put(k, corral__ends(s, 0), (size_t)s->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
     corral__put(k, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
@@ -199,7 +209,6 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
    and a snapshot whose rest differs is refused. */
 static void corral__take_state(corral_sched *d, const corral_sched *o)
 {
-    d->types.type_count = o->types.type_count;
     d->types.last_vt = o->types.last_vt;
     d->types.last_ti = o->types.last_ti;
     d->run.chunk_free = o->run.chunk_free;
@@ -281,7 +290,7 @@ static void corral__take_state(corral_sched *d, const corral_sched *o)
 typedef struct corral__snap_view {
     corral_sched saved; /* a copy: the buffer need not be aligned */
     corral__image img;  /* the sections, for corral__verify_image */
-    size_t hash_at, ends_at;
+    size_t ends_at;
 } corral__snap_view;
 
 static bool corral__take_bytes(const corral__cursor *k, size_t at, size_t n)
@@ -344,6 +353,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     same.prof = s->prof;
     same.now.clock = s->now.clock;
     same.err = s->err;
+    same.types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
     memcpy(same.types.seen, s->types.seen, sizeof same.types.seen); /* it only grows */
     same.types.seen_count = s->types.seen_count;
     if (memcmp(&same, s, sizeof same) != 0) return "its scheduler is configured otherwise";
@@ -367,7 +377,6 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size};
     const char *cut = "it ends before its sections do";
     if (!corral__section(&k, &m->types_at, (size_t)o->types.type_count * sizeof(corral__type_entry)) ||
-        !corral__section(&k, &v->hash_at, (size_t)(o->types.hash_mask + 1u) * sizeof(uint16_t)) ||
         !corral__section(&k, &v->ends_at, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t)) ||
         !corral__section(&k, &m->lanes_at, (size_t)o->run.lane_count * sizeof(corral__lane)))
         return cut;
@@ -403,6 +412,9 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         !corral__section(&k, &m->chans_at, corral__chans_bytes(o)))
         return cut;
     if (k.at != size) return "it runs on past its sections";
+    if (getenv("SNAPDBG")) { fprintf(stderr, "types %zu ends %zu lanes %zu", m->types_at, v->ends_at, m->lanes_at);
+      for (uint32_t ci = 0; ci < o->arena.class_count; ci++) fprintf(stderr, " class%u pages %zu data %zu (slot %u)", ci, m->pages_at[ci], m->data_at[ci], o->arena.classes[ci].slot_size);
+      fprintf(stderr, " entries %zu next %zu wait %zu group %zu heap0 %zu owner %zu sig %zu fut %zu chans %zu end %zu\n", m->entries_at, m->next_at, m->wait_at, m->group_at, m->heap_at[0], m->owner_at, m->signals_at, m->futures_at, m->chans_at, size); }
 
     /* its types are the live ones, at the same places */
     const corral__type_entry *T = corral__types(s);
@@ -412,12 +424,6 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         corral__type_counters(&e, &T[t]);
         e.plain = T[t].plain; /* follows the live hooks and instrumentation */
         if (memcmp(&e, &T[t], sizeof e) != 0) return "a type in it is not the live scheduler's type at its place";
-    }
-    const uint16_t *H = (const uint16_t *)(const void *)CORRAL__AT(s, s->types.hash_off);
-    for (uint32_t i = 0; i <= s->types.hash_mask; i++) {
-        uint16_t h;
-        memcpy(&h, buf + v->hash_at + (size_t)i * sizeof h, sizeof h);
-        if (h != H[i] && (h != 0 || H[i] <= o->types.type_count)) return "its type lookup table is not the live one";
     }
     if (!corral__verify_image(m)) return m->why;
     return NULL;
@@ -520,20 +526,19 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     corral__get(m->snap, m->futures_at, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
     corral__get(m->snap, m->chans_at, corral__channels(s), corral__chans_bytes(s));
 
-    /* the types: the live entries with the snapshot's counters; types
-       registered since are gone again */
+    /* the types: the live entries with the snapshot's counters; a type
+       met since stays known, its counters as before it was met */
     corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < o->types.type_count; t++) {
+    for (uint32_t t = 0; t < s->types.type_count; t++) {
         corral__type_entry e;
-        corral__get(m->snap, m->types_at + (size_t)t * sizeof e, &e, sizeof e);
+        memset(&e, 0, sizeof e);
+        e.page = CORRAL__NIL;
+        if (t < o->types.type_count) corral__get(m->snap, m->types_at + (size_t)t * sizeof e, &e, sizeof e);
         corral__type_counters(&T[t], &e);
     }
-    if (s->types.type_count > o->types.type_count) {
-        memset(T + o->types.type_count, 0, (size_t)(s->types.type_count - o->types.type_count) * sizeof *T);
+    if (s->types.type_count > o->types.type_count)
         memset(corral__ends(s, o->types.type_count), 0,
                (size_t)(s->types.type_count - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
-    }
-    corral__get(m->snap, view.hash_at, CORRAL__AT(s, s->types.hash_off), (size_t)(s->types.hash_mask + 1u) * sizeof(uint16_t));
     corral__get(m->snap, view.ends_at, corral__ends(s, 0), (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
     corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
 

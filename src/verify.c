@@ -245,6 +245,8 @@ static bool corral__verify_slots(corral__image *m)
         used[ci]++;
         if (corral__between_ticks(s) && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
             CORRAL__BAD("a coroutine kept what its last step asked of the resume contract");
+        if (corral__between_ticks(s) && (co->flags & (CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG)))
+            CORRAL__BAD("a coroutine says its step is on the C stack between ticks");
         if ((co->flags & CORRAL__PHASE_MASK) >= s->run.phases) CORRAL__BAD("a coroutine lives in no phase");
         if (co->type >= s->types.type_count) CORRAL__BAD("a live slot names no type");
         const corral__type_entry *te = corral__iwhat(m, co->type);
@@ -289,7 +291,7 @@ static bool corral__verify_lanes(corral__image *m)
 {
     const corral_sched *s = m->s;
     const uint32_t bump = s->run.chunk_bump;
-    uint32_t chunks = 0, eci, ek;
+    uint32_t chunks = 0, eci, ek, in_lanes = 0, queued = 0;
     corral_co ct;
     corral__lane lt;
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
@@ -306,6 +308,7 @@ static bool corral__verify_lanes(corral__image *m)
             if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED)
                 CORRAL__BAD("a lane entry names a coroutine that is not queued");
             if (corral__lane_of(s, co) != l) CORRAL__BAD("a coroutine sits in another phase's or type's lane");
+            in_lanes++;
         }
         uint32_t held = 0, last = CORRAL__NIL;
         for (c = L.head; c != CORRAL__NIL; c = corral__inext(m, c)) {
@@ -320,7 +323,8 @@ static bool corral__verify_lanes(corral__image *m)
     }
     if (bump > s->run.chunk_count) CORRAL__BAD("the chunk bump is past the pool");
     for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = corral__inext(m, c))
-        if (c >= bump || ++chunks > s->run.chunk_count) CORRAL__BAD("the free chunks and the lanes overlap");
+        if (c >= bump || ++chunks > s->run.chunk_count || corral__ientry(m, c * CORRAL__CHUNK) != CORRAL__FREE_CHUNK)
+            CORRAL__BAD("the free chunks and the lanes overlap");
     chunks += s->run.chunk_count - bump;
     if (chunks != s->run.chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
     /* every queued coroutine is where its link says */
@@ -330,7 +334,10 @@ static bool corral__verify_lanes(corral__image *m)
             continue;
         if (co->link >= bump * CORRAL__CHUNK || corral__ientry(m, co->link) != corral__slot_off(c, k))
             CORRAL__BAD("a queued coroutine is in no lane");
+        queued++;
     }
+    if (queued + (s->run.running != CORRAL__NIL) != in_lanes)
+        CORRAL__BAD("a queued coroutine's entry is past its lane's count");
     return true;
 }
 
@@ -478,15 +485,16 @@ static bool corral__verify_nodes(corral__image *m)
         s->nodes.group_bump > s->nodes.count)
         CORRAL__BAD("a node bump is out of its part");
     for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = corral__inode(m, i, &nt)->sibling) {
-        if (i >= s->nodes.wait_bump) CORRAL__BAD("the wait node free list holds an untouched or group node");
+        if (i >= s->nodes.wait_bump || corral__inode(m, i, &nt)->co != CORRAL__NIL)
+            CORRAL__BAD("the wait node free list holds an untouched, used or group node");
         if (++n > s->nodes.wait_count) CORRAL__BAD("the wait node free list has a cycle");
     }
     if (n + s->nodes.wait_count - s->nodes.wait_bump != s->nodes.wait_free_count)
         CORRAL__BAD("the free wait node count is wrong");
     n = 0;
     for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = corral__inode(m, i, &nt)->sibling) {
-        if (i < s->nodes.wait_count || i >= s->nodes.group_bump)
-            CORRAL__BAD("the group node free list holds an untouched or wait node");
+        if (i < s->nodes.wait_count || i >= s->nodes.group_bump || corral__inode(m, i, &nt)->co != CORRAL__NIL)
+            CORRAL__BAD("the group node free list holds an untouched, used or wait node");
         if (++n > s->nodes.count - s->nodes.wait_count) CORRAL__BAD("the group node free list has a cycle");
     }
     if (n + s->nodes.count - s->nodes.group_bump != s->nodes.group_free_count)
@@ -551,6 +559,17 @@ static bool corral__verify_nodes(corral__image *m)
         group_used += len;
         if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && md->child == CORRAL__NIL)
             CORRAL__BAD("a waiting coroutine waits on nothing");
+        if (corral__between_ticks(s)) { /* what a state may wait on, outside every step */
+            const bool waits = md->wait != CORRAL__NIL || md->child != CORRAL__NIL;
+            if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
+                co->state != CORRAL__PAUSED)
+                CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
+            if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
+                CORRAL__BAD("a queued coroutine waits on something");
+            if (co->state == CORRAL__PAUSED &&
+                waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
+                CORRAL__BAD("a paused coroutine's hold does not match its wait");
+        }
         if (md->child != CORRAL__NIL) {
             if (!corral__iglobal(s, md->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
             const corral_co *ch = corral__ico(m, pci, pk, &pct);

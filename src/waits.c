@@ -55,6 +55,7 @@ void corral__node_free(corral_sched *s, uint32_t i)
 {
     corral__node *N = corral__nodes(s);
     N[i].attached = 0;
+    N[i].co = CORRAL__NIL; /* free: in no coroutine's chain (corral_verify tells them apart) */
     if (i >= s->nodes.wait_count) { /* a group node */
         N[i].sibling = s->nodes.group_free;
         s->nodes.group_free = i;
@@ -284,7 +285,8 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
 }
 
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
-   over (nothing registered), -1 malformed, -2 no free node (error set). */
+   over (nothing registered), -1 malformed, -2 no free node, -3 a signal or
+   future that is gone (the error set for each of the last three). */
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__meta *m = corral__meta_of(s, co);
@@ -307,7 +309,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         }
         for (uint32_t i = 0; i < w->count; i++) {
             ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
-            if (ready[i] < 0) return -1;
+            if (ready[i] < 0) return ready[i];
             if (ready[i] == 1 && w->kind == CORRAL_WAIT_ANY) {
                 m->fired = (int8_t)i;
                 return 0;
@@ -328,7 +330,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         return 1;
     }
     int r = corral__wait_ready(call, s, co, w);
-    if (r != 0) return r < 0 ? -1 : 0;
+    if (r != 0) return r < 0 ? r : 0;
     if (s->nodes.wait_free_count == 0) {
         s->nodes.wait_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
@@ -389,6 +391,8 @@ bool corral_await(corral_co *co, corral_wait w)
         corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
         return true;
     }
+    if (r == -3) return true; /* a signal or future that is gone: a plain yield, so a loop
+                                 that waits on it again is not a loop that never yields */
     return r == 1;
 }
 

@@ -78,7 +78,7 @@ int corral__signal_ready(const char *call, corral_sched *s, corral_co *co, const
 {
     if (corral__signal_get(s, w->signal)) return 0;
     corral__fail_at(s, NULL, CORRAL_ERR_STALE_SIGNAL, call, CORRAL__NOH, co, NULL);
-    return -1;
+    return -3;
 }
 void corral__signal_arm(corral_sched *s, uint32_t i, const corral_wait *w)
 {
@@ -195,7 +195,7 @@ int corral__future_ready(const char *call, corral_sched *s, corral_co *co, const
     corral__future *g = corral__future_get(s, w->future);
     if (g) return g->done != 0;
     corral__fail_at(s, NULL, CORRAL_ERR_STALE_FUTURE, call, CORRAL__NOH, co, NULL);
-    return -1;
+    return -3;
 }
 void corral__future_arm(corral_sched *s, uint32_t i, const corral_wait *w)
 {

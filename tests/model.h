@@ -16,10 +16,10 @@
 
     Coroutine types (each records its own end in g_model_ends[rec]):
         m_count   steps `left` times (first step at start), then stops
-        m_sig     waits on a signal `wakes` times, then stops; a stale
-                  signal ends it
-        m_fut     waits on a future, then stops (at once if it is done or
-                  stale)
+        m_sig     waits on a signal `wakes` times, then stops; a wait on a
+                  stale signal is a plain yield (it steps again next frame)
+        m_fut     waits on a future, then stops (at once if it is done; a
+                  frame later if it is stale)
         m_sleep   waits `t` scaled seconds, then stops
         m_join    joins an older coroutine, then stops
         m_caller  calls an m_count child (which joins its groups), then
@@ -115,6 +115,7 @@ typedef struct model_rec {
     bool used;       /* ever started */
     bool alive, paused;
     bool waiting;    /* parked on its wait (not queued) */
+    bool yielded;    /* queued by a plain yield (a wait on what is gone): it steps each UPDATE */
     bool pending;    /* its wait ended: it steps at the next UPDATE it is not paused for */
     int type;
     corral_handle h;
@@ -202,8 +203,12 @@ static void model_step(model *M, int i)
         if (--r->left == 0) model_end(M, i);
         break;
     case MT_SIG:
-        if (--r->left == 0 || !model_sig_is(M, r->sig, r->sh)) model_end(M, i);
-        else r->waiting = true;
+        if (--r->left == 0) model_end(M, i);
+        else if (!model_sig_is(M, r->sig, r->sh)) r->yielded = true;
+        else {
+            r->waiting = true;
+            r->yielded = false;
+        }
         break;
     default: /* the others stop on the step after their wait */
         model_end(M, i);
@@ -222,7 +227,7 @@ static void model_update(model *M)
         if (!r->alive || r->paused) continue;
         if (r->type == MT_SLEEP && r->waiting && M->time >= r->due) run[i] = true;
         else if (r->pending) run[i] = true;
-        else if (!r->waiting && r->type == MT_COUNT) run[i] = true;
+        else if (!r->waiting && (r->type == MT_COUNT || r->yielded)) run[i] = true;
     }
     for (int i = 0; i < MODEL_RECS; i++)
         if (run[i] && M->r[i].alive && !M->r[i].paused) model_step(M, i);
@@ -390,11 +395,12 @@ static bool model_op_start(model *M, model_in *in)
         model_step(M, i);
         break;
     case MT_SIG:
-        if (!M->sig[r->sig].live) model_end(M, i);
+        if (!M->sig[r->sig].live) r->yielded = true;
         else r->waiting = true;
         break;
     case MT_FUT:
-        if (!M->fut[r->fut].live || M->fut[r->fut].done) model_end(M, i);
+        if (!M->fut[r->fut].live) r->yielded = true;
+        else if (M->fut[r->fut].done) model_end(M, i);
         else r->waiting = true;
         break;
     case MT_SLEEP:

@@ -285,7 +285,9 @@ Test(waits, destroyed_signal_wakes_its_waiters_and_its_handle_goes_stale)
     cr_assert_not(corral_signal_destroy(s, zero));
     corral_handle bad = wait_on(s, 2, corral_wait_signal(sig));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_SIGNAL);
-    cr_assert_eq(W(s, bad)->resumed_frame, 1, "a wait that cannot be set up goes on");
+    cr_assert_eq(W(s, bad)->resumed_frame, -1, "a wait on a signal that is gone is a plain yield");
+    corral_tick(s, 0.01f);
+    cr_assert_eq(W(s, bad)->resumed_frame, 2, "it goes on in the next frame");
     corral_sched_destroy(s);
 }
 
@@ -693,4 +695,38 @@ Test(waits, waits_signals_futures_and_joins_never_call_the_allocator)
     cr_assert_eq(ac.allocs, 1, "no allocation after create");
     corral_sched_destroy(s);
     cr_assert_eq(ac.frees, 1);
+}
+
+/* a watcher that waits on its signal in a loop */
+#define LOOPER_FIELDS(F) F(corral_signal, sig) F(int32_t, turns)
+DECLARE_COROUTINE(looper, LOOPER_FIELDS)
+DEFINE_COROUTINE(looper)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        ctx->turns++;
+        CORRAL_WAIT_SIGNAL(co, ctx->sig);
+    }
+    CORRAL_END(co);
+}
+
+Test(waits, a_loop_waiting_on_a_destroyed_signal_or_future_yields_a_frame_a_turn)
+{
+    corral_sched *s = wsched(8);
+    corral_signal sig = corral_signal_create(s);
+    corral_handle h = looper_start(s, (looper_ctx){.sig = sig});
+    corral_tick(s, 0.01f);
+    cr_assert_eq(looper_ctx_of(s, h)->turns, 1);
+    cr_assert(corral_signal_destroy(s, sig)); /* wakes it: its next wait is on a signal that is gone */
+    for (int f = 0; f < 5; f++) corral_tick(s, 0.01f);
+    cr_assert_leq(looper_ctx_of(s, h)->turns, 7, "a turn a frame, not a loop that never yields (%d)",
+                  looper_ctx_of(s, h)->turns);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_SIGNAL);
+    corral_future fut = corral_future_create(s);
+    cr_assert(corral_future_release(s, fut));
+    corral_handle g = wait_on(s, 3, corral_wait_future(fut));
+    cr_assert_eq(W(s, g)->resumed_frame, -1, "a future that is gone: a plain yield too");
+    corral_tick(s, 0.01f);
+    cr_assert_gt(W(s, g)->resumed_frame, 0);
+    corral_sched_destroy(s);
 }

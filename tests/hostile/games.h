@@ -1,0 +1,83 @@
+/*
+    games.h -- the examples' games as hostile input's source: each example
+    runs as written (its main, its frames), and at chosen frames its first
+    scheduler's state is taken as a snapshot and, where the game has a
+    registry, a save. The scheduler stays alive past the example's
+    destroy, so what was taken can be loaded and restored into it.
+
+    tests/hostile/<example>.c makes one game of an example (game.inc);
+    tests/test_examples_hostile.c flips and cuts what they take, and
+    tests/fuzz_load.c, tests/fuzz_restore.c fuzz from it.
+*/
+#ifndef CORRAL_TESTS_HOSTILE_GAMES_H
+#define CORRAL_TESTS_HOSTILE_GAMES_H
+
+#include <corral/corral.h>
+
+#include <stdint.h>
+#include <string.h>
+
+enum { HG_MAX_TAKES = 8, HG_BYTES = 1 << 16 };
+
+typedef struct hostile_take {
+    int frame;     /* taken before this frame's tick */
+    bool snapshot; /* else a save */
+    size_t size;
+    unsigned char bytes[HG_BYTES];
+} hostile_take;
+
+typedef struct hostile_game {
+    const char *name;
+    void (*play)(void);  /* the example's main, once a process (it prints) */
+    corral_sched *sched; /* its first scheduler, alive until hostile_release */
+    int takes;
+    hostile_take take[HG_MAX_TAKES];
+} hostile_game;
+
+extern hostile_game hostile_outpost, hostile_boss, hostile_rollback, hostile_savegame;
+
+/* plays the game once (later calls do nothing): false if it took nothing */
+bool hostile_play(hostile_game *g);
+/* destroys the kept scheduler */
+void hostile_release(hostile_game *g);
+
+/* what a save's and a snapshot's checksums are over, made again after an
+   edit, as an attacker would (docs/SAVE.md; snapshot.c): false if n is
+   too short to hold the header */
+static inline bool hostile_reseal_save(unsigned char *p, size_t n)
+{
+    if (n < 24) return false;
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 24; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    for (unsigned i = 0; i < 8; i++) p[8 + i] = (unsigned char)((uint64_t)n >> (8 * i));
+    for (unsigned i = 0; i < 8; i++) p[16 + i] = (unsigned char)(h >> (8 * i));
+    return true;
+}
+enum { HOSTILE_SNAP_HEAD = 32 }; /* magic, version, size, layout, sum */
+static inline uint64_t hostile_snap_sum(const unsigned char *p, size_t n)
+{
+    uint64_t a[4] = {1, 2, 3, 4}, b[4] = {n, 0, 0, 0};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        uint64_t w[4];
+        memcpy(w, p + i, sizeof w);
+        for (int l = 0; l < 4; l++) {
+            a[l] += w[l];
+            b[l] += a[l];
+        }
+    }
+    uint64_t h = 0;
+    for (int l = 0; l < 4; l++) h = (h ^ a[l] ^ (b[l] << 1 | b[l] >> 63)) * 0xBF58476D1CE4E5B9ull;
+    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h ^ (h >> 31);
+}
+static inline bool hostile_reseal_snapshot(unsigned char *p, size_t n)
+{
+    if (n < HOSTILE_SNAP_HEAD) return false;
+    uint64_t size = n, sum = hostile_snap_sum(p + HOSTILE_SNAP_HEAD, n - HOSTILE_SNAP_HEAD);
+    memcpy(p + 8, &size, sizeof size);
+    memcpy(p + HOSTILE_SNAP_HEAD - sizeof sum, &sum, sizeof sum);
+    return true;
+}
+
+#endif
