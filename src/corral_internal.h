@@ -1159,6 +1159,10 @@ typedef struct corral__image {
 } corral__image;
 bool corral__verify_image(corral__image *m);
 
+/* Test hook: the checksum a snapshot carries over its bytes after the
+   header (the hostile tests make it again after an edit). */
+uint64_t corral__snap_sum(const unsigned char *p, size_t n);
+
 /* Test hook: timer nodes popped + steps run since create. */
 uint64_t corral__debug_visits(const corral_sched *s);
 

@@ -50,7 +50,7 @@ typedef struct corral__snap_head {
    a sum of those sums, so a changed bit or a moved word shows) in four
    independent lanes of 64-bit words, adds only, so a snapshot a frame
    stays cheap; a damaged snapshot is refused before anything is read. */
-static uint64_t corral__snap_sum(const unsigned char *p, size_t n)
+uint64_t corral__snap_sum(const unsigned char *p, size_t n)
 {
     uint64_t a[4] = {1, 2, 3, 4}, b[4] = {n, 0, 0, 0};
     size_t i = 0;

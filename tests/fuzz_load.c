@@ -2,15 +2,19 @@
     fuzz_load.c -- libFuzzer target for corral_load: save files are
     untrusted input. Each input is taken as a save (its size and checksum
     fields fixed up first, so that mutations reach the checks behind
-    them) and loaded into a scheduler of a small game's types. A refused
-    load must leave the scheduler as it was; an accepted one must pass
-    corral_verify, run 30 frames and pass it again. ASan and UBSan catch
-    the rest. Build and run: tools/fuzz.sh [seconds].
+    them) and loaded into a scheduler of a small game's types, and into
+    the savegame example's (tests/hostile/). A refused load must leave the
+    scheduler as it was; an accepted one must pass corral_verify, run 30
+    frames and pass it again. ASan and UBSan catch the rest. Build and
+    run: tools/fuzz.sh [seconds].
 
     Built with -DCORRAL_FUZZ_SEEDS it is a program instead, writing the
-    seed saves of tests/fuzz_load_corpus/ (a game a few frames in).
+    seed saves of tests/fuzz_load_corpus/ (a game a few frames in, and the
+    savegame example's own saves mid-game).
 */
 #include <corral/corral.h>
+
+#include "hostile/games.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -146,16 +150,6 @@ static void fz_game(corral_sched *s, int variant)
     corral_pause_owner(s, 5);
 }
 
-/* size and checksum as corral_save writes them (docs/SAVE.md) */
-static void fz_fix(uint8_t *p, size_t n)
-{
-    if (n < 24) return;
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (size_t i = 24; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
-    for (unsigned i = 0; i < 8; i++) p[8 + i] = (uint8_t)((uint64_t)n >> (8 * i));
-    for (unsigned i = 0; i < 8; i++) p[16 + i] = (uint8_t)(h >> (8 * i));
-}
-
 #ifdef CORRAL_FUZZ_SEEDS
 int main(int argc, char **argv)
 {
@@ -174,25 +168,44 @@ int main(int argc, char **argv)
         fclose(f);
         corral_sched_destroy(s);
     }
+    if (!freopen("/dev/null", "w", stdout) || !hostile_play(&hostile_savegame)) return 1; /* the game prints */
+    for (int k = 0; k < hostile_savegame.takes; k++) {
+        const hostile_take *t = &hostile_savegame.take[k];
+        if (t->snapshot) continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/savegame-frame%d.sav", dir, t->frame);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(t->bytes, 1, t->size, f) != t->size) return 1;
+        fclose(f);
+    }
+    hostile_release(&hostile_savegame);
     return 0;
 }
 #else
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* the savegame example's scheduler, its own state kept to come back to */
+static corral_sched *fz_savegame(void)
 {
-    static uint8_t buf[1 << 16];
-    static corral_sched *s;
-    if (size > sizeof buf) return 0;
-    if (!s) s = fz_sched();
-    memcpy(buf, data, size);
-    fz_fix(buf, size);
+    static uint8_t base[HG_BYTES];
+    static size_t base_n;
+    if (!hostile_savegame.sched) {
+        if (!freopen("/dev/null", "w", stdout) || !hostile_play(&hostile_savegame)) abort(); /* the game prints */
+        base_n = corral_save(hostile_savegame.sched, base, sizeof base);
+        if (!base_n) abort();
+    } else if (!corral_load(hostile_savegame.sched, base, base_n)) {
+        abort();
+    }
+    return hostile_savegame.sched;
+}
+/* one load: refused with nothing changed, or a state that verifies and runs */
+static void fz_load(corral_sched *s, const uint8_t *buf, size_t size)
+{
     uint64_t before = corral_state_hash(s);
     if (!corral_load(s, buf, size)) {
         if (corral_state_hash(s) != before || !corral_verify(s)) {
             fprintf(stderr, "corral fuzz: a refused load changed the scheduler\n");
             abort();
         }
-        return 0;
+        return;
     }
     if (!corral_verify(s)) {
         fprintf(stderr, "corral fuzz: an accepted load broke an invariant\n");
@@ -203,6 +216,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "corral fuzz: a loaded game broke an invariant while it ran\n");
         abort();
     }
+}
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static uint8_t buf[1 << 16];
+    static corral_sched *s;
+    if (size > sizeof buf) return 0;
+    if (!s) s = fz_sched();
+    memcpy(buf, data, size);
+    hostile_reseal_save(buf, size); /* size and checksum as corral_save writes them */
+    fz_load(s, buf, size);
+    fz_load(fz_savegame(), buf, size);
     return 0;
 }
 #endif

@@ -24,6 +24,14 @@
         m_join    joins an older coroutine, then stops
         m_caller  calls an m_count child (which joins its groups), then
                   stops when the child has ended, however it ended
+        m_gen     a generator of `left` values 1, 2, ...: pulled by the
+                  sequence (NAME_next), never stepped by a frame; held
+                  between pulls, it reads as paused (pause and resume of a
+                  generator are not modelled)
+
+    Time domains: an m_sleep sleeps in domain 0 or 1; the sequence sets
+    domain 1's scale (1/2, 1 or 2) and pauses and resumes it, and the
+    model keeps its clock.
 */
 #ifndef CORRAL_TESTS_MODEL_H
 #define CORRAL_TESTS_MODEL_H
@@ -41,7 +49,7 @@
 
 static int g_model_ends[MODEL_RECS];
 /* what the sequences did, summed over runs (the test prints it) */
-static struct { uint64_t started, refused, ended, ticks, pauses, resumes, group_ops, raises, completes, calls; } g_model_counts;
+static struct { uint64_t started, refused, ended, ticks, pauses, resumes, group_ops, raises, completes, calls, pulls, domain_ops; } g_model_counts;
 static corral_handle g_model_h[MODEL_RECS]; /* handles, as each coroutine's first step saw them */
 
 #define M_COUNT_FIELDS(F) F(uint32_t, rec) F(uint32_t, left)
@@ -107,9 +115,22 @@ DEFINE_COROUTINE_CLEANUP(m_caller, m_caller_end)
     return m_count_call(co, (m_count_ctx){ctx->child_rec, ctx->k}) ? CORRAL_YIELD : CORRAL_STOP;
 }
 
-enum { MT_COUNT, MT_SIG, MT_FUT, MT_SLEEP, MT_JOIN, MT_CALLER, MT_TYPES };
-static const corral_type *const model_types[MT_TYPES] = {&m_count_type, &m_sig_type, &m_fut_type,
-                                                         &m_sleep_type, &m_join_type, &m_caller_type};
+#define M_GEN_FIELDS(F) F(uint32_t, rec) F(uint32_t, left) F(uint32_t, at)
+DECLARE_COROUTINE_R(m_gen, M_GEN_FIELDS, uint32_t)
+static void m_gen_end(m_gen_ctx *c, corral_end_reason why) { (void)why; g_model_ends[c->rec]++; }
+DEFINE_COROUTINE_CLEANUP(m_gen, m_gen_end)
+{
+    CORRAL_BEGIN(co);
+    while (ctx->at < ctx->left) {
+        ctx->at++;
+        CORRAL_YIELD_VALUE(co, ctx->at);
+    }
+    CORRAL_END(co);
+}
+
+enum { MT_COUNT, MT_SIG, MT_FUT, MT_SLEEP, MT_JOIN, MT_CALLER, MT_GEN, MT_TYPES };
+static const corral_type *const model_types[MT_TYPES] = {&m_count_type, &m_sig_type,    &m_fut_type, &m_sleep_type,
+                                                         &m_join_type,  &m_caller_type, &m_gen_type};
 
 typedef struct model_rec {
     bool used;       /* ever started */
@@ -128,6 +149,8 @@ typedef struct model_rec {
     double remaining; /* m_sleep while paused */
     int target;      /* m_join: record */
     int child, parent; /* m_caller / its m_count child: records, -1 */
+    uint32_t domain;   /* m_sleep: its time domain (0, 1) */
+    uint32_t pulled;   /* m_gen: values pulled so far */
 } model_rec;
 
 typedef struct model {
@@ -135,6 +158,9 @@ typedef struct model {
     model_rec r[MODEL_RECS];
     int live;
     double time;
+    double time1;          /* domain 1's clock */
+    float scale1;          /* its scale */
+    bool paused1;          /* it is paused */
     struct { corral_signal h; bool live; } sig[MODEL_SIGNALS];
     struct { corral_future h; bool live, done; } fut[MODEL_FUTURES];
     corral_signal dead_sig;   /* a destroyed signal, for stale use */
@@ -161,6 +187,9 @@ static bool model_fail(model *M, const char *fmt, ...)
 /* ---- the rules, applied to the model */
 
 static void model_end(model *M, int i);
+
+/* the clock of time domain d */
+static double model_dtime(const model *M, uint32_t d) { return d ? M->time1 : M->time; }
 
 /* i's wait ended (its target ended, its signal fired, ...) */
 static void model_wake(model *M, int i)
@@ -225,7 +254,7 @@ static void model_update(model *M)
         model_rec *r = &M->r[i];
         run[i] = false;
         if (!r->alive || r->paused) continue;
-        if (r->type == MT_SLEEP && r->waiting && M->time >= r->due) run[i] = true;
+        if (r->type == MT_SLEEP && r->waiting && model_dtime(M, r->domain) >= r->due) run[i] = true;
         else if (r->pending) run[i] = true;
         else if (!r->waiting && (r->type == MT_COUNT || r->yielded)) run[i] = true;
     }
@@ -330,6 +359,7 @@ static bool model_op_start(model *M, model_in *in)
     r->type = type;
     r->owner = (a & 3u) ? (uint64_t)(a & 3u) : 0; /* owners 1..3, or none */
     r->tags = (a >> 2) & 7u;                      /* tags 0..2 */
+    if (type == MT_GEN) r->owner = r->tags = 0;   /* a generator starts with neither */
     r->child = r->parent = -1;
     r->target = -1;
     g_model_ends[i] = 0;
@@ -357,10 +387,16 @@ static bool model_op_start(model *M, model_in *in)
     }
     case MT_SLEEP: {
         float t = (float)(1 + b % 96u) / 64.0f;
-        r->due = M->time + (double)t;
+        r->domain = (a >> 7) & 1u;
+        r->due = model_dtime(M, r->domain) + (double)t;
+        opts.domain = r->domain;
         h = m_sleep_start_ex(M->s, (m_sleep_ctx){(uint32_t)i, t}, &opts);
         break;
     }
+    case MT_GEN:
+        r->left = 1 + b % 6u;
+        h = m_gen_gen(M->s, (m_gen_ctx){.rec = (uint32_t)i, .left = r->left});
+        break;
     case MT_JOIN: {
         int t = model_pick_used(M, b);
         if (t < 0) return true;
@@ -410,6 +446,9 @@ static bool model_op_start(model *M, model_in *in)
         if (!M->r[r->target].alive) model_end(M, i);
         else r->waiting = true;
         break;
+    case MT_GEN: /* it steps when it is pulled; between pulls it is held (it reads as paused) */
+        r->paused = true;
+        break;
     default: { /* MT_CALLER: the child starts if a slot is free, steps at once */
         if (M->live >= MODEL_CAP) {
             model_end(M, i);
@@ -454,7 +493,7 @@ static bool model_op_stop(model *M, model_in *in)
 static bool model_op_pause(model *M, model_in *in, bool pause)
 {
     int i = model_pick_alive(M, model_byte(in));
-    if (i < 0) return true;
+    if (i < 0 || M->r[i].type == MT_GEN) return true; /* a generator is held between pulls: not modelled */
     model_rec *r = &M->r[i];
     bool want = pause ? !r->paused : r->paused;
     bool got = pause ? corral_pause(M->s, r->h) : corral_resume(M->s, r->h);
@@ -464,10 +503,10 @@ static bool model_op_pause(model *M, model_in *in, bool pause)
     else g_model_counts.resumes++;
     if (pause) {
         r->paused = true;
-        if (r->type == MT_SLEEP && r->waiting) r->remaining = r->due - M->time;
+        if (r->type == MT_SLEEP && r->waiting) r->remaining = r->due - model_dtime(M, r->domain);
     } else {
         r->paused = false;
-        if (r->type == MT_SLEEP && r->waiting) r->due = M->time + r->remaining;
+        if (r->type == MT_SLEEP && r->waiting) r->due = model_dtime(M, r->domain) + r->remaining;
     }
     return true;
 }
@@ -509,10 +548,10 @@ static bool model_op_group(model *M, model_in *in)
         if (!hit[i]) continue;
         if (op == 1 && !r->paused) {
             r->paused = true;
-            if (r->type == MT_SLEEP && r->waiting) r->remaining = r->due - M->time;
+            if (r->type == MT_SLEEP && r->waiting) r->remaining = r->due - model_dtime(M, r->domain);
         } else if (op == 2 && r->paused) {
             r->paused = false;
-            if (r->type == MT_SLEEP && r->waiting) r->due = M->time + r->remaining;
+            if (r->type == MT_SLEEP && r->waiting) r->due = model_dtime(M, r->domain) + r->remaining;
         }
     }
     return true;
@@ -583,12 +622,71 @@ static bool model_op_future(model *M, model_in *in)
     return true;
 }
 
+/* pull a generator: its next value, or (past its last) false and it ends */
+static bool model_op_pull(model *M, model_in *in)
+{
+    uint32_t b = model_byte(in);
+    int n = 0, pick[MODEL_RECS];
+    for (int i = 0; i < MODEL_RECS; i++)
+        if (M->r[i].used && M->r[i].type == MT_GEN) pick[n++] = i;
+    if (n == 0) return true;
+    int i = pick[b % (uint32_t)n];
+    model_rec *r = &M->r[i];
+    uint32_t v = 0;
+    bool got = m_gen_next(M->s, r->h, &v);
+    bool want = r->alive && r->pulled < r->left;
+    g_model_counts.pulls++;
+    if (got != want) return model_fail(M, "pull of generator %d returned %d, model %d", i, got, want);
+    if (want && v != r->pulled + 1) return model_fail(M, "generator %d gave %u, model %u", i, v, r->pulled + 1);
+    if (want) {
+        r->pulled++;
+    } else if (r->alive) { /* past its last value: it ends; what that wakes resumes in the pull
+                                 (joins, and what joins them in turn), the rest at the next frame */
+        bool before[MODEL_RECS];
+        for (int j = 0; j < MODEL_RECS; j++) before[j] = M->r[j].pending;
+        model_end(M, i);
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (int j = 0; j < MODEL_RECS; j++) {
+                model_rec *o = &M->r[j];
+                if (o->alive && o->pending && !before[j] && !o->paused) {
+                    before[j] = true;
+                    model_step(M, j);
+                    moved = true;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/* domain 1: a new scale (1/2, 1, 2), a pause or a resume */
+static bool model_op_domain(model *M, model_in *in)
+{
+    uint32_t a = model_byte(in) % 5u;
+    g_model_counts.domain_ops++;
+    if (a < 3) {
+        float scale = a == 0 ? 0.5f : a == 1 ? 1.0f : 2.0f;
+        if (!corral_domain_set_scale(M->s, 1, scale)) return model_fail(M, "domain scale refused");
+        M->scale1 = scale;
+    } else if (a == 3) {
+        corral_domain_pause(M->s, 1);
+        M->paused1 = true;
+    } else {
+        corral_domain_resume(M->s, 1);
+        M->paused1 = false;
+    }
+    if (corral_domain_paused(M->s, 1) != M->paused1) return model_fail(M, "domain 1 paused %d, model %d", !M->paused1, M->paused1);
+    return true;
+}
+
 static bool model_op_tick(model *M, model_in *in)
 {
     float dt = (float)(model_byte(in) % 17u) / 64.0f;
     corral_tick(M->s, dt);
     g_model_counts.ticks++;
     M->time += (double)dt;
+    if (!M->paused1) M->time1 += (double)(dt * M->scale1);
     model_update(M);
     return true;
 }
@@ -600,6 +698,7 @@ static inline bool model_open(model *M, size_t size, char *why, size_t why_cap)
     memset(g_model_ends, 0, sizeof g_model_ends);
     M->why = why;
     M->why_cap = why_cap;
+    M->scale1 = 1.0f;
     why[0] = 0;
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
@@ -609,6 +708,7 @@ static inline bool model_open(model *M, size_t size, char *why, size_t why_cap)
     d.classes[0].capacity = MODEL_CAP;
     d.max_signals = MODEL_SIGNALS;
     d.max_futures = MODEL_FUTURES;
+    d.domains = 2;
     d.validation = CORRAL_VALIDATION_REPORT;
     d.logger.fn = model_logger;
     M->s = corral_sched_create(&d);
@@ -619,7 +719,7 @@ static inline bool model_open(model *M, size_t size, char *why, size_t why_cap)
 /* One operation from the input, then the checks. */
 static inline bool model_op(model *M, model_in *in)
 {
-    uint32_t c = model_byte(in) % 16u;
+    uint32_t c = model_byte(in) % 18u;
     bool ok;
     if (c < 6) ok = model_op_start(M, in);
     else if (c < 8) ok = model_op_stop(M, in);
@@ -628,6 +728,8 @@ static inline bool model_op(model *M, model_in *in)
     else if (c == 10) ok = model_op_group(M, in);
     else if (c == 11) ok = model_op_signal(M, in);
     else if (c == 12) ok = model_op_future(M, in);
+    else if (c == 16) ok = model_op_pull(M, in);
+    else if (c == 17) ok = model_op_domain(M, in);
     else ok = model_op_tick(M, in);
     return ok && model_check(M);
 }

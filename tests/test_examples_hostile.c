@@ -80,11 +80,14 @@ static void every_flip_and_cut(hostile_game *g)
             try_one(g, t, g_buf, cut, base_n, "resealed cut at", cut, &cuts);
         }
         cr_assert_eq(flips.taken, 0u, "a checksum refuses every flip it covers");
-        cr_assert_eq(cuts.taken, 0u, "no cut %s is whole", t->snapshot ? "snapshot" : "save");
+        /* a save's last section (where the next starts go) is optional: cut
+           just before it, a save is whole; nowhere else */
+        cr_assert_leq(cuts.taken, t->snapshot ? 0u : 1u, "a cut %s loaded %u times", t->snapshot ? "snapshot" : "save",
+                      cuts.taken);
         cr_log_info("%s, frame %d, a %zu-byte %s: %u flips refused; resealed flips %u refused, %u taken and sound; "
-                    "%u resealed cuts refused",
+                    "resealed cuts %u refused, %u taken",
                     g->name, t->frame, t->size, t->snapshot ? "snapshot" : "save", flips.refused, sealed.refused,
-                    sealed.taken, cuts.refused);
+                    sealed.taken, cuts.refused, cuts.taken);
     }
     hostile_release(g);
 }

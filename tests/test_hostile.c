@@ -1,17 +1,10 @@
 /* test_hostile.c -- saves and snapshots as hostile input: a crafted or
    foreign file is refused before it writes anything. */
 #include "common.h"
+#include "hostile/games.h"
 
 static unsigned char g_buf[1 << 16];
 
-/* the save's checksum (FNV-1a 64 of every byte after the 24-byte header),
-   made again after an edit, as an attacker would */
-static void reseal(unsigned char *p, size_t n)
-{
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (size_t i = 24; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
-    for (int i = 0; i < 8; i++) p[16 + i] = (unsigned char)(h >> (8 * i));
-}
 static void put32(unsigned char *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
@@ -153,7 +146,7 @@ static void crafted_destination(int32_t n)
 
     size_t at = find3(g_buf, n_bytes, child.index, 1u /* field pair */, 4u /* byte */);
     put32(g_buf + at + 8, 6u);
-    reseal(g_buf, n_bytes);
+    hostile_reseal_save(g_buf, n_bytes);
     cr_assert_not(corral_load(b, g_buf, n_bytes));
     cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
     cr_assert(strstr(corral_last_error_detail(b), "too small") != NULL ||
@@ -407,7 +400,7 @@ Test(hostile, every_resealed_bit_flip_of_a_save_is_refused_or_loads_a_sound_stat
     for (size_t bit = 24 * 8; bit < 8 * n; bit++) { /* the header is the checksum's own */
         memcpy(g_buf, orig, n);
         g_buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
-        reseal(g_buf, n);
+        hostile_reseal_save(g_buf, n);
         uint64_t before = corral_state_hash(b);
         if (corral_load(b, g_buf, n)) {
             loaded++;
@@ -538,31 +531,6 @@ Test(hostile, races_and_syncs_100000_deep_stop_at_the_bound_and_every_walk_over_
    changed, or restores a state that verifies and runs (under ASan and
    UBSan in CI: nothing is written outside the arena) */
 
-/* the snapshot's checksum, as snapshot.c computes it */
-static uint64_t hs_snap_sum(const unsigned char *p, size_t n)
-{
-    uint64_t a[4] = {1, 2, 3, 4}, b[4] = {n, 0, 0, 0};
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        uint64_t w[4];
-        memcpy(w, p + i, sizeof w);
-        for (int l = 0; l < 4; l++) {
-            a[l] += w[l];
-            b[l] += a[l];
-        }
-    }
-    uint64_t h = 0;
-    for (int l = 0; l < 4; l++) h = (h ^ a[l] ^ (b[l] << 1 | b[l] >> 63)) * 0xBF58476D1CE4E5B9ull;
-    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
-    return h ^ (h >> 31);
-}
-enum { HS_SNAP_HEAD = 32 }; /* magic, version, size, layout, sum */
-static void hs_snap_reseal(unsigned char *p, size_t n)
-{
-    uint64_t sum = hs_snap_sum(p + HS_SNAP_HEAD, n - HS_SNAP_HEAD);
-    memcpy(p + HS_SNAP_HEAD - sizeof sum, &sum, sizeof sum);
-}
-
 /* its user is a number, as a save asks: a snapshot's user comes back as
    the snapshot holds it */
 static int g_flag;
@@ -623,10 +591,10 @@ Test(hostile, every_resealed_bit_flip_of_a_snapshot_is_refused_or_restores_a_sou
     size_t pn = corral_snapshot(s, present, sizeof present);
     cr_assert_gt(pn, 0);
     uint32_t restored = 0, refused = 0;
-    for (size_t bit = HS_SNAP_HEAD * 8; bit < 8 * n; bit++) {
+    for (size_t bit = HOSTILE_SNAP_HEAD * 8; bit < 8 * n; bit++) {
         memcpy(g_buf, orig, n);
         g_buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
-        hs_snap_reseal(g_buf, n);
+        hostile_reseal_snapshot(g_buf, n);
         uint64_t before = corral_state_hash(s);
         if (corral_restore(s, g_buf, n)) {
             restored++;
