@@ -24,6 +24,8 @@
         m_join    joins an older coroutine, then stops
         m_caller  calls an m_count child (which joins its groups), then
                   stops when the child has ended, however it ended
+        m_recv    receives `left` values from the model's channel (the
+                  sequence sends them), adding them up, then stops
         m_gen     a generator of `left` values 1, 2, ...: pulled by the
                   sequence (NAME_next), never stepped by a frame; held
                   between pulls, it reads as paused (pause and resume of a
@@ -46,10 +48,11 @@
 #define MODEL_RECS 64   /* records: live ones plus dead ones kept for stale checks */
 #define MODEL_SIGNALS 4
 #define MODEL_FUTURES 4
+#define MODEL_CHANNEL_CAP 4
 
 static int g_model_ends[MODEL_RECS];
 /* what the sequences did, summed over runs (the test prints it) */
-static struct { uint64_t started, refused, ended, ticks, pauses, resumes, group_ops, raises, completes, calls, pulls, domain_ops; } g_model_counts;
+static struct { uint64_t started, refused, ended, ticks, pauses, resumes, group_ops, raises, completes, calls, pulls, domain_ops, sends; } g_model_counts;
 static corral_handle g_model_h[MODEL_RECS]; /* handles, as each coroutine's first step saw them */
 
 #define M_COUNT_FIELDS(F) F(uint32_t, rec) F(uint32_t, left)
@@ -128,9 +131,28 @@ DEFINE_COROUTINE_CLEANUP(m_gen, m_gen_end)
     CORRAL_END(co);
 }
 
-enum { MT_COUNT, MT_SIG, MT_FUT, MT_SLEEP, MT_JOIN, MT_CALLER, MT_GEN, MT_TYPES };
-static const corral_type *const model_types[MT_TYPES] = {&m_count_type, &m_sig_type,    &m_fut_type, &m_sleep_type,
-                                                         &m_join_type,  &m_caller_type, &m_gen_type};
+#define M_RECV_FIELDS(F) F(uint32_t, rec) F(corral_channel, ch) F(int32_t, v) F(int32_t, sum) F(uint16_t, left) F(uint16_t, got)
+DECLARE_COROUTINE(m_recv, M_RECV_FIELDS)
+static void m_recv_end(m_recv_ctx *c, corral_end_reason why) { (void)why; g_model_ends[c->rec]++; }
+DEFINE_COROUTINE_CLEANUP(m_recv, m_recv_end)
+{
+    if (co->resume) { /* woken: a sender handed it a value */
+        ctx->got++;
+        ctx->sum += ctx->v;
+    }
+    co->resume = 1;
+    while (ctx->got < ctx->left) {
+        if (corral_await(co, corral_wait_receive(ctx->ch, &ctx->v, sizeof ctx->v))) return CORRAL_YIELD;
+        ctx->got++; /* a value was there: taken at once */
+        ctx->sum += ctx->v;
+    }
+    return CORRAL_STOP;
+}
+
+enum { MT_COUNT, MT_SIG, MT_FUT, MT_SLEEP, MT_JOIN, MT_CALLER, MT_GEN, MT_RECV, MT_TYPES };
+static const corral_type *const model_types[MT_TYPES] = {&m_count_type,  &m_sig_type, &m_fut_type,
+                                                         &m_sleep_type,  &m_join_type, &m_caller_type,
+                                                         &m_gen_type,    &m_recv_type};
 
 typedef struct model_rec {
     bool used;       /* ever started */
@@ -151,6 +173,10 @@ typedef struct model_rec {
     int child, parent; /* m_caller / its m_count child: records, -1 */
     uint32_t domain;   /* m_sleep: its time domain (0, 1) */
     uint32_t pulled;   /* m_gen: values pulled so far */
+    uint32_t got;      /* m_recv: values received */
+    int32_t sum, handed; /* m_recv: their sum; the value a sender handed it, not yet counted */
+    uint64_t wseq;     /* m_recv: when it began to wait (receivers are served in that order) */
+    uint64_t qseq;     /* m_recv: when it joined the run queue (woken, or resumed woken): its turn in a frame */
 } model_rec;
 
 typedef struct model {
@@ -161,6 +187,11 @@ typedef struct model {
     double time1;          /* domain 1's clock */
     float scale1;          /* its scale */
     bool paused1;          /* it is paused */
+    corral_channel ch;     /* one channel of int32_t, MODEL_CHANNEL_CAP values */
+    int32_t q[8];          /* what it holds, oldest first */
+    uint32_t qn;
+    uint64_t wseq;         /* receivers' waits so far */
+    uint64_t qseq;         /* receivers queued so far */
     struct { corral_signal h; bool live; } sig[MODEL_SIGNALS];
     struct { corral_future h; bool live, done; } fut[MODEL_FUTURES];
     corral_signal dead_sig;   /* a destroyed signal, for stale use */
@@ -198,6 +229,7 @@ static void model_wake(model *M, int i)
     if (!r->alive || !r->waiting) return;
     r->waiting = false;
     r->pending = true;
+    if (r->type == MT_RECV && !r->paused) r->qseq = ++M->qseq; /* a paused one joins the queue at its resume */
 }
 
 static void model_end(model *M, int i)
@@ -222,6 +254,29 @@ static bool model_sig_is(const model *M, int k, corral_signal h)
     return M->sig[k].live && M->sig[k].h.index == h.index && M->sig[k].h.gen == h.gen;
 }
 
+/* a receiver's step: count what it was handed (not on its first step),
+   then take what the channel holds until it has all or must wait */
+static void model_recv(model *M, int i)
+{
+    model_rec *r = &M->r[i];
+    if (r->wseq) {
+        r->got++;
+        r->sum += r->handed;
+    }
+    while (r->got < r->left && M->qn > 0) {
+        r->got++;
+        r->sum += M->q[0];
+        memmove(M->q, M->q + 1, (M->qn - 1) * sizeof M->q[0]);
+        M->qn--;
+    }
+    if (r->got == r->left) {
+        model_end(M, i);
+        return;
+    }
+    r->waiting = true;
+    r->wseq = ++M->wseq;
+}
+
 /* one step of record i (it is alive, not paused) */
 static void model_step(model *M, int i)
 {
@@ -238,6 +293,9 @@ static void model_step(model *M, int i)
             r->waiting = true;
             r->yielded = false;
         }
+        break;
+    case MT_RECV:
+        model_recv(M, i);
         break;
     default: /* the others stop on the step after their wait */
         model_end(M, i);
@@ -259,7 +317,16 @@ static void model_update(model *M)
         else if (!r->waiting && (r->type == MT_COUNT || r->yielded)) run[i] = true;
     }
     for (int i = 0; i < MODEL_RECS; i++)
-        if (run[i] && M->r[i].alive && !M->r[i].paused) model_step(M, i);
+        if (run[i] && M->r[i].alive && !M->r[i].paused && M->r[i].type != MT_RECV) model_step(M, i);
+    for (;;) { /* receivers in their queue order: the order they wait in again */
+        int next = -1;
+        for (int i = 0; i < MODEL_RECS; i++)
+            if (run[i] && M->r[i].type == MT_RECV && M->r[i].alive && !M->r[i].paused && M->r[i].pending &&
+                (next < 0 || M->r[i].qseq < M->r[next].qseq))
+                next = i;
+        if (next < 0) break;
+        model_step(M, next);
+    }
     for (bool moved = true; moved;) { /* the ready ring */
         moved = false;
         for (int i = 0; i < MODEL_RECS; i++) {
@@ -292,7 +359,17 @@ static bool model_check(model *M)
         if (g_model_ends[i] != (r->alive ? 0 : 1))
             return model_fail(M, "record %d: cleanup ran %d times, alive %d", i, g_model_ends[i], r->alive);
         if (r->alive) per_type[r->type]++;
+        if (r->alive && r->type == MT_RECV) {
+            const m_recv_ctx *rc = m_recv_ctx_of(s, r->h);
+            if (rc && r->pending && rc->v != r->handed)
+                return model_fail(M, "receiver %d was handed %d, model %d", i, rc->v, r->handed);
+            if (!rc || (uint32_t)rc->got != r->got || rc->sum != r->sum)
+                return model_fail(M, "receiver %d: got %u (sum %d), model %u (%d)", i, rc ? (uint32_t)rc->got : 0u,
+                                  rc ? rc->sum : 0, r->got, r->sum);
+        }
     }
+    if (corral_channel_count(s, M->ch) != M->qn)
+        return model_fail(M, "the channel holds %u, model %u", corral_channel_count(s, M->ch), M->qn);
     for (int t = 0; t < MT_TYPES; t++) {
         corral_type_stats ts;
         if (corral_stats_type_of(s, model_types[t], &ts) && ts.live != per_type[t])
@@ -359,7 +436,8 @@ static bool model_op_start(model *M, model_in *in)
     r->type = type;
     r->owner = (a & 3u) ? (uint64_t)(a & 3u) : 0; /* owners 1..3, or none */
     r->tags = (a >> 2) & 7u;                      /* tags 0..2 */
-    if (type == MT_GEN) r->owner = r->tags = 0;   /* a generator starts with neither */
+    if (type == MT_GEN || type == MT_RECV) r->owner = r->tags = 0; /* a generator starts with neither; receivers
+                                                                      stay out of group resumes (their queue order) */
     r->child = r->parent = -1;
     r->target = -1;
     g_model_ends[i] = 0;
@@ -393,6 +471,10 @@ static bool model_op_start(model *M, model_in *in)
         h = m_sleep_start_ex(M->s, (m_sleep_ctx){(uint32_t)i, t}, &opts);
         break;
     }
+    case MT_RECV:
+        r->left = 1 + b % 3u;
+        h = m_recv_start_ex(M->s, (m_recv_ctx){.rec = (uint32_t)i, .ch = M->ch, .left = (uint16_t)r->left}, &opts);
+        break;
     case MT_GEN:
         r->left = 1 + b % 6u;
         h = m_gen_gen(M->s, (m_gen_ctx){.rec = (uint32_t)i, .left = r->left});
@@ -445,6 +527,9 @@ static bool model_op_start(model *M, model_in *in)
     case MT_JOIN:
         if (!M->r[r->target].alive) model_end(M, i);
         else r->waiting = true;
+        break;
+    case MT_RECV:
+        model_recv(M, i);
         break;
     case MT_GEN: /* it steps when it is pulled; between pulls it is held (it reads as paused) */
         r->paused = true;
@@ -507,6 +592,7 @@ static bool model_op_pause(model *M, model_in *in, bool pause)
     } else {
         r->paused = false;
         if (r->type == MT_SLEEP && r->waiting) r->due = model_dtime(M, r->domain) + r->remaining;
+        if (r->type == MT_RECV && r->pending) r->qseq = ++M->qseq;
     }
     return true;
 }
@@ -660,6 +746,29 @@ static bool model_op_pull(model *M, model_in *in)
     return true;
 }
 
+/* a value sent from outside: to the receiver waiting longest (paused or
+   not), else into the channel, else refused (full) */
+static bool model_op_send(model *M, model_in *in)
+{
+    int32_t v = (int32_t)(model_byte(in) % 100u) + 1;
+    int first = -1;
+    for (int i = 0; i < MODEL_RECS; i++) {
+        const model_rec *r = &M->r[i];
+        if (r->alive && r->type == MT_RECV && r->waiting && (first < 0 || r->wseq < M->r[first].wseq)) first = i;
+    }
+    bool want = first >= 0 || M->qn < MODEL_CHANNEL_CAP;
+    bool got = corral_channel_try_send(M->s, M->ch, &v, sizeof v);
+    g_model_counts.sends++;
+    if (got != want) return model_fail(M, "send returned %d, model %d", got, want);
+    if (first >= 0) {
+        M->r[first].handed = v;
+        model_wake(M, first);
+    } else if (want) {
+        M->q[M->qn++] = v;
+    }
+    return true;
+}
+
 /* domain 1: a new scale (1/2, 1, 2), a pause or a resume */
 static bool model_op_domain(model *M, model_in *in)
 {
@@ -709,17 +818,20 @@ static inline bool model_open(model *M, size_t size, char *why, size_t why_cap)
     d.max_signals = MODEL_SIGNALS;
     d.max_futures = MODEL_FUTURES;
     d.domains = 2;
+    d.max_channels = 1;
+    d.channel_bytes = MODEL_CHANNEL_CAP * sizeof(int32_t);
     d.validation = CORRAL_VALIDATION_REPORT;
     d.logger.fn = model_logger;
     M->s = corral_sched_create(&d);
-    if (!M->s) snprintf(why, why_cap, "create failed");
-    return M->s != NULL;
+    if (M->s) M->ch = corral_channel_create(M->s, sizeof(int32_t));
+    if (!M->s || M->ch.gen == 0) snprintf(why, why_cap, "create failed");
+    return M->s != NULL && M->ch.gen != 0;
 }
 
 /* One operation from the input, then the checks. */
 static inline bool model_op(model *M, model_in *in)
 {
-    uint32_t c = model_byte(in) % 18u;
+    uint32_t c = model_byte(in) % 19u;
     bool ok;
     if (c < 6) ok = model_op_start(M, in);
     else if (c < 8) ok = model_op_stop(M, in);
@@ -730,6 +842,7 @@ static inline bool model_op(model *M, model_in *in)
     else if (c == 12) ok = model_op_future(M, in);
     else if (c == 16) ok = model_op_pull(M, in);
     else if (c == 17) ok = model_op_domain(M, in);
+    else if (c == 18) ok = model_op_send(M, in);
     else ok = model_op_tick(M, in);
     return ok && model_check(M);
 }
