@@ -24,6 +24,9 @@
         m_join    joins an older coroutine, then stops
         m_caller  calls an m_count child (which joins its groups), then
                   stops when the child has ended, however it ended
+        m_racer   races two m_count arms (2 to 9 steps each): the first arm
+                  to end, however, wins; the other loses (ended at once);
+                  the racer then stops
         m_recv    receives `left` values from the model's channel (the
                   sequence sends them), adding them up, then stops
         m_gen     a generator of `left` values 1, 2, ...: pulled by the
@@ -52,7 +55,7 @@
 
 static int g_model_ends[MODEL_RECS];
 /* what the sequences did, summed over runs (the test prints it) */
-static struct { uint64_t started, refused, ended, ticks, pauses, resumes, group_ops, raises, completes, calls, pulls, domain_ops, sends; } g_model_counts;
+static struct { uint64_t started, refused, ended, ticks, pauses, resumes, group_ops, raises, completes, calls, pulls, domain_ops, sends, races; } g_model_counts;
 static corral_handle g_model_h[MODEL_RECS]; /* handles, as each coroutine's first step saw them */
 
 #define M_COUNT_FIELDS(F) F(uint32_t, rec) F(uint32_t, left)
@@ -149,10 +152,20 @@ DEFINE_COROUTINE_CLEANUP(m_recv, m_recv_end)
     return CORRAL_STOP;
 }
 
-enum { MT_COUNT, MT_SIG, MT_FUT, MT_SLEEP, MT_JOIN, MT_CALLER, MT_GEN, MT_RECV, MT_TYPES };
+#define M_RACER_FIELDS(F) F(uint32_t, rec) F(uint32_t, a_rec) F(uint32_t, b_rec) F(uint32_t, a) F(uint32_t, b)
+DECLARE_COROUTINE(m_racer, M_RACER_FIELDS)
+static void m_racer_end(m_racer_ctx *c, corral_end_reason why) { (void)why; g_model_ends[c->rec]++; }
+DEFINE_COROUTINE_CLEANUP(m_racer, m_racer_end)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_RACE(co, m_count_arm(co, (m_count_ctx){ctx->a_rec, ctx->a}), m_count_arm(co, (m_count_ctx){ctx->b_rec, ctx->b}));
+    CORRAL_END(co);
+}
+
+enum { MT_COUNT, MT_SIG, MT_FUT, MT_SLEEP, MT_JOIN, MT_CALLER, MT_GEN, MT_RECV, MT_RACER, MT_TYPES };
 static const corral_type *const model_types[MT_TYPES] = {&m_count_type,  &m_sig_type, &m_fut_type,
                                                          &m_sleep_type,  &m_join_type, &m_caller_type,
-                                                         &m_gen_type,    &m_recv_type};
+                                                         &m_gen_type,    &m_recv_type, &m_racer_type};
 
 typedef struct model_rec {
     bool used;       /* ever started */
@@ -171,6 +184,7 @@ typedef struct model_rec {
     double remaining; /* m_sleep while paused */
     int target;      /* m_join: record */
     int child, parent; /* m_caller / its m_count child: records, -1 */
+    int child2;        /* m_racer: its second arm, -1 */
     uint32_t domain;   /* m_sleep: its time domain (0, 1) */
     uint32_t pulled;   /* m_gen: values pulled so far */
     uint32_t got;      /* m_recv: values received */
@@ -241,8 +255,12 @@ static void model_end(model *M, int i)
     M->live--;
     g_model_counts.ended++;
     if (r->child >= 0) model_end(M, r->child); /* structured cancellation */
-    if (r->parent >= 0) {
-        M->r[r->parent].child = -1;
+    if (r->child2 >= 0) model_end(M, r->child2);
+    if (r->parent >= 0) { /* a call's child, or a race's arm: the first to end wins, the other loses */
+        model_rec *P = &M->r[r->parent];
+        int other = P->child == i ? P->child2 : P->child;
+        P->child = P->child2 = -1;
+        if (other >= 0) model_end(M, other);
         model_wake(M, r->parent);
     }
     for (int j = 0; j < MODEL_RECS; j++)
@@ -411,7 +429,8 @@ static int model_free_rec(model *M)
         bool referred = false;
         for (int j = 0; j < MODEL_RECS && !referred; j++) {
             const model_rec *o = &M->r[j];
-            referred = o->alive && ((o->type == MT_JOIN && o->target == i) || o->child == i || o->parent == i);
+            referred = o->alive && ((o->type == MT_JOIN && o->target == i) || o->child == i || o->child2 == i ||
+                                    o->parent == i);
         }
         if (!referred) return i;
     }
@@ -424,12 +443,18 @@ static bool model_op_start(model *M, model_in *in)
     uint32_t a = model_byte(in), b = model_byte(in);
     int i = model_free_rec(M);
     if (i < 0) return true;
-    int child = -1;
-    if (type == MT_CALLER) {
+    int child = -1, child2 = -1;
+    if (type == MT_CALLER || type == MT_RACER) {
         M->r[i].alive = true; /* hold i while finding the child's record */
         child = model_free_rec(M);
+        if (child >= 0 && type == MT_RACER) {
+            M->r[child].alive = true;
+            child2 = model_free_rec(M);
+            M->r[child].alive = false;
+        }
         M->r[i].alive = false;
-        if (child < 0) return true;
+        if (child < 0 || (type == MT_RACER && child2 < 0)) return true;
+        if (type == MT_RACER && M->live + 3 > MODEL_CAP) return true; /* a race whose arms cannot all start: not modelled */
     }
     model_rec *r = &M->r[i];
     memset(r, 0, sizeof *r);
@@ -438,7 +463,7 @@ static bool model_op_start(model *M, model_in *in)
     r->tags = (a >> 2) & 7u;                      /* tags 0..2 */
     if (type == MT_GEN || type == MT_RECV) r->owner = r->tags = 0; /* a generator starts with neither; receivers
                                                                       stay out of group resumes (their queue order) */
-    r->child = r->parent = -1;
+    r->child = r->parent = r->child2 = -1;
     r->target = -1;
     g_model_ends[i] = 0;
     corral_start_desc opts = {.phase = CORRAL_PHASE_DEFAULT, .owner = r->owner, .tags = r->tags};
@@ -471,6 +496,14 @@ static bool model_op_start(model *M, model_in *in)
         h = m_sleep_start_ex(M->s, (m_sleep_ctx){(uint32_t)i, t}, &opts);
         break;
     }
+    case MT_RACER:
+        r->left = 2 + b % 8u;        /* arm a's steps */
+        r->pulled = 2 + (b >> 3) % 8u; /* arm b's */
+        g_model_ends[child] = g_model_ends[child2] = 0;
+        M->r[child].used = M->r[child2].used = false;
+        g_model_h[child] = g_model_h[child2] = (corral_handle){0, 0};
+        h = m_racer_start_ex(M->s, (m_racer_ctx){(uint32_t)i, (uint32_t)child, (uint32_t)child2, r->left, r->pulled}, &opts);
+        break;
     case MT_RECV:
         r->left = 1 + b % 3u;
         h = m_recv_start_ex(M->s, (m_recv_ctx){.rec = (uint32_t)i, .ch = M->ch, .left = (uint16_t)r->left}, &opts);
@@ -528,6 +561,29 @@ static bool model_op_start(model *M, model_in *in)
         if (!M->r[r->target].alive) model_end(M, i);
         else r->waiting = true;
         break;
+    case MT_RACER: /* both arms start and step once (2 steps or more: neither ends there) */
+        g_model_counts.races++;
+        for (int k = 0; k < 2; k++) {
+            int arm = k ? child2 : child;
+            model_rec *c = &M->r[arm];
+            memset(c, 0, sizeof *c);
+            c->used = c->alive = true;
+            c->type = MT_COUNT;
+            c->owner = r->owner;
+            c->tags = r->tags;
+            c->left = k ? r->pulled : r->left;
+            c->child = c->child2 = -1;
+            c->parent = i;
+            c->target = -1;
+            c->h = g_model_h[arm];
+            M->live++;
+            if (c->h.gen == 0) return model_fail(M, "a racer's arm never stepped");
+            model_step(M, arm);
+        }
+        r->child = child;
+        r->child2 = child2;
+        r->waiting = true;
+        break;
     case MT_RECV:
         model_recv(M, i);
         break;
@@ -546,7 +602,7 @@ static bool model_op_start(model *M, model_in *in)
         c->owner = r->owner;
         c->tags = r->tags;
         c->left = r->left;
-        c->child = -1;
+        c->child = c->child2 = -1;
         c->parent = i;
         c->target = -1;
         M->live++;

@@ -49,12 +49,13 @@ Test(model, random_operation_sequences_agree_with_the_model, .timeout = 600)
     }
     cr_log_info("model: %llu sequences, %llu operations: %llu starts (%llu refused: pool full, %llu nested calls), "
                 "%llu ends, %llu ticks, %llu pauses, %llu resumes, %llu group ops, %llu signal wakes, "
-                "%llu futures completed, %llu generator pulls, %llu time domain changes, %llu channel sends",
+                "%llu futures completed, %llu generator pulls, %llu time domain changes, %llu channel sends, %llu races",
                 (unsigned long long)seeds, (unsigned long long)ops, (unsigned long long)g_model_counts.started,
                 (unsigned long long)g_model_counts.refused, (unsigned long long)g_model_counts.calls,
                 (unsigned long long)g_model_counts.ended, (unsigned long long)g_model_counts.ticks,
                 (unsigned long long)g_model_counts.pauses, (unsigned long long)g_model_counts.resumes,
                 (unsigned long long)g_model_counts.group_ops, (unsigned long long)g_model_counts.raises,
                 (unsigned long long)g_model_counts.completes, (unsigned long long)g_model_counts.pulls,
-                (unsigned long long)g_model_counts.domain_ops, (unsigned long long)g_model_counts.sends);
+                (unsigned long long)g_model_counts.domain_ops, (unsigned long long)g_model_counts.sends,
+                (unsigned long long)g_model_counts.races);
 }
