@@ -33,8 +33,6 @@
 #include "corral_internal.h"
 
 #include <string.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
 #define CORRAL__SNAP_VERSION 4u
@@ -412,9 +410,6 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         !corral__section(&k, &m->chans_at, corral__chans_bytes(o)))
         return cut;
     if (k.at != size) return "it runs on past its sections";
-    if (getenv("SNAPDBG")) { fprintf(stderr, "types %zu ends %zu lanes %zu", m->types_at, v->ends_at, m->lanes_at);
-      for (uint32_t ci = 0; ci < o->arena.class_count; ci++) fprintf(stderr, " class%u pages %zu data %zu (slot %u)", ci, m->pages_at[ci], m->data_at[ci], o->arena.classes[ci].slot_size);
-      fprintf(stderr, " entries %zu next %zu wait %zu group %zu heap0 %zu owner %zu sig %zu fut %zu chans %zu end %zu\n", m->entries_at, m->next_at, m->wait_at, m->group_at, m->heap_at[0], m->owner_at, m->signals_at, m->futures_at, m->chans_at, size); }
 
     /* its types are the live ones, at the same places */
     const corral__type_entry *T = corral__types(s);
