@@ -1,7 +1,7 @@
 /*
     stats.c -- counters out, and the text report.
 
-    The counters themselves are kept by the rooms that count (lifecycle.c on
+    The counters themselves are kept by the files that count (lifecycle.c on
     start and end, the pools on their failures) as plain adds; this file
     copies them out, prints them, times instrumented steps and keeps the
     frame history. Export formats are export.c's.

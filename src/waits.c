@@ -9,7 +9,7 @@
     a node wakes its coroutine (any), or counts down (all); waking only
     queues it, no user code runs, so waking is safe from anywhere.
 
-    The rooms: timers.c (frames, seconds, realtime), polls.c (until,
+    The files: timers.c (frames, seconds, realtime), polls.c (until,
     while), wakelists.c (signal, future), calls.c (join), groups.c (the
     group memberships, which use the same nodes and lists).
 */
