@@ -1,7 +1,7 @@
 /*
     waits.c -- what every wait kind shares: the node pool, the lists nodes
     sit on, firing a node and waking its coroutine, and corral_await, which
-    sends each kind to the room that arms, fires and cancels it.
+    sends each kind to the file that arms, fires and cancels it.
 
     A wait takes one node per thing waited on (one for a simple wait, one
     per member of an all/any). The coroutine's nodes are chained through
@@ -93,7 +93,7 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
     N[i].next = N[i].prev = CORRAL__NIL;
 }
 
-/* The list a node sits on: its room's answer. Timers sit in heaps, on no
+/* The list a node sits on: its file's answer. Timers sit in heaps, on no
    list; the kinds without a node never attach. */
 corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
@@ -251,7 +251,7 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
 }
 
 /* Give co a node for the wait w (member `member` of its all/any) and hand
-   it to the kind's room, which puts it in its container. text: what the
+   it to the kind's file, which puts it in its container. text: what the
    whole wait says it waits for (desc.wait_text). */
 static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w, uint32_t member, const char *text)
 {
