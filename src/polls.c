@@ -35,11 +35,11 @@ corral__list corral__poll_list(corral_sched *s, const corral__node *n)
 
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
 {
+    for (uint32_t q = 0; q < s->types.seen_count; q++) /* first: a wait's usual answer, in 16 compares at most */
+        if (s->types.seen[q] == fn) return true;
     const corral_predicate_registry *pr = s->types.predicates;
     for (uint32_t q = 0; pr && q < pr->count; q++)
         if (pr->fns[q] == fn) return true;
-    for (uint32_t q = 0; q < s->types.seen_count; q++)
-        if (s->types.seen[q] == fn) return true;
     return false;
 }
 
