@@ -1,7 +1,7 @@
 /*
-    channels.c -- channels, semaphores and wait groups: generation-checked
-    handles to objects in two pools of the arena, each with FIFO lists of
-    the wait nodes waiting on it.
+    channels.c -- channels, semaphores and wait groups: handles to items of
+    two pools (pool.c), each with FIFO lists of the wait nodes waiting on
+    it.
 
     A channel's values sit in a ring in its stretch of the data region
     (desc.channel_bytes each). A waiting sender's value stays in its own
@@ -19,15 +19,12 @@
 /* ---- the pools */
 static corral__channel *corral__chan_get(const corral_sched *s, corral_channel ch)
 {
-    if (ch.index >= s->chans.max_channels || (ch.gen & 1u) == 0) return NULL;
-    corral__channel *c = &corral__channels(s)[ch.index];
-    return c->gen == ch.gen ? c : NULL;
+    return (corral__channel *)corral__pool_get(s, CORRAL__POOL_CHANNEL, ch.index, ch.gen);
 }
 static corral__counter *corral__counter_get(const corral_sched *s, uint32_t index, uint32_t gen, uint32_t kind)
 {
-    if (index >= s->chans.max_counters || (gen & 1u) == 0) return NULL;
-    corral__counter *c = &corral__counters(s)[index];
-    return c->gen == gen && c->kind == kind ? c : NULL;
+    corral__counter *c = (corral__counter *)corral__pool_get(s, CORRAL__POOL_COUNTER, index, gen);
+    return c && c->kind == kind ? c : NULL;
 }
 static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
 {
@@ -39,41 +36,26 @@ corral_channel corral_channel_create(corral_sched *s, uint32_t size)
     corral_channel none = {0, 0};
     if (!corral__check(s)) return none;
     CORRAL__REQUIRE(s, size > 0 && size <= s->chans.channel_bytes, CORRAL_ERR_BAD_VALUE_SIZE, none);
-    if (s->chans.channel_free == CORRAL__NIL) {
-        s->chans.channel_failures++;
-        corral__fail(s, NULL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED);
-        return none;
-    }
-    uint32_t i = s->chans.channel_free;
+    uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_CHANNEL, &gen);
+    CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, none);
     corral__channel *c = &corral__channels(s)[i];
-    s->chans.channel_free = c->next_free;
-    c->gen = c->gen + 1 < s->chans.channel_floor ? s->chans.channel_floor | 1u : c->gen + 1; /* odd: live */
     c->size = size;
     c->cap = s->chans.channel_bytes / size;
     c->first = c->count = 0;
     c->send_head = c->send_tail = c->recv_head = c->recv_tail = CORRAL__NIL;
-    if (++s->chans.channels_live > s->chans.channels_peak) s->chans.channels_peak = s->chans.channels_live;
-    return (corral_channel){i, c->gen};
+    return (corral_channel){i, gen};
 }
 
 static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32_t kind, uint32_t count,
                                        uint32_t *gen)
 {
     if (!corral__check_in(s, call)) return CORRAL__NIL;
-    if (s->chans.counter_free == CORRAL__NIL) {
-        s->chans.counter_failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-        return CORRAL__NIL;
-    }
-    uint32_t i = s->chans.counter_free;
+    uint32_t i = corral__pool_alloc(s, CORRAL__POOL_COUNTER, gen);
+    CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, CORRAL__NIL);
     corral__counter *c = &corral__counters(s)[i];
-    s->chans.counter_free = c->next_free;
-    c->gen = c->gen + 1 < s->chans.counter_floor ? s->chans.counter_floor | 1u : c->gen + 1;
     c->kind = kind;
     c->count = count;
     c->head = c->tail = CORRAL__NIL;
-    if (++s->chans.counters_live > s->chans.counters_peak) s->chans.counters_peak = s->chans.counters_live;
-    *gen = c->gen;
     return i;
 }
 
@@ -180,10 +162,7 @@ bool corral_channel_destroy(corral_sched *s, corral_channel ch)
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
     corral__fire_list(s, &c->send_head, &c->send_tail); /* nobody waits forever on a channel that is gone */
     corral__fire_list(s, &c->recv_head, &c->recv_tail);
-    c->gen++; /* even: dead */
-    s->chans.channels_live--;
-    c->next_free = s->chans.channel_free;
-    s->chans.channel_free = ch.index;
+    corral__pool_free(s, CORRAL__POOL_CHANNEL, ch.index);
     return true;
 }
 
@@ -254,10 +233,7 @@ static bool corral__counter_destroy(const char *call, corral_sched *s, uint32_t 
     corral__counter *c = corral__counter_get(s, index, gen, kind);
     CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, NULL, NULL, false);
     corral__fire_list(s, &c->head, &c->tail);
-    c->gen++;
-    s->chans.counters_live--;
-    c->next_free = s->chans.counter_free;
-    s->chans.counter_free = index;
+    corral__pool_free(s, CORRAL__POOL_COUNTER, index);
     return true;
 }
 bool corral_semaphore_destroy(corral_sched *s, corral_semaphore sem)
@@ -314,25 +290,4 @@ corral__list corral__chan_list(corral_sched *s, const corral__node *n)
     }
     corral__counter *c = &corral__counters(s)[n->u.t.target];
     return (corral__list){&c->head, &c->tail};
-}
-
-void corral__chans_init(corral_sched *s)
-{
-    corral__channel *C = corral__channels(s);
-    for (uint32_t i = 0; i < s->chans.max_channels; i++) {
-        memset(&C[i], 0, sizeof C[i]);
-        C[i].send_head = C[i].send_tail = C[i].recv_head = C[i].recv_tail = CORRAL__NIL;
-        C[i].next_free = i + 1 < s->chans.max_channels ? i + 1 : CORRAL__NIL;
-    }
-    s->chans.channel_free = s->chans.max_channels ? 0 : CORRAL__NIL;
-    corral__counter *K = corral__counters(s);
-    for (uint32_t i = 0; i < s->chans.max_counters; i++) {
-        memset(&K[i], 0, sizeof K[i]);
-        K[i].head = K[i].tail = CORRAL__NIL;
-        K[i].next_free = i + 1 < s->chans.max_counters ? i + 1 : CORRAL__NIL;
-    }
-    s->chans.counter_free = s->chans.max_counters ? 0 : CORRAL__NIL;
-    s->chans.channels_live = s->chans.counters_live = 0;
-    /* the rings are in every snapshot, checksum and all: no byte of them unwritten */
-    memset(CORRAL__AT(s, s->chans.data_off), 0, (size_t)s->chans.max_channels * s->chans.ring_bytes);
 }

@@ -204,16 +204,32 @@ typedef struct corral__meta {
     uint32_t born;          /* frame count at its start (low 32 bits): its age */
 } corral__meta;
 
+/* ---- pool.c: the handle pools. Every kind of handle but a coroutine's
+   (signals, futures, channels, semaphores and wait groups) names an item
+   of one pool: (index, generation), live while the generations agree.
+   An item opens with a corral__item, which only pool.c reads or writes;
+   the rest is its owner's. */
+enum { CORRAL__POOL_SIGNAL = 0, CORRAL__POOL_FUTURE, CORRAL__POOL_CHANNEL, CORRAL__POOL_COUNTER, CORRAL__POOL_COUNT };
+typedef struct corral__item {
+    uint32_t gen;       /* which handle names it (pool.c's rule) */
+    uint32_t next_free; /* free list */
+} corral__item;
+typedef struct corral__pool {
+    uint32_t off, cap;  /* its items (from the sched), how many */
+    uint32_t free;      /* first free item, NIL */
+    uint32_t live, peak;
+    uint32_t floor;     /* lowest generation an alloc issues (after a restore or load) */
+    uint64_t failures;  /* allocs refused: the pool was full */
+} corral__pool;
+
 typedef struct corral__signal {
-    uint32_t gen;  /* odd: live */
+    corral__item it;
     uint32_t head, tail;
-    uint32_t next_free;
 } corral__signal;
 
 typedef struct corral__future {
-    uint32_t gen;  /* odd: live */
+    corral__item it;
     uint32_t head, tail;
-    uint32_t next_free;
     uint32_t done;
     uint32_t pad;
     corral_value value;
@@ -223,20 +239,18 @@ typedef struct corral__future {
    senders and receivers waiting (their values in their contexts: a node's
    u.t.seq is the offset in its coroutine's slot) */
 typedef struct corral__channel {
-    uint32_t gen;          /* odd: live */
+    corral__item it;
     uint32_t size, cap;    /* bytes per value, values the ring holds */
     uint32_t first, count; /* the ring: its oldest value, how many */
     uint32_t send_head, send_tail;
     uint32_t recv_head, recv_tail;
-    uint32_t next_free;
 } corral__channel;
 /* a semaphore (count: free permits) or a wait group (count: tasks not done) */
 enum { CORRAL__SEMAPHORE = 1, CORRAL__WAITGROUP };
 typedef struct corral__counter {
-    uint32_t gen;          /* odd: live */
+    corral__item it;
     uint32_t kind, count;
     uint32_t head, tail;   /* waiters */
-    uint32_t next_free;
 } corral__counter;
 
 /* A page: a run of consecutive slots of a class (a power of two: 64 up to
@@ -446,20 +460,12 @@ struct corral_sched {
         uint32_t off, mask;
     } posts;
 
-    struct { /* wakelists.c: signals and futures */
-        uint32_t signals_off, max_signals, signal_free;
-        uint32_t futures_off, max_futures, future_free;
-        uint32_t signals_live, signals_peak, futures_live, futures_peak;
-        uint32_t signal_floor, future_floor; /* lowest generation a create may issue (restores) */
-        uint64_t signal_failures, future_failures;
-    } wakes;
+    corral__pool pools[CORRAL__POOL_COUNT]; /* pool.c: signals, futures, channels, counters */
 
-    struct { /* channels.c: channels, semaphores and wait groups */
-        uint32_t channels_off, max_channels, channel_bytes, data_off;
+    struct { /* channels.c: the rings of the channels' values */
+        uint32_t channel_bytes, data_off;
         uint32_t ring_bytes; /* a channel's ring: channel_bytes rounded up to 8 */
-        uint32_t channel_free, channels_live, channels_peak, channel_floor;
-        uint32_t counters_off, max_counters, counter_free, counters_live, counters_peak, counter_floor;
-        uint64_t channel_failures, counter_failures;
+        uint32_t unused[1];  /* the scheduler keeps its size: a block sized for a game stays enough */
     } chans;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
@@ -648,13 +654,42 @@ static inline uint32_t *corral__heap(const corral_sched *s, uint32_t h)
 {
     return (uint32_t *)(void *)CORRAL__AT(s, s->timers.heap_off[h]);
 }
+/* pool.c */
+void corral__pools_init(corral_sched *s); /* every item free, its lists empty */
+static inline void *corral__pool_item(const corral_sched *s, uint32_t pool, uint32_t i, size_t size)
+{
+    return CORRAL__AT(s, s->pools[pool].off + (size_t)i * size);
+}
+/* the live item (index, gen) names, or NULL */
+void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen);
+/* a free item, now live (its generation in *gen), or NIL: the pool is full */
+uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen);
+void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index);
+bool corral__gen_live(uint32_t gen); /* a generation a live item has */
+static inline bool corral__item_live(const void *item) { return corral__gen_live(((const corral__item *)item)->gen); }
+static inline uint32_t corral__item_gen(const void *item) { return ((const corral__item *)item)->gen; }
+/* the highest generation each pool issued, + 1 (no lower than its floor) */
+void corral__pools_floors(const corral_sched *s, uint32_t floors[CORRAL__POOL_COUNT]);
+void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POOL_COUNT]);
+/* a load: item i live with generation gen (odd); then relink rebuilds the
+   free lists and the counts from the generations */
+void corral__pool_revive(corral_sched *s, uint32_t pool, uint32_t i, uint32_t gen);
+void corral__pools_relink(corral_sched *s);
 static inline corral__signal *corral__signals(const corral_sched *s)
 {
-    return (corral__signal *)(void *)CORRAL__AT(s, s->wakes.signals_off);
+    return (corral__signal *)(void *)CORRAL__AT(s, s->pools[CORRAL__POOL_SIGNAL].off);
 }
 static inline corral__future *corral__futures(const corral_sched *s)
 {
-    return (corral__future *)(void *)CORRAL__AT(s, s->wakes.futures_off);
+    return (corral__future *)(void *)CORRAL__AT(s, s->pools[CORRAL__POOL_FUTURE].off);
+}
+static inline corral__channel *corral__channels(const corral_sched *s)
+{
+    return (corral__channel *)(void *)CORRAL__AT(s, s->pools[CORRAL__POOL_CHANNEL].off);
+}
+static inline corral__counter *corral__counters(const corral_sched *s)
+{
+    return (corral__counter *)(void *)CORRAL__AT(s, s->pools[CORRAL__POOL_COUNTER].off);
 }
 
 /* errors.c */
@@ -998,29 +1033,20 @@ corral__list corral__signal_list(corral_sched *s, const corral__node *n);
 int corral__future_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__future_arm(corral_sched *s, uint32_t i, const corral_wait *w);
 corral__list corral__future_list(corral_sched *s, const corral__node *n);
-void corral__wakes_init(corral_sched *s);
 bool corral__future_live(const corral_sched *s, corral_future f);
 bool corral__future_finish(corral_sched *s, corral_future f, corral_value v);
 bool corral__signal_live(const corral_sched *s, corral_signal sig);
 void corral__signal_fire(corral_sched *s, corral_signal sig);
 
 /* ---- channels.c: channels, semaphores, wait groups */
-static inline corral__channel *corral__channels(const corral_sched *s)
-{
-    return (corral__channel *)(void *)CORRAL__AT(s, s->chans.channels_off);
-}
-static inline corral__counter *corral__counters(const corral_sched *s)
-{
-    return (corral__counter *)(void *)CORRAL__AT(s, s->chans.counters_off);
-}
 int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w);
 corral__list corral__chan_list(corral_sched *s, const corral__node *n);
-void corral__chans_init(corral_sched *s);
 /* the region a snapshot copies: the channels, the counters, the rings (contiguous) */
 static inline size_t corral__chans_bytes(const corral_sched *s)
 {
-    return (size_t)s->chans.data_off - s->chans.channels_off + (size_t)s->chans.max_channels * s->chans.ring_bytes;
+    return (size_t)s->chans.data_off - s->pools[CORRAL__POOL_CHANNEL].off +
+           (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes;
 }
 
 /* ---- calls.c: calls, races, syncs and joins */
@@ -1151,13 +1177,15 @@ typedef struct corral__image {
     const unsigned char *snap; /* NULL: read the live block */
     size_t pages_at[CORRAL_MAX_CLASSES]; /* per class: its corral__page array */
     size_t data_at[CORRAL_MAX_CLASSES];  /* per class: a uint64_t per page, where its slots start */
-    size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, signals_at, futures_at, chans_at;
+    size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, chans_at;
+    size_t pool_at[CORRAL__POOL_COUNT]; /* each pool's items */
     size_t heap_at[CORRAL__HEAP_MAX];
     const char *why; /* the first invariant that does not hold */
     uint32_t last_ci, last_pi, last_bump; /* the page read last (a snapshot's) */
     size_t last_data;
 } corral__image;
 bool corral__verify_image(corral__image *m);
+bool corral__pools_verify(corral__image *m); /* pool.c: free lists, counts, free items' lists */
 
 /* Test hook: the checksum a snapshot carries over its bytes after the
    header (the hostile tests make it again after an edit). */

@@ -645,8 +645,8 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     }
     out->max_wait_nodes = corral__pool_size(s->nodes.wait_peak, headroom);
     out->max_group_nodes = corral__pool_size(s->nodes.group_peak, headroom);
-    out->max_signals = corral__pool_size(s->wakes.signals_peak, headroom);
-    out->max_futures = corral__pool_size(s->wakes.futures_peak, headroom);
+    out->max_signals = corral__pool_size(s->pools[CORRAL__POOL_SIGNAL].peak, headroom);
+    out->max_futures = corral__pool_size(s->pools[CORRAL__POOL_FUTURE].peak, headroom);
     out->max_types = corral__pool_size(s->types.type_count, headroom);
     out->order = (corral_order)s->run.order;
     out->fixed_dt = s->now.fixed_dt;
@@ -673,8 +673,8 @@ void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
     fprintf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
     fprintf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
     fprintf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
-    fprintf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->wakes.signals_peak);
-    fprintf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->wakes.futures_peak);
+    fprintf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->pools[CORRAL__POOL_SIGNAL].peak);
+    fprintf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->pools[CORRAL__POOL_FUTURE].peak);
     fprintf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
     fprintf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
 }

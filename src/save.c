@@ -407,43 +407,43 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
     }
     /* signals and futures, live ones */
     const corral__signal *S = corral__signals(s);
-    corral__put_u(io, s->wakes.signals_live, 4);
-    for (uint32_t i = 0; i < s->wakes.max_signals; i++)
-        if (S[i].gen & 1u) {
+    corral__put_u(io, s->pools[CORRAL__POOL_SIGNAL].live, 4);
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_SIGNAL].cap; i++)
+        if (corral__item_live(&S[i])) {
             corral__put_u(io, i, 4);
-            corral__put_u(io, S[i].gen, 4);
+            corral__put_u(io, corral__item_gen(&S[i]), 4);
         }
     const corral__future *F = corral__futures(s);
-    corral__put_u(io, s->wakes.futures_live, 4);
-    for (uint32_t i = 0; i < s->wakes.max_futures; i++)
-        if (F[i].gen & 1u) {
+    corral__put_u(io, s->pools[CORRAL__POOL_FUTURE].live, 4);
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_FUTURE].cap; i++)
+        if (corral__item_live(&F[i])) {
             corral__put_u(io, i, 4);
-            corral__put_u(io, F[i].gen, 4);
+            corral__put_u(io, corral__item_gen(&F[i]), 4);
             corral__put_u(io, F[i].done ? 1u : 0u, 1);
             corral__put_u(io, F[i].value.u, 8);
         }
     /* channels: a table of {index, gen, size, count}, then their values,
        oldest first; semaphores and wait groups: {index, gen, kind, count} */
     const corral__channel *C = corral__channels(s);
-    corral__put_u(io, s->chans.channels_live, 4);
-    for (uint32_t i = 0; i < s->chans.max_channels; i++)
-        if (C[i].gen & 1u) {
+    corral__put_u(io, s->pools[CORRAL__POOL_CHANNEL].live, 4);
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++)
+        if (corral__item_live(&C[i])) {
             corral__put_u(io, i, 4);
-            corral__put_u(io, C[i].gen, 4);
+            corral__put_u(io, corral__item_gen(&C[i]), 4);
             corral__put_u(io, C[i].size, 4);
             corral__put_u(io, C[i].count, 4);
         }
-    for (uint32_t i = 0; i < s->chans.max_channels; i++)
-        for (uint32_t v = 0; (C[i].gen & 1u) && v < C[i].count; v++)
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++)
+        for (uint32_t v = 0; corral__item_live(&C[i]) && v < C[i].count; v++)
             corral__put_bytes(io, CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.ring_bytes +
                                                     (size_t)((C[i].first + v) % C[i].cap) * C[i].size),
                               C[i].size);
     const corral__counter *K = corral__counters(s);
-    corral__put_u(io, s->chans.counters_live, 4);
-    for (uint32_t i = 0; i < s->chans.max_counters; i++)
-        if (K[i].gen & 1u) {
+    corral__put_u(io, s->pools[CORRAL__POOL_COUNTER].live, 4);
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++)
+        if (corral__item_live(&K[i])) {
             corral__put_u(io, i, 4);
-            corral__put_u(io, K[i].gen, 4);
+            corral__put_u(io, corral__item_gen(&K[i]), 4);
             corral__put_u(io, K[i].kind, 4);
             corral__put_u(io, K[i].count, 4);
         }
@@ -896,34 +896,34 @@ static bool corral__lread_head(corral__loader *L)
     /* signals, futures: ascending live indices */
     L->nsig = (uint32_t)corral__get_u(io, 4);
     L->sig_at = io->at;
-    if (L->nsig > s->wakes.max_signals) return corral__lfail(L, "the save holds more signals than desc.max_signals%s%s", NULL, NULL);
+    if (L->nsig > s->pools[CORRAL__POOL_SIGNAL].cap) return corral__lfail(L, "the save holds more signals than desc.max_signals%s%s", NULL, NULL);
     for (uint32_t i = 0, prev = 0; i < L->nsig && !io->bad; i++) {
         uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
-        if (idx >= s->wakes.max_signals || !(gen & 1u) || (i && idx <= prev))
+        if (idx >= s->pools[CORRAL__POOL_SIGNAL].cap || !corral__gen_live(gen) || (i && idx <= prev))
             return corral__lfail(L, "a saved signal is out of range%s%s", NULL, NULL);
         prev = idx;
     }
     L->nfut = (uint32_t)corral__get_u(io, 4);
     L->fut_at = io->at;
-    if (L->nfut > s->wakes.max_futures) return corral__lfail(L, "the save holds more futures than desc.max_futures%s%s", NULL, NULL);
+    if (L->nfut > s->pools[CORRAL__POOL_FUTURE].cap) return corral__lfail(L, "the save holds more futures than desc.max_futures%s%s", NULL, NULL);
     for (uint32_t i = 0, prev = 0; i < L->nfut && !io->bad; i++) {
         uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
         uint8_t done = (uint8_t)corral__get_u(io, 1);
         corral__get_u(io, 8);
-        if (idx >= s->wakes.max_futures || !(gen & 1u) || done > 1 || (i && idx <= prev))
+        if (idx >= s->pools[CORRAL__POOL_FUTURE].cap || !corral__gen_live(gen) || done > 1 || (i && idx <= prev))
             return corral__lfail(L, "a saved future is out of range%s%s", NULL, NULL);
         prev = idx;
     }
     if (L->version >= 2) {
         L->nchan = (uint32_t)corral__get_u(io, 4);
         L->chan_at = io->at;
-        if (L->nchan > s->chans.max_channels)
+        if (L->nchan > s->pools[CORRAL__POOL_CHANNEL].cap)
             return corral__lfail(L, "the save holds more channels than desc.max_channels%s%s", NULL, NULL);
         uint64_t bytes = 0;
         for (uint32_t i = 0, prev = 0; i < L->nchan && !io->bad; i++) {
             uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
             uint32_t vsize = (uint32_t)corral__get_u(io, 4), count = (uint32_t)corral__get_u(io, 4);
-            if (idx >= s->chans.max_channels || !(gen & 1u) || (i && idx <= prev) || vsize == 0 ||
+            if (idx >= s->pools[CORRAL__POOL_CHANNEL].cap || !corral__gen_live(gen) || (i && idx <= prev) || vsize == 0 ||
                 vsize > s->chans.channel_bytes || count > s->chans.channel_bytes / vsize)
                 return corral__lfail(L, "a saved channel is out of range or larger than desc.channel_bytes%s%s", NULL, NULL);
             bytes += (uint64_t)count * vsize;
@@ -934,13 +934,13 @@ static bool corral__lread_head(corral__loader *L)
         corral__get_bytes(io, (size_t)bytes);
         L->nctr = (uint32_t)corral__get_u(io, 4);
         L->ctr_at = io->at;
-        if (L->nctr > s->chans.max_counters)
+        if (L->nctr > s->pools[CORRAL__POOL_COUNTER].cap)
             return corral__lfail(L, "the save holds more semaphores and wait groups than the desc allows%s%s", NULL, NULL);
         for (uint32_t i = 0, prev = 0; i < L->nctr && !io->bad; i++) {
             uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
             uint32_t kind = (uint32_t)corral__get_u(io, 4);
             corral__get_u(io, 4);
-            if (idx >= s->chans.max_counters || !(gen & 1u) || (i && idx <= prev) ||
+            if (idx >= s->pools[CORRAL__POOL_COUNTER].cap || !corral__gen_live(gen) || (i && idx <= prev) ||
                 (kind != CORRAL__SEMAPHORE && kind != CORRAL__WAITGROUP))
                 return corral__lfail(L, "a saved semaphore or wait group is out of range%s%s", NULL, NULL);
             prev = idx;
@@ -1658,15 +1658,10 @@ static void corral__lapply(corral__loader *L)
                 if (g > P[pi].floor) P[pi].floor = g;
             }
     }
-    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
-        uint32_t g = corral__signals(s)[i].gen;
-        if (g + 1 > s->wakes.signal_floor) s->wakes.signal_floor = g + 1;
-    }
-    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
-        uint32_t g = corral__futures(s)[i].gen;
-        if (g + 1 > s->wakes.future_floor) s->wakes.future_floor = g + 1;
-    }
+    uint32_t floors[CORRAL__POOL_COUNT];
+    corral__pools_floors(s, floors);
     corral__parts_init(s);
+    corral__pools_set_floors(s, floors);
     s->run.deferred = 0;
     s->polls.next_pending = 0;
     for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].page = CORRAL__NIL;
@@ -1687,43 +1682,26 @@ static void corral__lapply(corral__loader *L)
 
     /* signals and futures, at their indices, with their generations */
     corral__io *io = &L->io;
-    corral__signal *S = corral__signals(s);
     io->at = L->sig_at;
     for (uint32_t i = 0; i < L->nsig; i++) {
         uint32_t idx = (uint32_t)corral__get_u(io, 4);
-        S[idx].gen = (uint32_t)corral__get_u(io, 4);
+        corral__pool_revive(s, CORRAL__POOL_SIGNAL, idx, (uint32_t)corral__get_u(io, 4));
     }
-    s->wakes.signal_free = CORRAL__NIL;
-    for (uint32_t i = s->wakes.max_signals; i-- > 0;)
-        if (!(S[i].gen & 1u)) {
-            S[i].next_free = s->wakes.signal_free;
-            s->wakes.signal_free = i;
-        }
-    s->wakes.signals_live = L->nsig;
     corral__future *F = corral__futures(s);
     io->at = L->fut_at;
     for (uint32_t i = 0; i < L->nfut; i++) {
         uint32_t idx = (uint32_t)corral__get_u(io, 4);
-        F[idx].gen = (uint32_t)corral__get_u(io, 4);
+        corral__pool_revive(s, CORRAL__POOL_FUTURE, idx, (uint32_t)corral__get_u(io, 4));
         F[idx].done = (uint32_t)corral__get_u(io, 1);
         F[idx].value.u = corral__get_u(io, 8);
     }
-    s->wakes.future_free = CORRAL__NIL;
-    for (uint32_t i = s->wakes.max_futures; i-- > 0;)
-        if (!(F[i].gen & 1u)) {
-            F[i].next_free = s->wakes.future_free;
-            s->wakes.future_free = i;
-        }
-    s->wakes.futures_live = L->nfut;
-    if (s->wakes.signals_live > s->wakes.signals_peak) s->wakes.signals_peak = s->wakes.signals_live;
-    if (s->wakes.futures_live > s->wakes.futures_peak) s->wakes.futures_peak = s->wakes.futures_live;
     /* channels (their values from the start of each ring), semaphores, wait groups */
     corral__channel *C = corral__channels(s);
     const unsigned char *vals = io->r + L->chan_vals_at;
     for (uint32_t i = 0; i < L->nchan; i++) {
         const unsigned char *row = io->r + L->chan_at + 16u * i;
         corral__channel *c = &C[corral__le32(row)];
-        c->gen = corral__le32(row + 4);
+        corral__pool_revive(s, CORRAL__POOL_CHANNEL, corral__le32(row), corral__le32(row + 4));
         c->size = corral__le32(row + 8);
         c->cap = s->chans.channel_bytes / c->size;
         c->first = 0;
@@ -1732,30 +1710,15 @@ static void corral__lapply(corral__loader *L)
                (size_t)c->count * c->size);
         vals += (size_t)c->count * c->size;
     }
-    s->chans.channel_free = CORRAL__NIL;
-    for (uint32_t i = s->chans.max_channels; i-- > 0;)
-        if (!(C[i].gen & 1u)) {
-            C[i].next_free = s->chans.channel_free;
-            s->chans.channel_free = i;
-        }
     corral__counter *K = corral__counters(s);
     for (uint32_t i = 0; i < L->nctr; i++) {
         const unsigned char *row = io->r + L->ctr_at + 16u * i;
         corral__counter *c = &K[corral__le32(row)];
-        c->gen = corral__le32(row + 4);
+        corral__pool_revive(s, CORRAL__POOL_COUNTER, corral__le32(row), corral__le32(row + 4));
         c->kind = corral__le32(row + 8);
         c->count = corral__le32(row + 12);
     }
-    s->chans.counter_free = CORRAL__NIL;
-    for (uint32_t i = s->chans.max_counters; i-- > 0;)
-        if (!(K[i].gen & 1u)) {
-            K[i].next_free = s->chans.counter_free;
-            s->chans.counter_free = i;
-        }
-    s->chans.channels_live = L->nchan;
-    s->chans.counters_live = L->nctr;
-    if (s->chans.channels_live > s->chans.channels_peak) s->chans.channels_peak = s->chans.channels_live;
-    if (s->chans.counters_live > s->chans.counters_peak) s->chans.counters_peak = s->chans.counters_live;
+    corral__pools_relink(s);
 
     /* the coroutines in their slots: header, context, meta, counters */
     corral__lco c;

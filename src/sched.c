@@ -317,17 +317,13 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->domains.count = (uint32_t)p.domains;
     s->groups.owner_off = (uint32_t)p.owner_off;
     s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
-    s->chans.channels_off = (uint32_t)p.channels_off;
-    s->chans.max_channels = (uint32_t)p.max_channels;
+    s->pools[CORRAL__POOL_SIGNAL] = (corral__pool){.off = (uint32_t)p.signals_off, .cap = (uint32_t)p.max_signals};
+    s->pools[CORRAL__POOL_FUTURE] = (corral__pool){.off = (uint32_t)p.futures_off, .cap = (uint32_t)p.max_futures};
+    s->pools[CORRAL__POOL_CHANNEL] = (corral__pool){.off = (uint32_t)p.channels_off, .cap = (uint32_t)p.max_channels};
+    s->pools[CORRAL__POOL_COUNTER] = (corral__pool){.off = (uint32_t)p.counters_off, .cap = (uint32_t)p.max_counters};
     s->chans.channel_bytes = (uint32_t)p.channel_bytes;
     s->chans.ring_bytes = (uint32_t)p.ring_bytes;
     s->chans.data_off = (uint32_t)p.data_off;
-    s->chans.counters_off = (uint32_t)p.counters_off;
-    s->chans.max_counters = (uint32_t)p.max_counters;
-    s->wakes.signals_off = (uint32_t)p.signals_off;
-    s->wakes.max_signals = (uint32_t)p.max_signals;
-    s->wakes.futures_off = (uint32_t)p.futures_off;
-    s->wakes.max_futures = (uint32_t)p.max_futures;
     s->posts.off = (uint32_t)p.posts_off;
     s->posts.mask = (uint32_t)p.max_posts - 1;
     s->prof.timing = desc->timing ? 1u : 0u;
@@ -399,8 +395,9 @@ void corral__parts_init(corral_sched *s)
     corral__timers_init(s);
     corral__polls_init(s);
     corral__groups_init(s);
-    corral__wakes_init(s);
-    corral__chans_init(s);
+    corral__pools_init(s);
+    /* the channels' rings are in every snapshot, checksum and all: no byte of them unwritten */
+    memset(CORRAL__AT(s, s->chans.data_off), 0, (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes);
 }
 
 void corral_sched_destroy(corral_sched *s)

@@ -81,10 +81,11 @@ static uint64_t corral__layout(const corral_sched *s)
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
                           s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
-                          s->groups.owner_off, s->groups.owner_mask, s->wakes.signals_off, s->wakes.max_signals,
-                          s->wakes.futures_off, s->wakes.max_futures, s->chans.channels_off,
-                          s->chans.max_channels, s->chans.channel_bytes, s->chans.ring_bytes, s->chans.counters_off,
-                          s->chans.max_counters, s->chans.data_off};
+                          s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
+                          s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
+                          s->pools[CORRAL__POOL_FUTURE].cap, s->pools[CORRAL__POOL_CHANNEL].off,
+                          s->pools[CORRAL__POOL_CHANNEL].cap, s->chans.channel_bytes, s->chans.ring_bytes,
+                          s->pools[CORRAL__POOL_COUNTER].off, s->pools[CORRAL__POOL_COUNTER].cap, s->chans.data_off};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) h = corral__mix(h, v[i]);
     for (uint32_t i = 0; i < s->arena.class_count && i < CORRAL_MAX_CLASSES; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -150,8 +151,8 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     for (uint32_t h = 0; h < s->timers.heaps; h++)
         corral__put(k, corral__heap(s, h), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
-    corral__put(k, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
-    corral__put(k, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
+    corral__put(k, corral__signals(s), (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
+    corral__put(k, corral__futures(s), (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
     corral__put(k, corral__channels(s), corral__chans_bytes(s));
     head.size = k->at - head_at;
     if (k->w && k->at <= k->size) {
@@ -241,26 +242,13 @@ static void corral__take_state(corral_sched *d, const corral_sched *o)
     memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
     memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
     d->groups.side_depth = o->groups.side_depth;
-    d->wakes.signal_free = o->wakes.signal_free;
-    d->wakes.future_free = o->wakes.future_free;
-    d->wakes.signals_live = o->wakes.signals_live;
-    d->wakes.signals_peak = o->wakes.signals_peak;
-    d->wakes.futures_live = o->wakes.futures_live;
-    d->wakes.futures_peak = o->wakes.futures_peak;
-    d->wakes.signal_floor = o->wakes.signal_floor;
-    d->wakes.future_floor = o->wakes.future_floor;
-    d->wakes.signal_failures = o->wakes.signal_failures;
-    d->wakes.future_failures = o->wakes.future_failures;
-    d->chans.channel_free = o->chans.channel_free;
-    d->chans.channels_live = o->chans.channels_live;
-    d->chans.channels_peak = o->chans.channels_peak;
-    d->chans.channel_floor = o->chans.channel_floor;
-    d->chans.counter_free = o->chans.counter_free;
-    d->chans.counters_live = o->chans.counters_live;
-    d->chans.counters_peak = o->chans.counters_peak;
-    d->chans.counter_floor = o->chans.counter_floor;
-    d->chans.channel_failures = o->chans.channel_failures;
-    d->chans.counter_failures = o->chans.counter_failures;
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* where and how many stay */
+        d->pools[p].free = o->pools[p].free;
+        d->pools[p].live = o->pools[p].live;
+        d->pools[p].peak = o->pools[p].peak;
+        d->pools[p].floor = o->pools[p].floor;
+        d->pools[p].failures = o->pools[p].failures;
+    }
     for (uint32_t i = 0; i < CORRAL_MAX_CLASSES; i++) {
         corral__class *dc = &d->arena.classes[i];
         const corral__class *oc = &o->arena.classes[i];
@@ -405,10 +393,15 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
             return cut;
     m->heap_at[0] = timers_at;
     if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
-        !corral__section(&k, &m->signals_at, (size_t)o->wakes.max_signals * sizeof(corral__signal)) ||
-        !corral__section(&k, &m->futures_at, (size_t)o->wakes.max_futures * sizeof(corral__future)) ||
+        !corral__section(&k, &m->pool_at[CORRAL__POOL_SIGNAL],
+                         (size_t)o->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal)) ||
+        !corral__section(&k, &m->pool_at[CORRAL__POOL_FUTURE],
+                         (size_t)o->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future)) ||
         !corral__section(&k, &m->chans_at, corral__chans_bytes(o)))
         return cut;
+    /* the channels, then the counters, then the rings: one section */
+    m->pool_at[CORRAL__POOL_CHANNEL] = m->chans_at;
+    m->pool_at[CORRAL__POOL_COUNTER] = m->chans_at + (o->pools[CORRAL__POOL_COUNTER].off - o->pools[CORRAL__POOL_CHANNEL].off);
     if (k.at != size) return "it runs on past its sections";
 
     /* its types are the live ones, at the same places */
@@ -473,17 +466,6 @@ static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__im
     }
 }
 
-/* the highest generation a pool of signals or futures has issued, + 1 */
-static uint32_t corral__pool_floor(const unsigned char *base, size_t stride, uint32_t count, uint32_t floor)
-{
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t gen;
-        memcpy(&gen, base + (size_t)i * stride, sizeof gen); /* gen leads both structs */
-        floor = corral__max_u32(floor, gen == UINT32_MAX ? gen : gen + 1);
-    }
-    return floor;
-}
-
 bool corral_restore(corral_sched *s, const void *buf, size_t size)
 {
     if (!corral__check(s)) return false;
@@ -499,14 +481,8 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     const corral_sched *o = &view.saved;
 
     /* what a restore keeps from the present: generations above all issued */
-    uint32_t signal_floor = corral__pool_floor((const unsigned char *)corral__signals(s), sizeof(corral__signal),
-                                               s->wakes.max_signals, s->wakes.signal_floor);
-    uint32_t future_floor = corral__pool_floor((const unsigned char *)corral__futures(s), sizeof(corral__future),
-                                               s->wakes.max_futures, s->wakes.future_floor);
-    uint32_t channel_floor = corral__pool_floor((const unsigned char *)corral__channels(s), sizeof(corral__channel),
-                                                s->chans.max_channels, s->chans.channel_floor);
-    uint32_t counter_floor = corral__pool_floor((const unsigned char *)corral__counters(s), sizeof(corral__counter),
-                                                s->chans.max_counters, s->chans.counter_floor);
+    uint32_t floors[CORRAL__POOL_COUNT];
+    corral__pools_floors(s, floors);
 
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__restore_class(s, ci, m);
     corral__get(m->snap, m->entries_at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
@@ -517,8 +493,10 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     for (uint32_t h = 0; h < s->timers.heaps; h++)
         corral__get(m->snap, m->heap_at[h], corral__heap(s, h), (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
     corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
-    corral__get(m->snap, m->signals_at, corral__signals(s), (size_t)s->wakes.max_signals * sizeof(corral__signal));
-    corral__get(m->snap, m->futures_at, corral__futures(s), (size_t)s->wakes.max_futures * sizeof(corral__future));
+    corral__get(m->snap, m->pool_at[CORRAL__POOL_SIGNAL], corral__signals(s),
+                (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
+    corral__get(m->snap, m->pool_at[CORRAL__POOL_FUTURE], corral__futures(s),
+                (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
     corral__get(m->snap, m->chans_at, corral__channels(s), corral__chans_bytes(s));
 
     /* the types: the live entries with the snapshot's counters; a type
@@ -540,10 +518,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__take_state(s, o);
     s->types.last_vt = NULL;
-    s->wakes.signal_floor = signal_floor;
-    s->wakes.future_floor = future_floor;
-    s->chans.channel_floor = channel_floor;
-    s->chans.counter_floor = counter_floor;
+    corral__pools_set_floors(s, floors);
     return true;
 }
 
@@ -599,19 +574,11 @@ static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_fie
         live = corral__resolve(s, h, &e) != NULL;
         break;
     }
-    case CORRAL_FIELD_SIGNAL:
-        live = v[0] < s->wakes.max_signals && (v[1] & 1u) && corral__signals(s)[v[0]].gen == v[1];
-        break;
-    case CORRAL_FIELD_FUTURE:
-        live = v[0] < s->wakes.max_futures && (v[1] & 1u) && corral__futures(s)[v[0]].gen == v[1];
-        break;
-    case CORRAL_FIELD_CHANNEL:
-        live = v[0] < s->chans.max_channels && (v[1] & 1u) && corral__channels(s)[v[0]].gen == v[1];
-        break;
+    case CORRAL_FIELD_SIGNAL: live = corral__pool_get(s, CORRAL__POOL_SIGNAL, v[0], v[1]) != NULL; break;
+    case CORRAL_FIELD_FUTURE: live = corral__pool_get(s, CORRAL__POOL_FUTURE, v[0], v[1]) != NULL; break;
+    case CORRAL_FIELD_CHANNEL: live = corral__pool_get(s, CORRAL__POOL_CHANNEL, v[0], v[1]) != NULL; break;
     case CORRAL_FIELD_SEMAPHORE:
-    case CORRAL_FIELD_WAITGROUP:
-        live = v[0] < s->chans.max_counters && (v[1] & 1u) && corral__counters(s)[v[0]].gen == v[1];
-        break;
+    case CORRAL_FIELD_WAITGROUP: live = corral__pool_get(s, CORRAL__POOL_COUNTER, v[0], v[1]) != NULL; break;
     default:
         break;
     }
@@ -723,21 +690,21 @@ uint64_t corral_state_hash(const corral_sched *s)
         corral__hlist(&k, s, s->polls.next_head[ph]);
     }
     const corral__signal *S = corral__signals(s);
-    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
-        if (!(S[i].gen & 1u)) continue;
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_SIGNAL].cap; i++) {
+        if (!corral__item_live(&S[i])) continue;
         corral__h64(&k, i);
         corral__hlist(&k, s, S[i].head);
     }
     const corral__future *F = corral__futures(s);
-    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
-        if (!(F[i].gen & 1u)) continue;
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_FUTURE].cap; i++) {
+        if (!corral__item_live(&F[i])) continue;
         corral__h64(&k, (uint64_t)i << 1 | (F[i].done ? 1u : 0u));
         corral__h64(&k, F[i].value.u);
         corral__hlist(&k, s, F[i].head);
     }
     const corral__channel *C = corral__channels(s);
-    for (uint32_t i = 0; i < s->chans.max_channels; i++) {
-        if (!(C[i].gen & 1u)) continue;
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++) {
+        if (!corral__item_live(&C[i])) continue;
         corral__h64(&k, (uint64_t)i << 32 | C[i].size);
         corral__h64(&k, C[i].count);
         const unsigned char *ring = CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.ring_bytes);
@@ -747,8 +714,8 @@ uint64_t corral_state_hash(const corral_sched *s)
         corral__hlist(&k, s, C[i].recv_head);
     }
     const corral__counter *K = corral__counters(s);
-    for (uint32_t i = 0; i < s->chans.max_counters; i++) {
-        if (!(K[i].gen & 1u)) continue;
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++) {
+        if (!corral__item_live(&K[i])) continue;
         corral__h64(&k, (uint64_t)i << 32 | K[i].kind << 28 | K[i].count);
         corral__hlist(&k, s, K[i].head);
     }

@@ -151,16 +151,11 @@ static uint32_t corral__iowner(corral__image *m, uint32_t w)
         return (const T *)corral__iread(m, m->field + (size_t)i * sizeof *tmp, tmp, sizeof *tmp); \
     }
 CORRAL__IPOOL(corral__ilane, corral__lane, corral__lanes, lanes_at)
-CORRAL__IPOOL(corral__isignal, corral__signal, corral__signals, signals_at)
-CORRAL__IPOOL(corral__ifuture, corral__future, corral__futures, futures_at)
-CORRAL__IPOOL(corral__ichannel, corral__channel, corral__channels, chans_at)
+CORRAL__IPOOL(corral__isignal, corral__signal, corral__signals, pool_at[CORRAL__POOL_SIGNAL])
+CORRAL__IPOOL(corral__ifuture, corral__future, corral__futures, pool_at[CORRAL__POOL_FUTURE])
+CORRAL__IPOOL(corral__ichannel, corral__channel, corral__channels, pool_at[CORRAL__POOL_CHANNEL])
+CORRAL__IPOOL(corral__icounter, corral__counter, corral__counters, pool_at[CORRAL__POOL_COUNTER])
 CORRAL__IPOOL(corral__itype, corral__type_entry, corral__types, types_at)
-static const corral__counter *corral__icounter(corral__image *m, uint32_t i, corral__counter *tmp)
-{
-    if (!m->snap) return &corral__counters(m->blk)[i];
-    size_t at = m->chans_at + (m->s->chans.counters_off - m->s->chans.channels_off) + (size_t)i * sizeof *tmp;
-    return (const corral__counter *)corral__iread(m, at, tmp, sizeof *tmp);
-}
 static bool corral__between_ticks(const corral_sched *s) { return s->now.depth == 0 && !s->now.in_tick; }
 
 /* ---- the checks */
@@ -433,21 +428,21 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
     const uint32_t t = n->u.t.target;
     bool ok = false;
     switch ((corral_wait_kind)n->kind) {
-    case CORRAL_WAIT_SIGNAL: ok = t < s->wakes.max_signals && (corral__isignal(m, t, &st)->gen & 1u); break;
-    case CORRAL_WAIT_FUTURE: ok = t < s->wakes.max_futures && (corral__ifuture(m, t, &ft)->gen & 1u); break;
+    case CORRAL_WAIT_SIGNAL: ok = t < s->pools[CORRAL__POOL_SIGNAL].cap && corral__item_live(corral__isignal(m, t, &st)); break;
+    case CORRAL_WAIT_FUTURE: ok = t < s->pools[CORRAL__POOL_FUTURE].cap && corral__item_live(corral__ifuture(m, t, &ft)); break;
     case CORRAL_WAIT_JOIN:
         ok = t != g && corral__iglobal(s, t, &ci, &k) && corral__state_alive(corral__ico(m, ci, k, &ct)->state);
         break;
     case CORRAL_WAIT_SEND:
     case CORRAL_WAIT_RECEIVE: {
-        const corral__channel *c = t < s->chans.max_channels ? corral__ichannel(m, t, &cht) : NULL;
-        ok = c && (c->gen & 1u) && corral__fits(te, n->u.t.seq, c->size);
+        const corral__channel *c = t < s->pools[CORRAL__POOL_CHANNEL].cap ? corral__ichannel(m, t, &cht) : NULL;
+        ok = c && corral__item_live(c) && corral__fits(te, n->u.t.seq, c->size);
         break;
     }
     case CORRAL_WAIT_ACQUIRE:
     case CORRAL_WAIT_WAIT_GROUP: {
-        const corral__counter *c = t < s->chans.max_counters ? corral__icounter(m, t, &kt) : NULL;
-        ok = c && (c->gen & 1u) && c->kind == (n->kind == CORRAL_WAIT_ACQUIRE ? CORRAL__SEMAPHORE : CORRAL__WAITGROUP);
+        const corral__counter *c = t < s->pools[CORRAL__POOL_COUNTER].cap ? corral__icounter(m, t, &kt) : NULL;
+        ok = c && corral__item_live(c) && c->kind == (n->kind == CORRAL_WAIT_ACQUIRE ? CORRAL__SEMAPHORE : CORRAL__WAITGROUP);
         break;
     }
     case CORRAL_WAIT_FRAMES:
@@ -602,33 +597,28 @@ static bool corral__verify_nodes(corral__image *m)
     corral__future ft;
     corral__channel cht;
     corral__counter kt;
-    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_SIGNAL].cap; i++) {
         const corral__signal *x = corral__isignal(m, i, &st);
         corral__list_rule r = {CORRAL_WAIT_SIGNAL, CORRAL_WAIT_SIGNAL, CORRAL__BY_TARGET, 0, i};
-        if (!(x->gen & 1u) && x->head != CORRAL__NIL) CORRAL__BAD("a free signal has waiters");
-        if ((x->gen & 1u) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
+        if (corral__item_live(x) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
     }
-    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_FUTURE].cap; i++) {
         const corral__future *x = corral__ifuture(m, i, &ft);
         corral__list_rule r = {CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, CORRAL__BY_TARGET, 0, i};
-        if (!(x->gen & 1u) && x->head != CORRAL__NIL) CORRAL__BAD("a free future has waiters");
-        if ((x->gen & 1u) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
+        if (corral__item_live(x) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
     }
-    for (uint32_t i = 0; i < s->chans.max_channels; i++) {
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++) {
         const corral__channel x = *corral__ichannel(m, i, &cht);
         corral__list_rule r = {CORRAL_WAIT_SEND, CORRAL_WAIT_SEND, CORRAL__BY_TARGET, 0, i};
         corral__list_rule q = {CORRAL_WAIT_RECEIVE, CORRAL_WAIT_RECEIVE, CORRAL__BY_TARGET, 0, i};
-        if (!(x.gen & 1u) && (x.send_head != CORRAL__NIL || x.recv_head != CORRAL__NIL))
-            CORRAL__BAD("a free channel has senders or receivers");
-        if ((x.gen & 1u) && (!corral__verify_list(m, x.send_head, x.send_tail, r, &found) ||
-                             !corral__verify_list(m, x.recv_head, x.recv_tail, q, &found)))
+        if (corral__item_live(&x) && (!corral__verify_list(m, x.send_head, x.send_tail, r, &found) ||
+                                      !corral__verify_list(m, x.recv_head, x.recv_tail, q, &found)))
             return false;
     }
-    for (uint32_t i = 0; i < s->chans.max_counters; i++) {
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++) {
         const corral__counter *x = corral__icounter(m, i, &kt);
         corral__list_rule r = {CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_WAIT_GROUP, CORRAL__BY_TARGET, 0, i};
-        if (!(x->gen & 1u) && x->head != CORRAL__NIL) CORRAL__BAD("a free semaphore or wait group has waiters");
-        if ((x->gen & 1u) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
+        if (corral__item_live(x) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
     }
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
         corral__list_rule r = {CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, CORRAL__BY_LIST, 0, ph};
@@ -689,58 +679,27 @@ static bool corral__verify_heaps(corral__image *m)
     return true;
 }
 
+/* the channels' rings and the counters' kinds (the pools themselves: pool.c) */
 static bool corral__verify_pools(corral__image *m)
 {
     const corral_sched *s = m->s;
-    uint32_t n = 0;
-    corral__signal st;
-    corral__future ft;
+    if (!corral__pools_verify(m)) return false;
     corral__channel cht;
     corral__counter kt;
-    for (uint32_t i = s->wakes.signal_free; i != CORRAL__NIL; i = corral__isignal(m, i, &st)->next_free) {
-        if (i >= s->wakes.max_signals || (corral__isignal(m, i, &st)->gen & 1u)) CORRAL__BAD("a live signal is on the free list");
-        if (++n > s->wakes.max_signals) CORRAL__BAD("the signal free list has a cycle");
-    }
-    for (uint32_t i = 0; i < s->wakes.max_signals; i++) n += corral__isignal(m, i, &st)->gen & 1u;
-    if (n != s->wakes.max_signals) CORRAL__BAD("a signal is lost (not live and not free)");
-    n = 0;
-    for (uint32_t i = s->wakes.future_free; i != CORRAL__NIL; i = corral__ifuture(m, i, &ft)->next_free) {
-        if (i >= s->wakes.max_futures || (corral__ifuture(m, i, &ft)->gen & 1u)) CORRAL__BAD("a live future is on the free list");
-        if (++n > s->wakes.max_futures) CORRAL__BAD("the future free list has a cycle");
-    }
-    for (uint32_t i = 0; i < s->wakes.max_futures; i++) n += corral__ifuture(m, i, &ft)->gen & 1u;
-    if (n != s->wakes.max_futures) CORRAL__BAD("a future is lost (not live and not free)");
-    n = 0;
-    for (uint32_t i = s->chans.channel_free; i != CORRAL__NIL; i = corral__ichannel(m, i, &cht)->next_free) {
-        if (i >= s->chans.max_channels || (corral__ichannel(m, i, &cht)->gen & 1u)) CORRAL__BAD("a live channel is on the free list");
-        if (++n > s->chans.max_channels) CORRAL__BAD("the channel free list has a cycle");
-    }
-    for (uint32_t i = 0; i < s->chans.max_channels; i++) {
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++) {
         const corral__channel *c = corral__ichannel(m, i, &cht);
-        n += c->gen & 1u;
-        if ((c->gen & 1u) && (c->cap == 0 || c->size == 0 || c->count > c->cap || c->first >= c->cap ||
-                              (uint64_t)c->cap * c->size > s->chans.channel_bytes))
+        if (!corral__item_live(c)) continue;
+        if (c->cap == 0 || c->size == 0 || c->count > c->cap || c->first >= c->cap ||
+            (uint64_t)c->cap * c->size > s->chans.channel_bytes)
             CORRAL__BAD("a channel's ring is out of bounds");
-        if ((c->gen & 1u) && c->count < c->cap && c->send_head != CORRAL__NIL)
-            CORRAL__BAD("a sender waits on a channel with room");
-        if ((c->gen & 1u) && c->count > 0 && c->recv_head != CORRAL__NIL)
-            CORRAL__BAD("a receiver waits on a channel with values");
+        if (c->count < c->cap && c->send_head != CORRAL__NIL) CORRAL__BAD("a sender waits on a channel with room");
+        if (c->count > 0 && c->recv_head != CORRAL__NIL) CORRAL__BAD("a receiver waits on a channel with values");
     }
-    if (n != s->chans.max_channels || s->chans.channels_live > s->chans.max_channels)
-        CORRAL__BAD("a channel is lost (not live and not free)");
-    n = 0;
-    for (uint32_t i = s->chans.counter_free; i != CORRAL__NIL; i = corral__icounter(m, i, &kt)->next_free) {
-        if (i >= s->chans.max_counters || (corral__icounter(m, i, &kt)->gen & 1u))
-            CORRAL__BAD("a live semaphore or wait group is on the free list");
-        if (++n > s->chans.max_counters) CORRAL__BAD("the semaphore free list has a cycle");
-    }
-    for (uint32_t i = 0; i < s->chans.max_counters; i++) {
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++) {
         const corral__counter *c = corral__icounter(m, i, &kt);
-        n += c->gen & 1u;
-        if ((c->gen & 1u) && c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP)
+        if (corral__item_live(c) && c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP)
             CORRAL__BAD("a semaphore or wait group is of no kind");
     }
-    if (n != s->chans.max_counters) CORRAL__BAD("a semaphore or wait group is lost");
     return true;
 }
 

@@ -1,6 +1,6 @@
 /*
-    wakelists.c -- signals and futures: generation-checked handles to a FIFO
-    list of the nodes waiting on them. Raising a signal fires its list;
+    wakelists.c -- signals and futures: handles (from their pools, pool.c)
+    to a FIFO list of the nodes waiting on them. Raising a signal fires its list;
     completing (or releasing) a future fires its list and keeps its value.
 
     The nodes and what firing one wakes are the waits' (waits.c).
@@ -12,29 +12,18 @@
 /* ---- signals */
 static corral__signal *corral__signal_get(const corral_sched *s, corral_signal sig)
 {
-    if (sig.index >= s->wakes.max_signals || (sig.gen & 1u) == 0) return NULL;
-    corral__signal *g = &corral__signals(s)[sig.index];
-    return g->gen == sig.gen ? g : NULL;
+    return (corral__signal *)corral__pool_get(s, CORRAL__POOL_SIGNAL, sig.index, sig.gen);
 }
 
 corral_signal corral_signal_create(corral_sched *s)
 {
     corral_signal none = {0, 0};
     if (!corral__check(s)) return none;
-    if (s->wakes.signal_free == CORRAL__NIL) {
-        s->wakes.signal_failures++;
-        corral__fail(s, NULL, CORRAL_ERR_SIGNAL_POOL_EXHAUSTED);
-        return none;
-    }
-    uint32_t i = s->wakes.signal_free;
+    uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_SIGNAL, &gen);
+    CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_SIGNAL_POOL_EXHAUSTED, none);
     corral__signal *g = &corral__signals(s)[i];
-    s->wakes.signal_free = g->next_free;
-    /* odd: live; never one issued before a restore (the floor) */
-    g->gen = g->gen + 1 < s->wakes.signal_floor ? s->wakes.signal_floor | 1u : g->gen + 1;
     g->head = g->tail = CORRAL__NIL;
-    corral_signal sig = {i, g->gen};
-    if (++s->wakes.signals_live > s->wakes.signals_peak) s->wakes.signals_peak = s->wakes.signals_live;
-    return sig;
+    return (corral_signal){i, gen};
 }
 
 static uint32_t corral__fire_all(corral_sched *s, uint32_t *head, uint32_t *tail)
@@ -64,14 +53,9 @@ bool corral_signal_destroy(corral_sched *s, corral_signal sig)
     corral__signal *g = corral__signal_get(s, sig);
     CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, false);
     corral__fire_all(s, &g->head, &g->tail);
-    g->gen++; /* even: dead; stale handles stay stale */
-    s->wakes.signals_live--;
-    g->next_free = s->wakes.signal_free;
-    s->wakes.signal_free = sig.index;
+    corral__pool_free(s, CORRAL__POOL_SIGNAL, sig.index);
     return true;
 }
-
-/* ---- futures */
 
 /* the waits' questions about a signal wait: ready, arm, list */
 int corral__signal_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
@@ -95,30 +79,20 @@ corral__list corral__signal_list(corral_sched *s, const corral__node *n)
 /* ---- futures */
 static corral__future *corral__future_get(const corral_sched *s, corral_future f)
 {
-    if (f.index >= s->wakes.max_futures || (f.gen & 1u) == 0) return NULL;
-    corral__future *g = &corral__futures(s)[f.index];
-    return g->gen == f.gen ? g : NULL;
+    return (corral__future *)corral__pool_get(s, CORRAL__POOL_FUTURE, f.index, f.gen);
 }
 
 corral_future corral_future_create(corral_sched *s)
 {
     corral_future none = {0, 0};
     if (!corral__check(s)) return none;
-    if (s->wakes.future_free == CORRAL__NIL) {
-        s->wakes.future_failures++;
-        corral__fail(s, NULL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED);
-        return none;
-    }
-    uint32_t i = s->wakes.future_free;
+    uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_FUTURE, &gen);
+    CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED, none);
     corral__future *g = &corral__futures(s)[i];
-    s->wakes.future_free = g->next_free;
-    g->gen = g->gen + 1 < s->wakes.future_floor ? s->wakes.future_floor | 1u : g->gen + 1;
     g->head = g->tail = CORRAL__NIL;
     g->done = 0;
     g->value.u = 0;
-    corral_future f = {i, g->gen};
-    if (++s->wakes.futures_live > s->wakes.futures_peak) s->wakes.futures_peak = s->wakes.futures_live;
-    return f;
+    return (corral_future){i, gen};
 }
 
 bool corral_future_complete(corral_sched *s, corral_future f, corral_value v)
@@ -182,10 +156,7 @@ bool corral_future_release(corral_sched *s, corral_future f)
     corral__future *g = corral__future_get(s, f);
     CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_FUTURE, false);
     corral__fire_all(s, &g->head, &g->tail); /* nobody waits forever on a released future */
-    g->gen++;
-    s->wakes.futures_live--;
-    g->next_free = s->wakes.future_free;
-    s->wakes.future_free = f.index;
+    corral__pool_free(s, CORRAL__POOL_FUTURE, f.index);
     return true;
 }
 
@@ -207,22 +178,4 @@ corral__list corral__future_list(corral_sched *s, const corral__node *n)
 {
     corral__future *g = &corral__futures(s)[n->u.t.target];
     return (corral__list){&g->head, &g->tail};
-}
-
-void corral__wakes_init(corral_sched *s)
-{
-    corral__signal *S = corral__signals(s);
-    for (uint32_t i = 0; i < s->wakes.max_signals; i++) {
-        S[i].gen = 0;
-        S[i].head = S[i].tail = CORRAL__NIL;
-        S[i].next_free = i + 1 < s->wakes.max_signals ? i + 1 : CORRAL__NIL;
-    }
-    s->wakes.signal_free = s->wakes.max_signals ? 0 : CORRAL__NIL;
-    corral__future *F = corral__futures(s);
-    for (uint32_t i = 0; i < s->wakes.max_futures; i++) {
-        memset(&F[i], 0, sizeof F[i]);
-        F[i].head = F[i].tail = CORRAL__NIL;
-        F[i].next_free = i + 1 < s->wakes.max_futures ? i + 1 : CORRAL__NIL;
-    }
-    s->wakes.future_free = s->wakes.max_futures ? 0 : CORRAL__NIL;
 }

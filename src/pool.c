@@ -1,0 +1,188 @@
+/*
+    pool.c -- the handle pools: signals, futures, channels, semaphores and
+    wait groups. A pool is an array of items of one size in the arena with
+    a free list; a handle is (index, generation). An item's generation is
+    odd while it is live and even while it is free, and grows at every
+    alloc and free, so a handle to an item that was freed (and perhaps
+    taken again) never names it. This file is the only one that reads or
+    writes an item's generation or free link (corral__item); the rest of an
+    item is its owner's (wakelists.c, channels.c).
+*/
+#include "corral_internal.h"
+
+#include <string.h>
+
+/* each pool's items: their size, and where their wait lists lie (words
+   that read NIL while the item has no waiters) */
+static const struct corral__pool_kind {
+    uint32_t size;
+    uint32_t lists_at, lists; /* first list word (bytes from the item), how many words */
+} corral__pool_kinds[CORRAL__POOL_COUNT] = {
+    {sizeof(corral__signal), offsetof(corral__signal, head), 2},
+    {sizeof(corral__future), offsetof(corral__future, head), 2},
+    {sizeof(corral__channel), offsetof(corral__channel, send_head), 4},
+    {sizeof(corral__counter), offsetof(corral__counter, head), 2},
+};
+
+static corral__item *corral__item_at(const corral_sched *s, uint32_t pool, uint32_t i)
+{
+    return (corral__item *)corral__pool_item(s, pool, i, corral__pool_kinds[pool].size);
+}
+
+bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
+
+void corral__pools_init(corral_sched *s)
+{
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        corral__pool *pool = &s->pools[p];
+        const struct corral__pool_kind *k = &corral__pool_kinds[p];
+        for (uint32_t i = 0; i < pool->cap; i++) {
+            corral__item *it = corral__item_at(s, p, i);
+            memset(it, 0, k->size);
+            it->next_free = i + 1 < pool->cap ? i + 1 : CORRAL__NIL;
+            for (uint32_t w = 0; w < k->lists; w++) {
+                const uint32_t nil = CORRAL__NIL;
+                memcpy((unsigned char *)it + k->lists_at + w * sizeof nil, &nil, sizeof nil);
+            }
+        }
+        pool->free = pool->cap ? 0 : CORRAL__NIL;
+        pool->live = 0;
+    }
+}
+
+void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen)
+{
+    if (index >= s->pools[pool].cap || !corral__gen_live(gen)) return NULL;
+    corral__item *it = corral__item_at(s, pool, index);
+    return it->gen == gen ? it : NULL;
+}
+
+uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen)
+{
+    corral__pool *p = &s->pools[pool];
+    if (p->free == CORRAL__NIL) {
+        p->failures++;
+        return CORRAL__NIL;
+    }
+    const uint32_t i = p->free;
+    corral__item *it = corral__item_at(s, pool, i);
+    p->free = it->next_free;
+    /* odd: live; never one issued before a restore or load (the floor) */
+    it->gen = it->gen + 1 < p->floor ? p->floor | 1u : it->gen + 1;
+    if (++p->live > p->peak) p->peak = p->live;
+    *gen = it->gen;
+    return i;
+}
+
+void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index)
+{
+    corral__pool *p = &s->pools[pool];
+    corral__item *it = corral__item_at(s, pool, index);
+    it->gen++; /* even: free; stale handles stay stale */
+    p->live--;
+    it->next_free = p->free;
+    p->free = index;
+}
+
+void corral__pools_floors(const corral_sched *s, uint32_t floors[CORRAL__POOL_COUNT])
+{
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        uint32_t floor = s->pools[p].floor;
+        for (uint32_t i = 0; i < s->pools[p].cap; i++) {
+            const uint32_t gen = corral__item_at(s, p, i)->gen;
+            const uint32_t next = gen == UINT32_MAX ? gen : gen + 1;
+            if (next > floor) floor = next;
+        }
+        floors[p] = floor;
+    }
+}
+
+void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POOL_COUNT])
+{
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) s->pools[p].floor = floors[p];
+}
+
+void corral__pool_revive(corral_sched *s, uint32_t pool, uint32_t i, uint32_t gen)
+{
+    corral__item_at(s, pool, i)->gen = gen;
+}
+
+void corral__pools_relink(corral_sched *s)
+{
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        corral__pool *pool = &s->pools[p];
+        pool->free = CORRAL__NIL;
+        pool->live = 0;
+        for (uint32_t i = pool->cap; i-- > 0;) {
+            corral__item *it = corral__item_at(s, p, i);
+            if (corral__gen_live(it->gen)) {
+                pool->live++;
+            } else {
+                it->next_free = pool->free;
+                pool->free = i;
+            }
+        }
+        if (pool->live > pool->peak) pool->peak = pool->live;
+    }
+}
+
+/* ---- verify (verify.c asks): over an image, live block or snapshot */
+
+/* item i of pool p in the image (its corral__item and the owner's words) */
+static const corral__item *corral__iitem(corral__image *m, uint32_t p, uint32_t i, unsigned char *tmp)
+{
+    const uint32_t size = corral__pool_kinds[p].size;
+    if (!m->snap) return (const corral__item *)corral__pool_item(m->blk, p, i, size);
+    memcpy(tmp, m->snap + m->pool_at[p] + (size_t)i * size, size);
+    return (const corral__item *)(const void *)tmp;
+}
+
+bool corral__pools_verify(corral__image *m)
+{
+    const corral_sched *s = m->s;
+    union {
+        corral__signal a;
+        corral__future b;
+        corral__channel c;
+        corral__counter d;
+    } tmp;
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        const corral__pool *pool = &s->pools[p];
+        const struct corral__pool_kind *k = &corral__pool_kinds[p];
+        uint32_t n = 0, live = 0;
+        for (uint32_t i = pool->free; i != CORRAL__NIL; i = corral__iitem(m, p, i, (unsigned char *)&tmp)->next_free) {
+            if (i >= pool->cap || corral__gen_live(corral__iitem(m, p, i, (unsigned char *)&tmp)->gen)) {
+                m->why = "a live item of a pool (signal, future, channel, semaphore) is on its free list";
+                return false;
+            }
+            if (++n > pool->cap) {
+                m->why = "a pool's free list has a cycle";
+                return false;
+            }
+        }
+        for (uint32_t i = 0; i < pool->cap; i++) {
+            const corral__item *it = corral__iitem(m, p, i, (unsigned char *)&tmp);
+            if (corral__gen_live(it->gen)) {
+                live++;
+                continue;
+            }
+            for (uint32_t w = 0; w < k->lists; w++) {
+                uint32_t head;
+                memcpy(&head, (const unsigned char *)it + k->lists_at + w * sizeof head, sizeof head);
+                if (head != CORRAL__NIL) {
+                    m->why = "a free item of a pool (signal, future, channel, semaphore) has waiters";
+                    return false;
+                }
+            }
+        }
+        if (n + live != pool->cap) {
+            m->why = "an item of a pool is lost (not live and not free)";
+            return false;
+        }
+        if (live != pool->live || pool->peak < pool->live) {
+            m->why = "a pool's live count is wrong";
+            return false;
+        }
+    }
+    return true;
+}
