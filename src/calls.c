@@ -343,7 +343,7 @@ static bool corral__waits_for(const corral_sched *s, const corral_co *from, cons
 /* ---- joins: a coroutine waits for another to end, on its joiners list */
 
 /* the waits' questions about a join wait: ready, arm, list */
-int corral__join_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral_error err;
     corral_co *target = corral__resolve(s, w->co, &err);
@@ -356,18 +356,25 @@ int corral__join_ready(const char *call, corral_sched *s, corral_co *co, const c
                         "the target waits (through joins or calls) for the joiner", -1);
     return 0;
 }
-void corral__join_arm(corral_sched *s, uint32_t i, const corral_wait *w)
+static corral__list corral__join_list(corral_sched *s, const corral__node *n);
+static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
+    (void)co;
     corral_error err;
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
     corral__list_push(s, corral__join_list(s, n), i);
 }
-corral__list corral__join_list(corral_sched *s, const corral__node *n)
+static corral__list corral__join_list(corral_sched *s, const corral__node *n)
 {
     corral__meta *m = &corral__meta_table(s)[n->u.t.target];
     return (corral__list){&m->joiners_head, &m->joiners_tail};
 }
+const corral__wait_part corral__join_part = {
+    .ready = corral__join_ready,
+    .arm = corral__join_arm,
+    .list = corral__join_list,
+};
 
 void corral__wake_joiners(corral_sched *s, corral_co *co)
 {

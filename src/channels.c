@@ -35,6 +35,7 @@ corral_channel corral_channel_create(corral_sched *s, uint32_t size)
 {
     corral_channel none = {0, 0};
     if (!corral__check(s)) return none;
+    corral__channels_use();
     CORRAL__REQUIRE(s, size > 0 && size <= s->chans.channel_bytes, CORRAL_ERR_BAD_VALUE_SIZE, none);
     uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_CHANNEL, &gen);
     CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, none);
@@ -50,6 +51,7 @@ static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32
                                        uint32_t *gen)
 {
     if (!corral__check_in(s, call)) return CORRAL__NIL;
+    corral__channels_use();
     uint32_t i = corral__pool_alloc(s, CORRAL__POOL_COUNTER, gen);
     CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, CORRAL__NIL);
     corral__counter *c = &corral__counters(s)[i];
@@ -245,49 +247,89 @@ bool corral_waitgroup_destroy(corral_sched *s, corral_waitgroup wg)
     return corral__counter_destroy(__func__, s, wg.index, wg.gen, CORRAL__WAITGROUP);
 }
 
-/* ---- the waits' questions: ready (doing the transfer when it can), arm, list */
+/* ---- the waits' parts: ready (doing the transfer when it can), arm, list */
 
-int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
-    if (w->kind == CORRAL_WAIT_SEND || w->kind == CORRAL_WAIT_RECEIVE) {
-        corral__channel *c = corral__chan_get(s, w->channel);
-        CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
-        const corral__type_entry *te = &corral__types(s)[co->type];
-        uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
-        CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
-        CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + c->size <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
-                           CORRAL__NOH, co, "the value must lie in the waiting coroutine's context", -1);
-        return w->kind == CORRAL_WAIT_SEND ? corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user);
-    }
-    const bool sem = w->kind == CORRAL_WAIT_ACQUIRE;
-    corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, sem ? CORRAL__SEMAPHORE : CORRAL__WAITGROUP);
+    corral__channel *c = corral__chan_get(s, w->channel);
     CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
-    if (sem && c->count > 0 && c->head == CORRAL__NIL) { /* first come: none waits before it */
-        c->count--;
-        return 1;
-    }
-    return !sem && c->count == 0;
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
+    CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + c->size <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
+                       CORRAL__NOH, co, "the value must lie in the waiting coroutine's context", -1);
+    return w->kind == CORRAL_WAIT_SEND ? corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user);
 }
 
-void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
+static corral__list corral__chan_list(corral_sched *s, const corral__node *n)
+{
+    corral__channel *c = &corral__channels(s)[n->u.t.target];
+    return n->kind == CORRAL_WAIT_SEND ? (corral__list){&c->send_head, &c->send_tail}
+                                       : (corral__list){&c->recv_head, &c->recv_tail};
+}
+
+static void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
     corral__node *n = &corral__nodes(s)[i];
-    if (w->kind == CORRAL_WAIT_SEND || w->kind == CORRAL_WAIT_RECEIVE) {
-        n->u.t.target = w->channel.index;
-        n->u.t.seq = (uint32_t)((uintptr_t)w->user - (uintptr_t)co);
-    } else {
-        n->u.t.target = w->channel.index;
-    }
+    n->u.t.target = w->channel.index;
+    n->u.t.seq = (uint32_t)((uintptr_t)w->user - (uintptr_t)co);
     corral__list_push(s, corral__chan_list(s, n), i);
 }
 
-corral__list corral__chan_list(corral_sched *s, const corral__node *n)
+static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
-    if (n->kind == CORRAL_WAIT_SEND || n->kind == CORRAL_WAIT_RECEIVE) {
-        corral__channel *c = &corral__channels(s)[n->u.t.target];
-        return n->kind == CORRAL_WAIT_SEND ? (corral__list){&c->send_head, &c->send_tail}
-                                           : (corral__list){&c->recv_head, &c->recv_tail};
+    corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    if (c->count > 0 && c->head == CORRAL__NIL) { /* first come: none waits before it */
+        c->count--;
+        return 1;
     }
+    return 0;
+}
+
+static int corral__wait_group_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__WAITGROUP);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    return c->count == 0;
+}
+
+static corral__list corral__counter_list(corral_sched *s, const corral__node *n)
+{
     corral__counter *c = &corral__counters(s)[n->u.t.target];
     return (corral__list){&c->head, &c->tail};
+}
+
+static void corral__counter_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
+{
+    (void)co;
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.t.target = w->channel.index;
+    corral__list_push(s, corral__counter_list(s, n), i);
+}
+
+/* the kinds' tables, handed to the waits by the first create (no handle
+   of these kinds exists before) */
+static const corral__wait_part corral__channel_part = {
+    .ready = corral__chan_ready,
+    .arm = corral__chan_arm,
+    .list = corral__chan_list,
+    .takes = true,
+};
+static const corral__wait_part corral__semaphore_part = {
+    .ready = corral__acquire_ready,
+    .arm = corral__counter_arm,
+    .list = corral__counter_list,
+    .takes = true,
+};
+static const corral__wait_part corral__waitgroup_part = {
+    .ready = corral__wait_group_ready,
+    .arm = corral__counter_arm,
+    .list = corral__counter_list,
+};
+void corral__channels_use(void)
+{
+    corral__wait_parts_add(CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part);
+    corral__wait_parts_add(CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part);
+    corral__wait_parts_add(CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part);
 }

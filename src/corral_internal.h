@@ -996,15 +996,39 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
    over (nothing registered), -1 malformed, -2 no free node (error set). */
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
-/* Each kind's file answers the waits' questions about its kinds: ready (1 over
-   already, 0 must wait, -1 malformed with the error set), arm (into its
-   container) and list (the one a node is on). */
+
+/* The parts of a wait kind that takes a node: one table per kind, filled in
+   by the file that owns it and named by the `part` column of
+   CORRAL_WAIT_KINDS. waits.c asks the table; no other file chooses by kind. */
+typedef struct corral__wait_part {
+    /* 1 over already, 0 must wait, -1 malformed, -3 a handle that is gone
+       (the error set for the last two) */
+    int (*ready)(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+    /* node i (co, kind, member set) into its container */
+    void (*arm)(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w);
+    /* the list node n sits on; NULL: it sits in a timer heap */
+    corral__list (*list)(corral_sched *s, const corral__node *n);
+    /* pause: node i leaves its container keeping what it has left, and
+       comes back on resume; NULL: it stays on its list */
+    void (*hold)(corral_sched *s, uint32_t i);
+    void (*unhold)(corral_sched *s, const corral_co *co, uint32_t i);
+    /* ready() may take something (a value, a permit) that a wait which
+       then cannot be registered would have to give back */
+    bool takes;
+} corral__wait_part;
+/* the core's kinds' tables (timers.c, polls.c, wakelists.c, calls.c) */
+extern const corral__wait_part corral__timer_part, corral__poll_part, corral__signal_part, corral__future_part,
+    corral__join_part;
+/* A module's kinds are known once the module is used: its first call
+   hands its table over (a handle it owns cannot exist before). */
+void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part);
+/* the table of kind k, or NULL: it takes no node, or its module is unused */
+const corral__wait_part *corral__wait_part_of(uint32_t kind);
 
 /* ---- timers.c: frames, seconds, realtime */
-void corral__timer_arm(corral_sched *s, uint32_t i, const corral_wait *w);
 void corral__timer_cancel(corral_sched *s, const corral__node *n);
-void corral__timer_hold(corral_sched *s, corral__node *n);
-void corral__timer_unhold(corral_sched *s, uint32_t i);
+/* a stop request's deadline: node i into the heap of co's domain (seconds) */
+void corral__deadline_arm(corral_sched *s, corral_co *co, uint32_t i, float seconds);
 uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
 void corral__timers_init(corral_sched *s);
 void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
@@ -1016,32 +1040,20 @@ void corral__domains_advance(corral_sched *s, float dt); /* a new frame: each cl
 bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* with its children */
 
 /* ---- polls.c: until, while */
-int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
-void corral__poll_arm(corral_sched *s, const corral_co *co, uint32_t i, const corral_wait *w);
-corral__list corral__poll_list(corral_sched *s, const corral__node *n);
 /* fn is in desc.predicates or among the predicates waited on (types.seen) */
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
-void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i);
 uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);
 void corral__predicates_next_frame(corral_sched *s); /* a new frame: deferred predicates join */
 void corral__polls_init(corral_sched *s);
 
 /* ---- wakelists.c: signal, future */
-int corral__signal_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
-void corral__signal_arm(corral_sched *s, uint32_t i, const corral_wait *w);
-corral__list corral__signal_list(corral_sched *s, const corral__node *n);
-int corral__future_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
-void corral__future_arm(corral_sched *s, uint32_t i, const corral_wait *w);
-corral__list corral__future_list(corral_sched *s, const corral__node *n);
 bool corral__future_live(const corral_sched *s, corral_future f);
 bool corral__future_finish(corral_sched *s, corral_future f, corral_value v);
 bool corral__signal_live(const corral_sched *s, corral_signal sig);
 void corral__signal_fire(corral_sched *s, corral_signal sig);
 
 /* ---- channels.c: channels, semaphores, wait groups */
-int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
-void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w);
-corral__list corral__chan_list(corral_sched *s, const corral__node *n);
+void corral__channels_use(void); /* their wait kinds known (a load that brings some back) */
 /* the region a snapshot copies: the channels, the counters, the rings (contiguous) */
 static inline size_t corral__chans_bytes(const corral_sched *s)
 {
@@ -1058,9 +1070,6 @@ static inline bool corral__calling(const corral__meta *m)
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) */
 void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
-int corral__join_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
-void corral__join_arm(corral_sched *s, uint32_t i, const corral_wait *w);
-corral__list corral__join_list(corral_sched *s, const corral__node *n);
 void corral__wake_joiners(corral_sched *s, corral_co *co); /* it is ending */
 /* a called child ends: its result and outcome to its caller, who wakes */
 void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,

@@ -27,7 +27,7 @@ const char *corral_co_state_str(corral_co_state st)
 const char *corral_wait_kind_str(corral_wait_kind k)
 {
     static const char *const names[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase) name,
+#define CORRAL__X(id, name, how, phase, part) name,
         CORRAL_WAIT_KINDS(CORRAL__X)
 #undef CORRAL__X
     };

@@ -170,8 +170,7 @@ static bool corral__request_stop(const char *call, corral_sched *s, corral_co *c
                 return false;
             }
             if (old != CORRAL__NIL) corral__deadline_drop(s, co);
-            const corral_wait w = corral_wait_seconds(deadline);
-            corral__timer_arm(s, corral__deadline_node(s, co), &w); /* its domain's seconds */
+            corral__deadline_arm(s, co, corral__deadline_node(s, co), deadline);
         }
     }
     corral__request_flag(s, co);

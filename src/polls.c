@@ -10,14 +10,14 @@
 #include "corral_internal.h"
 
 /* 1: the predicate holds now; 0: it must be polled; -1: no predicate */
-int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+static int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     CORRAL__REQUIRE_AT(s, w->fn, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL, -1);
     return w->fn(w->user) == (w->kind == CORRAL_WAIT_UNTIL);
 }
 
 /* a phase's list, the one being polled, or a phase's list for the next frame */
-corral__list corral__poll_list(corral_sched *s, const corral__node *n)
+static corral__list corral__poll_list(corral_sched *s, const corral__node *n)
 {
     corral__list l;
     if (n->list == CORRAL__PRED_POLL) {
@@ -45,7 +45,7 @@ bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
 
 /* polled at the runs of its phase after this one, as a plain yield resumes
    (corral__land): from a first step, not in this frame */
-void corral__poll_arm(corral_sched *s, const corral_co *co, uint32_t i, const corral_wait *w)
+static void corral__poll_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
     corral__node *n = &corral__nodes(s)[i];
     if (s->types.seen_count < CORRAL__SEEN_PREDICATES && !corral__predicate_known(s, w->fn))
@@ -61,13 +61,27 @@ void corral__poll_arm(corral_sched *s, const corral_co *co, uint32_t i, const co
     corral__list_push(s, corral__poll_list(s, n), i);
 }
 
+/* paused: off its list (a held predicate is not polled) */
+static void corral__poll_hold(corral_sched *s, uint32_t i)
+{
+    corral__list_unlink(s, corral__poll_list(s, &corral__nodes(s)[i]), i);
+}
+
 /* resumed from a pause: back on its phase's list */
-void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i)
+static void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
     n->list = (uint8_t)(co->flags & CORRAL__PHASE_MASK);
     corral__list_push(s, corral__poll_list(s, n), i);
 }
+
+const corral__wait_part corral__poll_part = {
+    .ready = corral__poll_ready,
+    .arm = corral__poll_arm,
+    .list = corral__poll_list,
+    .hold = corral__poll_hold,
+    .unhold = corral__poll_unhold,
+};
 
 uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
 {

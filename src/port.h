@@ -124,6 +124,14 @@ static inline bool corral__atomic_cas_u32(corral__atomic_u32 *p, uint32_t expect
 #else
 #define CORRAL__HAS_ATOMICS 0
 typedef volatile uint32_t corral__atomic_u32; /* the layout only: never shared between threads */
+typedef const void *volatile corral__atomic_ptr; /* one thread: a plain slot */
+static inline bool corral__atomic_cas_ptr(corral__atomic_ptr *p, const void *expect, const void *desired)
+{
+    if (*p != expect) return false;
+    *p = desired;
+    return true;
+}
+static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p) { return *p; }
 #endif
 
 /* ---- the monotonic clock, in nanoseconds: the default corral_clock.

@@ -1603,7 +1603,7 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
             n->u.p.user = (void *)(uintptr_t)lw->user;
             n->list = lw->list;
             if (lw->list >= CORRAL__PRED_NEXT) s->polls.next_pending = 1;
-            if (!held) corral__list_push(s, corral__poll_list(s, n), i);
+            if (!held) corral__list_push(s, corral__list_of(s, n), i);
         } else if (lw->kind == CORRAL__NODE_ARM) { /* in no container; arms chain in arm order */
             const corral__type_entry *te = &corral__types(s)[co->type];
             corral__node *N = corral__nodes(s);
@@ -1719,6 +1719,7 @@ static void corral__lapply(corral__loader *L)
         c->count = corral__le32(row + 12);
     }
     corral__pools_relink(s);
+    if (L->nchan || L->nctr) corral__channels_use(); /* their waits come back below */
 
     /* the coroutines in their slots: header, context, meta, counters */
     corral__lco c;

@@ -86,8 +86,9 @@ static double corral__clock_of(const corral_sched *s, uint32_t h)
    are checked before a frame's first run, and a due time in the future is
    not reached inside the frame. 0 frames, and 0, negative or NaN seconds
    (whose due time is now), wait for the next frame's number instead. */
-void corral__timer_arm(corral_sched *s, uint32_t i, const corral_wait *w)
+static void corral__timer_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
+    (void)co;
     corral__node *n = &corral__nodes(s)[i];
     uint32_t h = w->kind == CORRAL_WAIT_SECONDS
                      ? corral__domain_heap(corral__meta_of(s, CORRAL__CO(s, n->co))->domain)
@@ -112,20 +113,45 @@ void corral__timer_cancel(corral_sched *s, const corral__node *n)
     corral__heap_remove(s, n->list, n->next);
 }
 
-/* paused: out of its heap, keeping the time it has left */
-void corral__timer_hold(corral_sched *s, corral__node *n)
+void corral__deadline_arm(corral_sched *s, corral_co *co, uint32_t i, float seconds)
 {
+    const corral_wait w = corral_wait_seconds(seconds); /* its domain's seconds */
+    corral__timer_arm(s, co, i, &w);
+}
+
+/* a time wait always lets a frame pass (Unity's WaitForSeconds) */
+static int corral__timer_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    (void)call;
+    (void)s;
+    (void)co;
+    (void)w;
+    return 0;
+}
+
+/* paused: out of its heap, keeping the time it has left */
+static void corral__timer_hold(corral_sched *s, uint32_t i)
+{
+    corral__node *n = &corral__nodes(s)[i];
     corral__heap_remove(s, n->list, n->next);
     n->u.t.due -= corral__clock_of(s, n->list);
 }
 
 /* resumed: back in its heap with the time it had left */
-void corral__timer_unhold(corral_sched *s, uint32_t i)
+static void corral__timer_unhold(corral_sched *s, const corral_co *co, uint32_t i)
 {
+    (void)co;
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.due += corral__clock_of(s, n->list);
     corral__heap_push(s, n->list, i);
 }
+
+const corral__wait_part corral__timer_part = {
+    .ready = corral__timer_ready,
+    .arm = corral__timer_arm,
+    .hold = corral__timer_hold,
+    .unhold = corral__timer_unhold,
+};
 
 /* Time (frames) until a timer node is due; a held one's is what it keeps. */
 double corral__timer_left(const corral_sched *s, const corral__node *n)

@@ -18,10 +18,43 @@
 #include <string.h>
 
 const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
+#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
     CORRAL_WAIT_KINDS(CORRAL__X)
 #undef CORRAL__X
 };
+
+/* ---- the kinds' tables: the core's are known here; a module's come
+   with its first use, into a slot per kind (any thread may use a module
+   first, so the slots are atomic) */
+#define CORRAL__PART_none NULL
+#define CORRAL__PART_timer (&corral__timer_part)
+#define CORRAL__PART_poll (&corral__poll_part)
+#define CORRAL__PART_signal (&corral__signal_part)
+#define CORRAL__PART_future (&corral__future_part)
+#define CORRAL__PART_join (&corral__join_part)
+#define CORRAL__PART_channel NULL /* channels.c, a module */
+#define CORRAL__PART_semaphore NULL /* channels.c, a module */
+#define CORRAL__PART_waitgroup NULL /* channels.c, a module */
+static const corral__wait_part *const corral__core_parts[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
+    CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+};
+static corral__atomic_ptr corral__module_parts[CORRAL_WAIT_KIND_COUNT];
+
+void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part)
+{
+    for (uint32_t k = first; k <= last; k++)
+        if (corral__atomic_load_ptr(&corral__module_parts[k]) != part)
+            corral__atomic_cas_ptr(&corral__module_parts[k], NULL, part);
+}
+
+const corral__wait_part *corral__wait_part_of(uint32_t kind)
+{
+    if (kind >= CORRAL_WAIT_KIND_COUNT) return NULL;
+    const corral__wait_part *p = corral__core_parts[kind];
+    return p ? p : (const corral__wait_part *)corral__atomic_load_ptr(&corral__module_parts[kind]);
+}
 
 /* ---- node pool */
 uint32_t corral__node_alloc(corral_sched *s)
@@ -93,29 +126,13 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
     N[i].next = N[i].prev = CORRAL__NIL;
 }
 
-/* The list a node sits on: its file's answer. Timers sit in heaps, on no
-   list; the kinds without a node never attach. */
+/* The list a node sits on: its kind's answer (a group node's: groups.c).
+   Timers sit in heaps, on no list; the kinds without a node never attach. */
 corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
-    corral__list none = {NULL, NULL};
     if (n->kind >= CORRAL__NODE_OWNER) return corral__group_list(s, n);
-    switch ((corral_wait_kind)n->kind) { /* every kind, no default: -Wswitch names one added without its case */
-    case CORRAL_WAIT_SIGNAL: return corral__signal_list(s, n);
-    case CORRAL_WAIT_FUTURE: return corral__future_list(s, n);
-    case CORRAL_WAIT_JOIN: return corral__join_list(s, n);
-    case CORRAL_WAIT_SEND:
-    case CORRAL_WAIT_RECEIVE:
-    case CORRAL_WAIT_ACQUIRE:
-    case CORRAL_WAIT_WAIT_GROUP: return corral__chan_list(s, n);
-    case CORRAL_WAIT_UNTIL:
-    case CORRAL_WAIT_WHILE: return corral__poll_list(s, n);
-    case CORRAL_WAIT_FRAMES:
-    case CORRAL_WAIT_SECONDS:
-    case CORRAL_WAIT_REALTIME:
-    CORRAL__CASES_WITHOUT_NODE
-        break;
-    }
-    return none;
+    const corral__wait_part *p = corral__wait_part_of(n->kind);
+    return p && p->list ? p->list(s, n) : (corral__list){NULL, NULL};
 }
 
 void corral__detach(corral_sched *s, uint32_t i)
@@ -196,9 +213,9 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
-        if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER)) corral__timer_hold(s, &N[i]);
-        else if (corral__kind_is(N[i].kind, CORRAL__HOW_POLL)) corral__list_unlink(s, corral__list_of(s, &N[i]), i);
-        else continue;
+        const corral__wait_part *p = corral__wait_part_of(N[i].kind);
+        if (!p || !p->hold) continue;
+        p->hold(s, i);
         N[i].attached = 2;
     }
 }
@@ -209,8 +226,7 @@ void corral__unhold_wait(corral_sched *s, corral_co *co)
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         N[i].attached = 1;
-        if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER)) corral__timer_unhold(s, i);
-        else corral__poll_unhold(s, co, i);
+        corral__wait_part_of(N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
     }
 }
 
@@ -227,26 +243,17 @@ void corral__nodes_init(corral_sched *s)
 
 /* ---- await */
 
-/* 1: already over; 0: must wait; -1: malformed (error set). */
+/* 1: already over; 0: must wait; -1: malformed, -3 gone (error set). */
 static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
-    switch (w->kind) { /* every kind, no default */
-    case CORRAL_WAIT_FRAMES:
-    case CORRAL_WAIT_SECONDS:
-    case CORRAL_WAIT_REALTIME: return 0; /* a time wait always lets a frame pass (Unity's WaitForSeconds) */
-    case CORRAL_WAIT_UNTIL:
-    case CORRAL_WAIT_WHILE: return corral__poll_ready(call, s, co, w);
-    case CORRAL_WAIT_SIGNAL: return corral__signal_ready(call, s, co, w);
-    case CORRAL_WAIT_FUTURE: return corral__future_ready(call, s, co, w);
-    case CORRAL_WAIT_JOIN: return corral__join_ready(call, s, co, w);
-    case CORRAL_WAIT_SEND:
-    case CORRAL_WAIT_RECEIVE:
-    case CORRAL_WAIT_ACQUIRE:
-    case CORRAL_WAIT_WAIT_GROUP: return corral__chan_ready(call, s, co, w);
-    CORRAL__CASES_WITHOUT_NODE /* never a member, never attached: refused as malformed */
-        break;
+    const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
+    if (p) return p->ready(call, s, co, w);
+    if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
+        /* a module's kind before the module's first use: its handle cannot be live */
+        corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
+        return -1;
     }
-    corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */
     return -1;
 }
 
@@ -266,22 +273,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     m->wait = i;
     n->attached = 1;
     n->order = s->nodes.order++;
-    switch (w->kind) { /* every kind, no default */
-    case CORRAL_WAIT_FRAMES:
-    case CORRAL_WAIT_SECONDS:
-    case CORRAL_WAIT_REALTIME: corral__timer_arm(s, i, w); break;
-    case CORRAL_WAIT_UNTIL:
-    case CORRAL_WAIT_WHILE: corral__poll_arm(s, co, i, w); break;
-    case CORRAL_WAIT_SIGNAL: corral__signal_arm(s, i, w); break;
-    case CORRAL_WAIT_FUTURE: corral__future_arm(s, i, w); break;
-    case CORRAL_WAIT_JOIN: corral__join_arm(s, i, w); break;
-    case CORRAL_WAIT_SEND:
-    case CORRAL_WAIT_RECEIVE:
-    case CORRAL_WAIT_ACQUIRE:
-    case CORRAL_WAIT_WAIT_GROUP: corral__chan_arm(s, co, i, w); break;
-    CORRAL__CASES_WITHOUT_NODE /* never a member, never attached: refused as malformed */
-        break;
-    }
+    corral__wait_part_of((uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
 }
 
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
@@ -298,8 +290,8 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         if (s->nodes.wait_free_count < w->count) { /* short of nodes: no member may take a value or a
                                                       permit it would then have to give back */
             for (uint32_t i = 0; i < w->count; i++) {
-                uint32_t k = w->members[i].kind;
-                if (k == CORRAL_WAIT_SEND || k == CORRAL_WAIT_RECEIVE || k == CORRAL_WAIT_ACQUIRE) {
+                const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+                if (p && p->takes) {
                     s->nodes.wait_failures++;
                     corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co,
                                     "an all/any wait that could take a value or a permit needs a node for each member");

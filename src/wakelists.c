@@ -58,23 +58,30 @@ bool corral_signal_destroy(corral_sched *s, corral_signal sig)
 }
 
 /* the waits' questions about a signal wait: ready, arm, list */
-int corral__signal_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+static int corral__signal_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     if (corral__signal_get(s, w->signal)) return 0;
     corral__fail_at(s, NULL, CORRAL_ERR_STALE_SIGNAL, call, CORRAL__NOH, co, NULL);
     return -3;
 }
-void corral__signal_arm(corral_sched *s, uint32_t i, const corral_wait *w)
+static corral__list corral__signal_list(corral_sched *s, const corral__node *n);
+static void corral__signal_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
+    (void)co;
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = w->signal.index;
     corral__list_push(s, corral__signal_list(s, n), i);
 }
-corral__list corral__signal_list(corral_sched *s, const corral__node *n)
+static corral__list corral__signal_list(corral_sched *s, const corral__node *n)
 {
     corral__signal *g = &corral__signals(s)[n->u.t.target];
     return (corral__list){&g->head, &g->tail};
 }
+const corral__wait_part corral__signal_part = {
+    .ready = corral__signal_ready,
+    .arm = corral__signal_arm,
+    .list = corral__signal_list,
+};
 
 /* ---- futures */
 static corral__future *corral__future_get(const corral_sched *s, corral_future f)
@@ -161,21 +168,28 @@ bool corral_future_release(corral_sched *s, corral_future f)
 }
 
 /* the waits' questions about a future wait: ready, arm, list */
-int corral__future_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+static int corral__future_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__future *g = corral__future_get(s, w->future);
     if (g) return g->done != 0;
     corral__fail_at(s, NULL, CORRAL_ERR_STALE_FUTURE, call, CORRAL__NOH, co, NULL);
     return -3;
 }
-void corral__future_arm(corral_sched *s, uint32_t i, const corral_wait *w)
+static corral__list corral__future_list(corral_sched *s, const corral__node *n);
+static void corral__future_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
+    (void)co;
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = w->future.index;
     corral__list_push(s, corral__future_list(s, n), i);
 }
-corral__list corral__future_list(corral_sched *s, const corral__node *n)
+static corral__list corral__future_list(corral_sched *s, const corral__node *n)
 {
     corral__future *g = &corral__futures(s)[n->u.t.target];
     return (corral__list){&g->head, &g->tail};
 }
+const corral__wait_part corral__future_part = {
+    .ready = corral__future_ready,
+    .arm = corral__future_arm,
+    .list = corral__future_list,
+};

@@ -785,7 +785,7 @@ CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler
 /*
     The wait kinds: one list, every projection made from it (the enum, the
     names the inspector and logs print; inside the library, how each kind
-    waits). X(ID, name, how, phase):
+    waits and the table of its parts). X(ID, name, how, phase, part):
         how     PLAIN  no node: lands by the resume contract (the plain yield)
                 FRAME  no node: never in the frame it is issued in
                 PHASE  no node: the next run of `phase` after the point of issue
@@ -795,32 +795,33 @@ CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler
                        joiners): the first run of its phase after the event
                 GROUP  a node per member (all, any)
         phase   the phase it resumes in: OWN (its own) or a phase
+        part    the table of its parts inside the library (none: no node)
     Adding a kind: docs/DESIGN.md, "Adding a wait kind".
 */
-#define CORRAL_WAIT_KINDS(X)                                \
-    X(NONE,         "none",         PLAIN, OWN)             \
-    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE)          \
-    X(FRAMES,       "frames",       TIMER, OWN)             \
-    X(SECONDS,      "seconds",      TIMER, OWN)             \
-    X(REALTIME,     "realtime",     TIMER, OWN)             \
-    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE)    \
-    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE)     \
-    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME)    \
-    X(UNTIL,        "until",        POLL,  OWN)             \
-    X(WHILE,        "while",        POLL,  OWN)             \
-    X(SIGNAL,       "signal",       LIST,  OWN)             \
-    X(FUTURE,       "future",       LIST,  OWN)             \
-    X(JOIN,         "join",         LIST,  OWN)             \
-    X(ALL,          "all",          GROUP, OWN)             \
-    X(ANY,          "any",          GROUP, OWN)             \
-    X(SEND,         "send",         LIST,  OWN)             \
-    X(RECEIVE,      "receive",      LIST,  OWN)             \
-    X(ACQUIRE,      "acquire",      LIST,  OWN)             \
-    X(WAIT_GROUP,   "wait group",   LIST,  OWN)             \
-    X(PHASE,        "phase",        PHASE, OWN)
+#define CORRAL_WAIT_KINDS(X)                                         \
+    X(NONE,         "none",         PLAIN, OWN,          none)       \
+    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE,       none)       \
+    X(FRAMES,       "frames",       TIMER, OWN,          timer)      \
+    X(SECONDS,      "seconds",      TIMER, OWN,          timer)      \
+    X(REALTIME,     "realtime",     TIMER, OWN,          timer)      \
+    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE, none)       \
+    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE,  none)       \
+    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME, none)       \
+    X(UNTIL,        "until",        POLL,  OWN,          poll)       \
+    X(WHILE,        "while",        POLL,  OWN,          poll)       \
+    X(SIGNAL,       "signal",       LIST,  OWN,          signal)     \
+    X(FUTURE,       "future",       LIST,  OWN,          future)     \
+    X(JOIN,         "join",         LIST,  OWN,          join)       \
+    X(ALL,          "all",          GROUP, OWN,          none)       \
+    X(ANY,          "any",          GROUP, OWN,          none)       \
+    X(SEND,         "send",         LIST,  OWN,          channel)    \
+    X(RECEIVE,      "receive",      LIST,  OWN,          channel)    \
+    X(ACQUIRE,      "acquire",      LIST,  OWN,          semaphore)  \
+    X(WAIT_GROUP,   "wait group",   LIST,  OWN,          waitgroup)  \
+    X(PHASE,        "phase",        PHASE, OWN,          none)
 
 typedef enum corral_wait_kind {
-#define CORRAL__X(id, name, how, phase) CORRAL_WAIT_##id,
+#define CORRAL__X(id, name, how, phase, part) CORRAL_WAIT_##id,
     CORRAL_WAIT_KINDS(CORRAL__X)
 #undef CORRAL__X
     CORRAL_WAIT_KIND_COUNT
