@@ -950,8 +950,9 @@ void corral__lanes_init(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
 
-/* ---- posts.c: completions and raises posted from other threads (the
-   queue is laid out on every target; without atomics nothing posts) */
+/* ---- postq.c and posts.c: completions and raises posted from other
+   threads (the queue is laid out on every target; without atomics nothing
+   posts) */
 typedef struct corral__post {
     corral__atomic_u32 seq;  /* its turn: the position it may be written at, + 1 once written */
     uint32_t kind;           /* CORRAL__POST_* */
@@ -968,6 +969,15 @@ typedef struct corral__postq {
     uint64_t applied, stale;   /* applied; refused at apply (released, completed, destroyed) */
 } corral__postq;
 enum { CORRAL__POST_FUTURE = 1, CORRAL__POST_SIGNAL };
+static inline corral__postq *corral__postq_of(const corral_sched *s)
+{
+    return (corral__postq *)(void *)CORRAL__AT(s, s->posts.off);
+}
+static inline corral__post *corral__post_cells(const corral_sched *s)
+{
+    return (corral__post *)(void *)CORRAL__AT(s, s->posts.off + (uint32_t)sizeof(corral__postq));
+}
+/* postq.c, the owner's side */
 size_t corral__posts_bytes(uint32_t capacity); /* the queue's region */
 void corral__posts_init(corral_sched *s);
 void corral__posts_close(corral_sched *s);
@@ -1036,7 +1046,21 @@ double corral__timer_left(const corral_sched *s, const corral__node *n);
 void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
 
 /* ---- domains.c: the time domains */
-void corral__domains_advance(corral_sched *s, float dt); /* a new frame: each clock by dt * its scale */
+/* a new frame: each clock by dt * its scale (the frame's, sched.c: inline,
+   so a game that uses no domain but the game clock links no domains.c) */
+static inline void corral__domains_advance(corral_sched *s, float dt)
+{
+    for (uint32_t k = 0; k < s->domains.count; k++) {
+        struct corral__domain *d = &s->domains.d[k];
+        d->dt = d->paused ? 0.0f : dt * d->scale;
+        d->time += (double)d->dt;
+    }
+}
+/* a clock's scale (domain 0: the game's time scale, corral_set_time_scale) */
+static inline void corral__domain_scale_set(corral_sched *s, uint32_t domain, float scale)
+{
+    s->domains.d[domain].scale = scale;
+}
 bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* with its children */
 
 /* ---- polls.c: until, while */
@@ -1070,6 +1094,23 @@ static inline bool corral__calling(const corral__meta *m)
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) */
 void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
+/* Where a child's result goes: *off, its offset in the caller's slot (NIL:
+   nowhere), or false with BAD_DEST set. */
+bool corral__dest_of(const char *call, corral_sched *s, corral_co *co, const corral_type *vt, void *dest,
+                     size_t dest_size, uint32_t *off);
+/* a child of co, made (not started), or NULL with the error set */
+corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, const corral_type *vt,
+                            const void *ctx, size_t ctx_size);
+/* races.c, a module: what an ending coroutine asks of it when it races or
+   syncs (end_arms), or is an arm (arm_end); handed to calls.c by the first
+   race or sync begun (corral__races_use), and by a load that brings one back */
+typedef struct corral__race_part {
+    void (*end_arms)(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
+    void (*arm_end)(corral_sched *s, corral_co *p, corral__meta *pm, corral_co *co, const corral__type_entry *te,
+                    corral_end_reason why);
+} corral__race_part;
+void corral__race_part_set(const corral__race_part *part);
+void corral__races_use(void);
 void corral__wake_joiners(corral_sched *s, corral_co *co); /* it is ending */
 /* a called child ends: its result and outcome to its caller, who wakes */
 void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
@@ -1094,6 +1135,15 @@ static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
 }
 void corral__groups_init(corral_sched *s);
 bool corral__pause_co(corral_sched *s, corral_co *co);
+/* A group operation: op on every live member of a group (an owner's, or of
+   any of the tags), the sum of what op returns. */
+typedef struct corral__op_arg {
+    uint32_t domain;
+    float deadline;
+} corral__op_arg;
+typedef uint32_t (*corral__member_op)(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg);
+uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__member_op op, corral__op_arg arg);
+uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__member_op op, corral__op_arg arg);
 bool corral__resume_co(corral_sched *s, corral_co *co);
 
 /* types.c */

@@ -8,15 +8,6 @@
 */
 #include "corral_internal.h"
 
-void corral__domains_advance(corral_sched *s, float dt)
-{
-    for (uint32_t k = 0; k < s->domains.count; k++) {
-        struct corral__domain *d = &s->domains.d[k];
-        d->dt = d->paused ? 0.0f : dt * d->scale;
-        d->time += (double)d->dt;
-    }
-}
-
 /* the domain, or NULL with BAD_DOMAIN set */
 static struct corral__domain *corral__domain_at(const char *call, const corral_sched *s, uint32_t domain)
 {
@@ -30,7 +21,7 @@ bool corral_domain_set_scale(corral_sched *s, uint32_t domain, float scale)
     struct corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d) return false;
     CORRAL__REQUIRE(s, scale >= 0.0f, CORRAL_ERR_BAD_DT, false);
-    d->scale = scale;
+    corral__domain_scale_set(s, domain, scale);
     return true;
 }
 
@@ -100,4 +91,23 @@ uint32_t corral_domain_of(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     return s ? corral__meta_of(s, co)->domain : 0u;
+}
+
+/* a group into a time domain: its members that were elsewhere */
+static uint32_t corral__op_domain(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg)
+{
+    (void)call;
+    return corral__domain_set(s, co, arg.domain);
+}
+uint32_t corral_set_domain_owner(corral_sched *s, uint64_t owner, uint32_t domain)
+{
+    if (!corral__check(s)) return 0;
+    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
+    return corral__owner_op(__func__, s, owner, corral__op_domain, (corral__op_arg){domain, 0.0f});
+}
+uint32_t corral_set_domain_tags(corral_sched *s, uint32_t tags, uint32_t domain)
+{
+    if (!corral__check(s)) return 0;
+    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
+    return corral__tags_op(__func__, s, tags, corral__op_domain, (corral__op_arg){domain, 0.0f});
 }

@@ -678,3 +678,135 @@ void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
     fprintf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
     fprintf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
 }
+
+/* ---- the text report */
+
+static const char *corral__bytes(char *buf, size_t n, uint64_t b)
+{
+    if (b < 1024) snprintf(buf, n, "%" PRIu64 " B", b);
+    else if (b < 1024u * 1024u) snprintf(buf, n, "%.1f KiB", (double)b / 1024.0);
+    else snprintf(buf, n, "%.2f MiB", (double)b / (1024.0 * 1024.0));
+    return buf;
+}
+
+/* With desc.wait_text: where the live coroutines wait, one line per place
+   (type, line, the wait as written), the first 16 places, the rest summed */
+static void corral__report_waits(const corral_sched *s, FILE *out)
+{
+    enum { PLACES = 16 };
+    struct { const corral_type *type; uint32_t line, count; corral_co_state state; corral_wait_kind wait;
+             corral_call_kind call; const char *text, *file; } at[PLACES];
+    uint32_t n = 0, others = 0, cur = 0;
+    corral_co_info in;
+    while (corral_next_co(s, &cur, &in)) {
+        uint32_t k = 0;
+        while (k < n && !(at[k].type == in.type && at[k].line == in.line && at[k].wait == in.wait &&
+                          at[k].call == in.call && at[k].text == in.wait_text && at[k].state == in.state))
+            k++;
+        if (k == n && n == PLACES) {
+            others++;
+            continue;
+        }
+        if (k == n) {
+            at[n].type = in.type, at[n].line = in.line, at[n].count = 0, at[n].state = in.state;
+            at[n].wait = in.wait, at[n].call = in.call, at[n].text = in.wait_text, at[n].file = in.file;
+            n++;
+        }
+        at[k].count++;
+    }
+    fprintf(out, "\n  %-20s %7s  %s\n", "waiting", "count", "where, on what");
+    for (uint32_t k = 0; k < n; k++) {
+        const char *file = at[k].file ? at[k].file : "?", *base = file;
+        for (const char *p = file; *p; p++)
+            if (*p == '/' || *p == '\\') base = p + 1;
+        fprintf(out, "  %-20s %7u  %s:%u  %s", at[k].type->name, at[k].count, base, at[k].line,
+                at[k].call == CORRAL_CALL_RACE   ? "race"
+                : at[k].call == CORRAL_CALL_SYNC ? "sync"
+                : at[k].call == CORRAL_CALL_ONE  ? "call"
+                : at[k].wait != CORRAL_WAIT_NONE ? corral_wait_kind_str(at[k].wait)
+                                                  : corral_co_state_str(at[k].state));
+        fprintf(out, "%s%s\n", at[k].text && *at[k].text ? " " : "", at[k].text ? at[k].text : "");
+    }
+    if (others) fprintf(out, "  %-20s %7u  (in other places)\n", "...", others);
+}
+
+void corral_report_text(const corral_sched *s, FILE *out)
+{
+    if (!corral__stats_ok(__func__, s, out)) return;
+    char a[32], b[32], c[32], d[32];
+    fprintf(out, "corral arena: %s block, %s of slabs, %u live (peak %u), frame %" PRIu64 "\n",
+            corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->arena.slab_bytes), s->arena.live,
+            s->arena.live_peak, s->now.frame);
+    fprintf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, s->arena.slot_bytes),
+            corral__bytes(b, sizeof b, s->arena.slot_bytes_peak));
+    fprintf(out, "  contexts  %12s   peak %12s   (padding now %s, at peak %s)\n",
+            corral__bytes(a, sizeof a, s->arena.ctx_bytes), corral__bytes(b, sizeof b, s->arena.ctx_bytes_peak),
+            corral__bytes(c, sizeof c, s->arena.slot_bytes - s->arena.ctx_bytes),
+            corral__bytes(d, sizeof d, s->arena.slot_bytes_peak - s->arena.ctx_bytes_peak));
+    if (s->prof.timing)
+        fprintf(out, "  ticks     last %" PRIu64 " ns, max %" PRIu64 " ns, mean %" PRIu64 " ns\n", s->prof.tick_ns_last,
+                s->prof.tick_ns_max, s->now.frame ? s->prof.tick_ns_total / s->now.frame : 0);
+    fprintf(out, "\n  %-5s %6s %9s %7s %7s %9s %7s %9s %8s\n", "class", "slot B", "capacity", "used", "peak",
+            "headroom", "peak %", "failures", "retired");
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *k = &s->arena.classes[i];
+        uint32_t usable = k->capacity - k->retired;
+        uint32_t pct = usable ? (uint32_t)((uint64_t)k->peak * 100u / usable) : 0;
+        const char *flag = k->failures ? "  <- FULL: starts were refused"
+                           : (usable && pct >= 90) ? "  <- over 90% at peak"
+                                                   : "";
+        fprintf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity, k->used,
+                k->peak, usable - k->peak, pct, k->failures, k->retired, flag);
+    }
+    corral_pool_stats p = {0};
+    corral_stats_pools(s, &p);
+    fprintf(out, "\n  %-12s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "wait nodes", p.wait_nodes, p.wait_nodes_peak,
+            p.wait_nodes_capacity, p.wait_failures);
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "group nodes", p.group_nodes, p.group_nodes_peak,
+            p.group_nodes_capacity, p.group_failures);
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "signals", p.signals, p.signals_peak, p.signals_capacity,
+            p.signal_failures);
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
+            p.future_failures);
+    /* started = live + finished + stopped + other: every end in one column */
+    fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s %7s", "type", "id", "ctx B", "slot B", "class",
+            "live", "peak", "started", "finished", "stopped", "other", "failed");
+    if (s->prof.timing) fprintf(out, " %9s %9s %9s", "steps", "body ns", "body max");
+    fputc('\n', out);
+    bool others = false;
+    for (uint32_t i = 0; i < s->types.type_count; i++) {
+        corral_type_stats t = {0};
+        corral_stats_type(s, i, &t);
+        char cls[8];
+        if (t.class_index == CORRAL__NO_CLASS) snprintf(cls, sizeof cls, "none");
+        else snprintf(cls, sizeof cls, "%u", t.class_index);
+        uint64_t other = t.started - t.live - t.finished - t.stopped;
+        others |= other != 0;
+        fprintf(out, "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %7" PRIu64,
+                t.name, t.id, t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished, t.stopped, other,
+                t.failed);
+        if (s->prof.timing)
+            fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, t.steps, t.steps_timed ? t.step_ns / t.steps_timed : 0,
+                    t.step_ns_max);
+        fputs(t.failed ? "  <- starts refused\n" : "\n", out);
+    }
+    if (s->prof.timing)
+        fputs("  (body ns: the mean time inside a type's step, its own work included; max the longest)\n", out);
+    if (others) { /* what "other" was made of */
+        fputs("\n  other ends\n", out);
+        for (uint32_t i = 0; i < s->types.type_count; i++) {
+            corral_type_stats t = {0};
+            corral_stats_type(s, i, &t);
+            bool any = false;
+            for (int r = CORRAL_END_STOPPED + 1; r < CORRAL_END_COUNT; r++) {
+                if (!t.ended[r]) continue;
+                if (!any) fprintf(out, "  %-20s", t.name);
+                fprintf(out, "%s %s %" PRIu64, any ? "," : "", corral_end_reason_str((corral_end_reason)r), t.ended[r]);
+                any = true;
+            }
+            if (any) fputc('\n', out);
+        }
+    }
+    if (s->nodes.text_off && s->arena.live) corral__report_waits(s, out);
+}

@@ -94,15 +94,27 @@ void corral__leave_groups(corral_sched *s, corral_co *co)
     corral__free_chain(s, &corral__meta_of(s, co)->groups);
 }
 
-typedef enum { CORRAL__OP_STOP, CORRAL__OP_PAUSE, CORRAL__OP_RESUME, CORRAL__OP_DOMAIN, CORRAL__OP_REQUEST } corral__op;
-/* what an operation takes besides: a domain, a stop request's deadline */
-typedef struct corral__op_arg {
-    uint32_t domain;
-    float deadline;
-} corral__op_arg;
-
-static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op, corral__op_arg arg);
-static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op, corral__op_arg arg);
+/* the group operations of this file: what each does to one member */
+static uint32_t corral__op_stop(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg)
+{
+    (void)call;
+    (void)arg;
+    corral__stop_co(s, co, CORRAL_END_GROUP_STOPPED);
+    return 0; /* counted before: every member that ends, also those a member's end takes along */
+}
+static uint32_t corral__op_pause(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg)
+{
+    (void)call;
+    (void)arg;
+    return corral__pause_co(s, co);
+}
+static uint32_t corral__op_resume(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg)
+{
+    (void)call;
+    (void)arg;
+    return corral__resume_co(s, co);
+}
+static uint32_t corral__op_request(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg);
 
 /* ---- stop requests */
 
@@ -186,12 +198,12 @@ bool corral_request_stop(corral_sched *s, corral_handle h, float deadline)
 
 uint32_t corral_request_stop_owner(corral_sched *s, uint64_t owner, float deadline)
 {
-    return corral__owner_op(__func__, s, owner, CORRAL__OP_REQUEST, (corral__op_arg){0, deadline});
+    return corral__owner_op(__func__, s, owner, corral__op_request, (corral__op_arg){0, deadline});
 }
 
 uint32_t corral_request_stop_tags(corral_sched *s, uint32_t tags, float deadline)
 {
-    return corral__tags_op(__func__, s, tags, CORRAL__OP_REQUEST, (corral__op_arg){0, deadline});
+    return corral__tags_op(__func__, s, tags, corral__op_request, (corral__op_arg){0, deadline});
 }
 
 bool corral_stop_requested(const corral_co *co)
@@ -200,12 +212,17 @@ bool corral_stop_requested(const corral_co *co)
     return s && (corral__meta_of(s, co)->stop_why & CORRAL__STOP_REQUESTED);
 }
 
+static uint32_t corral__op_request(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg)
+{
+    return corral__request_stop(call, s, co, arg.deadline) ? 1u : 0u;
+}
+
 /* Apply op to every member of one group list (owner: only those of that
    owner). The list is moved aside and taken node by node, each put back
    home before acting, so members ending (and taking others with them)
    never break the walk. */
 static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *head, uint32_t *tail, bool by_owner,
-                                 uint64_t owner, corral__op op, corral__op_arg arg)
+                                 uint64_t owner, corral__member_op op, corral__op_arg arg)
 {
     CORRAL__REQUIRE_AT(s, s->groups.side_depth < CORRAL__SIDE_MAX, CORRAL_ERR_GROUP_DEPTH, call, CORRAL__NOH, NULL, NULL, 0);
     corral__node *N = corral__nodes(s);
@@ -217,7 +234,7 @@ static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *he
     corral__list home = {head, tail};
     corral__list side = {&s->groups.side_head[level], &s->groups.side_tail[level]};
     uint32_t count = 0;
-    if (op == CORRAL__OP_STOP) { /* every member that ends, also those a member's end takes along */
+    if (op == corral__op_stop) { /* every member that ends, also those a member's end takes along */
         for (uint32_t i = s->groups.side_head[level]; i != CORRAL__NIL; i = N[i].next)
             count += (!by_owner || N[i].u.g.owner == owner) && corral__state_alive(CORRAL__CO(s, N[i].co)->state);
     }
@@ -229,23 +246,13 @@ static uint32_t corral__group_op(const char *call, corral_sched *s, uint32_t *he
         if (by_owner && N[i].u.g.owner != owner) continue;
         corral_co *co = CORRAL__CO(s, N[i].co);
         if (!corral__state_alive(co->state)) continue;
-        if (op == CORRAL__OP_STOP) {
-            corral__stop_co(s, co, CORRAL_END_GROUP_STOPPED);
-        } else if (op == CORRAL__OP_PAUSE) {
-            count += corral__pause_co(s, co);
-        } else if (op == CORRAL__OP_DOMAIN) {
-            count += corral__domain_set(s, co, arg.domain);
-        } else if (op == CORRAL__OP_REQUEST) {
-            count += corral__request_stop(call, s, co, arg.deadline);
-        } else {
-            count += corral__resume_co(s, co);
-        }
+        count += op(call, s, co, arg);
     }
     s->groups.side_depth--;
     return count;
 }
 
-static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__op op, corral__op_arg arg)
+uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t owner, corral__member_op op, corral__op_arg arg)
 {
     if (!corral__check_in(s, call) || owner == 0) return 0;
     uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
@@ -253,7 +260,7 @@ static uint32_t corral__owner_op(const char *call, corral_sched *s, uint64_t own
     return corral__group_op(call, s, &b[2 * k], &b[2 * k + 1], true, owner, op, arg);
 }
 
-static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__op op, corral__op_arg arg)
+uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corral__member_op op, corral__op_arg arg)
 {
     if (!corral__check_in(s, call)) return 0;
     uint32_t count = 0;
@@ -263,31 +270,17 @@ static uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags
     return count;
 }
 
-/* a group into a time domain (domains.c): its members that were elsewhere */
-uint32_t corral_set_domain_owner(corral_sched *s, uint64_t owner, uint32_t domain)
-{
-    if (!corral__check(s)) return 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
-    return corral__owner_op(__func__, s, owner, CORRAL__OP_DOMAIN, (corral__op_arg){domain, 0.0f});
-}
-uint32_t corral_set_domain_tags(corral_sched *s, uint32_t tags, uint32_t domain)
-{
-    if (!corral__check(s)) return 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
-    return corral__tags_op(__func__, s, tags, CORRAL__OP_DOMAIN, (corral__op_arg){domain, 0.0f});
-}
+uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, corral__op_stop, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_stop_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_STOP, (corral__op_arg){0, 0.0f}); }
+uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, corral__op_pause, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_pause_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_PAUSE, (corral__op_arg){0, 0.0f}); }
+uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, corral__op_resume, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_resume_owner(corral_sched *s, uint64_t owner) { return corral__owner_op(__func__, s, owner, CORRAL__OP_RESUME, (corral__op_arg){0, 0.0f}); }
+uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, corral__op_stop, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_STOP, (corral__op_arg){0, 0.0f}); }
+uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, corral__op_pause, (corral__op_arg){0, 0.0f}); }
 
-uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_PAUSE, (corral__op_arg){0, 0.0f}); }
-
-uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, CORRAL__OP_RESUME, (corral__op_arg){0, 0.0f}); }
+uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, corral__op_resume, (corral__op_arg){0, 0.0f}); }
 
 void corral__groups_init(corral_sched *s)
 {

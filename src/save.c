@@ -1747,6 +1747,7 @@ static void corral__lapply(corral__loader *L)
         m->outcome = c.outcome;
         m->fired = (int8_t)c.fired;
         m->mode = c.mode;
+        if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) corral__races_use(); /* its arms end through it */
         m->pending = c.pending;
         if (c.parent != CORRAL__NIL) corral__lco_at(s, c.parent, &m->parent);
         if (c.child != CORRAL__NIL) corral__lco_at(s, c.child, &m->child);

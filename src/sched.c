@@ -559,12 +559,14 @@ uint32_t corral_tick(corral_sched *s, float dt)
 
 void corral_set_time_scale(corral_sched *s, float scale)
 {
-    corral_domain_set_scale(s, 0, scale);
+    if (!corral__check(s)) return;
+    CORRAL__REQUIRE(s, scale >= 0.0f, CORRAL_ERR_BAD_DT, );
+    corral__domain_scale_set(s, 0, scale);
 }
 
 float corral_time_scale(const corral_sched *s)
 {
-    return corral_domain_scale(s, 0);
+    return corral__check(s) ? s->domains.d[0].scale : 0.0f;
 }
 
 uint32_t corral_live_count(const corral_sched *s)

@@ -1,0 +1,188 @@
+/*
+    races.c -- races and syncs: a coroutine starts several children, each
+    an arm (a node on its wait chain naming the child and where its result
+    goes), and waits for the first of them to end (a race: the others end
+    with LOST_RACE) or for the last (a sync). corral_race_begin ..
+    corral_arms_start; the arms are children as a call's is (calls.c),
+    and the end of one comes back here through the table races hand to
+    calls.c when the first race or sync begins.
+*/
+#include "corral_internal.h"
+
+#include <string.h>
+
+
+static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
+{
+    corral_sched *s = corral__in_step(call, co, false);
+    if (!s) return false;
+    corral__races_use();
+    corral__meta *m = corral__meta_of(s, co);
+    CORRAL__REQUIRE_AT(s, !corral__calling(m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
+                       CORRAL__NOH, co, "it awaits a child already", false);
+    if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
+    m->mode = (uint8_t)(CORRAL__MODE_OPEN | kind);
+    m->pending = 0; /* arms so far */
+    m->fired = -1;
+    m->outcome = CORRAL_END_NONE;
+    /* races nest at most CORRAL_MAX_RACE_DEPTH deep: ending one ends its
+       arms' races in turn, a C frame a level */
+    uint32_t races = 1;
+    for (uint32_t g = m->parent; g != CORRAL__NIL && races <= CORRAL_MAX_RACE_DEPTH;) {
+        const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
+        uint8_t k = pm->mode & CORRAL__MODE_KIND;
+        races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
+        g = pm->parent;
+    }
+    if (races > CORRAL_MAX_RACE_DEPTH) {
+        corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
+        m->mode |= CORRAL__MODE_BAD; /* its arms start none; it goes on with outcome NONE */
+        return false;
+    }
+    return true;
+}
+bool corral_race_begin(corral_co *co) { return corral__arms_begin(__func__, co, CORRAL__MODE_RACE); }
+bool corral_sync_begin(corral_co *co) { return corral__arms_begin(__func__, co, CORRAL__MODE_SYNC); }
+
+bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest, size_t dest_size)
+{
+    corral_sched *s = corral__in_step(__func__, co, false);
+    if (!s) return false;
+    corral__meta *m = corral__meta_of(s, co);
+    CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
+                       "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
+    if (m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
+    uint32_t dest_off;
+    if (m->pending >= CORRAL_MAX_GROUP) {
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "more than CORRAL_MAX_GROUP arms");
+        m->mode |= CORRAL__MODE_BAD;
+        return false;
+    }
+    if (!corral__dest_of(__func__, s, co, vt, dest, dest_size, &dest_off)) {
+        m->mode |= CORRAL__MODE_BAD;
+        return false;
+    }
+    if (s->nodes.wait_free_count == 0) { /* first: a child made without its node would be lost */
+        s->nodes.wait_failures++;
+        corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, __func__, CORRAL__NOH, co, NULL);
+        m->mode |= CORRAL__MODE_NO_NODE;
+        return false;
+    }
+    corral_co *child = corral__child_of(__func__, s, co, vt, ctx, ctx_size);
+    if (!child) {
+        m->mode |= CORRAL__MODE_BAD;
+        return false;
+    }
+    uint32_t i = corral__node_alloc(s);
+    corral__node *N = corral__nodes(s), *n = &N[i];
+    n->co = corral__co_off(s, co);
+    n->kind = CORRAL__NODE_ARM;
+    n->member = (uint8_t)m->pending++;
+    n->order = s->nodes.order++;
+    n->u.t.target = corral__global_of(s, child);
+    n->u.t.seq = dest_off;
+    uint32_t *at = &m->wait; /* in arm order */
+    while (*at != CORRAL__NIL) at = &N[*at].sibling;
+    *at = i;
+    corral__ready_push(s, child); /* its first step: right after this step returns */
+    return true;
+}
+
+/* The arms' children, in arm order, those still running (by global slot),
+   and the chain back to the pool. */
+static uint32_t corral__arms_take(corral_sched *s, corral_co *co, uint32_t kids[CORRAL_MAX_GROUP])
+{
+    corral__meta *m = corral__meta_of(s, co);
+    const corral__node *N = corral__nodes(s);
+    uint32_t n = 0;
+    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+        if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL && n < CORRAL_MAX_GROUP)
+            kids[n++] = N[i].u.t.target;
+    corral__release_wait(s, co);
+    return n;
+}
+
+/* End the children kids[0..n) of co that are still its own (why). */
+static void corral__arms_stop(corral_sched *s, const corral_co *co, const uint32_t *kids, uint32_t n,
+                              corral_end_reason why)
+{
+    const uint32_t g = corral__global_of(s, co);
+    for (uint32_t k = 0; k < n; k++) {
+        corral_co *child = corral__co_of_global(s, kids[k]);
+        corral__meta *cm = corral__meta_of(s, child);
+        if (!corral__state_alive(child->state) || cm->parent != g) continue; /* ended meanwhile (a cleanup hook) */
+        cm->parent = CORRAL__NIL; /* it must not decide anything for co */
+        corral__stop_co(s, child, why);
+    }
+}
+
+static void corral__racer_ends(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+{
+    (void)m;
+    uint32_t kids[CORRAL_MAX_GROUP];
+    uint32_t n = corral__arms_take(s, co, kids);
+    corral__arms_stop(s, co, kids, n, why == CORRAL_END_DESTROYED ? why : CORRAL_END_PARENT_STOPPED);
+}
+
+bool corral_arms_start(corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, false);
+    if (!s) return false;
+    corral__meta *m = corral__meta_of(s, co);
+    CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
+                       "no CORRAL_RACE / CORRAL_SYNC begun", false);
+    const uint8_t kind = m->mode & CORRAL__MODE_KIND, failed = m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
+    if (failed || m->pending == 0) { /* none starts: the arms made end unstepped */
+        uint32_t kids[CORRAL_MAX_GROUP];
+        uint32_t n = corral__arms_take(s, co, kids);
+        corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
+        m->fired = -1;
+        m->outcome = (uint8_t)(!failed && kind == CORRAL__MODE_SYNC ? CORRAL_END_FINISHED : CORRAL_END_NONE);
+        if (failed & CORRAL__MODE_NO_NODE) { /* it cannot wait: it ends (see corral_await) */
+            corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
+            return true;
+        }
+        return false;
+    }
+    m->mode = kind;
+    corral__park(co);
+    return true;
+}
+
+int corral_race_winner(const corral_co *co)
+{
+    return corral_wait_fired(co);
+}
+
+/* An arm's child ends (why): a sync counts down; a race is decided, its
+   other arms end (LOST_RACE). The caller resumes in the run this happens. */
+static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, corral_co *co,
+                            const corral__type_entry *te, corral_end_reason why)
+{
+    corral__node *N = corral__nodes(s);
+    const uint32_t g = corral__global_of(s, co);
+    uint32_t i = pm->wait;
+    while (i != CORRAL__NIL && !(N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target == g)) i = N[i].sibling;
+    if (i == CORRAL__NIL) return;
+    N[i].u.t.target = CORRAL__NIL;
+    if (why == CORRAL_END_FINISHED && te->vt->result_size && N[i].u.t.seq != CORRAL__NIL)
+        memcpy(CORRAL__AT(p, N[i].u.t.seq), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
+    if (pm->mode == CORRAL__MODE_SYNC) {
+        if (why != CORRAL_END_FINISHED && pm->outcome == CORRAL_END_NONE) pm->outcome = (uint8_t)why;
+        if (--pm->pending > 0) return;
+        if (pm->outcome == CORRAL_END_NONE) pm->outcome = CORRAL_END_FINISHED;
+        corral__release_wait(s, p);
+        if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+        return;
+    }
+    pm->fired = (int8_t)N[i].member;
+    pm->outcome = (uint8_t)why;
+    uint32_t kids[CORRAL_MAX_GROUP];
+    uint32_t n = corral__arms_take(s, p, kids);
+    /* woken first: a loser's cleanup hook that stops the caller finds it queued */
+    if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+    corral__arms_stop(s, p, kids, n, (s->flags & CORRAL__DESTROYING) ? CORRAL_END_DESTROYED : CORRAL_END_LOST_RACE);
+}
+
+static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
+void corral__races_use(void) { corral__race_part_set(&corral__races_table); }
