@@ -4,6 +4,9 @@
 #include "common.h"
 #include "corral_internal.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 static void setup(void) { trace_reset(); }
 TestSuite(channels, .init = setup);
 
@@ -372,6 +375,53 @@ Test(channels, a_save_carries_values_waiters_and_counts_and_the_game_runs_on_the
     }
     cr_assert(corral_verify(b));
     corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+/* channels.c is a module: its wait kinds are known once a channel, a
+   semaphore or a wait group is made in the process, or once a load brings
+   some back. The save is made in a child process, so this one loads it
+   with the module never used (Criterion runs each test in a process of
+   its own). */
+Test(channels, a_load_brings_the_module_with_it_into_a_process_that_never_made_a_channel)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        corral_sched *a = ksched();
+        corral_channel ch = corral_channel_create(a, sizeof(int));
+        corral_semaphore sem = corral_semaphore_create(a, 0);
+        keeper_start(a, (keeper_ctx){.ch = ch, .what = 1}); /* receives: waits */
+        keeper_start(a, (keeper_ctx){.sem = sem, .what = 2}); /* acquires: waits */
+        static unsigned char out[1 << 14];
+        size_t n = corral_save(a, out, sizeof out);
+        _exit(n > 0 && write(fd[1], out, n) == (ssize_t)n ? 0 : 1);
+    }
+    close(fd[1]);
+    static unsigned char buf[1 << 14];
+    size_t n = 0;
+    for (ssize_t r; (r = read(fd[0], buf + n, sizeof buf - n)) > 0;) n += (size_t)r;
+    close(fd[0]);
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0 && n > 0, "the child saved");
+    corral_sched *b = ksched();
+    cr_assert(corral_load(b, buf, n), "%s", corral_last_error_detail(b));
+    cr_assert(corral_verify(b), "%s", corral_last_error_detail(b));
+    corral_co_info in;
+    uint32_t cursor = 0, waiting = 0;
+    while (corral_next_co(b, &cursor, &in)) waiting += in.wait == CORRAL_WAIT_RECEIVE || in.wait == CORRAL_WAIT_ACQUIRE;
+    cr_assert_eq(waiting, 2, "both wait on their lists as saved");
+    for (int f = 0; f < 3; f++) corral_tick(b, 0.1f);
+    cr_assert_eq(corral_live_count(b), 2);
+    int v = 5; /* the handles are the saved ones: the first of each pool, generation 1 */
+    cr_assert(corral_channel_try_send(b, (corral_channel){0, 1}, &v, sizeof v), "%s", corral_last_error_detail(b));
+    cr_assert(corral_semaphore_release(b, (corral_semaphore){0, 1}, 1), "%s", corral_last_error_detail(b));
+    cr_assert_eq(corral_channel_count(b, (corral_channel){0, 1}), 0, "the waiting receiver took it at once");
+    cr_assert_eq(corral_semaphore_count(b, (corral_semaphore){0, 1}), 0, "the waiting acquirer took the permit");
+    cr_assert(corral_verify(b), "%s", corral_last_error_detail(b));
     corral_sched_destroy(b);
 }
 
