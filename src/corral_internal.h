@@ -847,6 +847,12 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
    processes (address randomisation) and builds, so a block copied from
    one cannot be adopted by another, where its code pointers mean nothing */
 uint64_t corral__origin(void);
+/* The calls that need the scheduler at rest (tick and its phases, destroy,
+   save, load, snapshot, restore) ask this one guard: false, the error set,
+   while the scheduler is being destroyed (DESTROYING: a cleanup hook's
+   call) or inside a tick, a step or a hook (IN_TICK). docs/API.md,
+   "Between ticks". */
+bool corral__between_ticks(const char *call, const corral_sched *s);
 /* public phase -> internal index; false if out of range (a custom phase:
    also check it against s->run.phases, corral__phase_of) */
 static inline bool corral__phase_index(corral_phase p, uint32_t *out)

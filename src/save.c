@@ -535,11 +535,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
 
 size_t corral_save(const corral_sched *s, void *buf, size_t size)
 {
-    if (!corral__check(s)) return 0;
-    if (s->now.in_tick || s->now.depth || s->run.ready_head != s->run.ready_tail) {
-        corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, __func__, CORRAL__NOH, NULL, NULL);
-        return 0;
-    }
+    if (!corral__check(s) || !corral__between_ticks(__func__, s)) return 0;
     corral__io io;
     memset(&io, 0, sizeof io);
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
@@ -1821,10 +1817,7 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
 {
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
-    if (s->now.in_tick || s->now.depth || s->run.ready_head != s->run.ready_tail || (s->flags & CORRAL__DESTROYING)) {
-        corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, __func__, CORRAL__NOH, NULL, NULL);
-        return false;
-    }
+    if (!corral__between_ticks(__func__, s)) return false;
     corral__loader loader; /* about 7 KB of stack */
     corral__loader *L = &loader;
     memset(L, 0, sizeof *L);

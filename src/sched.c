@@ -403,8 +403,7 @@ void corral__parts_init(corral_sched *s)
 void corral_sched_destroy(corral_sched *s)
 {
     if (!s) return;
-    if (!corral__check(s)) return;
-    CORRAL__REQUIRE(s, !s->now.in_tick && !s->now.depth && !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_IN_TICK, );
+    if (!corral__check(s) || !corral__between_ticks(__func__, s)) return;
     s->flags |= CORRAL__DESTROYING;
     corral__posts_close(s); /* posts from now on are refused */
     corral__end_all(s);
@@ -449,11 +448,17 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     return s;
 }
 
+bool corral__between_ticks(const char *call, const corral_sched *s)
+{
+    CORRAL__REQUIRE_AT(s, !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL, false);
+    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && s->run.ready_head == s->run.ready_tail, CORRAL_ERR_IN_TICK,
+                       call, CORRAL__NOH, NULL, NULL, false);
+    return true;
+}
+
 static bool corral__may_run(const char *call, corral_sched *s)
 {
-    if (!corral__check_in(s, call)) return false;
-    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_IN_TICK, call, CORRAL__NOH, NULL, NULL, false);
-    return true;
+    return corral__check_in(s, call) && corral__between_ticks(call, s);
 }
 
 void corral_frame_begin(corral_sched *s, float dt)

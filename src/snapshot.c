@@ -161,21 +161,6 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     }
 }
 
-/* Where a snapshot may be taken or restored: between ticks, outside every
-   step and hook. */
-static bool corral__snap_ok(const corral_sched *s, const char *call)
-{
-    if (s->now.in_tick || s->now.depth || s->run.ready_head != s->run.ready_tail) {
-        corral__fail_at(s, NULL, CORRAL_ERR_IN_TICK, call, CORRAL__NOH, NULL, NULL);
-        return false;
-    }
-    if (s->flags & CORRAL__DESTROYING) {
-        corral__fail_at(s, NULL, CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL);
-        return false;
-    }
-    return true;
-}
-
 size_t corral_snapshot_size(const corral_sched *s)
 {
     if (!corral__check(s)) return 0;
@@ -188,7 +173,7 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
 {
     if (!corral__check(s)) return 0;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, 0);
-    if (!corral__snap_ok(s, __func__)) return 0;
+    if (!corral__between_ticks(__func__, s)) return 0;
     corral__cursor k = {NULL, NULL, 0, 0};
     corral__snap_write(s, &k);
     if (k.at > size) {
@@ -470,7 +455,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
 {
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
-    if (!corral__snap_ok(s, __func__)) return false;
+    if (!corral__between_ticks(__func__, s)) return false;
     corral__snap_view view;
     const char *why = corral__snap_read(s, (const unsigned char *)buf, size, &view);
     if (why) {

@@ -156,7 +156,7 @@ CORRAL__IPOOL(corral__ifuture, corral__future, corral__futures, pool_at[CORRAL__
 CORRAL__IPOOL(corral__ichannel, corral__channel, corral__channels, pool_at[CORRAL__POOL_CHANNEL])
 CORRAL__IPOOL(corral__icounter, corral__counter, corral__counters, pool_at[CORRAL__POOL_COUNTER])
 CORRAL__IPOOL(corral__itype, corral__type_entry, corral__types, types_at)
-static bool corral__between_ticks(const corral_sched *s) { return s->now.depth == 0 && !s->now.in_tick; }
+static bool corral__at_rest(const corral_sched *s) { return s->now.depth == 0 && !s->now.in_tick; }
 
 /* ---- the checks */
 
@@ -238,9 +238,9 @@ static bool corral__verify_slots(corral__image *m)
         }
         if (co->state == CORRAL__FREE) continue;
         used[ci]++;
-        if (corral__between_ticks(s) && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
+        if (corral__at_rest(s) && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
             CORRAL__BAD("a coroutine kept what its last step asked of the resume contract");
-        if (corral__between_ticks(s) && (co->flags & (CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG)))
+        if (corral__at_rest(s) && (co->flags & (CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG)))
             CORRAL__BAD("a coroutine says its step is on the C stack between ticks");
         if ((co->flags & CORRAL__PHASE_MASK) >= s->run.phases) CORRAL__BAD("a coroutine lives in no phase");
         if (co->type >= s->types.type_count) CORRAL__BAD("a live slot names no type");
@@ -267,10 +267,10 @@ static bool corral__verify_slots(corral__image *m)
             if (te->cls == ci && te->page != CORRAL__NIL && te->page >= c->page_count)
                 CORRAL__BAD("a type's page is out of its class");
         }
-        if (corral__between_ticks(s) && want != c->reserved)
+        if (corral__at_rest(s) && want != c->reserved)
             CORRAL__BAD("a class's reservations are not its budgeted types' unused budgets");
     }
-    if (corral__between_ticks(s)) { /* no slot between states on the C stack */
+    if (corral__at_rest(s)) { /* no slot between states on the C stack */
         if (live != s->arena.live) CORRAL__BAD("the live counter is wrong");
         if (slot_bytes != s->arena.slot_bytes) CORRAL__BAD("the slot bytes counter is wrong");
         if (ctx_bytes != s->arena.ctx_bytes) CORRAL__BAD("the context bytes counter is wrong");
@@ -504,7 +504,7 @@ static bool corral__verify_nodes(corral__image *m)
         const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
         uint32_t len = 0, running = 0;
         if (md->domain >= s->domains.count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
-            (corral__between_ticks(s) && md->mode != kind))
+            (corral__at_rest(s) && md->mode != kind))
             CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
         const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
         for (uint32_t i = md->wait; i != CORRAL__NIL;) {
@@ -554,7 +554,7 @@ static bool corral__verify_nodes(corral__image *m)
         group_used += len;
         if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && md->child == CORRAL__NIL)
             CORRAL__BAD("a waiting coroutine waits on nothing");
-        if (corral__between_ticks(s)) { /* what a state may wait on, outside every step */
+        if (corral__at_rest(s)) { /* what a state may wait on, outside every step */
             const bool waits = md->wait != CORRAL__NIL || md->child != CORRAL__NIL;
             if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
                 co->state != CORRAL__PAUSED)
@@ -631,7 +631,7 @@ static bool corral__verify_nodes(corral__image *m)
     if (!corral__verify_list(m, s->polls.poll_head, s->polls.poll_tail, polled, &found)) return false;
     if (found != listed) CORRAL__BAD("an attached wait is on no list, or on one twice");
     /* every group node is on its owner's bucket or its tag's list, once */
-    if (corral__between_ticks(s) && s->groups.side_depth != 0) CORRAL__BAD("a group operation is under way between ticks");
+    if (corral__at_rest(s) && s->groups.side_depth != 0) CORRAL__BAD("a group operation is under way between ticks");
     for (uint32_t b = 0; b <= s->groups.owner_mask; b++) {
         corral__list_rule r = {CORRAL__NODE_OWNER, CORRAL__NODE_OWNER, CORRAL__BY_BUCKET, 1, b};
         if (!corral__verify_list(m, corral__iowner(m, 2 * b), corral__iowner(m, 2 * b + 1), r, &grouped)) return false;
@@ -640,7 +640,7 @@ static bool corral__verify_nodes(corral__image *m)
         corral__list_rule r = {CORRAL__NODE_TAG, CORRAL__NODE_TAG, CORRAL__BY_TAG, 1, t};
         if (!corral__verify_list(m, s->groups.tag_head[t], s->groups.tag_tail[t], r, &grouped)) return false;
     }
-    if (corral__between_ticks(s)) {
+    if (corral__at_rest(s)) {
         if (grouped != group_used) CORRAL__BAD("a group node is on no group list, or on one twice");
         if (wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
         if (group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count) CORRAL__BAD("a group node leaked");
@@ -712,7 +712,7 @@ static bool corral__verify_control(corral__image *m)
         CORRAL__BAD("a table's count is past its capacity");
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
         if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u)) CORRAL__BAD("a timer heap is too long");
-    if (corral__between_ticks(s) &&
+    if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.starting || s->now.pulls ||
          s->run.ready_head != s->run.ready_tail))
         CORRAL__BAD("a walk, a start or a pull is under way between ticks");

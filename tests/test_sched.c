@@ -625,3 +625,46 @@ Test(sched, a_step_that_stops_the_next_coroutine_and_reuses_its_slot_runs_the_ne
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* the calls that need the scheduler at rest, made from a cleanup hook that
+   corral_sched_destroy runs: each refused with DESTROYING, nothing done */
+static corral_sched *g_dying;
+static corral_error g_dying_err[7];
+#define DYING_FIELDS(F) F(int, unused)
+DECLARE_COROUTINE(dying, DYING_FIELDS)
+static void dying_cleanup(dying_ctx *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    if (why != CORRAL_END_DESTROYED) return;
+    static unsigned char buf[1 << 14];
+    cr_assert_eq(corral_save(g_dying, buf, sizeof buf), 0);
+    g_dying_err[0] = corral_last_error(g_dying);
+    cr_assert(!corral_load(g_dying, buf, sizeof buf));
+    g_dying_err[1] = corral_last_error(g_dying);
+    cr_assert_eq(corral_snapshot(g_dying, buf, sizeof buf), 0);
+    g_dying_err[2] = corral_last_error(g_dying);
+    cr_assert(!corral_restore(g_dying, buf, sizeof buf));
+    g_dying_err[3] = corral_last_error(g_dying);
+    cr_assert_eq(corral_tick(g_dying, 0.1f), 0);
+    g_dying_err[4] = corral_last_error(g_dying);
+    cr_assert_eq(corral_run_phase(g_dying, CORRAL_PHASE_UPDATE), 0);
+    g_dying_err[5] = corral_last_error(g_dying);
+    corral_sched_destroy(g_dying);
+    g_dying_err[6] = corral_last_error(g_dying);
+}
+DEFINE_COROUTINE_CLEANUP(dying, dying_cleanup)
+{
+    CORRAL_BEGIN(co);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(sched, every_call_that_needs_the_scheduler_at_rest_is_refused_while_it_is_destroyed)
+{
+    corral_sched_desc d = one_class_desc(64, 4);
+    g_dying = sched_of(d);
+    dying_start(g_dying, (dying_ctx){0});
+    corral_tick(g_dying, 0.1f);
+    corral_sched_destroy(g_dying);
+    for (int i = 0; i < 7; i++) cr_assert_eq(g_dying_err[i], CORRAL_ERR_DESTROYING, "call %d", i);
+}

@@ -528,8 +528,8 @@ CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
 /* Rollback (docs/API.md, "Rollback"): the live state of a scheduler copied
    into a caller's buffer and back into the same scheduler, in place. The
    copy holds the control state and the slots, nodes and chunks in use or
-   recently in use, not the capacity. Both are refused (CORRAL_ERR_IN_TICK)
-   inside a tick, a step or a hook; no allocation.
+   recently in use, not the capacity. Both need the scheduler between ticks
+   (docs/API.md, "Between ticks"); no allocation.
    corral_snapshot_size: the bytes corral_snapshot needs now (0 on error).
    corral_snapshot: writes it; the bytes written, or 0
    (CORRAL_ERR_SNAPSHOT_TOO_SMALL and nothing written if size is short).
@@ -560,7 +560,8 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    corral_save: writes into buf (NULL: only measures); the bytes of the
    save, or 0 with CORRAL_ERR_UNSAVABLE naming what cannot be saved (a type
    without a registry id, a pointer field, an unnamed resume point, an
-   unregistered predicate), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or IN_TICK.
+   unregistered predicate), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
+   ticks guard's IN_TICK or DESTROYING.
    corral_load: replaces the state of sched (its coroutines end with
    CORRAL_END_DESTROYED first) by the save's. Every count, id, index,
    chain, field and resume point is checked before anything changes: a
@@ -613,7 +614,7 @@ CORRAL_API corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
 
 /* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
    each exactly once) and frees the block if create allocated it. Refused
-   (CORRAL_ERR_IN_TICK) from inside a tick. NULL is a no-op. */
+   unless between ticks (docs/API.md, "Between ticks"). NULL is a no-op. */
 CORRAL_API void corral_sched_destroy(corral_sched *sched);
 
 /* ---------------------------------------------------------------- RUNNING */
@@ -693,7 +694,8 @@ CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corr
 
 /* A whole frame: frame_begin(dt), the fixed steps due (at most
    desc.max_fixed_steps), UPDATE, LATE_UPDATE, END_OF_FRAME. Returns the
-   steps run. Refused (0, CORRAL_ERR_IN_TICK) from inside a step. A negative
+   steps run. Refused (0) unless between ticks (docs/API.md, "Between
+   ticks"). A negative
    or NaN dt counts as 0 (CORRAL_ERR_BAD_DT). */
 CORRAL_API uint32_t corral_tick(corral_sched *sched, float dt);
 /* Advance the clocks by dt (unscaled seconds) and the frame count by one. */
