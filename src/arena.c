@@ -30,9 +30,7 @@ void corral__pages_init(corral_sched *s, corral__class *c)
         for (uint32_t k = first; k < end; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             memset(co, 0, CORRAL__HEADER_SIZE);
-            co->gen = 1;
-            co->state = CORRAL__FREE;
-            co->link = CORRAL__NIL;
+            corral__slot_blank(co, 1);
         }
         P[pi].free_head = CORRAL__NIL;
         P[pi].free_count = P[pi].slots = (uint16_t)(end - first);

@@ -784,6 +784,14 @@ static inline corral__page *corral__pages(const corral_sched *s, const corral__c
    all-free page that a type is filling: its own frees do not hand it
    back), FULL is no list. */
 void corral__page_move(corral_sched *s, corral__class *c, uint32_t pi, uint8_t to);
+/* A free slot's header: generation gen, on no list (the caller links it) */
+static inline void corral__slot_blank(corral_co *co, uint32_t gen)
+{
+    co->gen = gen;
+    co->state = CORRAL__FREE;
+    co->flags = 0;
+    co->link = CORRAL__NIL;
+}
 /* Push a slot back on its page's free list (LIFO: it is warm). */
 static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
                                      uint32_t local)
@@ -799,8 +807,7 @@ static inline void corral__slot_free(corral_sched *s, const corral__type_entry *
         }
         gen = pg->floor;
     }
-    co->gen = gen;
-    co->state = CORRAL__FREE;
+    corral__slot_blank(co, gen);
     co->link = pg->free_head;
     pg->free_head = local;
     if (++pg->free_count == pg->slots && te->page != pi) { /* empty: back to untouched */
@@ -887,17 +894,24 @@ static inline corral_phase corral__public_phase(uint32_t ph)
 
 /* ---- lifecycle.c: a coroutine's life, and its states
 
-   Each state is entered through one function:
+   Each state is entered through one function (no other writes co->state):
      QUEUED    corral__enqueue (queue.c)        in its phase's lane
      DEFERRED  corral__defer (queue.c)          in its phase's next-frame lane
      READY     corral__ready_push (queue.c)     in the ready ring
+     RUNNING   corral__step_bare                its step is on the C stack
      WAITING   corral__park                     on its wait's nodes or its child
      (woken)   corral__wake (waits.c)           its wait is over: queued, ready,
                                                 or back to its running step
-     (unwait)  corral__unwait                   its running step drops its wait
-     PAUSED    corral__pause_co / corral__resume_co (groups.c)
-     STOPPING  corral__stop_co                  ends when its step returns
-     ENDING, FREE  corral__end                  its end, its slot back */
+     (unwait)  corral__unpark                   its running step drops its wait:
+                                                RUNNING or QUEUED again
+     PAUSED    corral__hold                     held in no lane (a pause, a
+                                                generator between values)
+     STOPPING  corral__mark_stopping            ends when its step returns
+     ENDING    corral__end_one, corral__first_step  its cleanup hook runs
+     FREE      corral__slot_blank (arena)       its slot free: laid out, freed
+                                                (corral__slot_free), or untouched
+                                                again by a restore
+     RETIRED   corral__retire (arena.c)         its generations are spent */
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why);
 /* stop one coroutine (deferred if its step is on the stack) */
 void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why);
@@ -914,6 +928,11 @@ bool corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m);
 static inline void corral__park(corral_co *co)
 {
     co->state = CORRAL__WAITING;
+}
+static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
+{
+    co->state = CORRAL__PAUSED;
+    m->hold = hold;
 }
 /* the state a coroutine whose step is running has when it waits on nothing */
 static inline void corral__unpark(corral_co *co)

@@ -301,17 +301,17 @@ bool corral__pause_co(corral_sched *s, corral_co *co)
         co->flags = (uint8_t)(co->flags | CORRAL__PAUSE_FLAG);
         return !had;
     }
-    m->hold = 0;
+    uint8_t hold = 0;
     if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) {
         corral__lane_tombstone(s, co);
     } else if (co->state == CORRAL__READY) {
         corral__ready_ring(s)[co->link] = CORRAL__NIL;
-        m->hold = CORRAL__HOLD_WOKEN;
+        hold = CORRAL__HOLD_WOKEN;
     } else if (co->state == CORRAL__WAITING) {
         corral__hold_wait(s, co);
-        m->hold = CORRAL__HOLD_WAITING;
+        hold = CORRAL__HOLD_WAITING;
     }
-    co->state = CORRAL__PAUSED;
+    corral__hold(co, m, hold);
     return true;
 }
 

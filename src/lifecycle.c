@@ -511,8 +511,7 @@ bool corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
     bool value = r == CORRAL_YIELD && co->state == CORRAL__RUNNING;
     if (value) { /* held again, for the next pull */
         CORRAL__CONTRACT_DONE(co);
-        co->state = CORRAL__PAUSED;
-        m->hold = CORRAL__HOLD_GENERATOR;
+        corral__hold(co, m, CORRAL__HOLD_GENERATOR);
     } else if (co->state == CORRAL__WAITING) { /* a generator runs to its next value: it may not wait */
         corral_handle h = corral__handle_of(s, co);
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, "corral_generator_next", h, NULL,
@@ -534,8 +533,7 @@ corral_handle corral_generator_start(corral_sched *s, const corral_type *vt, con
     corral__meta *m;
     corral_co *co = corral__create(__func__, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, 0, 0, &h, &m);
     if (!co) return (corral_handle){0, 0};
-    co->state = CORRAL__PAUSED; /* in no lane: only a pull steps it */
-    m->hold = CORRAL__HOLD_GENERATOR;
+    corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
     return h;
 }
 

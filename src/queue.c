@@ -155,8 +155,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
     if (pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
         CORRAL__CONTRACT_DONE(co);
-        co->state = CORRAL__PAUSED; /* its lane entry is consumed: just hold it */
-        corral__meta_of(s, co)->hold = 0;
+        corral__hold(co, corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
     } else if (co->state == CORRAL__STOPPING) {
         corral__meta *m = corral__meta_of(s, co);
         corral_end_reason why = (corral_end_reason)m->stop_why;

@@ -1728,7 +1728,7 @@ static void corral__lapply(corral__loader *L)
         bool ok;
         co->gen = corral__le32(io->r + L->table_at + 12 * (size_t)i + 4);
         co->type = (uint16_t)t->ti;
-        co->state = CORRAL__WAITING; /* its place comes below */
+        corral__park(co); /* its place comes below */
         co->flags = (uint8_t)(c.phase | c.contract);
         co->resume = corral__lpoint(L, t, c.point, &ok);
         co->link = CORRAL__NIL;

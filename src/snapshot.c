@@ -428,10 +428,7 @@ static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__im
         /* touched now, untouched in the snapshot: free again */
         for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            co->gen = corral__gen_unissued(co);
-            co->state = CORRAL__FREE;
-            co->flags = 0;
-            co->link = CORRAL__NIL;
+            corral__slot_blank(co, corral__gen_unissued(co));
             corral__meta_reset(&M[k]);
         }
         /* the prefix in one copy; every generation in it from now on is
