@@ -42,7 +42,7 @@ done
 for target in fuzz_ops fuzz_load fuzz_restore; do
     # no PIE: a snapshot holds addresses, the same in every run of one binary
     clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-pie -no-pie \
-        -Iinclude -Igen -Itests src/*.c build/fuzz/hostile/*.o tests/$target.c -o build/fuzz/$target
+        -Iinclude -Igen -Itests src/*/*.c build/fuzz/hostile/*.o tests/$target.c -o build/fuzz/$target
 done
 # new inputs go to the first directory; the committed corpus stays as it is
 echo "fuzz_ops: the public API against the reference model"

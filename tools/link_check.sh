@@ -12,14 +12,14 @@ cmake --build build/link -j 2 >/dev/null
 cc -O2 -Iinclude -Igen tests/link/one_coroutine.c build/link/libcorral.a -o build/link/one_coroutine \
     -Wl,-Map,build/link/one_coroutine.map
 ./build/link/one_coroutine
-# the core (docs/DESIGN.md, "The core and its modules"); everything else is a module
-core="arena calls errors groups handles lifecycle polls pool postq queue sched stats timers types waits wakelists"
+# the core is src/core/, the modules src/modules/ (docs/DESIGN.md, "The core and its modules")
+core=$(ls src/core/*.c | sed 's|.*/\(.*\)\.c|\1|' | tr '\n' ' ')
 linked=$(sed -n '/^Archive member included/,/^Merging\|^Allocating\|^Discarded/p' build/link/one_coroutine.map |
     grep -o 'libcorral\.a([a-z_]*\.c\.o)' | sed 's/.*(\(.*\)\.c\.o)/\1/' | sort -u)
 total=0
 bad=""
 for o in $linked; do
-    text=$(size build/link/CMakeFiles/corral.dir/src/$o.c.o | awk 'NR == 2 {print $1}')
+    text=$(size build/link/CMakeFiles/corral.dir/src/*/$o.c.o | awk 'NR == 2 {print $1}')
     total=$((total + text))
     case " $core " in
     *" $o "*) printf '  %-10s %7s B text\n' "$o" "$text" ;;

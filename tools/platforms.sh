@@ -91,7 +91,7 @@ for t in $want; do
     mkdir -p "$d/obj"
     echo "== platform $t ($cc, $model)"
     ok=1
-    for f in src/*.c; do
+    for f in src/*/*.c; do
         o="$d/obj/$(basename "$f" .c).o"
         if ! $cc -std=c11 -O2 -Iinclude -Igen -c "$f" -o "$o" 2>"$d/build.log"; then
             cut -c1-200 "$d/build.log"; ok=0; break
@@ -146,7 +146,7 @@ case " $want " in *" windows-x64 "*)
     d="$out/windows-dll"
     rm -rf "$d"; mkdir -p "$d"
     # -static-libgcc: the DLL needs no libgcc_s_seh-1.dll beside it (CMake does the same)
-    if $cc -std=c11 -O2 -shared -Iinclude -Igen -DCORRAL_SHARED -DCORRAL_BUILDING src/*.c -o "$d/corral.dll" \
+    if $cc -std=c11 -O2 -shared -Iinclude -Igen -DCORRAL_SHARED -DCORRAL_BUILDING src/*/*.c -o "$d/corral.dll" \
            -static-libgcc -Wl,--out-implib,"$d/libcorral.dll.a" &&
        $cc -std=c11 -O2 -Iinclude -Igen -DCORRAL_SHARED examples/foo_bar.c "$d/libcorral.dll.a" -o "$d/foo_bar.exe"; then
         x86_64-w64-mingw32-objdump -p "$d/corral.dll" |

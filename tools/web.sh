@@ -25,7 +25,7 @@ obj=build/web/obj
 rm -rf "$site" "$obj"
 mkdir -p "$site" "$obj"
 # the library once, then each sample against it
-for f in src/*.c; do
+for f in src/*/*.c; do
     emcc -std=c11 -O2 -Iinclude -Igen -c "$f" -o "$obj/$(basename "$f" .c).o"
 done
 emcc -std=c11 -O2 -Iinclude -Igen -c web/host.c -o "$obj/host.o"

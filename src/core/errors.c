@@ -5,7 +5,7 @@
     message table. Every failing call lands in corral__fail: it records the
     error on the scheduler (if any) and on the thread, then tells the logger.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
     and the end of one comes back here through the table races hand to
     calls.c when the first race or sync begins.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

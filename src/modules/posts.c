@@ -8,7 +8,7 @@
     in its order; a full ring refuses the post and the producer may retry.
     The rules for users are docs/API.md, "Threads".
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #if CORRAL__HAS_ATOMICS
 /* Any thread. The scheduler's own fields are not read: only the queue. */

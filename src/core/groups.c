@@ -7,7 +7,7 @@
     of their containers (waits.c holds them); it keeps its place in every
     list it waits on.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 /* the list a group node is on: its home bucket or tag list, or the side
    list of a group operation under way */

@@ -5,7 +5,7 @@
     Everything here reads the arena and writes to a FILE the caller gives;
     nothing allocates. Formats are documented in docs/PROFILING.md.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <inttypes.h>
 #include <string.h>

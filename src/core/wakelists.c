@@ -5,7 +5,7 @@
 
     The nodes and what firing one wakes are the waits' (waits.c).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
     a yield lands is the run queues' (queue.c), what it waits on the
     waits' (waits.c).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

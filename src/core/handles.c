@@ -9,7 +9,7 @@
     UINT32_MAX is retired, never reused, so a stale handle can never come
     back to life.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err)
 {

@@ -7,7 +7,7 @@
     atomics through port.h. Without atomics nothing posts and the queue
     stays empty.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
     a phase run steps and in which order is the run queues' (queue.c).
 */
 #define CORRAL__PORT_IMPL /* the clock: port.h */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
     with tombstones are compacted before their walk, so what cannot move is
     at most one entry per live coroutine.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 static uint32_t corral__chunk_pop(corral_sched *s)
 {

@@ -16,7 +16,7 @@
     past a bump and is free by construction: a slot past its page's bump
     reads as free, a node or chunk past its bump as none.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

@@ -12,7 +12,7 @@
 
     What firing a node wakes is the waits' (waits.c).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

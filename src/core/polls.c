@@ -7,7 +7,7 @@
     A node's `list` says which list it is on (CORRAL__PRED_*). What a fired
     node wakes is the waits' (waits.c).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 /* 1: the predicate holds now; 0: it must be polled; -1: no predicate */
 static int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)

@@ -13,7 +13,7 @@
     while), wakelists.c (signal, future), calls.c (join), groups.c (the
     group memberships, which use the same nodes and lists).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

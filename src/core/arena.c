@@ -7,7 +7,7 @@
     Where the slabs lie in the block is the plan's (sched.c); a slot's
     coroutine state is the lifecycle's (lifecycle.c).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

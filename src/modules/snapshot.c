@@ -30,7 +30,7 @@
     so a handle from after the snapshot is stale after the restore and
     never names a later coroutine.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

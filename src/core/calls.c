@@ -9,7 +9,7 @@
     ready ring right after the caller's step returns, and its end calls
     corral__call_end here.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

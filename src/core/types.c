@@ -7,7 +7,7 @@
     small open-addressing hash keyed by the vtable address makes the lookup
     O(1); entries never move, so pointers to them stay valid during a step.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {

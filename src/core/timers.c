@@ -9,7 +9,7 @@
     a frame with nothing due looks at three heap roots and nothing else.
     What a fired node wakes is the waits' (waits.c).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 static bool corral__before(const corral__node *a, const corral__node *b)
 {

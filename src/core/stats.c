@@ -6,7 +6,7 @@
     copies them out, prints them, times instrumented steps and keeps the
     frame history. Export formats are export.c's.
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <inttypes.h>
 #include <string.h>

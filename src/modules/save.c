@@ -12,7 +12,7 @@
     library uses at run time (the same slots, the same generations, every
     list in the order its nodes were attached).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
     writes an item's generation or free link (corral__item); the rest of an
     item is its owner's (wakelists.c, channels.c).
 */
-#include "corral_internal.h"
+#include "../corral_internal.h"
 
 #include <string.h>
 
