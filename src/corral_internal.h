@@ -617,6 +617,21 @@ static inline uint32_t *corral__chunk_next(const corral_sched *s)
 {
     return (uint32_t *)(void *)CORRAL__AT(s, s->run.chunk_next_off);
 }
+/* A lane's coroutines in run order, tombstones left out: begin with
+   *chunk = the lane's head and *j = 0; each call gives the next one's
+   offset, NIL at the end. */
+static inline uint32_t corral__lane_next(const corral_sched *s, const corral__lane *l, uint32_t *chunk, uint32_t *j)
+{
+    const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+    while (*j < l->count && *chunk != CORRAL__NIL) {
+        const uint32_t k = (*j)++;
+        if (k && k % CORRAL__CHUNK == 0) *chunk = next[*chunk];
+        if (*chunk == CORRAL__NIL) break;
+        const uint32_t off = E[*chunk * CORRAL__CHUNK + k % CORRAL__CHUNK];
+        if (off != CORRAL__NIL) return off;
+    }
+    return CORRAL__NIL;
+}
 /* the lane a queued coroutine runs from */
 static inline uint32_t corral__run_lane_of(const corral_sched *s, const corral_co *co)
 {
@@ -738,8 +753,7 @@ static inline bool corral__check_in(const corral_sched *s, const char *call)
 #endif
 }
 #define corral__check(s) corral__check_in((s), __func__)
-/* The checks of a public call's arguments, one line per rule (as sokol's
-   _SG_VALIDATE): when `ok` is false the error is recorded and reported as
+/* The checks of a public call's arguments, one line per rule: when `ok` is false the error is recorded and reported as
    the call's own, and the call returns `ret` (empty in a void call). */
 #define CORRAL__REQUIRE(s, ok, err, ret)                   \
     do {                                                   \
@@ -774,6 +788,19 @@ void corral__meta_init(corral_sched *s);
 void corral__parts_init(corral_sched *s);
 void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
 void corral__retire(corral__class *c, corral_co *co);
+/* a load: a class's pages (free lists, bumps, lists) from its slots' states;
+   a saved page's free list and a saved class list taken where they agree
+   with the slots (e: the save's entries, little-endian: a page's
+   {u16 slot, u32 generation} each, a list's u32 page each) */
+void corral__class_rebuild(corral_sched *s, corral__class *c);
+void corral__class_lists(corral_sched *s, corral__class *c);
+void corral__page_adopt(corral_sched *s, corral__class *c, uint32_t pi, uint32_t bump, uint32_t k, const unsigned char *e);
+void corral__class_list_adopt(corral_sched *s, corral__class *c, int list, uint32_t n, const unsigned char *e);
+/* a little-endian u32 of a save's bytes */
+static inline uint32_t corral__le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 static inline corral__page *corral__pages(const corral_sched *s, const corral__class *c)
 {
@@ -791,6 +818,18 @@ static inline void corral__slot_blank(corral_co *co, uint32_t gen)
     co->state = CORRAL__FREE;
     co->flags = 0;
     co->link = CORRAL__NIL;
+}
+/* A slot was taken for a coroutine of type te (a start, or a load that
+   brings one back): the type's and the arena's counts and peaks. */
+static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, const corral__class *c)
+{
+    te->started++;
+    if (++te->live > te->peak) te->peak = te->live;
+    if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
+    s->arena.slot_bytes += c->slot_size;
+    if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
+    s->arena.ctx_bytes += te->ctx_size;
+    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
 }
 /* Push a slot back on its page's free list (LIFO: it is warm). */
 static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,

@@ -1090,8 +1090,8 @@ CORRAL_API bool corral_call_unless(corral_co *co, corral_wait interrupt, const c
                         size_t ctx_size, void *dest, size_t dest_size);
 
 /*
-    Race and sync (docs/API.md, "Race and sync"): several children at once,
-    Verse's race and sync. Each arm is NAME_arm(co, ctx) or, for a type
+    Race and sync (docs/API.md, "Race and sync"): several children at once.
+    Each arm is NAME_arm(co, ctx) or, for a type
     with a result, NAME_arm(co, ctx, &dest), as NAME_call:
 
         CORRAL_RACE(co, attack_arm(co, (attack_ctx){...}),
@@ -1126,8 +1126,7 @@ CORRAL_API int corral_race_winner(const corral_co *co);
 
 /*
     Generators (docs/API.md, "Generators"): a type with a result whose step
-    yields values to whoever pulls, run only by the pull (UE5Coro's
-    generators, STC's cco_yield_v):
+    yields values to whoever pulls, run only by the pull:
 
         DEFINE_COROUTINE(waypoints) {
             CORRAL_BEGIN(co);
@@ -1170,7 +1169,7 @@ CORRAL_API uint32_t corral_resume_owner(corral_sched *sched, uint64_t owner);
 CORRAL_API uint32_t corral_stop_tags(corral_sched *sched, uint32_t any_of);  /* members with any of the tags */
 CORRAL_API uint32_t corral_pause_tags(corral_sched *sched, uint32_t any_of);
 CORRAL_API uint32_t corral_resume_tags(corral_sched *sched, uint32_t any_of);
-/* Stop requests (SquidTasks' RequestStop, then Kill): the coroutine (and
+/* Stop requests (ask first, stop hard after a deadline): the coroutine (and
    the children it awaits, down the chain) sees corral_stop_requested(co)
    and may finish an animation or refund a resource, then end itself. With
    deadline > 0 it is stopped hard after that many seconds of its time
@@ -1191,8 +1190,8 @@ CORRAL_API bool corral_paused(const corral_sched *sched, corral_handle h);
    waits on), then hold it again. */
 CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 
-/* Resume points (protothreads): sequential code that reads like C#'s
-   `yield return`. Locals that must survive a wait live in the context.
+/* Resume points: sequential code that waits where it stands, a switch over
+   the points underneath. Locals that must survive a wait live in the context.
    Limit: do not wait inside a `switch` of your own (use if/else there).
    Each wait below is an unnamed point: its id holds within one build.
    Named points (CORRAL_BEGIN_AT) keep their names from build to build, so

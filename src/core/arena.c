@@ -87,3 +87,141 @@ void corral__meta_init(corral_sched *s)
     corral__meta *M = corral__meta_table(s);
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
 }
+
+/* ---- a load's part (save.c reads the bytes; the pages are this file's) */
+
+/* A page's free list, bump and list from its slots' states: free slots
+   below the last used or retired one on the list, lowest first. */
+static void corral__page_rebuild(corral_sched *s, corral__class *c, uint32_t pi)
+{
+    corral__page *pg = &corral__pages(s, c)[pi];
+    uint32_t first = pi << c->page_shift, top = 0, freen = 0;
+    for (uint32_t k = 0; k < pg->slots; k++) {
+        const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
+        if (co->state != CORRAL__FREE) top = k + 1;
+        else freen++;
+    }
+    pg->bump = (uint16_t)top;
+    pg->free_head = CORRAL__NIL;
+    for (uint32_t k = top; k-- > 0;) {
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
+        if (co->state != CORRAL__FREE) continue;
+        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE); /* as a bump writes it */
+        co->link = pg->free_head;
+        pg->free_head = first + k;
+    }
+    pg->free_count = (uint16_t)freen;
+    pg->list = freen == 0 ? CORRAL__PAGE_FULL : freen == pg->slots ? CORRAL__PAGE_EMPTY : CORRAL__PAGE_PARTIAL;
+}
+void corral__class_rebuild(corral_sched *s, corral__class *c)
+{
+    corral__page *P = corral__pages(s, c);
+    c->empty_head = c->partial_head = CORRAL__NIL;
+    uint32_t used = 0;
+    for (uint32_t pi = c->page_count; pi-- > 0;) {
+        corral__page_rebuild(s, c, pi);
+        used += P[pi].slots - P[pi].free_count;
+        P[pi].prev = P[pi].next = CORRAL__NIL;
+        if (P[pi].list == CORRAL__PAGE_FULL) continue;
+        uint32_t *head = P[pi].list == CORRAL__PAGE_EMPTY ? &c->empty_head : &c->partial_head;
+        P[pi].next = *head;
+        if (*head != CORRAL__NIL) P[*head].prev = pi;
+        *head = pi;
+    }
+    c->used = used - c->retired;
+    if (c->used > c->peak) c->peak = c->used;
+}
+
+/* a class's empty and partial lists from its pages' list fields, in page order */
+void corral__class_lists(corral_sched *s, corral__class *c)
+{
+    corral__page *P = corral__pages(s, c);
+    c->empty_head = c->partial_head = CORRAL__NIL;
+    for (uint32_t pi = c->page_count; pi-- > 0;) {
+        P[pi].prev = P[pi].next = CORRAL__NIL;
+        if (P[pi].list == CORRAL__PAGE_FULL) continue;
+        uint32_t *head = P[pi].list == CORRAL__PAGE_EMPTY ? &c->empty_head : &c->partial_head;
+        P[pi].next = *head;
+        if (*head != CORRAL__NIL) P[*head].prev = pi;
+        *head = pi;
+    }
+}
+
+#define CORRAL__LMARK 0xFFFFFFFEu
+/* A page as the save had it (its bump, its free list in order, each free
+   slot's next generation), over the page corral__page_rebuild made: taken
+   only when it agrees with the slots loaded (every entry a free slot below
+   the bump, each once, all of them); else the rebuilt page stays. A
+   generation below what this scheduler handed out there stays this one's,
+   so no handle from before the load names a new coroutine. */
+void corral__page_adopt(corral_sched *s, corral__class *c, uint32_t pi, uint32_t bump, uint32_t k,
+                        const unsigned char *e)
+{
+    corral__page *pg = &corral__pages(s, c)[pi];
+    const uint32_t first = pi << c->page_shift;
+    if (bump > pg->slots || bump < pg->bump) return;
+    uint32_t free_below = 0;
+    for (uint32_t o = 0; o < bump; o++) free_below += CORRAL__CO(s, corral__slot_off(c, first + o))->state == CORRAL__FREE;
+    if (k != free_below) return;
+    bool ok = true;
+    uint32_t marked = 0;
+    for (; marked < k && ok; marked++) {
+        uint32_t o = (uint32_t)e[6 * marked] | (uint32_t)e[6 * marked + 1] << 8;
+        corral_co *co = o < bump ? CORRAL__CO(s, corral__slot_off(c, first + o)) : NULL;
+        ok = co && co->state == CORRAL__FREE && co->link != CORRAL__LMARK;
+        if (ok) co->link = CORRAL__LMARK;
+    }
+    if (!ok) { /* as rebuilt */
+        corral__page_rebuild(s, c, pi);
+        return;
+    }
+    pg->free_head = CORRAL__NIL;
+    for (uint32_t i = k; i-- > 0;) {
+        uint32_t o = (uint32_t)e[6 * i] | (uint32_t)e[6 * i + 1] << 8;
+        uint32_t gen = corral__le32(e + 6 * i + 2);
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + o));
+        if (gen > co->gen && gen >= pg->floor) co->gen = gen;
+        co->link = pg->free_head;
+        pg->free_head = first + o;
+    }
+    for (uint32_t o = bump; o < pg->slots; o++) { /* untouched again */
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + o));
+        if (co->state == CORRAL__FREE) co->link = CORRAL__NIL;
+    }
+    pg->bump = (uint16_t)bump;
+    pg->free_count = (uint16_t)(k + pg->slots - bump);
+    pg->list = pg->free_count == 0 ? CORRAL__PAGE_FULL
+               : bump == 0        ? CORRAL__PAGE_EMPTY
+                                  : CORRAL__PAGE_PARTIAL;
+}
+
+/* A class's list `list` (0 empty, 1 partial) in the saved order, when it
+   names every page on it once and no other */
+void corral__class_list_adopt(corral_sched *s, corral__class *c, int list, uint32_t n, const unsigned char *e)
+{
+    corral__page *P = corral__pages(s, c);
+    const uint8_t want = list ? CORRAL__PAGE_PARTIAL : CORRAL__PAGE_EMPTY;
+    uint32_t on = 0;
+    for (uint32_t pi = 0; pi < c->page_count; pi++) on += P[pi].list == want;
+    bool ok = n == on;
+    uint32_t i = 0;
+    for (; i < n && ok; i++) {
+        uint32_t pi = corral__le32(e + 4 * (size_t)i);
+        ok = pi < c->page_count && P[pi].list == want && !P[pi].pad;
+        if (ok) P[pi].pad = 1;
+    }
+    for (uint32_t j = 0; j < i; j++) {
+        uint32_t pi = corral__le32(e + 4 * (size_t)j);
+        if (pi < c->page_count) P[pi].pad = 0;
+    }
+    if (!ok) return;
+    uint32_t *head = list ? &c->partial_head : &c->empty_head, prev = CORRAL__NIL;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t pi = corral__le32(e + 4 * (size_t)j);
+        P[pi].prev = prev;
+        P[pi].next = CORRAL__NIL;
+        if (prev == CORRAL__NIL) *head = pi;
+        else P[prev].next = pi;
+        prev = pi;
+    }
+}

@@ -326,13 +326,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     default: memcpy(dst, ctx, ctx_size); break;
     }
 
-    te->started++;
-    if (++te->live > te->peak) te->peak = te->live;
-    if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
-    s->arena.slot_bytes += c->slot_size;
-    if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
-    s->arena.ctx_bytes += te->ctx_size;
-    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    corral__count_taken(s, te, c);
     corral__meta *m = &corral__meta_table(s)[c->first + local];
     corral__meta_fresh(m);
     m->born = (uint32_t)s->now.frame;

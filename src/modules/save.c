@@ -178,10 +178,6 @@ bool corral_points_check(const corral_co *co, const char *const *names, uint32_t
 
 /* ---- writing */
 
-static uint32_t corral__le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 /* heapsort of n 8-byte {u32 key, u32 value} entries at p, by key */
 static void corral__sift(unsigned char *p, uint32_t root, uint32_t n)
 {
@@ -475,19 +471,14 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
     }
     /* the run order: each lane's queued coroutines, then the next-frame lanes' */
     const corral__lane *L = corral__lanes(s);
-    const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
     for (int defer = 0; defer < 2; defer++) {
         uint32_t n = 0;
         for (int pass = 0; pass < 2; pass++) {
             if (pass) corral__put_u(io, n, 4);
             uint32_t from = defer ? s->run.defer_lane : 0, to = defer ? s->run.lane_count : s->run.defer_lane;
             for (uint32_t l = from; l < to; l++) {
-                uint32_t c = L[l].head;
-                for (uint32_t j = 0; j < L[l].count && c != CORRAL__NIL; j++) {
-                    if (j && j % CORRAL__CHUNK == 0) c = next[c];
-                    if (c == CORRAL__NIL) break;
-                    uint32_t off = E[c * CORRAL__CHUNK + j % CORRAL__CHUNK];
-                    if (off == CORRAL__NIL) continue;
+                uint32_t c = L[l].head, j = 0;
+                for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;) {
                     if (pass) corral__put_u(io, corral__ref_of(s, corral__global_of(s, CORRAL__CO(s, off))), 4);
                     else n++;
                 }
@@ -1328,142 +1319,6 @@ static bool corral__lcheck(corral__loader *L)
 
 /* ---- building the loaded state (everything was checked: nothing fails) */
 
-/* A page's free list, bump and list from its slots' states: free slots
-   below the last used or retired one on the list, lowest first. */
-static void corral__page_rebuild(corral_sched *s, corral__class *c, uint32_t pi)
-{
-    corral__page *pg = &corral__pages(s, c)[pi];
-    uint32_t first = pi << c->page_shift, top = 0, freen = 0;
-    for (uint32_t k = 0; k < pg->slots; k++) {
-        const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
-        if (co->state != CORRAL__FREE) top = k + 1;
-        else freen++;
-    }
-    pg->bump = (uint16_t)top;
-    pg->free_head = CORRAL__NIL;
-    for (uint32_t k = top; k-- > 0;) {
-        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
-        if (co->state != CORRAL__FREE) continue;
-        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE); /* as a bump writes it */
-        co->link = pg->free_head;
-        pg->free_head = first + k;
-    }
-    pg->free_count = (uint16_t)freen;
-    pg->list = freen == 0 ? CORRAL__PAGE_FULL : freen == pg->slots ? CORRAL__PAGE_EMPTY : CORRAL__PAGE_PARTIAL;
-}
-static void corral__class_rebuild(corral_sched *s, corral__class *c)
-{
-    corral__page *P = corral__pages(s, c);
-    c->empty_head = c->partial_head = CORRAL__NIL;
-    uint32_t used = 0;
-    for (uint32_t pi = c->page_count; pi-- > 0;) {
-        corral__page_rebuild(s, c, pi);
-        used += P[pi].slots - P[pi].free_count;
-        P[pi].prev = P[pi].next = CORRAL__NIL;
-        if (P[pi].list == CORRAL__PAGE_FULL) continue;
-        uint32_t *head = P[pi].list == CORRAL__PAGE_EMPTY ? &c->empty_head : &c->partial_head;
-        P[pi].next = *head;
-        if (*head != CORRAL__NIL) P[*head].prev = pi;
-        *head = pi;
-    }
-    c->used = used - c->retired;
-    if (c->used > c->peak) c->peak = c->used;
-}
-
-/* a class's empty and partial lists from its pages' list fields, in page order */
-static void corral__class_lists(corral_sched *s, corral__class *c)
-{
-    corral__page *P = corral__pages(s, c);
-    c->empty_head = c->partial_head = CORRAL__NIL;
-    for (uint32_t pi = c->page_count; pi-- > 0;) {
-        P[pi].prev = P[pi].next = CORRAL__NIL;
-        if (P[pi].list == CORRAL__PAGE_FULL) continue;
-        uint32_t *head = P[pi].list == CORRAL__PAGE_EMPTY ? &c->empty_head : &c->partial_head;
-        P[pi].next = *head;
-        if (*head != CORRAL__NIL) P[*head].prev = pi;
-        *head = pi;
-    }
-}
-
-#define CORRAL__LMARK 0xFFFFFFFEu
-/* A page as the save had it (its bump, its free list in order, each free
-   slot's next generation), over the page corral__page_rebuild made: taken
-   only when it agrees with the slots loaded (every entry a free slot below
-   the bump, each once, all of them); else the rebuilt page stays. A
-   generation below what this scheduler handed out there stays this one's,
-   so no handle from before the load names a new coroutine. */
-static void corral__lpage(corral_sched *s, corral__class *c, uint32_t pi, uint32_t bump, uint32_t k,
-                          const unsigned char *e)
-{
-    corral__page *pg = &corral__pages(s, c)[pi];
-    const uint32_t first = pi << c->page_shift;
-    if (bump > pg->slots || bump < pg->bump) return;
-    uint32_t free_below = 0;
-    for (uint32_t o = 0; o < bump; o++) free_below += CORRAL__CO(s, corral__slot_off(c, first + o))->state == CORRAL__FREE;
-    if (k != free_below) return;
-    bool ok = true;
-    uint32_t marked = 0;
-    for (; marked < k && ok; marked++) {
-        uint32_t o = (uint32_t)e[6 * marked] | (uint32_t)e[6 * marked + 1] << 8;
-        corral_co *co = o < bump ? CORRAL__CO(s, corral__slot_off(c, first + o)) : NULL;
-        ok = co && co->state == CORRAL__FREE && co->link != CORRAL__LMARK;
-        if (ok) co->link = CORRAL__LMARK;
-    }
-    if (!ok) { /* as rebuilt */
-        corral__page_rebuild(s, c, pi);
-        return;
-    }
-    pg->free_head = CORRAL__NIL;
-    for (uint32_t i = k; i-- > 0;) {
-        uint32_t o = (uint32_t)e[6 * i] | (uint32_t)e[6 * i + 1] << 8;
-        uint32_t gen = corral__le32(e + 6 * i + 2);
-        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + o));
-        if (gen > co->gen && gen >= pg->floor) co->gen = gen;
-        co->link = pg->free_head;
-        pg->free_head = first + o;
-    }
-    for (uint32_t o = bump; o < pg->slots; o++) { /* untouched again */
-        corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + o));
-        if (co->state == CORRAL__FREE) co->link = CORRAL__NIL;
-    }
-    pg->bump = (uint16_t)bump;
-    pg->free_count = (uint16_t)(k + pg->slots - bump);
-    pg->list = pg->free_count == 0 ? CORRAL__PAGE_FULL
-               : bump == 0        ? CORRAL__PAGE_EMPTY
-                                  : CORRAL__PAGE_PARTIAL;
-}
-
-/* A class's list `list` (0 empty, 1 partial) in the saved order, when it
-   names every page on it once and no other */
-static void corral__llist(corral_sched *s, corral__class *c, int list, uint32_t n, const unsigned char *e)
-{
-    corral__page *P = corral__pages(s, c);
-    const uint8_t want = list ? CORRAL__PAGE_PARTIAL : CORRAL__PAGE_EMPTY;
-    uint32_t on = 0;
-    for (uint32_t pi = 0; pi < c->page_count; pi++) on += P[pi].list == want;
-    bool ok = n == on;
-    uint32_t i = 0;
-    for (; i < n && ok; i++) {
-        uint32_t pi = corral__le32(e + 4 * (size_t)i);
-        ok = pi < c->page_count && P[pi].list == want && !P[pi].pad;
-        if (ok) P[pi].pad = 1;
-    }
-    for (uint32_t j = 0; j < i; j++) {
-        uint32_t pi = corral__le32(e + 4 * (size_t)j);
-        if (pi < c->page_count) P[pi].pad = 0;
-    }
-    if (!ok) return;
-    uint32_t *head = list ? &c->partial_head : &c->empty_head, prev = CORRAL__NIL;
-    for (uint32_t j = 0; j < n; j++) {
-        uint32_t pi = corral__le32(e + 4 * (size_t)j);
-        P[pi].prev = prev;
-        P[pi].next = CORRAL__NIL;
-        if (prev == CORRAL__NIL) *head = pi;
-        else P[prev].next = pi;
-        prev = pi;
-    }
-}
-
 /* Where the next starts go, as the save had it (version 3), where it fits */
 static void corral__lslots(corral__loader *L)
 {
@@ -1479,13 +1334,13 @@ static void corral__lslots(corral__loader *L)
         for (uint32_t pi = 0; pi < pages && !io.bad; pi++) {
             uint32_t bump = (uint32_t)corral__get_u(&io, 2), k = (uint32_t)corral__get_u(&io, 2);
             const unsigned char *e = corral__get_bytes(&io, 6 * (size_t)k);
-            if (c && e) corral__lpage(s, c, pi, bump, k, e);
+            if (c && e) corral__page_adopt(s, c, pi, bump, k, e);
         }
         if (c) corral__class_lists(s, c);
         for (int list = 0; list < 2 && !io.bad; list++) {
             uint32_t n = (uint32_t)corral__get_u(&io, 4);
             const unsigned char *e = corral__get_bytes(&io, 4 * (size_t)n);
-            if (c && e) corral__llist(s, c, list, n, e);
+            if (c && e) corral__class_list_adopt(s, c, list, n, e);
         }
     }
     uint32_t n = (uint32_t)corral__get_u(&io, 4);
@@ -1750,13 +1605,7 @@ static void corral__lapply(corral__loader *L)
         if (c.dest_field != CORRAL__NIL) m->dest = te->ctx_off + corral__ldest(L, t, c.dest_field, c.delta);
         corral__class *k = &s->arena.classes[te->cls];
         if (te->budget) k->reserved--; /* as a start takes it; its end gives it back */
-        te->started++;
-        if (++te->live > te->peak) te->peak = te->live;
-        if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
-        s->arena.slot_bytes += k->slot_size;
-        if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
-        s->arena.ctx_bytes += te->ctx_size;
-        if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+        corral__count_taken(s, te, k);
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
     corral__lslots(L);

@@ -656,15 +656,10 @@ uint64_t corral_state_hash(const corral_sched *s)
     }
     /* the order they run in: every lane, tombstones left out */
     const corral__lane *L = corral__lanes(s);
-    const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
-        uint32_t c = L[l].head;
-        for (uint32_t j = 0; j < L[l].count && c != CORRAL__NIL; j++) {
-            if (j && j % CORRAL__CHUNK == 0) c = next[c];
-            if (c == CORRAL__NIL) break;
-            uint32_t off = E[c * CORRAL__CHUNK + j % CORRAL__CHUNK];
-            if (off != CORRAL__NIL) corral__h64(&k, corral__global_of(s, CORRAL__CO(s, off)));
-        }
+        uint32_t c = L[l].head, j = 0;
+        for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;)
+            corral__h64(&k, corral__global_of(s, CORRAL__CO(s, off)));
         corral__h64(&k, 0xFFFFFFFFu);
     }
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
