@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build/link -DCMAKE_BUILD_TYPE=Release -DCORRAL_BUILD_TESTS=OFF -DCORRAL_BUILD_EXAMPLES=OFF \
     -DCORRAL_INSTALL=OFF >/dev/null
 cmake --build build/link -j 2 >/dev/null
-cc -O2 -Iinclude -Igen tests/link/one_coroutine.c build/link/libcorral.a -o build/link/one_coroutine \
+cc -O2 -Iinclude tests/link/one_coroutine.c build/link/libcorral.a -o build/link/one_coroutine \
     -Wl,-Map,build/link/one_coroutine.map
 ./build/link/one_coroutine
 # the core is src/core/, the modules src/modules/ (docs/DESIGN.md, "The core and its modules")

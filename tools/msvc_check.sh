@@ -14,7 +14,7 @@ command -v clang >/dev/null 2>&1 || { echo "msvc_check: needs clang" >&2; exit 2
 [ -d /usr/x86_64-w64-mingw32/include ] || { echo "msvc_check: needs gcc-mingw-w64-x86-64 (its headers)" >&2; exit 2; }
 as_msvc="clang --target=x86_64-pc-windows-msvc -fms-compatibility -fms-extensions -U__clang__
   -Wno-builtin-macro-redefined -Wall -Wextra -Werror
-  -Itests/msvc -isystem /usr/x86_64-w64-mingw32/include -Iinclude -Igen -Isrc"
+  -Itests/msvc -isystem /usr/x86_64-w64-mingw32/include -Iinclude -Isrc"
 for f in src/*/*.c; do
     $as_msvc -fsyntax-only -x c -std=c11 "$f"
 done

@@ -93,14 +93,14 @@ for t in $want; do
     ok=1
     for f in src/*/*.c; do
         o="$d/obj/$(basename "$f" .c).o"
-        if ! $cc -std=c11 -O2 -Iinclude -Igen -c "$f" -o "$o" 2>"$d/build.log"; then
+        if ! $cc -std=c11 -O2 -Iinclude -c "$f" -o "$o" 2>"$d/build.log"; then
             cut -c1-200 "$d/build.log"; ok=0; break
         fi
     done
     if [ $ok = 1 ]; then
         for ex in $examples; do
             bin="$d/$ex$exe"
-            if ! $cc -std=c11 -O2 -Iinclude -Igen "$d"/obj/*.o "examples/$ex.c" $link -o "$bin" 2>"$d/build.log"; then
+            if ! $cc -std=c11 -O2 -Iinclude "$d"/obj/*.o "examples/$ex.c" $link -o "$bin" 2>"$d/build.log"; then
                 cut -c1-200 "$d/build.log"; echo "   $ex: does not build"; ok=0; continue
             fi
             args=""
@@ -128,7 +128,7 @@ for t in $want; do
             diff "$d/savegame-load.out" tests/expected/savegame.loaded.txt 2>&1 | head -5 || true
             ok=0
         fi
-        if $cc -std=c11 -O2 -Iinclude -Igen -Isrc "$d"/obj/*.o tests/selfcheck.c $link -o "$d/selfcheck$exe" \
+        if $cc -std=c11 -O2 -Iinclude -Isrc "$d"/obj/*.o tests/selfcheck.c $link -o "$d/selfcheck$exe" \
                2>"$d/build.log" && run_on "$d/selfcheck.out" "$d/selfcheck$exe" 2>&1; then
             sed 's/^/   /' "$d/selfcheck.out"
         else
@@ -146,9 +146,9 @@ case " $want " in *" windows-x64 "*)
     d="$out/windows-dll"
     rm -rf "$d"; mkdir -p "$d"
     # -static-libgcc: the DLL needs no libgcc_s_seh-1.dll beside it (CMake does the same)
-    if $cc -std=c11 -O2 -shared -Iinclude -Igen -DCORRAL_SHARED -DCORRAL_BUILDING src/*/*.c -o "$d/corral.dll" \
+    if $cc -std=c11 -O2 -shared -Iinclude -DCORRAL_SHARED -DCORRAL_BUILDING src/*/*.c -o "$d/corral.dll" \
            -static-libgcc -Wl,--out-implib,"$d/libcorral.dll.a" &&
-       $cc -std=c11 -O2 -Iinclude -Igen -DCORRAL_SHARED examples/foo_bar.c "$d/libcorral.dll.a" -o "$d/foo_bar.exe"; then
+       $cc -std=c11 -O2 -Iinclude -DCORRAL_SHARED examples/foo_bar.c "$d/libcorral.dll.a" -o "$d/foo_bar.exe"; then
         x86_64-w64-mingw32-objdump -p "$d/corral.dll" |
             awk '/\[Ordinal\/Name Pointer\] Table/ {on=1; next} on && NF == 0 {on=0} on {print $NF}' > "$d/exports.txt"
         n=$(wc -l < "$d/exports.txt")

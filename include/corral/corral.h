@@ -53,7 +53,7 @@
         corral_tick resumes the run queue in the order coroutines were queued
         (start order, then the order in which they last yielded). When each
         wait resumes, and from where, is the resume contract: one table in
-        docs/API.md, "When a coroutine resumes".
+        API.md, "When a coroutine resumes".
 
     ERRORS
         Calls that fail return a neutral value (zero handle, false, NULL) and
@@ -71,7 +71,7 @@
 
     VALIDATION
         desc.validation: misuse is fatal in debug builds, reported in release;
-        corral_verify checks every invariant of the arena (docs/RELIABILITY.md).
+        corral_verify checks every invariant of the arena (RELIABILITY.md).
 */
 #ifndef CORRAL_H
 #define CORRAL_H
@@ -103,6 +103,25 @@ extern "C" {
 #define CORRAL_MAX_CUSTOM_PHASES 4  /* phases the game runs itself (desc.custom_phases) */
 #define CORRAL_MAX_PULL_DEPTH   256 /* generators pulling generators, nested (each pull a C frame) */
 #define CORRAL_MAX_RACE_DEPTH   256 /* races and syncs nested in races and syncs */
+
+/* What a zero field of corral_sched_desc stands for (the table at
+   corral_sched_desc says what each is) */
+#define CORRAL_DEFAULT_CLASS_SIZES      24, 32, 48, 64, 96, 128, 256, 512, 1024
+#define CORRAL_DEFAULT_CAPACITY         256u  /* slots per default class */
+#define CORRAL_DEFAULT_MAX_TYPES        64u
+#define CORRAL_DEFAULT_FIXED_DT         0.02f /* seconds */
+#define CORRAL_DEFAULT_MAX_FIXED_STEPS  8u
+#define CORRAL_DEFAULT_SPARE_WAIT_NODES 256u  /* wait nodes past one per slot */
+#define CORRAL_DEFAULT_MAX_SIGNALS      64u
+#define CORRAL_DEFAULT_MAX_FUTURES      64u
+#define CORRAL_DEFAULT_MAX_POSTS        256u
+#define CORRAL_DEFAULT_MAX_GROUP_NODES  256u
+#define CORRAL_DEFAULT_DOMAINS          1u
+#define CORRAL_DEFAULT_MAX_CHANNELS     16u
+#define CORRAL_DEFAULT_CHANNEL_BYTES    256u
+#define CORRAL_DEFAULT_MAX_SEMAPHORES   16u
+#define CORRAL_DEFAULT_MAX_WAITGROUPS   16u
+#define CORRAL_DEFAULT_TIMING_SAMPLE    32u
 
 /* ---------------------------------------------------------------- TYPES */
 
@@ -270,7 +289,7 @@ typedef struct corral_registry {
     X(UNSAVABLE, "the state holds something a save cannot carry (the detail names it)")   \
     X(BAD_SAVE, "the save is damaged, not a corral save, or does not fit this build (the detail says why)") \
     X(FOREIGN_BLOCK, "the block was made by another process or build: its code pointers mean nothing here (use corral_save / corral_load)") \
-    X(WRONG_THREAD, "the call was made from a thread that does not own the scheduler (docs/API.md, Threads)") \
+    X(WRONG_THREAD, "the call was made from a thread that does not own the scheduler (API.md, Threads)") \
     X(POST_QUEUE_FULL, "the cross-thread post queue is full: retry after the owner's next tick (desc.max_posts)") \
     X(NO_THREADS, "this build has no atomics (tcc): posts from other threads are not available") \
     X(BAD_DOMAIN, "the time domain is not one of the scheduler's (desc.domains)") \
@@ -413,40 +432,43 @@ typedef struct corral_class_desc {
                         corral_sched_memory_size(desc) bytes is allocated
     allocator           malloc / free
     logger              none (silent)
-    classes             if none given: slot sizes 24, 32, 48, 64, 96, 128,
-                        256, 512, 1024, each with `default_capacity` slots
-                        (only when no registry is given either)
-    default_capacity    256
+    classes             if none given: CORRAL_DEFAULT_CLASS_SIZES, each
+                        with `default_capacity` slots (only when no
+                        registry is given either)
+    default_capacity    CORRAL_DEFAULT_CAPACITY
     registry            none; its budgets are added to the capacity of the
                         class each type falls in, and reserved for that type
-    max_types           64 distinct types per scheduler
+    max_types           CORRAL_DEFAULT_MAX_TYPES distinct types per scheduler
     order               CORRAL_ORDER_FIFO: each phase resumes in queue order;
                         CORRAL_ORDER_BY_TYPE: grouped by type (in type-table
                         order), queue order within a type -- faster when many
                         types interleave (the indirect call stays predicted)
-    fixed_dt            0.02 s: the step of the fixed-update clock
-    max_fixed_steps     8: fixed steps corral_tick runs per frame at most
-    max_wait_nodes      total slots + 256: one per waiting coroutine, one
-                        per member of an all/any wait
-    max_signals         64
-    max_futures         64
-    max_posts           256: completions and raises other threads may have
+    fixed_dt            CORRAL_DEFAULT_FIXED_DT: the fixed-update clock's step
+    max_fixed_steps     CORRAL_DEFAULT_MAX_FIXED_STEPS: fixed steps
+                        corral_tick runs per frame at most
+    max_wait_nodes      total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES: one
+                        per waiting coroutine, one per member of an all/any
+    max_signals         CORRAL_DEFAULT_MAX_SIGNALS
+    max_futures         CORRAL_DEFAULT_MAX_FUTURES
+    max_posts           CORRAL_DEFAULT_MAX_POSTS: completions and raises other threads may have
                         posted and the owner not applied yet (rounded up
                         to a power of two; 24 bytes each)
     wait_text           false: each wait node keeps the text of what it
                         waits for (the wait macros' arguments as written),
                         for the inspector, JSON and the text report: 8
                         bytes per wait node
-    max_group_nodes     256: a coroutine started with an owner takes one,
+    max_group_nodes     CORRAL_DEFAULT_MAX_GROUP_NODES: a coroutine started with an owner takes one,
                         plus one per tag bit (a pool of its own)
     custom_phases       0: phases besides the frame's four, at most
                         CORRAL_MAX_CUSTOM_PHASES, run by the game with
                         corral_run_phase(s, CORRAL_PHASE_CUSTOM(k))
-    max_channels        16: channels, each with a ring of channel_bytes
-    channel_bytes       256: a channel of values of n bytes holds 256 / n
-    max_semaphores      16
-    max_waitgroups      16
-    domains             1: time domains, each a clock with its own scale and
+    max_channels        CORRAL_DEFAULT_MAX_CHANNELS: each with a ring of
+                        channel_bytes
+    channel_bytes       CORRAL_DEFAULT_CHANNEL_BYTES: a channel of values of
+                        n bytes holds channel_bytes / n
+    max_semaphores      CORRAL_DEFAULT_MAX_SEMAPHORES
+    max_waitgroups      CORRAL_DEFAULT_MAX_WAITGROUPS
+    domains             CORRAL_DEFAULT_DOMAINS: time domains, each a clock with its own scale and
                         pause (at most CORRAL_MAX_DOMAINS); domain 0 is the
                         game clock. Each past the first costs 4 bytes per
                         wait node (its timer heap)
@@ -457,7 +479,7 @@ typedef struct corral_class_desc {
                         off, the step loop is the same as without profiling
     history_frames      0: frames of history kept (corral_history), one
                         corral_frame_sample each, in the arena
-    timing_sample       32: with timing, each type's first step and then
+    timing_sample       CORRAL_DEFAULT_TIMING_SAMPLE: with timing, each type's first step and then
                         one in N of its steps are timed (their time goes
                         to the type's step_ns and max, and to the trace);
                         every step is counted. N rounds up to a power of
@@ -478,28 +500,28 @@ typedef struct corral_sched_desc {
     corral_allocator allocator;  /* used when memory is NULL */
     corral_logger logger;        /* silent when fn is NULL */
     corral_class_desc classes[CORRAL_MAX_CLASSES]; /* ends at slot_size 0 */
-    uint32_t default_capacity;   /* slots per default class: 256 */
+    uint32_t default_capacity;   /* CORRAL_DEFAULT_CAPACITY slots per default class */
     const corral_registry *registry; /* or NULL */
-    uint32_t max_types;          /* 64 */
+    uint32_t max_types;          /* CORRAL_DEFAULT_MAX_TYPES */
     corral_order order;          /* CORRAL_ORDER_FIFO */
-    float fixed_dt;              /* 0.02 */
-    uint32_t max_fixed_steps;    /* 8 */
-    uint32_t max_wait_nodes;     /* total slots + 256 */
-    uint32_t max_signals;        /* 64 */
-    uint32_t max_futures;        /* 64 */
-    uint32_t max_posts;          /* 256: completions and raises posted from other threads, pending at once */
-    uint32_t max_group_nodes;    /* 256: one per owner or tag a coroutine has */
-    uint32_t domains;            /* 1: time domains (corral_domain_*), domain 0 the game clock */
+    float fixed_dt;              /* CORRAL_DEFAULT_FIXED_DT */
+    uint32_t max_fixed_steps;    /* CORRAL_DEFAULT_MAX_FIXED_STEPS */
+    uint32_t max_wait_nodes;     /* total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES */
+    uint32_t max_signals;        /* CORRAL_DEFAULT_MAX_SIGNALS */
+    uint32_t max_futures;        /* CORRAL_DEFAULT_MAX_FUTURES */
+    uint32_t max_posts;          /* CORRAL_DEFAULT_MAX_POSTS: posted from other threads, pending at once */
+    uint32_t max_group_nodes;    /* CORRAL_DEFAULT_MAX_GROUP_NODES: one per owner or tag a coroutine has */
+    uint32_t domains;            /* CORRAL_DEFAULT_DOMAINS: time domains, domain 0 the game clock */
     uint32_t custom_phases;      /* 0: phases the game runs itself, CORRAL_PHASE_CUSTOM(k) */
-    uint32_t max_channels;       /* 16: channels */
-    uint32_t channel_bytes;      /* 256: the ring of each channel */
-    uint32_t max_semaphores;     /* 16 */
-    uint32_t max_waitgroups;     /* 16 */
+    uint32_t max_channels;       /* CORRAL_DEFAULT_MAX_CHANNELS */
+    uint32_t channel_bytes;      /* CORRAL_DEFAULT_CHANNEL_BYTES: the ring of each channel */
+    uint32_t max_semaphores;     /* CORRAL_DEFAULT_MAX_SEMAPHORES */
+    uint32_t max_waitgroups;     /* CORRAL_DEFAULT_MAX_WAITGROUPS */
     bool wait_text;              /* false: keep each wait's text for the inspector */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
     bool timing;                 /* false: step and tick times off */
-    uint32_t timing_sample;      /* 32: with timing, time one step in N of each type */
+    uint32_t timing_sample;      /* CORRAL_DEFAULT_TIMING_SAMPLE: with timing, one step in N of a type timed */
     uint32_t history_frames;     /* 0: no frame history */
     uint32_t trace_steps;        /* 0: no per-step trace ring (needs timing) */
     corral_hooks hooks;          /* none */
@@ -525,11 +547,11 @@ CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 /* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
 CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
 
-/* Rollback (docs/API.md, "Rollback"): the live state of a scheduler copied
+/* Rollback (API.md, "Rollback"): the live state of a scheduler copied
    into a caller's buffer and back into the same scheduler, in place. The
    copy holds the control state and the slots, nodes and chunks in use or
    recently in use, not the capacity. Both need the scheduler between ticks
-   (docs/API.md, "Between ticks"); no allocation.
+   (API.md, "Between ticks"); no allocation.
    corral_snapshot_size: the bytes corral_snapshot needs now (0 on error).
    corral_snapshot: writes it; the bytes written, or 0
    (CORRAL_ERR_SNAPSHOT_TOO_SMALL and nothing written if size is short).
@@ -548,10 +570,10 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    birth frame), the run order, timers, signals, futures, clocks and frame
    count. Addresses, generations, padding, pointer fields and free slots
    do not count: two processes that ran the same inputs print the same
-   hash (docs/DETERMINISM.md). 0 on error. */
+   hash (DETERMINISM.md). 0 on error. */
 CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
 
-/* Save games (docs/SAVE.md): the state written in a versioned,
+/* Save games (SAVE.md): the state written in a versioned,
    little-endian format that another process, another platform or the
    next build of the game can load. Types go by registry id (desc.registry)
    with their field names, resume points by name (DEFINE_COROUTINE_AT),
@@ -614,7 +636,7 @@ CORRAL_API corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
 
 /* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
    each exactly once) and frees the block if create allocated it. Refused
-   unless between ticks (docs/API.md, "Between ticks"). NULL is a no-op. */
+   unless between ticks (API.md, "Between ticks"). NULL is a no-op. */
 CORRAL_API void corral_sched_destroy(corral_sched *sched);
 
 /* ---------------------------------------------------------------- RUNNING */
@@ -629,7 +651,7 @@ CORRAL_API corral_handle corral_start(corral_sched *sched, const corral_type *ty
 
 /* One instance per owner and tag (MEC's singleton modes): what a start
    does when a live coroutine has the same owner (0 included) and one of
-   its tags. docs/API.md, "One instance per tag". */
+   its tags. API.md, "One instance per tag". */
 typedef enum corral_single {
     CORRAL_SINGLE_NONE = 0, /* start it anyway */
     CORRAL_SINGLE_REFUSE,   /* start nothing: the zero handle, CORRAL_ERR_ALREADY_RUNNING */
@@ -689,12 +711,12 @@ CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corr
     corral_tick(s, dt) does all of it; engines with their own loop call
     corral_frame_begin once and corral_run_phase at each point. Every phase
     run resumes its queued coroutines once, in order (see corral_order).
-    Which run a wait resumes in: docs/API.md, "When a coroutine resumes".
+    Which run a wait resumes in: API.md, "When a coroutine resumes".
 */
 
 /* A whole frame: frame_begin(dt), the fixed steps due (at most
    desc.max_fixed_steps), UPDATE, LATE_UPDATE, END_OF_FRAME. Returns the
-   steps run. Refused (0) unless between ticks (docs/API.md, "Between
+   steps run. Refused (0) unless between ticks (API.md, "Between
    ticks"). A negative
    or NaN dt counts as 0 (CORRAL_ERR_BAD_DT). */
 CORRAL_API uint32_t corral_tick(corral_sched *sched, float dt);
@@ -719,7 +741,7 @@ CORRAL_API void corral_set_time_scale(corral_sched *sched, float scale);
 CORRAL_API float corral_time_scale(const corral_sched *sched);
 
 /*
-    Time domains (docs/API.md, "Time domains"): desc.domains clocks, each
+    Time domains (API.md, "Time domains"): desc.domains clocks, each
     with its own scale and pause, advanced by every frame's dt. Domain 0 is
     the game clock (corral_time, corral_set_time_scale, the fixed steps);
     the others are the game's: a UI clock that runs while the game is
@@ -780,7 +802,7 @@ CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler
     corral_await returns false when the wait is already over (a finished
     join, a completed future, a predicate already true): the code just goes
     on. Where and when each wait resumes, from where it was issued, is one
-    table: docs/API.md, "When a coroutine resumes" (tests/test_contract.c
+    table: API.md, "When a coroutine resumes" (tests/test_contract.c
     runs every cell of it). A coroutine's phase is UPDATE unless its start
     or a phase wait moved it.
 */
@@ -798,7 +820,7 @@ CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler
                 GROUP  a node per member (all, any)
         phase   the phase it resumes in: OWN (its own) or a phase
         part    the table of its parts inside the library (none: no node)
-    Adding a kind: docs/DESIGN.md, "Adding a wait kind".
+    Adding a kind: DESIGN.md, "Adding a wait kind".
 */
 #define CORRAL_WAIT_KINDS(X)                                         \
     X(NONE,         "none",         PLAIN, OWN,          none)       \
@@ -996,7 +1018,7 @@ CORRAL_API bool corral_await(corral_co *co, corral_wait w);
 CORRAL_API int corral_wait_fired(const corral_co *co);
 
 /* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
-   the order they began waiting (when they resume: docs/API.md, "When a
+   the order they began waiting (when they resume: API.md, "When a
    coroutine resumes"). Destroying a signal wakes its waiters too. */
 CORRAL_API corral_signal corral_signal_create(corral_sched *sched);
 CORRAL_API uint32_t corral_signal_raise(corral_sched *sched, corral_signal sig); /* waiters woken */
@@ -1012,7 +1034,7 @@ CORRAL_API bool corral_future_done(const corral_sched *sched, corral_future f);
 CORRAL_API bool corral_future_value(const corral_sched *sched, corral_future f, corral_value *out);
 CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
 
-/* From any thread (docs/API.md, "Threads"): a completion or a raise, queued
+/* From any thread (API.md, "Threads"): a completion or a raise, queued
    without a lock or an allocation and applied by the owner at the start
    of its next frame (corral_tick / corral_frame_begin), in post order per
    thread; its waiters then resume as if the owner had called
@@ -1026,7 +1048,7 @@ CORRAL_API bool corral_future_post(corral_sched *sched, corral_future f, corral_
 CORRAL_API bool corral_signal_post(corral_sched *sched, corral_signal sig);
 
 /*
-    Channels, semaphores and wait groups (docs/API.md, "Channels, semaphores
+    Channels, semaphores and wait groups (API.md, "Channels, semaphores
     and wait groups"), each from its pool in the arena (desc.max_channels,
     desc.channel_bytes, desc.max_semaphores, desc.max_waitgroups).
 
@@ -1090,7 +1112,7 @@ CORRAL_API bool corral_call_unless(corral_co *co, corral_wait interrupt, const c
                         size_t ctx_size, void *dest, size_t dest_size);
 
 /*
-    Race and sync (docs/API.md, "Race and sync"): several children at once.
+    Race and sync (API.md, "Race and sync"): several children at once.
     Each arm is NAME_arm(co, ctx) or, for a type
     with a result, NAME_arm(co, ctx, &dest), as NAME_call:
 
@@ -1125,7 +1147,7 @@ CORRAL_API bool corral_arms_start(corral_co *co);
 CORRAL_API int corral_race_winner(const corral_co *co);
 
 /*
-    Generators (docs/API.md, "Generators"): a type with a result whose step
+    Generators (API.md, "Generators"): a type with a result whose step
     yields values to whoever pulls, run only by the pull:
 
         DEFINE_COROUTINE(waypoints) {
@@ -1177,7 +1199,7 @@ CORRAL_API uint32_t corral_resume_tags(corral_sched *sched, uint32_t any_of);
    second request keeps the sooner deadline. 0: no deadline. Returns false
    for a dead handle, or (WAIT_POOL_EXHAUSTED) when a deadline finds no
    wait node (the request is not made). The group forms return how many
-   were asked. docs/API.md, "Stop requests". */
+   were asked. API.md, "Stop requests". */
 CORRAL_API bool corral_request_stop(corral_sched *sched, corral_handle h, float deadline);
 CORRAL_API uint32_t corral_request_stop_owner(corral_sched *sched, uint64_t owner, float deadline);
 CORRAL_API uint32_t corral_request_stop_tags(corral_sched *sched, uint32_t any_of, float deadline);
@@ -1196,7 +1218,7 @@ CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
    Each wait below is an unnamed point: its id holds within one build.
    Named points (CORRAL_BEGIN_AT) keep their names from build to build, so
    a save game (corral_save) made at one loads in the next build wherever
-   lines or other waits were added: docs/API.md, "Resume points". */
+   lines or other waits were added: API.md, "Resume points". */
 /* What the resume-point macros check at compile time, so that a mistake
    is a compile error naming it rather than a coroutine that ends at its
    next resume:
@@ -1265,7 +1287,7 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_END(co)  \
     } (co)->resume = 0; \
     return CORRAL_STOP
-/* A plain yield: resume on the line after (when: docs/API.md, "When a
+/* A plain yield: resume on the line after (when: API.md, "When a
    coroutine resumes"). */
 #define CORRAL_WAIT_FRAME(co) CORRAL__YIELD_AT(co, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
 #define CORRAL__YIELD_AT(co, id, check)                   \
@@ -1544,7 +1566,7 @@ CORRAL_API void corral_dump(const corral_sched *sched, FILE *out);
    and the Chrome trace ("waiting now") carry the same. */
 CORRAL_API bool corral_print_chain(const corral_sched *sched, corral_handle h, FILE *out);
 
-/* ---- exports (docs/PROFILING.md has the schemas) */
+/* ---- exports (PROFILING.md has the schemas) */
 /* JSON: arena, pools, classes, types, history. */
 CORRAL_API void corral_report_json(const corral_sched *sched, FILE *out);
 /* Chrome trace-event JSON (Perfetto, chrome://tracing): counter tracks of

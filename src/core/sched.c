@@ -13,9 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint32_t corral__default_sizes[] = {24, 32, 48, 64, 96, 128, 256, 512, 1024};
-#define CORRAL__DEFAULT_CAPACITY 256u
-#define CORRAL__DEFAULT_MAX_TYPES 64u
+static const uint32_t corral__default_sizes[] = {CORRAL_DEFAULT_CLASS_SIZES};
 
 
 
@@ -61,9 +59,9 @@ static uint64_t corral__align64(uint64_t v, uint64_t a) { return (v + a - 1) & ~
 static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *p)
 {
     memset(p, 0, sizeof *p);
-    p->max_types = d->max_types ? d->max_types : CORRAL__DEFAULT_MAX_TYPES;
+    p->max_types = d->max_types ? d->max_types : CORRAL_DEFAULT_MAX_TYPES;
     if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
-    p->domains = d->domains ? d->domains : 1u;
+    p->domains = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS;
     if (p->domains > CORRAL_MAX_DOMAINS) return CORRAL_ERR_BAD_DESC;
     p->heaps = 2u + p->domains;
     const corral_registry *reg = d->registry;
@@ -78,7 +76,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
            arena holds exactly the budgets) */
         bool all_budgeted = reg && reg->count && reg->budgets;
         for (uint32_t t = 0; all_budgeted && t < reg->count; t++) all_budgeted = reg->budgets[t] != 0;
-        uint32_t cap = d->default_capacity ? d->default_capacity : all_budgeted ? 0 : CORRAL__DEFAULT_CAPACITY;
+        uint32_t cap = d->default_capacity ? d->default_capacity : all_budgeted ? 0 : CORRAL_DEFAULT_CAPACITY;
         for (; n < sizeof corral__default_sizes / sizeof corral__default_sizes[0]; n++) {
             p->classes[n].slot_size = corral__default_sizes[n];
             p->classes[n].capacity = cap;
@@ -141,8 +139,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     }
     if ((uint32_t)d->order >= CORRAL_ORDER_COUNT || d->fixed_dt < 0.0f) return CORRAL_ERR_BAD_DESC;
     p->order = (uint32_t)d->order;
-    p->fixed_dt = d->fixed_dt > 0.0f ? d->fixed_dt : 0.02f;
-    p->max_fixed_steps = d->max_fixed_steps ? d->max_fixed_steps : 8u;
+    p->fixed_dt = d->fixed_dt > 0.0f ? d->fixed_dt : CORRAL_DEFAULT_FIXED_DT;
+    p->max_fixed_steps = d->max_fixed_steps ? d->max_fixed_steps : CORRAL_DEFAULT_MAX_FIXED_STEPS;
     p->total_slots = slots;
     p->lanes_per_phase = p->order == CORRAL_ORDER_BY_TYPE ? p->max_types : 1;
     /* the run lanes, then one next-frame lane per phase (the resume contract) */
@@ -151,18 +149,20 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->lane_count = p->lanes_per_phase * p->phases + p->phases;
     /* 2 entries per slot + slack: see queue.c for why that always suffices */
     p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
-    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + 256;
-    p->node_count = p->wait_nodes + (d->max_group_nodes ? d->max_group_nodes : 256);
+    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
+    p->node_count = p->wait_nodes + (d->max_group_nodes ? d->max_group_nodes : CORRAL_DEFAULT_MAX_GROUP_NODES);
     p->owner_buckets = 16;
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
-    p->max_signals = d->max_signals ? d->max_signals : 64;
-    p->max_futures = d->max_futures ? d->max_futures : 64;
-    p->max_posts = 1; /* a power of two, at least the desc's (256 by default) */
-    while (p->max_posts < (d->max_posts ? d->max_posts : 256u) && p->max_posts < 0x40000000u) p->max_posts <<= 1;
-    p->max_channels = d->max_channels ? d->max_channels : 16;
-    p->channel_bytes = d->channel_bytes ? d->channel_bytes : 256; /* channel_bytes / size values each */
+    p->max_signals = d->max_signals ? d->max_signals : CORRAL_DEFAULT_MAX_SIGNALS;
+    p->max_futures = d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
+    p->max_posts = 1; /* a power of two, at least the desc's */
+    while (p->max_posts < (d->max_posts ? d->max_posts : CORRAL_DEFAULT_MAX_POSTS) && p->max_posts < 0x40000000u)
+        p->max_posts <<= 1;
+    p->max_channels = d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
+    p->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES; /* channel_bytes / size values each */
     p->ring_bytes = (p->channel_bytes + 7u) & ~(uint64_t)7u;        /* rings 8-aligned */
-    p->max_counters = (uint64_t)(d->max_semaphores ? d->max_semaphores : 16) + (d->max_waitgroups ? d->max_waitgroups : 16);
+    p->max_counters = (uint64_t)(d->max_semaphores ? d->max_semaphores : CORRAL_DEFAULT_MAX_SEMAPHORES) +
+                     (d->max_waitgroups ? d->max_waitgroups : CORRAL_DEFAULT_MAX_WAITGROUPS);
     if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu ||
         p->max_channels > 0x00FFFFFFu || p->channel_bytes > 0x00FFFFFFu || p->max_counters > 0x00FFFFFFu)
         return CORRAL_ERR_TOO_LARGE;
@@ -327,7 +327,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->posts.off = (uint32_t)p.posts_off;
     s->posts.mask = (uint32_t)p.max_posts - 1;
     s->prof.timing = desc->timing ? 1u : 0u;
-    uint32_t sample = desc->timing_sample ? desc->timing_sample : 32u;
+    uint32_t sample = desc->timing_sample ? desc->timing_sample : CORRAL_DEFAULT_TIMING_SAMPLE;
     s->prof.sample_mask = 1u;
     while (s->prof.sample_mask < sample && s->prof.sample_mask < 0x80000000u) s->prof.sample_mask <<= 1;
     s->prof.sample_mask -= 1u; /* a power of two: the test is a mask */
