@@ -34,6 +34,65 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
+    INDEX: every function, in the order of this header (127). The types,
+    macros and each call's rules are at its section.
+    declaring a type
+        corral_end_reason_str
+    the body of a step
+        corral_point_lost
+    the scheduler
+        corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
+        corral_sched_destroy
+    starting and stopping
+        corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
+        corral_context
+    waits
+        corral_await, corral_wait_fired, corral_signal_create, corral_signal_raise,
+        corral_signal_destroy, corral_future_create, corral_future_complete,
+        corral_future_done, corral_future_value, corral_future_release,
+        corral_channel_create, corral_channel_destroy, corral_channel_try_send,
+        corral_channel_try_receive, corral_channel_count, corral_channel_capacity,
+        corral_semaphore_create, corral_semaphore_release, corral_semaphore_count,
+        corral_semaphore_destroy, corral_waitgroup_create, corral_waitgroup_add,
+        corral_waitgroup_done, corral_waitgroup_count, corral_waitgroup_destroy
+    the frame
+        corral_tick, corral_frame_begin, corral_run_phase, corral_set_budget,
+        corral_budget_left, corral_fixed_steps_due, corral_set_time_scale,
+        corral_time_scale, corral_domain_set_scale, corral_domain_scale,
+        corral_domain_pause, corral_domain_resume, corral_domain_paused, corral_domain_time,
+        corral_set_domain, corral_set_domain_owner, corral_set_domain_tags,
+        corral_unscaled_time, corral_fixed_time, corral_live_count, corral_time,
+        corral_frame, corral_dt, corral_domain_of, corral_unscaled_dt, corral_current_phase,
+        corral_self, corral_sched_of
+    results and joins
+        corral_call, corral_call_outcome, corral_call_unless, corral_race_begin,
+        corral_sync_begin, corral_arm, corral_arms_start, corral_race_winner,
+        corral_generator_start, corral_generator_next
+    groups and pause
+        corral_stop_owner, corral_pause_owner, corral_resume_owner, corral_stop_tags,
+        corral_pause_tags, corral_resume_tags, corral_request_stop,
+        corral_request_stop_owner, corral_request_stop_tags, corral_stop_requested,
+        corral_pause, corral_resume, corral_paused, corral_step_once
+    errors
+        corral_error_str, corral_error_is_misuse, corral_last_error,
+        corral_last_error_detail, corral_log_stderr
+    persistence
+        corral_snapshot_size, corral_snapshot, corral_restore, corral_state_hash,
+        corral_points_check, corral_save, corral_load, corral_sched_adopt
+    threads
+        corral_future_post, corral_signal_post
+    profiling
+        corral_type_count, corral_class_count, corral_stats_type, corral_stats_type_of,
+        corral_stats_class, corral_stats_arena, corral_stats_pools, corral_history,
+        corral_next_co, corral_co_info_of, corral_co_state_str, corral_wait_kind_str,
+        corral_print_co, corral_field_text, corral_dump, corral_print_chain,
+        corral_report_json, corral_trace_json, corral_history_svg, corral_budget_desc,
+        corral_emit_desc, corral_verify, corral_report_text
+
+    MANUALS
+        A link such as (API.md, "Rollback") names a manual and its section:
+        the manuals are docs/ in the source and share/doc/corral installed.
+
     MEMORY
         The arena is one block: the scheduler's state, the type table, the run
         queue and one slab per size class. A slot is a 16-byte header
@@ -123,7 +182,7 @@ extern "C" {
 #define CORRAL_DEFAULT_MAX_WAITGROUPS   16u
 #define CORRAL_DEFAULT_TIMING_SAMPLE    32u
 
-/* ---------------------------------------------------------------- TYPES */
+/* ---------------------------------------------------------------- DECLARING A TYPE */
 
 typedef struct corral_sched corral_sched;
 
@@ -244,7 +303,201 @@ typedef struct corral_registry {
     uint32_t count;
 } corral_registry;
 
-/* ---------------------------------------------------------------- ERRORS */
+/* ---------------------------------------------------------------- THE BODY OF A STEP: resume points and the wait macros */
+
+/* Resume points: sequential code that waits where it stands, a switch over
+   the points underneath. Locals that must survive a wait live in the context.
+   Limit: do not wait inside a `switch` of your own (use if/else there).
+   Each wait below is an unnamed point: its id holds within one build.
+   Named points (CORRAL_BEGIN_AT) keep their names from build to build, so
+   a save game (corral_save) made at one loads in the next build wherever
+   lines or other waits were added: API.md, "Resume points". */
+/* What the resume-point macros check at compile time, so that a mistake
+   is a compile error naming it rather than a coroutine that ends at its
+   next resume:
+   - the body's kind: DEFINE_COROUTINE_AT's body takes `corral_co *const
+     co`, DEFINE_COROUTINE's `corral_co *co`; CORRAL_BEGIN and
+     CORRAL_BEGIN_AT check it is theirs (CORRAL__NAMED_BODY);
+   - what opened the body: CORRAL_BEGIN declares struct corral__opened
+     of 2 bytes in the body's block, CORRAL_BEGIN_AT one of 3, hiding the
+     1-byte one declared here; every wait checks the size it sees. */
+struct corral__opened { char n[1]; };
+/* (tcc's _Generic does not see the qualifier: there the body's kind is
+   not checked, the rest is) */
+#ifdef __cplusplus
+#define CORRAL__NAMED_BODY(co, yes) (std::is_const<decltype(co)>::value == (yes))
+#elif defined(__TINYC__)
+#define CORRAL__NAMED_BODY(co, yes) 1
+#else
+#define CORRAL__NAMED_BODY(co, yes) (_Generic(&(co), corral_co *const *: 1, default: 0) == (yes))
+#endif
+#define CORRAL__OPENED(n) \
+    CORRAL__HIDE_BEGIN struct corral__opened { char k[n]; }; CORRAL__HIDE_END
+#define CORRAL__CHECK_UNNAMED                                                              \
+    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) != 1,                              \
+                          "corral: a wait before CORRAL_BEGIN: open the body with "        \
+                          "CORRAL_BEGIN(co) (CORRAL_BEGIN_AT(co, POINTS) for named points)"); \
+    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) != 3,                              \
+                          "corral: an unnamed wait in a body with named points "           \
+                          "(DEFINE_COROUTINE_AT): give it a point with the _AT form, "     \
+                          "e.g. CORRAL_AWAIT_AT(co, point, w)")
+#define CORRAL__CHECK_NAMED                                                                \
+    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) == 3,                              \
+                          "corral: a named wait (_AT) needs a body defined with "          \
+                          "DEFINE_COROUTINE_AT and opened with CORRAL_BEGIN_AT(co, POINTS)")
+/* Where a resume finds no case: its point is not in this body (a wait
+   inside a switch of the user's own took its case). Ends the coroutine
+   with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
+CORRAL_API corral_result corral_point_lost(corral_co *co);
+#define CORRAL_BEGIN(co)                                                                   \
+    CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 0),                                       \
+                          "corral: CORRAL_BEGIN in a body with named points: a "          \
+                          "DEFINE_COROUTINE_AT body opens with CORRAL_BEGIN_AT(co, POINTS)"); \
+    CORRAL__OPENED(2)                                                                      \
+    switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
+/* The same for a body whose waits are named, from the list POINTS(P) that
+   DEFINE_COROUTINE_AT(NAME, POINTS) gave the type: P(name) per point. */
+#ifdef NDEBUG
+#define CORRAL__CHECK_POINTS(co, POINTS) ((void)0)
+#else /* debug builds: a coroutine's first step checks the list is its type's */
+#define CORRAL__CHECK_POINTS(co, POINTS)                                          \
+    do {                                                                          \
+        static const char *const corral__pt_names_[] = {POINTS(CORRAL__GEN_POINT_NAME)}; \
+        if ((co)->resume == 0)                                                    \
+            corral_points_check((co), corral__pt_names_,                         \
+                                 (uint32_t)(sizeof corral__pt_names_ / sizeof *corral__pt_names_)); \
+    } while (0)
+#endif
+#define CORRAL_BEGIN_AT(co, POINTS)                                   \
+    CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 1),                  \
+                          "corral: CORRAL_BEGIN_AT in a body without named points: " \
+                          "define it with DEFINE_COROUTINE_AT(NAME, POINTS)"); \
+    CORRAL__OPENED(3)                                                 \
+    enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
+    CORRAL__STATIC_ASSERT(corral__pt_end_ <= CORRAL__AUTO_POINTS, "corral: too many named points"); \
+    CORRAL__CHECK_POINTS(co, POINTS);                                 \
+    switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
+#define CORRAL_END(co)  \
+    } (co)->resume = 0; \
+    return CORRAL_STOP
+/* A plain yield: resume on the line after (when: API.md, "When a
+   coroutine resumes"). */
+#define CORRAL_WAIT_FRAME(co) CORRAL__YIELD_AT(co, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
+#define CORRAL__YIELD_AT(co, id, check)                   \
+    do {                                                  \
+        check;                                            \
+        CORRAL__STATIC_ASSERT((id) <= CORRAL__POINT_MASK, \
+                              "corral: over 61440 unnamed points in one file"); \
+        (co)->resume = CORRAL__SITE(id);                  \
+        return CORRAL_YIELD;                              \
+        case (id):;                                       \
+    } while (0)
+/* yield at resume point id when `started` (a wait or a call began) */
+#define CORRAL__YIELD_IF(co, started, id, check)          \
+    do {                                                  \
+        check;                                            \
+        CORRAL__STATIC_ASSERT((id) <= CORRAL__POINT_MASK, \
+                              "corral: over 61440 unnamed points in one file"); \
+        if (started) {                                    \
+            (co)->resume = CORRAL__SITE(id);              \
+            return CORRAL_YIELD;                          \
+            case (id):;                                   \
+        }                                                 \
+    } while (0)
+#define CORRAL__YIELD_UNNAMED(co, started) CORRAL__YIELD_IF(co, started, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
+#define CORRAL__YIELD_NAMED(co, started, pt) CORRAL__YIELD_IF(co, started, corral__pt_##pt, CORRAL__CHECK_NAMED)
+/* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
+   once when the wait is already over. The text of what it waits for is
+   the macro's argument as written. */
+#define CORRAL_AWAIT(co, w) CORRAL__AWAIT_T(co, w, #w)
+#define CORRAL__AWAIT_T(co, w, text) \
+    CORRAL__YIELD_UNNAMED(co, corral_await((co), corral_wait_text((w), (text))))
+#define CORRAL_WAIT_NEXT_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_next_frame(), "")
+#define CORRAL_WAIT_FRAMES(co, n) CORRAL__AWAIT_T(co, corral_wait_frames(n), #n)
+#define CORRAL_WAIT_SECONDS(co, t) CORRAL__AWAIT_T(co, corral_wait_seconds(t), #t)
+#define CORRAL_WAIT_REALTIME(co, t) CORRAL__AWAIT_T(co, corral_wait_realtime(t), #t)
+#define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_fixed_update(), "")
+#define CORRAL_WAIT_LATE_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_late_update(), "")
+#define CORRAL_WAIT_END_OF_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_end_of_frame(), "")
+#define CORRAL_WAIT_PHASE(co, p) CORRAL__AWAIT_T(co, corral_wait_phase(p), #p)
+#define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_until((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_WHILE(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_while((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_SIGNAL(co, sig) CORRAL__AWAIT_T(co, corral_wait_signal(sig), #sig)
+#define CORRAL_WAIT_FUTURE(co, f) CORRAL__AWAIT_T(co, corral_wait_future(f), #f)
+#define CORRAL_WAIT_JOIN(co, h) CORRAL__AWAIT_T(co, corral_wait_join(h), #h)
+#define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
+#define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
+/* Channels, semaphores, wait groups: pv points into the context */
+#define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_ACQUIRE(co, sem) CORRAL__AWAIT_T(co, corral_wait_acquire(sem), #sem)
+#define CORRAL_WAIT_GROUP(co, wg) CORRAL__AWAIT_T(co, corral_wait_group(wg), #wg)
+/* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
+   CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
+#define CORRAL_CALL(co, name, ...) CORRAL__YIELD_UNNAMED(co, name##_call((co), __VA_ARGS__))
+#define CORRAL_CALL_UNLESS(co, interrupt, name, ...) \
+    CORRAL__YIELD_UNNAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__))
+/* Race and sync: CORRAL_RACE(co, NAME_arm(co, ctx[, &dest]), ...) (above),
+   1 to CORRAL_MAX_GROUP arms. Each arm goes through corral__arm_made on
+   its own, so an arm that does not compile reports its own error and
+   nothing else. */
+CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
+#define CORRAL__EXPAND(x) x
+#define CORRAL__CAT_(a, b) a##b
+#define CORRAL__CAT(a, b) CORRAL__CAT_(a, b)
+#define CORRAL__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, \
+                      a20, a21, a22, a23, a24, n, ...) n
+#define CORRAL__NARG(...)                                                                              \
+    CORRAL__EXPAND(CORRAL__NARG_(__VA_ARGS__, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, 16, 15, 14, \
+                                 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+#define CORRAL__ARM_MANY(...) corral_error_a_race_or_sync_takes_at_most_16_arms
+#define CORRAL__ARM_1(a) corral__arm_made(a)
+#define CORRAL__ARM_2(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_1(__VA_ARGS__))
+#define CORRAL__ARM_3(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_2(__VA_ARGS__))
+#define CORRAL__ARM_4(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_3(__VA_ARGS__))
+#define CORRAL__ARM_5(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_4(__VA_ARGS__))
+#define CORRAL__ARM_6(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_5(__VA_ARGS__))
+#define CORRAL__ARM_7(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_6(__VA_ARGS__))
+#define CORRAL__ARM_8(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_7(__VA_ARGS__))
+#define CORRAL__ARM_9(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_8(__VA_ARGS__))
+#define CORRAL__ARM_10(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_9(__VA_ARGS__))
+#define CORRAL__ARM_11(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_10(__VA_ARGS__))
+#define CORRAL__ARM_12(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_11(__VA_ARGS__))
+#define CORRAL__ARM_13(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_12(__VA_ARGS__))
+#define CORRAL__ARM_14(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_13(__VA_ARGS__))
+#define CORRAL__ARM_15(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_14(__VA_ARGS__))
+#define CORRAL__ARM_16(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_15(__VA_ARGS__))
+#define CORRAL__ARM_EACH(...) CORRAL__EXPAND(CORRAL__CAT(CORRAL__ARM_, CORRAL__NARG(__VA_ARGS__))(__VA_ARGS__))
+#define CORRAL__ARMS(co, begin, ...) (corral__arm_made(begin(co)), CORRAL__ARM_EACH(__VA_ARGS__), corral_arms_start(co))
+#define CORRAL_RACE(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__))
+#define CORRAL_SYNC(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__))
+/* Named points: the same waits, resuming at the point `pt` of the list */
+#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt, CORRAL__CHECK_NAMED)
+#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), #w)), pt)
+#define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_NAMED(co, name##_call((co), __VA_ARGS__), pt)
+#define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
+    CORRAL__YIELD_NAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__), pt)
+#define CORRAL_RACE_AT(co, pt, ...) CORRAL__YIELD_NAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__), pt)
+#define CORRAL_SYNC_AT(co, pt, ...) CORRAL__YIELD_NAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), pt)
+/* A generator's value: set `result` and suspend until the next pull. */
+#define CORRAL_YIELD_VALUE(co, v)  \
+    do {                           \
+        ctx->result = (v);         \
+        CORRAL_WAIT_FRAME(co);     \
+    } while (0)
+#define CORRAL_YIELD_VALUE_AT(co, pt, v) \
+    do {                                 \
+        ctx->result = (v);               \
+        CORRAL_WAIT_FRAME_AT(co, pt);    \
+    } while (0)
+/* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
+#define CORRAL_EXIT(co) \
+    do {                \
+        (void)(co);     \
+        return CORRAL_STOP; \
+    } while (0)
+
+/* ---------------------------------------------------------------- ERRORS AND LOGS: the types */
 
 /* Log items: one list, many projections (enum, message table). */
 #define CORRAL_LOG_ITEMS(X)                                                              \
@@ -345,33 +598,7 @@ typedef struct corral_clock {
 } corral_clock;
 
 /* Text of an error (never NULL; unknown values give "unknown error"). */
-CORRAL_API const char *corral_error_str(corral_error err);
-
-/* True for the errors that are programming mistakes (a wait outside a
-   step, a forged handle, a wrong context size, a cyclic wait, ...), as
-   opposed to run-time conditions a game handles (a full pool, a stale
-   handle, a future already released). Misuse is what
-   CORRAL_VALIDATION_FATAL aborts on. */
-CORRAL_API bool corral_error_is_misuse(corral_error err);
-
-/* Last error on `sched`; with sched == NULL, the last error of this thread
-   (create failures and calls made with a NULL scheduler land there). */
-CORRAL_API corral_error corral_last_error(const corral_sched *sched);
-
-/* The last error in words, as the logger would have been told it: the
-   call, the handle, the coroutine whose step made it, the rule and the
-   detail ("corral_load: the save is damaged, ...: type 'enemy' (id 3):
-   no field 'hp' in this build"). Works without a logger. sched == NULL:
-   this thread's. The text stays valid until the next call of this
-   function for the same scheduler (or thread). "no error" when none. */
-CORRAL_API const char *corral_last_error_detail(const corral_sched *sched);
-
-/* A stock logger that prints each message to stderr, one line each
-   ("corral: error: ..."): `desc.logger.fn = corral_log_stderr;`. */
-CORRAL_API void corral_log_stderr(corral_log_level level, corral_error item, const char *message,
-                                  const corral_sched *sched, void *user_data);
-
-/* ---------------------------------------------------------------- SETUP */
+/* ---------------------------------------------------------------- THE SCHEDULER */
 
 /* Resume order within a phase. */
 typedef enum corral_order {
@@ -492,8 +719,21 @@ typedef struct corral_class_desc {
     upgrade             none: save games: fills the new fields of a context
                         loaded from an older build
 */
-struct corral_saved_type;        /* save games, below */
-struct corral_predicate_registry;
+/* save games (PERSISTENCE, below): what desc.predicates and desc.upgrade take */
+typedef struct corral_saved_type {
+    uint32_t id;
+    const char *name;
+    uint32_t ctx_size;
+    uint32_t field_count;
+    const corral_field *fields; /* the saved build's fields, names and offsets */
+} corral_saved_type;
+typedef struct corral_predicate_registry {
+    const char *name;
+    bool (*const *fns)(void *user); /* corral_predicate each */
+    const uint32_t *ids; /* stable, non-zero */
+    const char *const *names;
+    uint32_t count;
+} corral_predicate_registry;
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
     size_t memory_size;          /* its size */
@@ -526,9 +766,9 @@ typedef struct corral_sched_desc {
     uint32_t trace_steps;        /* 0: no per-step trace ring (needs timing) */
     corral_hooks hooks;          /* none */
     corral_field_formatter field_formatter; /* none */
-    const struct corral_predicate_registry *predicates; /* save games: predicates by id */
+    const corral_predicate_registry *predicates; /* save games: predicates by id */
     struct corral_upgrade {      /* save games: fills a loaded context's new fields */
-        void (*fn)(const corral_type *type, void *ctx, const struct corral_saved_type *old, const void *old_ctx,
+        void (*fn)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
                    void *user);
         void *user;
     } upgrade;
@@ -547,99 +787,12 @@ CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 /* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
 CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
 
-/* Rollback (API.md, "Rollback"): the live state of a scheduler copied
-   into a caller's buffer and back into the same scheduler, in place. The
-   copy holds the control state and the slots, nodes and chunks in use or
-   recently in use, not the capacity. Both need the scheduler between ticks
-   (API.md, "Between ticks"); no allocation.
-   corral_snapshot_size: the bytes corral_snapshot needs now (0 on error).
-   corral_snapshot: writes it; the bytes written, or 0
-   (CORRAL_ERR_SNAPSHOT_TOO_SMALL and nothing written if size is short).
-   corral_restore: rewinds sched to the snapshot: coroutines, contexts,
-   waits, timers, clocks, frame count, signals, futures, groups, pauses,
-   counters. The environment (allocator, logger, hooks, clock) and the
-   profiling rings stay as they are. Handles, signals and futures valid at
-   the snapshot are valid again; any taken after it stay stale forever.
-   false (CORRAL_ERR_BAD_SNAPSHOT) and nothing changed if buf is not a
-   whole snapshot of a scheduler with this one's layout (same desc). */
-CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
-CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
-CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
-/* 64 bits over the logical state: each live coroutine (slot, type name,
-   state, phase, resume point, context fields, wait, links, groups, pause,
-   birth frame), the run order, timers, signals, futures, clocks and frame
-   count. Addresses, generations, padding, pointer fields and free slots
-   do not count: two processes that ran the same inputs print the same
-   hash (DETERMINISM.md). 0 on error. */
-CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
-
-/* Save games (SAVE.md): the state written in a versioned,
-   little-endian format that another process, another platform or the
-   next build of the game can load. Types go by registry id (desc.registry)
-   with their field names, resume points by name (DEFINE_COROUTINE_AT),
-   predicates by id (desc.predicates), timers as time left on their clock;
-   no pointer is written.
-   corral_save: writes into buf (NULL: only measures); the bytes of the
-   save, or 0 with CORRAL_ERR_UNSAVABLE naming what cannot be saved (a type
-   without a registry id, a pointer field, an unnamed resume point, an
-   unregistered predicate), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
-   ticks guard's IN_TICK or DESTROYING.
-   corral_load: replaces the state of sched (its coroutines end with
-   CORRAL_END_DESTROYED first) by the save's. Every count, id, index,
-   chain, field and resume point is checked before anything changes: a
-   refused load (CORRAL_ERR_BAD_SAVE, the detail says why) leaves sched as
-   it was. Fields are matched by name: new ones start zeroed (then
-   desc.upgrade runs), integers and floats may widen; a field or point the
-   build no longer has is refused. */
-typedef struct corral_saved_type {
-    uint32_t id;
-    const char *name;
-    uint32_t ctx_size;
-    uint32_t field_count;
-    const corral_field *fields; /* the saved build's fields, names and offsets */
-} corral_saved_type;
-typedef struct corral_predicate_registry {
-    const char *name;
-    bool (*const *fns)(void *user); /* corral_predicate each */
-    const uint32_t *ids; /* stable, non-zero */
-    const char *const *names;
-    uint32_t count;
-} corral_predicate_registry;
-/* A list X(fn, id) of predicate functions, for save games:
-   CORRAL_DEFINE_PREDICATES(game, GAME_PREDICATES) defines game_predicates. */
-#define CORRAL__GEN_PRED_FN(fn, id) fn,
-#define CORRAL__GEN_PRED_ID(fn, id) (uint32_t)(id),
-#define CORRAL__GEN_PRED_NAME(fn, id) #fn,
-#define CORRAL_DEFINE_PREDICATES(reg, LIST)                                                          \
-    static bool (*const reg##__pred_fns[])(void *) = {LIST(CORRAL__GEN_PRED_FN)};                     \
-    static const uint32_t reg##__pred_ids[] = {LIST(CORRAL__GEN_PRED_ID)};                            \
-    static const char *const reg##__pred_names[] = {LIST(CORRAL__GEN_PRED_NAME)};                     \
-    const corral_predicate_registry reg##_predicates = {#reg, reg##__pred_fns, reg##__pred_ids,       \
-                                                        reg##__pred_names,                            \
-                                                        (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0])}
-/* Whether names[0 .. count) are the named points of co's type, in order;
-   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
-   coroutine's first step in debug builds. */
-CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
-CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
-CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
-
-/* Snapshots: the arena holds no pointer into itself, so a byte copy of a
-   scheduler's block (caller-owned memory, copied whole) is a working
-   scheduler once adopted. Returns it, or NULL (CORRAL_ERR_NOT_A_SCHED) if
-   the block holds none or is smaller than the original, or
-   (CORRAL_ERR_FOREIGN_BLOCK) if another process or build made it: its
-   vtables and callbacks are addresses in that image. The copy is
-   caller-owned: destroy ends its coroutines and frees nothing. Pointers the
-   user put in contexts are copied as they are. */
-CORRAL_API corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
-
 /* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
    each exactly once) and frees the block if create allocated it. Refused
    unless between ticks (API.md, "Between ticks"). NULL is a no-op. */
 CORRAL_API void corral_sched_destroy(corral_sched *sched);
 
-/* ---------------------------------------------------------------- RUNNING */
+/* ---------------------------------------------------------------- STARTING AND STOPPING */
 
 /* Start a coroutine of `type` with a copy of `ctx` (ctx_size must equal
    type->ctx_size). The first step runs at once, in the caller's frame.
@@ -697,99 +850,6 @@ CORRAL_API bool corral_alive(const corral_sched *sched, corral_handle h);
    set) for a dead, forged or zero handle or another type. The pointer is
    valid until the coroutine ends. Prefer the typed NAME_ctx_of(sched, h). */
 CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corral_type *type);
-
-/*
-    THE FRAME. Phases run in Unity's order; each has its own queue:
-
-        corral_frame_begin(s, dt)      clocks advance (scaled by time_scale),
-                                       frame count + 1
-        FIXED_UPDATE  0..n times       until fixed time catches up with time
-        UPDATE                         timers and frame waits wake here first
-        LATE_UPDATE
-        END_OF_FRAME
-
-    corral_tick(s, dt) does all of it; engines with their own loop call
-    corral_frame_begin once and corral_run_phase at each point. Every phase
-    run resumes its queued coroutines once, in order (see corral_order).
-    Which run a wait resumes in: API.md, "When a coroutine resumes".
-*/
-
-/* A whole frame: frame_begin(dt), the fixed steps due (at most
-   desc.max_fixed_steps), UPDATE, LATE_UPDATE, END_OF_FRAME. Returns the
-   steps run. Refused (0) unless between ticks (API.md, "Between
-   ticks"). A negative
-   or NaN dt counts as 0 (CORRAL_ERR_BAD_DT). */
-CORRAL_API uint32_t corral_tick(corral_sched *sched, float dt);
-/* Advance the clocks by dt (unscaled seconds) and the frame count by one. */
-CORRAL_API void corral_frame_begin(corral_sched *sched, float dt);
-/* Run one phase now. FIXED_UPDATE runs one fixed step (fixed time +=
-   fixed_dt). The frame's first run first wakes the timers that are due. */
-CORRAL_API uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
-/* Time budget (0: none, the default): each phase run stops stepping once
-   it has spent `ns` by the desc's clock (it always makes one step). What
-   did not run goes first in the next run of that phase: nothing starves.
-   A step can ask how much is left, to split dense work across frames. */
-CORRAL_API void corral_set_budget(corral_sched *sched, uint64_t ns);
-CORRAL_API uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
-
-/* Fixed steps still due this frame (what corral_tick would run). */
-CORRAL_API uint32_t corral_fixed_steps_due(const corral_sched *sched);
-
-/* 0 pauses scaled time (and scaled waits, and fixed steps); default 1.
-   The scale of domain 0, the game clock (below). */
-CORRAL_API void corral_set_time_scale(corral_sched *sched, float scale);
-CORRAL_API float corral_time_scale(const corral_sched *sched);
-
-/*
-    Time domains (API.md, "Time domains"): desc.domains clocks, each
-    with its own scale and pause, advanced by every frame's dt. Domain 0 is
-    the game clock (corral_time, corral_set_time_scale, the fixed steps);
-    the others are the game's: a UI clock that runs while the game is
-    paused, slow motion for one character. A coroutine lives in one
-    domain (corral_start_desc.domain; a call's child and a race's arms in
-    their caller's): its `seconds` waits count that domain's time and
-    corral_dt is that domain's dt. Scaling or pausing a domain takes
-    effect on every sleeper in it from the next frame, each keeping
-    exactly the time it has left in that domain; moving a coroutine to
-    another domain carries its time left over. A paused domain's clock
-    stands still (its sleepers wait, corral_dt reads 0); its coroutines
-    still step, as under Unity's timeScale 0 (to hold them too: the
-    group pause). false / 0 with CORRAL_ERR_BAD_DOMAIN for a domain past
-    desc.domains, CORRAL_ERR_BAD_DT for a negative or NaN scale.
-*/
-CORRAL_API bool corral_domain_set_scale(corral_sched *sched, uint32_t domain, float scale);
-CORRAL_API float corral_domain_scale(const corral_sched *sched, uint32_t domain);
-CORRAL_API bool corral_domain_pause(corral_sched *sched, uint32_t domain);
-CORRAL_API bool corral_domain_resume(corral_sched *sched, uint32_t domain);
-CORRAL_API bool corral_domain_paused(const corral_sched *sched, uint32_t domain);
-CORRAL_API double corral_domain_time(const corral_sched *sched, uint32_t domain); /* its seconds since create */
-/* Put a coroutine (and the children it awaits, all the way down), an
-   owner's or tags' members in a domain; returns how many moved. */
-CORRAL_API bool corral_set_domain(corral_sched *sched, corral_handle h, uint32_t domain);
-CORRAL_API uint32_t corral_set_domain_owner(corral_sched *sched, uint64_t owner, uint32_t domain);
-CORRAL_API uint32_t corral_set_domain_tags(corral_sched *sched, uint32_t any_of, uint32_t domain);
-/* Unscaled seconds since create (what real-time waits count). */
-CORRAL_API double corral_unscaled_time(const corral_sched *sched);
-/* Fixed-update clock: seconds of fixed steps run. */
-CORRAL_API double corral_fixed_time(const corral_sched *sched);
-
-/* Number of live coroutines. */
-CORRAL_API uint32_t corral_live_count(const corral_sched *sched);
-
-/* Time: scaled seconds since create, frame count (frames begun). */
-CORRAL_API double corral_time(const corral_sched *sched);
-CORRAL_API uint64_t corral_frame(const corral_sched *sched);
-
-/* ---------------------------------------------------------------- IN A STEP */
-
-/* These take the running coroutine `co` and are valid inside its step. */
-CORRAL_API float corral_dt(const corral_co *co);          /* its domain's dt; fixed_dt in FIXED_UPDATE
-                                                             (0 while its domain is paused) */
-CORRAL_API uint32_t corral_domain_of(const corral_co *co); /* its time domain */
-CORRAL_API float corral_unscaled_dt(const corral_co *co); /* this frame's dt, unscaled */
-CORRAL_API corral_phase corral_current_phase(const corral_co *co);
-CORRAL_API corral_handle corral_self(const corral_co *co);      /* own handle */
-CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
 
 /* ---------------------------------------------------------------- WAITS */
 /*
@@ -1034,19 +1094,6 @@ CORRAL_API bool corral_future_done(const corral_sched *sched, corral_future f);
 CORRAL_API bool corral_future_value(const corral_sched *sched, corral_future f, corral_value *out);
 CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
 
-/* From any thread (API.md, "Threads"): a completion or a raise, queued
-   without a lock or an allocation and applied by the owner at the start
-   of its next frame (corral_tick / corral_frame_begin), in post order per
-   thread; its waiters then resume as if the owner had called
-   corral_future_complete / corral_signal_raise there. false: the queue is
-   full (retry later), the scheduler is being destroyed, or this build has
-   no atomics; the reason is this thread's corral_last_error(NULL). A post
-   for a future or signal that is gone when it is applied is dropped and
-   counted (corral_pool_stats.posts_stale), never applied to another. Every
-   other call belongs to the scheduler's own thread. */
-CORRAL_API bool corral_future_post(corral_sched *sched, corral_future f, corral_value v);
-CORRAL_API bool corral_signal_post(corral_sched *sched, corral_signal sig);
-
 /*
     Channels, semaphores and wait groups (API.md, "Channels, semaphores
     and wait groups"), each from its pool in the arena (desc.max_channels,
@@ -1081,7 +1128,101 @@ CORRAL_API bool corral_waitgroup_done(corral_sched *sched, corral_waitgroup wg);
 CORRAL_API uint32_t corral_waitgroup_count(const corral_sched *sched, corral_waitgroup wg);
 CORRAL_API bool corral_waitgroup_destroy(corral_sched *sched, corral_waitgroup wg);
 
-/* ---------------------------------------------------------------- NESTING */
+/* ---------------------------------------------------------------- THE FRAME */
+/*
+    THE FRAME. Phases run in Unity's order; each has its own queue:
+
+        corral_frame_begin(s, dt)      clocks advance (scaled by time_scale),
+                                       frame count + 1
+        FIXED_UPDATE  0..n times       until fixed time catches up with time
+        UPDATE                         timers and frame waits wake here first
+        LATE_UPDATE
+        END_OF_FRAME
+
+    corral_tick(s, dt) does all of it; engines with their own loop call
+    corral_frame_begin once and corral_run_phase at each point. Every phase
+    run resumes its queued coroutines once, in order (see corral_order).
+    Which run a wait resumes in: API.md, "When a coroutine resumes".
+*/
+
+/* A whole frame: frame_begin(dt), the fixed steps due (at most
+   desc.max_fixed_steps), UPDATE, LATE_UPDATE, END_OF_FRAME. Returns the
+   steps run. Refused (0) unless between ticks (API.md, "Between
+   ticks"). A negative
+   or NaN dt counts as 0 (CORRAL_ERR_BAD_DT). */
+CORRAL_API uint32_t corral_tick(corral_sched *sched, float dt);
+/* Advance the clocks by dt (unscaled seconds) and the frame count by one. */
+CORRAL_API void corral_frame_begin(corral_sched *sched, float dt);
+/* Run one phase now. FIXED_UPDATE runs one fixed step (fixed time +=
+   fixed_dt). The frame's first run first wakes the timers that are due. */
+CORRAL_API uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
+/* Time budget (0: none, the default): each phase run stops stepping once
+   it has spent `ns` by the desc's clock (it always makes one step). What
+   did not run goes first in the next run of that phase: nothing starves.
+   A step can ask how much is left, to split dense work across frames. */
+CORRAL_API void corral_set_budget(corral_sched *sched, uint64_t ns);
+CORRAL_API uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
+
+/* Fixed steps still due this frame (what corral_tick would run). */
+CORRAL_API uint32_t corral_fixed_steps_due(const corral_sched *sched);
+
+/* 0 pauses scaled time (and scaled waits, and fixed steps); default 1.
+   The scale of domain 0, the game clock (below). */
+CORRAL_API void corral_set_time_scale(corral_sched *sched, float scale);
+CORRAL_API float corral_time_scale(const corral_sched *sched);
+
+/*
+    Time domains (API.md, "Time domains"): desc.domains clocks, each
+    with its own scale and pause, advanced by every frame's dt. Domain 0 is
+    the game clock (corral_time, corral_set_time_scale, the fixed steps);
+    the others are the game's: a UI clock that runs while the game is
+    paused, slow motion for one character. A coroutine lives in one
+    domain (corral_start_desc.domain; a call's child and a race's arms in
+    their caller's): its `seconds` waits count that domain's time and
+    corral_dt is that domain's dt. Scaling or pausing a domain takes
+    effect on every sleeper in it from the next frame, each keeping
+    exactly the time it has left in that domain; moving a coroutine to
+    another domain carries its time left over. A paused domain's clock
+    stands still (its sleepers wait, corral_dt reads 0); its coroutines
+    still step, as under Unity's timeScale 0 (to hold them too: the
+    group pause). false / 0 with CORRAL_ERR_BAD_DOMAIN for a domain past
+    desc.domains, CORRAL_ERR_BAD_DT for a negative or NaN scale.
+*/
+CORRAL_API bool corral_domain_set_scale(corral_sched *sched, uint32_t domain, float scale);
+CORRAL_API float corral_domain_scale(const corral_sched *sched, uint32_t domain);
+CORRAL_API bool corral_domain_pause(corral_sched *sched, uint32_t domain);
+CORRAL_API bool corral_domain_resume(corral_sched *sched, uint32_t domain);
+CORRAL_API bool corral_domain_paused(const corral_sched *sched, uint32_t domain);
+CORRAL_API double corral_domain_time(const corral_sched *sched, uint32_t domain); /* its seconds since create */
+/* Put a coroutine (and the children it awaits, all the way down), an
+   owner's or tags' members in a domain; returns how many moved. */
+CORRAL_API bool corral_set_domain(corral_sched *sched, corral_handle h, uint32_t domain);
+CORRAL_API uint32_t corral_set_domain_owner(corral_sched *sched, uint64_t owner, uint32_t domain);
+CORRAL_API uint32_t corral_set_domain_tags(corral_sched *sched, uint32_t any_of, uint32_t domain);
+/* Unscaled seconds since create (what real-time waits count). */
+CORRAL_API double corral_unscaled_time(const corral_sched *sched);
+/* Fixed-update clock: seconds of fixed steps run. */
+CORRAL_API double corral_fixed_time(const corral_sched *sched);
+
+/* Number of live coroutines. */
+CORRAL_API uint32_t corral_live_count(const corral_sched *sched);
+
+/* Time: scaled seconds since create, frame count (frames begun). */
+CORRAL_API double corral_time(const corral_sched *sched);
+CORRAL_API uint64_t corral_frame(const corral_sched *sched);
+
+/* ---- in a step */
+
+/* These take the running coroutine `co` and are valid inside its step. */
+CORRAL_API float corral_dt(const corral_co *co);          /* its domain's dt; fixed_dt in FIXED_UPDATE
+                                                             (0 while its domain is paused) */
+CORRAL_API uint32_t corral_domain_of(const corral_co *co); /* its time domain */
+CORRAL_API float corral_unscaled_dt(const corral_co *co); /* this frame's dt, unscaled */
+CORRAL_API corral_phase corral_current_phase(const corral_co *co);
+CORRAL_API corral_handle corral_self(const corral_co *co);      /* own handle */
+CORRAL_API corral_sched *corral_sched_of(const corral_co *co);  /* its scheduler */
+
+/* ---------------------------------------------------------------- RESULTS AND JOINS: calls, races, generators */
 /*
     A coroutine calls another and waits for it, like `yield return Foo2()`:
 
@@ -1171,7 +1312,7 @@ CORRAL_API corral_handle corral_generator_start(corral_sched *sched, const corra
                                                 size_t ctx_size);
 CORRAL_API bool corral_generator_next(corral_sched *sched, corral_handle h, void *out, size_t out_size);
 
-/* ---------------------------------------------------------------- GROUPS, PAUSE */
+/* ---------------------------------------------------------------- GROUPS AND PAUSE */
 /*
     A coroutine started with an owner (an entity id) and/or tags (a 32-bit
     mask) belongs to those groups. Group operations take time proportional
@@ -1212,197 +1353,123 @@ CORRAL_API bool corral_paused(const corral_sched *sched, corral_handle h);
    waits on), then hold it again. */
 CORRAL_API bool corral_step_once(corral_sched *sched, corral_handle h);
 
-/* Resume points: sequential code that waits where it stands, a switch over
-   the points underneath. Locals that must survive a wait live in the context.
-   Limit: do not wait inside a `switch` of your own (use if/else there).
-   Each wait below is an unnamed point: its id holds within one build.
-   Named points (CORRAL_BEGIN_AT) keep their names from build to build, so
-   a save game (corral_save) made at one loads in the next build wherever
-   lines or other waits were added: API.md, "Resume points". */
-/* What the resume-point macros check at compile time, so that a mistake
-   is a compile error naming it rather than a coroutine that ends at its
-   next resume:
-   - the body's kind: DEFINE_COROUTINE_AT's body takes `corral_co *const
-     co`, DEFINE_COROUTINE's `corral_co *co`; CORRAL_BEGIN and
-     CORRAL_BEGIN_AT check it is theirs (CORRAL__NAMED_BODY);
-   - what opened the body: CORRAL_BEGIN declares struct corral__opened
-     of 2 bytes in the body's block, CORRAL_BEGIN_AT one of 3, hiding the
-     1-byte one declared here; every wait checks the size it sees. */
-struct corral__opened { char n[1]; };
-/* (tcc's _Generic does not see the qualifier: there the body's kind is
-   not checked, the rest is) */
-#ifdef __cplusplus
-#define CORRAL__NAMED_BODY(co, yes) (std::is_const<decltype(co)>::value == (yes))
-#elif defined(__TINYC__)
-#define CORRAL__NAMED_BODY(co, yes) 1
-#else
-#define CORRAL__NAMED_BODY(co, yes) (_Generic(&(co), corral_co *const *: 1, default: 0) == (yes))
-#endif
-#define CORRAL__OPENED(n) \
-    CORRAL__HIDE_BEGIN struct corral__opened { char k[n]; }; CORRAL__HIDE_END
-#define CORRAL__CHECK_UNNAMED                                                              \
-    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) != 1,                              \
-                          "corral: a wait before CORRAL_BEGIN: open the body with "        \
-                          "CORRAL_BEGIN(co) (CORRAL_BEGIN_AT(co, POINTS) for named points)"); \
-    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) != 3,                              \
-                          "corral: an unnamed wait in a body with named points "           \
-                          "(DEFINE_COROUTINE_AT): give it a point with the _AT form, "     \
-                          "e.g. CORRAL_AWAIT_AT(co, point, w)")
-#define CORRAL__CHECK_NAMED                                                                \
-    CORRAL__STATIC_ASSERT(sizeof(struct corral__opened) == 3,                              \
-                          "corral: a named wait (_AT) needs a body defined with "          \
-                          "DEFINE_COROUTINE_AT and opened with CORRAL_BEGIN_AT(co, POINTS)")
-/* Where a resume finds no case: its point is not in this body (a wait
-   inside a switch of the user's own took its case). Ends the coroutine
-   with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
-CORRAL_API corral_result corral_point_lost(corral_co *co);
-#define CORRAL_BEGIN(co)                                                                   \
-    CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 0),                                       \
-                          "corral: CORRAL_BEGIN in a body with named points: a "          \
-                          "DEFINE_COROUTINE_AT body opens with CORRAL_BEGIN_AT(co, POINTS)"); \
-    CORRAL__OPENED(2)                                                                      \
-    switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
-/* The same for a body whose waits are named, from the list POINTS(P) that
-   DEFINE_COROUTINE_AT(NAME, POINTS) gave the type: P(name) per point. */
-#ifdef NDEBUG
-#define CORRAL__CHECK_POINTS(co, POINTS) ((void)0)
-#else /* debug builds: a coroutine's first step checks the list is its type's */
-#define CORRAL__CHECK_POINTS(co, POINTS)                                          \
-    do {                                                                          \
-        static const char *const corral__pt_names_[] = {POINTS(CORRAL__GEN_POINT_NAME)}; \
-        if ((co)->resume == 0)                                                    \
-            corral_points_check((co), corral__pt_names_,                         \
-                                 (uint32_t)(sizeof corral__pt_names_ / sizeof *corral__pt_names_)); \
-    } while (0)
-#endif
-#define CORRAL_BEGIN_AT(co, POINTS)                                   \
-    CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 1),                  \
-                          "corral: CORRAL_BEGIN_AT in a body without named points: " \
-                          "define it with DEFINE_COROUTINE_AT(NAME, POINTS)"); \
-    CORRAL__OPENED(3)                                                 \
-    enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
-    CORRAL__STATIC_ASSERT(corral__pt_end_ <= CORRAL__AUTO_POINTS, "corral: too many named points"); \
-    CORRAL__CHECK_POINTS(co, POINTS);                                 \
-    switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
-#define CORRAL_END(co)  \
-    } (co)->resume = 0; \
-    return CORRAL_STOP
-/* A plain yield: resume on the line after (when: API.md, "When a
-   coroutine resumes"). */
-#define CORRAL_WAIT_FRAME(co) CORRAL__YIELD_AT(co, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
-#define CORRAL__YIELD_AT(co, id, check)                   \
-    do {                                                  \
-        check;                                            \
-        CORRAL__STATIC_ASSERT((id) <= CORRAL__POINT_MASK, \
-                              "corral: over 61440 unnamed points in one file"); \
-        (co)->resume = CORRAL__SITE(id);                  \
-        return CORRAL_YIELD;                              \
-        case (id):;                                       \
-    } while (0)
-/* yield at resume point id when `started` (a wait or a call began) */
-#define CORRAL__YIELD_IF(co, started, id, check)          \
-    do {                                                  \
-        check;                                            \
-        CORRAL__STATIC_ASSERT((id) <= CORRAL__POINT_MASK, \
-                              "corral: over 61440 unnamed points in one file"); \
-        if (started) {                                    \
-            (co)->resume = CORRAL__SITE(id);              \
-            return CORRAL_YIELD;                          \
-            case (id):;                                   \
-        }                                                 \
-    } while (0)
-#define CORRAL__YIELD_UNNAMED(co, started) CORRAL__YIELD_IF(co, started, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
-#define CORRAL__YIELD_NAMED(co, started, pt) CORRAL__YIELD_IF(co, started, corral__pt_##pt, CORRAL__CHECK_NAMED)
-/* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
-   once when the wait is already over. The text of what it waits for is
-   the macro's argument as written. */
-#define CORRAL_AWAIT(co, w) CORRAL__AWAIT_T(co, w, #w)
-#define CORRAL__AWAIT_T(co, w, text) \
-    CORRAL__YIELD_UNNAMED(co, corral_await((co), corral_wait_text((w), (text))))
-#define CORRAL_WAIT_NEXT_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_next_frame(), "")
-#define CORRAL_WAIT_FRAMES(co, n) CORRAL__AWAIT_T(co, corral_wait_frames(n), #n)
-#define CORRAL_WAIT_SECONDS(co, t) CORRAL__AWAIT_T(co, corral_wait_seconds(t), #t)
-#define CORRAL_WAIT_REALTIME(co, t) CORRAL__AWAIT_T(co, corral_wait_realtime(t), #t)
-#define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_fixed_update(), "")
-#define CORRAL_WAIT_LATE_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_late_update(), "")
-#define CORRAL_WAIT_END_OF_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_end_of_frame(), "")
-#define CORRAL_WAIT_PHASE(co, p) CORRAL__AWAIT_T(co, corral_wait_phase(p), #p)
-#define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_until((fn), (user)), #fn "(" #user ")")
-#define CORRAL_WAIT_WHILE(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_while((fn), (user)), #fn "(" #user ")")
-#define CORRAL_WAIT_SIGNAL(co, sig) CORRAL__AWAIT_T(co, corral_wait_signal(sig), #sig)
-#define CORRAL_WAIT_FUTURE(co, f) CORRAL__AWAIT_T(co, corral_wait_future(f), #f)
-#define CORRAL_WAIT_JOIN(co, h) CORRAL__AWAIT_T(co, corral_wait_join(h), #h)
-#define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
-#define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
-/* Channels, semaphores, wait groups: pv points into the context */
-#define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
-#define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
-#define CORRAL_ACQUIRE(co, sem) CORRAL__AWAIT_T(co, corral_wait_acquire(sem), #sem)
-#define CORRAL_WAIT_GROUP(co, wg) CORRAL__AWAIT_T(co, corral_wait_group(wg), #wg)
-/* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
-   CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
-#define CORRAL_CALL(co, name, ...) CORRAL__YIELD_UNNAMED(co, name##_call((co), __VA_ARGS__))
-#define CORRAL_CALL_UNLESS(co, interrupt, name, ...) \
-    CORRAL__YIELD_UNNAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__))
-/* Race and sync: CORRAL_RACE(co, NAME_arm(co, ctx[, &dest]), ...) (above),
-   1 to CORRAL_MAX_GROUP arms. Each arm goes through corral__arm_made on
-   its own, so an arm that does not compile reports its own error and
-   nothing else. */
-CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
-#define CORRAL__EXPAND(x) x
-#define CORRAL__CAT_(a, b) a##b
-#define CORRAL__CAT(a, b) CORRAL__CAT_(a, b)
-#define CORRAL__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, \
-                      a20, a21, a22, a23, a24, n, ...) n
-#define CORRAL__NARG(...)                                                                              \
-    CORRAL__EXPAND(CORRAL__NARG_(__VA_ARGS__, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, 16, 15, 14, \
-                                 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
-#define CORRAL__ARM_MANY(...) corral_error_a_race_or_sync_takes_at_most_16_arms
-#define CORRAL__ARM_1(a) corral__arm_made(a)
-#define CORRAL__ARM_2(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_1(__VA_ARGS__))
-#define CORRAL__ARM_3(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_2(__VA_ARGS__))
-#define CORRAL__ARM_4(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_3(__VA_ARGS__))
-#define CORRAL__ARM_5(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_4(__VA_ARGS__))
-#define CORRAL__ARM_6(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_5(__VA_ARGS__))
-#define CORRAL__ARM_7(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_6(__VA_ARGS__))
-#define CORRAL__ARM_8(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_7(__VA_ARGS__))
-#define CORRAL__ARM_9(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_8(__VA_ARGS__))
-#define CORRAL__ARM_10(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_9(__VA_ARGS__))
-#define CORRAL__ARM_11(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_10(__VA_ARGS__))
-#define CORRAL__ARM_12(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_11(__VA_ARGS__))
-#define CORRAL__ARM_13(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_12(__VA_ARGS__))
-#define CORRAL__ARM_14(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_13(__VA_ARGS__))
-#define CORRAL__ARM_15(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_14(__VA_ARGS__))
-#define CORRAL__ARM_16(a, ...) corral__arm_made(a), CORRAL__EXPAND(CORRAL__ARM_15(__VA_ARGS__))
-#define CORRAL__ARM_EACH(...) CORRAL__EXPAND(CORRAL__CAT(CORRAL__ARM_, CORRAL__NARG(__VA_ARGS__))(__VA_ARGS__))
-#define CORRAL__ARMS(co, begin, ...) (corral__arm_made(begin(co)), CORRAL__ARM_EACH(__VA_ARGS__), corral_arms_start(co))
-#define CORRAL_RACE(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__))
-#define CORRAL_SYNC(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__))
-/* Named points: the same waits, resuming at the point `pt` of the list */
-#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt, CORRAL__CHECK_NAMED)
-#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), #w)), pt)
-#define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_NAMED(co, name##_call((co), __VA_ARGS__), pt)
-#define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
-    CORRAL__YIELD_NAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__), pt)
-#define CORRAL_RACE_AT(co, pt, ...) CORRAL__YIELD_NAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__), pt)
-#define CORRAL_SYNC_AT(co, pt, ...) CORRAL__YIELD_NAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__), pt)
-/* A generator's value: set `result` and suspend until the next pull. */
-#define CORRAL_YIELD_VALUE(co, v)  \
-    do {                           \
-        ctx->result = (v);         \
-        CORRAL_WAIT_FRAME(co);     \
-    } while (0)
-#define CORRAL_YIELD_VALUE_AT(co, pt, v) \
-    do {                                 \
-        ctx->result = (v);               \
-        CORRAL_WAIT_FRAME_AT(co, pt);    \
-    } while (0)
-/* End the coroutine now (cleanup runs with CORRAL_END_FINISHED). */
-#define CORRAL_EXIT(co) \
-    do {                \
-        (void)(co);     \
-        return CORRAL_STOP; \
-    } while (0)
+/* ---------------------------------------------------------------- ERRORS */
+
+CORRAL_API const char *corral_error_str(corral_error err);
+
+/* True for the errors that are programming mistakes (a wait outside a
+   step, a forged handle, a wrong context size, a cyclic wait, ...), as
+   opposed to run-time conditions a game handles (a full pool, a stale
+   handle, a future already released). Misuse is what
+   CORRAL_VALIDATION_FATAL aborts on. */
+CORRAL_API bool corral_error_is_misuse(corral_error err);
+
+/* Last error on `sched`; with sched == NULL, the last error of this thread
+   (create failures and calls made with a NULL scheduler land there). */
+CORRAL_API corral_error corral_last_error(const corral_sched *sched);
+
+/* The last error in words, as the logger would have been told it: the
+   call, the handle, the coroutine whose step made it, the rule and the
+   detail ("corral_load: the save is damaged, ...: type 'enemy' (id 3):
+   no field 'hp' in this build"). Works without a logger. sched == NULL:
+   this thread's. The text stays valid until the next call of this
+   function for the same scheduler (or thread). "no error" when none. */
+CORRAL_API const char *corral_last_error_detail(const corral_sched *sched);
+
+/* A stock logger that prints each message to stderr, one line each
+   ("corral: error: ..."): `desc.logger.fn = corral_log_stderr;`. */
+CORRAL_API void corral_log_stderr(corral_log_level level, corral_error item, const char *message,
+                                  const corral_sched *sched, void *user_data);
+
+/* ---------------------------------------------------------------- PERSISTENCE: rollback, save games, adopting a copied block */
+
+/* Rollback (API.md, "Rollback"): the live state of a scheduler copied
+   into a caller's buffer and back into the same scheduler, in place. The
+   copy holds the control state and the slots, nodes and chunks in use or
+   recently in use, not the capacity. Both need the scheduler between ticks
+   (API.md, "Between ticks"); no allocation.
+   corral_snapshot_size: the bytes corral_snapshot needs now (0 on error).
+   corral_snapshot: writes it; the bytes written, or 0
+   (CORRAL_ERR_SNAPSHOT_TOO_SMALL and nothing written if size is short).
+   corral_restore: rewinds sched to the snapshot: coroutines, contexts,
+   waits, timers, clocks, frame count, signals, futures, groups, pauses,
+   counters. The environment (allocator, logger, hooks, clock) and the
+   profiling rings stay as they are. Handles, signals and futures valid at
+   the snapshot are valid again; any taken after it stay stale forever.
+   false (CORRAL_ERR_BAD_SNAPSHOT) and nothing changed if buf is not a
+   whole snapshot of a scheduler with this one's layout (same desc). */
+CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
+CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
+CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
+/* 64 bits over the logical state: each live coroutine (slot, type name,
+   state, phase, resume point, context fields, wait, links, groups, pause,
+   birth frame), the run order, timers, signals, futures, clocks and frame
+   count. Addresses, generations, padding, pointer fields and free slots
+   do not count: two processes that ran the same inputs print the same
+   hash (DETERMINISM.md). 0 on error. */
+CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
+
+/* Save games (SAVE.md): the state written in a versioned,
+   little-endian format that another process, another platform or the
+   next build of the game can load. Types go by registry id (desc.registry)
+   with their field names, resume points by name (DEFINE_COROUTINE_AT),
+   predicates by id (desc.predicates), timers as time left on their clock;
+   no pointer is written.
+   corral_save: writes into buf (NULL: only measures); the bytes of the
+   save, or 0 with CORRAL_ERR_UNSAVABLE naming what cannot be saved (a type
+   without a registry id, a pointer field, an unnamed resume point, an
+   unregistered predicate), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
+   ticks guard's IN_TICK or DESTROYING.
+   corral_load: replaces the state of sched (its coroutines end with
+   CORRAL_END_DESTROYED first) by the save's. Every count, id, index,
+   chain, field and resume point is checked before anything changes: a
+   refused load (CORRAL_ERR_BAD_SAVE, the detail says why) leaves sched as
+   it was. Fields are matched by name: new ones start zeroed (then
+   desc.upgrade runs), integers and floats may widen; a field or point the
+   build no longer has is refused. */
+/* A list X(fn, id) of predicate functions, for save games:
+   CORRAL_DEFINE_PREDICATES(game, GAME_PREDICATES) defines game_predicates. */
+#define CORRAL__GEN_PRED_FN(fn, id) fn,
+#define CORRAL__GEN_PRED_ID(fn, id) (uint32_t)(id),
+#define CORRAL__GEN_PRED_NAME(fn, id) #fn,
+#define CORRAL_DEFINE_PREDICATES(reg, LIST)                                                          \
+    static bool (*const reg##__pred_fns[])(void *) = {LIST(CORRAL__GEN_PRED_FN)};                     \
+    static const uint32_t reg##__pred_ids[] = {LIST(CORRAL__GEN_PRED_ID)};                            \
+    static const char *const reg##__pred_names[] = {LIST(CORRAL__GEN_PRED_NAME)};                     \
+    const corral_predicate_registry reg##_predicates = {#reg, reg##__pred_fns, reg##__pred_ids,       \
+                                                        reg##__pred_names,                            \
+                                                        (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0])}
+/* Whether names[0 .. count) are the named points of co's type, in order;
+   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
+   coroutine's first step in debug builds. */
+CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
+CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
+CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
+
+/* Snapshots: the arena holds no pointer into itself, so a byte copy of a
+   scheduler's block (caller-owned memory, copied whole) is a working
+   scheduler once adopted. Returns it, or NULL (CORRAL_ERR_NOT_A_SCHED) if
+   the block holds none or is smaller than the original, or
+   (CORRAL_ERR_FOREIGN_BLOCK) if another process or build made it: its
+   vtables and callbacks are addresses in that image. The copy is
+   caller-owned: destroy ends its coroutines and frees nothing. Pointers the
+   user put in contexts are copied as they are. */
+CORRAL_API corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
+
+/* ---------------------------------------------------------------- THREADS */
+
+/* From any thread (API.md, "Threads"): a completion or a raise, queued
+   without a lock or an allocation and applied by the owner at the start
+   of its next frame (corral_tick / corral_frame_begin), in post order per
+   thread; its waiters then resume as if the owner had called
+   corral_future_complete / corral_signal_raise there. false: the queue is
+   full (retry later), the scheduler is being destroyed, or this build has
+   no atomics; the reason is this thread's corral_last_error(NULL). A post
+   for a future or signal that is gone when it is applied is dropped and
+   counted (corral_pool_stats.posts_stale), never applied to another. Every
+   other call belongs to the scheduler's own thread. */
+CORRAL_API bool corral_future_post(corral_sched *sched, corral_future f, corral_value v);
+CORRAL_API bool corral_signal_post(corral_sched *sched, corral_signal sig);
 
 /* ---------------------------------------------------------------- PROFILING */
 
