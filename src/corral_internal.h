@@ -1071,6 +1071,23 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
 
+/* What a kind's verify part may ask of the image corral_verify reads (the
+   live block or a snapshot's sections): verify.c fills it in. */
+typedef struct corral__image corral__image;
+typedef struct corral__vquery {
+    corral__image *m;
+    const corral__type_entry *te; /* the waiting coroutine's type */
+    uint32_t g;                   /* its global slot */
+    /* item i of a pool, copied to tmp (a pool item's size), or NULL: out of range */
+    const void *(*item)(corral__image *m, uint32_t pool, uint32_t i, void *tmp);
+    bool (*alive)(corral__image *m, uint32_t g); /* a live coroutine at global slot g */
+} corral__vquery;
+/* a value of n bytes at offset at of a slot lies in the type's context */
+static inline bool corral__ctx_holds(const corral__type_entry *te, uint32_t at, uint32_t n)
+{
+    return at >= te->ctx_off && (uint64_t)at + n <= (uint64_t)te->ctx_off + te->ctx_size;
+}
+
 /* The parts of a wait kind that takes a node: one table per kind, filled in
    by the file that owns it and named by the `part` column of
    CORRAL_WAIT_KINDS. waits.c asks the table; no other file chooses by kind. */
@@ -1089,6 +1106,13 @@ typedef struct corral__wait_part {
     /* ready() may take something (a value, a permit) that a wait which
        then cannot be registered would have to give back */
     bool takes;
+    /* corral_verify: what an attached node of a list kind waits on is
+       there (NULL: nothing to check beyond its container) */
+    bool (*verify)(const corral__vquery *q, const corral__node *n);
+    /* the inspector's wait text (export.c), after the kind's name: what it
+       waits on (name), and, for a lone wait, what keeps it waiting (why) */
+    void (*name)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
+    void (*why)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
 } corral__wait_part;
 /* the core's kinds' tables (timers.c, polls.c, wakelists.c, calls.c) */
 extern const corral__wait_part corral__timer_part, corral__poll_part, corral__signal_part, corral__future_part,
@@ -1294,7 +1318,7 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s
 void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
 
 /* ---- verify.c: the invariants, over the live block or a snapshot's sections */
-typedef struct corral__image {
+struct corral__image {
     const corral_sched *s;     /* the control state: the scheduler, or a snapshot's copy of it */
     const corral_sched *blk;   /* the live scheduler (its types; what a snapshot leaves out) */
     const unsigned char *snap; /* NULL: read the live block */
@@ -1306,9 +1330,11 @@ typedef struct corral__image {
     const char *why; /* the first invariant that does not hold */
     uint32_t last_ci, last_pi, last_bump; /* the page read last (a snapshot's) */
     size_t last_data;
-} corral__image;
+};
 bool corral__verify_image(corral__image *m);
 bool corral__pools_verify(corral__image *m); /* pool.c: free lists, counts, free items' lists */
+/* pool.c: item i of a pool in the image, copied to tmp, or NULL: out of range */
+const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, void *tmp);
 
 /* Test hook: the checksum a snapshot carries over its bytes after the
    header (the hostile tests make it again after an edit). */

@@ -11,6 +11,7 @@
 */
 #include "../corral_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Where a child's result goes: *off, its offset in the caller's slot (NIL:
@@ -210,10 +211,21 @@ static corral__list corral__join_list(corral_sched *s, const corral__node *n)
     corral__meta *m = &corral__meta_table(s)[n->u.t.target];
     return (corral__list){&m->joiners_head, &m->joiners_tail};
 }
+static bool corral__join_verify(const corral__vquery *q, const corral__node *n)
+{
+    return n->u.t.target != q->g && q->alive(q->m, n->u.t.target);
+}
+static void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+{
+    corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
+    snprintf(buf, cap, " 0x%06x:%u", t.index, t.gen);
+}
 const corral__wait_part corral__join_part = {
     .ready = corral__join_ready,
     .arm = corral__join_arm,
     .list = corral__join_list,
+    .verify = corral__join_verify,
+    .name = corral__join_name,
 };
 
 void corral__wake_joiners(corral_sched *s, corral_co *co)

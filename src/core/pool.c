@@ -137,6 +137,11 @@ static const corral__item *corral__iitem(corral__image *m, uint32_t p, uint32_t 
     return (const corral__item *)(const void *)tmp;
 }
 
+const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, void *tmp)
+{
+    return i < m->s->pools[pool].cap ? corral__iitem(m, pool, i, (unsigned char *)tmp) : NULL;
+}
+
 bool corral__pools_verify(corral__image *m)
 {
     const corral_sched *s = m->s;

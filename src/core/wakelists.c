@@ -7,6 +7,7 @@
 */
 #include "../corral_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- signals */
@@ -77,10 +78,23 @@ static corral__list corral__signal_list(corral_sched *s, const corral__node *n)
     corral__signal *g = &corral__signals(s)[n->u.t.target];
     return (corral__list){&g->head, &g->tail};
 }
+static bool corral__signal_verify(const corral__vquery *q, const corral__node *n)
+{
+    corral__signal tmp;
+    const void *x = q->item(q->m, CORRAL__POOL_SIGNAL, n->u.t.target, &tmp);
+    return x && corral__item_live(x);
+}
+static void corral__item_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+{
+    (void)s;
+    snprintf(buf, cap, " #%u", n->u.t.target);
+}
 const corral__wait_part corral__signal_part = {
     .ready = corral__signal_ready,
     .arm = corral__signal_arm,
     .list = corral__signal_list,
+    .verify = corral__signal_verify,
+    .name = corral__item_name,
 };
 
 /* ---- futures */
@@ -188,8 +202,16 @@ static corral__list corral__future_list(corral_sched *s, const corral__node *n)
     corral__future *g = &corral__futures(s)[n->u.t.target];
     return (corral__list){&g->head, &g->tail};
 }
+static bool corral__future_verify(const corral__vquery *q, const corral__node *n)
+{
+    corral__future tmp;
+    const void *x = q->item(q->m, CORRAL__POOL_FUTURE, n->u.t.target, &tmp);
+    return x && corral__item_live(x);
+}
 const corral__wait_part corral__future_part = {
     .ready = corral__future_ready,
     .arm = corral__future_arm,
     .list = corral__future_list,
+    .verify = corral__future_verify,
+    .name = corral__item_name,
 };

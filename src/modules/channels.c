@@ -14,6 +14,7 @@
 */
 #include "../corral_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- the pools */
@@ -308,6 +309,42 @@ static void corral__counter_arm(corral_sched *s, corral_co *co, uint32_t i, cons
     corral__list_push(s, corral__counter_list(s, n), i);
 }
 
+static bool corral__chan_verify(const corral__vquery *q, const corral__node *n)
+{
+    corral__channel tmp;
+    const corral__channel *c = (const corral__channel *)q->item(q->m, CORRAL__POOL_CHANNEL, n->u.t.target, &tmp);
+    return c && corral__item_live(c) && corral__ctx_holds(q->te, n->u.t.seq, c->size);
+}
+static bool corral__counter_verify(const corral__vquery *q, const corral__node *n, uint32_t kind)
+{
+    corral__counter tmp;
+    const corral__counter *c = (const corral__counter *)q->item(q->m, CORRAL__POOL_COUNTER, n->u.t.target, &tmp);
+    return c && corral__item_live(c) && c->kind == kind;
+}
+static bool corral__acquire_verify(const corral__vquery *q, const corral__node *n)
+{
+    return corral__counter_verify(q, n, CORRAL__SEMAPHORE);
+}
+static bool corral__wait_group_verify(const corral__vquery *q, const corral__node *n)
+{
+    return corral__counter_verify(q, n, CORRAL__WAITGROUP);
+}
+static void corral__chan_why(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+{
+    const corral__channel *c = &corral__channels(s)[n->u.t.target];
+    snprintf(buf, cap, ": %s (%u of %u)", n->kind == CORRAL_WAIT_SEND ? "full" : "empty", c->count, c->cap);
+}
+static void corral__acquire_why(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+{
+    (void)s;
+    (void)n;
+    snprintf(buf, cap, ": no permit free");
+}
+static void corral__wait_group_why(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+{
+    snprintf(buf, cap, ": %u to go", corral__counters(s)[n->u.t.target].count);
+}
+
 /* the kinds' tables, handed to the waits by the first create (no handle
    of these kinds exists before) */
 static const corral__wait_part corral__channel_part = {
@@ -315,17 +352,23 @@ static const corral__wait_part corral__channel_part = {
     .arm = corral__chan_arm,
     .list = corral__chan_list,
     .takes = true,
+    .verify = corral__chan_verify,
+    .why = corral__chan_why,
 };
 static const corral__wait_part corral__semaphore_part = {
     .ready = corral__acquire_ready,
     .arm = corral__counter_arm,
     .list = corral__counter_list,
     .takes = true,
+    .verify = corral__acquire_verify,
+    .why = corral__acquire_why,
 };
 static const corral__wait_part corral__waitgroup_part = {
     .ready = corral__wait_group_ready,
     .arm = corral__counter_arm,
     .list = corral__counter_list,
+    .verify = corral__wait_group_verify,
+    .why = corral__wait_group_why,
 };
 void corral__channels_use(void)
 {

@@ -280,23 +280,20 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         CORRAL__PUT("%s of %u waiting", m->mode == CORRAL__MODE_ALL ? "all" : "any", n);
     } else {
         const corral__node *n = &N[m->wait];
-        CORRAL__PUT("%s", corral_wait_kind_str((corral_wait_kind)n->kind));
-        if (n->kind == CORRAL_WAIT_SIGNAL || n->kind == CORRAL_WAIT_FUTURE) CORRAL__PUT(" #%u", n->u.t.target);
-        if (n->kind == CORRAL_WAIT_JOIN) {
-            corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
-            CORRAL__PUT(" 0x%06x:%u", t.index, t.gen);
-        }
+        const corral__wait_part *p = corral__wait_part_of(n->kind);
+        char part[96];
+        part[0] = 0;
+        if (p && p->name) p->name(s, n, part, sizeof part);
+        CORRAL__PUT("%s%s", corral_wait_kind_str((corral_wait_kind)n->kind), part);
     }
     if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
     if (m->mode == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
         const corral__node *n = &N[m->wait];
-        if (n->kind == CORRAL_WAIT_SEND || n->kind == CORRAL_WAIT_RECEIVE) {
-            const corral__channel *c = &corral__channels(s)[n->u.t.target];
-            CORRAL__PUT(": %s (%u of %u)", n->kind == CORRAL_WAIT_SEND ? "full" : "empty", c->count, c->cap);
-        } else if (n->kind == CORRAL_WAIT_ACQUIRE || n->kind == CORRAL_WAIT_WAIT_GROUP) {
-            CORRAL__PUT(n->kind == CORRAL_WAIT_ACQUIRE ? ": no permit free" : ": %u to go",
-                        corral__counters(s)[n->u.t.target].count);
-        }
+        const corral__wait_part *p = corral__wait_part_of(n->kind);
+        char part[96];
+        part[0] = 0;
+        if (p && p->why) p->why(s, n, part, sizeof part);
+        CORRAL__PUT("%s", part);
     }
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
         if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && N[i].attached) {

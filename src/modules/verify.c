@@ -393,9 +393,13 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
 }
 
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
-static bool corral__fits(const corral__type_entry *te, uint32_t at, uint32_t n)
+
+/* a live coroutine at global slot g (a join's target) */
+static bool corral__ialive(corral__image *m, uint32_t g)
 {
-    return at >= te->ctx_off && (uint64_t)at + n <= (uint64_t)te->ctx_off + te->ctx_size;
+    uint32_t ci, k;
+    corral_co ct;
+    return corral__iglobal(m->s, g, &ci, &k) && corral__state_alive(corral__ico(m, ci, k, &ct)->state);
 }
 
 /* one wait node of a coroutine (global g, type te): its kind, its container, its target */
@@ -403,12 +407,6 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
                                      const corral__type_entry *te, uint32_t *listed)
 {
     const corral_sched *s = m->s;
-    corral__signal st;
-    corral__future ft;
-    corral__channel cht;
-    corral__counter kt;
-    uint32_t ci, k;
-    corral_co ct;
     if (n->member >= CORRAL_MAX_GROUP || n->attached > 2) CORRAL__BAD("a wait node is malformed");
     if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
         if (n->attached == 1 && (n->list >= s->timers.heaps || n->next >= s->timers.heap_len[n->list] ||
@@ -424,36 +422,11 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
         return true;
     }
     if (!corral__kind_is(n->kind, CORRAL__HOW_LIST)) CORRAL__BAD("a wait node has a kind that takes no node");
+    const corral__wait_part *p = corral__wait_part_of(n->kind);
+    if (!p) CORRAL__BAD("a wait node is of a module's kind the process has not used");
     if (n->attached != 1) return true; /* fired (in an all): what it waited on may be gone */
-    const uint32_t t = n->u.t.target;
-    bool ok = false;
-    switch ((corral_wait_kind)n->kind) {
-    case CORRAL_WAIT_SIGNAL: ok = t < s->pools[CORRAL__POOL_SIGNAL].cap && corral__item_live(corral__isignal(m, t, &st)); break;
-    case CORRAL_WAIT_FUTURE: ok = t < s->pools[CORRAL__POOL_FUTURE].cap && corral__item_live(corral__ifuture(m, t, &ft)); break;
-    case CORRAL_WAIT_JOIN:
-        ok = t != g && corral__iglobal(s, t, &ci, &k) && corral__state_alive(corral__ico(m, ci, k, &ct)->state);
-        break;
-    case CORRAL_WAIT_SEND:
-    case CORRAL_WAIT_RECEIVE: {
-        const corral__channel *c = t < s->pools[CORRAL__POOL_CHANNEL].cap ? corral__ichannel(m, t, &cht) : NULL;
-        ok = c && corral__item_live(c) && corral__fits(te, n->u.t.seq, c->size);
-        break;
-    }
-    case CORRAL_WAIT_ACQUIRE:
-    case CORRAL_WAIT_WAIT_GROUP: {
-        const corral__counter *c = t < s->pools[CORRAL__POOL_COUNTER].cap ? corral__icounter(m, t, &kt) : NULL;
-        ok = c && corral__item_live(c) && c->kind == (n->kind == CORRAL_WAIT_ACQUIRE ? CORRAL__SEMAPHORE : CORRAL__WAITGROUP);
-        break;
-    }
-    case CORRAL_WAIT_FRAMES:
-    case CORRAL_WAIT_SECONDS:
-    case CORRAL_WAIT_REALTIME:
-    case CORRAL_WAIT_UNTIL:
-    case CORRAL_WAIT_WHILE:
-    CORRAL__CASES_WITHOUT_NODE
-        break;
-    }
-    if (!ok) CORRAL__BAD("a wait names a signal, future, coroutine, channel or count that is not there");
+    const corral__vquery q = {m, te, g, corral__pool_iitem, corral__ialive};
+    if (p->verify && !p->verify(&q, n)) CORRAL__BAD("a wait names a signal, future, coroutine, channel or count that is not there");
     (*listed)++;
     return true;
 }
@@ -520,7 +493,7 @@ static bool corral__verify_nodes(corral__image *m)
                 if (!corral__state_alive(ch->state) || corral__imeta(m, pci, pk, &pmt)->parent != g)
                     CORRAL__BAD("an arm's child does not name its caller as parent");
                 uint32_t rs = corral__result_of(m, nd->u.t.target);
-                if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__fits(te, nd->u.t.seq, rs)))
+                if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, nd->u.t.seq, rs)))
                     CORRAL__BAD("an arm's result has no place in its caller");
                 running++;
             }
@@ -571,7 +544,7 @@ static bool corral__verify_nodes(corral__image *m)
             if (!corral__state_alive(ch->state) || corral__imeta(m, pci, pk, &pmt)->parent != g)
                 CORRAL__BAD("a caller's child does not name it as parent");
             uint32_t rs = corral__result_of(m, md->child);
-            if (md->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__fits(te, md->dest, rs)))
+            if (md->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, md->dest, rs)))
                 CORRAL__BAD("a child's result has no place in its caller");
         }
         if (md->parent != CORRAL__NIL) {
