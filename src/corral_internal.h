@@ -1071,6 +1071,96 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
 
+/* ---- a save's byte stream (save.c's format, docs/SAVE.md): little-endian
+   words, bounds-checked; a kind's table writes and reads its node's own
+   words with it, save.c the rest */
+typedef struct corral__io {
+    unsigned char *w;       /* writing, or NULL (measuring) */
+    const unsigned char *r; /* reading, or NULL */
+    size_t at, size;
+    bool bad;               /* read past the end, or a check failed */
+    const char *why;        /* the first failure */
+    char detail[256];
+} corral__io;
+static inline void corral__io_fail(corral__io *io, const char *why)
+{
+    if (!io->bad) io->why = why;
+    io->bad = true;
+}
+static inline void corral__put_bytes(corral__io *io, const void *p, size_t n)
+{
+    if (io->w && io->at + n <= io->size) memcpy(io->w + io->at, p, n);
+    io->at += n;
+}
+static inline void corral__put_u(corral__io *io, uint64_t v, unsigned bytes)
+{
+    unsigned char b[8];
+    for (unsigned i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> (8 * i));
+    corral__put_bytes(io, b, bytes);
+}
+static inline void corral__put_f64(corral__io *io, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
+    corral__put_u(io, v, 8);
+}
+static inline const unsigned char *corral__get_bytes(corral__io *io, size_t n)
+{
+    if (io->bad || n > io->size - io->at) {
+        corral__io_fail(io, "the save ends early");
+        return NULL;
+    }
+    const unsigned char *p = io->r + io->at;
+    io->at += n;
+    return p;
+}
+static inline uint64_t corral__get_u(corral__io *io, unsigned bytes)
+{
+    const unsigned char *p = corral__get_bytes(io, bytes);
+    uint64_t v = 0;
+    for (unsigned i = 0; p && i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+static inline double corral__get_f64(corral__io *io)
+{
+    uint64_t v = corral__get_u(io, 8);
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+/* A coroutine in a save is named by its handle's index (class << 24 | slot) */
+static inline uint32_t corral__save_ref(const corral_sched *s, uint32_t g);
+/* a wait node as a save holds it, read back (flags: CORRAL__SW_*) */
+enum { CORRAL__SW_HELD = 1, CORRAL__SW_FIRED = 2 }; /* attached 2, attached 0 */
+typedef struct corral__lwait {
+    uint8_t kind, member, flags, list;
+    uint32_t order, seq, ref; /* ref: what it waits on, by the kind's table */
+    double due;
+    uint64_t user;
+} corral__lwait;
+/* What a kind's check and place may ask of the load under way (save.c
+   fills it in for one waiting coroutine) */
+typedef struct corral__lview {
+    const void *L;        /* save.c's loader */
+    corral_sched *s;
+    uint32_t self;        /* the waiting coroutine's saved index */
+    uint32_t type;        /* its type, as the loader numbers the saved ones */
+    const corral__type_entry *te; /* its type in this build */
+    uint32_t domain;      /* its time domain */
+    uint32_t domains;     /* time domains the save has */
+    /* the saved coroutine ref, or NIL: the save holds none */
+    uint32_t (*find)(const void *L, uint32_t ref);
+    /* the saved item of a pool at index, or NULL: the save holds none;
+       its row: {index, gen, then the owner's two words} (signals: none,
+       futures: done and value) */
+    const unsigned char *(*item)(const void *L, uint32_t pool, uint32_t index);
+    /* where a saved field (and byte in it) lies in this build's context of
+       the type, or NIL: nowhere */
+    uint32_t (*dest)(const void *L, uint32_t type, uint32_t field, uint32_t delta);
+    /* the global slot saved coroutine ref is loaded into (place) */
+    uint32_t (*slot)(const void *L, uint32_t ref);
+} corral__lview;
+
 /* What a kind's verify part may ask of the image corral_verify reads (the
    live block or a snapshot's sections): verify.c fills it in. */
 typedef struct corral__image corral__image;
@@ -1113,7 +1203,26 @@ typedef struct corral__wait_part {
        waits on (name), and, for a lone wait, what keeps it waiting (why) */
     void (*name)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
     void (*why)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
+    /* save games: whether the node can be saved (NULL: always) */
+    bool (*savable)(const corral_sched *s, const corral__node *n);
+    /* its own words after the node's common ones (te: its coroutine's type) */
+    void (*save)(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
+    void (*read)(corral__io *io, corral__lwait *w);
+    /* NULL when a loaded node is sound for this build, else what is wrong
+       (a format with two %s: the type's name, then nothing) */
+    const char *(*check)(const corral__lview *v, const corral__lwait *w);
+    /* loaded node i of co (co, kind, member, order set) back where it was:
+       its fields, and its container unless held (paused, or fired) */
+    void (*place)(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 } corral__wait_part;
+/* the table of a node kind past the wait kinds: an arm of a race or sync
+   (races.c hands it over with the races' table), else NULL */
+const corral__wait_part *corral__node_part_of(uint32_t kind);
+/* the parts most list kinds share (waits.c): what the node waits on by its
+   index (u.t.target) in the save; placed back at that index, on its list */
+void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
+void corral__index_read(corral__io *io, corral__lwait *w);
+void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* the core's kinds' tables (timers.c, polls.c, wakelists.c, calls.c) */
 extern const corral__wait_part corral__timer_part, corral__poll_part, corral__signal_part, corral__future_part,
     corral__join_part;
@@ -1198,6 +1307,7 @@ typedef struct corral__race_part {
                     corral_end_reason why);
 } corral__race_part;
 void corral__race_part_set(const corral__race_part *part);
+void corral__arm_part_set(const corral__wait_part *part); /* waits.c: an arm node's table */
 void corral__races_use(void);
 void corral__wake_joiners(corral_sched *s, corral_co *co); /* it is ending */
 /* a called child ends: its result and outcome to its caller, who wakes */
@@ -1254,6 +1364,10 @@ static inline bool corral__slot_holds(uint32_t sz, const corral_type *vt)
     return (uint64_t)vt->ctx_offset + vt->ctx_size <= sz && sz % vt->ctx_align == 0;
 }
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
+/* the field (index in its field table) a context offset lies in, and the
+   byte in it; 0xFFFFFFFE: the result; NIL: none */
+uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
+#define CORRAL__FIELD_RESULT 0xFFFFFFFEu
 /* A type whose coroutines need none of the optional work of a start and an
    end in this scheduler: no cleanup hook, no budget, no alloc/free hooks,
    no instrumented steps. All are fixed once the entry is made (budgets at
@@ -1280,6 +1394,10 @@ static inline corral_co *corral__co_of_global(const corral_sched *s, uint32_t g)
     while (g >= s->arena.classes[i].first + s->arena.classes[i].capacity) i++;
     const corral__class *c = &s->arena.classes[i];
     return CORRAL__CO(s, corral__slot_off(c, g - c->first));
+}
+static inline uint32_t corral__save_ref(const corral_sched *s, uint32_t g)
+{
+    return corral__handle_of(s, corral__co_of_global(s, g)).index;
 }
 static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_co *co)
 {

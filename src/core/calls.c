@@ -220,12 +220,35 @@ static void corral__join_name(const corral_sched *s, const corral__node *n, char
     corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
     snprintf(buf, cap, " 0x%06x:%u", t.index, t.gen);
 }
+/* save games: the joined coroutine by its saved index */
+static void corral__join_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    (void)te;
+    corral__put_u(io, corral__save_ref(s, n->u.t.target), 4);
+}
+static const char *corral__join_check(const corral__lview *v, const corral__lwait *w)
+{
+    return v->find(v->L, w->ref) == CORRAL__NIL || w->ref == v->self
+               ? "a coroutine of type %s joins one the save does not hold%s"
+               : NULL;
+}
+static void corral__join_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    (void)co;
+    corral__node *n = &corral__nodes(v->s)[i];
+    n->u.t.target = v->slot(v->L, w->ref);
+    if (!held) corral__list_push(v->s, corral__join_list(v->s, n), i);
+}
 const corral__wait_part corral__join_part = {
     .ready = corral__join_ready,
     .arm = corral__join_arm,
     .list = corral__join_list,
     .verify = corral__join_verify,
     .name = corral__join_name,
+    .save = corral__join_save,
+    .read = corral__index_read,
+    .check = corral__join_check,
+    .place = corral__join_load,
 };
 
 void corral__wake_joiners(corral_sched *s, corral_co *co)

@@ -75,12 +75,75 @@ static void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i
     corral__list_push(s, corral__poll_list(s, n), i);
 }
 
+/* ---- save games: its predicate by its id in desc.predicates, its user value */
+static bool corral__predicate_id(const corral_sched *s, corral_predicate fn, uint32_t *id)
+{
+    const corral_predicate_registry *pr = s->types.predicates;
+    for (uint32_t i = 0; pr && i < pr->count; i++)
+        if (pr->fns[i] == fn) {
+            *id = pr->ids[i];
+            return true;
+        }
+    return false;
+}
+static bool corral__poll_savable(const corral_sched *s, const corral__node *n)
+{
+    uint32_t id;
+    return corral__predicate_id(s, n->u.p.fn, &id);
+}
+static void corral__poll_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    (void)te;
+    uint32_t id = 0;
+    corral__predicate_id(s, n->u.p.fn, &id);
+    corral__put_u(io, id, 4);
+    corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
+}
+static void corral__poll_read(corral__io *io, corral__lwait *w)
+{
+    w->ref = (uint32_t)corral__get_u(io, 4);
+    w->user = corral__get_u(io, 8);
+}
+static corral_predicate corral__predicate_by_id(const corral_sched *s, uint32_t id)
+{
+    const corral_predicate_registry *pr = s->types.predicates;
+    for (uint32_t q = 0; pr && q < pr->count; q++)
+        if (pr->ids[q] == id) return pr->fns[q];
+    return NULL;
+}
+static const char *corral__poll_check(const corral__lview *v, const corral__lwait *w)
+{
+    const corral_sched *s = v->s;
+    if (!corral__predicate_by_id(s, w->ref))
+        return "a coroutine of type %s waits on a predicate id not in desc.predicates%s";
+    if (w->list >= CORRAL__PRED_NEXT + s->run.phases || w->list == CORRAL__PRED_POLL ||
+        (w->list < CORRAL__PRED_POLL && w->list >= s->run.phases))
+        return "a predicate of type %s is on no list%s";
+    return NULL;
+}
+static void corral__poll_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    (void)co;
+    corral_sched *s = v->s;
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.p.fn = corral__predicate_by_id(s, w->ref);
+    n->u.p.user = (void *)(uintptr_t)w->user;
+    n->list = w->list;
+    if (w->list >= CORRAL__PRED_NEXT) s->polls.next_pending = 1;
+    if (!held) corral__list_push(s, corral__poll_list(s, n), i);
+}
+
 const corral__wait_part corral__poll_part = {
     .ready = corral__poll_ready,
     .arm = corral__poll_arm,
     .list = corral__poll_list,
     .hold = corral__poll_hold,
     .unhold = corral__poll_unhold,
+    .savable = corral__poll_savable,
+    .save = corral__poll_save,
+    .read = corral__poll_read,
+    .check = corral__poll_check,
+    .place = corral__poll_load,
 };
 
 uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)

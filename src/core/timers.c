@@ -146,11 +146,45 @@ static void corral__timer_unhold(corral_sched *s, const corral_co *co, uint32_t 
     corral__heap_push(s, n->list, i);
 }
 
+/* ---- save games: its due time (held: the time it has left) and its order */
+static void corral__timer_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    (void)s;
+    (void)te;
+    corral__put_f64(io, n->u.t.due);
+    corral__put_u(io, n->u.t.seq, 4);
+}
+static void corral__timer_read(corral__io *io, corral__lwait *w)
+{
+    w->due = corral__get_f64(io);
+    w->seq = (uint32_t)corral__get_u(io, 4);
+}
+/* in range, and in its kind's heap (a wait of 0 sits in the frames' heap) */
+static const char *corral__timer_check(const corral__lview *v, const corral__lwait *w)
+{
+    const uint32_t own = w->kind == CORRAL_WAIT_SECONDS    ? corral__domain_heap(v->domain)
+                         : w->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
+                                                           : (uint32_t)CORRAL__HEAP_FRAMES;
+    if (!(w->due >= -1e12 && w->due <= 1e13) || w->list >= 2u + v->domains ||
+        (w->list != CORRAL__HEAP_FRAMES && w->list != own))
+        return "a timer of type %s is out of range%s";
+    return NULL;
+}
+static void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    (void)co;
+    corral__timer_place(v->s, i, w->list, w->due, w->seq, held);
+}
+
 const corral__wait_part corral__timer_part = {
     .ready = corral__timer_ready,
     .arm = corral__timer_arm,
     .hold = corral__timer_hold,
     .unhold = corral__timer_unhold,
+    .save = corral__timer_save,
+    .read = corral__timer_read,
+    .check = corral__timer_check,
+    .place = corral__timer_load,
 };
 
 /* Time (frames) until a timer node is due; a held one's is what it keeps. */

@@ -48,3 +48,19 @@ bool corral__type_ok(const corral_type *vt)
     if (vt->ctx_offset < CORRAL__HEADER_SIZE || vt->ctx_offset % vt->ctx_align != 0) return false;
     return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
 }
+
+uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta)
+{
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++)
+        if (off >= f[i].offset && off < f[i].offset + f[i].size) {
+            *delta = off - f[i].offset;
+            return i;
+        }
+    if (off == vt->result_offset && vt->result_size) {
+        *delta = 0;
+        return CORRAL__FIELD_RESULT;
+    }
+    return CORRAL__NIL;
+}

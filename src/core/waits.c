@@ -49,6 +49,29 @@ void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_pa
             corral__atomic_cas_ptr(&corral__module_parts[k], NULL, part);
 }
 
+static corral__atomic_ptr corral__arm_part;
+void corral__arm_part_set(const corral__wait_part *part) { corral__atomic_cas_ptr(&corral__arm_part, NULL, part); }
+const corral__wait_part *corral__node_part_of(uint32_t kind)
+{
+    if (kind < CORRAL_WAIT_KIND_COUNT) return corral__wait_part_of(kind);
+    return kind == CORRAL__NODE_ARM ? (const corral__wait_part *)corral__atomic_load_ptr(&corral__arm_part) : NULL;
+}
+
+void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    (void)s;
+    (void)te;
+    corral__put_u(io, n->u.t.target, 4);
+}
+void corral__index_read(corral__io *io, corral__lwait *w) { w->ref = (uint32_t)corral__get_u(io, 4); }
+void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    (void)co;
+    corral__node *n = &corral__nodes(v->s)[i];
+    n->u.t.target = w->ref;
+    if (!held) corral__list_push(v->s, corral__list_of(v->s, n), i);
+}
+
 const corral__wait_part *corral__wait_part_of(uint32_t kind)
 {
     if (kind >= CORRAL_WAIT_KIND_COUNT) return NULL;

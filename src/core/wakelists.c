@@ -89,12 +89,21 @@ static void corral__item_name(const corral_sched *s, const corral__node *n, char
     (void)s;
     snprintf(buf, cap, " #%u", n->u.t.target);
 }
+static const char *corral__signal_check(const corral__lview *v, const corral__lwait *w)
+{
+    return v->item(v->L, CORRAL__POOL_SIGNAL, w->ref) ? NULL
+                                                     : "a coroutine of type %s waits on a signal or future the save does not hold%s";
+}
 const corral__wait_part corral__signal_part = {
     .ready = corral__signal_ready,
     .arm = corral__signal_arm,
     .list = corral__signal_list,
     .verify = corral__signal_verify,
     .name = corral__item_name,
+    .save = corral__index_save,
+    .read = corral__index_read,
+    .check = corral__signal_check,
+    .place = corral__index_place,
 };
 
 /* ---- futures */
@@ -208,10 +217,19 @@ static bool corral__future_verify(const corral__vquery *q, const corral__node *n
     const void *x = q->item(q->m, CORRAL__POOL_FUTURE, n->u.t.target, &tmp);
     return x && corral__item_live(x);
 }
+static const char *corral__future_check(const corral__lview *v, const corral__lwait *w)
+{
+    return v->item(v->L, CORRAL__POOL_FUTURE, w->ref) ? NULL
+                                                     : "a coroutine of type %s waits on a signal or future the save does not hold%s";
+}
 const corral__wait_part corral__future_part = {
     .ready = corral__future_ready,
     .arm = corral__future_arm,
     .list = corral__future_list,
     .verify = corral__future_verify,
     .name = corral__item_name,
+    .save = corral__index_save,
+    .read = corral__index_read,
+    .check = corral__future_check,
+    .place = corral__index_place,
 };

@@ -345,6 +345,61 @@ static void corral__wait_group_why(const corral_sched *s, const corral__node *n,
     snprintf(buf, cap, ": %u to go", corral__counters(s)[n->u.t.target].count);
 }
 
+/* ---- save games: a channel wait keeps the channel's index and where its
+   value lies by field name (as a result does); a count's, the index */
+static void corral__chan_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    (void)s;
+    uint32_t byte = 0, field = corral__field_at(te->vt, n->u.t.seq - te->ctx_off, &byte);
+    corral__put_u(io, n->u.t.target, 4);
+    corral__put_u(io, field, 4);
+    corral__put_u(io, byte, 4);
+}
+static void corral__chan_read(corral__io *io, corral__lwait *w)
+{
+    w->ref = (uint32_t)corral__get_u(io, 4);  /* the channel */
+    w->user = corral__get_u(io, 4);           /* the value's field */
+    w->seq = (uint32_t)corral__get_u(io, 4);  /* its byte in the field */
+}
+static const char *corral__chan_check(const corral__lview *v, const corral__lwait *w)
+{
+    const unsigned char *row = v->item(v->L, CORRAL__POOL_CHANNEL, w->ref);
+    if (!row) return "a coroutine of type %s waits on a channel the save does not hold%s";
+    const uint32_t size = corral__le32(row + 8), count = corral__le32(row + 12);
+    const uint32_t at = w->user > 0xFFFFFFFFu ? CORRAL__NIL : v->dest(v->L, v->type, (uint32_t)w->user, w->seq);
+    if (at == CORRAL__NIL || (uint64_t)at + size > v->te->ctx_size)
+        return "a channel value of type %s has no place in this build%s";
+    const bool listed = w->flags == 0; /* on the channel's list (else fired, in an all) */
+    if (listed && (w->kind == CORRAL_WAIT_SEND ? count != v->s->chans.channel_bytes / size : count != 0))
+        return "a coroutine of type %s waits on a channel that would not make it wait%s";
+    return NULL;
+}
+static void corral__chan_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    (void)co;
+    corral__node *n = &corral__nodes(v->s)[i];
+    n->u.t.target = w->ref;
+    n->u.t.seq = v->te->ctx_off + v->dest(v->L, v->type, (uint32_t)w->user, w->seq);
+    if (!held) corral__list_push(v->s, corral__chan_list(v->s, n), i);
+}
+static const char *corral__counter_check(const corral__lview *v, const corral__lwait *w, uint32_t kind)
+{
+    const unsigned char *row = v->item(v->L, CORRAL__POOL_COUNTER, w->ref);
+    if (!row || corral__le32(row + 8) != kind)
+        return "a coroutine of type %s waits on a semaphore or wait group the save does not hold%s";
+    if (w->flags == 0 && (kind == CORRAL__SEMAPHORE) != (corral__le32(row + 12) == 0))
+        return "a coroutine of type %s waits on a count that would not make it wait%s";
+    return NULL;
+}
+static const char *corral__acquire_check(const corral__lview *v, const corral__lwait *w)
+{
+    return corral__counter_check(v, w, CORRAL__SEMAPHORE);
+}
+static const char *corral__wait_group_check(const corral__lview *v, const corral__lwait *w)
+{
+    return corral__counter_check(v, w, CORRAL__WAITGROUP);
+}
+
 /* the kinds' tables, handed to the waits by the first create (no handle
    of these kinds exists before) */
 static const corral__wait_part corral__channel_part = {
@@ -354,6 +409,10 @@ static const corral__wait_part corral__channel_part = {
     .takes = true,
     .verify = corral__chan_verify,
     .why = corral__chan_why,
+    .save = corral__chan_save,
+    .read = corral__chan_read,
+    .check = corral__chan_check,
+    .place = corral__chan_load,
 };
 static const corral__wait_part corral__semaphore_part = {
     .ready = corral__acquire_ready,
@@ -362,6 +421,10 @@ static const corral__wait_part corral__semaphore_part = {
     .takes = true,
     .verify = corral__acquire_verify,
     .why = corral__acquire_why,
+    .save = corral__index_save,
+    .read = corral__index_read,
+    .check = corral__acquire_check,
+    .place = corral__index_place,
 };
 static const corral__wait_part corral__waitgroup_part = {
     .ready = corral__wait_group_ready,
@@ -369,6 +432,10 @@ static const corral__wait_part corral__waitgroup_part = {
     .list = corral__counter_list,
     .verify = corral__wait_group_verify,
     .why = corral__wait_group_why,
+    .save = corral__index_save,
+    .read = corral__index_read,
+    .check = corral__wait_group_check,
+    .place = corral__index_place,
 };
 void corral__channels_use(void)
 {

@@ -184,5 +184,47 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
     corral__arms_stop(s, p, kids, n, (s->flags & CORRAL__DESTROYING) ? CORRAL_END_DESTROYED : CORRAL_END_LOST_RACE);
 }
 
+/* ---- save games: an arm keeps its child (NIL: ended) by its saved index
+   and where its result goes by field name */
+static void corral__arm_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    uint32_t byte = 0, field = n->u.t.seq == CORRAL__NIL ? CORRAL__NIL
+                                                         : corral__field_at(te->vt, n->u.t.seq - te->ctx_off, &byte);
+    corral__put_u(io, n->u.t.target == CORRAL__NIL ? CORRAL__NIL : corral__save_ref(s, n->u.t.target), 4);
+    corral__put_u(io, field, 4);
+    corral__put_u(io, byte, 4);
+}
+static void corral__arm_read(corral__io *io, corral__lwait *w)
+{
+    w->ref = (uint32_t)corral__get_u(io, 4); /* its child, or NIL */
+    w->user = corral__get_u(io, 4);          /* its result's field, or NIL */
+    w->seq = (uint32_t)corral__get_u(io, 4);
+}
+/* in no container: arms chain in arm order, from the head to the tail */
+static void corral__arm_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    (void)held;
+    corral_sched *s = v->s;
+    corral__meta *m = corral__meta_of(s, co);
+    corral__node *N = corral__nodes(s), *n = &N[i];
+    m->wait = n->sibling;
+    n->sibling = CORRAL__NIL;
+    uint32_t *tail = &m->wait;
+    while (*tail != CORRAL__NIL) tail = &N[*tail].sibling;
+    *tail = i;
+    n->attached = 0;
+    n->u.t.target = w->ref == CORRAL__NIL ? CORRAL__NIL : v->slot(v->L, w->ref);
+    n->u.t.seq = w->user == CORRAL__NIL ? CORRAL__NIL : v->te->ctx_off + v->dest(v->L, v->type, (uint32_t)w->user, w->seq);
+}
+static const corral__wait_part corral__arm_table = {
+    .save = corral__arm_save,
+    .read = corral__arm_read,
+    .place = corral__arm_load,
+};
+
 static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
-void corral__races_use(void) { corral__race_part_set(&corral__races_table); }
+void corral__races_use(void)
+{
+    corral__race_part_set(&corral__races_table);
+    corral__arm_part_set(&corral__arm_table);
+}

@@ -22,69 +22,14 @@
                                    (1: every coroutine in domain 0) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
 
-/* ---- the byte stream: little-endian, bounds-checked */
+/* ---- the byte stream (corral__io, corral_internal.h): strings */
 
-typedef struct corral__io {
-    unsigned char *w;       /* writing, or NULL (measuring) */
-    const unsigned char *r; /* reading, or NULL */
-    size_t at, size;
-    bool bad;               /* read past the end, or a check failed */
-    const char *why;        /* the first failure */
-    char detail[256];
-} corral__io;
-
-static void corral__io_fail(corral__io *io, const char *why)
-{
-    if (!io->bad) io->why = why;
-    io->bad = true;
-}
-static void corral__put_bytes(corral__io *io, const void *p, size_t n)
-{
-    if (io->w && io->at + n <= io->size) memcpy(io->w + io->at, p, n);
-    io->at += n;
-}
-static void corral__put_u(corral__io *io, uint64_t v, unsigned bytes)
-{
-    unsigned char b[8];
-    for (unsigned i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> (8 * i));
-    corral__put_bytes(io, b, bytes);
-}
-static void corral__put_f64(corral__io *io, double d)
-{
-    uint64_t v;
-    memcpy(&v, &d, sizeof v);
-    corral__put_u(io, v, 8);
-}
 static void corral__put_str(corral__io *io, const char *str)
 {
     size_t n = str ? strlen(str) : 0;
     if (n > 0xFFFF) n = 0xFFFF;
     corral__put_u(io, n, 2);
     corral__put_bytes(io, str, n);
-}
-static const unsigned char *corral__get_bytes(corral__io *io, size_t n)
-{
-    if (io->bad || n > io->size - io->at) {
-        corral__io_fail(io, "the save ends early");
-        return NULL;
-    }
-    const unsigned char *p = io->r + io->at;
-    io->at += n;
-    return p;
-}
-static uint64_t corral__get_u(corral__io *io, unsigned bytes)
-{
-    const unsigned char *p = corral__get_bytes(io, bytes);
-    uint64_t v = 0;
-    for (unsigned i = 0; p && i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-static double corral__get_f64(corral__io *io)
-{
-    uint64_t v = corral__get_u(io, 8);
-    double d;
-    memcpy(&d, &v, sizeof d);
-    return d;
 }
 /* a string: its bytes in the save (not terminated) and length */
 static const char *corral__get_str(corral__io *io, uint32_t *len)
@@ -103,28 +48,15 @@ static uint64_t corral__fnv(const unsigned char *p, size_t n)
     return h;
 }
 
-/* ---- what a save holds per coroutine wait node */
-enum { CORRAL__SW_HELD = 1, CORRAL__SW_FIRED = 2 }; /* attached 2, attached 0 */
 
 /* A coroutine in a save is named by its handle's index (class << 24 |
    slot): the coroutine table lists them in ascending order, so a
    reference is checked by binary search. */
-static uint32_t corral__ref_of(const corral_sched *s, uint32_t g)
-{
-    return corral__handle_of(s, corral__co_of_global(s, g)).index;
-}
+static uint32_t corral__ref_of(const corral_sched *s, uint32_t g) { return corral__save_ref(s, g); }
 
 static const corral__type_entry *corral__entry(const corral_sched *s, const corral_co *co)
 {
     return &corral__types(s)[co->type];
-}
-
-static int corral__pred_index(const corral_sched *s, corral_predicate fn)
-{
-    const corral_predicate_registry *pr = s->types.predicates;
-    for (uint32_t i = 0; pr && i < pr->count; i++)
-        if (pr->fns[i] == fn) return (int)i;
-    return -1;
 }
 
 /* Whether a coroutine can be saved; the detail says why not. */
@@ -154,12 +86,14 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
     }
     const corral__meta *m = corral__meta_of(s, co);
     const corral__node *N = corral__nodes(s);
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
-        if (corral__kind_is(N[i].kind, CORRAL__HOW_POLL) && corral__pred_index(s, N[i].u.p.fn) < 0) {
+    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+        const corral__wait_part *p = corral__node_part_of(N[i].kind);
+        if (p && p->savable && !p->savable(s, &N[i])) {
             snprintf(io->detail, sizeof io->detail,
                      "a coroutine of type %s waits on a predicate not in desc.predicates", vt->name);
             return false;
         }
+    }
     return true;
 }
 
@@ -220,21 +154,6 @@ static void corral__save_fields(corral__io *io, const corral_type *vt)
 }
 
 /* the field of vt holding context offset off (for a call's destination) */
-static uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta)
-{
-    uint32_t n = 0;
-    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
-    for (uint32_t i = 0; f && i < n; i++)
-        if (off >= f[i].offset && off < f[i].offset + f[i].size) {
-            *delta = off - f[i].offset;
-            return i;
-        }
-    if (off == vt->result_offset && vt->result_size) {
-        *delta = 0;
-        return 0xFFFFFFFEu; /* the result */
-    }
-    return CORRAL__NIL;
-}
 
 static void corral__save_co(corral__io *io, const corral_sched *s, const corral_co *co, uint32_t g)
 {
@@ -288,30 +207,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
                           : n->attached == 2 ? CORRAL__SW_HELD : n->attached == 0 ? CORRAL__SW_FIRED : 0u, 1);
         corral__put_u(io, n->list, 1);
         corral__put_u(io, n->order, 4);
-        if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
-            corral__put_f64(io, n->u.t.due); /* held: the time it has left */
-            corral__put_u(io, n->u.t.seq, 4);
-        } else if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) {
-            int k = corral__pred_index(s, n->u.p.fn);
-            corral__put_u(io, k < 0 ? 0u : s->types.predicates->ids[k], 4);
-            corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
-        } else if (n->kind == CORRAL_WAIT_JOIN) {
-            corral__put_u(io, corral__ref_of(s, n->u.t.target), 4);
-        } else if (n->kind == CORRAL__NODE_ARM) { /* its child (NIL: ended), where its result goes */
-            uint32_t byte = 0, field = n->u.t.seq == CORRAL__NIL ? CORRAL__NIL
-                                                                 : corral__field_at(te->vt, n->u.t.seq - te->ctx_off, &byte);
-            corral__put_u(io, n->u.t.target == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, n->u.t.target), 4);
-            corral__put_u(io, field, 4);
-            corral__put_u(io, byte, 4);
-        } else if (n->kind == CORRAL_WAIT_SEND || n->kind == CORRAL_WAIT_RECEIVE) {
-            /* the channel, and the value's place by field name, as a result's */
-            uint32_t byte = 0, field = corral__field_at(te->vt, n->u.t.seq - te->ctx_off, &byte);
-            corral__put_u(io, n->u.t.target, 4);
-            corral__put_u(io, field, 4);
-            corral__put_u(io, byte, 4);
-        } else { /* signal, future, semaphore, wait group: by index */
-            corral__put_u(io, n->u.t.target, 4);
-        }
+        corral__node_part_of(n->kind)->save(io, s, te, n); /* a node's kind has a table */
     }
     corral__put_bytes(io, CORRAL__AT(co, te->ctx_off), te->ctx_size);
 }
@@ -564,12 +460,6 @@ typedef struct corral__ltype {
     size_t fields_at, points_at; /* in the save */
 } corral__ltype;
 
-typedef struct corral__lwait {
-    uint8_t kind, member, flags, list;
-    uint32_t order, seq, ref; /* ref: signal/future index, joined coroutine's index, predicate id */
-    double due;
-    uint64_t user;
-} corral__lwait;
 
 typedef struct corral__lco {
     uint32_t type; /* index in the loader's type table */
@@ -682,35 +572,6 @@ static uint32_t corral__lfind(const corral__loader *L, uint32_t index)
     return CORRAL__NIL;
 }
 
-/* the sorted {index, gen} entries of signals (or futures) hold index? */
-static bool corral__lwake_live(const corral__loader *L, bool future, uint32_t index)
-{
-    size_t at = future ? L->fut_at : L->sig_at, stride = future ? 17u : 8u;
-    uint32_t n = future ? L->nfut : L->nsig, lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + at + stride * mid);
-        if (v == index) return true;
-        if (v < index) lo = mid + 1;
-        else hi = mid;
-    }
-    return false;
-}
-
-/* the saved channel (or semaphore / wait group: `counters`) at index: its
-   row of four u32 {index, gen, size or kind, count}, or NULL */
-static const unsigned char *corral__lchan(const corral__loader *L, bool counters, uint32_t index)
-{
-    size_t at = counters ? L->ctr_at : L->chan_at;
-    uint32_t lo = 0, hi = counters ? L->nctr : L->nchan;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + at + 16u * mid);
-        if (v == index) return L->io.r + at + 16u * mid;
-        if (v < index) lo = mid + 1;
-        else hi = mid;
-    }
-    return NULL;
-}
-
 static void corral__lread_co(corral__loader *L, corral__lco *c)
 {
     corral__io *io = &L->io;
@@ -755,26 +616,13 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         if (L->version < 2 && corral__kind_is(w->kind, CORRAL__HOW_POLL) && w->list >= CORRAL__PH_COUNT)
             w->list = (uint8_t)(w->list + CORRAL__PH_MAX - CORRAL__PH_COUNT); /* version 1: four phases */
         w->order = (uint32_t)corral__get_u(io, 4);
-        if (corral__kind_is(w->kind, CORRAL__HOW_TIMER)) {
-            w->due = corral__get_f64(io);
-            w->seq = (uint32_t)corral__get_u(io, 4);
-        } else if (corral__kind_is(w->kind, CORRAL__HOW_POLL)) {
-            w->ref = (uint32_t)corral__get_u(io, 4);
-            w->user = corral__get_u(io, 8);
-        } else if (w->kind == CORRAL__NODE_ARM) {
-            w->ref = (uint32_t)corral__get_u(io, 4);  /* its child, or NIL */
-            w->user = corral__get_u(io, 4);           /* its result's field, or NIL */
-            w->seq = (uint32_t)corral__get_u(io, 4);
-        } else if (w->kind == CORRAL_WAIT_SEND || w->kind == CORRAL_WAIT_RECEIVE) {
-            w->ref = (uint32_t)corral__get_u(io, 4);  /* the channel */
-            w->user = corral__get_u(io, 4);           /* the value's field */
-            w->seq = (uint32_t)corral__get_u(io, 4);  /* its byte in the field */
-        } else if (corral__kind_is(w->kind, CORRAL__HOW_LIST)) {
-            w->ref = (uint32_t)corral__get_u(io, 4);
-        } else {
-            corral__io_fail(io, "a wait node of a kind that takes no node");
+        if (w->kind == CORRAL__NODE_ARM) corral__races_use(); /* a race comes back: its arms' table */
+        const corral__wait_part *p = corral__node_part_of(w->kind);
+        if (!p || !p->read) {
+            corral__io_fail(io, "a wait node of a kind that takes no node, or of a module this process has not used");
             return;
         }
+        p->read(io, w);
     }
     c->ctx_at = io->at;
     if (c->type == CORRAL__NIL) {
@@ -933,6 +781,7 @@ static bool corral__lread_head(corral__loader *L)
             prev = idx;
         }
     }
+    if (L->nchan || L->nctr) corral__channels_use(); /* their waits come back: their kinds' tables */
     L->nco = (uint32_t)corral__get_u(io, 4);
     L->rec_at = io->at;
     if (!io->bad && L->nco > s->arena.total_slots)
@@ -967,7 +816,7 @@ static uint32_t corral__lpoint(corral__loader *L, const corral__ltype *t, uint32
 
 /* the saved field dest_field of type t: this build's context offset, or
    NIL; *room (when asked): the bytes of that field from there on */
-static uint32_t corral__ldest_room(corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta,
+static uint32_t corral__ldest_room(const corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta,
                                    uint32_t *room)
 {
     const corral_type *vt = corral__types(L->s)[t->ti].vt;
@@ -1047,6 +896,44 @@ static uint32_t corral__lchild(const corral__loader *L, const corral__lco *c, ui
 }
 
 /* the coroutine records, the table and the order lists: checked */
+/* ---- what the kinds' tables ask of the load (corral__lview) */
+static corral_co *corral__lco_at(corral_sched *s, uint32_t index, uint32_t *global);
+static uint32_t corral__lv_find(const void *L, uint32_t ref) { return corral__lfind((const corral__loader *)L, ref); }
+/* the saved item of a pool at index: its row, found by binary search in
+   its section (rows ascend by index) */
+static const unsigned char *corral__lv_item(const void *Lp, uint32_t pool, uint32_t index)
+{
+    const corral__loader *L = (const corral__loader *)Lp;
+    static const uint32_t stride[CORRAL__POOL_COUNT] = {8u, 17u, 16u, 16u};
+    const size_t at[CORRAL__POOL_COUNT] = {L->sig_at, L->fut_at, L->chan_at, L->ctr_at};
+    const uint32_t count[CORRAL__POOL_COUNT] = {L->nsig, L->nfut, L->nchan, L->nctr};
+    uint32_t lo = 0, hi = count[pool];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + at[pool] + (size_t)stride[pool] * mid);
+        if (v == index) return L->io.r + at[pool] + (size_t)stride[pool] * mid;
+        if (v < index) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+static uint32_t corral__lv_dest(const void *L, uint32_t type, uint32_t field, uint32_t delta)
+{
+    const corral__loader *l = (const corral__loader *)L;
+    return corral__ldest_room(l, &l->t[type], field, delta, NULL);
+}
+static uint32_t corral__lv_slot(const void *L, uint32_t ref)
+{
+    uint32_t g;
+    corral__lco_at(((const corral__loader *)L)->s, ref, &g);
+    return g;
+}
+static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, uint32_t type, uint32_t domain)
+{
+    corral__lview v = {L, L->s, self, type, &corral__types(L->s)[L->t[type].ti], domain, L->domains,
+                       corral__lv_find, corral__lv_item, corral__lv_dest, corral__lv_slot};
+    return v;
+}
+
 static bool corral__lcheck(corral__loader *L)
 {
     corral__io *io = &L->io;
@@ -1191,44 +1078,10 @@ static bool corral__lcheck(corral__loader *L)
             if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
                 (fired && c.mode != CORRAL__MODE_ALL))
                 return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
-            if (corral__kind_is(lw->kind, CORRAL__HOW_TIMER)) {
-                if (!(lw->due >= -1e12 && lw->due <= 1e13) || lw->list >= 2u + L->domains ||
-                    (lw->list != CORRAL__HEAP_FRAMES &&
-                     lw->list != (lw->kind == CORRAL_WAIT_SECONDS    ? corral__domain_heap(c.domain)
-                                  : lw->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
-                                                                     : (uint32_t)CORRAL__HEAP_FRAMES)))
-                    return corral__lfail(L, "a timer of type %s is out of range%s", tn, none);
-            } else if (corral__kind_is(lw->kind, CORRAL__HOW_POLL)) {
-                const corral_predicate_registry *pr = s->types.predicates;
-                bool found = false;
-                for (uint32_t q = 0; pr && q < pr->count; q++) found = found || pr->ids[q] == lw->ref;
-                if (!found) return corral__lfail(L, "a coroutine of type %s waits on a predicate id not in desc.predicates%s", tn, none);
-                if (lw->list >= CORRAL__PRED_NEXT + s->run.phases || lw->list == CORRAL__PRED_POLL ||
-                    (lw->list < CORRAL__PRED_POLL && lw->list >= s->run.phases))
-                    return corral__lfail(L, "a predicate of type %s is on no list%s", tn, none);
-            } else if (lw->kind == CORRAL_WAIT_JOIN) {
-                if (corral__lfind(L, lw->ref) == CORRAL__NIL || lw->ref == index)
-                    return corral__lfail(L, "a coroutine of type %s joins one the save does not hold%s", tn, none);
-            } else if (lw->kind == CORRAL_WAIT_SEND || lw->kind == CORRAL_WAIT_RECEIVE) {
-                const unsigned char *row = corral__lchan(L, false, lw->ref);
-                if (!row) return corral__lfail(L, "a coroutine of type %s waits on a channel the save does not hold%s", tn, none);
-                uint32_t size = corral__le32(row + 8), count = corral__le32(row + 12);
-                uint32_t at = lw->user > 0xFFFFFFFFu ? CORRAL__NIL : corral__ldest(L, t, (uint32_t)lw->user, lw->seq);
-                if (at == CORRAL__NIL || (uint64_t)at + size > corral__types(s)[t->ti].ctx_size)
-                    return corral__lfail(L, "a channel value of type %s has no place in this build%s", tn, none);
-                bool listed = lw->flags == 0; /* on the channel's list (else fired, in an all) */
-                if (listed && (lw->kind == CORRAL_WAIT_SEND ? count != s->chans.channel_bytes / size : count != 0))
-                    return corral__lfail(L, "a coroutine of type %s waits on a channel that would not make it wait%s", tn, none);
-            } else if (lw->kind == CORRAL_WAIT_ACQUIRE || lw->kind == CORRAL_WAIT_WAIT_GROUP) {
-                const unsigned char *row = corral__lchan(L, true, lw->ref);
-                uint32_t kind = lw->kind == CORRAL_WAIT_ACQUIRE ? CORRAL__SEMAPHORE : CORRAL__WAITGROUP;
-                if (!row || corral__le32(row + 8) != kind)
-                    return corral__lfail(L, "a coroutine of type %s waits on a semaphore or wait group the save does not hold%s", tn, none);
-                if (lw->flags == 0 && (kind == CORRAL__SEMAPHORE) != (corral__le32(row + 12) == 0))
-                    return corral__lfail(L, "a coroutine of type %s waits on a count that would not make it wait%s", tn, none);
-            } else if (!corral__lwake_live(L, lw->kind == CORRAL_WAIT_FUTURE, lw->ref)) {
-                return corral__lfail(L, "a coroutine of type %s waits on a signal or future the save does not hold%s", tn, none);
-            }
+            const corral__wait_part *p = corral__node_part_of(lw->kind);
+            const corral__lview v = corral__lview_of(L, index, c.type, c.domain);
+            const char *why = p && p->check ? p->check(&v, lw) : "a wait of type %s is of no kind that waits%s";
+            if (why) return corral__lfail(L, why, tn, none);
         }
     }
     if (io->bad) return false;
@@ -1414,13 +1267,6 @@ static void corral__lctx(corral__loader *L, const corral__ltype *t, const corral
     }
 }
 
-static corral_predicate corral__lpred(const corral_sched *s, uint32_t id)
-{
-    const corral_predicate_registry *pr = s->types.predicates;
-    for (uint32_t q = 0; pr && q < pr->count; q++)
-        if (pr->ids[q] == id) return pr->fns[q];
-    return NULL;
-}
 
 /* its wait nodes, in the order they were attached */
 static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *c)
@@ -1447,38 +1293,8 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
         n->attached = held ? 2 : fired ? 0 : 1;
         n->order = s->nodes.order++;
         held = held || fired; /* in no container */
-        if (corral__kind_is(lw->kind, CORRAL__HOW_TIMER)) {
-            corral__timer_place(s, i, lw->list, lw->due, lw->seq, held);
-        } else if (corral__kind_is(lw->kind, CORRAL__HOW_POLL)) {
-            n->u.p.fn = corral__lpred(s, lw->ref);
-            n->u.p.user = (void *)(uintptr_t)lw->user;
-            n->list = lw->list;
-            if (lw->list >= CORRAL__PRED_NEXT) s->polls.next_pending = 1;
-            if (!held) corral__list_push(s, corral__list_of(s, n), i);
-        } else if (lw->kind == CORRAL__NODE_ARM) { /* in no container; arms chain in arm order */
-            const corral__type_entry *te = &corral__types(s)[co->type];
-            corral__node *N = corral__nodes(s);
-            m->wait = n->sibling; /* from the head to the tail */
-            n->sibling = CORRAL__NIL;
-            uint32_t *tail = &m->wait;
-            while (*tail != CORRAL__NIL) tail = &N[*tail].sibling;
-            *tail = i;
-            n->attached = 0;
-            n->u.t.target = CORRAL__NIL;
-            if (lw->ref != CORRAL__NIL) corral__lco_at(s, lw->ref, &n->u.t.target);
-            n->u.t.seq = lw->user == CORRAL__NIL ? CORRAL__NIL
-                                                 : te->ctx_off + corral__ldest(L, &L->t[c->type], (uint32_t)lw->user, lw->seq);
-        } else if (lw->kind == CORRAL_WAIT_SEND || lw->kind == CORRAL_WAIT_RECEIVE) {
-            const corral__type_entry *te = &corral__types(s)[co->type];
-            n->u.t.target = lw->ref;
-            n->u.t.seq = te->ctx_off + corral__ldest(L, c->type == CORRAL__NIL ? NULL : &L->t[c->type], (uint32_t)lw->user, lw->seq);
-            if (!held) corral__list_push(s, corral__list_of(s, n), i);
-        } else {
-            uint32_t target = lw->ref;
-            if (lw->kind == CORRAL_WAIT_JOIN) corral__lco_at(s, lw->ref, &target);
-            n->u.t.target = target;
-            if (!held) corral__list_push(s, corral__list_of(s, n), i);
-        }
+        const corral__lview v = corral__lview_of(L, CORRAL__NIL, c->type, m->domain);
+        corral__node_part_of(lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
     }
 }
 
@@ -1570,7 +1386,6 @@ static void corral__lapply(corral__loader *L)
         c->count = corral__le32(row + 12);
     }
     corral__pools_relink(s);
-    if (L->nchan || L->nctr) corral__channels_use(); /* their waits come back below */
 
     /* the coroutines in their slots: header, context, meta, counters */
     corral__lco c;
