@@ -788,6 +788,12 @@ void corral__meta_init(corral_sched *s);
 void corral__parts_init(corral_sched *s);
 void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
 void corral__retire(corral__class *c, corral_co *co);
+void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
+/* a coroutine of a budgeted type takes its type's reservation in its class */
+static inline void corral__budget_take(const corral__type_entry *te, corral__class *c)
+{
+    if (te->budget) c->reserved--;
+}
 /* a load: a class's pages (free lists, bumps, lists) from its slots' states;
    a saved page's free list and a saved class list taken where they agree
    with the slots (e: the save's entries, little-endian: a page's
@@ -938,6 +944,8 @@ static inline corral_phase corral__public_phase(uint32_t ph)
      DEFERRED  corral__defer (queue.c)          in its phase's next-frame lane
      READY     corral__ready_push (queue.c)     in the ready ring
      RUNNING   corral__step_bare                its step is on the C stack
+               corral__entry_spent              a walked step ended: its lane
+                                                entry is spent, its end to come
      WAITING   corral__park                     on its wait's nodes or its child
      (woken)   corral__wake (waits.c)           its wait is over: queued, ready,
                                                 or back to its running step
@@ -972,6 +980,10 @@ static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
 {
     co->state = CORRAL__PAUSED;
     m->hold = hold;
+}
+static inline void corral__entry_spent(corral_co *co)
+{
+    co->state = CORRAL__RUNNING;
 }
 /* the state a coroutine whose step is running has when it waits on nothing */
 static inline void corral__unpark(corral_co *co)
@@ -1013,6 +1025,8 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
 void corral__lanes_init(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
+/* a load: the frame's count, where it is, its clocks but the domains' */
+void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
 
 /* ---- postq.c and posts.c: completions and raises posted from other
    threads (the queue is laid out on every target; without atomics nothing
@@ -1070,6 +1084,7 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
    over (nothing registered), -1 malformed, -2 no free node (error set). */
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
+void corral__nodes_order_past(corral_sched *s, uint32_t order); /* a load: attachments keep their order */
 
 /* ---- a save's byte stream (save.c's format, docs/SAVE.md): little-endian
    words, bounds-checked; a kind's table writes and reads its node's own
@@ -1218,6 +1233,25 @@ typedef struct corral__wait_part {
 /* the table of a node kind past the wait kinds: an arm of a race or sync
    (races.c hands it over with the races' table), else NULL */
 const corral__wait_part *corral__node_part_of(uint32_t kind);
+/* The save-game parts of a pooled kind (signals, futures, channels,
+   counters), filled in by the file that owns it: its section of a save (a
+   u32 count of live items, a row each in ascending index, then whatever
+   the owner adds), read and checked against this scheduler, then placed.
+   A module's arrive with its first use (corral__pool_parts_add). */
+typedef struct corral__pool_part {
+    uint32_t row; /* bytes of a row: {u32 index, u32 generation, the owner's words} */
+    void (*save)(corral__io *io, const corral_sched *s);
+    /* NULL when the section (n rows from *rows_at) fits this scheduler, else what is wrong */
+    const char *(*read)(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at);
+    void (*load)(corral__io *io, corral_sched *s, uint32_t n, size_t rows_at);
+} corral__pool_part;
+void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part);
+const corral__pool_part *corral__pool_part_of(uint32_t pool); /* NULL: its module is unused */
+extern const corral__pool_part corral__signal_pool_part, corral__future_pool_part; /* wakelists.c */
+/* a saved row's index and generation (little-endian), checked: in range,
+   live, ascending after prev (i: its position) */
+bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen, uint32_t i,
+                         uint32_t prev);
 /* the parts most list kinds share (waits.c): what the node waits on by its
    index (u.t.target) in the save; placed back at that index, on its list */
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
@@ -1240,6 +1274,7 @@ uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run *
 void corral__timers_init(corral_sched *s);
 void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
 double corral__timer_left(const corral_sched *s, const corral__node *n);
+void corral__timers_seq_past(corral_sched *s, uint32_t seq); /* a load: ties keep their order */
 void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
 
 /* ---- domains.c: the time domains */
@@ -1252,6 +1287,15 @@ static inline void corral__domains_advance(corral_sched *s, float dt)
         d->dt = d->paused ? 0.0f : dt * d->scale;
         d->time += (double)d->dt;
     }
+}
+/* a load: a clock as saved (its time, scale and pause; no dt this frame) */
+static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused)
+{
+    struct corral__domain *d = &s->domains.d[domain];
+    d->time = time;
+    d->scale = scale;
+    d->paused = paused;
+    d->dt = 0.0f;
 }
 /* a clock's scale (domain 0: the game's time scale, corral_set_time_scale) */
 static inline void corral__domain_scale_set(corral_sched *s, uint32_t domain, float scale)
@@ -1364,6 +1408,7 @@ static inline bool corral__slot_holds(uint32_t sz, const corral_type *vt)
     return (uint64_t)vt->ctx_offset + vt->ctx_size <= sz && sz % vt->ctx_align == 0;
 }
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
+void corral__types_unplaced(corral_sched *s); /* a load: no type fills a page yet */
 /* the field (index in its field table) a context offset lies in, and the
    byte in it; 0xFFFFFFFE: the result; NIL: none */
 uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);

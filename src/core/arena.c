@@ -90,6 +90,22 @@ void corral__meta_init(corral_sched *s)
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
 
+/* every page's floor above the generations its slots issued: no handle
+   from before the load names a coroutine after it */
+void corral__floors_keep(corral_sched *s)
+{
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        corral__class *c = &s->arena.classes[ci];
+        corral__page *P = corral__pages(s, c);
+        for (uint32_t pi = 0; pi < c->page_count; pi++)
+            for (uint32_t k = 0, first = pi << c->page_shift; k < P[pi].slots; k++) {
+                const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
+                uint32_t g = co->state == CORRAL__FREE ? co->gen : co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
+                if (g > P[pi].floor) P[pi].floor = g;
+            }
+    }
+}
+
 /* A page's free list, bump and list from its slots' states: free slots
    below the last used or retired one on the list, lowest first. */
 static void corral__page_rebuild(corral_sched *s, corral__class *c, uint32_t pi)

@@ -312,7 +312,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
         corral__refuse(call, s, te, CORRAL_ERR_POOL_EXHAUSTED);
         return NULL;
     }
-    if (!plain && te->budget) c->reserved--;
+    if (!plain) corral__budget_take(te, c);
     co->type = (uint16_t)ti;
     co->flags = (uint8_t)(phase | CORRAL__FIRST_FLAG);
     co->resume = 0;

@@ -196,4 +196,5 @@ void corral__polls_init(corral_sched *s)
     for (uint32_t p = 0; p < CORRAL__PH_MAX; p++)
         s->polls.head[p] = s->polls.tail[p] = s->polls.next_head[p] = s->polls.next_tail[p] = CORRAL__NIL;
     s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
+    s->polls.next_pending = 0;
 }

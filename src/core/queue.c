@@ -146,6 +146,7 @@ void corral__lanes_init(corral_sched *s)
     s->run.chunk_bump = 0;
     s->run.walking_lane = CORRAL__NIL;
     s->run.running = CORRAL__NIL;
+    s->run.deferred = 0;
 }
 
 /* After a walked coroutine's step did not end in a plain yield in place. */
@@ -162,7 +163,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
         m->stop_why = CORRAL_END_STOPPED;
         corral__end(s, co, why);
     } else if (r == CORRAL_STOP) {
-        if (co->state == CORRAL__QUEUED) co->state = CORRAL__RUNNING; /* its entry is consumed */
+        if (co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
         corral__end(s, co, CORRAL_END_FINISHED);
     } else if (co->state == CORRAL__QUEUED) {
         corral__land(s, co); /* its entry is consumed: moved to another phase, or next frame */

@@ -387,6 +387,14 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     return s;
 }
 
+void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed)
+{
+    s->now.frame = frame;
+    s->now.frame_pos = frame_pos;
+    s->now.unscaled_time = unscaled;
+    s->now.fixed_time = fixed;
+}
+
 void corral__parts_init(corral_sched *s)
 {
     corral__lanes_init(s);

@@ -240,6 +240,11 @@ void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due,
     if (!held) corral__heap_push(s, heap, i);
 }
 
+void corral__timers_seq_past(corral_sched *s, uint32_t seq)
+{
+    if (seq > s->timers.seq) s->timers.seq = seq;
+}
+
 void corral__timers_init(corral_sched *s)
 {
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) s->timers.heap_len[h] = 0;

@@ -49,6 +49,11 @@ bool corral__type_ok(const corral_type *vt)
     return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
 }
 
+void corral__types_unplaced(corral_sched *s)
+{
+    for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].page = CORRAL__NIL;
+}
+
 uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta)
 {
     uint32_t n = 0;

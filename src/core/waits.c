@@ -253,6 +253,11 @@ void corral__unhold_wait(corral_sched *s, corral_co *co)
     }
 }
 
+void corral__nodes_order_past(corral_sched *s, uint32_t order)
+{
+    if (order > s->nodes.order) s->nodes.order = order;
+}
+
 void corral__nodes_init(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);

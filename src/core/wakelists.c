@@ -233,3 +233,77 @@ const corral__wait_part corral__future_part = {
     .check = corral__future_check,
     .place = corral__index_place,
 };
+
+/* ---- save games: signals' and futures' sections (docs/SAVE.md) */
+
+static void corral__signals_save(corral__io *io, const corral_sched *s)
+{
+    const corral__signal *S = corral__signals(s);
+    corral__put_u(io, s->pools[CORRAL__POOL_SIGNAL].live, 4);
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_SIGNAL].cap; i++)
+        if (corral__item_live(&S[i])) {
+            corral__put_u(io, i, 4);
+            corral__put_u(io, corral__item_gen(&S[i]), 4);
+        }
+}
+static const char *corral__signals_read(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at)
+{
+    *n = (uint32_t)corral__get_u(io, 4);
+    *rows_at = io->at;
+    if (*n > s->pools[CORRAL__POOL_SIGNAL].cap) return "the save holds more signals than desc.max_signals%s%s";
+    for (uint32_t i = 0, prev = 0; i < *n && !io->bad; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
+        if (!corral__pool_row_ok(s, CORRAL__POOL_SIGNAL, idx, gen, i, prev)) return "a saved signal is out of range%s%s";
+        prev = idx;
+    }
+    return NULL;
+}
+static void corral__signals_load(corral__io *io, corral_sched *s, uint32_t n, size_t rows_at)
+{
+    io->at = rows_at;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4);
+        corral__pool_revive(s, CORRAL__POOL_SIGNAL, idx, (uint32_t)corral__get_u(io, 4));
+    }
+}
+const corral__pool_part corral__signal_pool_part = {8, corral__signals_save, corral__signals_read, corral__signals_load};
+
+static void corral__futures_save(corral__io *io, const corral_sched *s)
+{
+    const corral__future *F = corral__futures(s);
+    corral__put_u(io, s->pools[CORRAL__POOL_FUTURE].live, 4);
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_FUTURE].cap; i++)
+        if (corral__item_live(&F[i])) {
+            corral__put_u(io, i, 4);
+            corral__put_u(io, corral__item_gen(&F[i]), 4);
+            corral__put_u(io, F[i].done ? 1u : 0u, 1);
+            corral__put_u(io, F[i].value.u, 8);
+        }
+}
+static const char *corral__futures_read(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at)
+{
+    *n = (uint32_t)corral__get_u(io, 4);
+    *rows_at = io->at;
+    if (*n > s->pools[CORRAL__POOL_FUTURE].cap) return "the save holds more futures than desc.max_futures%s%s";
+    for (uint32_t i = 0, prev = 0; i < *n && !io->bad; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
+        uint8_t done = (uint8_t)corral__get_u(io, 1);
+        corral__get_u(io, 8);
+        if (!corral__pool_row_ok(s, CORRAL__POOL_FUTURE, idx, gen, i, prev) || done > 1)
+            return "a saved future is out of range%s%s";
+        prev = idx;
+    }
+    return NULL;
+}
+static void corral__futures_load(corral__io *io, corral_sched *s, uint32_t n, size_t rows_at)
+{
+    corral__future *F = corral__futures(s);
+    io->at = rows_at;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4);
+        corral__pool_revive(s, CORRAL__POOL_FUTURE, idx, (uint32_t)corral__get_u(io, 4));
+        F[idx].done = (uint32_t)corral__get_u(io, 1);
+        F[idx].value.u = corral__get_u(io, 8);
+    }
+}
+const corral__pool_part corral__future_pool_part = {17, corral__futures_save, corral__futures_read, corral__futures_load};

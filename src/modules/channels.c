@@ -437,8 +437,109 @@ static const corral__wait_part corral__waitgroup_part = {
     .check = corral__wait_group_check,
     .place = corral__index_place,
 };
+/* ---- save games: the channels' section (a row each, then every live
+   channel's values, oldest first) and the counters' (docs/SAVE.md) */
+static void corral__channels_save(corral__io *io, const corral_sched *s)
+{
+    const corral__channel *C = corral__channels(s);
+    const uint32_t cap = s->pools[CORRAL__POOL_CHANNEL].cap;
+    corral__put_u(io, s->pools[CORRAL__POOL_CHANNEL].live, 4);
+    for (uint32_t i = 0; i < cap; i++)
+        if (corral__item_live(&C[i])) {
+            corral__put_u(io, i, 4);
+            corral__put_u(io, corral__item_gen(&C[i]), 4);
+            corral__put_u(io, C[i].size, 4);
+            corral__put_u(io, C[i].count, 4);
+        }
+    for (uint32_t i = 0; i < cap; i++)
+        for (uint32_t v = 0; corral__item_live(&C[i]) && v < C[i].count; v++)
+            corral__put_bytes(io, corral__ring(s, i) + (size_t)((C[i].first + v) % C[i].cap) * C[i].size, C[i].size);
+}
+static const char *corral__channels_read(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at)
+{
+    *n = (uint32_t)corral__get_u(io, 4);
+    *rows_at = io->at;
+    if (*n > s->pools[CORRAL__POOL_CHANNEL].cap) return "the save holds more channels than desc.max_channels%s%s";
+    uint64_t bytes = 0;
+    for (uint32_t i = 0, prev = 0; i < *n && !io->bad; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
+        uint32_t vsize = (uint32_t)corral__get_u(io, 4), count = (uint32_t)corral__get_u(io, 4);
+        if (!corral__pool_row_ok(s, CORRAL__POOL_CHANNEL, idx, gen, i, prev) || vsize == 0 ||
+            vsize > s->chans.channel_bytes || count > s->chans.channel_bytes / vsize)
+            return "a saved channel is out of range or larger than desc.channel_bytes%s%s";
+        bytes += (uint64_t)count * vsize;
+        prev = idx;
+    }
+    if (bytes > io->size) return "the save's channel values run past its end%s%s";
+    corral__get_bytes(io, (size_t)bytes);
+    return NULL;
+}
+static void corral__channels_load(corral__io *io, corral_sched *s, uint32_t n, size_t rows_at)
+{
+    corral__channel *C = corral__channels(s);
+    const unsigned char *vals = io->r + rows_at + 16u * (size_t)n;
+    for (uint32_t i = 0; i < n; i++) {
+        const unsigned char *row = io->r + rows_at + 16u * i;
+        const uint32_t idx = corral__le32(row);
+        corral__channel *c = &C[idx];
+        corral__pool_revive(s, CORRAL__POOL_CHANNEL, idx, corral__le32(row + 4));
+        c->size = corral__le32(row + 8);
+        c->cap = s->chans.channel_bytes / c->size;
+        c->first = 0;
+        c->count = corral__le32(row + 12);
+        memcpy(corral__ring(s, idx), vals, (size_t)c->count * c->size);
+        vals += (size_t)c->count * c->size;
+    }
+}
+static void corral__counters_save(corral__io *io, const corral_sched *s)
+{
+    const corral__counter *K = corral__counters(s);
+    corral__put_u(io, s->pools[CORRAL__POOL_COUNTER].live, 4);
+    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++)
+        if (corral__item_live(&K[i])) {
+            corral__put_u(io, i, 4);
+            corral__put_u(io, corral__item_gen(&K[i]), 4);
+            corral__put_u(io, K[i].kind, 4);
+            corral__put_u(io, K[i].count, 4);
+        }
+}
+static const char *corral__counters_read(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at)
+{
+    *n = (uint32_t)corral__get_u(io, 4);
+    *rows_at = io->at;
+    if (*n > s->pools[CORRAL__POOL_COUNTER].cap)
+        return "the save holds more semaphores and wait groups than the desc allows%s%s";
+    for (uint32_t i = 0, prev = 0; i < *n && !io->bad; i++) {
+        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
+        uint32_t kind = (uint32_t)corral__get_u(io, 4);
+        corral__get_u(io, 4);
+        if (!corral__pool_row_ok(s, CORRAL__POOL_COUNTER, idx, gen, i, prev) ||
+            (kind != CORRAL__SEMAPHORE && kind != CORRAL__WAITGROUP))
+            return "a saved semaphore or wait group is out of range%s%s";
+        prev = idx;
+    }
+    return NULL;
+}
+static void corral__counters_load(corral__io *io, corral_sched *s, uint32_t n, size_t rows_at)
+{
+    corral__counter *K = corral__counters(s);
+    for (uint32_t i = 0; i < n; i++) {
+        const unsigned char *row = io->r + rows_at + 16u * i;
+        corral__counter *c = &K[corral__le32(row)];
+        corral__pool_revive(s, CORRAL__POOL_COUNTER, corral__le32(row), corral__le32(row + 4));
+        c->kind = corral__le32(row + 8);
+        c->count = corral__le32(row + 12);
+    }
+}
+static const corral__pool_part corral__channel_pool_part = {16, corral__channels_save, corral__channels_read,
+                                                            corral__channels_load};
+static const corral__pool_part corral__counter_pool_part = {16, corral__counters_save, corral__counters_read,
+                                                            corral__counters_load};
+
 void corral__channels_use(void)
 {
+    corral__pool_parts_add(CORRAL__POOL_CHANNEL, CORRAL__POOL_CHANNEL, &corral__channel_pool_part);
+    corral__pool_parts_add(CORRAL__POOL_COUNTER, CORRAL__POOL_COUNTER, &corral__counter_pool_part);
     corral__wait_parts_add(CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part);
     corral__wait_parts_add(CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part);
     corral__wait_parts_add(CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part);

@@ -297,48 +297,14 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
         corral__put_u(io, te->vt->point_count, 4);
         for (uint32_t k = 0; k < te->vt->point_count; k++) corral__put_str(io, te->vt->points[k]);
     }
-    /* signals and futures, live ones */
-    const corral__signal *S = corral__signals(s);
-    corral__put_u(io, s->pools[CORRAL__POOL_SIGNAL].live, 4);
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_SIGNAL].cap; i++)
-        if (corral__item_live(&S[i])) {
-            corral__put_u(io, i, 4);
-            corral__put_u(io, corral__item_gen(&S[i]), 4);
-        }
-    const corral__future *F = corral__futures(s);
-    corral__put_u(io, s->pools[CORRAL__POOL_FUTURE].live, 4);
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_FUTURE].cap; i++)
-        if (corral__item_live(&F[i])) {
-            corral__put_u(io, i, 4);
-            corral__put_u(io, corral__item_gen(&F[i]), 4);
-            corral__put_u(io, F[i].done ? 1u : 0u, 1);
-            corral__put_u(io, F[i].value.u, 8);
-        }
-    /* channels: a table of {index, gen, size, count}, then their values,
-       oldest first; semaphores and wait groups: {index, gen, kind, count} */
-    const corral__channel *C = corral__channels(s);
-    corral__put_u(io, s->pools[CORRAL__POOL_CHANNEL].live, 4);
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++)
-        if (corral__item_live(&C[i])) {
-            corral__put_u(io, i, 4);
-            corral__put_u(io, corral__item_gen(&C[i]), 4);
-            corral__put_u(io, C[i].size, 4);
-            corral__put_u(io, C[i].count, 4);
-        }
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++)
-        for (uint32_t v = 0; corral__item_live(&C[i]) && v < C[i].count; v++)
-            corral__put_bytes(io, CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.ring_bytes +
-                                                    (size_t)((C[i].first + v) % C[i].cap) * C[i].size),
-                              C[i].size);
-    const corral__counter *K = corral__counters(s);
-    corral__put_u(io, s->pools[CORRAL__POOL_COUNTER].live, 4);
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++)
-        if (corral__item_live(&K[i])) {
-            corral__put_u(io, i, 4);
-            corral__put_u(io, corral__item_gen(&K[i]), 4);
-            corral__put_u(io, K[i].kind, 4);
-            corral__put_u(io, K[i].count, 4);
-        }
+    /* the pools, each its owner's section: signals, futures, channels (a
+       row each, then their values), semaphores and wait groups; a pool
+       whose module the game never used has no live item */
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        const corral__pool_part *part = corral__pool_part_of(p);
+        if (part) part->save(io, s);
+        else corral__put_u(io, 0, 4);
+    }
     /* the coroutines: one record each in slot order, then a table of
        {index, gen, where its record starts} in the same (ascending) order */
     corral__put_u(io, s->arena.live, 4);
@@ -484,9 +450,10 @@ typedef struct corral__loader {
     double dtime[CORRAL_MAX_DOMAINS], dscale[CORRAL_MAX_DOMAINS];
     uint32_t ntypes;
     corral__ltype t[CORRAL__LOAD_MAX_TYPES];
-    uint32_t nsig, nfut, nco, nrun, ndefer, nwait_order, ngroup_order, nchan, nctr;
-    size_t chan_at, chan_vals_at, ctr_at;
-    size_t sig_at, fut_at, rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at, slots_at;
+    uint32_t nrows[CORRAL__POOL_COUNT]; /* each pool's saved items, and where their rows start */
+    size_t rows_at[CORRAL__POOL_COUNT];
+    uint32_t nco, nrun, ndefer, nwait_order, ngroup_order;
+    size_t rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at, slots_at;
 } corral__loader;
 
 static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, const char *b)
@@ -728,60 +695,18 @@ static bool corral__lread_head(corral__loader *L)
         }
     }
     if (io->bad) return false;
-    /* signals, futures: ascending live indices */
-    L->nsig = (uint32_t)corral__get_u(io, 4);
-    L->sig_at = io->at;
-    if (L->nsig > s->pools[CORRAL__POOL_SIGNAL].cap) return corral__lfail(L, "the save holds more signals than desc.max_signals%s%s", NULL, NULL);
-    for (uint32_t i = 0, prev = 0; i < L->nsig && !io->bad; i++) {
-        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
-        if (idx >= s->pools[CORRAL__POOL_SIGNAL].cap || !corral__gen_live(gen) || (i && idx <= prev))
-            return corral__lfail(L, "a saved signal is out of range%s%s", NULL, NULL);
-        prev = idx;
-    }
-    L->nfut = (uint32_t)corral__get_u(io, 4);
-    L->fut_at = io->at;
-    if (L->nfut > s->pools[CORRAL__POOL_FUTURE].cap) return corral__lfail(L, "the save holds more futures than desc.max_futures%s%s", NULL, NULL);
-    for (uint32_t i = 0, prev = 0; i < L->nfut && !io->bad; i++) {
-        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
-        uint8_t done = (uint8_t)corral__get_u(io, 1);
-        corral__get_u(io, 8);
-        if (idx >= s->pools[CORRAL__POOL_FUTURE].cap || !corral__gen_live(gen) || done > 1 || (i && idx <= prev))
-            return corral__lfail(L, "a saved future is out of range%s%s", NULL, NULL);
-        prev = idx;
-    }
-    if (L->version >= 2) {
-        L->nchan = (uint32_t)corral__get_u(io, 4);
-        L->chan_at = io->at;
-        if (L->nchan > s->pools[CORRAL__POOL_CHANNEL].cap)
-            return corral__lfail(L, "the save holds more channels than desc.max_channels%s%s", NULL, NULL);
-        uint64_t bytes = 0;
-        for (uint32_t i = 0, prev = 0; i < L->nchan && !io->bad; i++) {
-            uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
-            uint32_t vsize = (uint32_t)corral__get_u(io, 4), count = (uint32_t)corral__get_u(io, 4);
-            if (idx >= s->pools[CORRAL__POOL_CHANNEL].cap || !corral__gen_live(gen) || (i && idx <= prev) || vsize == 0 ||
-                vsize > s->chans.channel_bytes || count > s->chans.channel_bytes / vsize)
-                return corral__lfail(L, "a saved channel is out of range or larger than desc.channel_bytes%s%s", NULL, NULL);
-            bytes += (uint64_t)count * vsize;
-            prev = idx;
-        }
-        L->chan_vals_at = io->at;
-        if (bytes > io->size) return corral__lfail(L, "the save's channel values run past its end%s%s", NULL, NULL);
-        corral__get_bytes(io, (size_t)bytes);
-        L->nctr = (uint32_t)corral__get_u(io, 4);
-        L->ctr_at = io->at;
-        if (L->nctr > s->pools[CORRAL__POOL_COUNTER].cap)
-            return corral__lfail(L, "the save holds more semaphores and wait groups than the desc allows%s%s", NULL, NULL);
-        for (uint32_t i = 0, prev = 0; i < L->nctr && !io->bad; i++) {
-            uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
-            uint32_t kind = (uint32_t)corral__get_u(io, 4);
+    /* the pools' sections (version 1: signals and futures only) */
+    for (uint32_t p = 0; p < (L->version >= 2 ? (uint32_t)CORRAL__POOL_COUNT : 2u) && !io->bad; p++) {
+        const unsigned char *count = io->at + 4 <= io->size ? io->r + io->at : NULL;
+        if (count && corral__le32(count) && !corral__pool_part_of(p)) corral__channels_use(); /* it brings them back */
+        const corral__pool_part *part = corral__pool_part_of(p);
+        if (!part) { /* none of the pool's items: an empty section */
             corral__get_u(io, 4);
-            if (idx >= s->pools[CORRAL__POOL_COUNTER].cap || !corral__gen_live(gen) || (i && idx <= prev) ||
-                (kind != CORRAL__SEMAPHORE && kind != CORRAL__WAITGROUP))
-                return corral__lfail(L, "a saved semaphore or wait group is out of range%s%s", NULL, NULL);
-            prev = idx;
+            continue;
         }
+        const char *why = part->read(io, s, &L->nrows[p], &L->rows_at[p]);
+        if (why) return corral__lfail(L, why, NULL, NULL);
     }
-    if (L->nchan || L->nctr) corral__channels_use(); /* their waits come back: their kinds' tables */
     L->nco = (uint32_t)corral__get_u(io, 4);
     L->rec_at = io->at;
     if (!io->bad && L->nco > s->arena.total_slots)
@@ -904,13 +829,13 @@ static uint32_t corral__lv_find(const void *L, uint32_t ref) { return corral__lf
 static const unsigned char *corral__lv_item(const void *Lp, uint32_t pool, uint32_t index)
 {
     const corral__loader *L = (const corral__loader *)Lp;
-    static const uint32_t stride[CORRAL__POOL_COUNT] = {8u, 17u, 16u, 16u};
-    const size_t at[CORRAL__POOL_COUNT] = {L->sig_at, L->fut_at, L->chan_at, L->ctr_at};
-    const uint32_t count[CORRAL__POOL_COUNT] = {L->nsig, L->nfut, L->nchan, L->nctr};
-    uint32_t lo = 0, hi = count[pool];
+    const corral__pool_part *part = corral__pool_part_of(pool);
+    if (!part) return NULL;
+    const size_t stride = part->row;
+    uint32_t lo = 0, hi = L->nrows[pool];
     while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + at[pool] + (size_t)stride[pool] * mid);
-        if (v == index) return L->io.r + at[pool] + (size_t)stride[pool] * mid;
+        uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + L->rows_at[pool] + stride * mid);
+        if (v == index) return L->io.r + L->rows_at[pool] + stride * mid;
         if (v < index) lo = mid + 1;
         else hi = mid;
     }
@@ -1303,7 +1228,7 @@ static void corral__lplace(corral_sched *s, corral_co *co, uint8_t state)
 {
     if (state == CORRAL__QUEUED) corral__enqueue(s, co);
     else if (state == CORRAL__DEFERRED) corral__defer(s, co);
-    else if (state == CORRAL__PAUSED) co->state = CORRAL__PAUSED;
+    else if (state == CORRAL__PAUSED) corral__hold(co, corral__meta_of(s, co), corral__meta_of(s, co)->hold);
 }
 
 static void corral__lapply(corral__loader *L)
@@ -1315,76 +1240,23 @@ static void corral__lapply(corral__loader *L)
     corral__end_all(s);
     s->flags = (s->flags & ~(uint32_t)CORRAL__DESTROYING) | destroying;
     /* generations stay above what every slot, signal and future issued */
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-        corral__class *c = &s->arena.classes[ci];
-        corral__page *P = corral__pages(s, c);
-        for (uint32_t pi = 0; pi < c->page_count; pi++)
-            for (uint32_t k = 0, first = pi << c->page_shift; k < P[pi].slots; k++) {
-                const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
-                uint32_t g = co->state == CORRAL__FREE ? co->gen : co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
-                if (g > P[pi].floor) P[pi].floor = g;
-            }
-    }
+    corral__floors_keep(s);
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
     corral__parts_init(s);
     corral__pools_set_floors(s, floors);
-    s->run.deferred = 0;
-    s->polls.next_pending = 0;
-    for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].page = CORRAL__NIL;
-    s->now.frame = L->frame;
-    s->now.frame_pos = L->frame_pos;
-    s->domains.d[0].time = L->time;
-    s->now.unscaled_time = L->unscaled;
-    s->now.fixed_time = L->fixed;
-    s->domains.d[0].scale = (float)L->scale;
-    for (uint32_t d = 0; d < s->domains.count; d++) {
-        if (d > 0) {
-            s->domains.d[d].time = d < L->domains ? L->dtime[d] : 0.0;
-            s->domains.d[d].scale = d < L->domains ? (float)L->dscale[d] : 1.0f;
-        }
-        s->domains.d[d].paused = (L->paused >> d) & 1u;
-        s->domains.d[d].dt = 0.0f;
+    corral__types_unplaced(s);
+    corral__frame_restore(s, L->frame, L->frame_pos, L->unscaled, L->fixed);
+    for (uint32_t d = 0; d < s->domains.count; d++) { /* domain 0's from its own fields (version 1) */
+        const double time = d == 0 ? L->time : d < L->domains ? L->dtime[d] : 0.0;
+        const float scale = d == 0 ? (float)L->scale : d < L->domains ? (float)L->dscale[d] : 1.0f;
+        corral__domain_restore(s, d, time, scale, (L->paused >> d) & 1u);
     }
 
-    /* signals and futures, at their indices, with their generations */
     corral__io *io = &L->io;
-    io->at = L->sig_at;
-    for (uint32_t i = 0; i < L->nsig; i++) {
-        uint32_t idx = (uint32_t)corral__get_u(io, 4);
-        corral__pool_revive(s, CORRAL__POOL_SIGNAL, idx, (uint32_t)corral__get_u(io, 4));
-    }
-    corral__future *F = corral__futures(s);
-    io->at = L->fut_at;
-    for (uint32_t i = 0; i < L->nfut; i++) {
-        uint32_t idx = (uint32_t)corral__get_u(io, 4);
-        corral__pool_revive(s, CORRAL__POOL_FUTURE, idx, (uint32_t)corral__get_u(io, 4));
-        F[idx].done = (uint32_t)corral__get_u(io, 1);
-        F[idx].value.u = corral__get_u(io, 8);
-    }
-    /* channels (their values from the start of each ring), semaphores, wait groups */
-    corral__channel *C = corral__channels(s);
-    const unsigned char *vals = io->r + L->chan_vals_at;
-    for (uint32_t i = 0; i < L->nchan; i++) {
-        const unsigned char *row = io->r + L->chan_at + 16u * i;
-        corral__channel *c = &C[corral__le32(row)];
-        corral__pool_revive(s, CORRAL__POOL_CHANNEL, corral__le32(row), corral__le32(row + 4));
-        c->size = corral__le32(row + 8);
-        c->cap = s->chans.channel_bytes / c->size;
-        c->first = 0;
-        c->count = corral__le32(row + 12);
-        memcpy(CORRAL__AT(s, s->chans.data_off + (size_t)corral__le32(row) * s->chans.ring_bytes), vals,
-               (size_t)c->count * c->size);
-        vals += (size_t)c->count * c->size;
-    }
-    corral__counter *K = corral__counters(s);
-    for (uint32_t i = 0; i < L->nctr; i++) {
-        const unsigned char *row = io->r + L->ctr_at + 16u * i;
-        corral__counter *c = &K[corral__le32(row)];
-        corral__pool_revive(s, CORRAL__POOL_COUNTER, corral__le32(row), corral__le32(row + 4));
-        c->kind = corral__le32(row + 8);
-        c->count = corral__le32(row + 12);
-    }
+    /* the pools' items, at their indices, with their generations */
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++)
+        if (L->nrows[p]) corral__pool_part_of(p)->load(&L->io, s, L->nrows[p], L->rows_at[p]);
     corral__pools_relink(s);
 
     /* the coroutines in their slots: header, context, meta, counters */
@@ -1419,7 +1291,7 @@ static void corral__lapply(corral__loader *L)
         if (c.child != CORRAL__NIL) corral__lco_at(s, c.child, &m->child);
         if (c.dest_field != CORRAL__NIL) m->dest = te->ctx_off + corral__ldest(L, t, c.dest_field, c.delta);
         corral__class *k = &s->arena.classes[te->cls];
-        if (te->budget) k->reserved--; /* as a start takes it; its end gives it back */
+        corral__budget_take(te, k); /* as a start takes it; its end gives it back */
         corral__count_taken(s, te, k);
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
@@ -1473,8 +1345,8 @@ static void corral__lapply(corral__loader *L)
         corral_co *co = corral__lco_at(s, index, NULL);
         if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__lplace(s, co, c.state);
     }
-    if (L->timer_seq > s->timers.seq) s->timers.seq = L->timer_seq;
-    if (L->node_order > s->nodes.order) s->nodes.order = L->node_order;
+    corral__timers_seq_past(s, L->timer_seq);
+    corral__nodes_order_past(s, L->node_order);
 }
 
 bool corral_load(corral_sched *s, const void *buf, size_t size)
