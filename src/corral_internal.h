@@ -1244,6 +1244,15 @@ typedef struct corral__pool_part {
     /* NULL when the section (n rows from *rows_at) fits this scheduler, else what is wrong */
     const char *(*read)(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at);
     void (*load)(corral__io *io, corral_sched *s, uint32_t n, size_t rows_at);
+    /* corral_verify: a live item's wait lists (where each lies in the item
+       and the wait kinds its nodes may have), and its own rules (NULL:
+       none; else NULL when they hold, or the rule that does not) */
+    uint32_t lists;
+    struct {
+        uint32_t at;
+        uint8_t kind, kind2;
+    } list[2];
+    const char *(*verify)(const corral_sched *s, const void *item);
 } corral__pool_part;
 void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part);
 const corral__pool_part *corral__pool_part_of(uint32_t pool); /* NULL: its module is unused */

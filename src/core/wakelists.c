@@ -266,7 +266,14 @@ static void corral__signals_load(corral__io *io, corral_sched *s, uint32_t n, si
         corral__pool_revive(s, CORRAL__POOL_SIGNAL, idx, (uint32_t)corral__get_u(io, 4));
     }
 }
-const corral__pool_part corral__signal_pool_part = {8, corral__signals_save, corral__signals_read, corral__signals_load};
+const corral__pool_part corral__signal_pool_part = {
+    .row = 8,
+    .save = corral__signals_save,
+    .read = corral__signals_read,
+    .load = corral__signals_load,
+    .lists = 1,
+    .list = {{offsetof(corral__signal, head), CORRAL_WAIT_SIGNAL, CORRAL_WAIT_SIGNAL}},
+};
 
 static void corral__futures_save(corral__io *io, const corral_sched *s)
 {
@@ -306,4 +313,11 @@ static void corral__futures_load(corral__io *io, corral_sched *s, uint32_t n, si
         F[idx].value.u = corral__get_u(io, 8);
     }
 }
-const corral__pool_part corral__future_pool_part = {17, corral__futures_save, corral__futures_read, corral__futures_load};
+const corral__pool_part corral__future_pool_part = {
+    .row = 17,
+    .save = corral__futures_save,
+    .read = corral__futures_read,
+    .load = corral__futures_load,
+    .lists = 1,
+    .list = {{offsetof(corral__future, head), CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE}},
+};

@@ -531,10 +531,42 @@ static void corral__counters_load(corral__io *io, corral_sched *s, uint32_t n, s
         c->count = corral__le32(row + 12);
     }
 }
-static const corral__pool_part corral__channel_pool_part = {16, corral__channels_save, corral__channels_read,
-                                                            corral__channels_load};
-static const corral__pool_part corral__counter_pool_part = {16, corral__counters_save, corral__counters_read,
-                                                            corral__counters_load};
+/* a live channel's ring in bounds; a waiter only where it must wait */
+static const char *corral__channel_verify(const corral_sched *s, const void *item)
+{
+    const corral__channel *c = (const corral__channel *)item;
+    if (c->cap == 0 || c->size == 0 || c->count > c->cap || c->first >= c->cap ||
+        (uint64_t)c->cap * c->size > s->chans.channel_bytes)
+        return "a channel's ring is out of bounds";
+    if (c->count < c->cap && c->send_head != CORRAL__NIL) return "a sender waits on a channel with room";
+    if (c->count > 0 && c->recv_head != CORRAL__NIL) return "a receiver waits on a channel with values";
+    return NULL;
+}
+static const char *corral__counter_verify_item(const corral_sched *s, const void *item)
+{
+    (void)s;
+    const corral__counter *c = (const corral__counter *)item;
+    return c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP ? "a semaphore or wait group is of no kind" : NULL;
+}
+static const corral__pool_part corral__channel_pool_part = {
+    .row = 16,
+    .save = corral__channels_save,
+    .read = corral__channels_read,
+    .load = corral__channels_load,
+    .lists = 2,
+    .list = {{offsetof(corral__channel, send_head), CORRAL_WAIT_SEND, CORRAL_WAIT_SEND},
+             {offsetof(corral__channel, recv_head), CORRAL_WAIT_RECEIVE, CORRAL_WAIT_RECEIVE}},
+    .verify = corral__channel_verify,
+};
+static const corral__pool_part corral__counter_pool_part = {
+    .row = 16,
+    .save = corral__counters_save,
+    .read = corral__counters_read,
+    .load = corral__counters_load,
+    .lists = 1,
+    .list = {{offsetof(corral__counter, head), CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_WAIT_GROUP}},
+    .verify = corral__counter_verify_item,
+};
 
 void corral__channels_use(void)
 {

@@ -151,10 +151,6 @@ static uint32_t corral__iowner(corral__image *m, uint32_t w)
         return (const T *)corral__iread(m, m->field + (size_t)i * sizeof *tmp, tmp, sizeof *tmp); \
     }
 CORRAL__IPOOL(corral__ilane, corral__lane, corral__lanes, lanes_at)
-CORRAL__IPOOL(corral__isignal, corral__signal, corral__signals, pool_at[CORRAL__POOL_SIGNAL])
-CORRAL__IPOOL(corral__ifuture, corral__future, corral__futures, pool_at[CORRAL__POOL_FUTURE])
-CORRAL__IPOOL(corral__ichannel, corral__channel, corral__channels, pool_at[CORRAL__POOL_CHANNEL])
-CORRAL__IPOOL(corral__icounter, corral__counter, corral__counters, pool_at[CORRAL__POOL_COUNTER])
 CORRAL__IPOOL(corral__itype, corral__type_entry, corral__types, types_at)
 static bool corral__at_rest(const corral_sched *s) { return s->now.depth == 0 && !s->now.in_tick; }
 
@@ -566,32 +562,28 @@ static bool corral__verify_nodes(corral__image *m)
         if (!corral__verify_list(m, md->joiners_head, md->joiners_tail, join, &found)) return false;
     }
     /* every attached list and predicate node is on the list it names, once */
-    corral__signal st;
-    corral__future ft;
-    corral__channel cht;
-    corral__counter kt;
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_SIGNAL].cap; i++) {
-        const corral__signal *x = corral__isignal(m, i, &st);
-        corral__list_rule r = {CORRAL_WAIT_SIGNAL, CORRAL_WAIT_SIGNAL, CORRAL__BY_TARGET, 0, i};
-        if (corral__item_live(x) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
-    }
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_FUTURE].cap; i++) {
-        const corral__future *x = corral__ifuture(m, i, &ft);
-        corral__list_rule r = {CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, CORRAL__BY_TARGET, 0, i};
-        if (corral__item_live(x) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
-    }
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++) {
-        const corral__channel x = *corral__ichannel(m, i, &cht);
-        corral__list_rule r = {CORRAL_WAIT_SEND, CORRAL_WAIT_SEND, CORRAL__BY_TARGET, 0, i};
-        corral__list_rule q = {CORRAL_WAIT_RECEIVE, CORRAL_WAIT_RECEIVE, CORRAL__BY_TARGET, 0, i};
-        if (corral__item_live(&x) && (!corral__verify_list(m, x.send_head, x.send_tail, r, &found) ||
-                                      !corral__verify_list(m, x.recv_head, x.recv_tail, q, &found)))
-            return false;
-    }
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++) {
-        const corral__counter *x = corral__icounter(m, i, &kt);
-        corral__list_rule r = {CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_WAIT_GROUP, CORRAL__BY_TARGET, 0, i};
-        if (corral__item_live(x) && !corral__verify_list(m, x->head, x->tail, r, &found)) return false;
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item's lists, as its owner says */
+        const corral__pool_part *part = corral__pool_part_of(p);
+        if (!part) {
+            if (s->pools[p].live) CORRAL__BAD("a pool of a module the process has not used has live items");
+            continue;
+        }
+        for (uint32_t i = 0; i < s->pools[p].cap; i++) {
+            union {
+                corral__signal a;
+                corral__future b;
+                corral__channel c;
+                corral__counter d;
+            } tmp;
+            const unsigned char *x = (const unsigned char *)corral__pool_iitem(m, p, i, &tmp);
+            if (!corral__item_live(x)) continue;
+            for (uint32_t l = 0; l < part->lists; l++) {
+                uint32_t ends[2];
+                memcpy(ends, x + part->list[l].at, sizeof ends); /* head, tail */
+                corral__list_rule r = {part->list[l].kind, part->list[l].kind2, CORRAL__BY_TARGET, 0, i};
+                if (!corral__verify_list(m, ends[0], ends[1], r, &found)) return false;
+            }
+        }
     }
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
         corral__list_rule r = {CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, CORRAL__BY_LIST, 0, ph};
@@ -652,26 +644,23 @@ static bool corral__verify_heaps(corral__image *m)
     return true;
 }
 
-/* the channels' rings and the counters' kinds (the pools themselves: pool.c) */
+/* the pools (pool.c), and each live item's own rules (its owner's) */
 static bool corral__verify_pools(corral__image *m)
 {
-    const corral_sched *s = m->s;
     if (!corral__pools_verify(m)) return false;
-    corral__channel cht;
-    corral__counter kt;
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++) {
-        const corral__channel *c = corral__ichannel(m, i, &cht);
-        if (!corral__item_live(c)) continue;
-        if (c->cap == 0 || c->size == 0 || c->count > c->cap || c->first >= c->cap ||
-            (uint64_t)c->cap * c->size > s->chans.channel_bytes)
-            CORRAL__BAD("a channel's ring is out of bounds");
-        if (c->count < c->cap && c->send_head != CORRAL__NIL) CORRAL__BAD("a sender waits on a channel with room");
-        if (c->count > 0 && c->recv_head != CORRAL__NIL) CORRAL__BAD("a receiver waits on a channel with values");
-    }
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++) {
-        const corral__counter *c = corral__icounter(m, i, &kt);
-        if (corral__item_live(c) && c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP)
-            CORRAL__BAD("a semaphore or wait group is of no kind");
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        const corral__pool_part *part = corral__pool_part_of(p);
+        for (uint32_t i = 0; part && part->verify && i < m->s->pools[p].cap; i++) {
+            union {
+                corral__signal a;
+                corral__future b;
+                corral__channel c;
+                corral__counter d;
+            } tmp;
+            const void *x = corral__pool_iitem(m, p, i, &tmp);
+            const char *why = corral__item_live(x) ? part->verify(m->s, x) : NULL;
+            if (why) CORRAL__BAD(why);
+        }
     }
     return true;
 }
