@@ -681,6 +681,7 @@ void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uin
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen);
 void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index);
 bool corral__gen_live(uint32_t gen); /* a generation a live item has */
+size_t corral__pool_item_size(uint32_t pool); /* bytes an item */
 static inline bool corral__item_live(const void *item) { return corral__gen_live(((const corral__item *)item)->gen); }
 static inline uint32_t corral__item_gen(const void *item) { return ((const corral__item *)item)->gen; }
 /* the highest generation each pool issued, + 1 (no lower than its floor) */
@@ -1253,6 +1254,9 @@ typedef struct corral__pool_part {
         uint8_t kind, kind2;
     } list[2];
     const char *(*verify)(const corral_sched *s, const void *item);
+    /* corral_state_hash: a live item's words (item i), each given to put;
+       its lists follow, hashed by the state hash itself */
+    void (*hash)(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v), void *k);
 } corral__pool_part;
 void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part);
 const corral__pool_part *corral__pool_part_of(uint32_t pool); /* NULL: its module is unused */

@@ -266,6 +266,13 @@ static void corral__signals_load(corral__io *io, corral_sched *s, uint32_t n, si
         corral__pool_revive(s, CORRAL__POOL_SIGNAL, idx, (uint32_t)corral__get_u(io, 4));
     }
 }
+static void corral__signal_hash(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v),
+                                void *k)
+{
+    (void)s;
+    (void)item;
+    put(k, i);
+}
 const corral__pool_part corral__signal_pool_part = {
     .row = 8,
     .save = corral__signals_save,
@@ -273,6 +280,7 @@ const corral__pool_part corral__signal_pool_part = {
     .load = corral__signals_load,
     .lists = 1,
     .list = {{offsetof(corral__signal, head), CORRAL_WAIT_SIGNAL, CORRAL_WAIT_SIGNAL}},
+    .hash = corral__signal_hash,
 };
 
 static void corral__futures_save(corral__io *io, const corral_sched *s)
@@ -313,6 +321,14 @@ static void corral__futures_load(corral__io *io, corral_sched *s, uint32_t n, si
         F[idx].value.u = corral__get_u(io, 8);
     }
 }
+static void corral__future_hash(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v),
+                                void *k)
+{
+    (void)s;
+    const corral__future *f = (const corral__future *)item;
+    put(k, (uint64_t)i << 1 | (f->done ? 1u : 0u));
+    put(k, f->value.u);
+}
 const corral__pool_part corral__future_pool_part = {
     .row = 17,
     .save = corral__futures_save,
@@ -320,4 +336,5 @@ const corral__pool_part corral__future_pool_part = {
     .load = corral__futures_load,
     .lists = 1,
     .list = {{offsetof(corral__future, head), CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE}},
+    .hash = corral__future_hash,
 };

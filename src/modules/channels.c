@@ -548,6 +548,24 @@ static const char *corral__counter_verify_item(const corral_sched *s, const void
     const corral__counter *c = (const corral__counter *)item;
     return c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP ? "a semaphore or wait group is of no kind" : NULL;
 }
+/* a channel by its index, value size and count, then its values, oldest first */
+static void corral__channel_hash(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v),
+                                 void *k)
+{
+    const corral__channel *c = (const corral__channel *)item;
+    put(k, (uint64_t)i << 32 | c->size);
+    put(k, c->count);
+    const unsigned char *ring = corral__ring(s, i);
+    for (uint32_t v = 0; v < c->count; v++)
+        for (uint32_t b = 0; b < c->size; b++) put(k, ring[(size_t)((c->first + v) % c->cap) * c->size + b]);
+}
+static void corral__counter_hash(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v),
+                                 void *k)
+{
+    (void)s;
+    const corral__counter *c = (const corral__counter *)item;
+    put(k, (uint64_t)i << 32 | c->kind << 28 | c->count);
+}
 static const corral__pool_part corral__channel_pool_part = {
     .row = 16,
     .save = corral__channels_save,
@@ -557,6 +575,7 @@ static const corral__pool_part corral__channel_pool_part = {
     .list = {{offsetof(corral__channel, send_head), CORRAL_WAIT_SEND, CORRAL_WAIT_SEND},
              {offsetof(corral__channel, recv_head), CORRAL_WAIT_RECEIVE, CORRAL_WAIT_RECEIVE}},
     .verify = corral__channel_verify,
+    .hash = corral__channel_hash,
 };
 static const corral__pool_part corral__counter_pool_part = {
     .row = 16,
@@ -566,6 +585,7 @@ static const corral__pool_part corral__counter_pool_part = {
     .lists = 1,
     .list = {{offsetof(corral__counter, head), CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_WAIT_GROUP}},
     .verify = corral__counter_verify_item,
+    .hash = corral__counter_hash,
 };
 
 void corral__channels_use(void)

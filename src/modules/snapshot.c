@@ -511,6 +511,7 @@ typedef struct corral__hasher {
 } corral__hasher;
 
 static void corral__h64(corral__hasher *k, uint64_t v) { k->h = corral__mix(k->h, v); }
+static void corral__hput(void *k, uint64_t v) { corral__h64((corral__hasher *)k, v); }
 static void corral__hdouble(corral__hasher *k, double d)
 {
     uint64_t v;
@@ -666,35 +667,18 @@ uint64_t corral_state_hash(const corral_sched *s)
         corral__hlist(&k, s, s->polls.head[ph]);
         corral__hlist(&k, s, s->polls.next_head[ph]);
     }
-    const corral__signal *S = corral__signals(s);
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_SIGNAL].cap; i++) {
-        if (!corral__item_live(&S[i])) continue;
-        corral__h64(&k, i);
-        corral__hlist(&k, s, S[i].head);
-    }
-    const corral__future *F = corral__futures(s);
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_FUTURE].cap; i++) {
-        if (!corral__item_live(&F[i])) continue;
-        corral__h64(&k, (uint64_t)i << 1 | (F[i].done ? 1u : 0u));
-        corral__h64(&k, F[i].value.u);
-        corral__hlist(&k, s, F[i].head);
-    }
-    const corral__channel *C = corral__channels(s);
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_CHANNEL].cap; i++) {
-        if (!corral__item_live(&C[i])) continue;
-        corral__h64(&k, (uint64_t)i << 32 | C[i].size);
-        corral__h64(&k, C[i].count);
-        const unsigned char *ring = CORRAL__AT(s, s->chans.data_off + (size_t)i * s->chans.ring_bytes);
-        for (uint32_t v = 0; v < C[i].count; v++) /* the values, oldest first */
-            for (uint32_t b = 0; b < C[i].size; b++) corral__h64(&k, ring[(size_t)((C[i].first + v) % C[i].cap) * C[i].size + b]);
-        corral__hlist(&k, s, C[i].send_head);
-        corral__hlist(&k, s, C[i].recv_head);
-    }
-    const corral__counter *K = corral__counters(s);
-    for (uint32_t i = 0; i < s->pools[CORRAL__POOL_COUNTER].cap; i++) {
-        if (!corral__item_live(&K[i])) continue;
-        corral__h64(&k, (uint64_t)i << 32 | K[i].kind << 28 | K[i].count);
-        corral__hlist(&k, s, K[i].head);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item: its owner's words, then its lists */
+        const corral__pool_part *part = corral__pool_part_of(p);
+        for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
+            const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
+            if (!corral__item_live(x)) continue;
+            part->hash(s, i, x, corral__hput, &k);
+            for (uint32_t l = 0; l < part->lists; l++) {
+                uint32_t head;
+                memcpy(&head, x + part->list[l].at, sizeof head);
+                corral__hlist(&k, s, head);
+            }
+        }
     }
     return k.h ? k.h : 1u;
 }
