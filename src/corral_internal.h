@@ -1212,6 +1212,12 @@ typedef struct corral__wait_part {
     /* ready() may take something (a value, a permit) that a wait which
        then cannot be registered would have to give back */
     bool takes;
+    /* its coroutine resumes in the run of its phase under way when the node
+       fires then (a join: a chain of them costs no frame) */
+    bool now;
+    /* node i fired, out of its container, its coroutine not yet woken: what
+       the kind does then (NULL: nothing; the container's firing is all) */
+    void (*fire)(corral_sched *s, uint32_t i);
     /* corral_verify: what an attached node of a list kind waits on is
        there (NULL: nothing to check beyond its container) */
     bool (*verify)(const corral__vquery *q, const corral__node *n);

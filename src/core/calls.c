@@ -243,6 +243,7 @@ const corral__wait_part corral__join_part = {
     .ready = corral__join_ready,
     .arm = corral__join_arm,
     .list = corral__join_list,
+    .now = true,
     .verify = corral__join_verify,
     .name = corral__join_name,
     .save = corral__join_save,

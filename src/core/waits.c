@@ -217,10 +217,12 @@ void corral__fire(corral_sched *s, uint32_t i)
         corral__stop_co(s, co, CORRAL_END_DEADLINE);
         return;
     }
+    const corral__wait_part *p = corral__wait_part_of(n->kind);
+    if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
     if (m->mode == CORRAL__MODE_ALL && --m->pending > 0) return;
     if (m->mode == CORRAL__MODE_ANY) m->fired = (int8_t)n->member;
-    bool now = n->kind == CORRAL_WAIT_JOIN;
+    const bool now = p && p->now;
     corral__release_wait(s, co);
     if (m->child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
         corral__stop_co(s, corral__co_of_global(s, m->child), CORRAL_END_INTERRUPTED);
