@@ -788,6 +788,17 @@ void corral__meta_init(corral_sched *s);
    groups, signals and futures (sched.c) */
 void corral__parts_init(corral_sched *s);
 void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
+/* a restore: every file's part of the state from a snapshot's copy o of the
+   scheduler (sched.c), each part's own (queue.c, waits.c, timers.c, polls.c,
+   groups.c, pool.c, arena.c; the domains' inline below) */
+void corral__parts_take(corral_sched *d, const corral_sched *o);
+void corral__run_take(corral_sched *d, const corral_sched *o);
+void corral__nodes_take(corral_sched *d, const corral_sched *o);
+void corral__timers_take(corral_sched *d, const corral_sched *o);
+void corral__polls_take(corral_sched *d, const corral_sched *o);
+void corral__groups_take(corral_sched *d, const corral_sched *o);
+void corral__pools_take(corral_sched *d, const corral_sched *o);
+void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
 void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
 /* a coroutine of a budgeted type takes its type's reservation in its class */
@@ -1307,6 +1318,11 @@ static inline void corral__domains_advance(corral_sched *s, float dt)
         d->time += (double)d->dt;
     }
 }
+/* a restore: every clock as the snapshot's copy o has it */
+static inline void corral__domains_take(corral_sched *d, const corral_sched *o)
+{
+    memcpy(d->domains.d, o->domains.d, sizeof d->domains.d);
+}
 /* a load: a clock as saved (its time, scale and pause; no dt this frame) */
 static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused)
 {
@@ -1428,6 +1444,7 @@ static inline bool corral__slot_holds(uint32_t sz, const corral_type *vt)
 }
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
 void corral__types_unplaced(corral_sched *s); /* a load: no type fills a page yet */
+void corral__types_cache_clear(corral_sched *s); /* a restore: the lookup cache names no vtable */
 /* the field (index in its field table) a context offset lies in, and the
    byte in it; 0xFFFFFFFE: the result; NIL: none */
 uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);

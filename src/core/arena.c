@@ -241,3 +241,25 @@ void corral__class_list_adopt(corral_sched *s, corral__class *c, int list, uint3
         prev = pi;
     }
 }
+
+/* a restore: each class's page lists and counts, and the arena's, as saved in o */
+void corral__arena_take(corral_sched *d, const corral_sched *o)
+{
+    for (uint32_t i = 0; i < CORRAL_MAX_CLASSES; i++) {
+        corral__class *dc = &d->arena.classes[i];
+        const corral__class *oc = &o->arena.classes[i];
+        dc->empty_head = oc->empty_head;
+        dc->partial_head = oc->partial_head;
+        dc->used = oc->used;
+        dc->peak = oc->peak;
+        dc->retired = oc->retired;
+        dc->reserved = oc->reserved;
+        dc->failures = oc->failures;
+    }
+    d->arena.live = o->arena.live;
+    d->arena.live_peak = o->arena.live_peak;
+    d->arena.slot_bytes = o->arena.slot_bytes;
+    d->arena.slot_bytes_peak = o->arena.slot_bytes_peak;
+    d->arena.ctx_bytes = o->arena.ctx_bytes;
+    d->arena.ctx_bytes_peak = o->arena.ctx_bytes_peak;
+}

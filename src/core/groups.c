@@ -377,3 +377,13 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     return true;
 }
+
+/* a restore: the tag lists and the group operations under way as saved in o */
+void corral__groups_take(corral_sched *d, const corral_sched *o)
+{
+    memcpy(d->groups.tag_head, o->groups.tag_head, sizeof d->groups.tag_head);
+    memcpy(d->groups.tag_tail, o->groups.tag_tail, sizeof d->groups.tag_tail);
+    memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
+    memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
+    d->groups.side_depth = o->groups.side_depth;
+}

@@ -198,3 +198,6 @@ void corral__polls_init(corral_sched *s)
     s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
     s->polls.next_pending = 0;
 }
+
+/* a restore: the predicate lists as saved in o */
+void corral__polls_take(corral_sched *d, const corral_sched *o) { d->polls = o->polls; }

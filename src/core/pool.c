@@ -215,3 +215,16 @@ bool corral__pools_verify(corral__image *m)
     }
     return true;
 }
+
+/* a restore: each pool's free list and counts as saved in o (where and how
+   many stay this scheduler's) */
+void corral__pools_take(corral_sched *d, const corral_sched *o)
+{
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        d->pools[p].free = o->pools[p].free;
+        d->pools[p].live = o->pools[p].live;
+        d->pools[p].peak = o->pools[p].peak;
+        d->pools[p].floor = o->pools[p].floor;
+        d->pools[p].failures = o->pools[p].failures;
+    }
+}

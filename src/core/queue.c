@@ -717,3 +717,19 @@ void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
     else
         corral__enqueue(s, co);
 }
+
+/* a restore: the lanes' chunk pool, the walk and the ready ring as saved in o */
+void corral__run_take(corral_sched *d, const corral_sched *o)
+{
+    d->run.chunk_free = o->run.chunk_free;
+    d->run.chunk_bump = o->run.chunk_bump;
+    d->run.walking_lane = o->run.walking_lane;
+    d->run.running = o->run.running;
+    d->run.walk_skipped = o->run.walk_skipped;
+    d->run.ready_head = o->run.ready_head;
+    d->run.ready_tail = o->run.ready_tail;
+    d->run.starting = o->run.starting;
+    memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
+    d->run.deferred = o->run.deferred;
+    d->budget = o->budget;
+}

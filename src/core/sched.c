@@ -395,6 +395,28 @@ void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, 
     s->now.fixed_time = fixed;
 }
 
+/* A restore: the state a snapshot carries in the scheduler struct, every
+   field that changes as the game runs, each file's part taken by that
+   file. The rest (where everything lies, the configuration, the
+   environment, profiling) stays the live scheduler's; a snapshot whose
+   rest differs is refused before this. */
+void corral__parts_take(corral_sched *d, const corral_sched *o)
+{
+    d->types.last_vt = o->types.last_vt;
+    d->types.last_ti = o->types.last_ti;
+    corral__run_take(d, o);
+    corral__nodes_take(d, o);
+    corral__timers_take(d, o);
+    corral__domains_take(d, o);
+    corral__polls_take(d, o);
+    corral__groups_take(d, o);
+    corral__pools_take(d, o);
+    corral__arena_take(d, o);
+    corral_clock clock = d->now.clock;
+    d->now = o->now;
+    d->now.clock = clock;
+}
+
 void corral__parts_init(corral_sched *s)
 {
     corral__lanes_init(s);

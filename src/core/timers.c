@@ -249,3 +249,10 @@ void corral__timers_init(corral_sched *s)
 {
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) s->timers.heap_len[h] = 0;
 }
+
+/* a restore: the heaps' lengths and the order of waiting as saved in o */
+void corral__timers_take(corral_sched *d, const corral_sched *o)
+{
+    memcpy(d->timers.heap_len, o->timers.heap_len, sizeof d->timers.heap_len);
+    d->timers.seq = o->timers.seq;
+}

@@ -49,6 +49,8 @@ bool corral__type_ok(const corral_type *vt)
     return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
 }
 
+void corral__types_cache_clear(corral_sched *s) { s->types.last_vt = NULL; }
+
 void corral__types_unplaced(corral_sched *s)
 {
     for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].page = CORRAL__NIL;

@@ -429,3 +429,20 @@ uint64_t corral__debug_visits(const corral_sched *s)
 {
     return s->nodes.debug_visits;
 }
+
+/* a restore: the node pool as saved in o */
+void corral__nodes_take(corral_sched *d, const corral_sched *o)
+{
+    d->nodes.wait_free = o->nodes.wait_free;
+    d->nodes.wait_free_count = o->nodes.wait_free_count;
+    d->nodes.group_free = o->nodes.group_free;
+    d->nodes.group_free_count = o->nodes.group_free_count;
+    d->nodes.wait_bump = o->nodes.wait_bump;
+    d->nodes.group_bump = o->nodes.group_bump;
+    d->nodes.wait_peak = o->nodes.wait_peak;
+    d->nodes.group_peak = o->nodes.group_peak;
+    d->nodes.wait_failures = o->nodes.wait_failures;
+    d->nodes.group_failures = o->nodes.group_failures;
+    d->nodes.debug_visits = o->nodes.debug_visits;
+    d->nodes.order = o->nodes.order;
+}

@@ -187,74 +187,6 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
 
 /* ---- restore */
 
-/* The state a snapshot carries in the scheduler struct: every field that
-   changes as the game runs. The rest (where everything lies, the
-   configuration, the environment, profiling) stays the live scheduler's,
-   and a snapshot whose rest differs is refused. */
-static void corral__take_state(corral_sched *d, const corral_sched *o)
-{
-    d->types.last_vt = o->types.last_vt;
-    d->types.last_ti = o->types.last_ti;
-    d->run.chunk_free = o->run.chunk_free;
-    d->run.chunk_bump = o->run.chunk_bump;
-    d->run.walking_lane = o->run.walking_lane;
-    d->run.running = o->run.running;
-    d->run.walk_skipped = o->run.walk_skipped;
-    d->run.ready_head = o->run.ready_head;
-    d->run.ready_tail = o->run.ready_tail;
-    d->run.starting = o->run.starting;
-    memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
-    d->run.deferred = o->run.deferred;
-    d->budget = o->budget;
-    d->nodes.wait_free = o->nodes.wait_free;
-    d->nodes.wait_free_count = o->nodes.wait_free_count;
-    d->nodes.group_free = o->nodes.group_free;
-    d->nodes.group_free_count = o->nodes.group_free_count;
-    d->nodes.wait_bump = o->nodes.wait_bump;
-    d->nodes.group_bump = o->nodes.group_bump;
-    d->nodes.wait_peak = o->nodes.wait_peak;
-    d->nodes.group_peak = o->nodes.group_peak;
-    d->nodes.wait_failures = o->nodes.wait_failures;
-    d->nodes.group_failures = o->nodes.group_failures;
-    d->nodes.debug_visits = o->nodes.debug_visits;
-    d->nodes.order = o->nodes.order;
-    memcpy(d->timers.heap_len, o->timers.heap_len, sizeof d->timers.heap_len);
-    d->timers.seq = o->timers.seq;
-    memcpy(d->domains.d, o->domains.d, sizeof d->domains.d);
-    d->polls = o->polls;
-    memcpy(d->groups.tag_head, o->groups.tag_head, sizeof d->groups.tag_head);
-    memcpy(d->groups.tag_tail, o->groups.tag_tail, sizeof d->groups.tag_tail);
-    memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
-    memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
-    d->groups.side_depth = o->groups.side_depth;
-    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* where and how many stay */
-        d->pools[p].free = o->pools[p].free;
-        d->pools[p].live = o->pools[p].live;
-        d->pools[p].peak = o->pools[p].peak;
-        d->pools[p].floor = o->pools[p].floor;
-        d->pools[p].failures = o->pools[p].failures;
-    }
-    for (uint32_t i = 0; i < CORRAL_MAX_CLASSES; i++) {
-        corral__class *dc = &d->arena.classes[i];
-        const corral__class *oc = &o->arena.classes[i];
-        dc->empty_head = oc->empty_head;
-        dc->partial_head = oc->partial_head;
-        dc->used = oc->used;
-        dc->peak = oc->peak;
-        dc->retired = oc->retired;
-        dc->reserved = oc->reserved;
-        dc->failures = oc->failures;
-    }
-    d->arena.live = o->arena.live;
-    d->arena.live_peak = o->arena.live_peak;
-    d->arena.slot_bytes = o->arena.slot_bytes;
-    d->arena.slot_bytes_peak = o->arena.slot_bytes_peak;
-    d->arena.ctx_bytes = o->arena.ctx_bytes;
-    d->arena.ctx_bytes_peak = o->arena.ctx_bytes_peak;
-    corral_clock clock = d->now.clock;
-    d->now = o->now;
-    d->now.clock = clock;
-}
 
 /* the saved scheduler and every section's place, checked against the
    live one before anything is written */
@@ -310,7 +242,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     /* everything but its state is the live scheduler's: layout, configuration, types */
     corral_sched same;
     memcpy(&same, o, sizeof same);
-    corral__take_state(&same, s);
+    corral__parts_take(&same, s);
     same.magic = s->magic;
     same.flags = s->flags;
     same.pad = s->pad;
@@ -498,8 +430,8 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
 
     /* the scheduler's state; its layout, configuration and environment stay */
-    corral__take_state(s, o);
-    s->types.last_vt = NULL;
+    corral__parts_take(s, o);
+    corral__types_cache_clear(s);
     corral__pools_set_floors(s, floors);
     return true;
 }
