@@ -28,7 +28,8 @@ for t in $want; do
                  has qemu-aarch64 || need="$need qemu-user" ;;
     linux-armv7) has arm-linux-gnueabihf-gcc || need="$need gcc-arm-linux-gnueabihf"
                  has qemu-arm || need="$need qemu-user" ;;
-    linux-i686)  has i686-linux-gnu-gcc || need="$need gcc-i686-linux-gnu" ;;
+    linux-i686)  has i686-linux-gnu-gcc || need="$need gcc-i686-linux-gnu"
+                 has qemu-i386 || need="$need qemu-user" ;;
     wasm32)      has emcc || need="$need emscripten"
                  has node || need="$need nodejs"
                  [ -d /usr/share/nodejs/acorn ] || need="$need node-acorn" ;;
@@ -59,6 +60,14 @@ mkdir -p "$out"
 examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame jobs boss outpost"
 failed=""
 
+# A kernel built without 32-bit x86 support refuses i686 programs ("Exec
+# format error"): they run under qemu-i386 there, natively elsewhere.
+i686_runner() {
+    printf 'int main(void) { return 0; }\n' > "$out/probe.c"
+    if i686-linux-gnu-gcc -static "$out/probe.c" -o "$out/probe" 2>/dev/null &&
+       "$out/probe" 2>/dev/null; then echo; else echo qemu-i386; fi
+}
+
 # target -> compiler, runner, executable suffix, data models (the golden
 # files to look for, first found wins: i386 is ILP32 with 4-byte-aligned
 # 64-bit types), link flags
@@ -67,7 +76,7 @@ setup() {
     windows-x64) cc=x86_64-w64-mingw32-gcc; run=wine; exe=.exe; model=llp64; link=-static ;;
     linux-arm64) cc=aarch64-linux-gnu-gcc; run=qemu-aarch64; exe=; model=lp64; link="-static -pthread" ;;
     linux-armv7) cc=arm-linux-gnueabihf-gcc; run=qemu-arm; exe=; model=ilp32; link="-static -pthread" ;;
-    linux-i686)  cc=i686-linux-gnu-gcc; run=; exe=; model="i386 ilp32"; link="-static -pthread" ;;
+    linux-i686)  cc=i686-linux-gnu-gcc; run=$(i686_runner); exe=; model="i386 ilp32"; link="-static -pthread" ;;
     wasm32)      cc=emcc; run="env NODE_OPTIONS=--no-experimental-fetch node"; exe=.js; model=ilp32
                  link="-sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=1" ;; # the 10^5-deep chain outgrows 16 MiB; files: savegame
     tcc-x64)     cc=tcc; run=; exe=; model=lp64; link= ;;
