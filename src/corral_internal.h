@@ -252,6 +252,13 @@ typedef struct corral__counter {
     uint32_t kind, count;
     uint32_t head, tail;   /* waiters */
 } corral__counter;
+/* room for an item of any pool, aligned for each */
+typedef union corral__any_item {
+    corral__signal a;
+    corral__future b;
+    corral__channel c;
+    corral__counter d;
+} corral__any_item;
 
 /* A page: a run of consecutive slots of a class (a power of two: 64 up to
    4096, so that a class has about 64 pages or more) with their own free
@@ -1196,7 +1203,7 @@ typedef struct corral__vquery {
     const corral__type_entry *te; /* the waiting coroutine's type */
     uint32_t g;                   /* its global slot */
     /* item i of a pool, copied to tmp (a pool item's size), or NULL: out of range */
-    const void *(*item)(corral__image *m, uint32_t pool, uint32_t i, void *tmp);
+    const void *(*item)(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp);
     bool (*alive)(corral__image *m, uint32_t g); /* a live coroutine at global slot g */
 } corral__vquery;
 /* a value of n bytes at offset at of a slot lies in the type's context */
@@ -1533,7 +1540,7 @@ struct corral__image {
 bool corral__verify_image(corral__image *m);
 bool corral__pools_verify(corral__image *m); /* pool.c: free lists, counts, free items' lists */
 /* pool.c: item i of a pool in the image, copied to tmp, or NULL: out of range */
-const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, void *tmp);
+const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp);
 
 /* Test hook: the checksum a snapshot carries over its bytes after the
    header (the hostile tests make it again after an edit). */

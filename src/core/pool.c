@@ -161,7 +161,7 @@ static const corral__item *corral__iitem(corral__image *m, uint32_t p, uint32_t 
     return (const corral__item *)(const void *)tmp;
 }
 
-const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, void *tmp)
+const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp)
 {
     return i < m->s->pools[pool].cap ? corral__iitem(m, pool, i, (unsigned char *)tmp) : NULL;
 }
@@ -169,12 +169,7 @@ const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, void
 bool corral__pools_verify(corral__image *m)
 {
     const corral_sched *s = m->s;
-    union {
-        corral__signal a;
-        corral__future b;
-        corral__channel c;
-        corral__counter d;
-    } tmp;
+    corral__any_item tmp;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
         const corral__pool *pool = &s->pools[p];
         const struct corral__pool_kind *k = &corral__pool_kinds[p];

@@ -80,7 +80,7 @@ static corral__list corral__signal_list(corral_sched *s, const corral__node *n)
 }
 static bool corral__signal_verify(const corral__vquery *q, const corral__node *n)
 {
-    corral__signal tmp;
+    corral__any_item tmp;
     const void *x = q->item(q->m, CORRAL__POOL_SIGNAL, n->u.t.target, &tmp);
     return x && corral__item_live(x);
 }
@@ -213,7 +213,7 @@ static corral__list corral__future_list(corral_sched *s, const corral__node *n)
 }
 static bool corral__future_verify(const corral__vquery *q, const corral__node *n)
 {
-    corral__future tmp;
+    corral__any_item tmp;
     const void *x = q->item(q->m, CORRAL__POOL_FUTURE, n->u.t.target, &tmp);
     return x && corral__item_live(x);
 }

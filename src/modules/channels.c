@@ -311,13 +311,13 @@ static void corral__counter_arm(corral_sched *s, corral_co *co, uint32_t i, cons
 
 static bool corral__chan_verify(const corral__vquery *q, const corral__node *n)
 {
-    corral__channel tmp;
+    corral__any_item tmp;
     const corral__channel *c = (const corral__channel *)q->item(q->m, CORRAL__POOL_CHANNEL, n->u.t.target, &tmp);
     return c && corral__item_live(c) && corral__ctx_holds(q->te, n->u.t.seq, c->size);
 }
 static bool corral__counter_verify(const corral__vquery *q, const corral__node *n, uint32_t kind)
 {
-    corral__counter tmp;
+    corral__any_item tmp;
     const corral__counter *c = (const corral__counter *)q->item(q->m, CORRAL__POOL_COUNTER, n->u.t.target, &tmp);
     return c && corral__item_live(c) && c->kind == kind;
 }

@@ -569,12 +569,7 @@ static bool corral__verify_nodes(corral__image *m)
             continue;
         }
         for (uint32_t i = 0; i < s->pools[p].cap; i++) {
-            union {
-                corral__signal a;
-                corral__future b;
-                corral__channel c;
-                corral__counter d;
-            } tmp;
+            corral__any_item tmp;
             const unsigned char *x = (const unsigned char *)corral__pool_iitem(m, p, i, &tmp);
             if (!corral__item_live(x)) continue;
             for (uint32_t l = 0; l < part->lists; l++) {
@@ -651,12 +646,7 @@ static bool corral__verify_pools(corral__image *m)
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
         const corral__pool_part *part = corral__pool_part_of(p);
         for (uint32_t i = 0; part && part->verify && i < m->s->pools[p].cap; i++) {
-            union {
-                corral__signal a;
-                corral__future b;
-                corral__channel c;
-                corral__counter d;
-            } tmp;
+            corral__any_item tmp;
             const void *x = corral__pool_iitem(m, p, i, &tmp);
             const char *why = corral__item_live(x) ? part->verify(m->s, x) : NULL;
             if (why) CORRAL__BAD(why);
