@@ -11,6 +11,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- a save made in a child process: make(out, cap) builds a game there
+   and returns its corral_save size; the bytes come back into buf. The
+   test's own process has then never used what the child did (a module's
+   kinds arrive only with a load). Returns the save's size. */
+static inline size_t save_in_child(size_t (*make)(unsigned char *out, size_t cap), unsigned char *buf, size_t cap)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        size_t n = make(buf, cap);
+        _exit(n > 0 && write(fd[1], buf, n) == (ssize_t)n ? 0 : 1);
+    }
+    close(fd[1]);
+    size_t n = 0;
+    for (ssize_t r; n < cap && (r = read(fd[0], buf + n, cap - n)) > 0;) n += (size_t)r;
+    close(fd[0]);
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0 && n > 0, "the child saved");
+    return n;
+}
 
 /* ---- a trace of what ran, in order */
 #define TRACE_MAX 4096

@@ -4,8 +4,6 @@
 #include "common.h"
 #include "corral_internal.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 static void setup(void) { trace_reset(); }
 TestSuite(channels, .init = setup);
@@ -383,30 +381,19 @@ Test(channels, a_save_carries_values_waiters_and_counts_and_the_game_runs_on_the
    some back. The save is made in a child process, so this one loads it
    with the module never used (Criterion runs each test in a process of
    its own). */
+static size_t keepers_saved(unsigned char *out, size_t cap)
+{
+    corral_sched *a = ksched();
+    corral_channel ch = corral_channel_create(a, sizeof(int));
+    corral_semaphore sem = corral_semaphore_create(a, 0);
+    keeper_start(a, (keeper_ctx){.ch = ch, .what = 1}); /* receives: waits */
+    keeper_start(a, (keeper_ctx){.sem = sem, .what = 2}); /* acquires: waits */
+    return corral_save(a, out, cap);
+}
 Test(channels, a_load_brings_the_module_with_it_into_a_process_that_never_made_a_channel)
 {
-    int fd[2];
-    cr_assert_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        corral_sched *a = ksched();
-        corral_channel ch = corral_channel_create(a, sizeof(int));
-        corral_semaphore sem = corral_semaphore_create(a, 0);
-        keeper_start(a, (keeper_ctx){.ch = ch, .what = 1}); /* receives: waits */
-        keeper_start(a, (keeper_ctx){.sem = sem, .what = 2}); /* acquires: waits */
-        static unsigned char out[1 << 14];
-        size_t n = corral_save(a, out, sizeof out);
-        _exit(n > 0 && write(fd[1], out, n) == (ssize_t)n ? 0 : 1);
-    }
-    close(fd[1]);
     static unsigned char buf[1 << 14];
-    size_t n = 0;
-    for (ssize_t r; (r = read(fd[0], buf + n, sizeof buf - n)) > 0;) n += (size_t)r;
-    close(fd[0]);
-    int status = 0;
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0 && n > 0, "the child saved");
+    const size_t n = save_in_child(keepers_saved, buf, sizeof buf);
     corral_sched *b = ksched();
     cr_assert(corral_load(b, buf, n), "%s", corral_last_error_detail(b));
     cr_assert(corral_verify(b), "%s", corral_last_error_detail(b));

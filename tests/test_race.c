@@ -2,8 +2,6 @@
    the same tick, nesting, a caller stopped mid-way, full pools, misuse. */
 #include "common.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
 #include "corral_internal.h"
 
 static void setup(void)
@@ -578,28 +576,17 @@ Test(race, races_and_syncs_under_way_save_and_the_loaded_game_runs_on_the_same)
    one back. The save is made in a child process, so this one loads it
    with no race ever begun (Criterion runs each test in a process of its
    own): the arms that end must still decide their races. */
+static size_t races_saved(unsigned char *out, size_t cap)
+{
+    corral_sched *a = srsched();
+    sr_start(a, (sr_ctx){.depth = 2});
+    corral_tick(a, 0.1f);
+    return corral_save(a, out, cap);
+}
 Test(race, a_load_brings_races_into_a_process_that_never_began_one)
 {
-    int fd[2];
-    cr_assert_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        corral_sched *a = srsched();
-        sr_start(a, (sr_ctx){.depth = 2});
-        corral_tick(a, 0.1f);
-        static unsigned char out[1 << 15];
-        size_t n = corral_save(a, out, sizeof out);
-        _exit(n > 0 && write(fd[1], out, n) == (ssize_t)n ? 0 : 1);
-    }
-    close(fd[1]);
     static unsigned char buf[1 << 15];
-    size_t n = 0;
-    for (ssize_t r; (r = read(fd[0], buf + n, sizeof buf - n)) > 0;) n += (size_t)r;
-    close(fd[0]);
-    int status = 0;
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0 && n > 0, "the child saved");
+    const size_t n = save_in_child(races_saved, buf, sizeof buf);
     corral_sched *b = srsched();
     cr_assert(corral_load(b, buf, n), "%s", corral_last_error_detail(b));
     for (int f = 0; f < 20 && corral_live_count(b) > 0; f++) {
