@@ -1,8 +1,9 @@
 /*
     one_coroutine -- the smallest game: create, start one type, tick with
-    frame, seconds and signal waits, destroy. tools/link_check.sh links it
-    statically against the library and fails if a module's object comes
-    along: a program pays only for the modules it calls.
+    frame, seconds and signal waits, stop one, destroy. tools/link_check.sh
+    links it statically against the library and fails if a module's object
+    comes along (a program pays only for the modules it calls) or if the
+    corral text it links grows past its limit.
 */
 #include <corral/corral.h>
 
@@ -25,7 +26,9 @@ int main(void)
     if (!s) return 1;
     corral_signal go = corral_signal_create(s);
     hello_start(s, (hello_ctx){.go = go});
+    corral_handle spare = hello_start(s, (hello_ctx){.go = go});
     for (int i = 0; i < 10; i++) corral_tick(s, 1.0f / 60.0f);
+    if (!corral_stop(s, spare)) return 1;
     corral_signal_raise(s, go);
     corral_tick(s, 1.0f / 60.0f);
     const int left = (int)corral_live_count(s);
