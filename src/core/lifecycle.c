@@ -10,202 +10,33 @@
     waits' (waits.c).
 */
 #include "../corral_internal.h"
+#include "lifecycle.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The last part of every end: its cleanup hook, its counters, its slot
-   back on the free list. (state is ENDING: not alive to the hook) */
-static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,
-                                                corral__class *c, corral_end_reason why, uint32_t local,
-                                                bool plain)
-{
-    if (!plain && te->cleanup) {
-        s->now.depth++;
-        te->cleanup(CORRAL__AT(co, te->ctx_off), why);
-        s->now.depth--;
-    }
-    te->live--;
-    if (why == CORRAL_END_STOPPED) te->stopped++;
-    else if (why >= CORRAL__END_FIRST_COUNTED) corral__ends(s, co->type)[why - CORRAL__END_FIRST_COUNTED]++;
-    if (!plain && te->budget) c->reserved++;
-    s->arena.live--;
-    s->arena.slot_bytes -= c->slot_size;
-    s->arena.ctx_bytes -= te->ctx_size;
-    if (!plain && s->prof.hooks.free) s->prof.hooks.free(c->name, co, c->slot_size, s->prof.hooks.user_data);
-    corral__slot_free(s, te, c, co, local);
-}
-
-
 /* What ties an ending coroutine to others: its groups, the caller awaiting
    it, its joiners. */
-static void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
-                              corral_end_reason why)
+void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
+                       corral_end_reason why)
 {
     if (m->groups != CORRAL__NIL) corral__leave_groups(s, co);
     if (m->parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
     if (m->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
 }
 
-/* (m: its meta; local: its slot in its class, NIL if not at hand) */
-static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co, corral__meta *m,
-                                                 corral_end_reason why, uint32_t local)
-{
-    corral__type_entry *te = &corral__types(s)[co->type];
-    if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) corral__lane_tombstone(s, co);
-    else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
-    else if (co->state == CORRAL__READY) corral__ready_ring(s)[co->link] = CORRAL__NIL;
-    co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
-    /* the common end has no links: one test (the AND of NILs is NIL) */
-    if ((m->groups & m->parent & m->joiners_head) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
-    corral__class *c = &s->arena.classes[te->cls];
-    if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
-    corral__end_last(s, co, te, c, why, local, false);
-}
-
 /* Its step is on the C stack: it ends, with why, when that step returns. */
-static void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
 {
     if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
     co->state = CORRAL__STOPPING;
     m->stop_why = (uint8_t)why;
 }
 
-/* End a coroutine and, iteratively, the chain of children it awaits (each
-   with PARENT_STOPPED; DESTROYED stays DESTROYED), and the arms of a race
-   or sync on the way (corral__end_arms: recursive, one level per race
-   nested in a race). A child whose step is on the C stack is only marked:
-   it ends when that step returns. */
-static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, corral__meta *m,
-                                               corral_end_reason why, uint32_t local)
-{
-    for (;;) {
-        corral_co *child = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
-        m->child = CORRAL__NIL;
-        corral__meta *cm = child ? corral__meta_of(s, child) : NULL;
-        if (cm) cm->parent = CORRAL__NIL; /* it must not wake us */
-        if (CORRAL__UNLIKELY((m->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
-        corral__end_one(s, co, m, why, local);
-        if (!child) return;
-        if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
-        if (corral__is_running(s, child)) {
-            corral__mark_stopping(s, child, cm, why);
-            return;
-        }
-        co = child;
-        m = cm;
-        local = CORRAL__NIL;
-    }
-}
-
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 {
     corral__end_m(s, co, corral__meta_of(s, co), why, CORRAL__NIL);
-}
-
-/* a coroutine marked STOPPING ends with the reason stored for it */
-static corral_end_reason corral__stop_reason(corral__meta *m)
-{
-    corral_end_reason why = (corral_end_reason)(m->stop_why & ~CORRAL__STOP_REQUESTED);
-    m->stop_why = CORRAL_END_STOPPED;
-    return why;
-}
-
-/* Step a coroutine that is in no lane (its first step, or from the ready
-   ring). step: its type's step function; plain: its type is plain
-   (corral__plain), so the step is not instrumented. Returns what the step
-   returned; *pause: whether it asked to be paused. */
-static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, corral_co *co,
-                                                            corral_result (*step)(corral_co *), bool *pause,
-                                                            bool plain)
-{
-    corral_sched *prev = corral__tls_sched;
-    corral__tls_sched = s;
-    s->now.depth++;
-    co->state = CORRAL__RUNNING;
-    co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
-    corral_result r = !plain && s->prof.instrument ? corral__step_profiled(s, co) : step(co);
-    s->now.depth--;
-    corral__tls_sched = prev;
-    *pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
-    co->flags = (uint8_t)(co->flags & ~(CORRAL__ONSTACK_FLAG | CORRAL__PAUSE_FLAG));
-    return r;
-}
-
-/* After a detached step: queue it, park it or end it. m: its meta if at
-   hand, or NULL; local: its slot in its class if at hand, or NIL. */
-static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
-                                                corral_result r, bool pause)
-{
-    if (co->state == CORRAL__STOPPING || r == CORRAL_STOP) {
-        if (!m) m = corral__meta_of(s, co);
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED, local);
-    } else if (co->state == CORRAL__RUNNING) {
-        corral__land(s, co);
-    } else {
-        /* WAITING: parked on its wait (or its child) */
-        CORRAL__CONTRACT_DONE(co);
-    }
-    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
-}
-
-/* a top-level start (engine code, outside any step) also runs whatever the
-   first step woke or called, at once */
-static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
-{
-    bool top = !s->now.in_tick && s->now.depth == 0;
-    if (top) s->run.starting = 1;
-    return top;
-}
-static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
-{
-    if (top) {
-        if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
-        s->run.starting = 0;
-    }
-}
-
-/* Step a coroutine that is in no lane, then queue, park or end it. */
-static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m,
-                                                       uint32_t local)
-{
-    bool pause;
-    corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__settle(s, co, m, local, r, pause);
-}
-
-/* Step a detached coroutine at once (see corral__top_begin). */
-static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
-                                                  uint32_t local)
-{
-    bool top = corral__top_begin(s);
-    corral__step_detached(s, co, m, local);
-    corral__top_end(s, top);
-}
-
-/* The first step of a new coroutine. A spawn that is over at once -- the
-   first step returns STOP, its state is still RUNNING (it did not stop
-   itself or park on a wait) and nothing is tied to it (no child, caller,
-   joiner or group) -- ends right here, with its type, class, meta and slot
-   at hand instead of looked up again: the same end as corral__end_m's for
-   it (a pause it asked for is moot), in fewer instructions. Anything else
-   goes the general way. (Laid out as the likely case; a first step that
-   yields pays nothing measurable for it: docs/DESIGN.md, "Spawn path".) */
-static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co *co, corral__meta *m,
-                                                    corral__type_entry *te, corral__class *c, uint32_t local,
-                                                    bool plain)
-{
-    bool top = corral__top_begin(s), pause;
-    corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
-    if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       (m->child & m->groups & m->parent & m->joiners_head) == CORRAL__NIL)) {
-        co->state = CORRAL__ENDING;
-        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
-    } else {
-        corral__settle(s, co, m, local, r, pause);
-    }
-    corral__top_end(s, top);
 }
 
 void corral__drain_ready(corral_sched *s)
@@ -219,11 +50,10 @@ void corral__drain_ready(corral_sched *s)
     }
 }
 
-
 /* A start of type te refused for want of room (err: NO_CLASS,
    POOL_EXHAUSTED or TYPE_BUDGET), reported with the type and its class in words. */
-static CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral__type_entry *te,
-                                        corral_error err)
+CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral__type_entry *te,
+                                 corral_error err)
 {
     char why[192];
     if (err == CORRAL_ERR_NO_CLASS) {
@@ -247,98 +77,6 @@ static CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const
     corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, why);
 }
 
-/* Room for one more coroutine of type te: its budget, and the reservations
-   of budgeted types (a type without a budget may not take a class's last
-   free slots while they are reserved; with none reserved, an empty free
-   list is the only way to be full). Counted and reported when not. */
-static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sched *s, corral__type_entry *te)
-{
-    corral__class *c = &s->arena.classes[te->cls];
-    if (CORRAL__LIKELY(te->budget ? te->live < te->budget
-                                  : !c->reserved || c->capacity - c->used - c->retired > c->reserved))
-        return true;
-    te->failed++;
-    if (!te->budget) c->failures++;
-    corral__refuse(call, s, te, te->budget ? CORRAL_ERR_TYPE_BUDGET : CORRAL_ERR_POOL_EXHAUSTED);
-    return false;
-}
-
-/* Whether a coroutine of type vt may start now (arguments, type, class,
-   group nodes, budget, reservations): its type index, or NIL with the
-   error set and counted. */
-static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sched *s, const corral_type *vt,
-                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags)
-{
-    const uint32_t none = CORRAL__NIL;
-    CORRAL__REQUIRE_AT(s, vt && ctx, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, none);
-    CORRAL__REQUIRE_AT(s, !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL, none);
-    uint32_t ti = corral__type_index(s, vt);
-    if (ti >= CORRAL__BAD_TI) {
-        corral__fail_at(s, NULL, ti == CORRAL__NIL ? CORRAL_ERR_TOO_MANY_TYPES : CORRAL_ERR_BAD_TYPE, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
-    corral__type_entry *te = &corral__types(s)[ti];
-    CORRAL__REQUIRE_AT(s, ctx_size == te->ctx_size, CORRAL_ERR_CTX_SIZE_MISMATCH, call, CORRAL__NOH, NULL, NULL, none);
-    if (te->cls == CORRAL__NO_CLASS) {
-        te->failed++;
-        corral__refuse(call, s, te, CORRAL_ERR_NO_CLASS);
-        return none;
-    }
-    if ((owner | tags) && s->nodes.group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
-        te->failed++;
-        s->nodes.group_failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
-    if (!corral__room_for(call, s, te)) return none;
-    return ti;
-}
-
-/* Take a slot for an admitted coroutine of type ti and copy its context in
-   (no step yet). NULL, with the error set and counted, if no slot is free.
-   plain: the type's corral__plain, a constant where the caller knows it so
-   that the tests it stands for fold away. */
-static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
-                                                    size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
-                                                    corral_handle *out, corral__meta **meta_out, bool plain)
-{
-    corral__type_entry *te = &corral__types(s)[ti];
-    corral__class *c = &s->arena.classes[te->cls];
-    corral_co *co;
-    uint32_t local = corral__slot_alloc(s, te, c, &co);
-    if (local == CORRAL__NIL) { /* full; or retired slots ate a reservation */
-        te->failed++;
-        c->failures++;
-        corral__refuse(call, s, te, CORRAL_ERR_POOL_EXHAUSTED);
-        return NULL;
-    }
-    if (!plain) corral__budget_take(te, c);
-    co->type = (uint16_t)ti;
-    co->flags = (uint8_t)(phase | CORRAL__FIRST_FLAG);
-    co->resume = 0;
-    co->link = CORRAL__NIL;
-    unsigned char *dst = CORRAL__AT(co, te->ctx_off);
-    switch (ctx_size) { /* small contexts: inline copies, no call */
-    case 8: memcpy(dst, ctx, 8); break;
-    case 16: memcpy(dst, ctx, 16); break;
-    case 24: memcpy(dst, ctx, 24); break;
-    case 32: memcpy(dst, ctx, 32); break;
-    default: memcpy(dst, ctx, ctx_size); break;
-    }
-
-    corral__count_taken(s, te, c);
-    corral__meta *m = &corral__meta_table(s)[c->first + local];
-    corral__meta_fresh(m);
-    m->born = (uint32_t)s->now.frame;
-    *meta_out = m;
-    if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);
-
-    if (owner | tags) corral__join_groups(call, s, co, owner, tags); /* cannot fail: checked above */
-    out->index = te->cls << CORRAL__CLASS_SHIFT | local;
-    out->gen = co->gen;
-    return co;
-}
-
 /* admit, then take (a call's child: its first step runs later, from the
    ready ring). NULL, with the error set and counted, if it cannot. */
 corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
@@ -349,117 +87,9 @@ corral_co *corral__create(const char *call, corral_sched *s, const corral_type *
     return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
 }
 
-/* take and first step of an admitted start; plain: a constant */
-static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
-                                                  size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
-                                                  uint32_t domain, corral_handle *h, bool plain)
-{
-    corral__meta *m;
-    corral_co *co = corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, h, &m, plain);
-    if (!co) return;
-    m->domain = (uint8_t)domain;
-    corral__type_entry *te = &corral__types(s)[ti];
-    /* Unity: the first step runs at once, in the caller's frame */
-    corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
-}
-
-/* A start with a single mode (corral_start_desc.single): refuse, replace or
-   queue behind the live instances of its owner and tags. */
-static corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
-                                          size_t ctx_size, uint32_t phase, const corral_start_desc *opts)
-{
-    corral_handle h = {0, 0};
-    CORRAL__REQUIRE_AT(s, (unsigned)opts->single < CORRAL_SINGLE_COUNT && opts->tags, CORRAL_ERR_BAD_START, call,
-                       CORRAL__NOH, NULL, NULL, h);
-    uint32_t found[CORRAL_MAX_GROUP];
-    uint32_t n = corral__instances(s, opts->owner, opts->tags, found, CORRAL_MAX_GROUP);
-    if (opts->single == CORRAL_SINGLE_REFUSE && n) {
-        corral__fail_at(s, NULL, CORRAL_ERR_ALREADY_RUNNING, call, CORRAL__NOH, NULL, NULL);
-        return h;
-    }
-    while (opts->single == CORRAL_SINGLE_REPLACE && n) { /* one on the C stack ends after its step: not found again */
-        for (uint32_t k = 0; k < n && k < CORRAL_MAX_GROUP; k++) {
-            corral_co *old = corral__co_of_global(s, found[k]);
-            if (corral__state_alive(old->state)) corral__stop_co(s, old, CORRAL_END_REPLACED);
-        }
-        n = corral__instances(s, opts->owner, opts->tags, found, CORRAL_MAX_GROUP);
-    }
-    if (opts->single != CORRAL_SINGLE_QUEUE || n == 0) return corral_start_ex(s, vt, ctx, ctx_size, &(corral_start_desc){
-        .phase = opts->phase, .owner = opts->owner, .tags = opts->tags, .domain = opts->domain});
-    CORRAL__REQUIRE_AT(s, n <= CORRAL_MAX_GROUP, CORRAL_ERR_ALREADY_RUNNING, call, CORRAL__NOH, NULL,
-                       "more than CORRAL_MAX_GROUP instances to queue behind", h);
-    if (s->nodes.wait_free_count < n) { /* before taking anything */
-        s->nodes.wait_failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-        return h;
-    }
-    corral__meta *m;
-    corral_co *co = corral__create(call, s, vt, ctx, ctx_size, phase, opts->owner, opts->tags, &h, &m);
-    if (!co) return (corral_handle){0, 0};
-    m->domain = (uint8_t)opts->domain;
-    corral_wait joins[CORRAL_MAX_GROUP];
-    for (uint32_t k = 0; k < n; k++) joins[k] = corral_wait_join(corral__handle_of(s, corral__co_of_global(s, found[k])));
-    corral_wait all = corral_wait_all(joins, n);
-    corral__register_wait(call, s, co, &all); /* live, not itself, nodes free: it waits (its first step comes then) */
-    return h;
-}
-
-static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corral_sched *s, const corral_type *vt,
-                                                         const void *ctx, size_t ctx_size,
-                                                         const corral_start_desc *opts)
-{
-    corral_handle h = {0, 0};
-    if (!corral__check_in(s, call)) return h;
-    uint32_t phase = CORRAL__PH_UPDATE;
-    CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, &phase), CORRAL_ERR_BAD_PHASE, h);
-    uint64_t owner = opts ? opts->owner : 0;
-    uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, h);
-    if (CORRAL__UNLIKELY(opts && opts->single != CORRAL_SINGLE_NONE))
-        return corral__start_single(call, s, vt, ctx, ctx_size, phase, opts);
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
-    if (ti == CORRAL__NIL) return h;
-    /* two copies of the rest: one without the optional work's tests */
-    if (corral__types(s)[ti].plain) corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, domain, &h, true);
-    else corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, domain, &h, false);
-    return h;
-}
-
-/* a batch of one plain or one other type; plain: a constant */
-static CORRAL__ALWAYS_INLINE size_t corral__start_batch(corral_sched *s, uint32_t ti, const unsigned char *p,
-                                                        size_t ctx_size, size_t n, corral_handle *out, bool plain)
-{
-    corral__type_entry *te = &corral__types(s)[ti];
-    size_t k = 0;
-    for (; k < n; k++, p += ctx_size) {
-        corral_handle h = {0, 0};
-        if (k > 0 && !corral__room_for("corral_start_n", s, te)) break;
-        corral__start_as("corral_start_n", s, ti, p, ctx_size, CORRAL__PH_UPDATE, 0, 0, 0, &h, plain);
-        if (h.gen == 0) break; /* no slot: the error is set */
-        if (out) out[k] = h;
-    }
-    return k;
-}
-
-size_t corral_start_n(corral_sched *s, const corral_type *vt, const void *ctxs, size_t ctx_size, size_t n,
-                      corral_handle *out)
-{
-    if (!corral__check(s) || n == 0) return 0;
-    uint32_t ti = corral__admit(__func__, s, vt, ctxs, ctx_size, 0, 0);
-    if (ti == CORRAL__NIL) return 0;
-    if (corral__types(s)[ti].plain) return corral__start_batch(s, ti, (const unsigned char *)ctxs, ctx_size, n, out, true);
-    return corral__start_batch(s, ti, (const unsigned char *)ctxs, ctx_size, n, out, false);
-}
-
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
 {
     return corral__start(__func__, s, vt, ctx, ctx_size, NULL);
-}
-
-corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
-                              const corral_start_desc *opts)
-{
-    return corral__start(__func__, s, vt, ctx, ctx_size, opts);
 }
 
 bool corral_stop(corral_sched *s, corral_handle h)
