@@ -1046,6 +1046,11 @@ void corral__lanes_init(corral_sched *s);
 void corral__lanes_next_frame(corral_sched *s);
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
+/* sched.c: clocks that a save or a snapshot may bring back (each clock
+   finite, at least 0 and at most 10^12 s; a scale at most 10^9; the fixed
+   clock at most 1 s ahead of the game clock and 10^6 s behind it) */
+bool corral__clock_ok(double time, double scale);
+bool corral__clocks_ok(double game, double unscaled, double fixed);
 
 /* ---- postq.c and posts.c: completions and raises posted from other
    threads (the queue is laid out on every target; without atomics nothing

@@ -4,6 +4,8 @@
 #include "common.h"
 #include "corral_internal.h"
 
+#include <math.h>
+
 TestSuite(domains);
 
 enum { GAME = 0, UI = 1, SLOWMO = 2 };
@@ -203,7 +205,17 @@ Test(domains, a_bad_domain_is_refused_and_changes_nothing)
     cr_assert(!corral_domain_set_scale(s, 2, 1.0f));
     cr_assert(!corral_domain_set_scale(s, UI, -1.0f));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DT);
+    cr_assert(!corral_domain_set_scale(s, UI, INFINITY));
+    cr_assert(!corral_domain_set_scale(s, UI, 2e9f));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DT);
     cr_assert_float_eq(corral_domain_scale(s, UI), 1.0f, 0.0f);
+    corral_set_time_scale(s, INFINITY);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DT);
+    cr_assert_float_eq(corral_time_scale(s), 1.0f, 0.0f);
+    const double t = corral_time(s);
+    corral_tick(s, INFINITY); /* counts as 0 */
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DT);
+    cr_assert(corral_time(s) == t, "an infinite dt moves no clock");
     cr_assert(!corral_domain_pause(s, CORRAL_MAX_DOMAINS));
     cr_assert_eq(corral_set_domain_tags(s, 1, 9), 0);
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DOMAIN);

@@ -614,3 +614,41 @@ Test(hostile, every_resealed_bit_flip_of_a_snapshot_is_refused_or_restores_a_sou
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* ---- clocks out of range: a snapshot's game clock edited to 1.5e193 s (a
+   tick would then count the fixed steps it drops past any integer) is
+   refused; a finite clock the load would refuse, the restore refuses too */
+Test(hostile, a_snapshot_whose_clock_is_out_of_range_is_refused_and_changes_nothing)
+{
+    corral_sched *s = corral_sched_create(&(corral_sched_desc){.fixed_dt = 0.02f});
+    cr_assert_not_null(s);
+    corral_set_time_scale(s, 0.5f);
+    for (int f = 0; f < 7; f++) corral_tick(s, 1.0f / 60.0f);
+    const double game = corral_time(s);
+    cr_assert(game != corral_unscaled_time(s) && game != corral_fixed_time(s));
+    size_t n = corral_snapshot(s, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+    size_t at = (size_t)-1;
+    int found = 0;
+    for (size_t i = HOSTILE_SNAP_HEAD; i + sizeof game <= n; i++)
+        if (!memcmp(g_buf + i, &game, sizeof game)) {
+            at = i;
+            found++;
+        }
+    cr_assert_eq(found, 1, "the game clock stands once in the snapshot (%d)", found);
+    const double bad[] = {1.53019e193, -1.0, 2e12};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        static unsigned char edited[sizeof g_buf];
+        memcpy(edited, g_buf, n);
+        memcpy(edited + at, &bad[k], sizeof bad[k]);
+        hostile_reseal_snapshot(edited, n);
+        const uint64_t before = corral_state_hash(s);
+        cr_assert_not(corral_restore(s, edited, n), "a clock of %g s is refused", bad[k]);
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+        cr_assert_eq(corral_state_hash(s), before, "and nothing changes");
+    }
+    cr_assert(corral_restore(s, g_buf, n), "the unedited snapshot restores: %s", corral_last_error_detail(s));
+    corral_tick(s, 1.0f / 60.0f);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

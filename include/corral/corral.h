@@ -520,7 +520,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(DESTROYING, "the scheduler is being destroyed")                                    \
     X(NOT_IN_STEP, "the call needs a running coroutine (call it from a step)")          \
     X(BAD_TYPE, "the vtable is malformed (offset, alignment or step)")                  \
-    X(BAD_DT, "dt is negative or NaN; it counts as 0")                                  \
+    X(BAD_DT, "dt is negative, infinite or NaN (counts as 0), or a scale out of range") \
     X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")                  \
     X(WRONG_TYPE, "the coroutine is of another type than the one asked for")            \
     X(BAD_WAIT, "the wait is malformed (unknown kind, bad member of all/any, n > 16)")   \
@@ -1148,8 +1148,8 @@ CORRAL_API bool corral_waitgroup_destroy(corral_sched *sched, corral_waitgroup w
 /* A whole frame: frame_begin(dt), the fixed steps due (at most
    desc.max_fixed_steps), UPDATE, LATE_UPDATE, END_OF_FRAME. Returns the
    steps run. Refused (0) unless between ticks (API.md, "Between
-   ticks"). A negative
-   or NaN dt counts as 0 (CORRAL_ERR_BAD_DT). */
+   ticks"). A negative, infinite or NaN dt counts as 0
+   (CORRAL_ERR_BAD_DT). */
 CORRAL_API uint32_t corral_tick(corral_sched *sched, float dt);
 /* Advance the clocks by dt (unscaled seconds) and the frame count by one. */
 CORRAL_API void corral_frame_begin(corral_sched *sched, float dt);
@@ -1186,7 +1186,8 @@ CORRAL_API float corral_time_scale(const corral_sched *sched);
     stands still (its sleepers wait, corral_dt reads 0); its coroutines
     still step, as under Unity's timeScale 0 (to hold them too: the
     group pause). false / 0 with CORRAL_ERR_BAD_DOMAIN for a domain past
-    desc.domains, CORRAL_ERR_BAD_DT for a negative or NaN scale.
+    desc.domains, CORRAL_ERR_BAD_DT for a negative or NaN scale or one
+    past 10^9.
 */
 CORRAL_API bool corral_domain_set_scale(corral_sched *sched, uint32_t domain, float scale);
 CORRAL_API float corral_domain_scale(const corral_sched *sched, uint32_t domain);

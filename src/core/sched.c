@@ -9,6 +9,8 @@
 #define CORRAL__PORT_IMPL /* the clock: port.h */
 #include "../corral_internal.h"
 
+#include <float.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +389,17 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     return s;
 }
 
+bool corral__clock_ok(double time, double scale)
+{
+    return time >= 0.0 && time <= 1e12 && scale >= 0.0 && scale <= 1e9; /* false for NaN */
+}
+
+bool corral__clocks_ok(double game, double unscaled, double fixed)
+{
+    return corral__clock_ok(game, 0.0) && corral__clock_ok(unscaled, 0.0) && corral__clock_ok(fixed, 0.0) &&
+           game - fixed >= -1.0 && game - fixed <= 1e6;
+}
+
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed)
 {
     s->now.frame = frame;
@@ -494,7 +507,7 @@ static bool corral__may_run(const char *call, corral_sched *s)
 void corral_frame_begin(corral_sched *s, float dt)
 {
     if (!corral__may_run(__func__, s)) return;
-    if (!(dt >= 0.0f)) {
+    if (!(dt >= 0.0f && dt <= FLT_MAX)) { /* NaN and infinity too */
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
     }
@@ -576,8 +589,11 @@ uint32_t corral_tick(corral_sched *s, float dt)
     for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
     /* too far behind (a hitch): drop the fixed steps over the cap */
     const double game_time = s->domains.d[0].time;
-    if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt)
-        s->now.fixed_time += (double)s->now.fixed_dt * (double)(uint64_t)((game_time - s->now.fixed_time) / (double)s->now.fixed_dt);
+    if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt) {
+        const double whole = (game_time - s->now.fixed_time) / (double)s->now.fixed_dt;
+        if (whole < 0x1p63) s->now.fixed_time += (double)s->now.fixed_dt * (double)(uint64_t)whole;
+        else s->now.fixed_time = game_time;
+    }
     steps += corral__run(s, CORRAL__PH_UPDATE);
     steps += corral__run(s, CORRAL__PH_LATE);
     steps += corral__run(s, CORRAL__PH_END);
@@ -595,7 +611,7 @@ uint32_t corral_tick(corral_sched *s, float dt)
 void corral_set_time_scale(corral_sched *s, float scale)
 {
     if (!corral__check(s)) return;
-    CORRAL__REQUIRE(s, scale >= 0.0f, CORRAL_ERR_BAD_DT, );
+    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= 1e9f, CORRAL_ERR_BAD_DT, );
     corral__domain_scale_set(s, 0, scale);
 }
 

@@ -629,16 +629,14 @@ static bool corral__lread_head(corral__loader *L)
         for (uint32_t d = 1; d < L->domains; d++) {
             L->dtime[d] = corral__get_f64(io);
             L->dscale[d] = corral__get_f64(io);
-            if (!(L->dtime[d] >= 0.0 && L->dtime[d] <= 1e12) || !(L->dscale[d] >= 0.0 && L->dscale[d] <= 1e9))
+            if (!corral__clock_ok(L->dtime[d], L->dscale[d]))
                 return corral__lfail(L, "the save's clocks are out of range%s%s", NULL, NULL);
         }
         L->paused = (uint32_t)corral__get_u(io, 4);
         if (L->paused >> L->domains) return corral__lfail(L, "the save pauses a time domain it does not have%s%s", NULL, NULL);
     }
-    /* clocks: finite, at most 10^12 s, the fixed clock near the scaled one */
-    if (L->frame_pos > 1u + CORRAL__PH_END || !(L->time >= 0.0 && L->time <= 1e12) ||
-        !(L->unscaled >= 0.0 && L->unscaled <= 1e12) || !(L->fixed >= 0.0 && L->fixed <= 1e12) ||
-        !(L->time - L->fixed >= -1.0 && L->time - L->fixed <= 1e6) || !(L->scale >= 0.0 && L->scale <= 1e9))
+    if (L->frame_pos > 1u + CORRAL__PH_END || !corral__clocks_ok(L->time, L->unscaled, L->fixed) ||
+        !corral__clock_ok(L->time, L->scale))
         return corral__lfail(L, "the save's clocks are out of range%s%s", NULL, NULL);
     L->ntypes = (uint32_t)corral__get_u(io, 4);
     if (L->ntypes > CORRAL__LOAD_MAX_TYPES) return corral__lfail(L, "the save lists too many types%s%s", NULL, NULL);

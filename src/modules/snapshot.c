@@ -264,6 +264,12 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != o->run.ready_tail ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
+    if (!corral__clocks_ok(o->domains.d[0].time, o->now.unscaled_time, o->now.fixed_time))
+        return "its clocks are out of range";
+    for (uint32_t d = 0; d < o->domains.count; d++)
+        if (!corral__clock_ok(o->domains.d[d].time, o->domains.d[d].scale) ||
+            !(o->domains.d[d].dt >= 0.0f && o->domains.d[d].dt <= 1e30f))
+            return "its clocks are out of range";
     if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
         o->nodes.group_bump > o->nodes.count)
