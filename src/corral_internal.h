@@ -1044,6 +1044,42 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
 void corral__lanes_init(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
+/* where the block goes, part by part (the report's table): sched.c's
+   plan (corral__make_plan) in the order it lays the block out, each part
+   from where it starts to where the next does; the rest is alignment.
+   Inline, so only the report's file carries it. */
+enum { CORRAL__BLOCK_PARTS = 14 };
+typedef struct corral__block_part {
+    const char *name;
+    uint64_t bytes;
+    bool per_slot; /* grows with the slots (the report divides it by them) */
+} corral__block_part;
+static inline void corral__block_parts(const corral_sched *s, corral__block_part out[CORRAL__BLOCK_PARTS])
+{
+    const uint64_t node = sizeof(corral__node), waits = (uint64_t)s->nodes.wait_count * node;
+    const uint64_t pages = s->arena.class_count ? s->arena.classes[0].pages_off : s->total_bytes;
+    const uint64_t after_trace = s->nodes.text_off ? s->nodes.text_off : pages;
+    uint64_t page_bytes = 0;
+    for (uint32_t i = 0; i < s->arena.class_count; i++)
+        page_bytes += (uint64_t)s->arena.classes[i].page_count * sizeof(corral__page);
+    const corral__block_part parts[CORRAL__BLOCK_PARTS] = {
+        {"slots", s->arena.slab_bytes, true},
+        {"slot meta", (uint64_t)s->nodes.off - s->arena.meta_off, true},
+        {"run queue", (uint64_t)s->run.ready_off - s->run.lanes_off, true},
+        {"ready ring", (uint64_t)s->arena.meta_off - s->run.ready_off, true},
+        {"wait nodes", waits, true},
+        {"timer heaps", (uint64_t)s->groups.owner_off - s->timers.heap_off[0], true},
+        {"wait text", s->nodes.text_off ? pages - s->nodes.text_off : 0, true},
+        {"page tables", page_bytes, true},
+        {"group nodes", (uint64_t)s->timers.heap_off[0] - s->nodes.off - waits, false},
+        {"owner buckets", (uint64_t)s->pools[CORRAL__POOL_SIGNAL].off - s->groups.owner_off, false},
+        {"handle pools", (uint64_t)s->posts.off - s->pools[CORRAL__POOL_SIGNAL].off, false},
+        {"post queue", (uint64_t)s->prof.hist_off - s->posts.off, false},
+        {"history, trace", after_trace - s->prof.hist_off, false},
+        {"scheduler, types", s->run.lanes_off, false},
+    };
+    memcpy(out, parts, sizeof parts);
+}
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
 /* sched.c: clocks that a save or a snapshot may bring back (each clock

@@ -1,5 +1,6 @@
 /* test_stats.c -- counters per type, per class, for the arena; the report. */
 #include "common.h"
+#include "corral_internal.h"
 
 #include <stdio.h>
 
@@ -152,5 +153,57 @@ Test(stats, report_text_prints_aligned_tables_with_every_type_and_class)
     const char *tflag = strstr(trow, "  <- ");
     if (tflag && tflag < trow + tw) tw = (size_t)(tflag - trow);
     cr_assert_eq(tw, twidth);
+    corral_sched_destroy(s);
+}
+
+/* where the block goes: every part accounted for, the rest alignment only */
+static void check_block_parts(corral_sched *s)
+{
+    corral__block_part parts[CORRAL__BLOCK_PARTS];
+    corral__block_parts(s, parts);
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    const uint64_t slots = s->arena.total_slots;
+    uint64_t sum = 0;
+    for (int i = 0; i < CORRAL__BLOCK_PARTS; i++) {
+        cr_assert_not_null(parts[i].name);
+        cr_assert_lt(parts[i].bytes, a.total_bytes, "%s: %llu B", parts[i].name, (unsigned long long)parts[i].bytes);
+        sum += parts[i].bytes;
+        if (!strcmp(parts[i].name, "slots")) cr_assert_eq(parts[i].bytes, a.slab_bytes);
+        if (!strcmp(parts[i].name, "slot meta")) cr_assert_eq(parts[i].bytes, slots * sizeof(corral__meta));
+        if (!strcmp(parts[i].name, "ready ring"))
+            cr_assert(parts[i].bytes >= slots * sizeof(uint32_t) && parts[i].bytes < slots * sizeof(uint32_t) + 8);
+        if (!strcmp(parts[i].name, "wait nodes"))
+            cr_assert_eq(parts[i].bytes, (uint64_t)s->nodes.wait_count * sizeof(corral__node));
+    }
+    cr_assert_leq(sum, a.total_bytes);
+    /* what is left: the 8-byte alignments between parts, each class's slab on
+       its own line, the block's own slack */
+    const uint64_t slack = 16 * 8 + (uint64_t)s->arena.class_count * CORRAL__SLAB_ALIGN + CORRAL__SLAB_ALIGN;
+    cr_assert_leq(a.total_bytes - sum, slack, "%llu B unaccounted for",
+                  (unsigned long long)(a.total_bytes - sum));
+}
+
+Test(stats, the_report_says_where_every_byte_of_the_block_goes)
+{
+    corral_sched *s = two_class_sched();
+    check_block_parts(s);
+    char buf[8192] = {0};
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    corral_report_text(s, f);
+    fclose(f);
+    cr_assert_not_null(strstr(buf, "block part"));
+    cr_assert_not_null(strstr(buf, "slot meta"));
+    cr_assert_not_null(strstr(buf, "  alignment"));
+    corral_sched_destroy(s);
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.history_frames = 60;
+    d.wait_text = true;
+    d.timing = true;
+    d.trace_steps = 100;
+    s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    check_block_parts(s);
     corral_sched_destroy(s);
 }

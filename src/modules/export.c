@@ -766,6 +766,26 @@ void corral_report_text(const corral_sched *s, FILE *out)
             p.signal_failures);
     fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
             p.future_failures);
+    /* where the block goes: the parts that grow with the slots, per slot */
+    corral__block_part parts[CORRAL__BLOCK_PARTS];
+    corral__block_parts(s, parts);
+    const uint32_t slots = s->arena.total_slots;
+    uint64_t placed = 0, per_slot = 0;
+    fprintf(out, "\n  %-16s %12s %9s\n", "block part", "bytes", "per slot");
+    for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
+        placed += parts[i].bytes;
+        if (!parts[i].bytes) continue;
+        fprintf(out, "  %-16s %12s", parts[i].name, corral__bytes(a, sizeof a, parts[i].bytes));
+        if (parts[i].per_slot && slots) {
+            per_slot += parts[i].bytes;
+            fprintf(out, " %9.1f", (double)parts[i].bytes / slots);
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "  %-16s %12s\n", "alignment", corral__bytes(a, sizeof a, s->total_bytes - placed));
+    if (slots)
+        fprintf(out, "  (%u slots: %.1f B each with their share of what grows with them)\n", slots,
+                (double)per_slot / slots);
     /* started = live + finished + stopped + other: every end in one column */
     fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s %7s", "type", "id", "ctx B", "slot B", "class",
             "live", "peak", "started", "finished", "stopped", "other", "failed");
