@@ -9,8 +9,6 @@
 #define CORRAL__PORT_IMPL /* the clock: port.h */
 #include "../corral_internal.h"
 
-#include <float.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,7 +505,7 @@ static bool corral__may_run(const char *call, corral_sched *s)
 void corral_frame_begin(corral_sched *s, float dt)
 {
     if (!corral__may_run(__func__, s)) return;
-    if (!(dt >= 0.0f && dt <= FLT_MAX)) { /* NaN and infinity too */
+    if (!(dt >= 0.0f && dt - dt == 0.0f)) { /* negative, NaN or infinite (inf - inf is NaN) */
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
     }
