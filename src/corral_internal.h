@@ -987,10 +987,6 @@ corral_co *corral__create(const char *call, corral_sched *s, const corral_type *
                           uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out);
 /* step every coroutine of the ready ring, including those it adds */
 void corral__drain_ready(corral_sched *s);
-void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local);
-/* a generator's step, now: true when it yielded a value (held again), false
-   when it ended (or waited: refused, BAD_WAIT, it ends) */
-bool corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m);
 static inline void corral__park(corral_co *co)
 {
     co->state = CORRAL__WAITING;

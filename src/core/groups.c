@@ -357,27 +357,6 @@ bool corral_paused(const corral_sched *s, corral_handle h)
     return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
 }
 
-bool corral_step_once(corral_sched *s, corral_handle h)
-{
-    corral_co *co = corral__live(__func__, s, h);
-    if (!co) return false;
-    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
-    corral__meta *m = corral__meta_of(s, co);
-    if (corral__calling(m)) { /* its child runs on; stepping it would abandon that */
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
-        return false;
-    }
-    if (m->hold & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
-        corral__gen_step(s, co, m);
-        return true;
-    }
-    corral__release_wait(s, co); /* one step, whatever it waited on */
-    m->hold = 0;
-    corral__step_held(s, co, m, h.index & CORRAL__LOCAL_MASK);
-    if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
-    return true;
-}
-
 /* a restore: the tag lists and the group operations under way as saved in o */
 void corral__groups_take(corral_sched *d, const corral_sched *o)
 {

@@ -121,68 +121,6 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
     else corral__end(s, co, why);
 }
 
-/* ---- generators: held coroutines stepped by whoever pulls (corral_generator_next) */
-
-bool corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
-{
-    if (s->now.pulls >= CORRAL_MAX_PULL_DEPTH) { /* each pull is a C frame: bounded, not the stack's end */
-        corral__fail_at(s, NULL, CORRAL_ERR_PULL_DEPTH, "corral_generator_next", corral__handle_of(s, co), NULL, NULL);
-        return false;
-    }
-    s->now.pulls++;
-    bool top = corral__top_begin(s), pause;
-    corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    bool value = r == CORRAL_YIELD && co->state == CORRAL__RUNNING;
-    if (value) { /* held again, for the next pull */
-        CORRAL__CONTRACT_DONE(co);
-        corral__hold(co, m, CORRAL__HOLD_GENERATOR);
-    } else if (co->state == CORRAL__WAITING) { /* a generator runs to its next value: it may not wait */
-        corral_handle h = corral__handle_of(s, co);
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, "corral_generator_next", h, NULL,
-                        "a generator's step waited (it ends)");
-        corral__end_m(s, co, m, CORRAL_END_STOPPED, CORRAL__NIL);
-    } else {
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED,
-                      CORRAL__NIL);
-    }
-    corral__top_end(s, top);
-    s->now.pulls--;
-    return value;
-}
-
-corral_handle corral_generator_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
-{
-    corral_handle h = {0, 0};
-    if (!corral__check(s)) return h;
-    corral__meta *m;
-    corral_co *co = corral__create(__func__, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, 0, 0, &h, &m);
-    if (!co) return (corral_handle){0, 0};
-    corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
-    return h;
-}
-
-bool corral_generator_next(corral_sched *s, corral_handle h, void *out, size_t out_size)
-{
-    if (!corral__check(s)) return false;
-    corral_co *co = corral__live(__func__, s, h);
-    if (!co) return false;
-    corral__meta *m = corral__meta_of(s, co);
-    const corral__type_entry *te = &corral__types(s)[co->type];
-    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (m->hold & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
-                       __func__, h, NULL, "not a generator (corral_generator_start), or its step is running", false);
-    CORRAL__REQUIRE_AT(s, (out || !out_size) && out_size == te->vt->result_size, CORRAL_ERR_BAD_DEST, __func__, h, NULL,
-                       "its size is not the type's result size", false);
-    if (!corral__gen_step(s, co, m)) return false;
-    if (out_size) memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
-    return true;
-}
-
-/* Step a paused coroutine once, at once (corral_step_once). */
-void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local)
-{
-    corral__step_now(s, co, m, local);
-}
-
 corral_result corral_point_lost(corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
