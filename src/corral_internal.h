@@ -1437,7 +1437,7 @@ void corral__wake_joiners(corral_sched *s, corral_co *co); /* it is ending */
 void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                       corral_end_reason why);
 
-/* ---- groups.c: groups and pause, stop requests */
+/* ---- groups.c: groups and pause; group_ops.c: a whole group at once, stop requests */
 /* its stop request's deadline node (in its group chain), or NIL */
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
 void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */
@@ -1448,6 +1448,10 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
 void corral__leave_groups(corral_sched *s, corral_co *co);
 uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags, uint32_t *out, uint32_t max);
 corral__list corral__group_list(corral_sched *s, const corral__node *n);
+static inline uint32_t corral__owner_bucket(const corral_sched *s, uint64_t owner)
+{
+    return (uint32_t)((owner * 0x9E3779B97F4A7C15ull) >> 40) & s->groups.owner_mask;
+}
 static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
 {
     uint32_t n = owner ? 1u : 0u;
