@@ -572,7 +572,7 @@ uint32_t corral_fixed_steps_due(const corral_sched *s)
 {
     if (!corral__check(s) || !(s->now.fixed_dt > 0.0f)) return 0;
     double behind = s->domains.d[0].time - s->now.fixed_time;
-    if (behind < (double)s->now.fixed_dt) return 0;
+    if (!(behind >= (double)s->now.fixed_dt)) return 0; /* NaN too: clocks gone infinite count no steps */
     double n = behind / (double)s->now.fixed_dt;
     return n >= (double)s->now.max_fixed_steps ? s->now.max_fixed_steps : (uint32_t)n;
 }
