@@ -184,25 +184,36 @@ static inline bool corral__timer_node(const corral__node *n)
 }
 
 #define CORRAL__STOP_REQUESTED 0x80u
-/* per slot, cold: what the coroutine waits on, who waits for it */
+/* per slot: what every coroutine has (16 bytes) */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
-    uint32_t joiners_head;  /* nodes waiting for it to end (FIFO) */
-    uint32_t joiners_tail;
-    uint32_t parent;        /* global slot of the caller awaiting it, NIL */
-    uint32_t child;         /* global slot of the child it awaits, NIL */
-    uint32_t dest;          /* where the child's result goes (offset in this slot), NIL */
-    uint16_t pending;       /* ALL: members not fired yet */
-    int8_t fired;           /* ANY: the member that fired, -1 */
-    uint8_t mode;
-    uint8_t outcome;        /* how the last child it called ended */
+    uint32_t side;          /* its side record (corral__side), NIL: none */
+    uint32_t born;          /* frame count at its start (low 32 bits): its age */
+    uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
     uint8_t stop_why;       /* STOPPING: the reason it ends with (low 7 bits);
                                CORRAL__STOP_REQUESTED: corral_request_stop was called */
     uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
     uint8_t domain;         /* its time domain */
-    uint32_t groups;        /* first of its group membership nodes, NIL */
-    uint32_t born;          /* frame count at its start (low 32 bits): its age */
 } corral__meta;
+CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
+
+/* A side record (arena.c): the links few coroutines have -- a call's
+   caller, child and result, the joiners waiting for it, its group
+   nodes, an all/any's count -- taken from a pool of desc.max_side_records
+   at the first of them and given back when the coroutine ends. */
+typedef struct corral__side {
+    uint32_t joiners_head;  /* nodes waiting for it to end (FIFO) */
+    uint32_t joiners_tail;
+    uint32_t parent;        /* global slot of the caller awaiting it, NIL; free: the next free record */
+    uint32_t child;         /* global slot of the child it awaits, NIL */
+    uint32_t dest;          /* where the child's result goes (offset in this slot), NIL */
+    uint32_t groups;        /* first of its group membership nodes, NIL */
+    uint16_t pending;       /* ALL: members not fired yet */
+    int8_t fired;           /* ANY: the member that fired, -1 */
+    uint8_t outcome;        /* how the last child it called ended */
+    uint32_t owner;         /* global slot of the coroutine it is for; NIL: free */
+} corral__side;
+CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 bytes");
 
 /* ---- pool.c: the handle pools. Every kind of handle but a coroutine's
    (signals, futures, channels, semaphores and wait groups) names an item
@@ -469,6 +480,14 @@ struct corral_sched {
 
     corral__pool pools[CORRAL__POOL_COUNT]; /* pool.c: signals, futures, channels, counters */
 
+    struct { /* arena.c: the side records (corral__side) */
+        uint32_t off, count;
+        uint32_t free, free_count; /* the free list (links in .parent); free_count counts [bump, count) too */
+        uint32_t bump;             /* records [bump, count) untouched since all were last free */
+        uint32_t peak;
+        uint64_t failures;
+    } sides;
+
     struct { /* channels.c: the rings of the channels' values */
         uint32_t channel_bytes, data_off;
         uint32_t ring_bytes; /* a channel's ring: channel_bytes rounded up to 8 */
@@ -566,27 +585,42 @@ static inline bool corral__state_alive(uint8_t state)
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 #define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */
 
-/* what a coroutine says of itself starts afresh at its start (the links
-   are NIL already): its state is the same whoever held the slot before */
+/* what a coroutine says of itself starts afresh at its start (no wait,
+   no side record): its state is the same whoever held the slot before */
 static inline void corral__meta_fresh(corral__meta *m)
 {
-    m->pending = 0;
-    m->fired = -1;
     m->mode = CORRAL__MODE_NONE;
-    m->outcome = CORRAL_END_NONE;
     m->stop_why = CORRAL_END_STOPPED;
     m->hold = 0;
     m->domain = 0;
 }
-/* a free slot's metadata: no wait, no links, no groups */
+/* a free slot's metadata: no wait, no side record */
 static inline void corral__meta_reset(corral__meta *m)
 {
-    m->wait = m->joiners_head = m->joiners_tail = CORRAL__NIL;
-    m->parent = m->child = m->dest = CORRAL__NIL;
+    m->wait = m->side = CORRAL__NIL;
     corral__meta_fresh(m);
-    m->groups = CORRAL__NIL;
     m->born = 0;
 }
+/* what a coroutine without a side record reads (arena.c) */
+extern const corral__side corral__side_none;
+static inline corral__side *corral__sides(const corral_sched *s)
+{
+    return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
+}
+/* its side record, or corral__side_none (read only) */
+static inline const corral__side *corral__sd(const corral_sched *s, const corral__meta *m)
+{
+    return m->side == CORRAL__NIL ? &corral__side_none : &corral__sides(s)[m->side];
+}
+/* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
+   set and counted for `call`, if the pool is empty */
+corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m);
+/* side records free for takes that must not fail halfway */
+static inline uint32_t corral__sides_free(const corral_sched *s) { return s->sides.free_count; }
+/* an ending coroutine's record back to the pool */
+void corral__side_drop(corral_sched *s, corral__meta *m);
+void corral__sides_init(corral_sched *s);
+void corral__sides_take_state(corral_sched *d, const corral_sched *o); /* a restore */
 
 /* state and flags as one 16-bit value (the walk's yielded-in-place test) */
 CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,
@@ -1044,7 +1078,7 @@ void corral__lanes_next_frame(corral_sched *s);
    plan (corral__make_plan) in the order it lays the block out, each part
    from where it starts to where the next does; the rest is alignment.
    Inline, so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 14 };
+enum { CORRAL__BLOCK_PARTS = 15 };
 typedef struct corral__block_part {
     const char *name;
     uint64_t bytes;
@@ -1068,7 +1102,8 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         {"wait text", s->nodes.text_off ? pages - s->nodes.text_off : 0, true},
         {"page tables", page_bytes, true},
         {"group nodes", (uint64_t)s->timers.heap_off[0] - s->nodes.off - waits, false},
-        {"owner buckets", (uint64_t)s->pools[CORRAL__POOL_SIGNAL].off - s->groups.owner_off, false},
+        {"owner buckets", (uint64_t)s->sides.off - s->groups.owner_off, false},
+        {"side records", (uint64_t)s->pools[CORRAL__POOL_SIGNAL].off - s->sides.off, false},
         {"handle pools", (uint64_t)s->posts.off - s->pools[CORRAL__POOL_SIGNAL].off, false},
         {"post queue", (uint64_t)s->prof.hist_off - s->posts.off, false},
         {"history, trace", after_trace - s->prof.hist_off, false},
@@ -1407,9 +1442,9 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
 
 /* ---- calls.c: calls, races, syncs and joins */
 /* it awaits a child (a call) or arms (a race, a sync) */
-static inline bool corral__calling(const corral__meta *m)
+static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
-    return m->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+    return corral__sd(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) */
@@ -1441,10 +1476,15 @@ void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const cor
 /* its stop request's deadline node (in its group chain), or NIL */
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
 void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */
-/* a deadline node for co, chained with its group nodes (the caller puts it
-   in its heap: corral__timer_arm or, loading, corral__timer_place) */
+/* a deadline node for co, chained with its group nodes in its side record,
+   which the caller has taken (the caller puts it in its heap:
+   corral__timer_arm or, loading, corral__timer_place) */
 uint32_t corral__deadline_node(corral_sched *s, corral_co *co);
 bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags);
+/* room for a start's owner and tags: its group nodes and its side record
+   (false: the error set, te->failed and the pool's failures counted) */
+CORRAL__COLD bool corral__group_room(const char *call, corral_sched *s, corral__type_entry *te, uint64_t owner,
+                                     uint32_t tags);
 void corral__leave_groups(corral_sched *s, corral_co *co);
 uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags, uint32_t *out, uint32_t max);
 corral__list corral__group_list(corral_sched *s, const corral__node *n);
@@ -1571,7 +1611,7 @@ struct corral__image {
     const unsigned char *snap; /* NULL: read the live block */
     size_t pages_at[CORRAL_MAX_CLASSES]; /* per class: its corral__page array */
     size_t data_at[CORRAL_MAX_CLASSES];  /* per class: a uint64_t per page, where its slots start */
-    size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, chans_at;
+    size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, sides_at, chans_at;
     size_t pool_at[CORRAL__POOL_COUNT]; /* each pool's items */
     size_t heap_at[CORRAL__HEAP_MAX];
     const char *why; /* the first invariant that does not hold */

@@ -196,6 +196,7 @@ static void check_deep_chain(void)
     d.classes[0].capacity = (uint32_t)depth + 8;
     d.max_wait_nodes = 64; /* a chain waits on its children, not on nodes: fits wasm32's 16 MiB */
     d.max_group_nodes = 16;
+    d.max_side_records = (uint32_t)depth + 8; /* caller and child links: one record a link of the chain */
     corral_sched *s = corral_sched_create(&d);
     CHECK(s, "create");
     corral_handle h = sc_root_start(s, (sc_root_ctx){.depth = depth});

@@ -13,6 +13,7 @@ static corral_sched *gsched(uint32_t cap)
 {
     corral_sched_desc d = one_class_desc(128, cap);
     d.max_group_nodes = 2 * cap; /* every coroutine here may carry an owner and a tag */
+    d.max_side_records = cap;    /* and so a side record each */
     return sched_of(d);
 }
 

@@ -15,6 +15,7 @@ TestSuite(nesting, .init = setup);
 static corral_sched *nsched(uint32_t cap)
 {
     corral_sched_desc d = one_class_desc(128, cap);
+    d.max_side_records = 2 * cap; /* calls: a record for the caller, one for the child */
     return sched_of(d);
 }
 

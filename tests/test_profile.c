@@ -498,7 +498,7 @@ static uint64_t run_workload(corral_sched *s)
         corral_stats_class(s, i, &c);
         failures += c.failures;
     }
-    return failures + p.wait_failures + p.group_failures + p.signal_failures + p.future_failures;
+    return failures + p.wait_failures + p.group_failures + p.side_failures + p.signal_failures + p.future_failures;
 }
 
 Test(profile, an_emitted_desc_ships_exact_pool_sizes_that_rerun_without_failure)
@@ -523,14 +523,19 @@ Test(profile, an_emitted_desc_ships_exact_pool_sizes_that_rerun_without_failure)
     cr_assert_eq(sscanf(strstr(buf, ".max_types = "), ".max_types = %u", &d.max_types), 1);
     cr_assert_eq(sscanf(strstr(buf, ".max_wait_nodes = "), ".max_wait_nodes = %u", &d.max_wait_nodes), 1);
     cr_assert_eq(sscanf(strstr(buf, ".max_group_nodes = "), ".max_group_nodes = %u", &d.max_group_nodes), 1);
+    cr_assert_eq(sscanf(strstr(buf, ".max_side_records = "), ".max_side_records = %u", &d.max_side_records), 1);
     cr_assert_eq(sscanf(strstr(buf, ".max_signals = "), ".max_signals = %u", &d.max_signals), 1);
     cr_assert_eq(sscanf(strstr(buf, ".max_futures = "), ".max_futures = %u", &d.max_futures), 1);
     cr_assert_eq(d.max_signals, 1u);
     cr_assert_eq(d.max_futures, 3u);
     cr_assert_eq(d.max_types, 3u);
 
+    cr_assert_eq(d.max_side_records * 2u, d.max_group_nodes, "a record for each coroutine with an owner and a tag");
     corral_sched *shipped = sched_of(d);
     cr_assert_eq(run_workload(shipped), 0u, "the shipped sizes hold the same workload");
+    corral_pool_stats ps;
+    cr_assert(corral_stats_pools(shipped, &ps));
+    cr_assert_eq(ps.side_records_peak, ps.side_records_capacity, "the side records exactly as many as their peak");
     for (uint32_t i = 0; i < corral_class_count(shipped); i++) {
         corral_class_stats c;
         corral_stats_class(shipped, i, &c);

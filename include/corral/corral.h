@@ -175,6 +175,7 @@ extern "C" {
 #define CORRAL_DEFAULT_MAX_FUTURES      64u
 #define CORRAL_DEFAULT_MAX_POSTS        256u
 #define CORRAL_DEFAULT_MAX_GROUP_NODES  256u
+#define CORRAL_DEFAULT_MAX_SIDE_RECORDS 1024u
 #define CORRAL_DEFAULT_DOMAINS          1u
 #define CORRAL_DEFAULT_MAX_CHANNELS     16u
 #define CORRAL_DEFAULT_CHANNEL_BYTES    256u
@@ -554,7 +555,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(BAD_POINT, "the coroutine resumed at a point its body's switch has no case for: a wait inside a switch of your own? (use if/else there)") \
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
-    X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none")
+    X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \
+    X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -686,6 +688,12 @@ typedef struct corral_class_desc {
                         bytes per wait node
     max_group_nodes     CORRAL_DEFAULT_MAX_GROUP_NODES: a coroutine started with an owner takes one,
                         plus one per tag bit (a pool of its own)
+    max_side_records    CORRAL_DEFAULT_MAX_SIDE_RECORDS: the links few
+                        coroutines have (28 bytes each), a pool of its own:
+                        a coroutine takes one at the first call it makes or
+                        is (caller and child each), the first join of it, its
+                        owner or tags, a stop request's deadline or an
+                        all/any wait, and keeps it until it ends
     custom_phases       0: phases besides the frame's four, at most
                         CORRAL_MAX_CUSTOM_PHASES, run by the game with
                         corral_run_phase(s, CORRAL_PHASE_CUSTOM(k))
@@ -757,6 +765,7 @@ typedef struct corral_sched_desc {
     uint32_t channel_bytes;      /* CORRAL_DEFAULT_CHANNEL_BYTES: the ring of each channel */
     uint32_t max_semaphores;     /* CORRAL_DEFAULT_MAX_SEMAPHORES */
     uint32_t max_waitgroups;     /* CORRAL_DEFAULT_MAX_WAITGROUPS */
+    uint32_t max_side_records;   /* CORRAL_DEFAULT_MAX_SIDE_RECORDS: calls, joins, groups, all/any */
     bool wait_text;              /* false: keep each wait's text for the inspector */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
@@ -1533,6 +1542,8 @@ typedef struct corral_pool_stats {
     uint32_t channels, channels_peak, channels_capacity;
     uint32_t counters, counters_peak, counters_capacity; /* semaphores and wait groups */
     uint64_t channel_failures, counter_failures;
+    uint32_t side_records, side_records_peak, side_records_capacity; /* calls, joins, groups, all/any */
+    uint64_t side_failures;
 } corral_pool_stats;
 
 /* One frame of history (desc.history_frames), written when corral_tick

@@ -88,6 +88,60 @@ void corral__meta_init(corral_sched *s)
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
 }
 
+/* ---- side records: taken from the free list, else past the bump */
+
+const corral__side corral__side_none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
+                                        0, -1, CORRAL_END_NONE, CORRAL__NIL};
+
+void corral__sides_init(corral_sched *s)
+{
+    s->sides.free = CORRAL__NIL;
+    s->sides.free_count = s->sides.count;
+    s->sides.bump = 0;
+}
+
+corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m)
+{
+    corral__side *S = corral__sides(s);
+    if (m->side != CORRAL__NIL) return &S[m->side];
+    uint32_t i = s->sides.free;
+    if (i != CORRAL__NIL) s->sides.free = S[i].parent;
+    else if (s->sides.bump < s->sides.count) i = s->sides.bump++;
+    else {
+        s->sides.failures++;
+        corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+        return NULL;
+    }
+    s->sides.free_count--;
+    if (s->sides.count - s->sides.free_count > s->sides.peak) s->sides.peak = s->sides.count - s->sides.free_count;
+    S[i] = corral__side_none;
+    S[i].owner = (uint32_t)(m - corral__meta_table(s));
+    m->side = i;
+    return &S[i];
+}
+
+void corral__side_drop(corral_sched *s, corral__meta *m)
+{
+    const uint32_t i = m->side;
+    m->side = CORRAL__NIL;
+    corral__sides(s)[i].owner = CORRAL__NIL;
+    if (++s->sides.free_count == s->sides.count) { /* all free: back to untouched */
+        corral__sides_init(s);
+        return;
+    }
+    corral__sides(s)[i].parent = s->sides.free;
+    s->sides.free = i;
+}
+
+void corral__sides_take_state(corral_sched *d, const corral_sched *o)
+{
+    d->sides.free = o->sides.free;
+    d->sides.free_count = o->sides.free_count;
+    d->sides.bump = o->sides.bump;
+    d->sides.peak = o->sides.peak;
+    d->sides.failures = o->sides.failures;
+}
+
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
 
 /* every page's floor above the generations its slots issued: no handle
@@ -262,4 +316,5 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
     d->arena.slot_bytes_peak = o->arena.slot_bytes_peak;
     d->arena.ctx_bytes = o->arena.ctx_bytes;
     d->arena.ctx_bytes_peak = o->arena.ctx_bytes_peak;
+    corral__sides_take_state(d, o);
 }

@@ -25,7 +25,8 @@ bool corral__dest_of(const char *call, corral_sched *s, corral_co *co, const cor
 }
 
 /* A child of co, made and not stepped: it acts for the same entity (the
-   caller's groups), in the same phase and time domain. NULL, the error
+   caller's groups), in the same phase and time domain. Caller and child
+   each have a side record for the links between them. NULL, the error
    set, if it cannot start. */
 corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, const corral_type *vt,
                             const void *ctx, size_t ctx_size)
@@ -33,7 +34,14 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     uint64_t owner = 0;
     uint32_t tags = 0;
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = corral__meta_of(s, co)->groups; i != CORRAL__NIL; i = N[i].sibling) {
+    corral__meta *pm = corral__meta_of(s, co);
+    if (!corral__side_take(call, s, pm)) return NULL;
+    if (corral__sides_free(s) == 0) { /* the child's, before anything is taken for it */
+        s->sides.failures++;
+        corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
+        return NULL;
+    }
+    for (uint32_t i = corral__sides(s)[pm->side].groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) tags |= 1u << N[i].u.g.tag;
     }
@@ -41,8 +49,8 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     corral__meta *cm;
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
     if (!child) return NULL;
-    cm->parent = corral__global_of(s, co);
-    cm->domain = corral__meta_of(s, co)->domain;
+    corral__side_take(call, s, cm)->parent = corral__global_of(s, co); /* free: checked above */
+    cm->domain = pm->domain;
     return child;
 }
 
@@ -53,8 +61,8 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     corral_sched *s = corral__in_step(call, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    pm->outcome = CORRAL_END_NONE;
-    if (corral__calling(pm)) { /* one call at a time */
+    if (pm->side != CORRAL__NIL) corral__sides(s)[pm->side].outcome = CORRAL_END_NONE;
+    if (corral__calling(s, pm)) { /* one call at a time */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
@@ -65,8 +73,9 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     }
     corral_co *child = corral__child_of(call, s, co, vt, ctx, ctx_size);
     if (!child) return false; /* outcome NONE: the caller goes on */
-    pm->child = corral__global_of(s, child);
-    pm->dest = dest_off;
+    corral__side *ps = &corral__sides(s)[pm->side]; /* corral__child_of took it */
+    ps->child = corral__global_of(s, child);
+    ps->dest = dest_off;
     corral__park(co);
     /* the child's first step runs right after this step returns: never on
        the caller's C stack, so chains of any depth cost no stack */
@@ -80,19 +89,21 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(pm) && !(pm->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
+    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !(pm->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
+    corral__side *ps = corral__side_take(__func__, s, pm); /* the call's links and its outcome */
+    if (!ps) return false;
     if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) {
         corral__unwait(s, co);
     }
-    pm->fired = -1;
+    ps->fired = -1;
     int r = corral__register_wait(__func__, s, co, &interrupt); /* first: a bad interrupt starts nothing */
     if (r == -2) { /* no node for the interrupt: it cannot wait (see corral_await) */
-        pm->outcome = CORRAL_END_NONE;
+        ps->outcome = CORRAL_END_NONE;
         corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
         return true;
     }
     if (r <= 0) {
-        pm->outcome = r == 0 ? CORRAL_END_INTERRUPTED : CORRAL_END_NONE;
+        ps->outcome = r == 0 ? CORRAL_END_INTERRUPTED : CORRAL_END_NONE;
         return false;
     }
     if (!corral__call(__func__, co, vt, ctx, ctx_size, dest, dest_size, true)) { /* could not start: undo */
@@ -106,7 +117,7 @@ corral_end_reason corral_call_outcome(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return CORRAL_END_NONE;
-    return (corral_end_reason)corral__meta_of(s, co)->outcome;
+    return (corral_end_reason)corral__sd(s, corral__meta_of(s, co))->outcome;
 }
 
 bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest,

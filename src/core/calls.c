@@ -35,18 +35,20 @@ void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_en
 void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                       corral_end_reason why)
 {
-    corral_co *p = corral__co_of_global(s, m->parent);
+    corral__side *sd = &corral__sides(s)[m->side];
+    corral_co *p = corral__co_of_global(s, sd->parent);
     corral__meta *pm = corral__meta_of(s, p);
-    m->parent = CORRAL__NIL;
-    if (pm->child != corral__global_of(s, co)) {
+    corral__side *ps = &corral__sides(s)[pm->side]; /* a caller has one */
+    sd->parent = CORRAL__NIL;
+    if (ps->child != corral__global_of(s, co)) {
         const corral__race_part *r = corral__races_part();
         if (r && (pm->mode == CORRAL__MODE_RACE || pm->mode == CORRAL__MODE_SYNC)) r->arm_end(s, p, pm, co, te, why);
         return;
     }
-    if (why == CORRAL_END_FINISHED && te->vt->result_size && pm->dest != CORRAL__NIL)
-        memcpy(CORRAL__AT(p, pm->dest), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
-    pm->outcome = (uint8_t)why;
-    pm->child = pm->dest = CORRAL__NIL;
+    if (why == CORRAL_END_FINISHED && te->vt->result_size && ps->dest != CORRAL__NIL)
+        memcpy(CORRAL__AT(p, ps->dest), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
+    ps->outcome = (uint8_t)why;
+    ps->child = ps->dest = CORRAL__NIL;
     if (pm->wait != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
     if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
 }
@@ -64,7 +66,8 @@ static bool corral__waits_for(const corral_sched *s, const corral_co *from, cons
         if (c == to) return true;
         if (!corral__state_alive(c->state)) continue;
         const corral__meta *m = corral__meta_of(s, c);
-        if (m->child != CORRAL__NIL && n < 64) stack[n++] = m->child;
+        const uint32_t child = corral__sd(s, m)->child;
+        if (child != CORRAL__NIL && n < 64) stack[n++] = child;
         if (m->mode != CORRAL__MODE_ONE && m->mode != CORRAL__MODE_ALL && m->mode != CORRAL__MODE_SYNC) continue;
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
             if ((N[i].kind == CORRAL_WAIT_JOIN || N[i].kind == CORRAL__NODE_ARM) && N[i].u.t.target != CORRAL__NIL &&
@@ -88,6 +91,7 @@ static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, 
     }
     CORRAL__REQUIRE_AT(s, !corral__validating(s) || !corral__waits_for(s, target, co), CORRAL_ERR_CYCLIC_WAIT, call, w->co, co,
                         "the target waits (through joins or calls) for the joiner", -1);
+    if (!corral__side_take(call, s, corral__meta_of(s, target))) return -2; /* its joiners list */
     return 0;
 }
 static corral__list corral__join_list(corral_sched *s, const corral__node *n);
@@ -101,8 +105,8 @@ static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const c
 }
 static corral__list corral__join_list(corral_sched *s, const corral__node *n)
 {
-    corral__meta *m = &corral__meta_table(s)[n->u.t.target];
-    return (corral__list){&m->joiners_head, &m->joiners_tail};
+    corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side]; /* a joined one has one */
+    return (corral__list){&sd->joiners_head, &sd->joiners_tail};
 }
 static bool corral__join_verify(const corral__vquery *q, const corral__node *n)
 {
@@ -130,6 +134,7 @@ static void corral__join_load(const corral__lview *v, corral_co *co, uint32_t i,
     (void)co;
     corral__node *n = &corral__nodes(v->s)[i];
     n->u.t.target = v->slot(v->L, w->ref);
+    corral__side_take("corral_load", v->s, &corral__meta_table(v->s)[n->u.t.target]); /* counted by the check */
     if (!held) corral__list_push(v->s, corral__join_list(v->s, n), i);
 }
 const corral__wait_part corral__join_part = {
@@ -147,10 +152,10 @@ const corral__wait_part corral__join_part = {
 
 void corral__wake_joiners(corral_sched *s, corral_co *co)
 {
-    corral__meta *m = corral__meta_of(s, co);
-    corral__list l = {&m->joiners_head, &m->joiners_tail};
-    while (m->joiners_head != CORRAL__NIL) {
-        uint32_t i = m->joiners_head;
+    corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side];
+    corral__list l = {&sd->joiners_head, &sd->joiners_tail};
+    while (sd->joiners_head != CORRAL__NIL) {
+        uint32_t i = sd->joiners_head;
         corral__list_unlink(s, l, i);
         corral__fire(s, i);
     }

@@ -19,7 +19,7 @@ uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags,
             const corral_co *co = CORRAL__CO(s, N[i].co);
             if (!corral__state_alive(co->state)) continue;
             uint64_t its = 0;
-            for (uint32_t j = corral__meta_of(s, co)->groups; j != CORRAL__NIL; j = N[j].sibling)
+            for (uint32_t j = corral__sd(s, corral__meta_of(s, co))->groups; j != CORRAL__NIL; j = N[j].sibling)
                 if (N[j].kind == CORRAL__NODE_OWNER) its = N[j].u.g.owner;
             if (its != owner) continue;
             const uint32_t g = corral__global_of(s, co);
@@ -68,13 +68,14 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
-        co = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
+        const uint32_t child = corral__sd(s, m)->child;
+        co = child != CORRAL__NIL ? corral__co_of_global(s, child) : NULL;
     }
 }
 
 /* the request on co, with its deadline (> 0 seconds of its domain; the
-   sooner of two is kept); false (WAIT_POOL_EXHAUSTED) when a deadline
-   finds no node: then nothing is asked */
+   sooner of two is kept); false (WAIT_POOL_EXHAUSTED, SIDE_POOL_EXHAUSTED)
+   when a deadline finds no node or side record: then nothing is asked */
 static bool corral__request_stop(const char *call, corral_sched *s, corral_co *co, float deadline)
 {
     if (deadline > 0.0f) {
@@ -86,6 +87,7 @@ static bool corral__request_stop(const char *call, corral_sched *s, corral_co *c
                 corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
                 return false;
             }
+            if (!corral__side_take(call, s, corral__meta_of(s, co))) return false; /* the deadline's chain */
             if (old != CORRAL__NIL) corral__deadline_drop(s, co);
             corral__deadline_arm(s, co, corral__deadline_node(s, co), deadline);
         }

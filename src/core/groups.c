@@ -29,6 +29,23 @@ corral__list corral__group_list(corral_sched *s, const corral__node *n)
     return l;
 }
 
+bool corral__group_room(const char *call, corral_sched *s, corral__type_entry *te, uint64_t owner, uint32_t tags)
+{
+    corral_error err = CORRAL_ERR_OK;
+    if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
+        s->nodes.group_failures++;
+        err = CORRAL_ERR_GROUP_POOL_EXHAUSTED;
+    } else if (corral__sides_free(s) == 0) { /* the record that holds its group chain */
+        s->sides.failures++;
+        err = CORRAL_ERR_SIDE_POOL_EXHAUSTED;
+    } else {
+        return true;
+    }
+    te->failed++;
+    corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, NULL);
+    return false;
+}
+
 bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint64_t owner, uint32_t tags)
 {
     uint32_t need = corral__nodes_needed(owner, tags);
@@ -38,7 +55,8 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
         return false;
     }
-    corral__meta *m = corral__meta_of(s, co);
+    corral__side *sd = corral__side_take(call, s, corral__meta_of(s, co));
+    if (!sd) return false;
     for (int bit = -1; bit < 32; bit++) {
         if (bit < 0 ? owner == 0 : !(tags & (1u << bit))) continue;
         uint32_t i = corral__group_node_alloc(s);
@@ -51,8 +69,8 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
         n->list = 0;
         n->attached = 1;
         n->order = s->nodes.order++;
-        n->sibling = m->groups;
-        m->groups = i;
+        n->sibling = sd->groups;
+        sd->groups = i;
         corral__list_push(s, corral__list_of(s, n), i);
     }
     return true;
@@ -60,7 +78,7 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
 
 void corral__leave_groups(corral_sched *s, corral_co *co)
 {
-    corral__free_chain(s, &corral__meta_of(s, co)->groups);
+    corral__free_chain(s, &corral__sides(s)[corral__meta_of(s, co)->side].groups);
 }
 
 /* ---- a stop request's deadline: a timer node chained with the group
@@ -69,29 +87,31 @@ void corral__leave_groups(corral_sched *s, corral_co *co)
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
 {
     const corral__node *N = corral__nodes(s);
-    uint32_t i = corral__meta_of(s, co)->groups;
+    uint32_t i = corral__sd(s, corral__meta_of(s, co))->groups;
     while (i != CORRAL__NIL && N[i].kind != CORRAL__NODE_DEADLINE) i = N[i].sibling;
     return i;
 }
 
 uint32_t corral__deadline_node(corral_sched *s, corral_co *co)
 {
-    corral__meta *m = corral__meta_of(s, co);
+    corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side]; /* the caller took it */
     uint32_t i = corral__node_alloc(s);
     corral__node *n = &corral__nodes(s)[i];
     n->co = corral__co_off(s, co);
     n->kind = CORRAL__NODE_DEADLINE;
     n->attached = 1;
     n->order = s->nodes.order++;
-    n->sibling = m->groups;
-    m->groups = i;
+    n->sibling = sd->groups;
+    sd->groups = i;
     return i;
 }
 
 void corral__deadline_drop(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    uint32_t *at = &corral__meta_of(s, co)->groups;
+    const corral__meta *m = corral__meta_of(s, co);
+    if (m->side == CORRAL__NIL) return;
+    uint32_t *at = &corral__sides(s)[m->side].groups;
     while (*at != CORRAL__NIL && N[*at].kind != CORRAL__NODE_DEADLINE) at = &N[*at].sibling;
     if (*at == CORRAL__NIL) return;
     uint32_t i = *at;

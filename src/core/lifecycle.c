@@ -17,13 +17,15 @@
 #include <string.h>
 
 /* What ties an ending coroutine to others: its groups, the caller awaiting
-   it, its joiners. */
+   it, its joiners; then its side record goes back. */
 void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                        corral_end_reason why)
 {
-    if (m->groups != CORRAL__NIL) corral__leave_groups(s, co);
-    if (m->parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
-    if (m->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
+    const corral__side *sd = &corral__sides(s)[m->side];
+    if (sd->groups != CORRAL__NIL) corral__leave_groups(s, co);
+    if (sd->parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
+    if (sd->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
+    corral__side_drop(s, m);
 }
 
 /* Its step is on the C stack: it ends, with why, when that step returns. */

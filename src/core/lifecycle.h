@@ -46,8 +46,8 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
     else if (co->state == CORRAL__READY) corral__ready_ring(s)[co->link] = CORRAL__NIL;
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
-    /* the common end has no links: one test (the AND of NILs is NIL) */
-    if ((m->groups & m->parent & m->joiners_head) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
+    /* the common end has no links: no side record */
+    if (m->side != CORRAL__NIL) corral__end_links(s, co, m, te, why);
     corral__class *c = &s->arena.classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
     corral__end_last(s, co, te, c, why, local, false);
@@ -65,10 +65,15 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
                                                corral_end_reason why, uint32_t local)
 {
     for (;;) {
-        corral_co *child = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
-        m->child = CORRAL__NIL;
-        corral__meta *cm = child ? corral__meta_of(s, child) : NULL;
-        if (cm) cm->parent = CORRAL__NIL; /* it must not wake us */
+        corral_co *child = NULL;
+        corral__meta *cm = NULL;
+        if (m->side != CORRAL__NIL && corral__sides(s)[m->side].child != CORRAL__NIL) {
+            corral__side *sd = &corral__sides(s)[m->side];
+            child = corral__co_of_global(s, sd->child);
+            sd->child = CORRAL__NIL;
+            cm = corral__meta_of(s, child);
+            corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not wake us */
+        }
         if (CORRAL__UNLIKELY((m->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
         corral__end_one(s, co, m, why, local);
         if (!child) return;
@@ -167,7 +172,7 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
 /* The first step of a new coroutine. A spawn that is over at once -- the
    first step returns STOP, its state is still RUNNING (it did not stop
    itself or park on a wait) and nothing is tied to it (no child, caller,
-   joiner or group) -- ends right here, with its type, class, meta and slot
+   joiner or group: no side record) -- ends right here, with its type, class, meta and slot
    at hand instead of looked up again: the same end as corral__end_m's for
    it (a pause it asked for is moot), in fewer instructions. Anything else
    goes the general way. (Laid out as the likely case; a first step that
@@ -179,7 +184,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co 
     bool top = corral__top_begin(s), pause;
     corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
     if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       (m->child & m->groups & m->parent & m->joiners_head) == CORRAL__NIL)) {
+                       m->side == CORRAL__NIL)) {
         co->state = CORRAL__ENDING;
         corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
     } else {
@@ -230,12 +235,7 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
         corral__refuse(call, s, te, CORRAL_ERR_NO_CLASS);
         return none;
     }
-    if ((owner | tags) && s->nodes.group_free_count < corral__nodes_needed(owner, tags)) { /* before taking anything */
-        te->failed++;
-        s->nodes.group_failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-        return none;
-    }
+    if (CORRAL__UNLIKELY(owner | tags) && !corral__group_room(call, s, te, owner, tags)) return none; /* before taking anything */
     if (!corral__room_for(call, s, te)) return none;
     return ti;
 }

@@ -76,7 +76,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     if (!co) return false;
     CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__calling(m)) { /* its child runs on; stepping it would abandon that */
+    if (corral__calling(s, m)) { /* its child runs on; stepping it would abandon that */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
         return false;
     }

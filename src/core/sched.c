@@ -32,7 +32,7 @@ typedef struct corral__plan {
     uint64_t signals_off, max_signals, futures_off, max_futures;
     uint64_t posts_off, max_posts, text_off;
     uint64_t channels_off, max_channels, channel_bytes, ring_bytes, data_off, counters_off, max_counters;
-    uint64_t owner_off, owner_buckets, wait_nodes;
+    uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
@@ -151,6 +151,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
     p->node_count = p->wait_nodes + (d->max_group_nodes ? d->max_group_nodes : CORRAL_DEFAULT_MAX_GROUP_NODES);
+    p->max_sides = d->max_side_records ? d->max_side_records : CORRAL_DEFAULT_MAX_SIDE_RECORDS;
     p->owner_buckets = 16;
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : CORRAL_DEFAULT_MAX_SIGNALS;
@@ -163,7 +164,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->ring_bytes = (p->channel_bytes + 7u) & ~(uint64_t)7u;        /* rings 8-aligned */
     p->max_counters = (uint64_t)(d->max_semaphores ? d->max_semaphores : CORRAL_DEFAULT_MAX_SEMAPHORES) +
                      (d->max_waitgroups ? d->max_waitgroups : CORRAL_DEFAULT_MAX_WAITGROUPS);
-    if (p->node_count > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu ||
+    if (p->node_count > 0x7FFFFFFFu || p->max_sides > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu ||
         p->max_channels > 0x00FFFFFFu || p->channel_bytes > 0x00FFFFFFu || p->max_counters > 0x00FFFFFFu)
         return CORRAL_ERR_TOO_LARGE;
     off = corral__align64(off, 8);
@@ -187,6 +188,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     }
     p->owner_off = off;
     off += p->owner_buckets * 2 * sizeof(uint32_t);
+    p->sides_off = off;
+    off += p->max_sides * sizeof(corral__side);
     off = corral__align64(off, 8);
     p->signals_off = off;
     off += p->max_signals * sizeof(corral__signal);
@@ -317,6 +320,8 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->domains.count = (uint32_t)p.domains;
     s->groups.owner_off = (uint32_t)p.owner_off;
     s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
+    s->sides.off = (uint32_t)p.sides_off;
+    s->sides.count = (uint32_t)p.max_sides;
     s->pools[CORRAL__POOL_SIGNAL] = (corral__pool){.off = (uint32_t)p.signals_off, .cap = (uint32_t)p.max_signals};
     s->pools[CORRAL__POOL_FUTURE] = (corral__pool){.off = (uint32_t)p.futures_off, .cap = (uint32_t)p.max_futures};
     s->pools[CORRAL__POOL_CHANNEL] = (corral__pool){.off = (uint32_t)p.channels_off, .cap = (uint32_t)p.max_channels};
@@ -432,6 +437,7 @@ void corral__parts_init(corral_sched *s)
 {
     corral__lanes_init(s);
     corral__meta_init(s);
+    corral__sides_init(s);
     corral__nodes_init(s);
     corral__timers_init(s);
     corral__polls_init(s);

@@ -186,7 +186,7 @@ void corral__release_wait(corral_sched *s, corral_co *co)
     corral__meta *m = corral__meta_of(s, co);
     corral__free_chain(s, &m->wait);
     m->mode = CORRAL__MODE_NONE;
-    m->pending = 0;
+    if (m->side != CORRAL__NIL) corral__sides(s)[m->side].pending = 0;
 }
 
 /* Its wait is over: queue it (or, if its step is on the stack right now,
@@ -220,12 +220,13 @@ void corral__fire(corral_sched *s, uint32_t i)
     const corral__wait_part *p = corral__wait_part_of(n->kind);
     if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
-    if (m->mode == CORRAL__MODE_ALL && --m->pending > 0) return;
-    if (m->mode == CORRAL__MODE_ANY) m->fired = (int8_t)n->member;
+    if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
+    if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
     const bool now = p && p->now;
     corral__release_wait(s, co);
-    if (m->child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
-        corral__stop_co(s, corral__co_of_global(s, m->child), CORRAL_END_INTERRUPTED);
+    const uint32_t child = corral__sd(s, m)->child;
+    if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
+        corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
         return;
     }
     corral__wake(s, co, now);
@@ -315,6 +316,8 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
     if (corral__kind_is((uint8_t)w->kind, CORRAL__HOW_GROUP)) {
         if (w->count == 0) return 0;
         CORRAL__REQUIRE_AT(s, w->count <= CORRAL_MAX_GROUP && w->members, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL, -1);
+        corral__side *sd = corral__side_take(call, s, m); /* its count and what fired */
+        if (!sd) return -2;
         int ready[CORRAL_MAX_GROUP];
         uint32_t waiting = 0;
         if (s->nodes.wait_free_count < w->count) { /* short of nodes: no member may take a value or a
@@ -333,7 +336,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
             ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
             if (ready[i] == 1 && w->kind == CORRAL_WAIT_ANY) {
-                m->fired = (int8_t)i;
+                sd->fired = (int8_t)i;
                 return 0;
             }
             waiting += ready[i] == 0;
@@ -347,7 +350,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         for (uint32_t i = 0; i < w->count; i++)
             if (ready[i] == 0) corral__attach(s, co, &w->members[i], i, w->text);
         m->mode = w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY;
-        m->pending = (uint16_t)waiting;
+        sd->pending = (uint16_t)waiting;
         corral__park(co);
         return 1;
     }
@@ -360,7 +363,6 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
     }
     corral__attach(s, co, w, 0, w->text);
     m->mode = CORRAL__MODE_ONE;
-    m->pending = 1;
     corral__park(co);
     return 1;
 }
@@ -369,14 +371,14 @@ bool corral_await(corral_co *co, corral_wait w)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__calling(m) || (m->mode & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
+    if (corral__calling(s, m) || (m->mode & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
     if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
         corral__unwait(s, co);
     }
-    m->fired = -1;
+    if (m->side != CORRAL__NIL) corral__sides(s)[m->side].fired = -1;
     /* Waits without a node only set the phase the yield lands in; the
        flags tell corral__land what else the step asked for (the last
        await of a step wins). */
@@ -422,7 +424,7 @@ int corral_wait_fired(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return -1;
-    return corral__meta_of(s, co)->fired;
+    return corral__sd(s, corral__meta_of(s, co))->fired;
 }
 
 uint64_t corral__debug_visits(const corral_sched *s)

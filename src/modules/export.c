@@ -85,7 +85,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
             if (N[i].kind != CORRAL__NODE_ARM || N[i].u.t.target == CORRAL__NIL) continue;
             if (out->arms++ == 0) out->child = corral__handle_of(s, corral__co_of_global(s, N[i].u.t.target));
         }
-    } else if (m->child != CORRAL__NIL) {
+    } else if (corral__sd(s, m)->child != CORRAL__NIL) {
         out->call = CORRAL_CALL_ONE;
     }
     out->left = corral__time_left(s, m);
@@ -94,15 +94,15 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
         out->wait_text = ((const char *const *)(const void *)CORRAL__AT(s, s->nodes.text_off))[m->wait];
     if (corral__is_running(s, co)) out->state = CORRAL_CO_RUNNING;
     else if (co->state == CORRAL__PAUSED) out->state = CORRAL_CO_PAUSED;
-    else if (corral__calling(m)) out->state = CORRAL_CO_CALLING;
+    else if (corral__calling(s, m)) out->state = CORRAL_CO_CALLING;
     else if (co->state == CORRAL__WAITING) out->state = CORRAL_CO_WAITING;
     else out->state = CORRAL_CO_QUEUED;
-    for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) out->owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) out->tags |= 1u << N[i].u.g.tag;
     }
-    if (m->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, m->parent));
-    if (m->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, m->child));
+    if (corral__sd(s, m)->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, corral__sd(s, m)->parent));
+    if (corral__sd(s, m)->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, corral__sd(s, m)->child));
 }
 
 bool corral_next_co(const corral_sched *s, uint32_t *cursor, corral_co_info *out)
@@ -339,7 +339,7 @@ static void corral__chain_from(const corral_sched *s, const corral_co *co, uint3
                     corral__chain_from(s, corral__co_of_global(s, N[i].u.t.target), depth, mark, out);
             return;
         }
-        co = m->child != CORRAL__NIL ? corral__co_of_global(s, m->child) : NULL;
+        co = corral__sd(s, m)->child != CORRAL__NIL ? corral__co_of_global(s, corral__sd(s, m)->child) : NULL;
     }
 }
 
@@ -353,8 +353,8 @@ bool corral_print_chain(const corral_sched *s, corral_handle h, FILE *out)
     const corral_co *root = co;
     for (uint32_t n = 0; n <= s->arena.total_slots; n++) { /* up to the outermost caller */
         const corral__meta *m = corral__meta_of(s, root);
-        if (m->parent == CORRAL__NIL) break;
-        root = corral__co_of_global(s, m->parent);
+        if (corral__sd(s, m)->parent == CORRAL__NIL) break;
+        root = corral__co_of_global(s, corral__sd(s, m)->parent);
     }
     corral__chain_from(s, root, 0, co, out);
     return true;
@@ -400,6 +400,7 @@ void corral_report_json(const corral_sched *s, FILE *out)
     fprintf(out, "  \"pools\": {\n");
     corral__json_pool(out, "wait_nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures, false);
     corral__json_pool(out, "group_nodes", p.group_nodes, p.group_nodes_peak, p.group_nodes_capacity, p.group_failures, false);
+    corral__json_pool(out, "side_records", p.side_records, p.side_records_peak, p.side_records_capacity, p.side_failures, false);
     corral__json_pool(out, "signals", p.signals, p.signals_peak, p.signals_capacity, p.signal_failures, false);
     corral__json_pool(out, "futures", p.futures, p.futures_peak, p.futures_capacity, p.future_failures, false);
     corral__json_pool(out, "channels", p.channels, p.channels_peak, p.channels_capacity, p.channel_failures, false);
@@ -642,6 +643,7 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     }
     out->max_wait_nodes = corral__pool_size(s->nodes.wait_peak, headroom);
     out->max_group_nodes = corral__pool_size(s->nodes.group_peak, headroom);
+    out->max_side_records = corral__pool_size(s->sides.peak, headroom);
     out->max_signals = corral__pool_size(s->pools[CORRAL__POOL_SIGNAL].peak, headroom);
     out->max_futures = corral__pool_size(s->pools[CORRAL__POOL_FUTURE].peak, headroom);
     out->max_types = corral__pool_size(s->types.type_count, headroom);
@@ -670,6 +672,7 @@ void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
     fprintf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
     fprintf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
     fprintf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
+    fprintf(out, "    .max_side_records = %u, /* peak %u */\n", d.max_side_records, s->sides.peak);
     fprintf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->pools[CORRAL__POOL_SIGNAL].peak);
     fprintf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->pools[CORRAL__POOL_FUTURE].peak);
     fprintf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
@@ -762,6 +765,8 @@ void corral_report_text(const corral_sched *s, FILE *out)
             p.wait_nodes_capacity, p.wait_failures);
     fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "group nodes", p.group_nodes, p.group_nodes_peak,
             p.group_nodes_capacity, p.group_failures);
+    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "side records", p.side_records, p.side_records_peak,
+            p.side_records_capacity, p.side_failures);
     fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "signals", p.signals, p.signals_peak, p.signals_capacity,
             p.signal_failures);
     fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,

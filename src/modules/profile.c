@@ -118,6 +118,10 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     out->group_nodes_capacity = s->nodes.count - s->nodes.wait_count;
     out->group_nodes = out->group_nodes_capacity - s->nodes.group_free_count;
     out->group_nodes_peak = s->nodes.group_peak;
+    out->side_records_capacity = s->sides.count;
+    out->side_records = s->sides.count - s->sides.free_count;
+    out->side_records_peak = s->sides.peak;
+    out->side_failures = s->sides.failures;
     const corral__pool *P = s->pools;
     out->signals_capacity = P[CORRAL__POOL_SIGNAL].cap;
     out->signals = P[CORRAL__POOL_SIGNAL].live;

@@ -18,21 +18,26 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     if (!s) return false;
     corral__races_use();
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
+    CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
     if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
     m->mode = (uint8_t)(CORRAL__MODE_OPEN | kind);
-    m->pending = 0; /* arms so far */
-    m->fired = -1;
-    m->outcome = CORRAL_END_NONE;
+    corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome */
+    if (!sd) {
+        m->mode |= CORRAL__MODE_BAD; /* its arms start none; it goes on with outcome NONE */
+        return false;
+    }
+    sd->pending = 0; /* arms so far */
+    sd->fired = -1;
+    sd->outcome = CORRAL_END_NONE;
     /* races nest at most CORRAL_MAX_RACE_DEPTH deep: ending one ends its
        arms' races in turn, a C frame a level */
     uint32_t races = 1;
-    for (uint32_t g = m->parent; g != CORRAL__NIL && races <= CORRAL_MAX_RACE_DEPTH;) {
+    for (uint32_t g = sd->parent; g != CORRAL__NIL && races <= CORRAL_MAX_RACE_DEPTH;) {
         const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
         uint8_t k = pm->mode & CORRAL__MODE_KIND;
         races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
-        g = pm->parent;
+        g = corral__sd(s, pm)->parent;
     }
     if (races > CORRAL_MAX_RACE_DEPTH) {
         corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
@@ -52,8 +57,9 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
     if (m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
+    corral__side *sd = &corral__sides(s)[m->side]; /* the begin took it */
     uint32_t dest_off;
-    if (m->pending >= CORRAL_MAX_GROUP) {
+    if (sd->pending >= CORRAL_MAX_GROUP) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "more than CORRAL_MAX_GROUP arms");
         m->mode |= CORRAL__MODE_BAD;
         return false;
@@ -75,9 +81,10 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     }
     uint32_t i = corral__node_alloc(s);
     corral__node *N = corral__nodes(s), *n = &N[i];
+    sd = &corral__sides(s)[m->side];
     n->co = corral__co_off(s, co);
     n->kind = CORRAL__NODE_ARM;
-    n->member = (uint8_t)m->pending++;
+    n->member = (uint8_t)sd->pending++;
     n->order = s->nodes.order++;
     n->u.t.target = corral__global_of(s, child);
     n->u.t.seq = dest_off;
@@ -110,8 +117,8 @@ static void corral__arms_stop(corral_sched *s, const corral_co *co, const uint32
     for (uint32_t k = 0; k < n; k++) {
         corral_co *child = corral__co_of_global(s, kids[k]);
         corral__meta *cm = corral__meta_of(s, child);
-        if (!corral__state_alive(child->state) || cm->parent != g) continue; /* ended meanwhile (a cleanup hook) */
-        cm->parent = CORRAL__NIL; /* it must not decide anything for co */
+        if (!corral__state_alive(child->state) || corral__sd(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
+        corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not decide anything for co */
         corral__stop_co(s, child, why);
     }
 }
@@ -132,12 +139,15 @@ bool corral_arms_start(corral_co *co)
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);
     const uint8_t kind = m->mode & CORRAL__MODE_KIND, failed = m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
-    if (failed || m->pending == 0) { /* none starts: the arms made end unstepped */
+    if (failed || corral__sd(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
-        m->fired = -1;
-        m->outcome = (uint8_t)(!failed && kind == CORRAL__MODE_SYNC ? CORRAL_END_FINISHED : CORRAL_END_NONE);
+        if (m->side != CORRAL__NIL) { /* none when the begin found no side record */
+            corral__side *sd = &corral__sides(s)[m->side];
+            sd->fired = -1;
+            sd->outcome = (uint8_t)(!failed && kind == CORRAL__MODE_SYNC ? CORRAL_END_FINISHED : CORRAL_END_NONE);
+        }
         if (failed & CORRAL__MODE_NO_NODE) { /* it cannot wait: it ends (see corral_await) */
             corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
             return true;
@@ -164,19 +174,20 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
     uint32_t i = pm->wait;
     while (i != CORRAL__NIL && !(N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target == g)) i = N[i].sibling;
     if (i == CORRAL__NIL) return;
+    corral__side *ps = &corral__sides(s)[pm->side]; /* a racer has one */
     N[i].u.t.target = CORRAL__NIL;
     if (why == CORRAL_END_FINISHED && te->vt->result_size && N[i].u.t.seq != CORRAL__NIL)
         memcpy(CORRAL__AT(p, N[i].u.t.seq), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
     if (pm->mode == CORRAL__MODE_SYNC) {
-        if (why != CORRAL_END_FINISHED && pm->outcome == CORRAL_END_NONE) pm->outcome = (uint8_t)why;
-        if (--pm->pending > 0) return;
-        if (pm->outcome == CORRAL_END_NONE) pm->outcome = CORRAL_END_FINISHED;
+        if (why != CORRAL_END_FINISHED && ps->outcome == CORRAL_END_NONE) ps->outcome = (uint8_t)why;
+        if (--ps->pending > 0) return;
+        if (ps->outcome == CORRAL_END_NONE) ps->outcome = CORRAL_END_FINISHED;
         corral__release_wait(s, p);
         if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
         return;
     }
-    pm->fired = (int8_t)N[i].member;
-    pm->outcome = (uint8_t)why;
+    ps->fired = (int8_t)N[i].member;
+    ps->outcome = (uint8_t)why;
     uint32_t kids[CORRAL_MAX_GROUP];
     uint32_t n = corral__arms_take(s, p, kids);
     /* woken first: a loser's cleanup hook that stops the caller finds it queued */

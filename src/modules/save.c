@@ -167,20 +167,21 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
     corral__put_u(io, (uint32_t)s->now.frame - m->born, 4);
     corral__put_u(io, m->hold, 1);
-    corral__put_u(io, m->outcome, 1);
-    corral__put_u(io, (uint8_t)m->fired, 1);
+    const corral__side *sd = corral__sd(s, m);
+    corral__put_u(io, sd->outcome, 1);
+    corral__put_u(io, (uint8_t)sd->fired, 1);
     corral__put_u(io, m->mode, 1);
-    corral__put_u(io, m->pending, 2);
-    corral__put_u(io, m->parent == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, m->parent), 4);
-    corral__put_u(io, m->child == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, m->child), 4);
+    corral__put_u(io, m->mode == CORRAL__MODE_ONE ? 1u : sd->pending, 2); /* a single wait counts 1 */
+    corral__put_u(io, sd->parent == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, sd->parent), 4);
+    corral__put_u(io, sd->child == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, sd->child), 4);
     uint32_t delta = 0, dest_field = CORRAL__NIL;
-    if (m->dest != CORRAL__NIL) dest_field = corral__field_at(te->vt, m->dest - te->ctx_off, &delta);
+    if (sd->dest != CORRAL__NIL) dest_field = corral__field_at(te->vt, sd->dest - te->ctx_off, &delta);
     corral__put_u(io, dest_field, 4);
     corral__put_u(io, delta, 4);
     /* groups: owner, tags, when it joined them */
     uint64_t owner = 0;
     uint32_t tags = 0, gorder = 0;
-    for (uint32_t i = m->groups; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = sd->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_DEADLINE) continue; /* saved below */
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else tags |= 1u << N[i].u.g.tag;
@@ -361,7 +362,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
-                    uint32_t first = groups ? m->groups : m->wait, order = UINT32_MAX;
+                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order = UINT32_MAX;
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
                         if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE)
                             order = corral__nodes(s)[i].order;
@@ -439,6 +440,14 @@ typedef struct corral__lco {
     corral__lwait w[CORRAL__SAVE_MAX_WAITS];
     size_t ctx_at;
 } corral__lco;
+/* a loaded coroutine's own links need a side record (its groups, deadline
+   and joiners take one on their way) */
+static bool corral__lneeds_side(const corral__lco *c)
+{
+    return c->parent != CORRAL__NIL || c->child != CORRAL__NIL || c->dest_field != CORRAL__NIL ||
+           c->outcome != CORRAL_END_NONE || c->fired != 0xFF ||
+           (c->mode != CORRAL__MODE_NONE && c->mode != CORRAL__MODE_ONE);
+}
 
 typedef struct corral__loader {
     corral_sched *s;
@@ -904,7 +913,7 @@ static bool corral__lcheck(corral__loader *L)
         return corral__lfail(L, "an order list is longer than the coroutines%s%s", none, none);
     /* the table: ascending, each record where it says, each slot free here */
     uint32_t per_class[CORRAL_MAX_CLASSES] = {0}, per_type[CORRAL__LOAD_MAX_TYPES] = {0};
-    uint32_t wait_nodes = 0, group_nodes = 0;
+    uint32_t wait_nodes = 0, group_nodes = 0, sides = 0, joins = 0;
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
         const unsigned char *e = io->r + L->table_at + 12 * (size_t)i;
@@ -957,6 +966,8 @@ static bool corral__lcheck(corral__loader *L)
                                     "the child's result%s", tn, none);
         group_nodes += corral__nodes_needed(c.owner, c.tags);
         wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u);
+        sides += corral__lneeds_side(&c) || c.owner || c.tags || c.has_deadline;
+        for (uint32_t w = 0; w < c.nwaits; w++) joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
         if (c.has_deadline > 1 || (c.has_deadline && !(c.deadline >= -1e12 && c.deadline <= 1e13)))
             return corral__lfail(L, "a stop deadline of type %s is out of range%s", tn, none);
         bool waits = c.nwaits > 0 || c.child != CORRAL__NIL;
@@ -1023,6 +1034,9 @@ static bool corral__lcheck(corral__loader *L)
     if (wait_nodes > s->nodes.wait_count) return corral__lfail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
     if (group_nodes > s->nodes.count - s->nodes.wait_count)
         return corral__lfail(L, "the save needs more group nodes than desc.max_group_nodes%s%s", none, none);
+    /* at most one side record a coroutine; a joined one's is counted once per join (at most) */
+    if ((sides + joins < L->nco ? sides + joins : L->nco) > s->sides.count)
+        return corral__lfail(L, "the save may need more side records than desc.max_side_records%s%s", none, none);
     /* calls both ways: a caller's child names it as its caller */
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
@@ -1280,14 +1294,17 @@ static void corral__lapply(corral__loader *L)
         m->domain = c.domain;
         if (c.stop_requested) m->stop_why |= CORRAL__STOP_REQUESTED;
         m->hold = c.hold;
-        m->outcome = c.outcome;
-        m->fired = (int8_t)c.fired;
         m->mode = c.mode;
         if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) corral__races_use(); /* its arms end through it */
-        m->pending = c.pending;
-        if (c.parent != CORRAL__NIL) corral__lco_at(s, c.parent, &m->parent);
-        if (c.child != CORRAL__NIL) corral__lco_at(s, c.child, &m->child);
-        if (c.dest_field != CORRAL__NIL) m->dest = te->ctx_off + corral__ldest(L, t, c.dest_field, c.delta);
+        if (corral__lneeds_side(&c)) { /* counted by the check: one is free */
+            corral__side *sd = corral__side_take("corral_load", s, m);
+            sd->outcome = c.outcome;
+            sd->fired = (int8_t)c.fired;
+            sd->pending = c.mode == CORRAL__MODE_ONE ? 0 : c.pending;
+            if (c.parent != CORRAL__NIL) corral__lco_at(s, c.parent, &sd->parent);
+            if (c.child != CORRAL__NIL) corral__lco_at(s, c.child, &sd->child);
+            if (c.dest_field != CORRAL__NIL) sd->dest = te->ctx_off + corral__ldest(L, t, c.dest_field, c.delta);
+        }
         corral__class *k = &s->arena.classes[te->cls];
         corral__budget_take(te, k); /* as a start takes it; its end gives it back */
         corral__count_taken(s, te, k);
@@ -1311,7 +1328,7 @@ static void corral__lapply(corral__loader *L)
                 corral__lrecord(L, i, &c, &index);
                 corral_co *co = corral__lco_at(s, index, NULL);
                 if (pass) corral__lwaits(L, co, &c);
-                else if ((c.owner | c.tags) && corral__meta_of(s, co)->groups == CORRAL__NIL)
+                else if ((c.owner | c.tags) && corral__sd(s, corral__meta_of(s, co))->groups == CORRAL__NIL)
                     corral__join_groups("corral_load", s, co, c.owner, c.tags);
             }
         }
@@ -1322,6 +1339,7 @@ static void corral__lapply(corral__loader *L)
         corral__lrecord(L, i, &c, &index);
         if (!c.has_deadline) continue;
         corral_co *co = corral__lco_at(s, index, NULL);
+        corral__side_take("corral_load", s, corral__meta_of(s, co)); /* counted by the check */
         corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
                             c.deadline, c.deadline_seq, false);
     }

@@ -35,7 +35,7 @@
 #include <string.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 4u
+#define CORRAL__SNAP_VERSION 5u
 
 typedef struct corral__snap_head {
     uint32_t magic, version;
@@ -81,6 +81,7 @@ static uint64_t corral__layout(const corral_sched *s)
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
                           s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
+                          s->sides.off, s->sides.count,
                           s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
                           s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
                           s->pools[CORRAL__POOL_FUTURE].cap, s->pools[CORRAL__POOL_CHANNEL].off,
@@ -151,6 +152,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     for (uint32_t h = 0; h < s->timers.heaps; h++)
         corral__put(k, corral__heap(s, h), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
+    corral__put(k, corral__sides(s), (size_t)s->sides.bump * sizeof(corral__side));
     corral__put(k, corral__signals(s), (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
     corral__put(k, corral__futures(s), (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
     corral__put(k, corral__channels(s), corral__chans_bytes(s));
@@ -272,7 +274,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
             return "its clocks are out of range";
     if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
-        o->nodes.group_bump > o->nodes.count)
+        o->nodes.group_bump > o->nodes.count || o->sides.bump > o->sides.count)
         return "a bump is out of its pool";
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
         if (o->timers.heap_len[h] > (h < o->timers.heaps ? o->nodes.wait_count : 0u)) return "a timer heap is too long";
@@ -316,6 +318,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
             return cut;
     m->heap_at[0] = timers_at;
     if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
+        !corral__section(&k, &m->sides_at, (size_t)o->sides.bump * sizeof(corral__side)) ||
         !corral__section(&k, &m->pool_at[CORRAL__POOL_SIGNAL],
                          (size_t)o->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal)) ||
         !corral__section(&k, &m->pool_at[CORRAL__POOL_FUTURE],
@@ -413,6 +416,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     for (uint32_t h = 0; h < s->timers.heaps; h++)
         corral__get(m->snap, m->heap_at[h], corral__heap(s, h), (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
     corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
+    corral__get(m->snap, m->sides_at, corral__sides(s), (size_t)o->sides.bump * sizeof(corral__side));
     corral__get(m->snap, m->pool_at[CORRAL__POOL_SIGNAL], corral__signals(s),
                 (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
     corral__get(m->snap, m->pool_at[CORRAL__POOL_FUTURE], corral__futures(s),
@@ -548,14 +552,16 @@ static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_c
     if (pt >= 1 && pt <= te->vt->point_count) corral__hstr(k, te->vt->points[pt - 1]);
     else corral__h64(k, pt); /* 0, or an unnamed point: the same within a build */
     corral__hctx(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
-    corral__h64(k, (uint64_t)m->parent << 32 | m->child);
-    corral__h64(k, m->dest);
-    corral__h64(k, (uint64_t)m->pending << 32 | (uint64_t)(uint8_t)m->fired << 24 | (uint64_t)m->mode << 16 |
-                       (uint64_t)m->outcome << 8 | m->stop_why);
+    const corral__side *sd = corral__sd(s, m);
+    const uint32_t pending = m->mode == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
+    corral__h64(k, (uint64_t)sd->parent << 32 | sd->child);
+    corral__h64(k, sd->dest);
+    corral__h64(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)m->mode << 16 |
+                       (uint64_t)sd->outcome << 8 | m->stop_why);
     corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
-    for (uint32_t i = m->groups; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP + 33; i = N[i].sibling, len++)
+    for (uint32_t i = sd->groups; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP + 33; i = N[i].sibling, len++)
         corral__hnode(k, &N[i]);
 }
 

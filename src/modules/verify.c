@@ -87,6 +87,22 @@ static const corral__meta *corral__imeta(corral__image *m, uint32_t ci, uint32_t
     size_t at = data + (size_t)bump * c->slot_size + (size_t)j * sizeof *tmp;
     return (const corral__meta *)corral__iread(m, at, tmp, sizeof *tmp);
 }
+/* a slot's side record: corral__side_none when it has none, NULL when its
+   index is past the records ever taken */
+static const corral__side *corral__iside(corral__image *m, const corral__meta *md, corral__side *tmp)
+{
+    if (md->side == CORRAL__NIL) return &corral__side_none;
+    if (md->side >= m->s->sides.bump) return NULL;
+    if (!m->snap) return &corral__sides(m->blk)[md->side];
+    return (const corral__side *)corral__iread(m, m->sides_at + (size_t)md->side * sizeof *tmp, tmp, sizeof *tmp);
+}
+/* the side record of the coroutine at class ci, slot k (none: NIL links) */
+static const corral__side *corral__iside_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
+{
+    corral__meta mt;
+    const corral__side *sd = corral__iside(m, corral__imeta(m, ci, k, &mt), tmp);
+    return sd ? sd : &corral__side_none;
+}
 /* what a type is (its class, context, vtable): the live entry, which a
    snapshot's must be (corral_restore checks) */
 static const corral__type_entry *corral__iwhat(const corral__image *m, uint32_t t) { return &corral__types(m->blk)[t]; }
@@ -341,7 +357,8 @@ static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n
     corral__node nt;
     if (!corral__islot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__ico(m, ci, k, &ct)->state)) return false;
     const corral__meta *cm = corral__imeta(m, ci, k, &mt);
-    for (uint32_t j = group ? cm->groups : cm->wait; j != CORRAL__NIL && len++ <= 33;) {
+    corral__side st;
+    for (uint32_t j = group ? corral__iside_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ <= 33;) {
         if (j == i) return true;
         const corral__node *o = corral__inode(m, j, &nt);
         if (!o) return false;
@@ -463,12 +480,38 @@ static bool corral__verify_nodes(corral__image *m)
     }
     if (n + s->nodes.count - s->nodes.group_bump != s->nodes.group_free_count)
         CORRAL__BAD("the free group node count is wrong");
+    /* the side records: the free list's, then one per coroutine that has one */
+    n = 0;
+    corral__side st, pst;
+    if (s->sides.bump > s->sides.count || s->sides.free_count > s->sides.count ||
+        s->sides.free_count < s->sides.count - s->sides.bump)
+        CORRAL__BAD("the side records' bump or free count is out of range");
+    for (uint32_t i = s->sides.free; i != CORRAL__NIL;) {
+        if (i >= s->sides.bump) CORRAL__BAD("the side record free list holds an untouched record");
+        if (++n > s->sides.bump) CORRAL__BAD("the side record free list has a cycle");
+        corral__meta fake;
+        corral__meta_reset(&fake);
+        fake.side = i;
+        const corral__side *f = corral__iside(m, &fake, &st);
+        if (f->owner != CORRAL__NIL) CORRAL__BAD("the side record free list holds a record in use");
+        i = f->parent;
+    }
+    if (n + s->sides.count - s->sides.bump != s->sides.free_count) CORRAL__BAD("the free side record count is wrong");
+    uint32_t sided = 0;
     CORRAL__EACH_TOUCHED(m, ci, cl, k) {
         uint32_t off = corral__slot_off(cl, k), pci, pk;
         const corral_co *co = corral__ico(m, ci, k, &ct);
         if (!corral__state_alive(co->state)) continue;
         const corral__meta mm = *corral__imeta(m, ci, k, &mt);
         const corral__meta *md = &mm;
+        const corral__side *sdp = corral__iside(m, md, &st);
+        if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
+        const corral__side sdv = *sdp, *sd = &sdv;
+        sided += md->side != CORRAL__NIL;
+        if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
+        if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) &&
+            md->side == CORRAL__NIL)
+            CORRAL__BAD("an all/any, race or sync has no side record for its count");
         const corral__type_entry *te = corral__iwhat(m, co->type);
         const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
         uint32_t len = 0, running = 0;
@@ -486,7 +529,7 @@ static bool corral__verify_nodes(corral__image *m)
             if (arms && nd->u.t.target != CORRAL__NIL) {
                 if (!corral__iglobal(s, nd->u.t.target, &pci, &pk)) CORRAL__BAD("an arm's child is out of range");
                 const corral_co *ch = corral__ico(m, pci, pk, &pct);
-                if (!corral__state_alive(ch->state) || corral__imeta(m, pci, pk, &pmt)->parent != g)
+                if (!corral__state_alive(ch->state) || corral__iside_at(m, pci, pk, &pst)->parent != g)
                     CORRAL__BAD("an arm's child does not name its caller as parent");
                 uint32_t rs = corral__result_of(m, nd->u.t.target);
                 if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, nd->u.t.seq, rs)))
@@ -496,13 +539,13 @@ static bool corral__verify_nodes(corral__image *m)
             if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &listed)) return false;
             i = nd->sibling;
         }
-        if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && md->pending != running) ||
-                     md->child != CORRAL__NIL))
+        if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
+                     sd->child != CORRAL__NIL))
             CORRAL__BAD("a race or sync counts its arms wrong");
         wait_used += len;
         len = 0;
         uint32_t deadlines = 0;
-        for (uint32_t i = md->groups; i != CORRAL__NIL;) {
+        for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
             const corral__node *nd = corral__inode(m, i, &nt);
             if (!nd) CORRAL__BAD("a group chain holds an untouched node");
             if (nd->co != off) CORRAL__BAD("a group node names another coroutine");
@@ -521,10 +564,10 @@ static bool corral__verify_nodes(corral__image *m)
             i = nd->sibling;
         }
         group_used += len;
-        if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && md->child == CORRAL__NIL)
+        if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
             CORRAL__BAD("a waiting coroutine waits on nothing");
         if (corral__at_rest(s)) { /* what a state may wait on, outside every step */
-            const bool waits = md->wait != CORRAL__NIL || md->child != CORRAL__NIL;
+            const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
             if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
                 co->state != CORRAL__PAUSED)
                 CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
@@ -534,20 +577,20 @@ static bool corral__verify_nodes(corral__image *m)
                 waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
                 CORRAL__BAD("a paused coroutine's hold does not match its wait");
         }
-        if (md->child != CORRAL__NIL) {
-            if (!corral__iglobal(s, md->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
+        if (sd->child != CORRAL__NIL) {
+            if (!corral__iglobal(s, sd->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
             const corral_co *ch = corral__ico(m, pci, pk, &pct);
-            if (!corral__state_alive(ch->state) || corral__imeta(m, pci, pk, &pmt)->parent != g)
+            if (!corral__state_alive(ch->state) || corral__iside_at(m, pci, pk, &pst)->parent != g)
                 CORRAL__BAD("a caller's child does not name it as parent");
-            uint32_t rs = corral__result_of(m, md->child);
-            if (md->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, md->dest, rs)))
+            uint32_t rs = corral__result_of(m, sd->child);
+            if (sd->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, sd->dest, rs)))
                 CORRAL__BAD("a child's result has no place in its caller");
         }
-        if (md->parent != CORRAL__NIL) {
-            if (!corral__iglobal(s, md->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
+        if (sd->parent != CORRAL__NIL) {
+            if (!corral__iglobal(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
             const corral_co *pa = corral__ico(m, pci, pk, &pct);
             const corral__meta pm = *corral__imeta(m, pci, pk, &pmt);
-            bool awaited = pm.child == g;
+            bool awaited = corral__iside_at(m, pci, pk, &pst)->child == g;
             if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
                 for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
                     const corral__node *nd = corral__inode(m, i, &pt);
@@ -559,8 +602,10 @@ static bool corral__verify_nodes(corral__image *m)
         }
         /* who waits for it to end */
         corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, CORRAL__BY_TARGET, 0, g};
-        if (!corral__verify_list(m, md->joiners_head, md->joiners_tail, join, &found)) return false;
+        if (!corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, &found)) return false;
     }
+    if (sided != s->sides.count - s->sides.free_count)
+        CORRAL__BAD("the side records in use are not one per coroutine that has one");
     /* every attached list and predicate node is on the list it names, once */
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item's lists, as its owner says */
         const corral__pool_part *part = corral__pool_part_of(p);

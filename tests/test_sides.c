@@ -1,0 +1,211 @@
+/* test_sides.c -- side records: the links few coroutines have (a call's,
+   a join's, groups, a deadline, an all/any) come from a pool the desc
+   sizes; a full pool is SIDE_POOL_EXHAUSTED and loses nothing; a slot
+   without them costs 16 bytes of meta. */
+#include "common.h"
+#include "corral_internal.h"
+
+/* sleeper: waits `frames` frames, then ends */
+#define SLEEPER_FIELDS(F) F(int, frames)
+#define SLEEPER_POINTS(P) P(slept)
+DECLARE_COROUTINE(sleeper, SLEEPER_FIELDS)
+DEFINE_COROUTINE_AT(sleeper, SLEEPER_POINTS) /* named points: saves carry it */
+{
+    CORRAL_BEGIN_AT(co, SLEEPER_POINTS);
+    while (ctx->frames-- > 0) CORRAL_WAIT_FRAME_AT(co, slept);
+    CORRAL_END(co);
+}
+
+/* calls a sleeper of `frames` frames, records the outcome */
+#define CALLS_FIELDS(F) \
+    F(int, frames)      \
+    F(int, outcome)     \
+    F(int, done)
+#define CALLS_POINTS(P) P(called) P(idle)
+DECLARE_COROUTINE(calls, CALLS_FIELDS)
+DEFINE_COROUTINE_AT(calls, CALLS_POINTS)
+{
+    CORRAL_BEGIN_AT(co, CALLS_POINTS);
+    ctx->outcome = -1;
+    CORRAL_CALL_AT(co, called, sleeper, (sleeper_ctx){.frames = ctx->frames});
+    ctx->outcome = (int)corral_call_outcome(co);
+    ctx->done = 1;
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+
+/* joins a coroutine */
+#define JOINS_FIELDS(F)      \
+    F(corral_handle, target) \
+    F(int, done)
+DECLARE_COROUTINE(joins, JOINS_FIELDS)
+DEFINE_COROUTINE(joins)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_JOIN(co, ctx->target);
+    ctx->done = 1;
+    CORRAL_END(co);
+}
+
+/* waits for any of two frame counts */
+#define ANY_FIELDS(F) F(int, fired)
+DECLARE_COROUTINE(any2, ANY_FIELDS)
+DEFINE_COROUTINE(any2)
+{
+    CORRAL_BEGIN(co);
+    {
+        corral_wait ws[2] = {corral_wait_frames(3), corral_wait_frames(1)};
+        CORRAL_WAIT_ANY(co, ws, 2);
+    }
+    ctx->fired = corral_wait_fired(co);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+static const corral_type *const g_types[] = {&sleeper_type, &calls_type, &joins_type, &any2_type};
+static const uint32_t g_ids[] = {1, 2, 3, 4};
+static const corral_registry g_registry = {"sides", g_types, g_ids, NULL, 4};
+
+static corral_sched *ssched(uint32_t cap, uint32_t sides)
+{
+    corral_sched_desc d = one_class_desc(128, cap);
+    d.max_side_records = sides;
+    d.registry = &g_registry; /* saves find types by id */
+    return sched_of(d);
+}
+
+static corral_pool_stats pools_of(corral_sched *s)
+{
+    corral_pool_stats p;
+    memset(&p, 0, sizeof p);
+    cr_assert(corral_stats_pools(s, &p));
+    return p;
+}
+
+Test(sides, a_plain_coroutine_takes_none_and_a_call_takes_two_until_both_end)
+{
+    corral_sched *s = ssched(8, 4);
+    corral_handle a = sleeper_start(s, (sleeper_ctx){.frames = 5});
+    cr_assert_neq(a.gen, 0);
+    cr_assert_eq(pools_of(s).side_records, 0, "a plain coroutine has no side record");
+    corral_handle c = calls_start(s, (calls_ctx){.frames = 2});
+    cr_assert_eq(pools_of(s).side_records, 2, "the caller's and the child's");
+    for (int f = 0; f < 4; f++) corral_tick(s, 0.01f);
+    calls_ctx *cc = calls_ctx_of(s, c);
+    cr_assert(cc && cc->done && cc->outcome == CORRAL_END_FINISHED);
+    cr_assert_eq(pools_of(s).side_records, 1, "the child's came back; the caller keeps its outcome");
+    cr_assert(corral_stop(s, c));
+    corral_pool_stats p = pools_of(s);
+    cr_assert_eq(p.side_records, 0);
+    cr_assert_eq(p.side_records_peak, 2);
+    cr_assert_eq(p.side_records_capacity, 4);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(sides, a_call_with_no_record_free_goes_on_with_outcome_none_and_loses_nothing)
+{
+    corral_sched *s = ssched(8, 1); /* the caller's only */
+    corral_handle c = calls_start(s, (calls_ctx){.frames = 2});
+    calls_ctx *cc = calls_ctx_of(s, c);
+    cr_assert(cc && cc->done, "the call did not start: the caller went on");
+    cr_assert_eq(cc->outcome, CORRAL_END_NONE);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert_eq(corral_live_count(s), 1, "no child was half made");
+    corral_pool_stats p = pools_of(s);
+    cr_assert_eq(p.side_failures, 1);
+    cr_assert_eq(p.side_records, 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(sides, a_start_with_an_owner_is_refused_whole_when_none_is_free)
+{
+    corral_sched *s = ssched(8, 1);
+    corral_start_desc o = {.owner = 7};
+    cr_assert_neq(sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &o).gen, 0);
+    cr_assert_eq(sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &o).gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert_eq(corral_live_count(s), 1);
+    corral_class_stats k;
+    cr_assert(corral_stats_class(s, 0, &k));
+    cr_assert_eq(k.used, 1, "no slot taken for the refused start");
+    cr_assert_neq(sleeper_start(s, (sleeper_ctx){.frames = 9}).gen, 0, "a start without groups needs none");
+    cr_assert_eq(corral_stop_owner(s, 7), 1);
+    cr_assert_neq(sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &o).gen, 0, "the record came back");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(sides, a_join_or_an_any_that_finds_none_ends_the_waiter_with_wait_failed)
+{
+    corral_sched *s = ssched(8, 1);
+    corral_start_desc o = {.owner = 1}; /* takes the only record */
+    corral_handle t = sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &o);
+    corral_handle other = sleeper_start(s, (sleeper_ctx){.frames = 9});
+    corral_handle j = joins_start(s, (joins_ctx){.target = other});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert(!corral_alive(s, j), "it cannot wait, and does not go on as if it had");
+    corral_handle a = any2_start(s, (any2_ctx){0});
+    cr_assert(!corral_alive(s, a));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert(corral_alive(s, t) && corral_alive(s, other), "the others are untouched");
+    cr_assert(corral_stop(s, t));
+    j = joins_start(s, (joins_ctx){.target = other}); /* now the target takes the record */
+    cr_assert(corral_alive(s, j));
+    cr_assert(corral_verify(s));
+    cr_assert(corral_stop(s, other));
+    corral_tick(s, 0.01f);
+    cr_assert(!corral_alive(s, j), "the joiner saw the end");
+    cr_assert_eq(pools_of(s).side_records, 0);
+    a = any2_start(s, (any2_ctx){0});
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.01f);
+    any2_ctx *ac = any2_ctx_of(s, a);
+    cr_assert(ac && ac->fired == 1, "the any's record holds what fired");
+    corral_sched_destroy(s);
+}
+
+Test(sides, a_load_that_needs_more_records_than_the_desc_gives_is_refused_whole)
+{
+    static unsigned char buf[1 << 16];
+    corral_sched *s = ssched(8, 4);
+    corral_handle c = calls_start(s, (calls_ctx){.frames = 50});
+    cr_assert_neq(c.gen, 0);
+    size_t n = corral_save(s, buf, sizeof buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+    corral_sched *small = ssched(8, 1);
+    corral_handle keep = sleeper_start(small, (sleeper_ctx){.frames = 9});
+    uint64_t before = corral_state_hash(small);
+    cr_assert(!corral_load(small, buf, n));
+    cr_assert_eq(corral_last_error(small), CORRAL_ERR_BAD_SAVE);
+    cr_assert(strstr(corral_last_error_detail(small), "max_side_records"), "%s", corral_last_error_detail(small));
+    cr_assert_eq(corral_state_hash(small), before, "a refused load changes nothing");
+    cr_assert(corral_alive(small, keep));
+    corral_sched *big = ssched(8, 2);
+    cr_assert(corral_load(big, buf, n), "%s", corral_last_error_detail(big));
+    cr_assert(corral_verify(big));
+    cr_assert_eq(pools_of(big).side_records, 2);
+    cr_assert_eq(corral_state_hash(big), corral_state_hash(s));
+    corral_sched_destroy(big);
+    corral_sched_destroy(small);
+    corral_sched_destroy(s);
+}
+
+/* What a slot costs at the zeroed desc's defaults, part by part: the
+   figure bench/README.md and the report quote. */
+Test(sides, a_slot_costs_its_meta_and_no_side_record_at_the_defaults)
+{
+    cr_assert_eq(sizeof(corral__meta), 16);
+    cr_assert_eq(sizeof(corral__side), 32);
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0].slot_size = 48; /* a 32-byte context */
+    d.classes[0].capacity = 0;
+    const size_t empty = corral_sched_memory_size(&d);
+    d.classes[0].capacity = 1024;
+    const size_t full = corral_sched_memory_size(&d);
+    /* slot 48 + meta 16 + run queue 8 + ready ring 4 + a wait node 40 + a
+       heap entry per clock 3 x 4 (+ the page table's share) */
+    const double per = (double)(full - empty) / 1024.0;
+    cr_assert(per >= 128.0 && per < 129.0, "%.2f bytes a slot", per);
+}
