@@ -706,9 +706,31 @@ static inline corral__meta *corral__meta_table(const corral_sched *s)
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
    four children overlap where a binary heap waits for each level's two */
 #define CORRAL__HEAP_ARITY 4u
-static inline uint32_t *corral__heap(const corral_sched *s, uint32_t h)
+/* Heaps 2k and 2k + 1 share one array of wait_count entries (a wait node
+   is in one heap at most): the even one from the array's start up, the
+   odd one from its end down. A view of heap h: its entry at pos is
+   at0[dir * pos]. */
+typedef struct corral__heapv {
+    uint32_t *at0;
+    ptrdiff_t dir;
+} corral__heapv;
+static inline corral__heapv corral__heap(const corral_sched *s, uint32_t h)
 {
-    return (uint32_t *)(void *)CORRAL__AT(s, s->timers.heap_off[h]);
+    uint32_t *a = (uint32_t *)(void *)CORRAL__AT(s, s->timers.heap_off[h]);
+    corral__heapv v = {a, 1};
+    if (h & 1u) {
+        v.at0 = a + s->nodes.wait_count - 1u;
+        v.dir = -1;
+    }
+    return v;
+}
+#define CORRAL__HEAP_AT(v, pos) ((v).at0[(v).dir * (ptrdiff_t)(pos)])
+/* the first of heap h's n entries in memory (the odd heap's lie there in
+   reverse order): the block a snapshot copies */
+static inline const uint32_t *corral__heap_block(const corral_sched *s, uint32_t h, uint32_t n)
+{
+    const uint32_t *a = (const uint32_t *)(const void *)CORRAL__AT(s, s->timers.heap_off[h]);
+    return (h & 1u) ? a + s->nodes.wait_count - n : a;
 }
 /* pool.c */
 void corral__pools_init(corral_sched *s); /* every item free, its lists empty */

@@ -730,3 +730,38 @@ Test(waits, a_loop_waiting_on_a_destroyed_signal_or_future_yields_a_frame_a_turn
     cr_assert_gt(W(s, g)->resumed_frame, 0);
     corral_sched_destroy(s);
 }
+
+/* The game clock's heap and the real clock's share one array of
+   max_wait_nodes entries, from its two ends: filled either way to the
+   last entry, each still wakes its sleepers in order of due time. */
+Test(waits, two_clocks_sharing_one_heap_array_fill_it_either_way_and_wake_in_order)
+{
+    enum { N = 64 };
+    for (int split = 0; split <= N; split += N / 4) { /* scaled sleepers: split; real: the rest */
+        corral_sched_desc d = one_class_desc(128, N);
+        d.max_wait_nodes = N;
+        corral_sched *s = sched_of(d);
+        corral_handle h[N];
+        for (int i = 0; i < N; i++) {
+            const float secs = 0.01f * (float)((i * 37) % N + 1); /* every due time once, shuffled */
+            h[i] = wait_on(s, i, i < split ? corral_wait_seconds(secs) : corral_wait_realtime(secs));
+            cr_assert_neq(h[i].gen, 0);
+        }
+        cr_assert_eq(s->timers.heap_len[CORRAL__HEAP_SCALED], (uint32_t)split);
+        cr_assert_eq(s->timers.heap_len[CORRAL__HEAP_REAL], (uint32_t)(N - split));
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        corral_stop(s, h[N / 2]); /* a removal from the middle of one of them */
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        trace_reset();
+        for (int f = 0; f < N + 2; f++) corral_tick(s, 0.01f);
+        cr_assert_eq(g_trace_len, N - 1, "split %d: every sleeper woke once", split);
+        int last[2] = {-1, -1}; /* each clock's sleepers in order of due time */
+        for (int k = 0; k < g_trace_len; k++) {
+            const int a = g_trace[k], clock = a < split ? 0 : 1;
+            cr_assert_gt((a * 37) % N, last[clock], "split %d: sleeper %d woke out of order", split, a);
+            last[clock] = (a * 37) % N;
+            if (k) cr_assert_leq(W(s, h[g_trace[k - 1]])->resumed_frame, W(s, h[a])->resumed_frame);
+        }
+        corral_sched_destroy(s);
+    }
+}

@@ -182,9 +182,9 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off = corral__align64(off, 8);
     p->nodes_off = off;
     off += p->node_count * sizeof(corral__node);
-    for (uint32_t h = 0; h < p->heaps; h++) { /* timers are wait nodes only */
+    for (uint32_t h = 0; h < p->heaps; h++) { /* timers are wait nodes only; two heaps an array */
         p->heap_off[h] = off;
-        off += p->wait_nodes * sizeof(uint32_t);
+        if ((h & 1u) || h + 1 == p->heaps) off += p->wait_nodes * sizeof(uint32_t);
     }
     p->owner_off = off;
     off += p->owner_buckets * 2 * sizeof(uint32_t);

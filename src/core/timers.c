@@ -17,57 +17,57 @@ static bool corral__before(const corral__node *a, const corral__node *b)
     return (int32_t)(a->u.t.seq - b->u.t.seq) < 0;
 }
 
-static void corral__heap_put(corral_sched *s, uint32_t h, uint32_t pos, uint32_t i)
+static void corral__heap_put(corral__node *N, corral__heapv H, uint32_t pos, uint32_t i)
 {
-    corral__heap(s, h)[pos] = i;
-    corral__nodes(s)[i].next = pos;
+    CORRAL__HEAP_AT(H, pos) = i;
+    N[i].next = pos;
 }
 
 static void corral__sift_up(corral_sched *s, uint32_t h, uint32_t pos)
 {
-    uint32_t *H = corral__heap(s, h);
+    const corral__heapv H = corral__heap(s, h);
     corral__node *N = corral__nodes(s);
-    uint32_t i = H[pos];
+    uint32_t i = CORRAL__HEAP_AT(H, pos);
     while (pos > 0) {
         uint32_t parent = (pos - 1) / CORRAL__HEAP_ARITY;
-        if (!corral__before(&N[i], &N[H[parent]])) break;
-        corral__heap_put(s, h, pos, H[parent]);
+        if (!corral__before(&N[i], &N[CORRAL__HEAP_AT(H, parent)])) break;
+        corral__heap_put(N, H, pos, CORRAL__HEAP_AT(H, parent));
         pos = parent;
     }
-    corral__heap_put(s, h, pos, i);
+    corral__heap_put(N, H, pos, i);
 }
 
 static void corral__sift_down(corral_sched *s, uint32_t h, uint32_t pos)
 {
-    uint32_t *H = corral__heap(s, h);
+    const corral__heapv H = corral__heap(s, h);
     corral__node *N = corral__nodes(s);
-    uint32_t n = s->timers.heap_len[h], i = H[pos];
+    uint32_t n = s->timers.heap_len[h], i = CORRAL__HEAP_AT(H, pos);
     for (;;) {
         uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
         if (first >= n) break;
         uint32_t c = (uint32_t)first, end = n - c < CORRAL__HEAP_ARITY ? n : c + CORRAL__HEAP_ARITY;
         for (uint32_t k = c + 1; k < end; k++)
-            if (corral__before(&N[H[k]], &N[H[c]])) c = k;
-        if (!corral__before(&N[H[c]], &N[i])) break;
-        corral__heap_put(s, h, pos, H[c]);
+            if (corral__before(&N[CORRAL__HEAP_AT(H, k)], &N[CORRAL__HEAP_AT(H, c)])) c = k;
+        if (!corral__before(&N[CORRAL__HEAP_AT(H, c)], &N[i])) break;
+        corral__heap_put(N, H, pos, CORRAL__HEAP_AT(H, c));
         pos = c;
     }
-    corral__heap_put(s, h, pos, i);
+    corral__heap_put(N, H, pos, i);
 }
 
 static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
 {
     uint32_t pos = s->timers.heap_len[h]++;
-    corral__heap_put(s, h, pos, i);
+    corral__heap_put(corral__nodes(s), corral__heap(s, h), pos, i);
     corral__sift_up(s, h, pos);
 }
 
 static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 {
-    uint32_t *H = corral__heap(s, h);
+    const corral__heapv H = corral__heap(s, h);
     uint32_t last = --s->timers.heap_len[h];
     if (pos == last) return;
-    corral__heap_put(s, h, pos, H[last]);
+    corral__heap_put(corral__nodes(s), H, pos, CORRAL__HEAP_AT(H, last));
     corral__sift_down(s, h, pos);
     corral__sift_up(s, h, pos);
 }
@@ -218,7 +218,7 @@ uint32_t corral__wake_timers(corral_sched *s)
         if (s->timers.heap_len[h] == 0) continue;
         const double now = corral__clock_of(s, h);
         while (s->timers.heap_len[h] > 0) {
-            uint32_t i = corral__heap(s, h)[0];
+            uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
             if (N[i].u.t.due > now) break;
             corral__heap_remove(s, h, 0);
             s->nodes.debug_visits++;

@@ -150,7 +150,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__nodes(s) + s->nodes.wait_count,
                 (size_t)(s->nodes.group_bump - s->nodes.wait_count) * sizeof(corral__node));
     for (uint32_t h = 0; h < s->timers.heaps; h++)
-        corral__put(k, corral__heap(s, h), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
+        corral__put(k, corral__heap_block(s, h, s->timers.heap_len[h]), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__put(k, corral__sides(s), (size_t)s->sides.bump * sizeof(corral__side));
     corral__put(k, corral__signals(s), (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
@@ -277,7 +277,9 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         o->nodes.group_bump > o->nodes.count || o->sides.bump > o->sides.count)
         return "a bump is out of its pool";
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
-        if (o->timers.heap_len[h] > (h < o->timers.heaps ? o->nodes.wait_count : 0u)) return "a timer heap is too long";
+        if (o->timers.heap_len[h] > (h < o->timers.heaps ? o->nodes.wait_count : 0u) ||
+            ((h & 1u) && (uint64_t)o->timers.heap_len[h - 1] + o->timers.heap_len[h] > o->nodes.wait_count))
+            return "a timer heap is too long";
 
     corral__image *m = &v->img;
     memset(m, 0, sizeof *m);
@@ -414,7 +416,8 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     corral__get(m->snap, m->group_at, corral__nodes(s) + s->nodes.wait_count,
                 (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node));
     for (uint32_t h = 0; h < s->timers.heaps; h++)
-        corral__get(m->snap, m->heap_at[h], corral__heap(s, h), (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
+        corral__get(m->snap, m->heap_at[h], (uint32_t *)(uintptr_t)corral__heap_block(s, h, o->timers.heap_len[h]),
+                    (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
     corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__get(m->snap, m->sides_at, corral__sides(s), (size_t)o->sides.bump * sizeof(corral__side));
     corral__get(m->snap, m->pool_at[CORRAL__POOL_SIGNAL], corral__signals(s),

@@ -154,7 +154,9 @@ static uint32_t corral__ientry(corral__image *m, uint32_t e) { return corral__iu
 static uint32_t corral__inext(corral__image *m, uint32_t c) { return corral__iu32(m, corral__chunk_next(m->blk), m->next_at, c); }
 static uint32_t corral__iheap(corral__image *m, uint32_t h, uint32_t pos)
 {
-    return corral__iu32(m, corral__heap(m->blk, h), m->heap_at[h], pos);
+    if (!m->snap) return CORRAL__HEAP_AT(corral__heap(m->blk, h), pos);
+    const uint32_t len = m->s->timers.heap_len[h]; /* a snapshot holds the heap's block as it lies */
+    return corral__iu32(m, NULL, m->heap_at[h], (h & 1u) ? len - 1u - pos : pos);
 }
 static uint32_t corral__iowner(corral__image *m, uint32_t w)
 {
@@ -708,7 +710,9 @@ static bool corral__verify_control(corral__image *m)
         s->domains.count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
         CORRAL__BAD("a table's count is past its capacity");
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
-        if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u)) CORRAL__BAD("a timer heap is too long");
+        if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||
+            ((h & 1u) && (uint64_t)s->timers.heap_len[h - 1] + s->timers.heap_len[h] > s->nodes.wait_count))
+            CORRAL__BAD("a timer heap is too long");
     if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.starting || s->now.pulls ||
          s->run.ready_head != s->run.ready_tail))
