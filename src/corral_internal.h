@@ -335,6 +335,7 @@ typedef union corral__type_entry {
         uint32_t cls; /* class index or CORRAL__NO_CLASS */
         uint32_t ctx_size, ctx_off;
         uint32_t live, peak;
+        uint32_t page;   /* page of its class it takes slots from, NIL */
         /* ends that returned CORRAL_STOP are not counted on the way: they are
            started - live - stopped - the other ends (corral__ends; exact, and
            one add less a spawn) */
@@ -342,7 +343,9 @@ typedef union corral__type_entry {
         uint64_t steps, step_ns, step_ns_max; /* desc.timing: all steps; time of the timed ones */
         uint64_t steps_timed;
         void (*cleanup)(void *ctx, corral_end_reason why); /* copy of vt->cleanup */
-        uint32_t page;   /* page of its class it takes slots from, NIL */
+        /* copy of vt->run: its steps with the body inlined, or NULL */
+        const uint32_t *(*run)(unsigned char *base, const uint32_t *at, const uint32_t *stop, uint32_t type,
+                               uint32_t expect, uint32_t *running, int *result);
         uint8_t plain;   /* corral__plain: start and end skip the tests for hooks,
                             instrumentation, cleanup and budget */
     };
@@ -625,12 +628,8 @@ void corral__sides_take_state(corral_sched *d, const corral_sched *o); /* a rest
 /* state and flags as one 16-bit value (the walk's yielded-in-place test) */
 CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,
                       "corral: state and flags must be adjacent");
-static inline uint32_t corral__state_flags(const corral_co *co)
-{
-    uint16_t v;
-    memcpy(&v, (const unsigned char *)co + offsetof(corral_co, state), sizeof v);
-    return v;
-}
+static inline uint32_t corral__state_flags(const corral_co *co) { return corral__run_state(co); }
+CORRAL__STATIC_ASSERT(CORRAL__RUN_AHEAD == CORRAL__PREFETCH, "corral: a type's run asks as far ahead as the walk");
 /* the same value for a given state and flags */
 static inline uint32_t corral__state_flags_of(uint8_t state, uint32_t flags)
 {

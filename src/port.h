@@ -21,37 +21,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- branch hints, inlining, alignment, prefetch */
+/* ---- branch hints, inlining, alignment (prefetch: corral_port.h) */
 #if defined(__GNUC__) || defined(__clang__)
 #define CORRAL__LIKELY(x) __builtin_expect(!!(x), 1)
 #define CORRAL__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CORRAL__ALWAYS_INLINE inline __attribute__((always_inline))
-#define CORRAL__PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
 /* a hot loop's function: out of line, on a cache line of its own, so its
    loop sits at the same offset in every program it is linked into */
 #define CORRAL__HOT_LOOP_FN __attribute__((noinline, aligned(64)))
 #define CORRAL__COLD __attribute__((cold, noinline))
-/* copies of a hot loop that the compiler keeps apart (k: the copy) */
-#define CORRAL__HOT_LOOP_COPIES 8u
-#define CORRAL__DISTINCT(k) __asm__ volatile("" ::"i"(k))
 #elif defined(_MSC_VER)
 #define CORRAL__LIKELY(x) (x)
 #define CORRAL__UNLIKELY(x) (x)
 #define CORRAL__ALWAYS_INLINE __forceinline
-#define CORRAL__PREFETCH_W(p) ((void)(p))
 #define CORRAL__HOT_LOOP_FN __declspec(noinline)
 #define CORRAL__COLD __declspec(noinline)
-#define CORRAL__HOT_LOOP_COPIES 1u
-#define CORRAL__DISTINCT(k) ((void)0)
 #else
 #define CORRAL__LIKELY(x) (x)
 #define CORRAL__UNLIKELY(x) (x)
 #define CORRAL__ALWAYS_INLINE inline
-#define CORRAL__PREFETCH_W(p) ((void)(p))
 #define CORRAL__HOT_LOOP_FN
 #define CORRAL__COLD
-#define CORRAL__HOT_LOOP_COPIES 1u
-#define CORRAL__DISTINCT(k) ((void)0)
 #endif
 
 /* ---- thread-local storage: the running scheduler and the last error are

@@ -668,3 +668,44 @@ Test(sched, every_call_that_needs_the_scheduler_at_rest_is_refused_while_it_is_d
     corral_sched_destroy(g_dying);
     for (int i = 0; i < 7; i++) cr_assert_eq(g_dying_err[i], CORRAL_ERR_DESTROYING, "call %d", i);
 }
+
+/* A type that DEFINE_COROUTINE made steps its entries in a run, its body
+   inlined; a vtable written by hand (no run) is stepped through its step
+   function. Mixed in one FIFO lane, with a tombstone in a run and an
+   entry that stops itself, they resume in queue order all the same. */
+static corral_result stop_next(corral_co *co, actor_ctx *ctx)
+{
+    (void)co;
+    if (ctx->steps == 2) corral_stop(corral_sched_of(co), ctx->other); /* the entry after it, in the first tick */
+    return CORRAL_YIELD;
+}
+Test(sched, runs_of_one_type_and_types_without_a_run_resume_in_queue_order)
+{
+    cr_assert_not_null(tracer_type.run, "DEFINE_COROUTINE makes the run");
+    corral_type by_hand = tracer_type;
+    by_hand.name = "tracer_by_hand";
+    by_hand.run = NULL;
+    corral_sched *s = sched_of(one_class_desc(64, 32));
+    /* ids 1-3 tracers, 4 by hand, 5 stops 6 in its first run, 7-8 tracers, 9 by hand, 10 ends at its 2nd step */
+    tracer_start(s, (tracer_ctx){.id = 1});
+    tracer_start(s, (tracer_ctx){.id = 2});
+    tracer_start(s, (tracer_ctx){.id = 3});
+    const tracer_ctx c4 = {.id = 4};
+    cr_assert_neq(corral_start(s, &by_hand, &c4, sizeof c4).gen, 0);
+    corral_handle a5 = actor_start(s, (actor_ctx){.fn = stop_next, .id = 5});
+    corral_handle t6 = tracer_start(s, (tracer_ctx){.id = 6});
+    actor_ctx_of(s, a5)->other = t6;
+    tracer_start(s, (tracer_ctx){.id = 7});
+    tracer_start(s, (tracer_ctx){.id = 8});
+    const tracer_ctx c9 = {.id = 9};
+    cr_assert_neq(corral_start(s, &by_hand, &c9, sizeof c9).gen, 0);
+    tracer_start(s, (tracer_ctx){.id = 10, .stop_after = 2});
+    trace_reset();
+    corral_tick(s, 0.01f); /* their second steps: 5's stops 6 first */
+    corral_tick(s, 0.01f);
+    const int want[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 1, 2, 3, 4, 5, 7, 8, 9};
+    expect_trace(want, (int)(sizeof want / sizeof want[0]));
+    cr_assert_eq(corral_live_count(s), 8);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

@@ -205,6 +205,16 @@ typedef struct corral_co {
     uint32_t link;   /* queue position or free-list link (an arena offset) */
 } corral_co;
 
+/* (internal) state and flags as one value: the walk's test that a step
+   yielded in place, and how far on the walk asks for a context */
+static inline uint32_t corral__run_state(const corral_co *co)
+{
+    uint16_t v;
+    memcpy(&v, &co->state, sizeof v);
+    return v;
+}
+#define CORRAL__RUN_AHEAD 8
+
 /* Handle to a running coroutine (fixed name). Zero is invalid. */
 typedef struct corral_handle {
     uint32_t index; /* size class << 24 | slot within the class */
@@ -292,6 +302,12 @@ typedef struct corral_type {
     const char *const *points;                         /* named resume points, or NULL */
     uint32_t point_count;                              /* point k + 1 is points[k] */
     const char *file;                                  /* the source file of its step */
+    /* The walk's run of this type: its steps with the body inlined, over
+       the run queue's entries from `at` while each is a coroutine of this
+       type that yields in place (internal: DEFINE_COROUTINE makes it; a
+       vtable written by hand leaves it NULL and the walk calls step). */
+    const uint32_t *(*run)(unsigned char *base, const uint32_t *at, const uint32_t *stop, uint32_t type,
+                           uint32_t expect, uint32_t *running, int *result);
 } corral_type;
 
 /* A registry: the list of a module's types with stable ids and optional

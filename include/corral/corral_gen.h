@@ -241,6 +241,25 @@ constexpr corral_field_kind corral__kind_of()
         return name##__body(co, (name##_ctx *)(void *)((unsigned char *)co +             \
                                                        CORRAL__CTX_OFFSET(name##_ctx))); \
     }                                                                                    \
+    static const uint32_t *name##__run(unsigned char *base, const uint32_t *at, const uint32_t *stop, \
+                                       uint32_t type, uint32_t expect, uint32_t *running, int *result) \
+    {                                                                                    \
+        for (; at != stop; at++) {                                                       \
+            const uint32_t off = *at;                                                    \
+            CORRAL__PREFETCH_W(base + at[CORRAL__RUN_AHEAD]);                            \
+            if (off == 0xFFFFFFFFu) break;                                               \
+            corral_co *const run_co = (corral_co *)(void *)(base + off);                 \
+            if (run_co->type != type) break;                                             \
+            *running = off;                                                              \
+            const corral_result r = name##__step(run_co);                                \
+            if (((uint32_t)r | (corral__run_state(run_co) ^ expect)) != 0) {             \
+                *result = (int)r;                                                        \
+                return at;                                                               \
+            }                                                                            \
+        }                                                                                \
+        *result = -1;                                                                    \
+        return at;                                                                       \
+    }                                                                                    \
     const corral_type name##_type = {#name,                                              \
                                      name##__step,                                       \
                                      cleanup_fn,                                         \
@@ -252,7 +271,8 @@ constexpr corral_field_kind corral__kind_of()
                                      (uint32_t)name##__result_size,                      \
                                      point_names,                                        \
                                      (uint32_t)(npoints),                                \
-                                     __FILE__};                                          \
+                                     __FILE__,                                           \
+                                     name##__run};                                       \
     static corral_result name##__body(corral_co *co_qual co CORRAL__UNUSED,              \
                                       name##_ctx *ctx CORRAL__UNUSED)
 

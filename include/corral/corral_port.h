@@ -79,6 +79,14 @@
 #define CORRAL__CTX_ARG(T) T
 #endif
 
+/* A hint to fetch the cache line at p for writing (the walk's look-ahead,
+   in the library and in each type's run of steps). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CORRAL__PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
+#else
+#define CORRAL__PREFETCH_W(p) ((void)(p))
+#endif
+
 /* Field reflection in C: whether an lvalue that is none of the arithmetic
    types is a pointer. GCC and Clang can tell (5 is their pointer type
    class); elsewhere such a field shows as OTHER. */

@@ -221,7 +221,24 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
        a pause request: both send it down the slow path) */
     const uint32_t expect = corral__state_flags_of(CORRAL__QUEUED, s->now.phase);
     while (rp != stop) {
-        uint32_t off = *rp++;
+        uint32_t off = *rp;
+        /* A type that DEFINE_COROUTINE made steps its run of entries itself,
+           its body inlined (no call through a pointer a step): it returns
+           at the first entry that is not its own or did not stay in place */
+        if (off != CORRAL__NIL) {
+            const uint32_t type = CORRAL__CO(s, off)->type;
+            const corral__type_entry *te = &corral__types(s)[type];
+            if (te->run) {
+                int r;
+                rp = (uint32_t *)(uintptr_t)te->run((unsigned char *)s, rp, stop, type, expect, &s->run.running, &r);
+                if (r < 0) continue; /* the end, a tombstone or another type: the loop goes on */
+                corral_co *co = CORRAL__CO(s, s->run.running);
+                s->run.running = CORRAL__NIL;
+                corral__after_walk(s, co, (corral_result)r);
+                return rp + 1;
+            }
+        }
+        rp++;
         /* the context a few entries on: lanes keep start order, which is
            not memory order once several types or ages share a class (past
            the chunk's end this reads other entries or the padding: a
@@ -250,7 +267,33 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
    stops the next coroutine, its entry becomes a tombstone and the loaded
    function is not used. One type per lane predicts well and pays only for
    the extra loads, so BY_TYPE order and single-type schedulers keep the
-   loop above. */
+   loop above. Three or more entries of one type in a row are one run of
+   that type. */
+/* the entry at rp (before stop) is a coroutine of this type too: with the
+   two before it, a stretch long enough for a run to pay for the target
+   it loads late when it ends */
+static inline bool corral__stretch(const corral_sched *s, const uint32_t *rp, const uint32_t *stop, uint32_t type)
+{
+    return rp != stop && *rp != CORRAL__NIL && CORRAL__CO(s, *rp)->type == type;
+}
+/* A run of the type of the entry at rp, out of the lane-of-many-types loop
+   (which keeps few values live across its calls): where it stopped, or,
+   with *over set, past the entry whose step did not stay in place (handled) */
+static uint32_t *corral__run_stretch(corral_sched *s, uint32_t *rp, uint32_t *stop, uint32_t expect, bool *over)
+{
+    const uint32_t type = CORRAL__CO(s, *rp)->type;
+    int r;
+    rp = (uint32_t *)(uintptr_t)corral__types(s)[type].run((unsigned char *)s, rp, stop, type, expect,
+                                                            &s->run.running, &r);
+    *over = r >= 0;
+    if (r >= 0) {
+        corral_co *co = CORRAL__CO(s, s->run.running);
+        s->run.running = CORRAL__NIL;
+        corral__after_walk(s, co, (corral_result)r);
+        return rp + 1;
+    }
+    return rp;
+}
 static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_ahead_impl(corral_sched *s, uint32_t *rp,
                                                                   uint32_t *const stop)
 {
@@ -269,6 +312,16 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_ahead_impl(corral_sched 
         uint32_t next = rp != stop ? *rp : CORRAL__NIL;
         corral_result (*next_fn)(corral_co *) =
             next != CORRAL__NIL ? corral__types(s)[CORRAL__CO(s, next)->type].step : NULL;
+        if (CORRAL__UNLIKELY(next_fn == fn) && corral__stretch(s, rp + 1, stop, co->type) &&
+            corral__types(s)[co->type].run) {
+            bool over;
+            rp = corral__run_stretch(s, rp - 1, stop, expect, &over);
+            if (over) return rp;
+            if (rp == stop) return NULL;
+            off = *rp;
+            fn = off != CORRAL__NIL ? corral__types(s)[CORRAL__CO(s, off)->type].step : NULL;
+            continue;
+        }
         s->run.running = off;
         corral_result r = fn(co);
         if (CORRAL__UNLIKELY(((uint32_t)r | (corral__state_flags(co) ^ expect)) != 0)) {
@@ -432,39 +485,21 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
 
 /* (the phase being run is s->now.phase) */
 /* The walk in four kinds (plain, budgeted, instrumented, both), so the
-   plain one has no test for a budget, timing or hooks in its loop. The plain
-   one once more per call site: in BY_TYPE order each lane holds one type,
-   and an indirect call that only ever sees one target is cheaper than a
-   shared one that has seen several, even when each is predicted right
-   (docs/DESIGN.md, "Run queues: lanes", has the measurement). The empty asm with a
-   distinct constant keeps GCC and Clang from merging the copies; elsewhere
-   there is one.
-   Each copy starts on a 64-byte boundary, so its loop sits at the same place
-   in the cache line whatever the program it is linked into: left to the
-   linker, the loop's offset in its line (and with it the step's speed above
-   the L2 cache) followed whatever came before it in the binary
-   (docs/DESIGN.md, "The walk's placement"). */
-#define CORRAL__CALL_SITES CORRAL__HOT_LOOP_COPIES
-#define CORRAL__WALK_COPY(k)                                                                   \
-    CORRAL__HOT_LOOP_FN static uint32_t *corral__in_place_##k(corral_sched *s, uint32_t *rp, uint32_t *stop) \
-    {                                                                                          \
-        CORRAL__DISTINCT(k);                                                                   \
-        return corral__in_place_impl(s, rp, stop);                                             \
-    }                                                                                          \
-    static uint32_t corral__walk_##k(corral_sched *s, uint32_t lane)                           \
-    {                                                                                          \
-        return corral__walk_impl(s, lane, false, false, corral__in_place_##k);                 \
-    }
-CORRAL__WALK_COPY(0)
-#if CORRAL__CALL_SITES == 8u
-CORRAL__WALK_COPY(1) CORRAL__WALK_COPY(2) CORRAL__WALK_COPY(3)
-CORRAL__WALK_COPY(4) CORRAL__WALK_COPY(5) CORRAL__WALK_COPY(6) CORRAL__WALK_COPY(7)
-static uint32_t (*const corral__walks[CORRAL__CALL_SITES])(corral_sched *, uint32_t) = {
-    corral__walk_0, corral__walk_1, corral__walk_2, corral__walk_3,
-    corral__walk_4, corral__walk_5, corral__walk_6, corral__walk_7};
-#else
-static uint32_t (*const corral__walks[CORRAL__CALL_SITES])(corral_sched *, uint32_t) = {corral__walk_0};
-#endif
+   plain one has no test for a budget, timing or hooks in its loop. The
+   plain one's loop before the first hole is out of line and starts on a
+   64-byte boundary, so it sits at the same place in the cache line
+   whatever the program it is linked into: left to the linker, the loop's
+   offset in its line (and with it the step's speed above the L2 cache)
+   followed whatever came before it in the binary (docs/DESIGN.md, "The
+   walk's placement"). */
+CORRAL__HOT_LOOP_FN static uint32_t *corral__in_place(corral_sched *s, uint32_t *rp, uint32_t *stop)
+{
+    return corral__in_place_impl(s, rp, stop);
+}
+static uint32_t corral__walk(corral_sched *s, uint32_t lane)
+{
+    return corral__walk_impl(s, lane, false, false, corral__in_place);
+}
 CORRAL__HOT_LOOP_FN static uint32_t *corral__in_place_ahead(corral_sched *s, uint32_t *rp, uint32_t *stop)
 {
     return corral__in_place_ahead_impl(s, rp, stop);
@@ -633,7 +668,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
             steps += lanes[first].walk_end ? corral__walk_ahead(s, first) : 0;
         else
             for (uint32_t i = first; i < first + count; i++)
-                if (lanes[i].walk_end) steps += corral__walks[(i - first) % CORRAL__CALL_SITES](s, i);
+                if (lanes[i].walk_end) steps += corral__walk(s, i);
         return steps;
     }
     /* budgeted: start where the last run stopped; what did not run goes first */

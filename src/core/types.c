@@ -28,6 +28,7 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     uint32_t ti = s->types.type_count++;
     corral__type_entry *te = &types[ti];
     te->step = vt->step;
+    te->run = vt->run;
     te->cleanup = vt->cleanup;
     te->page = CORRAL__NIL;
     te->vt = vt;
