@@ -16,7 +16,8 @@
       R2  header      type, phase, resume point, link; state and the
                       "on the stack" flag around the step
       R3  links       the first step's end test: no caller, child, joiner
-                      or group (the per-slot meta)
+                      or group (no side record: one index in the per-slot
+                      meta)
       R4  bracket     the thread's current scheduler, the step depth, a
                       top-level start's ready-ring check
       R5  slot state  FREE on the way out; a generation about to wrap
@@ -88,7 +89,8 @@ typedef struct sf_class {
     sf_page *pages;
 } sf_class;
 typedef struct sf_meta {
-    uint32_t wait, joiners, parent, child, dest, groups, born, pad;
+    uint32_t wait, side, born;
+    uint8_t mode, stop, hold, domain;
 } sf_meta;
 typedef struct sf_sched {
     uint32_t magic, flags, depth, in_tick, ready_head, ready_tail, frame, starting;
@@ -199,7 +201,7 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
     if (rung >= 2) co->flags &= 0x3f;
     bool instant = r == 1;
     if (rung >= 2) instant = instant && co->state == 2;
-    if (rung >= 3) instant = instant && (m->child & m->groups & m->parent & m->joiners) == SF_NIL;
+    if (rung >= 3) instant = instant && m->side == SF_NIL;
     if (!instant) {
         sf_fail(s);
         return h;
@@ -269,7 +271,7 @@ static sf_sched *sf_create(void)
         sf_co *co = (sf_co *)(void *)(c->base + i * sizeof(sf_co));
         co->gen = 1;
         co->link = i + 1 < SF_SLOTS ? i + 1 : SF_NIL;
-        s->meta[i] = (sf_meta){SF_NIL, SF_NIL, SF_NIL, SF_NIL, SF_NIL, SF_NIL, 0, 0};
+        s->meta[i] = (sf_meta){SF_NIL, SF_NIL, 0, 0, 0, 0, 0};
     }
     c->pages[0] = (sf_page){.free_head = 0, .free_count = SF_SLOTS, .slots = SF_SLOTS, .list = 1};
     return s;
