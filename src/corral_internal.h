@@ -618,12 +618,13 @@ static inline const corral__side *corral__sd(const corral_sched *s, const corral
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m);
-/* side records free for takes that must not fail halfway */
-static inline uint32_t corral__sides_free(const corral_sched *s) { return s->sides.free_count; }
+/* a side record free, for takes that must not fail halfway: false, with
+   SIDE_POOL_EXHAUSTED set (self: the step making the call, or NULL) and
+   counted, if none */
+bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self);
 /* an ending coroutine's record back to the pool */
 void corral__side_drop(corral_sched *s, corral__meta *m);
 void corral__sides_init(corral_sched *s);
-void corral__sides_take_state(corral_sched *d, const corral_sched *o); /* a restore */
 
 /* state and flags as one 16-bit value (the walk's yielded-in-place test) */
 CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,

@@ -100,18 +100,22 @@ void corral__sides_init(corral_sched *s)
     s->sides.bump = 0;
 }
 
+bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self)
+{
+    if (s->sides.free_count) return true;
+    s->sides.failures++;
+    corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, self, NULL);
+    return false;
+}
+
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m)
 {
     corral__side *S = corral__sides(s);
     if (m->side != CORRAL__NIL) return &S[m->side];
+    if (!corral__sides_room(call, s, NULL)) return NULL;
     uint32_t i = s->sides.free;
     if (i != CORRAL__NIL) s->sides.free = S[i].parent;
-    else if (s->sides.bump < s->sides.count) i = s->sides.bump++;
-    else {
-        s->sides.failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-        return NULL;
-    }
+    else i = s->sides.bump++;
     s->sides.free_count--;
     if (s->sides.count - s->sides.free_count > s->sides.peak) s->sides.peak = s->sides.count - s->sides.free_count;
     S[i] = corral__side_none;
@@ -131,15 +135,6 @@ void corral__side_drop(corral_sched *s, corral__meta *m)
     }
     corral__sides(s)[i].parent = s->sides.free;
     s->sides.free = i;
-}
-
-void corral__sides_take_state(corral_sched *d, const corral_sched *o)
-{
-    d->sides.free = o->sides.free;
-    d->sides.free_count = o->sides.free_count;
-    d->sides.bump = o->sides.bump;
-    d->sides.peak = o->sides.peak;
-    d->sides.failures = o->sides.failures;
 }
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
@@ -316,5 +311,11 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
     d->arena.slot_bytes_peak = o->arena.slot_bytes_peak;
     d->arena.ctx_bytes = o->arena.ctx_bytes;
     d->arena.ctx_bytes_peak = o->arena.ctx_bytes_peak;
-    corral__sides_take_state(d, o);
+    /* the pool's state, not where it lies or its size: those are this
+       scheduler's (a snapshot's copy of them is not trusted) */
+    d->sides.free = o->sides.free;
+    d->sides.free_count = o->sides.free_count;
+    d->sides.bump = o->sides.bump;
+    d->sides.peak = o->sides.peak;
+    d->sides.failures = o->sides.failures;
 }

@@ -36,11 +36,7 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     corral__node *N = corral__nodes(s);
     corral__meta *pm = corral__meta_of(s, co);
     if (!corral__side_take(call, s, pm)) return NULL;
-    if (corral__sides_free(s) == 0) { /* the child's, before anything is taken for it */
-        s->sides.failures++;
-        corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
-        return NULL;
-    }
+    if (!corral__sides_room(call, s, co)) return NULL; /* the child's, before anything is taken for it */
     for (uint32_t i = corral__sides(s)[pm->side].groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) tags |= 1u << N[i].u.g.tag;

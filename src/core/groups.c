@@ -31,18 +31,13 @@ corral__list corral__group_list(corral_sched *s, const corral__node *n)
 
 bool corral__group_room(const char *call, corral_sched *s, corral__type_entry *te, uint64_t owner, uint32_t tags)
 {
-    corral_error err = CORRAL_ERR_OK;
     if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
         s->nodes.group_failures++;
-        err = CORRAL_ERR_GROUP_POOL_EXHAUSTED;
-    } else if (corral__sides_free(s) == 0) { /* the record that holds its group chain */
-        s->sides.failures++;
-        err = CORRAL_ERR_SIDE_POOL_EXHAUSTED;
-    } else {
+        corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
+    } else if (corral__sides_room(call, s, NULL)) { /* the record that holds its group chain */
         return true;
     }
     te->failed++;
-    corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, NULL);
     return false;
 }
 

@@ -67,12 +67,14 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
     for (;;) {
         corral_co *child = NULL;
         corral__meta *cm = NULL;
-        if (m->side != CORRAL__NIL && corral__sides(s)[m->side].child != CORRAL__NIL) {
+        if (m->side != CORRAL__NIL) {
             corral__side *sd = &corral__sides(s)[m->side];
-            child = corral__co_of_global(s, sd->child);
-            sd->child = CORRAL__NIL;
-            cm = corral__meta_of(s, child);
-            corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not wake us */
+            if (sd->child != CORRAL__NIL) { /* the child has a side record too */
+                child = corral__co_of_global(s, sd->child);
+                cm = corral__meta_of(s, child);
+                sd->child = CORRAL__NIL;
+                corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not wake us */
+            }
         }
         if (CORRAL__UNLIKELY((m->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
         corral__end_one(s, co, m, why, local);

@@ -215,6 +215,28 @@ static bool corral__budget_spent(corral_sched *s, corral__lane *L, uint32_t *rp,
    (a tombstone, or a coroutine that left the lane: already handled). Kept
    small and out of line so what lives across the step call fits in
    registers; one copy per call site (see corral__walks). */
+/* A run of the type of the entry at rp, which DEFINE_COROUTINE made: its
+   steps, the body inlined, from rp on while the entries are its own and
+   stay in place. Where it stopped, or, with *over set, past the entry whose
+   step did not stay in place (handled). Out of line for the lane of many
+   types, whose loop keeps few values live across its calls; the one-type
+   loop calls the run itself (a call through this function there costs
+   the step more than the run saves). */
+static uint32_t *corral__run_stretch(corral_sched *s, uint32_t *rp, uint32_t *stop, uint32_t expect, bool *over)
+{
+    const uint32_t type = CORRAL__CO(s, *rp)->type;
+    int r;
+    rp = (uint32_t *)(uintptr_t)corral__types(s)[type].run((unsigned char *)s, rp, stop, type, expect,
+                                                            &s->run.running, &r);
+    *over = r >= 0;
+    if (r >= 0) {
+        corral_co *co = CORRAL__CO(s, s->run.running);
+        s->run.running = CORRAL__NIL;
+        corral__after_walk(s, co, (corral_result)r);
+        return rp + 1;
+    }
+    return rp;
+}
 static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, uint32_t *rp, uint32_t *const stop)
 {
     /* yielded, still queued, same phase (flags holds the phase and, rarely,
@@ -228,7 +250,7 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
         if (off != CORRAL__NIL) {
             const uint32_t type = CORRAL__CO(s, off)->type;
             const corral__type_entry *te = &corral__types(s)[type];
-            if (te->run) {
+            if (te->run) { /* inline here: this loop is the one-type lane's */
                 int r;
                 rp = (uint32_t *)(uintptr_t)te->run((unsigned char *)s, rp, stop, type, expect, &s->run.running, &r);
                 if (r < 0) continue; /* the end, a tombstone or another type: the loop goes on */
@@ -275,24 +297,6 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
 static inline bool corral__stretch(const corral_sched *s, const uint32_t *rp, const uint32_t *stop, uint32_t type)
 {
     return rp != stop && *rp != CORRAL__NIL && CORRAL__CO(s, *rp)->type == type;
-}
-/* A run of the type of the entry at rp, out of the lane-of-many-types loop
-   (which keeps few values live across its calls): where it stopped, or,
-   with *over set, past the entry whose step did not stay in place (handled) */
-static uint32_t *corral__run_stretch(corral_sched *s, uint32_t *rp, uint32_t *stop, uint32_t expect, bool *over)
-{
-    const uint32_t type = CORRAL__CO(s, *rp)->type;
-    int r;
-    rp = (uint32_t *)(uintptr_t)corral__types(s)[type].run((unsigned char *)s, rp, stop, type, expect,
-                                                            &s->run.running, &r);
-    *over = r >= 0;
-    if (r >= 0) {
-        corral_co *co = CORRAL__CO(s, s->run.running);
-        s->run.running = CORRAL__NIL;
-        corral__after_walk(s, co, (corral_result)r);
-        return rp + 1;
-    }
-    return rp;
 }
 static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_ahead_impl(corral_sched *s, uint32_t *rp,
                                                                   uint32_t *const stop)

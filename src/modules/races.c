@@ -81,7 +81,6 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     }
     uint32_t i = corral__node_alloc(s);
     corral__node *N = corral__nodes(s), *n = &N[i];
-    sd = &corral__sides(s)[m->side];
     n->co = corral__co_off(s, co);
     n->kind = CORRAL__NODE_ARM;
     n->member = (uint8_t)sd->pending++;

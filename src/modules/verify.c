@@ -89,12 +89,15 @@ static const corral__meta *corral__imeta(corral__image *m, uint32_t ci, uint32_t
 }
 /* a slot's side record: corral__side_none when it has none, NULL when its
    index is past the records ever taken */
+static const corral__side *corral__iside_i(corral__image *m, uint32_t i, corral__side *tmp) /* i < bump */
+{
+    if (!m->snap) return &corral__sides(m->blk)[i];
+    return (const corral__side *)corral__iread(m, m->sides_at + (size_t)i * sizeof *tmp, tmp, sizeof *tmp);
+}
 static const corral__side *corral__iside(corral__image *m, const corral__meta *md, corral__side *tmp)
 {
     if (md->side == CORRAL__NIL) return &corral__side_none;
-    if (md->side >= m->s->sides.bump) return NULL;
-    if (!m->snap) return &corral__sides(m->blk)[md->side];
-    return (const corral__side *)corral__iread(m, m->sides_at + (size_t)md->side * sizeof *tmp, tmp, sizeof *tmp);
+    return md->side < m->s->sides.bump ? corral__iside_i(m, md->side, tmp) : NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
 static const corral__side *corral__iside_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
@@ -491,10 +494,7 @@ static bool corral__verify_nodes(corral__image *m)
     for (uint32_t i = s->sides.free; i != CORRAL__NIL;) {
         if (i >= s->sides.bump) CORRAL__BAD("the side record free list holds an untouched record");
         if (++n > s->sides.bump) CORRAL__BAD("the side record free list has a cycle");
-        corral__meta fake;
-        corral__meta_reset(&fake);
-        fake.side = i;
-        const corral__side *f = corral__iside(m, &fake, &st);
+        const corral__side *f = corral__iside_i(m, i, &st);
         if (f->owner != CORRAL__NIL) CORRAL__BAD("the side record free list holds a record in use");
         i = f->parent;
     }
