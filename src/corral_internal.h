@@ -858,8 +858,6 @@ void corral__parts_take(corral_sched *d, const corral_sched *o);
 void corral__run_take(corral_sched *d, const corral_sched *o);
 void corral__nodes_take(corral_sched *d, const corral_sched *o);
 void corral__timers_take(corral_sched *d, const corral_sched *o);
-void corral__polls_take(corral_sched *d, const corral_sched *o);
-void corral__groups_take(corral_sched *d, const corral_sched *o);
 void corral__pools_take(corral_sched *d, const corral_sched *o);
 void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
@@ -1378,7 +1376,7 @@ typedef struct corral__pool_part {
 } corral__pool_part;
 void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part);
 const corral__pool_part *corral__pool_part_of(uint32_t pool); /* NULL: its module is unused */
-extern const corral__pool_part corral__signal_pool_part, corral__future_pool_part; /* wakelists.c */
+extern const corral__pool_part corral__signal_pool_part; /* wakelists.c; futures.c's: corral__futures_use */
 /* a saved row's index and generation (little-endian), checked: in range,
    live, ascending after prev (i: its position) */
 bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen, uint32_t i,
@@ -1388,14 +1386,70 @@ bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, u
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
 void corral__index_read(corral__io *io, corral__lwait *w);
 void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
-/* the core's kinds' tables (timers.c, polls.c, wakelists.c, calls.c) */
-extern const corral__wait_part corral__timer_part, corral__poll_part, corral__signal_part, corral__future_part,
-    corral__join_part;
+/* the kinds' tables the core always has (timers.c, wakelists.c); polls.c's,
+   calls.c's and futures.c's come with their feature (corral__polls_use, ...) */
+extern const corral__wait_part corral__timer_part, corral__signal_part;
 /* A module's kinds are known once the module is used: its first call
    hands its table over (a handle it owns cannot exist before). */
 void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part);
 /* the table of kind k, or NULL: it takes no node, or its module is unused */
 const corral__wait_part *corral__wait_part_of(uint32_t kind);
+
+/* The core's features a game may never use -- calls and joins (calls.c),
+   groups and stop deadlines (groups.c), predicates (polls.c), futures
+   (futures.c) -- and the
+   races module: each hands its table over at its first use (a call, a
+   join's constructor, a membership or a deadline, a predicate's
+   constructor, corral_future_create; a load or a restore asks for all of
+   them). Until then the
+   core has nothing of theirs to do, and a program that never uses one
+   links none of its file (docs/DESIGN.md, "The core and its modules"). */
+enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
+       CORRAL__FEATURE_RACES, CORRAL__FEATURE_COUNT };
+void corral__feature_add(uint32_t feature, const void *part); /* waits.c */
+const void *corral__feature(uint32_t feature);              /* NULL: not used yet */
+/* calls.c: an ending coroutine that was called (its caller wakes with its
+   result) or joined (its joiners wake) */
+typedef struct corral__calls_part {
+    void (*end)(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te, corral_end_reason why);
+} corral__calls_part;
+/* groups.c: an ending member leaves its groups; the list a group node is
+   on; a stop request's deadline node out of its heap and chain */
+typedef struct corral__groups_part {
+    void (*leave)(corral_sched *s, corral_co *co);
+    corral__list (*list)(corral_sched *s, const corral__node *n);
+    void (*deadline_drop)(corral_sched *s, corral_co *co);
+} corral__groups_part;
+/* polls.c: a phase's predicates polled; a new frame's deferred ones joined */
+typedef struct corral__polls_part {
+    uint32_t (*poll)(corral_sched *s, uint32_t phase);
+    void (*next_frame)(corral_sched *s);
+} corral__polls_part;
+/* futures.c: a posted completion (false: the future is gone or done) */
+typedef struct corral__futures_part {
+    bool (*live)(const corral_sched *s, corral_future f);
+    bool (*finish)(corral_sched *s, corral_future f, corral_value v);
+} corral__futures_part;
+void corral__calls_use(void);
+void corral__groups_use(void);
+void corral__polls_use(void);
+void corral__futures_use(void);
+/* a load or a restore may bring any of them back */
+static inline void corral__features_use(void)
+{
+    corral__calls_use();
+    corral__groups_use();
+    corral__polls_use();
+    corral__futures_use();
+}
+static inline const corral__polls_part *corral__polls(void)
+{
+    return (const corral__polls_part *)corral__feature(CORRAL__FEATURE_POLLS);
+}
+static inline const corral__groups_part *corral__groups(void)
+{
+    return (const corral__groups_part *)corral__feature(CORRAL__FEATURE_GROUPS);
+}
 
 /* ---- timers.c: frames, seconds, realtime */
 void corral__timer_cancel(corral_sched *s, const corral__node *n);
@@ -1440,18 +1494,26 @@ static inline void corral__domain_scale_set(corral_sched *s, uint32_t domain, fl
 }
 bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* with its children */
 
-/* ---- polls.c: until, while */
+/* ---- polls.c: until, while (a feature: corral__polls_part) */
 /* fn is in desc.predicates or among the predicates waited on (types.seen) */
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
-uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase);
-void corral__predicates_next_frame(corral_sched *s); /* a new frame: deferred predicates join */
-void corral__polls_init(corral_sched *s);
+/* the predicate lists as at create, and as a restore's copy o has them
+   (inline: a game that waits on no predicate links no polls.c) */
+static inline void corral__polls_init(corral_sched *s)
+{
+    for (uint32_t p = 0; p < CORRAL__PH_MAX; p++)
+        s->polls.head[p] = s->polls.tail[p] = s->polls.next_head[p] = s->polls.next_tail[p] = CORRAL__NIL;
+    s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
+    s->polls.next_pending = 0;
+}
+static inline void corral__polls_take(corral_sched *d, const corral_sched *o) { d->polls = o->polls; }
 
-/* ---- wakelists.c: signal, future */
-bool corral__future_live(const corral_sched *s, corral_future f);
-bool corral__future_finish(corral_sched *s, corral_future f, corral_value v);
+/* ---- wakelists.c: signal; futures.c: future (a feature: corral__futures_part) */
 bool corral__signal_live(const corral_sched *s, corral_signal sig);
 void corral__signal_fire(corral_sched *s, corral_signal sig);
+uint32_t corral__fire_all(corral_sched *s, uint32_t *head, uint32_t *tail); /* a list, each node fired */
+/* a list node's name in a chain: its signal's or future's index */
+void corral__item_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
 
 /* ---- channels.c: channels, semaphores, wait groups */
 void corral__channels_use(void); /* their wait kinds known (a load that brings some back) */
@@ -1462,14 +1524,15 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
            (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes;
 }
 
-/* ---- calls.c: calls, races, syncs and joins */
+/* ---- calls.c: the ends of calls and joins (a feature: corral__calls_part);
+   call_start.c: calls; races.c: races and syncs */
 /* it awaits a child (a call) or arms (a race, a sync) */
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
     return corral__sd(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
-   (DESTROYED stays DESTROYED) */
+   (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */
 void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 /* Where a child's result goes: *off, its offset in the caller's slot (NIL:
    nowhere), or false with BAD_DEST set. */
@@ -1479,22 +1542,19 @@ bool corral__dest_of(const char *call, corral_sched *s, corral_co *co, const cor
 corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, const corral_type *vt,
                             const void *ctx, size_t ctx_size);
 /* races.c, a module: what an ending coroutine asks of it when it races or
-   syncs (end_arms), or is an arm (arm_end); handed to calls.c by the first
-   race or sync begun (corral__races_use), and by a load that brings one back */
+   syncs (end_arms), or is an arm (arm_end): the feature CORRAL__FEATURE_RACES,
+   from the first race or sync begun (corral__races_use), and from a load that
+   brings one back */
 typedef struct corral__race_part {
     void (*end_arms)(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
     void (*arm_end)(corral_sched *s, corral_co *p, corral__meta *pm, corral_co *co, const corral__type_entry *te,
                     corral_end_reason why);
 } corral__race_part;
-void corral__race_part_set(const corral__race_part *part);
 void corral__arm_part_set(const corral__wait_part *part); /* waits.c: an arm node's table */
 void corral__races_use(void);
-void corral__wake_joiners(corral_sched *s, corral_co *co); /* it is ending */
-/* a called child ends: its result and outcome to its caller, who wakes */
-void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
-                      corral_end_reason why);
 
-/* ---- groups.c: groups and pause; group_ops.c: a whole group at once, stop requests */
+/* ---- groups.c: groups (a feature: corral__groups_part); group_ops.c: a whole
+   group at once, stop requests; pause.c: pause */
 /* its stop request's deadline node (in its group chain), or NIL */
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
 void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */
@@ -1520,7 +1580,24 @@ static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
     for (; tags; tags &= tags - 1) n++;
     return n;
 }
-void corral__groups_init(corral_sched *s);
+/* the tag lists, owner buckets and group operations as at create, and as a
+   restore's copy o has them (inline: a game that uses no group links no
+   groups.c) */
+static inline void corral__groups_init(corral_sched *s)
+{
+    for (uint32_t t = 0; t < 32; t++) s->groups.tag_head[t] = s->groups.tag_tail[t] = CORRAL__NIL;
+    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
+    for (uint32_t i = 0; i <= 2 * s->groups.owner_mask + 1; i++) b[i] = CORRAL__NIL;
+    s->groups.side_depth = 0;
+}
+static inline void corral__groups_take(corral_sched *d, const corral_sched *o)
+{
+    memcpy(d->groups.tag_head, o->groups.tag_head, sizeof d->groups.tag_head);
+    memcpy(d->groups.tag_tail, o->groups.tag_tail, sizeof d->groups.tag_tail);
+    memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
+    memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
+    d->groups.side_depth = o->groups.side_depth;
+}
 bool corral__pause_co(corral_sched *s, corral_co *co);
 /* A group operation: op on every live member of a group (an owner's, or of
    any of the tags), the sum of what op returns. */

@@ -161,6 +161,67 @@ Test(save, a_saved_game_loads_into_a_new_scheduler_and_runs_on_the_same)
     corral_sched_destroy(b);
 }
 
+/* Calls and joins, groups, predicates and futures are features of the
+   core: their code arrives with their first use in the process (a call, a
+   constructor, a membership, a future made), or with a load or a restore
+   that brings them back. The save and the snapshot are made in a child
+   process, so this one takes them with none of the four ever used
+   (Criterion runs each test in a process of its own); the same game is
+   built here only afterwards, to compare with. */
+static size_t sv_saved(unsigned char *out, size_t cap)
+{
+    corral_sched *a = sv_sched();
+    sv_game g;
+    sv_build(a, &g);
+    return corral_save(a, out, cap);
+}
+static size_t sv_snapped(unsigned char *out, size_t cap)
+{
+    corral_sched *a = sv_sched();
+    sv_game g;
+    sv_build(a, &g);
+    return corral_snapshot(a, out, cap);
+}
+static void sv_same_from_here_on(corral_sched *b)
+{
+    corral_sched *a = sv_sched();
+    sv_game g;
+    sv_build(a, &g); /* the same handles: both processes built it from a new scheduler */
+    cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "the state is the saved one");
+    for (int f = 0; f < 40; f++) {
+        for (int k = 0; k < 2; k++) {
+            corral_sched *s = k ? b : a;
+            if (f == 2) corral_signal_raise(s, g.sig);
+            if (f == 4) cr_assert(corral_future_complete(s, g.fut, (corral_value){.i = 9}));
+            if (f == 6) cr_assert(corral_stop(s, g.joined));
+            if (f == 10) cr_assert_eq(corral_resume_owner(s, 42), 2); /* walkers 1 and 3; 5 was joined and stopped */
+            corral_tick(s, 1.0f / 60.0f);
+        }
+        cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "frame %d differs", f);
+    }
+    cr_assert(corral_alive(b, g.waiter) == false && sv_caller_ctx_of(b, g.caller) == NULL,
+              "the waiter went through its join and predicate, the caller got its result");
+    cr_assert(corral_verify(a) && corral_verify(b), "%s", corral_last_error_detail(b));
+    corral_sched_destroy(a);
+}
+Test(save, a_load_brings_calls_joins_groups_predicates_and_futures_into_a_process_that_never_used_them)
+{
+    const size_t n = save_in_child(sv_saved, g_save, sizeof g_save);
+    corral_sched *b = sv_sched();
+    cr_assert(corral_load(b, g_save, n), "%s", corral_last_error_detail(b));
+    cr_assert(corral_verify(b), "%s", corral_last_error_detail(b));
+    sv_same_from_here_on(b);
+    corral_sched_destroy(b);
+}
+Test(save, a_restore_brings_them_too)
+{
+    const size_t n = save_in_child(sv_snapped, g_save, sizeof g_save);
+    corral_sched *b = sv_sched();
+    cr_assert(corral_restore(b, g_save, n), "%s", corral_last_error_detail(b));
+    sv_same_from_here_on(b);
+    corral_sched_destroy(b);
+}
+
 Test(save, what_cannot_be_saved_is_named_and_nothing_is_written)
 {
     corral_sched *s = sv_sched();

@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (127). The types,
+    INDEX: every function, in the order of this header (130). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -47,7 +47,8 @@
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
         corral_context
     waits
-        corral_await, corral_wait_fired, corral_signal_create, corral_signal_raise,
+        corral_wait_until, corral_wait_while, corral_wait_join, corral_await,
+        corral_wait_fired, corral_signal_create, corral_signal_raise,
         corral_signal_destroy, corral_future_create, corral_future_complete,
         corral_future_done, corral_future_value, corral_future_release,
         corral_channel_create, corral_channel_destroy, corral_channel_try_send,
@@ -998,20 +999,10 @@ static inline corral_wait corral_wait_realtime(float t)
     w.seconds = t;
     return w;
 }
-static inline corral_wait corral_wait_until(corral_predicate fn, void *user)
-{
-    corral_wait w = corral__wait_of(CORRAL_WAIT_UNTIL);
-    w.fn = fn;
-    w.user = user;
-    return w;
-}
-static inline corral_wait corral_wait_while(corral_predicate fn, void *user)
-{
-    corral_wait w = corral__wait_of(CORRAL_WAIT_WHILE);
-    w.fn = fn;
-    w.user = user;
-    return w;
-}
+/* Predicates and joins: functions, not inline -- the code that waits on
+   them comes with them, so a game that uses neither links none of it. */
+CORRAL_API corral_wait corral_wait_until(corral_predicate fn, void *user);
+CORRAL_API corral_wait corral_wait_while(corral_predicate fn, void *user);
 static inline corral_wait corral_wait_signal(corral_signal sig)
 {
     corral_wait w = corral__wait_of(CORRAL_WAIT_SIGNAL);
@@ -1024,12 +1015,7 @@ static inline corral_wait corral_wait_future(corral_future f)
     w.future = f;
     return w;
 }
-static inline corral_wait corral_wait_join(corral_handle h)
-{
-    corral_wait w = corral__wait_of(CORRAL_WAIT_JOIN);
-    w.co = h;
-    return w;
-}
+CORRAL_API corral_wait corral_wait_join(corral_handle h);
 /* Channels: `data` lies in the waiting coroutine's context, `size` bytes,
    the channel's value size. */
 static inline corral_wait corral_wait_send(corral_channel ch, void *data, uint32_t size)

@@ -15,25 +15,18 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- races and syncs (races.c, a module): its table, from the first
-   race or sync begun; none can be under way before */
-static corral__atomic_ptr corral__races;
-void corral__race_part_set(const corral__race_part *part) { corral__atomic_cas_ptr(&corral__races, NULL, part); }
+/* races and syncs (races.c, a module): its table, from the first race or
+   sync begun; none can be under way before */
 static const corral__race_part *corral__races_part(void)
 {
-    return (const corral__race_part *)corral__atomic_load_ptr(&corral__races);
-}
-void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
-{
-    const corral__race_part *r = corral__races_part();
-    if (r) r->end_arms(s, co, m, why);
+    return (const corral__race_part *)corral__feature(CORRAL__FEATURE_RACES);
 }
 
 /* A called child ends (why): its result goes to its caller's destination
    (only when it finished), its outcome to corral_call_outcome, and the
    caller's wait for it is over. */
-void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
-                      corral_end_reason why)
+static void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
+                             corral_end_reason why)
 {
     corral__side *sd = &corral__sides(s)[m->side];
     corral_co *p = corral__co_of_global(s, sd->parent);
@@ -137,7 +130,7 @@ static void corral__join_load(const corral__lview *v, corral_co *co, uint32_t i,
     corral__side_take("corral_load", v->s, &corral__meta_table(v->s)[n->u.t.target]); /* counted by the check */
     if (!held) corral__list_push(v->s, corral__join_list(v->s, n), i);
 }
-const corral__wait_part corral__join_part = {
+static const corral__wait_part corral__join_part = {
     .ready = corral__join_ready,
     .arm = corral__join_arm,
     .list = corral__join_list,
@@ -150,7 +143,7 @@ const corral__wait_part corral__join_part = {
     .place = corral__join_load,
 };
 
-void corral__wake_joiners(corral_sched *s, corral_co *co)
+static void corral__wake_joiners(corral_sched *s, corral_co *co)
 {
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side];
     corral__list l = {&sd->joiners_head, &sd->joiners_tail};
@@ -159,4 +152,26 @@ void corral__wake_joiners(corral_sched *s, corral_co *co)
         corral__list_unlink(s, l, i);
         corral__fire(s, i);
     }
+}
+
+/* ---- the feature's table: what an ending coroutine asks of calls.c */
+static void corral__calls_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
+                              corral_end_reason why)
+{
+    if (corral__sides(s)[m->side].parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
+    if (corral__sides(s)[m->side].joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
+}
+static const corral__calls_part corral__calls_table = {corral__calls_end};
+void corral__calls_use(void)
+{
+    corral__feature_add(CORRAL__FEATURE_CALLS, &corral__calls_table);
+    corral__wait_parts_add(CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, &corral__join_part);
+}
+
+corral_wait corral_wait_join(corral_handle h)
+{
+    corral__calls_use();
+    corral_wait w = corral__wait_of(CORRAL_WAIT_JOIN);
+    w.co = h;
+    return w;
 }

@@ -1,12 +1,10 @@
 /*
-    groups.c -- groups and pause: the owner and tag memberships a coroutine
-    joins at its start (group nodes on per-owner buckets and per-tag lists),
-    a stop request's deadline node, and holding one coroutine still. What is
-    done to a whole group at once is group_ops.c's.
-
-    A paused coroutine is in no lane and its timers and predicates are out
-    of their containers (waits.c holds them); it keeps its place in every
-    list it waits on.
+    groups.c -- groups: the owner and tag memberships a coroutine joins at
+    its start (group nodes on per-owner buckets and per-tag lists) and a
+    stop request's deadline node. What is done to a whole group at once is
+    group_ops.c's. A feature of the core: its table arrives with the first
+    membership or deadline (corral__groups_use), and the core reaches it
+    only through that table.
 */
 #include "../corral_internal.h"
 
@@ -45,6 +43,7 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
 {
     uint32_t need = corral__nodes_needed(owner, tags);
     if (need == 0) return true;
+    corral__groups_use();
     if (s->nodes.group_free_count < need) {
         s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
@@ -89,6 +88,7 @@ uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
 
 uint32_t corral__deadline_node(corral_sched *s, corral_co *co)
 {
+    corral__groups_use();
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side]; /* the caller took it */
     uint32_t i = corral__node_alloc(s);
     corral__node *n = &corral__nodes(s)[i];
@@ -115,87 +115,9 @@ void corral__deadline_drop(corral_sched *s, corral_co *co)
     corral__node_free(s, i);
 }
 
-void corral__groups_init(corral_sched *s)
-{
-    for (uint32_t t = 0; t < 32; t++) s->groups.tag_head[t] = s->groups.tag_tail[t] = CORRAL__NIL;
-    uint32_t *b = (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
-    for (uint32_t i = 0; i <= 2 * s->groups.owner_mask + 1; i++) b[i] = CORRAL__NIL;
-    s->groups.side_depth = 0;
-}
-
-/* ---- pause */
-bool corral__pause_co(corral_sched *s, corral_co *co)
-{
-    corral__meta *m = corral__meta_of(s, co);
-    if (co->state == CORRAL__PAUSED || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
-        return false;
-    if (corral__is_running(s, co)) { /* held when its step returns */
-        bool had = (co->flags & CORRAL__PAUSE_FLAG) != 0;
-        co->flags = (uint8_t)(co->flags | CORRAL__PAUSE_FLAG);
-        return !had;
-    }
-    uint8_t hold = 0;
-    if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) {
-        corral__lane_tombstone(s, co);
-    } else if (co->state == CORRAL__READY) {
-        corral__ready_ring(s)[co->link] = CORRAL__NIL;
-        hold = CORRAL__HOLD_WOKEN;
-    } else if (co->state == CORRAL__WAITING) {
-        corral__hold_wait(s, co);
-        hold = CORRAL__HOLD_WAITING;
-    }
-    corral__hold(co, m, hold);
-    return true;
-}
-
-bool corral__resume_co(corral_sched *s, corral_co *co)
-{
-    if (co->flags & CORRAL__PAUSE_FLAG) { /* paused during its step: not held yet */
-        co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
-        return true;
-    }
-    if (co->state != CORRAL__PAUSED) return false;
-    corral__meta *m = corral__meta_of(s, co);
-    if (m->hold & CORRAL__HOLD_GENERATOR) return false; /* only a pull steps it */
-    uint8_t hold = m->hold;
-    m->hold = 0;
-    if ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)) {
-        corral__park(co);
-        corral__unhold_wait(s, co);
-    } else {
-        corral__enqueue(s, co);
-    }
-    return true;
-}
-
-bool corral_pause(corral_sched *s, corral_handle h)
-{
-    corral_co *co = corral__live(__func__, s, h);
-    return co && corral__pause_co(s, co);
-}
-
-bool corral_resume(corral_sched *s, corral_handle h)
-{
-    corral_co *co = corral__live(__func__, s, h);
-    if (!co) return false;
-    CORRAL__REQUIRE_AT(s, corral__resume_co(s, co), CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
-    return true;
-}
-
-bool corral_paused(const corral_sched *s, corral_handle h)
-{
-    if (!corral__check(s)) return false;
-    corral_error err;
-    corral_co *co = corral__resolve(s, h, &err);
-    return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
-}
-
-/* a restore: the tag lists and the group operations under way as saved in o */
-void corral__groups_take(corral_sched *d, const corral_sched *o)
-{
-    memcpy(d->groups.tag_head, o->groups.tag_head, sizeof d->groups.tag_head);
-    memcpy(d->groups.tag_tail, o->groups.tag_tail, sizeof d->groups.tag_tail);
-    memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
-    memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
-    d->groups.side_depth = o->groups.side_depth;
-}
+static const corral__groups_part corral__groups_table = {
+    .leave = corral__leave_groups,
+    .list = corral__group_list,
+    .deadline_drop = corral__deadline_drop,
+};
+void corral__groups_use(void) { corral__feature_add(CORRAL__FEATURE_GROUPS, &corral__groups_table); }

@@ -22,10 +22,19 @@ void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const co
                        corral_end_reason why)
 {
     const corral__side *sd = &corral__sides(s)[m->side];
-    if (sd->groups != CORRAL__NIL) corral__leave_groups(s, co);
-    if (sd->parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
-    if (sd->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
+    /* each link exists only once its feature is in use: its table is there */
+    if (sd->groups != CORRAL__NIL) corral__groups()->leave(s, co);
+    if (sd->parent != CORRAL__NIL || sd->joiners_head != CORRAL__NIL)
+        ((const corral__calls_part *)corral__feature(CORRAL__FEATURE_CALLS))->end(s, co, m, te, why);
     corral__side_drop(s, m);
+}
+
+/* the arms of a race or sync (races.c, a module: its table is there once
+   one began) */
+void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+{
+    const corral__race_part *r = (const corral__race_part *)corral__feature(CORRAL__FEATURE_RACES);
+    if (r) r->end_arms(s, co, m, why);
 }
 
 /* Its step is on the C stack: it ends, with why, when that step returns. */
@@ -79,19 +88,9 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
     corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, why);
 }
 
-/* admit, then take (a call's child: its first step runs later, from the
-   ready ring). NULL, with the error set and counted, if it cannot. */
-corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
-                          uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out)
-{
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
-    if (ti == CORRAL__NIL) return NULL;
-    return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
-}
-
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
 {
-    return corral__start(__func__, s, vt, ctx, ctx_size, NULL);
+    return corral__start(__func__, s, vt, ctx, ctx_size, NULL, true);
 }
 
 bool corral_stop(corral_sched *s, corral_handle h)

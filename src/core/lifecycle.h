@@ -1,9 +1,10 @@
 /*
     lifecycle.h -- the inline path of a coroutine's start, first step and
-    end, shared by lifecycle.c (corral_start, corral_stop, the ends) and
-    starts.c (corral_start_ex, corral_start_n): each start takes its own
-    copy, so a program that calls only corral_start links no other.
-    Include it after corral_internal.h, in those two files only.
+    end, shared by lifecycle.c (corral_start, corral_stop, the ends),
+    starts.c (corral_start_ex, corral_start_n) and create.c (a coroutine
+    made without its first step): each takes its own copy, so a program
+    that calls only corral_start links no other. Include it after
+    corral_internal.h, in those files only.
 */
 #ifndef CORRAL_LIFECYCLE_H
 #define CORRAL_LIFECYCLE_H
@@ -306,9 +307,11 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
 corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
                                    size_t ctx_size, uint32_t phase, const corral_start_desc *opts);
 
+/* split: a second copy of the path for plain types (corral_start's, whose
+   speed is the spawn's); without, one copy that tests what plain folds away */
 static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corral_sched *s, const corral_type *vt,
                                                          const void *ctx, size_t ctx_size,
-                                                         const corral_start_desc *opts)
+                                                         const corral_start_desc *opts, bool split)
 {
     corral_handle h = {0, 0};
     if (!corral__check_in(s, call)) return h;
@@ -322,7 +325,8 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */
-    if (corral__types(s)[ti].plain) corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, domain, &h, true);
+    if (split && corral__types(s)[ti].plain)
+        corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, domain, &h, true);
     else corral__start_as(call, s, ti, ctx, ctx_size, phase, owner, tags, domain, &h, false);
     return h;
 }

@@ -5,7 +5,9 @@
     frame it began in: the resume contract, docs/API.md).
 
     A node's `list` says which list it is on (CORRAL__PRED_*). What a fired
-    node wakes is the waits' (waits.c).
+    node wakes is the waits' (waits.c). A feature of the core: its tables
+    arrive with corral_wait_until or corral_wait_while (corral__polls_use),
+    and the frame reaches it only through them.
 */
 #include "../corral_internal.h"
 
@@ -133,7 +135,7 @@ static void corral__poll_load(const corral__lview *v, corral_co *co, uint32_t i,
     if (!held) corral__list_push(s, corral__poll_list(s, n), i);
 }
 
-const corral__wait_part corral__poll_part = {
+static const corral__wait_part corral__poll_part = {
     .ready = corral__poll_ready,
     .arm = corral__poll_arm,
     .list = corral__poll_list,
@@ -146,7 +148,7 @@ const corral__wait_part corral__poll_part = {
     .place = corral__poll_load,
 };
 
-uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
+static uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
 {
     /* Move the list aside and take nodes off it one by one: a predicate or
        a firing may detach others (all/any), and those then leave the side
@@ -175,7 +177,7 @@ uint32_t corral__poll_predicates(corral_sched *s, uint32_t phase)
     return woken;
 }
 
-void corral__predicates_next_frame(corral_sched *s)
+static void corral__predicates_next_frame(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     s->polls.next_pending = 0;
@@ -191,13 +193,21 @@ void corral__predicates_next_frame(corral_sched *s)
     }
 }
 
-void corral__polls_init(corral_sched *s)
+/* ---- the feature's table and the constructors that bring it */
+static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame};
+void corral__polls_use(void)
 {
-    for (uint32_t p = 0; p < CORRAL__PH_MAX; p++)
-        s->polls.head[p] = s->polls.tail[p] = s->polls.next_head[p] = s->polls.next_tail[p] = CORRAL__NIL;
-    s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
-    s->polls.next_pending = 0;
+    corral__feature_add(CORRAL__FEATURE_POLLS, &corral__polls_table);
+    corral__wait_parts_add(CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, &corral__poll_part);
 }
 
-/* a restore: the predicate lists as saved in o */
-void corral__polls_take(corral_sched *d, const corral_sched *o) { d->polls = o->polls; }
+static corral_wait corral__predicate_wait(corral_wait_kind kind, corral_predicate fn, void *user)
+{
+    corral__polls_use();
+    corral_wait w = corral__wait_of(kind);
+    w.fn = fn;
+    w.user = user;
+    return w;
+}
+corral_wait corral_wait_until(corral_predicate fn, void *user) { return corral__predicate_wait(CORRAL_WAIT_UNTIL, fn, user); }
+corral_wait corral_wait_while(corral_predicate fn, void *user) { return corral__predicate_wait(CORRAL_WAIT_WHILE, fn, user); }

@@ -106,7 +106,7 @@ void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POO
 
 /* ---- save games: each pooled kind's part (its owner's), known here */
 static const corral__pool_part *const corral__core_pool_parts[CORRAL__POOL_COUNT] = {
-    &corral__signal_pool_part, &corral__future_pool_part, NULL, NULL /* channels.c, a module */
+    &corral__signal_pool_part, NULL /* futures.c, a feature */, NULL, NULL /* channels.c, a module */
 };
 static corral__atomic_ptr corral__module_pool_parts[CORRAL__POOL_COUNT];
 void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part)

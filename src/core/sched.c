@@ -527,7 +527,7 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->now.frame_pos = 0;
     /* what waited for this frame joins its phase's queue */
     if (s->run.deferred) corral__lanes_next_frame(s);
-    if (s->polls.next_pending) corral__predicates_next_frame(s);
+    if (s->polls.next_pending) corral__polls()->next_frame(s); /* a predicate waits: polls.c is in use */
     /* what other threads posted: as if completed or raised here */
     corral__posts_apply(s);
 }
@@ -551,7 +551,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     bool first_run = s->now.frame_pos == 0;
     if (phase < CORRAL__PH_COUNT) s->now.frame_pos = 1u + phase; /* a custom run is outside the frame's order */
     if (first_run) corral__wake_timers(s);
-    if (s->polls.head[phase] != CORRAL__NIL) corral__poll_predicates(s, phase);
+    if (s->polls.head[phase] != CORRAL__NIL) corral__polls()->poll(s, phase);
     /* this run steps what is queued now; what is queued from here on
        (a step's yield in place included) waits for the next run */
     corral__lanes_begin(s, phase);

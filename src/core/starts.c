@@ -76,5 +76,5 @@ size_t corral_start_n(corral_sched *s, const corral_type *vt, const void *ctxs, 
 corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                               const corral_start_desc *opts)
 {
-    return corral__start(__func__, s, vt, ctx, ctx_size, opts);
+    return corral__start(__func__, s, vt, ctx, ctx_size, opts, false);
 }

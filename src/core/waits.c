@@ -11,7 +11,9 @@
 
     The files: timers.c (frames, seconds, realtime), polls.c (until,
     while), wakelists.c (signal, future), calls.c (join), groups.c (the
-    group memberships, which use the same nodes and lists).
+    group memberships, which use the same nodes and lists). polls.c,
+    calls.c and groups.c are features: their tables arrive with their
+    first use (corral__feature_add, below).
 */
 #include "../corral_internal.h"
 
@@ -23,15 +25,15 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
 #undef CORRAL__X
 };
 
-/* ---- the kinds' tables: the core's are known here; a module's come
-   with its first use, into a slot per kind (any thread may use a module
-   first, so the slots are atomic) */
+/* ---- the kinds' tables: the core's are known here; a module's or a
+   feature's come with its first use, into a slot per kind (any thread may
+   use a module first, so the slots are atomic) */
 #define CORRAL__PART_none NULL
 #define CORRAL__PART_timer (&corral__timer_part)
-#define CORRAL__PART_poll (&corral__poll_part)
+#define CORRAL__PART_poll NULL /* polls.c, a feature: corral__polls_use */
 #define CORRAL__PART_signal (&corral__signal_part)
-#define CORRAL__PART_future (&corral__future_part)
-#define CORRAL__PART_join (&corral__join_part)
+#define CORRAL__PART_future NULL /* futures.c, a feature: corral__futures_use */
+#define CORRAL__PART_join NULL /* calls.c, a feature: corral__calls_use */
 #define CORRAL__PART_channel NULL /* channels.c, a module */
 #define CORRAL__PART_semaphore NULL /* channels.c, a module */
 #define CORRAL__PART_waitgroup NULL /* channels.c, a module */
@@ -48,6 +50,14 @@ void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_pa
         if (corral__atomic_load_ptr(&corral__module_parts[k]) != part)
             corral__atomic_cas_ptr(&corral__module_parts[k], NULL, part);
 }
+
+static corral__atomic_ptr corral__features[CORRAL__FEATURE_COUNT];
+void corral__feature_add(uint32_t feature, const void *part)
+{
+    if (corral__atomic_load_ptr(&corral__features[feature]) != part)
+        corral__atomic_cas_ptr(&corral__features[feature], NULL, part);
+}
+const void *corral__feature(uint32_t feature) { return corral__atomic_load_ptr(&corral__features[feature]); }
 
 static corral__atomic_ptr corral__arm_part;
 void corral__arm_part_set(const corral__wait_part *part) { corral__atomic_cas_ptr(&corral__arm_part, NULL, part); }
@@ -153,7 +163,7 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
    Timers sit in heaps, on no list; the kinds without a node never attach. */
 corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
-    if (n->kind >= CORRAL__NODE_OWNER) return corral__group_list(s, n);
+    if (n->kind >= CORRAL__NODE_OWNER) return corral__groups()->list(s, n); /* one exists: groups are in use */
     const corral__wait_part *p = corral__wait_part_of(n->kind);
     return p && p->list ? p->list(s, n) : (corral__list){NULL, NULL};
 }
@@ -213,7 +223,7 @@ void corral__fire(corral_sched *s, uint32_t i)
     n->attached = 0;
     corral_co *co = CORRAL__CO(s, n->co);
     if (n->kind == CORRAL__NODE_DEADLINE) { /* a stop request's time is up */
-        corral__deadline_drop(s, co);
+        corral__groups()->deadline_drop(s, co);
         corral__stop_co(s, co, CORRAL_END_DEADLINE);
         return;
     }
@@ -279,6 +289,13 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
 {
     const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
+    if (w->kind == CORRAL_WAIT_JOIN || w->kind == CORRAL_WAIT_UNTIL || w->kind == CORRAL_WAIT_WHILE) {
+        /* its file arrives with its constructor, which this wait did not go through */
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
+                        "a join or predicate wait made field by field: make it with corral_wait_join, "
+                        "corral_wait_until or corral_wait_while");
+        return -1;
+    }
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
         /* a module's kind before the module's first use: its handle cannot be live */
         corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);

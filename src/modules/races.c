@@ -235,6 +235,7 @@ static const corral__wait_part corral__arm_table = {
 static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
 void corral__races_use(void)
 {
-    corral__race_part_set(&corral__races_table);
+    corral__calls_use(); /* its arms are children: their ends go through calls.c */
+    corral__feature_add(CORRAL__FEATURE_RACES, &corral__races_table);
     corral__arm_part_set(&corral__arm_table);
 }

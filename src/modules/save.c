@@ -1370,6 +1370,7 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
+    corral__features_use();
     corral__loader loader; /* about 7 KB of stack */
     corral__loader *L = &loader;
     memset(L, 0, sizeof *L);

@@ -396,6 +396,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
+    corral__features_use();
     corral__snap_view view;
     const char *why = corral__snap_read(s, (const unsigned char *)buf, size, &view);
     if (why) {
