@@ -68,7 +68,7 @@ unsigned bench_type_of(size_t i);
 size_t bench_heap_bytes(void);
 
 /* contenders compiled into the binary */
-extern const bench_peer bench_peer_raw_fp, bench_peer_raw_fp24, bench_peer_raw_fp24_queue, bench_peer_raw_direct, bench_peer_corral, bench_peer_corral_by_type, bench_peer_corral_timing, bench_peer_corral_history, bench_peer_corral_batch,
+extern const bench_peer bench_peer_raw_fp, bench_peer_raw_fp24, bench_peer_raw_fp24_queue, bench_peer_raw_direct, bench_peer_corral, bench_peer_corral_by_type, bench_peer_corral_timing, bench_peer_corral_history, bench_peer_corral_batch, bench_peer_corral_kept,
     bench_peer_memcpy_snapshot, bench_peer_atomic_xchg,
     bench_peer_naive, bench_peer_cpp20, bench_peer_pcl, bench_peer_boost;
 

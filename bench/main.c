@@ -317,6 +317,7 @@ int main(int argc, char **argv)
     add_builtin(&bench_peer_corral_history);
     add_builtin(&bench_peer_corral_timing);
     add_builtin(&bench_peer_corral_batch);
+    add_builtin(&bench_peer_corral_kept);
     add_builtin(&bench_peer_naive);
     add_builtin(&bench_peer_cpp20);
     add_builtin(&bench_peer_boost);

@@ -280,13 +280,14 @@ DEFINE_COROUTINE_AT(broll, BROLL_POINTS) /* named points: it can be saved */
 CORRAL_DECLARE_REGISTRY(broll, BROLL_TYPES)
 CORRAL_DEFINE_REGISTRY(broll, BROLL_TYPES);
 
-static corral_sched *broll_game(size_t n, corral_signal sig[8])
+static corral_sched *broll_game_kept(size_t n, corral_signal sig[8], uint32_t kept)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
     d.classes[0].slot_size = corral_slot_size_for(&broll_type);
     d.classes[0].capacity = (uint32_t)n;
     d.max_signals = 8;
+    d.kept_snapshots = kept;
     d.registry = &broll_registry;
     corral_sched *s = corral_sched_create(&d);
     if (!s) return NULL;
@@ -297,6 +298,7 @@ static corral_sched *broll_game(size_t n, corral_signal sig[8])
     }
     return s;
 }
+static corral_sched *broll_game(size_t n, corral_signal sig[8]) { return broll_game_kept(n, sig, 0); }
 static void broll_tick(corral_sched *s, const corral_signal sig[8], int f)
 {
     corral_signal_raise(s, sig[f % 8]);
@@ -369,6 +371,44 @@ static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
     corral_sched_destroy(s);
     return 0;
 }
+
+/* kinds 0 and 1 with a snapshot kept in the arena (corral_snapshot_keep,
+   corral_restore_kept): the rollback loop's way, no check */
+static int bc_rollback_kept(size_t n, int kind, int reps, bench_out *out)
+{
+    if (kind >= 2) return 1; /* not this contender's case */
+    corral_signal sig[8];
+    corral_sched *s = broll_game_kept(n, sig, 1);
+    if (!s) return -1;
+    for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
+    size_t size = corral_snapshot_keep(s, 0);
+    uint64_t h = corral_state_hash(s), ok = 0;
+    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+    for (int r = 0; r < reps; r++) {
+        if (kind == 0) {
+            ok += corral_snapshot_keep(s, 0) == size;
+            ok += corral_restore_kept(s, 0);
+        } else {
+            ok += corral_restore_kept(s, 0) ? 2 : 0;
+            for (int f = 0; f < 8; f++) broll_tick(s, sig, 8 + f);
+        }
+    }
+    out->t_ns = bench_now_ns() - t0;
+    out->allocs = bench_alloc_calls() - a0;
+    out->ops = (uint64_t)reps;
+    corral_restore_kept(s, 0);
+    out->checksum = ok + (corral_state_hash(s) == h);
+    out->expected = 2u * (uint64_t)reps + 1u;
+    static char note[64];
+    snprintf(note, sizeof note, "%zu B a snapshot", size);
+    out->note = note;
+    corral_sched_destroy(s);
+    return 0;
+}
+const bench_peer bench_peer_corral_kept = {
+    .name = "corral, kept in the arena",
+    .rollback = bc_rollback_kept,
+};
 
 /* the floor of kind 0: the same bytes (a snapshot's size) copied out of
    the live arena and back */

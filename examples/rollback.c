@@ -2,8 +2,10 @@
     rollback -- rollback netcode over corral: two peers play a duel, each
     sees the other's inputs a few frames late, guesses them meanwhile, and
     when a late input turns out different from the guess, rewinds its
-    scheduler to the frame the input belongs to (corral_restore, up to 8
-    frames back) and plays the frames since again.
+    scheduler to the frame the input belongs to (up to 8 frames back) and
+    plays the frames since again. The snapshot of each frame's start is
+    kept in the arena (desc.kept_snapshots, corral_snapshot_keep): its
+    restore (corral_restore_kept) is a copy, nothing to check.
 
     The game is all coroutines: a fighter per player moves and fires by its
     input, each shot flies a few frames and raises the hit fighter's
@@ -26,7 +28,6 @@
 #define FRAMES 300
 #define MAX_ROLLBACK 8 /* frames a peer may rewind */
 #define MAX_DELAY 7    /* frames an input may take to arrive */
-#define SNAP_BYTES (64 * 1024)
 static const float DT = 1.0f / 60.0f;
 
 enum { IN_LEFT = 1, IN_RIGHT = 2, IN_FIRE = 4 };
@@ -124,8 +125,6 @@ typedef struct peer {
     corral_handle fighter[2];
     int known[2][FRAMES]; /* -1: not arrived */
     int used[2][FRAMES];  /* what each frame was last simulated with */
-    unsigned char snap[MAX_ROLLBACK + 1][SNAP_BYTES];
-    size_t snap_size[MAX_ROLLBACK + 1];
     uint64_t hash[FRAMES];
     int rollbacks, resimulated;
 } peer;
@@ -136,6 +135,7 @@ static corral_sched *new_game(corral_handle fighter[2])
     memset(&d, 0, sizeof d);
     d.classes[0].slot_size = 64;
     d.classes[0].capacity = 64;
+    d.kept_snapshots = MAX_ROLLBACK + 1; /* the start of each of the last 9 frames */
     corral_sched *s = corral_sched_create(&d);
     if (!s) exit(2);
     corral_signal hurt[2] = {corral_signal_create(s), corral_signal_create(s)};
@@ -158,9 +158,7 @@ static int input_at(const peer *P, int p, int f)
 /* play frame f: keep a snapshot of its start, set the inputs, tick */
 static void play(peer *P, int f)
 {
-    int k = f % (MAX_ROLLBACK + 1);
-    P->snap_size[k] = corral_snapshot(P->s, P->snap[k], SNAP_BYTES);
-    if (!P->snap_size[k]) {
+    if (!corral_snapshot_keep(P->s, (uint32_t)(f % (MAX_ROLLBACK + 1)))) {
         fprintf(stderr, "%s: snapshot: %s\n", P->name, corral_error_str(corral_last_error(P->s)));
         exit(2);
     }
@@ -185,8 +183,7 @@ static void peer_frame(peer *P, int now)
         if (g < redo && P->known[other][g] != P->used[other][g]) redo = g;
     }
     if (redo < now) {
-        if (now - redo > MAX_ROLLBACK || !corral_restore(P->s, P->snap[redo % (MAX_ROLLBACK + 1)],
-                                                          P->snap_size[redo % (MAX_ROLLBACK + 1)])) {
+        if (now - redo > MAX_ROLLBACK || !corral_restore_kept(P->s, (uint32_t)(redo % (MAX_ROLLBACK + 1)))) {
             fprintf(stderr, "%s: restore of frame %d failed\n", P->name, redo);
             exit(2);
         }

@@ -295,6 +295,9 @@ typedef struct corral__page {
                             it holds depends on nothing before (snapshots) */
     uint32_t floor;      /* lowest generation a slot of it takes at its next free:
                             1, or past the generations it issued before a restore */
+    uint32_t unissued;   /* no slot of it has issued a generation at or above this:
+                            what a restore raises the floor to */
+    uint32_t spare;      /* 32 bytes: a page is found by a shift */
 } corral__page;
 /* log2 of the slots in a page of a class with `capacity` slots */
 static inline uint32_t corral__page_shift_for(uint32_t capacity)
@@ -494,8 +497,11 @@ struct corral_sched {
     struct { /* channels.c: the rings of the channels' values */
         uint32_t channel_bytes, data_off;
         uint32_t ring_bytes; /* a channel's ring: channel_bytes rounded up to 8 */
-        uint32_t unused[1];  /* the scheduler keeps its size: a block sized for a game stays enough */
     } chans;
+
+    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
+        uint32_t off;
+    } kept;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
         uint32_t meta_off, total_slots;
@@ -545,6 +551,16 @@ struct corral_sched {
 
     corral__err_rec err; /* errors.c: the last error's detail, cold */
 };
+
+/* The kept snapshots' places (desc.kept_snapshots), after everything a
+   snapshot copies: count places of `bytes` each (64-aligned) follow. */
+typedef struct corral__kept {
+    uint32_t count, pad;
+    uint64_t bytes;
+} corral__kept;
+/* the bytes a kept snapshot's place needs: at most every byte before it
+   in the block once, plus a header and 8 bytes a page (snapshot.c) */
+#define CORRAL__KEPT_SLACK 64u
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
 #define CORRAL__CO(s, off) ((corral_co *)(void *)CORRAL__AT(s, off))
@@ -961,6 +977,7 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
         memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
     }
     *co_out = co;
+    if (co->gen >= pg->unissued) pg->unissued = co->gen + (co->gen != UINT32_MAX); /* it issues co->gen now */
     if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
     else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
     if (++c->used > c->peak) c->peak = c->used;

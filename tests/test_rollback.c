@@ -2,7 +2,7 @@
     test_rollback.c -- corral_snapshot / corral_restore / corral_state_hash:
     restore in place after every kind of change, handles after a restore,
     refusals that change nothing, no allocation, a snapshot's size, the
-    hash's independence from addresses; and the model-based test: random
+    hash's independence from addresses; snapshots kept in the arena; and the model-based test: random
     operation sequences rolled back at random points and replayed, each
     replayed state hashing as the first time.
 */
@@ -286,20 +286,181 @@ Test(rollback, bad_snapshots_are_refused_and_change_nothing)
 Test(rollback, snapshot_and_restore_allocate_nothing)
 {
     alloc_counter ac = {0, 0, 0};
-    corral_sched *s = sched_of(counted_one_class_desc(64, 256, &ac));
+    corral_sched_desc d = counted_one_class_desc(64, 256, &ac);
+    d.kept_snapshots = 2;
+    corral_sched *s = sched_of(d);
     cr_assert_eq(ac.allocs, 1);
     for (int i = 0; i < 100; i++) rb_walker_start(s, (rb_walker_ctx){i, 0, 0.02f, NULL});
     for (int f = 0; f < 50; f++) {
         size_t n = snap(s);
+        cr_assert_eq(corral_snapshot_keep(s, (uint32_t)f & 1u), n);
         corral_tick(s, 0.016f);
         corral_tick(s, 0.016f);
         cr_assert(corral_restore(s, g_buf, n));
+        corral_tick(s, 0.016f);
+        cr_assert(corral_restore_kept(s, (uint32_t)f & 1u));
         corral_tick(s, 0.016f);
         (void)corral_state_hash(s);
     }
     cr_assert_eq(ac.allocs, 1, "no allocation after create");
     corral_sched_destroy(s);
     cr_assert_eq(ac.frees, 1);
+}
+
+/* ---- kept snapshots: places in the arena, written and read only by the scheduler */
+static corral_sched *rb_kept_sched(uint32_t cap, uint32_t kept)
+{
+    corral_sched_desc d = one_class_desc(64, cap);
+    d.kept_snapshots = kept;
+    return sched_of(d);
+}
+/* the same game and inputs every time: walkers, a call, a waiter on a
+   signal then a future; frame f's events */
+typedef struct rb_game {
+    corral_signal sig;
+    corral_future fut;
+} rb_game;
+static void rb_game_build(corral_sched *s, rb_game *g)
+{
+    g->sig = corral_signal_create(s);
+    g->fut = corral_future_create(s);
+    for (int i = 1; i <= 6; i++) rb_walker_start(s, (rb_walker_ctx){i, 0, 0.03f * (float)i, NULL});
+    rb_parent_start(s, (rb_parent_ctx){5, 0, 0});
+    rb_waiter_start(s, (rb_waiter_ctx){g->sig, g->fut, 0});
+}
+static void rb_game_frame(corral_sched *s, const rb_game *g, int f)
+{
+    if (f == 3) corral_signal_raise(s, g->sig);
+    if (f == 6) corral_future_complete(s, g->fut, (corral_value){.i = f});
+    if (f % 4 == 1) rb_walker_start(s, (rb_walker_ctx){10 + f, 0, 0.02f, NULL});
+    corral_tick(s, 0.016f);
+}
+
+Test(rollback, kept_snapshots_rewind_as_snapshots_do_each_place_holding_its_frame)
+{
+    enum { FRAMES = 12, KEPT = 8 };
+    corral_sched *s = rb_kept_sched(64, KEPT);
+    rb_game g;
+    rb_game_build(s, &g);
+    uint64_t hash[FRAMES + 8];
+    size_t n4 = 0;
+    for (int f = 0; f < FRAMES; f++) {
+        size_t n = corral_snapshot_keep(s, (uint32_t)f % KEPT);
+        cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+        cr_assert_eq(n, corral_snapshot_size(s), "a kept snapshot is a snapshot");
+        if (f == 4) n4 = snap(s); /* the same frame in a caller's buffer */
+        hash[f] = corral_state_hash(s);
+        rb_game_frame(s, &g, f);
+    }
+    /* places 0..7 hold frames 8, 9, 10, 11, 4, 5, 6, 7 */
+    cr_assert(corral_restore_kept(s, 9 % KEPT), "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), hash[9]);
+    for (int f = 9; f < FRAMES; f++) {
+        cr_assert_eq(corral_state_hash(s), hash[f], "frame %d replayed from the kept place differs", f);
+        rb_game_frame(s, &g, f);
+    }
+    cr_assert(corral_restore_kept(s, 4), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), hash[4]);
+    uint64_t replay[FRAMES];
+    for (int f = 4; f < FRAMES; f++) {
+        replay[f] = corral_state_hash(s);
+        cr_assert_eq(replay[f], hash[f], "frame %d replayed from place 4 differs", f);
+        rb_game_frame(s, &g, f);
+    }
+    /* the caller's copy of frame 4 and the kept one are the same state */
+    cr_assert(corral_restore(s, g_buf, n4), "%s", corral_last_error_detail(s));
+    for (int f = 4; f < FRAMES; f++) {
+        cr_assert_eq(corral_state_hash(s), replay[f], "frame %d from the caller's copy differs", f);
+        rb_game_frame(s, &g, f);
+    }
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+static corral_sched *g_in_step;
+static corral_result rb_keeps_in_step(corral_co *co, actor_ctx *ctx)
+{
+    (void)co;
+    ctx->id = (int)corral_snapshot_keep(g_in_step, 0) + (corral_restore_kept(g_in_step, 0) ? 1 : 0);
+    return CORRAL_STOP;
+}
+Test(rollback, kept_snapshot_refusals_name_the_place_and_change_nothing)
+{
+    corral_sched *none = rb_kept_sched(8, 0);
+    rb_walker_start(none, (rb_walker_ctx){1, 0, 0.05f, NULL});
+    uint64_t h = corral_state_hash(none);
+    cr_assert_eq(corral_snapshot_keep(none, 0), 0);
+    cr_assert_eq(corral_last_error(none), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert(strstr(corral_last_error_detail(none), "desc.kept_snapshots is 0"), "%s", corral_last_error_detail(none));
+    cr_assert_not(corral_restore_kept(none, 0));
+    cr_assert_eq(corral_state_hash(none), h);
+    corral_sched_destroy(none);
+
+    corral_sched *s = rb_kept_sched(8, 2);
+    rb_walker_start(s, (rb_walker_ctx){1, 0, 0.05f, NULL});
+    corral_tick(s, 0.016f);
+    h = corral_state_hash(s);
+    cr_assert_not(corral_restore_kept(s, 1), "nothing kept there yet");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert(strstr(corral_last_error_detail(s), "no snapshot"), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_snapshot_keep(s, 2), 0, "two places: 0 and 1");
+    cr_assert_not(corral_restore_kept(s, 2));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert_eq(corral_state_hash(s), h, "nothing changed");
+    cr_assert_gt(corral_snapshot_keep(s, 0), 0);
+    g_in_step = s;
+    corral_handle a = start_actor(s, 0, rb_keeps_in_step, (corral_handle){0, 0}, NULL);
+    cr_assert_not(corral_alive(s, a));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_IN_TICK, "not between ticks: neither");
+    cr_assert(corral_restore_kept(s, 0), "between ticks: rewound");
+    cr_assert_eq(corral_state_hash(s), h);
+    corral_sched_destroy(s);
+}
+
+/* A place holds the largest snapshot the scheduler can make: every slot
+   live and asleep, every node, side record, signal and future taken. */
+#define RB_FULL_FIELDS(F) F(float, nap) F(corral_signal, sig) F(int, deep)
+DECLARE_COROUTINE(rb_full, RB_FULL_FIELDS)
+DEFINE_COROUTINE(rb_full)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        CORRAL_WAIT_SECONDS(co, ctx->nap);
+        CORRAL_WAIT_SIGNAL(co, ctx->sig);
+    }
+    CORRAL_END(co);
+}
+Test(rollback, a_kept_place_holds_the_largest_snapshot)
+{
+    enum { CAP = 300 };
+    corral_sched_desc d = one_class_desc(64, CAP);
+    d.kept_snapshots = 1;
+    d.max_wait_nodes = CAP;
+    d.max_signals = 4;
+    d.max_futures = 4;
+    d.max_side_records = 8;
+    corral_sched *s = sched_of(d);
+    corral_signal sig[4];
+    for (int i = 0; i < 4; i++) sig[i] = corral_signal_create(s);
+    for (int i = 0; i < 4; i++) corral_future_create(s);
+    for (int i = 0; i < CAP; i++) rb_full_start(s, (rb_full_ctx){10.0f, sig[i % 4], 0});
+    cr_assert_eq(corral_live_count(s), CAP, "every slot");
+    corral_pool_stats ps;
+    cr_assert(corral_stats_pools(s, &ps));
+    cr_assert_eq(ps.wait_nodes, CAP, "every wait node asleep");
+    size_t n = corral_snapshot_size(s);
+    cr_assert_eq(corral_snapshot_keep(s, 0), n, "%s", corral_last_error_detail(s));
+    corral_sched_desc d0 = d;
+    d0.kept_snapshots = 0;
+    cr_assert_geq(corral_sched_memory_size(&d) - corral_sched_memory_size(&d0), n, "the place is at least that large");
+    uint64_t h = corral_state_hash(s);
+    corral_tick(s, 11.0f);
+    cr_assert_neq(corral_state_hash(s), h);
+    cr_assert(corral_restore_kept(s, 0));
+    cr_assert_eq(corral_state_hash(s), h);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
 }
 
 Test(rollback, a_snapshot_grows_with_the_live_state_not_the_capacity)

@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (130). The types,
+    INDEX: every function, in the order of this header (132). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -78,7 +78,8 @@
         corral_error_str, corral_error_is_misuse, corral_last_error,
         corral_last_error_detail, corral_log_stderr
     persistence
-        corral_snapshot_size, corral_snapshot, corral_restore, corral_state_hash,
+        corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
+        corral_restore_kept, corral_state_hash,
         corral_points_check, corral_save, corral_load, corral_sched_adopt
     threads
         corral_future_post, corral_signal_post
@@ -783,6 +784,7 @@ typedef struct corral_sched_desc {
     uint32_t max_semaphores;     /* CORRAL_DEFAULT_MAX_SEMAPHORES */
     uint32_t max_waitgroups;     /* CORRAL_DEFAULT_MAX_WAITGROUPS */
     uint32_t max_side_records;   /* CORRAL_DEFAULT_MAX_SIDE_RECORDS: calls, joins, groups, all/any */
+    uint32_t kept_snapshots;     /* 0: snapshots kept in the arena (corral_snapshot_keep) */
     bool wait_text;              /* false: keep each wait's text for the inspector */
     corral_clock clock;          /* monotonic ns; used only by time budgets */
     corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
@@ -1413,6 +1415,16 @@ CORRAL_API void corral_log_stderr(corral_log_level level, corral_error item, con
 CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
 CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
+/* Snapshots kept in the arena, for a rollback loop (API.md, "Kept
+   snapshots"): desc.kept_snapshots places, each as large as the biggest
+   snapshot the scheduler can make. The scheduler wrote them and nothing
+   else can, so a restore from one checks nothing and costs copies only.
+   corral_snapshot_keep: the live state into place k; bytes written, or 0.
+   corral_restore_kept: rewinds to place k, as corral_restore does; false
+   (CORRAL_ERR_BAD_SNAPSHOT, nothing changed) if k is past the places or
+   holds no snapshot. */
+CORRAL_API size_t corral_snapshot_keep(corral_sched *sched, uint32_t k);
+CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
 /* 64 bits over the logical state: each live coroutine (slot, type name,
    state, phase, resume point, context fields, wait, links, groups, pause,
    birth frame), the run order, timers, signals, futures, clocks and frame

@@ -38,6 +38,8 @@ void corral__pages_init(corral_sched *s, corral__class *c)
         P[pi].pad = 0;
         P[pi].bump = 0;
         P[pi].floor = 1;
+        P[pi].unissued = 1;
+        P[pi].spare = 0;
         P[pi].prev = pi ? pi - 1 : CORRAL__NIL;
         P[pi].next = pi + 1 < c->page_count ? pi + 1 : CORRAL__NIL;
     }
@@ -152,6 +154,8 @@ void corral__floors_keep(corral_sched *s)
                 uint32_t g = co->state == CORRAL__FREE ? co->gen : co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
                 if (g > P[pi].floor) P[pi].floor = g;
             }
+        for (uint32_t pi = 0; pi < c->page_count; pi++)
+            if (P[pi].floor > P[pi].unissued) P[pi].unissued = P[pi].floor;
     }
 }
 

@@ -34,6 +34,7 @@ typedef struct corral__plan {
     uint64_t channels_off, max_channels, channel_bytes, ring_bytes, data_off, counters_off, max_counters;
     uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
+    uint64_t kept_off, kept_count, kept_bytes;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
     uint64_t slab_bytes;
@@ -229,6 +230,18 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
         p->slab_bytes += bytes;
         off += bytes;
     }
+    /* the kept snapshots last: a snapshot copies parts of what lies before
+       them, each at most once, plus its header and 8 bytes a page */
+    p->kept_count = d->kept_snapshots;
+    if (p->kept_count > 0xFFFFu) return CORRAL_ERR_TOO_LARGE;
+    if (p->kept_count) {
+        uint64_t pages = 0;
+        for (uint32_t i = 0; i < n; i++) pages += corral__page_count_for(p->classes[i].capacity);
+        off = corral__align64(off, 64);
+        p->kept_off = off;
+        p->kept_bytes = corral__align64(off + CORRAL__KEPT_SLACK + pages * sizeof(uint64_t), 64);
+        off += 64 + p->kept_count * p->kept_bytes;
+    }
     if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
     p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
     return CORRAL_ERR_OK;
@@ -378,6 +391,14 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     }
     corral__parts_init(s);
     corral__posts_init(s);
+    s->kept.off = (uint32_t)p.kept_off;
+    if (p.kept_count) { /* no place holds a snapshot yet */
+        corral__kept *k = (corral__kept *)(void *)CORRAL__AT(s, s->kept.off);
+        k->count = (uint32_t)p.kept_count;
+        k->pad = 0;
+        k->bytes = p.kept_bytes;
+        for (uint32_t i = 0; i < k->count; i++) memset(CORRAL__AT(s, s->kept.off + 64u + i * p.kept_bytes), 0, 64);
+    }
     s->owner = corral__thread_token();
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */

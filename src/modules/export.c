@@ -648,6 +648,7 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->max_futures = corral__pool_size(s->pools[CORRAL__POOL_FUTURE].peak, headroom);
     out->max_types = corral__pool_size(s->types.type_count, headroom);
     out->order = (corral_order)s->run.order;
+    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
     return true;
@@ -676,6 +677,7 @@ void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
     fprintf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->pools[CORRAL__POOL_SIGNAL].peak);
     fprintf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->pools[CORRAL__POOL_FUTURE].peak);
     fprintf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
+    if (d.kept_snapshots) fprintf(out, "    .kept_snapshots = %u,\n", d.kept_snapshots);
     fprintf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
 }
 

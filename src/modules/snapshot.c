@@ -32,10 +32,11 @@
 */
 #include "../corral_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 5u
+#define CORRAL__SNAP_VERSION 6u
 
 typedef struct corral__snap_head {
     uint32_t magic, version;
@@ -104,6 +105,7 @@ typedef struct corral__cursor {
     unsigned char *w;       /* writing a snapshot, or NULL */
     const unsigned char *r; /* reading one, or NULL */
     size_t at, size;
+    bool kept;              /* a kept snapshot: no checksum (nothing reads it but a kept restore) */
 } corral__cursor;
 
 static void corral__put(corral__cursor *k, const void *src, size_t n)
@@ -158,7 +160,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__channels(s), corral__chans_bytes(s));
     head.size = k->at - head_at;
     if (k->w && k->at <= k->size) {
-        head.sum = corral__snap_sum(k->w + head_at + sizeof head, (size_t)head.size - sizeof head);
+        if (!k->kept) head.sum = corral__snap_sum(k->w + head_at + sizeof head, (size_t)head.size - sizeof head);
         memcpy(k->w + head_at, &head, sizeof head);
     }
 }
@@ -166,7 +168,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
 size_t corral_snapshot_size(const corral_sched *s)
 {
     if (!corral__check(s)) return 0;
-    corral__cursor k = {NULL, NULL, 0, 0};
+    corral__cursor k = {NULL, NULL, 0, 0, false};
     corral__snap_write(s, &k);
     return k.at;
 }
@@ -176,13 +178,13 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
     if (!corral__check(s)) return 0;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, 0);
     if (!corral__between_ticks(__func__, s)) return 0;
-    corral__cursor k = {NULL, NULL, 0, 0};
+    corral__cursor k = {NULL, NULL, 0, 0, false};
     corral__snap_write(s, &k);
     if (k.at > size) {
         corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, NULL);
         return 0;
     }
-    corral__cursor w = {(unsigned char *)buf, NULL, 0, size};
+    corral__cursor w = {(unsigned char *)buf, NULL, 0, size, false};
     corral__snap_write(s, &w);
     return w.at;
 }
@@ -225,6 +227,66 @@ static void corral__type_counters(corral__type_entry *d, const corral__type_entr
     d->step_ns_max = o->step_ns_max;
     d->steps_timed = o->steps_timed;
     d->page = o->page;
+}
+
+/* each section's place in the snapshot in buf (size bytes) of v->saved:
+   NULL, or where it runs short or on */
+static const char *corral__snap_sections(const corral_sched *s, const unsigned char *buf, size_t size,
+                                         corral__snap_view *v)
+{
+    const corral_sched *o = &v->saved;
+    corral__snap_head head;
+    corral__image *m = &v->img;
+    memset(m, 0, sizeof *m);
+    m->last_ci = CORRAL__NIL; /* no page read yet */
+    m->s = o;
+    m->blk = s;
+    m->snap = buf;
+    corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size, false};
+    const char *cut = "it ends before its sections do";
+    if (!corral__section(&k, &m->types_at, (size_t)o->types.type_count * sizeof(corral__type_entry)) ||
+        !corral__section(&k, &v->ends_at, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t)) ||
+        !corral__section(&k, &m->lanes_at, (size_t)o->run.lane_count * sizeof(corral__lane)))
+        return cut;
+    for (uint32_t ci = 0; ci < o->arena.class_count; ci++) {
+        const corral__class *c = &o->arena.classes[ci];
+        if (!corral__section(&k, &m->pages_at[ci], (size_t)c->page_count * sizeof(corral__page)) ||
+            !corral__section(&k, &m->data_at[ci], (size_t)c->page_count * sizeof(uint64_t)))
+            return cut;
+        for (uint32_t pi = 0; pi < c->page_count; pi++) {
+            corral__page pg;
+            uint64_t data;
+            size_t at;
+            memcpy(&pg, buf + m->pages_at[ci] + (size_t)pi * sizeof pg, sizeof pg);
+            memcpy(&data, buf + m->data_at[ci] + (size_t)pi * sizeof data, sizeof data);
+            if (pg.bump > pg.slots || pg.slots > (1u << c->page_shift)) return "a page's bump is past its slots";
+            if (!corral__section(&k, &at, (size_t)pg.bump * (c->slot_size + sizeof(corral__meta)))) return cut;
+            if (data != at) return "a page's slots are not where its table says";
+        }
+    }
+    size_t timers_at = 0;
+    if (!corral__section(&k, &m->entries_at, (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t)) ||
+        !corral__section(&k, &m->next_at, (size_t)o->run.chunk_bump * sizeof(uint32_t)) ||
+        !corral__section(&k, &m->wait_at, (size_t)o->nodes.wait_bump * sizeof(corral__node)) ||
+        !corral__section(&k, &m->group_at, (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node)))
+        return cut;
+    for (uint32_t h = 0; h < o->timers.heaps; h++)
+        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(uint32_t)))
+            return cut;
+    m->heap_at[0] = timers_at;
+    if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
+        !corral__section(&k, &m->sides_at, (size_t)o->sides.bump * sizeof(corral__side)) ||
+        !corral__section(&k, &m->pool_at[CORRAL__POOL_SIGNAL],
+                         (size_t)o->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal)) ||
+        !corral__section(&k, &m->pool_at[CORRAL__POOL_FUTURE],
+                         (size_t)o->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future)) ||
+        !corral__section(&k, &m->chans_at, corral__chans_bytes(o)))
+        return cut;
+    /* the channels, then the counters, then the rings: one section */
+    m->pool_at[CORRAL__POOL_CHANNEL] = m->chans_at;
+    m->pool_at[CORRAL__POOL_COUNTER] = m->chans_at + (o->pools[CORRAL__POOL_COUNTER].off - o->pools[CORRAL__POOL_CHANNEL].off);
+    if (k.at != size) return "it runs on past its sections";
+    return NULL;
 }
 
 /* why a snapshot is refused, or NULL: its sizes, its sections, its
@@ -281,56 +343,9 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
             ((h & 1u) && (uint64_t)o->timers.heap_len[h - 1] + o->timers.heap_len[h] > o->nodes.wait_count))
             return "a timer heap is too long";
 
+    const char *why = corral__snap_sections(s, buf, size, v);
+    if (why) return why;
     corral__image *m = &v->img;
-    memset(m, 0, sizeof *m);
-    m->last_ci = CORRAL__NIL; /* no page read yet */
-    m->s = o;
-    m->blk = s;
-    m->snap = buf;
-    corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size};
-    const char *cut = "it ends before its sections do";
-    if (!corral__section(&k, &m->types_at, (size_t)o->types.type_count * sizeof(corral__type_entry)) ||
-        !corral__section(&k, &v->ends_at, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t)) ||
-        !corral__section(&k, &m->lanes_at, (size_t)o->run.lane_count * sizeof(corral__lane)))
-        return cut;
-    for (uint32_t ci = 0; ci < o->arena.class_count; ci++) {
-        const corral__class *c = &o->arena.classes[ci];
-        if (!corral__section(&k, &m->pages_at[ci], (size_t)c->page_count * sizeof(corral__page)) ||
-            !corral__section(&k, &m->data_at[ci], (size_t)c->page_count * sizeof(uint64_t)))
-            return cut;
-        for (uint32_t pi = 0; pi < c->page_count; pi++) {
-            corral__page pg;
-            uint64_t data;
-            size_t at;
-            memcpy(&pg, buf + m->pages_at[ci] + (size_t)pi * sizeof pg, sizeof pg);
-            memcpy(&data, buf + m->data_at[ci] + (size_t)pi * sizeof data, sizeof data);
-            if (pg.bump > pg.slots || pg.slots > (1u << c->page_shift)) return "a page's bump is past its slots";
-            if (!corral__section(&k, &at, (size_t)pg.bump * (c->slot_size + sizeof(corral__meta)))) return cut;
-            if (data != at) return "a page's slots are not where its table says";
-        }
-    }
-    size_t timers_at = 0;
-    if (!corral__section(&k, &m->entries_at, (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t)) ||
-        !corral__section(&k, &m->next_at, (size_t)o->run.chunk_bump * sizeof(uint32_t)) ||
-        !corral__section(&k, &m->wait_at, (size_t)o->nodes.wait_bump * sizeof(corral__node)) ||
-        !corral__section(&k, &m->group_at, (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node)))
-        return cut;
-    for (uint32_t h = 0; h < o->timers.heaps; h++)
-        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(uint32_t)))
-            return cut;
-    m->heap_at[0] = timers_at;
-    if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
-        !corral__section(&k, &m->sides_at, (size_t)o->sides.bump * sizeof(corral__side)) ||
-        !corral__section(&k, &m->pool_at[CORRAL__POOL_SIGNAL],
-                         (size_t)o->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal)) ||
-        !corral__section(&k, &m->pool_at[CORRAL__POOL_FUTURE],
-                         (size_t)o->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future)) ||
-        !corral__section(&k, &m->chans_at, corral__chans_bytes(o)))
-        return cut;
-    /* the channels, then the counters, then the rings: one section */
-    m->pool_at[CORRAL__POOL_CHANNEL] = m->chans_at;
-    m->pool_at[CORRAL__POOL_COUNTER] = m->chans_at + (o->pools[CORRAL__POOL_COUNTER].off - o->pools[CORRAL__POOL_CHANNEL].off);
-    if (k.at != size) return "it runs on past its sections";
 
     /* its types are the live ones, at the same places */
     const corral__type_entry *T = corral__types(s);
@@ -367,30 +382,30 @@ static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__im
         uint64_t data;
         corral__get(m->snap, m->pages_at[ci] + (size_t)pi * sizeof pg, &pg, sizeof pg);
         corral__get(m->snap, m->data_at[ci] + (size_t)pi * sizeof data, &data, sizeof data);
-        uint32_t first = pi << c->page_shift, floor = corral__max_u32(P[pi].floor, pg.floor);
+        /* every generation the page issues from now on is above what any
+           of its slots has issued (the page has counted them as it went) */
+        uint32_t first = pi << c->page_shift, unissued = corral__max_u32(P[pi].unissued, pg.unissued);
+        uint32_t floor = corral__max_u32(corral__max_u32(P[pi].floor, pg.floor), unissued);
         /* touched now, untouched in the snapshot: free again */
         for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             corral__slot_blank(co, corral__gen_unissued(co));
             corral__meta_reset(&M[k]);
         }
-        /* the prefix in one copy; every generation in it from now on is
-           above what any of its slots has issued */
-        uint32_t unissued = 0;
-        for (uint32_t k = first; k < first + pg.bump; k++)
-            unissued = corral__max_u32(unissued, corral__gen_unissued(CORRAL__CO(s, corral__slot_off(c, k))));
+        /* the prefix in one copy */
         corral__get(m->snap, (size_t)data, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)pg.bump * c->slot_size);
-        floor = corral__max_u32(floor, unissued);
         for (uint32_t k = first; k < first + pg.bump; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             if (co->state == CORRAL__FREE && co->gen < unissued) co->gen = unissued;
         }
         corral__get(m->snap, (size_t)data + (size_t)pg.bump * c->slot_size, &M[first], (size_t)pg.bump * sizeof(corral__meta));
         pg.floor = floor;
+        pg.unissued = unissued;
         P[pi] = pg;
     }
 }
 
+static void corral__snap_apply(corral_sched *s, const corral__snap_view *v);
 bool corral_restore(corral_sched *s, const void *buf, size_t size)
 {
     if (!corral__check(s)) return false;
@@ -403,8 +418,15 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, why);
         return false;
     }
-    const corral__image *m = &view.img;
-    const corral_sched *o = &view.saved;
+    corral__snap_apply(s, &view);
+    return true;
+}
+
+/* s rewound to the snapshot view describes (read and checked, or kept) */
+static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
+{
+    const corral__image *m = &v->img;
+    const corral_sched *o = &v->saved;
 
     /* what a restore keeps from the present: generations above all issued */
     uint32_t floors[CORRAL__POOL_COUNT];
@@ -440,13 +462,67 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     if (s->types.type_count > o->types.type_count)
         memset(corral__ends(s, o->types.type_count), 0,
                (size_t)(s->types.type_count - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
-    corral__get(m->snap, view.ends_at, corral__ends(s, 0), (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
+    corral__get(m->snap, v->ends_at, corral__ends(s, 0), (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
     corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
 
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__parts_take(s, o);
     corral__types_cache_clear(s);
     corral__pools_set_floors(s, floors);
+}
+
+/* ---- kept snapshots: places in the arena only the scheduler writes */
+
+static corral__kept *corral__kept_of(const corral_sched *s)
+{
+    return s->kept.off ? (corral__kept *)(void *)CORRAL__AT(s, s->kept.off) : NULL;
+}
+static unsigned char *corral__kept_place(const corral_sched *s, uint32_t k)
+{
+    const corral__kept *K = corral__kept_of(s);
+    return CORRAL__AT(s, s->kept.off + 64u + (size_t)k * K->bytes);
+}
+/* place k exists, or the error set (the detail says how many there are) */
+static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
+{
+    const corral__kept *K = corral__kept_of(s);
+    if (K && k < K->count) return true;
+    char why[96];
+    snprintf(why, sizeof why, "kept snapshot %u asked for; desc.kept_snapshots is %u", k, K ? K->count : 0u);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL, why);
+    return false;
+}
+
+size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
+{
+    if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return 0;
+    corral__cursor w = {corral__kept_place(s, k), NULL, 0, (size_t)corral__kept_of(s)->bytes, true};
+    corral__snap_write(s, &w);
+    if (w.at > w.size) { /* the place is sized for the largest snapshot: never */
+        memset(w.w, 0, sizeof(corral__snap_head));
+        corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, NULL);
+        return 0;
+    }
+    return w.at;
+}
+
+bool corral_restore_kept(corral_sched *s, uint32_t k)
+{
+    if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return false;
+    const unsigned char *buf = corral__kept_place(s, k);
+    corral__snap_head head;
+    memcpy(&head, buf, sizeof head);
+    if (head.magic != CORRAL__SNAP_MAGIC) {
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, "that place holds no snapshot yet");
+        return false;
+    }
+    /* this scheduler wrote it, in its own block: nothing to check but where
+       its sections lie */
+    corral__features_use(); /* as it was when kept (a block adopted elsewhere too) */
+    corral__snap_view view;
+    memcpy(&view.saved, buf + sizeof head, sizeof view.saved);
+    if (corral__snap_sections(s, buf, (size_t)head.size, &view) != NULL) return false; /* never: it wrote them */
+    corral__snap_apply(s, &view);
     return true;
 }
 
