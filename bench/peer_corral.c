@@ -316,10 +316,10 @@ static bool snap_room(size_t need)
     g_snap_cap = g_snap_buf ? need : 0;
     return g_snap_buf != NULL;
 }
-static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
+static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kept)
 {
     corral_signal sig[8];
-    corral_sched *s = broll_game(n, sig);
+    corral_sched *s = broll_game_kept(n, sig, kept ? 1u : 0u);
     if (!s) return -1;
     for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
     if (kind >= 2) { /* save games: a save, or a load, per coroutine */
@@ -347,22 +347,23 @@ static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
         return 0;
     }
     if (!snap_room(corral_snapshot_size(s))) return -2;
-    size_t size = corral_snapshot(s, g_snap_buf, g_snap_cap);
+    size_t size = kept ? corral_snapshot_keep(s, 0) : corral_snapshot(s, g_snap_buf, g_snap_cap);
     uint64_t h = corral_state_hash(s), ok = 0;
     uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
     for (int r = 0; r < reps; r++) {
         if (kind == 0) {
-            ok += corral_snapshot(s, g_snap_buf, g_snap_cap) == size;
-            ok += corral_restore(s, g_snap_buf, size);
+            ok += (kept ? corral_snapshot_keep(s, 0) : corral_snapshot(s, g_snap_buf, g_snap_cap)) == size;
+            ok += kept ? corral_restore_kept(s, 0) : corral_restore(s, g_snap_buf, size);
         } else {
-            ok += corral_restore(s, g_snap_buf, size) ? 2 : 0;
+            ok += (kept ? corral_restore_kept(s, 0) : corral_restore(s, g_snap_buf, size)) ? 2 : 0;
             for (int f = 0; f < 8; f++) broll_tick(s, sig, 8 + f);
         }
     }
     out->t_ns = bench_now_ns() - t0;
     out->allocs = bench_alloc_calls() - a0;
     out->ops = (uint64_t)reps;
-    corral_restore(s, g_snap_buf, size);
+    if (kept) corral_restore_kept(s, 0);
+    else corral_restore(s, g_snap_buf, size);
     out->checksum = ok + (corral_state_hash(s) == h); /* every restore took; the state is the snapshot's */
     out->expected = 2u * (uint64_t)reps + 1u;
     static char note[64];
@@ -374,36 +375,10 @@ static int bc_rollback(size_t n, int kind, int reps, bench_out *out)
 
 /* kinds 0 and 1 with a snapshot kept in the arena (corral_snapshot_keep,
    corral_restore_kept): the rollback loop's way, no check */
+static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kept);
 static int bc_rollback_kept(size_t n, int kind, int reps, bench_out *out)
 {
-    if (kind >= 2) return 1; /* not this contender's case */
-    corral_signal sig[8];
-    corral_sched *s = broll_game_kept(n, sig, 1);
-    if (!s) return -1;
-    for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
-    size_t size = corral_snapshot_keep(s, 0);
-    uint64_t h = corral_state_hash(s), ok = 0;
-    uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
-    for (int r = 0; r < reps; r++) {
-        if (kind == 0) {
-            ok += corral_snapshot_keep(s, 0) == size;
-            ok += corral_restore_kept(s, 0);
-        } else {
-            ok += corral_restore_kept(s, 0) ? 2 : 0;
-            for (int f = 0; f < 8; f++) broll_tick(s, sig, 8 + f);
-        }
-    }
-    out->t_ns = bench_now_ns() - t0;
-    out->allocs = bench_alloc_calls() - a0;
-    out->ops = (uint64_t)reps;
-    corral_restore_kept(s, 0);
-    out->checksum = ok + (corral_state_hash(s) == h);
-    out->expected = 2u * (uint64_t)reps + 1u;
-    static char note[64];
-    snprintf(note, sizeof note, "%zu B a snapshot", size);
-    out->note = note;
-    corral_sched_destroy(s);
-    return 0;
+    return kind >= 2 ? 1 : bc_rollback_as(n, kind, reps, out, true); /* no save games here */
 }
 const bench_peer bench_peer_corral_kept = {
     .name = "corral, kept in the arena",
@@ -511,6 +486,8 @@ const bench_peer bench_peer_memcpy_snapshot = {
     .name = "memcpy, a snapshot's bytes",
     .rollback = bc_memcpy_snapshot,
 };
+
+static int bc_rollback(size_t n, int kind, int reps, bench_out *out) { return bc_rollback_as(n, kind, reps, out, false); }
 
 const bench_peer bench_peer_corral = {
     .rollback = bc_rollback,
