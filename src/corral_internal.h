@@ -37,7 +37,7 @@ enum {
     CORRAL__ENDING,     /* its cleanup hook is running */
     CORRAL__RETIRED,    /* generation exhausted: never reused */
     CORRAL__WAITING,    /* parked on wait nodes (timers, lists), in no lane */
-    CORRAL__READY,      /* in the ready ring: resumes later in this phase run */
+    CORRAL__READY,      /* in the ready list: resumes later in this phase run */
     CORRAL__PAUSED,     /* held: in no lane; meta.hold says what to do on resume */
     CORRAL__DEFERRED    /* in its phase's next-frame lane: joins its lane when the
                            next frame begins (the resume contract, corral__land) */
@@ -408,7 +408,7 @@ struct corral_sched {
         struct corral_upgrade upgrade;   /* desc.upgrade */
     } types;
 
-    struct { /* queue.c: the lanes, their chunk pool and the ready ring */
+    struct { /* queue.c: the lanes, their chunk pool and the ready list */
         uint32_t order;        /* corral_order */
         uint32_t lanes_off, lane_count, lanes_per_phase;
         uint32_t chunks_off;   /* uint32_t entries[chunk_count * CHUNK] */
@@ -420,10 +420,13 @@ struct corral_sched {
         uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
         uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
         uint32_t walk_skipped; /* tombstones the current walk met */
-        /* ready ring: joiners woken during a phase run, in that phase, resume in
-           the same run (a chain that ends costs no frame). co->link = position */
-        uint32_t ready_off, ready_head, ready_tail; /* positions grow; index = pos % total_slots */
-        uint32_t starting;     /* a top-level start is running first steps: wakes go to the ring */
+        /* ready list: joiners woken during a phase run, in that phase, resume in
+           the same run (a chain that ends costs no frame). The coroutines
+           themselves are its links: co->link the next one's offset, meta.wait
+           the one before (a ready coroutine waits on nothing); NIL ends it */
+        uint32_t ready_head, ready_tail;
+        uint32_t spare;        /* the scheduler keeps its size */
+        uint32_t starting;     /* a top-level start is running first steps: wakes go to the list */
         uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
         uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
     } run;
@@ -1032,7 +1035,7 @@ static inline corral_phase corral__public_phase(uint32_t ph)
    Each state is entered through one function (no other writes co->state):
      QUEUED    corral__enqueue (queue.c)        in its phase's lane
      DEFERRED  corral__defer (queue.c)          in its phase's next-frame lane
-     READY     corral__ready_push (queue.c)     in the ready ring
+     READY     corral__ready_push (queue.c)     in the ready list
      RUNNING   corral__step_bare                its step is on the C stack
                corral__entry_spent              a walked step ended: its lane
                                                 entry is spent, its end to come
@@ -1056,7 +1059,7 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why);
    with the error set and counted if it cannot start */
 corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                           uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out);
-/* step every coroutine of the ready ring, including those it adds */
+/* step every coroutine of the ready list, including those it adds */
 void corral__drain_ready(corral_sched *s);
 static inline void corral__park(corral_co *co)
 {
@@ -1085,10 +1088,6 @@ static inline void corral__unwait(corral_sched *s, corral_co *co)
 }
 
 /* ---- queue.c: the run queues */
-static inline uint32_t *corral__ready_ring(const corral_sched *s)
-{
-    return (uint32_t *)(void *)CORRAL__AT(s, s->run.ready_off);
-}
 /* The resume contract's landing: a coroutine whose step yielded without
    parking on a wait joins its phase's lane, or its phase's next-frame lane
    when the step asked not to resume in this frame and that phase's run is
@@ -1097,9 +1096,11 @@ void corral__land(corral_sched *s, corral_co *co);
 /* queue a coroutine that is in no lane (woken, started, moved phase) */
 void corral__enqueue(corral_sched *s, corral_co *co);
 void corral__defer(corral_sched *s, corral_co *co); /* in its phase's next-frame lane */
-/* put a woken coroutine in the ready ring (it resumes in this phase run) */
+/* put a woken coroutine at the end of the ready list (it resumes in this
+   phase run); take a ready one out of it (stopped or paused) */
 void corral__ready_push(corral_sched *s, corral_co *co);
-/* a woken coroutine: now (ring) if a phase run of its phase or a top-level
+void corral__ready_unlink(corral_sched *s, corral_co *co);
+/* a woken coroutine: now (list) if a phase run of its phase or a top-level
    start is under way, else queued for its phase's next run */
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
@@ -1115,7 +1116,7 @@ void corral__lanes_next_frame(corral_sched *s);
    plan (corral__make_plan) in the order it lays the block out, each part
    from where it starts to where the next does; the rest is alignment.
    Inline, so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 15 };
+enum { CORRAL__BLOCK_PARTS = 14 };
 typedef struct corral__block_part {
     const char *name;
     uint64_t bytes;
@@ -1132,8 +1133,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     const corral__block_part parts[CORRAL__BLOCK_PARTS] = {
         {"slots", s->arena.slab_bytes, true},
         {"slot meta", (uint64_t)s->nodes.off - s->arena.meta_off, true},
-        {"run queue", (uint64_t)s->run.ready_off - s->run.lanes_off, true},
-        {"ready ring", (uint64_t)s->arena.meta_off - s->run.ready_off, true},
+        {"run queue", (uint64_t)s->arena.meta_off - s->run.lanes_off, true},
         {"wait nodes", waits, true},
         {"timer heaps", (uint64_t)s->groups.owner_off - s->timers.heap_off[0], true},
         {"wait text", s->nodes.text_off ? pages - s->nodes.text_off : 0, true},

@@ -709,3 +709,46 @@ Test(sched, runs_of_one_type_and_types_without_a_run_resume_in_queue_order)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* The ready list: joiners woken by an end during a run of their phase
+   resume in that same run, in the order they joined. One of them, running
+   first, stops the one in the middle of the list and pauses the last: the
+   middle one never runs, the others keep their order, the paused one runs
+   once resumed. */
+static corral_handle g_ready[5];
+static corral_result join_target(corral_co *co, actor_ctx *ctx)
+{
+    (void)co;
+    return ctx->steps == 2 ? CORRAL_STOP : CORRAL_YIELD; /* ends in the second frame's run */
+}
+static corral_result ready_joiner(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps == 1) return corral_await(co, corral_wait_join(ctx->other)) ? CORRAL_YIELD : CORRAL_STOP;
+    if (ctx->id == 11) { /* the first woken: the others are in the ready list now */
+        corral_sched *s = corral_sched_of(co);
+        cr_assert(corral_stop(s, g_ready[2]), "the middle one, ready");
+        cr_assert(corral_pause(s, g_ready[4]), "the last one, ready");
+    }
+    return CORRAL_STOP;
+}
+Test(sched, ready_joiners_taken_out_of_the_ready_list_keep_the_others_in_order)
+{
+    corral_sched *s = small_sched(16);
+    corral_handle target = start_actor(s, 1, join_target, (corral_handle){0, 0}, NULL);
+    for (int i = 0; i < 4; i++) g_ready[i + 1] = start_actor(s, 11 + i, ready_joiner, target, NULL);
+    trace_reset();
+    corral_tick(s, 0.016f);
+    int want[] = {1, 11, 13}; /* the target ends, its joiners at once: 12 stopped, 14 paused */
+    expect_trace(want, 3);
+    cr_assert_not(corral_alive(s, g_ready[2]));
+    cr_assert(corral_paused(s, g_ready[4]));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    trace_reset();
+    cr_assert(corral_resume(s, g_ready[4]));
+    corral_tick(s, 0.016f);
+    int want2[] = {14};
+    expect_trace(want2, 1);
+    cr_assert_eq(corral_live_count(s), 0);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}

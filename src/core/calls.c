@@ -7,7 +7,7 @@
     itself (the child's start, where its result goes) is call_start.c's.
 
     The child's life is the lifecycle's (lifecycle.c): it starts from the
-    ready ring right after the caller's step returns, and its end calls
+    ready list right after the caller's step returns, and its end calls
     corral__call_end here.
 */
 #include "../corral_internal.h"

@@ -1,7 +1,7 @@
 /*
     lifecycle.c -- a coroutine's life: admitted and started (its first step
     at once, as Unity's StartCoroutine), stepped outside a lane (first
-    steps, the ready ring), stopped, and ended (its cleanup, its links, its
+    steps, the ready list), stopped, and ended (its cleanup, its links, its
     slot back).
 
     A coroutine whose step is on the C stack is never freed under it:
@@ -52,12 +52,11 @@ void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 
 void corral__drain_ready(corral_sched *s)
 {
-    while (s->run.ready_head != s->run.ready_tail) {
-        uint32_t off = corral__ready_ring(s)[s->run.ready_head % s->arena.total_slots];
-        s->run.ready_head++;
-        if (off == CORRAL__NIL) continue; /* stopped while ready */
+    while (s->run.ready_head != CORRAL__NIL) {
+        corral_co *co = CORRAL__CO(s, s->run.ready_head);
+        corral__ready_unlink(s, co);
         s->nodes.debug_visits++;
-        corral__step_detached(s, CORRAL__CO(s, off), NULL, CORRAL__NIL);
+        corral__step_detached(s, co, NULL, CORRAL__NIL);
     }
 }
 

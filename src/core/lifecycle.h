@@ -45,7 +45,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     corral__type_entry *te = &corral__types(s)[co->type];
     if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) corral__lane_tombstone(s, co);
     else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
-    else if (co->state == CORRAL__READY) corral__ready_ring(s)[co->link] = CORRAL__NIL;
+    else if (co->state == CORRAL__READY) corral__ready_unlink(s, co);
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     /* the common end has no links: no side record */
     if (m->side != CORRAL__NIL) corral__end_links(s, co, m, te, why);
@@ -149,7 +149,7 @@ static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
 static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
 {
     if (top) {
-        if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
+        if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
         s->run.starting = 0;
     }
 }

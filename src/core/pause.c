@@ -21,7 +21,7 @@ bool corral__pause_co(corral_sched *s, corral_co *co)
     if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) {
         corral__lane_tombstone(s, co);
     } else if (co->state == CORRAL__READY) {
-        corral__ready_ring(s)[co->link] = CORRAL__NIL;
+        corral__ready_unlink(s, co);
         hold = CORRAL__HOLD_WOKEN;
     } else if (co->state == CORRAL__WAITING) {
         corral__hold_wait(s, co);

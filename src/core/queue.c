@@ -1,6 +1,6 @@
 /*
     queue.c -- the run queues: the lanes, where a yield lands (the resume
-    contract's corral__land), the ready ring, the walk a phase run makes
+    contract's corral__land), the ready list, the walk a phase run makes
     and its time budget. What a step does to a coroutine's life is the
     lifecycle's (lifecycle.c); when a wait ends, the waits' (waits.c).
 
@@ -172,7 +172,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     }
     if (pause && corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     /* whoever waited for what just ended resumes now, in this run */
-    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
+    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
 }
 
 /* Step every entry [0, walk_end) of one lane once, compacting behind. An
@@ -519,85 +519,97 @@ static uint32_t corral__walk_budgeted_instr(corral_sched *s, uint32_t lane)
     return corral__walk_impl(s, lane, true, true, NULL);
 }
 
-/* After a run limited to n entries of L, its w entries are: the survivors
-   of those n, then the deferred ones (which did not run), then what joined.
-   Reorder them as deferred, survivors, joined, through the ready ring's
-   storage (empty here; one entry per slot). */
-static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
+/* Reordering a lane's entries goes through chains of its coroutines,
+   linked by their own co->link (each is rewritten with its new place at
+   the end): a chain is {head, tail} of offsets, NIL-terminated. */
+typedef struct corral__chain {
+    uint32_t head, tail;
+} corral__chain;
+static void corral__chain_add(corral_sched *s, corral__chain *c, uint32_t off)
 {
-    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
+    CORRAL__CO(s, off)->link = CORRAL__NIL;
+    if (c->tail != CORRAL__NIL) CORRAL__CO(s, c->tail)->link = off;
+    else c->head = off;
+    c->tail = off;
+}
+/* the chains, one after another, written over L's entries from its head;
+   each coroutine's link back to its entry; how many */
+static uint32_t corral__chains_write(corral_sched *s, corral__lane *L, const corral__chain *c, uint32_t chains)
+{
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
-    uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->run.ready_off);
+    uint32_t *p = E + (size_t)L->head * CORRAL__CHUNK, out = 0;
+    for (uint32_t k = 0; k < chains; k++)
+        for (uint32_t off = c[k].head; off != CORRAL__NIL;) {
+            corral_co *co = CORRAL__CO(s, off);
+            uint32_t after = co->link;
+            if (out > 0 && out % CORRAL__CHUNK == 0)
+                p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
+            *p = off;
+            co->link = (uint32_t)(p - E);
+            p++;
+            out++;
+            off = after;
+        }
+    return out;
+}
+
+/* After a run limited to n entries of L, its w entries are: the survivors
+   of those n, then the deferred ones (which did not run), then what joined.
+   Reorder them as deferred, survivors, joined. */
+static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
+{
+    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    uint32_t *E = corral__entries(s);
+    const uint32_t *next = corral__chunk_next(s);
     /* the walk counted the survivors and the deferred while compacting */
+    const uint32_t survivors = L->walk_survivors, deferred_end = survivors + L->walk_deferred;
+    corral__chain part[3] = {{CORRAL__NIL, CORRAL__NIL}, {CORRAL__NIL, CORRAL__NIL}, {CORRAL__NIL, CORRAL__NIL}};
     uint32_t *p = E + (size_t)L->head * CORRAL__CHUNK;
     for (uint32_t i = 0; i < w; i++) {
         if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
-        scratch[i] = *p++;
+        corral__chain_add(s, &part[i < survivors ? 1 : i < deferred_end ? 0 : 2], *p++);
     }
-    const uint32_t survivors = L->walk_survivors, deferred_end = survivors + L->walk_deferred;
-    p = E + (size_t)L->head * CORRAL__CHUNK;
-    uint32_t order[3][2] = {{survivors, deferred_end}, {0, survivors}, {deferred_end, w}};
-    uint32_t out = 0;
-    for (int part = 0; part < 3; part++)
-        for (uint32_t i = order[part][0]; i < order[part][1]; i++) {
-            if (out > 0 && out % CORRAL__CHUNK == 0)
-                p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
-            *p = scratch[i];
-            CORRAL__CO(s, scratch[i])->link = (uint32_t)(p - E);
-            p++;
-            out++;
-        }
+    corral__chains_write(s, L, part, 3);
 }
 
 /* The budget ran out at entry k of L (rp points at it; [k, n) did not run).
    Rebuild L as: what did not run, then what ran and stayed, then what joined
-   during the run -- through the ready ring's storage, which is empty here
-   and holds one entry per slot. */
+   during the run. */
 static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
                                        uint32_t n)
 {
-    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
+    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
-    uint32_t *scratch = (uint32_t *)(void *)CORRAL__AT(s, s->run.ready_off);
-    uint32_t m = 0;
-    /* 1. the unrun [k, count): from rp on (what joined during the run follows) */
-    uint32_t *p = rp_unrun;
-    for (uint32_t i = k; i < L->count; i++) {
-        if (i > k && ((size_t)(p - E) % CORRAL__CHUNK) == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
-        if (*p != CORRAL__NIL && i < n) scratch[m++] = *p;
-        p++;
-    }
-    /* 2. those that ran and stayed: the survivors compacted at the front */
-    uint32_t unrun = m;
-    p = E + (size_t)L->head * CORRAL__CHUNK;
+    corral__chain part[3] = {{CORRAL__NIL, CORRAL__NIL}, {CORRAL__NIL, CORRAL__NIL}, {CORRAL__NIL, CORRAL__NIL}};
+    /* those that ran and stayed: the survivors compacted at the front (first,
+       while every link still points at its entry) */
+    uint32_t *p = E + (size_t)L->head * CORRAL__CHUNK;
     for (uint32_t i = 0; i < k; i++) {
         if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
         uint32_t off = *p++;
-        /* a survivor's entry names it and its link points here */
+        /* a survivor's entry names it and its link points here (a link
+           already chained is an offset, which no entry index equals: the
+           entries lie before every slot in the block) */
         if (off != CORRAL__NIL && CORRAL__CO(s, off)->state == CORRAL__QUEUED &&
             &E[CORRAL__CO(s, off)->link] == p - 1)
-            scratch[m++] = off;
+            corral__chain_add(s, &part[1], off);
     }
-    /* 3. what joined during the run */
+    /* the unrun [k, n) and what joined [n, count): from rp on */
+    uint32_t unrun = 0;
     p = rp_unrun;
     for (uint32_t i = k; i < L->count; i++) {
         if (i > k && ((size_t)(p - E) % CORRAL__CHUNK) == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
-        if (*p != CORRAL__NIL && i >= n) scratch[m++] = *p;
-        p++;
+        uint32_t off = *p++;
+        if (off == CORRAL__NIL) continue;
+        corral__chain_add(s, &part[i < n ? 0 : 2], off);
+        unrun += i < n;
     }
     /* BY_TYPE: next run, only the unrun part of this lane goes before the
        other lanes; the part that ran waits for the lane's following turn */
     if (s->run.order == CORRAL_ORDER_BY_TYPE) L->walk_limit = unrun ? unrun : 1;
-    /* write back from the head */
-    p = E + (size_t)L->head * CORRAL__CHUNK;
-    for (uint32_t i = 0; i < m; i++) {
-        if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
-        *p = scratch[i];
-        CORRAL__CO(s, scratch[i])->link = (uint32_t)(p - E);
-        p++;
-    }
+    uint32_t m = corral__chains_write(s, L, part, 3);
     L->walk_end = L->count; /* nothing to protect */
     L->count = m;
     uint32_t tombs = L->tombs;
@@ -743,10 +755,25 @@ void corral__defer(corral_sched *s, corral_co *co)
 
 void corral__ready_push(corral_sched *s, corral_co *co)
 {
+    const uint32_t off = corral__co_off(s, co);
     co->state = CORRAL__READY;
-    co->link = s->run.ready_tail % s->arena.total_slots;
-    corral__ready_ring(s)[co->link] = corral__co_off(s, co);
-    s->run.ready_tail++;
+    co->link = CORRAL__NIL;
+    corral__meta_of(s, co)->wait = s->run.ready_tail; /* waits on nothing: the link back */
+    if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
+    else s->run.ready_head = off;
+    s->run.ready_tail = off;
+}
+
+void corral__ready_unlink(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    const uint32_t prev = m->wait, next = co->link;
+    if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
+    else s->run.ready_head = next;
+    if (next != CORRAL__NIL) corral__meta_of(s, CORRAL__CO(s, next))->wait = prev;
+    else s->run.ready_tail = prev;
+    m->wait = CORRAL__NIL;
+    co->link = CORRAL__NIL;
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
@@ -757,7 +784,7 @@ void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
         corral__enqueue(s, co);
 }
 
-/* a restore: the lanes' chunk pool, the walk and the ready ring as saved in o */
+/* a restore: the lanes' chunk pool, the walk and the ready list as saved in o */
 void corral__run_take(corral_sched *d, const corral_sched *o)
 {
     d->run.chunk_free = o->run.chunk_free;

@@ -27,7 +27,7 @@ typedef struct corral__plan {
     uint32_t hash_size;
     uint64_t hash_off, ends_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
-    uint64_t meta_off, total_slots, ready_off;
+    uint64_t meta_off, total_slots;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains, phases;
     uint64_t signals_off, max_signals, futures_off, max_futures;
     uint64_t posts_off, max_posts, text_off;
@@ -175,8 +175,6 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     off += (p->chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t); /* + the walk's look-ahead */
     p->chunk_next_off = off;
     off += p->chunk_count * sizeof(uint32_t);
-    p->ready_off = off;
-    off += (slots ? slots : 1) * sizeof(uint32_t);
     off = corral__align64(off, 8);
     p->meta_off = off;
     off += slots * sizeof(corral__meta);
@@ -321,8 +319,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->run.chunk_next_off = (uint32_t)p.chunk_next_off;
     s->run.chunk_count = (uint32_t)p.chunk_count;
     s->arena.meta_off = (uint32_t)p.meta_off;
-    s->run.ready_off = (uint32_t)p.ready_off;
-    s->run.ready_head = s->run.ready_tail = 0;
+    s->run.ready_head = s->run.ready_tail = CORRAL__NIL;
     s->arena.total_slots = (uint32_t)p.total_slots;
     s->nodes.off = (uint32_t)p.nodes_off;
     s->nodes.count = (uint32_t)p.node_count;
@@ -519,7 +516,7 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 bool corral__between_ticks(const char *call, const corral_sched *s)
 {
     CORRAL__REQUIRE_AT(s, !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL, false);
-    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && s->run.ready_head == s->run.ready_tail, CORRAL_ERR_IN_TICK,
+    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && s->run.ready_head == CORRAL__NIL, CORRAL_ERR_IN_TICK,
                        call, CORRAL__NOH, NULL, NULL, false);
     return true;
 }
@@ -577,9 +574,9 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
        (a step's yield in place included) waits for the next run */
     corral__lanes_begin(s, phase);
     /* callers an interrupt or a timer just freed go on first, in this run */
-    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
+    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
     uint32_t steps = corral__run_lanes(s, phase);
-    if (s->run.ready_head != s->run.ready_tail) corral__drain_ready(s);
+    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
     s->prof.frame_steps += steps;
     s->now.phase = CORRAL__NIL;
     s->now.in_tick = 0;

@@ -325,7 +325,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     same.types.seen_count = s->types.seen_count;
     if (memcmp(&same, s, sizeof same) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
-    if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != o->run.ready_tail ||
+    if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
     if (!corral__clocks_ok(o->domains.d[0].time, o->now.unscaled_time, o->now.fixed_time))

@@ -715,7 +715,7 @@ static bool corral__verify_control(corral__image *m)
             CORRAL__BAD("a timer heap is too long");
     if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.starting || s->now.pulls ||
-         s->run.ready_head != s->run.ready_tail))
+         s->run.ready_head != CORRAL__NIL || s->run.ready_tail != CORRAL__NIL))
         CORRAL__BAD("a walk, a start or a pull is under way between ticks");
     return true;
 }
