@@ -293,8 +293,9 @@ typedef struct corral__page {
                             list is empty. A page that empties (but the one its
                             type fills) goes back to bump 0 and no list, so what
                             it holds depends on nothing before (snapshots) */
-    uint32_t floor;      /* lowest generation a slot of it takes at its next free:
-                            1, or past the generations it issued before a restore */
+    uint32_t floor;      /* lowest generation a slot of it issues (raised at a take
+                            and at a free): 1, or past the generations it issued
+                            before a restore */
     uint32_t unissued;   /* no slot of it has issued a generation at or above this:
                             what a restore raises the floor to */
     uint32_t spare;      /* 32 bytes: a page is found by a shift */
@@ -980,6 +981,7 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
         memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
     }
     *co_out = co;
+    if (CORRAL__UNLIKELY(co->gen < pg->floor)) co->gen = pg->floor; /* free before a restore raised it */
     if (co->gen >= pg->unissued) pg->unissued = co->gen + (co->gen != UINT32_MAX); /* it issues co->gen now */
     if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
     else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);

@@ -308,12 +308,38 @@ Test(rollback, snapshot_and_restore_allocate_nothing)
 }
 
 /* ---- kept snapshots: places in the arena, written and read only by the scheduler */
+
 static corral_sched *rb_kept_sched(uint32_t cap, uint32_t kept)
 {
     corral_sched_desc d = one_class_desc(64, cap);
     d.kept_snapshots = kept;
     return sched_of(d);
 }
+
+/* A slot free at the snapshot, taken after it and then rewound: the next
+   start that takes it gets a generation above the one handed out in the
+   abandoned future, so that handle stays stale and never names it. */
+Test(rollback, a_slot_free_at_the_snapshot_never_hands_out_a_generation_twice)
+{
+    for (int kept = 0; kept < 2; kept++) {
+        corral_sched *s = rb_kept_sched(8, 1);
+        rb_walker_start(s, (rb_walker_ctx){1, 0, 0.05f, NULL});
+        corral_handle b = rb_walker_start(s, (rb_walker_ctx){2, 0, 0.05f, NULL});
+        cr_assert(corral_stop(s, b)); /* its slot is free at the snapshot */
+        size_t n = kept ? corral_snapshot_keep(s, 0) : snap(s);
+        cr_assert_gt(n, 0);
+        corral_handle c = rb_walker_start(s, (rb_walker_ctx){3, 0, 0.05f, NULL});
+        cr_assert_eq(c.index, b.index, "the free slot is taken");
+        cr_assert(kept ? corral_restore_kept(s, 0) : corral_restore(s, g_buf, n));
+        corral_handle d = rb_walker_start(s, (rb_walker_ctx){4, 0, 0.05f, NULL});
+        cr_assert_eq(d.index, c.index, "the same slot again");
+        cr_assert_gt(d.gen, c.gen, "above every generation it handed out");
+        cr_assert_not(corral_alive(s, c), "the abandoned future's handle is stale");
+        cr_assert(corral_alive(s, d));
+        corral_sched_destroy(s);
+    }
+}
+
 /* the same game and inputs every time: walkers, a call, a waiter on a
    signal then a future; frame f's events */
 typedef struct rb_game {

@@ -392,12 +392,9 @@ static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__im
             corral__slot_blank(co, corral__gen_unissued(co));
             corral__meta_reset(&M[k]);
         }
-        /* the prefix in one copy */
+        /* the prefix in one copy (a free slot in it below the floor is
+           raised to it when taken: corral__slot_alloc) */
         corral__get(m->snap, (size_t)data, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)pg.bump * c->slot_size);
-        for (uint32_t k = first; k < first + pg.bump; k++) {
-            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            if (co->state == CORRAL__FREE && co->gen < unissued) co->gen = unissued;
-        }
         corral__get(m->snap, (size_t)data + (size_t)pg.bump * c->slot_size, &M[first], (size_t)pg.bump * sizeof(corral__meta));
         pg.floor = floor;
         pg.unissued = unissued;
