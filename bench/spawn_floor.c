@@ -19,7 +19,7 @@
                       or group (no side record: one index in the per-slot
                       meta)
       R4  bracket     the thread's current scheduler, the step depth, a
-                      top-level start's ready-ring check
+                      top-level start's ready-list check
       R5  slot state  FREE on the way out; a generation about to wrap
                       retires the slot
       R6  pages       the page's free count and the moves between its
@@ -35,12 +35,15 @@
                       not do this.
 
     Run: build/bench/bench/corral_spawn_floor [--reps R] [--count N]
-         [--smoke]. The ratios divide by corral's step at 10^4 coroutines,
-    measured in the same process. A wrong checksum (a rung or corral that
+         [--smoke]. The ratios divide by corral's step at 10^4 coroutines
+    and by the bench's C++20 heap-frame spawn (peer_cpp20.cpp, linked in
+    where a C++20 compiler was found), both measured in the same process. A wrong checksum (a rung or corral that
     did not run every step) exits non-zero; timing never does.
 */
 #define _POSIX_C_SOURCE 199309L
 #include <corral/corral.h>
+
+#include "bench.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -93,7 +96,7 @@ typedef struct sf_meta {
     uint8_t mode, stop, hold, domain;
 } sf_meta;
 typedef struct sf_sched {
-    uint32_t magic, flags, depth, in_tick, ready_head, ready_tail, frame, starting;
+    uint32_t magic, flags, depth, in_tick, ready_head, frame, starting;
     const void *last_vt;
     uint32_t last_ti;
     uint32_t live, live_peak;
@@ -232,7 +235,7 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
         else if (pg->list == 2) sf_fail(s);
     }
     if (rung >= 4 && top) {
-        if (s->ready_head != s->ready_tail) sf_fail(s);
+        if (s->ready_head != SF_NIL) sf_fail(s);
         s->starting = 0;
     }
     return h;
@@ -259,6 +262,7 @@ static sf_sched *sf_create(void)
     sf_sched *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->magic = SF_MAGIC;
+    s->ready_head = SF_NIL;
     s->last_vt = s;
     s->types[0] = (sf_type){.step = sf_step, .vt = s, .ctx_size = 8, .page = 0, .plain = 1};
     sf_class *c = &s->classes[0];
@@ -319,6 +323,24 @@ static uint64_t sf_now(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+#ifdef BENCH_HAVE_CPP20
+/* what bench/peer_cpp20.cpp asks of the harness (bench.h); its spawn is
+   the only case run here, and it allocates one frame a spawn */
+uint64_t bench_now_ns(void) { return sf_now(); }
+uint64_t bench_alloc_calls(void) { return 0; }
+unsigned bench_type_of(size_t i) { return (unsigned)(i % BENCH_TYPES); }
+size_t bench_heap_bytes(void) { return 0; }
+
+/* ns a C++20 spawn (a heap frame, its first step to co_yield, destroy) */
+static double sf_run_cpp20_spawn(size_t count)
+{
+    bench_out out;
+    memset(&out, 0, sizeof out);
+    if (bench_peer_cpp20.spawn(count, &out) != 0 || out.checksum != out.expected || out.ops != count) return -1;
+    return (double)out.t_ns / (double)count;
+}
+#endif
+
 /* ns a spawn of one rung; -1 on a wrong checksum */
 static double sf_run_rung(sf_spawn_fn fn, size_t count)
 {
@@ -373,7 +395,11 @@ static int sf_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+#ifdef BENCH_HAVE_CPP20
+enum { SF_ROWS = 12, SF_MAX_REPS = 64 };
+#else
 enum { SF_ROWS = 11, SF_MAX_REPS = 64 };
+#endif
 
 int main(int argc, char **argv)
 {
@@ -399,13 +425,20 @@ int main(int argc, char **argv)
         "R4 + step bracket",            "R5 + slot state",
         "R6 + pages",                   "R7 + exact counters",
         "R7' counters deferred",
+#ifdef BENCH_HAVE_CPP20
+        "C++20 heap frame (spawn)",
+#endif
     };
     static const sf_spawn_fn rungs[] = {sf_r0, sf_r1, sf_r2, sf_r3, sf_r4, sf_r5, sf_r6, sf_r7, sf_r7d};
+    enum { SF_RUNGS = sizeof rungs / sizeof rungs[0] };
     static double t[SF_ROWS][SF_MAX_REPS];
     for (int r = 0; r < reps; r++) { /* interleaved: every row once per repetition */
         t[0][r] = sf_run_corral_step(count * 4);
         t[1][r] = sf_run_corral_spawn(count);
-        for (int k = 0; k < SF_ROWS - 2; k++) t[2 + k][r] = sf_run_rung(rungs[k], count);
+        for (int k = 0; k < SF_RUNGS; k++) t[2 + k][r] = sf_run_rung(rungs[k], count);
+#ifdef BENCH_HAVE_CPP20
+        t[2 + SF_RUNGS][r] = sf_run_cpp20_spawn(count);
+#endif
     }
     int bad = 0;
     double med[SF_ROWS];
@@ -419,9 +452,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "spawn_floor: a wrong checksum (a spawn or step that did not run)\n");
         return 1;
     }
-    printf("spawn floor: %d repetition(s) of %zu spawns, median [min..max] ns, and x corral's step\n\n", reps, count);
-    for (int k = 0; k < SF_ROWS; k++)
-        printf("%-30s %7.2f  [%6.2f..%6.2f]  %5.2fx\n", names[k], med[k], t[k][0], t[k][reps - 1],
+    const double cpp20 = SF_ROWS == 12 ? med[SF_ROWS - 1] : 0.0;
+    printf("spawn floor: %d repetition(s) of %zu spawns, median [min..max] ns, x corral's step%s\n\n", reps, count,
+           cpp20 > 0 ? ", x C++20's spawn" : "");
+    for (int k = 0; k < SF_ROWS; k++) {
+        printf("%-30s %7.2f  [%6.2f..%6.2f]  %5.2fx", names[k], med[k], t[k][0], t[k][reps - 1],
                med[0] > 0 ? med[k] / med[0] : 0.0);
+        if (cpp20 > 0 && k > 0) printf("  %5.2fx", med[k] / cpp20);
+        printf("\n");
+    }
     return 0;
 }
