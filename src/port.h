@@ -44,6 +44,15 @@
 #define CORRAL__COLD
 #endif
 
+/* ---- printf-style functions of the library's own: their formats checked */
+#if defined(__MINGW32__) && defined(__MINGW_PRINTF_FORMAT)
+#define CORRAL__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__) || defined(__clang__)
+#define CORRAL__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CORRAL__PRINTF(f, a)
+#endif
+
 /* ---- thread-local storage: the running scheduler and the last error are
    per thread. tcc has none: there they are per process, so schedulers on
    several threads need another compiler (docs/API.md, "Platforms"). */

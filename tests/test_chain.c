@@ -54,10 +54,9 @@ DEFINE_COROUTINE(idler)
 
 static char *to_text(corral_sched *s, corral_handle h, char *buf, size_t cap)
 {
-    memset(buf, 0, cap);
-    FILE *f = fmemopen(buf, cap - 1, "w");
-    cr_assert(corral_print_chain(s, h, f));
-    fclose(f);
+    corral_writer w = {.buf = buf, .cap = cap};
+    cr_assert(corral_print_chain_to(s, h, &w));
+    cr_assert_lt(w.len, cap, "the chain fits");
     return buf;
 }
 
@@ -104,10 +103,8 @@ Test(chain, the_chain_prints_from_the_outermost_caller_with_file_line_and_wait)
     cr_assert_str_eq(buf, want);
     /* the same chain from its top, in another domain */
     /* the inspector's text says where too */
-    char co_text[512] = {0};
-    FILE *f = fmemopen(co_text, sizeof co_text - 1, "w");
-    cr_assert(corral_print_co(s, t, f));
-    fclose(f);
+    char co_text[512];
+    cr_assert(corral_print_co_to(s, t, &(corral_writer){.buf = co_text, .cap = sizeof co_text}));
     char at_top[64];
     snprintf(at_top, sizeof at_top, "calling (race of 2) at test_chain.c:%d", g_top_line);
     cr_assert(strstr(co_text, at_top), "%s", co_text);
@@ -133,12 +130,11 @@ Test(chain, a_plain_yield_is_queued_at_its_line_and_a_first_step_has_no_line_yet
     corral_sched_destroy(s);
 }
 
-static char *export_text(void (*fn)(const corral_sched *, FILE *), corral_sched *s, char *buf, size_t cap)
+static char *export_text(void (*fn)(const corral_sched *, corral_writer *), corral_sched *s, char *buf, size_t cap)
 {
-    memset(buf, 0, cap);
-    FILE *f = fmemopen(buf, cap - 1, "w");
-    fn(s, f);
-    fclose(f);
+    corral_writer w = {.buf = buf, .cap = cap};
+    fn(s, &w);
+    cr_assert_lt(w.len, cap, "the output fits");
     return buf;
 }
 
@@ -149,7 +145,7 @@ Test(chain, the_json_report_and_the_chrome_trace_carry_the_same_places)
     corral_tick(s, 0.5f);
     corral_tick(s, 0.5f);
     static char buf[1 << 17];
-    export_text(corral_report_json, s, buf, sizeof buf);
+    export_text(corral_report_json_to, s, buf, sizeof buf);
     cJSON *j = cJSON_Parse(buf);
     cr_assert_not_null(j, "valid JSON:\n%s", buf);
     const cJSON *cos = cJSON_GetObjectItemCaseSensitive(j, "coroutines"), *c;
@@ -180,7 +176,7 @@ Test(chain, the_json_report_and_the_chrome_trace_carry_the_same_places)
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "domains")), 2);
     cJSON_Delete(j);
 
-    export_text(corral_trace_json, s, buf, sizeof buf);
+    export_text(corral_trace_json_to, s, buf, sizeof buf);
     j = cJSON_Parse(buf);
     cr_assert_not_null(j, "valid JSON:\n%s", buf);
     int waiting = 0, steps_at = 0;
@@ -242,15 +238,10 @@ Test(chain, a_wait_says_what_it_waits_for_as_written)
         cr_assert_not_null(in.wait_text);
         cr_assert_str_eq(in.wait_text, want[w]);
     }
-    char buf[4096] = {0};
-    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-    corral_print_chain(s, h[1], f);
-    fclose(f);
+    char buf[4096];
+    corral_print_chain_to(s, h[1], &(corral_writer){.buf = buf, .cap = sizeof buf});
     cr_assert(strstr(buf, "seconds ctx->secs, 2.000 s left of 3"), "%s", buf);
-    memset(buf, 0, sizeof buf);
-    f = fmemopen(buf, sizeof buf - 1, "w");
-    corral_report_text(s, f);
-    fclose(f);
+    corral_report_text_to(s, &(corral_writer){.buf = buf, .cap = sizeof buf});
     cr_assert(strstr(buf, "until in_range(&ctx->x)"), "the text report lists where they wait:\n%s", buf);
     cr_assert(strstr(buf, "signal ctx->door"), "%s", buf);
     corral_sched_destroy(s);

@@ -65,10 +65,8 @@ Test(channels, a_full_channel_holds_the_sender_and_values_arrive_in_order)
     corral_co_info in;
     cr_assert(corral_co_info_of(s, p, &in));
     cr_assert_eq(in.wait, CORRAL_WAIT_SEND);
-    char text[512] = {0};
-    FILE *out = fmemopen(text, sizeof text - 1, "w");
-    corral_print_chain(s, p, out);
-    fclose(out);
+    char text[512];
+    corral_print_chain_to(s, p, &(corral_writer){.buf = text, .cap = sizeof text});
     cr_assert(strstr(text, "send: full (2 of 2)"), "the chain says why it waits: %s", text);
     consumer_start(s, (consumer_ctx){.ch = ch, .id = 7, .n = 5});
     for (int f = 0; f < 8; f++) corral_tick(s, 0.1f);

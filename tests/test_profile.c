@@ -54,12 +54,11 @@ static corral_sched_desc prof_desc(uint32_t cap)
     return d;
 }
 
-static char *to_text(void (*fn)(const corral_sched *, FILE *), const corral_sched *s, char *buf, size_t cap)
+static char *to_text(void (*fn)(const corral_sched *, corral_writer *), const corral_sched *s, char *buf, size_t cap)
 {
-    memset(buf, 0, cap);
-    FILE *f = fmemopen(buf, cap - 1, "w");
-    fn(s, f);
-    fclose(f);
+    corral_writer w = {.buf = buf, .cap = cap};
+    fn(s, &w);
+    cr_assert_lt(w.len, cap, "the output fits");
     return buf;
 }
 
@@ -335,10 +334,7 @@ Test(profile, the_inspector_lists_live_coroutines_with_state_groups_age_and_link
     cr_assert_eq(n, 4u);
     cr_assert(saw_kid);
     char buf[4096];
-    memset(buf, 0, sizeof buf);
-    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-    cr_assert(corral_print_co(s, w, f));
-    fclose(f);
+    cr_assert(corral_print_co_to(s, w, &(corral_writer){.buf = buf, .cap = sizeof buf}));
     cr_assert(strstr(buf, "walker 0x") != NULL, "%s", buf);
     cr_assert(strstr(buf, "waiting (seconds)") != NULL, "%s", buf);
     cr_assert(strstr(buf, "owner 42") != NULL, "%s", buf);
@@ -347,7 +343,7 @@ Test(profile, the_inspector_lists_live_coroutines_with_state_groups_age_and_link
     cr_assert(strstr(buf, "= true\n") != NULL, "%s", buf);
     cr_assert(strstr(buf, "= <vec2>\n") != NULL, "the formatter prints other types: %s", buf);
     cr_assert(strstr(buf, "name") && strstr(buf, "= 0x"), "pointers print as addresses: %s", buf);
-    to_text(corral_dump, s, buf, sizeof buf);
+    to_text(corral_dump_to, s, buf, sizeof buf);
     cr_assert(strstr(buf, "4 live coroutines") != NULL, "%s", buf);
     cr_assert(strstr(buf, "kid 0x") && strstr(buf, "parent 0x") && strstr(buf, "ticker 0x"), "%s", buf);
     corral_sched_destroy(s);
@@ -370,7 +366,7 @@ Test(profile, the_json_report_parses_and_carries_the_counters)
 {
     corral_sched *s = busy_sched();
     static char buf[1 << 16];
-    to_text(corral_report_json, s, buf, sizeof buf);
+    to_text(corral_report_json_to, s, buf, sizeof buf);
     cJSON *j = cJSON_Parse(buf);
     cr_assert_not_null(j, "valid JSON:\n%s", buf);
     cr_assert_eq(num(j, "corral_report"), 1.0);
@@ -411,7 +407,7 @@ Test(profile, the_chrome_trace_parses_with_frame_slices_counters_and_step_slices
 {
     corral_sched *s = busy_sched();
     static char buf[1 << 17];
-    to_text(corral_trace_json, s, buf, sizeof buf);
+    to_text(corral_trace_json_to, s, buf, sizeof buf);
     cJSON *j = cJSON_Parse(buf);
     cr_assert_not_null(j, "valid JSON:\n%s", buf);
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(j, "traceEvents");
@@ -454,7 +450,7 @@ Test(profile, the_svg_chart_draws_a_line_per_used_class)
 {
     corral_sched *s = busy_sched();
     static char buf[1 << 16];
-    to_text(corral_history_svg, s, buf, sizeof buf);
+    to_text(corral_history_svg_to, s, buf, sizeof buf);
     cr_assert_eq(strncmp(buf, "<svg ", 5), 0);
     cr_assert(strstr(buf, "</svg>\n") != NULL);
     int lines = 0;
@@ -506,10 +502,7 @@ Test(profile, an_emitted_desc_ships_exact_pool_sizes_that_rerun_without_failure)
     corral_sched *s = sched_of((corral_sched_desc){0}); /* development: defaults, generous */
     cr_assert_eq(run_workload(s), 0u);
     static char buf[8192];
-    memset(buf, 0, sizeof buf);
-    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-    corral_emit_desc(s, 0.0f, f); /* exactly the peaks */
-    fclose(f);
+    corral_emit_desc_to(s, 0.0f, &(corral_writer){.buf = buf, .cap = sizeof buf}); /* exactly the peaks */
     corral_sched_destroy(s);
 
     /* parse what a programmer would paste */
@@ -597,7 +590,7 @@ Test(profile, the_step_trace_keeps_only_the_last_trace_steps)
     ticker_start(s, (ticker_ctx){10, 6, 0, NULL});
     for (int i = 0; i < 5; i++) corral_tick(s, 0.1f); /* 6 steps in all */
     static char buf[1 << 15];
-    to_text(corral_trace_json, s, buf, sizeof buf);
+    to_text(corral_trace_json_to, s, buf, sizeof buf);
     cJSON *j = cJSON_Parse(buf);
     cr_assert_not_null(j);
     int steps = 0;
@@ -658,5 +651,151 @@ Test(profile, pool_counters_follow_use_peaks_and_failures)
     cr_assert(corral_stats_pools(s, &p));
     cr_assert_eq(p.wait_nodes, 2u, "the two waiters woke, stepped, and wait again");
     cr_assert_eq(p.wait_nodes_peak, 2u);
+    corral_sched_destroy(s);
+}
+
+/* ---- the outputs' targets: a FILE, a buffer, a callback */
+
+typedef struct pieces {
+    char text[1 << 16];
+    size_t len;
+    unsigned calls, longest;
+} pieces;
+static void collect(void *user, const char *text, size_t len)
+{
+    pieces *p = user;
+    cr_assert_leq(len, (size_t)CORRAL_WRITER_PIECE, "a piece is at most CORRAL_WRITER_PIECE bytes");
+    cr_assert_lt(p->len + len, sizeof p->text);
+    memcpy(p->text + p->len, text, len);
+    p->len += len;
+    p->text[p->len] = 0;
+    p->calls++;
+    if (len > p->longest) p->longest = (unsigned)len;
+}
+
+/* one output by each target; every one the same bytes */
+typedef struct output {
+    const char *name;
+    void (*file)(corral_sched *s, corral_handle h, FILE *f);
+    void (*to)(corral_sched *s, corral_handle h, corral_writer *w);
+} output;
+static void o_text(corral_sched *s, corral_handle h, FILE *f) { (void)h, corral_report_text(s, f); }
+static void o_text_to(corral_sched *s, corral_handle h, corral_writer *w) { (void)h, corral_report_text_to(s, w); }
+static void o_json(corral_sched *s, corral_handle h, FILE *f) { (void)h, corral_report_json(s, f); }
+static void o_json_to(corral_sched *s, corral_handle h, corral_writer *w) { (void)h, corral_report_json_to(s, w); }
+static void o_trace(corral_sched *s, corral_handle h, FILE *f) { (void)h, corral_trace_json(s, f); }
+static void o_trace_to(corral_sched *s, corral_handle h, corral_writer *w) { (void)h, corral_trace_json_to(s, w); }
+static void o_svg(corral_sched *s, corral_handle h, FILE *f) { (void)h, corral_history_svg(s, f); }
+static void o_svg_to(corral_sched *s, corral_handle h, corral_writer *w) { (void)h, corral_history_svg_to(s, w); }
+static void o_desc(corral_sched *s, corral_handle h, FILE *f) { (void)h, corral_emit_desc(s, 0.25f, f); }
+static void o_desc_to(corral_sched *s, corral_handle h, corral_writer *w) { (void)h, corral_emit_desc_to(s, 0.25f, w); }
+static void o_dump(corral_sched *s, corral_handle h, FILE *f) { (void)h, corral_dump(s, f); }
+static void o_dump_to(corral_sched *s, corral_handle h, corral_writer *w) { (void)h, corral_dump_to(s, w); }
+static void o_co(corral_sched *s, corral_handle h, FILE *f) { cr_assert(corral_print_co(s, h, f)); }
+static void o_co_to(corral_sched *s, corral_handle h, corral_writer *w) { cr_assert(corral_print_co_to(s, h, w)); }
+static void o_chain(corral_sched *s, corral_handle h, FILE *f) { cr_assert(corral_print_chain(s, h, f)); }
+static void o_chain_to(corral_sched *s, corral_handle h, corral_writer *w) { cr_assert(corral_print_chain_to(s, h, w)); }
+static const output g_outputs[] = {
+    {"report_text", o_text, o_text_to}, {"report_json", o_json, o_json_to}, {"trace_json", o_trace, o_trace_to},
+    {"history_svg", o_svg, o_svg_to},   {"emit_desc", o_desc, o_desc_to},   {"dump", o_dump, o_dump_to},
+    {"print_co", o_co, o_co_to},        {"print_chain", o_chain, o_chain_to},
+};
+
+static corral_sched *written_sched(corral_handle *parent)
+{
+    corral_sched_desc d = prof_desc(16);
+    d.wait_text = true;
+    corral_sched *s = sched_of(d);
+    for (int i = 0; i < 3; i++) ticker_start(s, (ticker_ctx){.cost = 100, .steps_left = 50});
+    *parent = parent_start(s, (parent_ctx){.k = 20});
+    for (int f = 0; f < 5; f++) corral_tick(s, 0.016f);
+    return s;
+}
+
+Test(profile, every_output_writes_the_same_bytes_to_a_file_a_buffer_and_a_callback)
+{
+    corral_handle h;
+    corral_sched *s = written_sched(&h);
+    static char from_file[1 << 16], from_buf[1 << 16];
+    static pieces p;
+    for (size_t i = 0; i < sizeof g_outputs / sizeof g_outputs[0]; i++) {
+        const output *o = &g_outputs[i];
+        FILE *f = tmpfile();
+        cr_assert_not_null(f);
+        o->file(s, h, f);
+        long n = ftell(f);
+        cr_assert_gt(n, 0, "%s wrote something", o->name);
+        cr_assert_lt((size_t)n, sizeof from_file);
+        rewind(f);
+        cr_assert_eq(fread(from_file, 1, (size_t)n, f), (size_t)n);
+        from_file[n] = 0;
+        fclose(f);
+
+        corral_writer w = {.buf = from_buf, .cap = sizeof from_buf};
+        o->to(s, h, &w);
+        cr_assert_eq(w.len, (size_t)n, "%s: the buffer's len is the file's length", o->name);
+        cr_assert_str_eq(from_buf, from_file, "%s: a buffer holds what a file does", o->name);
+
+        memset(&p, 0, sizeof p);
+        corral_writer cb = {.fn = collect, .user = &p};
+        o->to(s, h, &cb);
+        cr_assert_eq(cb.len, (size_t)n, "%s: a callback writer counts every byte", o->name);
+        cr_assert_str_eq(p.text, from_file, "%s: the pieces, in order, are what a file holds", o->name);
+
+        corral_writer count = {0};
+        o->to(s, h, &count);
+        cr_assert_eq(count.len, (size_t)n, "%s: a zeroed writer only counts", o->name);
+    }
+    corral_sched_destroy(s);
+}
+
+Test(profile, a_buffer_too_small_is_cut_terminated_and_says_how_much_was_needed)
+{
+    corral_handle h;
+    corral_sched *s = written_sched(&h);
+    static char whole[1 << 16];
+    corral_writer all = {.buf = whole, .cap = sizeof whole};
+    corral_report_json_to(s, &all);
+    cr_assert_gt(all.len, 100u);
+
+    char small[17];
+    memset(small, 'x', sizeof small);
+    corral_writer w = {.buf = small, .cap = 16};
+    corral_report_json_to(s, &w);
+    cr_assert_eq(w.len, all.len, "len is what the output needed");
+    cr_assert_eq(small[15], 0, "cut at cap - 1 and terminated");
+    cr_assert_eq(small[16], 'x', "nothing written past cap");
+    cr_assert_eq(strncmp(small, whole, 15), 0);
+
+    /* appending after what is there; a full buffer takes nothing more */
+    char two[64] = "head:";
+    corral_writer a = {.buf = two, .cap = sizeof two, .len = 5};
+    corral_history_svg_to(s, &a);
+    cr_assert_eq(strncmp(two, "head:<", 6), 0, "%s", two);
+    cr_assert_eq(strlen(two), sizeof two - 1);
+    size_t before = a.len;
+    corral_dump_to(s, &a);
+    cr_assert_gt(a.len, before, "a full buffer still counts");
+    cr_assert_eq(strlen(two), sizeof two - 1);
+
+    /* an output with nothing to say leaves "" (a zero-length buffer: untouched) */
+    char none[4] = "abc";
+    corral_writer z = {.buf = none, .cap = 0};
+    corral_report_text_to(s, &z);
+    cr_assert_str_eq(none, "abc");
+    corral_sched_destroy(s);
+}
+
+Test(profile, a_null_writer_is_refused_with_null_arg)
+{
+    corral_handle h;
+    corral_sched *s = written_sched(&h);
+    corral_report_text_to(s, NULL);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
+    cr_assert(!corral_print_chain_to(s, h, NULL));
+    cr_assert(!corral_print_co_to(s, h, NULL));
+    corral_emit_desc_to(s, 0.0f, NULL);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
+    cr_assert(!corral_print_chain(s, h, NULL), "the FILE forms too");
     corral_sched_destroy(s);
 }

@@ -14,24 +14,25 @@
   let api = null, canvas, ctx2d, frameMs = 0;
 
   function call(name, ret, types, args) { return Module.ccall(name, ret, types, args); }
-  function json(name, types, args) { return JSON.parse(Module.UTF8ToString(call(name, 'number', types || [], args || []))); }
+  function text(name) { return Module.UTF8ToString(call(name, 'number', [], [])); }
+  function lines(name) { return text(name).split('\n').filter(l => l.length); }
 
   function draw() {
     ctx2d.fillStyle = '#111';
     ctx2d.fillRect(0, 0, canvas.width, canvas.height);
-    for (const s of json('web_draw')) {
-      ctx2d.fillStyle = s.c;
-      if (s.k === 'c') { ctx2d.beginPath(); ctx2d.arc(s.x, s.y, s.r, 0, 6.2832); ctx2d.fill(); }
-      else if (s.k === 'r') ctx2d.fillRect(s.x, s.y, s.w, s.h);
-      else { ctx2d.font = '13px monospace'; ctx2d.fillText(s.s, s.x, s.y); }
+    for (const l of lines('web_draw')) { /* "c x y r color", "r x y w h color", "t x y color text" */
+      const p = l.split(' '), n = i => parseFloat(p[i]);
+      if (p[0] === 'c') { ctx2d.fillStyle = p[4]; ctx2d.beginPath(); ctx2d.arc(n(1), n(2), n(3), 0, 6.2832); ctx2d.fill(); }
+      else if (p[0] === 'r') { ctx2d.fillStyle = p[5]; ctx2d.fillRect(n(1), n(2), n(3), n(4)); }
+      else { ctx2d.fillStyle = p[3]; ctx2d.font = '13px monospace'; ctx2d.fillText(p.slice(4).join(' '), n(1), n(2)); }
     }
   }
 
   function logLines() {
-    const lines = json('web_log');
-    if (!lines.length) return;
+    const logged = lines('web_log');
+    if (!logged.length) return;
     const el = document.getElementById('log');
-    for (const l of lines) {
+    for (const l of logged) {
       state.log.push(l);
       if (/^live \d+$/.test(l)) continue; /* the sample's count, for the test */
       const d = document.createElement('div');
@@ -49,32 +50,34 @@
   const esc = s => String(s).replace(/[&<>]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }[c]));
 
   function inspect() {
-    const j = json('web_inspect', ['number'], [40]);
+    const j = JSON.parse(text('web_inspect')); /* corral_report_json: docs/PROFILING.md */
     state.inspect = j;
+    const a = j.arena;
     document.getElementById('summary').textContent =
-      'frame ' + j.frame + ' · ' + j.time.toFixed(2) + ' s · ' + j.live + ' live (peak ' + j.live_peak + ') · ' +
-      (j.slot_bytes / 1024).toFixed(1) + ' KiB in slots of ' + (j.total_bytes / 1024).toFixed(1) + ' KiB · step ' + frameMs.toFixed(2) + ' ms';
+      'frame ' + j.frame + ' · ' + j.time.toFixed(2) + ' s · ' + a.live + ' live (peak ' + a.live_peak + ') · ' +
+      (a.slot_bytes / 1024).toFixed(1) + ' KiB in slots of ' + (a.total_bytes / 1024).toFixed(1) + ' KiB · step ' + frameMs.toFixed(2) + ' ms';
     table('types', ['type', 'live', 'peak', 'started', 'failed', 'slot B'],
-      j.types.map(t => [esc(t.name), t.live, t.peak, t.started, t.failed, t.slot]));
-    table('classes', ['slot B', 'used', 'peak', 'capacity'], j.classes.map(c => [c.slot, c.used, c.peak, c.capacity]));
+      j.types.map(t => [esc(t.name), t.live, t.peak, t.started, t.failed, t.slot_size]));
+    table('classes', ['slot B', 'used', 'peak', 'capacity'], j.classes.map(c => [c.slot_size, c.used, c.peak, c.capacity]));
     const chart = document.getElementById('chart'), g = chart.getContext('2d');
     g.fillStyle = '#181818'; g.fillRect(0, 0, chart.width, chart.height);
-    const max = Math.max(1, ...j.history);
+    const hist = j.history.map(f => f.slot_bytes), max = Math.max(1, ...hist);
     g.fillStyle = '#3a7';
-    j.history.forEach((v, i) => { const h = chart.height * v / max; g.fillRect(i * chart.width / 120, chart.height - h, chart.width / 120, h); });
+    hist.forEach((v, i) => { const h = chart.height * v / max; g.fillRect(i * chart.width / 120, chart.height - h, chart.width / 120, h); });
     const list = document.getElementById('coroutines');
     list.innerHTML = '';
-    for (const c of j.coroutines) {
+    for (const c of j.coroutines.slice(0, 40)) {
+      const [index, gen] = c.handle.split(':').map(x => parseInt(x)); /* "0x000001:3" */
       const d = document.createElement('div');
       d.className = 'co';
       const fields = Object.entries(c.fields).map(([k, v]) => esc(k) + '=' + esc(v)).join(' ');
-      d.innerHTML = '<b>' + esc(c.type) + '</b> ' + esc(c.state) + ' · ' + esc(c.wait) + (c.text ? ' ' + esc(c.text) : '') +
-        (c.left > 0 ? ' (' + c.left.toFixed(2) + ' left)' : '') + (c.line ? ' · <i>' + esc(c.file) + ':' + c.line + '</i>' : '') +
+      d.innerHTML = '<b>' + esc(c.type) + '</b> ' + esc(c.state) + (c.waits && c.waits !== c.state ? ' · ' + esc(c.waits) : '') +
+        (c.line ? ' · <i>' + esc(c.file.split('/').pop()) + ':' + c.line + '</i>' : '') +
         '<br><span class="f">' + fields + '</span> ';
       for (const [label, what] of [['pause', 0], ['resume', 1], ['step', 2]]) {
         const b = document.createElement('button');
         b.textContent = label;
-        b.onclick = () => { call('web_pause', 'number', ['number', 'number', 'number'], [c.index, c.gen, what]); inspect(); };
+        b.onclick = () => { call('web_pause', 'number', ['number', 'number', 'number'], [index, gen, what]); inspect(); };
         d.appendChild(b);
       }
       list.appendChild(d);

@@ -1,6 +1,6 @@
 /*
     host.h -- what a browser sample gives the page (web/host.c does the
-    rest: the scheduler, the frame, the inspector's JSON).
+    rest: the scheduler, the frame, the inspector).
 
     A sample draws by adding shapes (host_circle, host_rect, host_text)
     when the host asks it to draw, and logs lines the page shows and the

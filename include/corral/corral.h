@@ -90,6 +90,10 @@
         corral_print_co, corral_field_text, corral_dump, corral_print_chain,
         corral_report_json, corral_trace_json, corral_history_svg, corral_budget_desc,
         corral_emit_desc, corral_verify, corral_report_text
+    text to a buffer or a callback, each as its FILE form
+        corral_print_co_to, corral_dump_to, corral_print_chain_to,
+        corral_report_json_to, corral_trace_json_to, corral_history_svg_to,
+        corral_emit_desc_to, corral_report_text_to
 
     MANUALS
         A link such as (API.md, "Rollback") names a manual and its section:
@@ -1641,9 +1645,28 @@ CORRAL_API bool corral_next_co(const corral_sched *sched, uint32_t *cursor, corr
 CORRAL_API bool corral_co_info_of(const corral_sched *sched, corral_handle h, corral_co_info *out);
 CORRAL_API const char *corral_co_state_str(corral_co_state st);
 CORRAL_API const char *corral_wait_kind_str(corral_wait_kind k);
+/* Where a text or JSON output goes (every corral_*_to function; the
+   FILE * forms write the same bytes to a FILE). With `fn`, each piece of
+   the text in order (not terminated, at most CORRAL_WRITER_PIECE bytes; a
+   piece longer than that, which only a name or wait text of about that
+   length makes, is cut), given `user`. Without: into `buf` of `cap`
+   bytes, after the `len` already there, cut at its end and always
+   terminated. Either way `len` grows by every byte the output has, so
+   `len >= cap` after a call means the buffer was too small; a zeroed
+   writer only counts. */
+typedef struct corral_writer {
+    void (*fn)(void *user, const char *text, size_t len);
+    void *user;
+    char *buf;
+    size_t cap;
+    size_t len;
+} corral_writer;
+#define CORRAL_WRITER_PIECE 1024
+
 /* One coroutine and its context fields by name and value (integers,
    floats, bools, pointers; others through desc.field_formatter, else hex). */
 CORRAL_API bool corral_print_co(const corral_sched *sched, corral_handle h, FILE *out);
+CORRAL_API bool corral_print_co_to(const corral_sched *sched, corral_handle h, corral_writer *out);
 /* One context field's value as text, as corral_print_co prints it (the
    formatter of desc.field_formatter for OTHER fields, else hex bytes):
    into buf (cap bytes, always terminated). value: the field's bytes. */
@@ -1651,6 +1674,7 @@ CORRAL_API bool corral_field_text(const corral_sched *sched, const corral_field 
                                   size_t cap);
 /* Every live coroutine, as corral_print_co. */
 CORRAL_API void corral_dump(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_dump_to(const corral_sched *sched, corral_writer *out);
 /* The chain h is part of, from its outermost caller down to the innermost
    coroutines (a race's or sync's arms each below it, indented): a line
    each with its type, handle, the source file and line it is suspended
@@ -1658,17 +1682,21 @@ CORRAL_API void corral_dump(const corral_sched *sched, FILE *out);
    The line of h starts with "> ". JSON ("coroutines" of corral_report_json)
    and the Chrome trace ("waiting now") carry the same. */
 CORRAL_API bool corral_print_chain(const corral_sched *sched, corral_handle h, FILE *out);
+CORRAL_API bool corral_print_chain_to(const corral_sched *sched, corral_handle h, corral_writer *out);
 
 /* ---- exports (PROFILING.md has the schemas) */
 /* JSON: arena, pools, classes, types, history. */
 CORRAL_API void corral_report_json(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_report_json_to(const corral_sched *sched, corral_writer *out);
 /* Chrome trace-event JSON (Perfetto, chrome://tracing): counter tracks of
    arena bytes per class and live coroutines per type, a slice per frame of
    history and, with timing and desc.trace_steps, a slice per step. */
 CORRAL_API void corral_trace_json(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_trace_json_to(const corral_sched *sched, corral_writer *out);
 /* SVG chart of arena bytes in use per size class over the frames of
    history (plain SVG, no dependency). */
 CORRAL_API void corral_history_svg(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_history_svg_to(const corral_sched *sched, corral_writer *out);
 
 /* ---- budgets: profile in development, ship exact pool sizes */
 /* Fill `out` with a desc whose capacities are peak * (1 + headroom) (at
@@ -1678,6 +1706,7 @@ CORRAL_API void corral_history_svg(const corral_sched *sched, FILE *out);
 CORRAL_API bool corral_budget_desc(const corral_sched *sched, float headroom, corral_sched_desc *out);
 /* The same, printed as a ready-to-paste C initializer. */
 CORRAL_API void corral_emit_desc(const corral_sched *sched, float headroom, FILE *out);
+CORRAL_API void corral_emit_desc_to(const corral_sched *sched, float headroom, corral_writer *out);
 
 /* Check every invariant of the scheduler's state: free lists, slot states,
    counters, lanes, wait nodes, group lists, heaps. True when all hold;
@@ -1688,6 +1717,7 @@ CORRAL_API bool corral_verify(const corral_sched *sched);
 
 /* Print the arena, class and type tables as aligned text. */
 CORRAL_API void corral_report_text(const corral_sched *sched, FILE *out);
+CORRAL_API void corral_report_text_to(const corral_sched *sched, corral_writer *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

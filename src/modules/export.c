@@ -2,13 +2,77 @@
     export.c -- the live inspector, the JSON report, the Chrome trace, the
     SVG chart and the budget emitter.
 
-    Everything here reads the arena and writes to a FILE the caller gives;
-    nothing allocates. Formats are documented in docs/PROFILING.md.
+    Everything here reads the arena and writes to what the caller gives: a
+    FILE, or a corral_writer (its callback, or its buffer); nothing
+    allocates. Formats are documented in docs/PROFILING.md.
 */
 #include "../corral_internal.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
+
+/* ---------------------------------------------------------------- output */
+
+/* Where an output goes: file, else w; call names the public function for
+   the errors it reports. */
+typedef struct corral__out {
+    FILE *file;
+    corral_writer *w;
+    const char *call;
+} corral__out;
+
+static const void *corral__out_target(const corral__out *o)
+{
+    return o->file ? (const void *)o->file : (const void *)o->w;
+}
+
+/* a writer's output starts terminated, so an empty one is "" */
+static corral__out corral__out_to(corral_writer *w, const char *call)
+{
+    if (w && !w->fn && w->buf && w->cap) w->buf[w->len < w->cap ? w->len : w->cap - 1] = '\0';
+    return (corral__out){NULL, w, call};
+}
+
+/* n bytes of text: to the file, the callback, or the buffer (cut at its
+   end, always terminated; len counts every byte all the same) */
+static void corral__pn(corral__out *o, const char *text, size_t n)
+{
+    if (n == 0) return;
+    if (o->file) {
+        fwrite(text, 1, n, o->file);
+        return;
+    }
+    corral_writer *w = o->w;
+    if (w->fn) {
+        w->fn(w->user, text, n);
+    } else if (w->buf && w->len + 1 < w->cap) {
+        size_t k = n < w->cap - 1 - w->len ? n : w->cap - 1 - w->len;
+        memcpy(w->buf + w->len, text, k);
+        w->buf[w->len + k] = '\0';
+    }
+    w->len += n;
+}
+static void corral__ps(corral__out *o, const char *text) { corral__pn(o, text, strlen(text)); }
+static void corral__pc(corral__out *o, char c) { corral__pn(o, &c, 1); }
+
+CORRAL__PRINTF(2, 3) static void corral__pf(corral__out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (o->file) {
+        vfprintf(o->file, fmt, ap);
+    } else if (!o->w->fn && o->w->buf && o->w->len < o->w->cap) { /* straight into the buffer */
+        corral_writer *w = o->w;
+        int n = vsnprintf(w->buf + w->len, w->cap - w->len, fmt, ap);
+        if (n > 0) w->len += (size_t)n;
+    } else { /* a callback's piece, at most CORRAL_WRITER_PIECE bytes */
+        char piece[CORRAL_WRITER_PIECE + 1];
+        int n = vsnprintf(piece, sizeof piece, fmt, ap);
+        if (n > 0) corral__pn(o, piece, (size_t)n < sizeof piece ? (size_t)n : sizeof piece - 1);
+    }
+    va_end(ap);
+}
 
 /* ---------------------------------------------------------------- inspector */
 
@@ -198,19 +262,19 @@ bool corral_field_text(const corral_sched *s, const corral_field *f, const void 
 
 static const char *corral__base_name(const char *path);
 
-static void corral__print_info(const corral_sched *s, const corral_co_info *in, FILE *out)
+static void corral__print_info(const corral_sched *s, const corral_co_info *in, corral__out *out)
 {
-    fprintf(out, "%s 0x%06x:%u  %s", in->type_name, in->handle.index, in->handle.gen, corral_co_state_str(in->state));
-    if (in->wait != CORRAL_WAIT_NONE) fprintf(out, " (%s)", corral_wait_kind_str(in->wait));
+    corral__pf(out, "%s 0x%06x:%u  %s", in->type_name, in->handle.index, in->handle.gen, corral_co_state_str(in->state));
+    if (in->wait != CORRAL_WAIT_NONE) corral__pf(out, " (%s)", corral_wait_kind_str(in->wait));
     if (in->call == CORRAL_CALL_RACE || in->call == CORRAL_CALL_SYNC)
-        fprintf(out, " (%s of %u)", in->call == CORRAL_CALL_RACE ? "race" : "sync", in->arms);
-    if (in->line) fprintf(out, " at %s:%u", corral__base_name(in->file), in->line);
-    fprintf(out, "  phase %s  age %" PRIu64 " frames", corral__phase_str(in->phase), in->age_frames);
-    if (in->owner) fprintf(out, "  owner %" PRIu64, in->owner);
-    if (in->tags) fprintf(out, "  tags 0x%x", in->tags);
-    if (in->parent.gen) fprintf(out, "  parent 0x%06x:%u", in->parent.index, in->parent.gen);
-    if (in->child.gen) fprintf(out, "  child 0x%06x:%u", in->child.index, in->child.gen);
-    fputc('\n', out);
+        corral__pf(out, " (%s of %u)", in->call == CORRAL_CALL_RACE ? "race" : "sync", in->arms);
+    if (in->line) corral__pf(out, " at %s:%u", corral__base_name(in->file), in->line);
+    corral__pf(out, "  phase %s  age %" PRIu64 " frames", corral__phase_str(in->phase), in->age_frames);
+    if (in->owner) corral__pf(out, "  owner %" PRIu64, in->owner);
+    if (in->tags) corral__pf(out, "  tags 0x%x", in->tags);
+    if (in->parent.gen) corral__pf(out, "  parent 0x%06x:%u", in->parent.index, in->parent.gen);
+    if (in->child.gen) corral__pf(out, "  child 0x%06x:%u", in->child.index, in->child.gen);
+    corral__pc(out, '\n');
     uint32_t n = 0;
     const corral_field *f = in->type->fields ? in->type->fields(&n) : NULL;
     size_t w = 0;
@@ -219,24 +283,24 @@ static void corral__print_info(const corral_sched *s, const corral_co_info *in, 
         char val[96];
         val[0] = 0;
         corral_field_text(s, &f[i], (const unsigned char *)in->ctx + f[i].offset, val, sizeof val);
-        fprintf(out, "    %-*s  %-14s = %s\n", (int)w, f[i].name, f[i].type_name, val);
+        corral__pf(out, "    %-*s  %-14s = %s\n", (int)w, f[i].name, f[i].type_name, val);
     }
 }
 
-bool corral_print_co(const corral_sched *s, corral_handle h, FILE *out)
+static bool corral__print_co(const corral_sched *s, corral_handle h, corral__out *out)
 {
     corral_co_info in;
     if (!corral_co_info_of(s, h, &in)) return false;
-    CORRAL__REQUIRE(s, out, CORRAL_ERR_NULL_ARG, false);
+    CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, false);
     corral__print_info(s, &in, out);
     return true;
 }
 
-void corral_dump(const corral_sched *s, FILE *out)
+static void corral__dump(const corral_sched *s, corral__out *out)
 {
     if (!corral__check(s)) return;
-    CORRAL__REQUIRE(s, out, CORRAL_ERR_NULL_ARG, );
-    fprintf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", s->arena.live, s->now.frame);
+    CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, );
+    corral__pf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", s->arena.live, s->now.frame);
     uint32_t cur = 0;
     corral_co_info in;
     while (corral_next_co(s, &cur, &in)) corral__print_info(s, &in, out);
@@ -310,23 +374,23 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
 }
 
 /* one line of a chain: depth, type, handle, where, what */
-static void corral__chain_line(const corral_sched *s, const corral_co *co, uint32_t depth, bool mark, FILE *out)
+static void corral__chain_line(const corral_sched *s, const corral_co *co, uint32_t depth, bool mark, corral__out *out)
 {
     corral_co_info in;
     char what[160];
     corral__info(s, co, &in);
     corral__wait_text(s, co, &in, what, sizeof what);
-    fprintf(out, "%s%*s%s 0x%06x:%u  %s", mark ? "> " : "  ", (int)(2 * depth), "", in.type_name, in.handle.index,
-            in.handle.gen, corral__base_name(in.file));
-    if (in.line) fprintf(out, ":%u", in.line);
-    fprintf(out, "  %s\n", what);
+    corral__pf(out, "%s%*s%s 0x%06x:%u  %s", mark ? "> " : "  ", (int)(2 * depth), "", in.type_name, in.handle.index,
+               in.handle.gen, corral__base_name(in.file));
+    if (in.line) corral__pf(out, ":%u", in.line);
+    corral__pf(out, "  %s\n", what);
 }
 
 /* co and what it awaits, below it: a call chain iteratively, a race's or
    sync's arms each with its own (recursive, one level per race nested in
    a race) */
 static void corral__chain_from(const corral_sched *s, const corral_co *co, uint32_t depth, const corral_co *mark,
-                               FILE *out)
+                               corral__out *out)
 {
     const corral__node *N = corral__nodes(s);
     while (co) {
@@ -343,13 +407,13 @@ static void corral__chain_from(const corral_sched *s, const corral_co *co, uint3
     }
 }
 
-bool corral_print_chain(const corral_sched *s, corral_handle h, FILE *out)
+static bool corral__print_chain(const corral_sched *s, corral_handle h, corral__out *out)
 {
     if (!corral__check(s)) return false;
     corral_error err;
     const corral_co *co = corral__resolve(s, h, &err);
-    CORRAL__REQUIRE_AT(s, co, err, __func__, h, NULL, NULL, false);
-    CORRAL__REQUIRE(s, out, CORRAL_ERR_NULL_ARG, false);
+    CORRAL__REQUIRE_AT(s, co, err, out->call, h, NULL, NULL, false);
+    CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, false);
     const corral_co *root = co;
     for (uint32_t n = 0; n <= s->arena.total_slots; n++) { /* up to the outermost caller */
         const corral__meta *m = corral__meta_of(s, root);
@@ -362,42 +426,47 @@ bool corral_print_chain(const corral_sched *s, corral_handle h, FILE *out)
 
 /* ---------------------------------------------------------------- JSON */
 
-static void corral__json_str(FILE *out, const char *str)
+static void corral__json_str(corral__out *out, const char *str)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(str ? str : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
+    const char *run = str ? str : "", *p = run;
+    corral__pc(out, '"');
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c != '"' && c != '\\' && c >= 0x20) continue;
+        corral__pn(out, run, (size_t)(p - run)); /* the plain run before it */
+        if (c == '"' || c == '\\') corral__pf(out, "\\%c", c);
+        else corral__pf(out, "\\u%04x", c);
+        run = p + 1;
     }
-    fputc('"', out);
+    corral__pn(out, run, (size_t)(p - run));
+    corral__pc(out, '"');
 }
 
-static void corral__json_pool(FILE *out, const char *name, uint32_t used, uint32_t peak, uint32_t cap,
+static void corral__json_pool(corral__out *out, const char *name, uint32_t used, uint32_t peak, uint32_t cap,
                               uint64_t failures, bool last)
 {
-    fprintf(out, "    \"%s\": {\"used\": %u, \"peak\": %u, \"capacity\": %u, \"failures\": %" PRIu64 "}%s\n", name,
-            used, peak, cap, failures, last ? "" : ",");
+    corral__pf(out, "    \"%s\": {\"used\": %u, \"peak\": %u, \"capacity\": %u, \"failures\": %" PRIu64 "}%s\n", name,
+               used, peak, cap, failures, last ? "" : ",");
 }
 
-void corral_report_json(const corral_sched *s, FILE *out)
+static void corral__report_json(const corral_sched *s, corral__out *out)
 {
-    if (!corral__stats_ok(__func__, s, out)) return;
+    if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
     corral_arena_stats a = {0};
     corral_pool_stats p = {0};
     corral_stats_arena(s, &a);
     corral_stats_pools(s, &p);
-    fprintf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",
-            s->now.frame, s->domains.d[0].time, s->now.unscaled_time);
-    fprintf(out,
-            "  \"arena\": {\"total_bytes\": %" PRIu64 ", \"slab_bytes\": %" PRIu64 ", \"slot_bytes\": %" PRIu64
-            ", \"slot_bytes_peak\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"ctx_bytes_peak\": %" PRIu64
-            ", \"padding_bytes\": %" PRIu64 ", \"live\": %u, \"live_peak\": %u, \"timing\": %s, \"tick_ns_last\": %" PRIu64
-            ", \"tick_ns_max\": %" PRIu64 ", \"tick_ns_total\": %" PRIu64 "},\n",
-            a.total_bytes, a.slab_bytes, a.slot_bytes, a.slot_bytes_peak, a.ctx_bytes, a.ctx_bytes_peak,
-            a.slot_bytes - a.ctx_bytes, a.live, a.live_peak, s->prof.timing ? "true" : "false", a.tick_ns_last,
-            a.tick_ns_max, a.tick_ns_total);
-    fprintf(out, "  \"pools\": {\n");
+    corral__pf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",
+               s->now.frame, s->domains.d[0].time, s->now.unscaled_time);
+    corral__pf(out,
+               "  \"arena\": {\"total_bytes\": %" PRIu64 ", \"slab_bytes\": %" PRIu64 ", \"slot_bytes\": %" PRIu64
+               ", \"slot_bytes_peak\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"ctx_bytes_peak\": %" PRIu64
+               ", \"padding_bytes\": %" PRIu64 ", \"live\": %u, \"live_peak\": %u, \"timing\": %s, \"tick_ns_last\": %" PRIu64
+               ", \"tick_ns_max\": %" PRIu64 ", \"tick_ns_total\": %" PRIu64 "},\n",
+               a.total_bytes, a.slab_bytes, a.slot_bytes, a.slot_bytes_peak, a.ctx_bytes, a.ctx_bytes_peak,
+               a.slot_bytes - a.ctx_bytes, a.live, a.live_peak, s->prof.timing ? "true" : "false", a.tick_ns_last,
+               a.tick_ns_max, a.tick_ns_total);
+    corral__pf(out, "  \"pools\": {\n");
     corral__json_pool(out, "wait_nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures, false);
     corral__json_pool(out, "group_nodes", p.group_nodes, p.group_nodes_peak, p.group_nodes_capacity, p.group_failures, false);
     corral__json_pool(out, "side_records", p.side_records, p.side_records_peak, p.side_records_capacity, p.side_failures, false);
@@ -406,81 +475,93 @@ void corral_report_json(const corral_sched *s, FILE *out)
     corral__json_pool(out, "channels", p.channels, p.channels_peak, p.channels_capacity, p.channel_failures, false);
     corral__json_pool(out, "semaphores_and_waitgroups", p.counters, p.counters_peak, p.counters_capacity,
                       p.counter_failures, true);
-    fprintf(out, "  },\n  \"classes\": [\n");
+    corral__pf(out, "  },\n  \"classes\": [\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         corral_class_stats c;
         corral_stats_class(s, i, &c);
-        fprintf(out, "    {\"index\": %u, \"name\": ", i);
+        corral__pf(out, "    {\"index\": %u, \"name\": ", i);
         corral__json_str(out, c.name);
-        fprintf(out,
-                ", \"slot_size\": %u, \"capacity\": %u, \"used\": %u, \"peak\": %u, \"headroom\": %u, \"retired\": %u"
-                ", \"failures\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"padding_bytes\": %" PRIu64 "}%s\n",
-                c.slot_size, c.capacity, c.used, c.peak, c.capacity - c.retired - c.peak, c.retired, c.failures,
-                c.ctx_bytes, c.padding_bytes, i + 1 < s->arena.class_count ? "," : "");
+        corral__pf(out,
+                   ", \"slot_size\": %u, \"capacity\": %u, \"used\": %u, \"peak\": %u, \"headroom\": %u, \"retired\": %u"
+                   ", \"failures\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"padding_bytes\": %" PRIu64 "}%s\n",
+                   c.slot_size, c.capacity, c.used, c.peak, c.capacity - c.retired - c.peak, c.retired, c.failures,
+                   c.ctx_bytes, c.padding_bytes, i + 1 < s->arena.class_count ? "," : "");
     }
-    fprintf(out, "  ],\n  \"types\": [\n");
+    corral__pf(out, "  ],\n  \"types\": [\n");
     for (uint32_t i = 0; i < s->types.type_count; i++) {
         corral_type_stats t;
         corral_stats_type(s, i, &t);
-        fprintf(out, "    {\"name\": ");
+        corral__pf(out, "    {\"name\": ");
         corral__json_str(out, t.name);
-        fprintf(out, ", \"id\": %u, \"budget\": %u, \"ctx_size\": %u, \"slot_size\": %u, \"class\": ", t.id, t.budget,
-                t.ctx_size, t.slot_size);
-        if (t.slot_size) fprintf(out, "%u", t.class_index);
-        else fprintf(out, "null");
-        fprintf(out,
-                ", \"padding\": %u, \"live\": %u, \"peak\": %u, \"started\": %" PRIu64 ", \"finished\": %" PRIu64
-                ", \"stopped\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"steps_timed\": %" PRIu64 ", \"step_ns\": %" PRIu64
-                ", \"step_ns_max\": %" PRIu64 ", \"ended\": {",
-                t.padding, t.live, t.peak, t.started, t.finished, t.stopped, t.failed, t.steps, t.steps_timed, t.step_ns,
-                t.step_ns_max);
+        corral__pf(out, ", \"id\": %u, \"budget\": %u, \"ctx_size\": %u, \"slot_size\": %u, \"class\": ", t.id, t.budget,
+                   t.ctx_size, t.slot_size);
+        if (t.slot_size) corral__pf(out, "%u", t.class_index);
+        else corral__pf(out, "null");
+        corral__pf(out,
+                   ", \"padding\": %u, \"live\": %u, \"peak\": %u, \"started\": %" PRIu64 ", \"finished\": %" PRIu64
+                   ", \"stopped\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"steps_timed\": %" PRIu64 ", \"step_ns\": %" PRIu64
+                   ", \"step_ns_max\": %" PRIu64 ", \"ended\": {",
+                   t.padding, t.live, t.peak, t.started, t.finished, t.stopped, t.failed, t.steps, t.steps_timed, t.step_ns,
+                   t.step_ns_max);
         for (int r = CORRAL_END_FINISHED; r < CORRAL_END_COUNT; r++) { /* by reason, its words' spaces as _ */
             char key[32];
             snprintf(key, sizeof key, "%s", corral_end_reason_str((corral_end_reason)r));
             for (char *c = key; *c; c++) if (*c == ' ') *c = '_';
-            fprintf(out, "%s\"%s\": %" PRIu64, r > CORRAL_END_FINISHED ? ", " : "", key, t.ended[r]);
+            corral__pf(out, "%s\"%s\": %" PRIu64, r > CORRAL_END_FINISHED ? ", " : "", key, t.ended[r]);
         }
-        fprintf(out, "}}%s\n", i + 1 < s->types.type_count ? "," : "");
+        corral__pf(out, "}}%s\n", i + 1 < s->types.type_count ? "," : "");
     }
-    fprintf(out, "  ],\n  \"domains\": [");
+    corral__pf(out, "  ],\n  \"domains\": [");
     for (uint32_t d = 0; d < s->domains.count; d++)
-        fprintf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s}", d ? ", " : "", s->domains.d[d].time,
-                (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
-    fprintf(out, "],\n  \"coroutines\": [");
+        corral__pf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s}", d ? ", " : "", s->domains.d[d].time,
+                   (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
+    corral__pf(out, "],\n  \"coroutines\": [");
     uint32_t cur = 0, listed = 0;
     corral_co_info in;
     while (corral_next_co(s, &cur, &in)) {
         char what[160];
         corral__wait_text(s, corral__co_of_global(s, cur - 1), &in, what, sizeof what);
-        fprintf(out, "%s\n    {\"handle\": \"0x%06x:%u\", \"type\": ", listed++ ? "," : "", in.handle.index,
-                in.handle.gen);
+        corral__pf(out, "%s\n    {\"handle\": \"0x%06x:%u\", \"type\": ", listed++ ? "," : "", in.handle.index,
+                   in.handle.gen);
         corral__json_str(out, in.type_name);
-        fprintf(out, ", \"state\": \"%s\", \"file\": ", corral_co_state_str(in.state));
+        corral__pf(out, ", \"state\": \"%s\", \"file\": ", corral_co_state_str(in.state));
         corral__json_str(out, in.file);
-        fprintf(out, ", \"line\": %u, \"waits\": ", in.line);
+        corral__pf(out, ", \"line\": %u, \"waits\": ", in.line);
         corral__json_str(out, what);
-        fprintf(out, ", \"left\": %.9g, \"domain\": %u, \"parent\": ", in.left, in.domain);
-        if (in.parent.gen) fprintf(out, "\"0x%06x:%u\"}", in.parent.index, in.parent.gen);
-        else fprintf(out, "null}");
+        corral__pf(out, ", \"left\": %.9g, \"domain\": %u, \"parent\": ", in.left, in.domain);
+        if (in.parent.gen) corral__pf(out, "\"0x%06x:%u\"", in.parent.index, in.parent.gen);
+        else corral__pf(out, "null");
+        corral__pf(out, ", \"fields\": {");
+        uint32_t nf = 0;
+        const corral_field *f = in.type->fields ? in.type->fields(&nf) : NULL;
+        for (uint32_t k = 0; k < nf; k++) { /* each as corral_print_co prints it */
+            char value[96];
+            corral_field_text(s, &f[k], (const unsigned char *)in.ctx + f[k].offset, value, sizeof value);
+            corral__pf(out, "%s", k ? ", " : "");
+            corral__json_str(out, f[k].name);
+            corral__pf(out, ": ");
+            corral__json_str(out, value);
+        }
+        corral__pf(out, "}}");
     }
-    fprintf(out, "%s],\n  \"history\": [\n", listed ? "\n  " : "");
+    corral__pf(out, "%s],\n  \"history\": [\n", listed ? "\n  " : "");
     for (uint32_t k = 0; k < s->prof.hist_count; k++) {
         const corral_frame_sample *f = corral__hist_at(s, k);
-        fprintf(out,
-                "    {\"frame\": %" PRIu64 ", \"time\": %.9g, \"dt\": %.9g, \"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64
-                ", \"tick_ns\": %" PRIu64 ", \"class_used\": [",
-                f->frame, f->time, (double)f->dt, f->live, f->steps, f->slot_bytes, f->tick_ns);
-        for (uint32_t i = 0; i < s->arena.class_count; i++) fprintf(out, "%s%u", i ? ", " : "", f->class_used[i]);
-        fprintf(out, "]}%s\n", k + 1 < s->prof.hist_count ? "," : "");
+        corral__pf(out,
+                   "    {\"frame\": %" PRIu64 ", \"time\": %.9g, \"dt\": %.9g, \"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64
+                   ", \"tick_ns\": %" PRIu64 ", \"class_used\": [",
+                   f->frame, f->time, (double)f->dt, f->live, f->steps, f->slot_bytes, f->tick_ns);
+        for (uint32_t i = 0; i < s->arena.class_count; i++) corral__pf(out, "%s%u", i ? ", " : "", f->class_used[i]);
+        corral__pf(out, "]}%s\n", k + 1 < s->prof.hist_count ? "," : "");
     }
-    fprintf(out, "  ]\n}\n");
+    corral__pf(out, "  ]\n}\n");
 }
 
 /* ---------------------------------------------------------------- Chrome trace */
 
-void corral_trace_json(const corral_sched *s, FILE *out)
+static void corral__trace_json(const corral_sched *s, corral__out *out)
 {
-    if (!corral__stats_ok(__func__, s, out)) return;
+    if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
     const corral__type_entry *T = corral__types(s);
     /* timestamps: the desc clock when timing is on (ns from the first event),
        else game time (unscaled seconds) */
@@ -497,48 +578,48 @@ void corral_trace_json(const corral_sched *s, FILE *out)
         }
     }
     if (base == UINT64_MAX) base = 0;
-    fprintf(out, "{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": \"corral\", \"clock\": \"%s\"},\n",
-            clocked ? "desc.clock" : "game time");
-    fprintf(out, "\"traceEvents\": [\n");
-    fprintf(out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"corral\"}},\n");
-    fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"frames\"}},\n");
-    fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"steps\"}},\n");
-    fprintf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 3, \"args\": {\"name\": \"waiting now\"}}");
+    corral__pf(out, "{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": \"corral\", \"clock\": \"%s\"},\n",
+               clocked ? "desc.clock" : "game time");
+    corral__pf(out, "\"traceEvents\": [\n");
+    corral__pf(out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"corral\"}},\n");
+    corral__pf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"frames\"}},\n");
+    corral__pf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"steps\"}},\n");
+    corral__pf(out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 3, \"args\": {\"name\": \"waiting now\"}}");
     double last_ts = 0.0; /* the end of the last event: where the waits are shown */
     for (uint32_t k = 0; k < s->prof.hist_count; k++) {
         const corral_frame_sample *f = corral__hist_at(s, k);
         double ts = clocked && f->tick_start_ns ? (double)(f->tick_start_ns - base) / 1000.0 : f->time * 1e6;
         double dur = clocked && f->tick_start_ns ? (double)f->tick_ns / 1000.0 : (double)f->dt * 1e6;
         if (ts + dur > last_ts) last_ts = ts + dur;
-        fprintf(out,
-                ",\n{\"name\": \"frame %" PRIu64 "\", \"cat\": \"corral\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, "
-                "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64 "}}",
-                f->frame, ts, dur, f->live, f->steps, f->slot_bytes);
-        fprintf(out, ",\n{\"name\": \"arena bytes\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {", ts);
+        corral__pf(out,
+                   ",\n{\"name\": \"frame %" PRIu64 "\", \"cat\": \"corral\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"live\": %u, \"steps\": %u, \"slot_bytes\": %" PRIu64 "}}",
+                   f->frame, ts, dur, f->live, f->steps, f->slot_bytes);
+        corral__pf(out, ",\n{\"name\": \"arena bytes\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {", ts);
         for (uint32_t i = 0; i < s->arena.class_count; i++)
-            fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", s->arena.classes[i].name,
-                    (uint64_t)f->class_used[i] * s->arena.classes[i].slot_size);
-        fprintf(out, "}}");
-        fprintf(out, ",\n{\"name\": \"live coroutines\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {", ts);
+            corral__pf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", s->arena.classes[i].name,
+                       (uint64_t)f->class_used[i] * s->arena.classes[i].slot_size);
+        corral__pf(out, "}}");
+        corral__pf(out, ",\n{\"name\": \"live coroutines\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {", ts);
         for (uint32_t t = 0; t < s->types.type_count && t < CORRAL_HISTORY_TYPES; t++) {
-            fprintf(out, "%s", t ? ", " : "");
+            corral__pf(out, "%s", t ? ", " : "");
             corral__json_str(out, T[t].vt->name);
-            fprintf(out, ": %u", f->type_live[t]);
+            corral__pf(out, ": %u", f->type_live[t]);
         }
-        fprintf(out, "}}");
+        corral__pf(out, "}}");
     }
     for (uint32_t k = 0; k < s->prof.trace_count; k++) {
         const corral__trace_ev *e = corral__trace_at(s, k);
         if ((double)(e->t0 - base) / 1000.0 + (double)e->dur_ns / 1000.0 > last_ts)
             last_ts = (double)(e->t0 - base) / 1000.0 + (double)e->dur_ns / 1000.0;
-        fprintf(out, ",\n{\"name\": ");
+        corral__pf(out, ",\n{\"name\": ");
         corral__json_str(out, e->type < s->types.type_count ? T[e->type].vt->name : "?");
-        fprintf(out,
-                ", \"cat\": \"step\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, \"ts\": %.3f, \"dur\": %.3f, "
-                "\"args\": {\"handle\": \"0x%06x:%u\", \"at\": \"",
-                (double)(e->t0 - base) / 1000.0, (double)e->dur_ns / 1000.0, e->index, e->gen);
+        corral__pf(out,
+                   ", \"cat\": \"step\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, \"ts\": %.3f, \"dur\": %.3f, "
+                   "\"args\": {\"handle\": \"0x%06x:%u\", \"at\": \"",
+                   (double)(e->t0 - base) / 1000.0, (double)e->dur_ns / 1000.0, e->index, e->gen);
         const char *file = e->type < s->types.type_count ? T[e->type].vt->file : NULL;
-        fprintf(out, "%s:%u\"}}", corral__base_name(file), e->line);
+        corral__pf(out, "%s:%u\"}}", corral__base_name(file), e->line);
     }
     /* where every live coroutine waits now, as corral_print_chain prints it:
        one instant event per coroutine, at the end of the trace */
@@ -547,23 +628,23 @@ void corral_trace_json(const corral_sched *s, FILE *out)
     while (corral_next_co(s, &cur, &in)) {
         char what[160];
         corral__wait_text(s, corral__co_of_global(s, cur - 1), &in, what, sizeof what);
-        fprintf(out, ",\n{\"name\": ");
+        corral__pf(out, ",\n{\"name\": ");
         corral__json_str(out, in.type_name);
-        fprintf(out, ", \"cat\": \"waiting\", \"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": 3, \"ts\": %.3f, "
+        corral__pf(out, ", \"cat\": \"waiting\", \"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": 3, \"ts\": %.3f, "
                      "\"args\": {\"handle\": \"0x%06x:%u\", \"at\": \"%s:%u\", \"waits\": ",
-                last_ts, in.handle.index, in.handle.gen, corral__base_name(in.file), in.line);
+                   last_ts, in.handle.index, in.handle.gen, corral__base_name(in.file), in.line);
         corral__json_str(out, what);
-        if (in.parent.gen) fprintf(out, ", \"caller\": \"0x%06x:%u\"", in.parent.index, in.parent.gen);
-        fprintf(out, "}}");
+        if (in.parent.gen) corral__pf(out, ", \"caller\": \"0x%06x:%u\"", in.parent.index, in.parent.gen);
+        corral__pf(out, "}}");
     }
-    fprintf(out, "\n]}\n");
+    corral__pf(out, "\n]}\n");
 }
 
 /* ---------------------------------------------------------------- SVG */
 
-void corral_history_svg(const corral_sched *s, FILE *out)
+static void corral__history_svg(const corral_sched *s, corral__out *out)
 {
-    if (!corral__stats_ok(__func__, s, out)) return;
+    if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
     static const char *const colors[8] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
                                           "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
     const double W = 760, H = 260, L = 70, T = 30, R = 180, B = 40;
@@ -580,38 +661,38 @@ void corral_history_svg(const corral_sched *s, FILE *out)
     uint64_t f0 = s->prof.hist_count ? corral__hist_at(s, 0)->frame : 0;
     uint64_t f1 = s->prof.hist_count ? corral__hist_at(s, s->prof.hist_count - 1)->frame : 0;
     double span = f1 > f0 ? (double)(f1 - f0) : 1.0;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+    corral__pf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                  "font-family=\"sans-serif\" font-size=\"12\">\n", L + W + R, T + H + B);
-    fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(out, "<text x=\"%.0f\" y=\"18\" font-size=\"14\">corral: arena bytes in use per size class</text>\n", L);
-    fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T + H, L + W, T + H);
-    fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T, L, T + H);
+    corral__pf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    corral__pf(out, "<text x=\"%.0f\" y=\"18\" font-size=\"14\">corral: arena bytes in use per size class</text>\n", L);
+    corral__pf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T + H, L + W, T + H);
+    corral__pf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T, L, T + H);
     for (int g = 0; g <= 4; g++) {
         double y = T + H - H * g / 4.0;
-        fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + W, y);
-        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%" PRIu64 " B</text>\n", L - 6, y + 4,
-                ymax * (uint64_t)g / 4u);
+        corral__pf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + W, y);
+        corral__pf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%" PRIu64 " B</text>\n", L - 6, y + 4,
+                   ymax * (uint64_t)g / 4u);
     }
-    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">frame %" PRIu64 "</text>\n", L, T + H + 18, f0);
-    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">frame %" PRIu64 "</text>\n", L + W, T + H + 18, f1);
+    corral__pf(out, "<text x=\"%.0f\" y=\"%.0f\">frame %" PRIu64 "</text>\n", L, T + H + 18, f0);
+    corral__pf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">frame %" PRIu64 "</text>\n", L + W, T + H + 18, f1);
     uint32_t legend = 0;
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         if (!used[i]) continue;
         const char *c = colors[i % 8];
-        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", c);
+        corral__pf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", c);
         for (uint32_t k = 0; k < s->prof.hist_count; k++) {
             const corral_frame_sample *f = corral__hist_at(s, k);
             double x = L + W * (double)(f->frame - f0) / span;
             double y = T + H - H * (double)((uint64_t)f->class_used[i] * s->arena.classes[i].slot_size) / (double)ymax;
-            fprintf(out, "%.1f,%.1f ", x, y);
+            corral__pf(out, "%.1f,%.1f ", x, y);
         }
-        fprintf(out, "\"/>\n");
+        corral__pf(out, "\"/>\n");
         double ly = T + 10 + 18.0 * legend++;
-        fprintf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", L + W + 14, ly - 10, c);
-        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\">%s (peak %u of %u)</text>\n", L + W + 32, ly, s->arena.classes[i].name,
-                s->arena.classes[i].peak, s->arena.classes[i].capacity);
+        corral__pf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", L + W + 14, ly - 10, c);
+        corral__pf(out, "<text x=\"%.0f\" y=\"%.1f\">%s (peak %u of %u)</text>\n", L + W + 32, ly, s->arena.classes[i].name,
+                   s->arena.classes[i].peak, s->arena.classes[i].capacity);
     }
-    fprintf(out, "</svg>\n");
+    corral__pf(out, "</svg>\n");
 }
 
 /* ---------------------------------------------------------------- budgets */
@@ -654,31 +735,31 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     return true;
 }
 
-void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
+static void corral__emit_desc(const corral_sched *s, float headroom, corral__out *out)
 {
     corral_sched_desc d;
     if (!corral_budget_desc(s, headroom, &d)) return;
-    CORRAL__REQUIRE(s, out, CORRAL_ERR_NULL_ARG, );
-    fprintf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->now.frame,
-            1.0 + (double)headroom);
-    fprintf(out, "   Copy the rest of your desc (memory, allocator, logger, registry) next to it. */\n");
-    fprintf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
+    CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, );
+    corral__pf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->now.frame,
+               1.0 + (double)headroom);
+    corral__pf(out, "   Copy the rest of your desc (memory, allocator, logger, registry) next to it. */\n");
+    corral__pf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
-        fprintf(out, "        { .slot_size = %u, .capacity = %u }, /* peak %u of %u, %" PRIu64 " failures%s */\n",
-                d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
-                c->peak ? "" : ", never used in this profile");
+        corral__pf(out, "        { .slot_size = %u, .capacity = %u }, /* peak %u of %u, %" PRIu64 " failures%s */\n",
+                   d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
+                   c->peak ? "" : ", never used in this profile");
     }
-    fprintf(out, "    },\n");
-    fprintf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
-    fprintf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
-    fprintf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
-    fprintf(out, "    .max_side_records = %u, /* peak %u */\n", d.max_side_records, s->sides.peak);
-    fprintf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->pools[CORRAL__POOL_SIGNAL].peak);
-    fprintf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->pools[CORRAL__POOL_FUTURE].peak);
-    fprintf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
-    if (d.kept_snapshots) fprintf(out, "    .kept_snapshots = %u,\n", d.kept_snapshots);
-    fprintf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
+    corral__pf(out, "    },\n");
+    corral__pf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
+    corral__pf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
+    corral__pf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
+    corral__pf(out, "    .max_side_records = %u, /* peak %u */\n", d.max_side_records, s->sides.peak);
+    corral__pf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->pools[CORRAL__POOL_SIGNAL].peak);
+    corral__pf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->pools[CORRAL__POOL_FUTURE].peak);
+    corral__pf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
+    if (d.kept_snapshots) corral__pf(out, "    .kept_snapshots = %u,\n", d.kept_snapshots);
+    corral__pf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
 }
 
 /* ---- the text report */
@@ -693,7 +774,7 @@ static const char *corral__bytes(char *buf, size_t n, uint64_t b)
 
 /* With desc.wait_text: where the live coroutines wait, one line per place
    (type, line, the wait as written), the first 16 places, the rest summed */
-static void corral__report_waits(const corral_sched *s, FILE *out)
+static void corral__report_waits(const corral_sched *s, corral__out *out)
 {
     enum { PLACES = 16 };
     struct { const corral_type *type; uint32_t line, count; corral_co_state state; corral_wait_kind wait;
@@ -716,40 +797,40 @@ static void corral__report_waits(const corral_sched *s, FILE *out)
         }
         at[k].count++;
     }
-    fprintf(out, "\n  %-20s %7s  %s\n", "waiting", "count", "where, on what");
+    corral__pf(out, "\n  %-20s %7s  %s\n", "waiting", "count", "where, on what");
     for (uint32_t k = 0; k < n; k++) {
         const char *file = at[k].file ? at[k].file : "?", *base = file;
         for (const char *p = file; *p; p++)
             if (*p == '/' || *p == '\\') base = p + 1;
-        fprintf(out, "  %-20s %7u  %s:%u  %s", at[k].type->name, at[k].count, base, at[k].line,
-                at[k].call == CORRAL_CALL_RACE   ? "race"
-                : at[k].call == CORRAL_CALL_SYNC ? "sync"
-                : at[k].call == CORRAL_CALL_ONE  ? "call"
-                : at[k].wait != CORRAL_WAIT_NONE ? corral_wait_kind_str(at[k].wait)
+        corral__pf(out, "  %-20s %7u  %s:%u  %s", at[k].type->name, at[k].count, base, at[k].line,
+                   at[k].call == CORRAL_CALL_RACE   ? "race"
+                   : at[k].call == CORRAL_CALL_SYNC ? "sync"
+                   : at[k].call == CORRAL_CALL_ONE  ? "call"
+                   : at[k].wait != CORRAL_WAIT_NONE ? corral_wait_kind_str(at[k].wait)
                                                   : corral_co_state_str(at[k].state));
-        fprintf(out, "%s%s\n", at[k].text && *at[k].text ? " " : "", at[k].text ? at[k].text : "");
+        corral__pf(out, "%s%s\n", at[k].text && *at[k].text ? " " : "", at[k].text ? at[k].text : "");
     }
-    if (others) fprintf(out, "  %-20s %7u  (in other places)\n", "...", others);
+    if (others) corral__pf(out, "  %-20s %7u  (in other places)\n", "...", others);
 }
 
-void corral_report_text(const corral_sched *s, FILE *out)
+static void corral__report_text(const corral_sched *s, corral__out *out)
 {
-    if (!corral__stats_ok(__func__, s, out)) return;
+    if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
     char a[32], b[32], c[32], d[32];
-    fprintf(out, "corral arena: %s block, %s of slabs, %u live (peak %u), frame %" PRIu64 "\n",
-            corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->arena.slab_bytes), s->arena.live,
-            s->arena.live_peak, s->now.frame);
-    fprintf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, s->arena.slot_bytes),
-            corral__bytes(b, sizeof b, s->arena.slot_bytes_peak));
-    fprintf(out, "  contexts  %12s   peak %12s   (padding now %s, at peak %s)\n",
-            corral__bytes(a, sizeof a, s->arena.ctx_bytes), corral__bytes(b, sizeof b, s->arena.ctx_bytes_peak),
-            corral__bytes(c, sizeof c, s->arena.slot_bytes - s->arena.ctx_bytes),
-            corral__bytes(d, sizeof d, s->arena.slot_bytes_peak - s->arena.ctx_bytes_peak));
+    corral__pf(out, "corral arena: %s block, %s of slabs, %u live (peak %u), frame %" PRIu64 "\n",
+               corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->arena.slab_bytes), s->arena.live,
+               s->arena.live_peak, s->now.frame);
+    corral__pf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, s->arena.slot_bytes),
+               corral__bytes(b, sizeof b, s->arena.slot_bytes_peak));
+    corral__pf(out, "  contexts  %12s   peak %12s   (padding now %s, at peak %s)\n",
+               corral__bytes(a, sizeof a, s->arena.ctx_bytes), corral__bytes(b, sizeof b, s->arena.ctx_bytes_peak),
+               corral__bytes(c, sizeof c, s->arena.slot_bytes - s->arena.ctx_bytes),
+               corral__bytes(d, sizeof d, s->arena.slot_bytes_peak - s->arena.ctx_bytes_peak));
     if (s->prof.timing)
-        fprintf(out, "  ticks     last %" PRIu64 " ns, max %" PRIu64 " ns, mean %" PRIu64 " ns\n", s->prof.tick_ns_last,
-                s->prof.tick_ns_max, s->now.frame ? s->prof.tick_ns_total / s->now.frame : 0);
-    fprintf(out, "\n  %-5s %6s %9s %7s %7s %9s %7s %9s %8s\n", "class", "slot B", "capacity", "used", "peak",
-            "headroom", "peak %", "failures", "retired");
+        corral__pf(out, "  ticks     last %" PRIu64 " ns, max %" PRIu64 " ns, mean %" PRIu64 " ns\n", s->prof.tick_ns_last,
+                   s->prof.tick_ns_max, s->now.frame ? s->prof.tick_ns_total / s->now.frame : 0);
+    corral__pf(out, "\n  %-5s %6s %9s %7s %7s %9s %7s %9s %8s\n", "class", "slot B", "capacity", "used", "peak",
+               "headroom", "peak %", "failures", "retired");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *k = &s->arena.classes[i];
         uint32_t usable = k->capacity - k->retired;
@@ -757,47 +838,47 @@ void corral_report_text(const corral_sched *s, FILE *out)
         const char *flag = k->failures ? "  <- FULL: starts were refused"
                            : (usable && pct >= 90) ? "  <- over 90% at peak"
                                                    : "";
-        fprintf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity, k->used,
-                k->peak, usable - k->peak, pct, k->failures, k->retired, flag);
+        corral__pf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity, k->used,
+                   k->peak, usable - k->peak, pct, k->failures, k->retired, flag);
     }
     corral_pool_stats p = {0};
     corral_stats_pools(s, &p);
-    fprintf(out, "\n  %-12s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
-    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "wait nodes", p.wait_nodes, p.wait_nodes_peak,
-            p.wait_nodes_capacity, p.wait_failures);
-    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "group nodes", p.group_nodes, p.group_nodes_peak,
-            p.group_nodes_capacity, p.group_failures);
-    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "side records", p.side_records, p.side_records_peak,
-            p.side_records_capacity, p.side_failures);
-    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "signals", p.signals, p.signals_peak, p.signals_capacity,
-            p.signal_failures);
-    fprintf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
-            p.future_failures);
+    corral__pf(out, "\n  %-12s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
+    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "wait nodes", p.wait_nodes, p.wait_nodes_peak,
+               p.wait_nodes_capacity, p.wait_failures);
+    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "group nodes", p.group_nodes, p.group_nodes_peak,
+               p.group_nodes_capacity, p.group_failures);
+    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "side records", p.side_records, p.side_records_peak,
+               p.side_records_capacity, p.side_failures);
+    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "signals", p.signals, p.signals_peak, p.signals_capacity,
+               p.signal_failures);
+    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
+               p.future_failures);
     /* where the block goes: the parts that grow with the slots, per slot */
     corral__block_part parts[CORRAL__BLOCK_PARTS];
     corral__block_parts(s, parts);
     const uint32_t slots = s->arena.total_slots;
     uint64_t placed = 0, per_slot = 0;
-    fprintf(out, "\n  %-16s %12s %9s\n", "block part", "bytes", "per slot");
+    corral__pf(out, "\n  %-16s %12s %9s\n", "block part", "bytes", "per slot");
     for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
         placed += parts[i].bytes;
         if (!parts[i].bytes) continue;
-        fprintf(out, "  %-16s %12s", parts[i].name, corral__bytes(a, sizeof a, parts[i].bytes));
+        corral__pf(out, "  %-16s %12s", parts[i].name, corral__bytes(a, sizeof a, parts[i].bytes));
         if (parts[i].per_slot && slots) {
             per_slot += parts[i].bytes;
-            fprintf(out, " %9.1f", (double)parts[i].bytes / slots);
+            corral__pf(out, " %9.1f", (double)parts[i].bytes / slots);
         }
-        fputc('\n', out);
+        corral__pc(out, '\n');
     }
-    fprintf(out, "  %-16s %12s\n", "alignment", corral__bytes(a, sizeof a, s->total_bytes - placed));
+    corral__pf(out, "  %-16s %12s\n", "alignment", corral__bytes(a, sizeof a, s->total_bytes - placed));
     if (slots)
-        fprintf(out, "  (%u slots: %.1f B each with their share of what grows with them)\n", slots,
-                (double)per_slot / slots);
+        corral__pf(out, "  (%u slots: %.1f B each with their share of what grows with them)\n", slots,
+                   (double)per_slot / slots);
     /* started = live + finished + stopped + other: every end in one column */
-    fprintf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s %7s", "type", "id", "ctx B", "slot B", "class",
-            "live", "peak", "started", "finished", "stopped", "other", "failed");
-    if (s->prof.timing) fprintf(out, " %9s %9s %9s", "steps", "body ns", "body max");
-    fputc('\n', out);
+    corral__pf(out, "\n  %-20s %4s %6s %6s %5s %7s %7s %9s %9s %9s %7s %7s", "type", "id", "ctx B", "slot B", "class",
+               "live", "peak", "started", "finished", "stopped", "other", "failed");
+    if (s->prof.timing) corral__pf(out, " %9s %9s %9s", "steps", "body ns", "body max");
+    corral__pc(out, '\n');
     bool others = false;
     for (uint32_t i = 0; i < s->types.type_count; i++) {
         corral_type_stats t = {0};
@@ -807,30 +888,90 @@ void corral_report_text(const corral_sched *s, FILE *out)
         else snprintf(cls, sizeof cls, "%u", t.class_index);
         uint64_t other = t.started - t.live - t.finished - t.stopped;
         others |= other != 0;
-        fprintf(out, "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %7" PRIu64,
-                t.name, t.id, t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished, t.stopped, other,
-                t.failed);
+        corral__pf(out, "  %-20s %4u %6u %6u %5s %7u %7u %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %7" PRIu64,
+                   t.name, t.id, t.ctx_size, t.slot_size, cls, t.live, t.peak, t.started, t.finished, t.stopped, other,
+                   t.failed);
         if (s->prof.timing)
-            fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, t.steps, t.steps_timed ? t.step_ns / t.steps_timed : 0,
-                    t.step_ns_max);
-        fputs(t.failed ? "  <- starts refused\n" : "\n", out);
+            corral__pf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, t.steps, t.steps_timed ? t.step_ns / t.steps_timed : 0,
+                       t.step_ns_max);
+        corral__ps(out, t.failed ? "  <- starts refused\n" : "\n");
     }
     if (s->prof.timing)
-        fputs("  (body ns: the mean time inside a type's step, its own work included; max the longest)\n", out);
+        corral__ps(out, "  (body ns: the mean time inside a type's step, its own work included; max the longest)\n");
     if (others) { /* what "other" was made of */
-        fputs("\n  other ends\n", out);
+        corral__ps(out, "\n  other ends\n");
         for (uint32_t i = 0; i < s->types.type_count; i++) {
             corral_type_stats t = {0};
             corral_stats_type(s, i, &t);
             bool any = false;
             for (int r = CORRAL_END_STOPPED + 1; r < CORRAL_END_COUNT; r++) {
                 if (!t.ended[r]) continue;
-                if (!any) fprintf(out, "  %-20s", t.name);
-                fprintf(out, "%s %s %" PRIu64, any ? "," : "", corral_end_reason_str((corral_end_reason)r), t.ended[r]);
+                if (!any) corral__pf(out, "  %-20s", t.name);
+                corral__pf(out, "%s %s %" PRIu64, any ? "," : "", corral_end_reason_str((corral_end_reason)r), t.ended[r]);
                 any = true;
             }
-            if (any) fputc('\n', out);
+            if (any) corral__pc(out, '\n');
         }
     }
     if (s->nodes.text_off && s->arena.live) corral__report_waits(s, out);
+}
+
+/* ---------------------------------------------------------------- the two forms of every output */
+
+bool corral_print_co(const corral_sched *s, corral_handle h, FILE *out)
+{
+    return corral__print_co(s, h, &(corral__out){out, NULL, __func__});
+}
+bool corral_print_co_to(const corral_sched *s, corral_handle h, corral_writer *w)
+{
+    corral__out o = corral__out_to(w, __func__);
+    return corral__print_co(s, h, &o);
+}
+void corral_dump(const corral_sched *s, FILE *out) { corral__dump(s, &(corral__out){out, NULL, __func__}); }
+void corral_dump_to(const corral_sched *s, corral_writer *w)
+{
+    corral__out o = corral__out_to(w, __func__);
+    corral__dump(s, &o);
+}
+bool corral_print_chain(const corral_sched *s, corral_handle h, FILE *out)
+{
+    return corral__print_chain(s, h, &(corral__out){out, NULL, __func__});
+}
+bool corral_print_chain_to(const corral_sched *s, corral_handle h, corral_writer *w)
+{
+    corral__out o = corral__out_to(w, __func__);
+    return corral__print_chain(s, h, &o);
+}
+void corral_report_json(const corral_sched *s, FILE *out) { corral__report_json(s, &(corral__out){out, NULL, __func__}); }
+void corral_report_json_to(const corral_sched *s, corral_writer *w)
+{
+    corral__out o = corral__out_to(w, __func__);
+    corral__report_json(s, &o);
+}
+void corral_trace_json(const corral_sched *s, FILE *out) { corral__trace_json(s, &(corral__out){out, NULL, __func__}); }
+void corral_trace_json_to(const corral_sched *s, corral_writer *w)
+{
+    corral__out o = corral__out_to(w, __func__);
+    corral__trace_json(s, &o);
+}
+void corral_history_svg(const corral_sched *s, FILE *out) { corral__history_svg(s, &(corral__out){out, NULL, __func__}); }
+void corral_history_svg_to(const corral_sched *s, corral_writer *w)
+{
+    corral__out o = corral__out_to(w, __func__);
+    corral__history_svg(s, &o);
+}
+void corral_emit_desc(const corral_sched *s, float headroom, FILE *out)
+{
+    corral__emit_desc(s, headroom, &(corral__out){out, NULL, __func__});
+}
+void corral_emit_desc_to(const corral_sched *s, float headroom, corral_writer *w)
+{
+    corral__out o = corral__out_to(w, __func__);
+    corral__emit_desc(s, headroom, &o);
+}
+void corral_report_text(const corral_sched *s, FILE *out) { corral__report_text(s, &(corral__out){out, NULL, __func__}); }
+void corral_report_text_to(const corral_sched *s, corral_writer *w)
+{
+    corral__out o = corral__out_to(w, __func__);
+    corral__report_text(s, &o);
 }

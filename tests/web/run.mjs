@@ -26,7 +26,7 @@ const base = 'http://127.0.0.1:' + server.address().port + '/';
 const defaultCheck = { frames: 300, check(t) {
   // a sample logs "live N" when it draws; the inspector, read right after, must count the same
   const last = [...t.log].reverse().find(l => l.startsWith('live '));
-  if (last && parseInt(last.slice(5), 10) !== t.inspect.live) return 'the sample says ' + last + ', the inspector ' + t.inspect.live;
+  if (last && parseInt(last.slice(5), 10) !== t.inspect.arena.live) return 'the sample says ' + last + ', the inspector ' + t.inspect.arena.live;
   if (!t.inspect.types.length) return 'the inspector shows no type';
   return null;
 } };
@@ -41,7 +41,7 @@ const checks = {
   } },
   cutscene: { frames: 300, actionAt: 120, check(t) {
     if (!t.log.includes('skipped') || t.log.includes('the cutscene played to its end')) return 'the skip was not taken: ' + t.log.join('|');
-    return t.inspect.live === 0 ? null : 'the scene is still running after the skip';
+    return t.inspect.arena.live === 0 ? null : 'the scene is still running after the skip';
   } },
   rollback: { frames: 300, actionAt: 150, check(t) {
     if (!t.log.includes('rewound 60 frames')) return 'no rewind';
@@ -78,7 +78,7 @@ for (const name of samples) {
   const why = errors.concat(t.errors).length ? 'console errors: ' + errors.concat(t.errors).join(' | ')
     : blank ? 'the canvas is blank' : spec.check(t);
   console.log((why ? 'FAIL ' : 'ok   ') + name + ': ' + t.frames + ' frames in ' + (Date.now() - t0) + ' ms' +
-    (why ? ': ' + why : ', ' + t.inspect.live + ' live, ' + t.log.length + ' log lines'));
+    (why ? ': ' + why : ', ' + t.inspect.arena.live + ' live, ' + t.log.length + ' log lines'));
   if (why) failed++;
   await page.close();
 }
