@@ -12,10 +12,18 @@
 # packages and stops. A failure names the target.
 #   tools/platforms.sh                 every target
 #   tools/platforms.sh arm64 wasm32    only those (names below)
+#   tools/platforms.sh --single [T..]  the same from the one header alone:
+#       single/corral.h written again (it fails if the committed copy
+#       differs), one C file defining CORRAL_IMPLEMENTATION, the examples
+#       and selfcheck built against it with -I of its directory only;
+#       targets gcc-x64 clang-x64 tcc-x64 windows-x64 wasm32 by default
 set -eu
 cd "$(dirname "$0")/.."
 
+single=0
+if [ "${1:-}" = "--single" ]; then single=1; shift; fi
 all="windows-x64 linux-arm64 linux-armv7 linux-i686 wasm32 tcc-x64"
+[ $single = 0 ] || all="gcc-x64 clang-x64 tcc-x64 windows-x64 wasm32"
 want="${*:-$all}"
 
 need=""
@@ -34,6 +42,8 @@ for t in $want; do
                  has node || need="$need nodejs"
                  [ -d /usr/share/nodejs/acorn ] || need="$need node-acorn" ;;
     tcc-x64)     has tcc || need="$need tcc" ;;
+    gcc-x64)     has gcc || need="$need gcc" ;;
+    clang-x64)   has clang || need="$need clang" ;;
     *) echo "platforms: unknown target '$t' (targets: $all)" >&2; exit 2 ;;
     esac
 done
@@ -80,7 +90,11 @@ setup() {
     wasm32)      cc=emcc; run="env NODE_OPTIONS=--no-experimental-fetch node"; exe=.js; model=ilp32
                  link="-sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=1" ;; # the 10^5-deep chain outgrows 16 MiB; files: savegame
     tcc-x64)     cc=tcc; run=; exe=; model=lp64; link= ;;
+    gcc-x64)     cc=gcc; run=; exe=; model=lp64; link=-pthread ;;
+    clang-x64)   cc=clang; run=; exe=; model=lp64; link=-pthread ;;
     esac
+    warn=
+    case "$1" in gcc-x64|clang-x64) warn="-Wall -Wextra -Wpedantic -Werror" ;; esac
 }
 
 # run_on FILE PROGRAM [ARGS]: its standard output into FILE, without
@@ -93,23 +107,42 @@ run_on() {
     return $rc
 }
 
+# the library's sources: src/ and include/, or the one header alone
+inc=-Iinclude
+srcs="src/*/*.c"
+if [ $single = 1 ]; then
+    mkdir -p "$out/single/include/corral"
+    cmake -DOUT="$out/single/corral.h" -P tools/single_header.cmake
+    if ! cmp -s "$out/single/corral.h" single/corral.h; then
+        echo "platforms: single/corral.h differs from what tools/single_header.cmake writes:" >&2
+        echo "           run cmake -P tools/single_header.cmake and commit it" >&2
+        exit 1
+    fi
+    cp single/corral.h "$out/single/include/corral/corral.h"
+    printf '#define CORRAL_IMPLEMENTATION\n#include <corral/corral.h>\n' > "$out/single/corral.c"
+    inc="-I$out/single/include"
+    srcs="$out/single/corral.c"
+    echo "== single/corral.h is what tools/single_header.cmake writes"
+fi
+
 for t in $want; do
     setup "$t"
     d="$out/$t"
+    [ $single = 0 ] || d="$out/single-$t"
     rm -rf "$d"
     mkdir -p "$d/obj"
-    echo "== platform $t ($cc, $model)"
+    if [ $single = 1 ]; then echo "== one header, $t ($cc, $model)"; else echo "== platform $t ($cc, $model)"; fi
     ok=1
-    for f in src/*/*.c; do
+    for f in $srcs; do
         o="$d/obj/$(basename "$f" .c).o"
-        if ! $cc -std=c11 -O2 -Iinclude -c "$f" -o "$o" 2>"$d/build.log"; then
+        if ! $cc -std=c11 -O2 $warn $inc -c "$f" -o "$o" 2>"$d/build.log"; then
             cut -c1-200 "$d/build.log"; ok=0; break
         fi
     done
     if [ $ok = 1 ]; then
         for ex in $examples; do
             bin="$d/$ex$exe"
-            if ! $cc -std=c11 -O2 -Iinclude "$d"/obj/*.o "examples/$ex.c" $link -o "$bin" 2>"$d/build.log"; then
+            if ! $cc -std=c11 -O2 $inc "$d"/obj/*.o "examples/$ex.c" $link -o "$bin" 2>"$d/build.log"; then
                 cut -c1-200 "$d/build.log"; echo "   $ex: does not build"; ok=0; continue
             fi
             args=""
@@ -137,7 +170,7 @@ for t in $want; do
             diff "$d/savegame-load.out" tests/expected/savegame.loaded.txt 2>&1 | head -5 || true
             ok=0
         fi
-        if $cc -std=c11 -O2 -Iinclude -Isrc "$d"/obj/*.o tests/selfcheck.c $link -o "$d/selfcheck$exe" \
+        if $cc -std=c11 -O2 $inc "$d"/obj/*.o tests/selfcheck.c $link -o "$d/selfcheck$exe" \
                2>"$d/build.log" && run_on "$d/selfcheck.out" "$d/selfcheck$exe" 2>&1; then
             sed 's/^/   /' "$d/selfcheck.out"
         else
@@ -145,11 +178,24 @@ for t in $want; do
             echo "   selfcheck: FAILED"
             ok=0
         fi
+        if [ $single = 1 ]; then
+            no="-DCORRAL_NO_CHANNELS -DCORRAL_NO_DOMAINS -DCORRAL_NO_EXPORT -DCORRAL_NO_POSTS -DCORRAL_NO_PROFILE"
+            no="$no -DCORRAL_NO_RACES -DCORRAL_NO_SAVE -DCORRAL_NO_SNAPSHOT -DCORRAL_NO_VERIFY"
+            if $cc -std=c11 -O2 $inc $no "$out/single/corral.c" tests/link/one_coroutine.c $link \
+                   -o "$d/core_only$exe" 2>"$d/build.log" && run_on "$d/core_only.out" "$d/core_only$exe"; then
+                echo "   every module left out (CORRAL_NO_*): tests/link/one_coroutine.c builds and runs"
+            else
+                cut -c1-200 "$d/build.log" | tail -5; echo "   every module left out: FAILED"; ok=0
+            fi
+            if $cc -std=c11 $inc -DCORRAL_NO_VERIFY -c "$out/single/corral.c" -o "$d/refused.o" 2>/dev/null; then
+                echo "   CORRAL_NO_VERIFY without CORRAL_NO_SNAPSHOT was not refused"; ok=0
+            fi
+        fi
     fi
     [ $ok = 1 ] || failed="$failed $t"
 done
 
-case " $want " in *" windows-x64 "*)
+[ $single = 1 ] || case " $want " in *" windows-x64 "*)
     echo "== platform windows-x64: corral.dll and a program linked against it"
     setup windows-x64
     d="$out/windows-dll"
@@ -186,7 +232,7 @@ case " $want " in *" windows-x64 "*)
     fi
 ;; esac
 
-case " $want " in *" wasm32 "*)
+[ $single = 1 ] || case " $want " in *" wasm32 "*)
     echo "== platform wasm32: CMake through emcmake"
     if emcmake cmake -S . -B "$out/cmake-wasm" -DCMAKE_BUILD_TYPE=Release -DCORRAL_BUILD_TESTS=OFF \
              -DCORRAL_WERROR=ON >/dev/null 2>&1 &&

@@ -63,7 +63,7 @@ bool corral_error_is_misuse(corral_error err)
 }
 
 /* Append to a message buffer, never past its end. */
-static size_t corral__put(char *buf, size_t cap, size_t at, const char *fmt, ...)
+static size_t corral__msg_put(char *buf, size_t cap, size_t at, const char *fmt, ...)
 {
     if (at >= cap) return at;
     va_list ap;
@@ -80,12 +80,12 @@ static size_t corral__put(char *buf, size_t cap, size_t at, const char *fmt, ...
 static void corral__words(char *msg, size_t cap, corral_error err, const char *call, corral_handle h,
                           const char *self_type, corral_handle self, const char *detail)
 {
-    size_t at = corral__put(msg, cap, 0, "%s", call ? call : "corral");
-    if (h.index | h.gen) at = corral__put(msg, cap, at, "(handle 0x%06x:%u)", h.index, h.gen);
+    size_t at = corral__msg_put(msg, cap, 0, "%s", call ? call : "corral");
+    if (h.index | h.gen) at = corral__msg_put(msg, cap, at, "(handle 0x%06x:%u)", h.index, h.gen);
     if (self_type)
-        at = corral__put(msg, cap, at, " in a step of '%s' (handle 0x%06x:%u)", self_type, self.index, self.gen);
-    at = corral__put(msg, cap, at, ": %s", corral_error_str(err));
-    if (detail && detail[0]) corral__put(msg, cap, at, ": %s", detail);
+        at = corral__msg_put(msg, cap, at, " in a step of '%s' (handle 0x%06x:%u)", self_type, self.index, self.gen);
+    at = corral__msg_put(msg, cap, at, ": %s", corral_error_str(err));
+    if (detail && detail[0]) corral__msg_put(msg, cap, at, ": %s", detail);
 }
 
 static void corral__record(corral__err_rec *r, const char *call, corral_handle h, const char *self_type,
