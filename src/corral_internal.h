@@ -1746,6 +1746,17 @@ const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corr
 uint64_t corral__snap_sum(const unsigned char *p, size_t n);
 
 /* Test hook: timer nodes popped + steps run since create. */
+/* What the debugger scripts (tools/debug/corral_core.py) read by name
+   (sched.c): the constants they need, which a debugger's expressions may
+   not find where the enums are anonymous. */
+typedef struct corral__debugger_consts {
+    uint32_t version; /* 1 */
+    uint8_t free, running, stopping, retired, waiting, paused;
+    uint8_t mode_all, mode_any, mode_race, mode_sync;
+    uint8_t heap_scaled, heap_real, heap_frames;
+    uint8_t node_arm, wait_frames, wait_seconds, wait_realtime;
+} corral__debugger_consts;
+extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);
 
 /* Test hook (not part of the API): force the generation of the slot

@@ -14,6 +14,8 @@ cmake --install "$root/lib" >/dev/null
 # the licence is installed with the library, word for word
 cmp LICENSE "$root/prefix/share/doc/corral/LICENSE"
 echo "consume: LICENSE installed"
+for f in corral_core.py corral_gdb.py corral_lldb.py; do test -f "$root/prefix/share/corral/debug/$f"; done
+echo "consume: the debuggers' scripts installed (share/corral/debug)"
 
 # consume WAY [cmake -D options]: configure, build and run tests/consumer
 consume() {

@@ -482,6 +482,14 @@ void corral_sched_destroy(corral_sched *s)
     }
 }
 
+const corral__debugger_consts corral__debugger = {
+    1,
+    CORRAL__FREE, CORRAL__RUNNING, CORRAL__STOPPING, CORRAL__RETIRED, CORRAL__WAITING, CORRAL__PAUSED,
+    CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_RACE, CORRAL__MODE_SYNC,
+    CORRAL__HEAP_SCALED, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES,
+    CORRAL__NODE_ARM, CORRAL_WAIT_FRAMES, CORRAL_WAIT_SECONDS, CORRAL_WAIT_REALTIME,
+};
+
 static const char corral__origin_anchor = 0;
 uint64_t corral__origin(void)
 {

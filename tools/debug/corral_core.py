@@ -1,0 +1,370 @@
+# corral_core.py -- what corral's debugger scripts (corral_gdb.py,
+# corral_lldb.py) know of a scheduler in memory: its live coroutines, what
+# each is doing, its context's fields through the type's field table, and
+# the chain it is part of. It reads memory only (no call into the
+# program). Offsets and sizes come from the program's debug information
+# through the debugger (`Reader`), constants from the library's
+# corral__debugger (sched.c), never from this file, so a change of src/'s
+# layout needs no change here.
+
+import struct
+
+NIL = 0xFFFFFFFF
+
+
+class Reader:
+    """What a debugger gives the scripts (corral_gdb.py, corral_lldb.py)."""
+
+    def ev_int(self, expr):  # a C expression's value as an integer
+        raise NotImplementedError
+
+    def read(self, addr, n):  # n bytes of the program's memory
+        raise NotImplementedError
+
+    def cstr(self, addr):  # a C string
+        raise NotImplementedError
+
+    def enum_name(self, type_name, value):  # an enumerator's name
+        raise NotImplementedError
+
+    def field_table(self, fn_addr):  # (address, count) of NAME__fields' table
+        raise NotImplementedError
+
+    def typed(self, type_name, addr):  # an object of a named type as text, or None
+        return None
+
+
+class Layout:
+    """Offsets, sizes and constants asked of the debug information once each."""
+
+    def __init__(self, r):
+        self.r = r
+        self.cache = {}
+
+    def _ask(self, expr):
+        v = self.cache.get(expr)
+        if v is None:
+            v = self.cache[expr] = self.r.ev_int(expr)
+        return v
+
+    def off(self, t, member):
+        return self._ask("(unsigned long)&((%s *)0)->%s" % (t, member))
+
+    def size(self, t, member=None):
+        return self._ask("sizeof(%s)" % t if member is None else "sizeof(((%s *)0)->%s)" % (t, member))
+
+    def const(self, name):  # a member of the library's corral__debugger (sched.c)
+        return self._ask("(long)corral__debugger.%s" % name)
+
+
+class Mem:
+    """Typed reads: a member of a struct at an address."""
+
+    def __init__(self, r, lay):
+        self.r, self.lay = r, lay
+
+    def u(self, addr, t, member):
+        n = self.lay.size(t, member)
+        data = self.r.read(addr + self.lay.off(t, member), n)
+        return struct.unpack("<" + {1: "B", 2: "H", 4: "I", 8: "Q"}[n], data)[0]
+
+    def f64(self, addr, t, member):
+        return struct.unpack("<d", self.r.read(addr + self.lay.off(t, member), 8))[0]
+
+    def ptr(self, addr):
+        n = self.lay.size("void *")
+        return struct.unpack("<" + {4: "I", 8: "Q"}[n], self.r.read(addr, n))[0]
+
+
+def _base_name(path):
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+class Sched:
+    def __init__(self, r, addr):
+        self.r, self.addr = r, addr
+        self.lay = Layout(r) if not hasattr(r, "layout") else r.layout
+        self.m = Mem(r, self.lay)
+        L, m = self.lay, self.m
+        S = "corral_sched"
+        self.types_at = addr + ((L.size(S) + 15) & ~15)
+        self.te_size = L.size("corral__type_entry")
+        self.class_size = L.size("corral__class")
+        self.classes_at = addr + L.off(S, "arena.classes")
+        self.class_count = m.u(addr, S, "arena.class_count")
+        self.meta_at = addr + m.u(addr, S, "arena.meta_off")
+        self.meta_size = L.size("corral__meta")
+        self.nodes_at = addr + m.u(addr, S, "nodes.off")
+        self.node_size = L.size("corral__node")
+        self.text_off = m.u(addr, S, "nodes.text_off")
+        self.sides_at = addr + m.u(addr, S, "sides.off")
+        self.side_size = L.size("corral__side")
+        self.total = m.u(addr, S, "arena.total_slots")
+        self.bytes = m.u(addr, S, "total_bytes")
+
+    # ---- slots and handles
+    def cls(self, i, member):
+        return self.m.u(self.classes_at + i * self.class_size, "corral__class", member)
+
+    def co_at_global(self, g):
+        for i in range(self.class_count):
+            first, cap = self.cls(i, "first"), self.cls(i, "capacity")
+            if first <= g < first + cap:
+                return self.addr + self.cls(i, "base") + (g - first) * self.cls(i, "slot_size")
+        return None
+
+    def co(self, co, member):
+        return self.m.u(co, "corral_co", member)
+
+    def te(self, co):
+        return self.types_at + self.co(co, "type") * self.te_size
+
+    def class_of(self, co):
+        return self.m.u(self.te(co), "corral__type_entry", "cls")
+
+    def global_of(self, co):
+        i = self.class_of(co)
+        return self.cls(i, "first") + (co - self.addr - self.cls(i, "base")) // self.cls(i, "slot_size")
+
+    def handle_of(self, co):
+        i = self.class_of(co)
+        return (i << 24 | (self.global_of(co) - self.cls(i, "first")), self.co(co, "gen"))
+
+    def alive(self, co):
+        return self.co(co, "state") not in (self.lay.const("free"), self.lay.const("retired"))
+
+    def resolve(self, index, gen):
+        i, local = index >> 24, index & 0xFFFFFF
+        if i >= self.class_count or local >= self.cls(i, "capacity"):
+            return None
+        co = self.co_at_global(self.cls(i, "first") + local)
+        return co if self.co(co, "gen") == gen and self.alive(co) else None
+
+    def owns(self, ptr):
+        return self.addr <= ptr < self.addr + self.bytes
+
+    def live(self):
+        for g in range(self.total):
+            co = self.co_at_global(g)
+            if self.alive(co):
+                yield co
+
+    # ---- its meta, side record and wait nodes
+    def meta(self, co, member):
+        return self.m.u(self.meta_at + self.global_of(co) * self.meta_size, "corral__meta", member)
+
+    def side(self, co, member):
+        i = self.meta(co, "side")
+        return NIL if i == NIL else self.m.u(self.sides_at + i * self.side_size, "corral__side", member)
+
+    def node(self, i, member):
+        return self.m.u(self.nodes_at + i * self.node_size, "corral__node", member)
+
+    def clock_of(self, heap):
+        L, S = self.lay, "corral_sched"
+        if heap == L.const("heap_real"):
+            return self.m.f64(self.addr, S, "now.unscaled_time")
+        if heap == L.const("heap_frames"):
+            return float(self.m.u(self.addr, S, "now.frame"))
+        domain = 0 if heap == L.const("heap_scaled") else heap - 2
+        return self.m.f64(self.addr, S, "domains.d[%d].time" % domain)
+
+    def time_left(self, co):
+        L = self.lay
+        timers = (L.const("wait_frames"), L.const("wait_seconds"), L.const("wait_realtime"))
+        left = None
+        i = self.meta(co, "wait")
+        while i != NIL:
+            attached = self.node(i, "attached")
+            if self.node(i, "kind") in timers and attached:
+                due = self.m.f64(self.nodes_at + i * self.node_size, "corral__node", "u.t.due")
+                if attached != 2:  # 2: held, due is the time left
+                    due -= self.clock_of(self.node(i, "list"))
+                left = due if left is None else min(left, due)
+            i = self.node(i, "sibling")
+        return None if left is None else max(left, 0.0)
+
+    def racing(self, co):
+        mode = self.meta(co, "mode")
+        return mode in (self.lay.const("mode_race"), self.lay.const("mode_sync"))
+
+    def state(self, co):
+        L = self.lay
+        st = self.co(co, "state")
+        mode = self.meta(co, "mode")
+        # a first step inside start is RUNNING (or STOPPING); a walk's step is
+        # the one run.running names
+        if st in (L.const("running"), L.const("stopping")) or \
+                co - self.addr == self.m.u(self.addr, "corral_sched", "run.running"):
+            return "running"
+        if st == L.const("paused"):
+            return "paused"
+        if mode == L.const("mode_race"):
+            return "calling (race)"
+        if mode == L.const("mode_sync"):
+            return "calling (sync)"
+        if self.side(co, "child") != NIL:
+            return "calling"
+        return "waiting" if st == L.const("waiting") else "queued"
+
+    def waits(self, co):
+        L = self.lay
+        w = self.meta(co, "wait")
+        if self.co(co, "state") != L.const("waiting") or w == NIL or self.racing(co):
+            return None
+        mode = self.meta(co, "mode")
+        if mode == L.const("mode_all"):
+            kind = "all"
+        elif mode == L.const("mode_any"):
+            kind = "any"
+        else:
+            kind = self.r.enum_name("corral_wait_kind", self.node(w, "kind"))
+            kind = kind.replace("CORRAL_WAIT_", "").replace("_", " ").lower()
+        if self.text_off:  # desc.wait_text: the wait as written
+            text = self.m.ptr(self.addr + self.text_off + w * self.lay.size("void *"))
+            if text:
+                kind += " " + self.r.cstr(text)
+        left = self.time_left(co)
+        if left is None:
+            return kind
+        return "%s, %.3f %s left" % (kind, left, "frames" if kind.startswith("frames") else "s")
+
+    def vt(self, co, member):
+        vt = self.m.ptr(self.te(co) + self.lay.off("corral__type_entry", "vt"))
+        return self.m.ptr(vt + self.lay.off("corral_type", member))
+
+    def describe(self, co):
+        """one line: type handle state (wait) at file:line"""
+        index, gen = self.handle_of(co)
+        text = "%s 0x%06x:%d %s" % (self.r.cstr(self.vt(co, "name")), index, gen, self.state(co))
+        w = self.waits(co)
+        if w:
+            text += " (%s)" % w
+        line = self.co(co, "resume") >> 16
+        file = self.vt(co, "file")
+        if line and file:
+            text += " at %s:%d" % (_base_name(self.r.cstr(file)), line)
+        return text
+
+    def fields(self, co):
+        """(name, value text) of its context, through the type's field table"""
+        fn = self.vt(co, "fields")
+        table = self.r.field_table(fn) if fn else None
+        if not table:
+            return []
+        at, count = table
+        F, size = "corral_field", self.lay.size("corral_field")
+        ctx = co + self.m.u(self.te(co), "corral__type_entry", "ctx_off")
+        out = []
+        for k in range(count):
+            f = at + k * size
+            name = self.r.cstr(self.m.ptr(f + self.lay.off(F, "name")))
+            type_name = self.r.cstr(self.m.ptr(f + self.lay.off(F, "type_name")))
+            off, n = self.m.u(f, F, "offset"), self.m.u(f, F, "size")
+            kind = self.r.enum_name("corral_field_kind", self.m.u(f, F, "kind"))
+            out.append((name, self._value(kind, type_name, ctx + off, n)))
+        return out
+
+    def _value(self, kind, type_name, addr, n):
+        mem = self.r.read(addr, n)
+        ints = {1: "b", 2: "h", 4: "i", 8: "q"}
+        if kind == "CORRAL_FIELD_INT" and n in ints:
+            return str(struct.unpack("<" + ints[n], mem)[0])
+        if kind in ("CORRAL_FIELD_UINT", "CORRAL_FIELD_POINTER") and n in ints:
+            v = struct.unpack("<" + ints[n].upper(), mem)[0]
+            return str(v) if kind == "CORRAL_FIELD_UINT" else "0x%x" % v
+        if kind == "CORRAL_FIELD_FLOAT" and n in (4, 8):
+            return "%g" % struct.unpack("<" + ("f" if n == 4 else "d"), mem)[0]
+        if kind == "CORRAL_FIELD_BOOL":
+            return "true" if any(mem) else "false"
+        if kind == "CORRAL_FIELD_HANDLE" and n == 8:
+            return "0x%06x:%d" % struct.unpack("<II", mem)
+        if kind == "CORRAL_FIELD_OTHER":  # the debugger knows the type by the name the FIELDS list gave
+            text = self.r.typed(type_name, addr)
+            if text is not None:
+                return text
+        return " ".join("%02x" % b for b in mem)
+
+    # ---- chains
+    def chain(self, co):
+        """the lines of the chain co is in, from its outermost caller down"""
+        mark = co
+        root = co
+        for _ in range(self.total):
+            parent = self.side(root, "parent")
+            if parent == NIL:
+                break
+            root = self.co_at_global(parent)
+        out = []
+        self._down(root, 0, mark, out)
+        return out
+
+    def _down(self, co, depth, mark, out):
+        while co is not None:
+            out.append("%s%s%s" % ("> " if co == mark else "  ", "  " * depth, self.describe(co)))
+            depth += 1
+            if self.racing(co):
+                i = self.meta(co, "wait")
+                while i != NIL:
+                    target = self.node(i, "u.t.target")
+                    if self.node(i, "kind") == self.lay.const("node_arm") and target != NIL:
+                        self._down(self.co_at_global(target), depth, mark, out)
+                    i = self.node(i, "sibling")
+                return
+            child = self.side(co, "child")
+            co = self.co_at_global(child) if child != NIL else None
+
+
+def scheds(r):
+    """every live scheduler, through the library's registry"""
+    at = r.ev_int("(unsigned long)&corral__registry")
+    n = r.ev_int("sizeof(corral__registry) / sizeof(corral__registry[0])")
+    lay = Layout(r)
+    r.layout = lay
+    m = Mem(r, lay)
+    for i in range(n):
+        p = m.ptr(at + i * lay.size("void *"))
+        if p:  # a scheduler is in the registry from create to destroy
+            yield Sched(r, p)
+
+
+def find_handle(r, index, gen):
+    for s in scheds(r):
+        co = s.resolve(index, gen)
+        if co is not None:
+            return s, co
+    return None, None
+
+
+def find_co(r, ptr):
+    for s in scheds(r):
+        if s.owns(ptr):
+            return (s, ptr) if s.alive(ptr) else (s, None)
+    return None, None
+
+
+def show(r, index=None, gen=None, ptr=None):
+    """a handle's or a corral_co's text: its line and its fields"""
+    if ptr is None and gen == 0:
+        return "corral_handle 0 (none)", []
+    s, co = find_co(r, ptr) if ptr is not None else find_handle(r, index, gen)
+    if co is None:
+        what = "corral_co at 0x%x" % ptr if ptr is not None else "0x%06x:%d" % (index, gen)
+        return what + " (no live coroutine)", []
+    return s.describe(co), s.fields(co)
+
+
+def list_lines(r):
+    out = []
+    for s in scheds(r):
+        frame = s.m.u(s.addr, "corral_sched", "now.frame")
+        out.append("scheduler at frame %d, %d live" % (frame, s.m.u(s.addr, "corral_sched", "arena.live")))
+        out.extend("  " + s.describe(co) for co in s.live())
+    return out or ["no live scheduler"]
+
+
+def chain_lines(r, index=None, gen=None, ptr=None):
+    s, co = find_co(r, ptr) if ptr is not None else find_handle(r, index, gen)
+    if co is None:
+        return ["corral: no live coroutine there"]
+    return s.chain(co)
