@@ -79,6 +79,7 @@
         corral_budget_left, corral_fixed_steps_due, corral_set_time_scale,
         corral_time_scale, corral_domain_set_scale, corral_domain_scale,
         corral_domain_pause, corral_domain_resume, corral_domain_paused, corral_domain_time,
+        corral_domain_set_parent, corral_domain_parent, corral_domain_rate,
         corral_set_domain, corral_set_domain_owner, corral_set_domain_tags,
         corral_unscaled_time, corral_fixed_time, corral_live_count, corral_time,
         corral_frame, corral_dt, corral_domain_of, corral_unscaled_dt, corral_current_phase,
@@ -1345,6 +1346,21 @@ CORRAL_API bool corral_domain_pause(corral_sched *sched, uint32_t domain);
 CORRAL_API bool corral_domain_resume(corral_sched *sched, uint32_t domain);
 CORRAL_API bool corral_domain_paused(const corral_sched *sched, uint32_t domain);
 CORRAL_API double corral_domain_time(const corral_sched *sched, uint32_t domain); /* its seconds since create */
+/* A domain may follow another, numbered before it (an actor's clock under
+   the world's): its clock then runs at its own scale times its parent's
+   rate, and stands still while the parent or any domain above it is
+   paused (corral_domain_paused still reads its own pause). From the next
+   frame, each sleeper keeping exactly its time left in its own domain, as
+   for a scale; an ancestor's pause reads as corral_dt 0 at once, as the
+   domain's own does. parent CORRAL_DOMAIN_NONE: it follows none (the
+   default). false with CORRAL_ERR_BAD_DOMAIN, nothing changed, for a
+   domain or parent past desc.domains or a parent not numbered before it. */
+#define CORRAL_DOMAIN_NONE 0xFFFFFFFFu
+CORRAL_API bool corral_domain_set_parent(corral_sched *sched, uint32_t domain, uint32_t parent);
+CORRAL_API uint32_t corral_domain_parent(const corral_sched *sched, uint32_t domain); /* or NONE */
+/* Its seconds per unscaled second now: its scale times every ancestor's,
+   0 while it or one of them is paused. */
+CORRAL_API float corral_domain_rate(const corral_sched *sched, uint32_t domain);
 /* Put a coroutine (and the children it awaits, all the way down), an
    owner's or tags' members in a domain; returns how many moved. */
 CORRAL_API bool corral_set_domain(corral_sched *sched, corral_handle h, uint32_t domain);
@@ -2900,8 +2916,8 @@ struct corral_sched {
             double time;       /* its seconds since create */
             float scale;       /* as set */
             float dt;          /* this frame's: dt * scale, 0 while paused */
-            uint32_t paused;
-            uint32_t pad;
+            uint32_t paused;   /* its own pause (corral_domain_pause) */
+            uint32_t parent;   /* the domain it follows + 1; 0: none */
         } d[CORRAL_MAX_DOMAINS];
     } domains;
 
@@ -3920,24 +3936,44 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
    so a game that uses no domain but the game clock links no domains.c) */
 static inline void corral__domains_advance(corral_sched *s, float dt)
 {
-    for (uint32_t k = 0; k < s->domains.count; k++) {
+    for (uint32_t k = 0; k < s->domains.count; k++) { /* a parent is numbered before its children */
         struct corral__domain *d = &s->domains.d[k];
-        d->dt = d->paused ? 0.0f : dt * d->scale;
+        const float in = d->parent ? s->domains.d[d->parent - 1].dt : dt; /* the parent's holds and scales */
+        d->dt = d->paused ? 0.0f : in * d->scale;
         d->time += (double)d->dt;
     }
+}
+/* a domain's parent field is sound: none, or a domain numbered before it */
+static inline bool corral__domain_parent_ok(uint32_t domain, uint32_t parent)
+{
+    return parent == 0 || parent - 1u < domain;
+}
+/* it or a domain it follows is paused */
+static inline bool corral__domain_held(const corral_sched *s, uint32_t domain)
+{
+    for (uint32_t n = 0; n < CORRAL_MAX_DOMAINS; n++) {
+        const struct corral__domain *d = &s->domains.d[domain];
+        if (d->paused) return true;
+        if (!d->parent) return false;
+        domain = d->parent - 1u;
+    }
+    return false;
 }
 /* a restore: every clock as the snapshot's copy o has it */
 static inline void corral__domains_take(corral_sched *d, const corral_sched *o)
 {
     memcpy(d->domains.d, o->domains.d, sizeof d->domains.d);
 }
-/* a load: a clock as saved (its time, scale and pause; no dt this frame) */
-static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused)
+/* a load: a clock as saved (its time, scale, pause and parent field; no
+   dt this frame) */
+static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused,
+                                          uint32_t parent)
 {
     struct corral__domain *d = &s->domains.d[domain];
     d->time = time;
     d->scale = scale;
     d->paused = paused;
+    d->parent = parent;
     d->dt = 0.0f;
 }
 /* a clock's scale (domain 0: the game's time scale, corral_set_time_scale) */
@@ -8299,8 +8335,9 @@ float corral_dt(const corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return 0.0f;
     if (CORRAL__LIKELY(s->domains.count == 1)) return s->now.in_tick ? s->now.phase_dt : s->domains.d[0].dt;
-    const struct corral__domain *d = &s->domains.d[corral__meta_of(s, co)->domain];
-    if (d->paused) return 0.0f;
+    const uint32_t domain = corral__meta_of(s, co)->domain;
+    const struct corral__domain *d = &s->domains.d[domain];
+    if (corral__domain_held(s, domain)) return 0.0f;
     return s->now.in_tick && s->now.phase == CORRAL__PH_FIXED ? s->now.fixed_dt : d->dt;
 }
 
@@ -10053,7 +10090,8 @@ void corral__channels_use(void)
 /* ---- src/modules/domains.c ---- */
 /*
     domains.c -- time domains: desc.domains clocks, each advanced by every
-    frame's dt times its own scale, standing still while paused. Domain 0
+    frame's dt times its own scale (and, for a domain that follows another,
+    that one's rate), standing still while it or one above it is paused. Domain 0
     is the game clock (corral_time, the fixed steps). A coroutine's domain
     is in its meta entry; its `seconds` timers sit in its domain's heap
     (timers.c), keyed by that clock, so a scale or a pause acts on every
@@ -10103,6 +10141,35 @@ double corral_domain_time(const corral_sched *s, uint32_t domain)
 {
     const struct corral__domain *d = corral__domain_at(__func__, s, domain);
     return d ? d->time : 0.0;
+}
+
+bool corral_domain_set_parent(corral_sched *s, uint32_t domain, uint32_t parent)
+{
+    struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    if (!d) return false;
+    if (parent != CORRAL_DOMAIN_NONE && parent >= domain) {
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_DOMAIN, __func__, CORRAL__NOH, NULL,
+                        parent >= s->domains.count ? "the parent is past desc.domains"
+                                                   : "a domain follows one numbered before it");
+        return false;
+    }
+    d->parent = parent == CORRAL_DOMAIN_NONE ? 0u : parent + 1u;
+    return true;
+}
+
+uint32_t corral_domain_parent(const corral_sched *s, uint32_t domain)
+{
+    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    return d && d->parent ? d->parent - 1u : CORRAL_DOMAIN_NONE;
+}
+
+float corral_domain_rate(const corral_sched *s, uint32_t domain)
+{
+    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    if (!d || corral__domain_held(s, domain)) return 0.0f;
+    float rate = d->scale;
+    for (uint32_t p = d->parent; p; p = s->domains.d[p - 1].parent) rate *= s->domains.d[p - 1].scale;
+    return rate;
 }
 
 /* co and the children it awaits, down the chain (a race's or sync's arms,
@@ -10680,9 +10747,12 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
         corral__pf(out, "}}%s\n", i + 1 < s->types.type_count ? "," : "");
     }
     corral__pf(out, "  ],\n  \"domains\": [");
-    for (uint32_t d = 0; d < s->domains.count; d++)
-        corral__pf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s}", d ? ", " : "", s->domains.d[d].time,
-                   (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
+    for (uint32_t d = 0; d < s->domains.count; d++) {
+        corral__pf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s, \"parent\": ", d ? ", " : "",
+                   s->domains.d[d].time, (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
+        if (s->domains.d[d].parent) corral__pf(out, "%u}", s->domains.d[d].parent - 1u);
+        else corral__pf(out, "null}");
+    }
     corral__pf(out, "],\n  \"coroutines\": [");
     uint32_t cur = 0, listed = 0;
     corral_co_info in;
@@ -11634,9 +11704,10 @@ void corral__races_use(void)
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 3u /* 3: handle fields have kinds of their own, the phase byte carries
-                                   the step contract's flags; 2: time domains; 1 and 2 still load
-                                   (1: every coroutine in domain 0) */
+#define CORRAL__SAVE_VERSION 4u /* 4: each time domain's parent; 3: handle fields have kinds of
+                                   their own, the phase byte carries the step contract's flags;
+                                   2: time domains; 1 to 3 still load (1: every coroutine in
+                                   domain 0; before 4: no domain follows another) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
 
 /* ---- the byte stream (corral__io, corral_internal.h): strings */
@@ -11899,6 +11970,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
         corral__put_f64(io, (double)s->domains.d[d].scale);
     }
     corral__put_u(io, paused, 4);
+    for (uint32_t d = 1; d < s->domains.count; d++) corral__put_u(io, s->domains.d[d].parent, 1);
     /* the types of the live coroutines */
     uint32_t ntypes = 0;
     for (uint32_t t = 0; t < s->types.type_count; t++) ntypes += corral__types(s)[t].live > 0;
@@ -12074,6 +12146,7 @@ typedef struct corral__loader {
     double time, unscaled, fixed, scale;
     uint32_t version, domains, paused;
     double dtime[CORRAL_MAX_DOMAINS], dscale[CORRAL_MAX_DOMAINS];
+    uint32_t dparent[CORRAL_MAX_DOMAINS]; /* version 4: each domain's parent field */
     uint32_t ntypes;
     corral__ltype t[CORRAL__LOAD_MAX_TYPES];
     uint32_t nrows[CORRAL__POOL_COUNT]; /* each pool's saved items, and where their rows start */
@@ -12260,6 +12333,11 @@ static bool corral__lread_head(corral__loader *L)
         }
         L->paused = (uint32_t)corral__get_u(io, 4);
         if (L->paused >> L->domains) return corral__lfail(L, "the save pauses a time domain it does not have%s%s", NULL, NULL);
+        for (uint32_t d = 1; d < L->domains && L->version >= 4; d++) {
+            L->dparent[d] = (uint32_t)corral__get_u(io, 1);
+            if (!corral__domain_parent_ok(d, L->dparent[d]))
+                return corral__lfail(L, "a time domain of the save follows one not numbered before it%s%s", NULL, NULL);
+        }
     }
     if (L->frame_pos > 1u + CORRAL__PH_END || !corral__clocks_ok(L->time, L->unscaled, L->fixed) ||
         !corral__clock_ok(L->time, L->scale))
@@ -12879,7 +12957,7 @@ static void corral__lapply(corral__loader *L)
     for (uint32_t d = 0; d < s->domains.count; d++) { /* domain 0's from its own fields (version 1) */
         const double time = d == 0 ? L->time : d < L->domains ? L->dtime[d] : 0.0;
         const float scale = d == 0 ? (float)L->scale : d < L->domains ? (float)L->dscale[d] : 1.0f;
-        corral__domain_restore(s, d, time, scale, (L->paused >> d) & 1u);
+        corral__domain_restore(s, d, time, scale, (L->paused >> d) & 1u, d < L->domains ? L->dparent[d] : 0u);
     }
 
     corral__io *io = &L->io;
@@ -13337,7 +13415,8 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         return "its clocks are out of range";
     for (uint32_t d = 0; d < o->domains.count; d++)
         if (!corral__clock_ok(o->domains.d[d].time, o->domains.d[d].scale) ||
-            !(o->domains.d[d].dt >= 0.0f && o->domains.d[d].dt <= 1e30f))
+            !(o->domains.d[d].dt >= 0.0f && o->domains.d[d].dt <= 1e30f) ||
+            !corral__domain_parent_ok(d, o->domains.d[d].parent))
             return "its clocks are out of range";
     if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
@@ -13666,6 +13745,7 @@ uint64_t corral_state_hash(const corral_sched *s)
         corral__hdouble(&k, s->domains.d[d].time);
         corral__hfloat(&k, s->domains.d[d].scale);
         corral__h64(&k, s->domains.d[d].paused);
+        if (s->domains.d[d].parent) corral__h64(&k, s->domains.d[d].parent); /* none: as before parents */
     }
     corral__hdouble(&k, s->now.unscaled_time);
     corral__hdouble(&k, s->now.fixed_time);
@@ -14421,6 +14501,9 @@ static bool corral__verify_control(corral__image *m)
     if (s->types.type_count > s->types.max_types || s->run.phases > CORRAL__PH_MAX ||
         s->domains.count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
         CORRAL__BAD("a table's count is past its capacity");
+    for (uint32_t d = 0; d < s->domains.count; d++)
+        if (!corral__domain_parent_ok(d, s->domains.d[d].parent))
+            CORRAL__BAD("a time domain follows one not numbered before it");
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
         if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||
             ((h & 1u) && (uint64_t)s->timers.heap_len[h - 1] + s->timers.heap_len[h] > s->nodes.wait_count))

@@ -466,8 +466,8 @@ struct corral_sched {
             double time;       /* its seconds since create */
             float scale;       /* as set */
             float dt;          /* this frame's: dt * scale, 0 while paused */
-            uint32_t paused;
-            uint32_t pad;
+            uint32_t paused;   /* its own pause (corral_domain_pause) */
+            uint32_t parent;   /* the domain it follows + 1; 0: none */
         } d[CORRAL_MAX_DOMAINS];
     } domains;
 
@@ -1486,24 +1486,44 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
    so a game that uses no domain but the game clock links no domains.c) */
 static inline void corral__domains_advance(corral_sched *s, float dt)
 {
-    for (uint32_t k = 0; k < s->domains.count; k++) {
+    for (uint32_t k = 0; k < s->domains.count; k++) { /* a parent is numbered before its children */
         struct corral__domain *d = &s->domains.d[k];
-        d->dt = d->paused ? 0.0f : dt * d->scale;
+        const float in = d->parent ? s->domains.d[d->parent - 1].dt : dt; /* the parent's holds and scales */
+        d->dt = d->paused ? 0.0f : in * d->scale;
         d->time += (double)d->dt;
     }
+}
+/* a domain's parent field is sound: none, or a domain numbered before it */
+static inline bool corral__domain_parent_ok(uint32_t domain, uint32_t parent)
+{
+    return parent == 0 || parent - 1u < domain;
+}
+/* it or a domain it follows is paused */
+static inline bool corral__domain_held(const corral_sched *s, uint32_t domain)
+{
+    for (uint32_t n = 0; n < CORRAL_MAX_DOMAINS; n++) {
+        const struct corral__domain *d = &s->domains.d[domain];
+        if (d->paused) return true;
+        if (!d->parent) return false;
+        domain = d->parent - 1u;
+    }
+    return false;
 }
 /* a restore: every clock as the snapshot's copy o has it */
 static inline void corral__domains_take(corral_sched *d, const corral_sched *o)
 {
     memcpy(d->domains.d, o->domains.d, sizeof d->domains.d);
 }
-/* a load: a clock as saved (its time, scale and pause; no dt this frame) */
-static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused)
+/* a load: a clock as saved (its time, scale, pause and parent field; no
+   dt this frame) */
+static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused,
+                                          uint32_t parent)
 {
     struct corral__domain *d = &s->domains.d[domain];
     d->time = time;
     d->scale = scale;
     d->paused = paused;
+    d->parent = parent;
     d->dt = 0.0f;
 }
 /* a clock's scale (domain 0: the game's time scale, corral_set_time_scale) */

@@ -3,6 +3,7 @@
    inheriting their caller's domain, snapshots and saves of the clocks. */
 #include "common.h"
 #include "corral_internal.h"
+#include "hostile/games.h"
 
 #include <math.h>
 
@@ -358,6 +359,142 @@ Test(domains, a_coroutine_of_a_custom_phase_saves_and_loads_only_where_that_phas
     corral_sched *c = rsched(1); /* no custom phase */
     cr_assert(!corral_load(c, buf, n));
     cr_assert_eq(corral_last_error(c), CORRAL_ERR_BAD_SAVE);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+    corral_sched_destroy(c);
+}
+
+/* ---- domains with a parent: an actor's clock under the world's */
+
+Test(domains, a_domain_that_follows_the_game_stops_when_the_game_pauses_and_runs_at_the_product_of_scales)
+{
+    /* the case from the issue: slow motion for one character, then a menu
+       pauses the game; the slow-motion domain followed the game, the UI
+       clock does not */
+    corral_sched *s = dsched(3);
+    cr_assert(corral_domain_set_parent(s, SLOWMO, GAME));
+    cr_assert_eq(corral_domain_parent(s, SLOWMO), GAME);
+    cr_assert_eq(corral_domain_parent(s, UI), CORRAL_DOMAIN_NONE);
+    cr_assert(corral_domain_set_scale(s, SLOWMO, 0.5f));
+    corral_set_time_scale(s, 2.0f);
+    cr_assert_float_eq(corral_domain_rate(s, SLOWMO), 1.0f, 1e-6f, "0.5 of a game at 2");
+    corral_handle m = sleep_in(s, SLOWMO, 1.0f, 0), u = sleep_in(s, UI, 1.0f, 0);
+    corral_handle w = sleep_in(s, SLOWMO, 0.0f, 0); /* awake from the next frame: reads corral_dt each frame */
+    sleeper_ctx *M = sleeper_ctx_of(s, m), *U = sleeper_ctx_of(s, u), *W = sleeper_ctx_of(s, w);
+    corral_tick(s, 0.25f);
+    corral_tick(s, 0.25f);
+    cr_assert_float_eq(corral_domain_time(s, SLOWMO), 0.5, 1e-9, "2 frames x 0.25 x 2 x 0.5");
+    cr_assert_float_eq(W->dt, 0.25f, 1e-6f, "corral_dt: the frame's dt times 2 times 0.5");
+    cr_assert(corral_domain_pause(s, GAME));
+    cr_assert(!corral_domain_paused(s, SLOWMO), "its own pause is its own");
+    cr_assert_float_eq(corral_domain_rate(s, SLOWMO), 0.0f, 0.0f, "held by the game's pause");
+    for (int f = 0; f < 8; f++) corral_tick(s, 0.25f);
+    cr_assert(U->woke, "the UI clock ran on");
+    cr_assert(!M->woke, "the slow-motion character stood still under the paused game");
+    cr_assert_float_eq(corral_domain_time(s, SLOWMO), 0.5, 1e-9);
+    cr_assert_float_eq(W->dt, 0.0f, 0.0f, "corral_dt reads 0 while an ancestor is paused");
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, m, &in));
+    cr_assert_float_eq(in.left, 0.5, 1e-9, "its time left stayed exact");
+    cr_assert(corral_domain_resume(s, GAME));
+    corral_set_time_scale(s, 1.0f); /* now 0.5 s of slow motion a second */
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.25f);
+    cr_assert(!M->woke, "0.5 + 3 x 0.125 = 0.875");
+    corral_tick(s, 0.25f);
+    cr_assert(M->woke, "exactly its second of slow-motion time");
+    cr_assert_float_eq(M->woke_time, 1.0, 1e-9);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(domains, a_chain_of_three_multiplies_every_scale_and_any_paused_ancestor_holds_it)
+{
+    corral_sched *s = dsched(4);
+    cr_assert(corral_domain_set_parent(s, 2, 1));
+    cr_assert(corral_domain_set_parent(s, 3, 2));
+    corral_domain_set_scale(s, 1, 2.0f);
+    corral_domain_set_scale(s, 2, 3.0f);
+    corral_domain_set_scale(s, 3, 0.25f);
+    cr_assert_float_eq(corral_domain_rate(s, 3), 1.5f, 1e-6f);
+    corral_handle h = sleep_in(s, 3, 3.0f, 0);
+    sleeper_ctx *H = sleeper_ctx_of(s, h);
+    corral_tick(s, 1.0f);
+    cr_assert_float_eq(corral_domain_time(s, 3), 1.5, 1e-9);
+    corral_domain_pause(s, 1); /* the grandparent */
+    corral_tick(s, 1.0f);
+    cr_assert_float_eq(corral_domain_time(s, 3), 1.5, 1e-9, "a paused grandparent holds it");
+    corral_domain_resume(s, 1);
+    corral_domain_set_scale(s, 2, 1.0f); /* an ancestor's scale: the time left stays exact */
+    corral_tick(s, 1.0f);
+    cr_assert_float_eq(corral_domain_time(s, 3), 2.0, 1e-9, "1 x 2 x 1 x 0.25");
+    cr_assert(!H->woke);
+    cr_assert(corral_domain_set_parent(s, 3, CORRAL_DOMAIN_NONE), "it can stop following");
+    cr_assert_float_eq(corral_domain_rate(s, 3), 0.25f, 1e-6f);
+    for (int f = 0; f < 4; f++) corral_tick(s, 1.0f);
+    cr_assert(H->woke);
+    cr_assert_float_eq(H->woke_time, 3.0, 1e-9);
+    corral_sched_destroy(s);
+}
+
+Test(domains, a_parent_not_numbered_before_its_domain_is_refused_and_changes_nothing)
+{
+    corral_sched *s = dsched(3);
+    cr_assert(corral_domain_set_parent(s, 2, 1));
+    cr_assert(!corral_domain_set_parent(s, 1, 2), "a cycle would need a parent after its child");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DOMAIN);
+    cr_assert(!corral_domain_set_parent(s, 1, 1), "itself");
+    cr_assert(!corral_domain_set_parent(s, GAME, 1), "the game clock follows none");
+    cr_assert(!corral_domain_set_parent(s, 2, 3), "past desc.domains");
+    cr_assert(!corral_domain_set_parent(s, 3, 0), "a domain past desc.domains");
+    cr_assert(strstr(corral_last_error_detail(s), "corral_domain_set_parent") != NULL, "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_domain_parent(s, 2), 1u, "the refusals changed nothing");
+    cr_assert_eq(corral_domain_parent(s, 1), CORRAL_DOMAIN_NONE);
+    cr_assert_eq(corral_domain_parent(s, 3), CORRAL_DOMAIN_NONE, "a bad domain reads none");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(domains, parents_survive_a_snapshot_and_a_save_and_a_bad_one_is_refused)
+{
+    corral_sched *a = rsched(3);
+    corral_domain_set_parent(a, SLOWMO, GAME);
+    corral_domain_set_scale(a, SLOWMO, 0.5f);
+    fill(a);
+    uint64_t h0 = corral_state_hash(a);
+    static unsigned char snap[1 << 16], save[1 << 16];
+    size_t n = corral_snapshot(a, snap, sizeof snap);
+    cr_assert_gt(n, 0);
+    corral_domain_set_parent(a, SLOWMO, CORRAL_DOMAIN_NONE);
+    cr_assert_neq(corral_state_hash(a), h0, "the state hash covers the parent");
+    cr_assert(corral_restore(a, snap, n));
+    cr_assert_eq(corral_domain_parent(a, SLOWMO), GAME);
+    cr_assert_eq(corral_state_hash(a), h0);
+
+    size_t k = corral_save(a, save, sizeof save);
+    cr_assert_gt(k, 0);
+    corral_sched *b = rsched(3);
+    cr_assert(corral_load(b, save, k), "%s", corral_last_error_detail(b));
+    cr_assert_eq(corral_domain_parent(b, SLOWMO), GAME);
+    cr_assert_eq(corral_state_hash(b), corral_state_hash(a));
+    corral_domain_pause(a, GAME);
+    corral_domain_pause(b, GAME);
+    for (int f = 0; f < 6; f++) {
+        corral_tick(a, 0.25f);
+        corral_tick(b, 0.25f);
+        cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "frame %d after the load", f);
+    }
+
+    /* a snapshot whose parent field names a domain after its own */
+    corral_sched *c = rsched(3);
+    fill(c);
+    size_t m = corral_snapshot(c, snap, sizeof snap);
+    uint64_t hc = corral_state_hash(c);
+    const uint32_t follows_2 = 3; /* the parent field: domain 2 + 1 */
+    memcpy(snap + HOSTILE_SNAP_HEAD + offsetof(corral_sched, domains.d[1].parent), &follows_2, sizeof follows_2);
+    hostile_reseal_snapshot(snap, m); /* the scheduler's copy follows the snapshot's head */
+    cr_assert(!corral_restore(c, snap, m), "domain 1 following domain 2 is refused");
+    cr_assert_eq(corral_last_error(c), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert_eq(corral_state_hash(c), hc, "refused whole: nothing changed");
     corral_sched_destroy(a);
     corral_sched_destroy(b);
     corral_sched_destroy(c);

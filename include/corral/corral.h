@@ -61,6 +61,7 @@
         corral_budget_left, corral_fixed_steps_due, corral_set_time_scale,
         corral_time_scale, corral_domain_set_scale, corral_domain_scale,
         corral_domain_pause, corral_domain_resume, corral_domain_paused, corral_domain_time,
+        corral_domain_set_parent, corral_domain_parent, corral_domain_rate,
         corral_set_domain, corral_set_domain_owner, corral_set_domain_tags,
         corral_unscaled_time, corral_fixed_time, corral_live_count, corral_time,
         corral_frame, corral_dt, corral_domain_of, corral_unscaled_dt, corral_current_phase,
@@ -1212,6 +1213,21 @@ CORRAL_API bool corral_domain_pause(corral_sched *sched, uint32_t domain);
 CORRAL_API bool corral_domain_resume(corral_sched *sched, uint32_t domain);
 CORRAL_API bool corral_domain_paused(const corral_sched *sched, uint32_t domain);
 CORRAL_API double corral_domain_time(const corral_sched *sched, uint32_t domain); /* its seconds since create */
+/* A domain may follow another, numbered before it (an actor's clock under
+   the world's): its clock then runs at its own scale times its parent's
+   rate, and stands still while the parent or any domain above it is
+   paused (corral_domain_paused still reads its own pause). From the next
+   frame, each sleeper keeping exactly its time left in its own domain, as
+   for a scale; an ancestor's pause reads as corral_dt 0 at once, as the
+   domain's own does. parent CORRAL_DOMAIN_NONE: it follows none (the
+   default). false with CORRAL_ERR_BAD_DOMAIN, nothing changed, for a
+   domain or parent past desc.domains or a parent not numbered before it. */
+#define CORRAL_DOMAIN_NONE 0xFFFFFFFFu
+CORRAL_API bool corral_domain_set_parent(corral_sched *sched, uint32_t domain, uint32_t parent);
+CORRAL_API uint32_t corral_domain_parent(const corral_sched *sched, uint32_t domain); /* or NONE */
+/* Its seconds per unscaled second now: its scale times every ancestor's,
+   0 while it or one of them is paused. */
+CORRAL_API float corral_domain_rate(const corral_sched *sched, uint32_t domain);
 /* Put a coroutine (and the children it awaits, all the way down), an
    owner's or tags' members in a domain; returns how many moved. */
 CORRAL_API bool corral_set_domain(corral_sched *sched, corral_handle h, uint32_t domain);

@@ -688,8 +688,9 @@ float corral_dt(const corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return 0.0f;
     if (CORRAL__LIKELY(s->domains.count == 1)) return s->now.in_tick ? s->now.phase_dt : s->domains.d[0].dt;
-    const struct corral__domain *d = &s->domains.d[corral__meta_of(s, co)->domain];
-    if (d->paused) return 0.0f;
+    const uint32_t domain = corral__meta_of(s, co)->domain;
+    const struct corral__domain *d = &s->domains.d[domain];
+    if (corral__domain_held(s, domain)) return 0.0f;
     return s->now.in_tick && s->now.phase == CORRAL__PH_FIXED ? s->now.fixed_dt : d->dt;
 }
 

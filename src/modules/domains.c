@@ -1,6 +1,7 @@
 /*
     domains.c -- time domains: desc.domains clocks, each advanced by every
-    frame's dt times its own scale, standing still while paused. Domain 0
+    frame's dt times its own scale (and, for a domain that follows another,
+    that one's rate), standing still while it or one above it is paused. Domain 0
     is the game clock (corral_time, the fixed steps). A coroutine's domain
     is in its meta entry; its `seconds` timers sit in its domain's heap
     (timers.c), keyed by that clock, so a scale or a pause acts on every
@@ -51,6 +52,35 @@ double corral_domain_time(const corral_sched *s, uint32_t domain)
 {
     const struct corral__domain *d = corral__domain_at(__func__, s, domain);
     return d ? d->time : 0.0;
+}
+
+bool corral_domain_set_parent(corral_sched *s, uint32_t domain, uint32_t parent)
+{
+    struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    if (!d) return false;
+    if (parent != CORRAL_DOMAIN_NONE && parent >= domain) {
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_DOMAIN, __func__, CORRAL__NOH, NULL,
+                        parent >= s->domains.count ? "the parent is past desc.domains"
+                                                   : "a domain follows one numbered before it");
+        return false;
+    }
+    d->parent = parent == CORRAL_DOMAIN_NONE ? 0u : parent + 1u;
+    return true;
+}
+
+uint32_t corral_domain_parent(const corral_sched *s, uint32_t domain)
+{
+    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    return d && d->parent ? d->parent - 1u : CORRAL_DOMAIN_NONE;
+}
+
+float corral_domain_rate(const corral_sched *s, uint32_t domain)
+{
+    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    if (!d || corral__domain_held(s, domain)) return 0.0f;
+    float rate = d->scale;
+    for (uint32_t p = d->parent; p; p = s->domains.d[p - 1].parent) rate *= s->domains.d[p - 1].scale;
+    return rate;
 }
 
 /* co and the children it awaits, down the chain (a race's or sync's arms,

@@ -512,9 +512,12 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
         corral__pf(out, "}}%s\n", i + 1 < s->types.type_count ? "," : "");
     }
     corral__pf(out, "  ],\n  \"domains\": [");
-    for (uint32_t d = 0; d < s->domains.count; d++)
-        corral__pf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s}", d ? ", " : "", s->domains.d[d].time,
-                   (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
+    for (uint32_t d = 0; d < s->domains.count; d++) {
+        corral__pf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s, \"parent\": ", d ? ", " : "",
+                   s->domains.d[d].time, (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
+        if (s->domains.d[d].parent) corral__pf(out, "%u}", s->domains.d[d].parent - 1u);
+        else corral__pf(out, "null}");
+    }
     corral__pf(out, "],\n  \"coroutines\": [");
     uint32_t cur = 0, listed = 0;
     corral_co_info in;

@@ -17,9 +17,10 @@
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 3u /* 3: handle fields have kinds of their own, the phase byte carries
-                                   the step contract's flags; 2: time domains; 1 and 2 still load
-                                   (1: every coroutine in domain 0) */
+#define CORRAL__SAVE_VERSION 4u /* 4: each time domain's parent; 3: handle fields have kinds of
+                                   their own, the phase byte carries the step contract's flags;
+                                   2: time domains; 1 to 3 still load (1: every coroutine in
+                                   domain 0; before 4: no domain follows another) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
 
 /* ---- the byte stream (corral__io, corral_internal.h): strings */
@@ -282,6 +283,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
         corral__put_f64(io, (double)s->domains.d[d].scale);
     }
     corral__put_u(io, paused, 4);
+    for (uint32_t d = 1; d < s->domains.count; d++) corral__put_u(io, s->domains.d[d].parent, 1);
     /* the types of the live coroutines */
     uint32_t ntypes = 0;
     for (uint32_t t = 0; t < s->types.type_count; t++) ntypes += corral__types(s)[t].live > 0;
@@ -457,6 +459,7 @@ typedef struct corral__loader {
     double time, unscaled, fixed, scale;
     uint32_t version, domains, paused;
     double dtime[CORRAL_MAX_DOMAINS], dscale[CORRAL_MAX_DOMAINS];
+    uint32_t dparent[CORRAL_MAX_DOMAINS]; /* version 4: each domain's parent field */
     uint32_t ntypes;
     corral__ltype t[CORRAL__LOAD_MAX_TYPES];
     uint32_t nrows[CORRAL__POOL_COUNT]; /* each pool's saved items, and where their rows start */
@@ -643,6 +646,11 @@ static bool corral__lread_head(corral__loader *L)
         }
         L->paused = (uint32_t)corral__get_u(io, 4);
         if (L->paused >> L->domains) return corral__lfail(L, "the save pauses a time domain it does not have%s%s", NULL, NULL);
+        for (uint32_t d = 1; d < L->domains && L->version >= 4; d++) {
+            L->dparent[d] = (uint32_t)corral__get_u(io, 1);
+            if (!corral__domain_parent_ok(d, L->dparent[d]))
+                return corral__lfail(L, "a time domain of the save follows one not numbered before it%s%s", NULL, NULL);
+        }
     }
     if (L->frame_pos > 1u + CORRAL__PH_END || !corral__clocks_ok(L->time, L->unscaled, L->fixed) ||
         !corral__clock_ok(L->time, L->scale))
@@ -1262,7 +1270,7 @@ static void corral__lapply(corral__loader *L)
     for (uint32_t d = 0; d < s->domains.count; d++) { /* domain 0's from its own fields (version 1) */
         const double time = d == 0 ? L->time : d < L->domains ? L->dtime[d] : 0.0;
         const float scale = d == 0 ? (float)L->scale : d < L->domains ? (float)L->dscale[d] : 1.0f;
-        corral__domain_restore(s, d, time, scale, (L->paused >> d) & 1u);
+        corral__domain_restore(s, d, time, scale, (L->paused >> d) & 1u, d < L->domains ? L->dparent[d] : 0u);
     }
 
     corral__io *io = &L->io;

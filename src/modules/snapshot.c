@@ -332,7 +332,8 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         return "its clocks are out of range";
     for (uint32_t d = 0; d < o->domains.count; d++)
         if (!corral__clock_ok(o->domains.d[d].time, o->domains.d[d].scale) ||
-            !(o->domains.d[d].dt >= 0.0f && o->domains.d[d].dt <= 1e30f))
+            !(o->domains.d[d].dt >= 0.0f && o->domains.d[d].dt <= 1e30f) ||
+            !corral__domain_parent_ok(d, o->domains.d[d].parent))
             return "its clocks are out of range";
     if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
@@ -661,6 +662,7 @@ uint64_t corral_state_hash(const corral_sched *s)
         corral__hdouble(&k, s->domains.d[d].time);
         corral__hfloat(&k, s->domains.d[d].scale);
         corral__h64(&k, s->domains.d[d].paused);
+        if (s->domains.d[d].parent) corral__h64(&k, s->domains.d[d].parent); /* none: as before parents */
     }
     corral__hdouble(&k, s->now.unscaled_time);
     corral__hdouble(&k, s->now.fixed_time);

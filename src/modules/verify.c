@@ -709,6 +709,9 @@ static bool corral__verify_control(corral__image *m)
     if (s->types.type_count > s->types.max_types || s->run.phases > CORRAL__PH_MAX ||
         s->domains.count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
         CORRAL__BAD("a table's count is past its capacity");
+    for (uint32_t d = 0; d < s->domains.count; d++)
+        if (!corral__domain_parent_ok(d, s->domains.d[d].parent))
+            CORRAL__BAD("a time domain follows one not numbered before it");
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
         if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||
             ((h & 1u) && (uint64_t)s->timers.heap_len[h - 1] + s->timers.heap_len[h] > s->nodes.wait_count))
