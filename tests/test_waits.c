@@ -731,6 +731,25 @@ Test(waits, a_loop_waiting_on_a_destroyed_signal_or_future_yields_a_frame_a_turn
     corral_sched_destroy(s);
 }
 
+/* futures.c arrives with the first corral_future_create: a wait on a zero
+   or forged future in a process that never made one (Criterion runs each
+   test in a process of its own) is a future that is gone, as in any other */
+Test(waits, a_future_wait_before_any_future_exists_is_a_gone_future)
+{
+    corral_sched *s = wsched(8);
+    corral_handle g = wait_on(s, 3, corral_wait_future((corral_future){0, 0}));
+    cr_assert(corral_alive(s, g), "a plain yield, not an end");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_FUTURE);
+    cr_assert_eq(W(s, g)->resumed_frame, -1);
+    corral_tick(s, 0.01f);
+    cr_assert_gt(W(s, g)->resumed_frame, 0, "it goes on the next frame");
+    corral_handle f = wait_on(s, 4, corral_wait_future((corral_future){5, 9}));
+    cr_assert(corral_alive(s, f), "a forged one too");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_FUTURE);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
 /* The game clock's heap and the real clock's share one array of
    max_wait_nodes entries, from its two ends: filled either way to the
    last entry, each still wakes its sleepers in order of due time. */

@@ -296,6 +296,12 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
                         "corral_wait_until or corral_wait_while");
         return -1;
     }
+    if (w->kind == CORRAL_WAIT_FUTURE) {
+        /* futures.c arrives with the first corral_future_create: before it no
+           future handle can be live, and a gone future is what futures.c says */
+        corral__fail_at(s, NULL, CORRAL_ERR_STALE_FUTURE, call, CORRAL__NOH, co, NULL);
+        return -3;
+    }
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
         /* a module's kind before the module's first use: its handle cannot be live */
         corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
