@@ -10303,9 +10303,10 @@ CORRAL__PRINTF(2, 3) static void corral__pf(corral__out *o, const char *fmt, ...
     va_start(ap, fmt);
     if (o->file) {
         vfprintf(o->file, fmt, ap);
-    } else if (!o->w->fn && o->w->buf && o->w->len < o->w->cap) { /* straight into the buffer */
+    } else if (!o->w->fn) { /* into the buffer where it has room; counted whole either way */
         corral_writer *w = o->w;
-        int n = vsnprintf(w->buf + w->len, w->cap - w->len, fmt, ap);
+        const bool room = w->buf && w->len < w->cap;
+        int n = vsnprintf(room ? w->buf + w->len : NULL, room ? w->cap - w->len : 0, fmt, ap);
         if (n > 0) w->len += (size_t)n;
     } else { /* a callback's piece, at most CORRAL_WRITER_PIECE bytes */
         char piece[CORRAL_WRITER_PIECE + 1];

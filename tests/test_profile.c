@@ -799,3 +799,30 @@ Test(profile, a_null_writer_is_refused_with_null_arg)
     cr_assert(!corral_print_chain(s, h, NULL), "the FILE forms too");
     corral_sched_destroy(s);
 }
+
+Test(profile, a_buffer_or_a_zeroed_writer_counts_a_piece_longer_than_a_callbacks_every_byte)
+{
+    /* a type named with 1500 characters: the text report's row for it is
+       one formatted piece past CORRAL_WRITER_PIECE */
+    static char name[1501];
+    memset(name, 'n', sizeof name - 1);
+    corral_type long_named = ticker_type;
+    long_named.name = name;
+    corral_sched *s = sched_of(prof_desc(8));
+    ticker_ctx c = {.cost = 1, .steps_left = 100};
+    cr_assert(corral_start(s, &long_named, &c, sizeof c).gen);
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    corral_report_text(s, f);
+    long n = ftell(f);
+    fclose(f);
+    cr_assert_gt(n, 1500);
+    corral_writer count = {0};
+    corral_report_text_to(s, &count);
+    cr_assert_eq(count.len, (size_t)n, "a zeroed writer measures the whole output");
+    char small[64];
+    corral_writer cut = {.buf = small, .cap = sizeof small};
+    corral_report_text_to(s, &cut);
+    cr_assert_eq(cut.len, (size_t)n, "a buffer too small says what the whole needed");
+    corral_sched_destroy(s);
+}
