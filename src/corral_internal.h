@@ -184,14 +184,16 @@ static inline bool corral__timer_node(const corral__node *n)
 }
 
 #define CORRAL__STOP_REQUESTED 0x80u
+#define CORRAL__WAIT_CLOSED 0x40u /* its last wait ended on a closed or destroyed channel */
 /* per slot: what every coroutine has (16 bytes) */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
     uint32_t side;          /* its side record (corral__side), NIL: none */
     uint32_t born;          /* frame count at its start (low 32 bits): its age */
     uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
-    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 7 bits);
-                               CORRAL__STOP_REQUESTED: corral_request_stop was called */
+    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 6 bits);
+                               CORRAL__STOP_REQUESTED: corral_request_stop was called;
+                               CORRAL__WAIT_CLOSED: corral_wait_closed */
     uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
     uint8_t domain;         /* its time domain */
 } corral__meta;
@@ -236,6 +238,7 @@ typedef struct corral__pool {
 typedef struct corral__signal {
     corral__item it;
     uint32_t head, tail;
+    uint32_t set;  /* 1: set (corral_signal_set) until reset: a wait on it is over at once */
 } corral__signal;
 
 typedef struct corral__future {
@@ -255,13 +258,15 @@ typedef struct corral__channel {
     uint32_t first, count; /* the ring: its oldest value, how many */
     uint32_t send_head, send_tail;
     uint32_t recv_head, recv_tail;
+    uint32_t closed;       /* 1: corral_channel_close was called */
 } corral__channel;
 /* a semaphore (count: free permits) or a wait group (count: tasks not done) */
 enum { CORRAL__SEMAPHORE = 1, CORRAL__WAITGROUP };
 typedef struct corral__counter {
     corral__item it;
     uint32_t kind, count;
-    uint32_t head, tail;   /* waiters */
+    uint32_t head, tail;   /* waiters (a semaphore's: each wants u.t.seq permits) */
+    uint32_t max;          /* a semaphore's most permits; UINT32_MAX: no maximum */
 } corral__counter;
 /* room for an item of any pool, aligned for each */
 typedef union corral__any_item {
@@ -1224,6 +1229,7 @@ typedef struct corral__io {
     const unsigned char *r; /* reading, or NULL */
     size_t at, size;
     bool bad;               /* read past the end, or a check failed */
+    uint32_t version;       /* reading a save: its format */
     const char *why;        /* the first failure */
     char detail[256];
 } corral__io;
@@ -1293,11 +1299,11 @@ typedef struct corral__lview {
     const corral__type_entry *te; /* its type in this build */
     uint32_t domain;      /* its time domain */
     uint32_t domains;     /* time domains the save has */
+    uint32_t version;     /* the save's format */
     /* the saved coroutine ref, or NIL: the save holds none */
     uint32_t (*find)(const void *L, uint32_t ref);
     /* the saved item of a pool at index, or NULL: the save holds none;
-       its row: {index, gen, then the owner's two words} (signals: none,
-       futures: done and value) */
+       its row: {index, gen, then the owner's words} (docs/SAVE.md) */
     const unsigned char *(*item)(const void *L, uint32_t pool, uint32_t index);
     /* where a saved field (and byte in it) lies in this build's context of
        the type, or NIL: nowhere */
@@ -1356,6 +1362,8 @@ typedef struct corral__wait_part {
     void (*why)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
     /* save games: whether the node can be saved (NULL: always) */
     bool (*savable)(const corral_sched *s, const corral__node *n);
+    /* corral_state_hash: its words beyond what it waits on (NULL: none) */
+    void (*hash)(const corral__node *n, void (*put)(void *k, uint64_t v), void *k);
     /* its own words after the node's common ones (te: its coroutine's type) */
     void (*save)(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
     void (*read)(corral__io *io, corral__lwait *w);
@@ -1376,6 +1384,7 @@ const corral__wait_part *corral__node_part_of(uint32_t kind);
    A module's arrive with its first use (corral__pool_parts_add). */
 typedef struct corral__pool_part {
     uint32_t row; /* bytes of a row: {u32 index, u32 generation, the owner's words} */
+    uint32_t row4; /* a row's bytes in saves of format 4 and before (0: row) */
     void (*save)(corral__io *io, const corral_sched *s);
     /* NULL when the section (n rows from *rows_at) fits this scheduler, else what is wrong */
     const char *(*read)(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at);
@@ -1453,6 +1462,8 @@ void corral__calls_use(void);
 void corral__groups_use(void);
 void corral__polls_use(void);
 void corral__futures_use(void);
+void corral__stops_use(void); /* group_ops.c: the stop wait's table */
+void corral__alarms_use(void); /* alarms.c: the table of CORRAL_WAIT_AT */
 /* a load or a restore may bring any of them back */
 static inline void corral__features_use(void)
 {
@@ -1460,6 +1471,8 @@ static inline void corral__features_use(void)
     corral__groups_use();
     corral__polls_use();
     corral__futures_use();
+    corral__stops_use();
+    corral__alarms_use();
 }
 static inline const corral__polls_part *corral__polls(void)
 {
@@ -1470,8 +1483,24 @@ static inline const corral__groups_part *corral__groups(void)
     return (const corral__groups_part *)corral__feature(CORRAL__FEATURE_GROUPS);
 }
 
-/* ---- timers.c: frames, seconds, realtime */
+/* ---- timers.c: frames, seconds, realtime; alarms.c: a time on a clock
+   (corral_wait_at), a timer that keeps its due time when held */
 void corral__timer_cancel(corral_sched *s, const corral__node *n);
+/* node i into heap h, due at `due` on its clock (span: what the inspector shows) */
+void corral__timer_push(corral_sched *s, uint32_t i, uint32_t h, double due, float span);
+void corral__timer_repush(corral_sched *s, uint32_t i); /* back in the heap it names, as it is */
+/* the clock heap h counts */
+static inline double corral__timer_clock(const corral_sched *s, uint32_t h)
+{
+    if (h == CORRAL__HEAP_REAL) return s->now.unscaled_time;
+    if (h == CORRAL__HEAP_FRAMES) return (double)s->now.frame;
+    return s->domains.d[corral__heap_domain(h)].time;
+}
+/* a timer's save-game parts, which alarms.c shares */
+void corral__timer_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
+void corral__timer_read(corral__io *io, corral__lwait *w);
+const char *corral__timer_check(const corral__lview *v, const corral__lwait *w);
+void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* a stop request's deadline: node i into the heap of co's domain (seconds) */
 void corral__deadline_arm(corral_sched *s, corral_co *co, uint32_t i, float seconds);
 uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
@@ -1549,6 +1578,7 @@ static inline void corral__polls_take(corral_sched *d, const corral_sched *o) { 
 
 /* ---- wakelists.c: signal; futures.c: future (a feature: corral__futures_part) */
 bool corral__signal_live(const corral_sched *s, corral_signal sig);
+corral__signal *corral__signal_get(const corral_sched *s, corral_signal sig); /* NULL: gone */
 void corral__signal_fire(corral_sched *s, corral_signal sig);
 uint32_t corral__fire_all(corral_sched *s, uint32_t *head, uint32_t *tail); /* a list, each node fired */
 /* a list node's name in a chain: its signal's or future's index */
@@ -1774,7 +1804,7 @@ typedef struct corral__debugger_consts {
     uint8_t free, running, stopping, retired, waiting, paused;
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
-    uint8_t node_arm, wait_frames, wait_seconds, wait_realtime;
+    uint8_t node_arm, wait_frames, wait_seconds, wait_realtime, wait_at;
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);

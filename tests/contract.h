@@ -44,7 +44,8 @@ enum {
 typedef enum {
     CX_START, CX_YIELD, CX_NEXT_FRAME, CX_FRAMES1, CX_FRAMES0, CX_SECONDS, CX_SECONDS0, CX_REALTIME,
     CX_FIXED, CX_LATE, CX_END, CX_PHASE, CX_UNTIL, CX_WHILE, CX_SIGNAL, CX_FUTURE, CX_JOIN, CX_ANY, CX_ALL,
-    CX_SEND, CX_RECEIVE, CX_ACQUIRE, CX_WAIT_GROUP, CX_DOMAIN_SECONDS, CX_CALL, CX_RACE, CX_SYNC, CX_ROW_COUNT
+    CX_SEND, CX_RECEIVE, CX_ACQUIRE, CX_WAIT_GROUP, CX_STOP, CX_AT, CX_DOMAIN_SECONDS, CX_CALL, CX_RACE, CX_SYNC,
+    CX_ROW_COUNT
 } cx_row;
 
 #define CX_ROWS_AS_IN_DOCS                                                                                             \
@@ -85,6 +86,9 @@ typedef enum {
     X(CX_RECEIVE, "receive", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")           \
     X(CX_ACQUIRE, "acquire", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")           \
     X(CX_WAIT_GROUP, "wait group", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")     \
+    X(CX_STOP, "stop", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                 \
+    X(CX_AT, "at(t)", "next P", "next P", "next P", "next P", "next P", "next FIXED", "next UPDATE", "next LATE",       \
+      "next END")                                                                                                       \
     X(CX_DOMAIN_SECONDS, "seconds(t) in a domain", "next P", "next P", "next P", "next P", "next P", "next FIXED",     \
       "next UPDATE", "next LATE", "next END")                                                                           \
     X(CX_CALL, "call", "at once", "P or same run", "P or same run", "P or same run", "P or same run", "same run",      \
@@ -181,6 +185,7 @@ static corral_handle cx_target;
 static corral_channel cx_chan;
 static corral_semaphore cx_sem;
 static corral_waitgroup cx_wg;
+static corral_handle cx_subject; /* the coroutine under test, once it waits */
 
 static cx_at cx_now(void)
 {
@@ -231,6 +236,8 @@ static corral_wait cx_wait_of(cx_row r)
     case CX_SIGNAL: return corral_wait_signal(cx_sig);
     case CX_FUTURE: return corral_wait_future(cx_fut);
     case CX_JOIN: return corral_wait_join(cx_target);
+    case CX_STOP: return corral_wait_stop();
+    case CX_AT: return corral_wait_at(corral_time(cx_s) + 0.25);
     case CX_ANY:
         members[0] = corral_wait_signal(cx_sig);
         members[1] = corral_wait_seconds(100.0f);
@@ -258,6 +265,7 @@ DEFINE_COROUTINE(cx_subject)
     if (!ctx->first) CORRAL_WAIT_FRAME(co);
     cx_issue_at = cx_now();
     cx_issued = 1;
+    cx_subject = corral_self(co);
     if (cx_cur_row == CX_YIELD) {
         CORRAL_WAIT_FRAME(co);
     } else if (cx_cur_row == CX_CALL) {
@@ -327,6 +335,7 @@ static void cx_trigger(void)
     }
     case CX_ACQUIRE: corral_semaphore_release(cx_s, cx_sem, 1); break;
     case CX_WAIT_GROUP: corral_waitgroup_done(cx_s, cx_wg); break;
+    case CX_STOP: corral_request_stop(cx_s, cx_subject, 0.0f); break;
     default: break;
     }
 }

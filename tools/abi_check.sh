@@ -38,7 +38,8 @@ out=build/abi
 cmake -S . -B "$out" -DBUILD_SHARED_LIBS=ON -DCORRAL_BUILD_TESTS=OFF -DCORRAL_BUILD_EXAMPLES=OFF \
       -DCORRAL_INSTALL=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$out" >/dev/null
-lib=$(ls "$out"/libcorral.so.*.*.* | head -n 1)
+# the library of this version (an earlier version's may lie in the same directory)
+lib="$out/libcorral.so.$(sed -n 's/^project(corral VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
 abidw --headers-dir include/corral --drop-private-types --no-corpus-path --no-comp-dir-path \
       --out-file "$out/corral.abi" "$lib"
 

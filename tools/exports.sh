@@ -8,7 +8,8 @@ out=build/exports
 cmake -S . -B "$out" -DBUILD_SHARED_LIBS=ON -DCORRAL_BUILD_TESTS=OFF -DCORRAL_BUILD_EXAMPLES=OFF \
       -DCORRAL_INSTALL=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$out" >/dev/null
-lib=$(ls "$out"/libcorral.so.* | head -n 1)
+# the library of this version (an earlier version's may lie in the same directory)
+lib="$out/libcorral.so.$(sed -n 's/^project(corral VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
 nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ { print $3 }' | sort > "$out/exported.txt"
 grep -oE '^CORRAL_API [^(]*\bcorral_[a-z0-9_]+\(' include/corral/corral.h |
     sed -E 's/.*\b(corral_[a-z0-9_]+)\($/\1/' | sort > "$out/declared.txt"

@@ -67,7 +67,7 @@ export WINEDEBUG=-all
 export WINEPREFIX="$PWD/build/platforms/wine"
 out=build/platforms
 mkdir -p "$out"
-examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame jobs boss outpost"
+examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame jobs boss outpost squad"
 failed=""
 
 # A kernel built without 32-bit x86 support refuses i686 programs ("Exec

@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (132). The types,
+    INDEX: every function, in the order of this header (153). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -47,13 +47,16 @@
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
         corral_context
     waits
-        corral_wait_until, corral_wait_while, corral_wait_join, corral_await,
-        corral_wait_fired, corral_signal_create, corral_signal_raise,
-        corral_signal_destroy, corral_future_create, corral_future_complete,
-        corral_future_done, corral_future_value, corral_future_release,
-        corral_channel_create, corral_channel_destroy, corral_channel_try_send,
-        corral_channel_try_receive, corral_channel_count, corral_channel_capacity,
-        corral_semaphore_create, corral_semaphore_release, corral_semaphore_count,
+        corral_wait_until, corral_wait_while, corral_wait_join, corral_wait_stop,
+        corral_wait_at, corral_await, corral_wait_fired, corral_wait_closed, corral_signal_create,
+        corral_signal_raise, corral_signal_set, corral_signal_reset,
+        corral_signal_is_set, corral_signal_destroy, corral_future_create,
+        corral_future_complete, corral_future_done, corral_future_value,
+        corral_future_release, corral_channel_create, corral_channel_create_ex,
+        corral_channel_close, corral_channel_closed, corral_channel_destroy,
+        corral_channel_try_send, corral_channel_try_receive, corral_channel_count,
+        corral_channel_capacity, corral_semaphore_create, corral_semaphore_create_ex,
+        corral_semaphore_release, corral_semaphore_count,
         corral_semaphore_destroy, corral_waitgroup_create, corral_waitgroup_add,
         corral_waitgroup_done, corral_waitgroup_count, corral_waitgroup_destroy
     the frame
@@ -156,7 +159,7 @@ extern "C" {
 
 
 #define CORRAL_VERSION_MAJOR 0
-#define CORRAL_VERSION_MINOR 1
+#define CORRAL_VERSION_MINOR 2
 #define CORRAL_VERSION_PATCH 0
 
 /* Largest context alignment and size the generator accepts (compile-time
@@ -440,6 +443,7 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_WAIT_FRAMES(co, n) CORRAL__AWAIT_T(co, corral_wait_frames(n), #n)
 #define CORRAL_WAIT_SECONDS(co, t) CORRAL__AWAIT_T(co, corral_wait_seconds(t), #t)
 #define CORRAL_WAIT_REALTIME(co, t) CORRAL__AWAIT_T(co, corral_wait_realtime(t), #t)
+#define CORRAL_WAIT_AT(co, t) CORRAL__AWAIT_T(co, corral_wait_at(t), #t)
 #define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_fixed_update(), "")
 #define CORRAL_WAIT_LATE_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_late_update(), "")
 #define CORRAL_WAIT_END_OF_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_end_of_frame(), "")
@@ -451,10 +455,12 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_WAIT_JOIN(co, h) CORRAL__AWAIT_T(co, corral_wait_join(h), #h)
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
+#define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
 /* Channels, semaphores, wait groups: pv points into the context */
 #define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_ACQUIRE(co, sem) CORRAL__AWAIT_T(co, corral_wait_acquire(sem), #sem)
+#define CORRAL_ACQUIRE_N(co, sem, n) CORRAL__AWAIT_T(co, corral_wait_acquire_n((sem), (n)), #sem ", " #n)
 #define CORRAL_WAIT_GROUP(co, wg) CORRAL__AWAIT_T(co, corral_wait_group(wg), #wg)
 /* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
    CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
@@ -579,7 +585,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
     X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \
-    X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)")
+    X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)") \
+    X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -935,7 +942,9 @@ CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corr
     X(RECEIVE,      "receive",      LIST,  OWN,          channel)    \
     X(ACQUIRE,      "acquire",      LIST,  OWN,          semaphore)  \
     X(WAIT_GROUP,   "wait group",   LIST,  OWN,          waitgroup)  \
-    X(PHASE,        "phase",        PHASE, OWN,          none)
+    X(PHASE,        "phase",        PHASE, OWN,          none)       \
+    X(STOP,         "stop",         LIST,  OWN,          stop)       \
+    X(AT,           "at",           TIMER, OWN,          at)
 
 typedef enum corral_wait_kind {
 #define CORRAL__X(id, name, how, phase, part) CORRAL_WAIT_##id,
@@ -963,7 +972,10 @@ typedef struct corral_wait {
     corral_wait_kind kind;
     uint32_t count;                   /* FRAMES: n; ALL/ANY: members */
     float seconds;                    /* SECONDS, REALTIME */
-    corral_predicate fn;              /* UNTIL, WHILE */
+    union {
+        corral_predicate fn;          /* UNTIL, WHILE */
+        double at;                    /* AT: a time on its domain's clock */
+    };
     void *user;                       /* UNTIL, WHILE; SEND: the value, RECEIVE: where it
                                          goes (in the waiting coroutine's context) */
     corral_signal signal;             /* SIGNAL */
@@ -1006,8 +1018,9 @@ static inline corral_wait corral_wait_realtime(float t)
     w.seconds = t;
     return w;
 }
-/* Predicates and joins: functions, not inline -- the code that waits on
-   them comes with them, so a game that uses neither links none of it. */
+/* Predicates, joins, stop and at waits: functions, not inline -- the code
+   that waits on them comes with them, so a game that uses none links none
+   of it. */
 CORRAL_API corral_wait corral_wait_until(corral_predicate fn, void *user);
 CORRAL_API corral_wait corral_wait_while(corral_predicate fn, void *user);
 static inline corral_wait corral_wait_signal(corral_signal sig)
@@ -1023,6 +1036,14 @@ static inline corral_wait corral_wait_future(corral_future f)
     return w;
 }
 CORRAL_API corral_wait corral_wait_join(corral_handle h);
+/* Over when a stop is requested for the waiting coroutine (corral_request_stop
+   on it, its owner or its tags; at once if one was): alone, or as a member
+   of an any, to end another wait early. */
+CORRAL_API corral_wait corral_wait_stop(void);
+/* Until its domain's clock (corral_domain_time; domain 0's is corral_time)
+   reads t: a time wait, so a frame passes even when t is past. Paused, it
+   keeps t, not the time it had left. */
+CORRAL_API corral_wait corral_wait_at(double t);
 /* Channels: `data` lies in the waiting coroutine's context, `size` bytes,
    the channel's value size. */
 static inline corral_wait corral_wait_send(corral_channel ch, void *data, uint32_t size)
@@ -1054,6 +1075,14 @@ static inline corral_wait corral_wait_acquire(corral_semaphore sem)
     corral_wait w = corral__wait_of(CORRAL_WAIT_ACQUIRE);
     w.channel.index = sem.index;
     w.channel.gen = sem.gen;
+    return w;
+}
+/* n permits at once (0 counts as 1): it waits until n are free and no
+   waiter came before it, then takes them all */
+static inline corral_wait corral_wait_acquire_n(corral_semaphore sem, uint32_t n)
+{
+    corral_wait w = corral_wait_acquire(sem);
+    w.count = n;
     return w;
 }
 static inline corral_wait corral_wait_group(corral_waitgroup wg)
@@ -1094,12 +1123,20 @@ static inline corral_wait corral_wait_any(const corral_wait *members, uint32_t n
 CORRAL_API bool corral_await(corral_co *co, corral_wait w);
 /* After an ANY wait: the index of the member that fired (-1 if none). */
 CORRAL_API int corral_wait_fired(const corral_co *co);
+/* After a wait: true when it ended on a channel that was closed (and,
+   for a receive, drained) or destroyed: nothing was sent or received. */
+CORRAL_API bool corral_wait_closed(const corral_co *co);
 
 /* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
    the order they began waiting (when they resume: API.md, "When a
    coroutine resumes"). Destroying a signal wakes its waiters too. */
 CORRAL_API corral_signal corral_signal_create(corral_sched *sched);
 CORRAL_API uint32_t corral_signal_raise(corral_sched *sched, corral_signal sig); /* waiters woken */
+/* A signal that stays set: set wakes every waiter as raise does, and
+   until a reset a wait on the signal is over at once. */
+CORRAL_API uint32_t corral_signal_set(corral_sched *sched, corral_signal sig); /* waiters woken */
+CORRAL_API bool corral_signal_reset(corral_sched *sched, corral_signal sig);
+CORRAL_API bool corral_signal_is_set(const corral_sched *sched, corral_signal sig);
 CORRAL_API bool corral_signal_destroy(corral_sched *sched, corral_signal sig);
 
 /* Futures: engine-side completions (the AsyncOperation / WWW case), from
@@ -1118,12 +1155,17 @@ CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
     desc.channel_bytes, desc.max_semaphores, desc.max_waitgroups).
 
     A channel carries values of one size, at most channel_bytes / size of
-    them at a time. CORRAL_SEND(co, ch, &ctx->v) waits while it is full,
+    them at a time, or `capacity` with corral_channel_create_ex (0: no
+    buffer, a send waits for its receiver). CORRAL_SEND(co, ch, &ctx->v) waits while it is full,
     CORRAL_RECEIVE(co, ch, &ctx->v) while it is empty (the value lands in
     ctx->v); the first waiter is served first, on both sides. A send to a
     waiting receiver hands the value straight to it. From plain code:
     corral_channel_try_send / _try_receive (false: full / empty).
     Destroying a channel wakes its waiters with nothing sent or received.
+    Closing one refuses new sends (CORRAL_ERR_CHANNEL_CLOSED from plain
+    code) and wakes its waiting senders; receivers drain what is buffered,
+    then every receive is over at once. corral_wait_closed tells a waiter
+    its wait ended so.
 
     A semaphore counts permits: CORRAL_ACQUIRE waits for one (FIFO),
     corral_semaphore_release gives n back. A wait group counts tasks:
@@ -1131,12 +1173,18 @@ CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
     waits until the count is 0.
 */
 CORRAL_API corral_channel corral_channel_create(corral_sched *sched, uint32_t value_size);
+CORRAL_API corral_channel corral_channel_create_ex(corral_sched *sched, uint32_t value_size, uint32_t capacity);
+CORRAL_API bool corral_channel_close(corral_sched *sched, corral_channel ch);
+CORRAL_API bool corral_channel_closed(const corral_sched *sched, corral_channel ch);
 CORRAL_API bool corral_channel_destroy(corral_sched *sched, corral_channel ch);
 CORRAL_API bool corral_channel_try_send(corral_sched *sched, corral_channel ch, const void *value, size_t size);
 CORRAL_API bool corral_channel_try_receive(corral_sched *sched, corral_channel ch, void *out, size_t size);
 CORRAL_API uint32_t corral_channel_count(const corral_sched *sched, corral_channel ch);    /* values in it */
 CORRAL_API uint32_t corral_channel_capacity(const corral_sched *sched, corral_channel ch);
 CORRAL_API corral_semaphore corral_semaphore_create(corral_sched *sched, uint32_t permits);
+/* ... with at most `max` permits: a release past it is refused whole
+   (CORRAL_ERR_BAD_VALUE_SIZE), a wait for more than max is BAD_WAIT */
+CORRAL_API corral_semaphore corral_semaphore_create_ex(corral_sched *sched, uint32_t permits, uint32_t max);
 CORRAL_API bool corral_semaphore_release(corral_sched *sched, corral_semaphore sem, uint32_t n);
 CORRAL_API uint32_t corral_semaphore_count(const corral_sched *sched, corral_semaphore sem); /* free permits */
 CORRAL_API bool corral_semaphore_destroy(corral_sched *sched, corral_semaphore sem);

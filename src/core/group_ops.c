@@ -1,10 +1,16 @@
 /*
     group_ops.c -- what is done to a whole group at once: stop, pause,
     resume, or a stop request, for every live member with an owner or any
-    of some tags (and a stop request for one coroutine); the instances a
-    single-mode start looks at. Members and their lists are groups.c's.
+    of some tags (and a stop request for one coroutine); the wait that a
+    stop request ends (CORRAL_WAIT_STOP); the instances a single-mode start
+    looks at. Members and their lists are groups.c's.
+
+    A stop wait's node sits in no container: a request finds it in its
+    coroutine's chain of nodes, so it costs the scheduler no list.
 */
 #include "../corral_internal.h"
+
+#include <stdio.h>
 
 /* The live coroutines with this owner (0 too) and one of these tags,
    newest first by tag list, each once: how many (max + 1 when there are
@@ -73,6 +79,30 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
     }
 }
 
+/* co's stop wait, or the first one down its chain of children and in
+   its arms, fired: ending the wait that was under way (a call's child,
+   when the stop wait is the call's interrupt) */
+static void corral__request_fire(corral_sched *s, corral_co *co)
+{
+    const corral__node *N = corral__nodes(s);
+    while (co) {
+        corral__meta *m = corral__meta_of(s, co);
+        uint32_t stop = CORRAL__NIL;
+        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+            if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
+                corral__request_fire(s, corral__co_of_global(s, N[i].u.t.target));
+            else if (N[i].kind == CORRAL_WAIT_STOP && N[i].attached == 1)
+                stop = i;
+        }
+        if (stop != CORRAL__NIL) { /* what lies below it ends with the wait, or has its own request */
+            corral__fire(s, stop);
+            return;
+        }
+        const uint32_t child = corral__sd(s, m)->child;
+        co = child != CORRAL__NIL ? corral__co_of_global(s, child) : NULL;
+    }
+}
+
 /* the request on co, with its deadline (> 0 seconds of its domain; the
    sooner of two is kept); false (WAIT_POOL_EXHAUSTED, SIDE_POOL_EXHAUSTED)
    when a deadline finds no node or side record: then nothing is asked */
@@ -93,6 +123,7 @@ static bool corral__request_stop(const char *call, corral_sched *s, corral_co *c
         }
     }
     corral__request_flag(s, co);
+    if (corral__wait_part_of(CORRAL_WAIT_STOP)) corral__request_fire(s, co); /* stop waits exist */
     return true;
 }
 
@@ -188,3 +219,66 @@ uint32_t corral_stop_tags(corral_sched *s, uint32_t tags) { return corral__tags_
 uint32_t corral_pause_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, corral__op_pause, (corral__op_arg){0, 0.0f}); }
 
 uint32_t corral_resume_tags(corral_sched *s, uint32_t tags) { return corral__tags_op(__func__, s, tags, corral__op_resume, (corral__op_arg){0, 0.0f}); }
+
+/* ---- the stop wait: over at once when a stop was requested, else a node
+   in no container that a request fires (corral__request_fire) */
+static int corral__stop_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    (void)call;
+    (void)w;
+    return (corral__meta_of(s, co)->stop_why & CORRAL__STOP_REQUESTED) ? 1 : 0;
+}
+static void corral__stop_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
+{
+    (void)s;
+    (void)co;
+    (void)i;
+    (void)w;
+}
+static void corral__stop_why_text(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+{
+    (void)s;
+    (void)n;
+    snprintf(buf, cap, ": none requested");
+}
+static void corral__stop_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    (void)io;
+    (void)s;
+    (void)te;
+    (void)n;
+}
+static void corral__stop_read(corral__io *io, corral__lwait *w)
+{
+    (void)io;
+    (void)w;
+}
+static const char *corral__stop_check(const corral__lview *v, const corral__lwait *w)
+{
+    (void)v;
+    (void)w;
+    return NULL; /* it waits on its own coroutine, which the save holds */
+}
+static void corral__stop_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    (void)v;
+    (void)co;
+    (void)i;
+    (void)w;
+    (void)held;
+}
+static const corral__wait_part corral__stop_part = {
+    .ready = corral__stop_ready,
+    .arm = corral__stop_arm,
+    .why = corral__stop_why_text,
+    .save = corral__stop_save,
+    .read = corral__stop_read,
+    .check = corral__stop_check,
+    .place = corral__stop_place,
+};
+void corral__stops_use(void) { corral__wait_parts_add(CORRAL_WAIT_STOP, CORRAL_WAIT_STOP, &corral__stop_part); }
+corral_wait corral_wait_stop(void)
+{
+    corral__stops_use();
+    return corral__wait_of(CORRAL_WAIT_STOP);
+}

@@ -74,38 +74,36 @@ static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 
 /* ---- wake points */
 
-/* the clock heap h counts */
-static double corral__clock_of(const corral_sched *s, uint32_t h)
-{
-    if (h == CORRAL__HEAP_REAL) return s->now.unscaled_time;
-    if (h == CORRAL__HEAP_FRAMES) return (double)s->now.frame;
-    return s->domains.d[corral__heap_domain(h)].time;
-}
-
 /* Time waits resume in a later frame than the one they began in: timers
    are checked before a frame's first run, and a due time in the future is
    not reached inside the frame. 0 frames, and 0, negative or NaN seconds
    (whose due time is now), wait for the next frame's number instead. */
+void corral__timer_push(corral_sched *s, uint32_t i, uint32_t h, double due, float span)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.t.due = due;
+    n->u.t.seq = s->timers.seq++;
+    n->list = (uint8_t)h;
+    memcpy(&n->u.t.target, &span, sizeof span); /* for the inspector */
+    corral__heap_push(s, h, i);
+}
+void corral__timer_repush(corral_sched *s, uint32_t i) { corral__heap_push(s, corral__nodes(s)[i].list, i); }
+
 static void corral__timer_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
     (void)co;
-    corral__node *n = &corral__nodes(s)[i];
     uint32_t h = w->kind == CORRAL_WAIT_SECONDS
-                     ? corral__domain_heap(corral__meta_of(s, CORRAL__CO(s, n->co))->domain)
+                     ? corral__domain_heap(corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))->domain)
                  : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
                                                    : CORRAL__HEAP_FRAMES;
-    if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f)) {
-        h = CORRAL__HEAP_FRAMES;
-        n->u.t.due = (double)(s->now.frame + 1);
-    } else {
-        n->u.t.due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
-                                                   : corral__clock_of(s, h) + (double)w->seconds;
-    }
-    n->u.t.seq = s->timers.seq++;
-    n->list = (uint8_t)h;
-    const float span = w->kind == CORRAL_WAIT_FRAMES ? (float)w->count : w->seconds; /* for the inspector */
-    memcpy(&n->u.t.target, &span, sizeof span);
-    corral__heap_push(s, h, i);
+    const float span = w->kind == CORRAL_WAIT_FRAMES ? (float)w->count : w->seconds;
+    if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f))
+        corral__timer_push(s, i, CORRAL__HEAP_FRAMES, (double)(s->now.frame + 1), span);
+    else
+        corral__timer_push(s, i, h,
+                           w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
+                                                         : corral__timer_clock(s, h) + (double)w->seconds,
+                           span);
 }
 
 void corral__timer_cancel(corral_sched *s, const corral__node *n)
@@ -129,12 +127,16 @@ static int corral__timer_ready(const char *call, corral_sched *s, corral_co *co,
     return 0;
 }
 
+/* held, a timer keeps the time it has left; an AT wait (alarms.c) keeps
+   its time on the clock */
+static bool corral__keeps_left(const corral__node *n) { return n->kind != CORRAL_WAIT_AT; }
+
 /* paused: out of its heap, keeping the time it has left */
 static void corral__timer_hold(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
     corral__heap_remove(s, n->list, n->next);
-    n->u.t.due -= corral__clock_of(s, n->list);
+    n->u.t.due -= corral__timer_clock(s, n->list);
 }
 
 /* resumed: back in its heap with the time it had left */
@@ -142,27 +144,27 @@ static void corral__timer_unhold(corral_sched *s, const corral_co *co, uint32_t 
 {
     (void)co;
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due += corral__clock_of(s, n->list);
+    n->u.t.due += corral__timer_clock(s, n->list);
     corral__heap_push(s, n->list, i);
 }
 
 /* ---- save games: its due time (held: the time it has left) and its order */
-static void corral__timer_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+void corral__timer_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
     (void)s;
     (void)te;
     corral__put_f64(io, n->u.t.due);
     corral__put_u(io, n->u.t.seq, 4);
 }
-static void corral__timer_read(corral__io *io, corral__lwait *w)
+void corral__timer_read(corral__io *io, corral__lwait *w)
 {
     w->due = corral__get_f64(io);
     w->seq = (uint32_t)corral__get_u(io, 4);
 }
 /* in range, and in its kind's heap (a wait of 0 sits in the frames' heap) */
-static const char *corral__timer_check(const corral__lview *v, const corral__lwait *w)
+const char *corral__timer_check(const corral__lview *v, const corral__lwait *w)
 {
-    const uint32_t own = w->kind == CORRAL_WAIT_SECONDS    ? corral__domain_heap(v->domain)
+    const uint32_t own = w->kind == CORRAL_WAIT_SECONDS || w->kind == CORRAL_WAIT_AT ? corral__domain_heap(v->domain)
                          : w->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
                                                            : (uint32_t)CORRAL__HEAP_FRAMES;
     if (!(w->due >= -1e12 && w->due <= 1e13) || w->list >= 2u + v->domains ||
@@ -170,7 +172,7 @@ static const char *corral__timer_check(const corral__lview *v, const corral__lwa
         return "a timer of type %s is out of range%s";
     return NULL;
 }
-static void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
 {
     (void)co;
     corral__timer_place(v->s, i, w->list, w->due, w->seq, held);
@@ -190,7 +192,7 @@ const corral__wait_part corral__timer_part = {
 /* Time (frames) until a timer node is due; a held one's is what it keeps. */
 double corral__timer_left(const corral_sched *s, const corral__node *n)
 {
-    return n->attached == 2 ? n->u.t.due : n->u.t.due - corral__clock_of(s, n->list);
+    return n->attached == 2 && corral__keeps_left(n) ? n->u.t.due : n->u.t.due - corral__timer_clock(s, n->list);
 }
 
 /* A sleeper moves to another domain's heap with the time it has left
@@ -200,13 +202,14 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     corral__node *n = &corral__nodes(s)[i];
     if (n->list == heap) return;
     if (n->attached != 1) {
+        if (!corral__keeps_left(n)) n->u.t.due += corral__timer_clock(s, heap) - corral__timer_clock(s, n->list);
         n->list = (uint8_t)heap;
         return;
     }
-    double left = n->u.t.due - corral__clock_of(s, n->list);
+    double left = n->u.t.due - corral__timer_clock(s, n->list);
     corral__heap_remove(s, n->list, n->next);
     n->list = (uint8_t)heap;
-    n->u.t.due = corral__clock_of(s, heap) + left;
+    n->u.t.due = corral__timer_clock(s, heap) + left;
     corral__heap_push(s, heap, i);
 }
 
@@ -216,7 +219,7 @@ uint32_t corral__wake_timers(corral_sched *s)
     uint32_t woken = 0;
     for (uint32_t h = 0; h < s->timers.heaps; h++) {
         if (s->timers.heap_len[h] == 0) continue;
-        const double now = corral__clock_of(s, h);
+        const double now = corral__timer_clock(s, h);
         while (s->timers.heap_len[h] > 0) {
             uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
             if (N[i].u.t.due > now) break;

@@ -37,6 +37,8 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
 #define CORRAL__PART_channel NULL /* channels.c, a module */
 #define CORRAL__PART_semaphore NULL /* channels.c, a module */
 #define CORRAL__PART_waitgroup NULL /* channels.c, a module */
+#define CORRAL__PART_stop NULL /* group_ops.c: corral_wait_stop */
+#define CORRAL__PART_at NULL /* alarms.c: corral_wait_at */
 static const corral__wait_part *const corral__core_parts[CORRAL_WAIT_KIND_COUNT] = {
 #define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
     CORRAL_WAIT_KINDS(CORRAL__X)
@@ -173,7 +175,10 @@ void corral__detach(corral_sched *s, uint32_t i)
     corral__node *n = &corral__nodes(s)[i];
     if (n->attached != 1) return; /* 0: fired or free; 2: held by a pause */
     if (corral__timer_node(n)) corral__timer_cancel(s, n);
-    else corral__list_unlink(s, corral__list_of(s, n), i);
+    else {
+        corral__list l = corral__list_of(s, n);
+        if (l.head) corral__list_unlink(s, l, i); /* a kind without a list sits in no container */
+    }
     n->attached = 0;
 }
 
@@ -289,11 +294,12 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
 {
     const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
-    if (w->kind == CORRAL_WAIT_JOIN || w->kind == CORRAL_WAIT_UNTIL || w->kind == CORRAL_WAIT_WHILE) {
+    if (w->kind == CORRAL_WAIT_JOIN || w->kind == CORRAL_WAIT_UNTIL || w->kind == CORRAL_WAIT_WHILE ||
+        w->kind == CORRAL_WAIT_STOP || w->kind == CORRAL_WAIT_AT) {
         /* its file arrives with its constructor, which this wait did not go through */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
-                        "a join or predicate wait made field by field: make it with corral_wait_join, "
-                        "corral_wait_until or corral_wait_while");
+                        "a join, predicate, stop or at wait made field by field: make it with its constructor, "
+                        "corral_wait_join, _until, _while, _stop or _at");
         return -1;
     }
     if (w->kind == CORRAL_WAIT_FUTURE) {
@@ -402,6 +408,7 @@ bool corral_await(corral_co *co, corral_wait w)
         corral__unwait(s, co);
     }
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].fired = -1;
+    m->stop_why &= (uint8_t)~CORRAL__WAIT_CLOSED;
     /* Waits without a node only set the phase the yield lands in; the
        flags tell corral__land what else the step asked for (the last
        await of a step wins). */

@@ -1,6 +1,7 @@
 /*
     wakelists.c -- signals: handles (from their pool, pool.c) to a FIFO
-    list of the nodes waiting on them; raising a signal fires its list.
+    list of the nodes waiting on them; raising a signal fires its list. A
+    set signal (events.c) lets every wait on it through until a reset.
     Firing a list is shared with futures (futures.c).
 
     The nodes and what firing one wakes are the waits' (waits.c).
@@ -11,7 +12,7 @@
 #include <string.h>
 
 /* ---- signals */
-static corral__signal *corral__signal_get(const corral_sched *s, corral_signal sig)
+corral__signal *corral__signal_get(const corral_sched *s, corral_signal sig)
 {
     return (corral__signal *)corral__pool_get(s, CORRAL__POOL_SIGNAL, sig.index, sig.gen);
 }
@@ -24,6 +25,7 @@ corral_signal corral_signal_create(corral_sched *s)
     CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_SIGNAL_POOL_EXHAUSTED, none);
     corral__signal *g = &corral__signals(s)[i];
     g->head = g->tail = CORRAL__NIL;
+    g->set = 0;
     return (corral_signal){i, gen};
 }
 
@@ -61,7 +63,8 @@ bool corral_signal_destroy(corral_sched *s, corral_signal sig)
 /* the waits' questions about a signal wait: ready, arm, list */
 static int corral__signal_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
-    if (corral__signal_get(s, w->signal)) return 0;
+    const corral__signal *g = corral__signal_get(s, w->signal);
+    if (g) return g->set ? 1 : 0;
     corral__fail_at(s, NULL, CORRAL_ERR_STALE_SIGNAL, call, CORRAL__NOH, co, NULL);
     return -3;
 }
@@ -81,8 +84,8 @@ static corral__list corral__signal_list(corral_sched *s, const corral__node *n)
 static bool corral__signal_verify(const corral__vquery *q, const corral__node *n)
 {
     corral__any_item tmp;
-    const void *x = q->item(q->m, CORRAL__POOL_SIGNAL, n->u.t.target, &tmp);
-    return x && corral__item_live(x);
+    const corral__signal *x = (const corral__signal *)q->item(q->m, CORRAL__POOL_SIGNAL, n->u.t.target, &tmp);
+    return x && corral__item_live(x) && !x->set;
 }
 void corral__item_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
 {
@@ -91,8 +94,10 @@ void corral__item_name(const corral_sched *s, const corral__node *n, char *buf, 
 }
 static const char *corral__signal_check(const corral__lview *v, const corral__lwait *w)
 {
-    return v->item(v->L, CORRAL__POOL_SIGNAL, w->ref) ? NULL
-                                                     : "a coroutine of type %s waits on a signal or future the save does not hold%s";
+    const unsigned char *row = v->item(v->L, CORRAL__POOL_SIGNAL, w->ref);
+    if (!row) return "a coroutine of type %s waits on a signal or future the save does not hold%s";
+    if (w->flags == 0 && v->version >= 5 && corral__le32(row + 8)) return "a coroutine of type %s waits on a set signal%s";
+    return NULL;
 }
 const corral__wait_part corral__signal_part = {
     .ready = corral__signal_ready,
@@ -123,6 +128,7 @@ static void corral__signals_save(corral__io *io, const corral_sched *s)
         if (corral__item_live(&S[i])) {
             corral__put_u(io, i, 4);
             corral__put_u(io, corral__item_gen(&S[i]), 4);
+            corral__put_u(io, S[i].set, 4);
         }
 }
 static const char *corral__signals_read(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at)
@@ -132,7 +138,9 @@ static const char *corral__signals_read(corral__io *io, const corral_sched *s, u
     if (*n > s->pools[CORRAL__POOL_SIGNAL].cap) return "the save holds more signals than desc.max_signals%s%s";
     for (uint32_t i = 0, prev = 0; i < *n && !io->bad; i++) {
         uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
-        if (!corral__pool_row_ok(s, CORRAL__POOL_SIGNAL, idx, gen, i, prev)) return "a saved signal is out of range%s%s";
+        uint32_t set = io->version >= 5 ? (uint32_t)corral__get_u(io, 4) : 0u;
+        if (!corral__pool_row_ok(s, CORRAL__POOL_SIGNAL, idx, gen, i, prev) || set > 1)
+            return "a saved signal is out of range%s%s";
         prev = idx;
     }
     return NULL;
@@ -143,17 +151,26 @@ static void corral__signals_load(corral__io *io, corral_sched *s, uint32_t n, si
     for (uint32_t i = 0; i < n; i++) {
         uint32_t idx = (uint32_t)corral__get_u(io, 4);
         corral__pool_revive(s, CORRAL__POOL_SIGNAL, idx, (uint32_t)corral__get_u(io, 4));
+        corral__signals(s)[idx].set = io->version >= 5 ? (uint32_t)corral__get_u(io, 4) : 0u;
     }
 }
 static void corral__signal_hash(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v),
                                 void *k)
 {
     (void)s;
-    (void)item;
     put(k, i);
+    if (((const corral__signal *)item)->set) put(k, 1u << 31); /* set: not the default */
+}
+static const char *corral__signal_verify_item(const corral_sched *s, const void *item)
+{
+    (void)s;
+    const corral__signal *g = (const corral__signal *)item;
+    return g->set > 1 ? "a signal is neither set nor reset" : NULL;
 }
 const corral__pool_part corral__signal_pool_part = {
-    .row = 8,
+    .row = 12,
+    .row4 = 8,
+    .verify = corral__signal_verify_item,
     .save = corral__signals_save,
     .read = corral__signals_read,
     .load = corral__signals_load,

@@ -4,7 +4,11 @@
     it.
 
     A channel's values sit in a ring in its stretch of the data region
-    (desc.channel_bytes each). A waiting sender's value stays in its own
+    (desc.channel_bytes each); an unbuffered one (capacity 0) has no ring
+    in use: a value goes from a waiting sender straight to its receiver.
+    A closed channel takes no more values and, once drained, ends every
+    receive; a coroutine whose wait a close (or a destroy) ended is told
+    so by its meta (CORRAL__WAIT_CLOSED, corral_wait_closed). A waiting sender's value stays in its own
     context until the channel takes it; a waiting receiver's destination is
     in its context: a node keeps the offset in its slot (u.t.seq), so
     nothing here points into the arena. A semaphore and a wait group are a
@@ -32,20 +36,32 @@ static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
     return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.ring_bytes);
 }
 
-corral_channel corral_channel_create(corral_sched *s, uint32_t size)
+static corral_channel corral__chan_create(const char *call, corral_sched *s, uint32_t size, uint32_t cap)
 {
     corral_channel none = {0, 0};
-    if (!corral__check(s)) return none;
+    if (!corral__check_in(s, call)) return none;
     corral__channels_use();
-    CORRAL__REQUIRE(s, size > 0 && size <= s->chans.channel_bytes, CORRAL_ERR_BAD_VALUE_SIZE, none);
+    CORRAL__REQUIRE_AT(s, size > 0 && size <= s->chans.channel_bytes, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH,
+                       NULL, NULL, none);
+    if (cap == UINT32_MAX) cap = (uint32_t)(s->chans.channel_bytes / size);
+    CORRAL__REQUIRE_AT(s, cap <= s->chans.channel_bytes / size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, NULL,
+                       "capacity * value size is more than desc.channel_bytes", none);
     uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_CHANNEL, &gen);
-    CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, none);
+    CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, none);
     corral__channel *c = &corral__channels(s)[i];
     c->size = size;
-    c->cap = s->chans.channel_bytes / size;
-    c->first = c->count = 0;
+    c->cap = cap;
+    c->first = c->count = c->closed = 0;
     c->send_head = c->send_tail = c->recv_head = c->recv_tail = CORRAL__NIL;
     return (corral_channel){i, gen};
+}
+corral_channel corral_channel_create(corral_sched *s, uint32_t size)
+{
+    return corral__chan_create(__func__, s, size, UINT32_MAX);
+}
+corral_channel corral_channel_create_ex(corral_sched *s, uint32_t size, uint32_t capacity)
+{
+    return corral__chan_create(__func__, s, size, capacity == UINT32_MAX ? UINT32_MAX - 1u : capacity);
 }
 
 static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32_t kind, uint32_t count,
@@ -58,6 +74,7 @@ static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32
     corral__counter *c = &corral__counters(s)[i];
     c->kind = kind;
     c->count = count;
+    c->max = UINT32_MAX;
     c->head = c->tail = CORRAL__NIL;
     return i;
 }
@@ -79,6 +96,19 @@ static void corral__fire_first(corral_sched *s, uint32_t *head, uint32_t *tail)
     uint32_t i = *head;
     corral__list_unlink(s, (corral__list){head, tail}, i);
     corral__fire(s, i);
+}
+
+/* every waiter on a channel's list: its wait is over, the channel closed
+   or gone (corral_wait_closed tells it) */
+static void corral__fire_closed(corral_sched *s, uint32_t *head, uint32_t *tail)
+{
+    corral__list l = {head, tail};
+    while (*head != CORRAL__NIL) {
+        uint32_t i = *head;
+        corral__list_unlink(s, l, i);
+        corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))->stop_why |= CORRAL__WAIT_CLOSED;
+        corral__fire(s, i);
+    }
 }
 
 /* where a waiting node's value lies: in its coroutine's slot */
@@ -106,10 +136,15 @@ static bool corral__chan_put(corral_sched *s, corral__channel *c, const void *v)
 }
 
 /* Take a value into out; the first waiting sender's value takes its place
-   in the ring. False: empty (nothing done). */
+   in the ring (or, unbuffered, is the value). False: empty (nothing done). */
 static bool corral__chan_take(corral_sched *s, corral__channel *c, void *out)
 {
-    if (c->count == 0) return false;
+    if (c->count == 0) { /* a sender waits here only when there is no ring */
+        if (c->send_head == CORRAL__NIL) return false;
+        memcpy(out, corral__node_data(s, &corral__nodes(s)[c->send_head]), c->size);
+        corral__fire_first(s, &c->send_head, &c->send_tail);
+        return true;
+    }
     const uint32_t index = (uint32_t)(c - corral__channels(s));
     memcpy(out, corral__ring(s, index) + (size_t)c->first * c->size, c->size);
     c->first = (c->first + 1) % c->cap;
@@ -130,6 +165,7 @@ bool corral_channel_try_send(corral_sched *s, corral_channel ch, const void *v, 
     corral__channel *c = corral__chan_get(s, ch);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
     CORRAL__REQUIRE(s, v && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    CORRAL__REQUIRE(s, !c->closed, CORRAL_ERR_CHANNEL_CLOSED, false);
     return corral__chan_put(s, c, v);
 }
 
@@ -163,10 +199,36 @@ bool corral_channel_destroy(corral_sched *s, corral_channel ch)
     if (!corral__check(s)) return false;
     corral__channel *c = corral__chan_get(s, ch);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    corral__fire_list(s, &c->send_head, &c->send_tail); /* nobody waits forever on a channel that is gone */
-    corral__fire_list(s, &c->recv_head, &c->recv_tail);
+    corral__fire_closed(s, &c->send_head, &c->send_tail); /* nobody waits forever on a channel that is gone */
+    corral__fire_closed(s, &c->recv_head, &c->recv_tail);
     corral__pool_free(s, CORRAL__POOL_CHANNEL, ch.index);
     return true;
+}
+
+bool corral_channel_close(corral_sched *s, corral_channel ch)
+{
+    if (!corral__check(s)) return false;
+    corral__channel *c = corral__chan_get(s, ch);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
+    CORRAL__REQUIRE(s, !c->closed, CORRAL_ERR_CHANNEL_CLOSED, false);
+    c->closed = 1;
+    corral__fire_closed(s, &c->send_head, &c->send_tail); /* their values are not taken */
+    corral__fire_closed(s, &c->recv_head, &c->recv_tail); /* waiting: nothing is buffered */
+    return true;
+}
+
+bool corral_wait_closed(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
+}
+
+bool corral_channel_closed(const corral_sched *s, corral_channel ch)
+{
+    if (!corral__check(s)) return false;
+    const corral__channel *c = corral__chan_get(s, ch);
+    CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
+    return c->closed != 0;
 }
 
 /* ---- semaphores and wait groups */
@@ -175,6 +237,17 @@ corral_semaphore corral_semaphore_create(corral_sched *s, uint32_t permits)
 {
     uint32_t gen = 0, i = corral__counter_create(__func__, s, CORRAL__SEMAPHORE, permits, &gen);
     return i == CORRAL__NIL ? (corral_semaphore){0, 0} : (corral_semaphore){i, gen};
+}
+
+corral_semaphore corral_semaphore_create_ex(corral_sched *s, uint32_t permits, uint32_t max)
+{
+    const corral_semaphore none = {0, 0};
+    if (!corral__check(s)) return none;
+    CORRAL__REQUIRE(s, max > 0 && permits <= max, CORRAL_ERR_BAD_VALUE_SIZE, none);
+    uint32_t gen = 0, i = corral__counter_create(__func__, s, CORRAL__SEMAPHORE, permits, &gen);
+    if (i == CORRAL__NIL) return none;
+    corral__counters(s)[i].max = max;
+    return (corral_semaphore){i, gen};
 }
 
 corral_waitgroup corral_waitgroup_create(corral_sched *s)
@@ -188,9 +261,12 @@ bool corral_semaphore_release(corral_sched *s, corral_semaphore sem, uint32_t n)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, sem.index, sem.gen, CORRAL__SEMAPHORE);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    for (; n > 0 && c->head != CORRAL__NIL; n--) corral__fire_first(s, &c->head, &c->tail); /* it has the permit */
-    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n && c->count + n <= c->max, CORRAL_ERR_BAD_VALUE_SIZE, false);
     c->count += n;
+    while (c->head != CORRAL__NIL && c->count >= corral__nodes(s)[c->head].u.t.seq) { /* first come, first served */
+        c->count -= corral__nodes(s)[c->head].u.t.seq; /* it has its permits */
+        corral__fire_first(s, &c->head, &c->tail);
+    }
     return true;
 }
 
@@ -259,7 +335,11 @@ static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, 
     CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
     CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + c->size <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
                        CORRAL__NOH, co, "the value must lie in the waiting coroutine's context", -1);
-    return w->kind == CORRAL_WAIT_SEND ? corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user);
+    if (w->kind == CORRAL_WAIT_SEND ? !c->closed && corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user))
+        return 1;
+    if (!c->closed) return 0;
+    corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED; /* closed (and drained): over, nothing moved */
+    return 1;
 }
 
 static corral__list corral__chan_list(corral_sched *s, const corral__node *n)
@@ -281,13 +361,15 @@ static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *c
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
     CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
-    if (c->count > 0 && c->head == CORRAL__NIL) { /* first come: none waits before it */
-        c->count--;
+    const uint32_t n = w->count ? w->count : 1u;
+    CORRAL__REQUIRE_AT(s, n <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
+                       "more permits than the semaphore's maximum: it could never have them", -1);
+    if (c->count >= n && c->head == CORRAL__NIL) { /* first come: none waits before it */
+        c->count -= n;
         return 1;
     }
     return 0;
 }
-
 static int corral__wait_group_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__WAITGROUP);
@@ -309,6 +391,16 @@ static void corral__counter_arm(corral_sched *s, corral_co *co, uint32_t i, cons
     corral__list_push(s, corral__counter_list(s, n), i);
 }
 
+static void corral__acquire_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
+{
+    corral__nodes(s)[i].u.t.seq = w->count ? w->count : 1u; /* the permits it wants */
+    corral__counter_arm(s, co, i, w);
+}
+static void corral__acquire_hash(const corral__node *n, void (*put)(void *k, uint64_t v), void *k)
+{
+    if (n->u.t.seq != 1) put(k, n->u.t.seq);
+}
+
 static bool corral__chan_verify(const corral__vquery *q, const corral__node *n)
 {
     corral__any_item tmp;
@@ -323,7 +415,9 @@ static bool corral__counter_verify(const corral__vquery *q, const corral__node *
 }
 static bool corral__acquire_verify(const corral__vquery *q, const corral__node *n)
 {
-    return corral__counter_verify(q, n, CORRAL__SEMAPHORE);
+    corral__any_item tmp;
+    const corral__counter *c = (const corral__counter *)q->item(q->m, CORRAL__POOL_COUNTER, n->u.t.target, &tmp);
+    return corral__counter_verify(q, n, CORRAL__SEMAPHORE) && n->u.t.seq >= 1 && n->u.t.seq <= c->max;
 }
 static bool corral__wait_group_verify(const corral__vquery *q, const corral__node *n)
 {
@@ -332,13 +426,14 @@ static bool corral__wait_group_verify(const corral__vquery *q, const corral__nod
 static void corral__chan_why(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
 {
     const corral__channel *c = &corral__channels(s)[n->u.t.target];
-    snprintf(buf, cap, ": %s (%u of %u)", n->kind == CORRAL_WAIT_SEND ? "full" : "empty", c->count, c->cap);
+    if (c->cap == 0) snprintf(buf, cap, ": no %s (unbuffered)", n->kind == CORRAL_WAIT_SEND ? "receiver" : "sender");
+    else snprintf(buf, cap, ": %s (%u of %u)", n->kind == CORRAL_WAIT_SEND ? "full" : "empty", c->count, c->cap);
 }
 static void corral__acquire_why(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
 {
-    (void)s;
-    (void)n;
-    snprintf(buf, cap, ": no permit free");
+    const uint32_t want = n->u.t.seq, free_now = corral__counters(s)[n->u.t.target].count;
+    if (want == 1) snprintf(buf, cap, ": no permit free");
+    else snprintf(buf, cap, ": %u permits wanted, %u free", want, free_now);
 }
 static void corral__wait_group_why(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
 {
@@ -366,11 +461,14 @@ static const char *corral__chan_check(const corral__lview *v, const corral__lwai
     const unsigned char *row = v->item(v->L, CORRAL__POOL_CHANNEL, w->ref);
     if (!row) return "a coroutine of type %s waits on a channel the save does not hold%s";
     const uint32_t size = corral__le32(row + 8), count = corral__le32(row + 12);
+    const bool v5 = v->version >= 5;
+    const uint32_t cap = v5 ? corral__le32(row + 16) : (uint32_t)(v->s->chans.channel_bytes / size);
+    const bool closed = v5 && corral__le32(row + 20) != 0;
     const uint32_t at = w->user > 0xFFFFFFFFu ? CORRAL__NIL : v->dest(v->L, v->type, (uint32_t)w->user, w->seq);
     if (at == CORRAL__NIL || (uint64_t)at + size > v->te->ctx_size)
         return "a channel value of type %s has no place in this build%s";
     const bool listed = w->flags == 0; /* on the channel's list (else fired, in an all) */
-    if (listed && (w->kind == CORRAL_WAIT_SEND ? count != v->s->chans.channel_bytes / size : count != 0))
+    if (listed && (closed || (w->kind == CORRAL_WAIT_SEND ? count != cap : count != 0)))
         return "a coroutine of type %s waits on a channel that would not make it wait%s";
     return NULL;
 }
@@ -387,13 +485,33 @@ static const char *corral__counter_check(const corral__lview *v, const corral__l
     const unsigned char *row = v->item(v->L, CORRAL__POOL_COUNTER, w->ref);
     if (!row || corral__le32(row + 8) != kind)
         return "a coroutine of type %s waits on a semaphore or wait group the save does not hold%s";
-    if (w->flags == 0 && (kind == CORRAL__SEMAPHORE) != (corral__le32(row + 12) == 0))
+    const uint32_t count = corral__le32(row + 12), max = v->version >= 5 ? corral__le32(row + 16) : UINT32_MAX;
+    if (kind == CORRAL__SEMAPHORE && (w->seq == 0 || w->seq > max))
+        return "a coroutine of type %s waits for more permits than its semaphore can have%s";
+    /* listed: a wait group still counts; a semaphore has fewer permits than the most any waiter wants */
+    if (w->flags == 0 && (kind == CORRAL__SEMAPHORE ? count >= max || (v->version < 5 && count != 0) : count == 0))
         return "a coroutine of type %s waits on a count that would not make it wait%s";
     return NULL;
 }
 static const char *corral__acquire_check(const corral__lview *v, const corral__lwait *w)
 {
     return corral__counter_check(v, w, CORRAL__SEMAPHORE);
+}
+/* an acquire: its semaphore's index, and (version 5) the permits it wants */
+static void corral__acquire_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    corral__index_save(io, s, te, n);
+    corral__put_u(io, n->u.t.seq, 4);
+}
+static void corral__acquire_read(corral__io *io, corral__lwait *w)
+{
+    corral__index_read(io, w);
+    w->seq = io->version >= 5 ? (uint32_t)corral__get_u(io, 4) : 1u;
+}
+static void corral__acquire_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    corral__nodes(v->s)[i].u.t.seq = w->seq;
+    corral__index_place(v, co, i, w, held);
 }
 static const char *corral__wait_group_check(const corral__lview *v, const corral__lwait *w)
 {
@@ -416,15 +534,16 @@ static const corral__wait_part corral__channel_part = {
 };
 static const corral__wait_part corral__semaphore_part = {
     .ready = corral__acquire_ready,
-    .arm = corral__counter_arm,
+    .arm = corral__acquire_arm,
     .list = corral__counter_list,
     .takes = true,
     .verify = corral__acquire_verify,
     .why = corral__acquire_why,
-    .save = corral__index_save,
-    .read = corral__index_read,
+    .hash = corral__acquire_hash,
+    .save = corral__acquire_save,
+    .read = corral__acquire_read,
     .check = corral__acquire_check,
-    .place = corral__index_place,
+    .place = corral__acquire_place,
 };
 static const corral__wait_part corral__waitgroup_part = {
     .ready = corral__wait_group_ready,
@@ -450,6 +569,8 @@ static void corral__channels_save(corral__io *io, const corral_sched *s)
             corral__put_u(io, corral__item_gen(&C[i]), 4);
             corral__put_u(io, C[i].size, 4);
             corral__put_u(io, C[i].count, 4);
+            corral__put_u(io, C[i].cap, 4);
+            corral__put_u(io, C[i].closed, 4);
         }
     for (uint32_t i = 0; i < cap; i++)
         for (uint32_t v = 0; corral__item_live(&C[i]) && v < C[i].count; v++)
@@ -467,6 +588,11 @@ static const char *corral__channels_read(corral__io *io, const corral_sched *s, 
         if (!corral__pool_row_ok(s, CORRAL__POOL_CHANNEL, idx, gen, i, prev) || vsize == 0 ||
             vsize > s->chans.channel_bytes || count > s->chans.channel_bytes / vsize)
             return "a saved channel is out of range or larger than desc.channel_bytes%s%s";
+        if (io->version >= 5) { /* its capacity and whether it is closed */
+            uint32_t cap = (uint32_t)corral__get_u(io, 4), closed = (uint32_t)corral__get_u(io, 4);
+            if (cap > s->chans.channel_bytes / vsize || count > cap || closed > 1)
+                return "a saved channel's capacity is out of range%s%s";
+        }
         bytes += (uint64_t)count * vsize;
         prev = idx;
     }
@@ -477,14 +603,16 @@ static const char *corral__channels_read(corral__io *io, const corral_sched *s, 
 static void corral__channels_load(corral__io *io, corral_sched *s, uint32_t n, size_t rows_at)
 {
     corral__channel *C = corral__channels(s);
-    const unsigned char *vals = io->r + rows_at + 16u * (size_t)n;
+    const size_t row_bytes = io->version >= 5 ? 24u : 16u;
+    const unsigned char *vals = io->r + rows_at + row_bytes * n;
     for (uint32_t i = 0; i < n; i++) {
-        const unsigned char *row = io->r + rows_at + 16u * i;
+        const unsigned char *row = io->r + rows_at + row_bytes * i;
         const uint32_t idx = corral__le32(row);
         corral__channel *c = &C[idx];
         corral__pool_revive(s, CORRAL__POOL_CHANNEL, idx, corral__le32(row + 4));
         c->size = corral__le32(row + 8);
-        c->cap = s->chans.channel_bytes / c->size;
+        c->cap = io->version >= 5 ? corral__le32(row + 16) : s->chans.channel_bytes / c->size;
+        c->closed = io->version >= 5 ? corral__le32(row + 20) : 0u;
         c->first = 0;
         c->count = corral__le32(row + 12);
         memcpy(corral__ring(s, idx), vals, (size_t)c->count * c->size);
@@ -501,6 +629,7 @@ static void corral__counters_save(corral__io *io, const corral_sched *s)
             corral__put_u(io, corral__item_gen(&K[i]), 4);
             corral__put_u(io, K[i].kind, 4);
             corral__put_u(io, K[i].count, 4);
+            corral__put_u(io, K[i].max, 4);
         }
 }
 static const char *corral__counters_read(corral__io *io, const corral_sched *s, uint32_t *n, size_t *rows_at)
@@ -511,10 +640,11 @@ static const char *corral__counters_read(corral__io *io, const corral_sched *s, 
         return "the save holds more semaphores and wait groups than the desc allows%s%s";
     for (uint32_t i = 0, prev = 0; i < *n && !io->bad; i++) {
         uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
-        uint32_t kind = (uint32_t)corral__get_u(io, 4);
-        corral__get_u(io, 4);
+        uint32_t kind = (uint32_t)corral__get_u(io, 4), count = (uint32_t)corral__get_u(io, 4);
+        uint32_t max = io->version >= 5 ? (uint32_t)corral__get_u(io, 4) : UINT32_MAX;
         if (!corral__pool_row_ok(s, CORRAL__POOL_COUNTER, idx, gen, i, prev) ||
-            (kind != CORRAL__SEMAPHORE && kind != CORRAL__WAITGROUP))
+            (kind != CORRAL__SEMAPHORE && kind != CORRAL__WAITGROUP) || max == 0 ||
+            (kind == CORRAL__SEMAPHORE ? count > max : max != UINT32_MAX))
             return "a saved semaphore or wait group is out of range%s%s";
         prev = idx;
     }
@@ -523,30 +653,37 @@ static const char *corral__counters_read(corral__io *io, const corral_sched *s, 
 static void corral__counters_load(corral__io *io, corral_sched *s, uint32_t n, size_t rows_at)
 {
     corral__counter *K = corral__counters(s);
+    const size_t row_bytes = io->version >= 5 ? 20u : 16u;
     for (uint32_t i = 0; i < n; i++) {
-        const unsigned char *row = io->r + rows_at + 16u * i;
+        const unsigned char *row = io->r + rows_at + row_bytes * i;
         corral__counter *c = &K[corral__le32(row)];
         corral__pool_revive(s, CORRAL__POOL_COUNTER, corral__le32(row), corral__le32(row + 4));
         c->kind = corral__le32(row + 8);
         c->count = corral__le32(row + 12);
+        c->max = io->version >= 5 ? corral__le32(row + 16) : UINT32_MAX;
     }
 }
 /* a live channel's ring in bounds; a waiter only where it must wait */
 static const char *corral__channel_verify(const corral_sched *s, const void *item)
 {
     const corral__channel *c = (const corral__channel *)item;
-    if (c->cap == 0 || c->size == 0 || c->count > c->cap || c->first >= c->cap ||
-        (uint64_t)c->cap * c->size > s->chans.channel_bytes)
+    if (c->size == 0 || c->count > c->cap || (c->cap ? c->first >= c->cap : c->first != 0) ||
+        (uint64_t)c->cap * c->size > s->chans.channel_bytes || c->closed > 1)
         return "a channel's ring is out of bounds";
     if (c->count < c->cap && c->send_head != CORRAL__NIL) return "a sender waits on a channel with room";
     if (c->count > 0 && c->recv_head != CORRAL__NIL) return "a receiver waits on a channel with values";
+    if (c->send_head != CORRAL__NIL && c->recv_head != CORRAL__NIL) return "a sender and a receiver wait on each other";
+    if (c->closed && (c->send_head != CORRAL__NIL || c->recv_head != CORRAL__NIL)) return "a closed channel has waiters";
     return NULL;
 }
 static const char *corral__counter_verify_item(const corral_sched *s, const void *item)
 {
     (void)s;
     const corral__counter *c = (const corral__counter *)item;
-    return c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP ? "a semaphore or wait group is of no kind" : NULL;
+    if (c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP) return "a semaphore or wait group is of no kind";
+    if (c->max == 0 || (c->kind == CORRAL__SEMAPHORE ? c->count > c->max : c->max != UINT32_MAX))
+        return "a semaphore has more permits than its maximum";
+    return NULL;
 }
 /* a channel by its index, value size and count, then its values, oldest first */
 static void corral__channel_hash(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v),
@@ -555,6 +692,7 @@ static void corral__channel_hash(const corral_sched *s, uint32_t i, const void *
     const corral__channel *c = (const corral__channel *)item;
     put(k, (uint64_t)i << 32 | c->size);
     put(k, c->count);
+    if (c->closed || c->cap != s->chans.channel_bytes / c->size) put(k, (uint64_t)c->closed << 32 | c->cap); /* not the defaults */
     const unsigned char *ring = corral__ring(s, i);
     for (uint32_t v = 0; v < c->count; v++)
         for (uint32_t b = 0; b < c->size; b++) put(k, ring[(size_t)((c->first + v) % c->cap) * c->size + b]);
@@ -565,9 +703,11 @@ static void corral__counter_hash(const corral_sched *s, uint32_t i, const void *
     (void)s;
     const corral__counter *c = (const corral__counter *)item;
     put(k, (uint64_t)i << 32 | c->kind << 28 | c->count);
+    if (c->max != UINT32_MAX) put(k, c->max); /* not the default */
 }
 static const corral__pool_part corral__channel_pool_part = {
-    .row = 16,
+    .row = 24,
+    .row4 = 16,
     .save = corral__channels_save,
     .read = corral__channels_read,
     .load = corral__channels_load,
@@ -578,7 +718,8 @@ static const corral__pool_part corral__channel_pool_part = {
     .hash = corral__channel_hash,
 };
 static const corral__pool_part corral__counter_pool_part = {
-    .row = 16,
+    .row = 20,
+    .row4 = 16,
     .save = corral__counters_save,
     .read = corral__counters_read,
     .load = corral__counters_load,

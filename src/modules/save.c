@@ -17,10 +17,13 @@
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 4u /* 4: each time domain's parent; 3: handle fields have kinds of
+#define CORRAL__SAVE_VERSION 5u /* 5: channels' capacities and closes, signals that stay
+                                   set, semaphores' maximums and waits for n permits, a
+                                   wait ended by a close; 4: each time domain's parent; 3: handle fields have kinds of
                                    their own, the phase byte carries the step contract's flags;
                                    2: time domains; 1 to 3 still load (1: every coroutine in
-                                   domain 0; before 4: no domain follows another) */
+                                   domain 0; before 4: no domain follows another; before 5:
+                                   every channel open at its full capacity) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
 
 /* ---- the byte stream (corral__io, corral_internal.h): strings */
@@ -192,7 +195,8 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, tags, 4);
     corral__put_u(io, gorder, 4);
     corral__put_u(io, m->domain, 1);
-    corral__put_u(io, (m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u, 1);
+    corral__put_u(io, ((m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((m->stop_why & CORRAL__WAIT_CLOSED) ? 2u : 0u),
+                  1); /* version 5: and whether its last wait ended on a close */
     const uint32_t dl = corral__deadline_of(s, co); /* a stop request's deadline: its due time on its domain's clock */
     corral__put_u(io, dl != CORRAL__NIL ? 1u : 0u, 1);
     corral__put_f64(io, dl != CORRAL__NIL ? N[dl].u.t.due : 0.0);
@@ -621,6 +625,7 @@ static bool corral__lread_head(corral__loader *L)
     L->version = (uint32_t)corral__get_u(io, 4);
     if (L->version < 1 || L->version > CORRAL__SAVE_VERSION)
         return corral__lfail(L, "a save format this build does not read%s%s", NULL, NULL);
+    io->version = L->version;
     uint64_t size = corral__get_u(io, 8), sum = corral__get_u(io, 8);
     if (size != io->size) return corral__lfail(L, "the save's size is not the size given%s%s", NULL, NULL);
     if (corral__fnv(io->r + 24, io->size - 24) != sum) return corral__lfail(L, "the save is damaged (checksum)%s%s", NULL, NULL);
@@ -846,7 +851,7 @@ static const unsigned char *corral__lv_item(const void *Lp, uint32_t pool, uint3
     const corral__loader *L = (const corral__loader *)Lp;
     const corral__pool_part *part = corral__pool_part_of(pool);
     if (!part) return NULL;
-    const size_t stride = part->row;
+    const size_t stride = L->version <= 4 && part->row4 ? part->row4 : part->row;
     uint32_t lo = 0, hi = L->nrows[pool];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2, v = corral__le32(L->io.r + L->rows_at[pool] + stride * mid);
@@ -869,7 +874,7 @@ static uint32_t corral__lv_slot(const void *L, uint32_t ref)
 }
 static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, uint32_t type, uint32_t domain)
 {
-    corral__lview v = {L, L->s, self, type, &corral__types(L->s)[L->t[type].ti], domain, L->domains,
+    corral__lview v = {L, L->s, self, type, &corral__types(L->s)[L->t[type].ti], domain, L->domains, L->version,
                        corral__lv_find, corral__lv_item, corral__lv_dest, corral__lv_slot};
     return v;
 }
@@ -946,7 +951,7 @@ static bool corral__lcheck(corral__loader *L)
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
         if (c.phase >= s->run.phases || (c.contract & ~CORRAL__FIRST_FLAG) || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
-            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > 1 || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
+            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
         if ((c.hold & CORRAL__HOLD_GENERATOR) &&
@@ -1300,7 +1305,8 @@ static void corral__lapply(corral__loader *L)
         corral__meta_reset(m);
         m->born = (uint32_t)L->frame - c.age;
         m->domain = c.domain;
-        if (c.stop_requested) m->stop_why |= CORRAL__STOP_REQUESTED;
+        if (c.stop_requested & 1u) m->stop_why |= CORRAL__STOP_REQUESTED;
+        if (c.stop_requested & 2u) m->stop_why |= CORRAL__WAIT_CLOSED;
         m->hold = c.hold;
         m->mode = c.mode;
         if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) corral__races_use(); /* its arms end through it */

@@ -613,6 +613,8 @@ static void corral__hnode(corral__hasher *k, const corral__node *n)
         corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
     } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM) {
         corral__h64(k, n->u.t.target);
+        const corral__wait_part *p = corral__node_part_of(n->kind);
+        if (p && p->hash) p->hash(n, corral__hput, k);
     } else if (n->kind == CORRAL__NODE_OWNER || n->kind == CORRAL__NODE_TAG) {
         corral__h64(k, n->u.g.owner);
         corral__h64(k, n->u.g.tag);

@@ -442,7 +442,8 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
     if (!corral__kind_is(n->kind, CORRAL__HOW_LIST)) CORRAL__BAD("a wait node has a kind that takes no node");
     const corral__wait_part *p = corral__wait_part_of(n->kind);
     if (!p) CORRAL__BAD("a wait node is of a module's kind the process has not used");
-    if (n->attached != 1) return true; /* fired (in an all): what it waited on may be gone */
+    if (n->attached != 1 || !p->list) return true; /* fired (in an all): what it waited on may be gone;
+                                                      no list: in no container (a stop wait) */
     const corral__vquery q = {m, te, g, corral__pool_iitem, corral__ialive};
     if (p->verify && !p->verify(&q, n)) CORRAL__BAD("a wait names a signal, future, coroutine, channel or count that is not there");
     (*listed)++;

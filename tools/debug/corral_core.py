@@ -171,14 +171,15 @@ class Sched:
 
     def time_left(self, co):
         L = self.lay
-        timers = (L.const("wait_frames"), L.const("wait_seconds"), L.const("wait_realtime"))
+        timers = (L.const("wait_frames"), L.const("wait_seconds"), L.const("wait_realtime"), L.const("wait_at"))
         left = None
         i = self.meta(co, "wait")
         while i != NIL:
             attached = self.node(i, "attached")
-            if self.node(i, "kind") in timers and attached:
+            kind = self.node(i, "kind")
+            if kind in timers and attached:
                 due = self.m.f64(self.nodes_at + i * self.node_size, "corral__node", "u.t.due")
-                if attached != 2:  # 2: held, due is the time left
+                if attached != 2 or kind == L.const("wait_at"):  # held: due is the time left, but an at's keeps its time
                     due -= self.clock_of(self.node(i, "list"))
                 left = due if left is None else min(left, due)
             i = self.node(i, "sibling")
