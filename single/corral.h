@@ -52,7 +52,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (153). The types,
+    INDEX: every function, in the order of this header (155). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -65,8 +65,9 @@
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
         corral_context
     waits
-        corral_wait_until, corral_wait_while, corral_wait_join, corral_wait_stop,
-        corral_wait_at, corral_await, corral_wait_fired, corral_wait_closed, corral_signal_create,
+        corral_wait_until, corral_wait_while, corral_wait_join,
+        corral_wait_join_result, corral_wait_stop, corral_wait_at, corral_await,
+        corral_wait_fired, corral_race_settle, corral_wait_closed, corral_signal_create,
         corral_signal_raise, corral_signal_set, corral_signal_reset,
         corral_signal_is_set, corral_signal_destroy, corral_future_create,
         corral_future_complete, corral_future_done, corral_future_value,
@@ -589,6 +590,36 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
 #define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
+/* Over coroutines that run already, by handle (hs: n handles in the
+   context, n <= 16): the first to end (CORRAL_ANY_OF; corral_wait_fired
+   names it), the first to end with the others stopped (CORRAL_RACE_OF), or
+   all of them (CORRAL_SYNC_OF). Their _AT forms name the point. */
+#define CORRAL__JOINS(make, hs, n) \
+    corral_wait_text(make(corral__ws, corral_joins(corral__ws, (hs), (n))), #hs)
+#define CORRAL__OF(co, make, hs, n)                                                     \
+    do {                                                                                \
+        corral_wait corral__ws[CORRAL_MAX_GROUP];                                       \
+        CORRAL__YIELD_UNNAMED(co, corral_await((co), CORRAL__JOINS(make, hs, n)));      \
+    } while (0)
+#define CORRAL__OF_AT(co, pt, make, hs, n)                                              \
+    do {                                                                                \
+        corral_wait corral__ws[CORRAL_MAX_GROUP];                                       \
+        CORRAL__YIELD_NAMED(co, corral_await((co), CORRAL__JOINS(make, hs, n)), pt);    \
+    } while (0)
+#define CORRAL_ANY_OF(co, hs, n) CORRAL__OF(co, corral_wait_any, hs, n)
+#define CORRAL_SYNC_OF(co, hs, n) CORRAL__OF(co, corral_wait_all, hs, n)
+#define CORRAL_RACE_OF(co, hs, n)                    \
+    do {                                             \
+        CORRAL__OF(co, corral_wait_any, hs, n);      \
+        corral_race_settle((co), (hs), (n));         \
+    } while (0)
+#define CORRAL_ANY_OF_AT(co, pt, hs, n) CORRAL__OF_AT(co, pt, corral_wait_any, hs, n)
+#define CORRAL_SYNC_OF_AT(co, pt, hs, n) CORRAL__OF_AT(co, pt, corral_wait_all, hs, n)
+#define CORRAL_RACE_OF_AT(co, pt, hs, n)                 \
+    do {                                                 \
+        CORRAL__OF_AT(co, pt, corral_wait_any, hs, n);   \
+        corral_race_settle((co), (hs), (n));             \
+    } while (0)
 /* Channels, semaphores, wait groups: pv points into the context */
 #define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
@@ -1169,6 +1200,10 @@ static inline corral_wait corral_wait_future(corral_future f)
     return w;
 }
 CORRAL_API corral_wait corral_wait_join(corral_handle h);
+/* A join that takes the joined coroutine's result into dest (in the
+   joiner's context, `size` the joined type's result size) when it
+   finishes; nothing is written when it ends another way or is gone. */
+CORRAL_API corral_wait corral_wait_join_result(corral_handle h, void *dest, uint32_t size);
 /* Over when a stop is requested for the waiting coroutine (corral_request_stop
    on it, its owner or its tags; at once if one was): alone, or as a member
    of an any, to end another wait early. */
@@ -1256,6 +1291,16 @@ static inline corral_wait corral_wait_any(const corral_wait *members, uint32_t n
 CORRAL_API bool corral_await(corral_co *co, corral_wait w);
 /* After an ANY wait: the index of the member that fired (-1 if none). */
 CORRAL_API int corral_wait_fired(const corral_co *co);
+/* Joins of hs[0 .. n) into ws (n <= CORRAL_MAX_GROUP): the members of an
+   any or all over coroutines that run already. Returns n. */
+static inline uint32_t corral_joins(corral_wait *ws, const corral_handle *hs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && i < CORRAL_MAX_GROUP; i++) ws[i] = corral_wait_join(hs[i]);
+    return n;
+}
+/* After an any of joins over hs: stops every other one still running
+   (CORRAL_END_LOST_RACE) and returns the winner's index (CORRAL_RACE_OF). */
+CORRAL_API int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n);
 /* After a wait: true when it ended on a channel that was closed (and,
    for a receive, drained) or destroyed: nothing was sent or received. */
 CORRAL_API bool corral_wait_closed(const corral_co *co);
@@ -5155,8 +5200,12 @@ bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t c
 /*
     calls.c -- the end of a call, and joins: a called child's end hands its
     result and outcome to its caller and wakes it (corral__call_end); one
-    that joins another waits on that one's joiners list (corral_wait_join).
-    Both end when the awaited coroutine ends, whatever the reason. Races and
+    that joins another waits on that one's joiners list (corral_wait_join),
+    with a place for its result if it asks (corral_wait_join_result: the
+    place's offset in its slot in the node's u.t.seq, NIL: none); a race
+    over running coroutines stops the ones that did not end first
+    (corral_race_settle). Both end when the awaited coroutine ends,
+    whatever the reason. Races and
     syncs (races.c) build on calls: their arms are children too. The call
     itself (the child's start, where its result goes) is call_start.c's.
 
@@ -5231,6 +5280,15 @@ static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, 
     corral_error err;
     corral_co *target = corral__resolve(s, w->co, &err);
     if (!target) return 1; /* zero, stale, finished: go on at once */
+    if (w->user) { /* where its result goes: in the joiner's context, the target's result's size */
+        const corral__type_entry *te = &corral__types(s)[co->type];
+        const uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
+        CORRAL__REQUIRE_AT(s, d >= lo && d + w->count <= lo + te->ctx_size &&
+                                  w->count == corral__types(s)[target->type].vt->result_size && w->count > 0,
+                           CORRAL_ERR_BAD_DEST, call, w->co, co,
+                           "the result's place must lie in the joiner's context and be the size of the joined "
+                           "type's result", -1);
+    }
     if (target == co) { /* waiting for itself would never end */
         corral__fail_at(s, NULL, CORRAL_ERR_CYCLIC_WAIT, call, w->co, co, "it joins itself");
         return -1;
@@ -5247,6 +5305,7 @@ static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     corral_error err;
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
+    n->u.t.seq = w->user ? (uint32_t)((uintptr_t)w->user - (uintptr_t)co) : CORRAL__NIL;
     corral__list_push(s, corral__join_list(s, n), i);
 }
 static corral__list corral__join_list(corral_sched *s, const corral__node *n)
@@ -5263,23 +5322,43 @@ static void corral__join_name(const corral_sched *s, const corral__node *n, char
     corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
     snprintf(buf, cap, " 0x%06x:%u", t.index, t.gen);
 }
-/* save games: the joined coroutine by its saved index */
+static void corral__join_hash(const corral__node *n, void (*put)(void *k, uint64_t v), void *k)
+{
+    if (n->u.t.seq != CORRAL__NIL) put(k, 1); /* it takes the result (where: the build's) */
+}
+/* save games: the joined coroutine by its saved index, and (version 5)
+   where its result goes by field name, as a call's */
 static void corral__join_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
-    (void)te;
     corral__put_u(io, corral__save_ref(s, n->u.t.target), 4);
+    uint32_t byte = 0;
+    const uint32_t field =
+        n->u.t.seq == CORRAL__NIL ? CORRAL__NIL : corral__field_at(te->vt, n->u.t.seq - te->ctx_off, &byte);
+    corral__put_u(io, field, 4);
+    corral__put_u(io, byte, 4);
+}
+static void corral__join_read(corral__io *io, corral__lwait *w)
+{
+    w->ref = (uint32_t)corral__get_u(io, 4);
+    w->user = io->version >= 5 ? corral__get_u(io, 4) : CORRAL__NIL;
+    w->seq = io->version >= 5 ? (uint32_t)corral__get_u(io, 4) : 0u;
 }
 static const char *corral__join_check(const corral__lview *v, const corral__lwait *w)
 {
-    return v->find(v->L, w->ref) == CORRAL__NIL || w->ref == v->self
-               ? "a coroutine of type %s joins one the save does not hold%s"
-               : NULL;
+    if (v->find(v->L, w->ref) == CORRAL__NIL || w->ref == v->self)
+        return "a coroutine of type %s joins one the save does not hold%s";
+    if (w->user != CORRAL__NIL &&
+        (w->user > 0xFFFFFFFFu || v->dest(v->L, v->type, (uint32_t)w->user, w->seq) == CORRAL__NIL))
+        return "a joined coroutine's result of type %s has no place in this build%s";
+    return NULL; /* the result's size is checked where it is copied */
 }
 static void corral__join_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
 {
     (void)co;
     corral__node *n = &corral__nodes(v->s)[i];
     n->u.t.target = v->slot(v->L, w->ref);
+    n->u.t.seq = w->user == CORRAL__NIL ? CORRAL__NIL
+                                        : v->te->ctx_off + v->dest(v->L, v->type, (uint32_t)w->user, w->seq);
     corral__side_take("corral_load", v->s, &corral__meta_table(v->s)[n->u.t.target]); /* counted by the check */
     if (!held) corral__list_push(v->s, corral__join_list(v->s, n), i);
 }
@@ -5290,18 +5369,29 @@ static const corral__wait_part corral__join_part = {
     .now = true,
     .verify = corral__join_verify,
     .name = corral__join_name,
+    .hash = corral__join_hash,
     .save = corral__join_save,
-    .read = corral__index_read,
+    .read = corral__join_read,
     .check = corral__join_check,
     .place = corral__join_load,
 };
 
-static void corral__wake_joiners(corral_sched *s, corral_co *co)
+/* its joiners' waits are over; those that asked get its result when it
+   finished (where their context has room for it: a loaded place is
+   checked here) */
+static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__type_entry *te, corral_end_reason why)
 {
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side];
     corral__list l = {&sd->joiners_head, &sd->joiners_tail};
+    const uint32_t size = te->vt->result_size;
     while (sd->joiners_head != CORRAL__NIL) {
         uint32_t i = sd->joiners_head;
+        const corral__node *n = &corral__nodes(s)[i];
+        if (n->u.t.seq != CORRAL__NIL && why == CORRAL_END_FINISHED && size) {
+            corral_co *j = CORRAL__CO(s, n->co);
+            if (corral__ctx_holds(&corral__types(s)[j->type], n->u.t.seq, size))
+                memcpy(CORRAL__AT(j, n->u.t.seq), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), size);
+        }
         corral__list_unlink(s, l, i);
         corral__fire(s, i);
     }
@@ -5312,7 +5402,7 @@ static void corral__calls_end(corral_sched *s, corral_co *co, corral__meta *m, c
                               corral_end_reason why)
 {
     if (corral__sides(s)[m->side].parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
-    if (corral__sides(s)[m->side].joiners_head != CORRAL__NIL) corral__wake_joiners(s, co);
+    if (corral__sides(s)[m->side].joiners_head != CORRAL__NIL) corral__wake_joiners(s, co, te, why);
 }
 static const corral__calls_part corral__calls_table = {corral__calls_end};
 void corral__calls_use(void)
@@ -5327,6 +5417,30 @@ corral_wait corral_wait_join(corral_handle h)
     corral_wait w = corral__wait_of(CORRAL_WAIT_JOIN);
     w.co = h;
     return w;
+}
+
+corral_wait corral_wait_join_result(corral_handle h, void *dest, uint32_t size)
+{
+    corral_wait w = corral_wait_join(h);
+    w.user = dest;
+    w.count = size;
+    return w;
+}
+
+/* After an any of joins over hs (CORRAL_RACE_OF): every other one still
+   running ends, LOST_RACE; the winner's index (corral_wait_fired). */
+int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    if (!s) return -1;
+    CORRAL__REQUIRE_AT(s, hs || !n, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, co, NULL, -1);
+    const int won = corral__sd(s, corral__meta_of(s, co))->fired;
+    for (uint32_t i = 0; i < n && i < CORRAL_MAX_GROUP; i++) {
+        corral_error err;
+        corral_co *c = (int)i == won ? NULL : corral__resolve(s, hs[i], &err);
+        if (c && c != co) corral__stop_co(s, c, CORRAL_END_LOST_RACE);
+    }
+    return won;
 }
 /* ---- src/core/create.c ---- */
 /*

@@ -75,6 +75,21 @@ DEFINE_COROUTINE(boss)
     CORRAL_END(co);
 }
 
+/* races two doublers it did not start, by handle */
+struct pair_of {
+    corral_handle h[2];
+};
+#define JUDGE_FIELDS(F) F(pair_of, hs) F(int, winner)
+DECLARE_COROUTINE(judge, JUDGE_FIELDS)
+DEFINE_COROUTINE(judge)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_RACE_OF(co, ctx->hs.h, 2);
+    ctx->winner = corral_wait_fired(co);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
 struct hit {
     int who;
     float damage;
@@ -139,6 +154,15 @@ int main()
     std::fclose(sink);
     corral_tick(s, 0.1f);
     CHECK(bc->winner == 1 && bc->won == 14);
+    pair_of p{};
+    p.h[0] = doubler_start(s, doubler_ctx{5, 3, 0});
+    p.h[1] = doubler_start(s, doubler_ctx{7, 1, 0});
+    judge_ctx jc{};
+    jc.hs = p;
+    jc.winner = -2;
+    corral_handle j = judge_start(s, jc);
+    for (int i = 0; i < 4; i++) corral_tick(s, 0.1f);
+    CHECK(judge_ctx_of(s, j)->winner == 1 && !corral_alive(s, p.h[0]));
     hits_channel hc = hits_channel_create(s);
     hit h1{1, 2.0f}, h2{};
     CHECK(hits_try_send(s, hc, &h1) && hits_try_receive(s, hc, &h2) && h2.who == 1);

@@ -440,9 +440,126 @@ Test(scenarios, a_wait_until_a_time_wakes_at_the_first_frame_its_clock_reaches_i
     corral_sched_destroy(s);
 }
 
+/* ---- racing coroutines that run already; a join that reads the result */
+
+/* digs for `frames` frames, then its result is the ore it found */
+#define MINER_FIELDS(F) F(int, frames) F(int, ore)
+#define MINER_POINTS(P) P(digging)
+DECLARE_COROUTINE_R(miner, MINER_FIELDS, int)
+DEFINE_COROUTINE_AT(miner, MINER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, MINER_POINTS);
+    while (ctx->frames-- > 0) CORRAL_WAIT_FRAME_AT(co, digging);
+    ctx->result = ctx->ore;
+    CORRAL_END(co);
+}
+
+/* waits for a miner it did not start, and takes its ore */
+#define COLLECTOR_FIELDS(F) F(corral_handle, miner) F(int, ore) F(int, done)
+#define COLLECTOR_POINTS(P) P(collecting) P(resting)
+DECLARE_COROUTINE(collector, COLLECTOR_FIELDS)
+DEFINE_COROUTINE_AT(collector, COLLECTOR_POINTS)
+{
+    CORRAL_BEGIN_AT(co, COLLECTOR_POINTS);
+    ctx->ore = -1;
+    CORRAL_AWAIT_AT(co, collecting, corral_wait_join_result(ctx->miner, &ctx->ore, sizeof ctx->ore));
+    ctx->done = 1;
+    for (;;) CORRAL_WAIT_FRAME_AT(co, resting); /* stays, so the test can read it */
+    CORRAL_END(co);
+}
+
+/* races (0), awaits any (1) or all (2) of three coroutines it was handed */
+typedef struct three_handles { corral_handle h[3]; } three_handles; /* saved as its bytes */
+#define REFEREE_FIELDS(F) F(three_handles, hs) F(int, how) F(int, winner) F(int, done)
+#define REFEREE_POINTS(P) P(racing) P(anying) P(syncing) P(resting)
+DECLARE_COROUTINE(referee, REFEREE_FIELDS)
+DEFINE_COROUTINE_AT(referee, REFEREE_POINTS)
+{
+    CORRAL_BEGIN_AT(co, REFEREE_POINTS);
+    if (ctx->how == 0) CORRAL_RACE_OF_AT(co, racing, ctx->hs.h, 3);
+    else if (ctx->how == 1) CORRAL_ANY_OF_AT(co, anying, ctx->hs.h, 3);
+    else CORRAL_SYNC_OF_AT(co, syncing, ctx->hs.h, 3);
+    ctx->winner = corral_wait_fired(co);
+    ctx->done = 1;
+    for (;;) CORRAL_WAIT_FRAME_AT(co, resting); /* stays, so the test can read it */
+    CORRAL_END(co);
+}
+
+Test(scenarios, a_join_takes_the_result_of_a_coroutine_it_did_not_start_when_it_finishes)
+{
+    corral_sched *s = ssched(32);
+    corral_handle m = miner_start(s, (miner_ctx){.frames = 2, .ore = 42});
+    corral_handle c = collector_start(s, (collector_ctx){.miner = m});
+    corral_handle lost = miner_start(s, (miner_ctx){.frames = 9, .ore = 7});
+    corral_handle c2 = collector_start(s, (collector_ctx){.miner = lost});
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.1f);
+    cr_assert(collector_ctx_of(s, c)->done);
+    cr_assert_eq(collector_ctx_of(s, c)->ore, 42, "the joined coroutine's result");
+    cr_assert(corral_stop(s, lost));
+    corral_tick(s, 0.1f);
+    cr_assert(collector_ctx_of(s, c2)->done);
+    cr_assert_eq(collector_ctx_of(s, c2)->ore, -1, "stopped, not finished: nothing written");
+    corral_handle gone = collector_start(s, (collector_ctx){.miner = m});
+    cr_assert(collector_ctx_of(s, gone)->done, "a miner gone already: over at once");
+    cr_assert_eq(collector_ctx_of(s, gone)->ore, -1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* a join whose place is the wrong size */
+#define MISJOIN_FIELDS(F) F(corral_handle, miner) F(short, small)
+DECLARE_COROUTINE(misjoin, MISJOIN_FIELDS)
+DEFINE_COROUTINE(misjoin)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_AWAIT(co, corral_wait_join_result(ctx->miner, &ctx->small, sizeof ctx->small));
+    CORRAL_END(co);
+}
+
+Test(scenarios, a_join_result_place_of_the_wrong_size_is_refused)
+{
+    corral_sched *s = ssched(32);
+    corral_handle m = miner_start(s, (miner_ctx){.frames = 5});
+    misjoin_start(s, (misjoin_ctx){.miner = m});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(scenarios, a_race_over_running_coroutines_stops_the_losers_and_any_and_sync_leave_them)
+{
+    cleaned_reset();
+    corral_sched *s = ssched(32);
+    corral_handle hs[3];
+    for (int i = 0; i < 3; i++) hs[i] = cleaned_start(s, (cleaned_ctx){.id = i, .stop_after = 3 + 2 * i});
+    corral_handle r = referee_start(s, (referee_ctx){.hs = {{hs[0], hs[1], hs[2]}}, .how = 0});
+    for (int f = 0; f < 4; f++) corral_tick(s, 0.1f);
+    cr_assert(referee_ctx_of(s, r)->done);
+    cr_assert_eq(referee_ctx_of(s, r)->winner, 0);
+    cr_assert_eq(g_cleanups[0][CORRAL_END_FINISHED], 1);
+    cr_assert_eq(g_cleanups[1][CORRAL_END_LOST_RACE], 1, "a loser is stopped");
+    cr_assert_eq(g_cleanups[2][CORRAL_END_LOST_RACE], 1);
+    /* any: the first to end wakes it, the others run on */
+    for (int i = 0; i < 3; i++) hs[i] = cleaned_start(s, (cleaned_ctx){.id = 10 + i, .stop_after = 9 - 2 * i});
+    corral_handle a = referee_start(s, (referee_ctx){.hs = {{hs[0], hs[1], hs[2]}}, .how = 1});
+    for (int f = 0; f < 10 && !referee_ctx_of(s, a)->done; f++) corral_tick(s, 0.1f);
+    cr_assert(referee_ctx_of(s, a)->done);
+    cr_assert_eq(referee_ctx_of(s, a)->winner, 2);
+    cr_assert(corral_alive(s, hs[0]) && corral_alive(s, hs[1]), "any stops nobody");
+    /* sync: all of them */
+    corral_handle y = referee_start(s, (referee_ctx){.hs = {{hs[0], hs[1], hs[2]}}, .how = 2});
+    corral_tick(s, 0.1f);
+    cr_assert(!referee_ctx_of(s, y)->done);
+    for (int f = 0; f < 5; f++) corral_tick(s, 0.1f);
+    cr_assert(referee_ctx_of(s, y)->done);
+    cr_assert_eq(g_cleanups[10][CORRAL_END_FINISHED] + g_cleanups[11][CORRAL_END_FINISHED], 2);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
 /* ---- saves and snapshots in the middle of each new wait */
 #define SCENE_TYPES(X) X(sentry, 1, 0) X(guard, 2, 0) X(looter, 3, 0) X(picker, 4, 0) X(crew, 5, 0) \
-    X(listener, 6, 0) X(alarm_clock, 7, 0)
+    X(listener, 6, 0) X(alarm_clock, 7, 0) X(miner, 8, 0) X(collector, 9, 0) X(referee, 10, 0)
 CORRAL_DECLARE_REGISTRY(scene, SCENE_TYPES)
 CORRAL_DEFINE_REGISTRY(scene, SCENE_TYPES);
 
@@ -492,6 +609,11 @@ static scene scene_make(corral_sched *s)
     alarm_clock_start(s, (alarm_clock_ctx){.at = 0.7});
     corral_start_desc slow = {.domain = 1};
     alarm_clock_start_ex(s, (alarm_clock_ctx){.at = 0.7}, &slow);
+    /* a collector joining a miner for its result; a referee racing three */
+    collector_start(s, (collector_ctx){.miner = miner_start(s, (miner_ctx){.frames = 4, .ore = 5})});
+    referee_ctx r = {.how = 0};
+    for (int i = 0; i < 3; i++) r.hs.h[i] = miner_start(s, (miner_ctx){.frames = 6 + 2 * i, .ore = i});
+    referee_start(s, r);
     return k;
 }
 
@@ -533,10 +655,11 @@ Test(scenarios, a_save_in_the_middle_of_every_new_wait_loads_and_replays_to_equa
         cr_assert_eq(corral_live_count(b), corral_live_count(a));
     }
     /* what ended: the sentry and the guard (asked), the stream's picker (closed), both
-       crews (permits), both alarms; the listeners stay, and the unbuffered sender waits
-       with its second value (one was taken) */
-    cr_assert_eq(live, 10);
-    cr_assert_eq(corral_live_count(b), 3, "every wait saw its event after the load");
+       crews (permits), both alarms, the miners (the collector's and the race's winner
+       finished, its losers stopped); the listeners, the collector and the referee stay,
+       and the unbuffered sender waits with its second value (one was taken) */
+    cr_assert_eq(live, 16, "live %u", live);
+    cr_assert_eq(corral_live_count(b), 5, "every wait saw its event after the load: %u", corral_live_count(b));
     cr_assert(corral_verify(b));
     corral_sched_destroy(a);
     corral_sched_destroy(b);

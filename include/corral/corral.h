@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (153). The types,
+    INDEX: every function, in the order of this header (155). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -47,8 +47,9 @@
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
         corral_context
     waits
-        corral_wait_until, corral_wait_while, corral_wait_join, corral_wait_stop,
-        corral_wait_at, corral_await, corral_wait_fired, corral_wait_closed, corral_signal_create,
+        corral_wait_until, corral_wait_while, corral_wait_join,
+        corral_wait_join_result, corral_wait_stop, corral_wait_at, corral_await,
+        corral_wait_fired, corral_race_settle, corral_wait_closed, corral_signal_create,
         corral_signal_raise, corral_signal_set, corral_signal_reset,
         corral_signal_is_set, corral_signal_destroy, corral_future_create,
         corral_future_complete, corral_future_done, corral_future_value,
@@ -456,6 +457,36 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
 #define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
+/* Over coroutines that run already, by handle (hs: n handles in the
+   context, n <= 16): the first to end (CORRAL_ANY_OF; corral_wait_fired
+   names it), the first to end with the others stopped (CORRAL_RACE_OF), or
+   all of them (CORRAL_SYNC_OF). Their _AT forms name the point. */
+#define CORRAL__JOINS(make, hs, n) \
+    corral_wait_text(make(corral__ws, corral_joins(corral__ws, (hs), (n))), #hs)
+#define CORRAL__OF(co, make, hs, n)                                                     \
+    do {                                                                                \
+        corral_wait corral__ws[CORRAL_MAX_GROUP];                                       \
+        CORRAL__YIELD_UNNAMED(co, corral_await((co), CORRAL__JOINS(make, hs, n)));      \
+    } while (0)
+#define CORRAL__OF_AT(co, pt, make, hs, n)                                              \
+    do {                                                                                \
+        corral_wait corral__ws[CORRAL_MAX_GROUP];                                       \
+        CORRAL__YIELD_NAMED(co, corral_await((co), CORRAL__JOINS(make, hs, n)), pt);    \
+    } while (0)
+#define CORRAL_ANY_OF(co, hs, n) CORRAL__OF(co, corral_wait_any, hs, n)
+#define CORRAL_SYNC_OF(co, hs, n) CORRAL__OF(co, corral_wait_all, hs, n)
+#define CORRAL_RACE_OF(co, hs, n)                    \
+    do {                                             \
+        CORRAL__OF(co, corral_wait_any, hs, n);      \
+        corral_race_settle((co), (hs), (n));         \
+    } while (0)
+#define CORRAL_ANY_OF_AT(co, pt, hs, n) CORRAL__OF_AT(co, pt, corral_wait_any, hs, n)
+#define CORRAL_SYNC_OF_AT(co, pt, hs, n) CORRAL__OF_AT(co, pt, corral_wait_all, hs, n)
+#define CORRAL_RACE_OF_AT(co, pt, hs, n)                 \
+    do {                                                 \
+        CORRAL__OF_AT(co, pt, corral_wait_any, hs, n);   \
+        corral_race_settle((co), (hs), (n));             \
+    } while (0)
 /* Channels, semaphores, wait groups: pv points into the context */
 #define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
@@ -1036,6 +1067,10 @@ static inline corral_wait corral_wait_future(corral_future f)
     return w;
 }
 CORRAL_API corral_wait corral_wait_join(corral_handle h);
+/* A join that takes the joined coroutine's result into dest (in the
+   joiner's context, `size` the joined type's result size) when it
+   finishes; nothing is written when it ends another way or is gone. */
+CORRAL_API corral_wait corral_wait_join_result(corral_handle h, void *dest, uint32_t size);
 /* Over when a stop is requested for the waiting coroutine (corral_request_stop
    on it, its owner or its tags; at once if one was): alone, or as a member
    of an any, to end another wait early. */
@@ -1123,6 +1158,16 @@ static inline corral_wait corral_wait_any(const corral_wait *members, uint32_t n
 CORRAL_API bool corral_await(corral_co *co, corral_wait w);
 /* After an ANY wait: the index of the member that fired (-1 if none). */
 CORRAL_API int corral_wait_fired(const corral_co *co);
+/* Joins of hs[0 .. n) into ws (n <= CORRAL_MAX_GROUP): the members of an
+   any or all over coroutines that run already. Returns n. */
+static inline uint32_t corral_joins(corral_wait *ws, const corral_handle *hs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && i < CORRAL_MAX_GROUP; i++) ws[i] = corral_wait_join(hs[i]);
+    return n;
+}
+/* After an any of joins over hs: stops every other one still running
+   (CORRAL_END_LOST_RACE) and returns the winner's index (CORRAL_RACE_OF). */
+CORRAL_API int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n);
 /* After a wait: true when it ended on a channel that was closed (and,
    for a receive, drained) or destroyed: nothing was sent or received. */
 CORRAL_API bool corral_wait_closed(const corral_co *co);
