@@ -52,7 +52,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (155). The types,
+    INDEX: every function, in the order of this header (156). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -91,7 +91,7 @@
     results and joins
         corral_call, corral_call_outcome, corral_call_unless, corral_race_begin,
         corral_sync_begin, corral_arm, corral_arms_start, corral_race_winner,
-        corral_generator_start, corral_generator_next
+        corral_generator_start, corral_generator_next, corral_generator_pull
     groups and pause
         corral_stop_owner, corral_pause_owner, corral_resume_owner, corral_stop_tags,
         corral_pause_tags, corral_resume_tags, corral_request_stop,
@@ -590,6 +590,18 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
 #define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
+/* A generator's next value into *pv, waiting while the generator waits;
+   then corral_wait_closed(co) is true when it ended instead. */
+#define CORRAL_PULL(co, h, pv)                                                   \
+    do {                                                                         \
+        while (corral_generator_pull((co), (h), (pv), sizeof *(pv)))             \
+            CORRAL__YIELD_UNNAMED(co, 1);                                        \
+    } while (0)
+#define CORRAL_PULL_AT(co, pt, h, pv)                                            \
+    do {                                                                         \
+        while (corral_generator_pull((co), (h), (pv), sizeof *(pv)))             \
+            CORRAL__YIELD_NAMED(co, 1, pt);                                      \
+    } while (0)
 /* Over coroutines that run already, by handle (hs: n handles in the
    context, n <= 16): the first to end (CORRAL_ANY_OF; corral_wait_fired
    names it), the first to end with the others stopped (CORRAL_RACE_OF), or
@@ -750,7 +762,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
     X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \
     X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)") \
-    X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)")
+    X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
+    X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -1108,7 +1121,8 @@ CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corr
     X(WAIT_GROUP,   "wait group",   LIST,  OWN,          waitgroup)  \
     X(PHASE,        "phase",        PHASE, OWN,          none)       \
     X(STOP,         "stop",         LIST,  OWN,          stop)       \
-    X(AT,           "at",           TIMER, OWN,          at)
+    X(AT,           "at",           TIMER, OWN,          at)         \
+    X(PULL,         "pull",         LIST,  OWN,          pull)
 
 typedef enum corral_wait_kind {
 #define CORRAL__X(id, name, how, phase, part) CORRAL_WAIT_##id,
@@ -1302,7 +1316,8 @@ static inline uint32_t corral_joins(corral_wait *ws, const corral_handle *hs, ui
    (CORRAL_END_LOST_RACE) and returns the winner's index (CORRAL_RACE_OF). */
 CORRAL_API int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n);
 /* After a wait: true when it ended on a channel that was closed (and,
-   for a receive, drained) or destroyed: nothing was sent or received. */
+   for a receive, drained) or destroyed: nothing was sent or received; after
+   CORRAL_PULL, when the generator ended instead of giving a value. */
 CORRAL_API bool corral_wait_closed(const corral_co *co);
 
 /* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
@@ -1571,6 +1586,11 @@ CORRAL_API int corral_race_winner(const corral_co *co);
 CORRAL_API corral_handle corral_generator_start(corral_sched *sched, const corral_type *type, const void *ctx,
                                                 size_t ctx_size);
 CORRAL_API bool corral_generator_next(corral_sched *sched, corral_handle h, void *out, size_t out_size);
+/* From a step: pulls the generator's next value into out. False: go on
+   (a value in out, or corral_wait_closed(co): it ended). True: it waits
+   (its step waited): return CORRAL_YIELD and pull again when resumed.
+   CORRAL_PULL(co, h, &ctx->v) is the loop. */
+CORRAL_API bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size);
 
 /* ---------------------------------------------------------------- GROUPS AND PAUSE */
 /*
@@ -2687,7 +2707,8 @@ enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNER = 100, C
 /* meta.hold, while PAUSED */
 #define CORRAL__HOLD_WAITING 0x01u /* it was waiting when paused */
 #define CORRAL__HOLD_WOKEN 0x02u   /* its wait ended while paused: queue it on resume */
-#define CORRAL__HOLD_GENERATOR 0x04u /* a generator: held between nexts, never resumed into a lane */
+#define CORRAL__HOLD_GENERATOR 0x04u /* a generator: held between nexts, never resumed into a lane;
+                                        with HOLD_WAITING its step waited, its wait armed (not held) */
 #define CORRAL__SIDE_MAX 8u        /* nested group operations */
 
 typedef struct corral__node {
@@ -3620,6 +3641,19 @@ static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
     co->state = CORRAL__PAUSED;
     m->hold = hold;
 }
+/* a held generator can be pulled: its step did not wait, or its wait is over */
+static inline bool corral__gen_ready(const corral__meta *m)
+{
+    return !(m->hold & CORRAL__HOLD_WAITING) || (m->hold & CORRAL__HOLD_WOKEN);
+}
+/* pulls.c: a pull of generator h (1 a value in out, 0 it ended or the pull
+   was refused, -1 it waits); its waiting pullers woken (the feature
+   CORRAL__FEATURE_PULLS: a generator's wait ended) */
+int corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size);
+typedef struct corral__pulls_part {
+    void (*ready)(corral_sched *s, corral_co *gen);
+} corral__pulls_part;
+void corral__pulls_use(void);
 static inline void corral__entry_spent(corral_co *co)
 {
     co->state = CORRAL__RUNNING;
@@ -3976,7 +4010,7 @@ const corral__wait_part *corral__wait_part_of(uint32_t kind);
    core has nothing of theirs to do, and a program that never uses one
    links none of its file (docs/DESIGN.md, "The core and its modules"). */
 enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
-       CORRAL__FEATURE_RACES, CORRAL__FEATURE_COUNT };
+       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_COUNT };
 void corral__feature_add(uint32_t feature, const void *part); /* waits.c */
 const void *corral__feature(uint32_t feature);              /* NULL: not used yet */
 /* calls.c: an ending coroutine that was called (its caller wakes with its
@@ -4016,6 +4050,7 @@ static inline void corral__features_use(void)
     corral__futures_use();
     corral__stops_use();
     corral__alarms_use();
+    corral__pulls_use();
 }
 static inline const corral__polls_part *corral__polls(void)
 {
@@ -7131,31 +7166,37 @@ void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 /*
     pulls.c -- coroutines stepped by the caller instead of the frame:
     generators (corral_generator_start holds one in no lane; each
-    corral_generator_next steps it to its next value) and a paused
-    coroutine's single step (corral_step_once). A program that calls
-    neither links none of it. The step and end are lifecycle.h's.
+    corral_generator_next steps it to its next value; a generator whose
+    step waits stays held, its wait armed, until the wait is over and a
+    pull goes on from there) and a paused coroutine's single step
+    (corral_step_once). A program that calls neither links none of it. The
+    step and end are lifecycle.h's; a coroutine that waits for a
+    generator's next value is calls.c's (corral_generator_pull).
 */
 
-/* a generator's step, now: true when it yielded a value (held again), false
-   when it ended (or waited: refused, BAD_WAIT, it ends) */
-static bool corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
+#include <stdio.h>
+#include <string.h>
+
+/* a generator's step, now: 1 when it yielded a value (held again), -1 when
+   it waits (held, its wait armed), 0 when it ended or was refused */
+static int corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
 {
     if (s->now.pulls >= CORRAL_MAX_PULL_DEPTH) { /* each pull is a C frame: bounded, not the stack's end */
         corral__fail_at(s, NULL, CORRAL_ERR_PULL_DEPTH, "corral_generator_next", corral__handle_of(s, co), NULL, NULL);
-        return false;
+        return 0;
     }
     s->now.pulls++;
+    m->hold = CORRAL__HOLD_GENERATOR; /* its wait, if any, is over */
     bool top = corral__top_begin(s), pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    bool value = r == CORRAL_YIELD && co->state == CORRAL__RUNNING;
+    int value = r == CORRAL_YIELD && co->state == CORRAL__RUNNING ? 1 : 0;
     if (value) { /* held again, for the next pull */
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m, CORRAL__HOLD_GENERATOR);
-    } else if (co->state == CORRAL__WAITING) { /* a generator runs to its next value: it may not wait */
-        corral_handle h = corral__handle_of(s, co);
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, "corral_generator_next", h, NULL,
-                        "a generator's step waited (it ends)");
-        corral__end_m(s, co, m, CORRAL_END_STOPPED, CORRAL__NIL);
+    } else if (r == CORRAL_YIELD && co->state == CORRAL__WAITING) { /* held, its wait armed: a wake marks it WOKEN */
+        CORRAL__CONTRACT_DONE(co);
+        corral__hold(co, m, CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING);
+        value = -1;
     } else {
         corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED,
                       CORRAL__NIL);
@@ -7176,20 +7217,27 @@ corral_handle corral_generator_start(corral_sched *s, const corral_type *vt, con
     return h;
 }
 
-bool corral_generator_next(corral_sched *s, corral_handle h, void *out, size_t out_size)
+/* 1 a value in out, 0 it ended (or the pull was refused, the error
+   set), -1 it waits (NOT_READY, not logged: pull again later) */
+int corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size)
 {
-    if (!corral__check(s)) return false;
-    corral_co *co = corral__live(__func__, s, h);
-    if (!co) return false;
+    corral_co *co = corral__live(call, s, h);
+    if (!co) return 0;
     corral__meta *m = corral__meta_of(s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
     CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (m->hold & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
-                       __func__, h, NULL, "not a generator (corral_generator_start), or its step is running", false);
-    CORRAL__REQUIRE_AT(s, (out || !out_size) && out_size == te->vt->result_size, CORRAL_ERR_BAD_DEST, __func__, h, NULL,
-                       "its size is not the type's result size", false);
-    if (!corral__gen_step(s, co, m)) return false;
-    if (out_size) memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
-    return true;
+                       call, h, NULL, "not a generator (corral_generator_start), or its step is running", 0);
+    CORRAL__REQUIRE_AT(s, (out || !out_size) && out_size == te->vt->result_size, CORRAL_ERR_BAD_DEST, call, h, NULL,
+                       "its size is not the type's result size", 0);
+    int r = corral__gen_ready(m) ? corral__gen_step(s, co, m) : -1;
+    if (r < 0) s->last_error = CORRAL_ERR_NOT_READY;
+    if (r > 0 && out_size) memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
+    return r;
+}
+
+bool corral_generator_next(corral_sched *s, corral_handle h, void *out, size_t out_size)
+{
+    return corral__check(s) && corral__generator_pull(__func__, s, h, out, out_size) > 0;
 }
 
 /* Step a paused coroutine once, at once (corral_step_once). */
@@ -7209,7 +7257,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
         return false;
     }
     if (m->hold & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
-        corral__gen_step(s, co, m);
+        if (corral__gen_ready(m)) corral__gen_step(s, co, m);
         return true;
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
@@ -7217,6 +7265,119 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     corral__step_held(s, co, m, h.index & CORRAL__LOCAL_MASK);
     if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     return true;
+}
+
+/* ---- a coroutine that waits for a generator's next value: a PULL node
+   on the generator's joiners list (calls.c's, which fires it when the
+   generator ends), fired too when the generator's own wait ends */
+static int corral__pull_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    corral_error err;
+    corral_co *g = corral__resolve(s, w->co, &err);
+    if (!g) return 1; /* gone: the next pull says it ended */
+    const corral__meta *gm = corral__meta_of(s, g);
+    CORRAL__REQUIRE_AT(s, g != co && g->state == CORRAL__PAUSED && (gm->hold & CORRAL__HOLD_GENERATOR),
+                       CORRAL_ERR_BAD_WAIT, call, w->co, co, "a pull waits for a generator that is not its own step", -1);
+    if (corral__gen_ready(gm)) return 1;
+    if (!corral__side_take(call, s, corral__meta_of(s, g))) return -2; /* its list */
+    return 0;
+}
+static corral__list corral__pull_list(corral_sched *s, const corral__node *n)
+{
+    corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side]; /* a pulled one has one */
+    return (corral__list){&sd->joiners_head, &sd->joiners_tail};
+}
+static void corral__pull_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
+{
+    (void)co;
+    corral_error err;
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
+    n->u.t.seq = CORRAL__NIL; /* a join's result place: none */
+    corral__list_push(s, corral__pull_list(s, n), i);
+}
+static bool corral__pull_verify(const corral__vquery *q, const corral__node *n)
+{
+    return n->u.t.target != q->g && q->alive(q->m, n->u.t.target);
+}
+static void corral__pull_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+{
+    corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
+    snprintf(buf, cap, " 0x%06x:%u", t.index, t.gen);
+}
+static void corral__pull_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
+{
+    (void)te;
+    corral__put_u(io, corral__save_ref(s, n->u.t.target), 4);
+}
+static const char *corral__pull_check(const corral__lview *v, const corral__lwait *w)
+{
+    return v->find(v->L, w->ref) == CORRAL__NIL || w->ref == v->self
+               ? "a coroutine of type %s pulls a generator the save does not hold%s"
+               : NULL;
+}
+static void corral__pull_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
+{
+    (void)co;
+    corral__node *n = &corral__nodes(v->s)[i];
+    n->u.t.target = v->slot(v->L, w->ref);
+    n->u.t.seq = CORRAL__NIL;
+    corral__side_take("corral_load", v->s, &corral__meta_table(v->s)[n->u.t.target]); /* counted by the check */
+    if (!held) corral__list_push(v->s, corral__pull_list(v->s, n), i);
+}
+static const corral__wait_part corral__pull_part = {
+    .ready = corral__pull_ready,
+    .arm = corral__pull_arm,
+    .list = corral__pull_list,
+    .verify = corral__pull_verify,
+    .name = corral__pull_name,
+    .save = corral__pull_save,
+    .read = corral__index_read,
+    .check = corral__pull_check,
+    .place = corral__pull_place,
+};
+
+/* a held generator's wait ended: the coroutines waiting to pull it wake
+   (the joiners waiting for its end stay) */
+static void corral__pullers_wake(corral_sched *s, corral_co *gen)
+{
+    corral__side *sd = &corral__sides(s)[corral__meta_of(s, gen)->side];
+    corral__list l = {&sd->joiners_head, &sd->joiners_tail};
+    corral__node *N = corral__nodes(s);
+    for (uint32_t i = sd->joiners_head; i != CORRAL__NIL;) {
+        const uint32_t next = N[i].next;
+        if (N[i].kind == CORRAL_WAIT_PULL) {
+            corral__list_unlink(s, l, i);
+            corral__fire(s, i);
+        }
+        i = next;
+    }
+}
+static const corral__pulls_part corral__pulls_table = {corral__pullers_wake};
+void corral__pulls_use(void)
+{
+    corral__calls_use(); /* a generator's end fires its list (calls.c) */
+    corral__feature_add(CORRAL__FEATURE_PULLS, &corral__pulls_table);
+    corral__wait_parts_add(CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part);
+}
+
+bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size)
+{
+    corral_sched *s = corral__in_step(__func__, co, false);
+    if (!s) return false;
+    corral__pulls_use();
+    corral__meta_of(s, co)->stop_why &= (uint8_t)~CORRAL__WAIT_CLOSED;
+    const int r = corral__generator_pull(__func__, s, h, out, out_size);
+    if (r > 0) return false; /* a value: go on */
+    if (r == 0) { /* it ended (or the pull was refused, the error set): the stream is over */
+        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED;
+        return false;
+    }
+    corral_wait w;
+    memset(&w, 0, sizeof w);
+    w.kind = CORRAL_WAIT_PULL;
+    w.co = h;
+    return corral_await(co, w); /* true: wait for it; false: it can be pulled again (or a malformed wait) */
 }
 /* ---- src/core/queue.c ---- */
 /*
@@ -9274,6 +9435,7 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
 #define CORRAL__PART_waitgroup NULL /* channels.c, a module */
 #define CORRAL__PART_stop NULL /* group_ops.c: corral_wait_stop */
 #define CORRAL__PART_at NULL /* alarms.c: corral_wait_at */
+#define CORRAL__PART_pull NULL /* pulls.c: corral_generator_pull */
 static const corral__wait_part *const corral__core_parts[CORRAL_WAIT_KIND_COUNT] = {
 #define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
     CORRAL_WAIT_KINDS(CORRAL__X)
@@ -9444,8 +9606,14 @@ void corral__release_wait(corral_sched *s, corral_co *co)
    during a run of the joiner's phase resumes in that same run. */
 void corral__wake(corral_sched *s, corral_co *co, bool now)
 {
-    if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume */
-        corral__meta_of(s, co)->hold |= CORRAL__HOLD_WOKEN;
+    if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume, or a generator's next pull */
+        corral__meta *m = corral__meta_of(s, co);
+        m->hold |= CORRAL__HOLD_WOKEN;
+        if ((m->hold & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
+            corral__sides(s)[m->side].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
+            const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS);
+            if (p) p->ready(s, co);
+        }
         return;
     }
     if (corral__is_running(s, co)) {
@@ -9530,11 +9698,11 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
     if (w->kind == CORRAL_WAIT_JOIN || w->kind == CORRAL_WAIT_UNTIL || w->kind == CORRAL_WAIT_WHILE ||
-        w->kind == CORRAL_WAIT_STOP || w->kind == CORRAL_WAIT_AT) {
+        w->kind == CORRAL_WAIT_STOP || w->kind == CORRAL_WAIT_AT || w->kind == CORRAL_WAIT_PULL) {
         /* its file arrives with its constructor, which this wait did not go through */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
-                        "a join, predicate, stop or at wait made field by field: make it with its constructor, "
-                        "corral_wait_join, _until, _while, _stop or _at");
+                        "a join, predicate, stop, at or pull wait made field by field: make it with its "
+                        "constructor, corral_wait_join, _until, _while, _stop, _at or corral_generator_pull");
         return -1;
     }
     if (w->kind == CORRAL_WAIT_FUTURE) {
@@ -9690,6 +9858,12 @@ int corral_wait_fired(const corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return -1;
     return corral__sd(s, corral__meta_of(s, co))->fired;
+}
+
+bool corral_wait_closed(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
 }
 
 uint64_t corral__debug_visits(const corral_sched *s)
@@ -10111,12 +10285,6 @@ bool corral_channel_close(corral_sched *s, corral_channel ch)
     corral__fire_closed(s, &c->send_head, &c->send_tail); /* their values are not taken */
     corral__fire_closed(s, &c->recv_head, &c->recv_tail); /* waiting: nothing is buffered */
     return true;
-}
-
-bool corral_wait_closed(const corral_co *co)
-{
-    corral_sched *s = corral__in_step(__func__, co, true);
-    return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
 }
 
 bool corral_channel_closed(const corral_sched *s, corral_channel ch)
@@ -13191,10 +13359,12 @@ static bool corral__lcheck(corral__loader *L)
             c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
+        const bool gen_waits = c.hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
         if ((c.hold & CORRAL__HOLD_GENERATOR) &&
-            (c.hold != CORRAL__HOLD_GENERATOR || c.state != CORRAL__PAUSED || c.nwaits || c.child != CORRAL__NIL ||
-             c.parent != CORRAL__NIL))
-            return corral__lfail(L, "a generator of type %s is held with a wait or a call%s", tn, none);
+            ((c.hold & ~(CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN)) != CORRAL__HOLD_GENERATOR ||
+             (c.hold & CORRAL__HOLD_WOKEN && !(c.hold & CORRAL__HOLD_WAITING)) || c.state != CORRAL__PAUSED ||
+             (c.nwaits != 0) != gen_waits || c.child != CORRAL__NIL || c.parent != CORRAL__NIL))
+            return corral__lfail(L, "a generator of type %s is held with a wait or a call it cannot have%s", tn, none);
         bool ok;
         corral__lpoint(L, t, c.point, &ok);
         if (!ok) {
@@ -13258,7 +13428,8 @@ static bool corral__lcheck(corral__loader *L)
             bool held = (lw->flags & CORRAL__SW_HELD) != 0;
             /* a pause holds timers and predicates out of their containers; list waits stay */
             bool fired = lw->flags == CORRAL__SW_FIRED;
-            bool holds = !fired && c.state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST);
+            bool holds = !fired && c.state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST) &&
+                         !(c.hold & CORRAL__HOLD_GENERATOR); /* a generator's wait stays armed */
             if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
                 (fired && c.mode != CORRAL__MODE_ALL))
                 return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
@@ -14954,7 +15125,7 @@ static bool corral__verify_nodes(corral__image *m)
             if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
         }
         /* who waits for it to end */
-        corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, CORRAL__BY_TARGET, 0, g};
+        corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_PULL, CORRAL__BY_TARGET, 0, g}; /* and its pullers */
         if (!corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, &found)) return false;
     }
     if (sided != s->sides.count - s->sides.free_count)
@@ -15029,8 +15200,12 @@ static bool corral__verify_heaps(corral__image *m)
             }
             if (!corral__islot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__ico(m, ci, k, &ct);
+            corral__meta mt;
+            const corral__meta *tm = corral__imeta(m, ci, k, &mt);
+            const bool gen_waits = co->state == CORRAL__PAUSED && tm &&
+                                   tm->hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
             if (nd->kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
-                                                  : co->state != CORRAL__WAITING)
+                                                  : co->state != CORRAL__WAITING && !gen_waits)
                 CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
         }
     }

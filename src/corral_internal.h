@@ -144,7 +144,8 @@ enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNER = 100, C
 /* meta.hold, while PAUSED */
 #define CORRAL__HOLD_WAITING 0x01u /* it was waiting when paused */
 #define CORRAL__HOLD_WOKEN 0x02u   /* its wait ended while paused: queue it on resume */
-#define CORRAL__HOLD_GENERATOR 0x04u /* a generator: held between nexts, never resumed into a lane */
+#define CORRAL__HOLD_GENERATOR 0x04u /* a generator: held between nexts, never resumed into a lane;
+                                        with HOLD_WAITING its step waited, its wait armed (not held) */
 #define CORRAL__SIDE_MAX 8u        /* nested group operations */
 
 typedef struct corral__node {
@@ -1077,6 +1078,19 @@ static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
     co->state = CORRAL__PAUSED;
     m->hold = hold;
 }
+/* a held generator can be pulled: its step did not wait, or its wait is over */
+static inline bool corral__gen_ready(const corral__meta *m)
+{
+    return !(m->hold & CORRAL__HOLD_WAITING) || (m->hold & CORRAL__HOLD_WOKEN);
+}
+/* pulls.c: a pull of generator h (1 a value in out, 0 it ended or the pull
+   was refused, -1 it waits); its waiting pullers woken (the feature
+   CORRAL__FEATURE_PULLS: a generator's wait ended) */
+int corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size);
+typedef struct corral__pulls_part {
+    void (*ready)(corral_sched *s, corral_co *gen);
+} corral__pulls_part;
+void corral__pulls_use(void);
 static inline void corral__entry_spent(corral_co *co)
 {
     co->state = CORRAL__RUNNING;
@@ -1433,7 +1447,7 @@ const corral__wait_part *corral__wait_part_of(uint32_t kind);
    core has nothing of theirs to do, and a program that never uses one
    links none of its file (docs/DESIGN.md, "The core and its modules"). */
 enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
-       CORRAL__FEATURE_RACES, CORRAL__FEATURE_COUNT };
+       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_COUNT };
 void corral__feature_add(uint32_t feature, const void *part); /* waits.c */
 const void *corral__feature(uint32_t feature);              /* NULL: not used yet */
 /* calls.c: an ending coroutine that was called (its caller wakes with its
@@ -1473,6 +1487,7 @@ static inline void corral__features_use(void)
     corral__futures_use();
     corral__stops_use();
     corral__alarms_use();
+    corral__pulls_use();
 }
 static inline const corral__polls_part *corral__polls(void)
 {

@@ -44,7 +44,7 @@ enum {
 typedef enum {
     CX_START, CX_YIELD, CX_NEXT_FRAME, CX_FRAMES1, CX_FRAMES0, CX_SECONDS, CX_SECONDS0, CX_REALTIME,
     CX_FIXED, CX_LATE, CX_END, CX_PHASE, CX_UNTIL, CX_WHILE, CX_SIGNAL, CX_FUTURE, CX_JOIN, CX_ANY, CX_ALL,
-    CX_SEND, CX_RECEIVE, CX_ACQUIRE, CX_WAIT_GROUP, CX_STOP, CX_AT, CX_DOMAIN_SECONDS, CX_CALL, CX_RACE, CX_SYNC,
+    CX_SEND, CX_RECEIVE, CX_ACQUIRE, CX_WAIT_GROUP, CX_STOP, CX_AT, CX_PULL, CX_DOMAIN_SECONDS, CX_CALL, CX_RACE, CX_SYNC,
     CX_ROW_COUNT
 } cx_row;
 
@@ -89,6 +89,7 @@ typedef enum {
     X(CX_STOP, "stop", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                 \
     X(CX_AT, "at(t)", "next P", "next P", "next P", "next P", "next P", "next FIXED", "next UPDATE", "next LATE",       \
       "next END")                                                                                                       \
+    X(CX_PULL, "pull", "P", "P", "P", "P", "P", "this FIXED", "next UPDATE", "next LATE", "next END")                 \
     X(CX_DOMAIN_SECONDS, "seconds(t) in a domain", "next P", "next P", "next P", "next P", "next P", "next FIXED",     \
       "next UPDATE", "next LATE", "next END")                                                                           \
     X(CX_CALL, "call", "at once", "P or same run", "P or same run", "P or same run", "P or same run", "same run",      \
@@ -186,6 +187,7 @@ static corral_channel cx_chan;
 static corral_semaphore cx_sem;
 static corral_waitgroup cx_wg;
 static corral_handle cx_subject; /* the coroutine under test, once it waits */
+static corral_handle cx_genh;    /* a generator that waits for cx_sig between its values */
 
 static cx_at cx_now(void)
 {
@@ -205,6 +207,17 @@ DEFINE_COROUTINE(cx_quick)
     (void)co;
     (void)ctx;
     return CORRAL_STOP;
+}
+
+#define CX_GEN_FIELDS(F) F(int, unused)
+DECLARE_COROUTINE_R(cx_gen, CX_GEN_FIELDS, int)
+DEFINE_COROUTINE(cx_gen)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_YIELD_VALUE(co, 1);
+    CORRAL_WAIT_SIGNAL(co, cx_sig);
+    CORRAL_YIELD_VALUE(co, 2);
+    CORRAL_END(co);
 }
 
 #define CX_IDLE_FIELDS(F) F(int, unused)
@@ -278,6 +291,8 @@ DEFINE_COROUTINE(cx_subject)
         CORRAL_ACQUIRE(co, cx_sem);
     } else if (cx_cur_row == CX_WAIT_GROUP) { /* a task open: it waits for its done */
         CORRAL_WAIT_GROUP(co, cx_wg);
+    } else if (cx_cur_row == CX_PULL) { /* its value given: the generator waits for cx_sig, and so does the pull */
+        CORRAL_PULL(co, cx_genh, &ctx->v);
     } else if (cx_cur_row == CX_RACE) {
         CORRAL_RACE(co, cx_idle_arm(co, (cx_idle_ctx){0}), cx_quick_arm(co, (cx_quick_ctx){0}));
     } else if (cx_cur_row == CX_SYNC) {
@@ -336,6 +351,7 @@ static void cx_trigger(void)
     case CX_ACQUIRE: corral_semaphore_release(cx_s, cx_sem, 1); break;
     case CX_WAIT_GROUP: corral_waitgroup_done(cx_s, cx_wg); break;
     case CX_STOP: corral_request_stop(cx_s, cx_subject, 0.0f); break;
+    case CX_PULL: corral_signal_raise(cx_s, cx_sig); break;
     default: break;
     }
 }
@@ -403,6 +419,11 @@ static int cx_run_cell(cx_row row, int col, int P, cx_at *got, cx_at *want, cons
     cx_chan = corral_channel_create(cx_s, sizeof(int));
     cx_sem = corral_semaphore_create(cx_s, 0);
     cx_wg = corral_waitgroup_create(cx_s);
+    {
+        int first = 0;
+        cx_genh = cx_gen_gen(cx_s, (cx_gen_ctx){0});
+        corral_generator_next(cx_s, cx_genh, &first, sizeof first); /* 1: the next pull waits */
+    }
     corral_waitgroup_add(cx_s, cx_wg, 1);
     if (row == CX_SEND) { /* full: the send waits */
         int v = 1;

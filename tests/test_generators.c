@@ -101,7 +101,7 @@ Test(generators, a_coroutine_pulls_one_value_a_frame)
     corral_sched_destroy(s);
 }
 
-/* waiter: a generator that waits, which it may not */
+/* a generator that waits between its values */
 #define BADGEN_FIELDS(F) F(int, unused)
 DECLARE_COROUTINE_R(badgen, BADGEN_FIELDS, int)
 DEFINE_COROUTINE(badgen)
@@ -113,18 +113,28 @@ DEFINE_COROUTINE(badgen)
     CORRAL_END(co);
 }
 
-Test(generators, misuse_is_refused_and_a_waiting_generator_ends)
+Test(generators, misuse_is_refused_and_a_generator_that_waits_is_not_ready_until_its_wait_ends)
 {
     corral_sched *s = small_sched(8);
     corral_handle b = badgen_gen(s, (badgen_ctx){0});
     int v = 0;
     cr_assert(badgen_next(s, b, &v) && v == 1);
     cr_assert(!badgen_next(s, b, &v), "its step waited");
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_WAIT);
-    cr_assert(!corral_alive(s, b));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NOT_READY);
+    cr_assert(!corral_error_is_misuse(CORRAL_ERR_NOT_READY));
+    cr_assert(corral_alive(s, b), "held, its wait armed");
     corral_pool_stats ps;
     corral_stats_pools(s, &ps);
-    cr_assert_eq(ps.wait_nodes, 0, "the wait it began was given back");
+    cr_assert_eq(ps.wait_nodes, 1, "its timer");
+    corral_tick(s, 0.5f);
+    cr_assert(!badgen_next(s, b, &v), "0.5 s: not yet");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NOT_READY);
+    corral_tick(s, 0.6f);
+    cr_assert(corral_verify(s));
+    cr_assert(badgen_next(s, b, &v) && v == 2, "its wait is over: the pull goes on from it");
+    cr_assert(!badgen_next(s, b, &v) && !corral_alive(s, b), "then it ends");
+    corral_stats_pools(s, &ps);
+    cr_assert_eq(ps.wait_nodes, 0);
     corral_handle g = range_gen(s, (range_ctx){.from = 0, .to = 5});
     cr_assert(!corral_resume(s, g), "a generator is not resumed into a lane");
     cr_assert(!corral_generator_next(s, g, &v, sizeof(char)));

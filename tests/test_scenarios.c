@@ -557,9 +557,87 @@ Test(scenarios, a_race_over_running_coroutines_stops_the_losers_and_any_and_sync
     corral_sched_destroy(s);
 }
 
+/* ---- generators that wait between their values */
+
+/* a wave: sends out n enemies, waiting a gap between two */
+#define WAVE_FIELDS(F) F(int, n) F(int, i) F(float, gap)
+#define WAVE_POINTS(P) P(sent) P(resting)
+DECLARE_COROUTINE_R(wave, WAVE_FIELDS, int)
+DEFINE_COROUTINE_AT(wave, WAVE_POINTS)
+{
+    CORRAL_BEGIN_AT(co, WAVE_POINTS);
+    for (ctx->i = 0; ctx->i < ctx->n; ctx->i++) {
+        CORRAL_YIELD_VALUE_AT(co, sent, 100 + ctx->i);
+        CORRAL_AWAIT_AT(co, resting, corral_wait_seconds(ctx->gap));
+    }
+    CORRAL_END(co);
+}
+
+/* pulls every enemy of a wave, waiting with it, until it ends */
+#define SPAWNER_FIELDS(F) F(corral_handle, wave) F(int, v) F(int, got) F(int, ended) F(double, last_at)
+#define SPAWNER_POINTS(P) P(pulling) P(idle)
+DECLARE_COROUTINE(spawner, SPAWNER_FIELDS)
+DEFINE_COROUTINE_AT(spawner, SPAWNER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SPAWNER_POINTS);
+    for (;;) {
+        CORRAL_PULL_AT(co, pulling, ctx->wave, &ctx->v);
+        if (corral_wait_closed(co)) break;
+        ctx->got++;
+        ctx->last_at = corral_time(corral_sched_of(co));
+        trace_push(ctx->v);
+    }
+    ctx->ended = 1;
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle); /* stays, so the test can read it */
+    CORRAL_END(co);
+}
+
+Test(scenarios, a_generator_waits_between_its_values_and_its_puller_waits_with_it)
+{
+    corral_sched *s = ssched(32);
+    corral_handle w = wave_gen(s, (wave_ctx){.n = 3, .gap = 0.5f});
+    corral_handle p = spawner_start(s, (spawner_ctx){.wave = w});
+    int want0[] = {100};
+    expect_trace(want0, 1); /* the first value at once; then the wave rests */
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, p, &in));
+    cr_assert_eq(in.wait, CORRAL_WAIT_PULL, "the puller waits on the generator");
+    for (int f = 0; f < 4; f++) corral_tick(s, 0.25f); /* 1.0 s */
+    int want1[] = {100, 101, 102};
+    expect_trace(want1, 3);
+    cr_assert_float_eq(spawner_ctx_of(s, p)->last_at, 1.0, 1e-9, "each after the wave's gap");
+    for (int f = 0; f < 2; f++) corral_tick(s, 0.25f);
+    cr_assert(spawner_ctx_of(s, p)->ended, "the wave ended: the pull says so");
+    cr_assert_eq(spawner_ctx_of(s, p)->got, 3);
+    cr_assert(!corral_alive(s, w));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(scenarios, a_generator_stopped_while_pulled_ends_the_pull_and_a_pull_without_a_node_ends_the_puller)
+{
+    corral_sched *s = ssched(2); /* the wave's timer and one node more */
+    corral_handle w = wave_gen(s, (wave_ctx){.n = 5, .gap = 10.0f});
+    corral_handle p = spawner_start(s, (spawner_ctx){.wave = w});
+    cr_assert_eq(spawner_ctx_of(s, p)->got, 1);
+    cr_assert(corral_stop(s, w));
+    corral_tick(s, 0.1f);
+    cr_assert(spawner_ctx_of(s, p)->ended);
+    cr_assert(corral_stop(s, p));
+    /* two nodes: the wave's timer takes one, the puller the other; a second puller finds none */
+    corral_handle w2 = wave_gen(s, (wave_ctx){.n = 5, .gap = 10.0f});
+    corral_handle p2 = spawner_start(s, (spawner_ctx){.wave = w2});
+    corral_handle p3 = spawner_start(s, (spawner_ctx){.wave = w2});
+    cr_assert(corral_alive(s, p2));
+    cr_assert(!corral_alive(s, p3), "no node for its wait: it ends, WAIT_FAILED");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
 /* ---- saves and snapshots in the middle of each new wait */
 #define SCENE_TYPES(X) X(sentry, 1, 0) X(guard, 2, 0) X(looter, 3, 0) X(picker, 4, 0) X(crew, 5, 0) \
-    X(listener, 6, 0) X(alarm_clock, 7, 0) X(miner, 8, 0) X(collector, 9, 0) X(referee, 10, 0)
+    X(listener, 6, 0) X(alarm_clock, 7, 0) X(miner, 8, 0) X(collector, 9, 0) X(referee, 10, 0) X(wave, 11, 0) \
+    X(spawner, 12, 0)
 CORRAL_DECLARE_REGISTRY(scene, SCENE_TYPES)
 CORRAL_DEFINE_REGISTRY(scene, SCENE_TYPES);
 
@@ -614,6 +692,8 @@ static scene scene_make(corral_sched *s)
     referee_ctx r = {.how = 0};
     for (int i = 0; i < 3; i++) r.hs.h[i] = miner_start(s, (miner_ctx){.frames = 6 + 2 * i, .ore = i});
     referee_start(s, r);
+    /* a spawner pulling a wave that rests between its enemies */
+    spawner_start(s, (spawner_ctx){.wave = wave_gen(s, (wave_ctx){.n = 3, .gap = 0.6f})});
     return k;
 }
 
@@ -656,10 +736,11 @@ Test(scenarios, a_save_in_the_middle_of_every_new_wait_loads_and_replays_to_equa
     }
     /* what ended: the sentry and the guard (asked), the stream's picker (closed), both
        crews (permits), both alarms, the miners (the collector's and the race's winner
-       finished, its losers stopped); the listeners, the collector and the referee stay,
-       and the unbuffered sender waits with its second value (one was taken) */
-    cr_assert_eq(live, 16, "live %u", live);
-    cr_assert_eq(corral_live_count(b), 5, "every wait saw its event after the load: %u", corral_live_count(b));
+       finished, its losers stopped), the wave (pulled to its end); the listeners, the
+       collector, the referee and the spawner stay, and the unbuffered sender waits with
+       its second value (one was taken) */
+    cr_assert_eq(live, 18, "live %u", live);
+    cr_assert_eq(corral_live_count(b), 6, "every wait saw its event after the load: %u", corral_live_count(b));
     cr_assert(corral_verify(b));
     corral_sched_destroy(a);
     corral_sched_destroy(b);

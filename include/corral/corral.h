@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (155). The types,
+    INDEX: every function, in the order of this header (156). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -73,7 +73,7 @@
     results and joins
         corral_call, corral_call_outcome, corral_call_unless, corral_race_begin,
         corral_sync_begin, corral_arm, corral_arms_start, corral_race_winner,
-        corral_generator_start, corral_generator_next
+        corral_generator_start, corral_generator_next, corral_generator_pull
     groups and pause
         corral_stop_owner, corral_pause_owner, corral_resume_owner, corral_stop_tags,
         corral_pause_tags, corral_resume_tags, corral_request_stop,
@@ -457,6 +457,18 @@ CORRAL_API corral_result corral_point_lost(corral_co *co);
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
 #define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
+/* A generator's next value into *pv, waiting while the generator waits;
+   then corral_wait_closed(co) is true when it ended instead. */
+#define CORRAL_PULL(co, h, pv)                                                   \
+    do {                                                                         \
+        while (corral_generator_pull((co), (h), (pv), sizeof *(pv)))             \
+            CORRAL__YIELD_UNNAMED(co, 1);                                        \
+    } while (0)
+#define CORRAL_PULL_AT(co, pt, h, pv)                                            \
+    do {                                                                         \
+        while (corral_generator_pull((co), (h), (pv), sizeof *(pv)))             \
+            CORRAL__YIELD_NAMED(co, 1, pt);                                      \
+    } while (0)
 /* Over coroutines that run already, by handle (hs: n handles in the
    context, n <= 16): the first to end (CORRAL_ANY_OF; corral_wait_fired
    names it), the first to end with the others stopped (CORRAL_RACE_OF), or
@@ -617,7 +629,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
     X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \
     X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)") \
-    X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)")
+    X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
+    X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -975,7 +988,8 @@ CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corr
     X(WAIT_GROUP,   "wait group",   LIST,  OWN,          waitgroup)  \
     X(PHASE,        "phase",        PHASE, OWN,          none)       \
     X(STOP,         "stop",         LIST,  OWN,          stop)       \
-    X(AT,           "at",           TIMER, OWN,          at)
+    X(AT,           "at",           TIMER, OWN,          at)         \
+    X(PULL,         "pull",         LIST,  OWN,          pull)
 
 typedef enum corral_wait_kind {
 #define CORRAL__X(id, name, how, phase, part) CORRAL_WAIT_##id,
@@ -1169,7 +1183,8 @@ static inline uint32_t corral_joins(corral_wait *ws, const corral_handle *hs, ui
    (CORRAL_END_LOST_RACE) and returns the winner's index (CORRAL_RACE_OF). */
 CORRAL_API int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n);
 /* After a wait: true when it ended on a channel that was closed (and,
-   for a receive, drained) or destroyed: nothing was sent or received. */
+   for a receive, drained) or destroyed: nothing was sent or received; after
+   CORRAL_PULL, when the generator ended instead of giving a value. */
 CORRAL_API bool corral_wait_closed(const corral_co *co);
 
 /* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
@@ -1438,6 +1453,11 @@ CORRAL_API int corral_race_winner(const corral_co *co);
 CORRAL_API corral_handle corral_generator_start(corral_sched *sched, const corral_type *type, const void *ctx,
                                                 size_t ctx_size);
 CORRAL_API bool corral_generator_next(corral_sched *sched, corral_handle h, void *out, size_t out_size);
+/* From a step: pulls the generator's next value into out. False: go on
+   (a value in out, or corral_wait_closed(co): it ended). True: it waits
+   (its step waited): return CORRAL_YIELD and pull again when resumed.
+   CORRAL_PULL(co, h, &ctx->v) is the loop. */
+CORRAL_API bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size);
 
 /* ---------------------------------------------------------------- GROUPS AND PAUSE */
 /*

@@ -39,6 +39,7 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
 #define CORRAL__PART_waitgroup NULL /* channels.c, a module */
 #define CORRAL__PART_stop NULL /* group_ops.c: corral_wait_stop */
 #define CORRAL__PART_at NULL /* alarms.c: corral_wait_at */
+#define CORRAL__PART_pull NULL /* pulls.c: corral_generator_pull */
 static const corral__wait_part *const corral__core_parts[CORRAL_WAIT_KIND_COUNT] = {
 #define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
     CORRAL_WAIT_KINDS(CORRAL__X)
@@ -209,8 +210,14 @@ void corral__release_wait(corral_sched *s, corral_co *co)
    during a run of the joiner's phase resumes in that same run. */
 void corral__wake(corral_sched *s, corral_co *co, bool now)
 {
-    if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume */
-        corral__meta_of(s, co)->hold |= CORRAL__HOLD_WOKEN;
+    if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume, or a generator's next pull */
+        corral__meta *m = corral__meta_of(s, co);
+        m->hold |= CORRAL__HOLD_WOKEN;
+        if ((m->hold & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
+            corral__sides(s)[m->side].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
+            const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS);
+            if (p) p->ready(s, co);
+        }
         return;
     }
     if (corral__is_running(s, co)) {
@@ -295,11 +302,11 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
     if (w->kind == CORRAL_WAIT_JOIN || w->kind == CORRAL_WAIT_UNTIL || w->kind == CORRAL_WAIT_WHILE ||
-        w->kind == CORRAL_WAIT_STOP || w->kind == CORRAL_WAIT_AT) {
+        w->kind == CORRAL_WAIT_STOP || w->kind == CORRAL_WAIT_AT || w->kind == CORRAL_WAIT_PULL) {
         /* its file arrives with its constructor, which this wait did not go through */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
-                        "a join, predicate, stop or at wait made field by field: make it with its constructor, "
-                        "corral_wait_join, _until, _while, _stop or _at");
+                        "a join, predicate, stop, at or pull wait made field by field: make it with its "
+                        "constructor, corral_wait_join, _until, _while, _stop, _at or corral_generator_pull");
         return -1;
     }
     if (w->kind == CORRAL_WAIT_FUTURE) {
@@ -455,6 +462,12 @@ int corral_wait_fired(const corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return -1;
     return corral__sd(s, corral__meta_of(s, co))->fired;
+}
+
+bool corral_wait_closed(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
 }
 
 uint64_t corral__debug_visits(const corral_sched *s)

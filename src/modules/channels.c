@@ -217,12 +217,6 @@ bool corral_channel_close(corral_sched *s, corral_channel ch)
     return true;
 }
 
-bool corral_wait_closed(const corral_co *co)
-{
-    corral_sched *s = corral__in_step(__func__, co, true);
-    return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
-}
-
 bool corral_channel_closed(const corral_sched *s, corral_channel ch)
 {
     if (!corral__check(s)) return false;

@@ -954,10 +954,12 @@ static bool corral__lcheck(corral__loader *L)
             c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
+        const bool gen_waits = c.hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
         if ((c.hold & CORRAL__HOLD_GENERATOR) &&
-            (c.hold != CORRAL__HOLD_GENERATOR || c.state != CORRAL__PAUSED || c.nwaits || c.child != CORRAL__NIL ||
-             c.parent != CORRAL__NIL))
-            return corral__lfail(L, "a generator of type %s is held with a wait or a call%s", tn, none);
+            ((c.hold & ~(CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN)) != CORRAL__HOLD_GENERATOR ||
+             (c.hold & CORRAL__HOLD_WOKEN && !(c.hold & CORRAL__HOLD_WAITING)) || c.state != CORRAL__PAUSED ||
+             (c.nwaits != 0) != gen_waits || c.child != CORRAL__NIL || c.parent != CORRAL__NIL))
+            return corral__lfail(L, "a generator of type %s is held with a wait or a call it cannot have%s", tn, none);
         bool ok;
         corral__lpoint(L, t, c.point, &ok);
         if (!ok) {
@@ -1021,7 +1023,8 @@ static bool corral__lcheck(corral__loader *L)
             bool held = (lw->flags & CORRAL__SW_HELD) != 0;
             /* a pause holds timers and predicates out of their containers; list waits stay */
             bool fired = lw->flags == CORRAL__SW_FIRED;
-            bool holds = !fired && c.state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST);
+            bool holds = !fired && c.state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST) &&
+                         !(c.hold & CORRAL__HOLD_GENERATOR); /* a generator's wait stays armed */
             if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
                 (fired && c.mode != CORRAL__MODE_ALL))
                 return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);

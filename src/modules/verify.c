@@ -604,7 +604,7 @@ static bool corral__verify_nodes(corral__image *m)
             if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
         }
         /* who waits for it to end */
-        corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, CORRAL__BY_TARGET, 0, g};
+        corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_PULL, CORRAL__BY_TARGET, 0, g}; /* and its pullers */
         if (!corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, &found)) return false;
     }
     if (sided != s->sides.count - s->sides.free_count)
@@ -679,8 +679,12 @@ static bool corral__verify_heaps(corral__image *m)
             }
             if (!corral__islot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__ico(m, ci, k, &ct);
+            corral__meta mt;
+            const corral__meta *tm = corral__imeta(m, ci, k, &mt);
+            const bool gen_waits = co->state == CORRAL__PAUSED && tm &&
+                                   tm->hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
             if (nd->kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
-                                                  : co->state != CORRAL__WAITING)
+                                                  : co->state != CORRAL__WAITING && !gen_waits)
                 CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
         }
     }
