@@ -634,6 +634,28 @@ Test(scenarios, a_generator_stopped_while_pulled_ends_the_pull_and_a_pull_withou
     corral_sched_destroy(s);
 }
 
+Test(scenarios, each_new_wait_that_finds_no_node_ends_its_coroutine_and_takes_nothing)
+{
+    corral_sched *s = ssched(1);
+    corral_handle g = guard_start(s, (guard_ctx){.id = 1}); /* takes the one node */
+    corral_handle a = alarm_clock_start(s, (alarm_clock_ctx){.at = 5.0});
+    cr_assert(!corral_alive(s, a), "an at wait without a node: it ends, never wakes early");
+    corral_semaphore sem = corral_semaphore_create_ex(s, 1, 4);
+    corral_handle c = crew_start(s, (crew_ctx){.sem = sem, .n = 2});
+    cr_assert(!corral_alive(s, c));
+    cr_assert_eq(corral_semaphore_count(s, sem), 1, "no permit taken");
+    corral_handle m = miner_start(s, (miner_ctx){.frames = 3});
+    corral_handle col = collector_start(s, (collector_ctx){.miner = m});
+    cr_assert(!corral_alive(s, col));
+    corral_handle r = referee_start(s, (referee_ctx){.hs = {{m, m, m}}});
+    cr_assert(!corral_alive(s, r));
+    cr_assert(corral_alive(s, m), "a race that could not wait stops nobody");
+    cr_assert(corral_alive(s, g));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
 /* ---- saves and snapshots in the middle of each new wait */
 #define SCENE_TYPES(X) X(sentry, 1, 0) X(guard, 2, 0) X(looter, 3, 0) X(picker, 4, 0) X(crew, 5, 0) \
     X(listener, 6, 0) X(alarm_clock, 7, 0) X(miner, 8, 0) X(collector, 9, 0) X(referee, 10, 0) X(wave, 11, 0) \
