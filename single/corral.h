@@ -3951,6 +3951,11 @@ typedef struct corral__wait_part {
        its fields, and its container unless held (paused, or fired) */
     void (*place)(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 } corral__wait_part;
+/* calls.c: the list a join's (or a pull's) node is on, its target's
+   joiners; a joined coroutine is alive; its handle as a chain names it */
+corral__list corral__join_list(corral_sched *s, const corral__node *n);
+bool corral__join_verify(const corral__vquery *q, const corral__node *n);
+void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
 /* the table of a node kind past the wait kinds: an arm of a race or sync
    (races.c hands it over with the races' table), else NULL */
 const corral__wait_part *corral__node_part_of(uint32_t kind);
@@ -5333,7 +5338,11 @@ static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, 
     if (!corral__side_take(call, s, corral__meta_of(s, target))) return -2; /* its joiners list */
     return 0;
 }
-static corral__list corral__join_list(corral_sched *s, const corral__node *n);
+corral__list corral__join_list(corral_sched *s, const corral__node *n)
+{
+    corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side]; /* a joined one has one */
+    return (corral__list){&sd->joiners_head, &sd->joiners_tail};
+}
 static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
     (void)co;
@@ -5343,16 +5352,11 @@ static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     n->u.t.seq = w->user ? (uint32_t)((uintptr_t)w->user - (uintptr_t)co) : CORRAL__NIL;
     corral__list_push(s, corral__join_list(s, n), i);
 }
-static corral__list corral__join_list(corral_sched *s, const corral__node *n)
-{
-    corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side]; /* a joined one has one */
-    return (corral__list){&sd->joiners_head, &sd->joiners_tail};
-}
-static bool corral__join_verify(const corral__vquery *q, const corral__node *n)
+bool corral__join_verify(const corral__vquery *q, const corral__node *n)
 {
     return n->u.t.target != q->g && q->alive(q->m, n->u.t.target);
 }
-static void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
 {
     corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
     snprintf(buf, cap, " 0x%06x:%u", t.index, t.gen);
@@ -7282,11 +7286,6 @@ static int corral__pull_ready(const char *call, corral_sched *s, corral_co *co, 
     if (!corral__side_take(call, s, corral__meta_of(s, g))) return -2; /* its list */
     return 0;
 }
-static corral__list corral__pull_list(corral_sched *s, const corral__node *n)
-{
-    corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side]; /* a pulled one has one */
-    return (corral__list){&sd->joiners_head, &sd->joiners_tail};
-}
 static void corral__pull_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
     (void)co;
@@ -7294,16 +7293,7 @@ static void corral__pull_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
     n->u.t.seq = CORRAL__NIL; /* a join's result place: none */
-    corral__list_push(s, corral__pull_list(s, n), i);
-}
-static bool corral__pull_verify(const corral__vquery *q, const corral__node *n)
-{
-    return n->u.t.target != q->g && q->alive(q->m, n->u.t.target);
-}
-static void corral__pull_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
-{
-    corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
-    snprintf(buf, cap, " 0x%06x:%u", t.index, t.gen);
+    corral__list_push(s, corral__join_list(s, n), i);
 }
 static void corral__pull_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
@@ -7323,14 +7313,14 @@ static void corral__pull_place(const corral__lview *v, corral_co *co, uint32_t i
     n->u.t.target = v->slot(v->L, w->ref);
     n->u.t.seq = CORRAL__NIL;
     corral__side_take("corral_load", v->s, &corral__meta_table(v->s)[n->u.t.target]); /* counted by the check */
-    if (!held) corral__list_push(v->s, corral__pull_list(v->s, n), i);
+    if (!held) corral__list_push(v->s, corral__join_list(v->s, n), i);
 }
 static const corral__wait_part corral__pull_part = {
     .ready = corral__pull_ready,
     .arm = corral__pull_arm,
-    .list = corral__pull_list,
-    .verify = corral__pull_verify,
-    .name = corral__pull_name,
+    .list = corral__join_list,
+    .verify = corral__join_verify,
+    .name = corral__join_name,
     .save = corral__pull_save,
     .read = corral__index_read,
     .check = corral__pull_check,

@@ -1388,6 +1388,11 @@ typedef struct corral__wait_part {
        its fields, and its container unless held (paused, or fired) */
     void (*place)(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 } corral__wait_part;
+/* calls.c: the list a join's (or a pull's) node is on, its target's
+   joiners; a joined coroutine is alive; its handle as a chain names it */
+corral__list corral__join_list(corral_sched *s, const corral__node *n);
+bool corral__join_verify(const corral__vquery *q, const corral__node *n);
+void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
 /* the table of a node kind past the wait kinds: an arm of a race or sync
    (races.c hands it over with the races' table), else NULL */
 const corral__wait_part *corral__node_part_of(uint32_t kind);

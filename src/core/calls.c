@@ -100,7 +100,11 @@ static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, 
     if (!corral__side_take(call, s, corral__meta_of(s, target))) return -2; /* its joiners list */
     return 0;
 }
-static corral__list corral__join_list(corral_sched *s, const corral__node *n);
+corral__list corral__join_list(corral_sched *s, const corral__node *n)
+{
+    corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side]; /* a joined one has one */
+    return (corral__list){&sd->joiners_head, &sd->joiners_tail};
+}
 static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
     (void)co;
@@ -110,16 +114,11 @@ static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     n->u.t.seq = w->user ? (uint32_t)((uintptr_t)w->user - (uintptr_t)co) : CORRAL__NIL;
     corral__list_push(s, corral__join_list(s, n), i);
 }
-static corral__list corral__join_list(corral_sched *s, const corral__node *n)
-{
-    corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side]; /* a joined one has one */
-    return (corral__list){&sd->joiners_head, &sd->joiners_tail};
-}
-static bool corral__join_verify(const corral__vquery *q, const corral__node *n)
+bool corral__join_verify(const corral__vquery *q, const corral__node *n)
 {
     return n->u.t.target != q->g && q->alive(q->m, n->u.t.target);
 }
-static void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
+void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap)
 {
     corral_handle t = corral__handle_of(s, corral__co_of_global(s, n->u.t.target));
     snprintf(buf, cap, " 0x%06x:%u", t.index, t.gen);
