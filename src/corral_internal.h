@@ -1704,6 +1704,13 @@ bool corral__type_ok(const corral_type *vt); /* well-formed vtable */
 /* index of vt in the type table, entering it if new; NIL if the table is
    full, CORRAL__BAD_TI if vt is malformed */
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt);
+/* the slot of the type table's hash (uint16_t: type index + 1, 0 empty,
+   open addressing) where the lookup of vt starts */
+static inline uint32_t corral__type_hash(const corral_sched *s, const corral_type *vt)
+{
+    const uint64_t k = (uint64_t)(uintptr_t)vt;
+    return (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->types.hash_mask;
+}
 #define CORRAL__BAD_TI 0xFFFFFFFEu
 static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
 {

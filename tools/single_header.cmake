@@ -53,7 +53,7 @@ set(head "/*
     A module the game does not use can be left out of that file by
     defining, before the include, any of CORRAL_NO_CHANNELS, CORRAL_NO_DOMAINS,
     CORRAL_NO_EXPORT, CORRAL_NO_POSTS, CORRAL_NO_PROFILE, CORRAL_NO_RACES,
-    CORRAL_NO_SAVE, CORRAL_NO_SNAPSHOT, CORRAL_NO_VERIFY (docs/API.md,
+    CORRAL_NO_RELOAD, CORRAL_NO_SAVE, CORRAL_NO_SNAPSHOT, CORRAL_NO_VERIFY (docs/API.md,
     \"Modules\", says what each holds and which need which).
 */
 #if defined(CORRAL_IMPLEMENTATION) && !defined(_WIN32) && !defined(__APPLE__) && !defined(_POSIX_C_SOURCE)

@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (156). The types,
+    INDEX: every function, in the order of this header (157). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -86,6 +86,8 @@
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
         corral_restore_kept, corral_state_hash,
         corral_points_check, corral_save, corral_load, corral_sched_adopt
+    hot reload
+        corral_reload
     threads
         corral_future_post, corral_signal_post
     profiling
@@ -630,7 +632,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \
     X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)") \
     X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
-    X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged")
+    X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged") \
+    X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -1612,6 +1615,29 @@ CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
    caller-owned: destroy ends its coroutines and frees nothing. Pointers the
    user put in contexts are copied as they are. */
 CORRAL_API corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
+
+/* ---------------------------------------------------------------- HOT RELOAD */
+/*
+    After the game has loaded a new build of the code its coroutine types
+    live in (docs/HOTRELOAD.md), and before it unloads the old one: every
+    live coroutine goes on in the new build where it stood. Types by
+    registry id, resume points by name, predicates by id; handles, waits,
+    timers, calls, races, channels and groups as they were; no step runs
+    and nothing is allocated. Between ticks only. False, nothing changed,
+    with CORRAL_ERR_BAD_RELOAD naming the type, field or point, when the
+    new build does not fit: a type missing or outside a registry, a
+    context laid out otherwise, a coroutine at an unnamed point or at a
+    point the new build lacks, a predicate it does not list.
+*/
+typedef struct corral_reload_desc {
+    const corral_registry *registry;             /* the new build's */
+    const corral_predicate_registry *predicates; /* the new build's, or NULL */
+    /* the new build's desc.upgrade (the old one's code goes away), or NULL */
+    void (*upgrade)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
+                    void *user);
+    void *upgrade_user;
+} corral_reload_desc;
+CORRAL_API bool corral_reload(corral_sched *sched, const corral_reload_desc *desc);
 
 /* ---------------------------------------------------------------- THREADS */
 

@@ -13,8 +13,7 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {
     uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
     corral__type_entry *types = corral__types(s);
-    uint64_t k = (uint64_t)(uintptr_t)vt;
-    uint32_t h = (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->types.hash_mask;
+    uint32_t h = corral__type_hash(s, vt);
     while (hash[h] != 0) {
         if (types[hash[h] - 1].vt == vt) {
             s->types.last_vt = vt;
