@@ -3160,6 +3160,11 @@ typedef struct corral__kept {
 /* the bytes a kept snapshot's place needs: at most every byte before it
    in the block once, plus a header and 8 bytes a page (snapshot.c) */
 #define CORRAL__KEPT_SLACK 64u
+/* place k of the kept snapshots (its header first) */
+static inline unsigned char *corral__kept_at(const corral_sched *s, const corral__kept *K, uint32_t k)
+{
+    return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
+}
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
 #define CORRAL__CO(s, off) ((corral_co *)(void *)CORRAL__AT(s, off))
@@ -12434,7 +12439,9 @@ void corral__races_use(void)
     step, cleanup and field table, each coroutine's resume point mapped by
     name, each predicate by its id; handles, waits, timers, calls, races,
     channels and groups stay as they are. Everything is checked first: a
-    reload that does not fit changes nothing.
+    reload that does not fit changes nothing. Snapshots taken before hold
+    the old build's points: a kept one is forgotten, one in the caller's
+    buffer is refused by its types (snapshot.c).
 
     A context's layout may not change yet (fields, sizes, result): such a
     type is refused by name, as is a coroutine at an unnamed point, a type
@@ -12642,6 +12649,10 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     }
     if (s->nodes.text_off) /* what the waits said they wait for: the old build's strings */
         memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
+    if (s->kept.off) { /* kept snapshots hold the old build's points and predicates: none is restored */
+        const corral__kept *K = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
+        for (uint32_t k = 0; k < K->count; k++) memset(corral__kept_at(s, K, k), 0, 8);
+    }
     s->types.registry = reg;
     s->types.predicates = d->predicates;
     s->types.seen_count = 0; /* functions of the old build */
@@ -14535,8 +14546,7 @@ static corral__kept *corral__kept_of(const corral_sched *s)
 }
 static unsigned char *corral__kept_place(const corral_sched *s, uint32_t k)
 {
-    const corral__kept *K = corral__kept_of(s);
-    return CORRAL__AT(s, s->kept.off + 64u + (size_t)k * K->bytes);
+    return corral__kept_at(s, corral__kept_of(s), k);
 }
 /* place k exists, or the error set (the detail says how many there are) */
 static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)

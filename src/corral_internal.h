@@ -571,6 +571,11 @@ typedef struct corral__kept {
 /* the bytes a kept snapshot's place needs: at most every byte before it
    in the block once, plus a header and 8 bytes a page (snapshot.c) */
 #define CORRAL__KEPT_SLACK 64u
+/* place k of the kept snapshots (its header first) */
+static inline unsigned char *corral__kept_at(const corral_sched *s, const corral__kept *K, uint32_t k)
+{
+    return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
+}
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
 #define CORRAL__CO(s, off) ((corral_co *)(void *)CORRAL__AT(s, off))

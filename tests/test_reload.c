@@ -42,6 +42,7 @@ static module module_open(const char *path)
 static corral_sched *game_sched(const module *m)
 {
     corral_sched_desc d = one_class_desc(128, 32);
+    d.kept_snapshots = 1;
     d.registry = m->types();
     d.predicates = m->preds();
     d.wait_text = true;
@@ -69,6 +70,10 @@ Test(reload, a_new_build_takes_over_every_waiting_coroutine_where_it_stood)
     cr_assert_eq(corral_live_count(s), 6, "a digger, a boss and its digger, a rival and its two arms");
     cr_assert(corral_verify(s));
     const uint64_t before = corral_state_hash(s);
+    static unsigned char snap[1 << 16];
+    const size_t snap_n = corral_snapshot(s, snap, sizeof snap);
+    cr_assert_gt(snap_n, 0);
+    cr_assert_gt(corral_snapshot_keep(s, 0), 0);
 
     module v2 = module_open(RELOAD_GAME_2);
     corral_reload_desc r = reload_of(&v2);
@@ -76,6 +81,9 @@ Test(reload, a_new_build_takes_over_every_waiting_coroutine_where_it_stood)
     cr_assert_eq(corral_state_hash(s), before, "the same state: types, points and fields by name");
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     dlclose(v1.lib); /* the old code is gone: nothing may call it */
+    cr_assert(!corral_restore_kept(s, 0), "a snapshot kept before the reload holds the old build's points");
+    cr_assert(!corral_restore(s, snap, snap_n), "so does one in a buffer: refused by its types");
+    cr_assert_eq(corral_state_hash(s), before);
 
     for (int f = 0; f < 5; f++) corral_tick(s, 0.25f);
     cr_assert_eq(v2.gold(s, h[0]), 11, "the timer kept; the next dig is the new code's");

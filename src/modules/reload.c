@@ -6,7 +6,9 @@
     step, cleanup and field table, each coroutine's resume point mapped by
     name, each predicate by its id; handles, waits, timers, calls, races,
     channels and groups stay as they are. Everything is checked first: a
-    reload that does not fit changes nothing.
+    reload that does not fit changes nothing. Snapshots taken before hold
+    the old build's points: a kept one is forgotten, one in the caller's
+    buffer is refused by its types (snapshot.c).
 
     A context's layout may not change yet (fields, sizes, result): such a
     type is refused by name, as is a coroutine at an unnamed point, a type
@@ -215,6 +217,10 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     }
     if (s->nodes.text_off) /* what the waits said they wait for: the old build's strings */
         memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
+    if (s->kept.off) { /* kept snapshots hold the old build's points and predicates: none is restored */
+        const corral__kept *K = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
+        for (uint32_t k = 0; k < K->count; k++) memset(corral__kept_at(s, K, k), 0, 8);
+    }
     s->types.registry = reg;
     s->types.predicates = d->predicates;
     s->types.seen_count = 0; /* functions of the old build */

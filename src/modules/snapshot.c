@@ -477,8 +477,7 @@ static corral__kept *corral__kept_of(const corral_sched *s)
 }
 static unsigned char *corral__kept_place(const corral_sched *s, uint32_t k)
 {
-    const corral__kept *K = corral__kept_of(s);
-    return CORRAL__AT(s, s->kept.off + 64u + (size_t)k * K->bytes);
+    return corral__kept_at(s, corral__kept_of(s), k);
 }
 /* place k exists, or the error set (the detail says how many there are) */
 static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
