@@ -166,7 +166,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         }
     }
     const corral__node *N = corral__nodes(s);
-    for (uint32_t i = 0; i < s->nodes.wait_count; i++) /* every predicate waited on, by id */
+    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* every predicate waited on, by id (past the bump: never used) */
         if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL) &&
             !corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn))
             return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate the new build's "
@@ -196,7 +196,7 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
         }
     }
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = 0; i < s->nodes.wait_count; i++)
+    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* past the bump: never used */
         if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL))
             N[i].u.p.fn = corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn);
     for (uint32_t t = 0; t < s->types.type_count; t++) {
