@@ -322,6 +322,20 @@ static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kep
     corral_sched *s = broll_game_kept(n, sig, kept ? 1u : 0u);
     if (!s) return -1;
     for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
+    if (kind == 4) { /* hot reload: every coroutine rebound to a registry of the same types, per coroutine */
+        const corral_registry next = broll_registry; /* another registry object: the walk does all its work */
+        const corral_reload_desc r = {&next, NULL, NULL, NULL};
+        uint64_t h = corral_state_hash(s), ok = 0;
+        uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+        for (int i = 0; i < reps; i++) ok += corral_reload(s, &r);
+        out->t_ns = bench_now_ns() - t0;
+        out->allocs = bench_alloc_calls() - a0;
+        out->ops = (uint64_t)reps * n;
+        out->checksum = ok + (corral_state_hash(s) == h);
+        out->expected = (uint64_t)reps + 1u;
+        corral_sched_destroy(s);
+        return 0;
+    }
     if (kind >= 2) { /* save games: a save, or a load, per coroutine */
         if (!snap_room(corral_save(s, NULL, 0))) return -2;
         size_t size = corral_save(s, g_snap_buf, g_snap_cap);
@@ -378,7 +392,7 @@ static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kep
 static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kept);
 static int bc_rollback_kept(size_t n, int kind, int reps, bench_out *out)
 {
-    return kind >= 2 ? 1 : bc_rollback_as(n, kind, reps, out, true); /* no save games here */
+    return kind >= 2 ? 1 : bc_rollback_as(n, kind, reps, out, true); /* no save games or reloads here */
 }
 const bench_peer bench_peer_corral_kept = {
     .name = "corral, kept in the arena",
@@ -389,7 +403,7 @@ const bench_peer bench_peer_corral_kept = {
    the live arena and back */
 static int bc_memcpy_snapshot(size_t n, int kind, int reps, bench_out *out)
 {
-    if (kind == 1) return 1; /* not this contender's case */
+    if (kind == 1 || kind == 4) return 1; /* not this contender's case */
     corral_signal sig[8];
     corral_sched *s = broll_game(n, sig);
     if (!s) return -1;
