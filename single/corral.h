@@ -10176,17 +10176,6 @@ static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32
     return i;
 }
 
-/* every waiter on a list: its wait is over */
-static void corral__fire_list(corral_sched *s, uint32_t *head, uint32_t *tail)
-{
-    corral__list l = {head, tail};
-    while (*head != CORRAL__NIL) {
-        uint32_t i = *head;
-        corral__list_unlink(s, l, i);
-        corral__fire(s, i);
-    }
-}
-
 /* the first waiter of a list, out of it and fired */
 static void corral__fire_first(corral_sched *s, uint32_t *head, uint32_t *tail)
 {
@@ -10199,13 +10188,10 @@ static void corral__fire_first(corral_sched *s, uint32_t *head, uint32_t *tail)
    or gone (corral_wait_closed tells it) */
 static void corral__fire_closed(corral_sched *s, uint32_t *head, uint32_t *tail)
 {
-    corral__list l = {head, tail};
-    while (*head != CORRAL__NIL) {
-        uint32_t i = *head;
-        corral__list_unlink(s, l, i);
-        corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))->stop_why |= CORRAL__WAIT_CLOSED;
-        corral__fire(s, i);
-    }
+    const corral__node *N = corral__nodes(s);
+    for (uint32_t i = *head; i != CORRAL__NIL; i = N[i].next)
+        corral__meta_of(s, CORRAL__CO(s, N[i].co))->stop_why |= CORRAL__WAIT_CLOSED;
+    corral__fire_all(s, head, tail);
 }
 
 /* where a waiting node's value lies: in its coroutine's slot */
@@ -10385,7 +10371,7 @@ bool corral_waitgroup_done(corral_sched *s, corral_waitgroup wg)
     corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
     CORRAL__REQUIRE(s, c->count > 0, CORRAL_ERR_BAD_VALUE_SIZE, false);
-    if (--c->count == 0) corral__fire_list(s, &c->head, &c->tail);
+    if (--c->count == 0) corral__fire_all(s, &c->head, &c->tail);
     return true;
 }
 
@@ -10402,7 +10388,7 @@ static bool corral__counter_destroy(const char *call, corral_sched *s, uint32_t 
     if (!corral__check_in(s, call)) return false;
     corral__counter *c = corral__counter_get(s, index, gen, kind);
     CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, NULL, NULL, false);
-    corral__fire_list(s, &c->head, &c->tail);
+    corral__fire_all(s, &c->head, &c->tail);
     corral__pool_free(s, CORRAL__POOL_COUNTER, index);
     return true;
 }
