@@ -358,6 +358,7 @@ typedef union corral__type_entry {
                                uint32_t expect, uint32_t *running, int *result);
         uint8_t plain;   /* corral__plain: start and end skip the tests for hooks,
                             instrumentation, cleanup and budget */
+        uint8_t moves;   /* corral_reload, while it runs: its context's layout changes */
     };
     unsigned char size_[128];
 } corral__type_entry;
@@ -1366,6 +1367,9 @@ typedef struct corral__wait_part {
     /* ready() may take something (a value, a permit) that a wait which
        then cannot be registered would have to give back */
     bool takes;
+    /* u.t.seq is a place in its coroutine's slot (an offset; NIL: none)
+       that the wait writes or reads: a reload moves it with its field */
+    bool seq_in_slot;
     /* its coroutine resumes in the run of its phase under way when the node
        fires then (a join: a chain of them costs no frame) */
     bool now;
@@ -1737,6 +1741,13 @@ void corral__types_cache_clear(corral_sched *s); /* a restore: the lookup cache 
    byte in it; 0xFFFFFFFE: the result; NIL: none */
 uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
 #define CORRAL__FIELD_RESULT 0xFFFFFFFEu
+/* fields.c: a field of one build's context in another's -- the field of vt
+   named name (len bytes), or NULL; whether a value of (kind, size, type
+   text) fits field f (the same kind; integers and floats may widen;
+   pointers never: a save cannot carry them) */
+bool corral__str_is(const char *p, uint32_t len, const char *z);
+const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len);
+bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, const char *type, uint32_t tlen);
 /* A type whose coroutines need none of the optional work of a start and an
    end in this scheduler: no cleanup hook, no budget, no alloc/free hooks,
    no instrumented steps. All are fixed once the entry is made (budgets at

@@ -1,8 +1,8 @@
 /* test_reload.c -- hot reload with a real module: tests/reload/game.c built
-   as three shared modules (builds 1, 2, 3), loaded with dlopen the way a
-   game host loads its gameplay code, and reloaded while its coroutines
-   wait mid-timer, mid-call, mid-race, mid-channel wait and on a
-   predicate. */
+   as four shared modules, loaded with dlopen the way a game host loads its
+   gameplay code, and reloaded while its coroutines wait mid-timer,
+   mid-call, mid-race, mid-channel wait and on a predicate; then contexts
+   laid out otherwise, with types of this file standing for two builds. */
 #include "common.h"
 #include "corral_internal.h"
 
@@ -20,6 +20,9 @@ typedef struct module {
     int (*stage)(corral_sched *s, corral_handle h);
     void (*raise_flag)(corral_sched *s, corral_handle h);
     corral_handle (*scout)(corral_sched *s);
+    long long (*peek)(corral_sched *s, corral_handle h, const char *what);
+    void (*upgrade)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
+                    void *user);
 } module;
 
 static module module_open(const char *path)
@@ -35,7 +38,9 @@ static module module_open(const char *path)
     *(void **)&m.stage = dlsym(m.lib, "game_stage");
     *(void **)&m.raise_flag = dlsym(m.lib, "game_raise_flag");
     *(void **)&m.scout = dlsym(m.lib, "game_scout");
-    cr_assert(m.types && m.preds && m.begin && m.gold && m.stage && m.raise_flag && m.scout);
+    *(void **)&m.peek = dlsym(m.lib, "game_peek");
+    *(void **)&m.upgrade = dlsym(m.lib, "game_upgrade");
+    cr_assert(m.types && m.preds && m.begin && m.gold && m.stage && m.raise_flag && m.scout && m.peek && m.upgrade);
     return m;
 }
 
@@ -55,6 +60,7 @@ static corral_reload_desc reload_of(const module *m)
     memset(&r, 0, sizeof r);
     r.registry = m->types();
     r.predicates = m->preds();
+    r.upgrade = m->upgrade;
     return r;
 }
 
@@ -106,29 +112,64 @@ Test(reload, a_new_build_takes_over_every_waiting_coroutine_where_it_stood)
     dlclose(v2.lib);
 }
 
-Test(reload, a_build_that_does_not_fit_is_refused_and_the_game_runs_on)
+Test(reload, a_build_that_moves_contexts_moves_them_as_a_save_and_load_would)
 {
     module v1 = module_open(RELOAD_GAME_1);
     corral_sched *s = game_sched(&v1);
     corral_channel ch = corral_channel_create(s, sizeof(int));
     corral_handle h[3];
     v1.begin(s, ch, h);
-    corral_tick(s, 0.25f);
+    for (int f = 0; f < 5; f++) corral_tick(s, 0.25f); /* mid-timer, mid-call, mid-race */
     const uint64_t before = corral_state_hash(s);
+    static unsigned char save[1 << 16];
+    const size_t save_n = corral_save(s, save, sizeof save);
+    cr_assert_gt(save_n, 0, "%s", corral_last_error_detail(s));
+
     module v3 = module_open(RELOAD_GAME_3);
     corral_reload_desc r = reload_of(&v3);
-    cr_assert(!corral_reload(s, &r));
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_RELOAD);
-    const char *why = corral_last_error_detail(s);
-    cr_assert(strstr(why, "digger") && strstr(why, "stamina"), "names the type and the field: %s", why);
-    cr_assert_eq(corral_state_hash(s), before, "nothing changed");
-    r.predicates = NULL; /* a predicate it does not list: checked too (the layout first) */
-    cr_assert(!corral_reload(s, &r));
+    cr_assert(corral_reload(s, &r), "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    const uint64_t moved = corral_state_hash(s);
+    cr_assert_neq(moved, before, "the contexts have the new build's fields");
+    /* the same state through a save loaded into the new build */
+    corral_sched_desc d = one_class_desc(128, 32);
+    d.registry = v3.types();
+    d.predicates = v3.preds();
+    d.upgrade.fn = v3.upgrade;
+    corral_sched *t = sched_of(d);
+    cr_assert(corral_load(t, save, save_n), "%s", corral_last_error_detail(t));
+    cr_assert_eq(corral_state_hash(t), moved, "a reload moves every context and place as a load into the build does");
+    corral_sched_destroy(t);
+    dlclose(v1.lib);
+
+    cr_assert_eq(v3.peek(s, h[0], "gold"), 1, "its gold kept, in its new place");
+    cr_assert_eq(v3.peek(s, h[0], "stamina"), 50, "the added field, from the upgrade hook");
+    for (int f = 0; f < 20; f++) corral_tick(s, 0.25f);
+    cr_assert_eq(v3.peek(s, h[0], "gold"), 41, "four digs of 10 in the new code");
+    cr_assert_eq(v3.peek(s, h[1], "take"), 21, "the call's result lands in the boss's moved field");
+    cr_assert_eq(v3.peek(s, h[2], "won"), 11, "the race's result lands in the rival's moved field");
+    cr_assert_eq(v3.stage(s, h[2]), 1, "the channel wait is under way");
+    int v = 7;
+    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
+    corral_tick(s, 0.25f);
+    cr_assert_eq(v3.peek(s, h[2], "got"), 7, "the value lands in the moved field");
+    cr_assert_eq(v3.stage(s, h[2]), 2);
+    v3.raise_flag(s, h[2]);
+    corral_tick(s, 0.25f);
+    cr_assert_eq(v3.stage(s, h[2]), 3, "the predicate reads the flag where it moved");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
     dlclose(v3.lib);
-    for (int f = 0; f < 4; f++) corral_tick(s, 0.25f);
-    cr_assert_eq(v1.gold(s, h[0]), 1, "the old build runs on");
-    /* a build whose predicates are not given, while the rival waits on one */
-    for (int f = 0; f < 12; f++) corral_tick(s, 0.25f);
+}
+
+Test(reload, a_predicate_the_new_build_does_not_list_is_refused_and_the_game_runs_on)
+{
+    module v1 = module_open(RELOAD_GAME_1);
+    corral_sched *s = game_sched(&v1);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    corral_handle h[3];
+    v1.begin(s, ch, h);
+    for (int f = 0; f < 17; f++) corral_tick(s, 0.25f);
     int v = 7;
     cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
     corral_tick(s, 0.25f);
@@ -138,8 +179,11 @@ Test(reload, a_build_that_does_not_fit_is_refused_and_the_game_runs_on)
     r2.predicates = NULL;
     const uint64_t waiting = corral_state_hash(s);
     cr_assert(!corral_reload(s, &r2), "the rival waits on a predicate the new build does not list");
-    cr_assert_eq(corral_state_hash(s), waiting);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_RELOAD);
+    cr_assert_eq(corral_state_hash(s), waiting, "nothing changed");
     cr_assert(strstr(corral_last_error_detail(s), "predicate"), "%s", corral_last_error_detail(s));
+    for (int f = 0; f < 4; f++) corral_tick(s, 0.25f);
+    cr_assert_eq(v1.gold(s, h[0]), 5, "the old build runs on");
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
     dlclose(v2.lib);
@@ -193,4 +237,274 @@ Test(reload, a_type_outside_a_registry_or_a_call_in_a_tick_is_refused)
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
     corral_sched_destroy(s);
     dlclose(v1.lib);
+}
+
+/* ---- contexts laid out otherwise: a cart in its first build (cart) and
+   the builds after it, each a type of this file under the same registry
+   id. A cart receives a load, then waits for its flag; a result goes
+   from it into a caller's field. */
+static bool cart_flag_up(void *user) { return *(const int *)user != 0; }
+#define CART_PREDICATES(X) X(cart_flag_up, 1)
+extern const corral_predicate_registry cart_predicates;
+CORRAL_DEFINE_PREDICATES(cart, CART_PREDICATES);
+
+#define CART_POINTS(P) P(receiving) P(watching) P(idle)
+#define CART_BODY                                                                                \
+    CORRAL_BEGIN_AT(co, CART_POINTS);                                                            \
+    CORRAL_AWAIT_AT(co, receiving, corral_wait_receive(ctx->ch, &ctx->got, sizeof ctx->got));    \
+    ctx->load = (LOAD_T)(ctx->load + ctx->got);                                                  \
+    CORRAL_AWAIT_AT(co, watching, corral_wait_until(cart_flag_up, &ctx->flag));                  \
+    ctx->speed *= 2;                                                                             \
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);                                                     \
+    CORRAL_END(co)
+
+#define LOAD_T int
+#define CART_FIELDS(F) F(int, load) F(float, speed) F(corral_channel, ch) F(int, got) F(int, flag)
+DECLARE_COROUTINE(cart, CART_FIELDS)
+DEFINE_COROUTINE_AT(cart, CART_POINTS) { CART_BODY; }
+/* moved: a field added first, load and speed widened, the rest reordered */
+#undef LOAD_T
+#define LOAD_T int64_t
+#define CART_MOVED_FIELDS(F) \
+    F(int64_t, extra) F(int, flag) F(int, got) F(corral_channel, ch) F(double, speed) F(int64_t, load)
+DECLARE_COROUTINE(cart_moved, CART_MOVED_FIELDS)
+DEFINE_COROUTINE_AT(cart_moved, CART_POINTS) { CART_BODY; }
+/* refused: load narrowed; speed retyped; the field a wait writes gone; the predicate's gone */
+#undef LOAD_T
+#define LOAD_T short
+#define CART_NARROW_FIELDS(F) F(short, load) F(float, speed) F(corral_channel, ch) F(int, got) F(int, flag)
+DECLARE_COROUTINE(cart_narrow, CART_NARROW_FIELDS)
+DEFINE_COROUTINE_AT(cart_narrow, CART_POINTS) { CART_BODY; }
+#undef LOAD_T
+#define LOAD_T int
+#define CART_RETYPE_FIELDS(F) F(int, load) F(int, speed) F(corral_channel, ch) F(int, got) F(int, flag)
+DECLARE_COROUTINE(cart_retype, CART_RETYPE_FIELDS)
+DEFINE_COROUTINE_AT(cart_retype, CART_POINTS) { CART_BODY; }
+#define CART_NOGOT_FIELDS(F) F(int, load) F(float, speed) F(corral_channel, ch) F(int, got2) F(int, flag)
+DECLARE_COROUTINE(cart_nogot, CART_NOGOT_FIELDS)
+DEFINE_COROUTINE_AT(cart_nogot, CART_POINTS)
+{
+    int got;
+#define got got2
+    CART_BODY;
+#undef got
+    (void)got;
+}
+#define CART_NOFLAG_FIELDS(F) F(int, load) F(float, speed) F(corral_channel, ch) F(int, got) F(int, flag2)
+DECLARE_COROUTINE(cart_noflag, CART_NOFLAG_FIELDS)
+DEFINE_COROUTINE_AT(cart_noflag, CART_POINTS)
+{
+    int flag;
+#define flag flag2
+    CART_BODY;
+#undef flag
+    (void)flag;
+}
+/* outgrows its slot */
+typedef struct cart_crate { char bytes[200]; } cart_crate;
+#define CART_BIG_FIELDS(F) F(int, load) F(float, speed) F(corral_channel, ch) F(int, got) F(int, flag) F(cart_crate, crate)
+DECLARE_COROUTINE(cart_big, CART_BIG_FIELDS)
+DEFINE_COROUTINE_AT(cart_big, CART_POINTS) { CART_BODY; }
+
+/* a caller whose field takes a cart's result (a hauler's in two builds) */
+#define HAULER_POINTS(P) P(hauling) P(idle)
+#define HAULER_FIELDS(F) F(int, trips) F(int, haul)
+DECLARE_COROUTINE_R(hauler, HAULER_FIELDS, int)
+DEFINE_COROUTINE_AT(hauler, HAULER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HAULER_POINTS);
+    CORRAL_AWAIT_AT(co, hauling, corral_wait_seconds(1.0f));
+    ctx->result = 40 + ctx->trips;
+    CORRAL_END(co);
+}
+#define HAULER_MOVED_FIELDS(F) F(int, tires) F(int, trips) F(int, haul)
+DECLARE_COROUTINE_R(hauler_moved, HAULER_MOVED_FIELDS, int)
+DEFINE_COROUTINE_AT(hauler_moved, HAULER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HAULER_POINTS);
+    CORRAL_AWAIT_AT(co, hauling, corral_wait_seconds(1.0f));
+    ctx->result = 40 + ctx->trips;
+    CORRAL_END(co);
+}
+#define DEPOT_POINTS(P) P(calling) P(idle)
+#define DEPOT_FIELDS(F) F(int, haul) F(int, done)
+DECLARE_COROUTINE(depot, DEPOT_FIELDS)
+DEFINE_COROUTINE_AT(depot, DEPOT_POINTS)
+{
+    CORRAL_BEGIN_AT(co, DEPOT_POINTS);
+    CORRAL_CALL_AT(co, calling, hauler, (hauler_ctx){.trips = 2}, &ctx->haul);
+    ctx->done = 1;
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+#define DEPOT_MOVED_FIELDS(F) F(int, done) F(int, spare) F(int, haul)
+DECLARE_COROUTINE(depot_moved, DEPOT_MOVED_FIELDS)
+DEFINE_COROUTINE_AT(depot_moved, DEPOT_POINTS)
+{
+    CORRAL_BEGIN_AT(co, DEPOT_POINTS);
+    CORRAL_CALL_AT(co, calling, hauler_moved, (hauler_moved_ctx){.trips = 2}, &ctx->haul);
+    ctx->done = 1;
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+
+static const corral_type *cart_build_types[2][3];
+static const uint32_t cart_ids[3] = {7, 8, 9};
+static corral_registry cart_build(const corral_type *cart_t, const corral_type *hauler_t, const corral_type *depot_t)
+{
+    static int k;
+    k ^= 1;
+    cart_build_types[k][0] = cart_t;
+    cart_build_types[k][1] = hauler_t;
+    cart_build_types[k][2] = depot_t;
+    return (corral_registry){"carts", cart_build_types[k], cart_ids, NULL, 3};
+}
+
+static void cart_upgrade(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
+                         void *user)
+{
+    (void)old_ctx;
+    ++*(int *)user;
+    cr_assert_str_eq(old->name, type == &cart_moved_type ? "cart" : type == &hauler_moved_type ? "hauler" : "depot");
+    if (type == &cart_moved_type) ((cart_moved_ctx *)ctx)->extra = 42;
+}
+
+typedef struct cart_scene {
+    corral_sched *s;
+    corral_channel ch;
+    corral_handle recv, watch, depot;
+} cart_scene;
+
+/* a cart waiting to receive, one waiting for its flag, a depot calling a hauler */
+static cart_scene cart_scene_of(const corral_registry *reg, uint32_t slot, uint32_t cap)
+{
+    cart_scene c;
+    corral_sched_desc d = one_class_desc(slot, cap);
+    d.registry = reg;
+    d.predicates = &cart_predicates;
+    c.s = sched_of(d);
+    c.ch = corral_channel_create(c.s, sizeof(int));
+    int v = 10;
+    cr_assert(corral_channel_try_send(c.s, c.ch, &v, sizeof v));
+    c.watch = cart_start(c.s, (cart_ctx){.load = 3, .speed = 2.5f, .ch = c.ch});
+    c.recv = cart_start(c.s, (cart_ctx){.load = -5, .speed = 1.5f, .ch = c.ch});
+    c.depot = depot_start(c.s, (depot_ctx){0});
+    corral_tick(c.s, 0.25f);
+    return c;
+}
+
+Test(reload, a_context_laid_out_otherwise_moves_with_every_place_a_wait_keeps_in_it)
+{
+    corral_registry r1 = cart_build(&cart_type, &hauler_type, &depot_type);
+    cart_scene c = cart_scene_of(&r1, 128, 8);
+    cr_assert_eq(cart_ctx_of(c.s, c.watch)->load, 13, "the second received the value");
+    corral_registry r2 = cart_build(&cart_moved_type, &hauler_moved_type, &depot_moved_type);
+    int upgrades = 0;
+    corral_reload_desc r = {&r2, &cart_predicates, cart_upgrade, &upgrades};
+    cr_assert(corral_reload(c.s, &r), "%s", corral_last_error_detail(c.s));
+    cr_assert_eq(upgrades, 4, "once for each context moved: two carts, a depot, a hauler");
+    cr_assert(corral_verify(c.s), "%s", corral_last_error_detail(c.s));
+    const cart_moved_ctx *a = cart_moved_ctx_of(c.s, c.recv), *b = cart_moved_ctx_of(c.s, c.watch);
+    cr_assert(a && b);
+    cr_assert(a->load == -5 && a->speed == 1.5 && a->extra == 42, "widened by sign; the hook's field");
+    cr_assert(b->load == 13 && b->speed == 2.5 && b->got == 10 && b->flag == 0);
+    cr_assert(a->ch.index == c.ch.index && a->ch.gen == c.ch.gen);
+    int v = 99;
+    cr_assert(corral_channel_try_send(c.s, c.ch, &v, sizeof v));
+    ((cart_moved_ctx *)b)->flag = 1;
+    corral_tick(c.s, 0.25f);
+    cr_assert_eq(a->got, 99, "the receive lands in the moved field");
+    cr_assert_eq(a->load, 94);
+    cr_assert(b->speed == 5.0, "the predicate read the moved flag");
+    for (int f = 0; f < 4; f++) corral_tick(c.s, 0.25f);
+    const depot_moved_ctx *dp = depot_moved_ctx_of(c.s, c.depot);
+    cr_assert(dp && dp->done == 1 && dp->haul == 42 && dp->spare == 0, "the call's result in the moved field");
+    cr_assert(corral_verify(c.s));
+    corral_sched_destroy(c.s);
+}
+
+/* a build that cannot take the carts over: refused, naming what; nothing changes */
+static void cart_refused(const corral_type *t, uint32_t slot, const char *what)
+{
+    corral_registry r1 = cart_build(&cart_type, &hauler_type, &depot_type);
+    cart_scene c = cart_scene_of(&r1, slot, 8);
+    const uint64_t before = corral_state_hash(c.s);
+    corral_registry r2 = cart_build(t, &hauler_type, &depot_type);
+    corral_reload_desc r = {&r2, &cart_predicates, NULL, NULL};
+    cr_assert(!corral_reload(c.s, &r), "%s", t->name);
+    cr_assert_eq(corral_last_error(c.s), CORRAL_ERR_BAD_RELOAD);
+    const char *why = corral_last_error_detail(c.s);
+    cr_assert(strstr(why, "cart") && strstr(why, what), "%s names %s: %s", t->name, what, why);
+    cr_assert_eq(corral_state_hash(c.s), before, "nothing changed");
+    cr_assert(corral_verify(c.s), "%s", corral_last_error_detail(c.s));
+    int v = 4;
+    cr_assert(corral_channel_try_send(c.s, c.ch, &v, sizeof v));
+    corral_tick(c.s, 0.25f);
+    cr_assert_eq(cart_ctx_of(c.s, c.recv)->load, -1, "the old build runs on");
+    corral_sched_destroy(c.s);
+}
+
+Test(reload, a_narrowed_or_retyped_field_or_a_place_gone_is_refused_by_name)
+{
+    cart_refused(&cart_narrow_type, 128, "load");
+    cart_refused(&cart_retype_type, 128, "speed");
+    cart_refused(&cart_nogot_type, 128, "got");
+    cart_refused(&cart_noflag_type, 128, "flag");
+    cart_refused(&cart_big_type, 128, "outgrows its 128-byte slots");
+}
+
+/* a context past the stack's room moves through a free slot */
+typedef struct hoard_bag { int32_t coins[100]; } hoard_bag;
+#define HOARD_POINTS(P) P(idle)
+#define HOARD_FIELDS(F) F(int, n) F(hoard_bag, bag)
+DECLARE_COROUTINE(hoard, HOARD_FIELDS)
+DEFINE_COROUTINE_AT(hoard, HOARD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HOARD_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    (void)ctx;
+    CORRAL_END(co);
+}
+#define HOARD_MOVED_FIELDS(F) F(hoard_bag, bag) F(int64_t, n)
+DECLARE_COROUTINE(hoard_moved, HOARD_MOVED_FIELDS)
+DEFINE_COROUTINE_AT(hoard_moved, HOARD_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HOARD_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    (void)ctx;
+    CORRAL_END(co);
+}
+
+Test(reload, a_large_context_moves_through_a_free_slot_or_is_refused_without_one)
+{
+    static const corral_type *t1[] = {&hoard_type}, *t2[] = {&hoard_moved_type};
+    static const uint32_t ids[] = {5};
+    const corral_registry r1 = {"hoards", t1, ids, NULL, 1}, r2 = {"hoards", t2, ids, NULL, 1};
+    for (int full = 0; full < 2; full++) {
+        corral_sched_desc d = one_class_desc(512, 3);
+        d.registry = &r1;
+        corral_sched *s = sched_of(d);
+        corral_handle h[3];
+        for (int i = 0; i < 2 + full; i++) {
+            hoard_ctx c = {.n = -7 * (i + 1)};
+            for (int k = 0; k < 100; k++) c.bag.coins[k] = k * (i + 1);
+            h[i] = hoard_start(s, c);
+        }
+        corral_tick(s, 0.25f);
+        const uint64_t before = corral_state_hash(s);
+        corral_reload_desc r = {&r2, NULL, NULL, NULL};
+        if (full) {
+            cr_assert(!corral_reload(s, &r), "every slot is taken: nowhere to move a 404-byte context through");
+            cr_assert(strstr(corral_last_error_detail(s), "free slot"), "%s", corral_last_error_detail(s));
+            cr_assert_eq(corral_state_hash(s), before);
+        } else {
+            cr_assert(corral_reload(s, &r), "%s", corral_last_error_detail(s));
+            for (int i = 0; i < 2; i++) {
+                const hoard_moved_ctx *c = hoard_moved_ctx_of(s, h[i]);
+                cr_assert(c && c->n == -7 * (i + 1) && c->bag.coins[99] == 99 * (i + 1));
+            }
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        }
+        corral_sched_destroy(s);
+    }
 }

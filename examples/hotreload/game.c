@@ -1,24 +1,32 @@
 /*
     game.c -- the gameplay module of the hot reload example (host.c loads
-    it with dlopen). Built three times, as a game programmer would rebuild
-    it between two reloads (GAME_BUILD):
+    it: dlopen on Linux, LoadLibrary on Windows). Built three times, as a
+    game programmer would rebuild it between two reloads (GAME_BUILD):
 
     1. a lantern blinks every half second; a guard walks at 1 m/s;
-    2. the guard walks at 2 m/s and looks around for a frame before each
-       step (a wait inserted before a named point); the lantern says
-       "flash"; a new type, a bird, comes in;
-    3. the guard gains a field (stamina): a layout a reload refuses.
+    2. the guard walks at 2 m/s, looks around for a frame before each step
+       (a wait inserted before a named point) and tires: a field added,
+       which game_upgrade fills in for the guards already walking; the
+       lantern says "flash" and counts in a wider integer; a new type, a
+       bird, comes in;
+    3. the guard's position becomes an integer: a field that changed its
+       kind, which a reload refuses.
 */
 #include <corral/corral.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #ifndef GAME_BUILD
 #define GAME_BUILD 1
 #endif
 
 /* the lantern: its point is named, so a reload finds it */
+#if GAME_BUILD == 1
 #define LANTERN_FIELDS(F) F(int, n)
+#else
+#define LANTERN_FIELDS(F) F(long long, n)
+#endif
 #define LANTERN_POINTS(P) P(lit)
 DECLARE_COROUTINE(lantern, LANTERN_FIELDS)
 DEFINE_COROUTINE_AT(lantern, LANTERN_POINTS)
@@ -27,17 +35,22 @@ DEFINE_COROUTINE_AT(lantern, LANTERN_POINTS)
     for (;;) {
         CORRAL_AWAIT_AT(co, lit, corral_wait_seconds(0.5f));
         ctx->n++;
-        printf("[%5.2fs] lantern: %s %d\n", corral_time(corral_sched_of(co)), GAME_BUILD == 1 ? "blink" : "flash",
-               ctx->n);
+        printf("[%5.2fs] lantern: %s %lld\n", corral_time(corral_sched_of(co)), GAME_BUILD == 1 ? "blink" : "flash",
+               (long long)ctx->n);
     }
     CORRAL_END(co);
 }
 
 /* the guard walks to 10 m and back */
 #if GAME_BUILD == 3
-#define GUARD_FIELDS(F) F(float, x) F(float, dir) F(int, stamina)
+#define POSITION int
 #else
+#define POSITION float
+#endif
+#if GAME_BUILD == 1
 #define GUARD_FIELDS(F) F(float, x) F(float, dir)
+#else
+#define GUARD_FIELDS(F) F(int, stamina) F(POSITION, x) F(float, dir)
 #endif
 #if GAME_BUILD == 1
 #define GUARD_POINTS(P) P(walking)
@@ -56,9 +69,15 @@ DEFINE_COROUTINE_AT(guard, GUARD_POINTS)
         CORRAL_WAIT_FRAME_AT(co, looking);
 #endif
         CORRAL_AWAIT_AT(co, walking, corral_wait_seconds(1.0f));
-        ctx->x += ctx->dir * SPEED;
-        if (ctx->x >= 10.0f || ctx->x <= 0.0f) ctx->dir = -ctx->dir;
+        ctx->x = (POSITION)((float)ctx->x + ctx->dir * SPEED);
+        if (ctx->x >= 10 || ctx->x <= 0) ctx->dir = -ctx->dir;
+#if GAME_BUILD == 1
         printf("[%5.2fs] guard: at %.0f m\n", corral_time(corral_sched_of(co)), (double)ctx->x);
+#else
+        ctx->stamina -= 10;
+        printf("[%5.2fs] guard: at %.0f m, stamina %d\n", corral_time(corral_sched_of(co)), (double)ctx->x,
+               ctx->stamina);
+#endif
     }
     CORRAL_END(co);
 }
@@ -85,10 +104,12 @@ DEFINE_COROUTINE_AT(bird, BIRD_POINTS)
 CORRAL_DECLARE_REGISTRY(game, GAME_TYPES)
 CORRAL_DEFINE_REGISTRY(game, GAME_TYPES);
 
-/* what the host finds with dlsym */
+/* what the host finds by name */
 const corral_registry *game_types(void);
 void game_begin(corral_sched *s);
 void game_after_reload(corral_sched *s);
+void game_upgrade(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
+                  void *user);
 
 const corral_registry *game_types(void) { return &game_registry; }
 void game_begin(corral_sched *s)
@@ -102,5 +123,20 @@ void game_after_reload(corral_sched *s)
     bird_start(s, (bird_ctx){0});
 #else
     (void)s;
+#endif
+}
+/* a context moved into this build's layout: its new fields are zero, the
+   rest came across by name; a guard that had no stamina starts rested */
+void game_upgrade(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx, void *user)
+{
+    (void)old_ctx;
+    (void)user;
+    if (type != &guard_type) return;
+    for (uint32_t i = 0; i < old->field_count; i++)
+        if (strcmp(old->fields[i].name, "stamina") == 0) return;
+#if GAME_BUILD != 1
+    ((guard_ctx *)ctx)->stamina = 100;
+#else
+    (void)ctx;
 #endif
 }

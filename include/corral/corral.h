@@ -1623,16 +1623,21 @@ CORRAL_API corral_sched *corral_sched_adopt(void *memory, size_t memory_size);
     live coroutine goes on in the new build where it stood. Types by
     registry id, resume points by name, predicates by id; handles, waits,
     timers, calls, races, channels and groups as they were; no step runs
-    and nothing is allocated. Between ticks only. False, nothing changed,
-    with CORRAL_ERR_BAD_RELOAD naming the type, field or point, when the
-    new build does not fit: a type missing or outside a registry, a
-    context laid out otherwise, a coroutine at an unnamed point or at a
-    point the new build lacks, a predicate it does not list.
+    and nothing is allocated. A context laid out otherwise moves within
+    its slot as a save's load would move it (fields by name, numbers
+    widened, new ones zero and then `upgrade`'s), with the places its
+    waits keep in it. Between ticks only. False, nothing changed, with
+    CORRAL_ERR_BAD_RELOAD naming the type, field or point, when the new
+    build does not fit: a type missing or outside a registry, a field
+    narrowed or retyped, a field a wait uses gone, a context outgrowing
+    its slot, a coroutine at an unnamed point or at a point the new build
+    lacks, a predicate it does not list (API.md, "Hot reload").
 */
 typedef struct corral_reload_desc {
     const corral_registry *registry;             /* the new build's */
     const corral_predicate_registry *predicates; /* the new build's, or NULL */
-    /* the new build's desc.upgrade (the old one's code goes away), or NULL */
+    /* the new build's desc.upgrade, or NULL: called for each context
+       moved into a new layout, with the old one (its build still loaded) */
     void (*upgrade)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
                     void *user);
     void *upgrade_user;

@@ -164,6 +164,7 @@ static void corral__join_load(const corral__lview *v, corral_co *co, uint32_t i,
     if (!held) corral__list_push(v->s, corral__join_list(v->s, n), i);
 }
 static const corral__wait_part corral__join_part = {
+    .seq_in_slot = true,
     .ready = corral__join_ready,
     .arm = corral__join_arm,
     .list = corral__join_list,

@@ -501,6 +501,7 @@ static const char *corral__wait_group_check(const corral__lview *v, const corral
 /* the kinds' tables, handed to the waits by the first create (no handle
    of these kinds exists before) */
 static const corral__wait_part corral__channel_part = {
+    .seq_in_slot = true,
     .ready = corral__chan_ready,
     .arm = corral__chan_arm,
     .list = corral__chan_list,

@@ -227,6 +227,7 @@ static void corral__arm_load(const corral__lview *v, corral_co *co, uint32_t i, 
     n->u.t.seq = w->user == CORRAL__NIL ? CORRAL__NIL : v->te->ctx_off + v->dest(v->L, v->type, (uint32_t)w->user, w->seq);
 }
 static const corral__wait_part corral__arm_table = {
+    .seq_in_slot = true,
     .save = corral__arm_save,
     .read = corral__arm_read,
     .place = corral__arm_load,

@@ -5,14 +5,14 @@
     stood. Each type entry is rebound by its registry id to the new type's
     step, cleanup and field table, each coroutine's resume point mapped by
     name, each predicate by its id; handles, waits, timers, calls, races,
-    channels and groups stay as they are. Everything is checked first: a
-    reload that does not fit changes nothing. Snapshots taken before hold
-    the old build's points: a kept one is forgotten, one in the caller's
-    buffer is refused by its types (snapshot.c).
-
-    A context's layout may not change yet (fields, sizes, result): such a
-    type is refused by name, as is a coroutine at an unnamed point, a type
-    outside the registry and a predicate the new build does not list.
+    channels and groups stay as they are. A context laid out otherwise is
+    moved field by field within its slot (fields.c's rule: by name, new
+    ones zero and then the upgrade hook's, numbers widened), and with it
+    every place a wait keeps in it: a channel value's, a result's, a
+    predicate's argument. Everything is checked first: a reload that does
+    not fit changes nothing. Snapshots taken before hold the old build's
+    points: a kept one is forgotten, one in the caller's buffer is refused
+    by its types (snapshot.c).
 */
 #include "../corral_internal.h"
 
@@ -103,6 +103,216 @@ static bool corral__reload_refuse(corral_sched *s, const char *fmt, const char *
     return false;
 }
 
+/* contexts this small move through the stack; a larger one through a
+   free slot's room (corral__reload_scratch) */
+#define CORRAL__RELOAD_STACK 256u
+
+/* whether a field o of the old build goes into f of the new one:
+   fields.c's rule, and a pointer stays a pointer (the same process) */
+static bool corral__reload_fits(const corral_field *o, const corral_field *f)
+{
+    if (o->kind == CORRAL_FIELD_POINTER) return f->kind == CORRAL_FIELD_POINTER && f->size == o->size;
+    return corral__field_fits(f, (uint8_t)o->kind, o->size, o->type_name,
+                              o->type_name ? (uint32_t)strlen(o->type_name) : 0u);
+}
+
+/* whether type te's coroutines can move into nv's layout (else refused,
+   naming the type and the field) */
+static bool corral__reload_movable(corral_sched *s, const corral__type_entry *te, const corral_type *nv)
+{
+    const corral_type *vt = te->vt;
+    const uint32_t slot = te->cls == CORRAL__NO_CLASS ? 0u : s->arena.classes[te->cls].slot_size;
+    if ((te->live || te->budget) && !corral__slot_holds(slot, nv)) {
+        char why[224];
+        snprintf(why, sizeof why, "type %%s outgrows its %u-byte slots (%u bytes with its context): a reload moves "
+                 "no coroutine to another size class%%s", (unsigned)slot, (unsigned)(nv->ctx_offset + nv->ctx_size));
+        return corral__reload_refuse(s, why, vt->name, NULL);
+    }
+    if (corral__class_for(s, nv) == CORRAL__NO_CLASS)
+        return corral__reload_refuse(s, "type %s: no size class holds it now%s", vt->name, NULL);
+    if (nv->result_size != vt->result_size)
+        return corral__reload_refuse(s, "type %s changed its result's size%s", vt->name, NULL);
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    if (!f || !nv->fields)
+        return corral__reload_refuse(s, "type %s changed its context and has no field table to move it by%s",
+                                     vt->name, NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
+        if (nf && !corral__reload_fits(&f[i], nf))
+            return corral__reload_refuse(s, "type %s: field %s narrowed or changed its kind", vt->name, f[i].name);
+    }
+    return true;
+}
+
+/* where offset `at` of a slot (a place in vt's context) lies in nv's
+   context, or NIL: nowhere. exact: its field keeps its kind and size (a
+   wait reads or writes the value there whole); *name: the field's. */
+static uint32_t corral__reload_place(const corral_type *vt, const corral_type *nv, uint32_t at, bool exact,
+                                     const char **name)
+{
+    uint32_t delta = 0;
+    const uint32_t fi = at < vt->ctx_offset ? CORRAL__NIL : corral__field_at(vt, at - vt->ctx_offset, &delta);
+    *name = "?";
+    if (fi == CORRAL__FIELD_RESULT) {
+        *name = "result";
+        return nv->ctx_offset + nv->result_offset + delta; /* its size is checked */
+    }
+    if (fi == CORRAL__NIL) return CORRAL__NIL;
+    uint32_t n = 0;
+    const corral_field *of = &vt->fields(&n)[fi];
+    *name = of->name ? of->name : "?";
+    const corral_field *nf = of->name ? corral__field_named(nv, of->name, (uint32_t)strlen(of->name)) : NULL;
+    if (!nf || delta >= nf->size || (exact && (nf->size != of->size || nf->kind != of->kind))) return CORRAL__NIL;
+    return nv->ctx_offset + nf->offset + delta;
+}
+
+/* the live coroutine whose slot holds address p, or NULL */
+static corral_co *corral__reload_slot_of(corral_sched *s, const void *p)
+{
+    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
+    for (uint32_t ci = 0; a >= b && ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const uint64_t off = (uint64_t)(a - b);
+        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, (uint32_t)((off - c->base) / c->slot_size)));
+        return corral__state_alive(co->state) ? co : NULL;
+    }
+    return NULL;
+}
+
+/* every place a wait keeps in a context that moves, found in the new
+   build (put: and moved there) */
+static bool corral__reload_places(corral_sched *s, const corral_registry *reg, bool put)
+{
+    uint32_t budget;
+    const char *field;
+    corral__node *N = corral__nodes(s);
+    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) { /* past the bump: never used */
+        corral__node *n = &N[i];
+        if (n->co == CORRAL__NIL) continue;
+        if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) { /* its argument, if it lies in a context */
+            corral_co *o = corral__reload_slot_of(s, n->u.p.user);
+            const corral__type_entry *te = o ? &corral__types(s)[o->type] : NULL;
+            if (!te || !te->moves) continue;
+            const uint32_t at = corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget),
+                                                     (uint32_t)((unsigned char *)n->u.p.user - (unsigned char *)o),
+                                                     false, &field);
+            if (at == CORRAL__NIL)
+                return corral__reload_refuse(s, "type %s: a predicate's argument lies in field %s, which the new "
+                                                "build does not have", te->vt->name, field);
+            if (put) n->u.p.user = (unsigned char *)o + at;
+            continue;
+        }
+        const corral__wait_part *p = corral__node_part_of(n->kind);
+        const corral__type_entry *te = &corral__types(s)[CORRAL__CO(s, n->co)->type];
+        if (!p || !p->seq_in_slot || n->u.t.seq == CORRAL__NIL || !te->moves) continue;
+        const uint32_t at = corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), n->u.t.seq, true,
+                                                 &field);
+        if (at == CORRAL__NIL)
+            return corral__reload_refuse(s, "type %s: field %s holds what a wait reads or writes (a channel's value, "
+                                            "a result) and is gone or changed", te->vt->name, field);
+        if (put) n->u.t.seq = at;
+    }
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* where a call's child's result goes */
+        const corral__class *c = &s->arena.classes[ci];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (!corral__state_alive(co->state) || !corral__types(s)[co->type].moves) continue;
+            const corral__meta *m = corral__meta_of(s, co);
+            if (m->side == CORRAL__NIL || corral__sides(s)[m->side].dest == CORRAL__NIL) continue;
+            const corral__type_entry *te = &corral__types(s)[co->type];
+            corral__side *sd = &corral__sides(s)[m->side];
+            const uint32_t at =
+                corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), sd->dest, true, &field);
+            if (at == CORRAL__NIL)
+                return corral__reload_refuse(s, "type %s: field %s takes a called coroutine's result and is gone or "
+                                                "changed", te->vt->name, field);
+            if (put) sd->dest = at;
+        }
+    }
+    return true;
+}
+
+/* room for the largest context that moves, need bytes: the stack's, or
+   the context room of a free slot; NULL: none */
+static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need, unsigned char *stack)
+{
+    if (need <= CORRAL__RELOAD_STACK) return stack;
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        if (c->slot_size - CORRAL__HEADER_SIZE < need) continue;
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (!corral__state_alive(co->state)) return (unsigned char *)co + CORRAL__HEADER_SIZE;
+        }
+    }
+    return NULL;
+}
+
+/* the largest context of a live coroutine that moves (0: none) */
+static uint32_t corral__reload_need(const corral_sched *s)
+{
+    uint32_t need = 0;
+    for (uint32_t t = 0; t < s->types.type_count; t++) {
+        const corral__type_entry *te = &corral__types(s)[t];
+        if (te->moves && te->live && te->vt->ctx_size > need) need = te->vt->ctx_size;
+    }
+    return need;
+}
+
+/* a number of the old build's field o into f of the new one, widened */
+static void corral__reload_widen(unsigned char *dst, const corral_field *f, const unsigned char *src,
+                                 const corral_field *o)
+{
+    if ((o->kind == CORRAL_FIELD_INT || o->kind == CORRAL_FIELD_UINT) && o->size != f->size) {
+        uint64_t v = 0;
+        if (o->kind == CORRAL_FIELD_INT) {
+            int64_t x = 0;
+            if (o->size == 1) { int8_t y; memcpy(&y, src, 1); x = y; }
+            else if (o->size == 2) { int16_t y; memcpy(&y, src, 2); x = y; }
+            else if (o->size == 4) { int32_t y; memcpy(&y, src, 4); x = y; }
+            v = (uint64_t)x;
+        } else {
+            if (o->size == 1) { uint8_t y; memcpy(&y, src, 1); v = y; }
+            else if (o->size == 2) { uint16_t y; memcpy(&y, src, 2); v = y; }
+            else if (o->size == 4) { uint32_t y; memcpy(&y, src, 4); v = y; }
+        }
+        if (f->size == 2) { uint16_t y = (uint16_t)v; memcpy(dst, &y, 2); }
+        else if (f->size == 4) { uint32_t y = (uint32_t)v; memcpy(dst, &y, 4); }
+        else if (f->size == 8) memcpy(dst, &v, 8);
+    } else if (o->kind == CORRAL_FIELD_FLOAT && o->size == 4 && f->size == 8) {
+        float x;
+        memcpy(&x, src, 4);
+        const double d = (double)x;
+        memcpy(dst, &d, 8);
+    } else {
+        memcpy(dst, src, o->size); /* the same size: fits */
+    }
+}
+
+/* coroutine co's context from te's layout into nv's, within its slot:
+   fields by name, new ones zero, then the upgrade hook */
+static void corral__reload_move(corral_sched *s, corral_co *co, const corral__type_entry *te, const corral_type *nv,
+                                unsigned char *tmp, const corral_reload_desc *d)
+{
+    const corral_type *vt = te->vt;
+    unsigned char *slot = (unsigned char *)co, *ctx = slot + nv->ctx_offset;
+    memcpy(tmp, slot + vt->ctx_offset, vt->ctx_size);
+    memset(slot + CORRAL__HEADER_SIZE, 0, s->arena.classes[te->cls].slot_size - CORRAL__HEADER_SIZE);
+    uint32_t n = 0;
+    const corral_field *f = vt->fields(&n);
+    for (uint32_t i = 0; i < n; i++) {
+        const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
+        if (nf) corral__reload_widen(ctx + nf->offset, nf, tmp + f[i].offset, &f[i]);
+    }
+    if (vt->result_size) memcpy(ctx + nv->result_offset, tmp + vt->result_offset, vt->result_size);
+    if (d->upgrade) {
+        const corral_saved_type st = {te->id, vt->name, vt->ctx_size, n, f};
+        d->upgrade(nv, ctx, &st, tmp, d->upgrade_user);
+    }
+}
+
 /* everything the reload would do, checked; nothing changed */
 static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
 {
@@ -137,13 +347,8 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         const corral_type *nv = corral__reload_find(reg, te->id, &budget);
         if (!nv) return corral__reload_refuse(s, "type %s is not in the new registry%s", te->vt->name, NULL);
         if (budget != te->budget) return corral__reload_refuse(s, "type %s changed its budget%s", te->vt->name, NULL);
-        const char *field, *what = corral__reload_layout(te->vt, nv, &field);
-        if (what) {
-            char why[160];
-            snprintf(why, sizeof why, "type %%s changed %s%s%s: a reload moves no context yet", what,
-                     *field ? " " : "", field);
-            return corral__reload_refuse(s, why, te->vt->name, NULL);
-        }
+        const char *field;
+        if (corral__reload_layout(te->vt, nv, &field) && !corral__reload_movable(s, te, nv)) return false;
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* every coroutine's point, by name */
         const corral__class *c = &s->arena.classes[ci];
@@ -172,6 +377,21 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
             return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate the new build's "
                                             "desc.predicates does not list by the same id%s",
                                          corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
+    for (uint32_t t = 0; t < s->types.type_count; t++) { /* which contexts move */
+        corral__type_entry *te = &corral__types(s)[t];
+        uint32_t budget;
+        const char *field;
+        te->moves = corral__reload_layout(te->vt, corral__reload_find(reg, te->id, &budget), &field) != NULL;
+    }
+    if (!corral__reload_places(s, reg, false)) return false;
+    unsigned char stack[1];
+    const uint32_t need = corral__reload_need(s);
+    if (need && !corral__reload_scratch(s, need, stack)) {
+        char why[160];
+        snprintf(why, sizeof why, "a context of %u bytes moves, and no free slot holds as many to move it "
+                 "through%%s%%s", (unsigned)need);
+        return corral__reload_refuse(s, why, NULL, NULL);
+    }
     return true;
 }
 
@@ -180,7 +400,10 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
-    if (!corral__reload_check(s, d)) return false;
+    const bool fits = corral__reload_check(s, d);
+    if (!fits)
+        for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
+    if (!fits) return false;
     const corral_registry *reg = d->registry;
     /* the points first: they are read through the old types */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
@@ -199,15 +422,43 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* past the bump: never used */
         if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL))
             N[i].u.p.fn = corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn);
+    corral__reload_places(s, reg, true); /* checked: nothing fails */
+    union { /* aligned for the upgrade hook's view of the old context */
+        unsigned char b[CORRAL__RELOAD_STACK];
+        uint64_t u;
+        double f;
+        void *p;
+    } stack;
+    unsigned char *tmp = corral__reload_scratch(s, corral__reload_need(s), stack.b);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* the contexts that move, in their slots */
+        const corral__class *c = &s->arena.classes[ci];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (!corral__state_alive(co->state) || !corral__types(s)[co->type].moves) continue;
+            const corral__type_entry *te = &corral__types(s)[co->type];
+            uint32_t budget;
+            corral__reload_move(s, co, te, corral__reload_find(reg, te->id, &budget), tmp, d);
+        }
+    }
+    if (tmp != stack.b) memset(tmp, 0, corral__reload_need(s)); /* a free slot: no context left in it */
     for (uint32_t t = 0; t < s->types.type_count; t++) {
         corral__type_entry *te = &corral__types(s)[t];
         uint32_t budget;
         const corral_type *nv = corral__reload_find(reg, te->id, &budget);
+        if (te->moves && !te->live && !te->budget && corral__class_for(s, nv) != te->cls) {
+            te->cls = corral__class_for(s, nv); /* none to move: its starts take the class it fits */
+            te->page = CORRAL__NIL;
+        } /* else its coroutines stay in their slots, which hold the new layout (checked) */
         te->vt = nv;
         te->step = nv->step;
         te->run = nv->run;
         te->cleanup = nv->cleanup;
+        s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)te->live * te->ctx_size + (uint64_t)te->live * nv->ctx_size;
+        if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+        te->ctx_size = nv->ctx_size;
+        te->ctx_off = nv->ctx_offset;
         te->plain = corral__plain(s, te);
+        te->moves = 0;
     }
     corral__reload_rehash(s);
     for (uint32_t i = 0; i < reg->count; i++) { /* types new to this scheduler */

@@ -1,9 +1,14 @@
-/* game.c -- a gameplay module as a game host loads it (dlopen), in three
+/* game.c -- a gameplay module as a game host loads it (dlopen), in four
    builds (GAME_BUILD): 2 changes the code of every type, inserts a wait
-   before a named point and adds a type; 3 adds a field to the digger,
-   and 4 is build 2 without the inserted wait's point: a reload refuses
-   both (4 while a digger waits at that point). Its coroutines use corral from the host. */
+   before a named point and adds a type; 3 is build 2 with every context
+   laid out otherwise (a field added before the others, a count widened:
+   the places a race, a call, a channel wait and a predicate keep in them
+   move); 4 is build 2 without the inserted wait's point, which a reload
+   refuses while a digger waits there. Its coroutines use corral from the
+   host. */
 #include <corral/corral.h>
+
+#include <string.h>
 
 #ifndef GAME_BUILD
 #define GAME_BUILD 1
@@ -24,7 +29,7 @@ CORRAL_DEFINE_PREDICATES(game, GAME_PREDICATES);
 
 /* digs gold every second; build 2 stretches for a frame first */
 #if GAME_BUILD == 3
-#define DIGGER_FIELDS(F) F(int, gold) F(int, digs) F(int, stamina)
+#define DIGGER_FIELDS(F) F(int, stamina) F(int, gold) F(int64_t, digs)
 #else
 #define DIGGER_FIELDS(F) F(int, gold) F(int, digs)
 #endif
@@ -50,7 +55,11 @@ DEFINE_COROUTINE_AT(digger, DIGGER_POINTS)
 }
 
 /* calls a digger and keeps what it dug */
+#if GAME_BUILD == 3
+#define BOSS_FIELDS(F) F(int64_t, wage) F(int, take) F(int, done)
+#else
 #define BOSS_FIELDS(F) F(int, take) F(int, done)
+#endif
 #define BOSS_POINTS(P) P(calling) P(idle)
 DECLARE_COROUTINE(boss, BOSS_FIELDS)
 DEFINE_COROUTINE_AT(boss, BOSS_POINTS)
@@ -63,7 +72,11 @@ DEFINE_COROUTINE_AT(boss, BOSS_POINTS)
 }
 
 /* races two diggers; waits on a channel; waits for a flag */
+#if GAME_BUILD == 3
+#define RIVAL_FIELDS(F) F(int, mood) F(int, won) F(corral_channel, ch) F(int, got) F(int, flag) F(int, stage)
+#else
 #define RIVAL_FIELDS(F) F(int, won) F(corral_channel, ch) F(int, got) F(int, flag) F(int, stage)
+#endif
 #define RIVAL_POINTS(P) P(racing) P(reading) P(watching) P(idle)
 DECLARE_COROUTINE(rival, RIVAL_FIELDS)
 DEFINE_COROUTINE_AT(rival, RIVAL_POINTS)
@@ -109,6 +122,9 @@ int game_gold(corral_sched *s, corral_handle h);
 int game_stage(corral_sched *s, corral_handle h);
 void game_raise_flag(corral_sched *s, corral_handle h);
 corral_handle game_scout(corral_sched *s);
+long long game_peek(corral_sched *s, corral_handle h, const char *what);
+void game_upgrade(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
+                  void *user);
 const corral_registry *game_types(void) { return &game_registry; }
 const corral_predicate_registry *game_preds(void) { return &game_predicates; }
 void game_begin(corral_sched *s, corral_channel ch, corral_handle out[3])
@@ -141,3 +157,34 @@ corral_handle game_scout(corral_sched *s)
     return (corral_handle){0, 0};
 }
 #endif
+
+/* a field of a digger, boss or rival by name, -1: none */
+long long game_peek(corral_sched *s, corral_handle h, const char *what)
+{
+    const digger_ctx *d = digger_ctx_of(s, h);
+    const boss_ctx *b = boss_ctx_of(s, h);
+    const rival_ctx *r = rival_ctx_of(s, h);
+#if GAME_BUILD == 3
+    if (d && strcmp(what, "stamina") == 0) return d->stamina;
+#endif
+    if (d && strcmp(what, "gold") == 0) return d->gold;
+    if (b && strcmp(what, "take") == 0) return b->take;
+    if (r && strcmp(what, "won") == 0) return r->won;
+    if (r && strcmp(what, "got") == 0) return r->got;
+    return -1;
+}
+
+/* build 3's upgrade: a digger moved into it starts with 50 stamina */
+void game_upgrade(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx, void *user)
+{
+    (void)old_ctx;
+    (void)user;
+    for (uint32_t i = 0; i < old->field_count; i++)
+        if (strcmp(old->fields[i].name, "stamina") == 0) return;
+#if GAME_BUILD == 3
+    if (type == &digger_type) ((digger_ctx *)ctx)->stamina = 50;
+#else
+    (void)type;
+    (void)ctx;
+#endif
+}

@@ -1,0 +1,47 @@
+/*
+    fields.c -- a context's fields between two builds of its type: which
+    field of the new build a field of the old one goes into (by name) and
+    whether its value fits there (the same kind; integers and floats may
+    widen). A save game's load and a hot reload share the rule; a program
+    that does neither links none of it.
+*/
+#include "../corral_internal.h"
+
+#include <string.h>
+
+bool corral__str_is(const char *p, uint32_t len, const char *z)
+{
+    return p && z && strlen(z) == len && memcmp(p, z, len) == 0;
+}
+
+const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len)
+{
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++)
+        if (corral__str_is(name, len, f[i].name)) return &f[i];
+    return NULL;
+}
+
+bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, const char *type, uint32_t tlen)
+{
+    if (f->kind != kind) /* saves of version 2 and before knew handles only by their type's name */
+        return kind == CORRAL_FIELD_OTHER && f->kind >= CORRAL_FIELD_HANDLE && size == f->size &&
+               corral__str_is(type, tlen, f->type_name);
+    switch ((corral_field_kind)kind) {
+    case CORRAL_FIELD_INT:
+    case CORRAL_FIELD_UINT: return size >= 1 && size <= f->size && f->size <= 8;
+    case CORRAL_FIELD_FLOAT: return (size == 4 || size == 8) && (f->size == 4 || f->size == 8) && size <= f->size;
+    case CORRAL_FIELD_BOOL: return size == f->size;
+    case CORRAL_FIELD_POINTER: return false;
+    case CORRAL_FIELD_HANDLE:
+    case CORRAL_FIELD_SIGNAL:
+    case CORRAL_FIELD_FUTURE:
+    case CORRAL_FIELD_CHANNEL:
+    case CORRAL_FIELD_SEMAPHORE:
+    case CORRAL_FIELD_WAITGROUP: return size == f->size;
+    case CORRAL_FIELD_OTHER:
+    case CORRAL_FIELD_KIND_COUNT: break;
+    }
+    return size == f->size && corral__str_is(type, tlen, f->type_name);
+}
