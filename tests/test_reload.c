@@ -97,6 +97,9 @@ Test(reload, a_new_build_takes_over_every_waiting_coroutine_where_it_stood)
     cr_assert(corral_alive(s, sc), "a type new in this build starts");
     for (int f = 0; f < 12; f++) corral_tick(s, 0.25f);
     cr_assert_eq(v2.stage(s, h[2]), 1, "the race ended; the channel wait is under way");
+    const uint64_t receiving = corral_state_hash(s);
+    cr_assert(corral_reload(s, &r), "mid-channel wait: %s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), receiving);
     int v = 7;
     cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
     corral_tick(s, 0.25f);

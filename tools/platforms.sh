@@ -6,7 +6,8 @@
 # exists), and tests/selfcheck.c (the resume contract, handles, a full
 # pool, no allocation after create, a 10^5-deep chain, a snapshot adopted
 # elsewhere, 10^5 model operations). Then a Windows DLL with a consumer,
-# and CMake builds through the MinGW toolchain file and emcmake.
+# the hot reload example's host and module builds against it, and CMake
+# builds through the MinGW toolchain file and emcmake.
 #
 # Installs what it needs from Debian when run as root; otherwise names the
 # packages and stops. A failure names the target.
@@ -219,6 +220,22 @@ done
         fi
     else
         failed="$failed windows-dll"
+    fi
+    echo "== platform windows-x64: hot reload, a host and its module's three builds against corral.dll"
+    hr=1
+    for b in 1 2 3; do
+        $cc -std=c11 -O2 -shared -Iinclude -DCORRAL_SHARED -DGAME_BUILD=$b examples/hotreload/game.c \
+            "$d/libcorral.dll.a" -static-libgcc -o "$d/game_$b.dll" || hr=0
+    done
+    if [ $hr = 1 ] &&
+       $cc -std=c11 -O2 -Iinclude -DCORRAL_SHARED -DHOTRELOAD_BUILD_1='"game_1.dll"' \
+           -DHOTRELOAD_BUILD_2='"game_2.dll"' -DHOTRELOAD_BUILD_3='"game_3.dll"' examples/hotreload/host.c \
+           "$d/libcorral.dll.a" -o "$d/hotreload.exe" &&
+       (cd "$d" && run_on hotreload.out ./hotreload.exe) && cmp -s "$d/hotreload.out" tests/expected/hotreload.txt; then
+        echo "   hotreload.exe (LoadLibrary, FreeLibrary) matches tests/expected/hotreload.txt"
+    else
+        diff "$d/hotreload.out" tests/expected/hotreload.txt 2>&1 | head -10 || true
+        echo "   hotreload.exe: does not build, or its output differs"; failed="$failed windows-hotreload"
     fi
     echo "== platform windows-x64: CMake with cmake/toolchain-mingw-w64.cmake"
     if cmake -S . -B "$out/cmake-mingw" -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw-w64.cmake \
