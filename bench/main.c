@@ -411,13 +411,14 @@ int main(int argc, char **argv)
     /* (g) rollback: snapshot + restore against a memcpy of the same
        bytes out and back; an 8-frame rollback (restore + 8 ticks); save
        games: a save and a load per coroutine at 10^4 and 10^5, against a
-       memcpy of the save's bytes; a hot reload per coroutine, beside them */
+       memcpy of the save's bytes; a hot reload per coroutine, beside them,
+       keeping every context's layout or moving every context */
     {
-        static const char *names[5] = {"snapshot+restore", "rollback 8 frames", "save, per co", "load, per co",
-                                       "reload, per co"};
+        static const char *names[6] = {"snapshot+restore", "rollback 8 frames", "save, per co", "load, per co",
+                                       "reload, per co", "reload moving, per co"};
         const int rb_reps = smoke ? 5 : 200;
         for (int rep = 0; rep < reps && WANT("rollback"); rep++)
-            for (int c = 0; c < 5; c++)
+            for (int c = 0; c < 6; c++)
                 for (int big = 0; big < (c >= 2 ? 2 : 1); big++)
                     for (int p = 0; p < g_npeers; p++) {
                         if (!g_peers[p]->rollback) continue;

@@ -264,27 +264,35 @@ static int bc_nested(size_t chains, int depth, int ticks, bench_out *out)
    raised in turn -- run 8 frames so that every kind is under way */
 #define BROLL_FIELDS(F) F(uint32_t, kind) F(uint32_t, n) F(float, t) F(corral_signal, sig)
 #define BROLL_POINTS(P) P(slept) P(signalled) P(stepped)
+#define BROLL_BODY                                                                           \
+    CORRAL_BEGIN_AT(co, BROLL_POINTS);                                                       \
+    for (;;) {                                                                               \
+        ctx->n++;                                                                            \
+        if (ctx->kind == 1) CORRAL_AWAIT_AT(co, slept, corral_wait_seconds(ctx->t));         \
+        else if (ctx->kind == 2) CORRAL_AWAIT_AT(co, signalled, corral_wait_signal(ctx->sig)); \
+        else CORRAL_WAIT_FRAME_AT(co, stepped);                                              \
+    }                                                                                        \
+    CORRAL_END(co)
 DECLARE_COROUTINE(broll, BROLL_FIELDS)
-DEFINE_COROUTINE_AT(broll, BROLL_POINTS) /* named points: it can be saved */
-{
-    CORRAL_BEGIN_AT(co, BROLL_POINTS);
-    for (;;) {
-        ctx->n++;
-        if (ctx->kind == 1) CORRAL_AWAIT_AT(co, slept, corral_wait_seconds(ctx->t));
-        else if (ctx->kind == 2) CORRAL_AWAIT_AT(co, signalled, corral_wait_signal(ctx->sig));
-        else CORRAL_WAIT_FRAME_AT(co, stepped);
-    }
-    CORRAL_END(co);
-}
+DEFINE_COROUTINE_AT(broll, BROLL_POINTS) { BROLL_BODY; } /* named points: it can be saved */
 #define BROLL_TYPES(X) X(broll, 1, 0)
 CORRAL_DECLARE_REGISTRY(broll, BROLL_TYPES)
 CORRAL_DEFINE_REGISTRY(broll, BROLL_TYPES);
+/* the same type in a build that lays its context out otherwise (a field
+   added first, the others in reverse): a reload moves every context */
+#define BROLL_MOVED_FIELDS(F) F(uint32_t, spare) F(corral_signal, sig) F(float, t) F(uint32_t, n) F(uint32_t, kind)
+DECLARE_COROUTINE(broll_moved, BROLL_MOVED_FIELDS)
+DEFINE_COROUTINE_AT(broll_moved, BROLL_POINTS) { BROLL_BODY; }
+#define BROLL_MOVED_TYPES(X) X(broll_moved, 1, 0)
+CORRAL_DECLARE_REGISTRY(broll_moved, BROLL_MOVED_TYPES)
+CORRAL_DEFINE_REGISTRY(broll_moved, BROLL_MOVED_TYPES);
 
 static corral_sched *broll_game_kept(size_t n, corral_signal sig[8], uint32_t kept)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
-    d.classes[0].slot_size = corral_slot_size_for(&broll_type);
+    const uint32_t a = corral_slot_size_for(&broll_type), b = corral_slot_size_for(&broll_moved_type);
+    d.classes[0].slot_size = a > b ? a : b; /* either build's context fits */
     d.classes[0].capacity = (uint32_t)n;
     d.max_signals = 8;
     d.kept_snapshots = kept;
@@ -333,6 +341,20 @@ static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kep
         out->ops = (uint64_t)reps * n;
         out->checksum = ok + (corral_state_hash(s) == h);
         out->expected = (uint64_t)reps + 1u;
+        corral_sched_destroy(s);
+        return 0;
+    }
+    if (kind == 5) { /* hot reload into the other layout and back: every context moves twice */
+        const corral_reload_desc there = {&broll_moved_registry, NULL, NULL, NULL};
+        const corral_reload_desc back = {&broll_registry, NULL, NULL, NULL};
+        uint64_t h = corral_state_hash(s), ok = 0;
+        uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
+        for (int i = 0; i < reps; i++) ok += corral_reload(s, &there) + corral_reload(s, &back);
+        out->t_ns = bench_now_ns() - t0;
+        out->allocs = bench_alloc_calls() - a0;
+        out->ops = 2u * (uint64_t)reps * n;
+        out->checksum = ok + (corral_state_hash(s) == h); /* back in the first layout, every field kept */
+        out->expected = 2u * (uint64_t)reps + 1u;
         corral_sched_destroy(s);
         return 0;
     }
@@ -403,7 +425,7 @@ const bench_peer bench_peer_corral_kept = {
    the live arena and back */
 static int bc_memcpy_snapshot(size_t n, int kind, int reps, bench_out *out)
 {
-    if (kind == 1 || kind == 4) return 1; /* not this contender's case */
+    if (kind == 1 || kind >= 4) return 1; /* not this contender's case */
     corral_signal sig[8];
     corral_sched *s = broll_game(n, sig);
     if (!s) return -1;

@@ -181,10 +181,22 @@ static corral_co *corral__reload_slot_of(corral_sched *s, const void *p)
     return NULL;
 }
 
+/* the largest context of a live coroutine that moves (0: none) */
+static uint32_t corral__reload_need(const corral_sched *s)
+{
+    uint32_t need = 0;
+    for (uint32_t t = 0; t < s->types.type_count; t++) {
+        const corral__type_entry *te = &corral__types(s)[t];
+        if (te->moves && te->live && te->vt->ctx_size > need) need = te->vt->ctx_size;
+    }
+    return need;
+}
+
 /* every place a wait keeps in a context that moves, found in the new
    build (put: and moved there) */
 static bool corral__reload_places(corral_sched *s, const corral_registry *reg, bool put)
 {
+    if (!corral__reload_need(s)) return true; /* no context moves */
     uint32_t budget;
     const char *field;
     corral__node *N = corral__nodes(s);
@@ -250,17 +262,6 @@ static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need, uns
     return NULL;
 }
 
-/* the largest context of a live coroutine that moves (0: none) */
-static uint32_t corral__reload_need(const corral_sched *s)
-{
-    uint32_t need = 0;
-    for (uint32_t t = 0; t < s->types.type_count; t++) {
-        const corral__type_entry *te = &corral__types(s)[t];
-        if (te->moves && te->live && te->vt->ctx_size > need) need = te->vt->ctx_size;
-    }
-    return need;
-}
-
 /* a number of the old build's field o into f of the new one, widened */
 static void corral__reload_widen(unsigned char *dst, const corral_field *f, const unsigned char *src,
                                  const corral_field *o)
@@ -291,20 +292,59 @@ static void corral__reload_widen(unsigned char *dst, const corral_field *f, cons
     }
 }
 
-/* coroutine co's context from te's layout into nv's, within its slot:
-   fields by name, new ones zero, then the upgrade hook */
-static void corral__reload_move(corral_sched *s, corral_co *co, const corral__type_entry *te, const corral_type *nv,
-                                unsigned char *tmp, const corral_reload_desc *d)
+/* which field of the new build each field of the old one goes into, for
+   one type at a time (coroutines of a type mostly sit together) */
+#define CORRAL__RELOAD_PAIRS 32u
+typedef struct corral__reload_map {
+    uint32_t type;          /* the type it is for, NIL: none yet */
+    const corral_type *nv;  /* the new build's */
+    uint32_t n;             /* pairs */
+    struct {
+        const corral_field *from, *to;
+    } pair[CORRAL__RELOAD_PAIRS];
+} corral__reload_map;
+
+static void corral__reload_map_for(corral__reload_map *m, const corral__type_entry *te, uint32_t type,
+                                   const corral_registry *reg)
 {
-    const corral_type *vt = te->vt;
+    uint32_t budget, n = 0;
+    const corral_field *f = te->vt->fields(&n);
+    m->type = type;
+    m->nv = corral__reload_find(reg, te->id, &budget);
+    m->n = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const corral_field *nf = f[i].name ? corral__field_named(m->nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
+        if (!nf) continue;
+        if (m->n == CORRAL__RELOAD_PAIRS) { /* more than it holds: found by name per coroutine */
+            m->n = CORRAL__NIL;
+            return;
+        }
+        m->pair[m->n].from = &f[i];
+        m->pair[m->n].to = nf;
+        m->n++;
+    }
+}
+
+/* coroutine co's context from te's layout into m's, within its slot:
+   fields by name, new ones zero, then the upgrade hook */
+static void corral__reload_move(corral_sched *s, corral_co *co, const corral__type_entry *te,
+                                const corral__reload_map *m, unsigned char *tmp, const corral_reload_desc *d)
+{
+    const corral_type *vt = te->vt, *nv = m->nv;
     unsigned char *slot = (unsigned char *)co, *ctx = slot + nv->ctx_offset;
     memcpy(tmp, slot + vt->ctx_offset, vt->ctx_size);
     memset(slot + CORRAL__HEADER_SIZE, 0, s->arena.classes[te->cls].slot_size - CORRAL__HEADER_SIZE);
     uint32_t n = 0;
     const corral_field *f = vt->fields(&n);
-    for (uint32_t i = 0; i < n; i++) {
-        const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
-        if (nf) corral__reload_widen(ctx + nf->offset, nf, tmp + f[i].offset, &f[i]);
+    if (m->n != CORRAL__NIL) {
+        for (uint32_t i = 0; i < m->n; i++)
+            corral__reload_widen(ctx + m->pair[i].to->offset, m->pair[i].to, tmp + m->pair[i].from->offset,
+                                 m->pair[i].from);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
+            if (nf) corral__reload_widen(ctx + nf->offset, nf, tmp + f[i].offset, &f[i]);
+        }
     }
     if (vt->result_size) memcpy(ctx + nv->result_offset, tmp + vt->result_offset, vt->result_size);
     if (d->upgrade) {
@@ -429,18 +469,23 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
         double f;
         void *p;
     } stack;
-    unsigned char *tmp = corral__reload_scratch(s, corral__reload_need(s), stack.b);
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* the contexts that move, in their slots */
+    const uint32_t need = corral__reload_need(s);
+    unsigned char *tmp = need ? corral__reload_scratch(s, need, stack.b) : NULL;
+    corral__reload_map map;
+    map.type = CORRAL__NIL;
+    map.nv = NULL;
+    map.n = 0;
+    for (uint32_t ci = 0; tmp != NULL && ci < s->arena.class_count; ci++) { /* the contexts that move, in their slots */
         const corral__class *c = &s->arena.classes[ci];
         for (uint32_t k = 0; k < c->capacity; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             if (!corral__state_alive(co->state) || !corral__types(s)[co->type].moves) continue;
             const corral__type_entry *te = &corral__types(s)[co->type];
-            uint32_t budget;
-            corral__reload_move(s, co, te, corral__reload_find(reg, te->id, &budget), tmp, d);
+            if (map.type != co->type) corral__reload_map_for(&map, te, co->type, reg);
+            corral__reload_move(s, co, te, &map, tmp, d);
         }
     }
-    if (tmp != stack.b) memset(tmp, 0, corral__reload_need(s)); /* a free slot: no context left in it */
+    if (tmp && tmp != stack.b) memset(tmp, 0, need); /* a free slot: no context left in it */
     for (uint32_t t = 0; t < s->types.type_count; t++) {
         corral__type_entry *te = &corral__types(s)[t];
         uint32_t budget;
