@@ -401,11 +401,20 @@ Test(reload, a_context_laid_out_otherwise_moves_with_every_place_a_wait_keeps_in
     corral_registry r1 = cart_build(&cart_type, &hauler_type, &depot_type);
     cart_scene c = cart_scene_of(&r1, 128, 8);
     cr_assert_eq(cart_ctx_of(c.s, c.watch)->load, 13, "the second received the value");
+    /* a third in a group, paused while it waits to receive */
+    const cart_ctx third = {.load = 1, .speed = 1.0f, .ch = c.ch};
+    const corral_start_desc group = {.owner = 77, .tags = 4};
+    corral_handle g = corral_start_ex(c.s, &cart_type, &third, sizeof third, &group);
+    cr_assert(corral_pause(c.s, g));
     corral_registry r2 = cart_build(&cart_moved_type, &hauler_moved_type, &depot_moved_type);
     int upgrades = 0;
     corral_reload_desc r = {&r2, &cart_predicates, cart_upgrade, &upgrades};
     cr_assert(corral_reload(c.s, &r), "%s", corral_last_error_detail(c.s));
-    cr_assert_eq(upgrades, 4, "once for each context moved: two carts, a depot, a hauler");
+    cr_assert_eq(upgrades, 5, "once for each context moved: three carts, a depot, a hauler; no step ran");
+    cr_assert(corral_paused(c.s, g), "its pause kept");
+    cr_assert_eq(cart_moved_ctx_of(c.s, g)->load, 1);
+    cr_assert_eq(corral_stop_tags(c.s, 4), 1, "its group kept");
+    cr_assert(!corral_alive(c.s, g));
     cr_assert(corral_verify(c.s), "%s", corral_last_error_detail(c.s));
     const cart_moved_ctx *a = cart_moved_ctx_of(c.s, c.recv), *b = cart_moved_ctx_of(c.s, c.watch);
     cr_assert(a && b);
