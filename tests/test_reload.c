@@ -456,8 +456,22 @@ static void cart_refused(const corral_type *t, uint32_t slot, const char *what)
     corral_sched_destroy(c.s);
 }
 
+/* a field table written by hand that places a field past its context */
+static const corral_field *cart_wrong_fields(uint32_t *count)
+{
+    static corral_field f[2];
+    f[0] = (corral_field){"load", "int", 0, 4, CORRAL_FIELD_INT};
+    f[1] = (corral_field){"far", "int", 4000, 4, CORRAL_FIELD_INT};
+    *count = 2;
+    return f;
+}
+
 Test(reload, a_narrowed_or_retyped_field_or_a_place_gone_is_refused_by_name)
 {
+    static corral_type wrong;
+    wrong = cart_moved_type;
+    wrong.fields = cart_wrong_fields;
+    cart_refused(&wrong, 128, "far");
     cart_refused(&cart_narrow_type, 128, "load");
     cart_refused(&cart_retype_type, 128, "speed");
     cart_refused(&cart_nogot_type, 128, "got");

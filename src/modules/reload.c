@@ -132,11 +132,20 @@ static bool corral__reload_movable(corral_sched *s, const corral__type_entry *te
         return corral__reload_refuse(s, "type %s: no size class holds it now%s", vt->name, NULL);
     if (nv->result_size != vt->result_size)
         return corral__reload_refuse(s, "type %s changed its result's size%s", vt->name, NULL);
-    uint32_t n = 0;
-    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
-    if (!f || !nv->fields)
+    uint32_t n = 0, nn = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL, *g = nv->fields ? nv->fields(&nn) : NULL;
+    if (!f || !g)
         return corral__reload_refuse(s, "type %s changed its context and has no field table to move it by%s",
                                      vt->name, NULL);
+    for (uint32_t i = 0; i < n + nn; i++) { /* a table written by hand may be wrong: nothing is written outside */
+        const corral_field *x = i < n ? &f[i] : &g[i - n];
+        const uint32_t size = i < n ? vt->ctx_size : nv->ctx_size;
+        if (!x->name || x->offset > size || x->size > size - x->offset)
+            return corral__reload_refuse(s, "type %s: its field table puts field %s outside its context", vt->name,
+                                         x->name ? x->name : "?");
+    }
+    if (nv->result_size && (nv->result_size > nv->ctx_size || nv->result_offset > nv->ctx_size - nv->result_size))
+        return corral__reload_refuse(s, "type %s: its result lies outside its context%s", vt->name, NULL);
     for (uint32_t i = 0; i < n; i++) {
         const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
         if (nf && !corral__reload_fits(&f[i], nf))
