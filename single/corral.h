@@ -13446,6 +13446,7 @@ size_t corral_save(const corral_sched *s, void *buf, size_t size)
 /* a saved type, matched with this build's */
 typedef struct corral__ltype {
     uint32_t id, ti;  /* registry id; this scheduler's type index */
+    uint32_t cls;     /* the class its saved coroutines are in, NIL: none seen */
     uint32_t ctx_size, nfields, npoints, result_off, result_size;
     size_t fields_at, points_at; /* in the save */
 } corral__ltype;
@@ -13657,6 +13658,7 @@ static bool corral__lread_head(corral__loader *L)
         t->fields_at = io->at;
         if (io->bad) break;
         t->ti = CORRAL__NIL;
+        t->cls = CORRAL__NIL;
         for (uint32_t k = 0; k < s->types.type_count; k++)
             if (t->id && corral__types(s)[k].id == t->id) t->ti = k;
         for (uint32_t j = 0; j < i; j++)
@@ -13919,12 +13921,17 @@ static bool corral__lcheck(corral__loader *L)
         if (off != io->at) return corral__lfail(L, "the coroutine table and its records disagree%s%s", none, none);
         corral__lread_co(L, &c);
         if (io->bad) return false;
-        const corral__ltype *t = &L->t[c.type];
+        corral__ltype *t = &L->t[c.type];
         const corral__type_entry *te = &corral__types(s)[t->ti];
         const char *tn = te->vt->name;
         if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0)
             return corral__lfail(L, "a coroutine of type %s names a slot this scheduler does not have%s", tn, none);
-        if (cls != te->cls) return corral__lfail(L, "type %s is in another size class in this build%s", tn, none);
+        /* another class than this build's: where a hot reload kept a type
+           that shrank; the load keeps it there, if it fits and has no budget */
+        if ((t->cls != CORRAL__NIL && cls != t->cls) ||
+            (cls != te->cls && (te->budget || !corral__slot_holds(s->arena.classes[cls].slot_size, te->vt))))
+            return corral__lfail(L, "type %s is in another size class in this build%s", tn, none);
+        t->cls = cls;
         const corral__class *k = &s->arena.classes[cls];
         if (corral__will_retire(CORRAL__CO(s, corral__slot_off(k, local))))
             return corral__lfail(L, "a coroutine of type %s names a retired slot%s", tn, none);
@@ -14257,6 +14264,8 @@ static void corral__lapply(corral__loader *L)
     corral__parts_init(s);
     corral__pools_set_floors(s, floors);
     corral__types_unplaced(s);
+    for (uint32_t i = 0; i < L->ntypes; i++) /* checked: a class that holds it */
+        if (L->t[i].cls != CORRAL__NIL) corral__types(s)[L->t[i].ti].cls = L->t[i].cls;
     corral__frame_restore(s, L->frame, L->frame_pos, L->unscaled, L->fixed);
     for (uint32_t d = 0; d < s->domains.count; d++) { /* domain 0's from its own fields (version 1) */
         const double time = d == 0 ? L->time : d < L->domains ? L->dtime[d] : 0.0;

@@ -534,3 +534,65 @@ Test(reload, a_large_context_moves_through_a_free_slot_or_is_refused_without_one
         corral_sched_destroy(s);
     }
 }
+
+/* a type that shrinks stays in its slots; a save made then loads into a
+   scheduler of the new build, which would have placed it in a smaller class */
+#define PACK_POINTS(P) P(idle)
+#define PACK_FIELDS(F) F(int, n) F(cart_crate, crate)
+DECLARE_COROUTINE(pack, PACK_FIELDS)
+DEFINE_COROUTINE_AT(pack, PACK_POINTS)
+{
+    CORRAL_BEGIN_AT(co, PACK_POINTS);
+    for (;;) {
+        ctx->n++;
+        CORRAL_WAIT_FRAME_AT(co, idle);
+    }
+    CORRAL_END(co);
+}
+#define PACK_SMALL_FIELDS(F) F(int64_t, n)
+DECLARE_COROUTINE(pack_small, PACK_SMALL_FIELDS)
+DEFINE_COROUTINE_AT(pack_small, PACK_POINTS)
+{
+    CORRAL_BEGIN_AT(co, PACK_POINTS);
+    for (;;) {
+        ctx->n += 10;
+        CORRAL_WAIT_FRAME_AT(co, idle);
+    }
+    CORRAL_END(co);
+}
+
+Test(reload, a_type_that_shrank_keeps_its_class_and_a_save_then_loads_in_a_fresh_scheduler)
+{
+    static const corral_type *t1[] = {&pack_type}, *t2[] = {&pack_small_type};
+    static const uint32_t ids[] = {6};
+    static const corral_registry r1 = {"packs", t1, ids, NULL, 1}, r2 = {"packs", t2, ids, NULL, 1};
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0] = (corral_class_desc){64, 8};
+    d.classes[1] = (corral_class_desc){256, 8};
+    d.registry = &r1;
+    corral_sched *s = sched_of(d);
+    corral_handle h = pack_start(s, (pack_ctx){.n = 5});
+    corral_tick(s, 0.25f);
+    cr_assert_eq(h.index >> 24, 1, "in the 256-byte class");
+    corral_reload_desc r = {&r2, NULL, NULL, NULL};
+    cr_assert(corral_reload(s, &r), "%s", corral_last_error_detail(s));
+    cr_assert_eq(pack_small_ctx_of(s, h)->n, 7, "in its slot still, its count widened");
+    static unsigned char save[4096];
+    const size_t n = corral_save(s, save, sizeof save);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+    corral_handle k = pack_small_start(s, (pack_small_ctx){0});
+    cr_assert_eq(k.index >> 24, 1, "its starts go to its class here");
+    d.registry = &r2; /* a fresh scheduler of the new build would place it in the 64-byte class */
+    corral_sched *t = sched_of(d);
+    cr_assert(corral_load(t, save, n), "%s", corral_last_error_detail(t));
+    cr_assert(corral_verify(t), "%s", corral_last_error_detail(t));
+    cr_assert(corral_stop(s, k));
+    cr_assert_eq(corral_state_hash(t), corral_state_hash(s));
+    corral_tick(t, 0.25f);
+    cr_assert_eq(pack_small_ctx_of(t, h)->n, 17);
+    cr_assert_eq(pack_small_start(t, (pack_small_ctx){0}).index >> 24, 1, "the load keeps the type where the save had it");
+    cr_assert(corral_verify(t));
+    corral_sched_destroy(t);
+    corral_sched_destroy(s);
+}
