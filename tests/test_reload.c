@@ -54,6 +54,35 @@ static corral_sched *game_sched(const module *m)
     return sched_of(d);
 }
 
+/* a scheduler of build m with its game begun: a digger, a boss, a rival
+   reading from ch */
+typedef struct game {
+    corral_sched *s;
+    corral_channel ch;
+    corral_handle h[3];
+} game;
+static game game_of(const module *m)
+{
+    game g;
+    g.s = game_sched(m);
+    g.ch = corral_channel_create(g.s, sizeof(int));
+    m->begin(g.s, g.ch, g.h);
+    return g;
+}
+
+/* the rival, waiting to read: a value sent, then its flag raised */
+static void rival_reads_then_watches(const module *m, const game *g)
+{
+    int v = 7;
+    cr_assert(corral_channel_try_send(g->s, g->ch, &v, sizeof v));
+    corral_tick(g->s, 0.25f);
+    cr_assert_eq(m->stage(g->s, g->h[2]), 2, "the predicate wait, in this build's function");
+    m->raise_flag(g->s, g->h[2]);
+    corral_tick(g->s, 0.25f);
+    cr_assert_eq(m->stage(g->s, g->h[2]), 3, "the predicate read the flag");
+    cr_assert(corral_verify(g->s), "%s", corral_last_error_detail(g->s));
+}
+
 static corral_reload_desc reload_of(const module *m)
 {
     corral_reload_desc r;
@@ -67,10 +96,9 @@ static corral_reload_desc reload_of(const module *m)
 Test(reload, a_new_build_takes_over_every_waiting_coroutine_where_it_stood)
 {
     module v1 = module_open(RELOAD_GAME_1);
-    corral_sched *s = game_sched(&v1);
-    corral_channel ch = corral_channel_create(s, sizeof(int));
-    corral_handle h[3];
-    v1.begin(s, ch, h);
+    const game g = game_of(&v1);
+    corral_sched *s = g.s;
+    const corral_handle *h = g.h;
     for (int f = 0; f < 5; f++) corral_tick(s, 0.25f); /* 1.25 s: one dig each */
     cr_assert_eq(v1.gold(s, h[0]), 1);
     cr_assert_eq(corral_live_count(s), 6, "a digger, a boss and its digger, a rival and its two arms");
@@ -100,14 +128,7 @@ Test(reload, a_new_build_takes_over_every_waiting_coroutine_where_it_stood)
     const uint64_t receiving = corral_state_hash(s);
     cr_assert(corral_reload(s, &r), "mid-channel wait: %s", corral_last_error_detail(s));
     cr_assert_eq(corral_state_hash(s), receiving);
-    int v = 7;
-    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
-    corral_tick(s, 0.25f);
-    cr_assert_eq(v2.stage(s, h[2]), 2, "the predicate wait, in the new build's function");
-    v2.raise_flag(s, h[2]);
-    corral_tick(s, 0.25f);
-    cr_assert_eq(v2.stage(s, h[2]), 3);
-    cr_assert(corral_verify(s));
+    rival_reads_then_watches(&v2, &g);
     char text[4096];
     corral_dump_to(s, &(corral_writer){.buf = text, .cap = sizeof text});
     cr_assert(strstr(text, "scout") && strstr(text, "boss"), "the report names the new build's types");
@@ -118,10 +139,9 @@ Test(reload, a_new_build_takes_over_every_waiting_coroutine_where_it_stood)
 Test(reload, a_build_that_moves_contexts_moves_them_as_a_save_and_load_would)
 {
     module v1 = module_open(RELOAD_GAME_1);
-    corral_sched *s = game_sched(&v1);
-    corral_channel ch = corral_channel_create(s, sizeof(int));
-    corral_handle h[3];
-    v1.begin(s, ch, h);
+    const game g = game_of(&v1);
+    corral_sched *s = g.s;
+    const corral_handle *h = g.h;
     for (int f = 0; f < 5; f++) corral_tick(s, 0.25f); /* mid-timer, mid-call, mid-race */
     const uint64_t before = corral_state_hash(s);
     static unsigned char save[1 << 16];
@@ -152,15 +172,8 @@ Test(reload, a_build_that_moves_contexts_moves_them_as_a_save_and_load_would)
     cr_assert_eq(v3.peek(s, h[1], "take"), 21, "the call's result lands in the boss's moved field");
     cr_assert_eq(v3.peek(s, h[2], "won"), 11, "the race's result lands in the rival's moved field");
     cr_assert_eq(v3.stage(s, h[2]), 1, "the channel wait is under way");
-    int v = 7;
-    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
-    corral_tick(s, 0.25f);
-    cr_assert_eq(v3.peek(s, h[2], "got"), 7, "the value lands in the moved field");
-    cr_assert_eq(v3.stage(s, h[2]), 2);
-    v3.raise_flag(s, h[2]);
-    corral_tick(s, 0.25f);
-    cr_assert_eq(v3.stage(s, h[2]), 3, "the predicate reads the flag where it moved");
-    cr_assert(corral_verify(s));
+    rival_reads_then_watches(&v3, &g); /* its flag where it moved */
+    cr_assert_eq(v3.peek(s, h[2], "got"), 7, "the value landed in the moved field");
     corral_sched_destroy(s);
     dlclose(v3.lib);
 }
@@ -168,13 +181,12 @@ Test(reload, a_build_that_moves_contexts_moves_them_as_a_save_and_load_would)
 Test(reload, a_predicate_the_new_build_does_not_list_is_refused_and_the_game_runs_on)
 {
     module v1 = module_open(RELOAD_GAME_1);
-    corral_sched *s = game_sched(&v1);
-    corral_channel ch = corral_channel_create(s, sizeof(int));
-    corral_handle h[3];
-    v1.begin(s, ch, h);
+    const game g = game_of(&v1);
+    corral_sched *s = g.s;
+    const corral_handle *h = g.h;
     for (int f = 0; f < 17; f++) corral_tick(s, 0.25f);
     int v = 7;
-    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
+    cr_assert(corral_channel_try_send(s, g.ch, &v, sizeof v));
     corral_tick(s, 0.25f);
     cr_assert_eq(v1.stage(s, h[2]), 2, "it waits on the flag");
     module v2 = module_open(RELOAD_GAME_2);
@@ -196,10 +208,9 @@ Test(reload, a_predicate_the_new_build_does_not_list_is_refused_and_the_game_run
 Test(reload, a_build_without_the_point_a_coroutine_waits_at_is_refused_by_name)
 {
     module v2 = module_open(RELOAD_GAME_2);
-    corral_sched *s = game_sched(&v2);
-    corral_channel ch = corral_channel_create(s, sizeof(int));
-    corral_handle h[3];
-    v2.begin(s, ch, h); /* the digger's first wait: 'stretching' */
+    const game g = game_of(&v2);
+    corral_sched *s = g.s;
+    const corral_handle *h = g.h; /* the digger's first wait: 'stretching' */
     const uint64_t before = corral_state_hash(s);
     module v4 = module_open(RELOAD_GAME_4);
     corral_reload_desc r = reload_of(&v4);
