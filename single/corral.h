@@ -4338,10 +4338,13 @@ uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
 /* fields.c: a field of one build's context in another's -- the field of vt
    named name (len bytes), or NULL; whether a value of (kind, size, type
    text) fits field f (the same kind; integers and floats may widen;
-   pointers never: a save cannot carry them) */
+   pointers never: a save cannot carry them); such a value's bytes at src
+   into field f of the context at dst, widened (integers little-endian,
+   as every target and a save's contexts are) */
 bool corral__str_is(const char *p, uint32_t len, const char *z);
 const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len);
 bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, const char *type, uint32_t tlen);
+void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind, uint32_t size);
 /* A type whose coroutines need none of the optional work of a start and an
    end in this scheduler: no cleanup hook, no budget, no alloc/free hooks,
    no instrumented steps. All are fixed once the entry is made (budgets at
@@ -5820,7 +5823,7 @@ bool corral_signal_is_set(const corral_sched *s, corral_signal sig)
     fields.c -- a context's fields between two builds of its type: which
     field of the new build a field of the old one goes into (by name) and
     whether its value fits there (the same kind; integers and floats may
-    widen). A save game's load and a hot reload share the rule; a program
+    widen), and the copy that widens it. A save game's load and a hot reload share the rule; a program
     that does neither links none of it.
 */
 
@@ -5861,6 +5864,23 @@ bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, cons
     case CORRAL_FIELD_KIND_COUNT: break;
     }
     return size == f->size && corral__str_is(type, tlen, f->type_name);
+}
+
+void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind, uint32_t size)
+{
+    if (kind == CORRAL_FIELD_INT || kind == CORRAL_FIELD_UINT) {
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < size; i++) v |= (uint64_t)src[i] << (8 * i);
+        if (kind == CORRAL_FIELD_INT && size < 8 && (v >> (8 * size - 1)) & 1u) v |= ~0ull << (8 * size);
+        for (uint32_t i = 0; i < f->size; i++) dst[f->offset + i] = (unsigned char)(v >> (8 * i));
+    } else if (kind == CORRAL_FIELD_FLOAT && size == 4 && f->size == 8) {
+        float x;
+        memcpy(&x, src, 4);
+        double d = (double)x;
+        memcpy(dst + f->offset, &d, 8);
+    } else {
+        memcpy(dst + f->offset, src, size);
+    }
 }
 /* ---- src/core/futures.c ---- */
 /*
@@ -12739,11 +12759,9 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
     return true;
 }
 
-/* room for the largest context that moves, need bytes: the stack's, or
-   the context room of a free slot; NULL: none */
-static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need, unsigned char *stack)
+/* the context room of a free slot that holds need bytes, or NULL: none */
+static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need)
 {
-    if (need <= CORRAL__RELOAD_STACK) return stack;
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
         if (c->slot_size - CORRAL__HEADER_SIZE < need) continue;
@@ -12753,36 +12771,6 @@ static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need, uns
         }
     }
     return NULL;
-}
-
-/* a number of the old build's field o into f of the new one, widened */
-static void corral__reload_widen(unsigned char *dst, const corral_field *f, const unsigned char *src,
-                                 const corral_field *o)
-{
-    if ((o->kind == CORRAL_FIELD_INT || o->kind == CORRAL_FIELD_UINT) && o->size != f->size) {
-        uint64_t v = 0;
-        if (o->kind == CORRAL_FIELD_INT) {
-            int64_t x = 0;
-            if (o->size == 1) { int8_t y; memcpy(&y, src, 1); x = y; }
-            else if (o->size == 2) { int16_t y; memcpy(&y, src, 2); x = y; }
-            else if (o->size == 4) { int32_t y; memcpy(&y, src, 4); x = y; }
-            v = (uint64_t)x;
-        } else {
-            if (o->size == 1) { uint8_t y; memcpy(&y, src, 1); v = y; }
-            else if (o->size == 2) { uint16_t y; memcpy(&y, src, 2); v = y; }
-            else if (o->size == 4) { uint32_t y; memcpy(&y, src, 4); v = y; }
-        }
-        if (f->size == 2) { uint16_t y = (uint16_t)v; memcpy(dst, &y, 2); }
-        else if (f->size == 4) { uint32_t y = (uint32_t)v; memcpy(dst, &y, 4); }
-        else if (f->size == 8) memcpy(dst, &v, 8);
-    } else if (o->kind == CORRAL_FIELD_FLOAT && o->size == 4 && f->size == 8) {
-        float x;
-        memcpy(&x, src, 4);
-        const double d = (double)x;
-        memcpy(dst, &d, 8);
-    } else {
-        memcpy(dst, src, o->size); /* the same size: fits */
-    }
 }
 
 /* which field of the new build each field of the old one goes into, for
@@ -12831,12 +12819,12 @@ static void corral__reload_move(corral_sched *s, corral_co *co, const corral__ty
     const corral_field *f = vt->fields(&n);
     if (m->n != CORRAL__NIL) {
         for (uint32_t i = 0; i < m->n; i++)
-            corral__reload_widen(ctx + m->pair[i].to->offset, m->pair[i].to, tmp + m->pair[i].from->offset,
-                                 m->pair[i].from);
+            corral__field_copy(ctx, m->pair[i].to, tmp + m->pair[i].from->offset, (uint8_t)m->pair[i].from->kind,
+                               m->pair[i].from->size);
     } else {
         for (uint32_t i = 0; i < n; i++) {
             const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
-            if (nf) corral__reload_widen(ctx + nf->offset, nf, tmp + f[i].offset, &f[i]);
+            if (nf) corral__field_copy(ctx, nf, tmp + f[i].offset, (uint8_t)f[i].kind, f[i].size);
         }
     }
     if (vt->result_size) memcpy(ctx + nv->result_offset, tmp + vt->result_offset, vt->result_size);
@@ -12872,7 +12860,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
     if (s->types.type_count + added > s->types.max_types)
         return corral__reload_refuse(s, "the new types do not fit the type table (desc.max_types)%s%s", NULL, NULL);
     for (uint32_t t = 0; t < s->types.type_count; t++) {
-        const corral__type_entry *te = &corral__types(s)[t];
+        corral__type_entry *te = &corral__types(s)[t];
         if (te->id == 0)
             return corral__reload_refuse(s, "type %s is in no registry: a reload finds types by their id%s",
                                          te->vt->name, NULL);
@@ -12881,7 +12869,8 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         if (!nv) return corral__reload_refuse(s, "type %s is not in the new registry%s", te->vt->name, NULL);
         if (budget != te->budget) return corral__reload_refuse(s, "type %s changed its budget%s", te->vt->name, NULL);
         const char *field;
-        if (corral__reload_layout(te->vt, nv, &field) && !corral__reload_movable(s, te, nv)) return false;
+        te->moves = corral__reload_layout(te->vt, nv, &field) != NULL; /* cleared by the caller on a refusal */
+        if (te->moves && !corral__reload_movable(s, te, nv)) return false;
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* every coroutine's point, by name */
         const corral__class *c = &s->arena.classes[ci];
@@ -12910,16 +12899,9 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
             return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate the new build's "
                                             "desc.predicates does not list by the same id%s",
                                          corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
-    for (uint32_t t = 0; t < s->types.type_count; t++) { /* which contexts move */
-        corral__type_entry *te = &corral__types(s)[t];
-        uint32_t budget;
-        const char *field;
-        te->moves = corral__reload_layout(te->vt, corral__reload_find(reg, te->id, &budget), &field) != NULL;
-    }
     if (!corral__reload_places(s, reg, false)) return false;
-    unsigned char stack[1];
     const uint32_t need = corral__reload_need(s);
-    if (need && !corral__reload_scratch(s, need, stack)) {
+    if (need > CORRAL__RELOAD_STACK && !corral__reload_scratch(s, need)) {
         char why[160];
         snprintf(why, sizeof why, "a context of %u bytes moves, and no free slot holds as many to move it "
                  "through%%s%%s", (unsigned)need);
@@ -12933,10 +12915,10 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
-    const bool fits = corral__reload_check(s, d);
-    if (!fits)
+    if (!corral__reload_check(s, d)) {
         for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
-    if (!fits) return false;
+        return false;
+    }
     const corral_registry *reg = d->registry;
     /* the points first: they are read through the old types */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
@@ -12963,7 +12945,7 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
         void *p;
     } stack;
     const uint32_t need = corral__reload_need(s);
-    unsigned char *tmp = need ? corral__reload_scratch(s, need, stack.b) : NULL;
+    unsigned char *tmp = !need ? NULL : need <= CORRAL__RELOAD_STACK ? stack.b : corral__reload_scratch(s, need);
     corral__reload_map map;
     map.type = CORRAL__NIL;
     map.nv = NULL;
@@ -13498,25 +13480,6 @@ static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, con
     }
     L->io.bad = true;
     return false;
-}
-
-/* copy a saved field's bytes (little-endian in the save) into this build's */
-static void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind,
-                               uint32_t size)
-{
-    if (kind == CORRAL_FIELD_INT || kind == CORRAL_FIELD_UINT) {
-        uint64_t v = 0;
-        for (uint32_t i = 0; i < size; i++) v |= (uint64_t)src[i] << (8 * i);
-        if (kind == CORRAL_FIELD_INT && size < 8 && (v >> (8 * size - 1)) & 1u) v |= ~0ull << (8 * size);
-        for (uint32_t i = 0; i < f->size; i++) dst[f->offset + i] = (unsigned char)(v >> (8 * i));
-    } else if (kind == CORRAL_FIELD_FLOAT && size == 4 && f->size == 8) {
-        float x;
-        memcpy(&x, src, 4);
-        double d = (double)x;
-        memcpy(dst + f->offset, &d, 8);
-    } else {
-        memcpy(dst + f->offset, src, size);
-    }
 }
 
 static uint32_t corral__ltype_of(const corral__loader *L, uint32_t id)

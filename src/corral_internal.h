@@ -1744,10 +1744,13 @@ uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
 /* fields.c: a field of one build's context in another's -- the field of vt
    named name (len bytes), or NULL; whether a value of (kind, size, type
    text) fits field f (the same kind; integers and floats may widen;
-   pointers never: a save cannot carry them) */
+   pointers never: a save cannot carry them); such a value's bytes at src
+   into field f of the context at dst, widened (integers little-endian,
+   as every target and a save's contexts are) */
 bool corral__str_is(const char *p, uint32_t len, const char *z);
 const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len);
 bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, const char *type, uint32_t tlen);
+void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind, uint32_t size);
 /* A type whose coroutines need none of the optional work of a start and an
    end in this scheduler: no cleanup hook, no budget, no alloc/free hooks,
    no instrumented steps. All are fixed once the entry is made (budgets at

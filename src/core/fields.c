@@ -2,7 +2,7 @@
     fields.c -- a context's fields between two builds of its type: which
     field of the new build a field of the old one goes into (by name) and
     whether its value fits there (the same kind; integers and floats may
-    widen). A save game's load and a hot reload share the rule; a program
+    widen), and the copy that widens it. A save game's load and a hot reload share the rule; a program
     that does neither links none of it.
 */
 #include "../corral_internal.h"
@@ -44,4 +44,21 @@ bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, cons
     case CORRAL_FIELD_KIND_COUNT: break;
     }
     return size == f->size && corral__str_is(type, tlen, f->type_name);
+}
+
+void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind, uint32_t size)
+{
+    if (kind == CORRAL_FIELD_INT || kind == CORRAL_FIELD_UINT) {
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < size; i++) v |= (uint64_t)src[i] << (8 * i);
+        if (kind == CORRAL_FIELD_INT && size < 8 && (v >> (8 * size - 1)) & 1u) v |= ~0ull << (8 * size);
+        for (uint32_t i = 0; i < f->size; i++) dst[f->offset + i] = (unsigned char)(v >> (8 * i));
+    } else if (kind == CORRAL_FIELD_FLOAT && size == 4 && f->size == 8) {
+        float x;
+        memcpy(&x, src, 4);
+        double d = (double)x;
+        memcpy(dst + f->offset, &d, 8);
+    } else {
+        memcpy(dst + f->offset, src, size);
+    }
 }

@@ -255,11 +255,9 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
     return true;
 }
 
-/* room for the largest context that moves, need bytes: the stack's, or
-   the context room of a free slot; NULL: none */
-static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need, unsigned char *stack)
+/* the context room of a free slot that holds need bytes, or NULL: none */
+static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need)
 {
-    if (need <= CORRAL__RELOAD_STACK) return stack;
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
         if (c->slot_size - CORRAL__HEADER_SIZE < need) continue;
@@ -269,36 +267,6 @@ static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need, uns
         }
     }
     return NULL;
-}
-
-/* a number of the old build's field o into f of the new one, widened */
-static void corral__reload_widen(unsigned char *dst, const corral_field *f, const unsigned char *src,
-                                 const corral_field *o)
-{
-    if ((o->kind == CORRAL_FIELD_INT || o->kind == CORRAL_FIELD_UINT) && o->size != f->size) {
-        uint64_t v = 0;
-        if (o->kind == CORRAL_FIELD_INT) {
-            int64_t x = 0;
-            if (o->size == 1) { int8_t y; memcpy(&y, src, 1); x = y; }
-            else if (o->size == 2) { int16_t y; memcpy(&y, src, 2); x = y; }
-            else if (o->size == 4) { int32_t y; memcpy(&y, src, 4); x = y; }
-            v = (uint64_t)x;
-        } else {
-            if (o->size == 1) { uint8_t y; memcpy(&y, src, 1); v = y; }
-            else if (o->size == 2) { uint16_t y; memcpy(&y, src, 2); v = y; }
-            else if (o->size == 4) { uint32_t y; memcpy(&y, src, 4); v = y; }
-        }
-        if (f->size == 2) { uint16_t y = (uint16_t)v; memcpy(dst, &y, 2); }
-        else if (f->size == 4) { uint32_t y = (uint32_t)v; memcpy(dst, &y, 4); }
-        else if (f->size == 8) memcpy(dst, &v, 8);
-    } else if (o->kind == CORRAL_FIELD_FLOAT && o->size == 4 && f->size == 8) {
-        float x;
-        memcpy(&x, src, 4);
-        const double d = (double)x;
-        memcpy(dst, &d, 8);
-    } else {
-        memcpy(dst, src, o->size); /* the same size: fits */
-    }
 }
 
 /* which field of the new build each field of the old one goes into, for
@@ -347,12 +315,12 @@ static void corral__reload_move(corral_sched *s, corral_co *co, const corral__ty
     const corral_field *f = vt->fields(&n);
     if (m->n != CORRAL__NIL) {
         for (uint32_t i = 0; i < m->n; i++)
-            corral__reload_widen(ctx + m->pair[i].to->offset, m->pair[i].to, tmp + m->pair[i].from->offset,
-                                 m->pair[i].from);
+            corral__field_copy(ctx, m->pair[i].to, tmp + m->pair[i].from->offset, (uint8_t)m->pair[i].from->kind,
+                               m->pair[i].from->size);
     } else {
         for (uint32_t i = 0; i < n; i++) {
             const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
-            if (nf) corral__reload_widen(ctx + nf->offset, nf, tmp + f[i].offset, &f[i]);
+            if (nf) corral__field_copy(ctx, nf, tmp + f[i].offset, (uint8_t)f[i].kind, f[i].size);
         }
     }
     if (vt->result_size) memcpy(ctx + nv->result_offset, tmp + vt->result_offset, vt->result_size);
@@ -388,7 +356,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
     if (s->types.type_count + added > s->types.max_types)
         return corral__reload_refuse(s, "the new types do not fit the type table (desc.max_types)%s%s", NULL, NULL);
     for (uint32_t t = 0; t < s->types.type_count; t++) {
-        const corral__type_entry *te = &corral__types(s)[t];
+        corral__type_entry *te = &corral__types(s)[t];
         if (te->id == 0)
             return corral__reload_refuse(s, "type %s is in no registry: a reload finds types by their id%s",
                                          te->vt->name, NULL);
@@ -397,7 +365,8 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         if (!nv) return corral__reload_refuse(s, "type %s is not in the new registry%s", te->vt->name, NULL);
         if (budget != te->budget) return corral__reload_refuse(s, "type %s changed its budget%s", te->vt->name, NULL);
         const char *field;
-        if (corral__reload_layout(te->vt, nv, &field) && !corral__reload_movable(s, te, nv)) return false;
+        te->moves = corral__reload_layout(te->vt, nv, &field) != NULL; /* cleared by the caller on a refusal */
+        if (te->moves && !corral__reload_movable(s, te, nv)) return false;
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* every coroutine's point, by name */
         const corral__class *c = &s->arena.classes[ci];
@@ -426,16 +395,9 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
             return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate the new build's "
                                             "desc.predicates does not list by the same id%s",
                                          corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
-    for (uint32_t t = 0; t < s->types.type_count; t++) { /* which contexts move */
-        corral__type_entry *te = &corral__types(s)[t];
-        uint32_t budget;
-        const char *field;
-        te->moves = corral__reload_layout(te->vt, corral__reload_find(reg, te->id, &budget), &field) != NULL;
-    }
     if (!corral__reload_places(s, reg, false)) return false;
-    unsigned char stack[1];
     const uint32_t need = corral__reload_need(s);
-    if (need && !corral__reload_scratch(s, need, stack)) {
+    if (need > CORRAL__RELOAD_STACK && !corral__reload_scratch(s, need)) {
         char why[160];
         snprintf(why, sizeof why, "a context of %u bytes moves, and no free slot holds as many to move it "
                  "through%%s%%s", (unsigned)need);
@@ -449,10 +411,10 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
-    const bool fits = corral__reload_check(s, d);
-    if (!fits)
+    if (!corral__reload_check(s, d)) {
         for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
-    if (!fits) return false;
+        return false;
+    }
     const corral_registry *reg = d->registry;
     /* the points first: they are read through the old types */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
@@ -479,7 +441,7 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
         void *p;
     } stack;
     const uint32_t need = corral__reload_need(s);
-    unsigned char *tmp = need ? corral__reload_scratch(s, need, stack.b) : NULL;
+    unsigned char *tmp = !need ? NULL : need <= CORRAL__RELOAD_STACK ? stack.b : corral__reload_scratch(s, need);
     corral__reload_map map;
     map.type = CORRAL__NIL;
     map.nv = NULL;

@@ -479,25 +479,6 @@ static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, con
     return false;
 }
 
-/* copy a saved field's bytes (little-endian in the save) into this build's */
-static void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind,
-                               uint32_t size)
-{
-    if (kind == CORRAL_FIELD_INT || kind == CORRAL_FIELD_UINT) {
-        uint64_t v = 0;
-        for (uint32_t i = 0; i < size; i++) v |= (uint64_t)src[i] << (8 * i);
-        if (kind == CORRAL_FIELD_INT && size < 8 && (v >> (8 * size - 1)) & 1u) v |= ~0ull << (8 * size);
-        for (uint32_t i = 0; i < f->size; i++) dst[f->offset + i] = (unsigned char)(v >> (8 * i));
-    } else if (kind == CORRAL_FIELD_FLOAT && size == 4 && f->size == 8) {
-        float x;
-        memcpy(&x, src, 4);
-        double d = (double)x;
-        memcpy(dst + f->offset, &d, 8);
-    } else {
-        memcpy(dst + f->offset, src, size);
-    }
-}
-
 static uint32_t corral__ltype_of(const corral__loader *L, uint32_t id)
 {
     for (uint32_t i = 0; i < L->ntypes; i++)
