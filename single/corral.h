@@ -945,12 +945,22 @@ typedef struct corral_saved_type {
     uint32_t field_count;
     const corral_field *fields; /* the saved build's fields, names and offsets */
 } corral_saved_type;
+/* What a registered predicate's `user` argument is, so that a save can
+   carry it without carrying an address (API.md, "Save games") */
+typedef enum corral_predicate_arg {
+    CORRAL_PREDICATE_CONTEXT = 0, /* NULL, or an address in a coroutine's context:
+                                     saved as (coroutine, field, byte) */
+    CORRAL_PREDICATE_NUMBER,      /* a number carried in the pointer, never read
+                                     through: saved as its value */
+    CORRAL_PREDICATE_ARG_COUNT
+} corral_predicate_arg;
 typedef struct corral_predicate_registry {
     const char *name;
     bool (*const *fns)(void *user); /* corral_predicate each */
     const uint32_t *ids; /* stable, non-zero */
     const char *const *names;
     uint32_t count;
+    const uint8_t *args; /* corral_predicate_arg each; NULL: every one CONTEXT */
 } corral_predicate_registry;
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
@@ -1706,12 +1716,14 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    little-endian format that another process, another platform or the
    next build of the game can load. Types go by registry id (desc.registry)
    with their field names, resume points by name (DEFINE_COROUTINE_AT),
-   predicates by id (desc.predicates), timers as time left on their clock;
-   no pointer is written.
+   predicates by id (desc.predicates) with their argument as a context's
+   field or a number, timers as time left on their clock; no pointer is
+   written (API.md, "Save games").
    corral_save: writes into buf (NULL: only measures); the bytes of the
    save, or 0 with CORRAL_ERR_UNSAVABLE naming what cannot be saved (a type
    without a registry id, a pointer field, an unnamed resume point, an
-   unregistered predicate), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
+   unregistered predicate or one whose argument is an address outside
+   every context), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
    ticks guard's IN_TICK or DESTROYING.
    corral_load: replaces the state of sched (its coroutines end with
    CORRAL_END_DESTROYED first) by the save's. Every count, id, index,
@@ -1721,17 +1733,24 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    desc.upgrade runs), integers and floats may widen; a field or point the
    build no longer has is refused. */
 /* A list X(fn, id) of predicate functions, for save games:
-   CORRAL_DEFINE_PREDICATES(game, GAME_PREDICATES) defines game_predicates. */
-#define CORRAL__GEN_PRED_FN(fn, id) fn,
-#define CORRAL__GEN_PRED_ID(fn, id) (uint32_t)(id),
-#define CORRAL__GEN_PRED_NAME(fn, id) #fn,
+   CORRAL_DEFINE_PREDICATES(game, GAME_PREDICATES) defines game_predicates.
+   X(fn, id, CORRAL_PREDICATE_NUMBER) declares that fn's `user` is a number;
+   X(fn, id) that it is NULL or an address in a coroutine's context. */
+#define CORRAL__GEN_PRED_FN(fn, ...) fn,
+#define CORRAL__GEN_PRED_ID(fn, ...) (uint32_t)(CORRAL__PRED_FIRST(__VA_ARGS__, ~)),
+#define CORRAL__GEN_PRED_NAME(fn, ...) #fn,
+#define CORRAL__GEN_PRED_ARG(fn, ...) (uint8_t)(CORRAL__PRED_SECOND(__VA_ARGS__, CORRAL_PREDICATE_CONTEXT, ~)),
+#define CORRAL__PRED_FIRST(a, ...) a
+#define CORRAL__PRED_SECOND(a, b, ...) b
 #define CORRAL_DEFINE_PREDICATES(reg, LIST)                                                          \
     static bool (*const reg##__pred_fns[])(void *) = {LIST(CORRAL__GEN_PRED_FN)};                     \
     static const uint32_t reg##__pred_ids[] = {LIST(CORRAL__GEN_PRED_ID)};                            \
     static const char *const reg##__pred_names[] = {LIST(CORRAL__GEN_PRED_NAME)};                     \
+    static const uint8_t reg##__pred_args[] = {LIST(CORRAL__GEN_PRED_ARG)};                           \
     const corral_predicate_registry reg##_predicates = {#reg, reg##__pred_fns, reg##__pred_ids,       \
                                                         reg##__pred_names,                            \
-                                                        (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0])}
+                                                        (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0]), \
+                                                        reg##__pred_args}
 /* Whether names[0 .. count) are the named points of co's type, in order;
    reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
    coroutine's first step in debug builds. */
@@ -3472,6 +3491,7 @@ static inline bool corral__validating(const corral_sched *s)
 
 /* arena.c */
 void corral__pages_init(corral_sched *s, corral__class *c);
+corral_co *corral__co_holding(const corral_sched *s, const void *p);
 void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
@@ -3899,6 +3919,8 @@ static inline uint32_t corral__save_ref(const corral_sched *s, uint32_t g);
 enum { CORRAL__SW_HELD = 1, CORRAL__SW_FIRED = 2 }; /* attached 2, attached 0 */
 typedef struct corral__lwait {
     uint8_t kind, member, flags, list;
+    uint8_t arg;      /* a predicate's argument: its kind (polls.c) */
+    uint32_t holder;  /* a predicate's argument: the coroutine whose context holds it */
     uint32_t order, seq, ref; /* ref: what it waits on, by the kind's table */
     double due;
     uint64_t user;
@@ -3924,6 +3946,11 @@ typedef struct corral__lview {
     uint32_t (*dest)(const void *L, uint32_t type, uint32_t field, uint32_t delta);
     /* the global slot saved coroutine ref is loaded into (place) */
     uint32_t (*slot)(const void *L, uint32_t ref);
+    /* where a saved field (and byte in it) of saved coroutine ref lies in
+       its slot in this build, or NIL: nowhere (or no such coroutine) */
+    uint32_t (*place)(const void *L, uint32_t ref, uint32_t field, uint32_t delta);
+    /* check: what its message's second %s names (NULL: nothing) */
+    const char **what;
 } corral__lview;
 
 /* What a kind's verify part may ask of the image corral_verify reads (the
@@ -3977,8 +4004,9 @@ typedef struct corral__wait_part {
        waits on (name), and, for a lone wait, what keeps it waiting (why) */
     void (*name)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
     void (*why)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
-    /* save games: whether the node can be saved (NULL: always) */
-    bool (*savable)(const corral_sched *s, const corral__node *n);
+    /* save games: whether the node can be saved (NULL: always); why not,
+       after "a coroutine of type T" */
+    bool (*savable)(const corral_sched *s, const corral__node *n, const char **why);
     /* corral_state_hash: its words beyond what it waits on (NULL: none) */
     void (*hash)(const corral__node *n, void (*put)(void *k, uint64_t v), void *k);
     /* its own words after the node's common ones (te: its coroutine's type) */
@@ -4920,6 +4948,21 @@ void corral__retire(corral__class *c, corral_co *co)
 {
     co->state = CORRAL__RETIRED;
     c->retired++;
+}
+
+/* the live coroutine whose slot holds address p, or NULL (p is no address
+   of a live slot of this block) */
+corral_co *corral__co_holding(const corral_sched *s, const void *p)
+{
+    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
+    for (uint32_t ci = 0; a >= b && ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const uint64_t off = (uint64_t)(a - b);
+        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, (uint32_t)((off - c->base) / c->slot_size)));
+        return corral__state_alive(co->state) ? co : NULL;
+    }
+    return NULL;
 }
 
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
@@ -6814,14 +6857,23 @@ static corral__list corral__poll_list(corral_sched *s, const corral__node *n)
     return l;
 }
 
+/* fn's place in desc.predicates (or, fn NULL, id's), or NIL */
+static uint32_t corral__predicate_at(const corral_predicate_registry *pr, corral_predicate fn, uint32_t id)
+{
+    for (uint32_t q = 0; pr && q < pr->count; q++)
+        if (fn ? pr->fns[q] == fn : pr->ids[q] == id) return q;
+    return CORRAL__NIL;
+}
+static bool corral__predicate_takes_number(const corral_predicate_registry *pr, uint32_t q)
+{
+    return pr->args && pr->args[q] == CORRAL_PREDICATE_NUMBER;
+}
+
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
 {
     for (uint32_t q = 0; q < s->types.seen_count; q++) /* first: a wait's usual answer, in 16 compares at most */
         if (s->types.seen[q] == fn) return true;
-    const corral_predicate_registry *pr = s->types.predicates;
-    for (uint32_t q = 0; pr && q < pr->count; q++)
-        if (pr->fns[q] == fn) return true;
-    return false;
+    return corral__predicate_at(s->types.predicates, fn, 0) != CORRAL__NIL;
 }
 
 /* polled at the runs of its phase after this one, as a plain yield resumes
@@ -6856,59 +6908,118 @@ static void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i
     corral__list_push(s, corral__poll_list(s, n), i);
 }
 
-/* ---- save games: its predicate by its id in desc.predicates, its user value */
-static bool corral__predicate_id(const corral_sched *s, corral_predicate fn, uint32_t *id)
+/* ---- save games: its predicate by its id in desc.predicates, then its
+   argument as its registration declares it (never an address): nothing,
+   a place in a context (coroutine, field, byte) or a number */
+enum { CORRAL__ARG_NONE, CORRAL__ARG_PLACE, CORRAL__ARG_NUMBER, CORRAL__ARG_ADDRESS /* format 5 and before */ };
+
+/* a saved argument: its kind, and for a place its coroutine's slot, field
+   and byte; NULL, or why it cannot be saved */
+typedef struct corral__parg {
+    uint32_t kind, field, byte;
+    const corral_co *holder;
+} corral__parg;
+static const char *corral__poll_arg(const corral_sched *s, const corral__node *n, corral__parg *a)
 {
     const corral_predicate_registry *pr = s->types.predicates;
-    for (uint32_t i = 0; pr && i < pr->count; i++)
-        if (pr->fns[i] == fn) {
-            *id = pr->ids[i];
-            return true;
-        }
-    return false;
+    const uint32_t q = corral__predicate_at(pr, n->u.p.fn, 0);
+    a->kind = CORRAL__ARG_NONE;
+    if (q == CORRAL__NIL) return "waits on a predicate not in desc.predicates";
+    if (corral__predicate_takes_number(pr, q)) {
+        a->kind = CORRAL__ARG_NUMBER;
+        return NULL;
+    }
+    if (!n->u.p.user) return NULL;
+    const corral_co *o = corral__co_holding(s, n->u.p.user);
+    if (!o) return "waits on a predicate whose argument is an address outside every coroutine's context (a save "
+                   "carries no address: pass NULL or a context's field, or declare it CORRAL_PREDICATE_NUMBER)";
+    const corral__type_entry *te = &corral__types(s)[o->type];
+    const uint64_t off = (uint64_t)((const unsigned char *)n->u.p.user - (const unsigned char *)o);
+    if (off < te->ctx_off || off >= (uint64_t)te->ctx_off + te->ctx_size ||
+        (a->field = corral__field_at(te->vt, (uint32_t)(off - te->ctx_off), &a->byte)) == CORRAL__NIL)
+        return "waits on a predicate whose argument lies in a coroutine's slot outside its context's fields";
+    a->kind = CORRAL__ARG_PLACE;
+    a->holder = o;
+    return NULL;
 }
-static bool corral__poll_savable(const corral_sched *s, const corral__node *n)
+static bool corral__poll_savable(const corral_sched *s, const corral__node *n, const char **why)
 {
-    uint32_t id;
-    return corral__predicate_id(s, n->u.p.fn, &id);
+    corral__parg a;
+    return (*why = corral__poll_arg(s, n, &a)) == NULL;
 }
 static void corral__poll_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
     (void)te;
-    uint32_t id = 0;
-    corral__predicate_id(s, n->u.p.fn, &id);
-    corral__put_u(io, id, 4);
-    corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
+    corral__parg a = {0, 0, 0, NULL};
+    corral__poll_arg(s, n, &a); /* savable: checked before anything was written */
+    const uint32_t q = corral__predicate_at(s->types.predicates, n->u.p.fn, 0);
+    corral__put_u(io, q == CORRAL__NIL ? 0u : s->types.predicates->ids[q], 4);
+    corral__put_u(io, a.kind, 1);
+    if (a.kind == CORRAL__ARG_PLACE) {
+        corral__put_u(io, corral__handle_of(s, a.holder).index, 4);
+        corral__put_u(io, a.field, 4);
+        corral__put_u(io, a.byte, 4);
+    } else if (a.kind == CORRAL__ARG_NUMBER) {
+        corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
+    }
 }
 static void corral__poll_read(corral__io *io, corral__lwait *w)
 {
     w->ref = (uint32_t)corral__get_u(io, 4);
-    w->user = corral__get_u(io, 8);
-}
-static corral_predicate corral__predicate_by_id(const corral_sched *s, uint32_t id)
-{
-    const corral_predicate_registry *pr = s->types.predicates;
-    for (uint32_t q = 0; pr && q < pr->count; q++)
-        if (pr->ids[q] == id) return pr->fns[q];
-    return NULL;
+    if (io->version < 6) { /* the argument as a raw 64-bit value */
+        w->user = corral__get_u(io, 8);
+        w->arg = w->user ? CORRAL__ARG_ADDRESS : CORRAL__ARG_NONE;
+        return;
+    }
+    w->arg = (uint8_t)corral__get_u(io, 1);
+    if (w->arg == CORRAL__ARG_PLACE) {
+        w->holder = (uint32_t)corral__get_u(io, 4);
+        w->user = corral__get_u(io, 4); /* the field */
+        w->seq = (uint32_t)corral__get_u(io, 4);
+    } else if (w->arg == CORRAL__ARG_NUMBER) {
+        w->user = corral__get_u(io, 8);
+    }
 }
 static const char *corral__poll_check(const corral__lview *v, const corral__lwait *w)
 {
     const corral_sched *s = v->s;
-    if (!corral__predicate_by_id(s, w->ref))
-        return "a coroutine of type %s waits on a predicate id not in desc.predicates%s";
+    const corral_predicate_registry *pr = s->types.predicates;
+    const uint32_t q = corral__predicate_at(pr, NULL, w->ref);
+    if (q == CORRAL__NIL) return "a coroutine of type %s waits on a predicate id not in desc.predicates%s";
     if (w->list >= CORRAL__PRED_NEXT + s->run.phases || w->list == CORRAL__PRED_POLL ||
         (w->list < CORRAL__PRED_POLL && w->list >= s->run.phases))
         return "a predicate of type %s is on no list%s";
-    return NULL;
+    if (v->what) *v->what = pr->names ? pr->names[q] : "";
+    const bool number = corral__predicate_takes_number(pr, q);
+    switch (w->arg) {
+    case CORRAL__ARG_NONE: return NULL;
+    case CORRAL__ARG_NUMBER:
+        if (!number) return "a coroutine of type %s waits on predicate %s, which takes no number (its registration)";
+        return w->user > UINTPTR_MAX ? "a coroutine of type %s waits on predicate %s with a number too large here" : NULL;
+    case CORRAL__ARG_ADDRESS:
+        if (number) return w->user > UINTPTR_MAX ? "a coroutine of type %s waits on predicate %s with a number too large here" : NULL;
+        return "a coroutine of type %s waits on predicate %s with an address for its argument (a save before format 6): "
+               "it cannot be loaded";
+    case CORRAL__ARG_PLACE:
+        if (number) return "a coroutine of type %s waits on predicate %s, which takes a number (its registration)";
+        if (w->user > 0xFFFFFFFFu || v->place(v->L, w->holder, (uint32_t)w->user, w->seq) == CORRAL__NIL)
+            return "a coroutine of type %s waits on predicate %s, whose argument's field has no place in this build";
+        return NULL;
+    default: return "a coroutine of type %s waits on predicate %s with an argument of no kind";
+    }
 }
 static void corral__poll_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
 {
     (void)co;
     corral_sched *s = v->s;
     corral__node *n = &corral__nodes(s)[i];
-    n->u.p.fn = corral__predicate_by_id(s, w->ref);
-    n->u.p.user = (void *)(uintptr_t)w->user;
+    n->u.p.fn = s->types.predicates->fns[corral__predicate_at(s->types.predicates, NULL, w->ref)];
+    n->u.p.user = NULL;
+    if (w->arg == CORRAL__ARG_PLACE)
+        n->u.p.user = (unsigned char *)corral__co_of_global(s, v->slot(v->L, w->holder)) +
+                      v->place(v->L, w->holder, (uint32_t)w->user, w->seq);
+    else if (w->arg != CORRAL__ARG_NONE)
+        n->u.p.user = (void *)(uintptr_t)w->user; /* a number: its registration says so */
     n->list = w->list;
     if (w->list >= CORRAL__PRED_NEXT) s->polls.next_pending = 1;
     if (!held) corral__list_push(s, corral__poll_list(s, n), i);
@@ -12680,20 +12791,6 @@ static uint32_t corral__reload_place(const corral_type *vt, const corral_type *n
     return nv->ctx_offset + nf->offset + delta;
 }
 
-/* the live coroutine whose slot holds address p, or NULL */
-static corral_co *corral__reload_slot_of(corral_sched *s, const void *p)
-{
-    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
-    for (uint32_t ci = 0; a >= b && ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        const uint64_t off = (uint64_t)(a - b);
-        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
-        corral_co *co = CORRAL__CO(s, corral__slot_off(c, (uint32_t)((off - c->base) / c->slot_size)));
-        return corral__state_alive(co->state) ? co : NULL;
-    }
-    return NULL;
-}
-
 /* the largest context of a live coroutine that moves (0: none) */
 static uint32_t corral__reload_need(const corral_sched *s)
 {
@@ -12717,7 +12814,7 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
         corral__node *n = &N[i];
         if (n->co == CORRAL__NIL) continue;
         if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) { /* its argument, if it lies in a context */
-            corral_co *o = corral__reload_slot_of(s, n->u.p.user);
+            corral_co *o = corral__co_holding(s, n->u.p.user);
             const corral__type_entry *te = o ? &corral__types(s)[o->type] : NULL;
             if (!te || !te->moves) continue;
             const uint32_t at = corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget),
@@ -13020,7 +13117,8 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 5u /* 5: channels' capacities and closes, signals that stay
+#define CORRAL__SAVE_VERSION 6u /* 6: a predicate's argument as a place or a number, never an address;
+                                   5: channels' capacities and closes, signals that stay
                                    set, semaphores' maximums and waits for n permits, a
                                    wait ended by a close; 4: each time domain's parent; 3: handle fields have kinds of
                                    their own, the phase byte carries the step contract's flags;
@@ -13091,9 +13189,9 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
     const corral__node *N = corral__nodes(s);
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
         const corral__wait_part *p = corral__node_part_of(N[i].kind);
-        if (p && p->savable && !p->savable(s, &N[i])) {
-            snprintf(io->detail, sizeof io->detail,
-                     "a coroutine of type %s waits on a predicate not in desc.predicates", vt->name);
+        const char *why = NULL;
+        if (p && p->savable && !p->savable(s, &N[i], &why)) {
+            snprintf(io->detail, sizeof io->detail, "a coroutine of type %s %s", vt->name, why);
             return false;
         }
     }
@@ -13820,10 +13918,34 @@ static uint32_t corral__lv_slot(const void *L, uint32_t ref)
     corral__lco_at(((const corral__loader *)L)->s, ref, &g);
     return g;
 }
-static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, uint32_t type, uint32_t domain)
+static uint32_t corral__lv_place(const void *Lp, uint32_t ref, uint32_t field, uint32_t delta)
 {
-    corral__lview v = {L, L->s, self, type, &corral__types(L->s)[L->t[type].ti], domain, L->domains, L->version,
-                       corral__lv_find, corral__lv_item, corral__lv_dest, corral__lv_slot};
+    const corral__loader *L = (const corral__loader *)Lp;
+    const uint32_t pos = corral__lfind(L, ref);
+    if (pos == CORRAL__NIL) return CORRAL__NIL;
+    const size_t rec = corral__le32(L->io.r + L->table_at + 12 * (size_t)pos + 8);
+    if (rec > L->io.size || L->io.size - rec < 4) return CORRAL__NIL;
+    const uint32_t t = corral__ltype_of(L, corral__le32(L->io.r + rec));
+    const uint32_t at = t == CORRAL__NIL ? CORRAL__NIL : corral__ldest_room(L, &L->t[t], field, delta, NULL);
+    return at == CORRAL__NIL ? CORRAL__NIL : corral__types(L->s)[L->t[t].ti].ctx_off + at;
+}
+static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, uint32_t type, uint32_t domain,
+                                      const char **what)
+{
+    corral__lview v = {L,
+                       L->s,
+                       self,
+                       type,
+                       &corral__types(L->s)[L->t[type].ti],
+                       domain,
+                       L->domains,
+                       L->version,
+                       corral__lv_find,
+                       corral__lv_item,
+                       corral__lv_dest,
+                       corral__lv_slot,
+                       corral__lv_place,
+                       what};
     return v;
 }
 
@@ -13982,9 +14104,10 @@ static bool corral__lcheck(corral__loader *L)
                 (fired && c.mode != CORRAL__MODE_ALL))
                 return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
             const corral__wait_part *p = corral__node_part_of(lw->kind);
-            const corral__lview v = corral__lview_of(L, index, c.type, c.domain);
+            const char *what = NULL;
+            const corral__lview v = corral__lview_of(L, index, c.type, c.domain, &what);
             const char *why = p && p->check ? p->check(&v, lw) : "a wait of type %s is of no kind that waits%s";
-            if (why) return corral__lfail(L, why, tn, none);
+            if (why) return corral__lfail(L, why, tn, what);
         }
     }
     if (io->bad) return false;
@@ -14199,7 +14322,7 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
         n->attached = held ? 2 : fired ? 0 : 1;
         n->order = s->nodes.order++;
         held = held || fired; /* in no container */
-        const corral__lview v = corral__lview_of(L, CORRAL__NIL, c->type, m->domain);
+        const corral__lview v = corral__lview_of(L, CORRAL__NIL, c->type, m->domain, NULL);
         corral__node_part_of(lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
     }
 }

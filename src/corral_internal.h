@@ -878,6 +878,7 @@ static inline bool corral__validating(const corral_sched *s)
 
 /* arena.c */
 void corral__pages_init(corral_sched *s, corral__class *c);
+corral_co *corral__co_holding(const corral_sched *s, const void *p);
 void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
@@ -1305,6 +1306,8 @@ static inline uint32_t corral__save_ref(const corral_sched *s, uint32_t g);
 enum { CORRAL__SW_HELD = 1, CORRAL__SW_FIRED = 2 }; /* attached 2, attached 0 */
 typedef struct corral__lwait {
     uint8_t kind, member, flags, list;
+    uint8_t arg;      /* a predicate's argument: its kind (polls.c) */
+    uint32_t holder;  /* a predicate's argument: the coroutine whose context holds it */
     uint32_t order, seq, ref; /* ref: what it waits on, by the kind's table */
     double due;
     uint64_t user;
@@ -1330,6 +1333,11 @@ typedef struct corral__lview {
     uint32_t (*dest)(const void *L, uint32_t type, uint32_t field, uint32_t delta);
     /* the global slot saved coroutine ref is loaded into (place) */
     uint32_t (*slot)(const void *L, uint32_t ref);
+    /* where a saved field (and byte in it) of saved coroutine ref lies in
+       its slot in this build, or NIL: nowhere (or no such coroutine) */
+    uint32_t (*place)(const void *L, uint32_t ref, uint32_t field, uint32_t delta);
+    /* check: what its message's second %s names (NULL: nothing) */
+    const char **what;
 } corral__lview;
 
 /* What a kind's verify part may ask of the image corral_verify reads (the
@@ -1383,8 +1391,9 @@ typedef struct corral__wait_part {
        waits on (name), and, for a lone wait, what keeps it waiting (why) */
     void (*name)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
     void (*why)(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
-    /* save games: whether the node can be saved (NULL: always) */
-    bool (*savable)(const corral_sched *s, const corral__node *n);
+    /* save games: whether the node can be saved (NULL: always); why not,
+       after "a coroutine of type T" */
+    bool (*savable)(const corral_sched *s, const corral__node *n, const char **why);
     /* corral_state_hash: its words beyond what it waits on (NULL: none) */
     void (*hash)(const corral__node *n, void (*put)(void *k, uint64_t v), void *k);
     /* its own words after the node's common ones (te: its coroutine's type) */

@@ -22,7 +22,7 @@
 #include <string.h>
 
 static bool fz_flag(void *user) { return ((uintptr_t)user & 7u) == 7u; }
-#define FZ_PREDICATES(X) X(fz_flag, 1)
+#define FZ_PREDICATES(X) X(fz_flag, 1, CORRAL_PREDICATE_NUMBER)
 CORRAL_DEFINE_PREDICATES(fz, FZ_PREDICATES);
 
 #define FZ_WALK_FIELDS(F) F(int32_t, x) F(int32_t, step) F(float, nap) F(uint8_t, flags)

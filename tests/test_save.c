@@ -8,13 +8,15 @@
 */
 #include "common.h"
 #include "corral_internal.h" /* the origin a block carries */
+#include "hostile/games.h" /* a save resealed after an edit */
 
 static unsigned char g_save[1 << 18];
 
 /* ---- the game */
 static bool sv_flag_set(void *user) { return (uintptr_t)user == 7; }
 static bool sv_never(void *user) { (void)user; return false; }
-#define SV_PREDICATES(X) X(sv_flag_set, 1) X(sv_never, 2)
+static bool sv_field_up(void *user) { return *(const int32_t *)user != 0; }
+#define SV_PREDICATES(X) X(sv_flag_set, 1, CORRAL_PREDICATE_NUMBER) X(sv_never, 2) X(sv_field_up, 3)
 CORRAL_DEFINE_PREDICATES(sv, SV_PREDICATES);
 
 #define SV_WALK_FIELDS(F) F(int32_t, x) F(int32_t, step) F(float, nap)
@@ -84,7 +86,23 @@ DEFINE_COROUTINE(sv_plain)
     CORRAL_END(co);
 }
 
-#define SV_TYPES(X) X(sv_walk, 1, 0) X(sv_child, 2, 0) X(sv_caller, 3, 0) X(sv_waiter, 4, 0) X(sv_plain, 5, 0)
+/* waits until a field is up: its own (other zero) or another's */
+#define SV_WATCH_FIELDS(F) F(int32_t, up) F(corral_handle, other) F(int32_t, stage)
+#define SV_WATCH_POINTS(P) P(watched)
+DECLARE_COROUTINE(sv_watch, SV_WATCH_FIELDS)
+DEFINE_COROUTINE_AT(sv_watch, SV_WATCH_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_WATCH_POINTS);
+    {
+        sv_watch_ctx *o = ctx->other.gen ? sv_watch_ctx_of(corral_sched_of(co), ctx->other) : ctx;
+        CORRAL_AWAIT_AT(co, watched, corral_wait_until(sv_field_up, o ? &o->up : &ctx->up));
+    }
+    ctx->stage = 1;
+    CORRAL_END(co);
+}
+
+#define SV_TYPES(X) X(sv_walk, 1, 0) X(sv_child, 2, 0) X(sv_caller, 3, 0) X(sv_waiter, 4, 0) X(sv_plain, 5, 0) \
+    X(sv_watch, 6, 0)
 CORRAL_DECLARE_REGISTRY(sv, SV_TYPES)
 CORRAL_DEFINE_REGISTRY(sv, SV_TYPES);
 
@@ -457,4 +475,126 @@ Test(save, a_begin_with_another_list_of_points_is_caught_in_debug_builds)
     cr_assert_eq(cap.count, 0, "release builds do not check the list");
 #endif
     corral_sched_destroy(s);
+}
+
+/* ---- a predicate's argument: never an address read from a save */
+static size_t sv_find(const unsigned char *p, size_t n, const unsigned char *pat, size_t k)
+{
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(p + i, pat, k)) return i;
+    return (size_t)-1;
+}
+
+Test(save, a_predicate_on_a_context_field_is_saved_as_its_place_and_reads_the_loaded_context)
+{
+    corral_sched *a = sv_sched();
+    corral_handle own = sv_watch_start(a, (sv_watch_ctx){0});
+    corral_handle by = sv_watch_start(a, (sv_watch_ctx){.other = own});
+    corral_tick(a, 1.0f / 60.0f);
+    const size_t n = corral_save(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+    corral_sched *b = sv_sched();
+    cr_assert(corral_load(b, g_save, n), "%s", corral_last_error_detail(b));
+    cr_assert(corral_verify(b), "%s", corral_last_error_detail(b));
+    corral_sched_destroy(a); /* the saving scheduler's block is gone */
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert(corral_alive(b, own) && corral_alive(b, by), "both still wait: the loaded field is 0");
+    sv_watch_ctx_of(b, own)->up = 1; /* the loaded context's field: both read it */
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert_not(corral_alive(b, own), "the watcher read its own loaded field");
+    cr_assert_not(corral_alive(b, by), "the other read the loaded field of the coroutine it watches");
+    corral_sched_destroy(b);
+}
+
+#define SV_NUMBERED_FIELDS(F) F(int32_t, n)
+#define SV_NUMBERED_POINTS(P) P(waited)
+DECLARE_COROUTINE(sv_numbered, SV_NUMBERED_FIELDS)
+DEFINE_COROUTINE_AT(sv_numbered, SV_NUMBERED_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_NUMBERED_POINTS);
+    CORRAL_AWAIT_AT(co, waited, corral_wait_until(sv_flag_set, (void *)(uintptr_t)ctx->n));
+    CORRAL_END(co);
+}
+static int32_t g_victim = 1000; /* what an address from a file would reach */
+static int32_t g_down; /* a game's global a predicate reads */
+#define SV_GLOBAL_FIELDS(F) F(int32_t, n)
+#define SV_GLOBAL_POINTS(P) P(waited)
+DECLARE_COROUTINE(sv_global, SV_GLOBAL_FIELDS)
+DEFINE_COROUTINE_AT(sv_global, SV_GLOBAL_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_GLOBAL_POINTS);
+    CORRAL_AWAIT_AT(co, waited, corral_wait_until(sv_field_up, &g_down)); /* a global, not a context */
+    CORRAL_END(co);
+}
+#define SV_NUMBERED_TYPES(X) X(sv_numbered, 7, 0) X(sv_global, 8, 0)
+CORRAL_DECLARE_REGISTRY(sv_num, SV_NUMBERED_TYPES)
+CORRAL_DEFINE_REGISTRY(sv_num, SV_NUMBERED_TYPES);
+
+static corral_sched *sv_num_sched(void)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.registry = &sv_num_registry;
+    d.predicates = &sv_predicates;
+    return sched_of(d);
+}
+
+Test(save, a_crafted_save_that_hands_a_field_predicate_a_number_is_refused_naming_it)
+{
+    corral_sched *a = sv_num_sched();
+    sv_numbered_start(a, (sv_numbered_ctx){.n = 5}); /* waits for 7: a number-taking predicate holding 5 */
+    const size_t n = corral_save(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+    corral_sched_destroy(a);
+    /* the attack: the record {id 1, a number, 5} made {id 3 (sv_field_up,
+       which reads through its argument), a number, &g_victim}, resealed */
+    const unsigned char rec[13] = {1, 0, 0, 0, 2, 5, 0, 0, 0, 0, 0, 0, 0};
+    const size_t at = sv_find(g_save, n, rec, sizeof rec);
+    cr_assert_neq(at, (size_t)-1, "the save holds the predicate's id, the kind `number` and its value");
+    g_save[at] = 3;
+    const uint64_t addr = (uint64_t)(uintptr_t)&g_victim;
+    for (unsigned k = 0; k < 8; k++) g_save[at + 5 + k] = (unsigned char)(addr >> (8 * k));
+    cr_assert(hostile_reseal_save(g_save, n));
+    corral_sched *b = sv_num_sched();
+    const uint64_t before = corral_state_hash(b);
+    cr_assert_not(corral_load(b, g_save, n), "a field-taking predicate is handed an address from the file");
+    cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
+    cr_assert(strstr(corral_last_error_detail(b), "sv_field_up") != NULL, "%s", corral_last_error_detail(b));
+    cr_assert_eq(corral_state_hash(b), before, "nothing changed");
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert_eq(g_victim, 1000);
+    corral_sched_destroy(b);
+}
+
+Test(save, a_predicate_argument_outside_every_context_is_not_saved_and_the_detail_says_why)
+{
+    corral_sched *a = sv_num_sched();
+    sv_global_start(a, (sv_global_ctx){0});
+    memset(g_save, 0xAB, 64);
+    cr_assert_eq(corral_save(a, g_save, sizeof g_save), 0);
+    cr_assert_eq(corral_last_error(a), CORRAL_ERR_UNSAVABLE);
+    const char *why = corral_last_error_detail(a);
+    cr_assert(strstr(why, "sv_global") && strstr(why, "outside every coroutine's context"), "%s", why);
+    cr_assert_eq(g_save[0], 0xAB, "nothing written");
+    corral_sched_destroy(a);
+}
+
+/* A save of format 5, written by corral before format 6 (tests/expected/
+   predicate-address-v5.sav: one sv_watch waiting on its own field, whose
+   argument format 5 kept as the saving process's address) */
+Test(save, an_old_save_whose_predicate_holds_an_address_is_refused_by_name)
+{
+    FILE *f = fopen(CORRAL_SOURCE_DIR "/tests/expected/predicate-address-v5.sav", "rb");
+    cr_assert_not_null(f);
+    const size_t n = fread(g_save, 1, sizeof g_save, f);
+    fclose(f);
+    cr_assert_gt(n, 24);
+    cr_assert_eq(g_save[4], 5, "a save of format 5");
+    corral_sched *b = sv_sched();
+    const uint64_t before = corral_state_hash(b);
+    cr_assert_not(corral_load(b, g_save, n));
+    cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
+    const char *why = corral_last_error_detail(b);
+    cr_assert(strstr(why, "sv_field_up") && strstr(why, "address"), "%s", why);
+    cr_assert_eq(corral_state_hash(b), before);
+    corral_sched_destroy(b);
 }

@@ -812,12 +812,22 @@ typedef struct corral_saved_type {
     uint32_t field_count;
     const corral_field *fields; /* the saved build's fields, names and offsets */
 } corral_saved_type;
+/* What a registered predicate's `user` argument is, so that a save can
+   carry it without carrying an address (API.md, "Save games") */
+typedef enum corral_predicate_arg {
+    CORRAL_PREDICATE_CONTEXT = 0, /* NULL, or an address in a coroutine's context:
+                                     saved as (coroutine, field, byte) */
+    CORRAL_PREDICATE_NUMBER,      /* a number carried in the pointer, never read
+                                     through: saved as its value */
+    CORRAL_PREDICATE_ARG_COUNT
+} corral_predicate_arg;
 typedef struct corral_predicate_registry {
     const char *name;
     bool (*const *fns)(void *user); /* corral_predicate each */
     const uint32_t *ids; /* stable, non-zero */
     const char *const *names;
     uint32_t count;
+    const uint8_t *args; /* corral_predicate_arg each; NULL: every one CONTEXT */
 } corral_predicate_registry;
 typedef struct corral_sched_desc {
     void *memory;                /* caller-owned block, or NULL */
@@ -1573,12 +1583,14 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    little-endian format that another process, another platform or the
    next build of the game can load. Types go by registry id (desc.registry)
    with their field names, resume points by name (DEFINE_COROUTINE_AT),
-   predicates by id (desc.predicates), timers as time left on their clock;
-   no pointer is written.
+   predicates by id (desc.predicates) with their argument as a context's
+   field or a number, timers as time left on their clock; no pointer is
+   written (API.md, "Save games").
    corral_save: writes into buf (NULL: only measures); the bytes of the
    save, or 0 with CORRAL_ERR_UNSAVABLE naming what cannot be saved (a type
    without a registry id, a pointer field, an unnamed resume point, an
-   unregistered predicate), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
+   unregistered predicate or one whose argument is an address outside
+   every context), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
    ticks guard's IN_TICK or DESTROYING.
    corral_load: replaces the state of sched (its coroutines end with
    CORRAL_END_DESTROYED first) by the save's. Every count, id, index,
@@ -1588,17 +1600,24 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    desc.upgrade runs), integers and floats may widen; a field or point the
    build no longer has is refused. */
 /* A list X(fn, id) of predicate functions, for save games:
-   CORRAL_DEFINE_PREDICATES(game, GAME_PREDICATES) defines game_predicates. */
-#define CORRAL__GEN_PRED_FN(fn, id) fn,
-#define CORRAL__GEN_PRED_ID(fn, id) (uint32_t)(id),
-#define CORRAL__GEN_PRED_NAME(fn, id) #fn,
+   CORRAL_DEFINE_PREDICATES(game, GAME_PREDICATES) defines game_predicates.
+   X(fn, id, CORRAL_PREDICATE_NUMBER) declares that fn's `user` is a number;
+   X(fn, id) that it is NULL or an address in a coroutine's context. */
+#define CORRAL__GEN_PRED_FN(fn, ...) fn,
+#define CORRAL__GEN_PRED_ID(fn, ...) (uint32_t)(CORRAL__PRED_FIRST(__VA_ARGS__, ~)),
+#define CORRAL__GEN_PRED_NAME(fn, ...) #fn,
+#define CORRAL__GEN_PRED_ARG(fn, ...) (uint8_t)(CORRAL__PRED_SECOND(__VA_ARGS__, CORRAL_PREDICATE_CONTEXT, ~)),
+#define CORRAL__PRED_FIRST(a, ...) a
+#define CORRAL__PRED_SECOND(a, b, ...) b
 #define CORRAL_DEFINE_PREDICATES(reg, LIST)                                                          \
     static bool (*const reg##__pred_fns[])(void *) = {LIST(CORRAL__GEN_PRED_FN)};                     \
     static const uint32_t reg##__pred_ids[] = {LIST(CORRAL__GEN_PRED_ID)};                            \
     static const char *const reg##__pred_names[] = {LIST(CORRAL__GEN_PRED_NAME)};                     \
+    static const uint8_t reg##__pred_args[] = {LIST(CORRAL__GEN_PRED_ARG)};                           \
     const corral_predicate_registry reg##_predicates = {#reg, reg##__pred_fns, reg##__pred_ids,       \
                                                         reg##__pred_names,                            \
-                                                        (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0])}
+                                                        (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0]), \
+                                                        reg##__pred_args}
 /* Whether names[0 .. count) are the named points of co's type, in order;
    reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
    coroutine's first step in debug builds. */

@@ -76,6 +76,21 @@ void corral__retire(corral__class *c, corral_co *co)
     c->retired++;
 }
 
+/* the live coroutine whose slot holds address p, or NULL (p is no address
+   of a live slot of this block) */
+corral_co *corral__co_holding(const corral_sched *s, const void *p)
+{
+    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
+    for (uint32_t ci = 0; a >= b && ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const uint64_t off = (uint64_t)(a - b);
+        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
+        corral_co *co = CORRAL__CO(s, corral__slot_off(c, (uint32_t)((off - c->base) / c->slot_size)));
+        return corral__state_alive(co->state) ? co : NULL;
+    }
+    return NULL;
+}
+
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
 {
     for (uint32_t i = 0; i < s->arena.class_count; i++)

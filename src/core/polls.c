@@ -35,14 +35,23 @@ static corral__list corral__poll_list(corral_sched *s, const corral__node *n)
     return l;
 }
 
+/* fn's place in desc.predicates (or, fn NULL, id's), or NIL */
+static uint32_t corral__predicate_at(const corral_predicate_registry *pr, corral_predicate fn, uint32_t id)
+{
+    for (uint32_t q = 0; pr && q < pr->count; q++)
+        if (fn ? pr->fns[q] == fn : pr->ids[q] == id) return q;
+    return CORRAL__NIL;
+}
+static bool corral__predicate_takes_number(const corral_predicate_registry *pr, uint32_t q)
+{
+    return pr->args && pr->args[q] == CORRAL_PREDICATE_NUMBER;
+}
+
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
 {
     for (uint32_t q = 0; q < s->types.seen_count; q++) /* first: a wait's usual answer, in 16 compares at most */
         if (s->types.seen[q] == fn) return true;
-    const corral_predicate_registry *pr = s->types.predicates;
-    for (uint32_t q = 0; pr && q < pr->count; q++)
-        if (pr->fns[q] == fn) return true;
-    return false;
+    return corral__predicate_at(s->types.predicates, fn, 0) != CORRAL__NIL;
 }
 
 /* polled at the runs of its phase after this one, as a plain yield resumes
@@ -77,59 +86,118 @@ static void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i
     corral__list_push(s, corral__poll_list(s, n), i);
 }
 
-/* ---- save games: its predicate by its id in desc.predicates, its user value */
-static bool corral__predicate_id(const corral_sched *s, corral_predicate fn, uint32_t *id)
+/* ---- save games: its predicate by its id in desc.predicates, then its
+   argument as its registration declares it (never an address): nothing,
+   a place in a context (coroutine, field, byte) or a number */
+enum { CORRAL__ARG_NONE, CORRAL__ARG_PLACE, CORRAL__ARG_NUMBER, CORRAL__ARG_ADDRESS /* format 5 and before */ };
+
+/* a saved argument: its kind, and for a place its coroutine's slot, field
+   and byte; NULL, or why it cannot be saved */
+typedef struct corral__parg {
+    uint32_t kind, field, byte;
+    const corral_co *holder;
+} corral__parg;
+static const char *corral__poll_arg(const corral_sched *s, const corral__node *n, corral__parg *a)
 {
     const corral_predicate_registry *pr = s->types.predicates;
-    for (uint32_t i = 0; pr && i < pr->count; i++)
-        if (pr->fns[i] == fn) {
-            *id = pr->ids[i];
-            return true;
-        }
-    return false;
+    const uint32_t q = corral__predicate_at(pr, n->u.p.fn, 0);
+    a->kind = CORRAL__ARG_NONE;
+    if (q == CORRAL__NIL) return "waits on a predicate not in desc.predicates";
+    if (corral__predicate_takes_number(pr, q)) {
+        a->kind = CORRAL__ARG_NUMBER;
+        return NULL;
+    }
+    if (!n->u.p.user) return NULL;
+    const corral_co *o = corral__co_holding(s, n->u.p.user);
+    if (!o) return "waits on a predicate whose argument is an address outside every coroutine's context (a save "
+                   "carries no address: pass NULL or a context's field, or declare it CORRAL_PREDICATE_NUMBER)";
+    const corral__type_entry *te = &corral__types(s)[o->type];
+    const uint64_t off = (uint64_t)((const unsigned char *)n->u.p.user - (const unsigned char *)o);
+    if (off < te->ctx_off || off >= (uint64_t)te->ctx_off + te->ctx_size ||
+        (a->field = corral__field_at(te->vt, (uint32_t)(off - te->ctx_off), &a->byte)) == CORRAL__NIL)
+        return "waits on a predicate whose argument lies in a coroutine's slot outside its context's fields";
+    a->kind = CORRAL__ARG_PLACE;
+    a->holder = o;
+    return NULL;
 }
-static bool corral__poll_savable(const corral_sched *s, const corral__node *n)
+static bool corral__poll_savable(const corral_sched *s, const corral__node *n, const char **why)
 {
-    uint32_t id;
-    return corral__predicate_id(s, n->u.p.fn, &id);
+    corral__parg a;
+    return (*why = corral__poll_arg(s, n, &a)) == NULL;
 }
 static void corral__poll_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
     (void)te;
-    uint32_t id = 0;
-    corral__predicate_id(s, n->u.p.fn, &id);
-    corral__put_u(io, id, 4);
-    corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
+    corral__parg a = {0, 0, 0, NULL};
+    corral__poll_arg(s, n, &a); /* savable: checked before anything was written */
+    const uint32_t q = corral__predicate_at(s->types.predicates, n->u.p.fn, 0);
+    corral__put_u(io, q == CORRAL__NIL ? 0u : s->types.predicates->ids[q], 4);
+    corral__put_u(io, a.kind, 1);
+    if (a.kind == CORRAL__ARG_PLACE) {
+        corral__put_u(io, corral__handle_of(s, a.holder).index, 4);
+        corral__put_u(io, a.field, 4);
+        corral__put_u(io, a.byte, 4);
+    } else if (a.kind == CORRAL__ARG_NUMBER) {
+        corral__put_u(io, (uint64_t)(uintptr_t)n->u.p.user, 8);
+    }
 }
 static void corral__poll_read(corral__io *io, corral__lwait *w)
 {
     w->ref = (uint32_t)corral__get_u(io, 4);
-    w->user = corral__get_u(io, 8);
-}
-static corral_predicate corral__predicate_by_id(const corral_sched *s, uint32_t id)
-{
-    const corral_predicate_registry *pr = s->types.predicates;
-    for (uint32_t q = 0; pr && q < pr->count; q++)
-        if (pr->ids[q] == id) return pr->fns[q];
-    return NULL;
+    if (io->version < 6) { /* the argument as a raw 64-bit value */
+        w->user = corral__get_u(io, 8);
+        w->arg = w->user ? CORRAL__ARG_ADDRESS : CORRAL__ARG_NONE;
+        return;
+    }
+    w->arg = (uint8_t)corral__get_u(io, 1);
+    if (w->arg == CORRAL__ARG_PLACE) {
+        w->holder = (uint32_t)corral__get_u(io, 4);
+        w->user = corral__get_u(io, 4); /* the field */
+        w->seq = (uint32_t)corral__get_u(io, 4);
+    } else if (w->arg == CORRAL__ARG_NUMBER) {
+        w->user = corral__get_u(io, 8);
+    }
 }
 static const char *corral__poll_check(const corral__lview *v, const corral__lwait *w)
 {
     const corral_sched *s = v->s;
-    if (!corral__predicate_by_id(s, w->ref))
-        return "a coroutine of type %s waits on a predicate id not in desc.predicates%s";
+    const corral_predicate_registry *pr = s->types.predicates;
+    const uint32_t q = corral__predicate_at(pr, NULL, w->ref);
+    if (q == CORRAL__NIL) return "a coroutine of type %s waits on a predicate id not in desc.predicates%s";
     if (w->list >= CORRAL__PRED_NEXT + s->run.phases || w->list == CORRAL__PRED_POLL ||
         (w->list < CORRAL__PRED_POLL && w->list >= s->run.phases))
         return "a predicate of type %s is on no list%s";
-    return NULL;
+    if (v->what) *v->what = pr->names ? pr->names[q] : "";
+    const bool number = corral__predicate_takes_number(pr, q);
+    switch (w->arg) {
+    case CORRAL__ARG_NONE: return NULL;
+    case CORRAL__ARG_NUMBER:
+        if (!number) return "a coroutine of type %s waits on predicate %s, which takes no number (its registration)";
+        return w->user > UINTPTR_MAX ? "a coroutine of type %s waits on predicate %s with a number too large here" : NULL;
+    case CORRAL__ARG_ADDRESS:
+        if (number) return w->user > UINTPTR_MAX ? "a coroutine of type %s waits on predicate %s with a number too large here" : NULL;
+        return "a coroutine of type %s waits on predicate %s with an address for its argument (a save before format 6): "
+               "it cannot be loaded";
+    case CORRAL__ARG_PLACE:
+        if (number) return "a coroutine of type %s waits on predicate %s, which takes a number (its registration)";
+        if (w->user > 0xFFFFFFFFu || v->place(v->L, w->holder, (uint32_t)w->user, w->seq) == CORRAL__NIL)
+            return "a coroutine of type %s waits on predicate %s, whose argument's field has no place in this build";
+        return NULL;
+    default: return "a coroutine of type %s waits on predicate %s with an argument of no kind";
+    }
 }
 static void corral__poll_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held)
 {
     (void)co;
     corral_sched *s = v->s;
     corral__node *n = &corral__nodes(s)[i];
-    n->u.p.fn = corral__predicate_by_id(s, w->ref);
-    n->u.p.user = (void *)(uintptr_t)w->user;
+    n->u.p.fn = s->types.predicates->fns[corral__predicate_at(s->types.predicates, NULL, w->ref)];
+    n->u.p.user = NULL;
+    if (w->arg == CORRAL__ARG_PLACE)
+        n->u.p.user = (unsigned char *)corral__co_of_global(s, v->slot(v->L, w->holder)) +
+                      v->place(v->L, w->holder, (uint32_t)w->user, w->seq);
+    else if (w->arg != CORRAL__ARG_NONE)
+        n->u.p.user = (void *)(uintptr_t)w->user; /* a number: its registration says so */
     n->list = w->list;
     if (w->list >= CORRAL__PRED_NEXT) s->polls.next_pending = 1;
     if (!held) corral__list_push(s, corral__poll_list(s, n), i);

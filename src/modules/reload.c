@@ -176,20 +176,6 @@ static uint32_t corral__reload_place(const corral_type *vt, const corral_type *n
     return nv->ctx_offset + nf->offset + delta;
 }
 
-/* the live coroutine whose slot holds address p, or NULL */
-static corral_co *corral__reload_slot_of(corral_sched *s, const void *p)
-{
-    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
-    for (uint32_t ci = 0; a >= b && ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        const uint64_t off = (uint64_t)(a - b);
-        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
-        corral_co *co = CORRAL__CO(s, corral__slot_off(c, (uint32_t)((off - c->base) / c->slot_size)));
-        return corral__state_alive(co->state) ? co : NULL;
-    }
-    return NULL;
-}
-
 /* the largest context of a live coroutine that moves (0: none) */
 static uint32_t corral__reload_need(const corral_sched *s)
 {
@@ -213,7 +199,7 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
         corral__node *n = &N[i];
         if (n->co == CORRAL__NIL) continue;
         if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) { /* its argument, if it lies in a context */
-            corral_co *o = corral__reload_slot_of(s, n->u.p.user);
+            corral_co *o = corral__co_holding(s, n->u.p.user);
             const corral__type_entry *te = o ? &corral__types(s)[o->type] : NULL;
             if (!te || !te->moves) continue;
             const uint32_t at = corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget),

@@ -17,7 +17,8 @@
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 5u /* 5: channels' capacities and closes, signals that stay
+#define CORRAL__SAVE_VERSION 6u /* 6: a predicate's argument as a place or a number, never an address;
+                                   5: channels' capacities and closes, signals that stay
                                    set, semaphores' maximums and waits for n permits, a
                                    wait ended by a close; 4: each time domain's parent; 3: handle fields have kinds of
                                    their own, the phase byte carries the step contract's flags;
@@ -88,9 +89,9 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
     const corral__node *N = corral__nodes(s);
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
         const corral__wait_part *p = corral__node_part_of(N[i].kind);
-        if (p && p->savable && !p->savable(s, &N[i])) {
-            snprintf(io->detail, sizeof io->detail,
-                     "a coroutine of type %s waits on a predicate not in desc.predicates", vt->name);
+        const char *why = NULL;
+        if (p && p->savable && !p->savable(s, &N[i], &why)) {
+            snprintf(io->detail, sizeof io->detail, "a coroutine of type %s %s", vt->name, why);
             return false;
         }
     }
@@ -817,10 +818,34 @@ static uint32_t corral__lv_slot(const void *L, uint32_t ref)
     corral__lco_at(((const corral__loader *)L)->s, ref, &g);
     return g;
 }
-static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, uint32_t type, uint32_t domain)
+static uint32_t corral__lv_place(const void *Lp, uint32_t ref, uint32_t field, uint32_t delta)
 {
-    corral__lview v = {L, L->s, self, type, &corral__types(L->s)[L->t[type].ti], domain, L->domains, L->version,
-                       corral__lv_find, corral__lv_item, corral__lv_dest, corral__lv_slot};
+    const corral__loader *L = (const corral__loader *)Lp;
+    const uint32_t pos = corral__lfind(L, ref);
+    if (pos == CORRAL__NIL) return CORRAL__NIL;
+    const size_t rec = corral__le32(L->io.r + L->table_at + 12 * (size_t)pos + 8);
+    if (rec > L->io.size || L->io.size - rec < 4) return CORRAL__NIL;
+    const uint32_t t = corral__ltype_of(L, corral__le32(L->io.r + rec));
+    const uint32_t at = t == CORRAL__NIL ? CORRAL__NIL : corral__ldest_room(L, &L->t[t], field, delta, NULL);
+    return at == CORRAL__NIL ? CORRAL__NIL : corral__types(L->s)[L->t[t].ti].ctx_off + at;
+}
+static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, uint32_t type, uint32_t domain,
+                                      const char **what)
+{
+    corral__lview v = {L,
+                       L->s,
+                       self,
+                       type,
+                       &corral__types(L->s)[L->t[type].ti],
+                       domain,
+                       L->domains,
+                       L->version,
+                       corral__lv_find,
+                       corral__lv_item,
+                       corral__lv_dest,
+                       corral__lv_slot,
+                       corral__lv_place,
+                       what};
     return v;
 }
 
@@ -979,9 +1004,10 @@ static bool corral__lcheck(corral__loader *L)
                 (fired && c.mode != CORRAL__MODE_ALL))
                 return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
             const corral__wait_part *p = corral__node_part_of(lw->kind);
-            const corral__lview v = corral__lview_of(L, index, c.type, c.domain);
+            const char *what = NULL;
+            const corral__lview v = corral__lview_of(L, index, c.type, c.domain, &what);
             const char *why = p && p->check ? p->check(&v, lw) : "a wait of type %s is of no kind that waits%s";
-            if (why) return corral__lfail(L, why, tn, none);
+            if (why) return corral__lfail(L, why, tn, what);
         }
     }
     if (io->bad) return false;
@@ -1196,7 +1222,7 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
         n->attached = held ? 2 : fired ? 0 : 1;
         n->order = s->nodes.order++;
         held = held || fired; /* in no container */
-        const corral__lview v = corral__lview_of(L, CORRAL__NIL, c->type, m->domain);
+        const corral__lview v = corral__lview_of(L, CORRAL__NIL, c->type, m->domain, NULL);
         corral__node_part_of(lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
     }
 }
