@@ -1757,6 +1757,9 @@ uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
    into field f of the context at dst, widened (integers little-endian,
    as every target and a save's contexts are) */
 bool corral__str_is(const char *p, uint32_t len, const char *z);
+/* whether type nv of this build takes over, under its registry id, a type
+   of another build named name (len bytes): the same name */
+bool corral__type_follows(const corral_type *nv, const char *name, uint32_t len);
 const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len);
 bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, const char *type, uint32_t tlen);
 void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind, uint32_t size);

@@ -362,6 +362,22 @@ DEFINE_COROUTINE_AT(depot_moved, DEPOT_POINTS)
     CORRAL_END(co);
 }
 
+/* a later build of a type as its library would ship it: this file's type
+   t (each build here is a type of its own) under the first build's name,
+   which a reload, as a load, requires */
+static const corral_type *named(const corral_type *t, const char *name)
+{
+    static corral_type copy[16];
+    static int n;
+    for (int i = 0; i < n; i++)
+        if (copy[i].step == t->step && !strcmp(copy[i].name, name)) return &copy[i];
+    cr_assert_lt(n, 16);
+    copy[n] = *t;
+    copy[n].name = name;
+    return &copy[n++];
+}
+#define CTX_AS(T, NAME, s, h) ((T##_ctx *)corral_context((s), (h), named(&T##_type, NAME)))
+
 static const corral_type *cart_build_types[2][3];
 static const uint32_t cart_ids[3] = {7, 8, 9};
 static corral_registry cart_build(const corral_type *cart_t, const corral_type *hauler_t, const corral_type *depot_t)
@@ -379,8 +395,8 @@ static void cart_upgrade(const corral_type *type, void *ctx, const corral_saved_
 {
     (void)old_ctx;
     ++*(int *)user;
-    cr_assert_str_eq(old->name, type == &cart_moved_type ? "cart" : type == &hauler_moved_type ? "hauler" : "depot");
-    if (type == &cart_moved_type) ((cart_moved_ctx *)ctx)->extra = 42;
+    cr_assert_str_eq(old->name, type->name);
+    if (type->step == cart_moved_type.step) ((cart_moved_ctx *)ctx)->extra = 42;
 }
 
 typedef struct cart_scene {
@@ -417,17 +433,18 @@ Test(reload, a_context_laid_out_otherwise_moves_with_every_place_a_wait_keeps_in
     const corral_start_desc group = {.owner = 77, .tags = 4};
     corral_handle g = corral_start_ex(c.s, &cart_type, &third, sizeof third, &group);
     cr_assert(corral_pause(c.s, g));
-    corral_registry r2 = cart_build(&cart_moved_type, &hauler_moved_type, &depot_moved_type);
+    corral_registry r2 = cart_build(named(&cart_moved_type, "cart"), named(&hauler_moved_type, "hauler"),
+                                    named(&depot_moved_type, "depot"));
     int upgrades = 0;
     corral_reload_desc r = {&r2, &cart_predicates, cart_upgrade, &upgrades};
     cr_assert(corral_reload(c.s, &r), "%s", corral_last_error_detail(c.s));
     cr_assert_eq(upgrades, 5, "once for each context moved: three carts, a depot, a hauler; no step ran");
     cr_assert(corral_paused(c.s, g), "its pause kept");
-    cr_assert_eq(cart_moved_ctx_of(c.s, g)->load, 1);
+    cr_assert_eq(CTX_AS(cart_moved, "cart", c.s, g)->load, 1);
     cr_assert_eq(corral_stop_tags(c.s, 4), 1, "its group kept");
     cr_assert(!corral_alive(c.s, g));
     cr_assert(corral_verify(c.s), "%s", corral_last_error_detail(c.s));
-    const cart_moved_ctx *a = cart_moved_ctx_of(c.s, c.recv), *b = cart_moved_ctx_of(c.s, c.watch);
+    const cart_moved_ctx *a = CTX_AS(cart_moved, "cart", c.s, c.recv), *b = CTX_AS(cart_moved, "cart", c.s, c.watch);
     cr_assert(a && b);
     cr_assert(a->load == -5 && a->speed == 1.5 && a->extra == 42, "widened by sign; the hook's field");
     cr_assert(b->load == 13 && b->speed == 2.5 && b->got == 10 && b->flag == 0);
@@ -440,7 +457,7 @@ Test(reload, a_context_laid_out_otherwise_moves_with_every_place_a_wait_keeps_in
     cr_assert_eq(a->load, 94);
     cr_assert(b->speed == 5.0, "the predicate read the moved flag");
     for (int f = 0; f < 4; f++) corral_tick(c.s, 0.25f);
-    const depot_moved_ctx *dp = depot_moved_ctx_of(c.s, c.depot);
+    const depot_moved_ctx *dp = CTX_AS(depot_moved, "depot", c.s, c.depot);
     cr_assert(dp && dp->done == 1 && dp->haul == 42 && dp->spare == 0, "the call's result in the moved field");
     cr_assert(corral_verify(c.s));
     corral_sched_destroy(c.s);
@@ -480,14 +497,14 @@ static const corral_field *cart_wrong_fields(uint32_t *count)
 Test(reload, a_narrowed_or_retyped_field_or_a_place_gone_is_refused_by_name)
 {
     static corral_type wrong;
-    wrong = cart_moved_type;
+    wrong = *named(&cart_moved_type, "cart");
     wrong.fields = cart_wrong_fields;
     cart_refused(&wrong, 128, "far");
-    cart_refused(&cart_narrow_type, 128, "load");
-    cart_refused(&cart_retype_type, 128, "speed");
-    cart_refused(&cart_nogot_type, 128, "got");
-    cart_refused(&cart_noflag_type, 128, "flag");
-    cart_refused(&cart_big_type, 128, "outgrows its 128-byte slots");
+    cart_refused(named(&cart_narrow_type, "cart"), 128, "load");
+    cart_refused(named(&cart_retype_type, "cart"), 128, "speed");
+    cart_refused(named(&cart_nogot_type, "cart"), 128, "got");
+    cart_refused(named(&cart_noflag_type, "cart"), 128, "flag");
+    cart_refused(named(&cart_big_type, "cart"), 128, "outgrows its 128-byte slots");
 }
 
 /* a context past the stack's room moves through a free slot */
@@ -514,7 +531,8 @@ DEFINE_COROUTINE_AT(hoard_moved, HOARD_POINTS)
 
 Test(reload, a_large_context_moves_through_a_free_slot_or_is_refused_without_one)
 {
-    static const corral_type *t1[] = {&hoard_type}, *t2[] = {&hoard_moved_type};
+    static const corral_type *t1[] = {&hoard_type}, *t2[1];
+    t2[0] = named(&hoard_moved_type, "hoard");
     static const uint32_t ids[] = {5};
     const corral_registry r1 = {"hoards", t1, ids, NULL, 1}, r2 = {"hoards", t2, ids, NULL, 1};
     for (int full = 0; full < 2; full++) {
@@ -537,7 +555,7 @@ Test(reload, a_large_context_moves_through_a_free_slot_or_is_refused_without_one
         } else {
             cr_assert(corral_reload(s, &r), "%s", corral_last_error_detail(s));
             for (int i = 0; i < 2; i++) {
-                const hoard_moved_ctx *c = hoard_moved_ctx_of(s, h[i]);
+                const hoard_moved_ctx *c = CTX_AS(hoard_moved, "hoard", s, h[i]);
                 cr_assert(c && c->n == -7 * (i + 1) && c->bag.coins[99] == 99 * (i + 1));
             }
             cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
@@ -574,9 +592,10 @@ DEFINE_COROUTINE_AT(pack_small, PACK_POINTS)
 
 Test(reload, a_type_that_shrank_keeps_its_class_and_a_save_then_loads_in_a_fresh_scheduler)
 {
-    static const corral_type *t1[] = {&pack_type}, *t2[] = {&pack_small_type};
+    static const corral_type *t1[] = {&pack_type}, *t2[1];
+    t2[0] = named(&pack_small_type, "pack");
     static const uint32_t ids[] = {6};
-    static const corral_registry r1 = {"packs", t1, ids, NULL, 1}, r2 = {"packs", t2, ids, NULL, 1};
+    const corral_registry r1 = {"packs", t1, ids, NULL, 1}, r2 = {"packs", t2, ids, NULL, 1};
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
     d.classes[0] = (corral_class_desc){64, 8};
@@ -588,11 +607,12 @@ Test(reload, a_type_that_shrank_keeps_its_class_and_a_save_then_loads_in_a_fresh
     cr_assert_eq(h.index >> 24, 1, "in the 256-byte class");
     corral_reload_desc r = {&r2, NULL, NULL, NULL};
     cr_assert(corral_reload(s, &r), "%s", corral_last_error_detail(s));
-    cr_assert_eq(pack_small_ctx_of(s, h)->n, 7, "in its slot still, its count widened");
+    cr_assert_eq(CTX_AS(pack_small, "pack", s, h)->n, 7, "in its slot still, its count widened");
     static unsigned char save[4096];
     const size_t n = corral_save(s, save, sizeof save);
     cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
-    corral_handle k = pack_small_start(s, (pack_small_ctx){0});
+    const pack_small_ctx zero = {0};
+    corral_handle k = corral_start(s, t2[0], &zero, sizeof zero);
     cr_assert_eq(k.index >> 24, 1, "its starts go to its class here");
     d.registry = &r2; /* a fresh scheduler of the new build would place it in the 64-byte class */
     corral_sched *t = sched_of(d);
@@ -601,9 +621,75 @@ Test(reload, a_type_that_shrank_keeps_its_class_and_a_save_then_loads_in_a_fresh
     cr_assert(corral_stop(s, k));
     cr_assert_eq(corral_state_hash(t), corral_state_hash(s));
     corral_tick(t, 0.25f);
-    cr_assert_eq(pack_small_ctx_of(t, h)->n, 17);
-    cr_assert_eq(pack_small_start(t, (pack_small_ctx){0}).index >> 24, 1, "the load keeps the type where the save had it");
+    cr_assert_eq(CTX_AS(pack_small, "pack", t, h)->n, 17);
+    cr_assert_eq(corral_start(t, t2[0], &zero, sizeof zero).index >> 24, 1, "the load keeps the type where the save had it");
     cr_assert(corral_verify(t));
     corral_sched_destroy(t);
     corral_sched_destroy(s);
+}
+
+/* what a save's load into the new build refuses, a reload refuses: a field
+   retyped at the same size (its bytes would read as another type) and a
+   type renamed under its id */
+typedef struct rover_pos { float x, y; } rover_pos;
+typedef struct rover_cell { int32_t col, row; } rover_cell;
+#define ROVER_POINTS(P) P(roving)
+#define ROVER_FIELDS(F) F(int, laps) F(rover_pos, at)
+DECLARE_COROUTINE(rover, ROVER_FIELDS)
+DEFINE_COROUTINE_AT(rover, ROVER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, ROVER_POINTS);
+    for (;;) {
+        ctx->laps++;
+        CORRAL_WAIT_FRAME_AT(co, roving);
+    }
+    CORRAL_END(co);
+}
+#define ROVER_CELL_FIELDS(F) F(int, laps) F(rover_cell, at)
+DECLARE_COROUTINE(rover_on_cells, ROVER_CELL_FIELDS)
+DEFINE_COROUTINE_AT(rover_on_cells, ROVER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, ROVER_POINTS);
+    for (;;) {
+        ctx->laps++;
+        CORRAL_WAIT_FRAME_AT(co, roving);
+    }
+    CORRAL_END(co);
+}
+
+Test(reload, what_a_load_into_the_new_build_refuses_a_reload_refuses_too)
+{
+    static const corral_type *t1[] = {&rover_type}, *t2[1];
+    static const uint32_t ids[] = {11};
+    const corral_type *builds[2] = {named(&rover_on_cells_type, "rover"), named(&rover_type, "wagon")};
+    const char *why_word[2] = {"field at", "another type"};
+    static unsigned char save[4096];
+    for (int b = 0; b < 2; b++) {
+        const corral_registry r1 = {"rovers", t1, ids, NULL, 1};
+        t2[0] = builds[b];
+        const corral_registry r2 = {"rovers", t2, ids, NULL, 1};
+        corral_sched_desc d = one_class_desc(64, 4);
+        d.registry = &r1;
+        corral_sched *s = sched_of(d);
+        corral_handle h = rover_start(s, (rover_ctx){.at = {1.5f, 2.5f}});
+        corral_tick(s, 0.25f);
+        const size_t n = corral_save(s, save, sizeof save);
+        cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+        const uint64_t before = corral_state_hash(s);
+        corral_reload_desc r = {&r2, NULL, NULL, NULL};
+        cr_assert(!corral_reload(s, &r), "%s: a reload takes it", builds[b]->name);
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_RELOAD);
+        cr_assert(strstr(corral_last_error_detail(s), "rover") && strstr(corral_last_error_detail(s), why_word[b]),
+                  "%s", corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), before, "nothing changed");
+        corral_tick(s, 0.25f);
+        cr_assert_eq(rover_ctx_of(s, h)->laps, 3, "the old build runs on");
+        d.registry = &r2; /* the same state loaded into the new build: the same rule */
+        corral_sched *t = sched_of(d);
+        cr_assert(!corral_load(t, save, n));
+        cr_assert_eq(corral_last_error(t), CORRAL_ERR_BAD_SAVE);
+        cr_assert(strstr(corral_last_error_detail(t), why_word[b]), "%s", corral_last_error_detail(t));
+        corral_sched_destroy(t);
+        corral_sched_destroy(s);
+    }
 }

@@ -2,7 +2,8 @@
     fields.c -- a context's fields between two builds of its type: which
     field of the new build a field of the old one goes into (by name) and
     whether its value fits there (the same kind; integers and floats may
-    widen), and the copy that widens it. A save game's load and a hot reload share the rule; a program
+    widen; a type of its own keeps its type's name), and the copy that
+    widens it; and that a type keeps its name under its registry id. A save game's load and a hot reload share the rule; a program
     that does neither links none of it.
 */
 #include "../corral_internal.h"
@@ -12,6 +13,11 @@
 bool corral__str_is(const char *p, uint32_t len, const char *z)
 {
     return p && z && strlen(z) == len && memcmp(p, z, len) == 0;
+}
+
+bool corral__type_follows(const corral_type *nv, const char *name, uint32_t len)
+{
+    return corral__str_is(name, len, nv->name);
 }
 
 const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len)

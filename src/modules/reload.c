@@ -146,10 +146,25 @@ static bool corral__reload_movable(corral_sched *s, const corral__type_entry *te
     }
     if (nv->result_size && (nv->result_size > nv->ctx_size || nv->result_offset > nv->ctx_size - nv->result_size))
         return corral__reload_refuse(s, "type %s: its result lies outside its context%s", vt->name, NULL);
-    for (uint32_t i = 0; i < n; i++) {
+    return true;
+}
+
+/* whether nv takes over te's type by the rule a save's load into the new
+   build keeps (fields.c): the same name, and every field it keeps by name
+   of a kind and size its value fits (else refused, naming them) */
+static bool corral__reload_follows(corral_sched *s, const corral__type_entry *te, const corral_type *nv)
+{
+    const corral_type *vt = te->vt;
+    if (!corral__type_follows(nv, vt->name, vt->name ? (uint32_t)strlen(vt->name) : 0u))
+        return corral__reload_refuse(s, "type %s: its id names another type in the new build (%s)", vt->name,
+                                     nv->name);
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++) {
         const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
         if (nf && !corral__reload_fits(&f[i], nf))
-            return corral__reload_refuse(s, "type %s: field %s narrowed or changed its kind", vt->name, f[i].name);
+            return corral__reload_refuse(s, "type %s: field %s narrowed or changed its kind or type", vt->name,
+                                         f[i].name);
     }
     return true;
 }
@@ -353,6 +368,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         const char *field;
         te->moves = corral__reload_layout(te->vt, nv, &field) != NULL; /* cleared by the caller on a refusal */
         if (te->moves && !corral__reload_movable(s, te, nv)) return false;
+        if (!corral__reload_follows(s, te, nv)) return false;
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* every coroutine's point, by name */
         const corral__class *c = &s->arena.classes[ci];

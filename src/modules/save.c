@@ -627,7 +627,7 @@ static bool corral__lread_head(corral__loader *L)
         if (t->ti == CORRAL__NIL) return corral__lfail(L, "type %s: its id is in no registry of this build%s", tname, NULL);
         /* a type is its name and its fields, not its id alone: another
            game's type under the same id is not this one */
-        if (!corral__str_is(name, nlen, corral__types(s)[t->ti].vt->name))
+        if (!corral__type_follows(corral__types(s)[t->ti].vt, name, nlen))
             return corral__lfail(L, "type %s: its id names another type in this build (%s)", tname,
                                  corral__types(s)[t->ti].vt->name);
         if (t->ctx_size > CORRAL_MAX_CONTEXT_SIZE || t->nfields > t->ctx_size + 1u)
