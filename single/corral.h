@@ -766,7 +766,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)") \
     X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
     X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged") \
-    X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed")
+    X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
+    X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -997,7 +998,8 @@ typedef struct corral_sched_desc {
     corral_hooks hooks;          /* none */
     corral_field_formatter field_formatter; /* none */
     const corral_predicate_registry *predicates; /* save games: predicates by id */
-    struct corral_upgrade {      /* save games: fills a loaded context's new fields */
+    struct corral_upgrade {      /* save games: fills a loaded context's new fields
+                                    (calls on the scheduler from it: CORRAL_ERR_LOADING) */
         void (*fn)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
                    void *user);
         void *user;
@@ -1724,7 +1726,7 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    without a registry id, a pointer field, an unnamed resume point, an
    unregistered predicate or one whose argument is an address outside
    every context), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
-   ticks guard's IN_TICK or DESTROYING.
+   ticks guard's IN_TICK or DESTROYING (or LOADING from a hook of a load).
    corral_load: replaces the state of sched (its coroutines end with
    CORRAL_END_DESTROYED first) by the save's. Every count, id, index,
    chain, field and resume point is checked before anything changes: a
@@ -1789,7 +1791,9 @@ typedef struct corral_reload_desc {
     const corral_registry *registry;             /* the new build's */
     const corral_predicate_registry *predicates; /* the new build's, or NULL */
     /* the new build's desc.upgrade, or NULL: called for each context
-       moved into a new layout, with the old one (its build still loaded) */
+       moved into a new layout, with the old one (its build still loaded);
+       it changes only ctx: a call on the scheduler from it is refused
+       (CORRAL_ERR_LOADING, API.md "Between ticks") */
     void (*upgrade)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
                     void *user);
     void *upgrade_user;
@@ -2632,6 +2636,7 @@ uint64_t corral__monotonic_ns(void *user)
 
 #define CORRAL__NIL 0xFFFFFFFFu
 #define CORRAL__MAGIC 0x6C72726Fu /* "orrl" */
+#define CORRAL__MAGIC_LOADING 0x64616F6Cu /* "load": a load or reload under way (corral__loading) */
 #define CORRAL__HEADER_SIZE 16u
 #define CORRAL__SLOT_STEP 8u /* slot sizes: multiples of this ... */
 #define CORRAL__SLOT_MIN 24u /* ... from this (header + 8) */
@@ -3626,6 +3631,11 @@ uint64_t corral__origin(void);
    call) or inside a tick, a step or a hook (IN_TICK). docs/API.md,
    "Between ticks". */
 bool corral__between_ticks(const char *call, const corral_sched *s);
+/* A load or a reload replacing s's state (save.c, reload.c), from its first
+   hook to its last: on, every call on s is refused with LOADING (its
+   hooks' calls: corral__check_slow); posts from other threads queue as
+   ever. docs/API.md, "Between ticks". */
+void corral__loading(corral_sched *s, bool on);
 /* public phase -> internal index; false if out of range (a custom phase:
    also check it against s->run.phases, corral__phase_of) */
 static inline bool corral__phase_index(corral_phase p, uint32_t *out)
@@ -4370,6 +4380,9 @@ uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
    into field f of the context at dst, widened (integers little-endian,
    as every target and a save's contexts are) */
 bool corral__str_is(const char *p, uint32_t len, const char *z);
+/* whether type nv of this build takes over, under its registry id, a type
+   of another build named name (len bytes): the same name */
+bool corral__type_follows(const corral_type *nv, const char *name, uint32_t len);
 const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len);
 bool corral__field_fits(const corral_field *f, uint8_t kind, uint32_t size, const char *type, uint32_t tlen);
 void corral__field_copy(unsigned char *dst, const corral_field *f, const unsigned char *src, uint8_t kind, uint32_t size);
@@ -5643,6 +5656,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_FORGED_HANDLE:
     case CORRAL_ERR_CTX_SIZE_MISMATCH:
     case CORRAL_ERR_IN_TICK:
+    case CORRAL_ERR_LOADING:
     case CORRAL_ERR_NOT_IN_STEP:
     case CORRAL_ERR_BAD_TYPE:
     case CORRAL_ERR_NOT_A_SCHED:
@@ -5782,6 +5796,10 @@ bool corral__check_slow(const corral_sched *s, const char *call)
     if (s) {
         err = CORRAL_ERR_NOT_A_SCHED;
 #if CORRAL__REGISTRY
+        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
+            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
+            return false;
+        }
         if (corral__registry_has(s) && s->magic == CORRAL__MAGIC) {
             if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) return true;
             /* another thread's scheduler: its error state is not ours to write */
@@ -5791,6 +5809,10 @@ bool corral__check_slow(const corral_sched *s, const char *call)
         }
 #else
         if (s->magic == CORRAL__MAGIC) return true;
+        if (s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
+            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
+            return false;
+        }
 #endif
     }
     corral__fail_at(NULL, NULL, err, call, CORRAL__NOH, NULL, NULL);
@@ -5866,7 +5888,8 @@ bool corral_signal_is_set(const corral_sched *s, corral_signal sig)
     fields.c -- a context's fields between two builds of its type: which
     field of the new build a field of the old one goes into (by name) and
     whether its value fits there (the same kind; integers and floats may
-    widen), and the copy that widens it. A save game's load and a hot reload share the rule; a program
+    widen; a type of its own keeps its type's name), and the copy that
+    widens it; and that a type keeps its name under its registry id. A save game's load and a hot reload share the rule; a program
     that does neither links none of it.
 */
 
@@ -5875,6 +5898,11 @@ bool corral_signal_is_set(const corral_sched *s, corral_signal sig)
 bool corral__str_is(const char *p, uint32_t len, const char *z)
 {
     return p && z && strlen(z) == len && memcmp(p, z, len) == 0;
+}
+
+bool corral__type_follows(const corral_type *nv, const char *name, uint32_t len)
+{
+    return corral__str_is(name, len, nv->name);
 }
 
 const corral_field *corral__field_named(const corral_type *vt, const char *name, uint32_t len)
@@ -8933,6 +8961,8 @@ bool corral__between_ticks(const char *call, const corral_sched *s)
                        call, CORRAL__NOH, NULL, NULL, false);
     return true;
 }
+
+void corral__loading(corral_sched *s, bool on) { s->magic = on ? CORRAL__MAGIC_LOADING : CORRAL__MAGIC; }
 
 static bool corral__may_run(const char *call, corral_sched *s)
 {
@@ -12761,10 +12791,25 @@ static bool corral__reload_movable(corral_sched *s, const corral__type_entry *te
     }
     if (nv->result_size && (nv->result_size > nv->ctx_size || nv->result_offset > nv->ctx_size - nv->result_size))
         return corral__reload_refuse(s, "type %s: its result lies outside its context%s", vt->name, NULL);
-    for (uint32_t i = 0; i < n; i++) {
+    return true;
+}
+
+/* whether nv takes over te's type by the rule a save's load into the new
+   build keeps (fields.c): the same name, and every field it keeps by name
+   of a kind and size its value fits (else refused, naming them) */
+static bool corral__reload_follows(corral_sched *s, const corral__type_entry *te, const corral_type *nv)
+{
+    const corral_type *vt = te->vt;
+    if (!corral__type_follows(nv, vt->name, vt->name ? (uint32_t)strlen(vt->name) : 0u))
+        return corral__reload_refuse(s, "type %s: its id names another type in the new build (%s)", vt->name,
+                                     nv->name);
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++) {
         const corral_field *nf = f[i].name ? corral__field_named(nv, f[i].name, (uint32_t)strlen(f[i].name)) : NULL;
         if (nf && !corral__reload_fits(&f[i], nf))
-            return corral__reload_refuse(s, "type %s: field %s narrowed or changed its kind", vt->name, f[i].name);
+            return corral__reload_refuse(s, "type %s: field %s narrowed or changed its kind or type", vt->name,
+                                         f[i].name);
     }
     return true;
 }
@@ -12968,6 +13013,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         const char *field;
         te->moves = corral__reload_layout(te->vt, nv, &field) != NULL; /* cleared by the caller on a refusal */
         if (te->moves && !corral__reload_movable(s, te, nv)) return false;
+        if (!corral__reload_follows(s, te, nv)) return false;
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* every coroutine's point, by name */
         const corral__class *c = &s->arena.classes[ci];
@@ -13007,15 +13053,9 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
     return true;
 }
 
-bool corral_reload(corral_sched *s, const corral_reload_desc *d)
+/* the reload, checked: nothing fails */
+static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
 {
-    if (!corral__check(s)) return false;
-    CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
-    if (!corral__between_ticks(__func__, s)) return false;
-    if (!corral__reload_check(s, d)) {
-        for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
-        return false;
-    }
     const corral_registry *reg = d->registry;
     /* the points first: they are read through the old types */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
@@ -13094,6 +13134,20 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     s->types.seen_count = 0; /* functions of the old build */
     s->types.upgrade.fn = d->upgrade;
     s->types.upgrade.user = d->upgrade_user;
+}
+
+bool corral_reload(corral_sched *s, const corral_reload_desc *d)
+{
+    if (!corral__check(s)) return false;
+    CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    if (!corral__between_ticks(__func__, s)) return false;
+    if (!corral__reload_check(s, d)) {
+        for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
+        return false;
+    }
+    corral__loading(s, true); /* its upgrade hook calls nothing on it */
+    corral__reload_apply(s, d);
+    corral__loading(s, false);
     return true;
 }
 #endif /* CORRAL_NO_RELOAD */
@@ -13727,7 +13781,7 @@ static bool corral__lread_head(corral__loader *L)
         if (t->ti == CORRAL__NIL) return corral__lfail(L, "type %s: its id is in no registry of this build%s", tname, NULL);
         /* a type is its name and its fields, not its id alone: another
            game's type under the same id is not this one */
-        if (!corral__str_is(name, nlen, corral__types(s)[t->ti].vt->name))
+        if (!corral__type_follows(corral__types(s)[t->ti].vt, name, nlen))
             return corral__lfail(L, "type %s: its id names another type in this build (%s)", tname,
                                  corral__types(s)[t->ti].vt->name);
         if (t->ctx_size > CORRAL_MAX_CONTEXT_SIZE || t->nfields > t->ctx_size + 1u)
@@ -14338,7 +14392,7 @@ static void corral__lplace(corral_sched *s, corral_co *co, uint8_t state)
 static void corral__lapply(corral__loader *L)
 {
     corral_sched *s = L->s;
-    /* what runs now ends, as at destroy (starts from cleanup hooks refused) */
+    /* what runs now ends, as at destroy (the reasons a destroy gives) */
     uint32_t destroying = s->flags & CORRAL__DESTROYING;
     s->flags |= CORRAL__DESTROYING;
     corral__end_all(s);
@@ -14476,7 +14530,9 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_SAVE, __func__, CORRAL__NOH, NULL, L->io.why);
         return false;
     }
+    corral__loading(s, true); /* its hooks (cleanup, upgrade) call nothing on it */
     corral__lapply(L);
+    corral__loading(s, false);
     return true;
 }
 #endif /* CORRAL_NO_SAVE */

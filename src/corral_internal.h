@@ -19,6 +19,7 @@
 
 #define CORRAL__NIL 0xFFFFFFFFu
 #define CORRAL__MAGIC 0x6C72726Fu /* "orrl" */
+#define CORRAL__MAGIC_LOADING 0x64616F6Cu /* "load": a load or reload under way (corral__loading) */
 #define CORRAL__HEADER_SIZE 16u
 #define CORRAL__SLOT_STEP 8u /* slot sizes: multiples of this ... */
 #define CORRAL__SLOT_MIN 24u /* ... from this (header + 8) */
@@ -1013,6 +1014,11 @@ uint64_t corral__origin(void);
    call) or inside a tick, a step or a hook (IN_TICK). docs/API.md,
    "Between ticks". */
 bool corral__between_ticks(const char *call, const corral_sched *s);
+/* A load or a reload replacing s's state (save.c, reload.c), from its first
+   hook to its last: on, every call on s is refused with LOADING (its
+   hooks' calls: corral__check_slow); posts from other threads queue as
+   ever. docs/API.md, "Between ticks". */
+void corral__loading(corral_sched *s, bool on);
 /* public phase -> internal index; false if out of range (a custom phase:
    also check it against s->run.phases, corral__phase_of) */
 static inline bool corral__phase_index(corral_phase p, uint32_t *out)

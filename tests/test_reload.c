@@ -693,3 +693,126 @@ Test(reload, what_a_load_into_the_new_build_refuses_a_reload_refuses_too)
         corral_sched_destroy(s);
     }
 }
+
+/* ---- a hook inside a load or a reload: every call on the scheduler from
+   it is refused with LOADING, whatever the call (API.md, "Between ticks") */
+static corral_sched *g_hooked;
+enum { HOOK_CALLS = 8 };
+static corral_error g_hook_err[HOOK_CALLS];
+static int g_hook_runs;
+static unsigned char g_hook_buf[8192];
+
+static void hook_calls(void)
+{
+    corral_sched *s = g_hooked;
+    const cart_ctx c = {.load = 1};
+    g_hook_runs++;
+    cr_assert_eq(corral_start(s, &cart_type, &c, sizeof c).gen, 0u);
+    g_hook_err[0] = corral_last_error(s);
+    cr_assert_eq(corral_tick(s, 0.25f), 0u);
+    g_hook_err[1] = corral_last_error(s);
+    cr_assert_eq(corral_save(s, g_hook_buf, sizeof g_hook_buf), 0u);
+    g_hook_err[2] = corral_last_error(s);
+    cr_assert_eq(corral_snapshot(s, g_hook_buf, sizeof g_hook_buf), 0u);
+    g_hook_err[3] = corral_last_error(s);
+    cr_assert(!corral_restore(s, g_hook_buf, sizeof g_hook_buf));
+    g_hook_err[4] = corral_last_error(s);
+    cr_assert(!corral_load(s, g_hook_buf, sizeof g_hook_buf));
+    g_hook_err[5] = corral_last_error(s);
+    static const corral_type *types[3] = {&cart_type, &hauler_type, &depot_type};
+    const corral_registry r = {"carts", types, cart_ids, NULL, 3};
+    corral_reload_desc rd = {&r, &cart_predicates, NULL, NULL};
+    cr_assert(!corral_reload(s, &rd));
+    g_hook_err[6] = corral_last_error(s);
+    corral_handle none = {0, 0};
+    cr_assert(!corral_stop(s, none));
+    g_hook_err[7] = corral_last_error(s);
+}
+static void hook_upgrade(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
+                         void *user)
+{
+    (void)type, (void)ctx, (void)old, (void)old_ctx, (void)user;
+    hook_calls();
+}
+static void hook_expect_loading(const char *where)
+{
+    cr_assert_gt(g_hook_runs, 0, "%s: the hook ran", where);
+    for (int i = 0; i < HOOK_CALLS; i++)
+        cr_assert_eq(g_hook_err[i], CORRAL_ERR_LOADING, "%s: call %d: %s", where, i, corral_error_str(g_hook_err[i]));
+    memset(g_hook_err, 0, sizeof g_hook_err);
+    g_hook_runs = 0;
+}
+
+Test(reload, every_call_from_a_reloads_upgrade_hook_is_refused_and_the_reload_completes)
+{
+    corral_registry r1 = cart_build(&cart_type, &hauler_type, &depot_type);
+    cart_scene c = cart_scene_of(&r1, 128, 8);
+    cart_scene q = cart_scene_of(&r1, 128, 8); /* the same reload, its hook quiet */
+    g_hooked = c.s;
+    corral_registry r2 = cart_build(named(&cart_moved_type, "cart"), named(&hauler_moved_type, "hauler"),
+                                    named(&depot_moved_type, "depot"));
+    corral_reload_desc r = {&r2, &cart_predicates, hook_upgrade, NULL};
+    cr_assert(corral_reload(c.s, &r), "%s", corral_last_error_detail(c.s));
+    hook_expect_loading("a reload's upgrade hook");
+    corral_reload_desc rq = {&r2, &cart_predicates, NULL, NULL};
+    cr_assert(corral_reload(q.s, &rq), "%s", corral_last_error_detail(q.s));
+    cr_assert(corral_verify(q.s), "quiet: %s", corral_last_error_detail(q.s));
+    cr_assert(corral_verify(c.s), "%s", corral_last_error_detail(c.s));
+    cr_assert_eq(corral_state_hash(c.s), corral_state_hash(q.s), "the hook's calls changed nothing");
+    cr_assert_eq(corral_live_count(c.s), corral_live_count(q.s), "no coroutine started from the hook");
+    corral_sched_destroy(q.s);
+    corral_sched_destroy(c.s);
+}
+
+/* a cart whose end calls the scheduler: the load ends it (DESTROYED) */
+static void hooked_cleanup(void *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    if (why == CORRAL_END_DESTROYED && g_hooked) hook_calls();
+}
+#define HOOKED_POINTS(P) P(idle)
+#define HOOKED_FIELDS(F) F(int, n)
+DECLARE_COROUTINE(hooked, HOOKED_FIELDS)
+DEFINE_COROUTINE_CLEANUP_AT(hooked, hooked_cleanup, HOOKED_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HOOKED_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    (void)ctx;
+    CORRAL_END(co);
+}
+
+Test(reload, every_call_from_a_loads_cleanup_or_upgrade_hook_is_refused_and_the_load_completes)
+{
+    corral_registry r1 = cart_build(&cart_type, &hauler_type, &depot_type);
+    cart_scene c = cart_scene_of(&r1, 128, 8);
+    static unsigned char save[8192];
+    const size_t n = corral_save(c.s, save, sizeof save);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(c.s));
+    /* the new build: carts laid out otherwise (the load's upgrade hook runs),
+       and a coroutine of its own whose cleanup runs when the load ends it */
+    static const corral_type *types[4];
+    static const uint32_t ids[4] = {7, 8, 9, 12};
+    types[0] = named(&cart_moved_type, "cart");
+    types[1] = named(&hauler_moved_type, "hauler");
+    types[2] = named(&depot_moved_type, "depot");
+    types[3] = &hooked_type;
+    const corral_registry r2 = {"carts", types, ids, NULL, 4};
+    corral_sched_desc d = one_class_desc(128, 8);
+    d.registry = &r2;
+    d.predicates = &cart_predicates;
+    d.upgrade.fn = hook_upgrade;
+    corral_sched *t = sched_of(d);
+    hooked_start(t, (hooked_ctx){0});
+    g_hooked = t;
+    cr_assert(corral_load(t, save, n), "%s", corral_last_error_detail(t));
+    hook_expect_loading("a load's cleanup and upgrade hooks");
+    g_hooked = NULL;
+    cr_assert(corral_verify(t), "%s", corral_last_error_detail(t));
+    d.upgrade.fn = NULL; /* the same load, its hooks quiet */
+    corral_sched *q = sched_of(d);
+    cr_assert(corral_load(q, save, n), "%s", corral_last_error_detail(q));
+    cr_assert_eq(corral_state_hash(t), corral_state_hash(q), "the hooks' calls changed nothing");
+    corral_sched_destroy(q);
+    corral_sched_destroy(t);
+    corral_sched_destroy(c.s);
+}

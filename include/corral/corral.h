@@ -633,7 +633,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)") \
     X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
     X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged") \
-    X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed")
+    X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
+    X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -864,7 +865,8 @@ typedef struct corral_sched_desc {
     corral_hooks hooks;          /* none */
     corral_field_formatter field_formatter; /* none */
     const corral_predicate_registry *predicates; /* save games: predicates by id */
-    struct corral_upgrade {      /* save games: fills a loaded context's new fields */
+    struct corral_upgrade {      /* save games: fills a loaded context's new fields
+                                    (calls on the scheduler from it: CORRAL_ERR_LOADING) */
         void (*fn)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
                    void *user);
         void *user;
@@ -1591,7 +1593,7 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    without a registry id, a pointer field, an unnamed resume point, an
    unregistered predicate or one whose argument is an address outside
    every context), CORRAL_ERR_SNAPSHOT_TOO_SMALL, or the between-
-   ticks guard's IN_TICK or DESTROYING.
+   ticks guard's IN_TICK or DESTROYING (or LOADING from a hook of a load).
    corral_load: replaces the state of sched (its coroutines end with
    CORRAL_END_DESTROYED first) by the save's. Every count, id, index,
    chain, field and resume point is checked before anything changes: a
@@ -1656,7 +1658,9 @@ typedef struct corral_reload_desc {
     const corral_registry *registry;             /* the new build's */
     const corral_predicate_registry *predicates; /* the new build's, or NULL */
     /* the new build's desc.upgrade, or NULL: called for each context
-       moved into a new layout, with the old one (its build still loaded) */
+       moved into a new layout, with the old one (its build still loaded);
+       it changes only ctx: a call on the scheduler from it is refused
+       (CORRAL_ERR_LOADING, API.md "Between ticks") */
     void (*upgrade)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
                     void *user);
     void *upgrade_user;

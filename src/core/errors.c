@@ -41,6 +41,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_FORGED_HANDLE:
     case CORRAL_ERR_CTX_SIZE_MISMATCH:
     case CORRAL_ERR_IN_TICK:
+    case CORRAL_ERR_LOADING:
     case CORRAL_ERR_NOT_IN_STEP:
     case CORRAL_ERR_BAD_TYPE:
     case CORRAL_ERR_NOT_A_SCHED:
@@ -180,6 +181,10 @@ bool corral__check_slow(const corral_sched *s, const char *call)
     if (s) {
         err = CORRAL_ERR_NOT_A_SCHED;
 #if CORRAL__REGISTRY
+        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
+            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
+            return false;
+        }
         if (corral__registry_has(s) && s->magic == CORRAL__MAGIC) {
             if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) return true;
             /* another thread's scheduler: its error state is not ours to write */
@@ -189,6 +194,10 @@ bool corral__check_slow(const corral_sched *s, const char *call)
         }
 #else
         if (s->magic == CORRAL__MAGIC) return true;
+        if (s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
+            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
+            return false;
+        }
 #endif
     }
     corral__fail_at(NULL, NULL, err, call, CORRAL__NOH, NULL, NULL);

@@ -529,6 +529,8 @@ bool corral__between_ticks(const char *call, const corral_sched *s)
     return true;
 }
 
+void corral__loading(corral_sched *s, bool on) { s->magic = on ? CORRAL__MAGIC_LOADING : CORRAL__MAGIC; }
+
 static bool corral__may_run(const char *call, corral_sched *s)
 {
     return corral__check_in(s, call) && corral__between_ticks(call, s);

@@ -408,15 +408,9 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
     return true;
 }
 
-bool corral_reload(corral_sched *s, const corral_reload_desc *d)
+/* the reload, checked: nothing fails */
+static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
 {
-    if (!corral__check(s)) return false;
-    CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
-    if (!corral__between_ticks(__func__, s)) return false;
-    if (!corral__reload_check(s, d)) {
-        for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
-        return false;
-    }
     const corral_registry *reg = d->registry;
     /* the points first: they are read through the old types */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
@@ -495,5 +489,19 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     s->types.seen_count = 0; /* functions of the old build */
     s->types.upgrade.fn = d->upgrade;
     s->types.upgrade.user = d->upgrade_user;
+}
+
+bool corral_reload(corral_sched *s, const corral_reload_desc *d)
+{
+    if (!corral__check(s)) return false;
+    CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    if (!corral__between_ticks(__func__, s)) return false;
+    if (!corral__reload_check(s, d)) {
+        for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
+        return false;
+    }
+    corral__loading(s, true); /* its upgrade hook calls nothing on it */
+    corral__reload_apply(s, d);
+    corral__loading(s, false);
     return true;
 }

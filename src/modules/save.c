@@ -1238,7 +1238,7 @@ static void corral__lplace(corral_sched *s, corral_co *co, uint8_t state)
 static void corral__lapply(corral__loader *L)
 {
     corral_sched *s = L->s;
-    /* what runs now ends, as at destroy (starts from cleanup hooks refused) */
+    /* what runs now ends, as at destroy (the reasons a destroy gives) */
     uint32_t destroying = s->flags & CORRAL__DESTROYING;
     s->flags |= CORRAL__DESTROYING;
     corral__end_all(s);
@@ -1376,6 +1376,8 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_SAVE, __func__, CORRAL__NOH, NULL, L->io.why);
         return false;
     }
+    corral__loading(s, true); /* its hooks (cleanup, upgrade) call nothing on it */
     corral__lapply(L);
+    corral__loading(s, false);
     return true;
 }
