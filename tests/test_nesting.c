@@ -329,7 +329,40 @@ Test(nesting, a_chain_100000_deep_completes_and_is_cancelled_on_a_64_kib_stack)
     cr_assert(job.cancelled_ok, "cancelled iteratively");
 }
 
-/* ---- a chain past the side records */
+/* ---- how deep a desc holds a chain: a call takes the child's slot and
+   side record (API.md, "Nesting") */
+Test(nesting, the_zeroed_desc_holds_a_chain_of_one_type_255_calls_deep_its_classs_slots)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d); /* 256 slots a class, 1024 side records */
+    corral_sched *s = sched_of(d);
+    corral_handle h = root_start(s, (root_ctx){.depth = 1000, .frames = 0});
+    cr_assert_eq(root_ctx_of(s, h)->got, 255, "root and 255 deep levels fill the 32-byte class");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    cr_assert(strstr(corral_last_error_detail(s), "256 of 256 slots used"), "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(nesting, a_desc_with_100001_slots_and_side_records_holds_a_chain_100000_calls_deep)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    const uint32_t a = corral_slot_size_for(&root_type), b = corral_slot_size_for(&deep_type);
+    d.classes[0].slot_size = a > b ? a : b; /* root and deep share one class */
+    d.classes[0].capacity = 100001;
+    d.max_side_records = 100001;
+    corral_sched *s = sched_of(d);
+    corral_handle h = root_start(s, (root_ctx){.depth = 99999, .frames = 1}); /* root + 100,000 children */
+    cr_assert_eq(corral_live_count(s), 100001, "%s", corral_last_error_detail(s));
+    cr_assert_eq(pools_of(s).side_records, 100001);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(root_ctx_of(s, h)->got, 99999);
+    cr_assert_eq(corral_live_count(s), 1);
+    cr_assert_eq(pools_of(s).side_failures, 0);
+    corral_sched_destroy(s);
+}
+
 /* hops: a chain whose levels cycle through five context sizes, so its
    slots spread over five of the zeroed desc's classes (5 x 256) and its
    side records (1024) run out first. The level whose call cannot start
