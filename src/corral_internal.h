@@ -652,9 +652,9 @@ static inline const corral__side *corral__sd(const corral_sched *s, const corral
    set and counted for `call`, if the pool is empty */
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m);
 /* a side record free, for takes that must not fail halfway: false, with
-   SIDE_POOL_EXHAUSTED set (self: the step making the call, or NULL) and
-   counted, if none */
-bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self);
+   SIDE_POOL_EXHAUSTED set (self: the step making the call, or NULL; whose:
+   what the record was for, or NULL) and counted, if none */
+bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose);
 /* an ending coroutine's record back to the pool */
 void corral__side_drop(corral_sched *s, corral__meta *m);
 void corral__sides_init(corral_sched *s);

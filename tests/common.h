@@ -171,6 +171,14 @@ static inline corral_sched *sched_of(corral_sched_desc d)
 }
 /* a scheduler with one class of `cap` 64-byte slots (fits most types here) */
 static inline corral_sched *small_sched(uint32_t cap) { return sched_of(one_class_desc(64, cap)); }
+/* its pools' use, peaks and failures */
+static inline corral_pool_stats pools_of(corral_sched *s)
+{
+    corral_pool_stats p;
+    memset(&p, 0, sizeof p);
+    cr_assert(corral_stats_pools(s, &p));
+    return p;
+}
 
 static inline corral_handle start_tracer(corral_sched *s, int id, int stop_after)
 {

@@ -329,6 +329,117 @@ Test(nesting, a_chain_100000_deep_completes_and_is_cancelled_on_a_64_kib_stack)
     cr_assert(job.cancelled_ok, "cancelled iteratively");
 }
 
+/* ---- how deep a desc holds a chain: a call takes the child's slot and
+   side record (API.md, "Nesting") */
+Test(nesting, the_zeroed_desc_holds_a_chain_of_one_type_255_calls_deep_its_classs_slots)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d); /* 256 slots a class, 1024 side records */
+    corral_sched *s = sched_of(d);
+    corral_handle h = root_start(s, (root_ctx){.depth = 1000, .frames = 0});
+    cr_assert_eq(root_ctx_of(s, h)->got, 255, "root and 255 deep levels fill the 32-byte class");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    cr_assert(strstr(corral_last_error_detail(s), "256 of 256 slots used"), "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(nesting, a_desc_with_100001_slots_and_side_records_holds_a_chain_100000_calls_deep)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    const uint32_t a = corral_slot_size_for(&root_type), b = corral_slot_size_for(&deep_type);
+    d.classes[0].slot_size = a > b ? a : b; /* root and deep share one class */
+    d.classes[0].capacity = 100001;
+    d.max_side_records = 100001;
+    corral_sched *s = sched_of(d);
+    corral_handle h = root_start(s, (root_ctx){.depth = 99999, .frames = 1}); /* root + 100,000 children */
+    cr_assert_eq(corral_live_count(s), 100001, "%s", corral_last_error_detail(s));
+    cr_assert_eq(pools_of(s).side_records, 100001);
+    corral_tick(s, 0.01f);
+    cr_assert_eq(root_ctx_of(s, h)->got, 99999);
+    cr_assert_eq(corral_live_count(s), 1);
+    cr_assert_eq(pools_of(s).side_failures, 0);
+    corral_sched_destroy(s);
+}
+
+/* hops: a chain whose levels cycle through five context sizes, so its
+   slots spread over five of the zeroed desc's classes (5 x 256) and its
+   side records (1024) run out first. The level whose call cannot start
+   notes what it saw, waits a frame and ends. */
+static int g_hop_level;
+static int g_hop_outcome;
+static corral_error g_hop_error;
+static char g_hop_words[512];
+static void hop_saw(corral_co *co, int level)
+{
+    g_hop_level = level;
+    g_hop_outcome = (int)corral_call_outcome(co);
+    g_hop_error = corral_last_error(corral_sched_of(co));
+    snprintf(g_hop_words, sizeof g_hop_words, "%s", corral_last_error_detail(corral_sched_of(co)));
+}
+#define HOP_A_FIELDS(F) F(int, level)
+#define HOP_B_FIELDS(F) HOP_A_FIELDS(F) F(int64_t, p0) F(int64_t, p1)
+#define HOP_C_FIELDS(F) HOP_B_FIELDS(F) F(int64_t, p2) F(int64_t, p3)
+#define HOP_D_FIELDS(F) HOP_C_FIELDS(F) F(int64_t, p4) F(int64_t, p5) F(int64_t, p6) F(int64_t, p7)
+#define HOP_E_FIELDS(F) HOP_D_FIELDS(F) F(int64_t, p8) F(int64_t, p9) F(int64_t, p10) F(int64_t, p11)
+DECLARE_COROUTINE(hop_a, HOP_A_FIELDS)
+DECLARE_COROUTINE(hop_b, HOP_B_FIELDS)
+DECLARE_COROUTINE(hop_c, HOP_C_FIELDS)
+DECLARE_COROUTINE(hop_d, HOP_D_FIELDS)
+DECLARE_COROUTINE(hop_e, HOP_E_FIELDS)
+#define HOP_BODY(next)                                                                      \
+    {                                                                                       \
+        CORRAL_BEGIN(co);                                                                   \
+        CORRAL_CALL(co, next, (next##_ctx){.level = ctx->level + 1});                       \
+        if (corral_call_outcome(co) == CORRAL_END_NONE) {                                   \
+            hop_saw(co, ctx->level);                                                        \
+            CORRAL_WAIT_FRAME(co);                                                          \
+        }                                                                                   \
+        CORRAL_END(co);                                                                     \
+    }
+DEFINE_COROUTINE(hop_a) HOP_BODY(hop_b)
+DEFINE_COROUTINE(hop_b) HOP_BODY(hop_c)
+DEFINE_COROUTINE(hop_c) HOP_BODY(hop_d)
+DEFINE_COROUTINE(hop_d) HOP_BODY(hop_e)
+DEFINE_COROUTINE(hop_e) HOP_BODY(hop_a)
+#undef HOP_BODY
+
+Test(nesting, a_chain_past_the_zeroed_descs_side_records_ends_with_side_pool_exhausted_naming_the_field)
+{
+    log_capture lc = {0};
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d); /* 256 slots a class, 1024 side records */
+    d.logger = (corral_logger){capture_log, &lc};
+    corral_sched *s = sched_of(d);
+    corral_handle other = start_tracer(s, 7, 0);
+    g_hop_level = g_hop_outcome = -1;
+    corral_handle h = hop_a_start(s, (hop_a_ctx){.level = 0});
+    cr_assert_eq(g_hop_level, 1023, "1024 coroutines, a side record each; the last one's call starts nothing");
+    cr_assert_eq(g_hop_outcome, CORRAL_END_NONE);
+    cr_assert_eq(g_hop_error, CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert(strstr(g_hop_words, "corral_call in a step of 'hop_") &&
+                  strstr(g_hop_words, "none for the called child: desc.max_side_records (1024) are all taken"),
+              "%s", g_hop_words);
+    cr_assert_eq(lc.count, 1, "the logger heard it once");
+    cr_assert_eq(lc.last, CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert(strstr(lc.message, "none for the called child"), "%s", lc.message);
+    corral_pool_stats p = pools_of(s);
+    cr_assert_eq(p.side_records, 1024);
+    cr_assert_eq(p.side_failures, 1);
+    cr_assert_eq(corral_live_count(s), 1025, "the chain and the tracer");
+    cr_assert(corral_verify(s));
+    corral_tick(s, 0.01f); /* the last level ends; the chain unwinds */
+    cr_assert(!corral_alive(s, h));
+    cr_assert_eq(corral_live_count(s), 1);
+    cr_assert_eq(pools_of(s).side_records, 0, "every record came back");
+    cr_assert_eq(tracer_ctx_of(s, other)->steps, 2, "the tracer ran on");
+    cr_assert(corral_verify(s));
+    corral_handle c = caller_start(s, (caller_ctx){.n = 3, .frames = 0});
+    cr_assert_eq(caller_ctx_of(s, c)->got, 9, "a call starts again");
+    corral_sched_destroy(s);
+}
+
 Test(nesting, calls_never_call_the_allocator)
 {
     alloc_counter ac = {0};

@@ -74,14 +74,6 @@ static corral_sched *ssched(uint32_t cap, uint32_t sides)
     return sched_of(d);
 }
 
-static corral_pool_stats pools_of(corral_sched *s)
-{
-    corral_pool_stats p;
-    memset(&p, 0, sizeof p);
-    cr_assert(corral_stats_pools(s, &p));
-    return p;
-}
-
 Test(sides, a_plain_coroutine_takes_none_and_a_call_takes_two_until_both_end)
 {
     corral_sched *s = ssched(8, 4);
@@ -119,6 +111,25 @@ Test(sides, a_call_with_no_record_free_goes_on_with_outcome_none_and_loses_nothi
     corral_sched_destroy(s);
 }
 
+Test(sides, a_call_whose_caller_finds_no_record_goes_on_with_outcome_none_and_says_whose)
+{
+    corral_sched *s = ssched(8, 1);
+    corral_start_desc o = {.owner = 1}; /* takes the only record */
+    corral_handle t = sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &o);
+    corral_handle c = calls_start(s, (calls_ctx){.frames = 2});
+    calls_ctx *cc = calls_ctx_of(s, c);
+    cr_assert(cc && cc->done && cc->outcome == CORRAL_END_NONE);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert(strstr(corral_last_error_detail(s), "in a step of 'calls'") &&
+                  strstr(corral_last_error_detail(s), "none for the caller: desc.max_side_records (1) are all taken"),
+              "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_live_count(s), 2);
+    cr_assert(corral_alive(s, t));
+    cr_assert_eq(pools_of(s).side_records, 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
 Test(sides, a_start_with_an_owner_is_refused_whole_when_none_is_free)
 {
     corral_sched *s = ssched(8, 1);
@@ -126,6 +137,8 @@ Test(sides, a_start_with_an_owner_is_refused_whole_when_none_is_free)
     cr_assert_neq(sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &o).gen, 0);
     cr_assert_eq(sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &o).gen, 0);
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert(strstr(corral_last_error_detail(s), "none for the start's owner/tags: desc.max_side_records (1) are all taken"),
+              "%s", corral_last_error_detail(s));
     cr_assert_eq(corral_live_count(s), 1);
     corral_class_stats k;
     cr_assert(corral_stats_class(s, 0, &k));

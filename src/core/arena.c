@@ -9,6 +9,7 @@
 */
 #include "../corral_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 uint32_t corral_slot_size_for(const corral_type *type)
@@ -117,11 +118,14 @@ void corral__sides_init(corral_sched *s)
     s->sides.bump = 0;
 }
 
-bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self)
+bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
 {
     if (s->sides.free_count) return true;
     s->sides.failures++;
-    corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, self, NULL);
+    char why[128];
+    snprintf(why, sizeof why, "%s%sdesc.max_side_records (%u) are all taken", whose ? whose : "", whose ? ": " : "",
+             s->sides.count);
+    corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, self, why);
     return false;
 }
 
@@ -129,7 +133,7 @@ corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta 
 {
     corral__side *S = corral__sides(s);
     if (m->side != CORRAL__NIL) return &S[m->side];
-    if (!corral__sides_room(call, s, NULL)) return NULL;
+    if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
     uint32_t i = s->sides.free;
     if (i != CORRAL__NIL) s->sides.free = S[i].parent;
     else i = s->sides.bump++;

@@ -35,8 +35,11 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     uint32_t tags = 0;
     corral__node *N = corral__nodes(s);
     corral__meta *pm = corral__meta_of(s, co);
-    if (!corral__side_take(call, s, pm)) return NULL;
-    if (!corral__sides_room(call, s, co)) return NULL; /* the child's, before anything is taken for it */
+    /* the caller's record (kept: it holds the outcome), then room for the
+       child's before anything is taken for it */
+    if (pm->side == CORRAL__NIL && !corral__sides_room(call, s, co, "none for the caller")) return NULL;
+    corral__side_take(call, s, pm); /* free: checked above */
+    if (!corral__sides_room(call, s, co, "none for the called child")) return NULL;
     for (uint32_t i = corral__sides(s)[pm->side].groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) tags |= 1u << N[i].u.g.tag;

@@ -32,8 +32,8 @@ bool corral__group_room(const char *call, corral_sched *s, corral__type_entry *t
     if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
         s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-    } else if (corral__sides_room(call, s, NULL)) { /* the record that holds its group chain */
-        return true;
+    } else if (corral__sides_room(call, s, NULL, "none for the start's owner/tags")) {
+        return true; /* its nodes, and the side record that holds their chain */
     }
     te->failed++;
     return false;
