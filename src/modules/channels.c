@@ -304,12 +304,13 @@ bool corral_waitgroup_destroy(corral_sched *s, corral_waitgroup wg)
     return corral__counter_destroy(__func__, s, wg.index, wg.gen, CORRAL__WAITGROUP);
 }
 
-/* ---- the waits' parts: ready (doing the transfer when it can), arm, list */
+/* ---- the waits' parts: ready (doing the transfer when it can), arm, list;
+   a wait on one that is gone is a plain yield (-3, as a signal's) */
 
 static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__channel *c = corral__chan_get(s, w->channel);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
     const corral__type_entry *te = &corral__types(s)[co->type];
     uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
     CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
@@ -340,7 +341,7 @@ static void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const c
 static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
     const uint32_t n = w->count ? w->count : 1u;
     CORRAL__REQUIRE_AT(s, n <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
                        "more permits than the semaphore's maximum: it could never have them", -1);
@@ -353,7 +354,7 @@ static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *c
 static int corral__wait_group_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__WAITGROUP);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
     return c->count == 0;
 }
 
