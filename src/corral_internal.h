@@ -1441,6 +1441,11 @@ typedef struct corral__pool_part {
         uint8_t kind, kind2;
     } list[2];
     const char *(*verify)(const corral_sched *s, const void *item);
+    /* corral_load: a saved item's rules that hang on its waiters, over its
+       row (in the save's format `version`) once the load knows which of
+       its lists it puts waiters on (bit l: list[l]); NULL: none, else
+       NULL when they hold, or the rule that does not */
+    const char *(*check)(const corral_sched *s, uint32_t version, const unsigned char *row, uint32_t lists);
     /* corral_state_hash: a live item's words (item i), each given to put;
        its lists follow, hashed by the state hash itself */
     void (*hash)(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v), void *k);

@@ -242,6 +242,74 @@ Test(channels, misuse_and_full_pools_are_refused_and_a_destroy_wakes_the_waiters
     corral_sched_destroy(s);
 }
 
+/* spinner: waits in a loop, as games do (`while (!got) CORRAL_RECEIVE`),
+   on its channel (what 0), semaphore (1) or wait group (2); a turn is a
+   wait, counted in g_turns[what] (kept past its end). It gives up after
+   1000 turns: a wait that never yields would hang the frame, and the
+   test is to fail, not to hang. */
+static int g_turns[3];
+#define SPINNER_FIELDS(F)      \
+    F(corral_channel, ch)      \
+    F(corral_semaphore, sem)   \
+    F(corral_waitgroup, wg)    \
+    F(int, what)               \
+    F(int, got)
+DECLARE_COROUTINE(spinner, SPINNER_FIELDS)
+DEFINE_COROUTINE(spinner)
+{
+    CORRAL_BEGIN(co);
+    while (!ctx->got && g_turns[ctx->what] < 1000) {
+        g_turns[ctx->what]++;
+        if (ctx->what == 0) CORRAL_RECEIVE(co, ctx->ch, &ctx->got);
+        else if (ctx->what == 1) CORRAL_ACQUIRE(co, ctx->sem);
+        else CORRAL_WAIT_GROUP(co, ctx->wg);
+    }
+    CORRAL_END(co);
+}
+
+Test(channels, a_loop_waiting_on_a_destroyed_channel_semaphore_or_wait_group_turns_once_a_frame)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    corral_semaphore sem = corral_semaphore_create(s, 0);
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    cr_assert(corral_waitgroup_add(s, wg, 1));
+    corral_handle h[3] = {spinner_start(s, (spinner_ctx){.ch = ch, .what = 0}),
+                          spinner_start(s, (spinner_ctx){.sem = sem, .what = 1}),
+                          spinner_start(s, (spinner_ctx){.wg = wg, .what = 2})};
+    corral_tick(s, 0.1f);
+    for (int k = 0; k < 3; k++) cr_assert_eq(g_turns[k], 1, "spinner %d waits", k);
+    cr_assert(corral_channel_destroy(s, ch)); /* wakes them: each next wait is on one that is gone */
+    cr_assert(corral_semaphore_destroy(s, sem));
+    cr_assert(corral_waitgroup_destroy(s, wg));
+    const int frames = 5;
+    for (int f = 0; f < frames; f++) corral_tick(s, 0.1f);
+    for (int k = 0; k < 3; k++) {
+        cr_expect_leq(g_turns[k], 1 + frames + 1,
+                      "spinner %d: a turn a frame, not a loop that never yields (%d turns in %d frames)", k,
+                      g_turns[k], frames);
+        cr_expect(corral_alive(s, h[k]), "spinner %d: a plain yield, not an end", k);
+    }
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* channels.c arrives with the first channel, semaphore or wait group: a
+   wait on a zero handle in a process that never made one (Criterion runs
+   each test in a process of its own) is one that is gone, as in any other */
+Test(channels, a_wait_before_any_channel_exists_is_a_gone_channel)
+{
+    corral_sched *s = csched(64);
+    corral_handle h = spinner_start(s, (spinner_ctx){.what = 0});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL);
+    cr_assert_eq(g_turns[0], 1, "one turn in its first step (%d)", g_turns[0]);
+    cr_assert(corral_alive(s, h), "a plain yield, not an end");
+    for (int f = 0; f < 3; f++) corral_tick(s, 0.1f);
+    cr_assert_eq(g_turns[0], 4, "then one a frame");
+    corral_sched_destroy(s);
+}
+
 /* a receive into a place outside its context */
 static int g_outside;
 #define STRAY_FIELDS(F) F(corral_channel, ch)

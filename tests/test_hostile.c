@@ -185,6 +185,126 @@ Test(hostile, another_games_type_under_the_same_id_is_refused)
     corral_sched_destroy(b);
 }
 
+/* ---- a state corral_verify refuses, made of waits each sound alone: a
+   sender and a receiver both waiting on one unbuffered channel */
+
+#define HS_PIPE_FIELDS(F) F(corral_channel, ch) F(int32_t, send) F(int32_t, v)
+#define HS_PIPE_POINTS(P) P(sent) P(received)
+DECLARE_COROUTINE(hs_pipe, HS_PIPE_FIELDS)
+DEFINE_COROUTINE_AT(hs_pipe, HS_PIPE_POINTS)
+{
+    CORRAL_BEGIN_AT(co, HS_PIPE_POINTS);
+    for (;;) {
+        if (ctx->send) CORRAL_AWAIT_AT(co, sent, corral_wait_send(ctx->ch, &ctx->v, sizeof ctx->v));
+        else CORRAL_AWAIT_AT(co, received, corral_wait_receive(ctx->ch, &ctx->v, sizeof ctx->v));
+    }
+    CORRAL_END(co);
+}
+#define HS_PIPE_TYPES(X) X(hs_pipe, 1, 0)
+CORRAL_DECLARE_REGISTRY(hs_pipes, HS_PIPE_TYPES)
+CORRAL_DEFINE_REGISTRY(hs_pipes, HS_PIPE_TYPES);
+
+/* A sender waits on one unbuffered channel, a receiver on another (each
+   alone is what the save holds of a sound game), after `spares` other
+   channels; the receiver's wait is moved to the sender's channel, as a
+   bit flip or an attacker would. */
+static void crafted_pipes(uint32_t spares)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.registry = &hs_pipes_registry;
+    d.max_channels = spares + 2;
+    d.channel_bytes = 8;
+    corral_sched *a = sched_of(d);
+    for (uint32_t k = 0; k < spares; k++) corral_channel_create(a, sizeof(int32_t));
+    corral_channel out = corral_channel_create_ex(a, sizeof(int32_t), 0);
+    corral_channel in = corral_channel_create_ex(a, sizeof(int32_t), 0);
+    hs_pipe_start(a, (hs_pipe_ctx){.ch = out, .send = 1, .v = 7}); /* no receiver: waits */
+    hs_pipe_start(a, (hs_pipe_ctx){.ch = in, .send = 0});          /* no sender: waits */
+    cr_assert(corral_verify(a));
+    size_t n = corral_save(a, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+
+    corral_sched *b = sched_of(d);
+    cr_assert(corral_load(b, g_buf, n), "the save as written loads: %s", corral_last_error_detail(b));
+    uint64_t before = corral_state_hash(b);
+
+    size_t at = find3(g_buf, n, in.index, 2u /* field v */, 0u /* byte */); /* the receive's channel */
+    put32(g_buf + at, out.index);
+    hostile_reseal_save(g_buf, n);
+    cr_assert_not(corral_load(b, g_buf, n), "a sender and a receiver on one unbuffered channel");
+    cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
+    cr_assert(strstr(corral_last_error_detail(b), "a channel's sender and receiver wait on each other") != NULL, "%s",
+              corral_last_error_detail(b));
+    cr_assert_eq(corral_state_hash(b), before, "a refused load changes nothing");
+    cr_assert(corral_verify(b));
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(hostile, a_save_whose_sender_and_receiver_wait_on_one_unbuffered_channel_is_refused)
+{
+    crafted_pipes(3); /* indices the save holds once */
+}
+
+Test(hostile, a_sender_and_a_receiver_on_one_channel_are_refused_past_the_first_thousand_channels)
+{
+    crafted_pipes(1100); /* the load checks a window of channels at a time */
+}
+
+/* An any of CORRAL_MAX_GROUP waits, all on one signal; its last node is
+   copied in once more (17 wait nodes, which no game can have). */
+#define HS_WIDE_FIELDS(F) F(int32_t, magic) F(corral_signal, sig)
+#define HS_WIDE_POINTS(P) P(waited)
+DECLARE_COROUTINE(hs_wide, HS_WIDE_FIELDS)
+DEFINE_COROUTINE_AT(hs_wide, HS_WIDE_POINTS)
+{
+    corral_wait ws[CORRAL_MAX_GROUP];
+    for (int k = 0; k < CORRAL_MAX_GROUP; k++) ws[k] = corral_wait_signal(ctx->sig);
+    CORRAL_BEGIN_AT(co, HS_WIDE_POINTS);
+    CORRAL_AWAIT_AT(co, waited, corral_wait_any(ws, CORRAL_MAX_GROUP));
+    CORRAL_END(co);
+}
+#define HS_WIDE_TYPES(X) X(hs_wide, 1, 0)
+CORRAL_DECLARE_REGISTRY(hs_wides, HS_WIDE_TYPES)
+CORRAL_DEFINE_REGISTRY(hs_wides, HS_WIDE_TYPES);
+
+Test(hostile, a_save_with_more_wait_nodes_than_a_coroutine_can_have_is_refused)
+{
+    corral_sched *a = hs_sched(&hs_wides_registry);
+    const uint32_t magic = 0x5EA1F00Du;
+    corral_handle h = hs_wide_start(a, (hs_wide_ctx){.magic = (int32_t)magic, .sig = corral_signal_create(a)});
+    corral_co_info in;
+    cr_assert(corral_co_info_of(a, h, &in) && in.wait == CORRAL_WAIT_ANY, "it waits on its any");
+    size_t n = corral_save(a, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+
+    corral_sched *b = hs_sched(&hs_wides_registry);
+    cr_assert(corral_load(b, g_buf, n), "the save as written loads: %s", corral_last_error_detail(b));
+    uint64_t before = corral_state_hash(b);
+
+    enum { NODE = 12 }; /* kind, member, flags, list, u32 order, u32 signal index */
+    unsigned char want[4];
+    put32(want, magic);
+    size_t ctx_at = 0;
+    for (size_t i = 0; i + 4 <= n; i++)
+        if (!memcmp(g_buf + i, want, 4)) ctx_at = i; /* the context: the wait nodes end there */
+    size_t count_at = ctx_at - CORRAL_MAX_GROUP * NODE - 1;
+    cr_assert(ctx_at > 0 && g_buf[count_at] == CORRAL_MAX_GROUP, "the record's node count, before its nodes");
+    static unsigned char wide[sizeof g_buf];
+    memcpy(wide, g_buf, ctx_at);
+    memcpy(wide + ctx_at, g_buf + ctx_at - NODE, NODE); /* the last node, once more */
+    memcpy(wide + ctx_at + NODE, g_buf + ctx_at, n - ctx_at);
+    wide[count_at] = CORRAL_MAX_GROUP + 1;
+    hostile_reseal_save(wide, n + NODE);
+    cr_assert_not(corral_load(b, wide, n + NODE), "17 wait nodes");
+    cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
+    cr_assert(strstr(corral_last_error_detail(b), "more wait nodes than") != NULL, "%s", corral_last_error_detail(b));
+    cr_assert_eq(corral_state_hash(b), before, "a refused load changes nothing");
+    cr_assert(corral_verify(b));
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
 /* ---- a load continues the saved game exactly */
 
 /* a and b tick in lockstep; every frame's state hash agrees */

@@ -296,7 +296,8 @@ void corral__nodes_init(corral_sched *s)
 
 /* ---- await */
 
-/* 1: already over; 0: must wait; -1: malformed, -3 gone (error set). */
+/* 1: already over; 0: must wait; -1: malformed, -3 gone: a signal, future,
+   channel, semaphore or wait group (error set). */
 static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
@@ -318,7 +319,7 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
         /* a module's kind before the module's first use: its handle cannot be live */
         corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
-        return -1;
+        return -3;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */
     return -1;
@@ -344,8 +345,9 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
 }
 
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
-   over (nothing registered), -1 malformed, -2 no free node, -3 a signal or
-   future that is gone (the error set for each of the last three). */
+   over (nothing registered), -1 malformed, -2 no free node, -3 a signal,
+   future, channel, semaphore or wait group that is gone (the error set for
+   each of the last three). */
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__meta *m = corral__meta_of(s, co);
@@ -452,8 +454,8 @@ bool corral_await(corral_co *co, corral_wait w)
         corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
         return true;
     }
-    if (r == -3) return true; /* a signal or future that is gone: a plain yield, so a loop
-                                 that waits on it again is not a loop that never yields */
+    if (r == -3) return true; /* what it waits on is gone: a plain yield, so a loop that
+                                 waits on it again is not a loop that never yields */
     return r == 1;
 }
 

@@ -304,12 +304,51 @@ bool corral_waitgroup_destroy(corral_sched *s, corral_waitgroup wg)
     return corral__counter_destroy(__func__, s, wg.index, wg.gen, CORRAL__WAITGROUP);
 }
 
-/* ---- the waits' parts: ready (doing the transfer when it can), arm, list */
+/* ---- the rules of a live channel and count: corral_verify's, and the
+   load's over a saved row (a row holds no waiter: the load says which
+   lists it puts some on) */
+
+/* a channel's ring in bounds; a waiter only where it must wait */
+static const char *corral__channel_rules(const corral_sched *s, const corral__channel *c, bool senders, bool receivers)
+{
+    if (c->size == 0 || c->size > s->chans.channel_bytes || c->count > c->cap ||
+        (c->cap ? c->first >= c->cap : c->first != 0) || (uint64_t)c->cap * c->size > s->chans.channel_bytes ||
+        c->closed > 1)
+        return "a channel's ring is out of bounds";
+    if (c->count < c->cap && senders) return "a sender waits on a channel with room";
+    if (c->count > 0 && receivers) return "a receiver waits on a channel with values";
+    if (senders && receivers) return "a channel's sender and receiver wait on each other";
+    if (c->closed && (senders || receivers)) return "a closed channel has waiters";
+    return NULL;
+}
+static const char *corral__counter_rules(uint32_t kind, uint32_t count, uint32_t max)
+{
+    if (kind != CORRAL__SEMAPHORE && kind != CORRAL__WAITGROUP) return "a semaphore or wait group is of no kind";
+    if (max == 0 || (kind == CORRAL__SEMAPHORE ? count > max : max != UINT32_MAX))
+        return "a semaphore has more permits than its maximum";
+    return NULL;
+}
+/* a saved channel's row as the load places it, its lists empty (before
+   version 5: open, at its full capacity) */
+static corral__channel corral__chan_row(const corral_sched *s, uint32_t version, const unsigned char *row)
+{
+    corral__channel c;
+    memset(&c, 0, sizeof c);
+    c.size = corral__le32(row + 8);
+    c.count = corral__le32(row + 12);
+    c.cap = version >= 5 ? corral__le32(row + 16) : c.size ? (uint32_t)(s->chans.channel_bytes / c.size) : 0u;
+    c.closed = version >= 5 ? corral__le32(row + 20) : 0u;
+    c.send_head = c.send_tail = c.recv_head = c.recv_tail = CORRAL__NIL;
+    return c;
+}
+
+/* ---- the waits' parts: ready (doing the transfer when it can), arm, list;
+   a wait on one that is gone is a plain yield (-3, as a signal's) */
 
 static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__channel *c = corral__chan_get(s, w->channel);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
     const corral__type_entry *te = &corral__types(s)[co->type];
     uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
     CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
@@ -340,7 +379,7 @@ static void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const c
 static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
     const uint32_t n = w->count ? w->count : 1u;
     CORRAL__REQUIRE_AT(s, n <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
                        "more permits than the semaphore's maximum: it could never have them", -1);
@@ -353,7 +392,7 @@ static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *c
 static int corral__wait_group_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__WAITGROUP);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
     return c->count == 0;
 }
 
@@ -440,15 +479,12 @@ static const char *corral__chan_check(const corral__lview *v, const corral__lwai
 {
     const unsigned char *row = v->item(v->L, CORRAL__POOL_CHANNEL, w->ref);
     if (!row) return "a coroutine of type %s waits on a channel the save does not hold%s";
-    const uint32_t size = corral__le32(row + 8), count = corral__le32(row + 12);
-    const bool v5 = v->version >= 5;
-    const uint32_t cap = v5 ? corral__le32(row + 16) : (uint32_t)(v->s->chans.channel_bytes / size);
-    const bool closed = v5 && corral__le32(row + 20) != 0;
+    const corral__channel c = corral__chan_row(v->s, v->version, row);
     const uint32_t at = w->user > 0xFFFFFFFFu ? CORRAL__NIL : v->dest(v->L, v->type, (uint32_t)w->user, w->seq);
-    if (at == CORRAL__NIL || (uint64_t)at + size > v->te->ctx_size)
+    if (at == CORRAL__NIL || (uint64_t)at + c.size > v->te->ctx_size)
         return "a channel value of type %s has no place in this build%s";
     const bool listed = w->flags == 0; /* on the channel's list (else fired, in an all) */
-    if (listed && (closed || (w->kind == CORRAL_WAIT_SEND ? count != cap : count != 0)))
+    if (listed && corral__channel_rules(v->s, &c, w->kind == CORRAL_WAIT_SEND, w->kind == CORRAL_WAIT_RECEIVE))
         return "a coroutine of type %s waits on a channel that would not make it wait%s";
     return NULL;
 }
@@ -564,18 +600,14 @@ static const char *corral__channels_read(corral__io *io, const corral_sched *s, 
     if (*n > s->pools[CORRAL__POOL_CHANNEL].cap) return "the save holds more channels than desc.max_channels%s%s";
     uint64_t bytes = 0;
     for (uint32_t i = 0, prev = 0; i < *n && !io->bad; i++) {
-        uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
-        uint32_t vsize = (uint32_t)corral__get_u(io, 4), count = (uint32_t)corral__get_u(io, 4);
-        if (!corral__pool_row_ok(s, CORRAL__POOL_CHANNEL, idx, gen, i, prev) || vsize == 0 ||
-            vsize > s->chans.channel_bytes || count > s->chans.channel_bytes / vsize)
-            return "a saved channel is out of range or larger than desc.channel_bytes%s%s";
-        if (io->version >= 5) { /* its capacity and whether it is closed */
-            uint32_t cap = (uint32_t)corral__get_u(io, 4), closed = (uint32_t)corral__get_u(io, 4);
-            if (cap > s->chans.channel_bytes / vsize || count > cap || closed > 1)
-                return "a saved channel's capacity is out of range%s%s";
-        }
-        bytes += (uint64_t)count * vsize;
-        prev = idx;
+        const unsigned char *row = corral__get_bytes(io, io->version >= 5 ? 24u : 16u);
+        if (!row) break;
+        const corral__channel c = corral__chan_row(s, io->version, row);
+        if (!corral__pool_row_ok(s, CORRAL__POOL_CHANNEL, corral__le32(row), corral__le32(row + 4), i, prev) ||
+            corral__channel_rules(s, &c, false, false))
+            return "a saved channel is out of range, or its ring larger than desc.channel_bytes%s%s";
+        bytes += (uint64_t)c.count * c.size;
+        prev = corral__le32(row);
     }
     if (bytes > io->size) return "the save's channel values run past its end%s%s";
     corral__get_bytes(io, (size_t)bytes);
@@ -591,11 +623,12 @@ static void corral__channels_load(corral__io *io, corral_sched *s, uint32_t n, s
         const uint32_t idx = corral__le32(row);
         corral__channel *c = &C[idx];
         corral__pool_revive(s, CORRAL__POOL_CHANNEL, idx, corral__le32(row + 4));
-        c->size = corral__le32(row + 8);
-        c->cap = io->version >= 5 ? corral__le32(row + 16) : s->chans.channel_bytes / c->size;
-        c->closed = io->version >= 5 ? corral__le32(row + 20) : 0u;
+        const corral__channel saved = corral__chan_row(s, io->version, row);
+        c->size = saved.size;
+        c->cap = saved.cap;
+        c->closed = saved.closed;
         c->first = 0;
-        c->count = corral__le32(row + 12);
+        c->count = saved.count;
         memcpy(corral__ring(s, idx), vals, (size_t)c->count * c->size);
         vals += (size_t)c->count * c->size;
     }
@@ -623,9 +656,7 @@ static const char *corral__counters_read(corral__io *io, const corral_sched *s, 
         uint32_t idx = (uint32_t)corral__get_u(io, 4), gen = (uint32_t)corral__get_u(io, 4);
         uint32_t kind = (uint32_t)corral__get_u(io, 4), count = (uint32_t)corral__get_u(io, 4);
         uint32_t max = io->version >= 5 ? (uint32_t)corral__get_u(io, 4) : UINT32_MAX;
-        if (!corral__pool_row_ok(s, CORRAL__POOL_COUNTER, idx, gen, i, prev) ||
-            (kind != CORRAL__SEMAPHORE && kind != CORRAL__WAITGROUP) || max == 0 ||
-            (kind == CORRAL__SEMAPHORE ? count > max : max != UINT32_MAX))
+        if (!corral__pool_row_ok(s, CORRAL__POOL_COUNTER, idx, gen, i, prev) || corral__counter_rules(kind, count, max))
             return "a saved semaphore or wait group is out of range%s%s";
         prev = idx;
     }
@@ -644,27 +675,23 @@ static void corral__counters_load(corral__io *io, corral_sched *s, uint32_t n, s
         c->max = io->version >= 5 ? corral__le32(row + 16) : UINT32_MAX;
     }
 }
-/* a live channel's ring in bounds; a waiter only where it must wait */
 static const char *corral__channel_verify(const corral_sched *s, const void *item)
 {
     const corral__channel *c = (const corral__channel *)item;
-    if (c->size == 0 || c->count > c->cap || (c->cap ? c->first >= c->cap : c->first != 0) ||
-        (uint64_t)c->cap * c->size > s->chans.channel_bytes || c->closed > 1)
-        return "a channel's ring is out of bounds";
-    if (c->count < c->cap && c->send_head != CORRAL__NIL) return "a sender waits on a channel with room";
-    if (c->count > 0 && c->recv_head != CORRAL__NIL) return "a receiver waits on a channel with values";
-    if (c->send_head != CORRAL__NIL && c->recv_head != CORRAL__NIL) return "a sender and a receiver wait on each other";
-    if (c->closed && (c->send_head != CORRAL__NIL || c->recv_head != CORRAL__NIL)) return "a closed channel has waiters";
-    return NULL;
+    return corral__channel_rules(s, c, c->send_head != CORRAL__NIL, c->recv_head != CORRAL__NIL);
+}
+/* a saved channel once the load knows its lists: bit 0 senders, bit 1 receivers */
+static const char *corral__channel_check(const corral_sched *s, uint32_t version, const unsigned char *row,
+                                         uint32_t lists)
+{
+    const corral__channel c = corral__chan_row(s, version, row);
+    return corral__channel_rules(s, &c, (lists & 1u) != 0, (lists & 2u) != 0);
 }
 static const char *corral__counter_verify_item(const corral_sched *s, const void *item)
 {
     (void)s;
     const corral__counter *c = (const corral__counter *)item;
-    if (c->kind != CORRAL__SEMAPHORE && c->kind != CORRAL__WAITGROUP) return "a semaphore or wait group is of no kind";
-    if (c->max == 0 || (c->kind == CORRAL__SEMAPHORE ? c->count > c->max : c->max != UINT32_MAX))
-        return "a semaphore has more permits than its maximum";
-    return NULL;
+    return corral__counter_rules(c->kind, c->count, c->max);
 }
 /* a channel by its index, value size and count, then its values, oldest first */
 static void corral__channel_hash(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v),
@@ -696,6 +723,7 @@ static const corral__pool_part corral__channel_pool_part = {
     .list = {{offsetof(corral__channel, send_head), CORRAL_WAIT_SEND, CORRAL_WAIT_SEND},
              {offsetof(corral__channel, recv_head), CORRAL_WAIT_RECEIVE, CORRAL_WAIT_RECEIVE}},
     .verify = corral__channel_verify,
+    .check = corral__channel_check,
     .hash = corral__channel_hash,
 };
 static const corral__pool_part corral__counter_pool_part = {

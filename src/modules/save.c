@@ -849,6 +849,46 @@ static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, ui
     return v;
 }
 
+/* Each saved pool item's rules that hang on its waiters (corral_verify's:
+   a channel's senders and receivers never both wait), once the waits the
+   load puts on its lists are known. A window of rows at a time, a byte
+   each (bit l: list l gets a waiter), with a walk over the records for
+   each window: one walk for a game's channels up to 1024 of them. */
+static bool corral__lcheck_items(corral__loader *L)
+{
+    enum { WINDOW = 1024 };
+    unsigned char lists[WINDOW];
+    corral__lco c;
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        const corral__pool_part *part = corral__pool_part_of(p);
+        if (!part || !part->check) continue;
+        const size_t stride = L->version <= 4 && part->row4 ? part->row4 : part->row;
+        const unsigned char *rows = L->io.r + L->rows_at[p];
+        for (uint32_t lo = 0; lo < L->nrows[p]; lo += WINDOW) {
+            const uint32_t hi = L->nrows[p] - lo < WINDOW ? L->nrows[p] : lo + WINDOW;
+            memset(lists, 0, hi - lo);
+            for (uint32_t i = 0; i < L->nco; i++) {
+                uint32_t index;
+                corral__lrecord(L, i, &c, &index);
+                for (uint32_t w = 0; w < c.nwaits; w++) {
+                    if (c.w[w].flags != 0) continue; /* fired (in an all): on no list */
+                    for (uint32_t l = 0; l < part->lists; l++) {
+                        if (c.w[w].kind != part->list[l].kind && c.w[w].kind != part->list[l].kind2) continue;
+                        const unsigned char *row = corral__lv_item(L, p, c.w[w].ref); /* checked: it is there */
+                        const size_t r = row ? (size_t)(row - rows) / stride : SIZE_MAX;
+                        if (r >= lo && r < hi) lists[r - lo] |= (unsigned char)(1u << l);
+                    }
+                }
+            }
+            for (uint32_t r = lo; r < hi; r++) {
+                const char *why = part->check(L->s, L->version, rows + stride * r, lists[r - lo]);
+                if (why) return corral__lfail(L, "the save breaks a rule of corral_verify: %s%s", why, NULL);
+            }
+        }
+    }
+    return true;
+}
+
 static bool corral__lcheck(corral__loader *L)
 {
     corral__io *io = &L->io;
@@ -965,6 +1005,8 @@ static bool corral__lcheck(corral__loader *L)
             (c.state == CORRAL__PAUSED &&
              waits != ((c.hold & CORRAL__HOLD_WAITING) && !(c.hold & CORRAL__HOLD_WOKEN))))
             return corral__lfail(L, "a coroutine of type %s waits on something its state does not allow%s", tn, none);
+        if (c.nwaits > CORRAL_MAX_GROUP) /* an all/any's members, a race's arms: at most that many */
+            return corral__lfail(L, "a coroutine of type %s has more wait nodes than CORRAL_MAX_GROUP%s", tn, none);
         if (c.nwaits && (c.mode == CORRAL__MODE_NONE || (c.mode == CORRAL__MODE_ONE && c.nwaits != 1) ||
                          c.pending == 0 || c.pending > c.nwaits))
             return corral__lfail(L, "a coroutine of type %s has a malformed all/any wait%s", tn, none);
@@ -1029,6 +1071,7 @@ static bool corral__lcheck(corral__loader *L)
     /* at most one side record a coroutine; a joined one's is counted once per join (at most) */
     if ((sides + joins < L->nco ? sides + joins : L->nco) > s->sides.count)
         return corral__lfail(L, "the save may need more side records than desc.max_side_records%s%s", none, none);
+    if (!corral__lcheck_items(L)) return false;
     /* calls both ways: a caller's child names it as its caller */
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
