@@ -3269,9 +3269,9 @@ static inline const corral__side *corral__sd(const corral_sched *s, const corral
    set and counted for `call`, if the pool is empty */
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m);
 /* a side record free, for takes that must not fail halfway: false, with
-   SIDE_POOL_EXHAUSTED set (self: the step making the call, or NULL) and
-   counted, if none */
-bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self);
+   SIDE_POOL_EXHAUSTED set (self: the step making the call, or NULL; whose:
+   what the record was for, or NULL) and counted, if none */
+bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose);
 /* an ending coroutine's record back to the pool */
 void corral__side_drop(corral_sched *s, corral__meta *m);
 void corral__sides_init(corral_sched *s);
@@ -4901,6 +4901,7 @@ corral_wait corral_wait_at(double t)
     coroutine state is the lifecycle's (lifecycle.c).
 */
 
+#include <stdio.h>
 #include <string.h>
 
 uint32_t corral_slot_size_for(const corral_type *type)
@@ -5009,11 +5010,14 @@ void corral__sides_init(corral_sched *s)
     s->sides.bump = 0;
 }
 
-bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self)
+bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
 {
     if (s->sides.free_count) return true;
     s->sides.failures++;
-    corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, self, NULL);
+    char why[128];
+    snprintf(why, sizeof why, "%s%sdesc.max_side_records (%u) are all taken", whose ? whose : "", whose ? ": " : "",
+             s->sides.count);
+    corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, self, why);
     return false;
 }
 
@@ -5021,7 +5025,7 @@ corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta 
 {
     corral__side *S = corral__sides(s);
     if (m->side != CORRAL__NIL) return &S[m->side];
-    if (!corral__sides_room(call, s, NULL)) return NULL;
+    if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
     uint32_t i = s->sides.free;
     if (i != CORRAL__NIL) s->sides.free = S[i].parent;
     else i = s->sides.bump++;
@@ -5267,8 +5271,11 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     uint32_t tags = 0;
     corral__node *N = corral__nodes(s);
     corral__meta *pm = corral__meta_of(s, co);
-    if (!corral__side_take(call, s, pm)) return NULL;
-    if (!corral__sides_room(call, s, co)) return NULL; /* the child's, before anything is taken for it */
+    /* the caller's record (kept: it holds the outcome), then room for the
+       child's before anything is taken for it */
+    if (pm->side == CORRAL__NIL && !corral__sides_room(call, s, co, "none for the caller")) return NULL;
+    corral__side_take(call, s, pm); /* free: checked above */
+    if (!corral__sides_room(call, s, co, "none for the called child")) return NULL;
     for (uint32_t i = corral__sides(s)[pm->side].groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) tags |= 1u << N[i].u.g.tag;
@@ -6476,8 +6483,8 @@ bool corral__group_room(const char *call, corral_sched *s, corral__type_entry *t
     if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
         s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
-    } else if (corral__sides_room(call, s, NULL)) { /* the record that holds its group chain */
-        return true;
+    } else if (corral__sides_room(call, s, NULL, "none for the start's owner/tags")) {
+        return true; /* its nodes, and the side record that holds their chain */
     }
     te->failed++;
     return false;
