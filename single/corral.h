@@ -3801,9 +3801,31 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
 }
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
+/* Time's bounds (API.md, "Clocks and their bounds"), kept where a value
+   enters and checked by a load and a restore with the same constants:
+   every clock stops at CORRAL__TIME_MAX; a seconds timer due past it
+   never fires and is kept due at CORRAL__TIME_NEVER (held: that much
+   left); a scale is at most CORRAL__SCALE_MAX. */
+#define CORRAL__TIME_MAX 1e12   /* seconds a clock reads at most */
+#define CORRAL__TIME_NEVER 1e13 /* a timer's due time (held: its time left) at most; no clock reaches it */
+#define CORRAL__SCALE_MAX 1e9
+/* a clock advanced by dt (>= 0, finite or not): it stops at the bound */
+static inline double corral__clock_add(double time, double dt)
+{
+    const double t = time + dt;
+    return t <= CORRAL__TIME_MAX ? t : CORRAL__TIME_MAX;
+}
+/* a seconds timer's due time (or time left) as kept: past every clock,
+   never; overdue by more than a clock can read, overdue by that much */
+static inline double corral__due_saturate(double due)
+{
+    return due > CORRAL__TIME_MAX ? CORRAL__TIME_NEVER : due < -CORRAL__TIME_MAX ? -CORRAL__TIME_MAX : due;
+}
+/* a due time (or time left) a save holds: false for NaN */
+static inline bool corral__due_ok(double due) { return due >= -CORRAL__TIME_MAX && due <= CORRAL__TIME_NEVER; }
 /* sched.c: clocks that a save or a snapshot may bring back (each clock
-   finite, at least 0 and at most 10^12 s; a scale at most 10^9; the fixed
-   clock at most 1 s ahead of the game clock and 10^6 s behind it) */
+   finite, at least 0 and at most CORRAL__TIME_MAX; a scale at most
+   CORRAL__SCALE_MAX) */
 bool corral__clock_ok(double time, double scale);
 bool corral__clocks_ok(double game, double unscaled, double fixed);
 
@@ -4177,15 +4199,21 @@ void corral__timers_seq_past(corral_sched *s, uint32_t seq); /* a load: ties kee
 void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
 
 /* ---- domains.c: the time domains */
-/* a new frame: each clock by dt * its scale (the frame's, sched.c: inline,
-   so a game that uses no domain but the game clock links no domains.c) */
+/* a new frame: each clock by dt * its scale, up to its bound (the frame's,
+   sched.c: inline, so a game that uses no domain but the game clock links
+   no domains.c) */
 static inline void corral__domains_advance(corral_sched *s, float dt)
 {
     for (uint32_t k = 0; k < s->domains.count; k++) { /* a parent is numbered before its children */
         struct corral__domain *d = &s->domains.d[k];
         const float in = d->parent ? s->domains.d[d->parent - 1].dt : dt; /* the parent's holds and scales */
-        d->dt = d->paused ? 0.0f : in * d->scale;
-        d->time += (double)d->dt;
+        d->dt = d->paused ? 0.0f : in * d->scale; /* infinite past FLT_MAX */
+        if (d->time + (double)d->dt <= CORRAL__TIME_MAX) {
+            d->time += (double)d->dt;
+        } else { /* it stops at the bound: its dt is what it moved */
+            d->dt = (float)(CORRAL__TIME_MAX - d->time);
+            d->time = CORRAL__TIME_MAX;
+        }
     }
 }
 /* a domain's parent field is sound: none, or a domain numbered before it */
@@ -8857,13 +8885,12 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
 
 bool corral__clock_ok(double time, double scale)
 {
-    return time >= 0.0 && time <= 1e12 && scale >= 0.0 && scale <= 1e9; /* false for NaN */
+    return time >= 0.0 && time <= CORRAL__TIME_MAX && scale >= 0.0 && scale <= CORRAL__SCALE_MAX; /* false for NaN */
 }
 
 bool corral__clocks_ok(double game, double unscaled, double fixed)
 {
-    return corral__clock_ok(game, 0.0) && corral__clock_ok(unscaled, 0.0) && corral__clock_ok(fixed, 0.0) &&
-           game - fixed >= -1.0 && game - fixed <= 1e6;
+    return corral__clock_ok(game, 0.0) && corral__clock_ok(unscaled, 0.0) && corral__clock_ok(fixed, 0.0);
 }
 
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed)
@@ -8995,7 +9022,7 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->prof.frame_start_time = s->now.unscaled_time;
     s->now.unscaled_dt = dt;
     corral__domains_advance(s, dt);
-    s->now.unscaled_time += (double)dt;
+    s->now.unscaled_time = corral__clock_add(s->now.unscaled_time, (double)dt);
     s->now.frame++;
     s->now.frame_pos = 0;
     /* what waited for this frame joins its phase's queue */
@@ -9012,7 +9039,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     s->now.in_tick = 1;
     s->now.phase = phase;
     if (phase == CORRAL__PH_FIXED) {
-        s->now.fixed_time += (double)s->now.fixed_dt;
+        s->now.fixed_time = corral__clock_add(s->now.fixed_time, (double)s->now.fixed_dt);
         s->now.phase_dt = s->now.fixed_dt;
     } else {
         s->now.phase_dt = s->domains.d[0].dt;
@@ -9068,7 +9095,8 @@ uint32_t corral_tick(corral_sched *s, float dt)
     const double game_time = s->domains.d[0].time;
     if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt) {
         const double whole = (game_time - s->now.fixed_time) / (double)s->now.fixed_dt;
-        if (whole < 0x1p63) s->now.fixed_time += (double)s->now.fixed_dt * (double)(uint64_t)whole;
+        if (whole < 0x1p63)
+            s->now.fixed_time = corral__clock_add(s->now.fixed_time, (double)s->now.fixed_dt * (double)(uint64_t)whole);
         else s->now.fixed_time = game_time;
     }
     steps += corral__run(s, CORRAL__PH_UPDATE);
@@ -9088,7 +9116,7 @@ uint32_t corral_tick(corral_sched *s, float dt)
 void corral_set_time_scale(corral_sched *s, float scale)
 {
     if (!corral__check(s)) return;
-    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= 1e9f, CORRAL_ERR_BAD_DT, );
+    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= CORRAL__SCALE_MAX, CORRAL_ERR_BAD_DT, );
     corral__domain_scale_set(s, 0, scale);
 }
 
@@ -9399,6 +9427,12 @@ static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 }
 
 /* ---- wake points */
+/* a due time (held: time left) on heap h as kept: a clock's past its
+   bound never comes (API.md, "Clocks and their bounds"); frames count on */
+static double corral__due_on(uint32_t h, double due)
+{
+    return h == CORRAL__HEAP_FRAMES ? due : corral__due_saturate(due);
+}
 
 /* Time waits resume in a later frame than the one they began in: timers
    are checked before a frame's first run, and a due time in the future is
@@ -9407,7 +9441,7 @@ static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 void corral__timer_push(corral_sched *s, uint32_t i, uint32_t h, double due, float span)
 {
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due = due;
+    n->u.t.due = corral__due_on(h, due);
     n->u.t.seq = s->timers.seq++;
     n->list = (uint8_t)h;
     memcpy(&n->u.t.target, &span, sizeof span); /* for the inspector */
@@ -9462,7 +9496,7 @@ static void corral__timer_hold(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
     corral__heap_remove(s, n->list, n->next);
-    n->u.t.due -= corral__timer_clock(s, n->list);
+    n->u.t.due = corral__due_on(n->list, n->u.t.due - corral__timer_clock(s, n->list));
 }
 
 /* resumed: back in its heap with the time it had left */
@@ -9470,7 +9504,7 @@ static void corral__timer_unhold(corral_sched *s, const corral_co *co, uint32_t 
 {
     (void)co;
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due += corral__timer_clock(s, n->list);
+    n->u.t.due = corral__due_on(n->list, n->u.t.due + corral__timer_clock(s, n->list));
     corral__heap_push(s, n->list, i);
 }
 
@@ -9493,7 +9527,7 @@ const char *corral__timer_check(const corral__lview *v, const corral__lwait *w)
     const uint32_t own = w->kind == CORRAL_WAIT_SECONDS || w->kind == CORRAL_WAIT_AT ? corral__domain_heap(v->domain)
                          : w->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
                                                            : (uint32_t)CORRAL__HEAP_FRAMES;
-    if (!(w->due >= -1e12 && w->due <= 1e13) || w->list >= 2u + v->domains ||
+    if (!corral__due_ok(w->due) || w->list >= 2u + v->domains ||
         (w->list != CORRAL__HEAP_FRAMES && w->list != own))
         return "a timer of type %s is out of range%s";
     return NULL;
@@ -9528,14 +9562,16 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     corral__node *n = &corral__nodes(s)[i];
     if (n->list == heap) return;
     if (n->attached != 1) {
-        if (!corral__keeps_left(n)) n->u.t.due += corral__timer_clock(s, heap) - corral__timer_clock(s, n->list);
+        if (!corral__keeps_left(n))
+            n->u.t.due =
+                corral__due_on(heap, n->u.t.due + corral__timer_clock(s, heap) - corral__timer_clock(s, n->list));
         n->list = (uint8_t)heap;
         return;
     }
     double left = n->u.t.due - corral__timer_clock(s, n->list);
     corral__heap_remove(s, n->list, n->next);
     n->list = (uint8_t)heap;
-    n->u.t.due = corral__timer_clock(s, heap) + left;
+    n->u.t.due = corral__due_on(heap, corral__timer_clock(s, heap) + left);
     corral__heap_push(s, heap, i);
 }
 
@@ -11107,7 +11143,7 @@ bool corral_domain_set_scale(corral_sched *s, uint32_t domain, float scale)
 {
     struct corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d) return false;
-    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= 1e9f, CORRAL_ERR_BAD_DT, false);
+    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= CORRAL__SCALE_MAX, CORRAL_ERR_BAD_DT, false);
     corral__domain_scale_set(s, domain, scale);
     return true;
 }
@@ -13256,6 +13292,13 @@ static const corral__type_entry *corral__entry(const corral_sched *s, const corr
     return &corral__types(s)[co->type];
 }
 
+static bool corral__unsavable_due(corral__io *io, const corral_type *vt, const char *what, double due)
+{
+    snprintf(io->detail, sizeof io->detail, "a coroutine of type %s has a %s due at %g, past what a save holds",
+             vt->name, what, due);
+    return false;
+}
+
 /* Whether a coroutine can be saved; the detail says why not. */
 static bool corral__savable(const corral_sched *s, const corral_co *co, corral__io *io)
 {
@@ -13283,6 +13326,10 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
     }
     const corral__meta *m = corral__meta_of(s, co);
     const corral__node *N = corral__nodes(s);
+    /* its waits: predicates registered; no due time a load refuses (a frames
+       wait past CORRAL__TIME_NEVER: the seconds saturate below it, API.md,
+       "Clocks and their bounds") */
+    const uint32_t dl = corral__deadline_of(s, co);
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
         const corral__wait_part *p = corral__node_part_of(N[i].kind);
         const char *why = NULL;
@@ -13290,7 +13337,11 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "a coroutine of type %s %s", vt->name, why);
             return false;
         }
+        if (corral__timer_node(&N[i]) && !corral__due_ok(N[i].u.t.due))
+            return corral__unsavable_due(io, vt, "time wait", N[i].u.t.due);
     }
+    if (dl != CORRAL__NIL && !corral__due_ok(N[dl].u.t.due))
+        return corral__unsavable_due(io, vt, "stop deadline", N[dl].u.t.due);
     return true;
 }
 
@@ -14194,7 +14245,7 @@ static bool corral__lcheck(corral__loader *L)
         wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u);
         sides += corral__lneeds_side(&c) || c.owner || c.tags || c.has_deadline;
         for (uint32_t w = 0; w < c.nwaits; w++) joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
-        if (c.has_deadline > 1 || (c.has_deadline && !(c.deadline >= -1e12 && c.deadline <= 1e13)))
+        if (c.has_deadline > 1 || (c.has_deadline && !corral__due_ok(c.deadline)))
             return corral__lfail(L, "a stop deadline of type %s is out of range%s", tn, none);
         bool waits = c.nwaits > 0 || c.child != CORRAL__NIL;
         if ((c.state == CORRAL__WAITING && !waits) || ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && waits) ||
@@ -14956,7 +15007,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         return "its clocks are out of range";
     for (uint32_t d = 0; d < o->domains.count; d++)
         if (!corral__clock_ok(o->domains.d[d].time, o->domains.d[d].scale) ||
-            !(o->domains.d[d].dt >= 0.0f && o->domains.d[d].dt <= 1e30f) ||
+            !(o->domains.d[d].dt >= 0.0f && (double)o->domains.d[d].dt <= CORRAL__TIME_MAX) ||
             !corral__domain_parent_ok(d, o->domains.d[d].parent))
             return "its clocks are out of range";
     if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||

@@ -1184,9 +1184,31 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
 }
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
+/* Time's bounds (API.md, "Clocks and their bounds"), kept where a value
+   enters and checked by a load and a restore with the same constants:
+   every clock stops at CORRAL__TIME_MAX; a seconds timer due past it
+   never fires and is kept due at CORRAL__TIME_NEVER (held: that much
+   left); a scale is at most CORRAL__SCALE_MAX. */
+#define CORRAL__TIME_MAX 1e12   /* seconds a clock reads at most */
+#define CORRAL__TIME_NEVER 1e13 /* a timer's due time (held: its time left) at most; no clock reaches it */
+#define CORRAL__SCALE_MAX 1e9
+/* a clock advanced by dt (>= 0, finite or not): it stops at the bound */
+static inline double corral__clock_add(double time, double dt)
+{
+    const double t = time + dt;
+    return t <= CORRAL__TIME_MAX ? t : CORRAL__TIME_MAX;
+}
+/* a seconds timer's due time (or time left) as kept: past every clock,
+   never; overdue by more than a clock can read, overdue by that much */
+static inline double corral__due_saturate(double due)
+{
+    return due > CORRAL__TIME_MAX ? CORRAL__TIME_NEVER : due < -CORRAL__TIME_MAX ? -CORRAL__TIME_MAX : due;
+}
+/* a due time (or time left) a save holds: false for NaN */
+static inline bool corral__due_ok(double due) { return due >= -CORRAL__TIME_MAX && due <= CORRAL__TIME_NEVER; }
 /* sched.c: clocks that a save or a snapshot may bring back (each clock
-   finite, at least 0 and at most 10^12 s; a scale at most 10^9; the fixed
-   clock at most 1 s ahead of the game clock and 10^6 s behind it) */
+   finite, at least 0 and at most CORRAL__TIME_MAX; a scale at most
+   CORRAL__SCALE_MAX) */
 bool corral__clock_ok(double time, double scale);
 bool corral__clocks_ok(double game, double unscaled, double fixed);
 
@@ -1560,15 +1582,21 @@ void corral__timers_seq_past(corral_sched *s, uint32_t seq); /* a load: ties kee
 void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
 
 /* ---- domains.c: the time domains */
-/* a new frame: each clock by dt * its scale (the frame's, sched.c: inline,
-   so a game that uses no domain but the game clock links no domains.c) */
+/* a new frame: each clock by dt * its scale, up to its bound (the frame's,
+   sched.c: inline, so a game that uses no domain but the game clock links
+   no domains.c) */
 static inline void corral__domains_advance(corral_sched *s, float dt)
 {
     for (uint32_t k = 0; k < s->domains.count; k++) { /* a parent is numbered before its children */
         struct corral__domain *d = &s->domains.d[k];
         const float in = d->parent ? s->domains.d[d->parent - 1].dt : dt; /* the parent's holds and scales */
-        d->dt = d->paused ? 0.0f : in * d->scale;
-        d->time += (double)d->dt;
+        d->dt = d->paused ? 0.0f : in * d->scale; /* infinite past FLT_MAX */
+        if (d->time + (double)d->dt <= CORRAL__TIME_MAX) {
+            d->time += (double)d->dt;
+        } else { /* it stops at the bound: its dt is what it moved */
+            d->dt = (float)(CORRAL__TIME_MAX - d->time);
+            d->time = CORRAL__TIME_MAX;
+        }
     }
 }
 /* a domain's parent field is sound: none, or a domain numbered before it */

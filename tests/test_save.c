@@ -4,11 +4,14 @@
     group, queued and deferred coroutines) saved and loaded into a new
     scheduler hashes the same and runs on the same; named resume points;
     refusals (unsavable state, damaged saves, a changed build) that change
-    nothing; field migration by name.
+    nothing; field migration by name; waits and clocks at time's bounds.
 */
 #include "common.h"
 #include "corral_internal.h" /* the origin a block carries */
 #include "hostile/games.h" /* a save resealed after an edit */
+
+#include <float.h>
+#include <math.h>
 
 static unsigned char g_save[1 << 18];
 
@@ -596,5 +599,261 @@ Test(save, an_old_save_whose_predicate_holds_an_address_is_refused_by_name)
     const char *why = corral_last_error_detail(b);
     cr_assert(strstr(why, "sv_field_up") && strstr(why, "address"), "%s", why);
     cr_assert_eq(corral_state_hash(b), before);
+    corral_sched_destroy(b);
+}
+
+/* ---- time's bounds (API.md, "Clocks and their bounds"): whatever the
+   game waits or however fast its clocks run, a save loads and a snapshot
+   restores, and the game runs on from it */
+#define SV_NAP_FIELDS(F) F(uint32_t, kind) F(uint32_t, frames) F(float, secs) F(double, at) F(int32_t, woke)
+#define SV_NAP_POINTS(P) P(napped)
+enum { SV_SECONDS, SV_REALTIME, SV_AT, SV_FRAMES };
+DECLARE_COROUTINE(sv_nap, SV_NAP_FIELDS)
+static corral_wait sv_nap_wait(const sv_nap_ctx *c)
+{
+    return c->kind == SV_SECONDS    ? corral_wait_seconds(c->secs)
+           : c->kind == SV_REALTIME ? corral_wait_realtime(c->secs)
+           : c->kind == SV_AT       ? corral_wait_at(c->at)
+                                    : corral_wait_frames(c->frames);
+}
+DEFINE_COROUTINE_AT(sv_nap, SV_NAP_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_NAP_POINTS);
+    for (;;) {
+        CORRAL_AWAIT_AT(co, napped, sv_nap_wait(ctx));
+        ctx->woke++;
+    }
+    CORRAL_END(co);
+}
+#define BD_TYPES(X) X(sv_nap, 1, 0)
+CORRAL_DECLARE_REGISTRY(bd, BD_TYPES)
+CORRAL_DEFINE_REGISTRY(bd, BD_TYPES);
+
+static corral_sched *bd_sched_logged(log_capture *cap)
+{
+    corral_sched_desc d = one_class_desc(64, 64);
+    d.registry = &bd_registry;
+    d.domains = 3;
+    if (cap) {
+        d.logger.fn = capture_log;
+        d.logger.user_data = cap;
+    }
+    return sched_of(d);
+}
+static corral_sched *bd_sched(void) { return bd_sched_logged(NULL); }
+static corral_handle bd_nap(corral_sched *s, uint32_t domain, sv_nap_ctx c)
+{
+    corral_handle h = corral_start_ex(s, &sv_nap_type, &c, sizeof c, &(corral_start_desc){.domain = domain});
+    cr_assert_neq(h.gen, 0, "%s", corral_last_error_detail(s));
+    return h;
+}
+
+static unsigned char g_snap[1 << 18];
+
+/* a saved into a new scheduler, and a snapshot of a restored into another:
+   both take it, as it was; the loaded one is returned */
+static corral_sched *bd_round_trip(corral_sched *a, const char *what)
+{
+    const size_t n = corral_save(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0, "%s: the save: %s", what, corral_last_error_detail(a));
+    corral_sched *b = bd_sched();
+    cr_assert(corral_load(b, g_save, n), "%s: the load: %s", what, corral_last_error_detail(b));
+    cr_assert(corral_verify(b), "%s: %s", what, corral_last_error_detail(b));
+    cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "%s: the loaded state is the saved one", what);
+    const size_t k = corral_snapshot(a, g_snap, sizeof g_snap);
+    cr_assert_gt(k, 0, "%s: the snapshot: %s", what, corral_last_error_detail(a));
+    corral_sched *c = bd_sched();
+    cr_assert(corral_restore(c, g_snap, k), "%s: the restore: %s", what, corral_last_error_detail(c));
+    cr_assert_eq(corral_state_hash(c), corral_state_hash(a), "%s: the restored state is the snapshot's", what);
+    corral_sched_destroy(c);
+    return b;
+}
+/* the saving game and the loaded one, frame by frame the same */
+static void bd_run_on(corral_sched *a, corral_sched *b, int frames, float dt)
+{
+    for (int f = 0; f < frames; f++) {
+        corral_tick(a, dt);
+        corral_tick(b, dt);
+        cr_assert_eq(corral_state_hash(b), corral_state_hash(a), "frame %d after the load differs", f);
+    }
+    cr_assert(corral_verify(a) && corral_verify(b));
+}
+static int32_t bd_woke(corral_sched *s, corral_handle h)
+{
+    const sv_nap_ctx *c = sv_nap_ctx_of(s, h);
+    cr_assert_not_null(c, "the nap is alive");
+    return c->woke;
+}
+
+Test(save, a_wait_or_stop_deadline_past_every_clock_never_ends_and_its_save_loads)
+{
+    /* each alone: saved and loaded */
+    static const struct {
+        const char *what;
+        uint32_t domain;
+        sv_nap_ctx nap;
+        float deadline;
+        bool held;
+    } one[] = {
+        {"seconds(INFINITY)", 0, {.kind = SV_SECONDS, .secs = INFINITY}, 0.0f, false},
+        {"seconds(1e15)", 0, {.kind = SV_SECONDS, .secs = 1e15f}, 0.0f, false},
+        {"seconds(FLT_MAX)", 0, {.kind = SV_SECONDS, .secs = FLT_MAX}, 0.0f, false},
+        {"seconds(INFINITY) in a domain", 1, {.kind = SV_SECONDS, .secs = INFINITY}, 0.0f, false},
+        {"seconds(1e15), paused", 0, {.kind = SV_SECONDS, .secs = 1e15f}, 0.0f, true},
+        {"realtime(INFINITY)", 0, {.kind = SV_REALTIME, .secs = INFINITY}, 0.0f, false},
+        {"realtime(1e15)", 0, {.kind = SV_REALTIME, .secs = 1e15f}, 0.0f, false},
+        {"at(1e15)", 0, {.kind = SV_AT, .at = 1e15}, 0.0f, false},
+        {"at(1e20)", 2, {.kind = SV_AT, .at = 1e20}, 0.0f, false},
+        {"at(INFINITY)", 0, {.kind = SV_AT, .at = INFINITY}, 0.0f, false},
+        {"at(1e20), paused", 0, {.kind = SV_AT, .at = 1e20}, 0.0f, true},
+        {"a stop deadline of 1e20 s", 0, {.kind = SV_FRAMES, .frames = 1}, 1e20f, false},
+        {"a stop deadline of INFINITY", 1, {.kind = SV_FRAMES, .frames = 1}, INFINITY, false},
+    };
+    for (size_t k = 0; k < sizeof one / sizeof one[0]; k++) {
+        corral_sched *a = bd_sched();
+        corral_handle h = bd_nap(a, one[k].domain, one[k].nap);
+        if (one[k].deadline > 0.0f) cr_assert(corral_request_stop(a, h, one[k].deadline));
+        corral_tick(a, 1.0f / 60.0f);
+        if (one[k].held) cr_assert(corral_pause(a, h));
+        const size_t n = corral_save(a, g_save, sizeof g_save);
+        cr_expect_gt(n, 0, "%s: the save: %s", one[k].what, corral_last_error_detail(a));
+        corral_sched *b = bd_sched();
+        cr_expect(corral_load(b, g_save, n), "%s: the load: %s", one[k].what, corral_last_error_detail(b));
+        corral_sched_destroy(a);
+        corral_sched_destroy(b);
+    }
+
+    /* all at once, with waits that end, and the game runs on */
+    corral_sched *a = bd_sched();
+    const sv_nap_ctx never[] = {
+        {.kind = SV_SECONDS, .secs = INFINITY},  {.kind = SV_SECONDS, .secs = 1e15f},
+        {.kind = SV_SECONDS, .secs = FLT_MAX},   {.kind = SV_REALTIME, .secs = INFINITY},
+        {.kind = SV_REALTIME, .secs = 1e15f},    {.kind = SV_AT, .at = 1e20},
+        {.kind = SV_AT, .at = INFINITY},         {.kind = SV_AT, .at = 1e15},
+    };
+    enum { N = sizeof never / sizeof never[0] };
+    corral_handle h[N + 1];
+    for (uint32_t i = 0; i < N; i++) h[i] = bd_nap(a, i % 3, never[i]); /* in every domain */
+    h[N] = bd_nap(a, 1, (sv_nap_ctx){.kind = SV_SECONDS, .secs = INFINITY});
+    const corral_handle tick = bd_nap(a, 0, (sv_nap_ctx){.kind = SV_SECONDS, .secs = 0.5f}); /* wakes twice a second */
+    const corral_handle doomed = bd_nap(a, 0, (sv_nap_ctx){.kind = SV_FRAMES, .frames = 1});
+    cr_assert(corral_request_stop(a, h[0], 1e20f), "a stop deadline of 1e20 s");
+    cr_assert(corral_request_stop(a, h[1], INFINITY), "an infinite one");
+    cr_assert(corral_request_stop(a, doomed, 0.25f), "and one that comes");
+    corral_tick(a, 1.0f / 60.0f);
+    cr_assert(corral_pause(a, h[1]) && corral_pause(a, h[5]), "held: one keeps its time left, an at wait its time");
+
+    corral_sched *b = bd_round_trip(a, "waits past every clock");
+    bd_run_on(a, b, 120, 1.0f / 60.0f);
+    cr_assert_geq(bd_woke(b, tick), 3, "a wait that ends went on ending");
+    cr_assert_not(corral_alive(b, doomed), "the deadline that came stopped it");
+    for (uint32_t i = 0; i <= N; i++) cr_assert_eq(bd_woke(b, h[i]), 0, "wait %u never ends", i);
+
+    /* moved to other clocks, resumed, their clocks scaled up: still never */
+    corral_sched *both[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        cr_assert(corral_set_domain(both[k], h[5], 1), "held, an at wait keeps its time on the new clock");
+        cr_assert(corral_resume(both[k], h[1]) && corral_resume(both[k], h[5]));
+        cr_assert(corral_set_domain(both[k], h[0], 2));
+        cr_assert(corral_domain_set_scale(both[k], 2, 1e9f));
+    }
+    bd_run_on(a, b, 30, 1.0f);
+    corral_sched_destroy(b);
+    b = bd_round_trip(a, "moved and resumed");
+    bd_run_on(a, b, 30, 1.0f);
+    for (uint32_t i = 0; i <= N; i++) cr_assert_eq(bd_woke(b, h[i]), 0, "wait %u never ends", i);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(save, clocks_stop_at_their_bound_and_a_save_there_loads)
+{
+    corral_sched *a = bd_sched();
+    const corral_handle early = bd_nap(a, 1, (sv_nap_ctx){.kind = SV_SECONDS, .secs = 3600.0f});
+    corral_set_time_scale(a, 1e9f);
+    cr_assert(corral_domain_set_parent(a, 1, 0) && corral_domain_set_scale(a, 1, 1e9f), "10^18 s a second");
+    for (int f = 0; f < 1100; f++) corral_tick(a, 1.0f); /* the game clock reaches 10^12 s after 1000 */
+    corral_sched *b = bd_round_trip(a, "scaled clocks at the bound");
+    cr_assert(corral_time(a) == 1e12 && corral_domain_time(a, 1) == 1e12, "the clocks stop at 10^12 s: %g, %g",
+              corral_time(a), corral_domain_time(a, 1));
+    cr_assert(corral_fixed_time(a) <= 1e12 && corral_fixed_steps_due(a) == 0);
+    cr_assert_eq(bd_woke(a, early), 1, "a wait due before the bound ended on the way");
+    bd_run_on(a, b, 10, 1.0f);
+    corral_sched_destroy(b);
+
+    /* the unscaled clock and an unscaled domain, by the largest dt */
+    const corral_handle late = bd_nap(a, 2, (sv_nap_ctx){.kind = SV_SECONDS, .secs = 5.0f});
+    const corral_handle real = bd_nap(a, 0, (sv_nap_ctx){.kind = SV_REALTIME, .secs = 5.0f});
+    const corral_handle frames = bd_nap(a, 0, (sv_nap_ctx){.kind = SV_FRAMES, .frames = 2});
+    for (int f = 0; f < 3; f++) corral_tick(a, FLT_MAX);
+    corral_sched_destroy(b = bd_round_trip(a, "unscaled clocks at the bound"));
+    cr_assert(corral_unscaled_time(a) == 1e12 && corral_domain_time(a, 2) == 1e12, "%g, %g", corral_unscaled_time(a),
+              corral_domain_time(a, 2));
+    cr_assert_eq(bd_woke(a, late) + bd_woke(a, real), 2, "waits due before the bound ended");
+    /* at the bound a clock stands still: a seconds wait started there never ends, frames count on */
+    const corral_handle stuck = bd_nap(a, 0, (sv_nap_ctx){.kind = SV_SECONDS, .secs = 5.0f});
+    b = bd_round_trip(a, "a wait started at the bound");
+    bd_run_on(a, b, 60, 1.0f);
+    cr_assert_eq(bd_woke(b, stuck), 0);
+    cr_assert_eq(bd_woke(b, frames), bd_woke(a, frames));
+    cr_assert_geq(bd_woke(b, frames), 30, "frames count on");
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(save, a_fixed_clock_the_engine_runs_ahead_of_or_behind_the_game_clock_saves_and_loads)
+{
+    corral_sched *a = bd_sched();
+    bd_nap(a, 0, (sv_nap_ctx){.kind = SV_SECONDS, .secs = 0.5f});
+    bd_nap(a, 0, (sv_nap_ctx){.kind = SV_FRAMES, .frames = 1});
+    corral_set_time_scale(a, 0.0f); /* the game paused, the engine's physics stepping on */
+    for (int f = 0; f < 100; f++) {
+        corral_frame_begin(a, 1.0f / 60.0f);
+        for (int k = 0; k < 3; k++) corral_run_phase(a, CORRAL_PHASE_FIXED_UPDATE);
+        corral_run_phase(a, CORRAL_PHASE_UPDATE);
+    }
+    cr_assert_gt(corral_fixed_time(a) - corral_time(a), 5.0);
+    corral_sched *b = bd_round_trip(a, "a fixed clock ahead");
+    corral_sched_destroy(b);
+    corral_set_time_scale(a, 1.0f);
+    for (int f = 0; f < 20; f++) { /* frames the engine runs without fixed steps */
+        corral_frame_begin(a, 1e5f);
+        corral_run_phase(a, CORRAL_PHASE_UPDATE);
+    }
+    cr_assert_gt(corral_time(a) - corral_fixed_time(a), 1e6);
+    b = bd_round_trip(a, "a fixed clock behind");
+    bd_run_on(a, b, 10, 1.0f / 60.0f);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+/* a save never holds what a load refuses: a frames wait due past 10^13
+   (a frame count no game reaches, brought here by a load) is named */
+Test(save, a_frames_wait_past_what_a_save_holds_is_named_and_nothing_is_written)
+{
+    corral_sched *a = bd_sched();
+    const corral_handle h = bd_nap(a, 0, (sv_nap_ctx){.kind = SV_FRAMES, .frames = 1000});
+    corral_tick(a, 1.0f / 60.0f);
+    size_t n = corral_save(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0);
+    const uint64_t frame = 10000000000000ull - 500u; /* 10^13 - 500 */
+    for (unsigned i = 0; i < 8; i++) g_save[24 + i] = (unsigned char)(frame >> (8 * i)); /* the frame count */
+    uint64_t sum = 0xCBF29CE484222325ull;
+    for (size_t i = 24; i < n; i++) sum = (sum ^ g_save[i]) * 0x100000001B3ull;
+    for (unsigned i = 0; i < 8; i++) g_save[16 + i] = (unsigned char)(sum >> (8 * i));
+    log_capture cap = {0};
+    corral_sched *b = bd_sched_logged(&cap);
+    cr_assert(corral_load(b, g_save, n), "%s", corral_last_error_detail(b));
+    cr_assert_eq(corral_frame(b), frame);
+    for (int f = 0; f < 5; f++) corral_tick(b, 1.0f / 60.0f); /* its old wait ends; its next is due past 10^13 */
+    cr_assert_eq(bd_woke(b, h), 1);
+    memset(g_save, 0xAB, 64);
+    cr_assert_eq(corral_save(b, g_save, sizeof g_save), 0, "the save refuses");
+    cr_assert_eq(corral_last_error(b), CORRAL_ERR_UNSAVABLE);
+    cr_assert(strstr(cap.message, "sv_nap") && strstr(cap.message, "time wait"), "it names it: %s", cap.message);
+    cr_assert_eq(g_save[0], 0xAB, "nothing written");
+    for (int f = 0; f < 5; f++) corral_tick(b, 1.0f / 60.0f); /* and the game runs on */
+    cr_assert(corral_verify(b));
+    corral_sched_destroy(a);
     corral_sched_destroy(b);
 }

@@ -412,13 +412,12 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
 
 bool corral__clock_ok(double time, double scale)
 {
-    return time >= 0.0 && time <= 1e12 && scale >= 0.0 && scale <= 1e9; /* false for NaN */
+    return time >= 0.0 && time <= CORRAL__TIME_MAX && scale >= 0.0 && scale <= CORRAL__SCALE_MAX; /* false for NaN */
 }
 
 bool corral__clocks_ok(double game, double unscaled, double fixed)
 {
-    return corral__clock_ok(game, 0.0) && corral__clock_ok(unscaled, 0.0) && corral__clock_ok(fixed, 0.0) &&
-           game - fixed >= -1.0 && game - fixed <= 1e6;
+    return corral__clock_ok(game, 0.0) && corral__clock_ok(unscaled, 0.0) && corral__clock_ok(fixed, 0.0);
 }
 
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed)
@@ -550,7 +549,7 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->prof.frame_start_time = s->now.unscaled_time;
     s->now.unscaled_dt = dt;
     corral__domains_advance(s, dt);
-    s->now.unscaled_time += (double)dt;
+    s->now.unscaled_time = corral__clock_add(s->now.unscaled_time, (double)dt);
     s->now.frame++;
     s->now.frame_pos = 0;
     /* what waited for this frame joins its phase's queue */
@@ -567,7 +566,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     s->now.in_tick = 1;
     s->now.phase = phase;
     if (phase == CORRAL__PH_FIXED) {
-        s->now.fixed_time += (double)s->now.fixed_dt;
+        s->now.fixed_time = corral__clock_add(s->now.fixed_time, (double)s->now.fixed_dt);
         s->now.phase_dt = s->now.fixed_dt;
     } else {
         s->now.phase_dt = s->domains.d[0].dt;
@@ -623,7 +622,8 @@ uint32_t corral_tick(corral_sched *s, float dt)
     const double game_time = s->domains.d[0].time;
     if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt) {
         const double whole = (game_time - s->now.fixed_time) / (double)s->now.fixed_dt;
-        if (whole < 0x1p63) s->now.fixed_time += (double)s->now.fixed_dt * (double)(uint64_t)whole;
+        if (whole < 0x1p63)
+            s->now.fixed_time = corral__clock_add(s->now.fixed_time, (double)s->now.fixed_dt * (double)(uint64_t)whole);
         else s->now.fixed_time = game_time;
     }
     steps += corral__run(s, CORRAL__PH_UPDATE);
@@ -643,7 +643,7 @@ uint32_t corral_tick(corral_sched *s, float dt)
 void corral_set_time_scale(corral_sched *s, float scale)
 {
     if (!corral__check(s)) return;
-    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= 1e9f, CORRAL_ERR_BAD_DT, );
+    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= CORRAL__SCALE_MAX, CORRAL_ERR_BAD_DT, );
     corral__domain_scale_set(s, 0, scale);
 }
 

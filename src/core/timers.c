@@ -73,6 +73,12 @@ static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 }
 
 /* ---- wake points */
+/* a due time (held: time left) on heap h as kept: a clock's past its
+   bound never comes (API.md, "Clocks and their bounds"); frames count on */
+static double corral__due_on(uint32_t h, double due)
+{
+    return h == CORRAL__HEAP_FRAMES ? due : corral__due_saturate(due);
+}
 
 /* Time waits resume in a later frame than the one they began in: timers
    are checked before a frame's first run, and a due time in the future is
@@ -81,7 +87,7 @@ static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 void corral__timer_push(corral_sched *s, uint32_t i, uint32_t h, double due, float span)
 {
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due = due;
+    n->u.t.due = corral__due_on(h, due);
     n->u.t.seq = s->timers.seq++;
     n->list = (uint8_t)h;
     memcpy(&n->u.t.target, &span, sizeof span); /* for the inspector */
@@ -136,7 +142,7 @@ static void corral__timer_hold(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
     corral__heap_remove(s, n->list, n->next);
-    n->u.t.due -= corral__timer_clock(s, n->list);
+    n->u.t.due = corral__due_on(n->list, n->u.t.due - corral__timer_clock(s, n->list));
 }
 
 /* resumed: back in its heap with the time it had left */
@@ -144,7 +150,7 @@ static void corral__timer_unhold(corral_sched *s, const corral_co *co, uint32_t 
 {
     (void)co;
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due += corral__timer_clock(s, n->list);
+    n->u.t.due = corral__due_on(n->list, n->u.t.due + corral__timer_clock(s, n->list));
     corral__heap_push(s, n->list, i);
 }
 
@@ -167,7 +173,7 @@ const char *corral__timer_check(const corral__lview *v, const corral__lwait *w)
     const uint32_t own = w->kind == CORRAL_WAIT_SECONDS || w->kind == CORRAL_WAIT_AT ? corral__domain_heap(v->domain)
                          : w->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
                                                            : (uint32_t)CORRAL__HEAP_FRAMES;
-    if (!(w->due >= -1e12 && w->due <= 1e13) || w->list >= 2u + v->domains ||
+    if (!corral__due_ok(w->due) || w->list >= 2u + v->domains ||
         (w->list != CORRAL__HEAP_FRAMES && w->list != own))
         return "a timer of type %s is out of range%s";
     return NULL;
@@ -202,14 +208,16 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     corral__node *n = &corral__nodes(s)[i];
     if (n->list == heap) return;
     if (n->attached != 1) {
-        if (!corral__keeps_left(n)) n->u.t.due += corral__timer_clock(s, heap) - corral__timer_clock(s, n->list);
+        if (!corral__keeps_left(n))
+            n->u.t.due =
+                corral__due_on(heap, n->u.t.due + corral__timer_clock(s, heap) - corral__timer_clock(s, n->list));
         n->list = (uint8_t)heap;
         return;
     }
     double left = n->u.t.due - corral__timer_clock(s, n->list);
     corral__heap_remove(s, n->list, n->next);
     n->list = (uint8_t)heap;
-    n->u.t.due = corral__timer_clock(s, heap) + left;
+    n->u.t.due = corral__due_on(heap, corral__timer_clock(s, heap) + left);
     corral__heap_push(s, heap, i);
 }
 

@@ -21,7 +21,7 @@ bool corral_domain_set_scale(corral_sched *s, uint32_t domain, float scale)
 {
     struct corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d) return false;
-    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= 1e9f, CORRAL_ERR_BAD_DT, false);
+    CORRAL__REQUIRE(s, scale >= 0.0f && scale <= CORRAL__SCALE_MAX, CORRAL_ERR_BAD_DT, false);
     corral__domain_scale_set(s, domain, scale);
     return true;
 }

@@ -60,6 +60,13 @@ static const corral__type_entry *corral__entry(const corral_sched *s, const corr
     return &corral__types(s)[co->type];
 }
 
+static bool corral__unsavable_due(corral__io *io, const corral_type *vt, const char *what, double due)
+{
+    snprintf(io->detail, sizeof io->detail, "a coroutine of type %s has a %s due at %g, past what a save holds",
+             vt->name, what, due);
+    return false;
+}
+
 /* Whether a coroutine can be saved; the detail says why not. */
 static bool corral__savable(const corral_sched *s, const corral_co *co, corral__io *io)
 {
@@ -87,6 +94,10 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
     }
     const corral__meta *m = corral__meta_of(s, co);
     const corral__node *N = corral__nodes(s);
+    /* its waits: predicates registered; no due time a load refuses (a frames
+       wait past CORRAL__TIME_NEVER: the seconds saturate below it, API.md,
+       "Clocks and their bounds") */
+    const uint32_t dl = corral__deadline_of(s, co);
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
         const corral__wait_part *p = corral__node_part_of(N[i].kind);
         const char *why = NULL;
@@ -94,7 +105,11 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "a coroutine of type %s %s", vt->name, why);
             return false;
         }
+        if (corral__timer_node(&N[i]) && !corral__due_ok(N[i].u.t.due))
+            return corral__unsavable_due(io, vt, "time wait", N[i].u.t.due);
     }
+    if (dl != CORRAL__NIL && !corral__due_ok(N[dl].u.t.due))
+        return corral__unsavable_due(io, vt, "stop deadline", N[dl].u.t.due);
     return true;
 }
 
@@ -998,7 +1013,7 @@ static bool corral__lcheck(corral__loader *L)
         wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u);
         sides += corral__lneeds_side(&c) || c.owner || c.tags || c.has_deadline;
         for (uint32_t w = 0; w < c.nwaits; w++) joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
-        if (c.has_deadline > 1 || (c.has_deadline && !(c.deadline >= -1e12 && c.deadline <= 1e13)))
+        if (c.has_deadline > 1 || (c.has_deadline && !corral__due_ok(c.deadline)))
             return corral__lfail(L, "a stop deadline of type %s is out of range%s", tn, none);
         bool waits = c.nwaits > 0 || c.child != CORRAL__NIL;
         if ((c.state == CORRAL__WAITING && !waits) || ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && waits) ||

@@ -332,7 +332,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         return "its clocks are out of range";
     for (uint32_t d = 0; d < o->domains.count; d++)
         if (!corral__clock_ok(o->domains.d[d].time, o->domains.d[d].scale) ||
-            !(o->domains.d[d].dt >= 0.0f && o->domains.d[d].dt <= 1e30f) ||
+            !(o->domains.d[d].dt >= 0.0f && (double)o->domains.d[d].dt <= CORRAL__TIME_MAX) ||
             !corral__domain_parent_ok(d, o->domains.d[d].parent))
             return "its clocks are out of range";
     if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
