@@ -727,7 +727,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(IN_TICK, "the call is not allowed while the scheduler is ticking")                 \
     X(DESTROYING, "the scheduler is being destroyed")                                    \
     X(NOT_IN_STEP, "the call needs a running coroutine (call it from a step)")          \
-    X(BAD_TYPE, "the vtable is malformed (offset, alignment or step)")                  \
+    X(BAD_TYPE, "the vtable is malformed (step, context, result or a field)")           \
     X(BAD_DT, "dt is negative, infinite or NaN (counts as 0), or a scale out of range") \
     X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")                  \
     X(WRONG_TYPE, "the coroutine is of another type than the one asked for")            \
@@ -4374,7 +4374,15 @@ uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corra
 bool corral__resume_co(corral_sched *s, corral_co *co);
 
 /* types.c */
-bool corral__type_ok(const corral_type *vt); /* well-formed vtable */
+/* Whether vt is a well-formed vtable (docs/API.md, "Declaring coroutine types"): a step;
+   its context aligned, past the header, within CORRAL_MAX_CONTEXT_SIZE;
+   its result and every field of its table, named, inside the context.
+   When not, why (cap bytes; NULL with 0 for none) names the type and what
+   it breaks. */
+bool corral__type_check(const corral_type *vt, char *why, size_t cap);
+static inline bool corral__type_ok(const corral_type *vt) { return corral__type_check(vt, NULL, 0); }
+/* a start of vt refused as malformed: CORRAL_ERR_BAD_TYPE, the detail why */
+CORRAL__COLD void corral__type_refuse(const char *call, corral_sched *s, const corral_type *vt);
 /* index of vt in the type table, entering it if new; NIL if the table is
    full, CORRAL__BAD_TI if vt is malformed */
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt);
@@ -4759,7 +4767,8 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
     CORRAL__REQUIRE_AT(s, !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL, none);
     uint32_t ti = corral__type_index(s, vt);
     if (ti >= CORRAL__BAD_TI) {
-        corral__fail_at(s, NULL, ti == CORRAL__NIL ? CORRAL_ERR_TOO_MANY_TYPES : CORRAL_ERR_BAD_TYPE, call, CORRAL__NOH, NULL, NULL);
+        if (ti == CORRAL__BAD_TI) corral__type_refuse(call, s, vt);
+        else corral__fail_at(s, NULL, CORRAL_ERR_TOO_MANY_TYPES, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     corral__type_entry *te = &corral__types(s)[ti];
@@ -8568,7 +8577,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     /* registry budgets add to (and are reserved in) the class each type fits */
     for (uint32_t t = 0; reg && t < reg->count; t++) {
         const corral_type *vt = reg->types[t];
-        if (!corral__type_ok(vt) || reg->ids[t] == 0) return CORRAL_ERR_BAD_TYPE;
+        if (!corral__type_check(vt, p->why, sizeof p->why) || reg->ids[t] == 0) return CORRAL_ERR_BAD_TYPE;
         uint32_t b = reg->budgets ? reg->budgets[t] : 0;
         uint32_t c = 0;
         while (c < n && !corral__slot_holds(p->classes[c].slot_size, vt)) c++;
@@ -9632,6 +9641,8 @@ void corral__timers_take(corral_sched *d, const corral_sched *o)
     O(1); entries never move, so pointers to them stay valid during a step.
 */
 
+#include <stdio.h>
+
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {
     uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
@@ -9664,12 +9675,59 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     return ti;
 }
 
-bool corral__type_ok(const corral_type *vt)
+bool corral__type_check(const corral_type *vt, char *why, size_t cap)
 {
-    if (!vt || !vt->step || vt->ctx_align == 0 || vt->ctx_align > CORRAL_MAX_ALIGN) return false;
-    if ((vt->ctx_align & (vt->ctx_align - 1)) != 0) return false;
-    if (vt->ctx_offset < CORRAL__HEADER_SIZE || vt->ctx_offset % vt->ctx_align != 0) return false;
-    return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
+    if (!vt) {
+        snprintf(why, cap, "no vtable");
+        return false;
+    }
+    const char *name = vt->name ? vt->name : "?";
+    const uint32_t size = vt->ctx_size;
+    if (!vt->step) {
+        snprintf(why, cap, "type %s has no step function", name);
+        return false;
+    }
+    if (vt->ctx_align == 0 || vt->ctx_align > CORRAL_MAX_ALIGN || (vt->ctx_align & (vt->ctx_align - 1)) != 0) {
+        snprintf(why, cap, "type %s: its context's alignment %u is not a power of two up to %u", name,
+                 (unsigned)vt->ctx_align, (unsigned)CORRAL_MAX_ALIGN);
+        return false;
+    }
+    if (vt->ctx_offset < CORRAL__HEADER_SIZE || vt->ctx_offset % vt->ctx_align != 0) {
+        snprintf(why, cap, "type %s: its context's offset %u overlaps the %u-byte header or breaks its alignment",
+                 name, (unsigned)vt->ctx_offset, (unsigned)CORRAL__HEADER_SIZE);
+        return false;
+    }
+    if (size > CORRAL_MAX_CONTEXT_SIZE) {
+        snprintf(why, cap, "type %s: its %u-byte context is over CORRAL_MAX_CONTEXT_SIZE", name, (unsigned)size);
+        return false;
+    }
+    /* the library copies a result and fields at the offsets these give */
+    if (vt->result_size && (vt->result_size > size || vt->result_offset > size - vt->result_size)) {
+        snprintf(why, cap, "type %s: its result (offset %u, %u bytes) lies outside its %u-byte context", name,
+                 (unsigned)vt->result_offset, (unsigned)vt->result_size, (unsigned)size);
+        return false;
+    }
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++) {
+        if (!f[i].name) {
+            snprintf(why, cap, "type %s: field %u of its field table has no name", name, (unsigned)i);
+            return false;
+        }
+        if (f[i].size > size || f[i].offset > size - f[i].size) {
+            snprintf(why, cap, "type %s: field %s (offset %u, %u bytes) lies outside its %u-byte context", name,
+                     f[i].name, (unsigned)f[i].offset, (unsigned)f[i].size, (unsigned)size);
+            return false;
+        }
+    }
+    return true;
+}
+
+CORRAL__COLD void corral__type_refuse(const char *call, corral_sched *s, const corral_type *vt)
+{
+    char why[192];
+    corral__type_check(vt, why, sizeof why);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, call, CORRAL__NOH, NULL, why);
 }
 
 void corral__types_cache_clear(corral_sched *s) { s->types.last_vt = NULL; }
@@ -12860,16 +12918,7 @@ static bool corral__reload_movable(corral_sched *s, const corral__type_entry *te
     if (!f || !g)
         return corral__reload_refuse(s, "type %s changed its context and has no field table to move it by%s",
                                      vt->name, NULL);
-    for (uint32_t i = 0; i < n + nn; i++) { /* a table written by hand may be wrong: nothing is written outside */
-        const corral_field *x = i < n ? &f[i] : &g[i - n];
-        const uint32_t size = i < n ? vt->ctx_size : nv->ctx_size;
-        if (!x->name || x->offset > size || x->size > size - x->offset)
-            return corral__reload_refuse(s, "type %s: its field table puts field %s outside its context", vt->name,
-                                         x->name ? x->name : "?");
-    }
-    if (nv->result_size && (nv->result_size > nv->ctx_size || nv->result_offset > nv->ctx_size - nv->result_size))
-        return corral__reload_refuse(s, "type %s: its result lies outside its context%s", vt->name, NULL);
-    return true;
+    return true; /* both tables lie within their contexts: corral__type_check, when each type was first met */
 }
 
 /* whether nv takes over te's type by the rule a save's load into the new
@@ -13059,8 +13108,11 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
 {
     const corral_registry *reg = d->registry;
     for (uint32_t i = 0; i < reg->count; i++) {
-        if (!reg->types || !reg->ids || !corral__type_ok(reg->types[i]) || reg->ids[i] == 0)
-            return corral__reload_refuse(s, "the new registry '%s' has a malformed type%s", reg->name, NULL);
+        char why[128];
+        if (!reg->types || !reg->ids || reg->ids[i] == 0)
+            return corral__reload_refuse(s, "the new registry '%s' has no type or id 0 at a place%s", reg->name, NULL);
+        if (!corral__type_check(reg->types[i], why, sizeof why))
+            return corral__reload_refuse(s, "the new registry '%s' has a malformed type: %s", reg->name, why);
         for (uint32_t j = 0; j < i; j++)
             if (reg->ids[j] == reg->ids[i])
                 return corral__reload_refuse(s, "the new registry '%s' lists an id twice%s", reg->name, NULL);
@@ -14161,8 +14213,11 @@ static bool corral__lcheck(corral__loader *L)
     L->group_order_at = io->at;
     corral__get_bytes(io, 8 * (size_t)L->ngroup_order);
     L->slots_at = 0;
-    if (L->version >= 3 && io->at < io->size) { /* where the next starts go (optional): read through here,
-                                                  taken where it fits (corral__lslots) */
+    if (L->version == CORRAL__SAVE_VERSION && io->at == io->size) /* only an older version's may end before it */
+        return corral__lfail(L, "the save ends before its last section, where the next starts go (slots)%s%s", none,
+                             none);
+    if (L->version >= 3 && io->at < io->size) { /* where the next starts go: read through here, taken where it
+                                                  fits (corral__lslots) */
         L->slots_at = io->at;
         uint32_t nclass = (uint32_t)corral__get_u(io, 4);
         if (nclass > CORRAL_MAX_CLASSES) return corral__lfail(L, "the save's slot section is malformed%s%s", none, none);

@@ -1757,7 +1757,15 @@ uint32_t corral__tags_op(const char *call, corral_sched *s, uint32_t tags, corra
 bool corral__resume_co(corral_sched *s, corral_co *co);
 
 /* types.c */
-bool corral__type_ok(const corral_type *vt); /* well-formed vtable */
+/* Whether vt is a well-formed vtable (docs/API.md, "Declaring coroutine types"): a step;
+   its context aligned, past the header, within CORRAL_MAX_CONTEXT_SIZE;
+   its result and every field of its table, named, inside the context.
+   When not, why (cap bytes; NULL with 0 for none) names the type and what
+   it breaks. */
+bool corral__type_check(const corral_type *vt, char *why, size_t cap);
+static inline bool corral__type_ok(const corral_type *vt) { return corral__type_check(vt, NULL, 0); }
+/* a start of vt refused as malformed: CORRAL_ERR_BAD_TYPE, the detail why */
+CORRAL__COLD void corral__type_refuse(const char *call, corral_sched *s, const corral_type *vt);
 /* index of vt in the type table, entering it if new; NIL if the table is
    full, CORRAL__BAD_TI if vt is malformed */
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt);

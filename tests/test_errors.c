@@ -138,6 +138,105 @@ Test(errors, malformed_vtable_is_refused)
     corral_sched_destroy(s);
 }
 
+/* counter: a generator of 1, 2, 3, ... (its result the value) */
+#define COUNTER_FIELDS(F) F(int, n)
+DECLARE_COROUTINE_R(counter, COUNTER_FIELDS, int)
+DEFINE_COROUTINE(counter)
+{
+    CORRAL_BEGIN(co);
+    for (;;) CORRAL_YIELD_VALUE(co, ++ctx->n);
+    CORRAL_END(co);
+}
+
+/* a field table written by hand: its second field past the context */
+static const corral_field *counter_far_fields(uint32_t *count)
+{
+    static const corral_field f[2] = {{"n", "int", 0, 4, CORRAL_FIELD_INT}, {"far", "int", 64, 4, CORRAL_FIELD_INT}};
+    *count = 2;
+    return f;
+}
+
+/* a start of t: refused, BAD_TYPE, its detail naming each of want; were
+   it started, its first value would be copied from where t says */
+static void counter_refused(corral_sched *s, const corral_type *t, const char *const *want, int nwant)
+{
+    const counter_ctx c = {0};
+    const corral_handle h = corral_generator_start(s, t, &c, sizeof c);
+    const corral_error err = corral_last_error(s);
+    char detail[400];
+    snprintf(detail, sizeof detail, "%s", corral_last_error_detail(s));
+    int v = 0;
+    corral_generator_next(s, h, &v, sizeof v); /* refused: no handle */
+    cr_assert_eq(h.gen, 0, "%s (result at %u, %u bytes; context %u bytes) started", t->name, t->result_offset,
+                 t->result_size, t->ctx_size);
+    cr_assert_eq(err, CORRAL_ERR_BAD_TYPE, "%s: %s", t->name, corral_error_str(err));
+    for (int i = 0; i < nwant; i++) cr_assert(strstr(detail, want[i]), "%s: the detail names %s: %s", t->name, want[i], detail);
+}
+
+Test(errors, a_vtable_whose_result_or_a_field_lies_outside_its_context_is_refused)
+{
+    corral_sched_desc d = one_class_desc(64, 1); /* one slot: a start takes the slot the probe had */
+    d.validation = CORRAL_VALIDATION_REPORT;
+    const size_t need = corral_sched_memory_size(&d);
+    unsigned char *mem = malloc(need);
+    d.memory = mem;
+    d.memory_size = need;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    const corral_handle probe = counter_gen(s, (counter_ctx){0});
+    const unsigned char *ctx = corral_context(s, probe, &counter_type);
+    cr_assert_not_null(ctx);
+    const uint32_t to_end = (uint32_t)(mem + need - ctx); /* from the context to the end of the block */
+    cr_assert(corral_stop(s, probe));
+    static corral_type bad;
+    bad = counter_type;
+    bad.name = "counter_by_hand";
+    bad.result_offset = to_end; /* past the block: a pull would read past it */
+    const char *const past[] = {"counter_by_hand", "result", "8-byte context"};
+    counter_refused(s, &bad, past, 3);
+    bad.result_offset = bad.ctx_size; /* just past the context, inside the slot */
+    counter_refused(s, &bad, past, 3);
+    bad.result_offset = 0xFFFFFFFFu; /* offset + size wraps */
+    counter_refused(s, &bad, past, 3);
+    bad.result_offset = 0;
+    bad.result_size = bad.ctx_size + 4;
+    counter_refused(s, &bad, past, 3);
+    bad = counter_type;
+    bad.name = "counter_far";
+    bad.fields = counter_far_fields;
+    const char *const far[] = {"counter_far", "far", "offset 64", "8-byte context"};
+    counter_refused(s, &bad, far, 4);
+    cr_assert_eq(corral_live_count(s), 0, "nothing started");
+    cr_assert(corral_verify(s));
+
+    bad = counter_type; /* the result inside, anywhere: it starts and gives its values */
+    bad.name = "counter_by_hand";
+    bad.result_offset = 0;
+    const corral_handle h = corral_generator_start(s, &bad, &(counter_ctx){0}, sizeof(counter_ctx));
+    cr_assert_neq(h.gen, 0, "%s", corral_last_error_detail(s));
+    int v = 0;
+    cr_assert(corral_generator_next(s, h, &v, sizeof v));
+    cr_assert_eq(v, 1);
+    corral_sched_destroy(s);
+    free(mem);
+
+    /* a registry's type is checked at create */
+    static const corral_type *const types[] = {&bad};
+    static const uint32_t ids[] = {1};
+    const corral_registry reg = {"by_hand", types, ids, NULL, 1};
+    bad.result_offset = bad.ctx_size;
+    corral_sched_desc r = one_class_desc(64, 4);
+    r.registry = &reg;
+    r.validation = CORRAL_VALIDATION_REPORT;
+    cr_assert_null(corral_sched_create(&r));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_TYPE);
+    cr_assert(strstr(corral_last_error_detail(NULL), "counter_by_hand"), "%s", corral_last_error_detail(NULL));
+    bad.result_offset = 0;
+    corral_sched *t = corral_sched_create(&r);
+    cr_assert_not_null(t);
+    corral_sched_destroy(t);
+}
+
 Test(errors, type_table_full_is_reported)
 {
     corral_sched_desc d;

@@ -287,6 +287,92 @@ Test(save, a_damaged_or_foreign_save_is_refused_and_changes_nothing)
     corral_sched_destroy(b);
 }
 
+/* ---- a save's last section (docs/SAVE.md, "Where the next starts go") */
+static uint32_t sv_le(const unsigned char *p, int bytes)
+{
+    uint32_t v = 0;
+    for (int i = bytes - 1; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+/* where a slot section read from `at` ends, or 0: past n */
+static size_t sv_slots_end(const unsigned char *p, size_t n, size_t at)
+{
+#define SV_TAKE(k)                          \
+    do {                                    \
+        if ((uint64_t)(k) > n - at) return 0; \
+        at += (size_t)(k);                  \
+    } while (0)
+    SV_TAKE(4);
+    const uint32_t classes = sv_le(p + at - 4, 4);
+    for (uint32_t ci = 0; ci < classes; ci++) {
+        SV_TAKE(4);
+        const uint32_t pages = sv_le(p + at - 4, 4);
+        for (uint32_t pi = 0; pi < pages; pi++) {
+            SV_TAKE(4);
+            SV_TAKE(6u * sv_le(p + at - 2, 2));
+        }
+        for (int list = 0; list < 2; list++) {
+            SV_TAKE(4);
+            SV_TAKE(4u * (uint64_t)sv_le(p + at - 4, 4));
+        }
+    }
+    SV_TAKE(4);
+    SV_TAKE(8u * (uint64_t)sv_le(p + at - 4, 4));
+    return at;
+#undef SV_TAKE
+}
+/* where the slot section of a save of n bytes from a scheduler of `classes`
+   classes and `types` registered types begins (it is the last) */
+static size_t sv_slots_at(const unsigned char *p, size_t n, uint32_t classes, uint32_t types)
+{
+    for (size_t at = n - 8; at > 24; at--)
+        if (sv_le(p + at, 4) == classes && sv_le(p + n - 4 - 8u * types, 4) == types && sv_slots_end(p, n, at) == n)
+            return at;
+    return 0;
+}
+
+/* A save of this build's version carries every section it promises: cut
+   exactly where its last one (where the next starts go) begins, size and
+   checksum made again, it is refused and nothing changes. A save of an
+   older version may end there (the bytes the same: the game has nothing
+   the later versions added) and loads. */
+Test(save, a_save_cut_where_its_last_section_begins_is_refused_unless_of_an_older_version)
+{
+    corral_sched *a = sv_sched();
+    for (int i = 0; i < 3; i++) sv_walk_start(a, (sv_walk_ctx){0, i + 1, 0.05f});
+    for (int f = 0; f < 5; f++) corral_tick(a, 1.0f / 60.0f);
+    const size_t n = corral_save(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+    const uint32_t version = sv_le(g_save + 4, 4);
+    cr_assert_geq(version, 4, "an older version with the section: 3 and on");
+    const size_t at = sv_slots_at(g_save, n, 1, sv_registry.count);
+    cr_assert_gt(at, 0, "the slot section ends the save");
+
+    corral_sched *b = sv_sched();
+    sv_walk_start(b, (sv_walk_ctx){0, 7, 0.1f});
+    corral_tick(b, 0.1f);
+    const uint64_t h = corral_state_hash(b);
+    static unsigned char cut[sizeof g_save];
+    memcpy(cut, g_save, at);
+    hostile_reseal_save(cut, at);
+    cr_assert_not(corral_load(b, cut, at), "a version %u save without its slot section was taken", version);
+    cr_assert_eq(corral_last_error(b), CORRAL_ERR_BAD_SAVE);
+    const char *why = corral_last_error_detail(b);
+    cr_assert(strstr(why, "where the next starts go"), "the detail names the section: %s", why);
+    cr_assert_eq(corral_state_hash(b), h, "the refused load left it as it was");
+    cr_assert(corral_verify(b));
+
+    for (int i = 0; i < 4; i++) cut[4 + i] = (unsigned char)((version - 1) >> (8 * i)); /* an older version */
+    hostile_reseal_save(cut, at);
+    cr_assert(corral_load(b, cut, at), "version %u without the section: %s", version - 1, corral_last_error_detail(b));
+    cr_assert_eq(corral_live_count(b), 3);
+    cr_assert(corral_verify(b));
+    cr_assert(corral_load(b, g_save, n), "the whole save: %s", corral_last_error_detail(b));
+    cr_assert_eq(corral_state_hash(b), corral_state_hash(a));
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
 Test(save, adopt_refuses_a_block_another_process_or_build_made)
 {
     corral_sched_desc d = one_class_desc(64, 16);

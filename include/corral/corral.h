@@ -594,7 +594,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(IN_TICK, "the call is not allowed while the scheduler is ticking")                 \
     X(DESTROYING, "the scheduler is being destroyed")                                    \
     X(NOT_IN_STEP, "the call needs a running coroutine (call it from a step)")          \
-    X(BAD_TYPE, "the vtable is malformed (offset, alignment or step)")                  \
+    X(BAD_TYPE, "the vtable is malformed (step, context, result or a field)")           \
     X(BAD_DT, "dt is negative, infinite or NaN (counts as 0), or a scale out of range") \
     X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")                  \
     X(WRONG_TYPE, "the coroutine is of another type than the one asked for")            \

@@ -228,7 +228,8 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
     CORRAL__REQUIRE_AT(s, !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL, none);
     uint32_t ti = corral__type_index(s, vt);
     if (ti >= CORRAL__BAD_TI) {
-        corral__fail_at(s, NULL, ti == CORRAL__NIL ? CORRAL_ERR_TOO_MANY_TYPES : CORRAL_ERR_BAD_TYPE, call, CORRAL__NOH, NULL, NULL);
+        if (ti == CORRAL__BAD_TI) corral__type_refuse(call, s, vt);
+        else corral__fail_at(s, NULL, CORRAL_ERR_TOO_MANY_TYPES, call, CORRAL__NOH, NULL, NULL);
         return none;
     }
     corral__type_entry *te = &corral__types(s)[ti];

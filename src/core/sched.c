@@ -95,7 +95,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     /* registry budgets add to (and are reserved in) the class each type fits */
     for (uint32_t t = 0; reg && t < reg->count; t++) {
         const corral_type *vt = reg->types[t];
-        if (!corral__type_ok(vt) || reg->ids[t] == 0) return CORRAL_ERR_BAD_TYPE;
+        if (!corral__type_check(vt, p->why, sizeof p->why) || reg->ids[t] == 0) return CORRAL_ERR_BAD_TYPE;
         uint32_t b = reg->budgets ? reg->budgets[t] : 0;
         uint32_t c = 0;
         while (c < n && !corral__slot_holds(p->classes[c].slot_size, vt)) c++;

@@ -9,6 +9,8 @@
 */
 #include "../corral_internal.h"
 
+#include <stdio.h>
+
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {
     uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
@@ -41,12 +43,59 @@ uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
     return ti;
 }
 
-bool corral__type_ok(const corral_type *vt)
+bool corral__type_check(const corral_type *vt, char *why, size_t cap)
 {
-    if (!vt || !vt->step || vt->ctx_align == 0 || vt->ctx_align > CORRAL_MAX_ALIGN) return false;
-    if ((vt->ctx_align & (vt->ctx_align - 1)) != 0) return false;
-    if (vt->ctx_offset < CORRAL__HEADER_SIZE || vt->ctx_offset % vt->ctx_align != 0) return false;
-    return vt->ctx_size <= CORRAL_MAX_CONTEXT_SIZE;
+    if (!vt) {
+        snprintf(why, cap, "no vtable");
+        return false;
+    }
+    const char *name = vt->name ? vt->name : "?";
+    const uint32_t size = vt->ctx_size;
+    if (!vt->step) {
+        snprintf(why, cap, "type %s has no step function", name);
+        return false;
+    }
+    if (vt->ctx_align == 0 || vt->ctx_align > CORRAL_MAX_ALIGN || (vt->ctx_align & (vt->ctx_align - 1)) != 0) {
+        snprintf(why, cap, "type %s: its context's alignment %u is not a power of two up to %u", name,
+                 (unsigned)vt->ctx_align, (unsigned)CORRAL_MAX_ALIGN);
+        return false;
+    }
+    if (vt->ctx_offset < CORRAL__HEADER_SIZE || vt->ctx_offset % vt->ctx_align != 0) {
+        snprintf(why, cap, "type %s: its context's offset %u overlaps the %u-byte header or breaks its alignment",
+                 name, (unsigned)vt->ctx_offset, (unsigned)CORRAL__HEADER_SIZE);
+        return false;
+    }
+    if (size > CORRAL_MAX_CONTEXT_SIZE) {
+        snprintf(why, cap, "type %s: its %u-byte context is over CORRAL_MAX_CONTEXT_SIZE", name, (unsigned)size);
+        return false;
+    }
+    /* the library copies a result and fields at the offsets these give */
+    if (vt->result_size && (vt->result_size > size || vt->result_offset > size - vt->result_size)) {
+        snprintf(why, cap, "type %s: its result (offset %u, %u bytes) lies outside its %u-byte context", name,
+                 (unsigned)vt->result_offset, (unsigned)vt->result_size, (unsigned)size);
+        return false;
+    }
+    uint32_t n = 0;
+    const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
+    for (uint32_t i = 0; f && i < n; i++) {
+        if (!f[i].name) {
+            snprintf(why, cap, "type %s: field %u of its field table has no name", name, (unsigned)i);
+            return false;
+        }
+        if (f[i].size > size || f[i].offset > size - f[i].size) {
+            snprintf(why, cap, "type %s: field %s (offset %u, %u bytes) lies outside its %u-byte context", name,
+                     f[i].name, (unsigned)f[i].offset, (unsigned)f[i].size, (unsigned)size);
+            return false;
+        }
+    }
+    return true;
+}
+
+CORRAL__COLD void corral__type_refuse(const char *call, corral_sched *s, const corral_type *vt)
+{
+    char why[192];
+    corral__type_check(vt, why, sizeof why);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, call, CORRAL__NOH, NULL, why);
 }
 
 void corral__types_cache_clear(corral_sched *s) { s->types.last_vt = NULL; }

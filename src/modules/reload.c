@@ -137,16 +137,7 @@ static bool corral__reload_movable(corral_sched *s, const corral__type_entry *te
     if (!f || !g)
         return corral__reload_refuse(s, "type %s changed its context and has no field table to move it by%s",
                                      vt->name, NULL);
-    for (uint32_t i = 0; i < n + nn; i++) { /* a table written by hand may be wrong: nothing is written outside */
-        const corral_field *x = i < n ? &f[i] : &g[i - n];
-        const uint32_t size = i < n ? vt->ctx_size : nv->ctx_size;
-        if (!x->name || x->offset > size || x->size > size - x->offset)
-            return corral__reload_refuse(s, "type %s: its field table puts field %s outside its context", vt->name,
-                                         x->name ? x->name : "?");
-    }
-    if (nv->result_size && (nv->result_size > nv->ctx_size || nv->result_offset > nv->ctx_size - nv->result_size))
-        return corral__reload_refuse(s, "type %s: its result lies outside its context%s", vt->name, NULL);
-    return true;
+    return true; /* both tables lie within their contexts: corral__type_check, when each type was first met */
 }
 
 /* whether nv takes over te's type by the rule a save's load into the new
@@ -336,8 +327,11 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
 {
     const corral_registry *reg = d->registry;
     for (uint32_t i = 0; i < reg->count; i++) {
-        if (!reg->types || !reg->ids || !corral__type_ok(reg->types[i]) || reg->ids[i] == 0)
-            return corral__reload_refuse(s, "the new registry '%s' has a malformed type%s", reg->name, NULL);
+        char why[128];
+        if (!reg->types || !reg->ids || reg->ids[i] == 0)
+            return corral__reload_refuse(s, "the new registry '%s' has no type or id 0 at a place%s", reg->name, NULL);
+        if (!corral__type_check(reg->types[i], why, sizeof why))
+            return corral__reload_refuse(s, "the new registry '%s' has a malformed type: %s", reg->name, why);
         for (uint32_t j = 0; j < i; j++)
             if (reg->ids[j] == reg->ids[i])
                 return corral__reload_refuse(s, "the new registry '%s' lists an id twice%s", reg->name, NULL);

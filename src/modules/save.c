@@ -929,8 +929,11 @@ static bool corral__lcheck(corral__loader *L)
     L->group_order_at = io->at;
     corral__get_bytes(io, 8 * (size_t)L->ngroup_order);
     L->slots_at = 0;
-    if (L->version >= 3 && io->at < io->size) { /* where the next starts go (optional): read through here,
-                                                  taken where it fits (corral__lslots) */
+    if (L->version == CORRAL__SAVE_VERSION && io->at == io->size) /* only an older version's may end before it */
+        return corral__lfail(L, "the save ends before its last section, where the next starts go (slots)%s%s", none,
+                             none);
+    if (L->version >= 3 && io->at < io->size) { /* where the next starts go: read through here, taken where it
+                                                  fits (corral__lslots) */
         L->slots_at = io->at;
         uint32_t nclass = (uint32_t)corral__get_u(io, 4);
         if (nclass > CORRAL_MAX_CLASSES) return corral__lfail(L, "the save's slot section is malformed%s%s", none, none);
