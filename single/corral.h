@@ -1760,7 +1760,8 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
 CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
 
-/* Snapshots: the arena holds no pointer into itself, so a byte copy of a
+/* Snapshots: the arena holds no pointer into itself (a predicate's
+   argument in a context moves with the block), so a byte copy of a
    scheduler's block (caller-owned memory, copied whole) is a working
    scheduler once adopted. Returns it, or NULL (CORRAL_ERR_NOT_A_SCHED) if
    the block holds none or is smaller than the original, or
@@ -3101,6 +3102,7 @@ struct corral_sched {
         uint32_t next_head[CORRAL__PH_MAX], next_tail[CORRAL__PH_MAX]; /* polled from the next frame */
         uint32_t poll_head, poll_tail; /* predicates being polled right now */
         uint32_t next_pending; /* a next-frame list may hold predicates */
+        uint64_t base; /* the block's address its predicates' arguments in contexts point into */
     } polls;
 
     struct { /* groups.c: owner buckets, tag lists, group operations under way */
@@ -3496,6 +3498,9 @@ static inline bool corral__validating(const corral_sched *s)
 
 /* arena.c */
 void corral__pages_init(corral_sched *s, corral__class *c);
+/* the slot (class ci, slot k) at byte off of the block, false: none; the
+   live coroutine whose slot holds address p, or NULL */
+bool corral__slot_at(const corral_sched *s, uint64_t off, uint32_t *ci, uint32_t *k);
 corral_co *corral__co_holding(const corral_sched *s, const void *p);
 void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
@@ -4139,6 +4144,9 @@ typedef struct corral__groups_part {
 typedef struct corral__polls_part {
     uint32_t (*poll)(corral_sched *s, uint32_t phase);
     void (*next_frame)(corral_sched *s);
+    /* the state came from a block at polls.base (a restore, an adopted
+       copy): arguments in its contexts now point into this one */
+    void (*rebase)(corral_sched *s);
 } corral__polls_part;
 /* futures.c: a posted completion (false: the future is gone or done) */
 typedef struct corral__futures_part {
@@ -4259,6 +4267,11 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* wit
 /* ---- polls.c: until, while (a feature: corral__polls_part) */
 /* fn is in desc.predicates or among the predicates waited on (types.seen) */
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
+/* whether user is an argument fn's registration takes: a number, NULL, or
+   an address in a live coroutine's context (an unregistered fn: any) */
+bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user);
+/* whether fn is registered to take NULL or an address in a context */
+bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn);
 /* the predicate lists as at create, and as a restore's copy o has them
    (inline: a game that waits on no predicate links no polls.c) */
 static inline void corral__polls_init(corral_sched *s)
@@ -4267,6 +4280,14 @@ static inline void corral__polls_init(corral_sched *s)
         s->polls.head[p] = s->polls.tail[p] = s->polls.next_head[p] = s->polls.next_tail[p] = CORRAL__NIL;
     s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
     s->polls.next_pending = 0;
+    s->polls.base = (uint64_t)(uintptr_t)s;
+}
+/* the state in s came from the block at polls.base (a restore, an adopted
+   copy): its predicates' arguments in contexts into this block */
+static inline void corral__polls_moved(corral_sched *s)
+{
+    if (s->polls.base != (uint64_t)(uintptr_t)s && corral__polls()) corral__polls()->rebase(s);
+    s->polls.base = (uint64_t)(uintptr_t)s;
 }
 static inline void corral__polls_take(corral_sched *d, const corral_sched *o) { d->polls = o->polls; }
 
@@ -5006,19 +5027,25 @@ void corral__retire(corral__class *c, corral_co *co)
     c->retired++;
 }
 
-/* the live coroutine whose slot holds address p, or NULL (p is no address
-   of a live slot of this block) */
+bool corral__slot_at(const corral_sched *s, uint64_t off, uint32_t *ci, uint32_t *k)
+{
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
+        *ci = i;
+        *k = (uint32_t)((off - c->base) / c->slot_size);
+        return true;
+    }
+    return false;
+}
+
 corral_co *corral__co_holding(const corral_sched *s, const void *p)
 {
     const uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
-    for (uint32_t ci = 0; a >= b && ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        const uint64_t off = (uint64_t)(a - b);
-        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
-        corral_co *co = CORRAL__CO(s, corral__slot_off(c, (uint32_t)((off - c->base) / c->slot_size)));
-        return corral__state_alive(co->state) ? co : NULL;
-    }
-    return NULL;
+    uint32_t ci, k;
+    if (a < b || !corral__slot_at(s, (uint64_t)(a - b), &ci, &k)) return NULL;
+    corral_co *co = CORRAL__CO(s, corral__slot_off(&s->arena.classes[ci], k));
+    return corral__state_alive(co->state) ? co : NULL;
 }
 
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)
@@ -6910,10 +6937,15 @@ bool corral_paused(const corral_sched *s, corral_handle h)
     and the frame reaches it only through them.
 */
 
-/* 1: the predicate holds now; 0: it must be polled; -1: no predicate */
+/* 1: the predicate holds now; 0: it must be polled; -1: no predicate, or
+   an argument its registration does not take */
 static int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     CORRAL__REQUIRE_AT(s, w->fn, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, corral__predicate_arg_ok(s, w->fn, w->user), CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
+                       "its predicate takes NULL or a context's address (desc.predicates), and was given another "
+                       "address",
+                       -1);
     return w->fn(w->user) == (w->kind == CORRAL_WAIT_UNTIL);
 }
 
@@ -6944,6 +6976,20 @@ static uint32_t corral__predicate_at(const corral_predicate_registry *pr, corral
 static bool corral__predicate_takes_number(const corral_predicate_registry *pr, uint32_t q)
 {
     return pr->args && pr->args[q] == CORRAL_PREDICATE_NUMBER;
+}
+
+bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn)
+{
+    const uint32_t q = corral__predicate_at(s->types.predicates, fn, 0);
+    return q != CORRAL__NIL && !corral__predicate_takes_number(s->types.predicates, q);
+}
+
+bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user)
+{
+    if (!user || !corral__predicate_takes_address(s, fn)) return true;
+    const corral_co *o = corral__co_holding(s, user);
+    const uint64_t off = o ? (uint64_t)((const unsigned char *)user - (const unsigned char *)o) : 0u;
+    return o && corral__ctx_holds(&corral__types(s)[o->type], (uint32_t)off, 1);
 }
 
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
@@ -7008,8 +7054,8 @@ static const char *corral__poll_arg(const corral_sched *s, const corral__node *n
     }
     if (!n->u.p.user) return NULL;
     const corral_co *o = corral__co_holding(s, n->u.p.user);
-    if (!o) return "waits on a predicate whose argument is an address outside every coroutine's context (a save "
-                   "carries no address: pass NULL or a context's field, or declare it CORRAL_PREDICATE_NUMBER)";
+    if (!o) return "waits on a predicate whose argument lies outside every coroutine's context (the coroutine "
+                   "holding it ended?): a save carries no address";
     const corral__type_entry *te = &corral__types(s)[o->type];
     const uint64_t off = (uint64_t)((const unsigned char *)n->u.p.user - (const unsigned char *)o);
     if (off < te->ctx_off || off >= (uint64_t)te->ctx_off + te->ctx_size ||
@@ -7160,8 +7206,27 @@ static void corral__predicates_next_frame(corral_sched *s)
     }
 }
 
+/* the state came from the block at polls.base: every argument that lay in
+   that block (in a context: corral__predicate_arg_ok, or an unregistered
+   predicate's) lies at the same place of this one; a number stays */
+static void corral__polls_rebase(corral_sched *s)
+{
+    const uint64_t from = s->polls.base, to = (uint64_t)(uintptr_t)s;
+    corral__node *N = corral__nodes(s);
+    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) { /* past the bump: never used */
+        corral__node *n = &N[i];
+        if (n->co == CORRAL__NIL || !corral__kind_is(n->kind, CORRAL__HOW_POLL)) continue;
+        const uint32_t q = corral__predicate_at(s->types.predicates, n->u.p.fn, 0);
+        if (q != CORRAL__NIL && corral__predicate_takes_number(s->types.predicates, q)) continue;
+        const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user;
+        if (a >= from && a - from < s->total_bytes) n->u.p.user = (void *)(uintptr_t)(to + (a - from));
+    }
+    s->polls.base = to;
+}
+
 /* ---- the feature's table and the constructors that bring it */
-static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame};
+static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame,
+                                                       corral__polls_rebase};
 void corral__polls_use(void)
 {
     corral__feature_add(CORRAL__FEATURE_POLLS, &corral__polls_table);
@@ -8996,6 +9061,7 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     s->flags &= ~(uint32_t)CORRAL__OWNS_MEMORY;
     s->pad = (uint32_t)(a - (uintptr_t)memory);
     s->owner = corral__thread_token(); /* the adopting thread owns the copy */
+    corral__polls_moved(s);            /* predicates' arguments in its contexts: into the copy */
 #if CORRAL__REGISTRY
     if (!corral__registry_has(s)) corral__registry_add(s);
 #endif
@@ -10073,6 +10139,7 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
         /* a module's kind before the module's first use: its handle cannot be live */
         corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
+        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED; /* as channels.c tells a gone one */
         return -3;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */
@@ -10773,12 +10840,19 @@ static corral__channel corral__chan_row(const corral_sched *s, uint32_t version,
 }
 
 /* ---- the waits' parts: ready (doing the transfer when it can), arm, list;
-   a wait on one that is gone is a plain yield (-3, as a signal's) */
+   a wait on one that is gone is a plain yield (-3, as a signal's) that
+   corral_wait_closed tells, as a destroy tells its waiters */
+static int corral__gone(const char *call, corral_sched *s, corral_co *co)
+{
+    corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
+    corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED;
+    return -3;
+}
 
 static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__channel *c = corral__chan_get(s, w->channel);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
+    if (!c) return corral__gone(call, s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
     uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
     CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
@@ -10809,7 +10883,7 @@ static void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const c
 static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
+    if (!c) return corral__gone(call, s, co);
     const uint32_t n = w->count ? w->count : 1u;
     CORRAL__REQUIRE_AT(s, n <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
                        "more permits than the semaphore's maximum: it could never have them", -1);
@@ -10822,7 +10896,7 @@ static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *c
 static int corral__wait_group_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__WAITGROUP);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
+    if (!c) return corral__gone(call, s, co);
     return c->count == 0;
 }
 
@@ -14766,7 +14840,7 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
 #include <string.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 6u
+#define CORRAL__SNAP_VERSION 7u
 
 typedef struct corral__snap_head {
     uint32_t magic, version;
@@ -15195,6 +15269,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
 
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__parts_take(s, o);
+    corral__polls_moved(s); /* a snapshot of another block: predicates' arguments in contexts into this one */
     corral__types_cache_clear(s);
     corral__pools_set_floors(s, floors);
 }
@@ -15849,6 +15924,18 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
 {
     return !m->snap || corral__predicate_known(m->blk, fn);
 }
+/* its argument, when its registration takes an address: NULL, or past
+   the header of a slot of the image's block (at polls.base): a context's
+   room, live when it was given (a coroutine that ended since leaves the
+   room free, still within the block) */
+static bool corral__predicate_arg_in_image(corral__image *m, const corral__node *n)
+{
+    if (!n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;
+    const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user, base = m->s->polls.base;
+    uint32_t ci, k;
+    if (a < base || !corral__slot_at(m->s, a - base, &ci, &k)) return false;
+    return a - base - corral__slot_off(&m->s->arena.classes[ci], k) >= CORRAL__HEADER_SIZE;
+}
 
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
 
@@ -15876,6 +15963,8 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
         bool on_list = n->list < s->run.phases || n->list == CORRAL__PRED_POLL ||
                        (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
         if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
+        if (!corral__predicate_arg_in_image(m, n))
+            CORRAL__BAD("a predicate registered to take an address in a context is given one outside every slot's context room");
         *listed += n->attached == 1;
         return true;
     }

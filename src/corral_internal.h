@@ -484,6 +484,7 @@ struct corral_sched {
         uint32_t next_head[CORRAL__PH_MAX], next_tail[CORRAL__PH_MAX]; /* polled from the next frame */
         uint32_t poll_head, poll_tail; /* predicates being polled right now */
         uint32_t next_pending; /* a next-frame list may hold predicates */
+        uint64_t base; /* the block's address its predicates' arguments in contexts point into */
     } polls;
 
     struct { /* groups.c: owner buckets, tag lists, group operations under way */
@@ -879,6 +880,9 @@ static inline bool corral__validating(const corral_sched *s)
 
 /* arena.c */
 void corral__pages_init(corral_sched *s, corral__class *c);
+/* the slot (class ci, slot k) at byte off of the block, false: none; the
+   live coroutine whose slot holds address p, or NULL */
+bool corral__slot_at(const corral_sched *s, uint64_t off, uint32_t *ci, uint32_t *k);
 corral_co *corral__co_holding(const corral_sched *s, const void *p);
 void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
@@ -1522,6 +1526,9 @@ typedef struct corral__groups_part {
 typedef struct corral__polls_part {
     uint32_t (*poll)(corral_sched *s, uint32_t phase);
     void (*next_frame)(corral_sched *s);
+    /* the state came from a block at polls.base (a restore, an adopted
+       copy): arguments in its contexts now point into this one */
+    void (*rebase)(corral_sched *s);
 } corral__polls_part;
 /* futures.c: a posted completion (false: the future is gone or done) */
 typedef struct corral__futures_part {
@@ -1642,6 +1649,11 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* wit
 /* ---- polls.c: until, while (a feature: corral__polls_part) */
 /* fn is in desc.predicates or among the predicates waited on (types.seen) */
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
+/* whether user is an argument fn's registration takes: a number, NULL, or
+   an address in a live coroutine's context (an unregistered fn: any) */
+bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user);
+/* whether fn is registered to take NULL or an address in a context */
+bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn);
 /* the predicate lists as at create, and as a restore's copy o has them
    (inline: a game that waits on no predicate links no polls.c) */
 static inline void corral__polls_init(corral_sched *s)
@@ -1650,6 +1662,14 @@ static inline void corral__polls_init(corral_sched *s)
         s->polls.head[p] = s->polls.tail[p] = s->polls.next_head[p] = s->polls.next_tail[p] = CORRAL__NIL;
     s->polls.poll_head = s->polls.poll_tail = CORRAL__NIL;
     s->polls.next_pending = 0;
+    s->polls.base = (uint64_t)(uintptr_t)s;
+}
+/* the state in s came from the block at polls.base (a restore, an adopted
+   copy): its predicates' arguments in contexts into this block */
+static inline void corral__polls_moved(corral_sched *s)
+{
+    if (s->polls.base != (uint64_t)(uintptr_t)s && corral__polls()) corral__polls()->rebase(s);
+    s->polls.base = (uint64_t)(uintptr_t)s;
 }
 static inline void corral__polls_take(corral_sched *d, const corral_sched *o) { d->polls = o->polls; }
 

@@ -295,6 +295,40 @@ Test(channels, a_loop_waiting_on_a_destroyed_channel_semaphore_or_wait_group_tur
     corral_sched_destroy(s);
 }
 
+/* quitter: the same loop, ended the way API.md ("Waits") says: it asks
+   corral_wait_closed after each wait */
+#define QUITTER_FIELDS(F) F(corral_channel, ch) F(corral_semaphore, sem) F(corral_waitgroup, wg) F(int, what) F(int, got)
+DECLARE_COROUTINE(quitter, QUITTER_FIELDS)
+DEFINE_COROUTINE(quitter)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        if (ctx->what == 0) CORRAL_RECEIVE(co, ctx->ch, &ctx->got);
+        else if (ctx->what == 1) CORRAL_ACQUIRE(co, ctx->sem);
+        else CORRAL_WAIT_GROUP(co, ctx->wg);
+        if (corral_wait_closed(co)) break;
+    }
+    CORRAL_END(co);
+}
+
+Test(channels, a_loop_on_a_destroyed_channel_semaphore_or_wait_group_ends_when_it_asks_corral_wait_closed)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    corral_semaphore sem = corral_semaphore_create(s, 0);
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    cr_assert(corral_waitgroup_add(s, wg, 1));
+    cr_assert(corral_channel_destroy(s, ch) && corral_semaphore_destroy(s, sem) && corral_waitgroup_destroy(s, wg));
+    corral_handle h[3] = {quitter_start(s, (quitter_ctx){.ch = ch, .what = 0}),
+                          quitter_start(s, (quitter_ctx){.sem = sem, .what = 1}),
+                          quitter_start(s, (quitter_ctx){.wg = wg, .what = 2})};
+    for (int k = 0; k < 3; k++) cr_assert(corral_alive(s, h[k]), "quitter %d: its wait on one gone is a yield", k);
+    corral_tick(s, 0.1f);
+    for (int k = 0; k < 3; k++) cr_assert_not(corral_alive(s, h[k]), "quitter %d: told the wait ended on one gone", k);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
 /* channels.c arrives with the first channel, semaphore or wait group: a
    wait on a zero handle in a process that never made one (Criterion runs
    each test in a process of its own) is one that is gone, as in any other */

@@ -654,15 +654,29 @@ Test(save, a_crafted_save_that_hands_a_field_predicate_a_number_is_refused_namin
     corral_sched_destroy(b);
 }
 
-Test(save, a_predicate_argument_outside_every_context_is_not_saved_and_the_detail_says_why)
+Test(save, a_registered_predicate_given_an_address_outside_every_context_is_refused_where_it_waits)
 {
     corral_sched *a = sv_num_sched();
-    sv_global_start(a, (sv_global_ctx){0});
+    corral_handle h = sv_global_start(a, (sv_global_ctx){0}); /* waits on &g_down: a global */
+    cr_assert_eq(corral_last_error(a), CORRAL_ERR_BAD_WAIT);
+    const char *why = corral_last_error_detail(a);
+    cr_assert(strstr(why, "sv_global") && strstr(why, "another address"), "%s", why);
+    cr_assert_not(corral_alive(a, h), "its wait went on at once, as a malformed wait does");
+    corral_sched_destroy(a);
+}
+
+Test(save, a_predicate_on_the_field_of_a_coroutine_that_ended_is_not_saved_and_the_detail_says_why)
+{
+    corral_sched *a = sv_sched();
+    corral_handle own = sv_watch_start(a, (sv_watch_ctx){0});
+    corral_handle by = sv_watch_start(a, (sv_watch_ctx){.other = own});
+    cr_assert(corral_stop(a, own)); /* by's argument now lies in a free slot */
+    cr_assert(corral_alive(a, by));
     memset(g_save, 0xAB, 64);
     cr_assert_eq(corral_save(a, g_save, sizeof g_save), 0);
     cr_assert_eq(corral_last_error(a), CORRAL_ERR_UNSAVABLE);
     const char *why = corral_last_error_detail(a);
-    cr_assert(strstr(why, "sv_global") && strstr(why, "outside every coroutine's context"), "%s", why);
+    cr_assert(strstr(why, "sv_watch") && strstr(why, "outside every coroutine's context"), "%s", why);
     cr_assert_eq(g_save[0], 0xAB, "nothing written");
     corral_sched_destroy(a);
 }
@@ -942,4 +956,86 @@ Test(save, a_frames_wait_past_what_a_save_holds_is_named_and_nothing_is_written)
     cr_assert(corral_verify(b));
     corral_sched_destroy(a);
     corral_sched_destroy(b);
+}
+
+/* ---- a predicate's argument in a context moves with the block: a copy
+   adopted elsewhere, a snapshot restored into another scheduler */
+static corral_sched_desc sv_desc_in(void *memory, size_t size)
+{
+    corral_sched_desc d = one_class_desc(64, 128);
+    d.registry = &sv_registry;
+    d.predicates = &sv_predicates;
+    d.memory = memory;
+    d.memory_size = size;
+    return d;
+}
+
+Test(save, a_copied_block_adopted_elsewhere_takes_its_predicates_arguments_with_it)
+{
+    const corral_sched_desc sized = sv_desc_in(NULL, 0);
+    const size_t need = (corral_sched_memory_size(&sized) + 63) & ~(size_t)63;
+    unsigned char *m1 = aligned_alloc(64, need), *m2 = aligned_alloc(64, need);
+    cr_assert(m1 && m2);
+    corral_sched *a = sched_of(sv_desc_in(m1, need));
+    corral_handle own = sv_watch_start(a, (sv_watch_ctx){0});
+    corral_handle by = sv_watch_start(a, (sv_watch_ctx){.other = own});
+    corral_tick(a, 1.0f / 60.0f);
+    memcpy(m2, m1, need);
+    corral_sched_destroy(a);
+    memset(m1, 0xFF, need); /* the first block is gone: a predicate reading it would see -1 */
+    free(m1);
+    corral_sched *b = corral_sched_adopt(m2, need);
+    cr_assert_not_null(b);
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert(corral_alive(b, own) && corral_alive(b, by), "both wait: the copy's field is 0");
+    sv_watch_ctx_of(b, own)->up = 1;
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert_not(corral_alive(b, own), "the watcher read its own field in the copy");
+    cr_assert_not(corral_alive(b, by), "the other read the field of the copy's coroutine");
+    corral_sched_destroy(b);
+    free(m2);
+}
+
+Test(save, a_snapshot_restored_into_another_scheduler_takes_its_predicates_arguments_with_it)
+{
+    corral_sched *a = sv_sched();
+    corral_handle own = sv_watch_start(a, (sv_watch_ctx){0});
+    corral_handle by = sv_watch_start(a, (sv_watch_ctx){.other = own});
+    corral_tick(a, 1.0f / 60.0f);
+    const size_t n = corral_snapshot(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(a));
+    corral_sched *b = sv_sched();
+    cr_assert(corral_restore(b, g_save, n), "%s", corral_last_error_detail(b));
+    corral_sched_destroy(a);
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert(corral_alive(b, own) && corral_alive(b, by));
+    sv_watch_ctx_of(b, own)->up = 1;
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert_not(corral_alive(b, own) || corral_alive(b, by), "both read the restored field");
+    corral_sched_destroy(b);
+}
+
+Test(save, a_crafted_snapshot_that_hands_a_field_predicate_an_address_outside_the_block_is_refused)
+{
+    corral_sched *a = sv_sched();
+    corral_handle own = sv_watch_start(a, (sv_watch_ctx){0});
+    const int32_t *up = &sv_watch_ctx_of(a, own)->up;
+    const size_t n = corral_snapshot(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0);
+    const uintptr_t was = (uintptr_t)up, now = (uintptr_t)&g_victim;
+    unsigned char pat[sizeof was], rep[sizeof now];
+    memcpy(pat, &was, sizeof was);
+    memcpy(rep, &now, sizeof now);
+    const size_t at = sv_find(g_save, n, pat, sizeof pat);
+    cr_assert_neq(at, (size_t)-1, "the snapshot holds the argument as its address in this block");
+    memcpy(g_save + at, rep, sizeof rep);
+    cr_assert(hostile_reseal_snapshot(g_save, n));
+    const uint64_t before = corral_state_hash(a);
+    cr_assert_not(corral_restore(a, g_save, n), "an address outside the block, from the snapshot");
+    cr_assert_eq(corral_last_error(a), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert(strstr(corral_last_error_detail(a), "predicate"), "%s", corral_last_error_detail(a));
+    cr_assert_eq(corral_state_hash(a), before);
+    corral_tick(a, 1.0f / 60.0f);
+    cr_assert_eq(g_victim, 1000);
+    corral_sched_destroy(a);
 }

@@ -1627,7 +1627,8 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
 CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
 
-/* Snapshots: the arena holds no pointer into itself, so a byte copy of a
+/* Snapshots: the arena holds no pointer into itself (a predicate's
+   argument in a context moves with the block), so a byte copy of a
    scheduler's block (caller-owned memory, copied whole) is a working
    scheduler once adopted. Returns it, or NULL (CORRAL_ERR_NOT_A_SCHED) if
    the block holds none or is smaller than the original, or

@@ -77,19 +77,25 @@ void corral__retire(corral__class *c, corral_co *co)
     c->retired++;
 }
 
-/* the live coroutine whose slot holds address p, or NULL (p is no address
-   of a live slot of this block) */
+bool corral__slot_at(const corral_sched *s, uint64_t off, uint32_t *ci, uint32_t *k)
+{
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
+        *ci = i;
+        *k = (uint32_t)((off - c->base) / c->slot_size);
+        return true;
+    }
+    return false;
+}
+
 corral_co *corral__co_holding(const corral_sched *s, const void *p)
 {
     const uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
-    for (uint32_t ci = 0; a >= b && ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        const uint64_t off = (uint64_t)(a - b);
-        if (off < c->base || off >= c->base + (uint64_t)c->capacity * c->slot_size) continue;
-        corral_co *co = CORRAL__CO(s, corral__slot_off(c, (uint32_t)((off - c->base) / c->slot_size)));
-        return corral__state_alive(co->state) ? co : NULL;
-    }
-    return NULL;
+    uint32_t ci, k;
+    if (a < b || !corral__slot_at(s, (uint64_t)(a - b), &ci, &k)) return NULL;
+    corral_co *co = CORRAL__CO(s, corral__slot_off(&s->arena.classes[ci], k));
+    return corral__state_alive(co->state) ? co : NULL;
 }
 
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt)

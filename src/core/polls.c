@@ -11,10 +11,15 @@
 */
 #include "../corral_internal.h"
 
-/* 1: the predicate holds now; 0: it must be polled; -1: no predicate */
+/* 1: the predicate holds now; 0: it must be polled; -1: no predicate, or
+   an argument its registration does not take */
 static int corral__poll_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     CORRAL__REQUIRE_AT(s, w->fn, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL, -1);
+    CORRAL__REQUIRE_AT(s, corral__predicate_arg_ok(s, w->fn, w->user), CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
+                       "its predicate takes NULL or a context's address (desc.predicates), and was given another "
+                       "address",
+                       -1);
     return w->fn(w->user) == (w->kind == CORRAL_WAIT_UNTIL);
 }
 
@@ -45,6 +50,20 @@ static uint32_t corral__predicate_at(const corral_predicate_registry *pr, corral
 static bool corral__predicate_takes_number(const corral_predicate_registry *pr, uint32_t q)
 {
     return pr->args && pr->args[q] == CORRAL_PREDICATE_NUMBER;
+}
+
+bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn)
+{
+    const uint32_t q = corral__predicate_at(s->types.predicates, fn, 0);
+    return q != CORRAL__NIL && !corral__predicate_takes_number(s->types.predicates, q);
+}
+
+bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user)
+{
+    if (!user || !corral__predicate_takes_address(s, fn)) return true;
+    const corral_co *o = corral__co_holding(s, user);
+    const uint64_t off = o ? (uint64_t)((const unsigned char *)user - (const unsigned char *)o) : 0u;
+    return o && corral__ctx_holds(&corral__types(s)[o->type], (uint32_t)off, 1);
 }
 
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
@@ -109,8 +128,8 @@ static const char *corral__poll_arg(const corral_sched *s, const corral__node *n
     }
     if (!n->u.p.user) return NULL;
     const corral_co *o = corral__co_holding(s, n->u.p.user);
-    if (!o) return "waits on a predicate whose argument is an address outside every coroutine's context (a save "
-                   "carries no address: pass NULL or a context's field, or declare it CORRAL_PREDICATE_NUMBER)";
+    if (!o) return "waits on a predicate whose argument lies outside every coroutine's context (the coroutine "
+                   "holding it ended?): a save carries no address";
     const corral__type_entry *te = &corral__types(s)[o->type];
     const uint64_t off = (uint64_t)((const unsigned char *)n->u.p.user - (const unsigned char *)o);
     if (off < te->ctx_off || off >= (uint64_t)te->ctx_off + te->ctx_size ||
@@ -261,8 +280,27 @@ static void corral__predicates_next_frame(corral_sched *s)
     }
 }
 
+/* the state came from the block at polls.base: every argument that lay in
+   that block (in a context: corral__predicate_arg_ok, or an unregistered
+   predicate's) lies at the same place of this one; a number stays */
+static void corral__polls_rebase(corral_sched *s)
+{
+    const uint64_t from = s->polls.base, to = (uint64_t)(uintptr_t)s;
+    corral__node *N = corral__nodes(s);
+    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) { /* past the bump: never used */
+        corral__node *n = &N[i];
+        if (n->co == CORRAL__NIL || !corral__kind_is(n->kind, CORRAL__HOW_POLL)) continue;
+        const uint32_t q = corral__predicate_at(s->types.predicates, n->u.p.fn, 0);
+        if (q != CORRAL__NIL && corral__predicate_takes_number(s->types.predicates, q)) continue;
+        const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user;
+        if (a >= from && a - from < s->total_bytes) n->u.p.user = (void *)(uintptr_t)(to + (a - from));
+    }
+    s->polls.base = to;
+}
+
 /* ---- the feature's table and the constructors that bring it */
-static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame};
+static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame,
+                                                       corral__polls_rebase};
 void corral__polls_use(void)
 {
     corral__feature_add(CORRAL__FEATURE_POLLS, &corral__polls_table);

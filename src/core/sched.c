@@ -514,6 +514,7 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     s->flags &= ~(uint32_t)CORRAL__OWNS_MEMORY;
     s->pad = (uint32_t)(a - (uintptr_t)memory);
     s->owner = corral__thread_token(); /* the adopting thread owns the copy */
+    corral__polls_moved(s);            /* predicates' arguments in its contexts: into the copy */
 #if CORRAL__REGISTRY
     if (!corral__registry_has(s)) corral__registry_add(s);
 #endif

@@ -319,6 +319,7 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
         /* a module's kind before the module's first use: its handle cannot be live */
         corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
+        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED; /* as channels.c tells a gone one */
         return -3;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */

@@ -343,12 +343,19 @@ static corral__channel corral__chan_row(const corral_sched *s, uint32_t version,
 }
 
 /* ---- the waits' parts: ready (doing the transfer when it can), arm, list;
-   a wait on one that is gone is a plain yield (-3, as a signal's) */
+   a wait on one that is gone is a plain yield (-3, as a signal's) that
+   corral_wait_closed tells, as a destroy tells its waiters */
+static int corral__gone(const char *call, corral_sched *s, corral_co *co)
+{
+    corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
+    corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED;
+    return -3;
+}
 
 static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__channel *c = corral__chan_get(s, w->channel);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
+    if (!c) return corral__gone(call, s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
     uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
     CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
@@ -379,7 +386,7 @@ static void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const c
 static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
+    if (!c) return corral__gone(call, s, co);
     const uint32_t n = w->count ? w->count : 1u;
     CORRAL__REQUIRE_AT(s, n <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
                        "more permits than the semaphore's maximum: it could never have them", -1);
@@ -392,7 +399,7 @@ static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *c
 static int corral__wait_group_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__WAITGROUP);
-    CORRAL__REQUIRE_AT(s, c, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL, -3);
+    if (!c) return corral__gone(call, s, co);
     return c->count == 0;
 }
 

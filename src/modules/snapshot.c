@@ -36,7 +36,7 @@
 #include <string.h>
 
 #define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 6u
+#define CORRAL__SNAP_VERSION 7u
 
 typedef struct corral__snap_head {
     uint32_t magic, version;
@@ -465,6 +465,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
 
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__parts_take(s, o);
+    corral__polls_moved(s); /* a snapshot of another block: predicates' arguments in contexts into this one */
     corral__types_cache_clear(s);
     corral__pools_set_floors(s, floors);
 }

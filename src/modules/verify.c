@@ -409,6 +409,18 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
 {
     return !m->snap || corral__predicate_known(m->blk, fn);
 }
+/* its argument, when its registration takes an address: NULL, or past
+   the header of a slot of the image's block (at polls.base): a context's
+   room, live when it was given (a coroutine that ended since leaves the
+   room free, still within the block) */
+static bool corral__predicate_arg_in_image(corral__image *m, const corral__node *n)
+{
+    if (!n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;
+    const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user, base = m->s->polls.base;
+    uint32_t ci, k;
+    if (a < base || !corral__slot_at(m->s, a - base, &ci, &k)) return false;
+    return a - base - corral__slot_off(&m->s->arena.classes[ci], k) >= CORRAL__HEADER_SIZE;
+}
 
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
 
@@ -436,6 +448,8 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
         bool on_list = n->list < s->run.phases || n->list == CORRAL__PRED_POLL ||
                        (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
         if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
+        if (!corral__predicate_arg_in_image(m, n))
+            CORRAL__BAD("a predicate registered to take an address in a context is given one outside every slot's context room");
         *listed += n->attached == 1;
         return true;
     }
