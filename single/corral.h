@@ -14329,9 +14329,18 @@ static bool corral__lcheck(corral__loader *L)
             return corral__lfail(L, "a coroutine of type %s names a slot this scheduler does not have%s", tn, none);
         /* another class than this build's: where a hot reload kept a type
            that shrank; the load keeps it there, if it fits and has no budget */
-        if ((t->cls != CORRAL__NIL && cls != t->cls) ||
-            (cls != te->cls && (te->budget || !corral__slot_holds(s->arena.classes[cls].slot_size, te->vt))))
-            return corral__lfail(L, "type %s is in another size class in this build%s", tn, none);
+        if (t->cls != CORRAL__NIL && cls != t->cls)
+            return corral__lfail(L, "type %s is saved in two size classes%s", tn, none);
+        if (cls != te->cls && te->budget)
+            return corral__lfail(L, "type %s has a budget and is saved in another size class than this build's%s", tn,
+                                 none);
+        if (cls != te->cls && !corral__slot_holds(s->arena.classes[cls].slot_size, te->vt)) {
+            char why[200];
+            snprintf(why, sizeof why, "type %%s is saved in %u-byte slots, too small for it in this build (%u bytes "
+                     "with its context): give that class more room (desc.classes)%%s",
+                     (unsigned)s->arena.classes[cls].slot_size, (unsigned)(te->vt->ctx_offset + te->vt->ctx_size));
+            return corral__lfail(L, why, tn, none);
+        }
         t->cls = cls;
         const corral__class *k = &s->arena.classes[cls];
         if (corral__will_retire(CORRAL__CO(s, corral__slot_off(k, local))))

@@ -1039,3 +1039,37 @@ Test(save, a_crafted_snapshot_that_hands_a_field_predicate_an_address_outside_th
     cr_assert_eq(g_victim, 1000);
     corral_sched_destroy(a);
 }
+
+/* a build whose type outgrew the class its save has it in */
+typedef struct sv_pack { char bytes[64]; } sv_pack;
+#define SV_WALK5_FIELDS(F) F(int32_t, x) F(int32_t, step) F(float, nap) F(sv_pack, pack)
+DECLARE_COROUTINE(sv_walk5, SV_WALK5_FIELDS)
+DEFINE_COROUTINE_AT(sv_walk5, SV_WALK_POINTS)
+{
+    CORRAL_BEGIN_AT(co, SV_WALK_POINTS);
+    CORRAL_WAIT_FRAME_AT(co, moved);
+    CORRAL_AWAIT_AT(co, napped, corral_wait_seconds(ctx->nap));
+    CORRAL_END(co);
+}
+static corral_type g_walk5;
+static const corral_type *const g_next5[] = {&g_walk5};
+
+Test(save, a_type_that_outgrew_its_saved_class_is_refused_naming_the_slots_and_the_desc_field)
+{
+    corral_sched *a = sv_sched();
+    sv_walk_start(a, (sv_walk_ctx){0, 1, 1.0f});
+    const size_t n = corral_save(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0);
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.classes[0] = (corral_class_desc){64, 128};
+    d.classes[1] = (corral_class_desc){128, 8};
+    const corral_registry next = next_build(&g_walk5, &sv_walk5_type, g_next5);
+    d.registry = &next;
+    corral_sched *b = sched_of(d);
+    cr_assert_not(corral_load(b, g_save, n));
+    const char *why = corral_last_error_detail(b);
+    cr_assert(strstr(why, "sv_walk") && strstr(why, "64-byte slots") && strstr(why, "desc.classes"), "%s", why);
+    corral_sched_destroy(b);
+    corral_sched_destroy(a);
+}
