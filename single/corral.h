@@ -1739,9 +1739,10 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    X(fn, id, CORRAL_PREDICATE_NUMBER) declares that fn's `user` is a number;
    X(fn, id) that it is NULL or an address in a coroutine's context. */
 #define CORRAL__GEN_PRED_FN(fn, ...) fn,
-#define CORRAL__GEN_PRED_ID(fn, ...) (uint32_t)(CORRAL__PRED_FIRST(__VA_ARGS__, ~)),
+#define CORRAL__GEN_PRED_ID(fn, ...) (uint32_t)(CORRAL__EXPAND(CORRAL__PRED_FIRST(__VA_ARGS__, ~))),
 #define CORRAL__GEN_PRED_NAME(fn, ...) #fn,
-#define CORRAL__GEN_PRED_ARG(fn, ...) (uint8_t)(CORRAL__PRED_SECOND(__VA_ARGS__, CORRAL_PREDICATE_CONTEXT, ~)),
+#define CORRAL__GEN_PRED_ARG(fn, ...) \
+    (uint8_t)(CORRAL__EXPAND(CORRAL__PRED_SECOND(__VA_ARGS__, CORRAL_PREDICATE_CONTEXT, ~))),
 #define CORRAL__PRED_FIRST(a, ...) a
 #define CORRAL__PRED_SECOND(a, b, ...) b
 #define CORRAL_DEFINE_PREDICATES(reg, LIST)                                                          \
@@ -4025,6 +4026,10 @@ typedef struct corral__wait_part {
     /* ready() may take something (a value, a permit) that a wait which
        then cannot be registered would have to give back */
     bool takes;
+    /* a kind that takes: 0 when ready() will neither fail nor refuse it
+       (asked of every member of an all/any before any member takes),
+       else ready()'s negative answer, the error set */
+    int (*usable)(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
     /* u.t.seq is a place in its coroutine's slot (an offset; NIL: none)
        that the wait writes or reads: a reload moves it with its field */
     bool seq_in_slot;
@@ -4270,7 +4275,10 @@ bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
 /* whether user is an argument fn's registration takes: a number, NULL, or
    an address in a live coroutine's context (an unregistered fn: any) */
 bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user);
-/* whether fn is registered to take NULL or an address in a context */
+/* what fn's registration in pr says its argument is (corral_predicate_arg),
+   -1: not registered; whether fn is registered to take NULL or an address
+   in a context */
+int corral__predicate_arg_kind(const corral_predicate_registry *pr, corral_predicate fn);
 bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn);
 /* the predicate lists as at create, and as a restore's copy o has them
    (inline: a game that waits on no predicate links no polls.c) */
@@ -5732,7 +5740,6 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_FORGED_HANDLE:
     case CORRAL_ERR_CTX_SIZE_MISMATCH:
     case CORRAL_ERR_IN_TICK:
-    case CORRAL_ERR_LOADING:
     case CORRAL_ERR_NOT_IN_STEP:
     case CORRAL_ERR_BAD_TYPE:
     case CORRAL_ERR_NOT_A_SCHED:
@@ -5872,12 +5879,12 @@ bool corral__check_slow(const corral_sched *s, const char *call)
     if (s) {
         err = CORRAL_ERR_NOT_A_SCHED;
 #if CORRAL__REGISTRY
-        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
-            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
-            return false;
-        }
-        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC) {
-            if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) return true;
+        if (corral__registry_has(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING)) {
+            if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) {
+                if (s->magic == CORRAL__MAGIC) return true;
+                corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL); /* a hook's call, mid-load */
+                return false;
+            }
             /* another thread's scheduler: its error state is not ours to write */
             corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
             if (s->validation == CORRAL_VALIDATION_FATAL) abort();
@@ -6978,10 +6985,16 @@ static bool corral__predicate_takes_number(const corral_predicate_registry *pr, 
     return pr->args && pr->args[q] == CORRAL_PREDICATE_NUMBER;
 }
 
+int corral__predicate_arg_kind(const corral_predicate_registry *pr, corral_predicate fn)
+{
+    const uint32_t q = corral__predicate_at(pr, fn, 0);
+    if (q == CORRAL__NIL) return -1;
+    return corral__predicate_takes_number(pr, q) ? CORRAL_PREDICATE_NUMBER : CORRAL_PREDICATE_CONTEXT;
+}
+
 bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn)
 {
-    const uint32_t q = corral__predicate_at(s->types.predicates, fn, 0);
-    return q != CORRAL__NIL && !corral__predicate_takes_number(s->types.predicates, q);
+    return corral__predicate_arg_kind(s->types.predicates, fn) == CORRAL_PREDICATE_CONTEXT;
 }
 
 bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user)
@@ -7119,7 +7132,8 @@ static const char *corral__poll_check(const corral__lview *v, const corral__lwai
     case CORRAL__ARG_NUMBER:
         if (!number) return "a coroutine of type %s waits on predicate %s, which takes no number (its registration)";
         return w->user > UINTPTR_MAX ? "a coroutine of type %s waits on predicate %s with a number too large here" : NULL;
-    case CORRAL__ARG_ADDRESS:
+    case CORRAL__ARG_ADDRESS: /* only read from saves before format 6 */
+        if (v->version >= 6) return "a coroutine of type %s waits on predicate %s with an argument of no kind";
         if (number) return w->user > UINTPTR_MAX ? "a coroutine of type %s waits on predicate %s with a number too large here" : NULL;
         return "a coroutine of type %s waits on predicate %s with an address for its argument (a save before format 6): "
                "it cannot be loaded";
@@ -7216,8 +7230,7 @@ static void corral__polls_rebase(corral_sched *s)
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) { /* past the bump: never used */
         corral__node *n = &N[i];
         if (n->co == CORRAL__NIL || !corral__kind_is(n->kind, CORRAL__HOW_POLL)) continue;
-        const uint32_t q = corral__predicate_at(s->types.predicates, n->u.p.fn, 0);
-        if (q != CORRAL__NIL && corral__predicate_takes_number(s->types.predicates, q)) continue;
+        if (corral__predicate_arg_kind(s->types.predicates, n->u.p.fn) == CORRAL_PREDICATE_NUMBER) continue;
         const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user;
         if (a >= from && a - from < s->total_bytes) n->u.p.user = (void *)(uintptr_t)(to + (a - from));
     }
@@ -10191,9 +10204,17 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
                 }
             }
         }
+        /* first every member that takes nothing, and whether each that
+           takes can: a member gone or malformed ends the wait before any
+           member took a value or a permit it would keep */
         for (uint32_t i = 0; i < w->count; i++) {
-            ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
+            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            ready[i] = p && p->takes ? p->usable(call, s, co, &w->members[i]) : corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
+        }
+        for (uint32_t i = 0; i < w->count; i++) {
+            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            if (p && p->takes) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] == 1 && w->kind == CORRAL_WAIT_ANY) {
                 sd->fired = (int8_t)i;
                 return 0;
@@ -10849,7 +10870,9 @@ static int corral__gone(const char *call, corral_sched *s, corral_co *co)
     return -3;
 }
 
-static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+/* 0: a send or receive that ready() can do or arm; else its answer (gone,
+   malformed), the error set */
+static int corral__chan_usable(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__channel *c = corral__chan_get(s, w->channel);
     if (!c) return corral__gone(call, s, co);
@@ -10858,6 +10881,14 @@ static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, 
     CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
     CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + c->size <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
                        CORRAL__NOH, co, "the value must lie in the waiting coroutine's context", -1);
+    return 0;
+}
+
+static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    const int u = corral__chan_usable(call, s, co, w);
+    if (u) return u;
+    corral__channel *c = corral__chan_get(s, w->channel);
     if (w->kind == CORRAL_WAIT_SEND ? !c->closed && corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user))
         return 1;
     if (!c->closed) return 0;
@@ -10880,13 +10911,21 @@ static void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     corral__list_push(s, corral__chan_list(s, n), i);
 }
 
-static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+static int corral__acquire_usable(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
     if (!c) return corral__gone(call, s, co);
-    const uint32_t n = w->count ? w->count : 1u;
-    CORRAL__REQUIRE_AT(s, n <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
+    CORRAL__REQUIRE_AT(s, (w->count ? w->count : 1u) <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
                        "more permits than the semaphore's maximum: it could never have them", -1);
+    return 0;
+}
+
+static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    const int u = corral__acquire_usable(call, s, co, w);
+    if (u) return u;
+    corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
+    const uint32_t n = w->count ? w->count : 1u;
     if (c->count >= n && c->head == CORRAL__NIL) { /* first come: none waits before it */
         c->count -= n;
         return 1;
@@ -11043,6 +11082,7 @@ static const char *corral__wait_group_check(const corral__lview *v, const corral
 static const corral__wait_part corral__channel_part = {
     .seq_in_slot = true,
     .ready = corral__chan_ready,
+    .usable = corral__chan_usable,
     .arm = corral__chan_arm,
     .list = corral__chan_list,
     .takes = true,
@@ -11055,6 +11095,7 @@ static const corral__wait_part corral__channel_part = {
 };
 static const corral__wait_part corral__semaphore_part = {
     .ready = corral__acquire_ready,
+    .usable = corral__acquire_usable,
     .arm = corral__acquire_arm,
     .list = corral__counter_list,
     .takes = true,
@@ -13060,6 +13101,7 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
         corral__node *n = &N[i];
         if (n->co == CORRAL__NIL) continue;
         if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) { /* its argument, if it lies in a context */
+            if (corral__predicate_arg_kind(s->types.predicates, n->u.p.fn) == CORRAL_PREDICATE_NUMBER) continue;
             corral_co *o = corral__co_holding(s, n->u.p.user);
             const corral__type_entry *te = o ? &corral__types(s)[o->type] : NULL;
             if (!te || !te->moves) continue;
@@ -13245,6 +13287,14 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
             !corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn))
             return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate the new build's "
                                             "desc.predicates does not list by the same id%s",
+                                         corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
+    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* and takes the same kind of argument (a load's rule) */
+        if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL) &&
+            corral__predicate_arg_kind(s->types.predicates, N[i].u.p.fn) !=
+                corral__predicate_arg_kind(d->predicates,
+                                           corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn)))
+            return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate whose argument is a number "
+                                            "in one build and an address in the other%s",
                                          corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
     if (!corral__reload_places(s, reg, false)) return false;
     const uint32_t need = corral__reload_need(s);

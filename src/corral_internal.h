@@ -1407,6 +1407,10 @@ typedef struct corral__wait_part {
     /* ready() may take something (a value, a permit) that a wait which
        then cannot be registered would have to give back */
     bool takes;
+    /* a kind that takes: 0 when ready() will neither fail nor refuse it
+       (asked of every member of an all/any before any member takes),
+       else ready()'s negative answer, the error set */
+    int (*usable)(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
     /* u.t.seq is a place in its coroutine's slot (an offset; NIL: none)
        that the wait writes or reads: a reload moves it with its field */
     bool seq_in_slot;
@@ -1652,7 +1656,10 @@ bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
 /* whether user is an argument fn's registration takes: a number, NULL, or
    an address in a live coroutine's context (an unregistered fn: any) */
 bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user);
-/* whether fn is registered to take NULL or an address in a context */
+/* what fn's registration in pr says its argument is (corral_predicate_arg),
+   -1: not registered; whether fn is registered to take NULL or an address
+   in a context */
+int corral__predicate_arg_kind(const corral_predicate_registry *pr, corral_predicate fn);
 bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn);
 /* the predicate lists as at create, and as a restore's copy o has them
    (inline: a game that waits on no predicate links no polls.c) */

@@ -561,3 +561,37 @@ Test(channels, a_typed_channel_carries_its_type)
     cr_assert(!hits_try_receive(s, in, &back), "all taken");
     corral_sched_destroy(s);
 }
+
+/* an all over a semaphore, a live channel and a destroyed one: the gone
+   member ends the wait before any member takes (API.md, "Waits") */
+#define ALLER_FIELDS(F) F(corral_semaphore, sem) F(corral_channel, live) F(corral_channel, gone) F(int, a) F(int, b) F(int, turns)
+DECLARE_COROUTINE(aller, ALLER_FIELDS)
+DEFINE_COROUTINE(aller)
+{
+    CORRAL_BEGIN(co);
+    while (ctx->turns < 5) {
+        ctx->turns++;
+        {
+            corral_wait m[3] = {corral_wait_acquire(ctx->sem), corral_wait_receive(ctx->live, &ctx->a, sizeof ctx->a),
+                                corral_wait_receive(ctx->gone, &ctx->b, sizeof ctx->b)};
+            CORRAL_AWAIT(co, corral_wait_all(m, 3));
+        }
+    }
+    CORRAL_END(co);
+}
+
+Test(channels, an_all_with_a_gone_member_takes_no_permit_and_no_value)
+{
+    corral_sched *s = csched(64);
+    corral_semaphore sem = corral_semaphore_create(s, 3);
+    corral_channel live = corral_channel_create(s, sizeof(int)), gone = corral_channel_create(s, sizeof(int));
+    for (int v = 1; v <= 3; v++) cr_assert(corral_channel_try_send(s, live, &v, sizeof v));
+    cr_assert(corral_channel_destroy(s, gone));
+    aller_start(s, (aller_ctx){.sem = sem, .live = live, .gone = gone});
+    for (int f = 0; f < 6; f++) corral_tick(s, 0.1f);
+    cr_assert_eq(corral_semaphore_count(s, sem), 3, "no permit taken");
+    int v = 0;
+    cr_assert(corral_channel_try_receive(s, live, &v, sizeof v) && v == 1, "no value taken: the first is still there");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

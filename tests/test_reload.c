@@ -816,3 +816,21 @@ Test(reload, every_call_from_a_loads_cleanup_or_upgrade_hook_is_refused_and_the_
     corral_sched_destroy(t);
     corral_sched_destroy(c.s);
 }
+
+/* a predicate whose new registration takes a number where the old took a
+   context's address (or the other way): a load refuses it, so a reload does */
+#define CART_NUMBERED(X) X(cart_flag_up, 1, CORRAL_PREDICATE_NUMBER)
+CORRAL_DEFINE_PREDICATES(cart_numbered, CART_NUMBERED);
+
+Test(reload, a_predicate_whose_argument_changes_kind_is_refused)
+{
+    corral_registry r1 = cart_build(&cart_type, &hauler_type, &depot_type);
+    cart_scene c = cart_scene_of(&r1, 128, 8); /* c.watch waits on cart_flag_up(&ctx->flag) */
+    const uint64_t before = corral_state_hash(c.s);
+    corral_reload_desc r = {&r1, &cart_numbered_predicates, NULL, NULL};
+    cr_assert(!corral_reload(c.s, &r));
+    cr_assert_eq(corral_last_error(c.s), CORRAL_ERR_BAD_RELOAD);
+    cr_assert(strstr(corral_last_error_detail(c.s), "number in one build"), "%s", corral_last_error_detail(c.s));
+    cr_assert_eq(corral_state_hash(c.s), before);
+    corral_sched_destroy(c.s);
+}

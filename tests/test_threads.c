@@ -236,3 +236,61 @@ Test(threads, a_call_from_another_thread_is_caught_in_debug_builds)
 #endif
     corral_sched_destroy(g_owned);
 }
+
+/* ---- the same from another thread while a load runs: the thread is
+   told it is not the owner, and the scheduler's error state is not its
+   to write (the load's cleanup hook waits for it on the owning thread) */
+static void *mid_load_intruder(void *arg)
+{
+    (void)arg;
+    corral_live_count(g_owned);
+    g_seen = corral_last_error(NULL);
+    return NULL;
+}
+static corral_error g_owner_saw;
+static void mid_load_cleanup(void *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    if (why != CORRAL_END_DESTROYED || !g_owned) return;
+    const corral_error before = corral_last_error(g_owned);
+    pthread_t t;
+    pthread_create(&t, NULL, mid_load_intruder, NULL);
+    pthread_join(t, NULL);
+    g_owner_saw = corral_last_error(g_owned) == before ? CORRAL_ERR_OK : corral_last_error(g_owned);
+}
+#define LOADED_FIELDS(F) F(int, n)
+#define LOADED_POINTS(P) P(idle)
+DECLARE_COROUTINE(loaded, LOADED_FIELDS)
+DEFINE_COROUTINE_CLEANUP_AT(loaded, mid_load_cleanup, LOADED_POINTS)
+{
+    CORRAL_BEGIN_AT(co, LOADED_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    (void)ctx;
+    CORRAL_END(co);
+}
+#define LOADED_TYPES(X) X(loaded, 1, 0)
+CORRAL_DECLARE_REGISTRY(loaded, LOADED_TYPES)
+CORRAL_DEFINE_REGISTRY(loaded, LOADED_TYPES);
+
+Test(threads, a_call_from_another_thread_during_a_load_is_told_the_thread_not_the_load)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.validation = CORRAL_VALIDATION_REPORT;
+    d.registry = &loaded_registry;
+    corral_sched *a = corral_sched_create(&d);
+    static unsigned char buf[4096];
+    const size_t n = corral_save(a, buf, sizeof buf); /* an empty game */
+    cr_assert_gt(n, 0);
+    corral_sched_destroy(a);
+    g_owned = corral_sched_create(&d);
+    loaded_start(g_owned, (loaded_ctx){0}); /* the load ends it: its cleanup runs mid-load */
+    g_seen = CORRAL_ERR_OK;
+    cr_assert(corral_load(g_owned, buf, n), "%s", corral_last_error_detail(g_owned));
+#ifndef NDEBUG
+    cr_assert_eq(g_seen, CORRAL_ERR_WRONG_THREAD, "the other thread is told: %s", corral_error_str(g_seen));
+    cr_assert_eq(g_owner_saw, CORRAL_ERR_OK, "the scheduler's error state was not written from it");
+#endif
+    corral_sched *s = g_owned;
+    g_owned = NULL;
+    corral_sched_destroy(s);
+}

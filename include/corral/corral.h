@@ -1606,9 +1606,10 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
    X(fn, id, CORRAL_PREDICATE_NUMBER) declares that fn's `user` is a number;
    X(fn, id) that it is NULL or an address in a coroutine's context. */
 #define CORRAL__GEN_PRED_FN(fn, ...) fn,
-#define CORRAL__GEN_PRED_ID(fn, ...) (uint32_t)(CORRAL__PRED_FIRST(__VA_ARGS__, ~)),
+#define CORRAL__GEN_PRED_ID(fn, ...) (uint32_t)(CORRAL__EXPAND(CORRAL__PRED_FIRST(__VA_ARGS__, ~))),
 #define CORRAL__GEN_PRED_NAME(fn, ...) #fn,
-#define CORRAL__GEN_PRED_ARG(fn, ...) (uint8_t)(CORRAL__PRED_SECOND(__VA_ARGS__, CORRAL_PREDICATE_CONTEXT, ~)),
+#define CORRAL__GEN_PRED_ARG(fn, ...) \
+    (uint8_t)(CORRAL__EXPAND(CORRAL__PRED_SECOND(__VA_ARGS__, CORRAL_PREDICATE_CONTEXT, ~))),
 #define CORRAL__PRED_FIRST(a, ...) a
 #define CORRAL__PRED_SECOND(a, b, ...) b
 #define CORRAL_DEFINE_PREDICATES(reg, LIST)                                                          \

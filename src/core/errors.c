@@ -41,7 +41,6 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_FORGED_HANDLE:
     case CORRAL_ERR_CTX_SIZE_MISMATCH:
     case CORRAL_ERR_IN_TICK:
-    case CORRAL_ERR_LOADING:
     case CORRAL_ERR_NOT_IN_STEP:
     case CORRAL_ERR_BAD_TYPE:
     case CORRAL_ERR_NOT_A_SCHED:
@@ -181,12 +180,12 @@ bool corral__check_slow(const corral_sched *s, const char *call)
     if (s) {
         err = CORRAL_ERR_NOT_A_SCHED;
 #if CORRAL__REGISTRY
-        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
-            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
-            return false;
-        }
-        if (corral__registry_has(s) && s->magic == CORRAL__MAGIC) {
-            if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) return true;
+        if (corral__registry_has(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING)) {
+            if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) {
+                if (s->magic == CORRAL__MAGIC) return true;
+                corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL); /* a hook's call, mid-load */
+                return false;
+            }
             /* another thread's scheduler: its error state is not ours to write */
             corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
             if (s->validation == CORRAL_VALIDATION_FATAL) abort();

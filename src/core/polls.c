@@ -52,10 +52,16 @@ static bool corral__predicate_takes_number(const corral_predicate_registry *pr, 
     return pr->args && pr->args[q] == CORRAL_PREDICATE_NUMBER;
 }
 
+int corral__predicate_arg_kind(const corral_predicate_registry *pr, corral_predicate fn)
+{
+    const uint32_t q = corral__predicate_at(pr, fn, 0);
+    if (q == CORRAL__NIL) return -1;
+    return corral__predicate_takes_number(pr, q) ? CORRAL_PREDICATE_NUMBER : CORRAL_PREDICATE_CONTEXT;
+}
+
 bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn)
 {
-    const uint32_t q = corral__predicate_at(s->types.predicates, fn, 0);
-    return q != CORRAL__NIL && !corral__predicate_takes_number(s->types.predicates, q);
+    return corral__predicate_arg_kind(s->types.predicates, fn) == CORRAL_PREDICATE_CONTEXT;
 }
 
 bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user)
@@ -193,7 +199,8 @@ static const char *corral__poll_check(const corral__lview *v, const corral__lwai
     case CORRAL__ARG_NUMBER:
         if (!number) return "a coroutine of type %s waits on predicate %s, which takes no number (its registration)";
         return w->user > UINTPTR_MAX ? "a coroutine of type %s waits on predicate %s with a number too large here" : NULL;
-    case CORRAL__ARG_ADDRESS:
+    case CORRAL__ARG_ADDRESS: /* only read from saves before format 6 */
+        if (v->version >= 6) return "a coroutine of type %s waits on predicate %s with an argument of no kind";
         if (number) return w->user > UINTPTR_MAX ? "a coroutine of type %s waits on predicate %s with a number too large here" : NULL;
         return "a coroutine of type %s waits on predicate %s with an address for its argument (a save before format 6): "
                "it cannot be loaded";
@@ -290,8 +297,7 @@ static void corral__polls_rebase(corral_sched *s)
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) { /* past the bump: never used */
         corral__node *n = &N[i];
         if (n->co == CORRAL__NIL || !corral__kind_is(n->kind, CORRAL__HOW_POLL)) continue;
-        const uint32_t q = corral__predicate_at(s->types.predicates, n->u.p.fn, 0);
-        if (q != CORRAL__NIL && corral__predicate_takes_number(s->types.predicates, q)) continue;
+        if (corral__predicate_arg_kind(s->types.predicates, n->u.p.fn) == CORRAL_PREDICATE_NUMBER) continue;
         const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user;
         if (a >= from && a - from < s->total_bytes) n->u.p.user = (void *)(uintptr_t)(to + (a - from));
     }

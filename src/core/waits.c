@@ -371,9 +371,17 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
                 }
             }
         }
+        /* first every member that takes nothing, and whether each that
+           takes can: a member gone or malformed ends the wait before any
+           member took a value or a permit it would keep */
         for (uint32_t i = 0; i < w->count; i++) {
-            ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
+            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            ready[i] = p && p->takes ? p->usable(call, s, co, &w->members[i]) : corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
+        }
+        for (uint32_t i = 0; i < w->count; i++) {
+            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            if (p && p->takes) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] == 1 && w->kind == CORRAL_WAIT_ANY) {
                 sd->fired = (int8_t)i;
                 return 0;

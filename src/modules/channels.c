@@ -352,7 +352,9 @@ static int corral__gone(const char *call, corral_sched *s, corral_co *co)
     return -3;
 }
 
-static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+/* 0: a send or receive that ready() can do or arm; else its answer (gone,
+   malformed), the error set */
+static int corral__chan_usable(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__channel *c = corral__chan_get(s, w->channel);
     if (!c) return corral__gone(call, s, co);
@@ -361,6 +363,14 @@ static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, 
     CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
     CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + c->size <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
                        CORRAL__NOH, co, "the value must lie in the waiting coroutine's context", -1);
+    return 0;
+}
+
+static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    const int u = corral__chan_usable(call, s, co, w);
+    if (u) return u;
+    corral__channel *c = corral__chan_get(s, w->channel);
     if (w->kind == CORRAL_WAIT_SEND ? !c->closed && corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user))
         return 1;
     if (!c->closed) return 0;
@@ -383,13 +393,21 @@ static void corral__chan_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     corral__list_push(s, corral__chan_list(s, n), i);
 }
 
-static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+static int corral__acquire_usable(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
     corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
     if (!c) return corral__gone(call, s, co);
-    const uint32_t n = w->count ? w->count : 1u;
-    CORRAL__REQUIRE_AT(s, n <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
+    CORRAL__REQUIRE_AT(s, (w->count ? w->count : 1u) <= c->max, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
                        "more permits than the semaphore's maximum: it could never have them", -1);
+    return 0;
+}
+
+static int corral__acquire_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    const int u = corral__acquire_usable(call, s, co, w);
+    if (u) return u;
+    corral__counter *c = corral__counter_get(s, w->channel.index, w->channel.gen, CORRAL__SEMAPHORE);
+    const uint32_t n = w->count ? w->count : 1u;
     if (c->count >= n && c->head == CORRAL__NIL) { /* first come: none waits before it */
         c->count -= n;
         return 1;
@@ -546,6 +564,7 @@ static const char *corral__wait_group_check(const corral__lview *v, const corral
 static const corral__wait_part corral__channel_part = {
     .seq_in_slot = true,
     .ready = corral__chan_ready,
+    .usable = corral__chan_usable,
     .arm = corral__chan_arm,
     .list = corral__chan_list,
     .takes = true,
@@ -558,6 +577,7 @@ static const corral__wait_part corral__channel_part = {
 };
 static const corral__wait_part corral__semaphore_part = {
     .ready = corral__acquire_ready,
+    .usable = corral__acquire_usable,
     .arm = corral__acquire_arm,
     .list = corral__counter_list,
     .takes = true,

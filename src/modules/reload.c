@@ -205,6 +205,7 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
         corral__node *n = &N[i];
         if (n->co == CORRAL__NIL) continue;
         if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) { /* its argument, if it lies in a context */
+            if (corral__predicate_arg_kind(s->types.predicates, n->u.p.fn) == CORRAL_PREDICATE_NUMBER) continue;
             corral_co *o = corral__co_holding(s, n->u.p.user);
             const corral__type_entry *te = o ? &corral__types(s)[o->type] : NULL;
             if (!te || !te->moves) continue;
@@ -390,6 +391,14 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
             !corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn))
             return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate the new build's "
                                             "desc.predicates does not list by the same id%s",
+                                         corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
+    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* and takes the same kind of argument (a load's rule) */
+        if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL) &&
+            corral__predicate_arg_kind(s->types.predicates, N[i].u.p.fn) !=
+                corral__predicate_arg_kind(d->predicates,
+                                           corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn)))
+            return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate whose argument is a number "
+                                            "in one build and an address in the other%s",
                                          corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
     if (!corral__reload_places(s, reg, false)) return false;
     const uint32_t need = corral__reload_need(s);
