@@ -4231,6 +4231,9 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* wit
 /* ---- polls.c: until, while (a feature: corral__polls_part) */
 /* fn is in desc.predicates or among the predicates waited on (types.seen) */
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
+/* fn is in desc.predicates, registered as reading through its argument
+   (CORRAL_PREDICATE_CONTEXT: NULL or a place in a context) */
+bool corral__predicate_takes_place(const corral_sched *s, corral_predicate fn);
 /* the predicate lists as at create, and as a restore's copy o has them
    (inline: a game that waits on no predicate links no polls.c) */
 static inline void corral__polls_init(corral_sched *s)
@@ -6914,6 +6917,11 @@ bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
     for (uint32_t q = 0; q < s->types.seen_count; q++) /* first: a wait's usual answer, in 16 compares at most */
         if (s->types.seen[q] == fn) return true;
     return corral__predicate_at(s->types.predicates, fn, 0) != CORRAL__NIL;
+}
+bool corral__predicate_takes_place(const corral_sched *s, corral_predicate fn)
+{
+    const uint32_t q = corral__predicate_at(s->types.predicates, fn, 0);
+    return q != CORRAL__NIL && !corral__predicate_takes_number(s->types.predicates, q);
 }
 
 /* polled at the runs of its phase after this one, as a plain yield resumes
@@ -15744,6 +15752,32 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
     return !m->snap || corral__predicate_known(m->blk, fn);
 }
 
+/* In a snapshot, the argument of a predicate desc.predicates registers as
+   reading through it (CORRAL_PREDICATE_CONTEXT) is NULL or a place in a
+   field of a live coroutine's context there, as a save carries it: the
+   snapshot comes back into this block, so its addresses are this
+   block's. Any other predicate's argument comes back as the snapshot
+   holds it (API.md, "Rollback"). */
+static bool corral__iplace(corral__image *m, const corral__node *n)
+{
+    if (!m->snap || !n->u.p.user || !corral__predicate_takes_place(m->blk, n->u.p.fn)) return true;
+    const corral_sched *s = m->s;
+    const uintptr_t a = (uintptr_t)n->u.p.user, b = (uintptr_t)m->blk;
+    for (uint32_t ci = 0; a >= b && ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const uint64_t off = (uint64_t)(a - b);
+        if (off < c->base || off - c->base >= (uint64_t)c->capacity * c->slot_size) continue;
+        const uint32_t k = (uint32_t)((off - c->base) / c->slot_size), in = (uint32_t)(off - corral__slot_off(c, k));
+        corral_co ct;
+        const corral_co *co = corral__ico(m, ci, k, &ct);
+        if (!corral__state_alive(co->state) || co->type >= s->types.type_count) return false;
+        const corral__type_entry *te = corral__iwhat(m, co->type);
+        uint32_t byte;
+        return corral__ctx_holds(te, in, 1) && corral__field_at(te->vt, in - te->ctx_off, &byte) != CORRAL__NIL;
+    }
+    return false;
+}
+
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
 
 /* a live coroutine at global slot g (a join's target) */
@@ -15761,6 +15795,7 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
     const corral_sched *s = m->s;
     if (n->member >= CORRAL_MAX_GROUP || n->attached > 2) CORRAL__BAD("a wait node is malformed");
     if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
+        if (n->u.t.due != n->u.t.due) CORRAL__BAD("a timer is due at no time (NaN)"); /* a heap cannot order it */
         if (n->attached == 1 && (n->list >= s->timers.heaps || n->next >= s->timers.heap_len[n->list] ||
                                  corral__iheap(m, n->list, n->next) != i))
             CORRAL__BAD("a timer is not where its heap position says");
@@ -15770,6 +15805,8 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
         bool on_list = n->list < s->run.phases || n->list == CORRAL__PRED_POLL ||
                        (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
         if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
+        if (!corral__iplace(m, n))
+            CORRAL__BAD("a predicate that reads through its argument (desc.predicates) has one in no context's field");
         *listed += n->attached == 1;
         return true;
     }
@@ -16006,6 +16043,7 @@ static bool corral__verify_heaps(corral__image *m)
             if (!nd->attached) CORRAL__BAD("a heap holds a detached node");
             if (!corral__timer_node(nd)) CORRAL__BAD("a heap holds a node that is no timer");
             double due = nd->u.t.due;
+            if (due != due) CORRAL__BAD("a timer is due at no time (NaN)");
             if (pos > 0) {
                 corral__node pt;
                 const corral__node *p = corral__inode(m, corral__iheap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);

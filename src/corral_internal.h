@@ -1614,6 +1614,9 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* wit
 /* ---- polls.c: until, while (a feature: corral__polls_part) */
 /* fn is in desc.predicates or among the predicates waited on (types.seen) */
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn);
+/* fn is in desc.predicates, registered as reading through its argument
+   (CORRAL_PREDICATE_CONTEXT: NULL or a place in a context) */
+bool corral__predicate_takes_place(const corral_sched *s, corral_predicate fn);
 /* the predicate lists as at create, and as a restore's copy o has them
    (inline: a game that waits on no predicate links no polls.c) */
 static inline void corral__polls_init(corral_sched *s)

@@ -53,6 +53,11 @@ bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
         if (s->types.seen[q] == fn) return true;
     return corral__predicate_at(s->types.predicates, fn, 0) != CORRAL__NIL;
 }
+bool corral__predicate_takes_place(const corral_sched *s, corral_predicate fn)
+{
+    const uint32_t q = corral__predicate_at(s->types.predicates, fn, 0);
+    return q != CORRAL__NIL && !corral__predicate_takes_number(s->types.predicates, q);
+}
 
 /* polled at the runs of its phase after this one, as a plain yield resumes
    (corral__land): from a first step, not in this frame */
