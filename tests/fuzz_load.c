@@ -3,10 +3,13 @@
     untrusted input. Each input is taken as a save (its size and checksum
     fields fixed up first, so that mutations reach the checks behind
     them) and loaded into a scheduler of a small game's types, and into
-    the savegame example's (tests/hostile/). A refused load must leave the
-    scheduler as it was; an accepted one must pass corral_verify, run 30
-    frames and pass it again. ASan and UBSan catch the rest. Build and
-    run: tools/fuzz.sh [seconds].
+    those of the hostile games that save (tests/hostile/: the savegame
+    example, and the game that waits on every wait kind). A refused load
+    must leave the scheduler as it was; an accepted one must pass
+    corral_verify, run 30 frames and pass it again. ASan and UBSan catch
+    the rest. Build and run: tools/fuzz.sh [seconds]; CORRAL_FUZZ_SEEDS=dir
+    writes those games' own saves mid-game there and exits (tools/fuzz.sh
+    seeds the run with them).
 
     Built with -DCORRAL_FUZZ_SEEDS it is a program instead, writing the
     seed saves of tests/fuzz_load_corpus/ (a game a few frames in, and the
@@ -169,32 +172,27 @@ int main(int argc, char **argv)
         corral_sched_destroy(s);
     }
     if (!freopen("/dev/null", "w", stdout) || !hostile_play(&hostile_savegame)) return 1; /* the game prints */
-    for (int k = 0; k < hostile_savegame.takes; k++) {
-        const hostile_take *t = &hostile_savegame.take[k];
-        if (t->snapshot) continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/savegame-frame%d.sav", dir, t->frame);
-        FILE *f = fopen(path, "wb");
-        if (!f || fwrite(t->bytes, 1, t->size, f) != t->size) return 1;
-        fclose(f);
-    }
+    if (!hostile_write_takes(&hostile_savegame, false, dir)) return 1;
     hostile_release(&hostile_savegame);
     return 0;
 }
 #else
-/* the savegame example's scheduler, its own state kept to come back to */
-static corral_sched *fz_savegame(void)
+/* the hostile games that save: each plays once, its own state kept to come back to */
+static hostile_game *const g_games[] = {&hostile_savegame, &hostile_allwaits};
+enum { FZ_GAMES = sizeof g_games / sizeof g_games[0] };
+static unsigned char g_base[FZ_GAMES][HG_BYTES];
+static size_t g_base_n[FZ_GAMES];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    static uint8_t base[HG_BYTES];
-    static size_t base_n;
-    if (!hostile_savegame.sched) {
-        if (!freopen("/dev/null", "w", stdout) || !hostile_play(&hostile_savegame)) abort(); /* the game prints */
-        base_n = corral_save(hostile_savegame.sched, base, sizeof base);
-        if (!base_n) abort();
-    } else if (!corral_load(hostile_savegame.sched, base, base_n)) {
-        abort();
-    }
-    return hostile_savegame.sched;
+    (void)argc;
+    (void)argv;
+    if (!freopen("/dev/null", "w", stdout)) abort(); /* the games print */
+    const char *dir = getenv("CORRAL_FUZZ_SEEDS");
+    if (!hostile_keep(g_games, FZ_GAMES, false, g_base, g_base_n, dir)) abort();
+    if (dir) exit(0);
+    return 0;
 }
 /* one load: refused with nothing changed, or a state that verifies and runs */
 static void fz_load(corral_sched *s, const uint8_t *buf, size_t size)
@@ -227,7 +225,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(buf, data, size);
     hostile_reseal_save(buf, size); /* size and checksum as corral_save writes them */
     fz_load(s, buf, size);
-    fz_load(fz_savegame(), buf, size);
+    for (size_t i = 0; i < FZ_GAMES; i++) {
+        fz_load(g_games[i]->sched, buf, size);
+        if (!corral_load(g_games[i]->sched, g_base[i], g_base_n[i])) abort(); /* back to its own */
+    }
     return 0;
 }
 #endif

@@ -1,7 +1,8 @@
 /*
     fuzz_restore.c -- libFuzzer target for corral_restore: a snapshot is
-    untrusted input. The examples' games (tests/hostile/: outpost, boss,
-    rollback, savegame) run first, each keeping its scheduler. Each input
+    untrusted input. The examples' games and the game that waits on every
+    wait kind (tests/hostile/: outpost, boss, rollback, savegame,
+    allwaits) run first, each keeping its scheduler. Each input
     is taken as a snapshot (its size and checksum made again, so that
     mutations reach the checks of its contents) and restored into every
     game's scheduler: a refused restore must change nothing; an accepted
@@ -18,7 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static hostile_game *const g_games[] = {&hostile_outpost, &hostile_boss, &hostile_rollback, &hostile_savegame};
+static hostile_game *const g_games[] = {&hostile_outpost, &hostile_boss, &hostile_rollback, &hostile_savegame,
+                                        &hostile_allwaits};
 enum { FZ_GAMES = sizeof g_games / sizeof g_games[0] };
 static unsigned char g_base[FZ_GAMES][HG_BYTES];
 static size_t g_base_n[FZ_GAMES];
@@ -30,20 +32,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     if (!freopen("/dev/null", "w", stdout)) abort(); /* the games print */
     const char *dir = getenv("CORRAL_FUZZ_SEEDS");
-    for (size_t i = 0; i < FZ_GAMES; i++) {
-        hostile_game *g = g_games[i];
-        if (!hostile_play(g)) abort();
-        g_base_n[i] = corral_snapshot(g->sched, g_base[i], sizeof g_base[i]);
-        if (!g_base_n[i]) abort();
-        for (int k = 0; dir && k < g->takes; k++) {
-            if (!g->take[k].snapshot) continue;
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s-frame%d.snap", dir, g->name, g->take[k].frame);
-            FILE *f = fopen(path, "wb");
-            if (!f || fwrite(g->take[k].bytes, 1, g->take[k].size, f) != g->take[k].size) abort();
-            fclose(f);
-        }
-    }
+    if (!hostile_keep(g_games, FZ_GAMES, true, g_base, g_base_n, dir)) abort();
     if (dir) exit(0);
     return 0;
 }

@@ -1,16 +1,18 @@
-/* test_examples_hostile.c -- the examples' own saves and snapshots, taken
-   mid-game (tests/hostile/games.h), with single bits flipped (as written,
-   and with the checksum made again) and cut short (the size and checksum
-   made again): each is refused with nothing changed, or loads or restores
-   a state that verifies and runs.
+/* test_examples_hostile.c -- the examples' own saves and snapshots, and
+   those of a game that waits on every wait kind (tests/hostile/allwaits.c),
+   taken mid-game (tests/hostile/games.h), with single bits flipped (as
+   written, and with the checksum made again) and cut short (the size and
+   checksum made again): each is refused with nothing changed, or loads or
+   restores a state that verifies and runs.
 
    CORRAL_EXHAUSTIVE=1: every bit and every length (CI runs it so under
    ASan and UBSan: nothing is written outside the arena); otherwise every
    16th, starting at a different place each take, so each suite stays
-   quick. */
+   quick. Each take logs what was tried and how it went. */
 #include "common.h"
 #include "hostile/games.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static unsigned char g_base[HG_BYTES], g_buf[HG_BYTES];
@@ -21,7 +23,7 @@ static bool apply(corral_sched *s, const hostile_take *t, const unsigned char *p
 }
 
 typedef struct tally {
-    uint32_t taken, refused;
+    uint32_t taken, refused; /* accepted (and sound), refused */
 } tally;
 
 /* p[0..n) given to the game's scheduler: refused with nothing changed,
@@ -82,10 +84,15 @@ static void every_flip_and_cut(hostile_game *g)
         cr_assert_eq(flips.taken, 0u, "a checksum refuses every flip it covers");
         /* a save of the current version has every section: cut anywhere, refused */
         cr_assert_eq(cuts.taken, 0u, "a cut %s loaded %u times", t->snapshot ? "snapshot" : "save", cuts.taken);
-        cr_log_info("%s, frame %d, a %zu-byte %s: %u flips refused; resealed flips %u refused, %u taken and sound; "
-                    "resealed cuts %u refused, %u taken",
-                    g->name, t->frame, t->size, t->snapshot ? "snapshot" : "save", flips.refused, sealed.refused,
-                    sealed.taken, cuts.refused, cuts.taken);
+        const tally sum = {header.taken + flips.taken + sealed.taken + cuts.taken,
+                           header.refused + flips.refused + sealed.refused + cuts.refused};
+        fprintf(stderr, /* on stderr, so that CI's log has it without --verbose */
+                "examples_hostile: %s, frame %d, a %zu-byte %s: %u tried, %u accepted and sound, %u refused: "
+                "header flips %u refused, %u accepted; flips %u refused; resealed flips %u refused, %u accepted; "
+                "resealed cuts %u refused, %u accepted\n",
+                g->name, t->frame, t->size, t->snapshot ? "snapshot" : "save", sum.taken + sum.refused, sum.taken,
+                sum.refused, header.refused, header.taken, flips.refused, sealed.refused, sealed.taken, cuts.refused,
+                cuts.taken);
     }
     hostile_release(g);
 }
@@ -94,3 +101,16 @@ Test(examples_hostile, outpost, .timeout = 900) { every_flip_and_cut(&hostile_ou
 Test(examples_hostile, boss, .timeout = 900) { every_flip_and_cut(&hostile_boss); }
 Test(examples_hostile, rollback, .timeout = 900) { every_flip_and_cut(&hostile_rollback); }
 Test(examples_hostile, savegame, .timeout = 900) { every_flip_and_cut(&hostile_savegame); }
+Test(examples_hostile, allwaits, .timeout = 900) { every_flip_and_cut(&hostile_allwaits); }
+
+Test(examples_hostile, the_allwaits_game_waits_on_every_kind_wherever_its_state_is_taken)
+{
+    cr_assert(freopen("/dev/null", "w", stdout) != NULL);
+    cr_assert(hostile_play(&hostile_allwaits), "the allwaits game took its state");
+    cr_assert_eq(hostile_allwaits.takes, 2, "a save at one frame, a snapshot at another");
+    for (int i = 0; i < hostile_allwaits.takes; i++)
+        cr_assert_str_empty(hostile_allwaits_missing[i], "allwaits, frame %d, its %s lacks %s",
+                            hostile_allwaits.take[i].frame, hostile_allwaits.take[i].snapshot ? "snapshot" : "save",
+                            hostile_allwaits_missing[i]);
+    hostile_release(&hostile_allwaits);
+}

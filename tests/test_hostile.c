@@ -3,6 +3,8 @@
 #include "common.h"
 #include "hostile/games.h"
 
+#include <math.h>
+
 static unsigned char g_buf[1 << 16];
 
 static void put32(unsigned char *p, uint32_t v)
@@ -771,4 +773,137 @@ Test(hostile, a_snapshot_whose_clock_is_out_of_range_is_refused_and_changes_noth
     corral_tick(s, 1.0f / 60.0f);
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
+}
+
+/* ---- a snapshot's raw values the restore checks before it writes them */
+
+/* the n bytes of v at their one place in a snapshot */
+static size_t find_value(const unsigned char *p, size_t n, const void *v, size_t size)
+{
+    size_t at = (size_t)-1;
+    int found = 0;
+    for (size_t i = HOSTILE_SNAP_HEAD; i + size <= n; i++)
+        if (!memcmp(p + i, v, size)) {
+            at = i;
+            found++;
+        }
+    cr_assert_eq(found, 1, "the value stands once in the snapshot (%d)", found);
+    return at;
+}
+/* the snapshot p[0..n) with `size` bytes at `at` made v and resealed:
+   restored (true), or refused with nothing changed */
+static bool restore_edited(corral_sched *s, const unsigned char *p, size_t n, size_t at, const void *v, size_t size)
+{
+    static unsigned char edited[sizeof g_buf];
+    memcpy(edited, p, n);
+    memcpy(edited + at, v, size);
+    hostile_reseal_snapshot(edited, n);
+    const uint64_t before = corral_state_hash(s);
+    if (corral_restore(s, edited, n)) return true;
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert_eq(corral_state_hash(s), before, "a refused restore changes nothing");
+    return false;
+}
+
+/* where a predicate node's argument stands: after its function */
+static size_t pred_arg_at(const unsigned char *p, size_t n, corral_predicate fn, uintptr_t arg)
+{
+    unsigned char node[sizeof fn + sizeof arg];
+    memcpy(node, &fn, sizeof fn);
+    memcpy(node + sizeof fn, &arg, sizeof arg);
+    return find_value(p, n, node, sizeof node) + sizeof fn;
+}
+
+/* predicates registered as reading a byte of a context, and a number */
+static unsigned char g_outside = 1; /* what an edited argument would reach */
+static bool hs_up(void *user) { return user && *(const unsigned char *)user != 0; }
+static bool hs_past(void *user) { return (uintptr_t)user > 1000u; }
+#define HS_PREDICATES(X) X(hs_up, 1) X(hs_past, 2, CORRAL_PREDICATE_NUMBER)
+CORRAL_DEFINE_PREDICATES(hs, HS_PREDICATES);
+#define HS_WATCH_FIELDS(F) F(uint8_t, up) F(uint32_t, number) F(corral_handle, other)
+DECLARE_COROUTINE(hs_watch, HS_WATCH_FIELDS)
+DEFINE_COROUTINE(hs_watch)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->number) {
+        CORRAL_AWAIT(co, corral_wait_until(hs_past, (void *)(uintptr_t)ctx->number));
+    } else {
+        hs_watch_ctx *o = ctx->other.gen ? hs_watch_ctx_of(corral_sched_of(co), ctx->other) : ctx;
+        CORRAL_AWAIT(co, corral_wait_until(hs_up, o ? &o->up : &ctx->up));
+    }
+    CORRAL_END(co);
+}
+
+Test(hostile, a_snapshot_whose_predicate_reads_through_an_argument_in_no_context_field_is_refused)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.predicates = &hs_predicates;
+    corral_sched *s = sched_of(d);
+    corral_handle own = hs_watch_start(s, (hs_watch_ctx){0});
+    hs_watch_start(s, (hs_watch_ctx){.number = 7});
+    corral_tick(s, 1.0f / 60.0f);
+    const size_t n = corral_snapshot(s, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+    hs_watch_ctx *c = hs_watch_ctx_of(s, own);
+    const uintptr_t place = (uintptr_t)&c->up, number = 7;
+    /* a predicate node's function, then its argument */
+    const size_t at = pred_arg_at(g_buf, n, hs_up, place);
+    /* the argument edited to a global, the slot's header, a free slot,
+       past the arena: a predicate would read there */
+    const uintptr_t outside[] = {(uintptr_t)&g_outside, (uintptr_t)c - 8, place + 64 * 8, place + ((uintptr_t)1 << 40)};
+    const char *const where[] = {"a global", "its slot's header", "a free slot", "past the arena"};
+    for (size_t k = 0; k < sizeof outside / sizeof outside[0]; k++) {
+        cr_assert_not(restore_edited(s, g_buf, n, at, &outside[k], sizeof outside[k]), "an argument in %s is refused",
+                      where[k]);
+        cr_assert(strstr(corral_last_error_detail(s), "argument"), "%s", corral_last_error_detail(s));
+    }
+    /* NULL, another field of a live context: places a save could carry */
+    const uintptr_t places[] = {0, (uintptr_t)&c->number};
+    for (size_t k = 0; k < sizeof places / sizeof places[0]; k++) {
+        cr_assert(restore_edited(s, g_buf, n, at, &places[k], sizeof places[k]), "%s", corral_last_error_detail(s));
+        cr_assert(corral_verify(s));
+        corral_tick(s, 1.0f / 60.0f);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+    /* a number is never read through: it comes back as it is */
+    const size_t at_number = pred_arg_at(g_buf, n, hs_past, number);
+    cr_assert(restore_edited(s, g_buf, n, at_number, &place, sizeof place), "%s", corral_last_error_detail(s));
+    cr_assert(corral_restore(s, g_buf, n), "the unedited snapshot restores: %s", corral_last_error_detail(s));
+    corral_tick(s, 1.0f / 60.0f);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* a timer due at NaN: no heap can order it */
+#define HS_NAP_FIELDS(F) F(float, secs)
+DECLARE_COROUTINE(hs_nap, HS_NAP_FIELDS)
+DEFINE_COROUTINE(hs_nap)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_AWAIT(co, corral_wait_seconds(ctx->secs));
+    CORRAL_END(co);
+}
+
+Test(hostile, a_snapshot_whose_timer_is_due_at_nan_is_refused_running_or_held)
+{
+    for (int held = 0; held < 2; held++) {
+        corral_sched *s = small_sched(16);
+        for (int i = 0; i < 5; i++) hs_nap_start(s, (hs_nap_ctx){.secs = 0.0625f * (float)(i + 1)}); /* due before it */
+        const corral_handle h = hs_nap_start(s, (hs_nap_ctx){.secs = 0.375f});
+        if (held) corral_pause(s, h); /* it keeps the time it has left: 0.375 s */
+        const size_t n = corral_snapshot(s, g_buf, sizeof g_buf);
+        cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+        const double due = 0.375, nan = (double)NAN, inf = (double)INFINITY;
+        const size_t at = find_value(g_buf, n, &due, sizeof due);
+        cr_assert_not(restore_edited(s, g_buf, n, at, &nan, sizeof nan), "a %s timer due at NaN is refused",
+                      held ? "held" : "running");
+        cr_assert(strstr(corral_last_error_detail(s), "NaN"), "%s", corral_last_error_detail(s));
+        /* an infinite one is what corral_wait_seconds(INFINITY) makes: it restores, and runs */
+        cr_assert(restore_edited(s, g_buf, n, at, &inf, sizeof inf), "%s", corral_last_error_detail(s));
+        for (int f = 0; f < 60; f++) corral_tick(s, 1.0f / 30.0f);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        cr_assert(corral_alive(s, h), "it sleeps on");
+        cr_assert(corral_restore(s, g_buf, n), "the unedited snapshot restores: %s", corral_last_error_detail(s));
+        corral_sched_destroy(s);
+    }
 }

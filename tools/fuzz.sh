@@ -3,7 +3,9 @@
 # corral_load on untrusted saves (tests/fuzz_load.c) and corral_restore on
 # untrusted snapshots (tests/fuzz_restore.c), with libFuzzer +
 # AddressSanitizer + UndefinedBehaviorSanitizer. The load and restore
-# fuzzers start from the examples' own games (tests/hostile/).
+# fuzzers start from the hostile games' own saves and snapshots
+# (tests/hostile/: the examples' games, and one that waits on every wait
+# kind), which each fuzzer writes from its own build first.
 #   tools/fuzz.sh            30 seconds each (what CI runs)
 #   tools/fuzz.sh 3600       an hour; new inputs land in build/fuzz/corpus
 # Installs clang and its fuzzer runtime from Debian when run as root.
@@ -30,7 +32,7 @@ if ! command -v clang >/dev/null 2>&1 || ! have_fuzzer; then
     have_fuzzer || { echo "corral: fuzzing needs clang with libFuzzer (Debian: clang libclang-rt-N-dev)" >&2; exit 1; }
 fi
 
-mkdir -p build/fuzz/load_corpus build/fuzz/restore_corpus build/fuzz/restore_seeds
+mkdir -p build/fuzz/load_corpus build/fuzz/load_seeds build/fuzz/restore_corpus build/fuzz/restore_seeds
 # the examples' games: a mutated context can overflow a game's own
 # arithmetic, which is the example's and not corral's (corral keeps every check)
 flags="-std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-pie"
@@ -48,10 +50,11 @@ done
 echo "fuzz_ops: the public API against the reference model"
 ./build/fuzz/fuzz_ops -max_total_time="$secs" -max_len=4096 -print_final_stats=1 \
     build/fuzz/corpus tests/fuzz_corpus 2>&1 | tail -n 12
-echo "fuzz_load: corral_load on untrusted saves"
+echo "fuzz_load: corral_load on untrusted saves (seeds: tests/fuzz_load_corpus, the hostile games' saves)"
+CORRAL_FUZZ_SEEDS=build/fuzz/load_seeds ./build/fuzz/fuzz_load
 ./build/fuzz/fuzz_load -max_total_time="$secs" -max_len=16384 -print_final_stats=1 \
-    build/fuzz/load_corpus tests/fuzz_load_corpus 2>&1 | tail -n 12
-echo "fuzz_restore: corral_restore on untrusted snapshots (seeds: the examples' games)"
+    build/fuzz/load_corpus tests/fuzz_load_corpus build/fuzz/load_seeds 2>&1 | tail -n 12
+echo "fuzz_restore: corral_restore on untrusted snapshots (seeds: the hostile games' snapshots)"
 CORRAL_FUZZ_SEEDS=build/fuzz/restore_seeds ./build/fuzz/fuzz_restore
 ./build/fuzz/fuzz_restore -max_total_time="$secs" -max_len=65536 -print_final_stats=1 \
     build/fuzz/restore_corpus build/fuzz/restore_seeds 2>&1 | tail -n 12

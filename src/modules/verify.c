@@ -409,17 +409,26 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
 {
     return !m->snap || corral__predicate_known(m->blk, fn);
 }
-/* its argument, when its registration takes an address: NULL, or past
-   the header of a slot of the image's block (at polls.base): a context's
-   room, live when it was given (a coroutine that ended since leaves the
-   room free, still within the block) */
-static bool corral__predicate_arg_in_image(corral__image *m, const corral__node *n)
+
+/* In a snapshot, the argument of a predicate desc.predicates registers as
+   reading through it (CORRAL_PREDICATE_CONTEXT) is NULL or a place in a
+   field of a live coroutine's context there, as a save carries it; its
+   address is in the block the snapshot was taken in (polls.base), and the
+   restore moves it into this one. Any other predicate's argument comes
+   back as the snapshot holds it (API.md, "Rollback"). */
+static bool corral__iplace(corral__image *m, const corral__node *n)
 {
-    if (!n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;
-    const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user, base = m->s->polls.base;
-    uint32_t ci, k;
-    if (a < base || !corral__slot_at(m->s, a - base, &ci, &k)) return false;
-    return a - base - corral__slot_off(&m->s->arena.classes[ci], k) >= CORRAL__HEADER_SIZE;
+    if (!m->snap || !n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;
+    const corral_sched *s = m->s;
+    const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user, base = s->polls.base; /* the block it was taken in */
+    uint32_t ci, k, byte;
+    if (a < base || !corral__slot_at(s, a - base, &ci, &k)) return false;
+    const uint64_t in = a - base - corral__slot_off(&s->arena.classes[ci], k);
+    corral_co ct;
+    const corral_co *co = corral__ico(m, ci, k, &ct);
+    if (!corral__state_alive(co->state) || co->type >= s->types.type_count) return false;
+    const corral__type_entry *te = corral__iwhat(m, co->type);
+    return corral__ctx_holds(te, (uint32_t)in, 1) && corral__field_at(te->vt, (uint32_t)in - te->ctx_off, &byte) != CORRAL__NIL;
 }
 
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
@@ -439,6 +448,7 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
     const corral_sched *s = m->s;
     if (n->member >= CORRAL_MAX_GROUP || n->attached > 2) CORRAL__BAD("a wait node is malformed");
     if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
+        if (n->u.t.due != n->u.t.due) CORRAL__BAD("a timer is due at no time (NaN)"); /* a heap cannot order it */
         if (n->attached == 1 && (n->list >= s->timers.heaps || n->next >= s->timers.heap_len[n->list] ||
                                  corral__iheap(m, n->list, n->next) != i))
             CORRAL__BAD("a timer is not where its heap position says");
@@ -448,8 +458,8 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
         bool on_list = n->list < s->run.phases || n->list == CORRAL__PRED_POLL ||
                        (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
         if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
-        if (!corral__predicate_arg_in_image(m, n))
-            CORRAL__BAD("a predicate registered to take an address in a context is given one outside every slot's context room");
+        if (!corral__iplace(m, n))
+            CORRAL__BAD("a predicate that reads through its argument (desc.predicates) has one in no context's field");
         *listed += n->attached == 1;
         return true;
     }
@@ -686,6 +696,7 @@ static bool corral__verify_heaps(corral__image *m)
             if (!nd->attached) CORRAL__BAD("a heap holds a detached node");
             if (!corral__timer_node(nd)) CORRAL__BAD("a heap holds a node that is no timer");
             double due = nd->u.t.due;
+            if (due != due) CORRAL__BAD("a timer is due at no time (NaN)");
             if (pos > 0) {
                 corral__node pt;
                 const corral__node *p = corral__inode(m, corral__iheap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);

@@ -6,6 +6,8 @@
     destroy, so what was taken can be loaded and restored into it.
 
     tests/hostile/<example>.c makes one game of an example (game.inc);
+    tests/hostile/allwaits.c is a game written for this, waiting on every
+    wait kind where its state is taken;
     tests/test_examples_hostile.c flips and cuts what they take, and
     tests/fuzz_load.c, tests/fuzz_restore.c fuzz from it.
 */
@@ -34,12 +36,23 @@ typedef struct hostile_game {
     hostile_take take[HG_MAX_TAKES];
 } hostile_game;
 
-extern hostile_game hostile_outpost, hostile_boss, hostile_rollback, hostile_savegame;
+extern hostile_game hostile_outpost, hostile_boss, hostile_rollback, hostile_savegame, hostile_allwaits;
+/* what the allwaits game's take k lacks of every wait kind and shape it
+   is for, in words: empty when it holds them all */
+extern char hostile_allwaits_missing[HG_MAX_TAKES][512];
 
 /* plays the game once (later calls do nothing): false if it took nothing */
 bool hostile_play(hostile_game *g);
 /* destroys the kept scheduler */
 void hostile_release(hostile_game *g);
+/* writes what the game took, its snapshots or its saves, into dir as
+   <name>-frame<N>.snap or .sav (a fuzzer's seeds): false if one failed */
+bool hostile_write_takes(const hostile_game *g, bool snapshots, const char *dir);
+/* plays each of n games and keeps its state as it stands in base[i]
+   (base_n[i] bytes), a snapshot or a save; with dir, writes their takes
+   of that kind there too: false if one failed */
+bool hostile_keep(hostile_game *const *games, size_t n, bool snapshots, unsigned char (*base)[HG_BYTES], size_t *base_n,
+                  const char *dir);
 
 /* what a save's and a snapshot's checksums are over, made again after an
    edit, as an attacker would (docs/SAVE.md; snapshot.c): false if n is
