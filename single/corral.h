@@ -57,7 +57,7 @@
     declaring a type
         corral_end_reason_str
     the body of a step
-        corral_point_lost
+        corral_point_lost, corral_points_check
     the scheduler
         corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
         corral_sched_destroy
@@ -103,7 +103,7 @@
     persistence
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
         corral_restore_kept, corral_state_hash,
-        corral_points_check, corral_save, corral_load, corral_sched_adopt
+        corral_save, corral_load, corral_sched_adopt
     hot reload
         corral_reload
     threads
@@ -512,6 +512,10 @@ struct corral__opened { char n[1]; };
    inside a switch of the user's own took its case). Ends the coroutine
    with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
 CORRAL_API corral_result corral_point_lost(corral_co *co);
+/* Whether names[0 .. count) are the named points of co's type, in order;
+   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
+   coroutine's first step in debug builds. */
+CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 #define CORRAL_BEGIN(co)                                                                   \
     CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 0),                                       \
                           "corral: CORRAL_BEGIN in a body with named points: a "          \
@@ -1732,10 +1736,6 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
     const corral_predicate_registry reg##_predicates = {#reg, reg##__pred_fns, reg##__pred_ids,       \
                                                         reg##__pred_names,                            \
                                                         (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0])}
-/* Whether names[0 .. count) are the named points of co's type, in order;
-   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
-   coroutine's first step in debug builds. */
-CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
 
@@ -6776,6 +6776,32 @@ bool corral_paused(const corral_sched *s, corral_handle h)
     corral_error err;
     corral_co *co = corral__resolve(s, h, &err);
     return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
+}
+/* ---- src/core/points.c ---- */
+/*
+    points.c -- named points: the list a body opens with
+    (CORRAL_BEGIN_AT(co, POINTS)) checked against the one
+    DEFINE_COROUTINE_AT gave its type (corral_type.points). A debug
+    build's CORRAL_BEGIN_AT calls it at a coroutine's first step; a
+    release build and a body without named points never do, so it is an
+    object of its own. What a point's name means to a save and a reload
+    is theirs (save.c, reload.c); a resume that finds no case is
+    lifecycle.c's (corral_point_lost).
+*/
+
+#include <string.h>
+
+bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || co->type >= s->types.type_count) return true;
+    const corral_type *vt = corral__types(s)[co->type].vt;
+    bool same = vt->point_count == count;
+    for (uint32_t i = 0; same && i < count; i++) same = vt->points && !strcmp(vt->points[i], names[i]);
+    if (!same)
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, "CORRAL_BEGIN_AT", CORRAL__NOH, co,
+                        "its list of points is not the one DEFINE_COROUTINE_AT gave the type");
+    return same;
 }
 /* ---- src/core/polls.c ---- */
 /*
@@ -13098,19 +13124,6 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
         }
     }
     return true;
-}
-
-bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count)
-{
-    corral_sched *s = corral__tls_sched;
-    if (!s || !co || co->type >= s->types.type_count) return true;
-    const corral_type *vt = corral__types(s)[co->type].vt;
-    bool same = vt->point_count == count;
-    for (uint32_t i = 0; same && i < count; i++) same = vt->points && !strcmp(vt->points[i], names[i]);
-    if (!same)
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, "CORRAL_BEGIN_AT", CORRAL__NOH, co,
-                        "its list of points is not the one DEFINE_COROUTINE_AT gave the type");
-    return same;
 }
 
 /* ---- writing */

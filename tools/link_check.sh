@@ -6,9 +6,9 @@
 # with its text size, and the whole library's text. Fails if an object of
 # src/modules/ comes along, or one of the core's features it never uses
 # (FEATURES below: calls and joins, groups and stop waits, predicates,
-# futures, signals that stay set, waits until a time, and the starts other
-# than corral_start), or if either total passes its limit
-# (LINK_LIMIT, LIB_LIMIT below, in bytes of text).
+# futures, signals that stay set, waits until a time, the starts other
+# than corral_start, and the check of named points), or if either total
+# passes its limit (LINK_LIMIT, LIB_LIMIT below, in bytes of text).
 set -eu
 cd "$(dirname "$0")/.."
 LINK_LIMIT=${LINK_LIMIT:-73700}
@@ -23,7 +23,7 @@ text_of() { size "$@" | awk 'NR > 1 {t += $1} END {print t}'; }
 # the core is src/core/, the modules src/modules/ (docs/DESIGN.md, "The core and its modules")
 core=$(ls src/core/*.c | sed 's|.*/\(.*\)\.c|\1|' | tr '\n' ' ')
 # the core's features (docs/DESIGN.md, "Features of the core"): their code comes with their first use
-FEATURES="calls call_start groups group_ops polls futures create starts pulls events alarms"
+FEATURES="calls call_start groups group_ops polls futures create starts pulls events alarms points"
 linked=$(sed -n '/^Archive member included/,/^Merging\|^Allocating\|^Discarded/p' $b/one_coroutine.map |
     grep -o 'libcorral\.a([a-z_]*\.c\.o)' | sed 's/.*(\(.*\)\.c\.o)/\1/' | sort -u)
 total=0
