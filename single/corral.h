@@ -57,7 +57,7 @@
     declaring a type
         corral_end_reason_str
     the body of a step
-        corral_point_lost
+        corral_point_lost, corral_points_check
     the scheduler
         corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
         corral_sched_destroy
@@ -103,7 +103,7 @@
     persistence
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
         corral_restore_kept, corral_state_hash,
-        corral_points_check, corral_save, corral_load, corral_sched_adopt
+        corral_save, corral_load, corral_sched_adopt
     hot reload
         corral_reload
     threads
@@ -512,6 +512,10 @@ struct corral__opened { char n[1]; };
    inside a switch of the user's own took its case). Ends the coroutine
    with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
 CORRAL_API corral_result corral_point_lost(corral_co *co);
+/* Whether names[0 .. count) are the named points of co's type, in order;
+   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
+   coroutine's first step in debug builds. */
+CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 #define CORRAL_BEGIN(co)                                                                   \
     CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 0),                                       \
                           "corral: CORRAL_BEGIN in a body with named points: a "          \
@@ -1754,10 +1758,6 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
                                                         reg##__pred_names,                            \
                                                         (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0]), \
                                                         reg##__pred_args}
-/* Whether names[0 .. count) are the named points of co's type, in order;
-   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
-   coroutine's first step in debug builds. */
-CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
 
@@ -6844,19 +6844,6 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
     if (corral__is_running(s, co)) corral__mark_stopping(s, co, corral__meta_of(s, co), why);
     else corral__end(s, co, why);
 }
-
-corral_result corral_point_lost(corral_co *co)
-{
-    corral_sched *s = corral__in_step(__func__, co, true);
-    if (!s) return CORRAL_STOP;
-    const corral_type *vt = corral__types(s)[co->type].vt;
-    char why[192];
-    snprintf(why, sizeof why, "point %u (a wait at %s:%u) is not a case of its CORRAL_BEGIN switch",
-             co->resume & CORRAL__POINT_MASK, vt->file ? vt->file : "?", co->resume >> 16);
-    corral__stop_co(s, co, CORRAL_END_BAD_POINT); /* before the report: FATAL aborts in it */
-    corral__fail_at(s, NULL, CORRAL_ERR_BAD_POINT, "CORRAL_BEGIN", CORRAL__NOH, co, why);
-    return CORRAL_STOP;
-}
 /* ---- src/core/pause.c ---- */
 /*
     pause.c -- holding one coroutine still (corral_pause, corral_resume)
@@ -6930,6 +6917,45 @@ bool corral_paused(const corral_sched *s, corral_handle h)
     corral_error err;
     corral_co *co = corral__resolve(s, h, &err);
     return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
+}
+/* ---- src/core/points.c ---- */
+/*
+    points.c -- resume points: the list a body opens with
+    (CORRAL_BEGIN_AT(co, POINTS)) checked against the one
+    DEFINE_COROUTINE_AT gave its type (corral_type.points), which a debug
+    build's CORRAL_BEGIN_AT asks at a coroutine's first step; and a resume
+    that finds no case in its body's switch (corral_point_lost, the
+    switch's default). What a point's name means to a save and a reload is
+    theirs (save.c, reload.c).
+*/
+
+#include <stdio.h>
+#include <string.h>
+
+bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || co->type >= s->types.type_count) return true;
+    const corral_type *vt = corral__types(s)[co->type].vt;
+    bool same = vt->point_count == count;
+    for (uint32_t i = 0; same && i < count; i++) same = vt->points && !strcmp(vt->points[i], names[i]);
+    if (!same)
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, "CORRAL_BEGIN_AT", CORRAL__NOH, co,
+                        "its list of points is not the one DEFINE_COROUTINE_AT gave the type");
+    return same;
+}
+
+corral_result corral_point_lost(corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    if (!s) return CORRAL_STOP;
+    const corral_type *vt = corral__types(s)[co->type].vt;
+    char why[192];
+    snprintf(why, sizeof why, "point %u (a wait at %s:%u) is not a case of its CORRAL_BEGIN switch",
+             co->resume & CORRAL__POINT_MASK, vt->file ? vt->file : "?", co->resume >> 16);
+    corral__stop_co(s, co, CORRAL_END_BAD_POINT); /* before the report: FATAL aborts in it */
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_POINT, "CORRAL_BEGIN", CORRAL__NOH, co, why);
+    return CORRAL_STOP;
 }
 /* ---- src/core/polls.c ---- */
 /*
@@ -13521,19 +13547,6 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
     return true;
 }
 
-bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count)
-{
-    corral_sched *s = corral__tls_sched;
-    if (!s || !co || co->type >= s->types.type_count) return true;
-    const corral_type *vt = corral__types(s)[co->type].vt;
-    bool same = vt->point_count == count;
-    for (uint32_t i = 0; same && i < count; i++) same = vt->points && !strcmp(vt->points[i], names[i]);
-    if (!same)
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, "CORRAL_BEGIN_AT", CORRAL__NOH, co,
-                        "its list of points is not the one DEFINE_COROUTINE_AT gave the type");
-    return same;
-}
-
 /* ---- writing */
 
 /* heapsort of n 8-byte {u32 key, u32 value} entries at p, by key */
@@ -15986,10 +15999,10 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
 
 /* In a snapshot, the argument of a predicate desc.predicates registers as
    reading through it (CORRAL_PREDICATE_CONTEXT) is NULL or a place in a
-   field of a live coroutine's context there, as a save carries it: the
-   snapshot comes back into this block, so its addresses are this
-   block's. Any other predicate's argument comes back as the snapshot
-   holds it (API.md, "Rollback"). */
+   field of a live coroutine's context there, as a save carries it; its
+   address is in the block the snapshot was taken in (polls.base), and the
+   restore moves it into this one. Any other predicate's argument comes
+   back as the snapshot holds it (API.md, "Rollback"). */
 static bool corral__iplace(corral__image *m, const corral__node *n)
 {
     if (!m->snap || !n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;

@@ -7,12 +7,12 @@
 # src/modules/ comes along, or one of the core's features it never uses
 # (FEATURES below: calls and joins, groups and stop waits, predicates,
 # futures, signals that stay set, waits until a time, and the starts other
-# than corral_start), or if either total passes its limit
-# (LINK_LIMIT, LIB_LIMIT below, in bytes of text).
+# than corral_start), or if either total passes its limit (LINK_LIMIT,
+# LIB_LIMIT below, in bytes of text).
 set -eu
 cd "$(dirname "$0")/.."
-LINK_LIMIT=${LINK_LIMIT:-74900}
-LIB_LIMIT=${LIB_LIMIT:-271000}
+LINK_LIMIT=${LINK_LIMIT:-77500}
+LIB_LIMIT=${LIB_LIMIT:-280500}
 b=build/link
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" -DCORRAL_BUILD_TESTS=OFF \
     -DCORRAL_BUILD_EXAMPLES=OFF -DCORRAL_INSTALL=OFF >/dev/null

@@ -39,7 +39,7 @@
     declaring a type
         corral_end_reason_str
     the body of a step
-        corral_point_lost
+        corral_point_lost, corral_points_check
     the scheduler
         corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
         corral_sched_destroy
@@ -85,7 +85,7 @@
     persistence
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
         corral_restore_kept, corral_state_hash,
-        corral_points_check, corral_save, corral_load, corral_sched_adopt
+        corral_save, corral_load, corral_sched_adopt
     hot reload
         corral_reload
     threads
@@ -379,6 +379,10 @@ struct corral__opened { char n[1]; };
    inside a switch of the user's own took its case). Ends the coroutine
    with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
 CORRAL_API corral_result corral_point_lost(corral_co *co);
+/* Whether names[0 .. count) are the named points of co's type, in order;
+   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
+   coroutine's first step in debug builds. */
+CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 #define CORRAL_BEGIN(co)                                                                   \
     CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 0),                                       \
                           "corral: CORRAL_BEGIN in a body with named points: a "          \
@@ -1621,10 +1625,6 @@ CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
                                                         reg##__pred_names,                            \
                                                         (uint32_t)(sizeof reg##__pred_ids / sizeof reg##__pred_ids[0]), \
                                                         reg##__pred_args}
-/* Whether names[0 .. count) are the named points of co's type, in order;
-   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
-   coroutine's first step in debug builds. */
-CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 CORRAL_API size_t corral_save(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_load(corral_sched *sched, const void *buf, size_t size);
 

@@ -120,16 +120,3 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
     if (corral__is_running(s, co)) corral__mark_stopping(s, co, corral__meta_of(s, co), why);
     else corral__end(s, co, why);
 }
-
-corral_result corral_point_lost(corral_co *co)
-{
-    corral_sched *s = corral__in_step(__func__, co, true);
-    if (!s) return CORRAL_STOP;
-    const corral_type *vt = corral__types(s)[co->type].vt;
-    char why[192];
-    snprintf(why, sizeof why, "point %u (a wait at %s:%u) is not a case of its CORRAL_BEGIN switch",
-             co->resume & CORRAL__POINT_MASK, vt->file ? vt->file : "?", co->resume >> 16);
-    corral__stop_co(s, co, CORRAL_END_BAD_POINT); /* before the report: FATAL aborts in it */
-    corral__fail_at(s, NULL, CORRAL_ERR_BAD_POINT, "CORRAL_BEGIN", CORRAL__NOH, co, why);
-    return CORRAL_STOP;
-}

@@ -113,19 +113,6 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
     return true;
 }
 
-bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count)
-{
-    corral_sched *s = corral__tls_sched;
-    if (!s || !co || co->type >= s->types.type_count) return true;
-    const corral_type *vt = corral__types(s)[co->type].vt;
-    bool same = vt->point_count == count;
-    for (uint32_t i = 0; same && i < count; i++) same = vt->points && !strcmp(vt->points[i], names[i]);
-    if (!same)
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, "CORRAL_BEGIN_AT", CORRAL__NOH, co,
-                        "its list of points is not the one DEFINE_COROUTINE_AT gave the type");
-    return same;
-}
-
 /* ---- writing */
 
 /* heapsort of n 8-byte {u32 key, u32 value} entries at p, by key */

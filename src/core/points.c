@@ -1,0 +1,39 @@
+/*
+    points.c -- resume points: the list a body opens with
+    (CORRAL_BEGIN_AT(co, POINTS)) checked against the one
+    DEFINE_COROUTINE_AT gave its type (corral_type.points), which a debug
+    build's CORRAL_BEGIN_AT asks at a coroutine's first step; and a resume
+    that finds no case in its body's switch (corral_point_lost, the
+    switch's default). What a point's name means to a save and a reload is
+    theirs (save.c, reload.c).
+*/
+#include "../corral_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count)
+{
+    corral_sched *s = corral__tls_sched;
+    if (!s || !co || co->type >= s->types.type_count) return true;
+    const corral_type *vt = corral__types(s)[co->type].vt;
+    bool same = vt->point_count == count;
+    for (uint32_t i = 0; same && i < count; i++) same = vt->points && !strcmp(vt->points[i], names[i]);
+    if (!same)
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, "CORRAL_BEGIN_AT", CORRAL__NOH, co,
+                        "its list of points is not the one DEFINE_COROUTINE_AT gave the type");
+    return same;
+}
+
+corral_result corral_point_lost(corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    if (!s) return CORRAL_STOP;
+    const corral_type *vt = corral__types(s)[co->type].vt;
+    char why[192];
+    snprintf(why, sizeof why, "point %u (a wait at %s:%u) is not a case of its CORRAL_BEGIN switch",
+             co->resume & CORRAL__POINT_MASK, vt->file ? vt->file : "?", co->resume >> 16);
+    corral__stop_co(s, co, CORRAL_END_BAD_POINT); /* before the report: FATAL aborts in it */
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_POINT, "CORRAL_BEGIN", CORRAL__NOH, co, why);
+    return CORRAL_STOP;
+}
