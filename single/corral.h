@@ -10230,18 +10230,23 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
                 }
             }
         }
-        /* first every member that takes nothing, and whether each that
-           takes can: a member gone or malformed ends the wait before any
-           member took a value or a permit it would keep */
-        for (uint32_t i = 0; i < w->count; i++) {
+        /* an all: first every member that takes nothing, and whether each
+           that takes can (usable), so that a member gone or malformed ends
+           the wait before any member took a value or a permit it would
+           keep; then the takers take. An any takes only in the member that
+           fires, which ends it: its members in order, once. */
+        const bool all = w->kind == CORRAL_WAIT_ALL;
+        for (uint32_t i = 0; all && i < w->count; i++) {
             const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
-            ready[i] = p && p->takes ? p->usable(call, s, co, &w->members[i]) : corral__wait_ready(call, s, co, &w->members[i]);
+            ready[i] = p && p->usable ? p->usable(call, s, co, &w->members[i])
+                                      : corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
         }
         for (uint32_t i = 0; i < w->count; i++) {
             const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
-            if (p && p->takes) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
-            if (ready[i] == 1 && w->kind == CORRAL_WAIT_ANY) {
+            if (!all || (p && p->usable)) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
+            if (ready[i] < 0) return ready[i];
+            if (ready[i] == 1 && !all) {
                 sd->fired = (int8_t)i;
                 return 0;
             }
@@ -13350,11 +13355,11 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
                                               co->resume & CORRAL__POINT_MASK, &ok); /* its line: the old build's */
         }
     }
+    corral__reload_places(s, reg, true); /* checked: nothing fails; by the old build's predicates, as checked */
     corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* past the bump: never used */
         if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL))
             N[i].u.p.fn = corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn);
-    corral__reload_places(s, reg, true); /* checked: nothing fails */
     union { /* aligned for the upgrade hook's view of the old context */
         unsigned char b[CORRAL__RELOAD_STACK];
         uint64_t u;
@@ -15998,24 +16003,20 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
 }
 
 /* In a snapshot, the argument of a predicate desc.predicates registers as
-   reading through it (CORRAL_PREDICATE_CONTEXT) is NULL or a place in a
-   field of a live coroutine's context there, as a save carries it; its
-   address is in the block the snapshot was taken in (polls.base), and the
-   restore moves it into this one. Any other predicate's argument comes
-   back as the snapshot holds it (API.md, "Rollback"). */
+   reading through it (CORRAL_PREDICATE_CONTEXT) is NULL or in the context
+   room of a slot of the block it was taken in (polls.base): where a wait
+   may give it (a live context's byte) and where it stays when the
+   coroutine holding it ends. The restore moves it into this block. Any
+   other predicate's argument comes back as the snapshot holds it (API.md,
+   "Rollback"). */
 static bool corral__iplace(corral__image *m, const corral__node *n)
 {
     if (!m->snap || !n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;
     const corral_sched *s = m->s;
     const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user, base = s->polls.base; /* the block it was taken in */
-    uint32_t ci, k, byte;
+    uint32_t ci, k;
     if (a < base || !corral__slot_at(s, a - base, &ci, &k)) return false;
-    const uint64_t in = a - base - corral__slot_off(&s->arena.classes[ci], k);
-    corral_co ct;
-    const corral_co *co = corral__ico(m, ci, k, &ct);
-    if (!corral__state_alive(co->state) || co->type >= s->types.type_count) return false;
-    const corral__type_entry *te = corral__iwhat(m, co->type);
-    return corral__ctx_holds(te, (uint32_t)in, 1) && corral__field_at(te->vt, (uint32_t)in - te->ctx_off, &byte) != CORRAL__NIL;
+    return a - base - corral__slot_off(&s->arena.classes[ci], k) >= CORRAL__HEADER_SIZE;
 }
 
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
@@ -16046,7 +16047,7 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
                        (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
         if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
         if (!corral__iplace(m, n))
-            CORRAL__BAD("a predicate that reads through its argument (desc.predicates) has one in no context's field");
+            CORRAL__BAD("a predicate that reads through its argument (desc.predicates) has one in no slot's context room");
         *listed += n->attached == 1;
         return true;
     }

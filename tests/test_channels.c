@@ -595,3 +595,42 @@ Test(channels, an_all_with_a_gone_member_takes_no_permit_and_no_value)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* an any whose first member is over and whose later one is gone fires the
+   first, as it would have before asking the rest */
+#define ANYER_FIELDS(F) F(corral_channel, live) F(corral_channel, gone) F(int, a) F(int, b) F(int, fired)
+DECLARE_COROUTINE(anyer, ANYER_FIELDS)
+DEFINE_COROUTINE(anyer)
+{
+    CORRAL_BEGIN(co);
+    {
+        corral_wait m[2] = {corral_wait_receive(ctx->live, &ctx->a, sizeof ctx->a),
+                            corral_wait_receive(ctx->gone, &ctx->b, sizeof ctx->b)};
+        CORRAL_AWAIT(co, corral_wait_any(m, 2));
+    }
+    ctx->fired = corral_wait_fired(co) + 1;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(channels, an_any_with_a_gone_member_after_one_over_fires_that_one)
+{
+    corral_sched *s = csched(64);
+    corral_channel live = corral_channel_create(s, sizeof(int)), gone = corral_channel_create(s, sizeof(int));
+    int v = 5;
+    cr_assert(corral_channel_try_send(s, live, &v, sizeof v));
+    cr_assert(corral_channel_destroy(s, gone));
+    corral_handle h = anyer_start(s, (anyer_ctx){.live = live, .gone = gone});
+    corral_tick(s, 0.1f);
+    const anyer_ctx *c = anyer_ctx_of(s, h);
+    cr_assert(c && c->a == 5, "the live member took its value");
+    cr_assert_eq(c->fired, 1, "member 0 fired");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(channels, loading_is_no_misuse)
+{
+    cr_assert_not(corral_error_is_misuse(CORRAL_ERR_LOADING), "a cleanup hook cannot tell a load from a destroy");
+    cr_assert(corral_error_is_misuse(CORRAL_ERR_IN_TICK));
+}

@@ -834,7 +834,7 @@ DEFINE_COROUTINE(hs_watch)
     CORRAL_END(co);
 }
 
-Test(hostile, a_snapshot_whose_predicate_reads_through_an_argument_in_no_context_field_is_refused)
+Test(hostile, a_snapshot_whose_predicate_reads_through_an_argument_outside_every_context_room_is_refused)
 {
     corral_sched_desc d = one_class_desc(64, 16);
     d.predicates = &hs_predicates;
@@ -848,17 +848,18 @@ Test(hostile, a_snapshot_whose_predicate_reads_through_an_argument_in_no_context
     const uintptr_t place = (uintptr_t)&c->up, number = 7;
     /* a predicate node's function, then its argument */
     const size_t at = pred_arg_at(g_buf, n, hs_up, place);
-    /* the argument edited to a global, the slot's header, a free slot,
-       past the arena: a predicate would read there */
-    const uintptr_t outside[] = {(uintptr_t)&g_outside, (uintptr_t)c - 8, place + 64 * 8, place + ((uintptr_t)1 << 40)};
-    const char *const where[] = {"a global", "its slot's header", "a free slot", "past the arena"};
+    /* the argument edited to a global, the slot's header, past the arena:
+       a predicate would read outside every context's room */
+    const uintptr_t outside[] = {(uintptr_t)&g_outside, (uintptr_t)c - 8, place + ((uintptr_t)1 << 40)};
+    const char *const where[] = {"a global", "its slot's header", "past the arena"};
     for (size_t k = 0; k < sizeof outside / sizeof outside[0]; k++) {
         cr_assert_not(restore_edited(s, g_buf, n, at, &outside[k], sizeof outside[k]), "an argument in %s is refused",
                       where[k]);
         cr_assert(strstr(corral_last_error_detail(s), "argument"), "%s", corral_last_error_detail(s));
     }
-    /* NULL, another field of a live context: places a save could carry */
-    const uintptr_t places[] = {0, (uintptr_t)&c->number};
+    /* NULL, another field of a live context (places a save could carry),
+       a free slot's room (where the field of a coroutine that ended stays) */
+    const uintptr_t places[] = {0, (uintptr_t)&c->number, place + 64 * 8};
     for (size_t k = 0; k < sizeof places / sizeof places[0]; k++) {
         cr_assert(restore_edited(s, g_buf, n, at, &places[k], sizeof places[k]), "%s", corral_last_error_detail(s));
         cr_assert(corral_verify(s));

@@ -1078,3 +1078,19 @@ Test(save, a_type_that_outgrew_its_saved_class_is_refused_naming_the_slots_and_t
     corral_sched_destroy(b);
     corral_sched_destroy(a);
 }
+
+Test(save, a_snapshot_of_a_predicate_on_an_ended_coroutines_field_restores)
+{
+    corral_sched *a = sv_sched();
+    corral_handle own = sv_watch_start(a, (sv_watch_ctx){0});
+    corral_handle by = sv_watch_start(a, (sv_watch_ctx){.other = own});
+    cr_assert(corral_stop(a, own)); /* by's argument stays in own's slot, now free */
+    cr_assert(corral_verify(a), "%s", corral_last_error_detail(a));
+    const size_t n = corral_snapshot(a, g_save, sizeof g_save);
+    cr_assert_gt(n, 0);
+    corral_tick(a, 1.0f / 60.0f);
+    cr_assert(corral_restore(a, g_save, n), "what the live state is, a restore takes: %s", corral_last_error_detail(a));
+    cr_assert(corral_alive(a, by));
+    cr_assert_eq(corral_save(a, g_save, sizeof g_save), 0, "a save cannot carry it");
+    corral_sched_destroy(a);
+}

@@ -36,7 +36,7 @@ if [ "${1:-}" = --one ]; then
         echo "the program does not compile" > "$d/verdict"
     elif ! $cc "$d/impl.o" "$d/modules.o" "$d/api.o" -pthread -o "$d/modules" >> "$d/log" 2>&1; then
         echo "does not link" > "$d/verdict"
-    elif ! "$d/modules" >> "$d/log" 2>&1; then
+    elif ! timeout 60 "$d/modules" >> "$d/log" 2>&1; then
         echo "runs and fails" > "$d/verdict"
     else
         echo ok > "$d/verdict"

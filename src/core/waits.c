@@ -371,18 +371,23 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
                 }
             }
         }
-        /* first every member that takes nothing, and whether each that
-           takes can: a member gone or malformed ends the wait before any
-           member took a value or a permit it would keep */
-        for (uint32_t i = 0; i < w->count; i++) {
+        /* an all: first every member that takes nothing, and whether each
+           that takes can (usable), so that a member gone or malformed ends
+           the wait before any member took a value or a permit it would
+           keep; then the takers take. An any takes only in the member that
+           fires, which ends it: its members in order, once. */
+        const bool all = w->kind == CORRAL_WAIT_ALL;
+        for (uint32_t i = 0; all && i < w->count; i++) {
             const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
-            ready[i] = p && p->takes ? p->usable(call, s, co, &w->members[i]) : corral__wait_ready(call, s, co, &w->members[i]);
+            ready[i] = p && p->usable ? p->usable(call, s, co, &w->members[i])
+                                      : corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
         }
         for (uint32_t i = 0; i < w->count; i++) {
             const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
-            if (p && p->takes) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
-            if (ready[i] == 1 && w->kind == CORRAL_WAIT_ANY) {
+            if (!all || (p && p->usable)) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
+            if (ready[i] < 0) return ready[i];
+            if (ready[i] == 1 && !all) {
                 sd->fired = (int8_t)i;
                 return 0;
             }

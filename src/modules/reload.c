@@ -428,11 +428,11 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
                                               co->resume & CORRAL__POINT_MASK, &ok); /* its line: the old build's */
         }
     }
+    corral__reload_places(s, reg, true); /* checked: nothing fails; by the old build's predicates, as checked */
     corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* past the bump: never used */
         if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL))
             N[i].u.p.fn = corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn);
-    corral__reload_places(s, reg, true); /* checked: nothing fails */
     union { /* aligned for the upgrade hook's view of the old context */
         unsigned char b[CORRAL__RELOAD_STACK];
         uint64_t u;

@@ -411,24 +411,20 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
 }
 
 /* In a snapshot, the argument of a predicate desc.predicates registers as
-   reading through it (CORRAL_PREDICATE_CONTEXT) is NULL or a place in a
-   field of a live coroutine's context there, as a save carries it; its
-   address is in the block the snapshot was taken in (polls.base), and the
-   restore moves it into this one. Any other predicate's argument comes
-   back as the snapshot holds it (API.md, "Rollback"). */
+   reading through it (CORRAL_PREDICATE_CONTEXT) is NULL or in the context
+   room of a slot of the block it was taken in (polls.base): where a wait
+   may give it (a live context's byte) and where it stays when the
+   coroutine holding it ends. The restore moves it into this block. Any
+   other predicate's argument comes back as the snapshot holds it (API.md,
+   "Rollback"). */
 static bool corral__iplace(corral__image *m, const corral__node *n)
 {
     if (!m->snap || !n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;
     const corral_sched *s = m->s;
     const uint64_t a = (uint64_t)(uintptr_t)n->u.p.user, base = s->polls.base; /* the block it was taken in */
-    uint32_t ci, k, byte;
+    uint32_t ci, k;
     if (a < base || !corral__slot_at(s, a - base, &ci, &k)) return false;
-    const uint64_t in = a - base - corral__slot_off(&s->arena.classes[ci], k);
-    corral_co ct;
-    const corral_co *co = corral__ico(m, ci, k, &ct);
-    if (!corral__state_alive(co->state) || co->type >= s->types.type_count) return false;
-    const corral__type_entry *te = corral__iwhat(m, co->type);
-    return corral__ctx_holds(te, (uint32_t)in, 1) && corral__field_at(te->vt, (uint32_t)in - te->ctx_off, &byte) != CORRAL__NIL;
+    return a - base - corral__slot_off(&s->arena.classes[ci], k) >= CORRAL__HEADER_SIZE;
 }
 
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
@@ -459,7 +455,7 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
                        (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
         if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
         if (!corral__iplace(m, n))
-            CORRAL__BAD("a predicate that reads through its argument (desc.predicates) has one in no context's field");
+            CORRAL__BAD("a predicate that reads through its argument (desc.predicates) has one in no slot's context room");
         *listed += n->attached == 1;
         return true;
     }
