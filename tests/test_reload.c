@@ -834,3 +834,53 @@ Test(reload, a_predicate_whose_argument_changes_kind_is_refused)
     cr_assert_eq(corral_state_hash(c.s), before);
     corral_sched_destroy(c.s);
 }
+
+/* a number-taking predicate whose number happens to equal the address of
+   a field that moves: a number, so it stays as it is, whichever build's
+   function the reload hands the wait (a reloaded library's is another) */
+static uintptr_t g_number_seen;
+static bool num_old(void *user) { return (uintptr_t)user == 1; }
+static bool num_new(void *user)
+{
+    g_number_seen = (uintptr_t)user;
+    return false;
+}
+#define NUM_OLD(X) X(num_old, 5, CORRAL_PREDICATE_NUMBER) X(cart_flag_up, 1)
+#define NUM_NEW(X) X(num_new, 5, CORRAL_PREDICATE_NUMBER) X(cart_flag_up, 1)
+CORRAL_DEFINE_PREDICATES(num_old_build, NUM_OLD);
+CORRAL_DEFINE_PREDICATES(num_new_build, NUM_NEW);
+#define COUNTER_POINTS(P) P(counting)
+#define COUNTER_FIELDS(F) F(uint64_t, number)
+DECLARE_COROUTINE(counter, COUNTER_FIELDS)
+DEFINE_COROUTINE_AT(counter, COUNTER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, COUNTER_POINTS);
+    CORRAL_AWAIT_AT(co, counting, corral_wait_until(num_old, (void *)(uintptr_t)ctx->number));
+    CORRAL_END(co);
+}
+
+Test(reload, a_number_equal_to_a_moving_fields_address_stays_a_number)
+{
+    static const corral_type *t1[2], *t2[2];
+    static const uint32_t ids[2] = {7, 21};
+    t1[0] = &cart_type;
+    t1[1] = &counter_type;
+    t2[0] = named(&cart_moved_type, "cart");
+    t2[1] = &counter_type;
+    const corral_registry r1 = {"counted", t1, ids, NULL, 2}, r2 = {"counted", t2, ids, NULL, 2};
+    corral_sched_desc d = one_class_desc(128, 8);
+    d.registry = &r1;
+    d.predicates = &num_old_build_predicates;
+    corral_sched *s = sched_of(d);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    corral_handle cart = cart_start(s, (cart_ctx){.load = 3, .ch = ch});
+    const uintptr_t number = (uintptr_t)&cart_ctx_of(s, cart)->load; /* where a moving field lies now */
+    corral_handle k = counter_start(s, (counter_ctx){.number = number});
+    cr_assert(corral_alive(s, k));
+    corral_reload_desc r = {&r2, &num_new_build_predicates, NULL, NULL};
+    cr_assert(corral_reload(s, &r), "%s", corral_last_error_detail(s));
+    cr_assert_neq((uintptr_t)&CTX_AS(cart_moved, "cart", s, cart)->load, number, "the field moved");
+    corral_tick(s, 0.25f);
+    cr_assert_eq(g_number_seen, number, "the new build's function was handed the number as it was");
+    corral_sched_destroy(s);
+}
