@@ -62,6 +62,7 @@ void shim_log(const char *fmt, ...);
 #define cr_assert_not_null(p, ...) cr_assert((p) != NULL, __VA_ARGS__)
 #define cr_assert_str_eq(a, b, ...) cr_assert(strcmp((a), (b)) == 0, __VA_ARGS__)
 #define cr_assert_str_neq(a, b, ...) cr_assert(strcmp((a), (b)) != 0, __VA_ARGS__)
+#define cr_assert_str_empty(a, ...) cr_assert((a)[0] == '\0', __VA_ARGS__)
 #define cr_assert_float_eq(a, b, eps, ...) cr_assert(fabs((double)(a) - (double)(b)) <= (double)(eps), __VA_ARGS__)
 #define cr_assert_fail(...) shim_fail(__FILE__, __LINE__, "cr_assert_fail", SHIM_MSG(__VA_ARGS__))
 #define cr_log_info(...) shim_log(__VA_ARGS__)
