@@ -283,9 +283,18 @@ CORRAL_DEFINE_REGISTRY(broll, BROLL_TYPES);
 #define BROLL_MOVED_FIELDS(F) F(uint32_t, spare) F(corral_signal, sig) F(float, t) F(uint32_t, n) F(uint32_t, kind)
 DECLARE_COROUTINE(broll_moved, BROLL_MOVED_FIELDS)
 DEFINE_COROUTINE_AT(broll_moved, BROLL_POINTS) { BROLL_BODY; }
-#define BROLL_MOVED_TYPES(X) X(broll_moved, 1, 0)
-CORRAL_DECLARE_REGISTRY(broll_moved, BROLL_MOVED_TYPES)
-CORRAL_DEFINE_REGISTRY(broll_moved, BROLL_MOVED_TYPES);
+/* its registry, as the new library's would be: the type under the first
+   build's name (a reload refuses a type renamed under its id) */
+static corral_type g_broll_moved_built;
+static const corral_type *g_broll_moved_types[1];
+static const uint32_t g_broll_moved_ids[1] = {1};
+static corral_registry broll_moved_registry(void)
+{
+    g_broll_moved_built = broll_moved_type;
+    g_broll_moved_built.name = broll_type.name;
+    g_broll_moved_types[0] = &g_broll_moved_built;
+    return (corral_registry){"broll", g_broll_moved_types, g_broll_moved_ids, NULL, 1};
+}
 
 static corral_sched *broll_game_kept(size_t n, corral_signal sig[8], uint32_t kept)
 {
@@ -345,7 +354,8 @@ static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kep
         return 0;
     }
     if (kind == 5) { /* hot reload into the other layout and back: every context moves twice */
-        const corral_reload_desc there = {&broll_moved_registry, NULL, NULL, NULL};
+        const corral_registry moved = broll_moved_registry();
+        const corral_reload_desc there = {&moved, NULL, NULL, NULL};
         const corral_reload_desc back = {&broll_registry, NULL, NULL, NULL};
         uint64_t h = corral_state_hash(s), ok = 0;
         uint64_t a0 = bench_alloc_calls(), t0 = bench_now_ns();
