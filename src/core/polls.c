@@ -64,12 +64,23 @@ bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn)
     return corral__predicate_arg_kind(s->types.predicates, fn) == CORRAL_PREDICATE_CONTEXT;
 }
 
+/* the live coroutine whose context holds address user, and where in its
+   context (*at); NULL: none */
+static const corral_co *corral__arg_holder(const corral_sched *s, const void *user, uint32_t *at)
+{
+    const corral_co *o = corral__co_holding(s, user);
+    if (!o) return NULL;
+    const corral__type_entry *te = &corral__types(s)[o->type];
+    const uint32_t in = (uint32_t)((const unsigned char *)user - (const unsigned char *)o); /* within its slot */
+    if (!corral__ctx_holds(te, in, 1)) return NULL;
+    *at = in - te->ctx_off;
+    return o;
+}
+
 bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const void *user)
 {
-    if (!user || !corral__predicate_takes_address(s, fn)) return true;
-    const corral_co *o = corral__co_holding(s, user);
-    const uint64_t off = o ? (uint64_t)((const unsigned char *)user - (const unsigned char *)o) : 0u;
-    return o && corral__ctx_holds(&corral__types(s)[o->type], (uint32_t)off, 1);
+    uint32_t at;
+    return !user || !corral__predicate_takes_address(s, fn) || corral__arg_holder(s, user, &at);
 }
 
 bool corral__predicate_known(const corral_sched *s, corral_predicate fn)
@@ -116,10 +127,10 @@ static void corral__poll_unhold(corral_sched *s, const corral_co *co, uint32_t i
    a place in a context (coroutine, field, byte) or a number */
 enum { CORRAL__ARG_NONE, CORRAL__ARG_PLACE, CORRAL__ARG_NUMBER, CORRAL__ARG_ADDRESS /* format 5 and before */ };
 
-/* a saved argument: its kind, and for a place its coroutine's slot, field
-   and byte; NULL, or why it cannot be saved */
+/* a saved argument: its predicate's id, its kind, and for a place its
+   coroutine, field and byte; NULL, or why it cannot be saved */
 typedef struct corral__parg {
-    uint32_t kind, field, byte;
+    uint32_t id, kind, field, byte;
     const corral_co *holder;
 } corral__parg;
 static const char *corral__poll_arg(const corral_sched *s, const corral__node *n, corral__parg *a)
@@ -128,19 +139,18 @@ static const char *corral__poll_arg(const corral_sched *s, const corral__node *n
     const uint32_t q = corral__predicate_at(pr, n->u.p.fn, 0);
     a->kind = CORRAL__ARG_NONE;
     if (q == CORRAL__NIL) return "waits on a predicate not in desc.predicates";
+    a->id = pr->ids[q];
     if (corral__predicate_takes_number(pr, q)) {
         a->kind = CORRAL__ARG_NUMBER;
         return NULL;
     }
     if (!n->u.p.user) return NULL;
-    const corral_co *o = corral__co_holding(s, n->u.p.user);
+    uint32_t at;
+    const corral_co *o = corral__arg_holder(s, n->u.p.user, &at);
     if (!o) return "waits on a predicate whose argument lies outside every coroutine's context (the coroutine "
                    "holding it ended?): a save carries no address";
-    const corral__type_entry *te = &corral__types(s)[o->type];
-    const uint64_t off = (uint64_t)((const unsigned char *)n->u.p.user - (const unsigned char *)o);
-    if (off < te->ctx_off || off >= (uint64_t)te->ctx_off + te->ctx_size ||
-        (a->field = corral__field_at(te->vt, (uint32_t)(off - te->ctx_off), &a->byte)) == CORRAL__NIL)
-        return "waits on a predicate whose argument lies in a coroutine's slot outside its context's fields";
+    if ((a->field = corral__field_at(corral__types(s)[o->type].vt, at, &a->byte)) == CORRAL__NIL)
+        return "waits on a predicate whose argument lies in a coroutine's context outside its fields";
     a->kind = CORRAL__ARG_PLACE;
     a->holder = o;
     return NULL;
@@ -153,10 +163,9 @@ static bool corral__poll_savable(const corral_sched *s, const corral__node *n, c
 static void corral__poll_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
     (void)te;
-    corral__parg a = {0, 0, 0, NULL};
+    corral__parg a = {0, 0, 0, 0, NULL};
     corral__poll_arg(s, n, &a); /* savable: checked before anything was written */
-    const uint32_t q = corral__predicate_at(s->types.predicates, n->u.p.fn, 0);
-    corral__put_u(io, q == CORRAL__NIL ? 0u : s->types.predicates->ids[q], 4);
+    corral__put_u(io, a.id, 4);
     corral__put_u(io, a.kind, 1);
     if (a.kind == CORRAL__ARG_PLACE) {
         corral__put_u(io, corral__handle_of(s, a.holder).index, 4);

@@ -386,20 +386,17 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         }
     }
     const corral__node *N = corral__nodes(s);
-    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* every predicate waited on, by id (past the bump: never used) */
-        if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL) &&
-            !corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn))
+    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) { /* every predicate waited on (past the bump: never used) */
+        if (N[i].co == CORRAL__NIL || !corral__kind_is(N[i].kind, CORRAL__HOW_POLL)) continue;
+        const char *tn = corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name;
+        const corral_predicate nf = corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn);
+        if (!nf)
             return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate the new build's "
-                                            "desc.predicates does not list by the same id%s",
-                                         corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
-    for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* and takes the same kind of argument (a load's rule) */
-        if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL) &&
-            corral__predicate_arg_kind(s->types.predicates, N[i].u.p.fn) !=
-                corral__predicate_arg_kind(d->predicates,
-                                           corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn)))
+                                            "desc.predicates does not list by the same id%s", tn, NULL);
+        if (corral__predicate_arg_kind(s->types.predicates, N[i].u.p.fn) != corral__predicate_arg_kind(d->predicates, nf))
             return corral__reload_refuse(s, "a coroutine of type %s waits on a predicate whose argument is a number "
-                                            "in one build and an address in the other%s",
-                                         corral__types(s)[CORRAL__CO(s, N[i].co)->type].vt->name, NULL);
+                                            "in one build and an address in the other%s", tn, NULL); /* a load's rule */
+    }
     if (!corral__reload_places(s, reg, false)) return false;
     const uint32_t need = corral__reload_need(s);
     if (need > CORRAL__RELOAD_STACK && !corral__reload_scratch(s, need)) {

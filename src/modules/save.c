@@ -742,15 +742,22 @@ static uint32_t corral__ldest(corral__loader *L, const corral__ltype *t, uint32_
     return corral__ldest_room(L, t, dest_field, delta, NULL);
 }
 
+/* the saved coroutine `index`'s type, as the loader numbers the saved
+   ones, or NIL: no such coroutine */
+static uint32_t corral__lsaved_type(const corral__loader *L, uint32_t index)
+{
+    const uint32_t pos = corral__lfind(L, index);
+    if (pos == CORRAL__NIL) return CORRAL__NIL;
+    const size_t rec = corral__le32(L->io.r + L->table_at + 12 * (size_t)pos + 8);
+    if (rec > L->io.size || L->io.size - rec < 4) return CORRAL__NIL;
+    return corral__ltype_of(L, corral__le32(L->io.r + rec));
+}
+
 /* the result size, in this build, of the saved coroutine `index`'s type
    (0: none, or no such coroutine) */
 static uint32_t corral__lresult_size(corral__loader *L, uint32_t index)
 {
-    uint32_t pos = corral__lfind(L, index);
-    if (pos == CORRAL__NIL) return 0;
-    size_t rec = corral__le32(L->io.r + L->table_at + 12 * (size_t)pos + 8);
-    if (rec > L->io.size || L->io.size - rec < 4) return 0;
-    uint32_t t = corral__ltype_of(L, corral__le32(L->io.r + rec));
+    const uint32_t t = corral__lsaved_type(L, index);
     return t == CORRAL__NIL ? 0 : corral__types(L->s)[L->t[t].ti].vt->result_size;
 }
 
@@ -823,11 +830,7 @@ static uint32_t corral__lv_slot(const void *L, uint32_t ref)
 static uint32_t corral__lv_place(const void *Lp, uint32_t ref, uint32_t field, uint32_t delta)
 {
     const corral__loader *L = (const corral__loader *)Lp;
-    const uint32_t pos = corral__lfind(L, ref);
-    if (pos == CORRAL__NIL) return CORRAL__NIL;
-    const size_t rec = corral__le32(L->io.r + L->table_at + 12 * (size_t)pos + 8);
-    if (rec > L->io.size || L->io.size - rec < 4) return CORRAL__NIL;
-    const uint32_t t = corral__ltype_of(L, corral__le32(L->io.r + rec));
+    const uint32_t t = corral__lsaved_type(L, ref);
     const uint32_t at = t == CORRAL__NIL ? CORRAL__NIL : corral__ldest_room(L, &L->t[t], field, delta, NULL);
     return at == CORRAL__NIL ? CORRAL__NIL : corral__types(L->s)[L->t[t].ti].ctx_off + at;
 }
