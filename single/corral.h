@@ -1334,6 +1334,19 @@ static inline uint32_t corral_joins(corral_wait *ws, const corral_handle *hs, ui
 /* After an any of joins over hs: stops every other one still running
    (CORRAL_END_LOST_RACE) and returns the winner's index (CORRAL_RACE_OF). */
 CORRAL_API int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n);
+/* What a take gave: a receive from a channel, a pull of a generator, in
+   one answer (API.md, "What a take gave"). */
+typedef enum corral_got {
+    CORRAL_GOT_NOT_YET = 0, /* nothing now, more may come: the channel is empty
+                               and open, the generator waits */
+    CORRAL_GOT_VALUE,       /* a value is in *out */
+    CORRAL_GOT_CLOSED,      /* nothing will come: the channel is closed and
+                               drained, or destroyed; the generator finished */
+    CORRAL_GOT_STOPPED,     /* nothing will come: the generator was stopped or
+                               ended otherwise (its end reason says why) */
+    CORRAL_GOT_ERROR        /* a bad handle or size: corral_last_error says
+                               which; nothing changed */
+} corral_got;
 /* After a wait: true when it ended on a channel that was closed (and,
    for a receive, drained) or destroyed: nothing was sent or received; after
    CORRAL_PULL, when the generator ended instead of giving a value. */
@@ -2041,7 +2054,7 @@ CORRAL_API void corral_report_text_to(const corral_sched *sched, corral_writer *
 } /* extern "C" */
 #endif
 
-/* ---- include/corral/corral_gen.h ---- */
+/* ---- gen/corral_gen.h ---- */
 /*
     corral_gen.h -- the X-macro generator behind DECLARE_COROUTINE and
     DEFINE_COROUTINE. Included once by corral.h (include guard).

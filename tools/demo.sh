@@ -11,5 +11,5 @@ if command -v cmake >/dev/null 2>&1 && { command -v make >/dev/null 2>&1 || comm
     exec ./build/demo/examples/demo "${1:-360}" "${2:-build/demo}"
 fi
 mkdir -p build/demo
-${CC:-cc} -std=c11 -O2 -Iinclude src/*/*.c examples/demo.c -o build/demo/demo
+${CC:-cc} -std=c11 -O2 -Iinclude -Igen src/*/*.c examples/demo.c -o build/demo/demo
 exec ./build/demo/demo "${1:-360}" "${2:-build/demo}"

@@ -38,13 +38,13 @@ mkdir -p build/fuzz/load_corpus build/fuzz/load_seeds build/fuzz/restore_corpus 
 flags="-std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-pie"
 mkdir -p build/fuzz/hostile
 for game in tests/hostile/*.c; do
-    clang $flags -fno-sanitize=signed-integer-overflow -D_GNU_SOURCE -Iinclude -Itests \
+    clang $flags -fno-sanitize=signed-integer-overflow -D_GNU_SOURCE -Iinclude -Igen -Itests \
         -c "$game" -o "build/fuzz/hostile/$(basename "$game" .c).o"
 done
 for target in fuzz_ops fuzz_load fuzz_restore; do
     # no PIE: a snapshot holds addresses, the same in every run of one binary
     clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-pie -no-pie \
-        -Iinclude -Itests src/*/*.c build/fuzz/hostile/*.o tests/$target.c -o build/fuzz/$target
+        -Iinclude -Igen -Itests src/*/*.c build/fuzz/hostile/*.o tests/$target.c -o build/fuzz/$target
 done
 # new inputs go to the first directory; the committed corpus stays as it is
 echo "fuzz_ops: the public API against the reference model"

@@ -20,7 +20,7 @@ b=build/link
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" -DCORRAL_BUILD_TESTS=OFF \
     -DCORRAL_BUILD_EXAMPLES=OFF -DCORRAL_INSTALL=OFF >/dev/null
 cmake --build $b -j 2 >/dev/null
-cc -O2 -DNDEBUG -Iinclude tests/link/one_coroutine.c $b/libcorral.a -o $b/one_coroutine -Wl,-Map,$b/one_coroutine.map
+cc -O2 -DNDEBUG -Iinclude -Igen tests/link/one_coroutine.c $b/libcorral.a -o $b/one_coroutine -Wl,-Map,$b/one_coroutine.map
 ./$b/one_coroutine
 text_of() { size "$@" | awk 'NR > 1 {t += $1} END {print t}'; }
 # the core is src/core/, the modules src/modules/ (docs/DESIGN.md, "The core and its modules")

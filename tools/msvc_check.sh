@@ -14,7 +14,7 @@ command -v clang >/dev/null 2>&1 || { echo "msvc_check: needs clang" >&2; exit 2
 [ -d /usr/x86_64-w64-mingw32/include ] || { echo "msvc_check: needs gcc-mingw-w64-x86-64 (its headers)" >&2; exit 2; }
 as_msvc="clang --target=x86_64-pc-windows-msvc -fms-compatibility -fms-extensions -U__clang__
   -Wno-builtin-macro-redefined -Wall -Wextra -Werror
-  -Itests/msvc -isystem /usr/x86_64-w64-mingw32/include -Iinclude -Isrc"
+  -Itests/msvc -isystem /usr/x86_64-w64-mingw32/include -Iinclude -Igen -Isrc"
 for f in src/*/*.c; do
     $as_msvc -fsyntax-only -x c -std=c11 "$f"
 done
@@ -24,7 +24,7 @@ $as_msvc -fsyntax-only -x c -std=c11 -Wno-unused-function tests/header_check.c
 # used by one macro of the headers (CORRAL__SITE: stored, never a case label
 # or an initializer) and compiles where /ZI makes it a variable (below)
 $as_msvc -x c -std=c11 -E -dM src/core/sched.c | grep -q 'define CORRAL__RESUME_ID (__COUNTER__ + CORRAL__AUTO_POINTS)'
-if grep -n '__LINE__' include/corral/*.h | grep -v '^include/corral/corral_port.h:.*CORRAL__SITE\|^include/corral/corral_port.h:.*(uint32_t)__LINE__'; then
+if grep -n '__LINE__' include/corral/*.h gen/*.h | grep -v '^include/corral/corral_port.h:.*CORRAL__SITE\|^include/corral/corral_port.h:.*(uint32_t)__LINE__'; then
     echo "msvc_check: a header uses __LINE__ outside CORRAL__SITE (not a constant under /ZI)" >&2
     exit 1
 fi

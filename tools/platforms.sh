@@ -109,7 +109,7 @@ run_on() {
 }
 
 # the library's sources: src/ and include/, or the one header alone
-inc=-Iinclude
+inc="-Iinclude -Igen"
 srcs="src/*/*.c"
 if [ $single = 1 ]; then
     mkdir -p "$out/single/include/corral"
@@ -202,9 +202,9 @@ done
     d="$out/windows-dll"
     rm -rf "$d"; mkdir -p "$d"
     # -static-libgcc: the DLL needs no libgcc_s_seh-1.dll beside it (CMake does the same)
-    if $cc -std=c11 -O2 -shared -Iinclude -DCORRAL_SHARED -DCORRAL_BUILDING src/*/*.c -o "$d/corral.dll" \
+    if $cc -std=c11 -O2 -shared -Iinclude -Igen -DCORRAL_SHARED -DCORRAL_BUILDING src/*/*.c -o "$d/corral.dll" \
            -static-libgcc -Wl,--out-implib,"$d/libcorral.dll.a" &&
-       $cc -std=c11 -O2 -Iinclude -DCORRAL_SHARED examples/foo_bar.c "$d/libcorral.dll.a" -o "$d/foo_bar.exe"; then
+       $cc -std=c11 -O2 -Iinclude -Igen -DCORRAL_SHARED examples/foo_bar.c "$d/libcorral.dll.a" -o "$d/foo_bar.exe"; then
         x86_64-w64-mingw32-objdump -p "$d/corral.dll" |
             awk '/\[Ordinal\/Name Pointer\] Table/ {on=1; next} on && NF == 0 {on=0} on {print $NF}' > "$d/exports.txt"
         n=$(wc -l < "$d/exports.txt")
@@ -224,11 +224,11 @@ done
     echo "== platform windows-x64: hot reload, a host and its module's three builds against corral.dll"
     hr=1
     for b in 1 2 3; do
-        $cc -std=c11 -O2 -shared -Iinclude -DCORRAL_SHARED -DGAME_BUILD=$b examples/hotreload/game.c \
+        $cc -std=c11 -O2 -shared -Iinclude -Igen -DCORRAL_SHARED -DGAME_BUILD=$b examples/hotreload/game.c \
             "$d/libcorral.dll.a" -static-libgcc -o "$d/game_$b.dll" || hr=0
     done
     if [ $hr = 1 ] &&
-       $cc -std=c11 -O2 -Iinclude -DCORRAL_SHARED -DHOTRELOAD_BUILD_1='"game_1.dll"' \
+       $cc -std=c11 -O2 -Iinclude -Igen -DCORRAL_SHARED -DHOTRELOAD_BUILD_1='"game_1.dll"' \
            -DHOTRELOAD_BUILD_2='"game_2.dll"' -DHOTRELOAD_BUILD_3='"game_3.dll"' examples/hotreload/host.c \
            "$d/libcorral.dll.a" -o "$d/hotreload.exe" &&
        (cd "$d" && run_on hotreload.out ./hotreload.exe) && cmp -s "$d/hotreload.out" tests/expected/hotreload.txt; then

@@ -26,14 +26,14 @@ rm -rf "$site" "$obj"
 mkdir -p "$site" "$obj"
 # the library once, then each sample against it
 for f in src/*/*.c; do
-    emcc -std=c11 -O2 -Iinclude -c "$f" -o "$obj/$(basename "$f" .c).o"
+    emcc -std=c11 -O2 -Iinclude -Igen -c "$f" -o "$obj/$(basename "$f" .c).o"
 done
-emcc -std=c11 -O2 -Iinclude -c web/host.c -o "$obj/host.o"
+emcc -std=c11 -O2 -Iinclude -Igen -c web/host.c -o "$obj/host.o"
 exports=_web_title,_web_start,_web_frame,_web_draw,_web_log,_web_action,_web_time_scale,_web_pause,_web_inspect
 list=""
 for src in web/samples/*.c; do
     name=$(basename "$src" .c)
-    emcc -std=c11 -O2 -Iinclude "$obj"/*.o "$src" -o "$site/$name.js" \
+    emcc -std=c11 -O2 -Iinclude -Igen "$obj"/*.o "$src" -o "$site/$name.js" \
         -sEXPORTED_FUNCTIONS="$exports" -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString -sALLOW_MEMORY_GROWTH=1 \
         -sENVIRONMENT=web
     action=$(sed -n 's|^.*action: *\([^*]*\).*$|\1|p' "$src" | head -n 1 | sed 's/ *$//')

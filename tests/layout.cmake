@@ -1,0 +1,32 @@
+# The fixed top level (docs/DESIGN.md, "Layout"): every directory its
+# block names is there, the generator is in gen/ and only there, and the
+# README's "By hand" flags find the headers (tests/header_check.c compiles
+# with them and nothing else).
+file(READ ${ROOT}/docs/DESIGN.md design)
+string(REGEX MATCH "## Layout[^`]*```\n([^`]*)```" _ "${design}")
+string(REGEX MATCHALL "(^|\n)[a-z/]+/ " dirs "${CMAKE_MATCH_1}")
+if(NOT dirs)
+    message(FATAL_ERROR "docs/DESIGN.md: no Layout block")
+endif()
+foreach(d IN LISTS dirs)
+    string(STRIP "${d}" d)
+    if(NOT IS_DIRECTORY ${ROOT}/${d})
+        message(FATAL_ERROR "docs/DESIGN.md's layout names ${d}, which is not there")
+    endif()
+endforeach()
+file(GLOB_RECURSE gens RELATIVE ${ROOT} ${ROOT}/include/*corral_gen.h ${ROOT}/src/*corral_gen.h)
+if(gens OR NOT EXISTS ${ROOT}/gen/corral_gen.h)
+    message(FATAL_ERROR "the generator belongs in gen/corral_gen.h alone (found: gen/ ${gens})")
+endif()
+file(READ ${ROOT}/README.md readme)
+string(REGEX MATCH "\\*\\*By hand\\*\\*: compile `src/\\*/\\*\\.c` with `([^`]*)`" _ "${readme}")
+if(NOT CMAKE_MATCH_1)
+    message(FATAL_ERROR "README.md: no \"By hand\" line with its flags")
+endif()
+separate_arguments(flags UNIX_COMMAND "${CMAKE_MATCH_1}")
+execute_process(COMMAND ${CC} -std=c11 -fsyntax-only ${flags} tests/header_check.c
+    WORKING_DIRECTORY ${ROOT} RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the README's by-hand flags (${CMAKE_MATCH_1}) do not find the headers:\n${err}")
+endif()
+message(STATUS "layout as docs/DESIGN.md gives it; the README's by-hand flags (${CMAKE_MATCH_1}) build")
