@@ -5,6 +5,8 @@
 */
 #include <corral/corral.h>
 
+#include "cpp_check.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -99,14 +101,6 @@ CORRAL_DECLARE_CHANNEL(hits, hit)
 #define CPP_COROUTINES(X) X(walker, 1, 8)
 CORRAL_DECLARE_REGISTRY(cpp, CPP_COROUTINES)
 CORRAL_DEFINE_REGISTRY(cpp, CPP_COROUTINES);
-
-#define CHECK(c)                                                           \
-    do {                                                                   \
-        if (!(c)) {                                                        \
-            std::fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #c); \
-            std::exit(1);                                                  \
-        }                                                                  \
-    } while (0)
 
 int main()
 {
