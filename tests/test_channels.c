@@ -634,3 +634,101 @@ Test(channels, loading_is_no_misuse)
     cr_assert_not(corral_error_is_misuse(CORRAL_ERR_LOADING), "a cleanup hook cannot tell a load from a destroy");
     cr_assert(corral_error_is_misuse(CORRAL_ERR_IN_TICK));
 }
+
+/* ---- a waiter that leaves a semaphore's queue lets the ones behind it on
+   (API.md, "Channels, semaphores and wait groups") */
+
+/* greedy: n permits or, after `patience` seconds, none; holds what it got */
+#define GREEDY_FIELDS(F) F(corral_semaphore, sem) F(uint32_t, n) F(float, patience) F(int, got)
+DECLARE_COROUTINE(greedy, GREEDY_FIELDS)
+DEFINE_COROUTINE(greedy)
+{
+    CORRAL_BEGIN(co);
+    {
+        corral_wait m[2] = {corral_wait_acquire_n(ctx->sem, ctx->n), corral_wait_seconds(ctx->patience)};
+        CORRAL_AWAIT(co, corral_wait_any(m, 2));
+    }
+    ctx->got = corral_wait_fired(co) == 0 ? 1 : 2; /* 1: the permits, 2: out of patience */
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(channels, a_first_waiter_whose_any_fires_elsewhere_lets_the_one_behind_it_take_a_free_permit)
+{
+    corral_sched *s = csched(64);
+    corral_semaphore sem = corral_semaphore_create_ex(s, 9, 10); /* one held elsewhere */
+    corral_handle g = greedy_start(s, (greedy_ctx){.sem = sem, .n = 10, .patience = 0.5f});
+    taker_start(s, (taker_ctx){.sem = sem, .id = 7, .hold = 100}); /* wants 1: waits behind the 10 */
+    corral_tick(s, 0.3f);
+    cr_assert_eq(g_trace_len, 0, "first come, first served: the 1 waits behind the 10");
+    corral_tick(s, 0.3f); /* the 10's patience is over: it leaves the queue */
+    corral_tick(s, 0.1f);
+    cr_assert_eq(greedy_ctx_of(s, g)->got, 2, "the 10 ran out of patience");
+    int want[] = {7};
+    expect_trace(want, 1);
+    cr_assert_eq(corral_semaphore_count(s, sem), 8, "the 1 took a permit of the 9 free");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(channels, a_first_waiter_stopped_lets_the_ones_behind_it_take_free_permits_in_their_order)
+{
+    corral_sched *s = csched(64);
+    corral_semaphore sem = corral_semaphore_create_ex(s, 9, 10);
+    corral_handle g = greedy_start(s, (greedy_ctx){.sem = sem, .n = 10, .patience = 1000.0f});
+    corral_handle big = greedy_start(s, (greedy_ctx){.sem = sem, .n = 9, .patience = 1000.0f});
+    taker_start(s, (taker_ctx){.sem = sem, .id = 7, .hold = 100});
+    corral_tick(s, 0.1f);
+    cr_assert_eq(g_trace_len, 0);
+    cr_assert(corral_stop(s, g));
+    corral_tick(s, 0.1f);
+    cr_assert_eq(greedy_ctx_of(s, big)->got, 1, "the 9 behind the stopped 10 took the 9 free");
+    cr_assert_eq(g_trace_len, 0, "the 1 behind the 9 still waits: none is free");
+    cr_assert_eq(corral_semaphore_count(s, sem), 0);
+    cr_assert(corral_stop(s, big)); /* it holds its 9 (nothing gives them back) */
+    cr_assert(corral_semaphore_release(s, sem, 1));
+    corral_tick(s, 0.1f);
+    int want[] = {7};
+    expect_trace(want, 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* a channel's and a wait group's waiters wait on the count alone: the one
+   behind a waiter that leaves is served as before */
+#define IMPATIENT_FIELDS(F) F(corral_channel, ch) F(int, v) F(int, got)
+DECLARE_COROUTINE(impatient, IMPATIENT_FIELDS)
+DEFINE_COROUTINE(impatient)
+{
+    CORRAL_BEGIN(co);
+    {
+        corral_wait m[2] = {corral_wait_send(ctx->ch, &ctx->v, sizeof ctx->v), corral_wait_seconds(0.5f)};
+        CORRAL_AWAIT(co, corral_wait_any(m, 2));
+    }
+    ctx->got = corral_wait_fired(co) == 0 ? 1 : 2;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(channels, a_first_sender_whose_any_fires_elsewhere_leaves_the_next_its_place)
+{
+    corral_sched *s = csched(4); /* one int */
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    int v = 1;
+    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v)); /* full */
+    corral_handle i = impatient_start(s, (impatient_ctx){.ch = ch, .v = 2});
+    producer_start(s, (producer_ctx){.ch = ch, .from = 3, .to = 4});
+    corral_tick(s, 0.6f); /* the first sender gives up */
+    cr_assert_eq(impatient_ctx_of(s, i)->got, 2);
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 1);
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 3, "the next sender's value moved in");
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    cr_assert(corral_waitgroup_add(s, wg, 1));
+    corral_handle a = gate_start(s, (gate_ctx){.wg = wg}), b = gate_start(s, (gate_ctx){.wg = wg});
+    cr_assert(corral_stop(s, a));
+    cr_assert(corral_waitgroup_done(s, wg));
+    corral_tick(s, 0.1f);
+    cr_assert(gate_ctx_of(s, b)->open, "the gate behind a stopped one opens");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

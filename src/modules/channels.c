@@ -87,6 +87,18 @@ static void corral__fire_first(corral_sched *s, uint32_t *head, uint32_t *tail)
     corral__fire(s, i);
 }
 
+/* a semaphore's waiters, first come, first served, while the first one's
+   permits are free: after a release, and after a first waiter left (the
+   one behind it may want fewer) */
+static void corral__acquire_serve(corral_sched *s, corral__counter *c)
+{
+    const corral__node *N = corral__nodes(s);
+    while (c->head != CORRAL__NIL && c->count >= N[c->head].u.t.seq) {
+        c->count -= N[c->head].u.t.seq; /* it has its permits */
+        corral__fire_first(s, &c->head, &c->tail);
+    }
+}
+
 /* every waiter on a channel's list: its wait is over, the channel closed
    or gone (corral_wait_closed tells it) */
 static void corral__fire_closed(corral_sched *s, uint32_t *head, uint32_t *tail)
@@ -243,10 +255,7 @@ bool corral_semaphore_release(corral_sched *s, corral_semaphore sem, uint32_t n)
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
     CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n && c->count + n <= c->max, CORRAL_ERR_BAD_VALUE_SIZE, false);
     c->count += n;
-    while (c->head != CORRAL__NIL && c->count >= corral__nodes(s)[c->head].u.t.seq) { /* first come, first served */
-        c->count -= corral__nodes(s)[c->head].u.t.seq; /* it has its permits */
-        corral__fire_first(s, &c->head, &c->tail);
-    }
+    corral__acquire_serve(s, c);
     return true;
 }
 
@@ -440,6 +449,13 @@ static void corral__acquire_arm(corral_sched *s, corral_co *co, uint32_t i, cons
     corral__nodes(s)[i].u.t.seq = w->count ? w->count : 1u; /* the permits it wants */
     corral__counter_arm(s, co, i, w);
 }
+/* a waiter left the queue (its any fired elsewhere, it was stopped): the
+   ones behind it are served if they can be. A channel's and a wait
+   group's waiters wait on the count alone, never on the one before them. */
+static void corral__acquire_leave(corral_sched *s, const corral__node *n)
+{
+    corral__acquire_serve(s, &corral__counters(s)[n->u.t.target]);
+}
 static void corral__acquire_hash(const corral__node *n, void (*put)(void *k, uint64_t v), void *k)
 {
     if (n->u.t.seq != 1) put(k, n->u.t.seq);
@@ -580,6 +596,7 @@ static const corral__wait_part corral__semaphore_part = {
     .usable = corral__acquire_usable,
     .arm = corral__acquire_arm,
     .list = corral__counter_list,
+    .leave = corral__acquire_leave,
     .takes = true,
     .verify = corral__acquire_verify,
     .why = corral__acquire_why,
