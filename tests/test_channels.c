@@ -4,6 +4,8 @@
 #include "common.h"
 #include "corral_internal.h"
 
+#include <signal.h>
+
 
 static void setup(void) { trace_reset(); }
 TestSuite(channels, .init = setup);
@@ -210,7 +212,7 @@ Test(channels, a_wait_group_opens_when_every_task_said_done)
     corral_tick(s, 0.1f);
     cr_assert(gate_ctx_of(s, g)->open);
     cr_assert(!corral_waitgroup_done(s, wg), "below zero");
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_COUNT);
     corral_sched_destroy(s);
 }
 
@@ -731,4 +733,104 @@ Test(channels, a_first_sender_whose_any_fires_elsewhere_leaves_the_next_its_plac
     cr_assert(gate_ctx_of(s, b)->open, "the gate behind a stopped one opens");
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
+}
+
+/* ---- a semaphore's and a wait group's counts out of range: their own
+   errors, a misuse each (API.md, "Channels, semaphores and wait groups") */
+
+static void expect_count_error(corral_sched *s, corral_error err, const char *words)
+{
+    cr_assert_eq(corral_last_error(s), err, "%s", corral_last_error_detail(s));
+    cr_assert(strstr(corral_last_error_detail(s), words), "%s", corral_last_error_detail(s));
+    cr_assert(corral_error_is_misuse(err));
+}
+
+Test(channels, a_release_past_the_maximum_is_refused_whole_as_semaphore_full)
+{
+    corral_sched *s = csched(64);
+    corral_semaphore sem = corral_semaphore_create_ex(s, 2, 4);
+    cr_assert(!corral_semaphore_release(s, sem, 3));
+    expect_count_error(s, CORRAL_ERR_SEMAPHORE_FULL,
+                       "corral_semaphore_release: the release would give the semaphore more permits than its "
+                       "maximum: nothing released (the detail says how many): 2 free + 3 released is past the "
+                       "maximum of 4");
+    cr_assert_eq(corral_semaphore_count(s, sem), 2, "nothing released");
+    cr_assert(corral_semaphore_release(s, sem, 2), "up to the maximum is fine");
+    corral_semaphore plain = corral_semaphore_create(s, UINT32_MAX - 1u);
+    cr_assert(!corral_semaphore_release(s, plain, 2));
+    expect_count_error(s, CORRAL_ERR_SEMAPHORE_FULL, "4294967294 free + 2 released is past the maximum of 4294967295");
+    cr_assert_eq(corral_semaphore_count(s, plain), UINT32_MAX - 1u);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(channels, counts_out_of_range_are_refused_as_bad_count_and_change_nothing)
+{
+    corral_sched *s = csched(64);
+    cr_assert(!corral_semaphore_create_ex(s, 3, 2).gen);
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, "corral_semaphore_create_ex: a semaphore's permits past its "
+                                                "maximum, or a wait group's count below 0 or past 2^32 - 1: "
+                                                "nothing changed (the detail says which): more permits than "
+                                                "the maximum");
+    cr_assert(!corral_semaphore_create_ex(s, 0, 0).gen);
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, ": a maximum of 0 permits: no acquire could ever be served");
+    corral_pool_stats ps = pools_of(s);
+    cr_assert_eq(ps.counters, 0, "nothing made");
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    cr_assert(!corral_waitgroup_done(s, wg));
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, "corral_waitgroup_done: a semaphore's");
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, ": a done with the count at 0: more dones than adds");
+    cr_assert(corral_waitgroup_add(s, wg, UINT32_MAX));
+    cr_assert(!corral_waitgroup_add(s, wg, 1));
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, "corral_waitgroup_add: a semaphore's");
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, ": the count would pass 2^32 - 1");
+    cr_assert_eq(corral_waitgroup_count(s, wg), UINT32_MAX, "nothing changed");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* debug builds (validation FATAL) stop at each of them, after a panic
+   that names the error (another one exits instead of aborting) */
+static corral_error g_panic_for;
+static void panic_names(corral_log_level level, corral_error item, const char *message, const corral_sched *s,
+                        void *user)
+{
+    (void)message, (void)s, (void)user;
+    if (level == CORRAL_LOG_PANIC && item != g_panic_for) _Exit(3);
+}
+static corral_sched *fatal_csched(corral_error err)
+{
+    g_panic_for = err;
+    corral_sched_desc d = one_class_desc(96, 4);
+    d.validation = CORRAL_VALIDATION_FATAL;
+    d.logger.fn = panic_names;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    return s;
+}
+Test(channels, a_release_past_the_maximum_aborts_a_debug_build, .signal = SIGABRT)
+{
+    corral_sched *s = fatal_csched(CORRAL_ERR_SEMAPHORE_FULL);
+    corral_semaphore sem = corral_semaphore_create_ex(s, 1, 1);
+    corral_semaphore_release(s, sem, 1);
+    cr_assert_fail("not reached: FATAL aborts");
+}
+Test(channels, more_permits_than_the_maximum_abort_a_debug_build, .signal = SIGABRT)
+{
+    corral_semaphore_create_ex(fatal_csched(CORRAL_ERR_BAD_COUNT), 2, 1);
+    cr_assert_fail("not reached: FATAL aborts");
+}
+Test(channels, a_wait_group_done_below_zero_aborts_a_debug_build, .signal = SIGABRT)
+{
+    corral_sched *s = fatal_csched(CORRAL_ERR_BAD_COUNT);
+    corral_waitgroup_done(s, corral_waitgroup_create(s));
+    cr_assert_fail("not reached: FATAL aborts");
+}
+Test(channels, a_wait_group_add_past_its_range_aborts_a_debug_build, .signal = SIGABRT)
+{
+    corral_sched *s = fatal_csched(CORRAL_ERR_BAD_COUNT);
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    corral_waitgroup_add(s, wg, UINT32_MAX);
+    corral_waitgroup_add(s, wg, 1);
+    cr_assert_fail("not reached: FATAL aborts");
 }

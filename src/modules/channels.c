@@ -235,7 +235,10 @@ corral_semaphore corral_semaphore_create_ex(corral_sched *s, uint32_t permits, u
 {
     const corral_semaphore none = {0, 0};
     if (!corral__check(s)) return none;
-    CORRAL__REQUIRE(s, max > 0 && permits <= max, CORRAL_ERR_BAD_VALUE_SIZE, none);
+    CORRAL__REQUIRE_AT(s, max > 0, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "a maximum of 0 permits: no acquire could ever be served", none);
+    CORRAL__REQUIRE_AT(s, permits <= max, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "more permits than the maximum", none);
     uint32_t gen = 0, i = corral__counter_create(__func__, s, CORRAL__SEMAPHORE, permits, &gen);
     if (i == CORRAL__NIL) return none;
     corral__counters(s)[i].max = max;
@@ -253,7 +256,12 @@ bool corral_semaphore_release(corral_sched *s, corral_semaphore sem, uint32_t n)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, sem.index, sem.gen, CORRAL__SEMAPHORE);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n && c->count + n <= c->max, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    if (CORRAL__UNLIKELY(n > c->max - c->count)) {
+        char why[96];
+        snprintf(why, sizeof why, "%u free + %u released is past the maximum of %u", c->count, n, c->max);
+        corral__fail_at(s, NULL, CORRAL_ERR_SEMAPHORE_FULL, __func__, CORRAL__NOH, NULL, why);
+        return false;
+    }
     c->count += n;
     corral__acquire_serve(s, c);
     return true;
@@ -272,7 +280,8 @@ bool corral_waitgroup_add(corral_sched *s, corral_waitgroup wg, uint32_t n)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    CORRAL__REQUIRE_AT(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "the count would pass 2^32 - 1", false);
     c->count += n;
     return true;
 }
@@ -282,7 +291,8 @@ bool corral_waitgroup_done(corral_sched *s, corral_waitgroup wg)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count > 0, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    CORRAL__REQUIRE_AT(s, c->count > 0, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "a done with the count at 0: more dones than adds", false);
     if (--c->count == 0) corral__fire_all(s, &c->head, &c->tail);
     return true;
 }
