@@ -834,3 +834,65 @@ Test(channels, a_wait_group_add_past_its_range_aborts_a_debug_build, .signal = S
     corral_waitgroup_add(s, wg, 1);
     cr_assert_fail("not reached: FATAL aborts");
 }
+
+/* ---- a take from plain code: one call tells a value, empty and closed
+   (API.md, "What a take gave") */
+Test(channels, a_take_tells_a_value_from_empty_and_from_closed)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    int v = -1;
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_NOT_YET, "empty and open");
+    cr_assert_eq(v, -1, "nothing written");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "empty is no error");
+    for (int k = 1; k <= 2; k++) cr_assert(corral_channel_try_send(s, ch, &k, sizeof k));
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_VALUE);
+    cr_assert_eq(v, 1);
+    cr_assert(corral_channel_close(s, ch));
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_VALUE, "a closed channel drains");
+    cr_assert_eq(v, 2);
+    v = -1;
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_CLOSED, "closed and drained");
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_CLOSED, "and stays so");
+    cr_assert_eq(v, -1);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "closed is no error");
+    /* unbuffered: a value only from a waiting sender */
+    corral_channel un = corral_channel_create_ex(s, sizeof(int), 0);
+    cr_assert_eq(corral_channel_take(s, un, &v, sizeof v), CORRAL_GOT_NOT_YET);
+    producer_start(s, (producer_ctx){.ch = un, .from = 5, .to = 6});
+    cr_assert_eq(corral_channel_take(s, un, &v, sizeof v), CORRAL_GOT_VALUE);
+    cr_assert_eq(v, 5, "straight from the sender's context");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(channels, a_take_from_a_destroyed_channel_is_closed_and_a_bad_one_an_error)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    int v = 3;
+    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
+    double d = 0;
+    cr_assert_eq(corral_channel_take(s, ch, &d, sizeof d), CORRAL_GOT_ERROR, "another size");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert_eq(corral_channel_take(s, ch, NULL, sizeof v), CORRAL_GOT_ERROR, "nowhere to put it");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert_eq(corral_channel_count(s, ch), 1, "nothing taken");
+    cr_assert_eq(corral_channel_take(s, (corral_channel){0, 0}, &v, sizeof v), CORRAL_GOT_ERROR, "the zero handle");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL);
+    cr_assert_eq(corral_channel_take(s, (corral_channel){999, ch.gen}, &v, sizeof v), CORRAL_GOT_ERROR, "forged");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL);
+    cr_assert(corral_channel_destroy(s, ch));
+    v = -1;
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_CLOSED, "destroyed: nothing will come");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL, "as a wait on it is told");
+    cr_assert_eq(v, -1);
+    cr_assert_eq(corral_channel_take(NULL, ch, &v, sizeof v), CORRAL_GOT_ERROR);
+    hits_channel in = hits_channel_create(s);
+    hit h = {4, 1.5f}, back = {0, 0};
+    cr_assert_eq(hits_take(s, in, &back), CORRAL_GOT_NOT_YET);
+    cr_assert(hits_try_send(s, in, &h));
+    cr_assert_eq(hits_take(s, in, &back), CORRAL_GOT_VALUE);
+    cr_assert_eq(back.who, 4);
+    corral_sched_destroy(s);
+}

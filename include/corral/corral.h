@@ -55,8 +55,9 @@
         corral_future_complete, corral_future_done, corral_future_value,
         corral_future_release, corral_channel_create, corral_channel_create_ex,
         corral_channel_close, corral_channel_closed, corral_channel_destroy,
-        corral_channel_try_send, corral_channel_try_receive, corral_channel_count,
-        corral_channel_capacity, corral_semaphore_create, corral_semaphore_create_ex,
+        corral_channel_try_send, corral_channel_try_receive, corral_channel_take,
+        corral_channel_count, corral_channel_capacity, corral_semaphore_create,
+        corral_semaphore_create_ex,
         corral_semaphore_release, corral_semaphore_count,
         corral_semaphore_destroy, corral_waitgroup_create, corral_waitgroup_add,
         corral_waitgroup_done, corral_waitgroup_count, corral_waitgroup_destroy
@@ -1254,7 +1255,8 @@ CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
     CORRAL_RECEIVE(co, ch, &ctx->v) while it is empty (the value lands in
     ctx->v); the first waiter is served first, on both sides. A send to a
     waiting receiver hands the value straight to it. From plain code:
-    corral_channel_try_send / _try_receive (false: full / empty).
+    corral_channel_try_send / _try_receive (false: full / empty), or
+    corral_channel_take, which tells empty from closed.
     Destroying a channel wakes its waiters with nothing sent or received.
     Closing one refuses new sends (CORRAL_ERR_CHANNEL_CLOSED from plain
     code) and wakes its waiting senders; receivers drain what is buffered,
@@ -1273,6 +1275,10 @@ CORRAL_API bool corral_channel_closed(const corral_sched *sched, corral_channel 
 CORRAL_API bool corral_channel_destroy(corral_sched *sched, corral_channel ch);
 CORRAL_API bool corral_channel_try_send(corral_sched *sched, corral_channel ch, const void *value, size_t size);
 CORRAL_API bool corral_channel_try_receive(corral_sched *sched, corral_channel ch, void *out, size_t size);
+/* a receive from plain code that tells empty from closed: VALUE (in *out),
+   NOT_YET (empty and open), CLOSED (closed and drained, or destroyed) or
+   ERROR (API.md, "What a take gave") */
+CORRAL_API corral_got corral_channel_take(corral_sched *sched, corral_channel ch, void *out, size_t size);
 CORRAL_API uint32_t corral_channel_count(const corral_sched *sched, corral_channel ch);    /* values in it */
 CORRAL_API uint32_t corral_channel_capacity(const corral_sched *sched, corral_channel ch);
 CORRAL_API corral_semaphore corral_semaphore_create(corral_sched *sched, uint32_t permits);

@@ -176,6 +176,20 @@ bool corral_channel_try_receive(corral_sched *s, corral_channel ch, void *out, s
     return corral__chan_take(s, c, out);
 }
 
+corral_got corral_channel_take(corral_sched *s, corral_channel ch, void *out, size_t size)
+{
+    if (!corral__check(s)) return CORRAL_GOT_ERROR;
+    corral__channel *c = corral__chan_get(s, ch);
+    if (!c) { /* destroyed: nothing will come, as a wait on it is told; zero or forged: an error */
+        const bool gone = ch.index < s->pools[CORRAL__POOL_CHANNEL].cap && corral__gen_live(ch.gen);
+        corral__fail(s, NULL, CORRAL_ERR_STALE_CHANNEL);
+        return gone ? CORRAL_GOT_CLOSED : CORRAL_GOT_ERROR;
+    }
+    CORRAL__REQUIRE(s, out && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, CORRAL_GOT_ERROR);
+    if (corral__chan_take(s, c, out)) return CORRAL_GOT_VALUE;
+    return c->closed ? CORRAL_GOT_CLOSED : CORRAL_GOT_NOT_YET;
+}
+
 uint32_t corral_channel_count(const corral_sched *s, corral_channel ch)
 {
     if (!corral__check(s)) return 0;
