@@ -304,6 +304,7 @@ constexpr corral_field_kind corral__kind_of()
         name_channel_create(sched)         corral_channel_create with sizeof(T)
         name_send(c, T *v) / name_receive(c, T *v)   the waits (CORRAL_AWAIT)
         name_try_send(sched, c, const T *v) / name_try_receive(sched, c, T *out)
+        name_take(sched, c, T *out)        corral_channel_take
    so that a value of another type does not compile (C++; C with
    -Werror=incompatible-pointer-types). */
 #define CORRAL_DECLARE_CHANNEL(name, T)                                                     \
@@ -333,6 +334,11 @@ constexpr corral_field_kind corral__kind_of()
                                                          name##_channel c, T *out)          \
     {                                                                                       \
         return corral_channel_try_receive(sched, c.ch, out, sizeof *out);                   \
+    }                                                                                       \
+    CORRAL__UNUSED static inline corral_got name##_take(corral_sched *sched,                \
+                                                        name##_channel c, T *out)           \
+    {                                                                                       \
+        return corral_channel_take(sched, c.ch, out, sizeof *out);                          \
     }
 
 /* ---- projections of a registry list X(name, id, budget) */

@@ -1260,7 +1260,7 @@ void corral__node_free(corral_sched *s, uint32_t i);
 void corral__list_push(corral_sched *s, corral__list l, uint32_t i);
 void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i);
 corral__list corral__list_of(corral_sched *s, const corral__node *n);
-void corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one */
+bool corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one (true: it was) */
 void corral__free_chain(corral_sched *s, uint32_t *first); /* a sibling chain: detached, freed */
 /* node i was taken out of its container: act on it */
 void corral__fire(corral_sched *s, uint32_t i);
@@ -1420,6 +1420,10 @@ typedef struct corral__wait_part {
     /* node i fired, out of its container, its coroutine not yet woken: what
        the kind does then (NULL: nothing; the container's firing is all) */
     void (*fire)(corral_sched *s, uint32_t i);
+    /* a node (a copy: it is free) that left its container unfired, its
+       coroutine's wait over another way or the coroutine gone: what the
+       kind does then (NULL: nothing) */
+    void (*leave)(corral_sched *s, const corral__node *n);
     /* corral_verify: what an attached node of a list kind waits on is
        there (NULL: nothing to check beyond its container) */
     bool (*verify)(const corral__vquery *q, const corral__node *n);

@@ -4,6 +4,8 @@
 #include "common.h"
 #include "corral_internal.h"
 
+#include <signal.h>
+
 
 static void setup(void) { trace_reset(); }
 TestSuite(channels, .init = setup);
@@ -210,7 +212,7 @@ Test(channels, a_wait_group_opens_when_every_task_said_done)
     corral_tick(s, 0.1f);
     cr_assert(gate_ctx_of(s, g)->open);
     cr_assert(!corral_waitgroup_done(s, wg), "below zero");
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_COUNT);
     corral_sched_destroy(s);
 }
 
@@ -633,4 +635,264 @@ Test(channels, loading_is_no_misuse)
 {
     cr_assert_not(corral_error_is_misuse(CORRAL_ERR_LOADING), "a cleanup hook cannot tell a load from a destroy");
     cr_assert(corral_error_is_misuse(CORRAL_ERR_IN_TICK));
+}
+
+/* ---- a waiter that leaves a semaphore's queue lets the ones behind it on
+   (API.md, "Channels, semaphores and wait groups") */
+
+/* greedy: n permits or, after `patience` seconds, none; holds what it got */
+#define GREEDY_FIELDS(F) F(corral_semaphore, sem) F(uint32_t, n) F(float, patience) F(int, got)
+DECLARE_COROUTINE(greedy, GREEDY_FIELDS)
+DEFINE_COROUTINE(greedy)
+{
+    CORRAL_BEGIN(co);
+    {
+        corral_wait m[2] = {corral_wait_acquire_n(ctx->sem, ctx->n), corral_wait_seconds(ctx->patience)};
+        CORRAL_AWAIT(co, corral_wait_any(m, 2));
+    }
+    ctx->got = corral_wait_fired(co) == 0 ? 1 : 2; /* 1: the permits, 2: out of patience */
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(channels, a_first_waiter_whose_any_fires_elsewhere_lets_the_one_behind_it_take_a_free_permit)
+{
+    corral_sched *s = csched(64);
+    corral_semaphore sem = corral_semaphore_create_ex(s, 9, 10); /* one held elsewhere */
+    corral_handle g = greedy_start(s, (greedy_ctx){.sem = sem, .n = 10, .patience = 0.5f});
+    taker_start(s, (taker_ctx){.sem = sem, .id = 7, .hold = 100}); /* wants 1: waits behind the 10 */
+    corral_tick(s, 0.3f);
+    cr_assert_eq(g_trace_len, 0, "first come, first served: the 1 waits behind the 10");
+    corral_tick(s, 0.3f); /* the 10's patience is over: it leaves the queue */
+    corral_tick(s, 0.1f);
+    cr_assert_eq(greedy_ctx_of(s, g)->got, 2, "the 10 ran out of patience");
+    int want[] = {7};
+    expect_trace(want, 1);
+    cr_assert_eq(corral_semaphore_count(s, sem), 8, "the 1 took a permit of the 9 free");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(channels, a_first_waiter_stopped_lets_the_ones_behind_it_take_free_permits_in_their_order)
+{
+    corral_sched *s = csched(64);
+    corral_semaphore sem = corral_semaphore_create_ex(s, 9, 10);
+    corral_handle g = greedy_start(s, (greedy_ctx){.sem = sem, .n = 10, .patience = 1000.0f});
+    corral_handle big = greedy_start(s, (greedy_ctx){.sem = sem, .n = 9, .patience = 1000.0f});
+    taker_start(s, (taker_ctx){.sem = sem, .id = 7, .hold = 100});
+    corral_tick(s, 0.1f);
+    cr_assert_eq(g_trace_len, 0);
+    cr_assert(corral_stop(s, g));
+    corral_tick(s, 0.1f);
+    cr_assert_eq(greedy_ctx_of(s, big)->got, 1, "the 9 behind the stopped 10 took the 9 free");
+    cr_assert_eq(g_trace_len, 0, "the 1 behind the 9 still waits: none is free");
+    cr_assert_eq(corral_semaphore_count(s, sem), 0);
+    cr_assert(corral_stop(s, big)); /* it holds its 9 (nothing gives them back) */
+    cr_assert(corral_semaphore_release(s, sem, 1));
+    corral_tick(s, 0.1f);
+    int want[] = {7};
+    expect_trace(want, 1);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* a channel's and a wait group's waiters wait on the count alone: the one
+   behind a waiter that leaves is served as before */
+#define IMPATIENT_FIELDS(F) F(corral_channel, ch) F(int, v) F(int, got)
+DECLARE_COROUTINE(impatient, IMPATIENT_FIELDS)
+DEFINE_COROUTINE(impatient)
+{
+    CORRAL_BEGIN(co);
+    {
+        corral_wait m[2] = {corral_wait_send(ctx->ch, &ctx->v, sizeof ctx->v), corral_wait_seconds(0.5f)};
+        CORRAL_AWAIT(co, corral_wait_any(m, 2));
+    }
+    ctx->got = corral_wait_fired(co) == 0 ? 1 : 2;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(channels, a_first_sender_whose_any_fires_elsewhere_leaves_the_next_its_place)
+{
+    corral_sched *s = csched(4); /* one int */
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    int v = 1;
+    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v)); /* full */
+    corral_handle i = impatient_start(s, (impatient_ctx){.ch = ch, .v = 2});
+    producer_start(s, (producer_ctx){.ch = ch, .from = 3, .to = 4});
+    corral_tick(s, 0.6f); /* the first sender gives up */
+    cr_assert_eq(impatient_ctx_of(s, i)->got, 2);
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 1);
+    cr_assert(corral_channel_try_receive(s, ch, &v, sizeof v) && v == 3, "the next sender's value moved in");
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    cr_assert(corral_waitgroup_add(s, wg, 1));
+    corral_handle a = gate_start(s, (gate_ctx){.wg = wg}), b = gate_start(s, (gate_ctx){.wg = wg});
+    cr_assert(corral_stop(s, a));
+    cr_assert(corral_waitgroup_done(s, wg));
+    corral_tick(s, 0.1f);
+    cr_assert(gate_ctx_of(s, b)->open, "the gate behind a stopped one opens");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* ---- a semaphore's and a wait group's counts out of range: their own
+   errors, a misuse each (API.md, "Channels, semaphores and wait groups") */
+
+static void expect_count_error(corral_sched *s, corral_error err, const char *words)
+{
+    cr_assert_eq(corral_last_error(s), err, "%s", corral_last_error_detail(s));
+    cr_assert(strstr(corral_last_error_detail(s), words), "%s", corral_last_error_detail(s));
+    cr_assert(corral_error_is_misuse(err));
+}
+
+Test(channels, a_release_past_the_maximum_is_refused_whole_as_semaphore_full)
+{
+    corral_sched *s = csched(64);
+    corral_semaphore sem = corral_semaphore_create_ex(s, 2, 4);
+    cr_assert(!corral_semaphore_release(s, sem, 3));
+    expect_count_error(s, CORRAL_ERR_SEMAPHORE_FULL,
+                       "corral_semaphore_release: the release would give the semaphore more permits than its "
+                       "maximum: nothing released (the detail says how many): 2 free + 3 released is past the "
+                       "maximum of 4");
+    cr_assert_eq(corral_semaphore_count(s, sem), 2, "nothing released");
+    cr_assert(corral_semaphore_release(s, sem, 2), "up to the maximum is fine");
+    corral_semaphore plain = corral_semaphore_create(s, UINT32_MAX - 1u);
+    cr_assert(!corral_semaphore_release(s, plain, 2));
+    expect_count_error(s, CORRAL_ERR_SEMAPHORE_FULL, "4294967294 free + 2 released is past the maximum of 4294967295");
+    cr_assert_eq(corral_semaphore_count(s, plain), UINT32_MAX - 1u);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(channels, counts_out_of_range_are_refused_as_bad_count_and_change_nothing)
+{
+    corral_sched *s = csched(64);
+    cr_assert(!corral_semaphore_create_ex(s, 3, 2).gen);
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, "corral_semaphore_create_ex: a semaphore's permits past its "
+                                                "maximum, or a wait group's count below 0 or past 2^32 - 1: "
+                                                "nothing changed (the detail says which): more permits than "
+                                                "the maximum");
+    cr_assert(!corral_semaphore_create_ex(s, 0, 0).gen);
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, ": a maximum of 0 permits: no acquire could ever be served");
+    corral_pool_stats ps = pools_of(s);
+    cr_assert_eq(ps.counters, 0, "nothing made");
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    cr_assert(!corral_waitgroup_done(s, wg));
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, "corral_waitgroup_done: a semaphore's");
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, ": a done with the count at 0: more dones than adds");
+    cr_assert(corral_waitgroup_add(s, wg, UINT32_MAX));
+    cr_assert(!corral_waitgroup_add(s, wg, 1));
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, "corral_waitgroup_add: a semaphore's");
+    expect_count_error(s, CORRAL_ERR_BAD_COUNT, ": the count would pass 2^32 - 1");
+    cr_assert_eq(corral_waitgroup_count(s, wg), UINT32_MAX, "nothing changed");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* debug builds (validation FATAL) stop at each of them, after a panic
+   that names the error (another one exits instead of aborting) */
+static corral_error g_panic_for;
+static void panic_names(corral_log_level level, corral_error item, const char *message, const corral_sched *s,
+                        void *user)
+{
+    (void)message, (void)s, (void)user;
+    if (level == CORRAL_LOG_PANIC && item != g_panic_for) _Exit(3);
+}
+static corral_sched *fatal_csched(corral_error err)
+{
+    g_panic_for = err;
+    corral_sched_desc d = one_class_desc(96, 4);
+    d.validation = CORRAL_VALIDATION_FATAL;
+    d.logger.fn = panic_names;
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    return s;
+}
+Test(channels, a_release_past_the_maximum_aborts_a_debug_build, .signal = SIGABRT)
+{
+    corral_sched *s = fatal_csched(CORRAL_ERR_SEMAPHORE_FULL);
+    corral_semaphore sem = corral_semaphore_create_ex(s, 1, 1);
+    corral_semaphore_release(s, sem, 1);
+    cr_assert_fail("not reached: FATAL aborts");
+}
+Test(channels, more_permits_than_the_maximum_abort_a_debug_build, .signal = SIGABRT)
+{
+    corral_semaphore_create_ex(fatal_csched(CORRAL_ERR_BAD_COUNT), 2, 1);
+    cr_assert_fail("not reached: FATAL aborts");
+}
+Test(channels, a_wait_group_done_below_zero_aborts_a_debug_build, .signal = SIGABRT)
+{
+    corral_sched *s = fatal_csched(CORRAL_ERR_BAD_COUNT);
+    corral_waitgroup_done(s, corral_waitgroup_create(s));
+    cr_assert_fail("not reached: FATAL aborts");
+}
+Test(channels, a_wait_group_add_past_its_range_aborts_a_debug_build, .signal = SIGABRT)
+{
+    corral_sched *s = fatal_csched(CORRAL_ERR_BAD_COUNT);
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    corral_waitgroup_add(s, wg, UINT32_MAX);
+    corral_waitgroup_add(s, wg, 1);
+    cr_assert_fail("not reached: FATAL aborts");
+}
+
+/* ---- a take from plain code: one call tells a value, empty and closed
+   (API.md, "What a take gave") */
+Test(channels, a_take_tells_a_value_from_empty_and_from_closed)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    int v = -1;
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_NOT_YET, "empty and open");
+    cr_assert_eq(v, -1, "nothing written");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "empty is no error");
+    for (int k = 1; k <= 2; k++) cr_assert(corral_channel_try_send(s, ch, &k, sizeof k));
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_VALUE);
+    cr_assert_eq(v, 1);
+    cr_assert(corral_channel_close(s, ch));
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_VALUE, "a closed channel drains");
+    cr_assert_eq(v, 2);
+    v = -1;
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_CLOSED, "closed and drained");
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_CLOSED, "and stays so");
+    cr_assert_eq(v, -1);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "closed is no error");
+    /* unbuffered: a value only from a waiting sender */
+    corral_channel un = corral_channel_create_ex(s, sizeof(int), 0);
+    cr_assert_eq(corral_channel_take(s, un, &v, sizeof v), CORRAL_GOT_NOT_YET);
+    producer_start(s, (producer_ctx){.ch = un, .from = 5, .to = 6});
+    cr_assert_eq(corral_channel_take(s, un, &v, sizeof v), CORRAL_GOT_VALUE);
+    cr_assert_eq(v, 5, "straight from the sender's context");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(channels, a_take_from_a_destroyed_channel_is_closed_and_a_bad_one_an_error)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    int v = 3;
+    cr_assert(corral_channel_try_send(s, ch, &v, sizeof v));
+    double d = 0;
+    cr_assert_eq(corral_channel_take(s, ch, &d, sizeof d), CORRAL_GOT_ERROR, "another size");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert_eq(corral_channel_take(s, ch, NULL, sizeof v), CORRAL_GOT_ERROR, "nowhere to put it");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert_eq(corral_channel_count(s, ch), 1, "nothing taken");
+    cr_assert_eq(corral_channel_take(s, (corral_channel){0, 0}, &v, sizeof v), CORRAL_GOT_ERROR, "the zero handle");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL);
+    cr_assert_eq(corral_channel_take(s, (corral_channel){999, ch.gen}, &v, sizeof v), CORRAL_GOT_ERROR, "forged");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL);
+    cr_assert(corral_channel_destroy(s, ch));
+    v = -1;
+    cr_assert_eq(corral_channel_take(s, ch, &v, sizeof v), CORRAL_GOT_CLOSED, "destroyed: nothing will come");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_CHANNEL, "as a wait on it is told");
+    cr_assert_eq(v, -1);
+    cr_assert_eq(corral_channel_take(NULL, ch, &v, sizeof v), CORRAL_GOT_ERROR);
+    hits_channel in = hits_channel_create(s);
+    hit h = {4, 1.5f}, back = {0, 0};
+    cr_assert_eq(hits_take(s, in, &back), CORRAL_GOT_NOT_YET);
+    cr_assert(hits_try_send(s, in, &h));
+    cr_assert_eq(hits_take(s, in, &back), CORRAL_GOT_VALUE);
+    cr_assert_eq(back.who, 4);
+    corral_sched_destroy(s);
 }

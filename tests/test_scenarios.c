@@ -344,7 +344,7 @@ Test(scenarios, a_semaphore_gives_several_permits_at_once_first_come_first_serve
     cr_assert_eq(g_trace_len, 0);
     cr_assert_eq(corral_semaphore_count(s, sem), 2);
     cr_assert(!corral_semaphore_release(s, sem, 3), "2 + 3 is past the maximum of 4: refused whole");
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SEMAPHORE_FULL);
     cr_assert_eq(corral_semaphore_count(s, sem), 2);
     cr_assert(corral_semaphore_release(s, sem, 2)); /* 4: 1 takes 3, 2 takes 1 */
     cr_assert_eq(corral_semaphore_count(s, sem), 0);
@@ -355,6 +355,7 @@ Test(scenarios, a_semaphore_gives_several_permits_at_once_first_come_first_serve
     cr_assert(!corral_alive(s, big), "more than the maximum could never be had");
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_WAIT);
     cr_assert(!corral_semaphore_create_ex(s, 3, 2).gen, "more permits than the maximum");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_COUNT);
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }

@@ -55,8 +55,9 @@
         corral_future_complete, corral_future_done, corral_future_value,
         corral_future_release, corral_channel_create, corral_channel_create_ex,
         corral_channel_close, corral_channel_closed, corral_channel_destroy,
-        corral_channel_try_send, corral_channel_try_receive, corral_channel_count,
-        corral_channel_capacity, corral_semaphore_create, corral_semaphore_create_ex,
+        corral_channel_try_send, corral_channel_try_receive, corral_channel_take,
+        corral_channel_count, corral_channel_capacity, corral_semaphore_create,
+        corral_semaphore_create_ex,
         corral_semaphore_release, corral_semaphore_count,
         corral_semaphore_destroy, corral_waitgroup_create, corral_waitgroup_add,
         corral_waitgroup_done, corral_waitgroup_count, corral_waitgroup_destroy
@@ -629,7 +630,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(ALREADY_RUNNING, "an instance of its owner and tag runs already (CORRAL_SINGLE_REFUSE)") \
     X(STALE_CHANNEL, "the channel, semaphore or wait group handle is zero, forged or destroyed") \
     X(CHANNEL_POOL_EXHAUSTED, "no free channel, semaphore or wait group (raise desc.max_channels / max_semaphores / max_waitgroups)") \
-    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a wait group's count would go below 0") \
+    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a capacity past desc.channel_bytes") \
     X(BAD_POINT, "the coroutine resumed at a point its body's switch has no case for: a wait inside a switch of your own? (use if/else there)") \
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
@@ -638,7 +639,9 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
     X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged") \
     X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
-    X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks")
+    X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks") \
+    X(SEMAPHORE_FULL, "the release would give the semaphore more permits than its maximum: nothing released (the detail says how many)") \
+    X(BAD_COUNT, "a semaphore's permits past its maximum, or a wait group's count below 0 or past 2^32 - 1: nothing changed (the detail says which)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -1252,7 +1255,8 @@ CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
     CORRAL_RECEIVE(co, ch, &ctx->v) while it is empty (the value lands in
     ctx->v); the first waiter is served first, on both sides. A send to a
     waiting receiver hands the value straight to it. From plain code:
-    corral_channel_try_send / _try_receive (false: full / empty).
+    corral_channel_try_send / _try_receive (false: full / empty), or
+    corral_channel_take, which tells empty from closed.
     Destroying a channel wakes its waiters with nothing sent or received.
     Closing one refuses new sends (CORRAL_ERR_CHANNEL_CLOSED from plain
     code) and wakes its waiting senders; receivers drain what is buffered,
@@ -1271,11 +1275,15 @@ CORRAL_API bool corral_channel_closed(const corral_sched *sched, corral_channel 
 CORRAL_API bool corral_channel_destroy(corral_sched *sched, corral_channel ch);
 CORRAL_API bool corral_channel_try_send(corral_sched *sched, corral_channel ch, const void *value, size_t size);
 CORRAL_API bool corral_channel_try_receive(corral_sched *sched, corral_channel ch, void *out, size_t size);
+/* a receive from plain code that tells empty from closed: VALUE (in *out),
+   NOT_YET (empty and open), CLOSED (closed and drained, or destroyed) or
+   ERROR (API.md, "What a take gave") */
+CORRAL_API corral_got corral_channel_take(corral_sched *sched, corral_channel ch, void *out, size_t size);
 CORRAL_API uint32_t corral_channel_count(const corral_sched *sched, corral_channel ch);    /* values in it */
 CORRAL_API uint32_t corral_channel_capacity(const corral_sched *sched, corral_channel ch);
 CORRAL_API corral_semaphore corral_semaphore_create(corral_sched *sched, uint32_t permits);
 /* ... with at most `max` permits: a release past it is refused whole
-   (CORRAL_ERR_BAD_VALUE_SIZE), a wait for more than max is BAD_WAIT */
+   (CORRAL_ERR_SEMAPHORE_FULL), a wait for more than max is BAD_WAIT */
 CORRAL_API corral_semaphore corral_semaphore_create_ex(corral_sched *sched, uint32_t permits, uint32_t max);
 CORRAL_API bool corral_semaphore_release(corral_sched *sched, corral_semaphore sem, uint32_t n);
 CORRAL_API uint32_t corral_semaphore_count(const corral_sched *sched, corral_semaphore sem); /* free permits */

@@ -51,6 +51,8 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_BAD_DOMAIN:
     case CORRAL_ERR_BAD_START:
     case CORRAL_ERR_BAD_VALUE_SIZE:
+    case CORRAL_ERR_SEMAPHORE_FULL:
+    case CORRAL_ERR_BAD_COUNT:
     case CORRAL_ERR_BAD_DEST:
     case CORRAL_ERR_CYCLIC_WAIT:
     case CORRAL_ERR_CORRUPT:

@@ -171,30 +171,39 @@ corral__list corral__list_of(corral_sched *s, const corral__node *n)
     return p && p->list ? p->list(s, n) : (corral__list){NULL, NULL};
 }
 
-void corral__detach(corral_sched *s, uint32_t i)
+bool corral__detach(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
-    if (n->attached != 1) return; /* 0: fired or free; 2: held by a pause */
+    if (n->attached != 1) return false; /* 0: fired or free; 2: held by a pause */
     if (corral__timer_node(n)) corral__timer_cancel(s, n);
     else {
         corral__list l = corral__list_of(s, n);
         if (l.head) corral__list_unlink(s, l, i); /* a kind without a list sits in no container */
     }
     n->attached = 0;
+    return true;
 }
 
 /* Take a chain of nodes (linked through `sibling`) out of their containers
-   and back to the pool; *first becomes NIL. */
+   and back to the pool; *first becomes NIL. A node that left its container
+   unfired is told to its kind (leave) once the whole chain is out and
+   freed: what the kind then does (serve the waiters behind it) may fire
+   other coroutines' nodes, never one of this chain. A wait's chain has at
+   most CORRAL_MAX_GROUP nodes; a group's has no kind that leaves. */
 void corral__free_chain(corral_sched *s, uint32_t *first)
 {
-    uint32_t i = *first;
+    corral__node *N = corral__nodes(s);
+    corral__node left[CORRAL_MAX_GROUP];
+    uint32_t n_left = 0, i = *first;
+    *first = CORRAL__NIL;
     while (i != CORRAL__NIL) {
-        uint32_t next = corral__nodes(s)[i].sibling;
-        corral__detach(s, i);
+        uint32_t next = N[i].sibling;
+        const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(N[i].kind) : NULL;
+        if (p && p->leave && n_left < CORRAL_MAX_GROUP) left[n_left++] = N[i];
         corral__node_free(s, i);
         i = next;
     }
-    *first = CORRAL__NIL;
+    for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(left[k].kind)->leave(s, &left[k]);
 }
 
 void corral__release_wait(corral_sched *s, corral_co *co)

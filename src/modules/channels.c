@@ -87,6 +87,18 @@ static void corral__fire_first(corral_sched *s, uint32_t *head, uint32_t *tail)
     corral__fire(s, i);
 }
 
+/* a semaphore's waiters, first come, first served, while the first one's
+   permits are free: after a release, and after a first waiter left (the
+   one behind it may want fewer) */
+static void corral__acquire_serve(corral_sched *s, corral__counter *c)
+{
+    const corral__node *N = corral__nodes(s);
+    while (c->head != CORRAL__NIL && c->count >= N[c->head].u.t.seq) {
+        c->count -= N[c->head].u.t.seq; /* it has its permits */
+        corral__fire_first(s, &c->head, &c->tail);
+    }
+}
+
 /* every waiter on a channel's list: its wait is over, the channel closed
    or gone (corral_wait_closed tells it) */
 static void corral__fire_closed(corral_sched *s, uint32_t *head, uint32_t *tail)
@@ -164,6 +176,20 @@ bool corral_channel_try_receive(corral_sched *s, corral_channel ch, void *out, s
     return corral__chan_take(s, c, out);
 }
 
+corral_got corral_channel_take(corral_sched *s, corral_channel ch, void *out, size_t size)
+{
+    if (!corral__check(s)) return CORRAL_GOT_ERROR;
+    corral__channel *c = corral__chan_get(s, ch);
+    if (!c) { /* destroyed: nothing will come, as a wait on it is told; zero or forged: an error */
+        const bool gone = ch.index < s->pools[CORRAL__POOL_CHANNEL].cap && corral__gen_live(ch.gen);
+        corral__fail(s, NULL, CORRAL_ERR_STALE_CHANNEL);
+        return gone ? CORRAL_GOT_CLOSED : CORRAL_GOT_ERROR;
+    }
+    CORRAL__REQUIRE(s, out && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, CORRAL_GOT_ERROR);
+    if (corral__chan_take(s, c, out)) return CORRAL_GOT_VALUE;
+    return c->closed ? CORRAL_GOT_CLOSED : CORRAL_GOT_NOT_YET;
+}
+
 uint32_t corral_channel_count(const corral_sched *s, corral_channel ch)
 {
     if (!corral__check(s)) return 0;
@@ -223,7 +249,10 @@ corral_semaphore corral_semaphore_create_ex(corral_sched *s, uint32_t permits, u
 {
     const corral_semaphore none = {0, 0};
     if (!corral__check(s)) return none;
-    CORRAL__REQUIRE(s, max > 0 && permits <= max, CORRAL_ERR_BAD_VALUE_SIZE, none);
+    CORRAL__REQUIRE_AT(s, max > 0, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "a maximum of 0 permits: no acquire could ever be served", none);
+    CORRAL__REQUIRE_AT(s, permits <= max, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "more permits than the maximum", none);
     uint32_t gen = 0, i = corral__counter_create(__func__, s, CORRAL__SEMAPHORE, permits, &gen);
     if (i == CORRAL__NIL) return none;
     corral__counters(s)[i].max = max;
@@ -241,12 +270,14 @@ bool corral_semaphore_release(corral_sched *s, corral_semaphore sem, uint32_t n)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, sem.index, sem.gen, CORRAL__SEMAPHORE);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n && c->count + n <= c->max, CORRAL_ERR_BAD_VALUE_SIZE, false);
-    c->count += n;
-    while (c->head != CORRAL__NIL && c->count >= corral__nodes(s)[c->head].u.t.seq) { /* first come, first served */
-        c->count -= corral__nodes(s)[c->head].u.t.seq; /* it has its permits */
-        corral__fire_first(s, &c->head, &c->tail);
+    if (CORRAL__UNLIKELY(n > c->max - c->count)) {
+        char why[96];
+        snprintf(why, sizeof why, "%u free + %u released is past the maximum of %u", c->count, n, c->max);
+        corral__fail_at(s, NULL, CORRAL_ERR_SEMAPHORE_FULL, __func__, CORRAL__NOH, NULL, why);
+        return false;
     }
+    c->count += n;
+    corral__acquire_serve(s, c);
     return true;
 }
 
@@ -263,7 +294,8 @@ bool corral_waitgroup_add(corral_sched *s, corral_waitgroup wg, uint32_t n)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    CORRAL__REQUIRE_AT(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "the count would pass 2^32 - 1", false);
     c->count += n;
     return true;
 }
@@ -273,7 +305,8 @@ bool corral_waitgroup_done(corral_sched *s, corral_waitgroup wg)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count > 0, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    CORRAL__REQUIRE_AT(s, c->count > 0, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "a done with the count at 0: more dones than adds", false);
     if (--c->count == 0) corral__fire_all(s, &c->head, &c->tail);
     return true;
 }
@@ -440,6 +473,13 @@ static void corral__acquire_arm(corral_sched *s, corral_co *co, uint32_t i, cons
     corral__nodes(s)[i].u.t.seq = w->count ? w->count : 1u; /* the permits it wants */
     corral__counter_arm(s, co, i, w);
 }
+/* a waiter left the queue (its any fired elsewhere, it was stopped): the
+   ones behind it are served if they can be. A channel's and a wait
+   group's waiters wait on the count alone, never on the one before them. */
+static void corral__acquire_leave(corral_sched *s, const corral__node *n)
+{
+    corral__acquire_serve(s, &corral__counters(s)[n->u.t.target]);
+}
 static void corral__acquire_hash(const corral__node *n, void (*put)(void *k, uint64_t v), void *k)
 {
     if (n->u.t.seq != 1) put(k, n->u.t.seq);
@@ -580,6 +620,7 @@ static const corral__wait_part corral__semaphore_part = {
     .usable = corral__acquire_usable,
     .arm = corral__acquire_arm,
     .list = corral__counter_list,
+    .leave = corral__acquire_leave,
     .takes = true,
     .verify = corral__acquire_verify,
     .why = corral__acquire_why,
