@@ -68,7 +68,8 @@ export WINEDEBUG=-all
 export WINEPREFIX="$PWD/build/platforms/wine"
 out=build/platforms
 mkdir -p "$out"
-examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame jobs boss outpost squad"
+examples="foo_bar spawn_wave interpreter cutscene demo astar rollback savegame jobs boss outpost squad
+          guide/patrol guide/waves guide/boss_phases guide/cutscene_cues guide/dialogue guide/ui_tween guide/save_safe"
 failed=""
 
 # A kernel built without 32-bit x86 support refuses i686 programs ("Exec
@@ -131,7 +132,7 @@ for t in $want; do
     d="$out/$t"
     [ $single = 0 ] || d="$out/single-$t"
     rm -rf "$d"
-    mkdir -p "$d/obj"
+    mkdir -p "$d/obj" "$d/guide"
     if [ $single = 1 ]; then echo "== one header, $t ($cc, $model)"; else echo "== platform $t ($cc, $model)"; fi
     ok=1
     for f in $srcs; do
