@@ -471,3 +471,21 @@ Test(generators, a_frame_wait_inside_a_generator_waits_a_frame_and_gives_no_valu
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+Test(generators, verify_refuses_a_generator_tied_to_no_live_coroutine)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle g = gunner_start(s, (gunner_ctx){0});
+    corral_error err;
+    corral_co *gen = corral__resolve(s, gunner_ctx_of(s, g)->gen, &err);
+    cr_assert(gen);
+    cr_assert(corral_verify(s));
+    corral__node *n = &corral__nodes(s)[corral__sd(s, corral__meta_of(s, gen))->groups];
+    cr_assert_eq(n->kind, CORRAL__NODE_OWNED, "the tie");
+    const uint32_t owner = n->u.t.target;
+    n->u.t.target = corral__global_of(s, gen); /* tied to itself: to no live owner */
+    cr_assert_not(corral_verify(s));
+    n->u.t.target = owner;
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
