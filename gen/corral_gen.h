@@ -23,8 +23,11 @@
                                          context ends with `T result;` and
                                          NAME_call(co, ctx, T *dest) calls it
                                          (NAME_arm(co, ctx, T *dest) likewise);
-                                         NAME_gen(sched, ctx) makes it a generator,
-                                         NAME_next(sched, h, T *out) pulls its next value
+                                         NAME_gen(sched, ctx) makes it a generator
+                                         (NAME_gen_ex(sched, ctx, &opts): owner, tags),
+                                         NAME_next(sched, h, T *out) pulls its next value,
+                                         NAME_take(sched, h, T *out) the same, saying
+                                         what came (corral_got)
     DEFINE_COROUTINE(NAME) { body }      in one .c file: the step body; it
                                          sees `co` (corral_co *) and `ctx`
                                          (NAME_ctx *) and returns
@@ -217,10 +220,21 @@ constexpr corral_field_kind corral__kind_of()
     {                                                                                     \
         return corral_generator_start(sched, &name##_type, &ctx, sizeof ctx);             \
     }                                                                                     \
+    CORRAL__WRAPPER corral_handle name##_gen_ex(corral_sched *sched,                      \
+                                                CORRAL__CTX_ARG(name##_ctx) ctx,          \
+                                                const corral_start_desc *opts)            \
+    {                                                                                     \
+        return corral_generator_start_ex(sched, &name##_type, &ctx, sizeof ctx, opts);    \
+    }                                                                                     \
     CORRAL__UNUSED static inline bool name##_next(corral_sched *sched, corral_handle h,   \
                                                   result_type *out)                       \
     {                                                                                     \
         return corral_generator_next(sched, h, out, sizeof *out);                         \
+    }                                                                                     \
+    CORRAL__UNUSED static inline corral_got name##_take(corral_sched *sched, corral_handle h, \
+                                                        result_type *out)                 \
+    {                                                                                     \
+        return corral_generator_take(sched, h, out, sizeof *out);                         \
     }
 
 /* The step wrapper turns the header pointer into the typed context at a

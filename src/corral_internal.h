@@ -137,7 +137,11 @@ enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_A
 /* CORRAL__NODE_DEADLINE: a stop request's deadline (corral_request_stop), a
    wait node in a timer heap, chained with the coroutine's group nodes (it
    outlives its waits) */
-enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
+/* CORRAL__NODE_OWNED: a generator started in a coroutine's step belongs to
+   that coroutine: a wait node chained with the generator's group nodes
+   (n->co the generator), on its owner's joiners list (u.t.target the
+   owner; u.t.seq NIL), whose end stops the generator (calls.c) */
+enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNED, CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
 /* corral__node.list of a predicate: its phase's list (0 .. PH_COUNT - 1),
    the list being polled, or the phase's list for the next frame */
 #define CORRAL__PRED_POLL CORRAL__PH_MAX
@@ -187,19 +191,27 @@ static inline bool corral__timer_node(const corral__node *n)
 
 #define CORRAL__STOP_REQUESTED 0x80u
 #define CORRAL__WAIT_CLOSED 0x40u /* its last wait ended on a closed or destroyed channel */
+/* what its last wait or pull gave, beside WAIT_CLOSED (corral_wait_got):
+   0 a value (or closed, with WAIT_CLOSED), or one of these */
+#define CORRAL__GOT_MASK 0x30u
+#define CORRAL__GOT_NOTHING 0x10u /* a pull gave nothing: a stop request ended its wait */
+#define CORRAL__GOT_STOPPED 0x20u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
+#define CORRAL__GOT_ERROR 0x30u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
 /* per slot: what every coroutine has (16 bytes) */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
     uint32_t side;          /* its side record (corral__side), NIL: none */
     uint32_t born;          /* frame count at its start (low 32 bits): its age */
     uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
-    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 6 bits);
+    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 4 bits);
                                CORRAL__STOP_REQUESTED: corral_request_stop was called;
-                               CORRAL__WAIT_CLOSED: corral_wait_closed */
+                               CORRAL__WAIT_CLOSED: corral_wait_closed;
+                               CORRAL__GOT_MASK: corral_wait_got */
     uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
     uint8_t domain;         /* its time domain */
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
+CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
 
 /* A side record (arena.c): the links few coroutines have -- a call's
    caller, child and result, the joiners waiting for it, its group
@@ -559,6 +571,8 @@ struct corral_sched {
         uint32_t in_tick;    /* non-zero while a phase runs */
         uint32_t depth;      /* hooks and first steps on the C stack */
         uint32_t pulls;      /* generator pulls on the C stack (CORRAL_MAX_PULL_DEPTH) */
+        uint32_t self;       /* the coroutine whose step runs innermost outside a walk
+                                (corral__step_bare), 0: none (then run.running) */
         uint64_t frame;
     } now;
 
@@ -1095,15 +1109,24 @@ static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
     co->state = CORRAL__PAUSED;
     m->hold = hold;
 }
+/* the coroutine whose step runs innermost (a generator started now belongs
+   to it), or NULL: plain code */
+static inline corral_co *corral__stepping(const corral_sched *s)
+{
+    const uint32_t off = s->now.self ? s->now.self : s->run.running;
+    return off != 0 && off != CORRAL__NIL ? CORRAL__CO(s, off) : NULL;
+}
 /* a held generator can be pulled: its step did not wait, or its wait is over */
 static inline bool corral__gen_ready(const corral__meta *m)
 {
     return !(m->hold & CORRAL__HOLD_WAITING) || (m->hold & CORRAL__HOLD_WOKEN);
 }
-/* pulls.c: a pull of generator h (1 a value in out, 0 it ended or the pull
-   was refused, -1 it waits); its waiting pullers woken (the feature
-   CORRAL__FEATURE_PULLS: a generator's wait ended) */
-int corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size);
+/* pulls.c: a pull of generator h (what it gave; the value in out); its
+   waiting pullers woken (the feature CORRAL__FEATURE_PULLS: a generator's
+   wait ended); a generator tied to the coroutine it belongs to (a wait
+   node free, both side records free or taken: the caller checked) */
+corral_got corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size);
+void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by);
 typedef struct corral__pulls_part {
     void (*ready)(corral_sched *s, corral_co *gen);
 } corral__pulls_part;

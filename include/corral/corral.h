@@ -49,7 +49,8 @@
     waits
         corral_wait_until, corral_wait_while, corral_wait_join,
         corral_wait_join_result, corral_wait_stop, corral_wait_at, corral_await,
-        corral_wait_fired, corral_race_settle, corral_wait_closed, corral_signal_create,
+        corral_wait_fired, corral_race_settle, corral_wait_closed, corral_wait_got,
+        corral_signal_create,
         corral_signal_raise, corral_signal_set, corral_signal_reset,
         corral_signal_is_set, corral_signal_destroy, corral_future_create,
         corral_future_complete, corral_future_done, corral_future_value,
@@ -74,7 +75,8 @@
     results and joins
         corral_call, corral_call_outcome, corral_call_unless, corral_race_begin,
         corral_sync_begin, corral_arm, corral_arms_start, corral_race_winner,
-        corral_generator_start, corral_generator_next, corral_generator_pull
+        corral_generator_start, corral_generator_start_ex, corral_generator_next,
+        corral_generator_take, corral_generator_pull, corral_wait_pull
     groups and pause
         corral_stop_owner, corral_pause_owner, corral_resume_owner, corral_stop_tags,
         corral_pause_tags, corral_resume_tags, corral_request_stop,
@@ -465,7 +467,8 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
 #define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
 /* A generator's next value into *pv, waiting while the generator waits;
-   then corral_wait_closed(co) is true when it ended instead. */
+   then corral_wait_got(co) says what came (VALUE; CLOSED: it finished;
+   STOPPED; NOT_YET: a stop request for co ended the wait; ERROR). */
 #define CORRAL_PULL(co, h, pv)                                                   \
     do {                                                                         \
         while (corral_generator_pull((co), (h), (pv), sizeof *(pv)))             \
@@ -1221,6 +1224,13 @@ typedef enum corral_got {
    for a receive, drained) or destroyed: nothing was sent or received; after
    CORRAL_PULL, when the generator ended instead of giving a value. */
 CORRAL_API bool corral_wait_closed(const corral_co *co);
+/* After a wait, in one answer (API.md, "What a take gave"): a receive
+   (CORRAL_RECEIVE; the member of an any that fired) gave VALUE or CLOSED; a
+   pull (CORRAL_PULL) VALUE, CLOSED (the generator finished), STOPPED (it
+   ended otherwise), NOT_YET (a stop request ended the wait) or ERROR (the
+   wait or pull was refused). Any other wait: VALUE, or ERROR when it was
+   refused. */
+CORRAL_API corral_got corral_wait_got(const corral_co *co);
 
 /* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
    the order they began waiting (when they resume: API.md, "When a
@@ -1485,19 +1495,36 @@ CORRAL_API int corral_race_winner(const corral_co *co);
     corral_generator_start makes it without stepping it (held, in no lane:
     corral_resume does not take it). corral_generator_next runs its step
     now, on the caller's stack, to its next value (true, the value in
-    *out, of the type's result size) or its end (false; it ends FINISHED
-    and its handle goes stale). A generator's step may start, stop, raise
-    and pull, not wait: a wait ends it (BAD_WAIT). Zero allocation: it is a
-    coroutine in its slot, in snapshots and saves like any other.
+    *out, of the type's result size) or not (false: it ended, or it waits;
+    corral_generator_take tells which). Its step gives a value with
+    CORRAL_YIELD_VALUE (the plain yield); any other wait, a frame wait
+    included, holds it without a value until the wait is over. A generator
+    started in a step belongs to that step's coroutine and ends with it
+    (PARENT_STOPPED); one started from plain code belongs to the game, and
+    corral_generator_start_ex gives it an owner and tags for the group
+    operations. Zero allocation: it is a coroutine in its slot, in
+    snapshots and saves like any other.
 */
 CORRAL_API corral_handle corral_generator_start(corral_sched *sched, const corral_type *type, const void *ctx,
                                                 size_t ctx_size);
+/* The same with an owner, tags and a time domain (opts->phase and
+   opts->single must be zero: CORRAL_ERR_BAD_START). */
+CORRAL_API corral_handle corral_generator_start_ex(corral_sched *sched, const corral_type *type, const void *ctx,
+                                                   size_t ctx_size, const corral_start_desc *opts);
 CORRAL_API bool corral_generator_next(corral_sched *sched, corral_handle h, void *out, size_t out_size);
+/* A pull in one answer: VALUE (in *out), NOT_YET (it waits), CLOSED (it
+   finished now), STOPPED (it ended otherwise now), ERROR (a bad or stale
+   handle, a bad size: corral_last_error says which). */
+CORRAL_API corral_got corral_generator_take(corral_sched *sched, corral_handle h, void *out, size_t out_size);
 /* From a step: pulls the generator's next value into out. False: go on
-   (a value in out, or corral_wait_closed(co): it ended). True: it waits
-   (its step waited): return CORRAL_YIELD and pull again when resumed.
-   CORRAL_PULL(co, h, &ctx->v) is the loop. */
+   (corral_wait_got(co) says what came). True: it waits (its step waited):
+   return CORRAL_YIELD and pull again when resumed. A stop request for co
+   ends the wait. CORRAL_PULL(co, h, &ctx->v) is the loop. */
 CORRAL_API bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size);
+/* A wait until generator h can be pulled (its wait is over) or has ended:
+   alone or a member of an any or all, beside a timeout or
+   corral_wait_stop(); then corral_generator_take takes the value. */
+CORRAL_API corral_wait corral_wait_pull(corral_handle h);
 
 /* ---------------------------------------------------------------- GROUPS AND PAUSE */
 /*

@@ -180,7 +180,8 @@ static const corral__wait_part corral__join_part = {
 
 /* its joiners' waits are over; those that asked get its result when it
    finished (where their context has room for it: a loaded place is
-   checked here) */
+   checked here); its pullers are told how it ended (corral_wait_got); the
+   generators that belong to it end (PARENT_STOPPED, as an awaited child) */
 static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__type_entry *te, corral_end_reason why)
 {
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side];
@@ -188,7 +189,18 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
     const uint32_t size = te->vt->result_size;
     while (sd->joiners_head != CORRAL__NIL) {
         uint32_t i = sd->joiners_head;
-        const corral__node *n = &corral__nodes(s)[i];
+        corral__node *n = &corral__nodes(s)[i];
+        if (n->kind == CORRAL__NODE_OWNED) { /* its generator's chain frees the node */
+            corral_co *gen = CORRAL__CO(s, n->co);
+            corral__list_unlink(s, l, i);
+            n->attached = 0;
+            if (corral__state_alive(gen->state)) /* not one ending already (a loaded tie that loops back) */
+                corral__stop_co(s, gen, why == CORRAL_END_DESTROYED ? CORRAL_END_DESTROYED : CORRAL_END_PARENT_STOPPED);
+            continue;
+        }
+        if (n->kind == CORRAL_WAIT_PULL)
+            corral__meta_of(s, CORRAL__CO(s, n->co))->stop_why |=
+                (uint8_t)(CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
         if (n->u.t.seq != CORRAL__NIL && why == CORRAL_END_FINISHED && size) {
             corral_co *j = CORRAL__CO(s, n->co);
             if (corral__ctx_holds(&corral__types(s)[j->type], n->u.t.seq, size))

@@ -91,10 +91,12 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_fire(s, corral__co_of_global(s, N[i].u.t.target));
-            else if (N[i].kind == CORRAL_WAIT_STOP && N[i].attached == 1)
-                stop = i;
+            else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && m->mode == CORRAL__MODE_ONE)) &&
+                     N[i].attached == 1)
+                stop = i; /* a stop wait; or a pull (CORRAL_PULL), which then gives nothing */
         }
         if (stop != CORRAL__NIL) { /* what lies below it ends with the wait, or has its own request */
+            if (N[stop].kind == CORRAL_WAIT_PULL) corral__detach(s, stop); /* off its generator's list */
             corral__fire(s, stop);
             return;
         }
@@ -123,7 +125,8 @@ static bool corral__request_stop(const char *call, corral_sched *s, corral_co *c
         }
     }
     corral__request_flag(s, co);
-    if (corral__wait_part_of(CORRAL_WAIT_STOP)) corral__request_fire(s, co); /* stop waits exist */
+    if (corral__wait_part_of(CORRAL_WAIT_STOP) || corral__wait_part_of(CORRAL_WAIT_PULL))
+        corral__request_fire(s, co); /* stop waits or pulls exist */
     return true;
 }
 

@@ -108,11 +108,14 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
                                                             bool plain)
 {
     corral_sched *prev = corral__tls_sched;
+    const uint32_t outer = s->now.self;
     corral__tls_sched = s;
     s->now.depth++;
+    s->now.self = corral__co_off(s, co);
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
     corral_result r = !plain && s->prof.instrument ? corral__step_profiled(s, co) : step(co);
+    s->now.self = outer;
     s->now.depth--;
     corral__tls_sched = prev;
     *pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;

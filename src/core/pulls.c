@@ -14,67 +14,147 @@
 #include <stdio.h>
 #include <string.h>
 
-/* a generator's step, now: 1 when it yielded a value (held again), -1 when
-   it waits (held, its wait armed), 0 when it ended or was refused */
-static int corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
+/* a generator's step, now: VALUE (held again), NOT_YET (it waits: held,
+   its wait armed), CLOSED (it finished), STOPPED (it ended otherwise) or
+   ERROR (refused: too deep) */
+static corral_got corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
 {
     if (s->now.pulls >= CORRAL_MAX_PULL_DEPTH) { /* each pull is a C frame: bounded, not the stack's end */
         corral__fail_at(s, NULL, CORRAL_ERR_PULL_DEPTH, "corral_generator_next", corral__handle_of(s, co), NULL, NULL);
-        return 0;
+        return CORRAL_GOT_ERROR;
     }
     s->now.pulls++;
     m->hold = CORRAL__HOLD_GENERATOR; /* its wait, if any, is over */
     bool top = corral__top_begin(s), pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    int value = r == CORRAL_YIELD && co->state == CORRAL__RUNNING ? 1 : 0;
-    if (value) { /* held again, for the next pull */
+    corral_got got = CORRAL_GOT_VALUE;
+    if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING) { /* held again, for the next pull */
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m, CORRAL__HOLD_GENERATOR);
     } else if (r == CORRAL_YIELD && co->state == CORRAL__WAITING) { /* held, its wait armed: a wake marks it WOKEN */
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m, CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING);
-        value = -1;
+        got = CORRAL_GOT_NOT_YET;
     } else {
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED,
-                      CORRAL__NIL);
+        const corral_end_reason why = co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED;
+        corral__end_m(s, co, m, why, CORRAL__NIL);
+        got = why == CORRAL_END_FINISHED ? CORRAL_GOT_CLOSED : CORRAL_GOT_STOPPED;
     }
     corral__top_end(s, top);
     s->now.pulls--;
-    return value;
+    return got;
+}
+
+/* ---- who a generator belongs to (API.md, "Generators"): one started in a
+   step belongs to that step's coroutine, whose end stops it (a node of
+   kind CORRAL__NODE_OWNED, chained with the generator's group nodes, on
+   the owner's joiners list); one started from plain code to the game */
+
+/* the coroutine a generator started now belongs to, or NULL: the one whose
+   step runs (a cleanup hook's coroutine has ended its ties already) */
+static corral_co *corral__gen_owner(corral_sched *s)
+{
+    corral_co *by = corral__stepping(s);
+    return by && corral__state_alive(by->state) ? by : by && by->state == CORRAL__STOPPING ? by : NULL;
+}
+
+void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
+{
+    corral__groups_use(); /* the generator's end leaves its chain */
+    corral__calls_use();  /* the owner's end walks its joiners */
+    corral__side *bs = corral__side_take("corral_generator_start", s, corral__meta_of(s, by));
+    corral__side *gs = corral__side_take("corral_generator_start", s, corral__meta_of(s, gen));
+    const uint32_t i = corral__node_alloc(s);
+    corral__node *n = &corral__nodes(s)[i];
+    n->co = corral__co_off(s, gen);
+    n->kind = CORRAL__NODE_OWNED;
+    n->member = 0;
+    n->list = 0;
+    n->u.t.due = 0.0;
+    n->u.t.seq = CORRAL__NIL;
+    n->u.t.target = corral__global_of(s, by);
+    n->attached = 1;
+    n->order = s->nodes.order++;
+    n->sibling = gs->groups;
+    gs->groups = i;
+    corral__list_push(s, (corral__list){&bs->joiners_head, &bs->joiners_tail}, i);
+}
+
+static corral_handle corral__gen_start(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
+                                       size_t ctx_size, const corral_start_desc *opts)
+{
+    corral_handle h = {0, 0};
+    if (!corral__check_in(s, call)) return h;
+    const uint64_t owner = opts ? opts->owner : 0;
+    const uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
+    CORRAL__REQUIRE_AT(s, !opts || (opts->phase == CORRAL_PHASE_DEFAULT && opts->single == CORRAL_SINGLE_NONE),
+                       CORRAL_ERR_BAD_START, call, CORRAL__NOH, NULL,
+                       "a generator lives in no phase and has no single mode: give it an owner, tags, a domain", h);
+    CORRAL__REQUIRE_AT(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, h);
+    corral_co *by = corral__gen_owner(s);
+    if (by) { /* its tie to its owner: a wait node and both side records, before anything is taken */
+        if (s->nodes.wait_free_count == 0) {
+            s->nodes.wait_failures++;
+            corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, by,
+                            "a generator started in a step takes a wait node: its tie to the coroutine it belongs to");
+            return h;
+        }
+        const uint32_t sides = 1u + (corral__meta_of(s, by)->side == CORRAL__NIL ? 1u : 0u);
+        if (s->sides.free_count < sides) {
+            s->sides.failures++;
+            corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, by,
+                            "a generator started in a step and its owner take a side record each");
+            return h;
+        }
+    }
+    corral__meta *m;
+    corral_co *co = corral__create(call, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, owner, tags, &h, &m);
+    if (!co) return (corral_handle){0, 0};
+    m->domain = (uint8_t)domain;
+    corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
+    if (by) corral__gen_own(s, co, by);
+    return h;
 }
 
 corral_handle corral_generator_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
 {
-    corral_handle h = {0, 0};
-    if (!corral__check(s)) return h;
-    corral__meta *m;
-    corral_co *co = corral__create(__func__, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, 0, 0, &h, &m);
-    if (!co) return (corral_handle){0, 0};
-    corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
-    return h;
+    return corral__gen_start(__func__, s, vt, ctx, ctx_size, NULL);
 }
 
-/* 1 a value in out, 0 it ended (or the pull was refused, the error
-   set), -1 it waits (NOT_READY, not logged: pull again later) */
-int corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size)
+corral_handle corral_generator_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                                        const corral_start_desc *opts)
+{
+    return corral__gen_start(__func__, s, vt, ctx, ctx_size, opts);
+}
+
+/* a pull of generator h: what it gave (NOT_YET: it waits, NOT_READY set,
+   not logged: pull again later) */
+corral_got corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size)
 {
     corral_co *co = corral__live(call, s, h);
-    if (!co) return 0;
+    if (!co) return CORRAL_GOT_ERROR;
     corral__meta *m = corral__meta_of(s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
     CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (m->hold & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
-                       call, h, NULL, "not a generator (corral_generator_start), or its step is running", 0);
+                       call, h, NULL, "not a generator (corral_generator_start), or its step is running",
+                       CORRAL_GOT_ERROR);
     CORRAL__REQUIRE_AT(s, (out || !out_size) && out_size == te->vt->result_size, CORRAL_ERR_BAD_DEST, call, h, NULL,
-                       "its size is not the type's result size", 0);
-    int r = corral__gen_ready(m) ? corral__gen_step(s, co, m) : -1;
-    if (r < 0) s->last_error = CORRAL_ERR_NOT_READY;
-    if (r > 0 && out_size) memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
-    return r;
+                       "its size is not the type's result size", CORRAL_GOT_ERROR);
+    const corral_got got = corral__gen_ready(m) ? corral__gen_step(s, co, m) : CORRAL_GOT_NOT_YET;
+    if (got == CORRAL_GOT_NOT_YET) s->last_error = CORRAL_ERR_NOT_READY;
+    if (got == CORRAL_GOT_VALUE && out_size)
+        memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
+    return got;
 }
 
 bool corral_generator_next(corral_sched *s, corral_handle h, void *out, size_t out_size)
 {
-    return corral__check(s) && corral__generator_pull(__func__, s, h, out, out_size) > 0;
+    return corral__check(s) && corral__generator_pull(__func__, s, h, out, out_size) == CORRAL_GOT_VALUE;
+}
+
+corral_got corral_generator_take(corral_sched *s, corral_handle h, void *out, size_t out_size)
+{
+    return corral__check(s) ? corral__generator_pull(__func__, s, h, out, out_size) : CORRAL_GOT_ERROR;
 }
 
 /* Step a paused coroutine once, at once (corral_step_once). */
@@ -94,7 +174,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
         return false;
     }
     if (m->hold & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
-        if (corral__gen_ready(m)) corral__gen_step(s, co, m);
+        if (corral__gen_ready(m)) (void)corral__gen_step(s, co, m);
         return true;
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
@@ -184,21 +264,37 @@ void corral__pulls_use(void)
     corral__wait_parts_add(CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part);
 }
 
+corral_wait corral_wait_pull(corral_handle h)
+{
+    corral__pulls_use();
+    corral_wait w = corral__wait_of(CORRAL_WAIT_PULL);
+    w.co = h;
+    return w;
+}
+
 bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__pulls_use();
-    corral__meta_of(s, co)->stop_why &= (uint8_t)~CORRAL__WAIT_CLOSED;
-    const int r = corral__generator_pull(__func__, s, h, out, out_size);
-    if (r > 0) return false; /* a value: go on */
-    if (r == 0) { /* it ended (or the pull was refused, the error set): the stream is over */
-        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED;
+    corral__meta *m = corral__meta_of(s, co);
+    const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
+    m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
+    corral_error err;
+    if ((told & CORRAL__WAIT_CLOSED) && !corral__resolve(s, h, &err)) { /* it ended while this one waited: */
+        m->stop_why |= told;                                             /* its end said how (calls.c) */
         return false;
     }
-    corral_wait w;
-    memset(&w, 0, sizeof w);
-    w.kind = CORRAL_WAIT_PULL;
-    w.co = h;
-    return corral_await(co, w); /* true: wait for it; false: it can be pulled again (or a malformed wait) */
+    switch (corral__generator_pull(__func__, s, h, out, out_size)) {
+    case CORRAL_GOT_VALUE: return false; /* a value: go on */
+    case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
+    case CORRAL_GOT_STOPPED: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED; return false;
+    case CORRAL_GOT_ERROR: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR; return false;
+    case CORRAL_GOT_NOT_YET: break;
+    }
+    if (m->stop_why & CORRAL__STOP_REQUESTED) { /* asked to stop: a pull does not wait any more */
+        m->stop_why |= CORRAL__GOT_NOTHING;
+        return false;
+    }
+    return corral_await(co, corral_wait_pull(h)); /* true: wait for it; false: pull again (or malformed) */
 }

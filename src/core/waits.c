@@ -167,6 +167,10 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
 corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
     if (n->kind >= CORRAL__NODE_OWNER) return corral__groups()->list(s, n); /* one exists: groups are in use */
+    if (n->kind == CORRAL__NODE_OWNED) { /* its owner's joiners list (the owner has a side record) */
+        corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side];
+        return (corral__list){&sd->joiners_head, &sd->joiners_tail};
+    }
     const corral__wait_part *p = corral__wait_part_of(n->kind);
     return p && p->list ? p->list(s, n) : (corral__list){NULL, NULL};
 }
@@ -440,7 +444,16 @@ bool corral_await(corral_co *co, corral_wait w)
         corral__unwait(s, co);
     }
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].fired = -1;
-    m->stop_why &= (uint8_t)~CORRAL__WAIT_CLOSED;
+    m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
+    /* A generator is in no lane: a frame or phase wait in its step is a
+       wait of one frame, not the plain yield that gives its value. */
+    if ((m->hold & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
+        (corral__kinds[w.kind].how == CORRAL__HOW_FRAME || corral__kinds[w.kind].how == CORRAL__HOW_PHASE))
+    {
+        const char *text = w.text;
+        w = corral_wait_frames(1);
+        w.text = text;
+    }
     /* Waits without a node only set the phase the yield lands in; the
        flags tell corral__land what else the step asked for (the last
        await of a step wins). */
@@ -479,6 +492,7 @@ bool corral_await(corral_co *co, corral_wait w)
     }
     if (r == -3) return true; /* what it waits on is gone: a plain yield, so a loop that
                                  waits on it again is not a loop that never yields */
+    if (r == -1) m->stop_why |= CORRAL__GOT_ERROR; /* malformed: corral_wait_got says so */
     return r == 1;
 }
 
@@ -493,6 +507,19 @@ bool corral_wait_closed(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
+}
+
+corral_got corral_wait_got(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    if (!s) return CORRAL_GOT_ERROR;
+    const uint32_t why = corral__meta_of(s, co)->stop_why;
+    switch (why & CORRAL__GOT_MASK) {
+    case CORRAL__GOT_NOTHING: return CORRAL_GOT_NOT_YET;
+    case CORRAL__GOT_STOPPED: return CORRAL_GOT_STOPPED;
+    case CORRAL__GOT_ERROR: return CORRAL_GOT_ERROR;
+    default: return (why & CORRAL__WAIT_CLOSED) ? CORRAL_GOT_CLOSED : CORRAL_GOT_VALUE;
+    }
 }
 
 uint64_t corral__debug_visits(const corral_sched *s)

@@ -17,7 +17,8 @@
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 6u /* 6: a predicate's argument as a place or a number, never an address;
+#define CORRAL__SAVE_VERSION 7u /* 7: the coroutine a generator belongs to, what a
+                                   wait or pull gave; 6: a predicate's argument as a place or a number, never an address;
                                    5: channels' capacities and closes, signals that stay
                                    set, semaphores' maximums and waits for n permits, a
                                    wait ended by a close; 4: each time domain's parent; 3: handle fields have kinds of
@@ -183,9 +184,13 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, delta, 4);
     /* groups: owner, tags, when it joined them */
     uint64_t owner = 0;
-    uint32_t tags = 0, gorder = 0;
+    uint32_t tags = 0, gorder = 0, by = CORRAL__NIL;
     for (uint32_t i = sd->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_DEADLINE) continue; /* saved below */
+        if (N[i].kind == CORRAL__NODE_OWNED) { /* saved below */
+            by = corral__ref_of(s, N[i].u.t.target);
+            continue;
+        }
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else tags |= 1u << N[i].u.g.tag;
         gorder = N[i].order;
@@ -194,12 +199,15 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, tags, 4);
     corral__put_u(io, gorder, 4);
     corral__put_u(io, m->domain, 1);
-    corral__put_u(io, ((m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((m->stop_why & CORRAL__WAIT_CLOSED) ? 2u : 0u),
-                  1); /* version 5: and whether its last wait ended on a close */
+    corral__put_u(io, ((m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((m->stop_why & CORRAL__WAIT_CLOSED) ? 2u : 0u) |
+                          (uint32_t)(m->stop_why & CORRAL__GOT_MASK) >> 2 | (by != CORRAL__NIL ? 16u : 0u),
+                  1); /* version 5: and whether its last wait ended on a close; 7: what it gave (bits 2-3),
+                         whether it belongs to a coroutine (bit 4) */
     const uint32_t dl = corral__deadline_of(s, co); /* a stop request's deadline: its due time on its domain's clock */
     corral__put_u(io, dl != CORRAL__NIL ? 1u : 0u, 1);
     corral__put_f64(io, dl != CORRAL__NIL ? N[dl].u.t.due : 0.0);
     corral__put_u(io, dl != CORRAL__NIL ? N[dl].u.t.seq : 0u, 4);
+    if (by != CORRAL__NIL) corral__put_u(io, by, 4); /* version 7: the coroutine a generator belongs to */
     /* its wait nodes */
     uint32_t count = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) count++;
@@ -369,7 +377,8 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order = UINT32_MAX;
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
-                        if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE)
+                        if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
+                            corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
                             order = corral__nodes(s)[i].order;
                     if (order == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
                     if (!pass) {
@@ -441,6 +450,7 @@ typedef struct corral__lco {
     uint32_t deadline_seq;
     uint16_t pending;
     uint32_t point, age, parent, child, dest_field, delta, tags, gorder;
+    uint32_t by; /* the coroutine a generator belongs to, NIL */
     uint64_t owner;
     uint32_t nwaits;
     corral__lwait w[CORRAL__SAVE_MAX_WAITS];
@@ -532,6 +542,7 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         c->deadline = corral__get_f64(io);
         c->deadline_seq = (uint32_t)corral__get_u(io, 4);
     }
+    c->by = L->version >= 7 && (c->stop_requested & 16u) ? (uint32_t)corral__get_u(io, 4) : CORRAL__NIL;
     c->nwaits = (uint32_t)corral__get_u(io, 1);
     if (c->nwaits > CORRAL__SAVE_MAX_WAITS) {
         corral__io_fail(io, "a coroutine has too many wait nodes");
@@ -983,7 +994,7 @@ static bool corral__lcheck(corral__loader *L)
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
         if (c.phase >= s->run.phases || (c.contract & ~CORRAL__FIRST_FLAG) || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
-            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
+            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 7 ? 31 : L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
         const bool gen_waits = c.hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
@@ -1008,12 +1019,15 @@ static bool corral__lcheck(corral__loader *L)
         }
         if (c.child != CORRAL__NIL && (corral__lfind(L, c.child) == CORRAL__NIL || c.child == index))
             return corral__lfail(L, "a coroutine of type %s awaits a child the save does not hold%s", tn, none);
+        if (c.by != CORRAL__NIL && (!(c.hold & CORRAL__HOLD_GENERATOR) || c.by == index || corral__lfind(L, c.by) == CORRAL__NIL))
+            return corral__lfail(L, "a generator of type %s belongs to a coroutine the save does not hold%s", tn, none);
         if (c.dest_field != CORRAL__NIL && !corral__ldest_fits(L, t, c.dest_field, c.delta, c.child))
             return corral__lfail(L, "type %s: a call's destination field is gone from this build, or smaller than "
                                     "the child's result%s", tn, none);
         group_nodes += corral__nodes_needed(c.owner, c.tags);
-        wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u);
-        sides += corral__lneeds_side(&c) || c.owner || c.tags || c.has_deadline;
+        wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
+        sides += corral__lneeds_side(&c) || c.owner || c.tags || c.has_deadline || c.by != CORRAL__NIL;
+        joins += c.by != CORRAL__NIL; /* its owner's joiners list */
         for (uint32_t w = 0; w < c.nwaits; w++) joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
         if (c.has_deadline > 1 || (c.has_deadline && !corral__due_ok(c.deadline)))
             return corral__lfail(L, "a stop deadline of type %s is out of range%s", tn, none);
@@ -1348,6 +1362,7 @@ static void corral__lapply(corral__loader *L)
         m->domain = c.domain;
         if (c.stop_requested & 1u) m->stop_why |= CORRAL__STOP_REQUESTED;
         if (c.stop_requested & 2u) m->stop_why |= CORRAL__WAIT_CLOSED;
+        m->stop_why |= (uint8_t)((c.stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
         m->hold = c.hold;
         m->mode = c.mode;
         if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) corral__races_use(); /* its arms end through it */
@@ -1397,6 +1412,13 @@ static void corral__lapply(corral__loader *L)
         corral__side_take("corral_load", s, corral__meta_of(s, co)); /* counted by the check */
         corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
                             c.deadline, c.deadline_seq, false);
+    }
+    /* each generator's tie to the coroutine it belongs to */
+    for (uint32_t i = 0; i < L->nco; i++) {
+        uint32_t index;
+        corral__lrecord(L, i, &c, &index);
+        if (c.by == CORRAL__NIL) continue;
+        corral__gen_own(s, corral__lco_at(s, index, NULL), corral__lco_at(s, c.by, NULL)); /* counted by the check */
     }
     /* the run order, then each coroutine's state */
     for (int defer = 0; defer < 2; defer++) {

@@ -611,7 +611,7 @@ static void corral__hnode(corral__hasher *k, const corral__node *n)
     corral__h64(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
     if (corral__timer_node(n)) {
         corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
-    } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM) {
+    } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM || n->kind == CORRAL__NODE_OWNED) {
         corral__h64(k, n->u.t.target);
         const corral__wait_part *p = corral__node_part_of(n->kind);
         if (p && p->hash) p->hash(n, corral__hput, k);

@@ -392,10 +392,12 @@ static bool corral__verify_list(corral__image *m, uint32_t head, uint32_t tail, 
                        : r.by == CORRAL__BY_LIST ? nd->list
                        : r.by == CORRAL__BY_BUCKET ? nd->u.g.bucket
                                                    : nd->u.g.tag;
-        if ((nd->kind != r.kind && nd->kind != r.kind2) || got != r.want || nd->prev != prev || nd->attached != 1)
+        const bool owned = r.kind == CORRAL_WAIT_JOIN && nd->kind == CORRAL__NODE_OWNED; /* a generator it owns */
+        if ((nd->kind != r.kind && nd->kind != r.kind2 && !owned) || got != r.want || nd->prev != prev ||
+            nd->attached != 1)
             CORRAL__BAD("a wait list holds a node of another kind, container or link");
         if (r.group && nd->list != 0) CORRAL__BAD("a group node is on a side list between operations");
-        if (!corral__in_chain(m, i, nd, r.group)) CORRAL__BAD("a listed node is in no chain of its coroutine");
+        if (!corral__in_chain(m, i, nd, r.group || owned)) CORRAL__BAD("a listed node is in no chain of its coroutine");
         prev = i;
         i = nd->next;
     }
@@ -567,7 +569,7 @@ static bool corral__verify_nodes(corral__image *m)
             CORRAL__BAD("a race or sync counts its arms wrong");
         wait_used += len;
         len = 0;
-        uint32_t deadlines = 0;
+        uint32_t deadlines = 0, owned = 0;
         for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
             const corral__node *nd = corral__inode(m, i, &nt);
             if (!nd) CORRAL__BAD("a group chain holds an untouched node");
@@ -577,6 +579,15 @@ static bool corral__verify_nodes(corral__image *m)
                     nd->next >= s->timers.heap_len[nd->list] || corral__iheap(m, nd->list, nd->next) != i)
                     CORRAL__BAD("a stop deadline is not one wait node in a heap");
                 wait_used++;
+            } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
+                if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
+                    !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
+                    !corral__iglobal(s, nd->u.t.target, &pci, &pk) ||
+                    !corral__state_alive(corral__ico(m, pci, pk, &pct)->state))
+                    CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
+                                "a generator belongs to one");
+                wait_used++;
+                listed++; /* attached: found on its owner's joiners list below */
             } else {
                 if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
                 if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
