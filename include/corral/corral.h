@@ -600,7 +600,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(NOT_IN_STEP, "the call needs a running coroutine (call it from a step)")          \
     X(BAD_TYPE, "the vtable is malformed (step, context, result or a field)")           \
     X(BAD_DT, "dt is negative, infinite or NaN (counts as 0), or a scale out of range") \
-    X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")                  \
+    X(NOT_A_SCHED, "the pointer is not a live scheduler of this copy of corral (destroyed?)") \
     X(WRONG_TYPE, "the coroutine is of another type than the one asked for")            \
     X(BAD_WAIT, "the wait is malformed (unknown kind, bad member of all/any, n > 16)")   \
     X(WAIT_POOL_EXHAUSTED, "no free wait node (raise desc.max_wait_nodes)")             \
