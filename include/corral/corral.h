@@ -407,8 +407,6 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
                           "corral: CORRAL_BEGIN_AT in a body without named points: " \
                           "define it with DEFINE_COROUTINE_AT(NAME, POINTS)"); \
     CORRAL__OPENED(3)                                                 \
-    enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
-    CORRAL__STATIC_ASSERT(corral__pt_end_ <= CORRAL__AUTO_POINTS, "corral: too many named points"); \
     CORRAL__CHECK_POINTS(co, POINTS);                                 \
     switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
 #define CORRAL_END(co)  \
@@ -439,7 +437,20 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
         }                                                 \
     } while (0)
 #define CORRAL__YIELD_UNNAMED(co, started) CORRAL__YIELD_IF(co, started, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
-#define CORRAL__YIELD_NAMED(co, started, pt) CORRAL__YIELD_IF(co, started, corral__pt_##pt, CORRAL__CHECK_NAMED)
+/* at the named point pt: its id is its place in the type's POINTS list
+   (struct NAME_points, corral_gen.h), held in an enum so that a name not
+   on the list is one error, "no member named 'pt' in struct NAME_points";
+   kept XOR CORRAL__POINT_MASK, so the 0 a compiler gives the enum after
+   that error is no case CORRAL_BEGIN_AT's 0 would clash with */
+#define CORRAL__YIELD_NAMED(co, started, pt)                                                    \
+    do {                                                                                        \
+        CORRAL__CHECK_NAMED;                                                                    \
+        enum {                                                                                  \
+            corral__point_ = (sizeof(corral__points->pt) - sizeof(corral__points->corral__start_)) \
+                             ^ CORRAL__POINT_MASK                                               \
+        };                                                                                      \
+        CORRAL__YIELD_IF(co, started, corral__point_ ^ CORRAL__POINT_MASK, (void)0);            \
+    } while (0)
 /* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
    once when the wait is already over. The text of what it waits for is
    the macro's argument as written. */
@@ -551,7 +562,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
 #define CORRAL_RACE(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__))
 #define CORRAL_SYNC(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__))
 /* Named points: the same waits, resuming at the point `pt` of the list */
-#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt, CORRAL__CHECK_NAMED)
+#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_NAMED(co, 1, pt)
 #define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), #w)), pt)
 #define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_NAMED(co, name##_call((co), __VA_ARGS__), pt)
 #define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
