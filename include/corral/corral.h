@@ -457,23 +457,44 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
 #define CORRAL_AWAIT(co, w) CORRAL__AWAIT_T(co, w, #w)
 #define CORRAL__AWAIT_T(co, w, text) \
     CORRAL__YIELD_UNNAMED(co, corral_await((co), corral_wait_text((w), (text))))
+/* Each shorthand that waits, then its _AT form: the same wait at the named
+   point pt (API.md, "Resume points"). */
+#define CORRAL__AWAIT_T_AT(co, pt, w, text) \
+    CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), (text))), pt)
 #define CORRAL_WAIT_NEXT_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_next_frame(), "")
+#define CORRAL_WAIT_NEXT_FRAME_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_next_frame(), "")
 #define CORRAL_WAIT_FRAMES(co, n) CORRAL__AWAIT_T(co, corral_wait_frames(n), #n)
+#define CORRAL_WAIT_FRAMES_AT(co, pt, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_frames(n), #n)
 #define CORRAL_WAIT_SECONDS(co, t) CORRAL__AWAIT_T(co, corral_wait_seconds(t), #t)
+#define CORRAL_WAIT_SECONDS_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_seconds(t), #t)
 #define CORRAL_WAIT_REALTIME(co, t) CORRAL__AWAIT_T(co, corral_wait_realtime(t), #t)
+#define CORRAL_WAIT_REALTIME_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_realtime(t), #t)
 #define CORRAL_WAIT_AT(co, t) CORRAL__AWAIT_T(co, corral_wait_at(t), #t)
+#define CORRAL_WAIT_AT_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_at(t), #t)
 #define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_fixed_update(), "")
+#define CORRAL_WAIT_FIXED_UPDATE_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_fixed_update(), "")
 #define CORRAL_WAIT_LATE_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_late_update(), "")
+#define CORRAL_WAIT_LATE_UPDATE_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_late_update(), "")
 #define CORRAL_WAIT_END_OF_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_end_of_frame(), "")
+#define CORRAL_WAIT_END_OF_FRAME_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_end_of_frame(), "")
 #define CORRAL_WAIT_PHASE(co, p) CORRAL__AWAIT_T(co, corral_wait_phase(p), #p)
+#define CORRAL_WAIT_PHASE_AT(co, pt, p) CORRAL__AWAIT_T_AT(co, pt, corral_wait_phase(p), #p)
 #define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_until((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_UNTIL_AT(co, pt, fn, user) CORRAL__AWAIT_T_AT(co, pt, corral_wait_until((fn), (user)), #fn "(" #user ")")
 #define CORRAL_WAIT_WHILE(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_while((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_WHILE_AT(co, pt, fn, user) CORRAL__AWAIT_T_AT(co, pt, corral_wait_while((fn), (user)), #fn "(" #user ")")
 #define CORRAL_WAIT_SIGNAL(co, sig) CORRAL__AWAIT_T(co, corral_wait_signal(sig), #sig)
+#define CORRAL_WAIT_SIGNAL_AT(co, pt, sig) CORRAL__AWAIT_T_AT(co, pt, corral_wait_signal(sig), #sig)
 #define CORRAL_WAIT_FUTURE(co, f) CORRAL__AWAIT_T(co, corral_wait_future(f), #f)
+#define CORRAL_WAIT_FUTURE_AT(co, pt, f) CORRAL__AWAIT_T_AT(co, pt, corral_wait_future(f), #f)
 #define CORRAL_WAIT_JOIN(co, h) CORRAL__AWAIT_T(co, corral_wait_join(h), #h)
+#define CORRAL_WAIT_JOIN_AT(co, pt, h) CORRAL__AWAIT_T_AT(co, pt, corral_wait_join(h), #h)
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
+#define CORRAL_WAIT_ALL_AT(co, pt, ws, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
+#define CORRAL_WAIT_ANY_AT(co, pt, ws, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_any((ws), (n)), #ws)
 #define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
+#define CORRAL_WAIT_STOP_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_stop(), "")
 /* A generator's next value into *pv, waiting while the generator waits;
    then corral_wait_closed(co) is true when it ended instead. */
 #define CORRAL_PULL(co, h, pv)                                                   \
@@ -518,10 +539,15 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
     } while (0)
 /* Channels, semaphores, wait groups: pv points into the context */
 #define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_SEND_AT(co, pt, ch, pv) CORRAL__AWAIT_T_AT(co, pt, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_RECEIVE_AT(co, pt, ch, pv) CORRAL__AWAIT_T_AT(co, pt, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_ACQUIRE(co, sem) CORRAL__AWAIT_T(co, corral_wait_acquire(sem), #sem)
+#define CORRAL_ACQUIRE_AT(co, pt, sem) CORRAL__AWAIT_T_AT(co, pt, corral_wait_acquire(sem), #sem)
 #define CORRAL_ACQUIRE_N(co, sem, n) CORRAL__AWAIT_T(co, corral_wait_acquire_n((sem), (n)), #sem ", " #n)
+#define CORRAL_ACQUIRE_N_AT(co, pt, sem, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_acquire_n((sem), (n)), #sem ", " #n)
 #define CORRAL_WAIT_GROUP(co, wg) CORRAL__AWAIT_T(co, corral_wait_group(wg), #wg)
+#define CORRAL_WAIT_GROUP_AT(co, pt, wg) CORRAL__AWAIT_T_AT(co, pt, corral_wait_group(wg), #wg)
 /* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
    CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
 #define CORRAL_CALL(co, name, ...) CORRAL__YIELD_UNNAMED(co, name##_call((co), __VA_ARGS__))
@@ -563,7 +589,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
 #define CORRAL_SYNC(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__))
 /* Named points: the same waits, resuming at the point `pt` of the list */
 #define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_NAMED(co, 1, pt)
-#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), #w)), pt)
+#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__AWAIT_T_AT(co, pt, w, #w)
 #define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_NAMED(co, name##_call((co), __VA_ARGS__), pt)
 #define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
     CORRAL__YIELD_NAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__), pt)
