@@ -195,12 +195,30 @@ static bool corral__made_elsewhere(const corral_sched *s, const char *call)
     return true;
 }
 
+#if CORRAL__REGISTRY
+static corral__atomic_u32 corral__made_here; /* schedulers this copy made or adopted, ever */
+/* A pointer outside the registry is read only while this copy has made
+   no scheduler: then it is no freed one of this copy's, and a module
+   with its own copy, handed the host's scheduler, is told so. */
+static bool corral__may_read(const corral_sched *s)
+{
+    return corral__registry_has(s) || corral__atomic_load_u32(&corral__made_here) == 0;
+}
+#else
+static bool corral__may_read(const corral_sched *s)
+{
+    (void)s;
+    return true;
+}
+#endif
+
 bool corral__check_slow(const corral_sched *s, const char *call)
 {
     corral_error err = CORRAL_ERR_NULL_SCHED;
     if (s) {
         err = CORRAL_ERR_NOT_A_SCHED;
-        if ((s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) && corral__made_elsewhere(s, call))
+        if (corral__may_read(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) &&
+            corral__made_elsewhere(s, call))
             return false;
 #if CORRAL__REGISTRY
         if (corral__registry_has(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING)) {
@@ -236,6 +254,7 @@ static corral__atomic_u32 corral__untracked;
 
 void corral__registry_add(const corral_sched *s)
 {
+    corral__atomic_add_u32(&corral__made_here, 1);
     for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
         if (corral__atomic_cas_ptr(&corral__registry[i], NULL, s)) return;
     }
