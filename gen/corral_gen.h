@@ -126,6 +126,18 @@ constexpr corral_field_kind corral__kind_of()
      (uint32_t)sizeof(((corral__self_ctx *)0)->name),                   \
      CORRAL__FIELD_KIND(((corral__self_ctx *)0)->name)},
 
+/* An array written as a field's name, F(int, arr[3]), would give the
+   field table one element past the array: refused by name. Each field
+   alone in a struct is as large as its type; F(int, arr[3]) makes that an
+   array of 3 such structs, whose element is larger than an int. (A
+   1-element array is as large as its element and is not caught.) */
+#define CORRAL__GEN_ALONE(type, name) struct { type name; } corral__alone_##name;
+#define CORRAL__GEN_NOT_ARRAY(type, name)                                                                  \
+    CORRAL__STATIC_ASSERT(sizeof(((struct corral__alone *)0)->corral__alone_##name) == sizeof(type),       \
+                          "corral: the field '" #name "' is an array: F(type, name) declares one value; "  \
+                          "wrap the array in a struct (typedef struct { " #type " v[N]; } its_name;) and " \
+                          "declare F(its_name, field): the field table, the inspector and saves take it whole");
+
 #define CORRAL__DECLARE_COMMON(name, FIELDS)                                              \
     CORRAL__STATIC_ASSERT(CORRAL__ALIGNOF(name##_ctx) <= CORRAL_MAX_ALIGN,                \
                           "corral: the context of coroutine '" #name                      \
@@ -137,6 +149,8 @@ constexpr corral_field_kind corral__kind_of()
     CORRAL__UNUSED static inline const corral_field *name##__fields(uint32_t *count)      \
     {                                                                                     \
         typedef name##_ctx corral__self_ctx;                                              \
+        struct corral__alone { FIELDS(CORRAL__GEN_ALONE) };                               \
+        FIELDS(CORRAL__GEN_NOT_ARRAY)                                                     \
         static const corral_field table[] = {FIELDS(CORRAL__GEN_FIELD)};                  \
         if (count) *count = (uint32_t)(sizeof table / sizeof table[0]);                   \
         return table;                                                                     \
@@ -240,8 +254,12 @@ constexpr corral_field_kind corral__kind_of()
 /* The step wrapper turns the header pointer into the typed context at a
    compile-time offset, so the body is a plain static function the compiler
    can inline into it. */
-/* ---- projections of a POINTS list P(name): named resume points */
-#define CORRAL__GEN_POINT_ENUM(pt) corral__pt_##pt,
+/* ---- projections of a POINTS list P(name): named resume points. The
+   type's points are the members of `struct NAME_points`, each an array one
+   longer than the one before, so a point's id is its place in the list
+   (1, 2 ...) and a name not on the list is the compiler's "no member
+   named 'pt' in struct NAME_points" (CORRAL__POINT_ID). */
+#define CORRAL__GEN_POINT_MEMBER(pt) char pt[__COUNTER__ + 1];
 #define CORRAL__GEN_POINT_NAME(pt) #pt,
 #define CORRAL__GEN_POINT_COUNT(pt) +1
 
@@ -249,11 +267,14 @@ constexpr corral_field_kind corral__kind_of()
    points (corral_co *const co), which CORRAL_BEGIN and CORRAL_BEGIN_AT
    tell apart at compile time. */
 #define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints, co_qual)                  \
-    static corral_result name##__body(corral_co *co_qual co, name##_ctx *ctx);           \
+    struct name##_points;                                                                \
+    static corral_result name##__body(corral_co *co_qual co, name##_ctx *ctx,            \
+                                      const struct name##_points *corral__points);       \
     static corral_result name##__step(corral_co *co)                                     \
     {                                                                                    \
         return name##__body(co, (name##_ctx *)(void *)((unsigned char *)co +             \
-                                                       CORRAL__CTX_OFFSET(name##_ctx))); \
+                                                       CORRAL__CTX_OFFSET(name##_ctx)), \
+                            NULL);                                                       \
     }                                                                                    \
     static const uint32_t *name##__run(unsigned char *base, const uint32_t *at, const uint32_t *stop, \
                                        uint32_t type, uint32_t expect, uint32_t *running, int *result) \
@@ -288,7 +309,8 @@ constexpr corral_field_kind corral__kind_of()
                                      __FILE__,                                           \
                                      name##__run};                                       \
     static corral_result name##__body(corral_co *co_qual co CORRAL__UNUSED,              \
-                                      name##_ctx *ctx CORRAL__UNUSED)
+                                      name##_ctx *ctx CORRAL__UNUSED,                    \
+                                      const struct name##_points *corral__points CORRAL__UNUSED)
 
 #define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0, )
 
@@ -301,12 +323,17 @@ constexpr corral_field_kind corral__kind_of()
 
 /* The same with named resume points POINTS(P), P(name) each; the body
    opens with CORRAL_BEGIN_AT(co, POINTS) and waits with the _AT macros. */
+#define CORRAL__DEFINE_POINTS(name, POINTS)                                              \
+    struct name##_points { char corral__start_[__COUNTER__ + 1]; POINTS(CORRAL__GEN_POINT_MEMBER) }; \
+    CORRAL__STATIC_ASSERT((0 POINTS(CORRAL__GEN_POINT_COUNT)) < CORRAL__AUTO_POINTS,       \
+                          "corral: coroutine '" #name "' has too many named points");    \
+    static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};
 #define DEFINE_COROUTINE_AT(name, POINTS)                                                \
-    static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
+    CORRAL__DEFINE_POINTS(name, POINTS)                                                  \
     CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), const)
 
 #define DEFINE_COROUTINE_CLEANUP_AT(name, fn, POINTS)                                    \
-    static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
+    CORRAL__DEFINE_POINTS(name, POINTS)                                                  \
     static void name##__cleanup(void *ctx, corral_end_reason why)                        \
     {                                                                                    \
         fn((name##_ctx *)ctx, why);                                                      \

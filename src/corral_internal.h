@@ -404,13 +404,14 @@ typedef struct corral__err_rec {
 struct corral_sched {
     /* the scheduler itself (sched.c) */
     uint32_t magic;
+    uint32_t made_by;         /* CORRAL__MADE_BY of the copy of corral that made it */
     uint32_t flags;
     uint32_t pad;             /* bytes from the allocated block to here */
-    corral_error last_error;
     uint64_t total_bytes;     /* the whole block */
     corral_allocator allocator;
     corral_logger logger;
     corral_validation validation; /* resolved: OFF, REPORT or FATAL */
+    corral_error last_error;
     uint64_t origin;          /* corral__origin(): which process and build made it (adopt) */
     uintptr_t owner;          /* the thread that created it (corral__thread_token), debug checks */
 
@@ -578,6 +579,15 @@ struct corral_sched {
 
     corral__err_rec err; /* errors.c: the last error's detail, cold */
 };
+/* A scheduler's first two words in every version of corral: the magic and
+   which copy's layout it has, the version (low 24 bits) and a digest of
+   the layout (high 8). Another copy of corral in the process (a module
+   with its own) reads them to say whose scheduler it was given, and uses
+   the logger and the error record only when the layout is its own
+   (errors.c, corral__check_slow). */
+#define CORRAL__MADE_BY                                                                                       \
+    ((uint32_t)CORRAL_VERSION_MAJOR << 16 | (uint32_t)CORRAL_VERSION_MINOR << 8 | (uint32_t)CORRAL_VERSION_PATCH | \
+     (uint32_t)((sizeof(corral_sched) ^ offsetof(corral_sched, err) << 4) / 8u & 0xFFu) << 24)
 
 /* The kept snapshots' places (desc.kept_snapshots), after everything a
    snapshot copies: count places of `bytes` each (64-aligned) follow. */

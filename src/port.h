@@ -11,6 +11,14 @@
 #ifndef CORRAL_PORT_INTERNAL_H
 #define CORRAL_PORT_INTERNAL_H
 
+/* The implementation is C11 (designated initialisers, compound literals,
+   _Static_assert, C's rules for void *): C++ fails in it at the first
+   struct. The public headers are C and C++ both. The one header stops at
+   this error (tools/single_header.cmake compiles nothing after it). */
+#ifdef __cplusplus
+#error "corral: the implementation is C: compile it as C, in a .c file (the one that defines CORRAL_IMPLEMENTATION, or corral's sources), and include corral.h from C++ files"
+#endif
+
 #if !defined(_WIN32) && !defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under strict C11 */
 #endif

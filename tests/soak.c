@@ -23,12 +23,15 @@ DEFINE_COROUTINE(soak_small)
     ctx->n++;
     return ctx->left && --ctx->left == 0 ? CORRAL_STOP : CORRAL_YIELD;
 }
-#define BIG_FIELDS(F) F(uint64_t, pad[12]) F(uint32_t, left)
+typedef struct soak_pad {
+    uint64_t v[12];
+} soak_pad;
+#define BIG_FIELDS(F) F(soak_pad, pad) F(uint32_t, left)
 DECLARE_COROUTINE(soak_big, BIG_FIELDS)
 DEFINE_COROUTINE(soak_big)
 {
     (void)co;
-    ctx->pad[0]++;
+    ctx->pad.v[0]++;
     return ctx->left && --ctx->left == 0 ? CORRAL_STOP : CORRAL_YIELD;
 }
 
@@ -67,7 +70,7 @@ int main(int argc, char **argv)
         }
         uint32_t left = (uint32_t)(x >> 20) & 7u; /* 0: runs until stopped */
         if (x & 1u) h[k] = soak_small_start(s, (soak_small_ctx){0, left});
-        else h[k] = soak_big_start(s, (soak_big_ctx){{0}, left});
+        else h[k] = soak_big_start(s, (soak_big_ctx){{{0}}, left});
         if (h[k].gen == 0) refused++;
         if ((c & 63u) == 63u) corral_tick(s, 1.0f / 60.0f);
         if ((c & ((1u << 20) - 1)) == 0 && !corral_verify(s)) return fail("corral_verify");

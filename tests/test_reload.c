@@ -884,3 +884,71 @@ Test(reload, a_number_equal_to_a_moving_fields_address_stays_a_number)
     cr_assert_eq(g_number_seen, number, "the new build's function was handed the number as it was");
     corral_sched_destroy(s);
 }
+
+/* What the host's logger was told. */
+typedef struct heard {
+    int count;
+    corral_log_level level;
+    corral_error item;
+    char text[512];
+} heard;
+static void heard_log(corral_log_level level, corral_error item, const char *message, const corral_sched *s,
+                      void *user)
+{
+    (void)s;
+    heard *h = (heard *)user;
+    h->count++;
+    h->level = level;
+    h->item = item;
+    snprintf(h->text, sizeof h->text, "%s", message);
+}
+
+/* tests/reload/own_copy.c: a module with its own copy of corral */
+typedef corral_handle (*own_copy_start_fn)(corral_sched *s, char *detail, char *thread_detail, size_t cap);
+static own_copy_start_fn own_copy_open(void **lib)
+{
+    *lib = dlopen(RELOAD_OWN_COPY, RTLD_NOW | RTLD_LOCAL);
+    cr_assert_not_null(*lib, "%s", dlerror());
+    own_copy_start_fn start;
+    *(void **)&start = dlsym(*lib, "own_copy_start");
+    cr_assert_not_null(start);
+    return start;
+}
+
+Test(reload, a_module_with_its_own_copy_of_corral_is_told_so_through_the_hosts_logger)
+{
+    void *lib;
+    own_copy_start_fn start = own_copy_open(&lib);
+    heard h;
+    memset(&h, 0, sizeof h);
+    corral_sched_desc d = one_class_desc(128, 8);
+    d.logger = (corral_logger){heard_log, &h};
+    d.validation = CORRAL_VALIDATION_REPORT;
+    corral_sched *s = sched_of(d);
+    char detail[512], thread_detail[512];
+    corral_handle c = start(s, detail, thread_detail, sizeof detail);
+    cr_assert_eq(c.index | c.gen, 0u, "the other copy's scheduler is refused");
+    cr_assert_eq(h.count, 1, "the host's logger is told once");
+    cr_assert_eq(h.item, CORRAL_ERR_NOT_A_SCHED);
+    char words[96]; /* the other copy's version: this one's */
+    snprintf(words, sizeof words, "made by another copy of corral (%d.%d.%d)", CORRAL_VERSION_MAJOR,
+             CORRAL_VERSION_MINOR, CORRAL_VERSION_PATCH);
+    cr_assert(strstr(h.text, words), "%s", h.text);
+    cr_assert(strstr(detail, words), "%s", detail);
+    cr_assert(strstr(thread_detail, words), "%s", thread_detail);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NOT_A_SCHED, "the host reads it as the scheduler's last error");
+    cr_assert(strstr(corral_last_error_detail(s), "another copy of corral"), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+    dlclose(lib);
+}
+
+Test(reload, a_module_with_its_own_copy_of_corral_stops_at_the_mistake_under_fatal_validation, .signal = SIGABRT)
+{
+    void *lib;
+    own_copy_start_fn start = own_copy_open(&lib);
+    corral_sched_desc d = one_class_desc(128, 8);
+    d.validation = CORRAL_VALIDATION_FATAL; /* a debug build's default */
+    corral_sched *s = sched_of(d);
+    char detail[512], thread_detail[512];
+    start(s, detail, thread_detail, sizeof detail);
+}

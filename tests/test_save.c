@@ -1094,3 +1094,134 @@ Test(save, a_snapshot_of_a_predicate_on_an_ended_coroutines_field_restores)
     cr_assert_eq(corral_save(a, g_save, sizeof g_save), 0, "a save cannot carry it");
     corral_sched_destroy(a);
 }
+
+/* ---- every wait shorthand's _AT form: a coroutine waiting at it is saved
+   at its point's name and, loaded, resumes there */
+static bool sh_up(void *user) { return *(const uint8_t *)user != 0; }
+static bool sh_down(void *user) { return *(const uint8_t *)user == 0; }
+#define SH_PREDICATES(X) X(sh_up, 1) X(sh_down, 2)
+CORRAL_DEFINE_PREDICATES(sh, SH_PREDICATES);
+
+#define SH_MODES(X)                                                                                             \
+    X(next_frame) X(frames) X(seconds) X(realtime) X(at) X(fixed_update) X(late_update) X(end_of_frame) X(phase) \
+    X(until) X(while) X(signal) X(future) X(join) X(all) X(any) X(stop) X(send) X(receive) X(acquire)           \
+    X(acquire_n) X(wait_group)
+#define SH_ENUM(m) SH_##m,
+enum { SH_MODES(SH_ENUM) SH_COUNT };
+#undef SH_ENUM
+#define SH_NAME(m) "at_" #m,
+static const char *const sh_point_names[] = {SH_MODES(SH_NAME)};
+#undef SH_NAME
+#define SH_POINTS(P)                                                                                            \
+    P(at_next_frame) P(at_frames) P(at_seconds) P(at_realtime) P(at_at) P(at_fixed_update) P(at_late_update)     \
+    P(at_end_of_frame) P(at_phase) P(at_until) P(at_while) P(at_signal) P(at_future) P(at_join) P(at_all)        \
+    P(at_any) P(at_stop) P(at_send) P(at_receive) P(at_acquire) P(at_acquire_n) P(at_wait_group) P(past)
+#define SH_FIELDS(F)                                                                                     \
+    F(uint32_t, mode) F(uint32_t, resumed) F(uint8_t, flag) F(uint8_t, hold) F(int32_t, value) F(corral_handle, other) \
+    F(corral_signal, sig) F(corral_future, fut) F(corral_channel, ch) F(corral_semaphore, sem)         \
+    F(corral_waitgroup, wg)
+DECLARE_COROUTINE(sh_waiter, SH_FIELDS)
+DEFINE_COROUTINE_AT(sh_waiter, SH_POINTS)
+{
+    corral_sched *const s = corral_sched_of(co);
+    CORRAL_BEGIN_AT(co, SH_POINTS);
+    /* each branch marks itself past its wait: a resume at another point
+       marks another */
+#define SH_PAST(m) ctx->resumed = SH_##m + 1
+    if (ctx->mode == SH_next_frame) { CORRAL_WAIT_NEXT_FRAME_AT(co, at_next_frame); SH_PAST(next_frame); }
+    else if (ctx->mode == SH_frames) { CORRAL_WAIT_FRAMES_AT(co, at_frames, 2); SH_PAST(frames); }
+    else if (ctx->mode == SH_seconds) { CORRAL_WAIT_SECONDS_AT(co, at_seconds, 0.25f); SH_PAST(seconds); }
+    else if (ctx->mode == SH_realtime) { CORRAL_WAIT_REALTIME_AT(co, at_realtime, 0.25f); SH_PAST(realtime); }
+    else if (ctx->mode == SH_at) { CORRAL_WAIT_AT_AT(co, at_at, corral_time(s) + 0.25); SH_PAST(at); }
+    else if (ctx->mode == SH_fixed_update) { CORRAL_WAIT_FIXED_UPDATE_AT(co, at_fixed_update); SH_PAST(fixed_update); }
+    else if (ctx->mode == SH_late_update) { CORRAL_WAIT_LATE_UPDATE_AT(co, at_late_update); SH_PAST(late_update); }
+    else if (ctx->mode == SH_end_of_frame) { CORRAL_WAIT_END_OF_FRAME_AT(co, at_end_of_frame); SH_PAST(end_of_frame); }
+    else if (ctx->mode == SH_phase) { CORRAL_WAIT_PHASE_AT(co, at_phase, CORRAL_PHASE_CUSTOM(0)); SH_PAST(phase); }
+    else if (ctx->mode == SH_until) { CORRAL_WAIT_UNTIL_AT(co, at_until, sh_up, &ctx->flag); SH_PAST(until); }
+    else if (ctx->mode == SH_while) { CORRAL_WAIT_WHILE_AT(co, at_while, sh_down, &ctx->flag); SH_PAST(while); }
+    else if (ctx->mode == SH_signal) { CORRAL_WAIT_SIGNAL_AT(co, at_signal, ctx->sig); SH_PAST(signal); }
+    else if (ctx->mode == SH_future) { CORRAL_WAIT_FUTURE_AT(co, at_future, ctx->fut); SH_PAST(future); }
+    else if (ctx->mode == SH_join) { CORRAL_WAIT_JOIN_AT(co, at_join, ctx->other); SH_PAST(join); }
+    else if (ctx->mode == SH_all) {
+        const corral_wait ws[2] = {corral_wait_signal(ctx->sig), corral_wait_frames(2)};
+        CORRAL_WAIT_ALL_AT(co, at_all, ws, 2);
+        SH_PAST(all);
+    } else if (ctx->mode == SH_any) {
+        const corral_wait ws[2] = {corral_wait_signal(ctx->sig), corral_wait_frames(1000)};
+        CORRAL_WAIT_ANY_AT(co, at_any, ws, 2);
+        SH_PAST(any);
+    } else if (ctx->mode == SH_stop) { CORRAL_WAIT_STOP_AT(co, at_stop); SH_PAST(stop); }
+    else if (ctx->mode == SH_send) { CORRAL_SEND_AT(co, at_send, ctx->ch, &ctx->value); SH_PAST(send); }
+    else if (ctx->mode == SH_receive) { CORRAL_RECEIVE_AT(co, at_receive, ctx->ch, &ctx->value); SH_PAST(receive); }
+    else if (ctx->mode == SH_acquire) { CORRAL_ACQUIRE_AT(co, at_acquire, ctx->sem); SH_PAST(acquire); }
+    else if (ctx->mode == SH_acquire_n) { CORRAL_ACQUIRE_N_AT(co, at_acquire_n, ctx->sem, 2); SH_PAST(acquire_n); }
+    else if (ctx->mode == SH_wait_group) { CORRAL_WAIT_GROUP_AT(co, at_wait_group, ctx->wg); SH_PAST(wait_group); }
+#undef SH_PAST
+    CORRAL_WAIT_UNTIL_AT(co, past, sh_up, &ctx->hold); /* never raised: alive to be read */
+    CORRAL_END(co);
+}
+#define SH_TYPES(X) X(sh_waiter, 1, 0)
+CORRAL_DECLARE_REGISTRY(sh, SH_TYPES)
+CORRAL_DEFINE_REGISTRY(sh, SH_TYPES);
+
+static corral_sched *sh_sched(void)
+{
+    corral_sched_desc d = one_class_desc(128, 8);
+    d.registry = &sh_registry;
+    d.predicates = &sh_predicates;
+    d.custom_phases = 1;
+    return sched_of(d);
+}
+
+/* what ends mode m's wait in a loaded scheduler (the time waits: ticks) */
+static void sh_release(corral_sched *s, uint32_t m, corral_handle h, sh_waiter_ctx *c)
+{
+    int32_t v = 5;
+    if (m == SH_phase) corral_run_phase(s, CORRAL_PHASE_CUSTOM(0));
+    if (m == SH_until || m == SH_while) c->flag = 1;
+    if (m == SH_signal || m == SH_all || m == SH_any) corral_signal_raise(s, c->sig);
+    if (m == SH_future) corral_future_complete(s, c->fut, (corral_value){.i = 1});
+    if (m == SH_stop) corral_request_stop(s, h, 10.0f);
+    if (m == SH_join) corral_stop(s, c->other);
+    if (m == SH_send) cr_assert(corral_channel_try_receive(s, c->ch, &v, sizeof v));
+    if (m == SH_receive) cr_assert(corral_channel_try_send(s, c->ch, &v, sizeof v));
+    if (m == SH_acquire || m == SH_acquire_n) corral_semaphore_release(s, c->sem, 2);
+    if (m == SH_wait_group) corral_waitgroup_done(s, c->wg);
+}
+
+Test(save, every_wait_shorthands_at_form_resumes_at_its_named_point_after_a_load)
+{
+    for (uint32_t m = 0; m < SH_COUNT; m++) {
+        corral_sched *a = sh_sched();
+        sh_waiter_ctx c = {.mode = m};
+        c.sig = corral_signal_create(a);
+        c.fut = corral_future_create(a);
+        c.ch = corral_channel_create_ex(a, sizeof(int32_t), 1);
+        c.sem = corral_semaphore_create(a, 0);
+        c.wg = corral_waitgroup_create(a);
+        corral_waitgroup_add(a, c.wg, 1);
+        int32_t full = 1;
+        if (m == SH_send) cr_assert(corral_channel_try_send(a, c.ch, &full, sizeof full), "a full channel: the send waits");
+        if (m == SH_join) c.other = sh_waiter_start(a, (sh_waiter_ctx){.mode = SH_frames});
+        corral_handle h = sh_waiter_start(a, c);
+        cr_assert(corral_alive(a, h), "%s", sh_point_names[m]);
+        cr_assert_eq(sh_waiter_ctx_of(a, h)->resumed, 0u, "%s waits", sh_point_names[m]);
+        size_t n = corral_save(a, g_save, sizeof g_save);
+        cr_assert(n > 0, "%s: %s", sh_point_names[m], corral_last_error_detail(a));
+        const char *name = sh_point_names[m];
+        cr_assert_neq(sv_find(g_save, n, (const unsigned char *)name, strlen(name)), (size_t)-1,
+                      "the save names the point %s", name);
+        corral_sched_destroy(a);
+
+        corral_sched *b = sh_sched();
+        cr_assert(corral_load(b, g_save, n), "%s: %s", name, corral_last_error_detail(b));
+        sh_waiter_ctx *lc = sh_waiter_ctx_of(b, h);
+        cr_assert_not_null(lc, "%s", name);
+        cr_assert_eq(lc->resumed, 0u, "%s: still waiting once loaded", name);
+        sh_release(b, m, h, lc);
+        for (int f = 0; f < 8 && lc->resumed == 0; f++) corral_tick(b, 0.1f);
+        cr_assert(corral_alive(b, h), "%s", name);
+        cr_assert_eq(lc->resumed, m + 1, "%s: resumed past its own wait (marked %u)", name, lc->resumed);
+        corral_sched_destroy(b);
+    }
+}

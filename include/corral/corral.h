@@ -410,8 +410,6 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
                           "corral: CORRAL_BEGIN_AT in a body without named points: " \
                           "define it with DEFINE_COROUTINE_AT(NAME, POINTS)"); \
     CORRAL__OPENED(3)                                                 \
-    enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
-    CORRAL__STATIC_ASSERT(corral__pt_end_ <= CORRAL__AUTO_POINTS, "corral: too many named points"); \
     CORRAL__CHECK_POINTS(co, POINTS);                                 \
     switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
 #define CORRAL_END(co)  \
@@ -442,30 +440,64 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
         }                                                 \
     } while (0)
 #define CORRAL__YIELD_UNNAMED(co, started) CORRAL__YIELD_IF(co, started, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
-#define CORRAL__YIELD_NAMED(co, started, pt) CORRAL__YIELD_IF(co, started, corral__pt_##pt, CORRAL__CHECK_NAMED)
+/* at the named point pt: its id is its place in the type's POINTS list
+   (struct NAME_points, corral_gen.h), held in an enum so that a name not
+   on the list is one error, "no member named 'pt' in struct NAME_points";
+   kept XOR CORRAL__POINT_MASK, so the 0 a compiler gives the enum after
+   that error is no case CORRAL_BEGIN_AT's 0 would clash with */
+#define CORRAL__YIELD_NAMED(co, started, pt)                                                    \
+    do {                                                                                        \
+        CORRAL__CHECK_NAMED;                                                                    \
+        enum {                                                                                  \
+            corral__point_ = (sizeof(corral__points->pt) - sizeof(corral__points->corral__start_)) \
+                             ^ CORRAL__POINT_MASK                                               \
+        };                                                                                      \
+        CORRAL__YIELD_IF(co, started, corral__point_ ^ CORRAL__POINT_MASK, (void)0);            \
+    } while (0)
 /* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
    once when the wait is already over. The text of what it waits for is
    the macro's argument as written. */
 #define CORRAL_AWAIT(co, w) CORRAL__AWAIT_T(co, w, #w)
 #define CORRAL__AWAIT_T(co, w, text) \
     CORRAL__YIELD_UNNAMED(co, corral_await((co), corral_wait_text((w), (text))))
+/* Each shorthand that waits, then its _AT form: the same wait at the named
+   point pt (API.md, "Resume points"). */
+#define CORRAL__AWAIT_T_AT(co, pt, w, text) \
+    CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), (text))), pt)
 #define CORRAL_WAIT_NEXT_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_next_frame(), "")
+#define CORRAL_WAIT_NEXT_FRAME_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_next_frame(), "")
 #define CORRAL_WAIT_FRAMES(co, n) CORRAL__AWAIT_T(co, corral_wait_frames(n), #n)
+#define CORRAL_WAIT_FRAMES_AT(co, pt, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_frames(n), #n)
 #define CORRAL_WAIT_SECONDS(co, t) CORRAL__AWAIT_T(co, corral_wait_seconds(t), #t)
+#define CORRAL_WAIT_SECONDS_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_seconds(t), #t)
 #define CORRAL_WAIT_REALTIME(co, t) CORRAL__AWAIT_T(co, corral_wait_realtime(t), #t)
+#define CORRAL_WAIT_REALTIME_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_realtime(t), #t)
 #define CORRAL_WAIT_AT(co, t) CORRAL__AWAIT_T(co, corral_wait_at(t), #t)
+#define CORRAL_WAIT_AT_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_at(t), #t)
 #define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_fixed_update(), "")
+#define CORRAL_WAIT_FIXED_UPDATE_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_fixed_update(), "")
 #define CORRAL_WAIT_LATE_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_late_update(), "")
+#define CORRAL_WAIT_LATE_UPDATE_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_late_update(), "")
 #define CORRAL_WAIT_END_OF_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_end_of_frame(), "")
+#define CORRAL_WAIT_END_OF_FRAME_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_end_of_frame(), "")
 #define CORRAL_WAIT_PHASE(co, p) CORRAL__AWAIT_T(co, corral_wait_phase(p), #p)
+#define CORRAL_WAIT_PHASE_AT(co, pt, p) CORRAL__AWAIT_T_AT(co, pt, corral_wait_phase(p), #p)
 #define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_until((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_UNTIL_AT(co, pt, fn, user) CORRAL__AWAIT_T_AT(co, pt, corral_wait_until((fn), (user)), #fn "(" #user ")")
 #define CORRAL_WAIT_WHILE(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_while((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_WHILE_AT(co, pt, fn, user) CORRAL__AWAIT_T_AT(co, pt, corral_wait_while((fn), (user)), #fn "(" #user ")")
 #define CORRAL_WAIT_SIGNAL(co, sig) CORRAL__AWAIT_T(co, corral_wait_signal(sig), #sig)
+#define CORRAL_WAIT_SIGNAL_AT(co, pt, sig) CORRAL__AWAIT_T_AT(co, pt, corral_wait_signal(sig), #sig)
 #define CORRAL_WAIT_FUTURE(co, f) CORRAL__AWAIT_T(co, corral_wait_future(f), #f)
+#define CORRAL_WAIT_FUTURE_AT(co, pt, f) CORRAL__AWAIT_T_AT(co, pt, corral_wait_future(f), #f)
 #define CORRAL_WAIT_JOIN(co, h) CORRAL__AWAIT_T(co, corral_wait_join(h), #h)
+#define CORRAL_WAIT_JOIN_AT(co, pt, h) CORRAL__AWAIT_T_AT(co, pt, corral_wait_join(h), #h)
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
+#define CORRAL_WAIT_ALL_AT(co, pt, ws, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
+#define CORRAL_WAIT_ANY_AT(co, pt, ws, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_any((ws), (n)), #ws)
 #define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
+#define CORRAL_WAIT_STOP_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_stop(), "")
 /* A generator's next value into *pv, waiting while the generator waits;
    then corral_wait_got(co) says what came (VALUE; CLOSED: it finished;
    STOPPED; NOT_YET: a stop request for co ended the wait; ERROR). */
@@ -511,10 +543,15 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
     } while (0)
 /* Channels, semaphores, wait groups: pv points into the context */
 #define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_SEND_AT(co, pt, ch, pv) CORRAL__AWAIT_T_AT(co, pt, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_RECEIVE_AT(co, pt, ch, pv) CORRAL__AWAIT_T_AT(co, pt, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_ACQUIRE(co, sem) CORRAL__AWAIT_T(co, corral_wait_acquire(sem), #sem)
+#define CORRAL_ACQUIRE_AT(co, pt, sem) CORRAL__AWAIT_T_AT(co, pt, corral_wait_acquire(sem), #sem)
 #define CORRAL_ACQUIRE_N(co, sem, n) CORRAL__AWAIT_T(co, corral_wait_acquire_n((sem), (n)), #sem ", " #n)
+#define CORRAL_ACQUIRE_N_AT(co, pt, sem, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_acquire_n((sem), (n)), #sem ", " #n)
 #define CORRAL_WAIT_GROUP(co, wg) CORRAL__AWAIT_T(co, corral_wait_group(wg), #wg)
+#define CORRAL_WAIT_GROUP_AT(co, pt, wg) CORRAL__AWAIT_T_AT(co, pt, corral_wait_group(wg), #wg)
 /* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
    CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
 #define CORRAL_CALL(co, name, ...) CORRAL__YIELD_UNNAMED(co, name##_call((co), __VA_ARGS__))
@@ -555,8 +592,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
 #define CORRAL_RACE(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__))
 #define CORRAL_SYNC(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__))
 /* Named points: the same waits, resuming at the point `pt` of the list */
-#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt, CORRAL__CHECK_NAMED)
-#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), #w)), pt)
+#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_NAMED(co, 1, pt)
+#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__AWAIT_T_AT(co, pt, w, #w)
 #define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_NAMED(co, name##_call((co), __VA_ARGS__), pt)
 #define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
     CORRAL__YIELD_NAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__), pt)
@@ -604,7 +641,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(NOT_IN_STEP, "the call needs a running coroutine (call it from a step)")          \
     X(BAD_TYPE, "the vtable is malformed (step, context, result or a field)")           \
     X(BAD_DT, "dt is negative, infinite or NaN (counts as 0), or a scale out of range") \
-    X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")                  \
+    X(NOT_A_SCHED, "the pointer is not a live scheduler of this copy of corral (destroyed?)") \
     X(WRONG_TYPE, "the coroutine is of another type than the one asked for")            \
     X(BAD_WAIT, "the wait is malformed (unknown kind, bad member of all/any, n > 16)")   \
     X(WAIT_POOL_EXHAUSTED, "no free wait node (raise desc.max_wait_nodes)")             \

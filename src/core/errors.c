@@ -176,11 +176,52 @@ const char *corral_end_reason_str(corral_end_reason why)
 static CORRAL__THREAD_LOCAL char corral__thread_mark;
 uintptr_t corral__thread_token(void) { return (uintptr_t)&corral__thread_mark; }
 
+/* A scheduler another copy of corral in this process made (a module with
+   its own copy, linked -Bsymbolic, given the host's scheduler): its type
+   table, thread and registry are the other copy's, so this copy refuses
+   it, and says so through the scheduler's logger and error record when
+   their layout is this copy's (the same version), on this thread only
+   when it is not. */
+static bool corral__made_elsewhere(const corral_sched *s, const char *call)
+{
+    if (s->made_by == CORRAL__MADE_BY && s->origin == corral__origin()) return false;
+    uint32_t v = s->made_by;
+    char why[192];
+    snprintf(why, sizeof why,
+             "this scheduler was made by another copy of corral (%u.%u.%u%s) in this process, this is corral "
+             "%u.%u.%u: link one copy and use it from every module (docs/HOTRELOAD.md)",
+             (unsigned)(v >> 16 & 0xFFu), (unsigned)(v >> 8 & 0xFFu), (unsigned)(v & 0xFFu),
+             v == CORRAL__MADE_BY ? "" : ", another layout", (unsigned)CORRAL_VERSION_MAJOR,
+             (unsigned)CORRAL_VERSION_MINOR, (unsigned)CORRAL_VERSION_PATCH);
+    corral__fail_at(v == CORRAL__MADE_BY ? s : NULL, NULL, CORRAL_ERR_NOT_A_SCHED, call, CORRAL__NOH, NULL, why);
+    return true;
+}
+
+#if CORRAL__REGISTRY
+static corral__atomic_u32 corral__made_here; /* schedulers this copy made or adopted, ever */
+/* A pointer outside the registry is read only while this copy has made
+   no scheduler: then it is no freed one of this copy's, and a module
+   with its own copy, handed the host's scheduler, is told so. */
+static bool corral__may_read(const corral_sched *s)
+{
+    return corral__registry_has(s) || corral__atomic_load_u32(&corral__made_here) == 0;
+}
+#else
+static bool corral__may_read(const corral_sched *s)
+{
+    (void)s;
+    return true;
+}
+#endif
+
 bool corral__check_slow(const corral_sched *s, const char *call)
 {
     corral_error err = CORRAL_ERR_NULL_SCHED;
     if (s) {
         err = CORRAL_ERR_NOT_A_SCHED;
+        if (corral__may_read(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) &&
+            corral__made_elsewhere(s, call))
+            return false;
 #if CORRAL__REGISTRY
         if (corral__registry_has(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING)) {
             if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) {
@@ -215,6 +256,7 @@ static corral__atomic_u32 corral__untracked;
 
 void corral__registry_add(const corral_sched *s)
 {
+    corral__atomic_add_u32(&corral__made_here, 1);
     for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
         if (corral__atomic_cas_ptr(&corral__registry[i], NULL, s)) return;
     }

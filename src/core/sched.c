@@ -294,6 +294,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     corral_sched *s = (corral_sched *)(void *)a;
     memset(s, 0, sizeof *s);
     s->magic = CORRAL__MAGIC;
+    s->made_by = CORRAL__MADE_BY;
     s->origin = corral__origin();
     s->flags = desc->memory ? 0u : CORRAL__OWNS_MEMORY;
     s->pad = (uint32_t)(a - (uintptr_t)block);
