@@ -4,7 +4,7 @@
 
     A save records where each coroutine waits by the name of the point,
     so the type names its points (DEFINE_COROUTINE_AT, CORRAL_BEGIN_AT,
-    CORRAL_AWAIT_AT), is in a registry (a stable id) and keeps no pointer
+    CORRAL_WAIT_SECONDS_AT), is in a registry (a stable id) and keeps no pointer
     in its context. Here the world is saved while the sentry dozes, the
     scheduler destroyed, and the save loaded into a fresh one: the sentry
     wakes when it would have, on the loaded clock, and goes on. Another
@@ -26,9 +26,9 @@ DEFINE_COROUTINE_AT(sentry, SENTRY_POINTS)
     CORRAL_BEGIN_AT(co, SENTRY_POINTS);
     for (ctx->round = 1; ctx->round <= 3; ctx->round++) {
         printf("[%5.2fs] sentry %d walks round %d\n", corral_time(S), ctx->id, ctx->round);
-        CORRAL_AWAIT_AT(co, walked, corral_wait_seconds(1.0f));
+        CORRAL_WAIT_SECONDS_AT(co, walked, 1.0f);
         printf("[%5.2fs] sentry %d dozes off\n", corral_time(S), ctx->id);
-        CORRAL_AWAIT_AT(co, dozed, corral_wait_seconds(2.0f));
+        CORRAL_WAIT_SECONDS_AT(co, dozed, 2.0f);
     }
     printf("[%5.2fs] sentry %d's watch is over\n", corral_time(S), ctx->id);
     CORRAL_END(co);
