@@ -847,34 +847,40 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
     }
     corral_pool_stats p = {0};
     corral_stats_pools(s, &p);
-    corral__pf(out, "\n  %-12s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "wait nodes", p.wait_nodes, p.wait_nodes_peak,
-               p.wait_nodes_capacity, p.wait_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "group nodes", p.group_nodes, p.group_nodes_peak,
-               p.group_nodes_capacity, p.group_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "side records", p.side_records, p.side_records_peak,
-               p.side_records_capacity, p.side_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "signals", p.signals, p.signals_peak, p.signals_capacity,
-               p.signal_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
-               p.future_failures);
-    /* where the block goes: the parts that grow with the slots, per slot */
+    corral__pf(out, "\n  %-22s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
+    const struct { const char *name; uint32_t used, peak, cap; uint64_t failures; } pools[] = {
+        {"wait nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures},
+        {"group nodes", p.group_nodes, p.group_nodes_peak, p.group_nodes_capacity, p.group_failures},
+        {"side records", p.side_records, p.side_records_peak, p.side_records_capacity, p.side_failures},
+        {"signals", p.signals, p.signals_peak, p.signals_capacity, p.signal_failures},
+        {"futures", p.futures, p.futures_peak, p.futures_capacity, p.future_failures},
+        {"channels", p.channels, p.channels_peak, p.channels_capacity, p.channel_failures},
+        {"semaphores, waitgroups", p.counters, p.counters_peak, p.counters_capacity, p.counter_failures},
+    };
+    for (size_t i = 0; i < sizeof pools / sizeof pools[0]; i++)
+        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", pools[i].name, pools[i].used, pools[i].peak, pools[i].cap,
+                   pools[i].failures);
+    corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
+    /* where the block goes, to the byte: the parts that grow with the slots
+       also per slot */
     corral__block_part parts[CORRAL__BLOCK_PARTS];
     corral__block_parts(s, parts);
     const uint32_t slots = s->arena.total_slots;
     uint64_t placed = 0, per_slot = 0;
-    corral__pf(out, "\n  %-16s %12s %9s\n", "block part", "bytes", "per slot");
+    corral__pf(out, "\n  %-16s %12s %11s %9s\n", "block part", "bytes", "", "per slot");
     for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
         placed += parts[i].bytes;
         if (!parts[i].bytes) continue;
-        corral__pf(out, "  %-16s %12s", parts[i].name, corral__bytes(a, sizeof a, parts[i].bytes));
+        corral__pf(out, "  %-16s %12" PRIu64 " %11s", parts[i].name, parts[i].bytes,
+                   corral__bytes(a, sizeof a, parts[i].bytes));
         if (parts[i].per_slot && slots) {
             per_slot += parts[i].bytes;
             corral__pf(out, " %9.1f", (double)parts[i].bytes / slots);
         }
         corral__pc(out, '\n');
     }
-    corral__pf(out, "  %-16s %12s\n", "alignment", corral__bytes(a, sizeof a, s->total_bytes - placed));
+    corral__pf(out, "  %-16s %12" PRIu64 " %11s\n", "alignment", s->total_bytes - placed,
+               corral__bytes(a, sizeof a, s->total_bytes - placed));
     if (slots)
         corral__pf(out, "  (%u slots: %.1f B each with their share of what grows with them)\n", slots,
                    (double)per_slot / slots);
