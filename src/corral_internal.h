@@ -399,6 +399,7 @@ struct corral_sched {
     corral_allocator allocator;
     corral_logger logger;
     corral_validation validation; /* resolved: OFF, REPORT or FATAL */
+    corral_validation validation_given; /* desc.validation as given (corral_budget_desc carries it) */
     uint64_t origin;          /* corral__origin(): which process and build made it (adopt) */
     uintptr_t owner;          /* the thread that created it (corral__thread_token), debug checks */
 

@@ -717,11 +717,16 @@ static uint32_t corral__pool_size(uint32_t peak, float headroom)
     return peak ? corral__with_headroom(peak, headroom) : 1u;
 }
 
+/* The rule of docs/API.md, "Budgets: the desc to ship": every field of
+   corral_sched_desc is sized from the profile, carried over as the
+   profiled scheduler has it, or (what the scheduler cannot hand on: the
+   caller's memory and functions) left zero and named by the emitted text. */
 bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return false;
     if (!(headroom >= 0.0f)) headroom = 0.0f;
     memset(out, 0, sizeof *out);
+    /* sized: peak x (1 + headroom) */
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         out->classes[i].slot_size = s->arena.classes[i].slot_size;
         out->classes[i].capacity = corral__with_headroom(s->arena.classes[i].peak, headroom);
@@ -731,22 +736,82 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->max_side_records = corral__pool_size(s->sides.peak, headroom);
     out->max_signals = corral__pool_size(s->pools[CORRAL__POOL_SIGNAL].peak, headroom);
     out->max_futures = corral__pool_size(s->pools[CORRAL__POOL_FUTURE].peak, headroom);
+    out->max_channels = corral__pool_size(s->pools[CORRAL__POOL_CHANNEL].peak, headroom);
+    /* semaphores and wait groups share one pool: its size in the first,
+       the 1 the second needs to mean "one" rather than "default" */
+    const uint32_t counters = corral__pool_size(s->pools[CORRAL__POOL_COUNTER].peak, headroom);
+    out->max_semaphores = counters > 1 ? counters - 1 : 1;
+    out->max_waitgroups = 1;
     out->max_types = corral__pool_size(s->types.type_count, headroom);
+    /* carried: what the profiled scheduler was created with */
     out->order = (corral_order)s->run.order;
-    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
+    out->max_posts = s->posts.mask + 1;
+    out->domains = s->domains.count;
+    out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
+    out->channel_bytes = s->chans.channel_bytes; /* a channel's default capacity is channel_bytes / size */
+    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
+    out->wait_text = s->nodes.text_off != 0;
+    out->validation = s->validation_given;
+    out->timing = s->prof.timing != 0;
+    out->timing_sample = s->prof.sample_mask + 1u;
+    out->history_frames = s->prof.hist_cap;
+    out->trace_steps = s->prof.trace_cap;
     return true;
+}
+
+/* a float as a C literal that reads back the same: 0.0199999996f, 1.0f */
+static const char *corral__float_lit(char *buf, size_t cap, float v)
+{
+    int n = snprintf(buf, cap, "%.9g", (double)v);
+    if (n > 0 && (size_t)n + 3 < cap && !strpbrk(buf, ".eEn")) memcpy(buf + n, ".0", 3);
+    size_t len = strlen(buf);
+    if (len + 1 < cap) memcpy(buf + len, "f", 2);
+    return buf;
+}
+
+static const char *corral__validation_str(corral_validation v)
+{
+    switch (v) {
+    case CORRAL_VALIDATION_OFF: return "CORRAL_VALIDATION_OFF";
+    case CORRAL_VALIDATION_REPORT: return "CORRAL_VALIDATION_REPORT";
+    case CORRAL_VALIDATION_FATAL: return "CORRAL_VALIDATION_FATAL";
+    case CORRAL_VALIDATION_DEFAULT:
+    case CORRAL_VALIDATION_COUNT: break;
+    }
+    return "CORRAL_VALIDATION_DEFAULT";
 }
 
 static void corral__emit_desc(const corral_sched *s, float headroom, corral__out *out)
 {
     corral_sched_desc d;
-    if (!corral_budget_desc(s, headroom, &d)) return;
-    CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, );
-    corral__pf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->now.frame,
-               1.0 + (double)headroom);
-    corral__pf(out, "   Copy the rest of your desc (memory, allocator, logger, registry) next to it. */\n");
+    if (!corral__stats_ok(out->call, s, corral__out_target(out)) || !corral_budget_desc(s, headroom, &d)) return;
+    /* what the profiled scheduler was given of what only the caller can give again */
+    const corral_hooks *h = &s->prof.hooks;
+    const struct { const char *name; bool had; } mine[] = {
+        {"memory", !(s->flags & CORRAL__OWNS_MEMORY)},
+        {"logger", s->logger.fn != NULL},
+        {"registry", s->types.registry != NULL},
+        {"clock", s->now.clock.now_ns != corral__monotonic_ns},
+        {"hooks", h->step_begin || h->step_end || h->alloc || h->free},
+        {"field_formatter", s->prof.formatter.fn != NULL},
+        {"predicates", s->types.predicates != NULL},
+        {"upgrade", s->types.upgrade.fn != NULL},
+    };
+    corral__pf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f; the other\n",
+               s->now.frame, 1.0 + (double)headroom);
+    corral__ps(out, "   fields as the profiled scheduler had them (docs/API.md, \"Budgets: the desc to ship\").\n");
+    corral__ps(out, "   Set this yourself: .memory, .memory_size, .allocator, .logger, .registry, .clock, .hooks,\n"
+                    "   .field_formatter, .predicates, .upgrade (0: the default)");
+    bool any = false;
+    for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) {
+        if (!mine[i].had) continue;
+        corral__pf(out, "%s%s", any ? ", " : ";\n   the profiled scheduler had ", mine[i].name);
+        any = true;
+    }
+    corral__ps(out, ".\n   With a .registry, its budgets are added to these capacities.\n"
+                    "   .default_capacity is not used: the classes are given. */\n");
     corral__pf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -754,16 +819,35 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
                    d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
                    c->peak ? "" : ", never used in this profile");
     }
+    const corral__pool *P = s->pools;
     corral__pf(out, "    },\n");
     corral__pf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
     corral__pf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
     corral__pf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
     corral__pf(out, "    .max_side_records = %u, /* peak %u */\n", d.max_side_records, s->sides.peak);
-    corral__pf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->pools[CORRAL__POOL_SIGNAL].peak);
-    corral__pf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->pools[CORRAL__POOL_FUTURE].peak);
-    corral__pf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
-    if (d.kept_snapshots) corral__pf(out, "    .kept_snapshots = %u,\n", d.kept_snapshots);
-    corral__pf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
+    corral__pf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, P[CORRAL__POOL_SIGNAL].peak);
+    corral__pf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, P[CORRAL__POOL_FUTURE].peak);
+    corral__pf(out, "    .max_channels = %u,    /* peak %u */\n", d.max_channels, P[CORRAL__POOL_CHANNEL].peak);
+    corral__pf(out, "    .max_semaphores = %u,  /* with the wait groups one pool: peak %u */\n", d.max_semaphores,
+               P[CORRAL__POOL_COUNTER].peak);
+    corral__pf(out, "    .max_waitgroups = %u,\n", d.max_waitgroups);
+    char f[40];
+    corral__pf(out, "    /* as the profiled scheduler had them */\n");
+    corral__pf(out, "    .order = %s,\n", d.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
+    corral__pf(out, "    .fixed_dt = %s,\n", corral__float_lit(f, sizeof f, d.fixed_dt));
+    corral__pf(out, "    .max_fixed_steps = %u,\n", d.max_fixed_steps);
+    corral__pf(out, "    .max_posts = %u,\n", d.max_posts);
+    corral__pf(out, "    .domains = %u,\n", d.domains);
+    corral__pf(out, "    .custom_phases = %u,\n", d.custom_phases);
+    corral__pf(out, "    .channel_bytes = %u, /* a channel of n-byte values holds channel_bytes / n */\n",
+               d.channel_bytes);
+    corral__pf(out, "    .kept_snapshots = %u,\n", d.kept_snapshots);
+    corral__pf(out, "    .wait_text = %s,\n", d.wait_text ? "true" : "false");
+    corral__pf(out, "    .validation = %s,\n", corral__validation_str(d.validation));
+    corral__pf(out, "    .timing = %s,\n", d.timing ? "true" : "false");
+    corral__pf(out, "    .timing_sample = %u,\n", d.timing_sample);
+    corral__pf(out, "    .history_frames = %u,\n", d.history_frames);
+    corral__pf(out, "    .trace_steps = %u,\n};\n", d.trace_steps);
 }
 
 /* ---- the text report */
