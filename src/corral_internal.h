@@ -1239,36 +1239,41 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     const uint64_t need = end + CORRAL__SLAB_ALIGN; /* what the plan asked for */
     const corral__pool *P = s->pools;
     const uint64_t chunks = s->run.chunk_count;
-    const corral__block_part parts[CORRAL__BLOCK_PARTS] = {
-        {"slots", s->arena.slab_bytes, true},
-        {"slot meta", (uint64_t)s->arena.total_slots * sizeof(corral__meta), true},
-        {"run queue",
-         (uint64_t)s->run.lane_count * sizeof(corral__lane) +
-             ((chunks * CORRAL__CHUNK + CORRAL__PREFETCH) + chunks) * sizeof(uint32_t),
-         true},
-        {"wait nodes", waits, true},
-        {"timer heaps", (uint64_t)s->groups.owner_off - s->timers.heap_off[0], true},
-        {"wait text", s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0, true},
-        {"page tables", page_bytes, true},
-        {"group nodes", (uint64_t)(s->nodes.count - s->nodes.wait_count) * node, false},
-        {"owner buckets", ((uint64_t)s->groups.owner_mask + 1u) * 2u * sizeof(uint32_t), false},
-        {"side records", (uint64_t)s->sides.count * sizeof(corral__side), false},
-        {"signals", (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal), false},
-        {"futures", (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future), false},
-        {"channels", (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel), false},
-        {"channel buffers", (uint64_t)P[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes, false},
-        {"sems, waitgroups", (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter), false},
-        {"post queue", corral__posts_bytes(s->posts.mask + 1u), false},
-        {"history", (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample), false},
-        {"step trace", (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev), false},
-        {"kept snapshots", kept, false},
-        {"scheduler, types",
-         sizeof(corral_sched) + max_types * sizeof(corral__type_entry) +
-             ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
-         false},
-        {"unused", s->total_bytes > need ? s->total_bytes - need : 0, false},
+    static const char *const names[CORRAL__BLOCK_PARTS] = {
+        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", /* per slot */
+        "group nodes", "owner buckets", "side records", "signals", "futures", "channels", "channel buffers",
+        "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "scheduler, types", "unused",
     };
-    memcpy(out, parts, sizeof parts);
+    const uint64_t bytes[CORRAL__BLOCK_PARTS] = {
+        s->arena.slab_bytes,
+        (uint64_t)s->arena.total_slots * sizeof(corral__meta),
+        (uint64_t)s->run.lane_count * sizeof(corral__lane) +
+            ((chunks * CORRAL__CHUNK + CORRAL__PREFETCH) + chunks) * sizeof(uint32_t),
+        waits,
+        (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
+        s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
+        page_bytes,
+        (uint64_t)(s->nodes.count - s->nodes.wait_count) * node,
+        ((uint64_t)s->groups.owner_mask + 1u) * 2u * sizeof(uint32_t),
+        (uint64_t)s->sides.count * sizeof(corral__side),
+        (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
+        (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
+        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
+        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes,
+        (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter),
+        corral__posts_bytes(s->posts.mask + 1u),
+        (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
+        (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
+        kept,
+        sizeof(corral_sched) + max_types * sizeof(corral__type_entry) +
+            ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
+        s->total_bytes > need ? s->total_bytes - need : 0,
+    };
+    for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
+        out[i].name = names[i];
+        out[i].bytes = bytes[i];
+        out[i].per_slot = i < 7;
+    }
 }
 void corral__posts_init(corral_sched *s);
 void corral__posts_close(corral_sched *s);

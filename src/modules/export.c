@@ -783,6 +783,19 @@ static const char *corral__validation_str(corral_validation v)
     return "CORRAL_VALIDATION_DEFAULT";
 }
 
+/* the desc's numbers the emitted text sets: first those sized from a
+   peak (max_semaphores the pool it shares with the wait groups), then
+   those carried over */
+static const struct { const char *name; uint32_t off; } corral__desc_numbers[] = {
+#define CORRAL__N(f) {#f, (uint32_t)offsetof(corral_sched_desc, f)}
+    CORRAL__N(max_types), CORRAL__N(max_wait_nodes), CORRAL__N(max_group_nodes), CORRAL__N(max_side_records),
+    CORRAL__N(max_signals), CORRAL__N(max_futures), CORRAL__N(max_channels), CORRAL__N(max_semaphores),
+    CORRAL__N(max_waitgroups), CORRAL__N(max_fixed_steps), CORRAL__N(max_posts), CORRAL__N(domains),
+    CORRAL__N(custom_phases), CORRAL__N(channel_bytes), CORRAL__N(kept_snapshots), CORRAL__N(timing_sample),
+    CORRAL__N(history_frames), CORRAL__N(trace_steps),
+#undef CORRAL__N
+};
+
 static void corral__emit_desc(const corral_sched *s, float headroom, corral__out *out)
 {
     corral_sched_desc d;
@@ -811,7 +824,8 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
         any = true;
     }
     corral__ps(out, ".\n   With a .registry, its budgets are added to these capacities.\n"
-                    "   .default_capacity is not used: the classes are given. */\n");
+                    "   .default_capacity is not used: the classes are given. Semaphores and wait groups\n"
+                    "   share one pool; a channel of n-byte values holds channel_bytes / n of them. */\n");
     corral__pf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -819,35 +833,25 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
                    d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
                    c->peak ? "" : ", never used in this profile");
     }
+    corral__ps(out, "    },\n");
+    /* the other numbers: the sized ones with their peaks, then those carried over */
     const corral__pool *P = s->pools;
-    corral__pf(out, "    },\n");
-    corral__pf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
-    corral__pf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
-    corral__pf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
-    corral__pf(out, "    .max_side_records = %u, /* peak %u */\n", d.max_side_records, s->sides.peak);
-    corral__pf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, P[CORRAL__POOL_SIGNAL].peak);
-    corral__pf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, P[CORRAL__POOL_FUTURE].peak);
-    corral__pf(out, "    .max_channels = %u,    /* peak %u */\n", d.max_channels, P[CORRAL__POOL_CHANNEL].peak);
-    corral__pf(out, "    .max_semaphores = %u,  /* with the wait groups one pool: peak %u */\n", d.max_semaphores,
-               P[CORRAL__POOL_COUNTER].peak);
-    corral__pf(out, "    .max_waitgroups = %u,\n", d.max_waitgroups);
+    const uint32_t peaks[] = {s->types.type_count, s->nodes.wait_peak, s->nodes.group_peak, s->sides.peak,
+                              P[CORRAL__POOL_SIGNAL].peak, P[CORRAL__POOL_FUTURE].peak, P[CORRAL__POOL_CHANNEL].peak,
+                              P[CORRAL__POOL_COUNTER].peak};
+    for (size_t i = 0; i < sizeof corral__desc_numbers / sizeof corral__desc_numbers[0]; i++) {
+        uint32_t v;
+        memcpy(&v, (const unsigned char *)&d + corral__desc_numbers[i].off, sizeof v);
+        if (i == sizeof peaks / sizeof peaks[0] + 1) corral__ps(out, "    /* as the profiled scheduler had them */\n");
+        corral__pf(out, "    .%s = %u,", corral__desc_numbers[i].name, v);
+        if (i < sizeof peaks / sizeof peaks[0]) corral__pf(out, " /* peak %u */", peaks[i]);
+        corral__pc(out, '\n');
+    }
     char f[40];
-    corral__pf(out, "    /* as the profiled scheduler had them */\n");
-    corral__pf(out, "    .order = %s,\n", d.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
-    corral__pf(out, "    .fixed_dt = %s,\n", corral__float_lit(f, sizeof f, d.fixed_dt));
-    corral__pf(out, "    .max_fixed_steps = %u,\n", d.max_fixed_steps);
-    corral__pf(out, "    .max_posts = %u,\n", d.max_posts);
-    corral__pf(out, "    .domains = %u,\n", d.domains);
-    corral__pf(out, "    .custom_phases = %u,\n", d.custom_phases);
-    corral__pf(out, "    .channel_bytes = %u, /* a channel of n-byte values holds channel_bytes / n */\n",
-               d.channel_bytes);
-    corral__pf(out, "    .kept_snapshots = %u,\n", d.kept_snapshots);
-    corral__pf(out, "    .wait_text = %s,\n", d.wait_text ? "true" : "false");
-    corral__pf(out, "    .validation = %s,\n", corral__validation_str(d.validation));
-    corral__pf(out, "    .timing = %s,\n", d.timing ? "true" : "false");
-    corral__pf(out, "    .timing_sample = %u,\n", d.timing_sample);
-    corral__pf(out, "    .history_frames = %u,\n", d.history_frames);
-    corral__pf(out, "    .trace_steps = %u,\n};\n", d.trace_steps);
+    corral__pf(out, "    .order = %s,\n    .fixed_dt = %s,\n    .wait_text = %s,\n    .validation = %s,\n    .timing = %s,\n};\n",
+               d.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO",
+               corral__float_lit(f, sizeof f, d.fixed_dt), d.wait_text ? "true" : "false",
+               corral__validation_str(d.validation), d.timing ? "true" : "false");
 }
 
 /* ---- the text report */
@@ -901,6 +905,30 @@ static void corral__report_waits(const corral_sched *s, corral__out *out)
     if (others) corral__pf(out, "  %-20s %7u  (in other places)\n", "...", others);
 }
 
+/* the report's pool table: each pool's used, peak and capacity (three
+   uint32_t in a row of corral_pool_stats) and its failures */
+static const struct { const char *name; uint16_t counts, failures; } corral__pool_rows[] = {
+#define CORRAL__P(name, n, f) {name, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
+    CORRAL__P("wait nodes", wait_nodes, wait_failures),
+    CORRAL__P("group nodes", group_nodes, group_failures),
+    CORRAL__P("side records", side_records, side_failures),
+    CORRAL__P("signals", signals, signal_failures),
+    CORRAL__P("futures", futures, future_failures),
+    CORRAL__P("channels", channels, channel_failures),
+    CORRAL__P("semaphores, waitgroups", counters, counter_failures),
+#undef CORRAL__P
+};
+#define CORRAL__ROW(n, cap) \
+    CORRAL__STATIC_ASSERT(offsetof(corral_pool_stats, cap) == offsetof(corral_pool_stats, n) + 8, "used, peak, capacity in a row")
+CORRAL__ROW(wait_nodes, wait_nodes_capacity);
+CORRAL__ROW(group_nodes, group_nodes_capacity);
+CORRAL__ROW(side_records, side_records_capacity);
+CORRAL__ROW(signals, signals_capacity);
+CORRAL__ROW(futures, futures_capacity);
+CORRAL__ROW(channels, channels_capacity);
+CORRAL__ROW(counters, counters_capacity);
+#undef CORRAL__ROW
+
 static void corral__report_text(const corral_sched *s, corral__out *out)
 {
     if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
@@ -932,18 +960,13 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
     corral_pool_stats p = {0};
     corral_stats_pools(s, &p);
     corral__pf(out, "\n  %-22s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
-    const struct { const char *name; uint32_t used, peak, cap; uint64_t failures; } pools[] = {
-        {"wait nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures},
-        {"group nodes", p.group_nodes, p.group_nodes_peak, p.group_nodes_capacity, p.group_failures},
-        {"side records", p.side_records, p.side_records_peak, p.side_records_capacity, p.side_failures},
-        {"signals", p.signals, p.signals_peak, p.signals_capacity, p.signal_failures},
-        {"futures", p.futures, p.futures_peak, p.futures_capacity, p.future_failures},
-        {"channels", p.channels, p.channels_peak, p.channels_capacity, p.channel_failures},
-        {"semaphores, waitgroups", p.counters, p.counters_peak, p.counters_capacity, p.counter_failures},
-    };
-    for (size_t i = 0; i < sizeof pools / sizeof pools[0]; i++)
-        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", pools[i].name, pools[i].used, pools[i].peak, pools[i].cap,
-                   pools[i].failures);
+    for (size_t i = 0; i < sizeof corral__pool_rows / sizeof corral__pool_rows[0]; i++) {
+        uint32_t n[3]; /* used, peak, capacity */
+        uint64_t failures;
+        memcpy(n, (const unsigned char *)&p + corral__pool_rows[i].counts, sizeof n);
+        memcpy(&failures, (const unsigned char *)&p + corral__pool_rows[i].failures, sizeof failures);
+        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+    }
     corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
     /* where the block goes, to the byte: the parts that grow with the slots
        also per slot */
