@@ -412,6 +412,7 @@ struct corral_sched {
     corral_logger logger;
     corral_validation validation; /* resolved: OFF, REPORT or FATAL */
     corral_error last_error;
+    corral_validation validation_given; /* desc.validation as given (corral_budget_desc carries it) */
     uint64_t origin;          /* corral__origin(): which process and build made it (adopt) */
     uintptr_t owner;          /* the thread that created it (corral__thread_token), debug checks */
 
@@ -1183,42 +1184,6 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
 void corral__lanes_init(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
-/* where the block goes, part by part (the report's table): sched.c's
-   plan (corral__make_plan) in the order it lays the block out, each part
-   from where it starts to where the next does; the rest is alignment.
-   Inline, so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 14 };
-typedef struct corral__block_part {
-    const char *name;
-    uint64_t bytes;
-    bool per_slot; /* grows with the slots (the report divides it by them) */
-} corral__block_part;
-static inline void corral__block_parts(const corral_sched *s, corral__block_part out[CORRAL__BLOCK_PARTS])
-{
-    const uint64_t node = sizeof(corral__node), waits = (uint64_t)s->nodes.wait_count * node;
-    const uint64_t pages = s->arena.class_count ? s->arena.classes[0].pages_off : s->total_bytes;
-    const uint64_t after_trace = s->nodes.text_off ? s->nodes.text_off : pages;
-    uint64_t page_bytes = 0;
-    for (uint32_t i = 0; i < s->arena.class_count; i++)
-        page_bytes += (uint64_t)s->arena.classes[i].page_count * sizeof(corral__page);
-    const corral__block_part parts[CORRAL__BLOCK_PARTS] = {
-        {"slots", s->arena.slab_bytes, true},
-        {"slot meta", (uint64_t)s->nodes.off - s->arena.meta_off, true},
-        {"run queue", (uint64_t)s->arena.meta_off - s->run.lanes_off, true},
-        {"wait nodes", waits, true},
-        {"timer heaps", (uint64_t)s->groups.owner_off - s->timers.heap_off[0], true},
-        {"wait text", s->nodes.text_off ? pages - s->nodes.text_off : 0, true},
-        {"page tables", page_bytes, true},
-        {"group nodes", (uint64_t)s->timers.heap_off[0] - s->nodes.off - waits, false},
-        {"owner buckets", (uint64_t)s->sides.off - s->groups.owner_off, false},
-        {"side records", (uint64_t)s->pools[CORRAL__POOL_SIGNAL].off - s->sides.off, false},
-        {"handle pools", (uint64_t)s->posts.off - s->pools[CORRAL__POOL_SIGNAL].off, false},
-        {"post queue", (uint64_t)s->prof.hist_off - s->posts.off, false},
-        {"history, trace", after_trace - s->prof.hist_off, false},
-        {"scheduler, types", s->run.lanes_off, false},
-    };
-    memcpy(out, parts, sizeof parts);
-}
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
 /* Time's bounds (API.md, "Clocks and their bounds"), kept where a value
@@ -1278,6 +1243,71 @@ static inline corral__post *corral__post_cells(const corral_sched *s)
 }
 /* postq.c, the owner's side */
 size_t corral__posts_bytes(uint32_t capacity); /* the queue's region */
+
+/* where the block goes, part by part (the report's table): each part of
+   sched.c's plan (corral__make_plan) at its exact size, from the counts
+   the scheduler keeps, so that what is left of the block is the padding
+   between parts and the block's own alignment slack alone, with whatever
+   a caller-owned block has past what the plan needs ("unused"). Inline,
+   so only the report's file carries it. */
+enum { CORRAL__BLOCK_PARTS = 21 };
+typedef struct corral__block_part {
+    const char *name;
+    uint64_t bytes;
+    bool per_slot; /* grows with the slots (the report divides it by them) */
+} corral__block_part;
+static inline void corral__block_parts(const corral_sched *s, corral__block_part out[CORRAL__BLOCK_PARTS])
+{
+    const uint64_t node = sizeof(corral__node), waits = (uint64_t)s->nodes.wait_count * node;
+    const uint64_t max_types = s->types.max_types;
+    uint64_t page_bytes = 0, end = 0; /* end: where the plan's last part ends */
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        page_bytes += (uint64_t)c->page_count * sizeof(corral__page);
+        end = (uint64_t)c->base + (uint64_t)c->capacity * c->slot_size;
+    }
+    const corral__kept *K = s->kept.off ? (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off) : NULL;
+    const uint64_t kept = K ? 64u + (uint64_t)K->count * K->bytes : 0;
+    if (K) end = s->kept.off + kept;
+    const uint64_t need = end + CORRAL__SLAB_ALIGN; /* what the plan asked for */
+    const corral__pool *P = s->pools;
+    const uint64_t chunks = s->run.chunk_count;
+    static const char *const names[CORRAL__BLOCK_PARTS] = {
+        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", /* per slot */
+        "group nodes", "owner buckets", "side records", "signals", "futures", "channels", "channel buffers",
+        "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "scheduler, types", "unused",
+    };
+    const uint64_t bytes[CORRAL__BLOCK_PARTS] = {
+        s->arena.slab_bytes,
+        (uint64_t)s->arena.total_slots * sizeof(corral__meta),
+        (uint64_t)s->run.lane_count * sizeof(corral__lane) +
+            ((chunks * CORRAL__CHUNK + CORRAL__PREFETCH) + chunks) * sizeof(uint32_t),
+        waits,
+        (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
+        s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
+        page_bytes,
+        (uint64_t)(s->nodes.count - s->nodes.wait_count) * node,
+        ((uint64_t)s->groups.owner_mask + 1u) * 2u * sizeof(uint32_t),
+        (uint64_t)s->sides.count * sizeof(corral__side),
+        (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
+        (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
+        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
+        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes,
+        (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter),
+        corral__posts_bytes(s->posts.mask + 1u),
+        (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
+        (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
+        kept,
+        sizeof(corral_sched) + max_types * sizeof(corral__type_entry) +
+            ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
+        s->total_bytes > need ? s->total_bytes - need : 0,
+    };
+    for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
+        out[i].name = names[i];
+        out[i].bytes = bytes[i];
+        out[i].per_slot = i < 7;
+    }
+}
 void corral__posts_init(corral_sched *s);
 void corral__posts_close(corral_sched *s);
 void corral__posts_apply(corral_sched *s); /* at the start of a frame */

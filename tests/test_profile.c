@@ -826,3 +826,398 @@ Test(profile, a_buffer_or_a_zeroed_writer_counts_a_piece_longer_than_a_callbacks
     cr_assert_eq(cut.len, (size_t)n, "a buffer too small says what the whole needed");
     corral_sched_destroy(s);
 }
+
+/* ---- the desc to ship: sized, carried, or named (API.md, "Budgets: the desc to ship") */
+
+/* Every field of corral_sched_desc, in order, with what the sizing helpers
+   do with it. A field added to the desc and not to this table fails
+   a_budget_desc_accounts_for_every_field_of_the_desc. */
+typedef enum desc_rule { SIZED, CARRIED, NAMED, UNUSED } desc_rule;
+typedef struct desc_field {
+    const char *name;
+    size_t offset, size, align;
+    desc_rule rule;
+} desc_field;
+#define DESC_FIELD(name, type, rule) \
+    {#name, offsetof(corral_sched_desc, name), sizeof(type), _Alignof(type), rule}
+static const desc_field g_desc_fields[] = {
+    DESC_FIELD(memory, void *, NAMED),
+    DESC_FIELD(memory_size, size_t, NAMED),
+    DESC_FIELD(allocator, corral_allocator, NAMED),
+    DESC_FIELD(logger, corral_logger, NAMED),
+    DESC_FIELD(classes, corral_class_desc[CORRAL_MAX_CLASSES], SIZED),
+    DESC_FIELD(default_capacity, uint32_t, UNUSED), /* the classes are given */
+    DESC_FIELD(registry, const corral_registry *, NAMED),
+    DESC_FIELD(max_types, uint32_t, SIZED),
+    DESC_FIELD(order, corral_order, CARRIED),
+    DESC_FIELD(fixed_dt, float, CARRIED),
+    DESC_FIELD(max_fixed_steps, uint32_t, CARRIED),
+    DESC_FIELD(max_wait_nodes, uint32_t, SIZED),
+    DESC_FIELD(max_signals, uint32_t, SIZED),
+    DESC_FIELD(max_futures, uint32_t, SIZED),
+    DESC_FIELD(max_posts, uint32_t, CARRIED),
+    DESC_FIELD(max_group_nodes, uint32_t, SIZED),
+    DESC_FIELD(domains, uint32_t, CARRIED),
+    DESC_FIELD(custom_phases, uint32_t, CARRIED),
+    DESC_FIELD(max_channels, uint32_t, SIZED),
+    DESC_FIELD(channel_bytes, uint32_t, CARRIED),
+    DESC_FIELD(max_semaphores, uint32_t, SIZED),
+    DESC_FIELD(max_waitgroups, uint32_t, SIZED),
+    DESC_FIELD(max_side_records, uint32_t, SIZED),
+    DESC_FIELD(kept_snapshots, uint32_t, CARRIED),
+    DESC_FIELD(wait_text, bool, CARRIED),
+    DESC_FIELD(clock, corral_clock, NAMED),
+    DESC_FIELD(validation, corral_validation, CARRIED),
+    DESC_FIELD(timing, bool, CARRIED),
+    DESC_FIELD(timing_sample, uint32_t, CARRIED),
+    DESC_FIELD(history_frames, uint32_t, CARRIED),
+    DESC_FIELD(trace_steps, uint32_t, CARRIED),
+    DESC_FIELD(hooks, corral_hooks, NAMED),
+    DESC_FIELD(field_formatter, corral_field_formatter, NAMED),
+    DESC_FIELD(predicates, const corral_predicate_registry *, NAMED),
+    DESC_FIELD(upgrade, struct corral_upgrade, NAMED),
+};
+#undef DESC_FIELD
+#define DESC_FIELD_COUNT (sizeof g_desc_fields / sizeof g_desc_fields[0])
+
+/* A small game: channels made at their default capacity, a semaphore and
+   a wait group, a coroutine in a slowed time domain, one in a custom phase
+   and one in fixed update, signals posted through a small post queue, a
+   kept snapshot restored, a misuse the validation reports, and reads of
+   what the inspector and the history hold. Everything it sees goes to a
+   log; a frame's line is the log's hash after it. */
+static uint64_t g_log_hash;
+static int g_log_count;
+static void glog(int what, int value)
+{
+    uint64_t v = ((uint64_t)(uint32_t)what << 32) | (uint32_t)value;
+    g_log_hash = (g_log_hash ^ v) * 0x100000001b3ull;
+    g_log_count++;
+}
+
+#define G_PRODUCER_FIELDS(F) F(corral_channel, ch) F(int, n) F(int, v)
+DECLARE_COROUTINE(g_producer, G_PRODUCER_FIELDS)
+DEFINE_COROUTINE(g_producer)
+{
+    CORRAL_BEGIN(co);
+    for (ctx->v = 0; ctx->v < ctx->n; ctx->v++) {
+        CORRAL_SEND(co, ctx->ch, &ctx->v);
+        glog(1, ctx->v);
+    }
+    glog(2, (int)corral_frame(corral_sched_of(co)));
+    CORRAL_END(co);
+}
+
+#define G_CONSUMER_FIELDS(F) F(corral_channel, ch) F(int, n) F(int, got)
+DECLARE_COROUTINE(g_consumer, G_CONSUMER_FIELDS)
+DEFINE_COROUTINE(g_consumer)
+{
+    CORRAL_BEGIN(co);
+    while (ctx->n-- > 0) {
+        CORRAL_WAIT_FRAMES(co, 3);
+        CORRAL_RECEIVE(co, ctx->ch, &ctx->got);
+        glog(3, ctx->got);
+    }
+    CORRAL_END(co);
+}
+
+#define G_WORKER_FIELDS(F) F(corral_semaphore, sem) F(corral_waitgroup, wg) F(int, id)
+DECLARE_COROUTINE(g_worker, G_WORKER_FIELDS)
+DEFINE_COROUTINE(g_worker)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_ACQUIRE(co, ctx->sem);
+    glog(4, ctx->id);
+    CORRAL_WAIT_FRAMES(co, 2);
+    corral_semaphore_release(corral_sched_of(co), ctx->sem, 1);
+    corral_waitgroup_done(corral_sched_of(co), ctx->wg);
+    CORRAL_END(co);
+}
+
+#define G_BOSS_FIELDS(F) F(corral_waitgroup, wg)
+DECLARE_COROUTINE(g_boss, G_BOSS_FIELDS)
+DEFINE_COROUTINE(g_boss)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_GROUP(co, ctx->wg);
+    glog(5, (int)corral_frame(corral_sched_of(co)));
+    CORRAL_END(co);
+}
+
+#define G_SLOW_FIELDS(F) F(int, laps)
+DECLARE_COROUTINE(g_slow, G_SLOW_FIELDS)
+DEFINE_COROUTINE(g_slow)
+{
+    CORRAL_BEGIN(co);
+    for (; ctx->laps > 0; ctx->laps--) {
+        CORRAL_WAIT_SECONDS(co, 0.3f);
+        glog(6, (int)corral_frame(corral_sched_of(co)) * 16 + (int)corral_domain_of(co));
+    }
+    CORRAL_END(co);
+}
+
+#define G_STEPPER_FIELDS(F) F(int, kind) F(int, steps)
+DECLARE_COROUTINE(g_stepper, G_STEPPER_FIELDS)
+DEFINE_COROUTINE(g_stepper)
+{
+    ctx->steps++;
+    glog(ctx->kind, ctx->steps * 16 + (int)corral_current_phase(co));
+    return CORRAL_YIELD;
+}
+
+#define G_LISTENER_FIELDS(F) F(corral_signal, sig) F(int, heard)
+DECLARE_COROUTINE(g_listener, G_LISTENER_FIELDS)
+DEFINE_COROUTINE(g_listener)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        CORRAL_WAIT_SIGNAL(co, ctx->sig);
+        glog(9, ++ctx->heard);
+    }
+    CORRAL_END(co);
+}
+
+static int g_errors, g_steps_hooked;
+static void g_count_errors(corral_log_level level, corral_error item, const char *message, const corral_sched *s,
+                           void *user)
+{
+    (void)level, (void)message, (void)s, (void)user;
+    g_errors++;
+    glog(10, (int)item);
+}
+static void g_step_hook(const char *type, corral_handle h, void *user)
+{
+    (void)type, (void)h, (void)user;
+    g_steps_hooked++;
+}
+
+/* the development desc: every carried field away from its default */
+static corral_sched_desc game_desc(void)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.order = CORRAL_ORDER_BY_TYPE;
+    d.fixed_dt = 0.05f;
+    d.max_fixed_steps = 2;
+    d.max_posts = 2;
+    d.domains = 3;
+    d.custom_phases = 2;
+    d.channel_bytes = 8; /* two ints a channel, at the default capacity */
+    d.max_channels = 6;
+    d.max_semaphores = 3;
+    d.max_waitgroups = 3;
+    d.kept_snapshots = 2;
+    d.wait_text = true;
+    d.validation = CORRAL_VALIDATION_REPORT;
+    d.timing = true;
+    d.timing_sample = 4;
+    d.history_frames = 16;
+    d.trace_steps = 8;
+    return d;
+}
+
+/* what only the caller can give: the same to both runs */
+static void give_named(corral_sched_desc *d)
+{
+    d->logger = (corral_logger){g_count_errors, NULL};
+    d->clock = (corral_clock){fake_now, NULL};
+    d->hooks = (corral_hooks){.step_begin = g_step_hook};
+}
+
+#define GAME_FRAMES 60
+/* plays the game, one hash a frame into frames[] */
+static void play(corral_sched *s, uint64_t frames[GAME_FRAMES])
+{
+    g_log_hash = 0xcbf29ce484222325ull, g_log_count = 0, g_errors = 0, g_steps_hooked = 0, g_now = 0;
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    glog(20, (int)corral_channel_capacity(s, ch));
+    corral_semaphore sem = corral_semaphore_create(s, 1);
+    corral_waitgroup wg = corral_waitgroup_create(s);
+    corral_signal sig = corral_signal_create(s);
+    glog(21, corral_domain_set_scale(s, 2, 0.5f));
+    corral_handle prod = g_producer_start(s, (g_producer_ctx){.ch = ch, .n = 12});
+    g_consumer_start(s, (g_consumer_ctx){.ch = ch, .n = 12});
+    corral_waitgroup_add(s, wg, 3);
+    for (int i = 0; i < 3; i++) g_worker_start(s, (g_worker_ctx){.sem = sem, .wg = wg, .id = i});
+    g_boss_start(s, (g_boss_ctx){.wg = wg});
+    glog(22, g_slow_start_ex(s, (g_slow_ctx){.laps = 4}, &(corral_start_desc){.domain = 2}).gen != 0);
+    glog(23, g_stepper_start_ex(s, (g_stepper_ctx){.kind = 7}, &(corral_start_desc){.phase = CORRAL_PHASE_CUSTOM(1)})
+                     .gen != 0);
+    g_stepper_start_ex(s, (g_stepper_ctx){.kind = 8}, &(corral_start_desc){.phase = CORRAL_PHASE_FIXED_UPDATE});
+    g_listener_start(s, (g_listener_ctx){.sig = sig});
+    for (int f = 0; f < GAME_FRAMES; f++) {
+        for (int k = 0; k < 3; k++) glog(24, corral_signal_post(s, sig)); /* the third finds the queue full */
+        int v = 5;
+        glog(25, corral_channel_try_send(s, ch, &v, 2)); /* the wrong size: refused and reported */
+        corral_tick(s, f % 4 == 0 ? 0.12f : 1.0f / 60.0f);
+        glog(26, (int)corral_run_phase(s, CORRAL_PHASE_CUSTOM(1)));
+        corral_co_info in;
+        if (corral_co_info_of(s, prod, &in)) glog(27, in.wait_text != NULL);
+        corral_frame_sample hist[32];
+        glog(28, (int)corral_history(s, hist, 32));
+        corral_type_stats t;
+        if (corral_stats_type_of(s, &g_stepper_type, &t)) glog(29, (int)t.steps_timed);
+        if (f == 5) glog(30, corral_snapshot_keep(s, 1) > 0);
+        if (f == 12) glog(31, corral_restore_kept(s, 1));
+        glog(32, g_errors * 1000 + g_steps_hooked);
+        frames[f] = g_log_hash;
+    }
+}
+
+/* the first frame where two runs differ, or -1 */
+static int first_difference(const uint64_t *a, const uint64_t *b)
+{
+    for (int f = 0; f < GAME_FRAMES; f++)
+        if (a[f] != b[f]) return f;
+    return -1;
+}
+
+Test(profile, a_game_built_from_the_budget_desc_plays_frame_for_frame_as_the_profiled_one)
+{
+    corral_sched_desc dev = game_desc();
+    give_named(&dev);
+    corral_sched *s = corral_sched_create(&dev);
+    cr_assert_not_null(s);
+    static uint64_t want[GAME_FRAMES], got[GAME_FRAMES];
+    play(s, want);
+    cr_assert_gt(g_log_count, 0);
+    corral_sched_desc ship;
+    cr_assert(corral_budget_desc(s, 0.0f, &ship));
+    corral_sched_destroy(s);
+
+    give_named(&ship);
+    corral_sched *shipped = corral_sched_create(&ship);
+    cr_assert_not_null(shipped);
+    play(shipped, got);
+    corral_pool_stats p;
+    cr_assert(corral_stats_pools(shipped, &p));
+    cr_assert_eq(p.channels_capacity, p.channels_peak, "the channels sized to their peak");
+    int f = first_difference(want, got);
+    cr_assert_eq(f, -1, "the shipped desc plays differently from frame %d on", f);
+    corral_sched_destroy(shipped);
+}
+
+/* the value of `.name = ` in the emitted text, parsed as field f's type */
+static bool parse_field(const char *text, const desc_field *f, corral_sched_desc *d)
+{
+    char key[64];
+    snprintf(key, sizeof key, "    .%s = ", f->name);
+    const char *at = strstr(text, key);
+    if (!at) return false;
+    at += strlen(key);
+    unsigned char *dst = (unsigned char *)d + f->offset;
+    if (!strcmp(f->name, "order")) {
+        corral_order o = !strncmp(at, "CORRAL_ORDER_BY_TYPE,", 21) ? CORRAL_ORDER_BY_TYPE : CORRAL_ORDER_FIFO;
+        cr_assert(o == CORRAL_ORDER_BY_TYPE || !strncmp(at, "CORRAL_ORDER_FIFO,", 18), "%s", at);
+        memcpy(dst, &o, sizeof o);
+    } else if (!strcmp(f->name, "validation")) {
+        static const char *const names[] = {"CORRAL_VALIDATION_DEFAULT,", "CORRAL_VALIDATION_OFF,",
+                                            "CORRAL_VALIDATION_REPORT,", "CORRAL_VALIDATION_FATAL,"};
+        corral_validation v = CORRAL_VALIDATION_COUNT;
+        for (int i = 0; i < 4; i++)
+            if (!strncmp(at, names[i], strlen(names[i]))) v = (corral_validation)i;
+        cr_assert_neq(v, CORRAL_VALIDATION_COUNT, "%s", at);
+        memcpy(dst, &v, sizeof v);
+    } else if (!strcmp(f->name, "fixed_dt")) {
+        char *end;
+        float v = strtof(at, &end);
+        cr_assert(end[0] == 'f' && end[1] == ',', "a float literal: %.20s", at);
+        memcpy(dst, &v, sizeof v);
+    } else if (f->size == sizeof(bool) && (!strncmp(at, "true,", 5) || !strncmp(at, "false,", 6))) {
+        bool v = at[0] == 't';
+        memcpy(dst, &v, sizeof v);
+    } else {
+        cr_assert_eq(f->size, sizeof(uint32_t), ".%s", f->name);
+        char *end;
+        uint32_t v = (uint32_t)strtoul(at, &end, 10);
+        cr_assert(end > at && *end == ',', ".%s = %.20s", f->name, at);
+        memcpy(dst, &v, sizeof v);
+    }
+    return true;
+}
+
+Test(profile, a_budget_desc_accounts_for_every_field_of_the_desc)
+{
+    /* the table covers the desc: each field where the last one's end,
+       aligned, puts it, and nothing after the last */
+    size_t end = 0;
+    for (size_t i = 0; i < DESC_FIELD_COUNT; i++) {
+        const desc_field *f = &g_desc_fields[i];
+        size_t at = (end + f->align - 1) / f->align * f->align;
+        cr_assert_eq(f->offset, at, ".%s is at %zu, the table expects %zu: a field missing from the table?", f->name,
+                     f->offset, at);
+        end = f->offset + f->size;
+    }
+    const size_t whole = (end + _Alignof(corral_sched_desc) - 1) / _Alignof(corral_sched_desc) * _Alignof(corral_sched_desc);
+    cr_assert_eq(sizeof(corral_sched_desc), whole, "a field after .%s missing from the table",
+                 g_desc_fields[DESC_FIELD_COUNT - 1].name);
+
+    corral_sched_desc dev = game_desc();
+    give_named(&dev);
+    corral_sched *s = corral_sched_create(&dev);
+    cr_assert_not_null(s);
+    static uint64_t frames[GAME_FRAMES];
+    play(s, frames);
+    corral_sched_desc ship;
+    cr_assert(corral_budget_desc(s, 0.25f, &ship));
+    static char text[16384];
+    corral_writer w = {.buf = text, .cap = sizeof text};
+    corral_emit_desc_to(s, 0.25f, &w);
+    cr_assert_lt(w.len, sizeof text);
+    corral_sched_destroy(s);
+
+    /* the struct: each field sized, carried as the scheduler was given it, or left zero */
+    static const unsigned char zero[sizeof(corral_sched_desc)];
+    for (size_t i = 0; i < DESC_FIELD_COUNT; i++) {
+        const desc_field *f = &g_desc_fields[i];
+        const unsigned char *mine = (const unsigned char *)&dev + f->offset;
+        const unsigned char *out = (const unsigned char *)&ship + f->offset;
+        if (f->rule == CARRIED)
+            cr_assert(!memcmp(out, mine, f->size), ".%s is carried over as the scheduler was given it", f->name);
+        else if (f->rule == SIZED) cr_assert(memcmp(out, zero, f->size), ".%s is sized", f->name);
+        else cr_assert(!memcmp(out, zero, f->size), ".%s is left zero", f->name);
+    }
+
+    /* the text is the struct: every field it sets reads back the same, and
+       every one it does not set is named above it */
+    const char *named = strstr(text, "Set this yourself:");
+    cr_assert_not_null(named, "%s", text);
+    const char *body = strstr(text, "corral_shipped_desc = {");
+    cr_assert_not_null(body);
+    corral_sched_desc parsed;
+    memset(&parsed, 0, sizeof parsed);
+    uint32_t n = 0;
+    for (const char *p = text; (p = strstr(p, "{ .slot_size = ")) != NULL; p++, n++)
+        cr_assert_eq(sscanf(p, "{ .slot_size = %u, .capacity = %u }", &parsed.classes[n].slot_size,
+                            &parsed.classes[n].capacity),
+                     2);
+    cr_assert_gt(n, 0u);
+    for (size_t i = 0; i < DESC_FIELD_COUNT; i++) {
+        const desc_field *f = &g_desc_fields[i];
+        char dotted[64];
+        snprintf(dotted, sizeof dotted, ".%s", f->name);
+        const char *in_text = strstr(text, dotted);
+        cr_assert_not_null(in_text, "the emitted text names .%s:\n%s", f->name, text);
+        if (f->rule == NAMED || f->rule == UNUSED)
+            cr_assert_lt(in_text, body, ".%s is named in the comment, not set", f->name);
+        else if (strcmp(f->name, "classes"))
+            cr_assert(parse_field(body, f, &parsed), ".%s is set in the text", f->name);
+    }
+    for (size_t i = 0; i < DESC_FIELD_COUNT; i++) {
+        const desc_field *f = &g_desc_fields[i];
+        cr_assert(!memcmp((const unsigned char *)&parsed + f->offset, (const unsigned char *)&ship + f->offset, f->size),
+                  "the text's .%s is the struct's", f->name);
+    }
+    cr_assert_not_null(strstr(named, "the profiled scheduler had logger, clock, hooks"), "%s", text);
+}
+
+Test(profile, the_emitted_fixed_dt_is_a_float_literal_however_round)
+{
+    corral_sched_desc d = one_class_desc(64, 4);
+    d.fixed_dt = 1.0f;
+    corral_sched *s = sched_of(d);
+    char text[8192];
+    corral_emit_desc_to(s, 0.0f, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert_not_null(strstr(text, ".fixed_dt = 1.0f,"), "%s", text);
+    corral_sched_destroy(s);
+}

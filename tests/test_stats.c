@@ -203,3 +203,126 @@ Test(stats, the_report_says_where_every_byte_of_the_block_goes)
     check_block_parts(s);
     corral_sched_destroy(s);
 }
+
+/* ---- the report's block table, line by line: each part's exact bytes */
+typedef struct block_line {
+    char name[24];
+    uint64_t bytes;
+} block_line;
+static int block_table(const char *report, block_line *out, int max)
+{
+    const char *p = strstr(report, "\n  block part");
+    cr_assert_not_null(p, "the report has a block table:\n%s", report);
+    p = strchr(p + 1, '\n') + 1;
+    int n = 0;
+    for (; p[0] == ' ' && p[1] == ' ' && p[2] != '(' && p[2] != ' ' && n < max; p = strchr(p, '\n') + 1, n++) {
+        memcpy(out[n].name, p + 2, 16);
+        int k = 16;
+        while (k > 0 && out[n].name[k - 1] == ' ') k--;
+        out[n].name[k] = 0;
+        char *end;
+        out[n].bytes = strtoull(p + 2 + 16, &end, 10);
+        cr_assert(end > p + 2 + 16, "line %d has its bytes: %.60s", n, p);
+    }
+    return n;
+}
+static uint64_t line_bytes(const block_line *l, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(l[i].name, name)) return l[i].bytes;
+    return UINT64_MAX;
+}
+/* the padding the plan can put between parts: each part aligned to 8 (the
+   type table to 16), the post queue to its cache line, each class's slab
+   and the kept snapshots to 64, and the block's own 64 bytes of slack */
+static uint64_t padding_bound(const corral_sched *s)
+{
+    return 15 + 11 * 7 + 63 + 63 * (uint64_t)s->arena.class_count + 63 + CORRAL__SLAB_ALIGN;
+}
+
+Test(stats, the_block_table_names_every_byte_kept_snapshots_and_channels_included)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    d.kept_snapshots = 8;
+    d.max_channels = 8;
+    d.channel_bytes = 64;
+    d.max_semaphores = 3;
+    d.max_waitgroups = 2;
+    corral_sched *s = sched_of(d);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    cr_assert_neq(ch.gen, 0u);
+    start_tracer(s, 1, 0);
+    cr_assert_gt(corral_snapshot_keep(s, 0), 0u);
+    static char buf[16384];
+    corral_report_text_to(s, &(corral_writer){.buf = buf, .cap = sizeof buf});
+    block_line l[32];
+    int n = block_table(buf, l, 32);
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) sum += l[i].bytes;
+    cr_assert_eq(sum, a.total_bytes, "the lines sum to the block (%llu of %llu B):\n%s", (unsigned long long)sum,
+                 (unsigned long long)a.total_bytes, buf);
+
+    /* the kept snapshots: what the plan reserved, and what the desc costs */
+    const corral__kept *K = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
+    const uint64_t kept = line_bytes(l, n, "kept snapshots");
+    cr_assert_eq(kept, 64u + 8u * K->bytes, "%s", buf);
+    corral_sched_desc none = d;
+    none.kept_snapshots = 0;
+    const uint64_t cost = corral_sched_memory_size(&d) - corral_sched_memory_size(&none);
+    cr_assert(cost >= kept && cost - kept < 64, "the places cost %llu B, their line says %llu",
+              (unsigned long long)cost, (unsigned long long)kept);
+
+    /* the channels, their buffers, the semaphores' and wait groups' pool */
+    cr_assert_eq(line_bytes(l, n, "channels"), 8u * sizeof(corral__channel), "%s", buf);
+    cr_assert_eq(line_bytes(l, n, "channel buffers"), 8u * 64u, "%s", buf);
+    cr_assert_eq(line_bytes(l, n, "sems, waitgroups"), 5u * sizeof(corral__counter), "%s", buf);
+
+    /* alignment is padding alone */
+    const uint64_t pad = line_bytes(l, n, "alignment");
+    cr_assert_leq(pad, padding_bound(s), "alignment %llu B, at most %llu of padding:\n%s", (unsigned long long)pad,
+                  (unsigned long long)padding_bound(s), buf);
+    cr_assert_eq(line_bytes(l, n, "unused"), UINT64_MAX, "a block create allocated has nothing unused");
+
+    /* the pool table has the channels and the semaphores and wait groups */
+    const char *row = strstr(buf, "\n  channels    ");
+    cr_assert_not_null(row, "%s", buf);
+    unsigned used, peak, cap;
+    cr_assert_eq(sscanf(row, "\n  channels %u %u %u", &used, &peak, &cap), 3);
+    cr_assert(used == 1 && peak == 1 && cap == 8, "%u %u %u", used, peak, cap);
+    row = strstr(buf, "\n  semaphores, waitgroups ");
+    cr_assert_not_null(row, "%s", buf);
+    cr_assert_eq(sscanf(row, "\n  semaphores, waitgroups %u %u %u", &used, &peak, &cap), 3);
+    cr_assert_eq(cap, 5u);
+    corral_sched_destroy(s);
+}
+
+Test(stats, a_caller_block_larger_than_needed_shows_what_is_unused_not_alignment)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.wait_text = true;
+    d.history_frames = 4;
+    d.timing = true;
+    d.trace_steps = 4;
+    const size_t need = corral_sched_memory_size(&d);
+    static _Alignas(64) unsigned char block[1 << 20];
+    cr_assert_lt(need + 1000, sizeof block);
+    d.memory = block + 8; /* off its alignment: the slack takes the difference */
+    d.memory_size = need + 1000;
+    corral_sched *s = sched_of(d);
+    static char buf[16384];
+    corral_report_text_to(s, &(corral_writer){.buf = buf, .cap = sizeof buf});
+    block_line l[32];
+    int n = block_table(buf, l, 32);
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) sum += l[i].bytes;
+    cr_assert_eq(sum, need + 1000, "%s", buf);
+    cr_assert_eq(line_bytes(l, n, "unused"), 1000u, "%s", buf);
+    cr_assert_leq(line_bytes(l, n, "alignment"), padding_bound(s), "%s", buf);
+    cr_assert_eq(line_bytes(l, n, "wait text"), (uint64_t)s->nodes.wait_count * sizeof(const char *));
+    cr_assert_eq(line_bytes(l, n, "history"), 4u * sizeof(corral_frame_sample));
+    cr_assert_eq(line_bytes(l, n, "step trace"), 4u * sizeof(corral__trace_ev));
+    corral_sched_destroy(s);
+}

@@ -1972,7 +1972,10 @@ CORRAL_API void corral_history_svg_to(const corral_sched *sched, corral_writer *
 /* Fill `out` with a desc whose capacities are peak * (1 + headroom) (at
    least 1 where anything was used), for every class and pool. Classes
    never used keep their slot size with capacity 0 unless a type needs
-   them. Only sizes are set: copy the rest from your own desc. */
+   them. Every other field that is not the caller's memory or a function
+   is carried over as the scheduler was created with it; those are left
+   zero, and the emitted text names them (API.md, "Budgets: the desc to
+   ship"). */
 CORRAL_API bool corral_budget_desc(const corral_sched *sched, float headroom, corral_sched_desc *out);
 /* The same, printed as a ready-to-paste C initializer. */
 CORRAL_API void corral_emit_desc(const corral_sched *sched, float headroom, FILE *out);

@@ -303,6 +303,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->logger = desc->logger;
     s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
                     : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
+    s->validation_given = desc->validation;
     s->types.max_types = p.max_types;
     s->types.hash_off = (uint32_t)p.hash_off;
     s->types.hash_mask = p.hash_size - 1;

@@ -717,11 +717,16 @@ static uint32_t corral__pool_size(uint32_t peak, float headroom)
     return peak ? corral__with_headroom(peak, headroom) : 1u;
 }
 
+/* The rule of docs/API.md, "Budgets: the desc to ship": every field of
+   corral_sched_desc is sized from the profile, carried over as the
+   profiled scheduler has it, or (what the scheduler cannot hand on: the
+   caller's memory and functions) left zero and named by the emitted text. */
 bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return false;
     if (!(headroom >= 0.0f)) headroom = 0.0f;
     memset(out, 0, sizeof *out);
+    /* sized: peak x (1 + headroom) */
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         out->classes[i].slot_size = s->arena.classes[i].slot_size;
         out->classes[i].capacity = corral__with_headroom(s->arena.classes[i].peak, headroom);
@@ -731,22 +736,96 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->max_side_records = corral__pool_size(s->sides.peak, headroom);
     out->max_signals = corral__pool_size(s->pools[CORRAL__POOL_SIGNAL].peak, headroom);
     out->max_futures = corral__pool_size(s->pools[CORRAL__POOL_FUTURE].peak, headroom);
+    out->max_channels = corral__pool_size(s->pools[CORRAL__POOL_CHANNEL].peak, headroom);
+    /* semaphores and wait groups share one pool: its size in the first,
+       the 1 the second needs to mean "one" rather than "default" */
+    const uint32_t counters = corral__pool_size(s->pools[CORRAL__POOL_COUNTER].peak, headroom);
+    out->max_semaphores = counters > 1 ? counters - 1 : 1;
+    out->max_waitgroups = 1;
     out->max_types = corral__pool_size(s->types.type_count, headroom);
+    /* carried: what the profiled scheduler was created with */
     out->order = (corral_order)s->run.order;
-    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
+    out->max_posts = s->posts.mask + 1;
+    out->domains = s->domains.count;
+    out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
+    out->channel_bytes = s->chans.channel_bytes; /* a channel's default capacity is channel_bytes / size */
+    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
+    out->wait_text = s->nodes.text_off != 0;
+    out->validation = s->validation_given;
+    out->timing = s->prof.timing != 0;
+    out->timing_sample = s->prof.sample_mask + 1u;
+    out->history_frames = s->prof.hist_cap;
+    out->trace_steps = s->prof.trace_cap;
     return true;
 }
+
+/* a float as a C literal that reads back the same: 0.0199999996f, 1.0f */
+static const char *corral__float_lit(char *buf, size_t cap, float v)
+{
+    int n = snprintf(buf, cap, "%.9g", (double)v);
+    if (n > 0 && (size_t)n + 3 < cap && !strpbrk(buf, ".eEn")) memcpy(buf + n, ".0", 3);
+    size_t len = strlen(buf);
+    if (len + 1 < cap) memcpy(buf + len, "f", 2);
+    return buf;
+}
+
+static const char *corral__validation_str(corral_validation v)
+{
+    switch (v) {
+    case CORRAL_VALIDATION_OFF: return "CORRAL_VALIDATION_OFF";
+    case CORRAL_VALIDATION_REPORT: return "CORRAL_VALIDATION_REPORT";
+    case CORRAL_VALIDATION_FATAL: return "CORRAL_VALIDATION_FATAL";
+    case CORRAL_VALIDATION_DEFAULT:
+    case CORRAL_VALIDATION_COUNT: break;
+    }
+    return "CORRAL_VALIDATION_DEFAULT";
+}
+
+/* the desc's numbers the emitted text sets: first those sized from a
+   peak (max_semaphores the pool it shares with the wait groups), then
+   those carried over */
+static const struct { const char *name; uint32_t off; } corral__desc_numbers[] = {
+#define CORRAL__N(f) {#f, (uint32_t)offsetof(corral_sched_desc, f)}
+    CORRAL__N(max_types), CORRAL__N(max_wait_nodes), CORRAL__N(max_group_nodes), CORRAL__N(max_side_records),
+    CORRAL__N(max_signals), CORRAL__N(max_futures), CORRAL__N(max_channels), CORRAL__N(max_semaphores),
+    CORRAL__N(max_waitgroups), CORRAL__N(max_fixed_steps), CORRAL__N(max_posts), CORRAL__N(domains),
+    CORRAL__N(custom_phases), CORRAL__N(channel_bytes), CORRAL__N(kept_snapshots), CORRAL__N(timing_sample),
+    CORRAL__N(history_frames), CORRAL__N(trace_steps),
+#undef CORRAL__N
+};
 
 static void corral__emit_desc(const corral_sched *s, float headroom, corral__out *out)
 {
     corral_sched_desc d;
-    if (!corral_budget_desc(s, headroom, &d)) return;
-    CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, );
-    corral__pf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->now.frame,
-               1.0 + (double)headroom);
-    corral__pf(out, "   Copy the rest of your desc (memory, allocator, logger, registry) next to it. */\n");
+    if (!corral__stats_ok(out->call, s, corral__out_target(out)) || !corral_budget_desc(s, headroom, &d)) return;
+    /* what the profiled scheduler was given of what only the caller can give again */
+    const corral_hooks *h = &s->prof.hooks;
+    const struct { const char *name; bool had; } mine[] = {
+        {"memory", !(s->flags & CORRAL__OWNS_MEMORY)},
+        {"logger", s->logger.fn != NULL},
+        {"registry", s->types.registry != NULL},
+        {"clock", s->now.clock.now_ns != corral__monotonic_ns},
+        {"hooks", h->step_begin || h->step_end || h->alloc || h->free},
+        {"field_formatter", s->prof.formatter.fn != NULL},
+        {"predicates", s->types.predicates != NULL},
+        {"upgrade", s->types.upgrade.fn != NULL},
+    };
+    corral__pf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f; the other\n",
+               s->now.frame, 1.0 + (double)headroom);
+    corral__ps(out, "   fields as the profiled scheduler had them (docs/API.md, \"Budgets: the desc to ship\").\n");
+    corral__ps(out, "   Set this yourself: .memory, .memory_size, .allocator, .logger, .registry, .clock, .hooks,\n"
+                    "   .field_formatter, .predicates, .upgrade (0: the default)");
+    bool any = false;
+    for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) {
+        if (!mine[i].had) continue;
+        corral__pf(out, "%s%s", any ? ", " : ";\n   the profiled scheduler had ", mine[i].name);
+        any = true;
+    }
+    corral__ps(out, ".\n   With a .registry, its budgets are added to these capacities.\n"
+                    "   .default_capacity is not used: the classes are given. Semaphores and wait groups\n"
+                    "   share one pool; a channel of n-byte values holds channel_bytes / n of them. */\n");
     corral__pf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -754,16 +833,25 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
                    d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
                    c->peak ? "" : ", never used in this profile");
     }
-    corral__pf(out, "    },\n");
-    corral__pf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
-    corral__pf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
-    corral__pf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
-    corral__pf(out, "    .max_side_records = %u, /* peak %u */\n", d.max_side_records, s->sides.peak);
-    corral__pf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->pools[CORRAL__POOL_SIGNAL].peak);
-    corral__pf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->pools[CORRAL__POOL_FUTURE].peak);
-    corral__pf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
-    if (d.kept_snapshots) corral__pf(out, "    .kept_snapshots = %u,\n", d.kept_snapshots);
-    corral__pf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
+    corral__ps(out, "    },\n");
+    /* the other numbers: the sized ones with their peaks, then those carried over */
+    const corral__pool *P = s->pools;
+    const uint32_t peaks[] = {s->types.type_count, s->nodes.wait_peak, s->nodes.group_peak, s->sides.peak,
+                              P[CORRAL__POOL_SIGNAL].peak, P[CORRAL__POOL_FUTURE].peak, P[CORRAL__POOL_CHANNEL].peak,
+                              P[CORRAL__POOL_COUNTER].peak};
+    for (size_t i = 0; i < sizeof corral__desc_numbers / sizeof corral__desc_numbers[0]; i++) {
+        uint32_t v;
+        memcpy(&v, (const unsigned char *)&d + corral__desc_numbers[i].off, sizeof v);
+        if (i == sizeof peaks / sizeof peaks[0] + 1) corral__ps(out, "    /* as the profiled scheduler had them */\n");
+        corral__pf(out, "    .%s = %u,", corral__desc_numbers[i].name, v);
+        if (i < sizeof peaks / sizeof peaks[0]) corral__pf(out, " /* peak %u */", peaks[i]);
+        corral__pc(out, '\n');
+    }
+    char f[40];
+    corral__pf(out, "    .order = %s,\n    .fixed_dt = %s,\n    .wait_text = %s,\n    .validation = %s,\n    .timing = %s,\n};\n",
+               d.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO",
+               corral__float_lit(f, sizeof f, d.fixed_dt), d.wait_text ? "true" : "false",
+               corral__validation_str(d.validation), d.timing ? "true" : "false");
 }
 
 /* ---- the text report */
@@ -817,6 +905,30 @@ static void corral__report_waits(const corral_sched *s, corral__out *out)
     if (others) corral__pf(out, "  %-20s %7u  (in other places)\n", "...", others);
 }
 
+/* the report's pool table: each pool's used, peak and capacity (three
+   uint32_t in a row of corral_pool_stats) and its failures */
+static const struct { const char *name; uint16_t counts, failures; } corral__pool_rows[] = {
+#define CORRAL__P(name, n, f) {name, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
+    CORRAL__P("wait nodes", wait_nodes, wait_failures),
+    CORRAL__P("group nodes", group_nodes, group_failures),
+    CORRAL__P("side records", side_records, side_failures),
+    CORRAL__P("signals", signals, signal_failures),
+    CORRAL__P("futures", futures, future_failures),
+    CORRAL__P("channels", channels, channel_failures),
+    CORRAL__P("semaphores, waitgroups", counters, counter_failures),
+#undef CORRAL__P
+};
+#define CORRAL__ROW(n, cap) \
+    CORRAL__STATIC_ASSERT(offsetof(corral_pool_stats, cap) == offsetof(corral_pool_stats, n) + 8, "used, peak, capacity in a row")
+CORRAL__ROW(wait_nodes, wait_nodes_capacity);
+CORRAL__ROW(group_nodes, group_nodes_capacity);
+CORRAL__ROW(side_records, side_records_capacity);
+CORRAL__ROW(signals, signals_capacity);
+CORRAL__ROW(futures, futures_capacity);
+CORRAL__ROW(channels, channels_capacity);
+CORRAL__ROW(counters, counters_capacity);
+#undef CORRAL__ROW
+
 static void corral__report_text(const corral_sched *s, corral__out *out)
 {
     if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
@@ -847,34 +959,35 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
     }
     corral_pool_stats p = {0};
     corral_stats_pools(s, &p);
-    corral__pf(out, "\n  %-12s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "wait nodes", p.wait_nodes, p.wait_nodes_peak,
-               p.wait_nodes_capacity, p.wait_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "group nodes", p.group_nodes, p.group_nodes_peak,
-               p.group_nodes_capacity, p.group_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "side records", p.side_records, p.side_records_peak,
-               p.side_records_capacity, p.side_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "signals", p.signals, p.signals_peak, p.signals_capacity,
-               p.signal_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
-               p.future_failures);
-    /* where the block goes: the parts that grow with the slots, per slot */
+    corral__pf(out, "\n  %-22s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
+    for (size_t i = 0; i < sizeof corral__pool_rows / sizeof corral__pool_rows[0]; i++) {
+        uint32_t n[3]; /* used, peak, capacity */
+        uint64_t failures;
+        memcpy(n, (const unsigned char *)&p + corral__pool_rows[i].counts, sizeof n);
+        memcpy(&failures, (const unsigned char *)&p + corral__pool_rows[i].failures, sizeof failures);
+        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+    }
+    corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
+    /* where the block goes, to the byte: the parts that grow with the slots
+       also per slot */
     corral__block_part parts[CORRAL__BLOCK_PARTS];
     corral__block_parts(s, parts);
     const uint32_t slots = s->arena.total_slots;
     uint64_t placed = 0, per_slot = 0;
-    corral__pf(out, "\n  %-16s %12s %9s\n", "block part", "bytes", "per slot");
+    corral__pf(out, "\n  %-16s %12s %11s %9s\n", "block part", "bytes", "", "per slot");
     for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
         placed += parts[i].bytes;
         if (!parts[i].bytes) continue;
-        corral__pf(out, "  %-16s %12s", parts[i].name, corral__bytes(a, sizeof a, parts[i].bytes));
+        corral__pf(out, "  %-16s %12" PRIu64 " %11s", parts[i].name, parts[i].bytes,
+                   corral__bytes(a, sizeof a, parts[i].bytes));
         if (parts[i].per_slot && slots) {
             per_slot += parts[i].bytes;
             corral__pf(out, " %9.1f", (double)parts[i].bytes / slots);
         }
         corral__pc(out, '\n');
     }
-    corral__pf(out, "  %-16s %12s\n", "alignment", corral__bytes(a, sizeof a, s->total_bytes - placed));
+    corral__pf(out, "  %-16s %12" PRIu64 " %11s\n", "alignment", s->total_bytes - placed,
+               corral__bytes(a, sizeof a, s->total_bytes - placed));
     if (slots)
         corral__pf(out, "  (%u slots: %.1f B each with their share of what grows with them)\n", slots,
                    (double)per_slot / slots);
