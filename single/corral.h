@@ -67,14 +67,16 @@
     waits
         corral_wait_until, corral_wait_while, corral_wait_join,
         corral_wait_join_result, corral_wait_stop, corral_wait_at, corral_await,
-        corral_wait_fired, corral_race_settle, corral_wait_closed, corral_signal_create,
+        corral_wait_fired, corral_race_settle, corral_wait_closed, corral_wait_got,
+        corral_signal_create,
         corral_signal_raise, corral_signal_set, corral_signal_reset,
         corral_signal_is_set, corral_signal_destroy, corral_future_create,
         corral_future_complete, corral_future_done, corral_future_value,
         corral_future_release, corral_channel_create, corral_channel_create_ex,
         corral_channel_close, corral_channel_closed, corral_channel_destroy,
-        corral_channel_try_send, corral_channel_try_receive, corral_channel_count,
-        corral_channel_capacity, corral_semaphore_create, corral_semaphore_create_ex,
+        corral_channel_try_send, corral_channel_try_receive, corral_channel_take,
+        corral_channel_count, corral_channel_capacity, corral_semaphore_create,
+        corral_semaphore_create_ex,
         corral_semaphore_release, corral_semaphore_count,
         corral_semaphore_destroy, corral_waitgroup_create, corral_waitgroup_add,
         corral_waitgroup_done, corral_waitgroup_count, corral_waitgroup_destroy
@@ -91,7 +93,8 @@
     results and joins
         corral_call, corral_call_outcome, corral_call_unless, corral_race_begin,
         corral_sync_begin, corral_arm, corral_arms_start, corral_race_winner,
-        corral_generator_start, corral_generator_next, corral_generator_pull
+        corral_generator_start, corral_generator_start_ex, corral_generator_next,
+        corral_generator_take, corral_generator_pull, corral_wait_pull
     groups and pause
         corral_stop_owner, corral_pause_owner, corral_resume_owner, corral_stop_tags,
         corral_pause_tags, corral_resume_tags, corral_request_stop,
@@ -540,8 +543,6 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
                           "corral: CORRAL_BEGIN_AT in a body without named points: " \
                           "define it with DEFINE_COROUTINE_AT(NAME, POINTS)"); \
     CORRAL__OPENED(3)                                                 \
-    enum { corral__pt_start_ = 0, POINTS(CORRAL__GEN_POINT_ENUM) corral__pt_end_ }; \
-    CORRAL__STATIC_ASSERT(corral__pt_end_ <= CORRAL__AUTO_POINTS, "corral: too many named points"); \
     CORRAL__CHECK_POINTS(co, POINTS);                                 \
     switch ((co)->resume & CORRAL__POINT_MASK) { default: return corral_point_lost(co); case 0:
 #define CORRAL_END(co)  \
@@ -572,32 +573,67 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
         }                                                 \
     } while (0)
 #define CORRAL__YIELD_UNNAMED(co, started) CORRAL__YIELD_IF(co, started, CORRAL__RESUME_ID, CORRAL__CHECK_UNNAMED)
-#define CORRAL__YIELD_NAMED(co, started, pt) CORRAL__YIELD_IF(co, started, corral__pt_##pt, CORRAL__CHECK_NAMED)
+/* at the named point pt: its id is its place in the type's POINTS list
+   (struct NAME_points, corral_gen.h), held in an enum so that a name not
+   on the list is one error, "no member named 'pt' in struct NAME_points";
+   kept XOR CORRAL__POINT_MASK, so the 0 a compiler gives the enum after
+   that error is no case CORRAL_BEGIN_AT's 0 would clash with */
+#define CORRAL__YIELD_NAMED(co, started, pt)                                                    \
+    do {                                                                                        \
+        CORRAL__CHECK_NAMED;                                                                    \
+        enum {                                                                                  \
+            corral__point_ = (sizeof(corral__points->pt) - sizeof(corral__points->corral__start_)) \
+                             ^ CORRAL__POINT_MASK                                               \
+        };                                                                                      \
+        CORRAL__YIELD_IF(co, started, corral__point_ ^ CORRAL__POINT_MASK, (void)0);            \
+    } while (0)
 /* Wait for `w` (a corral_wait value); resume on the line after. Goes on at
    once when the wait is already over. The text of what it waits for is
    the macro's argument as written. */
 #define CORRAL_AWAIT(co, w) CORRAL__AWAIT_T(co, w, #w)
 #define CORRAL__AWAIT_T(co, w, text) \
     CORRAL__YIELD_UNNAMED(co, corral_await((co), corral_wait_text((w), (text))))
+/* Each shorthand that waits, then its _AT form: the same wait at the named
+   point pt (API.md, "Resume points"). */
+#define CORRAL__AWAIT_T_AT(co, pt, w, text) \
+    CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), (text))), pt)
 #define CORRAL_WAIT_NEXT_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_next_frame(), "")
+#define CORRAL_WAIT_NEXT_FRAME_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_next_frame(), "")
 #define CORRAL_WAIT_FRAMES(co, n) CORRAL__AWAIT_T(co, corral_wait_frames(n), #n)
+#define CORRAL_WAIT_FRAMES_AT(co, pt, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_frames(n), #n)
 #define CORRAL_WAIT_SECONDS(co, t) CORRAL__AWAIT_T(co, corral_wait_seconds(t), #t)
+#define CORRAL_WAIT_SECONDS_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_seconds(t), #t)
 #define CORRAL_WAIT_REALTIME(co, t) CORRAL__AWAIT_T(co, corral_wait_realtime(t), #t)
+#define CORRAL_WAIT_REALTIME_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_realtime(t), #t)
 #define CORRAL_WAIT_AT(co, t) CORRAL__AWAIT_T(co, corral_wait_at(t), #t)
+#define CORRAL_WAIT_AT_AT(co, pt, t) CORRAL__AWAIT_T_AT(co, pt, corral_wait_at(t), #t)
 #define CORRAL_WAIT_FIXED_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_fixed_update(), "")
+#define CORRAL_WAIT_FIXED_UPDATE_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_fixed_update(), "")
 #define CORRAL_WAIT_LATE_UPDATE(co) CORRAL__AWAIT_T(co, corral_wait_late_update(), "")
+#define CORRAL_WAIT_LATE_UPDATE_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_late_update(), "")
 #define CORRAL_WAIT_END_OF_FRAME(co) CORRAL__AWAIT_T(co, corral_wait_end_of_frame(), "")
+#define CORRAL_WAIT_END_OF_FRAME_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_end_of_frame(), "")
 #define CORRAL_WAIT_PHASE(co, p) CORRAL__AWAIT_T(co, corral_wait_phase(p), #p)
+#define CORRAL_WAIT_PHASE_AT(co, pt, p) CORRAL__AWAIT_T_AT(co, pt, corral_wait_phase(p), #p)
 #define CORRAL_WAIT_UNTIL(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_until((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_UNTIL_AT(co, pt, fn, user) CORRAL__AWAIT_T_AT(co, pt, corral_wait_until((fn), (user)), #fn "(" #user ")")
 #define CORRAL_WAIT_WHILE(co, fn, user) CORRAL__AWAIT_T(co, corral_wait_while((fn), (user)), #fn "(" #user ")")
+#define CORRAL_WAIT_WHILE_AT(co, pt, fn, user) CORRAL__AWAIT_T_AT(co, pt, corral_wait_while((fn), (user)), #fn "(" #user ")")
 #define CORRAL_WAIT_SIGNAL(co, sig) CORRAL__AWAIT_T(co, corral_wait_signal(sig), #sig)
+#define CORRAL_WAIT_SIGNAL_AT(co, pt, sig) CORRAL__AWAIT_T_AT(co, pt, corral_wait_signal(sig), #sig)
 #define CORRAL_WAIT_FUTURE(co, f) CORRAL__AWAIT_T(co, corral_wait_future(f), #f)
+#define CORRAL_WAIT_FUTURE_AT(co, pt, f) CORRAL__AWAIT_T_AT(co, pt, corral_wait_future(f), #f)
 #define CORRAL_WAIT_JOIN(co, h) CORRAL__AWAIT_T(co, corral_wait_join(h), #h)
+#define CORRAL_WAIT_JOIN_AT(co, pt, h) CORRAL__AWAIT_T_AT(co, pt, corral_wait_join(h), #h)
 #define CORRAL_WAIT_ALL(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_all((ws), (n)), #ws)
+#define CORRAL_WAIT_ALL_AT(co, pt, ws, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_all((ws), (n)), #ws)
 #define CORRAL_WAIT_ANY(co, ws, n) CORRAL__AWAIT_T(co, corral_wait_any((ws), (n)), #ws)
+#define CORRAL_WAIT_ANY_AT(co, pt, ws, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_any((ws), (n)), #ws)
 #define CORRAL_WAIT_STOP(co) CORRAL__AWAIT_T(co, corral_wait_stop(), "")
+#define CORRAL_WAIT_STOP_AT(co, pt) CORRAL__AWAIT_T_AT(co, pt, corral_wait_stop(), "")
 /* A generator's next value into *pv, waiting while the generator waits;
-   then corral_wait_closed(co) is true when it ended instead. */
+   then corral_wait_got(co) says what came (VALUE; CLOSED: it finished;
+   STOPPED; NOT_YET: a stop request for co ended the wait; ERROR). */
 #define CORRAL_PULL(co, h, pv)                                                   \
     do {                                                                         \
         while (corral_generator_pull((co), (h), (pv), sizeof *(pv)))             \
@@ -640,10 +676,15 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
     } while (0)
 /* Channels, semaphores, wait groups: pv points into the context */
 #define CORRAL_SEND(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_SEND_AT(co, pt, ch, pv) CORRAL__AWAIT_T_AT(co, pt, corral_wait_send((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_RECEIVE(co, ch, pv) CORRAL__AWAIT_T(co, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
+#define CORRAL_RECEIVE_AT(co, pt, ch, pv) CORRAL__AWAIT_T_AT(co, pt, corral_wait_receive((ch), (pv), (uint32_t)sizeof *(pv)), #ch)
 #define CORRAL_ACQUIRE(co, sem) CORRAL__AWAIT_T(co, corral_wait_acquire(sem), #sem)
+#define CORRAL_ACQUIRE_AT(co, pt, sem) CORRAL__AWAIT_T_AT(co, pt, corral_wait_acquire(sem), #sem)
 #define CORRAL_ACQUIRE_N(co, sem, n) CORRAL__AWAIT_T(co, corral_wait_acquire_n((sem), (n)), #sem ", " #n)
+#define CORRAL_ACQUIRE_N_AT(co, pt, sem, n) CORRAL__AWAIT_T_AT(co, pt, corral_wait_acquire_n((sem), (n)), #sem ", " #n)
 #define CORRAL_WAIT_GROUP(co, wg) CORRAL__AWAIT_T(co, corral_wait_group(wg), #wg)
+#define CORRAL_WAIT_GROUP_AT(co, pt, wg) CORRAL__AWAIT_T_AT(co, pt, corral_wait_group(wg), #wg)
 /* Call a child coroutine and wait for it: CORRAL_CALL(co, name, ctx) or
    CORRAL_CALL(co, name, ctx, &dest) for a type with a result. */
 #define CORRAL_CALL(co, name, ...) CORRAL__YIELD_UNNAMED(co, name##_call((co), __VA_ARGS__))
@@ -684,8 +725,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
 #define CORRAL_RACE(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_race_begin, __VA_ARGS__))
 #define CORRAL_SYNC(co, ...) CORRAL__YIELD_UNNAMED(co, CORRAL__ARMS(co, corral_sync_begin, __VA_ARGS__))
 /* Named points: the same waits, resuming at the point `pt` of the list */
-#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_AT(co, corral__pt_##pt, CORRAL__CHECK_NAMED)
-#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__YIELD_NAMED(co, corral_await((co), corral_wait_text((w), #w)), pt)
+#define CORRAL_WAIT_FRAME_AT(co, pt) CORRAL__YIELD_NAMED(co, 1, pt)
+#define CORRAL_AWAIT_AT(co, pt, w) CORRAL__AWAIT_T_AT(co, pt, w, #w)
 #define CORRAL_CALL_AT(co, pt, name, ...) CORRAL__YIELD_NAMED(co, name##_call((co), __VA_ARGS__), pt)
 #define CORRAL_CALL_UNLESS_AT(co, pt, interrupt, name, ...) \
     CORRAL__YIELD_NAMED(co, name##_call_unless((co), (interrupt), __VA_ARGS__), pt)
@@ -733,7 +774,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(NOT_IN_STEP, "the call needs a running coroutine (call it from a step)")          \
     X(BAD_TYPE, "the vtable is malformed (step, context, result or a field)")           \
     X(BAD_DT, "dt is negative, infinite or NaN (counts as 0), or a scale out of range") \
-    X(NOT_A_SCHED, "the pointer is not a live scheduler (destroyed?)")                  \
+    X(NOT_A_SCHED, "the pointer is not a live scheduler of this copy of corral (destroyed?)") \
     X(WRONG_TYPE, "the coroutine is of another type than the one asked for")            \
     X(BAD_WAIT, "the wait is malformed (unknown kind, bad member of all/any, n > 16)")   \
     X(WAIT_POOL_EXHAUSTED, "no free wait node (raise desc.max_wait_nodes)")             \
@@ -762,7 +803,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(ALREADY_RUNNING, "an instance of its owner and tag runs already (CORRAL_SINGLE_REFUSE)") \
     X(STALE_CHANNEL, "the channel, semaphore or wait group handle is zero, forged or destroyed") \
     X(CHANNEL_POOL_EXHAUSTED, "no free channel, semaphore or wait group (raise desc.max_channels / max_semaphores / max_waitgroups)") \
-    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a wait group's count would go below 0") \
+    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a capacity past desc.channel_bytes") \
     X(BAD_POINT, "the coroutine resumed at a point its body's switch has no case for: a wait inside a switch of your own? (use if/else there)") \
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
@@ -771,7 +812,9 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
     X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged") \
     X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
-    X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks")
+    X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks") \
+    X(SEMAPHORE_FULL, "the release would give the semaphore more permits than its maximum: nothing released (the detail says how many)") \
+    X(BAD_COUNT, "a semaphore's permits past its maximum, or a wait group's count below 0 or past 2^32 - 1: nothing changed (the detail says which)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -1351,6 +1394,13 @@ typedef enum corral_got {
    for a receive, drained) or destroyed: nothing was sent or received; after
    CORRAL_PULL, when the generator ended instead of giving a value. */
 CORRAL_API bool corral_wait_closed(const corral_co *co);
+/* After a wait, in one answer (API.md, "What a take gave"): a receive
+   (CORRAL_RECEIVE; the member of an any that fired) gave VALUE or CLOSED; a
+   pull (CORRAL_PULL) VALUE, CLOSED (the generator finished), STOPPED (it
+   ended otherwise), NOT_YET (a stop request ended the wait) or ERROR (the
+   wait or pull was refused). Any other wait: VALUE, or ERROR when it was
+   refused. */
+CORRAL_API corral_got corral_wait_got(const corral_co *co);
 
 /* Signals: preallocated (desc.max_signals). Raising wakes every waiter, in
    the order they began waiting (when they resume: API.md, "When a
@@ -1385,7 +1435,8 @@ CORRAL_API bool corral_future_release(corral_sched *sched, corral_future f);
     CORRAL_RECEIVE(co, ch, &ctx->v) while it is empty (the value lands in
     ctx->v); the first waiter is served first, on both sides. A send to a
     waiting receiver hands the value straight to it. From plain code:
-    corral_channel_try_send / _try_receive (false: full / empty).
+    corral_channel_try_send / _try_receive (false: full / empty), or
+    corral_channel_take, which tells empty from closed.
     Destroying a channel wakes its waiters with nothing sent or received.
     Closing one refuses new sends (CORRAL_ERR_CHANNEL_CLOSED from plain
     code) and wakes its waiting senders; receivers drain what is buffered,
@@ -1404,11 +1455,15 @@ CORRAL_API bool corral_channel_closed(const corral_sched *sched, corral_channel 
 CORRAL_API bool corral_channel_destroy(corral_sched *sched, corral_channel ch);
 CORRAL_API bool corral_channel_try_send(corral_sched *sched, corral_channel ch, const void *value, size_t size);
 CORRAL_API bool corral_channel_try_receive(corral_sched *sched, corral_channel ch, void *out, size_t size);
+/* a receive from plain code that tells empty from closed: VALUE (in *out),
+   NOT_YET (empty and open), CLOSED (closed and drained, or destroyed) or
+   ERROR (API.md, "What a take gave") */
+CORRAL_API corral_got corral_channel_take(corral_sched *sched, corral_channel ch, void *out, size_t size);
 CORRAL_API uint32_t corral_channel_count(const corral_sched *sched, corral_channel ch);    /* values in it */
 CORRAL_API uint32_t corral_channel_capacity(const corral_sched *sched, corral_channel ch);
 CORRAL_API corral_semaphore corral_semaphore_create(corral_sched *sched, uint32_t permits);
 /* ... with at most `max` permits: a release past it is refused whole
-   (CORRAL_ERR_BAD_VALUE_SIZE), a wait for more than max is BAD_WAIT */
+   (CORRAL_ERR_SEMAPHORE_FULL), a wait for more than max is BAD_WAIT */
 CORRAL_API corral_semaphore corral_semaphore_create_ex(corral_sched *sched, uint32_t permits, uint32_t max);
 CORRAL_API bool corral_semaphore_release(corral_sched *sched, corral_semaphore sem, uint32_t n);
 CORRAL_API uint32_t corral_semaphore_count(const corral_sched *sched, corral_semaphore sem); /* free permits */
@@ -1610,19 +1665,36 @@ CORRAL_API int corral_race_winner(const corral_co *co);
     corral_generator_start makes it without stepping it (held, in no lane:
     corral_resume does not take it). corral_generator_next runs its step
     now, on the caller's stack, to its next value (true, the value in
-    *out, of the type's result size) or its end (false; it ends FINISHED
-    and its handle goes stale). A generator's step may start, stop, raise
-    and pull, not wait: a wait ends it (BAD_WAIT). Zero allocation: it is a
-    coroutine in its slot, in snapshots and saves like any other.
+    *out, of the type's result size) or not (false: it ended, or it waits;
+    corral_generator_take tells which). Its step gives a value with
+    CORRAL_YIELD_VALUE (the plain yield); any other wait, a frame wait
+    included, holds it without a value until the wait is over. A generator
+    started in a step belongs to that step's coroutine and ends with it
+    (PARENT_STOPPED); one started from plain code belongs to the game, and
+    corral_generator_start_ex gives it an owner and tags for the group
+    operations. Zero allocation: it is a coroutine in its slot, in
+    snapshots and saves like any other.
 */
 CORRAL_API corral_handle corral_generator_start(corral_sched *sched, const corral_type *type, const void *ctx,
                                                 size_t ctx_size);
+/* The same with an owner, tags and a time domain (opts->phase and
+   opts->single must be zero: CORRAL_ERR_BAD_START). */
+CORRAL_API corral_handle corral_generator_start_ex(corral_sched *sched, const corral_type *type, const void *ctx,
+                                                   size_t ctx_size, const corral_start_desc *opts);
 CORRAL_API bool corral_generator_next(corral_sched *sched, corral_handle h, void *out, size_t out_size);
+/* A pull in one answer: VALUE (in *out), NOT_YET (it waits), CLOSED (it
+   finished now), STOPPED (it ended otherwise now), ERROR (a bad or stale
+   handle, a bad size: corral_last_error says which). */
+CORRAL_API corral_got corral_generator_take(corral_sched *sched, corral_handle h, void *out, size_t out_size);
 /* From a step: pulls the generator's next value into out. False: go on
-   (a value in out, or corral_wait_closed(co): it ended). True: it waits
-   (its step waited): return CORRAL_YIELD and pull again when resumed.
-   CORRAL_PULL(co, h, &ctx->v) is the loop. */
+   (corral_wait_got(co) says what came). True: it waits (its step waited):
+   return CORRAL_YIELD and pull again when resumed. A stop request for co
+   ends the wait. CORRAL_PULL(co, h, &ctx->v) is the loop. */
 CORRAL_API bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size);
+/* A wait until generator h can be pulled (its wait is over) or has ended:
+   alone or a member of an any or all, beside a timeout or
+   corral_wait_stop(); then corral_generator_take takes the value. */
+CORRAL_API corral_wait corral_wait_pull(corral_handle h);
 
 /* ---------------------------------------------------------------- GROUPS AND PAUSE */
 /*
@@ -2033,7 +2105,10 @@ CORRAL_API void corral_history_svg_to(const corral_sched *sched, corral_writer *
 /* Fill `out` with a desc whose capacities are peak * (1 + headroom) (at
    least 1 where anything was used), for every class and pool. Classes
    never used keep their slot size with capacity 0 unless a type needs
-   them. Only sizes are set: copy the rest from your own desc. */
+   them. Every other field that is not the caller's memory or a function
+   is carried over as the scheduler was created with it; those are left
+   zero, and the emitted text names them (API.md, "Budgets: the desc to
+   ship"). */
 CORRAL_API bool corral_budget_desc(const corral_sched *sched, float headroom, corral_sched_desc *out);
 /* The same, printed as a ready-to-paste C initializer. */
 CORRAL_API void corral_emit_desc(const corral_sched *sched, float headroom, FILE *out);
@@ -2080,8 +2155,11 @@ CORRAL_API void corral_report_text_to(const corral_sched *sched, corral_writer *
                                          context ends with `T result;` and
                                          NAME_call(co, ctx, T *dest) calls it
                                          (NAME_arm(co, ctx, T *dest) likewise);
-                                         NAME_gen(sched, ctx) makes it a generator,
-                                         NAME_next(sched, h, T *out) pulls its next value
+                                         NAME_gen(sched, ctx) makes it a generator
+                                         (NAME_gen_ex(sched, ctx, &opts): owner, tags),
+                                         NAME_next(sched, h, T *out) pulls its next value,
+                                         NAME_take(sched, h, T *out) the same, saying
+                                         what came (corral_got)
     DEFINE_COROUTINE(NAME) { body }      in one .c file: the step body; it
                                          sees `co` (corral_co *) and `ctx`
                                          (NAME_ctx *) and returns
@@ -2180,6 +2258,18 @@ constexpr corral_field_kind corral__kind_of()
      (uint32_t)sizeof(((corral__self_ctx *)0)->name),                   \
      CORRAL__FIELD_KIND(((corral__self_ctx *)0)->name)},
 
+/* An array written as a field's name, F(int, arr[3]), would give the
+   field table one element past the array: refused by name. Each field
+   alone in a struct is as large as its type; F(int, arr[3]) makes that an
+   array of 3 such structs, whose element is larger than an int. (A
+   1-element array is as large as its element and is not caught.) */
+#define CORRAL__GEN_ALONE(type, name) struct { type name; } corral__alone_##name;
+#define CORRAL__GEN_NOT_ARRAY(type, name)                                                                  \
+    CORRAL__STATIC_ASSERT(sizeof(((struct corral__alone *)0)->corral__alone_##name) == sizeof(type),       \
+                          "corral: the field '" #name "' is an array: F(type, name) declares one value; "  \
+                          "wrap the array in a struct (typedef struct { " #type " v[N]; } its_name;) and " \
+                          "declare F(its_name, field): the field table, the inspector and saves take it whole");
+
 #define CORRAL__DECLARE_COMMON(name, FIELDS)                                              \
     CORRAL__STATIC_ASSERT(CORRAL__ALIGNOF(name##_ctx) <= CORRAL_MAX_ALIGN,                \
                           "corral: the context of coroutine '" #name                      \
@@ -2191,6 +2281,8 @@ constexpr corral_field_kind corral__kind_of()
     CORRAL__UNUSED static inline const corral_field *name##__fields(uint32_t *count)      \
     {                                                                                     \
         typedef name##_ctx corral__self_ctx;                                              \
+        struct corral__alone { FIELDS(CORRAL__GEN_ALONE) };                               \
+        FIELDS(CORRAL__GEN_NOT_ARRAY)                                                     \
         static const corral_field table[] = {FIELDS(CORRAL__GEN_FIELD)};                  \
         if (count) *count = (uint32_t)(sizeof table / sizeof table[0]);                   \
         return table;                                                                     \
@@ -2274,17 +2366,32 @@ constexpr corral_field_kind corral__kind_of()
     {                                                                                     \
         return corral_generator_start(sched, &name##_type, &ctx, sizeof ctx);             \
     }                                                                                     \
+    CORRAL__WRAPPER corral_handle name##_gen_ex(corral_sched *sched,                      \
+                                                CORRAL__CTX_ARG(name##_ctx) ctx,          \
+                                                const corral_start_desc *opts)            \
+    {                                                                                     \
+        return corral_generator_start_ex(sched, &name##_type, &ctx, sizeof ctx, opts);    \
+    }                                                                                     \
     CORRAL__UNUSED static inline bool name##_next(corral_sched *sched, corral_handle h,   \
                                                   result_type *out)                       \
     {                                                                                     \
         return corral_generator_next(sched, h, out, sizeof *out);                         \
+    }                                                                                     \
+    CORRAL__UNUSED static inline corral_got name##_take(corral_sched *sched, corral_handle h, \
+                                                        result_type *out)                 \
+    {                                                                                     \
+        return corral_generator_take(sched, h, out, sizeof *out);                         \
     }
 
 /* The step wrapper turns the header pointer into the typed context at a
    compile-time offset, so the body is a plain static function the compiler
    can inline into it. */
-/* ---- projections of a POINTS list P(name): named resume points */
-#define CORRAL__GEN_POINT_ENUM(pt) corral__pt_##pt,
+/* ---- projections of a POINTS list P(name): named resume points. The
+   type's points are the members of `struct NAME_points`, each an array one
+   longer than the one before, so a point's id is its place in the list
+   (1, 2 ...) and a name not on the list is the compiler's "no member
+   named 'pt' in struct NAME_points" (CORRAL__POINT_ID). */
+#define CORRAL__GEN_POINT_MEMBER(pt) char pt[__COUNTER__ + 1];
 #define CORRAL__GEN_POINT_NAME(pt) #pt,
 #define CORRAL__GEN_POINT_COUNT(pt) +1
 
@@ -2292,11 +2399,14 @@ constexpr corral_field_kind corral__kind_of()
    points (corral_co *const co), which CORRAL_BEGIN and CORRAL_BEGIN_AT
    tell apart at compile time. */
 #define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints, co_qual)                  \
-    static corral_result name##__body(corral_co *co_qual co, name##_ctx *ctx);           \
+    struct name##_points;                                                                \
+    static corral_result name##__body(corral_co *co_qual co, name##_ctx *ctx,            \
+                                      const struct name##_points *corral__points);       \
     static corral_result name##__step(corral_co *co)                                     \
     {                                                                                    \
         return name##__body(co, (name##_ctx *)(void *)((unsigned char *)co +             \
-                                                       CORRAL__CTX_OFFSET(name##_ctx))); \
+                                                       CORRAL__CTX_OFFSET(name##_ctx)), \
+                            NULL);                                                       \
     }                                                                                    \
     static const uint32_t *name##__run(unsigned char *base, const uint32_t *at, const uint32_t *stop, \
                                        uint32_t type, uint32_t expect, uint32_t *running, int *result) \
@@ -2331,7 +2441,8 @@ constexpr corral_field_kind corral__kind_of()
                                      __FILE__,                                           \
                                      name##__run};                                       \
     static corral_result name##__body(corral_co *co_qual co CORRAL__UNUSED,              \
-                                      name##_ctx *ctx CORRAL__UNUSED)
+                                      name##_ctx *ctx CORRAL__UNUSED,                    \
+                                      const struct name##_points *corral__points CORRAL__UNUSED)
 
 #define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0, )
 
@@ -2344,12 +2455,17 @@ constexpr corral_field_kind corral__kind_of()
 
 /* The same with named resume points POINTS(P), P(name) each; the body
    opens with CORRAL_BEGIN_AT(co, POINTS) and waits with the _AT macros. */
+#define CORRAL__DEFINE_POINTS(name, POINTS)                                              \
+    struct name##_points { char corral__start_[__COUNTER__ + 1]; POINTS(CORRAL__GEN_POINT_MEMBER) }; \
+    CORRAL__STATIC_ASSERT((0 POINTS(CORRAL__GEN_POINT_COUNT)) < CORRAL__AUTO_POINTS,       \
+                          "corral: coroutine '" #name "' has too many named points");    \
+    static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};
 #define DEFINE_COROUTINE_AT(name, POINTS)                                                \
-    static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
+    CORRAL__DEFINE_POINTS(name, POINTS)                                                  \
     CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), const)
 
 #define DEFINE_COROUTINE_CLEANUP_AT(name, fn, POINTS)                                    \
-    static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};   \
+    CORRAL__DEFINE_POINTS(name, POINTS)                                                  \
     static void name##__cleanup(void *ctx, corral_end_reason why)                        \
     {                                                                                    \
         fn((name##_ctx *)ctx, why);                                                      \
@@ -2361,6 +2477,7 @@ constexpr corral_field_kind corral__kind_of()
         name_channel_create(sched)         corral_channel_create with sizeof(T)
         name_send(c, T *v) / name_receive(c, T *v)   the waits (CORRAL_AWAIT)
         name_try_send(sched, c, const T *v) / name_try_receive(sched, c, T *out)
+        name_take(sched, c, T *out)        corral_channel_take
    so that a value of another type does not compile (C++; C with
    -Werror=incompatible-pointer-types). */
 #define CORRAL_DECLARE_CHANNEL(name, T)                                                     \
@@ -2390,6 +2507,11 @@ constexpr corral_field_kind corral__kind_of()
                                                          name##_channel c, T *out)          \
     {                                                                                       \
         return corral_channel_try_receive(sched, c.ch, out, sizeof *out);                   \
+    }                                                                                       \
+    CORRAL__UNUSED static inline corral_got name##_take(corral_sched *sched,                \
+                                                        name##_channel c, T *out)           \
+    {                                                                                       \
+        return corral_channel_take(sched, c.ch, out, sizeof *out);                          \
     }
 
 /* ---- projections of a registry list X(name, id, budget) */
@@ -2463,6 +2585,14 @@ constexpr corral_field_kind corral__kind_of()
 */
 #ifndef CORRAL_PORT_INTERNAL_H
 #define CORRAL_PORT_INTERNAL_H
+
+/* The implementation is C11 (designated initialisers, compound literals,
+   _Static_assert, C's rules for void *): C++ fails in it at the first
+   struct. The public headers are C and C++ both. The one header stops at
+   this error (tools/single_header.cmake compiles nothing after it). */
+#ifdef __cplusplus
+#error "corral: the implementation is C: compile it as C, in a .c file (the one that defines CORRAL_IMPLEMENTATION, or corral's sources), and include corral.h from C++ files"
+#endif
 
 #if !defined(_WIN32) && !defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under strict C11 */
@@ -2631,6 +2761,7 @@ uint64_t corral__monotonic_ns(void *user)
 #endif /* CORRAL__PORT_IMPL */
 
 #endif /* CORRAL_PORT_INTERNAL_H */
+#ifndef __cplusplus
 /* ---- src/corral_internal.h ---- */
 /*
     corral_internal.h -- the scheduler's state as it lies in the arena.
@@ -2769,7 +2900,11 @@ enum { CORRAL__MODE_NONE = 0, CORRAL__MODE_ONE, CORRAL__MODE_ALL, CORRAL__MODE_A
 /* CORRAL__NODE_DEADLINE: a stop request's deadline (corral_request_stop), a
    wait node in a timer heap, chained with the coroutine's group nodes (it
    outlives its waits) */
-enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
+/* CORRAL__NODE_OWNED: a generator started in a coroutine's step belongs to
+   that coroutine: a wait node chained with the generator's group nodes
+   (n->co the generator), on its owner's joiners list (u.t.target the
+   owner; u.t.seq NIL), whose end stops the generator (calls.c) */
+enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNED, CORRAL__NODE_OWNER = 100, CORRAL__NODE_TAG };
 /* corral__node.list of a predicate: its phase's list (0 .. PH_COUNT - 1),
    the list being polled, or the phase's list for the next frame */
 #define CORRAL__PRED_POLL CORRAL__PH_MAX
@@ -2819,19 +2954,27 @@ static inline bool corral__timer_node(const corral__node *n)
 
 #define CORRAL__STOP_REQUESTED 0x80u
 #define CORRAL__WAIT_CLOSED 0x40u /* its last wait ended on a closed or destroyed channel */
+/* what its last wait or pull gave, beside WAIT_CLOSED (corral_wait_got):
+   0 a value (or closed, with WAIT_CLOSED), or one of these */
+#define CORRAL__GOT_MASK 0x30u
+#define CORRAL__GOT_NOTHING 0x10u /* a pull gave nothing: a stop request ended its wait */
+#define CORRAL__GOT_STOPPED 0x20u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
+#define CORRAL__GOT_ERROR 0x30u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
 /* per slot: what every coroutine has (16 bytes) */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
     uint32_t side;          /* its side record (corral__side), NIL: none */
     uint32_t born;          /* frame count at its start (low 32 bits): its age */
     uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
-    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 6 bits);
+    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 4 bits);
                                CORRAL__STOP_REQUESTED: corral_request_stop was called;
-                               CORRAL__WAIT_CLOSED: corral_wait_closed */
+                               CORRAL__WAIT_CLOSED: corral_wait_closed;
+                               CORRAL__GOT_MASK: corral_wait_got */
     uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
     uint8_t domain;         /* its time domain */
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
+CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
 
 /* A side record (arena.c): the links few coroutines have -- a call's
    caller, child and result, the joiners waiting for it, its group
@@ -3024,13 +3167,15 @@ typedef struct corral__err_rec {
 struct corral_sched {
     /* the scheduler itself (sched.c) */
     uint32_t magic;
+    uint32_t made_by;         /* CORRAL__MADE_BY of the copy of corral that made it */
     uint32_t flags;
     uint32_t pad;             /* bytes from the allocated block to here */
-    corral_error last_error;
     uint64_t total_bytes;     /* the whole block */
     corral_allocator allocator;
     corral_logger logger;
     corral_validation validation; /* resolved: OFF, REPORT or FATAL */
+    corral_error last_error;
+    corral_validation validation_given; /* desc.validation as given (corral_budget_desc carries it) */
     uint64_t origin;          /* corral__origin(): which process and build made it (adopt) */
     uintptr_t owner;          /* the thread that created it (corral__thread_token), debug checks */
 
@@ -3191,11 +3336,22 @@ struct corral_sched {
         uint32_t in_tick;    /* non-zero while a phase runs */
         uint32_t depth;      /* hooks and first steps on the C stack */
         uint32_t pulls;      /* generator pulls on the C stack (CORRAL_MAX_PULL_DEPTH) */
+        uint32_t self;       /* the coroutine whose step runs innermost outside a walk
+                                (corral__step_bare), 0: none (then run.running) */
         uint64_t frame;
     } now;
 
     corral__err_rec err; /* errors.c: the last error's detail, cold */
 };
+/* A scheduler's first two words in every version of corral: the magic and
+   which copy's layout it has, the version (low 24 bits) and a digest of
+   the layout (high 8). Another copy of corral in the process (a module
+   with its own) reads them to say whose scheduler it was given, and uses
+   the logger and the error record only when the layout is its own
+   (errors.c, corral__check_slow). */
+#define CORRAL__MADE_BY                                                                                       \
+    ((uint32_t)CORRAL_VERSION_MAJOR << 16 | (uint32_t)CORRAL_VERSION_MINOR << 8 | (uint32_t)CORRAL_VERSION_PATCH | \
+     (uint32_t)((sizeof(corral_sched) ^ offsetof(corral_sched, err) << 4) / 8u & 0xFFu) << 24)
 
 /* The kept snapshots' places (desc.kept_snapshots), after everything a
    snapshot copies: count places of `bytes` each (64-aligned) follow. */
@@ -3727,15 +3883,24 @@ static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
     co->state = CORRAL__PAUSED;
     m->hold = hold;
 }
+/* the coroutine whose step runs innermost (a generator started now belongs
+   to it), or NULL: plain code */
+static inline corral_co *corral__stepping(const corral_sched *s)
+{
+    const uint32_t off = s->now.self ? s->now.self : s->run.running;
+    return off != 0 && off != CORRAL__NIL ? CORRAL__CO(s, off) : NULL;
+}
 /* a held generator can be pulled: its step did not wait, or its wait is over */
 static inline bool corral__gen_ready(const corral__meta *m)
 {
     return !(m->hold & CORRAL__HOLD_WAITING) || (m->hold & CORRAL__HOLD_WOKEN);
 }
-/* pulls.c: a pull of generator h (1 a value in out, 0 it ended or the pull
-   was refused, -1 it waits); its waiting pullers woken (the feature
-   CORRAL__FEATURE_PULLS: a generator's wait ended) */
-int corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size);
+/* pulls.c: a pull of generator h (what it gave; the value in out); its
+   waiting pullers woken (the feature CORRAL__FEATURE_PULLS: a generator's
+   wait ended); a generator tied to the coroutine it belongs to (a wait
+   node free, both side records free or taken: the caller checked) */
+corral_got corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size);
+void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by);
 typedef struct corral__pulls_part {
     void (*ready)(corral_sched *s, corral_co *gen);
 } corral__pulls_part;
@@ -3782,42 +3947,6 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
 void corral__lanes_init(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
-/* where the block goes, part by part (the report's table): sched.c's
-   plan (corral__make_plan) in the order it lays the block out, each part
-   from where it starts to where the next does; the rest is alignment.
-   Inline, so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 14 };
-typedef struct corral__block_part {
-    const char *name;
-    uint64_t bytes;
-    bool per_slot; /* grows with the slots (the report divides it by them) */
-} corral__block_part;
-static inline void corral__block_parts(const corral_sched *s, corral__block_part out[CORRAL__BLOCK_PARTS])
-{
-    const uint64_t node = sizeof(corral__node), waits = (uint64_t)s->nodes.wait_count * node;
-    const uint64_t pages = s->arena.class_count ? s->arena.classes[0].pages_off : s->total_bytes;
-    const uint64_t after_trace = s->nodes.text_off ? s->nodes.text_off : pages;
-    uint64_t page_bytes = 0;
-    for (uint32_t i = 0; i < s->arena.class_count; i++)
-        page_bytes += (uint64_t)s->arena.classes[i].page_count * sizeof(corral__page);
-    const corral__block_part parts[CORRAL__BLOCK_PARTS] = {
-        {"slots", s->arena.slab_bytes, true},
-        {"slot meta", (uint64_t)s->nodes.off - s->arena.meta_off, true},
-        {"run queue", (uint64_t)s->arena.meta_off - s->run.lanes_off, true},
-        {"wait nodes", waits, true},
-        {"timer heaps", (uint64_t)s->groups.owner_off - s->timers.heap_off[0], true},
-        {"wait text", s->nodes.text_off ? pages - s->nodes.text_off : 0, true},
-        {"page tables", page_bytes, true},
-        {"group nodes", (uint64_t)s->timers.heap_off[0] - s->nodes.off - waits, false},
-        {"owner buckets", (uint64_t)s->sides.off - s->groups.owner_off, false},
-        {"side records", (uint64_t)s->pools[CORRAL__POOL_SIGNAL].off - s->sides.off, false},
-        {"handle pools", (uint64_t)s->posts.off - s->pools[CORRAL__POOL_SIGNAL].off, false},
-        {"post queue", (uint64_t)s->prof.hist_off - s->posts.off, false},
-        {"history, trace", after_trace - s->prof.hist_off, false},
-        {"scheduler, types", s->run.lanes_off, false},
-    };
-    memcpy(out, parts, sizeof parts);
-}
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
 /* Time's bounds (API.md, "Clocks and their bounds"), kept where a value
@@ -3877,6 +4006,71 @@ static inline corral__post *corral__post_cells(const corral_sched *s)
 }
 /* postq.c, the owner's side */
 size_t corral__posts_bytes(uint32_t capacity); /* the queue's region */
+
+/* where the block goes, part by part (the report's table): each part of
+   sched.c's plan (corral__make_plan) at its exact size, from the counts
+   the scheduler keeps, so that what is left of the block is the padding
+   between parts and the block's own alignment slack alone, with whatever
+   a caller-owned block has past what the plan needs ("unused"). Inline,
+   so only the report's file carries it. */
+enum { CORRAL__BLOCK_PARTS = 21 };
+typedef struct corral__block_part {
+    const char *name;
+    uint64_t bytes;
+    bool per_slot; /* grows with the slots (the report divides it by them) */
+} corral__block_part;
+static inline void corral__block_parts(const corral_sched *s, corral__block_part out[CORRAL__BLOCK_PARTS])
+{
+    const uint64_t node = sizeof(corral__node), waits = (uint64_t)s->nodes.wait_count * node;
+    const uint64_t max_types = s->types.max_types;
+    uint64_t page_bytes = 0, end = 0; /* end: where the plan's last part ends */
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        page_bytes += (uint64_t)c->page_count * sizeof(corral__page);
+        end = (uint64_t)c->base + (uint64_t)c->capacity * c->slot_size;
+    }
+    const corral__kept *K = s->kept.off ? (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off) : NULL;
+    const uint64_t kept = K ? 64u + (uint64_t)K->count * K->bytes : 0;
+    if (K) end = s->kept.off + kept;
+    const uint64_t need = end + CORRAL__SLAB_ALIGN; /* what the plan asked for */
+    const corral__pool *P = s->pools;
+    const uint64_t chunks = s->run.chunk_count;
+    static const char *const names[CORRAL__BLOCK_PARTS] = {
+        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", /* per slot */
+        "group nodes", "owner buckets", "side records", "signals", "futures", "channels", "channel buffers",
+        "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "scheduler, types", "unused",
+    };
+    const uint64_t bytes[CORRAL__BLOCK_PARTS] = {
+        s->arena.slab_bytes,
+        (uint64_t)s->arena.total_slots * sizeof(corral__meta),
+        (uint64_t)s->run.lane_count * sizeof(corral__lane) +
+            ((chunks * CORRAL__CHUNK + CORRAL__PREFETCH) + chunks) * sizeof(uint32_t),
+        waits,
+        (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
+        s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
+        page_bytes,
+        (uint64_t)(s->nodes.count - s->nodes.wait_count) * node,
+        ((uint64_t)s->groups.owner_mask + 1u) * 2u * sizeof(uint32_t),
+        (uint64_t)s->sides.count * sizeof(corral__side),
+        (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
+        (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
+        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
+        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes,
+        (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter),
+        corral__posts_bytes(s->posts.mask + 1u),
+        (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
+        (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
+        kept,
+        sizeof(corral_sched) + max_types * sizeof(corral__type_entry) +
+            ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
+        s->total_bytes > need ? s->total_bytes - need : 0,
+    };
+    for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
+        out[i].name = names[i];
+        out[i].bytes = bytes[i];
+        out[i].per_slot = i < 7;
+    }
+}
 void corral__posts_init(corral_sched *s);
 void corral__posts_close(corral_sched *s);
 void corral__posts_apply(corral_sched *s); /* at the start of a frame */
@@ -3892,7 +4086,7 @@ void corral__node_free(corral_sched *s, uint32_t i);
 void corral__list_push(corral_sched *s, corral__list l, uint32_t i);
 void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i);
 corral__list corral__list_of(corral_sched *s, const corral__node *n);
-void corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one */
+bool corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one (true: it was) */
 void corral__free_chain(corral_sched *s, uint32_t *first); /* a sibling chain: detached, freed */
 /* node i was taken out of its container: act on it */
 void corral__fire(corral_sched *s, uint32_t i);
@@ -4052,6 +4246,10 @@ typedef struct corral__wait_part {
     /* node i fired, out of its container, its coroutine not yet woken: what
        the kind does then (NULL: nothing; the container's firing is all) */
     void (*fire)(corral_sched *s, uint32_t i);
+    /* a node (a copy: it is free) that left its container unfired, its
+       coroutine's wait over another way or the coroutine gone: what the
+       kind does then (NULL: nothing) */
+    void (*leave)(corral_sched *s, const corral__node *n);
     /* corral_verify: what an attached node of a list kind waits on is
        there (NULL: nothing to check beyond its container) */
     bool (*verify)(const corral__vquery *q, const corral__node *n);
@@ -4689,11 +4887,14 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
                                                             bool plain)
 {
     corral_sched *prev = corral__tls_sched;
+    const uint32_t outer = s->now.self;
     corral__tls_sched = s;
     s->now.depth++;
+    s->now.self = corral__co_off(s, co);
     co->state = CORRAL__RUNNING;
     co->flags = (uint8_t)(co->flags | CORRAL__ONSTACK_FLAG);
     corral_result r = !plain && s->prof.instrument ? corral__step_profiled(s, co) : step(co);
+    s->now.self = outer;
     s->now.depth--;
     corral__tls_sched = prev;
     *pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
@@ -5628,7 +5829,8 @@ static const corral__wait_part corral__join_part = {
 
 /* its joiners' waits are over; those that asked get its result when it
    finished (where their context has room for it: a loaded place is
-   checked here) */
+   checked here); its pullers are told how it ended (corral_wait_got); the
+   generators that belong to it end (PARENT_STOPPED, as an awaited child) */
 static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__type_entry *te, corral_end_reason why)
 {
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side];
@@ -5636,7 +5838,18 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
     const uint32_t size = te->vt->result_size;
     while (sd->joiners_head != CORRAL__NIL) {
         uint32_t i = sd->joiners_head;
-        const corral__node *n = &corral__nodes(s)[i];
+        corral__node *n = &corral__nodes(s)[i];
+        if (n->kind == CORRAL__NODE_OWNED) { /* its generator's chain frees the node */
+            corral_co *gen = CORRAL__CO(s, n->co);
+            corral__list_unlink(s, l, i);
+            n->attached = 0;
+            if (corral__state_alive(gen->state)) /* not one ending already (a loaded tie that loops back) */
+                corral__stop_co(s, gen, why == CORRAL_END_DESTROYED ? CORRAL_END_DESTROYED : CORRAL_END_PARENT_STOPPED);
+            continue;
+        }
+        if (n->kind == CORRAL_WAIT_PULL)
+            corral__meta_of(s, CORRAL__CO(s, n->co))->stop_why |=
+                (uint8_t)(CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
         if (n->u.t.seq != CORRAL__NIL && why == CORRAL_END_FINISHED && size) {
             corral_co *j = CORRAL__CO(s, n->co);
             if (corral__ctx_holds(&corral__types(s)[j->type], n->u.t.seq, size))
@@ -5763,6 +5976,8 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_BAD_DOMAIN:
     case CORRAL_ERR_BAD_START:
     case CORRAL_ERR_BAD_VALUE_SIZE:
+    case CORRAL_ERR_SEMAPHORE_FULL:
+    case CORRAL_ERR_BAD_COUNT:
     case CORRAL_ERR_BAD_DEST:
     case CORRAL_ERR_CYCLIC_WAIT:
     case CORRAL_ERR_CORRUPT:
@@ -5886,11 +6101,52 @@ const char *corral_end_reason_str(corral_end_reason why)
 static CORRAL__THREAD_LOCAL char corral__thread_mark;
 uintptr_t corral__thread_token(void) { return (uintptr_t)&corral__thread_mark; }
 
+/* A scheduler another copy of corral in this process made (a module with
+   its own copy, linked -Bsymbolic, given the host's scheduler): its type
+   table, thread and registry are the other copy's, so this copy refuses
+   it, and says so through the scheduler's logger and error record when
+   their layout is this copy's (the same version), on this thread only
+   when it is not. */
+static bool corral__made_elsewhere(const corral_sched *s, const char *call)
+{
+    if (s->made_by == CORRAL__MADE_BY && s->origin == corral__origin()) return false;
+    uint32_t v = s->made_by;
+    char why[192];
+    snprintf(why, sizeof why,
+             "this scheduler was made by another copy of corral (%u.%u.%u%s) in this process, this is corral "
+             "%u.%u.%u: link one copy and use it from every module (docs/HOTRELOAD.md)",
+             (unsigned)(v >> 16 & 0xFFu), (unsigned)(v >> 8 & 0xFFu), (unsigned)(v & 0xFFu),
+             v == CORRAL__MADE_BY ? "" : ", another layout", (unsigned)CORRAL_VERSION_MAJOR,
+             (unsigned)CORRAL_VERSION_MINOR, (unsigned)CORRAL_VERSION_PATCH);
+    corral__fail_at(v == CORRAL__MADE_BY ? s : NULL, NULL, CORRAL_ERR_NOT_A_SCHED, call, CORRAL__NOH, NULL, why);
+    return true;
+}
+
+#if CORRAL__REGISTRY
+static corral__atomic_u32 corral__made_here; /* schedulers this copy made or adopted, ever */
+/* A pointer outside the registry is read only while this copy has made
+   no scheduler: then it is no freed one of this copy's, and a module
+   with its own copy, handed the host's scheduler, is told so. */
+static bool corral__may_read(const corral_sched *s)
+{
+    return corral__registry_has(s) || corral__atomic_load_u32(&corral__made_here) == 0;
+}
+#else
+static bool corral__may_read(const corral_sched *s)
+{
+    (void)s;
+    return true;
+}
+#endif
+
 bool corral__check_slow(const corral_sched *s, const char *call)
 {
     corral_error err = CORRAL_ERR_NULL_SCHED;
     if (s) {
         err = CORRAL_ERR_NOT_A_SCHED;
+        if (corral__may_read(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) &&
+            corral__made_elsewhere(s, call))
+            return false;
 #if CORRAL__REGISTRY
         if (corral__registry_has(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING)) {
             if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) {
@@ -5925,6 +6181,7 @@ static corral__atomic_u32 corral__untracked;
 
 void corral__registry_add(const corral_sched *s)
 {
+    corral__atomic_add_u32(&corral__made_here, 1);
     for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
         if (corral__atomic_cas_ptr(&corral__registry[i], NULL, s)) return;
     }
@@ -6342,10 +6599,12 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_fire(s, corral__co_of_global(s, N[i].u.t.target));
-            else if (N[i].kind == CORRAL_WAIT_STOP && N[i].attached == 1)
-                stop = i;
+            else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && m->mode == CORRAL__MODE_ONE)) &&
+                     N[i].attached == 1)
+                stop = i; /* a stop wait; or a pull (CORRAL_PULL), which then gives nothing */
         }
         if (stop != CORRAL__NIL) { /* what lies below it ends with the wait, or has its own request */
+            if (N[stop].kind == CORRAL_WAIT_PULL) corral__detach(s, stop); /* off its generator's list */
             corral__fire(s, stop);
             return;
         }
@@ -6374,7 +6633,8 @@ static bool corral__request_stop(const char *call, corral_sched *s, corral_co *c
         }
     }
     corral__request_flag(s, co);
-    if (corral__wait_part_of(CORRAL_WAIT_STOP)) corral__request_fire(s, co); /* stop waits exist */
+    if (corral__wait_part_of(CORRAL_WAIT_STOP) || corral__wait_part_of(CORRAL_WAIT_PULL))
+        corral__request_fire(s, co); /* stop waits or pulls exist */
     return true;
 }
 
@@ -7617,67 +7877,147 @@ void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 #include <stdio.h>
 #include <string.h>
 
-/* a generator's step, now: 1 when it yielded a value (held again), -1 when
-   it waits (held, its wait armed), 0 when it ended or was refused */
-static int corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
+/* a generator's step, now: VALUE (held again), NOT_YET (it waits: held,
+   its wait armed), CLOSED (it finished), STOPPED (it ended otherwise) or
+   ERROR (refused: too deep) */
+static corral_got corral__gen_step(corral_sched *s, corral_co *co, corral__meta *m)
 {
     if (s->now.pulls >= CORRAL_MAX_PULL_DEPTH) { /* each pull is a C frame: bounded, not the stack's end */
         corral__fail_at(s, NULL, CORRAL_ERR_PULL_DEPTH, "corral_generator_next", corral__handle_of(s, co), NULL, NULL);
-        return 0;
+        return CORRAL_GOT_ERROR;
     }
     s->now.pulls++;
     m->hold = CORRAL__HOLD_GENERATOR; /* its wait, if any, is over */
     bool top = corral__top_begin(s), pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    int value = r == CORRAL_YIELD && co->state == CORRAL__RUNNING ? 1 : 0;
-    if (value) { /* held again, for the next pull */
+    corral_got got = CORRAL_GOT_VALUE;
+    if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING) { /* held again, for the next pull */
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m, CORRAL__HOLD_GENERATOR);
     } else if (r == CORRAL_YIELD && co->state == CORRAL__WAITING) { /* held, its wait armed: a wake marks it WOKEN */
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m, CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING);
-        value = -1;
+        got = CORRAL_GOT_NOT_YET;
     } else {
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED,
-                      CORRAL__NIL);
+        const corral_end_reason why = co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED;
+        corral__end_m(s, co, m, why, CORRAL__NIL);
+        got = why == CORRAL_END_FINISHED ? CORRAL_GOT_CLOSED : CORRAL_GOT_STOPPED;
     }
     corral__top_end(s, top);
     s->now.pulls--;
-    return value;
+    return got;
+}
+
+/* ---- who a generator belongs to (API.md, "Generators"): one started in a
+   step belongs to that step's coroutine, whose end stops it (a node of
+   kind CORRAL__NODE_OWNED, chained with the generator's group nodes, on
+   the owner's joiners list); one started from plain code to the game */
+
+/* the coroutine a generator started now belongs to, or NULL: the one whose
+   step runs (a cleanup hook's coroutine has ended its ties already) */
+static corral_co *corral__gen_owner(corral_sched *s)
+{
+    corral_co *by = corral__stepping(s);
+    return by && corral__state_alive(by->state) ? by : by && by->state == CORRAL__STOPPING ? by : NULL;
+}
+
+void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
+{
+    corral__groups_use(); /* the generator's end leaves its chain */
+    corral__calls_use();  /* the owner's end walks its joiners */
+    corral__side *bs = corral__side_take("corral_generator_start", s, corral__meta_of(s, by));
+    corral__side *gs = corral__side_take("corral_generator_start", s, corral__meta_of(s, gen));
+    const uint32_t i = corral__node_alloc(s);
+    corral__node *n = &corral__nodes(s)[i];
+    n->co = corral__co_off(s, gen);
+    n->kind = CORRAL__NODE_OWNED;
+    n->member = 0;
+    n->list = 0;
+    n->u.t.due = 0.0;
+    n->u.t.seq = CORRAL__NIL;
+    n->u.t.target = corral__global_of(s, by);
+    n->attached = 1;
+    n->order = s->nodes.order++;
+    n->sibling = gs->groups;
+    gs->groups = i;
+    corral__list_push(s, (corral__list){&bs->joiners_head, &bs->joiners_tail}, i);
+}
+
+static corral_handle corral__gen_start(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
+                                       size_t ctx_size, const corral_start_desc *opts)
+{
+    corral_handle h = {0, 0};
+    if (!corral__check_in(s, call)) return h;
+    const uint64_t owner = opts ? opts->owner : 0;
+    const uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
+    CORRAL__REQUIRE_AT(s, !opts || (opts->phase == CORRAL_PHASE_DEFAULT && opts->single == CORRAL_SINGLE_NONE),
+                       CORRAL_ERR_BAD_START, call, CORRAL__NOH, NULL,
+                       "a generator lives in no phase and has no single mode: give it an owner, tags, a domain", h);
+    CORRAL__REQUIRE_AT(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, h);
+    corral_co *by = corral__gen_owner(s);
+    if (by) { /* its tie to its owner: a wait node and both side records, before anything is taken */
+        if (s->nodes.wait_free_count == 0) {
+            s->nodes.wait_failures++;
+            corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, by,
+                            "a generator started in a step takes a wait node: its tie to the coroutine it belongs to");
+            return h;
+        }
+        const uint32_t sides = 1u + (corral__meta_of(s, by)->side == CORRAL__NIL ? 1u : 0u);
+        if (s->sides.free_count < sides) {
+            s->sides.failures++;
+            corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, by,
+                            "a generator started in a step and its owner take a side record each");
+            return h;
+        }
+    }
+    corral__meta *m;
+    corral_co *co = corral__create(call, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, owner, tags, &h, &m);
+    if (!co) return (corral_handle){0, 0};
+    m->domain = (uint8_t)domain;
+    corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
+    if (by) corral__gen_own(s, co, by);
+    return h;
 }
 
 corral_handle corral_generator_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
 {
-    corral_handle h = {0, 0};
-    if (!corral__check(s)) return h;
-    corral__meta *m;
-    corral_co *co = corral__create(__func__, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, 0, 0, &h, &m);
-    if (!co) return (corral_handle){0, 0};
-    corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
-    return h;
+    return corral__gen_start(__func__, s, vt, ctx, ctx_size, NULL);
 }
 
-/* 1 a value in out, 0 it ended (or the pull was refused, the error
-   set), -1 it waits (NOT_READY, not logged: pull again later) */
-int corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size)
+corral_handle corral_generator_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                                        const corral_start_desc *opts)
+{
+    return corral__gen_start(__func__, s, vt, ctx, ctx_size, opts);
+}
+
+/* a pull of generator h: what it gave (NOT_YET: it waits, NOT_READY set,
+   not logged: pull again later) */
+corral_got corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size)
 {
     corral_co *co = corral__live(call, s, h);
-    if (!co) return 0;
+    if (!co) return CORRAL_GOT_ERROR;
     corral__meta *m = corral__meta_of(s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
     CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (m->hold & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
-                       call, h, NULL, "not a generator (corral_generator_start), or its step is running", 0);
+                       call, h, NULL, "not a generator (corral_generator_start), or its step is running",
+                       CORRAL_GOT_ERROR);
     CORRAL__REQUIRE_AT(s, (out || !out_size) && out_size == te->vt->result_size, CORRAL_ERR_BAD_DEST, call, h, NULL,
-                       "its size is not the type's result size", 0);
-    int r = corral__gen_ready(m) ? corral__gen_step(s, co, m) : -1;
-    if (r < 0) s->last_error = CORRAL_ERR_NOT_READY;
-    if (r > 0 && out_size) memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
-    return r;
+                       "its size is not the type's result size", CORRAL_GOT_ERROR);
+    const corral_got got = corral__gen_ready(m) ? corral__gen_step(s, co, m) : CORRAL_GOT_NOT_YET;
+    if (got == CORRAL_GOT_NOT_YET) s->last_error = CORRAL_ERR_NOT_READY;
+    if (got == CORRAL_GOT_VALUE && out_size)
+        memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
+    return got;
 }
 
 bool corral_generator_next(corral_sched *s, corral_handle h, void *out, size_t out_size)
 {
-    return corral__check(s) && corral__generator_pull(__func__, s, h, out, out_size) > 0;
+    return corral__check(s) && corral__generator_pull(__func__, s, h, out, out_size) == CORRAL_GOT_VALUE;
+}
+
+corral_got corral_generator_take(corral_sched *s, corral_handle h, void *out, size_t out_size)
+{
+    return corral__check(s) ? corral__generator_pull(__func__, s, h, out, out_size) : CORRAL_GOT_ERROR;
 }
 
 /* Step a paused coroutine once, at once (corral_step_once). */
@@ -7697,7 +8037,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
         return false;
     }
     if (m->hold & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
-        if (corral__gen_ready(m)) corral__gen_step(s, co, m);
+        if (corral__gen_ready(m)) (void)corral__gen_step(s, co, m);
         return true;
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
@@ -7787,23 +8127,39 @@ void corral__pulls_use(void)
     corral__wait_parts_add(CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part);
 }
 
+corral_wait corral_wait_pull(corral_handle h)
+{
+    corral__pulls_use();
+    corral_wait w = corral__wait_of(CORRAL_WAIT_PULL);
+    w.co = h;
+    return w;
+}
+
 bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__pulls_use();
-    corral__meta_of(s, co)->stop_why &= (uint8_t)~CORRAL__WAIT_CLOSED;
-    const int r = corral__generator_pull(__func__, s, h, out, out_size);
-    if (r > 0) return false; /* a value: go on */
-    if (r == 0) { /* it ended (or the pull was refused, the error set): the stream is over */
-        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED;
+    corral__meta *m = corral__meta_of(s, co);
+    const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
+    m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
+    corral_error err;
+    if ((told & CORRAL__WAIT_CLOSED) && !corral__resolve(s, h, &err)) { /* it ended while this one waited: */
+        m->stop_why |= told;                                             /* its end said how (calls.c) */
         return false;
     }
-    corral_wait w;
-    memset(&w, 0, sizeof w);
-    w.kind = CORRAL_WAIT_PULL;
-    w.co = h;
-    return corral_await(co, w); /* true: wait for it; false: it can be pulled again (or a malformed wait) */
+    switch (corral__generator_pull(__func__, s, h, out, out_size)) {
+    case CORRAL_GOT_VALUE: return false; /* a value: go on */
+    case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
+    case CORRAL_GOT_STOPPED: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED; return false;
+    case CORRAL_GOT_ERROR: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR; return false;
+    case CORRAL_GOT_NOT_YET: break;
+    }
+    if (m->stop_why & CORRAL__STOP_REQUESTED) { /* asked to stop: a pull does not wait any more */
+        m->stop_why |= CORRAL__GOT_NOTHING;
+        return false;
+    }
+    return corral_await(co, corral_wait_pull(h)); /* true: wait for it; false: pull again (or malformed) */
 }
 /* ---- src/core/queue.c ---- */
 /*
@@ -8902,6 +9258,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     corral_sched *s = (corral_sched *)(void *)a;
     memset(s, 0, sizeof *s);
     s->magic = CORRAL__MAGIC;
+    s->made_by = CORRAL__MADE_BY;
     s->origin = corral__origin();
     s->flags = desc->memory ? 0u : CORRAL__OWNS_MEMORY;
     s->pad = (uint32_t)(a - (uintptr_t)block);
@@ -8910,6 +9267,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->logger = desc->logger;
     s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
                     : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
+    s->validation_given = desc->validation;
     s->types.max_types = p.max_types;
     s->types.hash_off = (uint32_t)p.hash_off;
     s->types.hash_mask = p.hash_size - 1;
@@ -10048,34 +10406,47 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
 corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
     if (n->kind >= CORRAL__NODE_OWNER) return corral__groups()->list(s, n); /* one exists: groups are in use */
+    if (n->kind == CORRAL__NODE_OWNED) { /* its owner's joiners list (the owner has a side record) */
+        corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side];
+        return (corral__list){&sd->joiners_head, &sd->joiners_tail};
+    }
     const corral__wait_part *p = corral__wait_part_of(n->kind);
     return p && p->list ? p->list(s, n) : (corral__list){NULL, NULL};
 }
 
-void corral__detach(corral_sched *s, uint32_t i)
+bool corral__detach(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
-    if (n->attached != 1) return; /* 0: fired or free; 2: held by a pause */
+    if (n->attached != 1) return false; /* 0: fired or free; 2: held by a pause */
     if (corral__timer_node(n)) corral__timer_cancel(s, n);
     else {
         corral__list l = corral__list_of(s, n);
         if (l.head) corral__list_unlink(s, l, i); /* a kind without a list sits in no container */
     }
     n->attached = 0;
+    return true;
 }
 
 /* Take a chain of nodes (linked through `sibling`) out of their containers
-   and back to the pool; *first becomes NIL. */
+   and back to the pool; *first becomes NIL. A node that left its container
+   unfired is told to its kind (leave) once the whole chain is out and
+   freed: what the kind then does (serve the waiters behind it) may fire
+   other coroutines' nodes, never one of this chain. A wait's chain has at
+   most CORRAL_MAX_GROUP nodes; a group's has no kind that leaves. */
 void corral__free_chain(corral_sched *s, uint32_t *first)
 {
-    uint32_t i = *first;
+    corral__node *N = corral__nodes(s);
+    corral__node left[CORRAL_MAX_GROUP];
+    uint32_t n_left = 0, i = *first;
+    *first = CORRAL__NIL;
     while (i != CORRAL__NIL) {
-        uint32_t next = corral__nodes(s)[i].sibling;
-        corral__detach(s, i);
+        uint32_t next = N[i].sibling;
+        const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(N[i].kind) : NULL;
+        if (p && p->leave && n_left < CORRAL_MAX_GROUP) left[n_left++] = N[i];
         corral__node_free(s, i);
         i = next;
     }
-    *first = CORRAL__NIL;
+    for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(left[k].kind)->leave(s, &left[k]);
 }
 
 void corral__release_wait(corral_sched *s, corral_co *co)
@@ -10312,7 +10683,16 @@ bool corral_await(corral_co *co, corral_wait w)
         corral__unwait(s, co);
     }
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].fired = -1;
-    m->stop_why &= (uint8_t)~CORRAL__WAIT_CLOSED;
+    m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
+    /* A generator is in no lane: a frame or phase wait in its step is a
+       wait of one frame, not the plain yield that gives its value. */
+    if ((m->hold & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
+        (corral__kinds[w.kind].how == CORRAL__HOW_FRAME || corral__kinds[w.kind].how == CORRAL__HOW_PHASE))
+    {
+        const char *text = w.text;
+        w = corral_wait_frames(1);
+        w.text = text;
+    }
     /* Waits without a node only set the phase the yield lands in; the
        flags tell corral__land what else the step asked for (the last
        await of a step wins). */
@@ -10351,6 +10731,7 @@ bool corral_await(corral_co *co, corral_wait w)
     }
     if (r == -3) return true; /* what it waits on is gone: a plain yield, so a loop that
                                  waits on it again is not a loop that never yields */
+    if (r == -1) m->stop_why |= CORRAL__GOT_ERROR; /* malformed: corral_wait_got says so */
     return r == 1;
 }
 
@@ -10365,6 +10746,19 @@ bool corral_wait_closed(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
+}
+
+corral_got corral_wait_got(const corral_co *co)
+{
+    corral_sched *s = corral__in_step(__func__, co, true);
+    if (!s) return CORRAL_GOT_ERROR;
+    const uint32_t why = corral__meta_of(s, co)->stop_why;
+    switch (why & CORRAL__GOT_MASK) {
+    case CORRAL__GOT_NOTHING: return CORRAL_GOT_NOT_YET;
+    case CORRAL__GOT_STOPPED: return CORRAL_GOT_STOPPED;
+    case CORRAL__GOT_ERROR: return CORRAL_GOT_ERROR;
+    default: return (why & CORRAL__WAIT_CLOSED) ? CORRAL_GOT_CLOSED : CORRAL_GOT_VALUE;
+    }
 }
 
 uint64_t corral__debug_visits(const corral_sched *s)
@@ -10658,6 +11052,18 @@ static void corral__fire_first(corral_sched *s, uint32_t *head, uint32_t *tail)
     corral__fire(s, i);
 }
 
+/* a semaphore's waiters, first come, first served, while the first one's
+   permits are free: after a release, and after a first waiter left (the
+   one behind it may want fewer) */
+static void corral__acquire_serve(corral_sched *s, corral__counter *c)
+{
+    const corral__node *N = corral__nodes(s);
+    while (c->head != CORRAL__NIL && c->count >= N[c->head].u.t.seq) {
+        c->count -= N[c->head].u.t.seq; /* it has its permits */
+        corral__fire_first(s, &c->head, &c->tail);
+    }
+}
+
 /* every waiter on a channel's list: its wait is over, the channel closed
    or gone (corral_wait_closed tells it) */
 static void corral__fire_closed(corral_sched *s, uint32_t *head, uint32_t *tail)
@@ -10735,6 +11141,20 @@ bool corral_channel_try_receive(corral_sched *s, corral_channel ch, void *out, s
     return corral__chan_take(s, c, out);
 }
 
+corral_got corral_channel_take(corral_sched *s, corral_channel ch, void *out, size_t size)
+{
+    if (!corral__check(s)) return CORRAL_GOT_ERROR;
+    corral__channel *c = corral__chan_get(s, ch);
+    if (!c) { /* destroyed: nothing will come, as a wait on it is told; zero or forged: an error */
+        const bool gone = ch.index < s->pools[CORRAL__POOL_CHANNEL].cap && corral__gen_live(ch.gen);
+        corral__fail(s, NULL, CORRAL_ERR_STALE_CHANNEL);
+        return gone ? CORRAL_GOT_CLOSED : CORRAL_GOT_ERROR;
+    }
+    CORRAL__REQUIRE(s, out && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, CORRAL_GOT_ERROR);
+    if (corral__chan_take(s, c, out)) return CORRAL_GOT_VALUE;
+    return c->closed ? CORRAL_GOT_CLOSED : CORRAL_GOT_NOT_YET;
+}
+
 uint32_t corral_channel_count(const corral_sched *s, corral_channel ch)
 {
     if (!corral__check(s)) return 0;
@@ -10794,7 +11214,10 @@ corral_semaphore corral_semaphore_create_ex(corral_sched *s, uint32_t permits, u
 {
     const corral_semaphore none = {0, 0};
     if (!corral__check(s)) return none;
-    CORRAL__REQUIRE(s, max > 0 && permits <= max, CORRAL_ERR_BAD_VALUE_SIZE, none);
+    CORRAL__REQUIRE_AT(s, max > 0, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "a maximum of 0 permits: no acquire could ever be served", none);
+    CORRAL__REQUIRE_AT(s, permits <= max, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "more permits than the maximum", none);
     uint32_t gen = 0, i = corral__counter_create(__func__, s, CORRAL__SEMAPHORE, permits, &gen);
     if (i == CORRAL__NIL) return none;
     corral__counters(s)[i].max = max;
@@ -10812,12 +11235,14 @@ bool corral_semaphore_release(corral_sched *s, corral_semaphore sem, uint32_t n)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, sem.index, sem.gen, CORRAL__SEMAPHORE);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n && c->count + n <= c->max, CORRAL_ERR_BAD_VALUE_SIZE, false);
-    c->count += n;
-    while (c->head != CORRAL__NIL && c->count >= corral__nodes(s)[c->head].u.t.seq) { /* first come, first served */
-        c->count -= corral__nodes(s)[c->head].u.t.seq; /* it has its permits */
-        corral__fire_first(s, &c->head, &c->tail);
+    if (CORRAL__UNLIKELY(n > c->max - c->count)) {
+        char why[96];
+        snprintf(why, sizeof why, "%u free + %u released is past the maximum of %u", c->count, n, c->max);
+        corral__fail_at(s, NULL, CORRAL_ERR_SEMAPHORE_FULL, __func__, CORRAL__NOH, NULL, why);
+        return false;
     }
+    c->count += n;
+    corral__acquire_serve(s, c);
     return true;
 }
 
@@ -10834,7 +11259,8 @@ bool corral_waitgroup_add(corral_sched *s, corral_waitgroup wg, uint32_t n)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    CORRAL__REQUIRE_AT(s, c->count <= UINT32_MAX - n, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "the count would pass 2^32 - 1", false);
     c->count += n;
     return true;
 }
@@ -10844,7 +11270,8 @@ bool corral_waitgroup_done(corral_sched *s, corral_waitgroup wg)
     if (!corral__check(s)) return false;
     corral__counter *c = corral__counter_get(s, wg.index, wg.gen, CORRAL__WAITGROUP);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, c->count > 0, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    CORRAL__REQUIRE_AT(s, c->count > 0, CORRAL_ERR_BAD_COUNT, __func__, CORRAL__NOH, NULL,
+                       "a done with the count at 0: more dones than adds", false);
     if (--c->count == 0) corral__fire_all(s, &c->head, &c->tail);
     return true;
 }
@@ -11011,6 +11438,13 @@ static void corral__acquire_arm(corral_sched *s, corral_co *co, uint32_t i, cons
     corral__nodes(s)[i].u.t.seq = w->count ? w->count : 1u; /* the permits it wants */
     corral__counter_arm(s, co, i, w);
 }
+/* a waiter left the queue (its any fired elsewhere, it was stopped): the
+   ones behind it are served if they can be. A channel's and a wait
+   group's waiters wait on the count alone, never on the one before them. */
+static void corral__acquire_leave(corral_sched *s, const corral__node *n)
+{
+    corral__acquire_serve(s, &corral__counters(s)[n->u.t.target]);
+}
 static void corral__acquire_hash(const corral__node *n, void (*put)(void *k, uint64_t v), void *k)
 {
     if (n->u.t.seq != 1) put(k, n->u.t.seq);
@@ -11151,6 +11585,7 @@ static const corral__wait_part corral__semaphore_part = {
     .usable = corral__acquire_usable,
     .arm = corral__acquire_arm,
     .list = corral__counter_list,
+    .leave = corral__acquire_leave,
     .takes = true,
     .verify = corral__acquire_verify,
     .why = corral__acquire_why,
@@ -12212,11 +12647,16 @@ static uint32_t corral__pool_size(uint32_t peak, float headroom)
     return peak ? corral__with_headroom(peak, headroom) : 1u;
 }
 
+/* The rule of docs/API.md, "Budgets: the desc to ship": every field of
+   corral_sched_desc is sized from the profile, carried over as the
+   profiled scheduler has it, or (what the scheduler cannot hand on: the
+   caller's memory and functions) left zero and named by the emitted text. */
 bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return false;
     if (!(headroom >= 0.0f)) headroom = 0.0f;
     memset(out, 0, sizeof *out);
+    /* sized: peak x (1 + headroom) */
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         out->classes[i].slot_size = s->arena.classes[i].slot_size;
         out->classes[i].capacity = corral__with_headroom(s->arena.classes[i].peak, headroom);
@@ -12226,22 +12666,96 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->max_side_records = corral__pool_size(s->sides.peak, headroom);
     out->max_signals = corral__pool_size(s->pools[CORRAL__POOL_SIGNAL].peak, headroom);
     out->max_futures = corral__pool_size(s->pools[CORRAL__POOL_FUTURE].peak, headroom);
+    out->max_channels = corral__pool_size(s->pools[CORRAL__POOL_CHANNEL].peak, headroom);
+    /* semaphores and wait groups share one pool: its size in the first,
+       the 1 the second needs to mean "one" rather than "default" */
+    const uint32_t counters = corral__pool_size(s->pools[CORRAL__POOL_COUNTER].peak, headroom);
+    out->max_semaphores = counters > 1 ? counters - 1 : 1;
+    out->max_waitgroups = 1;
     out->max_types = corral__pool_size(s->types.type_count, headroom);
+    /* carried: what the profiled scheduler was created with */
     out->order = (corral_order)s->run.order;
-    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
+    out->max_posts = s->posts.mask + 1;
+    out->domains = s->domains.count;
+    out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
+    out->channel_bytes = s->chans.channel_bytes; /* a channel's default capacity is channel_bytes / size */
+    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
+    out->wait_text = s->nodes.text_off != 0;
+    out->validation = s->validation_given;
+    out->timing = s->prof.timing != 0;
+    out->timing_sample = s->prof.sample_mask + 1u;
+    out->history_frames = s->prof.hist_cap;
+    out->trace_steps = s->prof.trace_cap;
     return true;
 }
+
+/* a float as a C literal that reads back the same: 0.0199999996f, 1.0f */
+static const char *corral__float_lit(char *buf, size_t cap, float v)
+{
+    int n = snprintf(buf, cap, "%.9g", (double)v);
+    if (n > 0 && (size_t)n + 3 < cap && !strpbrk(buf, ".eEn")) memcpy(buf + n, ".0", 3);
+    size_t len = strlen(buf);
+    if (len + 1 < cap) memcpy(buf + len, "f", 2);
+    return buf;
+}
+
+static const char *corral__validation_str(corral_validation v)
+{
+    switch (v) {
+    case CORRAL_VALIDATION_OFF: return "CORRAL_VALIDATION_OFF";
+    case CORRAL_VALIDATION_REPORT: return "CORRAL_VALIDATION_REPORT";
+    case CORRAL_VALIDATION_FATAL: return "CORRAL_VALIDATION_FATAL";
+    case CORRAL_VALIDATION_DEFAULT:
+    case CORRAL_VALIDATION_COUNT: break;
+    }
+    return "CORRAL_VALIDATION_DEFAULT";
+}
+
+/* the desc's numbers the emitted text sets: first those sized from a
+   peak (max_semaphores the pool it shares with the wait groups), then
+   those carried over */
+static const struct { const char *name; uint32_t off; } corral__desc_numbers[] = {
+#define CORRAL__N(f) {#f, (uint32_t)offsetof(corral_sched_desc, f)}
+    CORRAL__N(max_types), CORRAL__N(max_wait_nodes), CORRAL__N(max_group_nodes), CORRAL__N(max_side_records),
+    CORRAL__N(max_signals), CORRAL__N(max_futures), CORRAL__N(max_channels), CORRAL__N(max_semaphores),
+    CORRAL__N(max_waitgroups), CORRAL__N(max_fixed_steps), CORRAL__N(max_posts), CORRAL__N(domains),
+    CORRAL__N(custom_phases), CORRAL__N(channel_bytes), CORRAL__N(kept_snapshots), CORRAL__N(timing_sample),
+    CORRAL__N(history_frames), CORRAL__N(trace_steps),
+#undef CORRAL__N
+};
 
 static void corral__emit_desc(const corral_sched *s, float headroom, corral__out *out)
 {
     corral_sched_desc d;
-    if (!corral_budget_desc(s, headroom, &d)) return;
-    CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, );
-    corral__pf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f.\n", s->now.frame,
-               1.0 + (double)headroom);
-    corral__pf(out, "   Copy the rest of your desc (memory, allocator, logger, registry) next to it. */\n");
+    if (!corral__stats_ok(out->call, s, corral__out_target(out)) || !corral_budget_desc(s, headroom, &d)) return;
+    /* what the profiled scheduler was given of what only the caller can give again */
+    const corral_hooks *h = &s->prof.hooks;
+    const struct { const char *name; bool had; } mine[] = {
+        {"memory", !(s->flags & CORRAL__OWNS_MEMORY)},
+        {"logger", s->logger.fn != NULL},
+        {"registry", s->types.registry != NULL},
+        {"clock", s->now.clock.now_ns != corral__monotonic_ns},
+        {"hooks", h->step_begin || h->step_end || h->alloc || h->free},
+        {"field_formatter", s->prof.formatter.fn != NULL},
+        {"predicates", s->types.predicates != NULL},
+        {"upgrade", s->types.upgrade.fn != NULL},
+    };
+    corral__pf(out, "/* corral_emit_desc: pool sizes from a profile of %" PRIu64 " frames, peak x %.2f; the other\n",
+               s->now.frame, 1.0 + (double)headroom);
+    corral__ps(out, "   fields as the profiled scheduler had them (docs/API.md, \"Budgets: the desc to ship\").\n");
+    corral__ps(out, "   Set this yourself: .memory, .memory_size, .allocator, .logger, .registry, .clock, .hooks,\n"
+                    "   .field_formatter, .predicates, .upgrade (0: the default)");
+    bool any = false;
+    for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) {
+        if (!mine[i].had) continue;
+        corral__pf(out, "%s%s", any ? ", " : ";\n   the profiled scheduler had ", mine[i].name);
+        any = true;
+    }
+    corral__ps(out, ".\n   With a .registry, its budgets are added to these capacities.\n"
+                    "   .default_capacity is not used: the classes are given. Semaphores and wait groups\n"
+                    "   share one pool; a channel of n-byte values holds channel_bytes / n of them. */\n");
     corral__pf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -12249,16 +12763,25 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
                    d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
                    c->peak ? "" : ", never used in this profile");
     }
-    corral__pf(out, "    },\n");
-    corral__pf(out, "    .max_types = %u,       /* %u seen */\n", d.max_types, s->types.type_count);
-    corral__pf(out, "    .max_wait_nodes = %u,  /* peak %u */\n", d.max_wait_nodes, s->nodes.wait_peak);
-    corral__pf(out, "    .max_group_nodes = %u, /* peak %u */\n", d.max_group_nodes, s->nodes.group_peak);
-    corral__pf(out, "    .max_side_records = %u, /* peak %u */\n", d.max_side_records, s->sides.peak);
-    corral__pf(out, "    .max_signals = %u,     /* peak %u */\n", d.max_signals, s->pools[CORRAL__POOL_SIGNAL].peak);
-    corral__pf(out, "    .max_futures = %u,     /* peak %u */\n", d.max_futures, s->pools[CORRAL__POOL_FUTURE].peak);
-    corral__pf(out, "    .order = %s,\n", s->run.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO");
-    if (d.kept_snapshots) corral__pf(out, "    .kept_snapshots = %u,\n", d.kept_snapshots);
-    corral__pf(out, "    .fixed_dt = %.9gf,\n    .max_fixed_steps = %u,\n};\n", (double)d.fixed_dt, d.max_fixed_steps);
+    corral__ps(out, "    },\n");
+    /* the other numbers: the sized ones with their peaks, then those carried over */
+    const corral__pool *P = s->pools;
+    const uint32_t peaks[] = {s->types.type_count, s->nodes.wait_peak, s->nodes.group_peak, s->sides.peak,
+                              P[CORRAL__POOL_SIGNAL].peak, P[CORRAL__POOL_FUTURE].peak, P[CORRAL__POOL_CHANNEL].peak,
+                              P[CORRAL__POOL_COUNTER].peak};
+    for (size_t i = 0; i < sizeof corral__desc_numbers / sizeof corral__desc_numbers[0]; i++) {
+        uint32_t v;
+        memcpy(&v, (const unsigned char *)&d + corral__desc_numbers[i].off, sizeof v);
+        if (i == sizeof peaks / sizeof peaks[0] + 1) corral__ps(out, "    /* as the profiled scheduler had them */\n");
+        corral__pf(out, "    .%s = %u,", corral__desc_numbers[i].name, v);
+        if (i < sizeof peaks / sizeof peaks[0]) corral__pf(out, " /* peak %u */", peaks[i]);
+        corral__pc(out, '\n');
+    }
+    char f[40];
+    corral__pf(out, "    .order = %s,\n    .fixed_dt = %s,\n    .wait_text = %s,\n    .validation = %s,\n    .timing = %s,\n};\n",
+               d.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO",
+               corral__float_lit(f, sizeof f, d.fixed_dt), d.wait_text ? "true" : "false",
+               corral__validation_str(d.validation), d.timing ? "true" : "false");
 }
 
 /* ---- the text report */
@@ -12312,6 +12835,30 @@ static void corral__report_waits(const corral_sched *s, corral__out *out)
     if (others) corral__pf(out, "  %-20s %7u  (in other places)\n", "...", others);
 }
 
+/* the report's pool table: each pool's used, peak and capacity (three
+   uint32_t in a row of corral_pool_stats) and its failures */
+static const struct { const char *name; uint16_t counts, failures; } corral__pool_rows[] = {
+#define CORRAL__P(name, n, f) {name, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
+    CORRAL__P("wait nodes", wait_nodes, wait_failures),
+    CORRAL__P("group nodes", group_nodes, group_failures),
+    CORRAL__P("side records", side_records, side_failures),
+    CORRAL__P("signals", signals, signal_failures),
+    CORRAL__P("futures", futures, future_failures),
+    CORRAL__P("channels", channels, channel_failures),
+    CORRAL__P("semaphores, waitgroups", counters, counter_failures),
+#undef CORRAL__P
+};
+#define CORRAL__ROW(n, cap) \
+    CORRAL__STATIC_ASSERT(offsetof(corral_pool_stats, cap) == offsetof(corral_pool_stats, n) + 8, "used, peak, capacity in a row")
+CORRAL__ROW(wait_nodes, wait_nodes_capacity);
+CORRAL__ROW(group_nodes, group_nodes_capacity);
+CORRAL__ROW(side_records, side_records_capacity);
+CORRAL__ROW(signals, signals_capacity);
+CORRAL__ROW(futures, futures_capacity);
+CORRAL__ROW(channels, channels_capacity);
+CORRAL__ROW(counters, counters_capacity);
+#undef CORRAL__ROW
+
 static void corral__report_text(const corral_sched *s, corral__out *out)
 {
     if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
@@ -12342,34 +12889,35 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
     }
     corral_pool_stats p = {0};
     corral_stats_pools(s, &p);
-    corral__pf(out, "\n  %-12s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "wait nodes", p.wait_nodes, p.wait_nodes_peak,
-               p.wait_nodes_capacity, p.wait_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "group nodes", p.group_nodes, p.group_nodes_peak,
-               p.group_nodes_capacity, p.group_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "side records", p.side_records, p.side_records_peak,
-               p.side_records_capacity, p.side_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "signals", p.signals, p.signals_peak, p.signals_capacity,
-               p.signal_failures);
-    corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
-               p.future_failures);
-    /* where the block goes: the parts that grow with the slots, per slot */
+    corral__pf(out, "\n  %-22s %7s %7s %9s %9s\n", "pool", "used", "peak", "capacity", "failures");
+    for (size_t i = 0; i < sizeof corral__pool_rows / sizeof corral__pool_rows[0]; i++) {
+        uint32_t n[3]; /* used, peak, capacity */
+        uint64_t failures;
+        memcpy(n, (const unsigned char *)&p + corral__pool_rows[i].counts, sizeof n);
+        memcpy(&failures, (const unsigned char *)&p + corral__pool_rows[i].failures, sizeof failures);
+        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+    }
+    corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
+    /* where the block goes, to the byte: the parts that grow with the slots
+       also per slot */
     corral__block_part parts[CORRAL__BLOCK_PARTS];
     corral__block_parts(s, parts);
     const uint32_t slots = s->arena.total_slots;
     uint64_t placed = 0, per_slot = 0;
-    corral__pf(out, "\n  %-16s %12s %9s\n", "block part", "bytes", "per slot");
+    corral__pf(out, "\n  %-16s %12s %11s %9s\n", "block part", "bytes", "", "per slot");
     for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
         placed += parts[i].bytes;
         if (!parts[i].bytes) continue;
-        corral__pf(out, "  %-16s %12s", parts[i].name, corral__bytes(a, sizeof a, parts[i].bytes));
+        corral__pf(out, "  %-16s %12" PRIu64 " %11s", parts[i].name, parts[i].bytes,
+                   corral__bytes(a, sizeof a, parts[i].bytes));
         if (parts[i].per_slot && slots) {
             per_slot += parts[i].bytes;
             corral__pf(out, " %9.1f", (double)parts[i].bytes / slots);
         }
         corral__pc(out, '\n');
     }
-    corral__pf(out, "  %-16s %12s\n", "alignment", corral__bytes(a, sizeof a, s->total_bytes - placed));
+    corral__pf(out, "  %-16s %12" PRIu64 " %11s\n", "alignment", s->total_bytes - placed,
+               corral__bytes(a, sizeof a, s->total_bytes - placed));
     if (slots)
         corral__pf(out, "  (%u slots: %.1f B each with their share of what grows with them)\n", slots,
                    (double)per_slot / slots);
@@ -13475,7 +14023,8 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
 #include <string.h>
 
 #define CORRAL__SAVE_MAGIC 0x56535243u /* "CRSV" */
-#define CORRAL__SAVE_VERSION 6u /* 6: a predicate's argument as a place or a number, never an address;
+#define CORRAL__SAVE_VERSION 7u /* 7: the coroutine a generator belongs to, what a
+                                   wait or pull gave; 6: a predicate's argument as a place or a number, never an address;
                                    5: channels' capacities and closes, signals that stay
                                    set, semaphores' maximums and waits for n permits, a
                                    wait ended by a close; 4: each time domain's parent; 3: handle fields have kinds of
@@ -13641,9 +14190,13 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, delta, 4);
     /* groups: owner, tags, when it joined them */
     uint64_t owner = 0;
-    uint32_t tags = 0, gorder = 0;
+    uint32_t tags = 0, gorder = 0, by = CORRAL__NIL;
     for (uint32_t i = sd->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_DEADLINE) continue; /* saved below */
+        if (N[i].kind == CORRAL__NODE_OWNED) { /* saved below */
+            by = corral__ref_of(s, N[i].u.t.target);
+            continue;
+        }
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else tags |= 1u << N[i].u.g.tag;
         gorder = N[i].order;
@@ -13652,12 +14205,15 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, tags, 4);
     corral__put_u(io, gorder, 4);
     corral__put_u(io, m->domain, 1);
-    corral__put_u(io, ((m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((m->stop_why & CORRAL__WAIT_CLOSED) ? 2u : 0u),
-                  1); /* version 5: and whether its last wait ended on a close */
+    corral__put_u(io, ((m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((m->stop_why & CORRAL__WAIT_CLOSED) ? 2u : 0u) |
+                          (uint32_t)(m->stop_why & CORRAL__GOT_MASK) >> 2 | (by != CORRAL__NIL ? 16u : 0u),
+                  1); /* version 5: and whether its last wait ended on a close; 7: what it gave (bits 2-3),
+                         whether it belongs to a coroutine (bit 4) */
     const uint32_t dl = corral__deadline_of(s, co); /* a stop request's deadline: its due time on its domain's clock */
     corral__put_u(io, dl != CORRAL__NIL ? 1u : 0u, 1);
     corral__put_f64(io, dl != CORRAL__NIL ? N[dl].u.t.due : 0.0);
     corral__put_u(io, dl != CORRAL__NIL ? N[dl].u.t.seq : 0u, 4);
+    if (by != CORRAL__NIL) corral__put_u(io, by, 4); /* version 7: the coroutine a generator belongs to */
     /* its wait nodes */
     uint32_t count = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) count++;
@@ -13827,7 +14383,8 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order = UINT32_MAX;
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
-                        if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE)
+                        if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
+                            corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
                             order = corral__nodes(s)[i].order;
                     if (order == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
                     if (!pass) {
@@ -13899,6 +14456,7 @@ typedef struct corral__lco {
     uint32_t deadline_seq;
     uint16_t pending;
     uint32_t point, age, parent, child, dest_field, delta, tags, gorder;
+    uint32_t by; /* the coroutine a generator belongs to, NIL */
     uint64_t owner;
     uint32_t nwaits;
     corral__lwait w[CORRAL__SAVE_MAX_WAITS];
@@ -13990,6 +14548,7 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         c->deadline = corral__get_f64(io);
         c->deadline_seq = (uint32_t)corral__get_u(io, 4);
     }
+    c->by = L->version >= 7 && (c->stop_requested & 16u) ? (uint32_t)corral__get_u(io, 4) : CORRAL__NIL;
     c->nwaits = (uint32_t)corral__get_u(io, 1);
     if (c->nwaits > CORRAL__SAVE_MAX_WAITS) {
         corral__io_fail(io, "a coroutine has too many wait nodes");
@@ -14441,7 +15000,7 @@ static bool corral__lcheck(corral__loader *L)
             c.state != CORRAL__DEFERRED)
             return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
         if (c.phase >= s->run.phases || (c.contract & ~CORRAL__FIRST_FLAG) || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
-            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
+            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 7 ? 31 : L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
             c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
             return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
         const bool gen_waits = c.hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
@@ -14466,12 +15025,15 @@ static bool corral__lcheck(corral__loader *L)
         }
         if (c.child != CORRAL__NIL && (corral__lfind(L, c.child) == CORRAL__NIL || c.child == index))
             return corral__lfail(L, "a coroutine of type %s awaits a child the save does not hold%s", tn, none);
+        if (c.by != CORRAL__NIL && (!(c.hold & CORRAL__HOLD_GENERATOR) || c.by == index || corral__lfind(L, c.by) == CORRAL__NIL))
+            return corral__lfail(L, "a generator of type %s belongs to a coroutine the save does not hold%s", tn, none);
         if (c.dest_field != CORRAL__NIL && !corral__ldest_fits(L, t, c.dest_field, c.delta, c.child))
             return corral__lfail(L, "type %s: a call's destination field is gone from this build, or smaller than "
                                     "the child's result%s", tn, none);
         group_nodes += corral__nodes_needed(c.owner, c.tags);
-        wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u);
-        sides += corral__lneeds_side(&c) || c.owner || c.tags || c.has_deadline;
+        wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
+        sides += corral__lneeds_side(&c) || c.owner || c.tags || c.has_deadline || c.by != CORRAL__NIL;
+        joins += c.by != CORRAL__NIL; /* its owner's joiners list */
         for (uint32_t w = 0; w < c.nwaits; w++) joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
         if (c.has_deadline > 1 || (c.has_deadline && !corral__due_ok(c.deadline)))
             return corral__lfail(L, "a stop deadline of type %s is out of range%s", tn, none);
@@ -14806,6 +15368,7 @@ static void corral__lapply(corral__loader *L)
         m->domain = c.domain;
         if (c.stop_requested & 1u) m->stop_why |= CORRAL__STOP_REQUESTED;
         if (c.stop_requested & 2u) m->stop_why |= CORRAL__WAIT_CLOSED;
+        m->stop_why |= (uint8_t)((c.stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
         m->hold = c.hold;
         m->mode = c.mode;
         if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) corral__races_use(); /* its arms end through it */
@@ -14855,6 +15418,13 @@ static void corral__lapply(corral__loader *L)
         corral__side_take("corral_load", s, corral__meta_of(s, co)); /* counted by the check */
         corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
                             c.deadline, c.deadline_seq, false);
+    }
+    /* each generator's tie to the coroutine it belongs to */
+    for (uint32_t i = 0; i < L->nco; i++) {
+        uint32_t index;
+        corral__lrecord(L, i, &c, &index);
+        if (c.by == CORRAL__NIL) continue;
+        corral__gen_own(s, corral__lco_at(s, index, NULL), corral__lco_at(s, c.by, NULL)); /* counted by the check */
     }
     /* the run order, then each coroutine's state */
     for (int defer = 0; defer < 2; defer++) {
@@ -15514,7 +16084,7 @@ static void corral__hnode(corral__hasher *k, const corral__node *n)
     corral__h64(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
     if (corral__timer_node(n)) {
         corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
-    } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM) {
+    } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM || n->kind == CORRAL__NODE_OWNED) {
         corral__h64(k, n->u.t.target);
         const corral__wait_part *p = corral__node_part_of(n->kind);
         if (p && p->hash) p->hash(n, corral__hput, k);
@@ -16006,10 +16576,12 @@ static bool corral__verify_list(corral__image *m, uint32_t head, uint32_t tail, 
                        : r.by == CORRAL__BY_LIST ? nd->list
                        : r.by == CORRAL__BY_BUCKET ? nd->u.g.bucket
                                                    : nd->u.g.tag;
-        if ((nd->kind != r.kind && nd->kind != r.kind2) || got != r.want || nd->prev != prev || nd->attached != 1)
+        const bool owned = r.kind == CORRAL_WAIT_JOIN && nd->kind == CORRAL__NODE_OWNED; /* a generator it owns */
+        if ((nd->kind != r.kind && nd->kind != r.kind2 && !owned) || got != r.want || nd->prev != prev ||
+            nd->attached != 1)
             CORRAL__BAD("a wait list holds a node of another kind, container or link");
         if (r.group && nd->list != 0) CORRAL__BAD("a group node is on a side list between operations");
-        if (!corral__in_chain(m, i, nd, r.group)) CORRAL__BAD("a listed node is in no chain of its coroutine");
+        if (!corral__in_chain(m, i, nd, r.group || owned)) CORRAL__BAD("a listed node is in no chain of its coroutine");
         prev = i;
         i = nd->next;
     }
@@ -16181,7 +16753,7 @@ static bool corral__verify_nodes(corral__image *m)
             CORRAL__BAD("a race or sync counts its arms wrong");
         wait_used += len;
         len = 0;
-        uint32_t deadlines = 0;
+        uint32_t deadlines = 0, owned = 0;
         for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
             const corral__node *nd = corral__inode(m, i, &nt);
             if (!nd) CORRAL__BAD("a group chain holds an untouched node");
@@ -16191,6 +16763,15 @@ static bool corral__verify_nodes(corral__image *m)
                     nd->next >= s->timers.heap_len[nd->list] || corral__iheap(m, nd->list, nd->next) != i)
                     CORRAL__BAD("a stop deadline is not one wait node in a heap");
                 wait_used++;
+            } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
+                if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
+                    !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
+                    !corral__iglobal(s, nd->u.t.target, &pci, &pk) ||
+                    !corral__state_alive(corral__ico(m, pci, pk, &pct)->state))
+                    CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
+                                "a generator belongs to one");
+                wait_used++;
+                listed++; /* attached: found on its owner's joiners list below */
             } else {
                 if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
                 if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
@@ -16381,4 +16962,5 @@ bool corral_verify(const corral_sched *s)
     return false;
 }
 #endif /* CORRAL_NO_VERIFY */
+#endif /* __cplusplus */
 #endif /* CORRAL_IMPLEMENTATION */
