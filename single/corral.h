@@ -2750,6 +2750,9 @@ uint64_t corral__monotonic_ns(void *user)
 }
 #else
 #include <time.h>
+#ifndef CLOCK_MONOTONIC
+#error "corral: in the file that defines CORRAL_IMPLEMENTATION, include corral.h before any other #include: under strict C the C library hides clock_gettime unless _POSIX_C_SOURCE comes first (corral defines it when it is first)"
+#else
 uint64_t corral__monotonic_ns(void *user)
 {
     struct timespec ts;
@@ -2757,6 +2760,7 @@ uint64_t corral__monotonic_ns(void *user)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+#endif
 #endif
 #endif /* CORRAL__PORT_IMPL */
 
