@@ -1523,7 +1523,8 @@ CORRAL_API corral_got corral_generator_take(corral_sched *sched, corral_handle h
 CORRAL_API bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size);
 /* A wait until generator h can be pulled (its wait is over) or has ended:
    alone or a member of an any or all, beside a timeout or
-   corral_wait_stop(); then corral_generator_take takes the value. */
+   corral_wait_stop(); then corral_generator_take takes the value. A
+   generator gone already: over at once, corral_wait_got ERROR. */
 CORRAL_API corral_wait corral_wait_pull(corral_handle h);
 
 /* ---------------------------------------------------------------- GROUPS AND PAUSE */
