@@ -559,6 +559,48 @@ Test(generators, a_pull_of_a_generator_gone_says_error_even_right_after_a_wait_t
     corral_sched_destroy(s);
 }
 
+static corral_generator_stats gens_of(corral_sched *s)
+{
+    corral_generator_stats g;
+    memset(&g, 0xff, sizeof g);
+    cr_assert(corral_stats_generators(s, &g));
+    return g;
+}
+
+Test(generators, the_profile_counts_the_generators_alive_and_whose_they_are)
+{
+    corral_sched *s = small_sched(16);
+    static char text[1 << 14];
+    corral_generator_stats g = gens_of(s);
+    cr_assert(g.live == 0 && g.owned == 0 && g.game == 0);
+    corral_report_text_to(s, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert_null(strstr(text, "generators"), "no line while there is none");
+    corral_handle idle = volley_gen(s, (volley_ctx){.n = 3}); /* the game's, never pulled */
+    corral_start_desc squad = {.owner = 9};
+    volley_gen_ex(s, (volley_ctx){.n = 3}, &squad); /* the game's, with a group owner */
+    corral_handle r = range_gen(s, (range_ctx){.from = 0, .to = 9});
+    int v;
+    cr_assert(range_next(s, r, &v)); /* the game's, pulled */
+    corral_handle u = gunner_start(s, (gunner_ctx){0}); /* each owns a volley it pulls (resting now) */
+    corral_handle u2 = gunner_start(s, (gunner_ctx){0});
+    cr_assert(corral_pause(s, u2)); /* a paused coroutine is not a generator */
+    drainer_start(s, (drainer_ctx){.gen = volley_gen(s, (volley_ctx){.n = 2, .gap = 9.0f})}); /* one more of the game's */
+    cr_assert_eq(corral_live_count(s), 9);
+    g = gens_of(s);
+    cr_assert_eq(g.live, 6);
+    cr_assert_eq(g.owned, 2);
+    cr_assert_eq(g.game, 4);
+    corral_report_text_to(s, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert(strstr(text, "  generators 6 alive: 2 owned by coroutines, 4 by the game\n"), "%s", text);
+    cr_assert(corral_stop(s, u)); /* its volley ends with it */
+    cr_assert(corral_stop(s, idle));
+    g = gens_of(s);
+    cr_assert(g.live == 4 && g.owned == 1 && g.game == 3, "%u %u %u", g.live, g.owned, g.game);
+    cr_assert_not(corral_stats_generators(s, NULL));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
+    corral_sched_destroy(s);
+}
+
 Test(generators, verify_refuses_a_generator_tied_to_no_live_coroutine)
 {
     corral_sched *s = small_sched(8);

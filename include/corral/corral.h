@@ -95,7 +95,8 @@
         corral_future_post, corral_signal_post
     profiling
         corral_type_count, corral_class_count, corral_stats_type, corral_stats_type_of,
-        corral_stats_class, corral_stats_arena, corral_stats_pools, corral_history,
+        corral_stats_class, corral_stats_arena, corral_stats_pools, corral_stats_generators,
+        corral_history,
         corral_next_co, corral_co_info_of, corral_co_state_str, corral_wait_kind_str,
         corral_print_co, corral_field_text, corral_dump, corral_print_chain,
         corral_report_json, corral_trace_json, corral_history_svg, corral_budget_desc,
@@ -1798,6 +1799,15 @@ typedef struct corral_pool_stats {
     uint64_t side_failures;
 } corral_pool_stats;
 
+/* The generators alive now, by whom they belong to (API.md,
+   "Generators"): a held generator nobody pulls is counted here until it
+   ends, is stopped or the scheduler goes. */
+typedef struct corral_generator_stats {
+    uint32_t live;  /* generators alive (held between pulls, or stepping) */
+    uint32_t owned; /* of them, started in a step: each ends with its coroutine */
+    uint32_t game;  /* of them, started from plain code: the game's (live - owned) */
+} corral_generator_stats;
+
 /* One frame of history (desc.history_frames), written when corral_tick
    ends (or, for engines driving phases, at the next corral_frame_begin). */
 #define CORRAL_HISTORY_TYPES 16 /* live counts kept for the first 16 types */
@@ -1825,6 +1835,7 @@ CORRAL_API bool corral_stats_type_of(const corral_sched *sched, const corral_typ
 CORRAL_API bool corral_stats_class(const corral_sched *sched, uint32_t i, corral_class_stats *out);
 CORRAL_API bool corral_stats_arena(const corral_sched *sched, corral_arena_stats *out);
 CORRAL_API bool corral_stats_pools(const corral_sched *sched, corral_pool_stats *out);
+CORRAL_API bool corral_stats_generators(const corral_sched *sched, corral_generator_stats *out);
 
 /* Copy up to `max` frames of history, oldest first; returns how many. */
 CORRAL_API uint32_t corral_history(const corral_sched *sched, corral_frame_sample *out, uint32_t max);

@@ -858,6 +858,10 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
                p.signal_failures);
     corral__pf(out, "  %-12s %7u %7u %9u %9" PRIu64 "\n", "futures", p.futures, p.futures_peak, p.futures_capacity,
                p.future_failures);
+    corral_generator_stats g = {0};
+    corral_stats_generators(s, &g);
+    if (g.live) /* held ones nobody pulls stay here */
+        corral__pf(out, "  generators %u alive: %u owned by coroutines, %u by the game\n", g.live, g.owned, g.game);
     /* where the block goes: the parts that grow with the slots, per slot */
     corral__block_part parts[CORRAL__BLOCK_PARTS];
     corral__block_parts(s, parts);
