@@ -197,6 +197,11 @@ static inline bool corral__timer_node(const corral__node *n)
 #define CORRAL__GOT_NOTHING 0x10u /* a pull gave nothing: a stop request ended its wait */
 #define CORRAL__GOT_STOPPED 0x20u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
 #define CORRAL__GOT_ERROR 0x30u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
+/* the generator a CORRAL_PULL waited for ended meanwhile (calls.c), told
+   in words no other wait leaves, so that only the pull that waited takes
+   them for its answer (corral_generator_pull makes them CLOSED, STOPPED) */
+#define CORRAL__GOT_PULL_FINISHED (CORRAL__WAIT_CLOSED | CORRAL__GOT_NOTHING)
+#define CORRAL__GOT_PULL_STOPPED CORRAL__GOT_STOPPED
 /* per slot: what every coroutine has (16 bytes) */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
@@ -1140,6 +1145,9 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
 void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by);
 typedef struct corral__pulls_part {
     void (*ready)(corral_sched *s, corral_co *gen);
+    /* tie i is on the joiners list of owner, which ends (why): end its
+       generator, the ties of that one's generators moved to the list's end */
+    void (*owned)(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why);
 } corral__pulls_part;
 void corral__pulls_use(void);
 static inline void corral__entry_spent(corral_co *co)

@@ -472,6 +472,135 @@ Test(generators, a_frame_wait_inside_a_generator_waits_a_frame_and_gives_no_valu
     corral_sched_destroy(s);
 }
 
+/* late: waits to pull a generator that is gone already, in an any and
+   alone; what each wait said, and what a take said after */
+#define LATE_FIELDS(F) F(corral_handle, gen) F(int, v) F(int, fired) F(int, any) F(int, err) F(int, took) F(int, one) F(int, done)
+DECLARE_COROUTINE(late, LATE_FIELDS)
+DEFINE_COROUTINE(late)
+{
+    CORRAL_BEGIN(co);
+    {
+        corral_wait w[2] = {corral_wait_pull(ctx->gen), corral_wait_seconds(1.0f)};
+        CORRAL_WAIT_ANY(co, w, 2);
+    }
+    ctx->fired = corral_wait_fired(co);
+    ctx->any = (int)corral_wait_got(co);
+    ctx->err = (int)corral_last_error(corral_sched_of(co));
+    ctx->took = (int)volley_take(corral_sched_of(co), ctx->gen, &ctx->v);
+    CORRAL_AWAIT(co, corral_wait_pull(ctx->gen));
+    ctx->one = (int)corral_wait_got(co);
+    ctx->done = 1;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, a_pull_wait_on_a_generator_already_gone_is_over_at_once_and_says_error)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle g = volley_gen(s, (volley_ctx){.n = 0});
+    int v;
+    cr_assert_eq(volley_take(s, g, &v), CORRAL_GOT_CLOSED, "it finished at its first pull");
+    corral_handle h = late_start(s, (late_ctx){.gen = g});
+    const late_ctx *c = late_ctx_of(s, h);
+    cr_assert_eq(c->done, 1, "both waits were over at once, in the first step");
+    cr_assert_eq(c->fired, 0, "the pull fired, not the second");
+    cr_assert_eq(c->any, CORRAL_GOT_ERROR, "a wait on a generator gone: ERROR, as a take of it (got %d)", c->any);
+    cr_assert_eq(c->err, CORRAL_ERR_STALE_HANDLE);
+    cr_assert_eq(c->took, CORRAL_GOT_ERROR);
+    cr_assert_eq(c->one, CORRAL_GOT_ERROR, "alone too (got %d)", c->one);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* after: a wait that ends on a close (a receive, or a CORRAL_PULL whose
+   generator was stopped while it waited), then CORRAL_PULL of a gone one */
+#define AFTER_FIELDS(F) F(corral_channel, ch) F(corral_handle, gen) F(corral_handle, gone) F(int, v) F(int, first) F(int, then) F(int, again)
+DECLARE_COROUTINE(after, AFTER_FIELDS)
+DEFINE_COROUTINE(after)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->ch.gen) {
+        CORRAL_RECEIVE(co, ctx->ch, &ctx->v);
+    } else {
+        CORRAL_PULL(co, ctx->gen, &ctx->v); /* a value */
+        CORRAL_PULL(co, ctx->gen, &ctx->v); /* waits; it is stopped meanwhile */
+    }
+    ctx->first = (int)corral_wait_got(co);
+    CORRAL_PULL(co, ctx->gone, &ctx->v);
+    ctx->then = (int)corral_wait_got(co);
+    CORRAL_PULL(co, ctx->gen.gen ? ctx->gen : ctx->gone, &ctx->v);
+    ctx->again = (int)corral_wait_got(co);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, a_pull_of_a_generator_gone_says_error_even_right_after_a_wait_that_ended_on_a_close)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle gone = volley_gen(s, (volley_ctx){.n = 0});
+    int v;
+    cr_assert_eq(volley_take(s, gone, &v), CORRAL_GOT_CLOSED);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    cr_assert(corral_channel_close(s, ch));
+    corral_handle a = after_start(s, (after_ctx){.ch = ch, .gone = gone});
+    cr_assert_eq(after_ctx_of(s, a)->first, CORRAL_GOT_CLOSED, "the receive: closed");
+    cr_assert_eq(after_ctx_of(s, a)->then, CORRAL_GOT_ERROR, "the pull's own answer, not the receive's (got %d)",
+                 after_ctx_of(s, a)->then);
+    corral_handle g = volley_gen(s, (volley_ctx){.n = 2, .gap = 5.0f});
+    corral_handle b = after_start(s, (after_ctx){.gen = g, .gone = gone});
+    corral_tick(s, 0.1f);
+    cr_assert(corral_stop(s, g));
+    corral_tick(s, 0.1f);
+    const after_ctx *c = after_ctx_of(s, b);
+    cr_assert_eq(c->first, CORRAL_GOT_STOPPED, "it was stopped while the pull waited");
+    cr_assert_eq(c->then, CORRAL_GOT_ERROR, "got %d", c->then);
+    cr_assert_eq(c->again, CORRAL_GOT_ERROR, "its end was told once (got %d)", c->again);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+static corral_generator_stats gens_of(corral_sched *s)
+{
+    corral_generator_stats g;
+    memset(&g, 0xff, sizeof g);
+    cr_assert(corral_stats_generators(s, &g));
+    return g;
+}
+
+Test(generators, the_profile_counts_the_generators_alive_and_whose_they_are)
+{
+    corral_sched *s = small_sched(16);
+    static char text[1 << 14];
+    corral_generator_stats g = gens_of(s);
+    cr_assert(g.live == 0 && g.owned == 0 && g.game == 0);
+    corral_report_text_to(s, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert_null(strstr(text, "generators"), "no line while there is none");
+    corral_handle idle = volley_gen(s, (volley_ctx){.n = 3}); /* the game's, never pulled */
+    corral_start_desc squad = {.owner = 9};
+    volley_gen_ex(s, (volley_ctx){.n = 3}, &squad); /* the game's, with a group owner */
+    corral_handle r = range_gen(s, (range_ctx){.from = 0, .to = 9});
+    int v;
+    cr_assert(range_next(s, r, &v)); /* the game's, pulled */
+    corral_handle u = gunner_start(s, (gunner_ctx){0}); /* each owns a volley it pulls (resting now) */
+    corral_handle u2 = gunner_start(s, (gunner_ctx){0});
+    cr_assert(corral_pause(s, u2)); /* a paused coroutine is not a generator */
+    drainer_start(s, (drainer_ctx){.gen = volley_gen(s, (volley_ctx){.n = 2, .gap = 9.0f})}); /* one more of the game's */
+    cr_assert_eq(corral_live_count(s), 9);
+    g = gens_of(s);
+    cr_assert_eq(g.live, 6);
+    cr_assert_eq(g.owned, 2);
+    cr_assert_eq(g.game, 4);
+    corral_report_text_to(s, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert(strstr(text, "  generators 6 alive: 2 owned by coroutines, 4 by the game\n"), "%s", text);
+    cr_assert(corral_stop(s, u)); /* its volley ends with it */
+    cr_assert(corral_stop(s, idle));
+    g = gens_of(s);
+    cr_assert(g.live == 4 && g.owned == 1 && g.game == 3, "%u %u %u", g.live, g.owned, g.game);
+    cr_assert_not(corral_stats_generators(s, NULL));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
+    corral_sched_destroy(s);
+}
+
 Test(generators, verify_refuses_a_generator_tied_to_no_live_coroutine)
 {
     corral_sched *s = small_sched(8);

@@ -315,16 +315,22 @@ static void *run_deep(void *arg)
     return NULL;
 }
 
+/* fn(arg) on a thread with a stack of `bytes` */
+static void on_small_stack(void *(*fn)(void *), void *arg, size_t bytes)
+{
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    cr_assert_eq(pthread_attr_setstacksize(&attr, bytes), 0);
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, &attr, fn, arg), 0);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+}
+
 Test(nesting, a_chain_100000_deep_completes_and_is_cancelled_on_a_64_kib_stack)
 {
     deep_job job = {0, 0};
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    cr_assert_eq(pthread_attr_setstacksize(&attr, 64 * 1024), 0);
-    pthread_t t;
-    cr_assert_eq(pthread_create(&t, &attr, run_deep, &job), 0);
-    pthread_join(t, NULL);
-    pthread_attr_destroy(&attr);
+    on_small_stack(run_deep, &job, 64 * 1024);
     cr_assert(job.completed_ok, "completed iteratively");
     cr_assert(job.cancelled_ok, "cancelled iteratively");
 }
@@ -559,4 +565,117 @@ Test(nesting, an_interrupt_already_over_does_not_start_the_child)
     cr_assert_eq(g_scene_why, -1, "no scene was started");
     cr_assert_eq(corral_live_count(s), 1);
     corral_sched_destroy(s);
+}
+
+/* ---- a chain of generators, each started in the step of the one before
+   (so each belongs to it: API.md, "Generators"), ended from its root */
+#define LINK_FIELDS(F) F(int, left)
+DECLARE_COROUTINE_R(link, LINK_FIELDS, int)
+static corral_handle g_link_next; /* the newest link, for the test to pull */
+static int g_link_ends[CORRAL_END_COUNT];
+static int g_link_last;    /* the last cleanup's left: one more than the next one's */
+static int g_link_misorder;
+static void link_end(link_ctx *ctx, corral_end_reason why)
+{
+    g_link_ends[why]++;
+    if (ctx->left != g_link_last - 1) g_link_misorder++;
+    g_link_last = ctx->left;
+}
+DEFINE_COROUTINE_CLEANUP(link, link_end)
+{
+    CORRAL_BEGIN(co);
+    if (ctx->left > 0) g_link_next = link_gen(corral_sched_of(co), (link_ctx){.left = ctx->left - 1});
+    for (;;) CORRAL_YIELD_VALUE(co, ctx->left);
+    CORRAL_END(co);
+}
+#define CHAIN_ROOT_FIELDS(F) F(int, links)
+DECLARE_COROUTINE(chain_root, CHAIN_ROOT_FIELDS)
+DEFINE_COROUTINE(chain_root)
+{
+    CORRAL_BEGIN(co);
+    g_link_next = link_gen(corral_sched_of(co), (link_ctx){.left = ctx->links - 1});
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+static corral_sched *link_sched(uint32_t links)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d);
+    const uint32_t a = corral_slot_size_for(&chain_root_type), b = corral_slot_size_for(&link_type);
+    d.classes[0].slot_size = a > b ? a : b;
+    d.classes[0].capacity = links + 1;
+    d.max_side_records = links + 1; /* a tie takes a record for each of the two */
+    d.validation = CORRAL_VALIDATION_REPORT;
+    return corral_sched_create(&d);
+}
+
+/* the root and `links` generators, each made by a pull of the one before
+   from plain code (a pull on the C stack: one level at a time). false: it
+   could not be built */
+static bool link_build(corral_sched *s, int links, corral_handle *root)
+{
+    memset(g_link_ends, 0, sizeof g_link_ends);
+    g_link_last = links;
+    g_link_misorder = 0;
+    g_link_next = (corral_handle){0, 0};
+    *root = chain_root_start(s, (chain_root_ctx){.links = links});
+    for (int k = 0; k < links; k++) {
+        int v = -1;
+        if (!link_next(s, g_link_next, &v) || v != links - 1 - k) return false;
+    }
+    return corral_live_count(s) == (uint32_t)links + 1;
+}
+
+Test(nesting, a_chain_of_generators_ends_with_its_root_each_before_the_ones_it_owns)
+{
+    corral_sched *s = link_sched(5);
+    cr_assert_not_null(s);
+    corral_handle root;
+    cr_assert(link_build(s, 5, &root));
+    cr_assert(corral_verify(s));
+    cr_assert(corral_stop(s, root));
+    cr_assert_eq(g_link_ends[CORRAL_END_PARENT_STOPPED], 5);
+    cr_assert_eq(g_link_misorder, 0, "each link's cleanup before the links it owns (the last ran: %d)", g_link_last);
+    cr_assert_eq(corral_live_count(s), 0);
+    cr_assert_eq(pools_of(s).wait_nodes, 0, "every tie's node back");
+    cr_assert_eq(pools_of(s).side_records, 0);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+typedef struct link_job {
+    int built, stopped_ok, destroyed_ok;
+    int ends, misorder;
+} link_job;
+
+static void *run_links(void *arg)
+{
+    link_job *job = (link_job *)arg;
+    const int links = 100000;
+    corral_sched *s = link_sched((uint32_t)links);
+    if (!s) return NULL;
+    corral_handle root;
+    job->built = link_build(s, links, &root);
+    corral_stop(s, root); /* ends the whole chain */
+    corral_pool_stats p;
+    corral_stats_pools(s, &p);
+    job->ends = g_link_ends[CORRAL_END_PARENT_STOPPED];
+    job->misorder = g_link_misorder;
+    job->stopped_ok = job->ends == links && corral_live_count(s) == 0 && p.wait_nodes == 0 && p.side_records == 0 &&
+                      corral_verify(s);
+    job->built = job->built && link_build(s, links, &root);
+    corral_sched_destroy(s); /* and again, as the scheduler goes */
+    job->destroyed_ok = g_link_ends[CORRAL_END_DESTROYED] == links;
+    return NULL;
+}
+
+Test(nesting, a_chain_of_100000_generators_each_owning_the_next_ends_with_its_root_on_a_64_kib_stack)
+{
+    link_job job = {0, 0, 0, 0, 0};
+    on_small_stack(run_links, &job, 64 * 1024);
+    cr_assert(job.built, "the root and 100,000 links");
+    cr_assert(job.stopped_ok, "stopping the root ended every link once, PARENT_STOPPED (%d), all slots free", job.ends);
+    cr_assert_eq(job.misorder, 0);
+    cr_assert(job.destroyed_ok, "destroying the scheduler ended every link, DESTROYED");
 }

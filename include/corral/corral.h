@@ -95,7 +95,8 @@
         corral_future_post, corral_signal_post
     profiling
         corral_type_count, corral_class_count, corral_stats_type, corral_stats_type_of,
-        corral_stats_class, corral_stats_arena, corral_stats_pools, corral_history,
+        corral_stats_class, corral_stats_arena, corral_stats_pools, corral_stats_generators,
+        corral_history,
         corral_next_co, corral_co_info_of, corral_co_state_str, corral_wait_kind_str,
         corral_print_co, corral_field_text, corral_dump, corral_print_chain,
         corral_report_json, corral_trace_json, corral_history_svg, corral_budget_desc,
@@ -1560,7 +1561,8 @@ CORRAL_API corral_got corral_generator_take(corral_sched *sched, corral_handle h
 CORRAL_API bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size);
 /* A wait until generator h can be pulled (its wait is over) or has ended:
    alone or a member of an any or all, beside a timeout or
-   corral_wait_stop(); then corral_generator_take takes the value. */
+   corral_wait_stop(); then corral_generator_take takes the value. A
+   generator gone already: over at once, corral_wait_got ERROR. */
 CORRAL_API corral_wait corral_wait_pull(corral_handle h);
 
 /* ---------------------------------------------------------------- GROUPS AND PAUSE */
@@ -1834,6 +1836,15 @@ typedef struct corral_pool_stats {
     uint64_t side_failures;
 } corral_pool_stats;
 
+/* The generators alive now, by whom they belong to (API.md,
+   "Generators"): a held generator nobody pulls is counted here until it
+   ends, is stopped or the scheduler goes. */
+typedef struct corral_generator_stats {
+    uint32_t live;  /* generators alive (held between pulls, or stepping) */
+    uint32_t owned; /* of them, started in a step: each ends with its coroutine */
+    uint32_t game;  /* of them, started from plain code: the game's (live - owned) */
+} corral_generator_stats;
+
 /* One frame of history (desc.history_frames), written when corral_tick
    ends (or, for engines driving phases, at the next corral_frame_begin). */
 #define CORRAL_HISTORY_TYPES 16 /* live counts kept for the first 16 types */
@@ -1861,6 +1872,7 @@ CORRAL_API bool corral_stats_type_of(const corral_sched *sched, const corral_typ
 CORRAL_API bool corral_stats_class(const corral_sched *sched, uint32_t i, corral_class_stats *out);
 CORRAL_API bool corral_stats_arena(const corral_sched *sched, corral_arena_stats *out);
 CORRAL_API bool corral_stats_pools(const corral_sched *sched, corral_pool_stats *out);
+CORRAL_API bool corral_stats_generators(const corral_sched *sched, corral_generator_stats *out);
 
 /* Copy up to `max` frames of history, oldest first; returns how many. */
 CORRAL_API uint32_t corral_history(const corral_sched *sched, corral_frame_sample *out, uint32_t max);

@@ -181,7 +181,8 @@ static const corral__wait_part corral__join_part = {
 /* its joiners' waits are over; those that asked get its result when it
    finished (where their context has room for it: a loaded place is
    checked here); its pullers are told how it ended (corral_wait_got); the
-   generators that belong to it end (PARENT_STOPPED, as an awaited child) */
+   generators that belong to it end (PARENT_STOPPED, as an awaited child:
+   pulls.c's, one after the other) */
 static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__type_entry *te, corral_end_reason why)
 {
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side];
@@ -190,17 +191,14 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
     while (sd->joiners_head != CORRAL__NIL) {
         uint32_t i = sd->joiners_head;
         corral__node *n = &corral__nodes(s)[i];
-        if (n->kind == CORRAL__NODE_OWNED) { /* its generator's chain frees the node */
-            corral_co *gen = CORRAL__CO(s, n->co);
-            corral__list_unlink(s, l, i);
-            n->attached = 0;
-            if (corral__state_alive(gen->state)) /* not one ending already (a loaded tie that loops back) */
-                corral__stop_co(s, gen, why == CORRAL_END_DESTROYED ? CORRAL_END_DESTROYED : CORRAL_END_PARENT_STOPPED);
+        if (n->kind == CORRAL__NODE_OWNED) { /* a generator it owns (pulls.c's, as a tie is) */
+            ((const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS))->owned(s, co, i, why);
             continue;
         }
-        if (n->kind == CORRAL_WAIT_PULL)
+        if (n->kind == CORRAL_WAIT_PULL) /* n->list: a CORRAL_PULL's own wait (pulls.c) */
             corral__meta_of(s, CORRAL__CO(s, n->co))->stop_why |=
-                (uint8_t)(CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
+                (uint8_t)(n->list ? (why == CORRAL_END_FINISHED ? CORRAL__GOT_PULL_FINISHED : CORRAL__GOT_PULL_STOPPED)
+                                  : CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
         if (n->u.t.seq != CORRAL__NIL && why == CORRAL_END_FINISHED && size) {
             corral_co *j = CORRAL__CO(s, n->co);
             if (corral__ctx_holds(&corral__types(s)[j->type], n->u.t.seq, size))

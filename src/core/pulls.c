@@ -61,7 +61,7 @@ static corral_co *corral__gen_owner(corral_sched *s)
 void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
 {
     corral__groups_use(); /* the generator's end leaves its chain */
-    corral__calls_use();  /* the owner's end walks its joiners */
+    corral__pulls_use();  /* the owner's end walks its joiners (calls.c) and ends it here */
     corral__side *bs = corral__side_take("corral_generator_start", s, corral__meta_of(s, by));
     corral__side *gs = corral__side_take("corral_generator_start", s, corral__meta_of(s, gen));
     const uint32_t i = corral__node_alloc(s);
@@ -78,6 +78,38 @@ void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
     n->sibling = gs->groups;
     gs->groups = i;
     corral__list_push(s, (corral__list){&bs->joiners_head, &bs->joiners_tail}, i);
+}
+
+/* The owner's end ends its generators one after the other, however long
+   a chain of generators owning generators: before a generator ends, the
+   ties of the generators it owns go to the end of the list being walked,
+   so its end meets none and the walk ends them next, each after the one
+   that owned it, on no more C stack than the first. (One whose step is on
+   the C stack keeps its ties: they end when it does.) */
+static void corral__owned_end(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why)
+{
+    corral__node *N = corral__nodes(s);
+    corral__side *sd = &corral__sides(s)[corral__meta_of(s, owner)->side];
+    const corral__list l = {&sd->joiners_head, &sd->joiners_tail};
+    corral__list_unlink(s, l, i);
+    N[i].attached = 0; /* its generator's chain frees the node */
+    corral_co *gen = CORRAL__CO(s, N[i].co);
+    if (!corral__state_alive(gen->state)) return; /* one ending already (a loaded tie that loops back) */
+    const uint32_t side = corral__meta_of(s, gen)->side;
+    if (side != CORRAL__NIL && !corral__is_running(s, gen)) {
+        corral__side *gs = &corral__sides(s)[side];
+        const corral__list gl = {&gs->joiners_head, &gs->joiners_tail};
+        for (uint32_t k = gs->joiners_head; k != CORRAL__NIL;) {
+            const uint32_t next = N[k].next;
+            if (N[k].kind == CORRAL__NODE_OWNED) { /* still attached, to this list now */
+                corral__list_unlink(s, gl, k);
+                N[k].u.t.target = corral__global_of(s, owner);
+                corral__list_push(s, l, k);
+            }
+            k = next;
+        }
+    }
+    corral__stop_co(s, gen, why == CORRAL_END_DESTROYED ? CORRAL_END_DESTROYED : CORRAL_END_PARENT_STOPPED);
 }
 
 static corral_handle corral__gen_start(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
@@ -191,7 +223,11 @@ static int corral__pull_ready(const char *call, corral_sched *s, corral_co *co, 
 {
     corral_error err;
     corral_co *g = corral__resolve(s, w->co, &err);
-    if (!g) return 1; /* gone: the next pull says it ended */
+    if (!g) { /* gone before the wait: over at once, ERROR, as a take of it */
+        corral__fail_at(s, NULL, err, call, w->co, co, "a wait to pull a generator that had ended");
+        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR;
+        return 1;
+    }
     const corral__meta *gm = corral__meta_of(s, g);
     CORRAL__REQUIRE_AT(s, g != co && g->state == CORRAL__PAUSED && (gm->hold & CORRAL__HOLD_GENERATOR),
                        CORRAL_ERR_BAD_WAIT, call, w->co, co, "a pull waits for a generator that is not its own step", -1);
@@ -206,6 +242,7 @@ static void corral__pull_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
     n->u.t.seq = CORRAL__NIL; /* a join's result place: none */
+    n->list = w->count ? 1u : 0u; /* CORRAL_PULL's own wait (corral_generator_pull) */
     corral__list_push(s, corral__join_list(s, n), i);
 }
 static void corral__pull_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
@@ -225,6 +262,7 @@ static void corral__pull_place(const corral__lview *v, corral_co *co, uint32_t i
     corral__node *n = &corral__nodes(v->s)[i];
     n->u.t.target = v->slot(v->L, w->ref);
     n->u.t.seq = CORRAL__NIL;
+    n->list = w->list ? 1u : 0u;
     corral__side_take("corral_load", v->s, &corral__meta_table(v->s)[n->u.t.target]); /* counted by the check */
     if (!held) corral__list_push(v->s, corral__join_list(v->s, n), i);
 }
@@ -256,7 +294,7 @@ static void corral__pullers_wake(corral_sched *s, corral_co *gen)
         i = next;
     }
 }
-static const corral__pulls_part corral__pulls_table = {corral__pullers_wake};
+static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, corral__owned_end};
 void corral__pulls_use(void)
 {
     corral__calls_use(); /* a generator's end fires its list (calls.c) */
@@ -281,8 +319,10 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
     const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
     corral_error err;
-    if ((told & CORRAL__WAIT_CLOSED) && !corral__resolve(s, h, &err)) { /* it ended while this one waited: */
-        m->stop_why |= told;                                             /* its end said how (calls.c) */
+    if ((told == CORRAL__GOT_PULL_FINISHED || told == CORRAL__GOT_PULL_STOPPED) && !corral__resolve(s, h, &err)) {
+        /* it ended while this pull waited: its end said how (calls.c); any other wait's answer is not this one's */
+        m->stop_why |= (uint8_t)(told == CORRAL__GOT_PULL_FINISHED ? CORRAL__WAIT_CLOSED
+                                                                   : CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED);
         return false;
     }
     switch (corral__generator_pull(__func__, s, h, out, out_size)) {
@@ -296,5 +336,7 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
         m->stop_why |= CORRAL__GOT_NOTHING;
         return false;
     }
-    return corral_await(co, corral_wait_pull(h)); /* true: wait for it; false: pull again (or malformed) */
+    corral_wait w = corral_wait_pull(h);
+    w.count = 1; /* its own wait: the generator's end is told to this pull alone */
+    return corral_await(co, w); /* true: wait for it; false: pull again (or malformed) */
 }

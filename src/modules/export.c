@@ -968,6 +968,10 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
         corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", corral__pool_rows[i].name, n[0], n[1], n[2], failures);
     }
     corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
+    corral_generator_stats g = {0};
+    corral_stats_generators(s, &g);
+    if (g.live) /* held ones nobody pulls stay here */
+        corral__pf(out, "  generators %u alive: %u owned by coroutines, %u by the game\n", g.live, g.owned, g.game);
     /* where the block goes, to the byte: the parts that grow with the slots
        also per slot */
     corral__block_part parts[CORRAL__BLOCK_PARTS];

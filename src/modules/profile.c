@@ -145,6 +145,32 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     return true;
 }
 
+/* a walk of the slots: a generator's meta says so (CORRAL__HOLD_GENERATOR,
+   held or stepping), its tie is a node of its chain (pulls.c) */
+bool corral_stats_generators(const corral_sched *s, corral_generator_stats *out)
+{
+    if (!corral__stats_ok(__func__, s, out)) return false;
+    memset(out, 0, sizeof *out);
+    const corral__node *N = corral__nodes(s);
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            const corral__meta *m = &corral__meta_table(s)[c->first + k];
+            if (!corral__state_alive(co->state) || !(m->hold & CORRAL__HOLD_GENERATOR)) continue;
+            out->live++;
+            if (m->side == CORRAL__NIL) continue;
+            for (uint32_t n = corral__sides(s)[m->side].groups; n != CORRAL__NIL; n = N[n].sibling)
+                if (N[n].kind == CORRAL__NODE_OWNED) {
+                    out->owned++;
+                    break;
+                }
+        }
+    }
+    out->game = out->live - out->owned;
+    return true;
+}
+
 uint32_t corral_history(const corral_sched *s, corral_frame_sample *out, uint32_t max)
 {
     if (!corral__stats_ok(__func__, s, out)) return 0;
