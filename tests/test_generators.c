@@ -618,3 +618,62 @@ Test(generators, verify_refuses_a_generator_tied_to_no_live_coroutine)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* stopper: its step stops the coroutine pulling it, then (mode 1) itself */
+static corral_handle g_stopper_victim;
+#define STOPPER_FIELDS(F) F(int, mode)
+DECLARE_COROUTINE_R(stopper, STOPPER_FIELDS, int)
+DEFINE_COROUTINE(stopper)
+{
+    CORRAL_BEGIN(co);
+    corral_stop(corral_sched_of(co), g_stopper_victim);
+    if (ctx->mode == 1) {
+        corral_stop(corral_sched_of(co), corral_self(co));
+        CORRAL_YIELD_VALUE(co, 1);
+    }
+    CORRAL_END(co); /* mode 0: it finishes */
+}
+/* stopped_puller: pulls a stopper; its cleanup hook keeps the reason */
+#define STOPPED_PULLER_FIELDS(F) F(corral_handle, gen) F(int, v)
+DECLARE_COROUTINE(stopped_puller, STOPPED_PULLER_FIELDS)
+static int g_puller_why;
+static void stopped_puller_end(stopped_puller_ctx *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    g_puller_why = (int)why;
+}
+DEFINE_COROUTINE_CLEANUP(stopped_puller, stopped_puller_end)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_NEXT_FRAME(co);
+    CORRAL_PULL(co, ctx->gen, &ctx->v);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, a_coroutine_its_generator_stops_during_the_pull_ends_stopped)
+{
+    for (int mode = 0; mode < 2; mode++) { /* 0: the generator then finishes; 1: it stops itself */
+        corral_sched *s = small_sched(8);
+        corral_handle g = stopper_gen(s, (stopper_ctx){.mode = mode});
+        g_puller_why = -1;
+        g_stopper_victim = stopped_puller_start(s, (stopped_puller_ctx){.gen = g});
+        corral_tick(s, 0.016f);
+        corral_tick(s, 0.016f);
+        cr_assert(!corral_alive(s, g_stopper_victim), "mode %d", mode);
+        cr_assert_eq(g_puller_why, CORRAL_END_STOPPED, "mode %d: the cleanup hook was told %d", mode, g_puller_why);
+        corral_type_stats ts;
+        cr_assert(corral_stats_type_of(s, &stopped_puller_type, &ts));
+        cr_assert_eq(ts.started, 1);
+        cr_assert_eq(ts.stopped, 1, "mode %d", mode);
+        for (int r = 0; r < CORRAL_END_COUNT; r++)
+            cr_assert_eq(ts.ended[r], r == CORRAL_END_STOPPED ? 1u : 0u, "mode %d: ended[%d] = %llu", mode, r,
+                         (unsigned long long)ts.ended[r]);
+        cr_assert(corral_stats_type_of(s, &stopper_type, &ts));
+        for (int r = 0; r < CORRAL_END_COUNT; r++)
+            cr_assert_eq(ts.ended[r], r == (mode ? CORRAL_END_STOPPED : CORRAL_END_FINISHED) ? 1u : 0u,
+                         "mode %d: the generator's ended[%d] = %llu", mode, r, (unsigned long long)ts.ended[r]);
+        cr_assert(corral_verify(s));
+        corral_sched_destroy(s);
+    }
+}

@@ -325,7 +325,11 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
                                                                    : CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED);
         return false;
     }
-    switch (corral__generator_pull(__func__, s, h, out, out_size)) {
+    const corral_got got = corral__generator_pull(__func__, s, h, out, out_size);
+    /* the generator's step stopped this coroutine: its stop_why holds the
+       reason it ends with, and no pull's answer is asked for any more */
+    if (co->state == CORRAL__STOPPING) return false;
+    switch (got) {
     case CORRAL_GOT_VALUE: return false; /* a value: go on */
     case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
     case CORRAL_GOT_STOPPED: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED; return false;
