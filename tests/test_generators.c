@@ -677,3 +677,42 @@ Test(generators, a_coroutine_its_generator_stops_during_the_pull_ends_stopped)
         corral_sched_destroy(s);
     }
 }
+
+/* tagged_starter: starts a volley in its step with an owner and every tag */
+#define TAGGED_STARTER_FIELDS(F) F(corral_handle, gen)
+DECLARE_COROUTINE(tagged_starter, TAGGED_STARTER_FIELDS)
+DEFINE_COROUTINE(tagged_starter)
+{
+    CORRAL_BEGIN(co);
+    ctx->gen = volley_gen_ex(corral_sched_of(co), (volley_ctx){.n = 3, .gap = 100.0f},
+                             &(corral_start_desc){.owner = 5, .tags = 0xFFFFFFFFu});
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, verify_and_the_hash_take_the_longest_group_chain)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle a = tagged_starter_start(s, (tagged_starter_ctx){0});
+    corral_handle g = tagged_starter_ctx_of(s, a)->gen;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    const uint64_t h0 = corral_state_hash(s);
+    cr_assert(corral_request_stop(s, g, 5.0f)); /* its chain: owner, 32 tags, the deadline, the tie */
+    corral_error err;
+    corral_co *gen = corral__resolve(s, g, &err);
+    uint32_t len = 0;
+    for (uint32_t i = corral__sd(s, corral__meta_of(s, gen))->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+        len++;
+    cr_assert_eq(len, 35);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert_neq(corral_state_hash(s), h0);
+    /* the hash reaches the chain's last node */
+    uint32_t last = corral__sd(s, corral__meta_of(s, gen))->groups;
+    while (corral__nodes(s)[last].sibling != CORRAL__NIL) last = corral__nodes(s)[last].sibling;
+    const uint64_t h1 = corral_state_hash(s);
+    corral__nodes(s)[last].member ^= 1u;
+    cr_assert_neq(corral_state_hash(s), h1, "the last node (kind %u) is hashed", corral__nodes(s)[last].kind);
+    corral__nodes(s)[last].member ^= 1u;
+    cr_assert_eq(corral_state_hash(s), h1);
+    corral_sched_destroy(s);
+}

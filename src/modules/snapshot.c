@@ -641,7 +641,8 @@ static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_c
     corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
-    for (uint32_t i = sd->groups; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP + 33; i = N[i].sibling, len++)
+    len = 0;
+    for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
         corral__hnode(k, &N[i]);
 }
 
