@@ -716,3 +716,40 @@ Test(generators, verify_and_the_hash_take_the_longest_group_chain)
     cr_assert_eq(corral_state_hash(s), h1);
     corral_sched_destroy(s);
 }
+
+/* bare_waiter: corral_wait_pull alone, then what came and a take */
+#define BARE_WAITER_FIELDS(F) F(corral_handle, gen) F(int, v) F(int, got) F(int, take) F(int, done)
+DECLARE_COROUTINE(bare_waiter, BARE_WAITER_FIELDS)
+DEFINE_COROUTINE(bare_waiter)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_AWAIT(co, corral_wait_pull(ctx->gen));
+    ctx->got = (int)corral_wait_got(co);
+    ctx->take = (int)volley_take(corral_sched_of(co), ctx->gen, &ctx->v);
+    ctx->done = 1;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, a_stop_request_ends_a_bare_pull_wait_as_it_ends_a_pull)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle gen = volley_gen(s, (volley_ctx){.n = 3, .gap = 100.0f});
+    int v = 0;
+    cr_assert_eq(volley_take(s, gen, &v), CORRAL_GOT_VALUE);
+    cr_assert_eq(volley_take(s, gen, &v), CORRAL_GOT_NOT_YET); /* into its 100 s rest */
+    corral_handle w = bare_waiter_start(s, (bare_waiter_ctx){.gen = gen});
+    corral_handle d = drainer_start(s, (drainer_ctx){.gen = gen});
+    cr_assert_not(bare_waiter_ctx_of(s, w)->done, "it waits");
+    cr_assert(corral_request_stop(s, w, 0.0f));
+    cr_assert(corral_request_stop(s, d, 0.0f));
+    corral_tick(s, 0.016f);
+    cr_assert(bare_waiter_ctx_of(s, w)->done, "the request ended the wait");
+    cr_assert_eq(bare_waiter_ctx_of(s, w)->got, CORRAL_GOT_NOT_YET, "corral_wait_got said %d",
+                 bare_waiter_ctx_of(s, w)->got);
+    cr_assert_eq(bare_waiter_ctx_of(s, w)->take, CORRAL_GOT_NOT_YET);
+    cr_assert_eq(drainer_ctx_of(s, d)->how, CORRAL_GOT_NOT_YET, "the CORRAL_PULL says the same");
+    cr_assert(corral_alive(s, gen));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
