@@ -753,3 +753,118 @@ Test(generators, a_stop_request_ends_a_bare_pull_wait_as_it_ends_a_pull)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* the order an owner's end wakes its joiners and ends its generators in */
+static char g_order_log[2][128];
+static int g_order_which;
+static void order_say(const char *w) { strcat(g_order_log[g_order_which], w); }
+#define ORDER_GEN_FIELDS(F) F(int, unused)
+DECLARE_COROUTINE_R(order_gen, ORDER_GEN_FIELDS, int)
+static void order_gen_end(order_gen_ctx *c, corral_end_reason why)
+{
+    (void)c;
+    (void)why;
+    order_say("g-end ");
+}
+DEFINE_COROUTINE_CLEANUP(order_gen, order_gen_end)
+{
+    CORRAL_BEGIN(co);
+    for (;;) CORRAL_YIELD_VALUE(co, 1);
+    CORRAL_END(co);
+}
+#define ORDER_OWNER_FIELDS(F) F(corral_handle, g) F(int, n)
+#define ORDER_OWNER_POINTS(P) P(rest)
+DECLARE_COROUTINE(order_owner, ORDER_OWNER_FIELDS)
+DEFINE_COROUTINE_AT(order_owner, ORDER_OWNER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, ORDER_OWNER_POINTS);
+    ctx->g = order_gen_gen(corral_sched_of(co), (order_gen_ctx){0});
+    for (ctx->n = 0; ctx->n < 3; ctx->n++) CORRAL_WAIT_NEXT_FRAME_AT(co, rest);
+    order_say("a-end ");
+    CORRAL_END(co);
+}
+#define ORDER_JOINER_FIELDS(F) F(corral_handle, target) F(int, tag)
+#define ORDER_JOINER_POINTS(P) P(joined)
+DECLARE_COROUTINE(order_joiner, ORDER_JOINER_FIELDS)
+DEFINE_COROUTINE_AT(order_joiner, ORDER_JOINER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, ORDER_JOINER_POINTS);
+    CORRAL_WAIT_JOIN_AT(co, joined, ctx->target);
+    order_say(ctx->tag == 1 ? "B(joined A) " : "C(joined G) ");
+    CORRAL_END(co);
+}
+#define ORDER_TYPES(X) X(order_gen, 1, 0) X(order_owner, 2, 0) X(order_joiner, 3, 0)
+CORRAL_DECLARE_REGISTRY(order_reg, ORDER_TYPES)
+CORRAL_DEFINE_REGISTRY(order_reg, ORDER_TYPES);
+
+static corral_sched *order_sched(void)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.registry = &order_reg_registry;
+    return sched_of(d);
+}
+/* A owns G (its tie first on A's joiners list), then B joins A and C joins G */
+static corral_sched *order_game(corral_handle *owner)
+{
+    corral_sched *s = order_sched();
+    corral_handle a = order_owner_start(s, (order_owner_ctx){0});
+    if (owner) *owner = a;
+    corral_handle g = order_owner_ctx_of(s, a)->g;
+    order_joiner_start(s, (order_joiner_ctx){.target = a, .tag = 1});
+    order_joiner_start(s, (order_joiner_ctx){.target = g, .tag = 2});
+    return s;
+}
+static void order_run(corral_sched *s, int which)
+{
+    g_order_log[which][0] = 0;
+    g_order_which = which;
+    for (int f = 0; f < 6; f++) corral_tick(s, 0.016f);
+}
+
+Test(generators, a_load_and_a_restore_keep_the_order_an_owners_end_wakes_and_ends_in)
+{
+    corral_sched *s = order_game(NULL);
+    static unsigned char save[1 << 14], snap[1 << 14];
+    const size_t n = corral_save(s, save, sizeof save);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+    const size_t k = corral_snapshot(s, snap, sizeof snap);
+    cr_assert_gt(k, 0);
+    const uint64_t h0 = corral_state_hash(s);
+    order_run(s, 0);
+    cr_assert_str_eq(g_order_log[0], "a-end g-end C(joined G) B(joined A) ");
+    corral_sched *t = order_sched();
+    cr_assert(corral_load(t, save, n), "%s", corral_last_error_detail(t));
+    cr_assert(corral_verify(t));
+    cr_assert_eq(corral_state_hash(t), h0);
+    order_run(t, 1);
+    cr_assert_str_eq(g_order_log[1], g_order_log[0], "loaded: %s", g_order_log[1]);
+    cr_assert(corral_restore(s, snap, k));
+    cr_assert_eq(corral_state_hash(s), h0);
+    order_run(s, 1);
+    cr_assert_str_eq(g_order_log[1], g_order_log[0], "restored: %s", g_order_log[1]);
+    corral_sched_destroy(s);
+    corral_sched_destroy(t);
+}
+
+Test(generators, the_hash_takes_the_order_of_an_owners_joiners)
+{
+    corral_handle a;
+    corral_sched *s = order_game(&a);
+    const uint64_t h0 = corral_state_hash(s);
+    corral_error err;
+    corral__side *owner = &corral__sides(s)[corral__meta_of(s, corral__resolve(s, a, &err))->side];
+    cr_assert(owner);
+    const uint32_t first = owner->joiners_head, second = owner->joiners_tail;
+    corral__node *N = corral__nodes(s);
+    cr_assert_eq(N[first].kind, CORRAL__NODE_OWNED, "the tie first");
+    /* swap them: the joiner first, then the tie */
+    N[second].next = first;
+    N[second].prev = CORRAL__NIL;
+    N[first].prev = second;
+    N[first].next = CORRAL__NIL;
+    owner->joiners_head = second;
+    owner->joiners_tail = first;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert_neq(corral_state_hash(s), h0, "the order is part of the state");
+    corral_sched_destroy(s);
+}

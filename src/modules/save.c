@@ -361,10 +361,12 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
             }
         }
     }
-    /* the order waits and groups were taken in: {order, ref} sorted by
-       order, so the loader re-attaches them in that order and every list
-       (signal, future, join, predicate, group) keeps its order */
-    for (int groups = 0; groups < 2; groups++) {
+    /* the order waits, groups and generators' ties were taken in: {order,
+       ref} sorted by order, so the loader re-attaches them in that order and
+       every list (signal, future, join, predicate, group, an owner's
+       joiners) keeps its order */
+    for (int list = 0; list < 3; list++) {
+        const int groups = list > 0; /* 1: its group nodes; 2: its tie to its owner */
         uint32_t n = 0;
         size_t at0 = io->at + 4;
         for (int pass = 0; pass < 2; pass++) {
@@ -376,10 +378,12 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order = UINT32_MAX;
-                    for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
-                        if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
-                            corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
+                    for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling) {
+                        const uint8_t kind = corral__nodes(s)[i].kind;
+                        if (corral__nodes(s)[i].order < order && kind != CORRAL__NODE_DEADLINE &&
+                            (kind == CORRAL__NODE_OWNED) == (list == 2))
                             order = corral__nodes(s)[i].order;
+                    }
                     if (order == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
                     if (!pass) {
                         n++;
@@ -478,8 +482,8 @@ typedef struct corral__loader {
     corral__ltype t[CORRAL__LOAD_MAX_TYPES];
     uint32_t nrows[CORRAL__POOL_COUNT]; /* each pool's saved items, and where their rows start */
     size_t rows_at[CORRAL__POOL_COUNT];
-    uint32_t nco, nrun, ndefer, nwait_order, ngroup_order;
-    size_t rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at, slots_at;
+    uint32_t nco, nrun, ndefer, nwait_order, ngroup_order, ntie_order;
+    size_t rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at, tie_order_at, slots_at;
 } corral__loader;
 
 static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, const char *b)
@@ -929,6 +933,9 @@ static bool corral__lcheck(corral__loader *L)
     L->ngroup_order = (uint32_t)corral__get_u(io, 4);
     L->group_order_at = io->at;
     corral__get_bytes(io, 8 * (size_t)L->ngroup_order);
+    L->ntie_order = L->version >= 7 ? (uint32_t)corral__get_u(io, 4) : 0u;
+    L->tie_order_at = io->at;
+    corral__get_bytes(io, 8 * (size_t)L->ntie_order);
     L->slots_at = 0;
     if (L->version == CORRAL__SAVE_VERSION && io->at == io->size) /* only an older version's may end before it */
         return corral__lfail(L, "the save ends before its last section, where the next starts go (slots)%s%s", none,
@@ -951,7 +958,8 @@ static bool corral__lcheck(corral__loader *L)
     }
     if (io->bad) return false;
     if (io->at != io->size) return corral__lfail(L, "the save has bytes past its end%s%s", none, none);
-    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > L->nco || L->ngroup_order > L->nco)
+    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > L->nco || L->ngroup_order > L->nco ||
+        L->ntie_order > L->nco)
         return corral__lfail(L, "an order list is longer than the coroutines%s%s", none, none);
     /* the table: ascending, each record where it says, each slot free here */
     uint32_t per_class[CORRAL_MAX_CLASSES] = {0}, per_type[CORRAL__LOAD_MAX_TYPES] = {0};
@@ -1162,9 +1170,9 @@ static bool corral__lcheck(corral__loader *L)
     if (io->bad) return false;
     if (reached != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
     /* the order lists name saved coroutines */
-    const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
-    const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};
-    for (int l = 0; l < 4; l++)
+    const size_t lists[5] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at, L->tie_order_at};
+    const uint32_t counts[5] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order, L->ntie_order};
+    for (int l = 0; l < 5; l++)
         for (uint32_t i = 0; i < counts[l]; i++) {
             size_t at = lists[l] + (l < 2 ? 4 * (size_t)i : 8 * (size_t)i + 4);
             if (corral__lfind(L, corral__le32(io->r + at)) == CORRAL__NIL)
@@ -1174,6 +1182,22 @@ static bool corral__lcheck(corral__loader *L)
 }
 
 /* ---- building the loaded state (everything was checked: nothing fails) */
+
+/* record i's tie to the coroutine it belongs to, once (the check counted it) */
+static void corral__ltie(corral__loader *L, uint32_t i)
+{
+    corral__lco c;
+    uint32_t index;
+    corral__lrecord(L, i, &c, &index);
+    if (c.by == CORRAL__NIL) return;
+    corral_sched *s = L->s;
+    corral_co *gen = corral__lco_at(s, index, NULL);
+    const corral__meta *m = corral__meta_of(s, gen);
+    if (m->side != CORRAL__NIL)
+        for (uint32_t k = corral__sides(s)[m->side].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
+            if (corral__nodes(s)[k].kind == CORRAL__NODE_OWNED) return; /* tied already */
+    corral__gen_own(s, gen, corral__lco_at(s, c.by, NULL));
+}
 
 /* Where the next starts go, as the save had it (version 3), where it fits */
 static void corral__lslots(corral__loader *L)
@@ -1382,8 +1406,10 @@ static void corral__lapply(corral__loader *L)
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
     corral__lslots(L);
 
-    /* groups, then waits, each in the order they were taken; any the
-       lists left out after them */
+    /* groups, then waits and generators' ties, each in the order they were
+       taken (a tie before the waits taken after it: an owner's joiners
+       list keeps its order); any the lists left out after them */
+    uint32_t tie = 0;
     for (int pass = 0; pass < 2; pass++) {
         size_t at = pass ? L->wait_order_at : L->group_order_at;
         uint32_t n = pass ? L->nwait_order : L->ngroup_order;
@@ -1393,6 +1419,11 @@ static void corral__lapply(corral__loader *L)
                 from = corral__lfind(L, corral__le32(io->r + at + 8 * (size_t)j + 4));
                 to = from + 1;
             }
+            for (; pass && tie < L->ntie_order &&
+                   (j == n || corral__le32(io->r + L->tie_order_at + 8 * (size_t)tie) <
+                                  corral__le32(io->r + at + 8 * (size_t)j));
+                 tie++)
+                corral__ltie(L, corral__lfind(L, corral__le32(io->r + L->tie_order_at + 8 * (size_t)tie + 4)));
             for (uint32_t i = from; i < to; i++) {
                 uint32_t index;
                 corral__lrecord(L, i, &c, &index);
@@ -1413,13 +1444,8 @@ static void corral__lapply(corral__loader *L)
         corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
                             c.deadline, c.deadline_seq, false);
     }
-    /* each generator's tie to the coroutine it belongs to */
-    for (uint32_t i = 0; i < L->nco; i++) {
-        uint32_t index;
-        corral__lrecord(L, i, &c, &index);
-        if (c.by == CORRAL__NIL) continue;
-        corral__gen_own(s, corral__lco_at(s, index, NULL), corral__lco_at(s, c.by, NULL)); /* counted by the check */
-    }
+    /* the ties the list left out */
+    for (uint32_t i = 0; i < L->nco; i++) corral__ltie(L, i);
     /* the run order, then each coroutine's state */
     for (int defer = 0; defer < 2; defer++) {
         size_t at = defer ? L->defer_at : L->run_at;
