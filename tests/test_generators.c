@@ -868,3 +868,106 @@ Test(generators, the_hash_takes_the_order_of_an_owners_joiners)
     cr_assert_neq(corral_state_hash(s), h0, "the order is part of the state");
     corral_sched_destroy(s);
 }
+
+/* spawner: starts a volley in its step, gives it away (to `to`, or to the
+   game when give is 2) and finishes a frame later */
+#define SPAWNER_FIELDS(F) F(corral_handle, gen) F(corral_handle, to) F(int, give) F(int, gave)
+DECLARE_COROUTINE(spawner, SPAWNER_FIELDS)
+DEFINE_COROUTINE(spawner)
+{
+    CORRAL_BEGIN(co);
+    ctx->gen = volley_gen(corral_sched_of(co), (volley_ctx){.n = 3, .gap = 100.0f});
+    if (ctx->give) ctx->gave = corral_generator_give(corral_sched_of(co), ctx->gen, ctx->give == 2 ? (corral_handle){0} : ctx->to);
+    CORRAL_WAIT_NEXT_FRAME(co);
+    CORRAL_END(co);
+}
+/* keeper: lives until stopped */
+#define KEEPER_FIELDS(F) F(int, unused)
+DECLARE_COROUTINE(keeper, KEEPER_FIELDS)
+DEFINE_COROUTINE(keeper)
+{
+    CORRAL_BEGIN(co);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, a_generator_given_to_another_coroutine_outlives_its_starter_and_ends_with_the_new_owner)
+{
+    corral_sched *s = small_sched(8);
+    volley_reset();
+    corral_handle k = keeper_start(s, (keeper_ctx){0});
+    corral_handle sp = spawner_start(s, (spawner_ctx){.to = k, .give = 1});
+    cr_assert(spawner_ctx_of(s, sp)->gave, "%s", corral_last_error_detail(s));
+    const corral_handle g = spawner_ctx_of(s, sp)->gen;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_tick(s, 0.016f);
+    corral_tick(s, 0.016f);
+    cr_assert(!corral_alive(s, sp), "the starter finished");
+    cr_assert(corral_alive(s, g), "its generator lives on with its new owner");
+    corral_generator_stats gs;
+    cr_assert(corral_stats_generators(s, &gs));
+    cr_assert(gs.live == 1 && gs.owned == 1 && gs.game == 0);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    /* through a save and a snapshot too */
+    static unsigned char snap[1 << 14];
+    const size_t n = corral_snapshot(s, snap, sizeof snap);
+    cr_assert(corral_stop(s, k));
+    cr_assert(!corral_alive(s, g), "it ends with the new owner");
+    cr_assert_eq(g_volley_ends[CORRAL_END_PARENT_STOPPED], 1);
+    cr_assert(corral_restore(s, snap, n));
+    cr_assert(corral_alive(s, g));
+    cr_assert(corral_stop(s, k));
+    cr_assert(!corral_alive(s, g));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(generators, a_generator_given_to_the_game_outlives_its_starter)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle sp = spawner_start(s, (spawner_ctx){.give = 2});
+    cr_assert(spawner_ctx_of(s, sp)->gave, "%s", corral_last_error_detail(s));
+    const corral_handle g = spawner_ctx_of(s, sp)->gen;
+    corral_generator_stats gs;
+    cr_assert(corral_stats_generators(s, &gs));
+    cr_assert(gs.live == 1 && gs.owned == 0 && gs.game == 1);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_tick(s, 0.016f);
+    corral_tick(s, 0.016f);
+    cr_assert(!corral_alive(s, sp));
+    cr_assert(corral_alive(s, g), "the game's now");
+    int v = 0;
+    cr_assert_eq(volley_take(s, g, &v), CORRAL_GOT_VALUE);
+    cr_assert(corral_generator_give(s, g, (corral_handle){0}), "the game's already: nothing to do");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(generators, a_give_that_would_make_a_cycle_or_names_a_stale_owner_is_refused)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle k = keeper_start(s, (keeper_ctx){0});
+    corral_handle outer = volley_gen(s, (volley_ctx){.n = 3, .gap = 100.0f});
+    corral_handle inner = volley_gen(s, (volley_ctx){.n = 3, .gap = 100.0f});
+    cr_assert(corral_generator_give(s, inner, outer), "%s", corral_last_error_detail(s)); /* outer owns inner */
+    cr_assert(corral_generator_give(s, outer, k)); /* k owns outer */
+    const uint64_t h0 = corral_state_hash(s);
+    cr_assert_not(corral_generator_give(s, outer, inner), "a cycle");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CYCLIC_WAIT);
+    cr_assert_not(corral_generator_give(s, outer, outer), "itself");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CYCLIC_WAIT);
+    cr_assert_not(corral_generator_give(s, k, outer), "not a generator");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NOT_PAUSED);
+    corral_handle gone = keeper_start(s, (keeper_ctx){0});
+    cr_assert(corral_stop(s, gone));
+    const uint64_t h1 = corral_state_hash(s);
+    cr_assert_not(corral_generator_give(s, inner, gone), "a stale owner");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_HANDLE);
+    cr_assert_eq(corral_state_hash(s), h1, "nothing changed");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    (void)h0;
+    cr_assert(corral_stop(s, k));
+    cr_assert(!corral_alive(s, outer) && !corral_alive(s, inner), "the chain ends with its owner");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

@@ -27,6 +27,9 @@
                                    domain 0; before 4: no domain follows another; before 5:
                                    every channel open at its full capacity) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
+/* in the attach list of waits, beside a handle index: the entry is that
+   generator's tie to its owner, not its waits (version 7) */
+#define CORRAL__SAVE_TIE 0x80000000u
 
 /* ---- the byte stream (corral__io, corral_internal.h): strings */
 
@@ -365,8 +368,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
        ref} sorted by order, so the loader re-attaches them in that order and
        every list (signal, future, join, predicate, group, an owner's
        joiners) keeps its order */
-    for (int list = 0; list < 3; list++) {
-        const int groups = list > 0; /* 1: its group nodes; 2: its tie to its owner */
+    for (int groups = 0; groups < 2; groups++) {
         uint32_t n = 0;
         size_t at0 = io->at + 4;
         for (int pass = 0; pass < 2; pass++) {
@@ -377,20 +379,24 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
-                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order = UINT32_MAX;
-                    for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling) {
-                        const uint8_t kind = corral__nodes(s)[i].kind;
-                        if (corral__nodes(s)[i].order < order && kind != CORRAL__NODE_DEADLINE &&
-                            (kind == CORRAL__NODE_OWNED) == (list == 2))
-                            order = corral__nodes(s)[i].order;
+                    /* [0]: its waits, or its group nodes; [1]: its tie, among the waits */
+                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
+                    for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+                        if (corral__nodes(s)[i].order < order[0] && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
+                            corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
+                            order[0] = corral__nodes(s)[i].order;
+                    if (!groups)
+                        for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+                            if (corral__nodes(s)[i].kind == CORRAL__NODE_OWNED) order[1] = corral__nodes(s)[i].order;
+                    for (int e = 0; e < 2; e++) {
+                        if (order[e] == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
+                        if (!pass) {
+                            n++;
+                            continue;
+                        }
+                        corral__put_u(io, order[e], 4);
+                        corral__put_u(io, (ci << CORRAL__CLASS_SHIFT | k) | (e ? CORRAL__SAVE_TIE : 0u), 4);
                     }
-                    if (order == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
-                    if (!pass) {
-                        n++;
-                        continue;
-                    }
-                    corral__put_u(io, order, 4);
-                    corral__put_u(io, ci << CORRAL__CLASS_SHIFT | k, 4);
                 }
             }
         }
@@ -482,8 +488,8 @@ typedef struct corral__loader {
     corral__ltype t[CORRAL__LOAD_MAX_TYPES];
     uint32_t nrows[CORRAL__POOL_COUNT]; /* each pool's saved items, and where their rows start */
     size_t rows_at[CORRAL__POOL_COUNT];
-    uint32_t nco, nrun, ndefer, nwait_order, ngroup_order, ntie_order;
-    size_t rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at, tie_order_at, slots_at;
+    uint32_t nco, nrun, ndefer, nwait_order, ngroup_order;
+    size_t rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at, slots_at;
 } corral__loader;
 
 static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, const char *b)
@@ -933,9 +939,6 @@ static bool corral__lcheck(corral__loader *L)
     L->ngroup_order = (uint32_t)corral__get_u(io, 4);
     L->group_order_at = io->at;
     corral__get_bytes(io, 8 * (size_t)L->ngroup_order);
-    L->ntie_order = L->version >= 7 ? (uint32_t)corral__get_u(io, 4) : 0u;
-    L->tie_order_at = io->at;
-    corral__get_bytes(io, 8 * (size_t)L->ntie_order);
     L->slots_at = 0;
     if (L->version == CORRAL__SAVE_VERSION && io->at == io->size) /* only an older version's may end before it */
         return corral__lfail(L, "the save ends before its last section, where the next starts go (slots)%s%s", none,
@@ -958,8 +961,8 @@ static bool corral__lcheck(corral__loader *L)
     }
     if (io->bad) return false;
     if (io->at != io->size) return corral__lfail(L, "the save has bytes past its end%s%s", none, none);
-    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > L->nco || L->ngroup_order > L->nco ||
-        L->ntie_order > L->nco)
+    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > 2 * (size_t)L->nco ||
+        L->ngroup_order > L->nco)
         return corral__lfail(L, "an order list is longer than the coroutines%s%s", none, none);
     /* the table: ascending, each record where it says, each slot free here */
     uint32_t per_class[CORRAL_MAX_CLASSES] = {0}, per_type[CORRAL__LOAD_MAX_TYPES] = {0};
@@ -1170,12 +1173,13 @@ static bool corral__lcheck(corral__loader *L)
     if (io->bad) return false;
     if (reached != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
     /* the order lists name saved coroutines */
-    const size_t lists[5] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at, L->tie_order_at};
-    const uint32_t counts[5] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order, L->ntie_order};
-    for (int l = 0; l < 5; l++)
+    const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
+    const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};
+    for (int l = 0; l < 4; l++)
         for (uint32_t i = 0; i < counts[l]; i++) {
             size_t at = lists[l] + (l < 2 ? 4 * (size_t)i : 8 * (size_t)i + 4);
-            if (corral__lfind(L, corral__le32(io->r + at)) == CORRAL__NIL)
+            const uint32_t ref = corral__le32(io->r + at) & (l == 2 && L->version >= 7 ? ~CORRAL__SAVE_TIE : ~0u);
+            if (corral__lfind(L, ref) == CORRAL__NIL)
                 return corral__lfail(L, "an order list names a coroutine the save does not hold%s%s", none, none);
         }
     return !io->bad;
@@ -1409,21 +1413,20 @@ static void corral__lapply(corral__loader *L)
     /* groups, then waits and generators' ties, each in the order they were
        taken (a tie before the waits taken after it: an owner's joiners
        list keeps its order); any the lists left out after them */
-    uint32_t tie = 0;
     for (int pass = 0; pass < 2; pass++) {
         size_t at = pass ? L->wait_order_at : L->group_order_at;
         uint32_t n = pass ? L->nwait_order : L->ngroup_order;
         for (uint32_t j = 0; j <= n; j++) {
             uint32_t from = 0, to = L->nco;
             if (j < n) {
-                from = corral__lfind(L, corral__le32(io->r + at + 8 * (size_t)j + 4));
+                const uint32_t ref = corral__le32(io->r + at + 8 * (size_t)j + 4);
+                if (pass && L->version >= 7 && (ref & CORRAL__SAVE_TIE)) { /* a generator's tie */
+                    corral__ltie(L, corral__lfind(L, ref & ~CORRAL__SAVE_TIE));
+                    continue;
+                }
+                from = corral__lfind(L, ref);
                 to = from + 1;
             }
-            for (; pass && tie < L->ntie_order &&
-                   (j == n || corral__le32(io->r + L->tie_order_at + 8 * (size_t)tie) <
-                                  corral__le32(io->r + at + 8 * (size_t)j));
-                 tie++)
-                corral__ltie(L, corral__lfind(L, corral__le32(io->r + L->tie_order_at + 8 * (size_t)tie + 4)));
             for (uint32_t i = from; i < to; i++) {
                 uint32_t index;
                 corral__lrecord(L, i, &c, &index);
