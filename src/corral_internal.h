@@ -14,6 +14,7 @@
 
 #include "port.h" /* first: it sets what the system headers see */
 #include "corral/corral.h"
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -217,6 +218,20 @@ typedef struct corral__meta {
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+/* the longest group chain a coroutine has (corral__side.groups): its
+   owner's node and one per tag (the group nodes), a stop request's
+   deadline and a generator's tie to its owner */
+#define CORRAL__GROUP_NODES_MAX (1u + 32u)
+#define CORRAL__GROUP_CHAIN_MAX (CORRAL__GROUP_NODES_MAX + 1u + 1u)
+#define CORRAL__END_MASK 0x0Fu /* stop_why's bits that hold a STOPPING coroutine's end reason */
+/* the end reason a STOPPING coroutine ends with (its stop_why's own bits;
+   the answer bits of a wait or pull are not part of it) */
+static inline corral_end_reason corral__stopping_why(const corral__meta *m)
+{
+    const uint32_t why = m->stop_why & CORRAL__END_MASK;
+    assert(why < CORRAL_END_COUNT && "corral: a stopping coroutine's end reason is out of range");
+    return why < CORRAL_END_COUNT ? (corral_end_reason)why : CORRAL_END_STOPPED;
+}
 
 /* A side record (arena.c): the links few coroutines have -- a call's
    caller, child and result, the joiners waiting for it, its group

@@ -618,3 +618,356 @@ Test(generators, verify_refuses_a_generator_tied_to_no_live_coroutine)
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* stopper: its step stops the coroutine pulling it, then (mode 1) itself */
+static corral_handle g_stopper_victim;
+#define STOPPER_FIELDS(F) F(int, mode)
+DECLARE_COROUTINE_R(stopper, STOPPER_FIELDS, int)
+DEFINE_COROUTINE(stopper)
+{
+    CORRAL_BEGIN(co);
+    corral_stop(corral_sched_of(co), g_stopper_victim);
+    if (ctx->mode == 1) {
+        corral_stop(corral_sched_of(co), corral_self(co));
+        CORRAL_YIELD_VALUE(co, 1);
+    }
+    CORRAL_END(co); /* mode 0: it finishes */
+}
+/* stopped_puller: pulls a stopper; its cleanup hook keeps the reason */
+#define STOPPED_PULLER_FIELDS(F) F(corral_handle, gen) F(int, v)
+DECLARE_COROUTINE(stopped_puller, STOPPED_PULLER_FIELDS)
+static int g_puller_why;
+static void stopped_puller_end(stopped_puller_ctx *ctx, corral_end_reason why)
+{
+    (void)ctx;
+    g_puller_why = (int)why;
+}
+DEFINE_COROUTINE_CLEANUP(stopped_puller, stopped_puller_end)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_NEXT_FRAME(co);
+    CORRAL_PULL(co, ctx->gen, &ctx->v);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, a_coroutine_its_generator_stops_during_the_pull_ends_stopped)
+{
+    for (int mode = 0; mode < 2; mode++) { /* 0: the generator then finishes; 1: it stops itself */
+        corral_sched *s = small_sched(8);
+        corral_handle g = stopper_gen(s, (stopper_ctx){.mode = mode});
+        g_puller_why = -1;
+        g_stopper_victim = stopped_puller_start(s, (stopped_puller_ctx){.gen = g});
+        corral_tick(s, 0.016f);
+        corral_tick(s, 0.016f);
+        cr_assert(!corral_alive(s, g_stopper_victim), "mode %d", mode);
+        cr_assert_eq(g_puller_why, CORRAL_END_STOPPED, "mode %d: the cleanup hook was told %d", mode, g_puller_why);
+        corral_type_stats ts;
+        cr_assert(corral_stats_type_of(s, &stopped_puller_type, &ts));
+        cr_assert_eq(ts.started, 1);
+        cr_assert_eq(ts.stopped, 1, "mode %d", mode);
+        for (int r = 0; r < CORRAL_END_COUNT; r++)
+            cr_assert_eq(ts.ended[r], r == CORRAL_END_STOPPED ? 1u : 0u, "mode %d: ended[%d] = %llu", mode, r,
+                         (unsigned long long)ts.ended[r]);
+        cr_assert(corral_stats_type_of(s, &stopper_type, &ts));
+        for (int r = 0; r < CORRAL_END_COUNT; r++)
+            cr_assert_eq(ts.ended[r], r == (mode ? CORRAL_END_STOPPED : CORRAL_END_FINISHED) ? 1u : 0u,
+                         "mode %d: the generator's ended[%d] = %llu", mode, r, (unsigned long long)ts.ended[r]);
+        cr_assert(corral_verify(s));
+        corral_sched_destroy(s);
+    }
+}
+
+/* tagged_starter: starts a volley in its step with an owner and every tag */
+#define TAGGED_STARTER_FIELDS(F) F(corral_handle, gen)
+DECLARE_COROUTINE(tagged_starter, TAGGED_STARTER_FIELDS)
+DEFINE_COROUTINE(tagged_starter)
+{
+    CORRAL_BEGIN(co);
+    ctx->gen = volley_gen_ex(corral_sched_of(co), (volley_ctx){.n = 3, .gap = 100.0f},
+                             &(corral_start_desc){.owner = 5, .tags = 0xFFFFFFFFu});
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, verify_and_the_hash_take_the_longest_group_chain)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle a = tagged_starter_start(s, (tagged_starter_ctx){0});
+    corral_handle g = tagged_starter_ctx_of(s, a)->gen;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    const uint64_t h0 = corral_state_hash(s);
+    cr_assert(corral_request_stop(s, g, 5.0f)); /* its chain: owner, 32 tags, the deadline, the tie */
+    corral_error err;
+    corral_co *gen = corral__resolve(s, g, &err);
+    uint32_t len = 0;
+    for (uint32_t i = corral__sd(s, corral__meta_of(s, gen))->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+        len++;
+    cr_assert_eq(len, 35);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert_neq(corral_state_hash(s), h0);
+    /* the hash reaches the chain's last node */
+    uint32_t last = corral__sd(s, corral__meta_of(s, gen))->groups;
+    while (corral__nodes(s)[last].sibling != CORRAL__NIL) last = corral__nodes(s)[last].sibling;
+    const uint64_t h1 = corral_state_hash(s);
+    corral__nodes(s)[last].member ^= 1u;
+    cr_assert_neq(corral_state_hash(s), h1, "the last node (kind %u) is hashed", corral__nodes(s)[last].kind);
+    corral__nodes(s)[last].member ^= 1u;
+    cr_assert_eq(corral_state_hash(s), h1);
+    corral_sched_destroy(s);
+}
+
+/* bare_waiter: corral_wait_pull alone, then what came and a take */
+#define BARE_WAITER_FIELDS(F) F(corral_handle, gen) F(int, v) F(int, got) F(int, take) F(int, done)
+DECLARE_COROUTINE(bare_waiter, BARE_WAITER_FIELDS)
+DEFINE_COROUTINE(bare_waiter)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_AWAIT(co, corral_wait_pull(ctx->gen));
+    ctx->got = (int)corral_wait_got(co);
+    ctx->take = (int)volley_take(corral_sched_of(co), ctx->gen, &ctx->v);
+    ctx->done = 1;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, a_stop_request_ends_a_bare_pull_wait_as_it_ends_a_pull)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle gen = volley_gen(s, (volley_ctx){.n = 3, .gap = 100.0f});
+    int v = 0;
+    cr_assert_eq(volley_take(s, gen, &v), CORRAL_GOT_VALUE);
+    cr_assert_eq(volley_take(s, gen, &v), CORRAL_GOT_NOT_YET); /* into its 100 s rest */
+    corral_handle w = bare_waiter_start(s, (bare_waiter_ctx){.gen = gen});
+    corral_handle d = drainer_start(s, (drainer_ctx){.gen = gen});
+    cr_assert_not(bare_waiter_ctx_of(s, w)->done, "it waits");
+    cr_assert(corral_request_stop(s, w, 0.0f));
+    cr_assert(corral_request_stop(s, d, 0.0f));
+    corral_tick(s, 0.016f);
+    cr_assert(bare_waiter_ctx_of(s, w)->done, "the request ended the wait");
+    cr_assert_eq(bare_waiter_ctx_of(s, w)->got, CORRAL_GOT_NOT_YET, "corral_wait_got said %d",
+                 bare_waiter_ctx_of(s, w)->got);
+    cr_assert_eq(bare_waiter_ctx_of(s, w)->take, CORRAL_GOT_NOT_YET);
+    cr_assert_eq(drainer_ctx_of(s, d)->how, CORRAL_GOT_NOT_YET, "the CORRAL_PULL says the same");
+    cr_assert(corral_alive(s, gen));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* the order an owner's end wakes its joiners and ends its generators in */
+static char g_order_log[2][128];
+static int g_order_which;
+static void order_say(const char *w) { strcat(g_order_log[g_order_which], w); }
+#define ORDER_GEN_FIELDS(F) F(int, unused)
+DECLARE_COROUTINE_R(order_gen, ORDER_GEN_FIELDS, int)
+static void order_gen_end(order_gen_ctx *c, corral_end_reason why)
+{
+    (void)c;
+    (void)why;
+    order_say("g-end ");
+}
+DEFINE_COROUTINE_CLEANUP(order_gen, order_gen_end)
+{
+    CORRAL_BEGIN(co);
+    for (;;) CORRAL_YIELD_VALUE(co, 1);
+    CORRAL_END(co);
+}
+#define ORDER_OWNER_FIELDS(F) F(corral_handle, g) F(int, n)
+#define ORDER_OWNER_POINTS(P) P(rest)
+DECLARE_COROUTINE(order_owner, ORDER_OWNER_FIELDS)
+DEFINE_COROUTINE_AT(order_owner, ORDER_OWNER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, ORDER_OWNER_POINTS);
+    ctx->g = order_gen_gen(corral_sched_of(co), (order_gen_ctx){0});
+    for (ctx->n = 0; ctx->n < 3; ctx->n++) CORRAL_WAIT_NEXT_FRAME_AT(co, rest);
+    order_say("a-end ");
+    CORRAL_END(co);
+}
+#define ORDER_JOINER_FIELDS(F) F(corral_handle, target) F(int, tag)
+#define ORDER_JOINER_POINTS(P) P(joined)
+DECLARE_COROUTINE(order_joiner, ORDER_JOINER_FIELDS)
+DEFINE_COROUTINE_AT(order_joiner, ORDER_JOINER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, ORDER_JOINER_POINTS);
+    CORRAL_WAIT_JOIN_AT(co, joined, ctx->target);
+    order_say(ctx->tag == 1 ? "B(joined A) " : "C(joined G) ");
+    CORRAL_END(co);
+}
+#define ORDER_TYPES(X) X(order_gen, 1, 0) X(order_owner, 2, 0) X(order_joiner, 3, 0)
+CORRAL_DECLARE_REGISTRY(order_reg, ORDER_TYPES)
+CORRAL_DEFINE_REGISTRY(order_reg, ORDER_TYPES);
+
+static corral_sched *order_sched(void)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.registry = &order_reg_registry;
+    return sched_of(d);
+}
+/* A owns G (its tie first on A's joiners list), then B joins A and C joins G */
+static corral_sched *order_game(corral_handle *owner)
+{
+    corral_sched *s = order_sched();
+    corral_handle a = order_owner_start(s, (order_owner_ctx){0});
+    if (owner) *owner = a;
+    corral_handle g = order_owner_ctx_of(s, a)->g;
+    order_joiner_start(s, (order_joiner_ctx){.target = a, .tag = 1});
+    order_joiner_start(s, (order_joiner_ctx){.target = g, .tag = 2});
+    return s;
+}
+static void order_run(corral_sched *s, int which)
+{
+    g_order_log[which][0] = 0;
+    g_order_which = which;
+    for (int f = 0; f < 6; f++) corral_tick(s, 0.016f);
+}
+
+Test(generators, a_load_and_a_restore_keep_the_order_an_owners_end_wakes_and_ends_in)
+{
+    corral_sched *s = order_game(NULL);
+    static unsigned char save[1 << 14], snap[1 << 14];
+    const size_t n = corral_save(s, save, sizeof save);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+    const size_t k = corral_snapshot(s, snap, sizeof snap);
+    cr_assert_gt(k, 0);
+    const uint64_t h0 = corral_state_hash(s);
+    order_run(s, 0);
+    cr_assert_str_eq(g_order_log[0], "a-end g-end C(joined G) B(joined A) ");
+    corral_sched *t = order_sched();
+    cr_assert(corral_load(t, save, n), "%s", corral_last_error_detail(t));
+    cr_assert(corral_verify(t));
+    cr_assert_eq(corral_state_hash(t), h0);
+    order_run(t, 1);
+    cr_assert_str_eq(g_order_log[1], g_order_log[0], "loaded: %s", g_order_log[1]);
+    cr_assert(corral_restore(s, snap, k));
+    cr_assert_eq(corral_state_hash(s), h0);
+    order_run(s, 1);
+    cr_assert_str_eq(g_order_log[1], g_order_log[0], "restored: %s", g_order_log[1]);
+    corral_sched_destroy(s);
+    corral_sched_destroy(t);
+}
+
+Test(generators, the_hash_takes_the_order_of_an_owners_joiners)
+{
+    corral_handle a;
+    corral_sched *s = order_game(&a);
+    const uint64_t h0 = corral_state_hash(s);
+    corral_error err;
+    corral__side *owner = &corral__sides(s)[corral__meta_of(s, corral__resolve(s, a, &err))->side];
+    cr_assert(owner);
+    const uint32_t first = owner->joiners_head, second = owner->joiners_tail;
+    corral__node *N = corral__nodes(s);
+    cr_assert_eq(N[first].kind, CORRAL__NODE_OWNED, "the tie first");
+    /* swap them: the joiner first, then the tie */
+    N[second].next = first;
+    N[second].prev = CORRAL__NIL;
+    N[first].prev = second;
+    N[first].next = CORRAL__NIL;
+    owner->joiners_head = second;
+    owner->joiners_tail = first;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert_neq(corral_state_hash(s), h0, "the order is part of the state");
+    corral_sched_destroy(s);
+}
+
+/* spawner: starts a volley in its step, gives it away (to `to`, or to the
+   game when give is 2) and finishes a frame later */
+#define SPAWNER_FIELDS(F) F(corral_handle, gen) F(corral_handle, to) F(int, give) F(int, gave)
+DECLARE_COROUTINE(spawner, SPAWNER_FIELDS)
+DEFINE_COROUTINE(spawner)
+{
+    CORRAL_BEGIN(co);
+    ctx->gen = volley_gen(corral_sched_of(co), (volley_ctx){.n = 3, .gap = 100.0f});
+    if (ctx->give) ctx->gave = corral_generator_give(corral_sched_of(co), ctx->gen, ctx->give == 2 ? (corral_handle){0} : ctx->to);
+    CORRAL_WAIT_NEXT_FRAME(co);
+    CORRAL_END(co);
+}
+/* keeper: lives until stopped */
+#define KEEPER_FIELDS(F) F(int, unused)
+DECLARE_COROUTINE(keeper, KEEPER_FIELDS)
+DEFINE_COROUTINE(keeper)
+{
+    CORRAL_BEGIN(co);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(generators, a_generator_given_to_another_coroutine_outlives_its_starter_and_ends_with_the_new_owner)
+{
+    corral_sched *s = small_sched(8);
+    volley_reset();
+    corral_handle k = keeper_start(s, (keeper_ctx){0});
+    corral_handle sp = spawner_start(s, (spawner_ctx){.to = k, .give = 1});
+    cr_assert(spawner_ctx_of(s, sp)->gave, "%s", corral_last_error_detail(s));
+    const corral_handle g = spawner_ctx_of(s, sp)->gen;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_tick(s, 0.016f);
+    corral_tick(s, 0.016f);
+    cr_assert(!corral_alive(s, sp), "the starter finished");
+    cr_assert(corral_alive(s, g), "its generator lives on with its new owner");
+    corral_generator_stats gs;
+    cr_assert(corral_stats_generators(s, &gs));
+    cr_assert(gs.live == 1 && gs.owned == 1 && gs.game == 0);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    /* through a save and a snapshot too */
+    static unsigned char snap[1 << 14];
+    const size_t n = corral_snapshot(s, snap, sizeof snap);
+    cr_assert(corral_stop(s, k));
+    cr_assert(!corral_alive(s, g), "it ends with the new owner");
+    cr_assert_eq(g_volley_ends[CORRAL_END_PARENT_STOPPED], 1);
+    cr_assert(corral_restore(s, snap, n));
+    cr_assert(corral_alive(s, g));
+    cr_assert(corral_stop(s, k));
+    cr_assert(!corral_alive(s, g));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(generators, a_generator_given_to_the_game_outlives_its_starter)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle sp = spawner_start(s, (spawner_ctx){.give = 2});
+    cr_assert(spawner_ctx_of(s, sp)->gave, "%s", corral_last_error_detail(s));
+    const corral_handle g = spawner_ctx_of(s, sp)->gen;
+    corral_generator_stats gs;
+    cr_assert(corral_stats_generators(s, &gs));
+    cr_assert(gs.live == 1 && gs.owned == 0 && gs.game == 1);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_tick(s, 0.016f);
+    corral_tick(s, 0.016f);
+    cr_assert(!corral_alive(s, sp));
+    cr_assert(corral_alive(s, g), "the game's now");
+    int v = 0;
+    cr_assert_eq(volley_take(s, g, &v), CORRAL_GOT_VALUE);
+    cr_assert(corral_generator_give(s, g, (corral_handle){0}), "the game's already: nothing to do");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(generators, a_give_that_would_make_a_cycle_or_names_a_stale_owner_is_refused)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle k = keeper_start(s, (keeper_ctx){0});
+    corral_handle outer = volley_gen(s, (volley_ctx){.n = 3, .gap = 100.0f});
+    corral_handle inner = volley_gen(s, (volley_ctx){.n = 3, .gap = 100.0f});
+    cr_assert(corral_generator_give(s, inner, outer), "%s", corral_last_error_detail(s)); /* outer owns inner */
+    cr_assert(corral_generator_give(s, outer, k)); /* k owns outer */
+    const uint64_t h0 = corral_state_hash(s);
+    cr_assert_not(corral_generator_give(s, outer, inner), "a cycle");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CYCLIC_WAIT);
+    cr_assert_not(corral_generator_give(s, outer, outer), "itself");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CYCLIC_WAIT);
+    cr_assert_not(corral_generator_give(s, k, outer), "not a generator");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NOT_PAUSED);
+    corral_handle gone = keeper_start(s, (keeper_ctx){0});
+    cr_assert(corral_stop(s, gone));
+    const uint64_t h1 = corral_state_hash(s);
+    cr_assert_not(corral_generator_give(s, inner, gone), "a stale owner");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_STALE_HANDLE);
+    cr_assert_eq(corral_state_hash(s), h1, "nothing changed");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    (void)h0;
+    cr_assert(corral_stop(s, k));
+    cr_assert(!corral_alive(s, outer) && !corral_alive(s, inner), "the chain ends with its owner");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}

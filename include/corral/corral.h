@@ -76,7 +76,7 @@
         corral_call, corral_call_outcome, corral_call_unless, corral_race_begin,
         corral_sync_begin, corral_arm, corral_arms_start, corral_race_winner,
         corral_generator_start, corral_generator_start_ex, corral_generator_next,
-        corral_generator_take, corral_generator_pull, corral_wait_pull
+        corral_generator_take, corral_generator_pull, corral_wait_pull, corral_generator_give
     groups and pause
         corral_stop_owner, corral_pause_owner, corral_resume_owner, corral_stop_tags,
         corral_pause_tags, corral_resume_tags, corral_request_stop,
@@ -1549,6 +1549,13 @@ CORRAL_API corral_handle corral_generator_start(corral_sched *sched, const corra
    opts->single must be zero: CORRAL_ERR_BAD_START). */
 CORRAL_API corral_handle corral_generator_start_ex(corral_sched *sched, const corral_type *type, const void *ctx,
                                                    size_t ctx_size, const corral_start_desc *opts);
+/* Hands generator h to coroutine owner, which it then ends with, or with
+   the zero handle to the game (API.md "Generators", "Whose it is"). False,
+   nothing changed: a stale h or owner (STALE_HANDLE ...), h not a
+   generator or its step running (NOT_PAUSED), owner h itself or a
+   coroutine h owns, directly or through others (CYCLIC_WAIT), no wait node
+   or side record for the tie. */
+CORRAL_API bool corral_generator_give(corral_sched *sched, corral_handle h, corral_handle owner);
 CORRAL_API bool corral_generator_next(corral_sched *sched, corral_handle h, void *out, size_t out_size);
 /* A pull in one answer: VALUE (in *out), NOT_YET (it waits), CLOSED (it
    finished now), STOPPED (it ended otherwise now), ERROR (a bad or stale

@@ -93,10 +93,13 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
                 corral__request_fire(s, corral__co_of_global(s, N[i].u.t.target));
             else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && m->mode == CORRAL__MODE_ONE)) &&
                      N[i].attached == 1)
-                stop = i; /* a stop wait; or a pull (CORRAL_PULL), which then gives nothing */
+                stop = i; /* a stop wait; or a pull waited on alone, which then gives nothing */
         }
         if (stop != CORRAL__NIL) { /* what lies below it ends with the wait, or has its own request */
-            if (N[stop].kind == CORRAL_WAIT_PULL) corral__detach(s, stop); /* off its generator's list */
+            if (N[stop].kind == CORRAL_WAIT_PULL) {
+                corral__detach(s, stop);          /* off its generator's list */
+                m->stop_why |= CORRAL__GOT_NOTHING; /* corral_wait_got: NOT_YET */
+            }
             corral__fire(s, stop);
             return;
         }

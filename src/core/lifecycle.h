@@ -24,7 +24,10 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
     }
     te->live--;
     if (why == CORRAL_END_STOPPED) te->stopped++;
-    else if (why >= CORRAL__END_FIRST_COUNTED) corral__ends(s, co->type)[why - CORRAL__END_FIRST_COUNTED]++;
+    else if (why >= CORRAL__END_FIRST_COUNTED) {
+        assert(why < CORRAL_END_COUNT && "corral: an end reason out of range");
+        if (why < CORRAL_END_COUNT) corral__ends(s, co->type)[why - CORRAL__END_FIRST_COUNTED]++;
+    }
     if (!plain && te->budget) c->reserved++;
     s->arena.live--;
     s->arena.slot_bytes -= c->slot_size;
@@ -94,7 +97,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
 /* a coroutine marked STOPPING ends with the reason stored for it */
 static inline corral_end_reason corral__stop_reason(corral__meta *m)
 {
-    corral_end_reason why = (corral_end_reason)(m->stop_why & ~CORRAL__STOP_REQUESTED);
+    corral_end_reason why = corral__stopping_why(m);
     m->stop_why = CORRAL_END_STOPPED;
     return why;
 }

@@ -159,6 +159,84 @@ corral_handle corral_generator_start_ex(corral_sched *s, const corral_type *vt, 
     return corral__gen_start(__func__, s, vt, ctx, ctx_size, opts);
 }
 
+/* where generator gen's tie to its owner is on its chain (NULL: none, it is the game's) */
+static uint32_t *corral__tie_at(corral_sched *s, const corral_co *gen)
+{
+    const corral__meta *m = corral__meta_of(s, gen);
+    if (m->side == CORRAL__NIL) return NULL;
+    corral__node *N = corral__nodes(s);
+    uint32_t *at = &corral__sides(s)[m->side].groups;
+    for (uint32_t len = 0; *at != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; at = &N[*at].sibling, len++)
+        if (N[*at].kind == CORRAL__NODE_OWNED) return at;
+    return NULL;
+}
+
+bool corral_generator_give(corral_sched *s, corral_handle h, corral_handle owner)
+{
+    corral_co *gen = corral__live(__func__, s, h);
+    if (!gen) return false;
+    CORRAL__REQUIRE_AT(s, gen->state == CORRAL__PAUSED && (corral__meta_of(s, gen)->hold & CORRAL__HOLD_GENERATOR),
+                       CORRAL_ERR_NOT_PAUSED, __func__, h, NULL,
+                       "not a generator (corral_generator_start), or its step is running", false);
+    corral_co *by = NULL;
+    if (owner.index || owner.gen) {
+        corral_error err;
+        by = corral__resolve(s, owner, &err);
+        if (!by) {
+            corral__fail_at(s, NULL, err, __func__, owner, NULL, "the new owner is not a live coroutine");
+            return false;
+        }
+        CORRAL__REQUIRE_AT(s, by != gen, CORRAL_ERR_CYCLIC_WAIT, __func__, owner, NULL,
+                           "a generator cannot belong to itself", false);
+        /* the new owner's own owners, up the ties: gen among them would be a cycle */
+        const corral__node *N = corral__nodes(s);
+        const uint32_t *up = corral__tie_at(s, by);
+        for (uint32_t hops = 0; up && hops <= s->arena.live; hops++) {
+            corral_co *o = corral__co_of_global(s, N[*up].u.t.target);
+            CORRAL__REQUIRE_AT(s, o != gen, CORRAL_ERR_CYCLIC_WAIT, __func__, owner, NULL,
+                               "the new owner belongs to the generator (directly or through others): a cycle",
+                               false);
+            up = corral__tie_at(s, o);
+        }
+    }
+    uint32_t *at = corral__tie_at(s, gen);
+    corral__node *N = corral__nodes(s);
+    if (at && by && N[*at].u.t.target == corral__global_of(s, by)) return true; /* its owner already */
+    if (by) { /* what the tie takes, before anything changes */
+        const uint32_t sides = (corral__meta_of(s, by)->side == CORRAL__NIL ? 1u : 0u) +
+                               (corral__meta_of(s, gen)->side == CORRAL__NIL ? 1u : 0u);
+        if (!at && s->nodes.wait_free_count == 0) {
+            s->nodes.wait_failures++;
+            corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, __func__, h, NULL,
+                            "a generator that belongs to a coroutine takes a wait node: its tie");
+            return false;
+        }
+        if (s->sides.free_count < sides) {
+            s->sides.failures++;
+            corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, __func__, h, NULL,
+                            "a generator and its owner take a side record each");
+            return false;
+        }
+    }
+    if (at) { /* off its owner's joiners list; with no new owner, off its chain */
+        const uint32_t i = *at;
+        corral__detach(s, i);
+        if (!by) {
+            *at = N[i].sibling;
+            corral__node_free(s, i);
+            return true;
+        }
+        corral__side *bs = corral__side_take(__func__, s, corral__meta_of(s, by));
+        N[i].u.t.target = corral__global_of(s, by);
+        N[i].attached = 1;
+        N[i].order = s->nodes.order++;
+        corral__list_push(s, (corral__list){&bs->joiners_head, &bs->joiners_tail}, i);
+        return true;
+    }
+    if (by) corral__gen_own(s, gen, by);
+    return true;
+}
+
 /* a pull of generator h: what it gave (NOT_YET: it waits, NOT_READY set,
    not logged: pull again later) */
 corral_got corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size)
@@ -325,7 +403,11 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
                                                                    : CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED);
         return false;
     }
-    switch (corral__generator_pull(__func__, s, h, out, out_size)) {
+    const corral_got got = corral__generator_pull(__func__, s, h, out, out_size);
+    /* the generator's step stopped this coroutine: its stop_why holds the
+       reason it ends with, and no pull's answer is asked for any more */
+    if (co->state == CORRAL__STOPPING) return false;
+    switch (got) {
     case CORRAL_GOT_VALUE: return false; /* a value: go on */
     case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
     case CORRAL_GOT_STOPPED: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED; return false;

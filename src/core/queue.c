@@ -159,7 +159,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
         corral__hold(co, corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
     } else if (co->state == CORRAL__STOPPING) {
         corral__meta *m = corral__meta_of(s, co);
-        corral_end_reason why = (corral_end_reason)m->stop_why;
+        corral_end_reason why = corral__stopping_why(m);
         m->stop_why = CORRAL_END_STOPPED;
         corral__end(s, co, why);
     } else if (r == CORRAL_STOP) {

@@ -27,6 +27,9 @@
                                    domain 0; before 4: no domain follows another; before 5:
                                    every channel open at its full capacity) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
+/* in the attach list of waits, beside a handle index: the entry is that
+   generator's tie to its owner, not its waits (version 7) */
+#define CORRAL__SAVE_TIE 0x80000000u
 
 /* ---- the byte stream (corral__io, corral_internal.h): strings */
 
@@ -361,9 +364,10 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
             }
         }
     }
-    /* the order waits and groups were taken in: {order, ref} sorted by
-       order, so the loader re-attaches them in that order and every list
-       (signal, future, join, predicate, group) keeps its order */
+    /* the order waits, groups and generators' ties were taken in: {order,
+       ref} sorted by order, so the loader re-attaches them in that order and
+       every list (signal, future, join, predicate, group, an owner's
+       joiners) keeps its order */
     for (int groups = 0; groups < 2; groups++) {
         uint32_t n = 0;
         size_t at0 = io->at + 4;
@@ -375,18 +379,24 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
-                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order = UINT32_MAX;
+                    /* [0]: its waits, or its group nodes; [1]: its tie, among the waits */
+                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
-                        if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
+                        if (corral__nodes(s)[i].order < order[0] && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
                             corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
-                            order = corral__nodes(s)[i].order;
-                    if (order == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
-                    if (!pass) {
-                        n++;
-                        continue;
+                            order[0] = corral__nodes(s)[i].order;
+                    if (!groups)
+                        for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+                            if (corral__nodes(s)[i].kind == CORRAL__NODE_OWNED) order[1] = corral__nodes(s)[i].order;
+                    for (int e = 0; e < 2; e++) {
+                        if (order[e] == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
+                        if (!pass) {
+                            n++;
+                            continue;
+                        }
+                        corral__put_u(io, order[e], 4);
+                        corral__put_u(io, (ci << CORRAL__CLASS_SHIFT | k) | (e ? CORRAL__SAVE_TIE : 0u), 4);
                     }
-                    corral__put_u(io, order, 4);
-                    corral__put_u(io, ci << CORRAL__CLASS_SHIFT | k, 4);
                 }
             }
         }
@@ -951,7 +961,8 @@ static bool corral__lcheck(corral__loader *L)
     }
     if (io->bad) return false;
     if (io->at != io->size) return corral__lfail(L, "the save has bytes past its end%s%s", none, none);
-    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > L->nco || L->ngroup_order > L->nco)
+    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > 2 * (size_t)L->nco ||
+        L->ngroup_order > L->nco)
         return corral__lfail(L, "an order list is longer than the coroutines%s%s", none, none);
     /* the table: ascending, each record where it says, each slot free here */
     uint32_t per_class[CORRAL_MAX_CLASSES] = {0}, per_type[CORRAL__LOAD_MAX_TYPES] = {0};
@@ -1167,13 +1178,30 @@ static bool corral__lcheck(corral__loader *L)
     for (int l = 0; l < 4; l++)
         for (uint32_t i = 0; i < counts[l]; i++) {
             size_t at = lists[l] + (l < 2 ? 4 * (size_t)i : 8 * (size_t)i + 4);
-            if (corral__lfind(L, corral__le32(io->r + at)) == CORRAL__NIL)
+            const uint32_t ref = corral__le32(io->r + at) & (l == 2 && L->version >= 7 ? ~CORRAL__SAVE_TIE : ~0u);
+            if (corral__lfind(L, ref) == CORRAL__NIL)
                 return corral__lfail(L, "an order list names a coroutine the save does not hold%s%s", none, none);
         }
     return !io->bad;
 }
 
 /* ---- building the loaded state (everything was checked: nothing fails) */
+
+/* record i's tie to the coroutine it belongs to, once (the check counted it) */
+static void corral__ltie(corral__loader *L, uint32_t i)
+{
+    corral__lco c;
+    uint32_t index;
+    corral__lrecord(L, i, &c, &index);
+    if (c.by == CORRAL__NIL) return;
+    corral_sched *s = L->s;
+    corral_co *gen = corral__lco_at(s, index, NULL);
+    const corral__meta *m = corral__meta_of(s, gen);
+    if (m->side != CORRAL__NIL)
+        for (uint32_t k = corral__sides(s)[m->side].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
+            if (corral__nodes(s)[k].kind == CORRAL__NODE_OWNED) return; /* tied already */
+    corral__gen_own(s, gen, corral__lco_at(s, c.by, NULL));
+}
 
 /* Where the next starts go, as the save had it (version 3), where it fits */
 static void corral__lslots(corral__loader *L)
@@ -1382,15 +1410,21 @@ static void corral__lapply(corral__loader *L)
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
     corral__lslots(L);
 
-    /* groups, then waits, each in the order they were taken; any the
-       lists left out after them */
+    /* groups, then waits and generators' ties, each in the order they were
+       taken (a tie before the waits taken after it: an owner's joiners
+       list keeps its order); any the lists left out after them */
     for (int pass = 0; pass < 2; pass++) {
         size_t at = pass ? L->wait_order_at : L->group_order_at;
         uint32_t n = pass ? L->nwait_order : L->ngroup_order;
         for (uint32_t j = 0; j <= n; j++) {
             uint32_t from = 0, to = L->nco;
             if (j < n) {
-                from = corral__lfind(L, corral__le32(io->r + at + 8 * (size_t)j + 4));
+                const uint32_t ref = corral__le32(io->r + at + 8 * (size_t)j + 4);
+                if (pass && L->version >= 7 && (ref & CORRAL__SAVE_TIE)) { /* a generator's tie */
+                    corral__ltie(L, corral__lfind(L, ref & ~CORRAL__SAVE_TIE));
+                    continue;
+                }
+                from = corral__lfind(L, ref);
                 to = from + 1;
             }
             for (uint32_t i = from; i < to; i++) {
@@ -1413,13 +1447,8 @@ static void corral__lapply(corral__loader *L)
         corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
                             c.deadline, c.deadline_seq, false);
     }
-    /* each generator's tie to the coroutine it belongs to */
-    for (uint32_t i = 0; i < L->nco; i++) {
-        uint32_t index;
-        corral__lrecord(L, i, &c, &index);
-        if (c.by == CORRAL__NIL) continue;
-        corral__gen_own(s, corral__lco_at(s, index, NULL), corral__lco_at(s, c.by, NULL)); /* counted by the check */
-    }
+    /* the ties the list left out */
+    for (uint32_t i = 0; i < L->nco; i++) corral__ltie(L, i);
     /* the run order, then each coroutine's state */
     for (int defer = 0; defer < 2; defer++) {
         size_t at = defer ? L->defer_at : L->run_at;

@@ -588,6 +588,7 @@ static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_fie
     corral__h64(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
 }
 
+static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head);
 /* a context by its fields (no padding, no pointers), else its bytes */
 static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
@@ -641,8 +642,10 @@ static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_c
     corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
-    for (uint32_t i = sd->groups; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP + 33; i = N[i].sibling, len++)
+    len = 0;
+    for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
         corral__hnode(k, &N[i]);
+    if (sd->joiners_head != CORRAL__NIL) corral__hlist(k, s, sd->joiners_head); /* its joiners and ties, in order */
 }
 
 /* the coroutines on a node list, in order */

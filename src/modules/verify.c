@@ -363,7 +363,7 @@ static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n
     if (!corral__islot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__ico(m, ci, k, &ct)->state)) return false;
     const corral__meta *cm = corral__imeta(m, ci, k, &mt);
     corral__side st;
-    for (uint32_t j = group ? corral__iside_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ <= 33;) {
+    for (uint32_t j = group ? corral__iside_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
         if (j == i) return true;
         const corral__node *o = corral__inode(m, j, &nt);
         if (!o) return false;
@@ -593,7 +593,7 @@ static bool corral__verify_nodes(corral__image *m)
                 if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
                     (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
                     CORRAL__BAD("a group node has a wait kind, or no group");
-                if (++len > 33) CORRAL__BAD("a group chain is too long (cycle?)");
+                if (++len > CORRAL__GROUP_NODES_MAX) CORRAL__BAD("a group chain is too long (cycle?)");
             }
             i = nd->sibling;
         }
