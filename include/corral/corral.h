@@ -448,10 +448,15 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
    (struct NAME_points, corral_gen.h), held in an enum so that a name not
    on the list is one error, "no member named 'pt' in struct NAME_points";
    kept XOR CORRAL__POINT_MASK, so the 0 a compiler gives the enum after
-   that error is no case CORRAL_BEGIN_AT's 0 would clash with */
+   that error is no case CORRAL_BEGIN_AT's 0 would clash with; and a label
+   (a function's labels are one per name) so that two waits at one point
+   are first "duplicate label 'corral__point_pt_is_waited_at_twice'"
+   (gcc; clang: "redefinition of label"), then "duplicate case value" */
 #define CORRAL__YIELD_NAMED(co, started, pt)                                                    \
     do {                                                                                        \
         CORRAL__CHECK_NAMED;                                                                    \
+        goto corral__point_##pt##_is_waited_at_twice;                                          \
+        corral__point_##pt##_is_waited_at_twice:;                                              \
         enum {                                                                                  \
             corral__point_ = (sizeof(corral__points->pt) - sizeof(corral__points->corral__start_)) \
                              ^ CORRAL__POINT_MASK                                               \
