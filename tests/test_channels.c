@@ -386,8 +386,8 @@ Test(channels, a_receive_into_or_a_send_from_a_stack_local_is_refused_in_words_o
     corral_sched *s = csched(64);
     corral_channel ch = corral_channel_create(s, sizeof(int));
     const char *want[2] = {"corral_await in a step of 'local_user' (handle ",
-                           "): a destination (or a waiting send's value) is outside the coroutine's context or the "
-                           "wrong size (the detail says which): "};
+                           "): a value's place is outside the coroutine's context or the wrong size (the detail says "
+                           "which): "};
     corral_handle r = local_user_start(s, (local_user_ctx){.ch = ch, .send = 0});
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
     const char *msg = corral_last_error_detail(s);

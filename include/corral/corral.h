@@ -660,7 +660,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(STALE_FUTURE, "the future handle is zero, forged or released")                    \
     X(FUTURE_DONE, "the future is already completed")                                   \
     X(BAD_PHASE, "the phase is not one of corral_phase")                                 \
-    X(BAD_DEST, "a destination (or a waiting send's value) is outside the coroutine's context or the wrong size (the detail says which)") \
+    X(BAD_DEST, "a value's place is outside the coroutine's context or the wrong size (the detail says which)") \
     X(GROUP_POOL_EXHAUSTED, "no free group node for the owner/tags (raise desc.max_group_nodes)") \
     X(NOT_PAUSED, "the coroutine is not paused")                                        \
     X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")           \
