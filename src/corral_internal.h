@@ -858,6 +858,16 @@ static inline corral__counter *corral__counters(const corral_sched *s)
 void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
                      const char *call, corral_handle h, const corral_co *self, const char *detail);
 #define CORRAL__NOH ((corral_handle){0, 0})
+/* the article a detail puts before the number n said aloud: "an 8-byte
+   value", "an 11-byte value", "a 4-byte value" */
+static inline const char *corral__a(uint64_t n)
+{
+    unsigned digits = 1;
+    while (n >= 100) n /= 10, digits++;
+    if (n >= 10) digits++;                  /* n: the leading two digits (or one) */
+    if ((n >= 10 ? n / 10 : n) == 8) return "an"; /* eight..., eighty... */
+    return (n == 11 || n == 18) && digits % 3 == 2 ? "an" : "a"; /* eleven, eighteen (thousand...) */
+}
 /* from a public function: it names itself */
 #define corral__fail(s, logger, err) corral__fail_at((s), (logger), (err), __func__, CORRAL__NOH, NULL, NULL)
 extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;

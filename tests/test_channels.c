@@ -367,6 +367,112 @@ Test(channels, a_value_outside_the_context_is_refused)
     corral_sched_destroy(s);
 }
 
+/* a receive into a stack local and a send from one: each refused in words
+   of its own, saying where the value must be */
+#define LOCAL_FIELDS(F) F(corral_channel, ch) F(int, send) F(int, got)
+DECLARE_COROUTINE(local_user, LOCAL_FIELDS)
+DEFINE_COROUTINE(local_user)
+{
+    int local = 7;
+    CORRAL_BEGIN(co);
+    if (ctx->send) CORRAL_SEND(co, ctx->ch, &local);
+    else CORRAL_RECEIVE(co, ctx->ch, &local);
+    ctx->got = local;
+    CORRAL_END(co);
+}
+
+Test(channels, a_receive_into_or_a_send_from_a_stack_local_is_refused_in_words_of_its_own)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int));
+    const char *want[2] = {"corral_await in a step of 'local_user' (handle ",
+                           "): a value's place is outside the coroutine's context or the wrong size (the detail says "
+                           "which): "};
+    corral_handle r = local_user_start(s, (local_user_ctx){.ch = ch, .send = 0});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    const char *msg = corral_last_error_detail(s);
+    for (int k = 0; k < 2; k++) cr_assert(strstr(msg, want[k]) != NULL, "%s", msg);
+    cr_assert(strstr(msg, "the receive's destination is not inside the receiving coroutine's context: receive into a "
+                          "field (&ctx->v)") != NULL,
+              "%s", msg);
+    cr_assert(strstr(msg, "caller") == NULL, "no caller in a receive: %s", msg);
+    cr_assert(!corral_alive(s, r), "the malformed wait was refused: it went on and ended");
+    corral_handle w = local_user_start(s, (local_user_ctx){.ch = ch, .send = 1});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    msg = corral_last_error_detail(s);
+    for (int k = 0; k < 2; k++) cr_assert(strstr(msg, want[k]) != NULL, "%s", msg);
+    cr_assert(strstr(msg, "the send's value is not inside the sending coroutine's context: send from a field "
+                          "(&ctx->v)") != NULL,
+              "%s", msg);
+    cr_assert(!corral_alive(s, w));
+    cr_assert_eq(corral_channel_count(s, ch), 0, "nothing sent");
+    corral_sched_destroy(s);
+}
+
+/* a value of another size than the channel's: every call says both sizes */
+#define WIDE_FIELDS(F) F(corral_channel, ch) F(double, v)
+DECLARE_COROUTINE(wide_sender, WIDE_FIELDS)
+DEFINE_COROUTINE(wide_sender)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_SEND(co, ctx->ch, &ctx->v);
+    CORRAL_END(co);
+}
+
+Test(channels, a_value_of_another_size_is_refused_in_words_giving_both_sizes)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create(s, sizeof(int32_t));
+    const char *sizes = "): a value's size or a channel's capacity does not fit (the detail gives the sizes): "
+                        "an 8-byte value for a channel of 4-byte values";
+    double d = 1.0;
+    cr_assert(!corral_channel_try_send(s, ch, &d, sizeof d));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert(strstr(corral_last_error_detail(s), "corral_channel_try_send: a value's") != NULL, "%s",
+              corral_last_error_detail(s));
+    cr_assert(strstr(corral_last_error_detail(s), sizes + 3) != NULL, "%s", corral_last_error_detail(s));
+    cr_assert(!corral_channel_try_receive(s, ch, &d, sizeof d));
+    cr_assert(strstr(corral_last_error_detail(s), sizes + 3) != NULL, "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_channel_take(s, ch, &d, sizeof d), CORRAL_GOT_ERROR);
+    cr_assert(strstr(corral_last_error_detail(s), sizes + 3) != NULL, "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_channel_take(s, ch, NULL, sizeof(int32_t)), CORRAL_GOT_ERROR);
+    cr_assert(strstr(corral_last_error_detail(s), "does not fit (the detail gives the sizes): no place for the value "
+                                                  "(NULL)") != NULL,
+              "%s", corral_last_error_detail(s));
+    corral_handle h = wide_sender_start(s, (wide_sender_ctx){.ch = ch, .v = 2.0});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert(strstr(corral_last_error_detail(s), "corral_await in a step of 'wide_sender'") != NULL, "%s",
+              corral_last_error_detail(s));
+    cr_assert(strstr(corral_last_error_detail(s), sizes) != NULL, "the wait's words too: %s",
+              corral_last_error_detail(s));
+    cr_assert(!corral_alive(s, h));
+    cr_assert_eq(corral_channel_count(s, ch), 0, "nothing sent");
+    corral_sched_destroy(s);
+}
+
+Test(channels, a_capacity_or_a_value_size_past_channel_bytes_is_refused_in_words_of_its_own)
+{
+    corral_sched *s = csched(64);
+    corral_channel ch = corral_channel_create_ex(s, 8, 100);
+    cr_assert(!ch.index && !ch.gen);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_VALUE_SIZE);
+    cr_assert(strstr(corral_last_error_detail(s),
+                     "corral_channel_create_ex: a value's size or a channel's capacity does not fit (the detail "
+                     "gives the sizes): a capacity of 100 values of 8 bytes is more than desc.channel_bytes (64 "
+                     "bytes: 8 such values)") != NULL,
+              "%s", corral_last_error_detail(s));
+    ch = corral_channel_create(s, 80);
+    cr_assert(!ch.index && !ch.gen);
+    cr_assert(strstr(corral_last_error_detail(s), "gives the sizes): an 80-byte value: a channel's values are 1 to "
+                                                  "desc.channel_bytes (64) bytes") != NULL,
+              "%s", corral_last_error_detail(s));
+    ch = corral_channel_create(s, 0);
+    cr_assert(strstr(corral_last_error_detail(s), "gives the sizes): a 0-byte value: a channel's values are 1 to "
+                                                  "desc.channel_bytes (64) bytes") != NULL,
+              "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
 Test(channels, a_snapshot_rewinds_the_values_and_the_waiters)
 {
     corral_sched *s = csched(8);

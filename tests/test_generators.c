@@ -139,6 +139,8 @@ Test(generators, misuse_is_refused_and_a_generator_that_waits_is_not_ready_until
     cr_assert(!corral_resume(s, g), "a generator is not resumed into a lane");
     cr_assert(!corral_generator_next(s, g, &v, sizeof(char)));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    cr_assert(strstr(corral_last_error_detail(s), "a 1-byte destination for the 4-byte values of range") != NULL, "%s",
+              corral_last_error_detail(s));
     corral_handle t = start_tracer(s, 1, 0);
     cr_assert(!corral_generator_next(s, t, NULL, 0), "not a generator");
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_NOT_PAUSED);

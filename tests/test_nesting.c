@@ -270,13 +270,18 @@ Test(nesting, a_call_that_cannot_start_its_child_goes_on_with_outcome_none)
     corral_sched_destroy(s);
 }
 
-#define STRAY_FIELDS(F) F(int, rc)
+/* a call whose result goes outside the caller's context, or (narrow) into
+   a field of another size */
+#define STRAY_FIELDS(F) F(int, rc) F(int, narrow) F(short, small)
 DECLARE_COROUTINE(stray, STRAY_FIELDS)
 static int g_outside;
 DEFINE_COROUTINE(stray)
 {
     square_ctx sc = {.n = 2};
-    ctx->rc = corral_call(co, &square_type, &sc, sizeof sc, &g_outside, sizeof g_outside) ? 1 : 0;
+    ctx->rc = (ctx->narrow ? corral_call(co, &square_type, &sc, sizeof sc, &ctx->small, sizeof ctx->small)
+                           : corral_call(co, &square_type, &sc, sizeof sc, &g_outside, sizeof g_outside))
+                  ? 1
+                  : 0;
     return CORRAL_YIELD;
 }
 
@@ -286,6 +291,21 @@ Test(nesting, a_result_destination_outside_the_callers_context_is_refused)
     corral_handle h = stray_start(s, (stray_ctx){.rc = -1});
     cr_assert_eq(stray_ctx_of(s, h)->rc, 0);
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    cr_assert(strstr(corral_last_error_detail(s), "the result's destination is not inside the waiting coroutine's "
+                                                  "context: give a field (&ctx->v)") != NULL,
+              "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_live_count(s), 1, "no child was started");
+    corral_sched_destroy(s);
+}
+
+Test(nesting, a_result_destination_of_another_size_is_refused_giving_both_sizes)
+{
+    corral_sched *s = nsched(8);
+    corral_handle h = stray_start(s, (stray_ctx){.rc = -1, .narrow = 1});
+    cr_assert_eq(stray_ctx_of(s, h)->rc, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    cr_assert(strstr(corral_last_error_detail(s), "a 2-byte destination for the 4-byte result of square") != NULL,
+              "%s", corral_last_error_detail(s));
     cr_assert_eq(corral_live_count(s), 1, "no child was started");
     corral_sched_destroy(s);
 }

@@ -107,6 +107,22 @@ Test(phases, steps_see_fixed_dt_in_fixed_update_and_the_scaled_frame_dt_elsewher
     corral_sched_destroy(s);
 }
 
+/* a first step run between ticks (a start from game code) reads the last
+   tick's dt, as the scale then made it; 0 before the first tick */
+Test(phases, a_first_step_between_ticks_reads_the_previous_ticks_dt)
+{
+    corral_sched *s = phase_sched(CORRAL_ORDER_FIFO);
+    corral_handle h0 = dtseen_start(s, (dtseen_ctx){-1.0f, -1.0f, -1});
+    cr_assert_float_eq(dtseen_ctx_of(s, h0)->dt, 0.0f, 1e-9, "no tick yet");
+    corral_set_time_scale(s, 0.5f);
+    corral_tick(s, 0.1f);
+    corral_set_time_scale(s, 2.0f); /* takes effect at the next tick */
+    corral_handle h = dtseen_start(s, (dtseen_ctx){-1.0f, -1.0f, -1});
+    cr_assert_float_eq(dtseen_ctx_of(s, h)->dt, 0.05f, 1e-7, "the last tick's scaled dt");
+    cr_assert_float_eq(dtseen_ctx_of(s, h)->raw, 0.1f, 1e-7, "its unscaled dt");
+    corral_sched_destroy(s);
+}
+
 Test(phases, an_engine_can_drive_each_phase_itself)
 {
     corral_sched *s = phase_sched(CORRAL_ORDER_FIFO);

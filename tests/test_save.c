@@ -541,33 +541,84 @@ Test(save, a_build_without_a_saved_point_or_with_a_narrowed_field_refuses_naming
     corral_sched_destroy(a);
 }
 
-/* CORRAL_BEGIN_AT given another list than DEFINE_COROUTINE_AT: caught in debug builds */
+/* CORRAL_BEGIN_AT given another list than DEFINE_COROUTINE_AT: in debug
+   builds the first step ends it before its body runs, in words naming the
+   type and the first point that differs */
 #define SV_LIST_A(P) P(first) P(second)
 #define SV_LIST_B(P) P(second) P(first)
 #define SV_BAD_FIELDS(F) F(int32_t, n)
 DECLARE_COROUTINE(sv_bad, SV_BAD_FIELDS)
-DEFINE_COROUTINE_AT(sv_bad, SV_LIST_A)
+static int g_sv_bad_ends[CORRAL_END_COUNT], g_sv_bad_ran;
+static void sv_bad_end(sv_bad_ctx *ctx, corral_end_reason why)
+{
+    g_sv_bad_ran = ctx->n;
+    g_sv_bad_ends[why]++;
+}
+DEFINE_COROUTINE_CLEANUP_AT(sv_bad, sv_bad_end, SV_LIST_A)
 {
     CORRAL_BEGIN_AT(co, SV_LIST_B);
+    ctx->n++; /* the body ran */
     CORRAL_WAIT_FRAME_AT(co, first);
     CORRAL_WAIT_FRAME_AT(co, second);
     CORRAL_END(co);
 }
 
-Test(save, a_begin_with_another_list_of_points_is_caught_in_debug_builds)
+Test(save, a_begin_with_another_list_of_points_ends_the_coroutine_naming_its_type_in_debug_builds)
 {
+    memset(g_sv_bad_ends, 0, sizeof g_sv_bad_ends);
     log_capture cap = {0};
     corral_sched_desc d = one_class_desc(64, 16);
     d.validation = CORRAL_VALIDATION_REPORT;
     d.logger.fn = capture_log;
     d.logger.user_data = &cap;
     corral_sched *s = corral_sched_create(&d);
-    sv_bad_start(s, (sv_bad_ctx){0});
+    corral_handle h = sv_bad_start(s, (sv_bad_ctx){0});
 #ifndef NDEBUG
-    cr_assert_eq(cap.last, CORRAL_ERR_BAD_TYPE);
-    cr_assert(strstr(cap.message, "DEFINE_COROUTINE_AT") != NULL, "%s", cap.message);
+    cr_assert_eq(cap.last, CORRAL_ERR_BAD_POINT);
+    const char *msg = corral_last_error_detail(s); /* the logger's words, uncut */
+    cr_assert(strstr(msg, "CORRAL_BEGIN_AT in a step of 'sv_bad'") != NULL, "%s", msg);
+    cr_assert(strstr(msg,
+                     ": the body's resume points are wrong: it ends (the detail says how): type sv_bad: the body's "
+                     "CORRAL_BEGIN_AT list differs from its DEFINE_COROUTINE_AT list at point 1 ('second', the "
+                     "type's 'first')") != NULL,
+              "%s", msg);
+    cr_assert(strstr(msg, "vtable") == NULL, "the user wrote macros, not a vtable: %s", msg);
+    cr_assert_not(corral_alive(s, h), "it cannot run as written: it ended");
+    cr_assert_eq(g_sv_bad_ends[CORRAL_END_BAD_POINT], 1, "ended with CORRAL_END_BAD_POINT");
+    cr_assert_eq(g_sv_bad_ran, 0, "before its body ran");
+    corral_tick(s, 0.1f);
+    cr_assert_eq(cap.count, 1, "reported once");
 #else
     cr_assert_eq(cap.count, 0, "release builds do not check the list");
+    cr_assert(corral_alive(s, h));
+#endif
+    corral_sched_destroy(s);
+}
+
+/* a shorter list than the type's: the point the body's list lacks is '' */
+#define SV_LIST_C(P) P(first)
+DECLARE_COROUTINE(sv_short, SV_BAD_FIELDS)
+DEFINE_COROUTINE_AT(sv_short, SV_LIST_A)
+{
+    CORRAL_BEGIN_AT(co, SV_LIST_C);
+    CORRAL_WAIT_FRAME_AT(co, first);
+    CORRAL_WAIT_FRAME_AT(co, second);
+    CORRAL_END(co);
+}
+
+Test(save, a_begin_with_a_shorter_list_of_points_names_the_point_it_lacks)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.validation = CORRAL_VALIDATION_REPORT;
+    corral_sched *s = corral_sched_create(&d);
+    corral_handle h = sv_short_start(s, (sv_short_ctx){0});
+#ifndef NDEBUG
+    cr_assert_not(corral_alive(s, h));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_POINT);
+    const char *msg = corral_last_error_detail(s);
+    cr_assert(strstr(msg, "at point 2 ('', the type's 'second')") != NULL, "%s", msg);
+#else
+    cr_assert(corral_alive(s, h));
 #endif
     corral_sched_destroy(s);
 }

@@ -507,13 +507,16 @@ Test(scenarios, a_join_takes_the_result_of_a_coroutine_it_did_not_start_when_it_
     corral_sched_destroy(s);
 }
 
-/* a join whose place is the wrong size */
-#define MISJOIN_FIELDS(F) F(corral_handle, miner) F(short, small)
+/* a join whose place is the wrong size, or (local) a local of its step */
+#define MISJOIN_FIELDS(F) F(corral_handle, miner) F(short, small) F(int, local)
 DECLARE_COROUTINE(misjoin, MISJOIN_FIELDS)
 DEFINE_COROUTINE(misjoin)
 {
+    int local = 0;
     CORRAL_BEGIN(co);
-    CORRAL_AWAIT(co, corral_wait_join_result(ctx->miner, &ctx->small, sizeof ctx->small));
+    if (ctx->local) CORRAL_AWAIT(co, corral_wait_join_result(ctx->miner, &local, sizeof local));
+    else CORRAL_AWAIT(co, corral_wait_join_result(ctx->miner, &ctx->small, sizeof ctx->small));
+    ctx->local = local;
     CORRAL_END(co);
 }
 
@@ -523,6 +526,21 @@ Test(scenarios, a_join_result_place_of_the_wrong_size_is_refused)
     corral_handle m = miner_start(s, (miner_ctx){.frames = 5});
     misjoin_start(s, (misjoin_ctx){.miner = m});
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    cr_assert(strstr(corral_last_error_detail(s), "a 2-byte destination for the 4-byte result of miner") != NULL,
+              "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(scenarios, a_join_result_place_outside_the_context_is_refused_in_words_of_its_own)
+{
+    corral_sched *s = ssched(32);
+    corral_handle m = miner_start(s, (miner_ctx){.frames = 5});
+    misjoin_start(s, (misjoin_ctx){.miner = m, .local = 1});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DEST);
+    cr_assert(strstr(corral_last_error_detail(s), "the join's destination is not inside the joining coroutine's "
+                                                  "context: join into a field (&ctx->v)") != NULL,
+              "%s", corral_last_error_detail(s));
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }

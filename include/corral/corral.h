@@ -383,9 +383,12 @@ struct corral__opened { char n[1]; };
    inside a switch of the user's own took its case). Ends the coroutine
    with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
 CORRAL_API corral_result corral_point_lost(corral_co *co);
-/* Whether names[0 .. count) are the named points of co's type, in order;
-   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
-   coroutine's first step in debug builds. */
+/* Whether names[0 .. count) are the named points of co's type, in order.
+   When not, it is reported as CORRAL_ERR_BAD_POINT naming the type and the
+   first point that differs, and co (its step running) ends with
+   CORRAL_END_BAD_POINT. CORRAL_BEGIN_AT calls it at a coroutine's first
+   step in debug builds and returns CORRAL_STOP on false: the body does not
+   run. */
 CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 #define CORRAL_BEGIN(co)                                                                   \
     CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 0),                                       \
@@ -401,9 +404,10 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
 #define CORRAL__CHECK_POINTS(co, POINTS)                                          \
     do {                                                                          \
         static const char *const corral__pt_names_[] = {POINTS(CORRAL__GEN_POINT_NAME)}; \
-        if ((co)->resume == 0)                                                    \
-            corral_points_check((co), corral__pt_names_,                         \
-                                 (uint32_t)(sizeof corral__pt_names_ / sizeof *corral__pt_names_)); \
+        if ((co)->resume == 0 &&                                                  \
+            !corral_points_check((co), corral__pt_names_,                        \
+                                 (uint32_t)(sizeof corral__pt_names_ / sizeof *corral__pt_names_))) \
+            return CORRAL_STOP;                                                   \
     } while (0)
 #endif
 #define CORRAL_BEGIN_AT(co, POINTS)                                   \
@@ -445,10 +449,15 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
    (struct NAME_points, corral_gen.h), held in an enum so that a name not
    on the list is one error, "no member named 'pt' in struct NAME_points";
    kept XOR CORRAL__POINT_MASK, so the 0 a compiler gives the enum after
-   that error is no case CORRAL_BEGIN_AT's 0 would clash with */
+   that error is no case CORRAL_BEGIN_AT's 0 would clash with; and a label
+   (a function's labels are one per name) so that two waits at one point
+   are first "duplicate label 'corral__point_pt_is_waited_at_twice'"
+   (gcc; clang: "redefinition of label"), then "duplicate case value" */
 #define CORRAL__YIELD_NAMED(co, started, pt)                                                    \
     do {                                                                                        \
         CORRAL__CHECK_NAMED;                                                                    \
+        goto corral__point_##pt##_is_waited_at_twice;                                          \
+        corral__point_##pt##_is_waited_at_twice:;                                              \
         enum {                                                                                  \
             corral__point_ = (sizeof(corral__points->pt) - sizeof(corral__points->corral__start_)) \
                              ^ CORRAL__POINT_MASK                                               \
@@ -652,7 +661,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(STALE_FUTURE, "the future handle is zero, forged or released")                    \
     X(FUTURE_DONE, "the future is already completed")                                   \
     X(BAD_PHASE, "the phase is not one of corral_phase")                                 \
-    X(BAD_DEST, "the result's destination is not inside the caller's context")          \
+    X(BAD_DEST, "a value's place is outside the coroutine's context or the wrong size (the detail says which)") \
     X(GROUP_POOL_EXHAUSTED, "no free group node for the owner/tags (raise desc.max_group_nodes)") \
     X(NOT_PAUSED, "the coroutine is not paused")                                        \
     X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")           \
@@ -671,8 +680,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(ALREADY_RUNNING, "an instance of its owner and tag runs already (CORRAL_SINGLE_REFUSE)") \
     X(STALE_CHANNEL, "the channel, semaphore or wait group handle is zero, forged or destroyed") \
     X(CHANNEL_POOL_EXHAUSTED, "no free channel, semaphore or wait group (raise desc.max_channels / max_semaphores / max_waitgroups)") \
-    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a capacity past desc.channel_bytes") \
-    X(BAD_POINT, "the coroutine resumed at a point its body's switch has no case for: a wait inside a switch of your own? (use if/else there)") \
+    X(BAD_VALUE_SIZE, "a value's size or a channel's capacity does not fit (the detail gives the sizes)") \
+    X(BAD_POINT, "the body's resume points are wrong: it ends (the detail says how)") \
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
     X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \

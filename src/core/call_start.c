@@ -7,6 +7,8 @@
 */
 #include "../corral_internal.h"
 
+#include <stdio.h>
+
 /* Where a child's result goes: *off, its offset in the caller's slot (NIL:
    nowhere), or false with BAD_DEST set (not the type's result size, or not
    inside the caller's context). */
@@ -15,10 +17,20 @@ bool corral__dest_of(const char *call, corral_sched *s, corral_co *co, const cor
 {
     const corral__type_entry *pte = &corral__types(s)[co->type];
     *off = CORRAL__NIL;
-    CORRAL__REQUIRE_AT(s, !vt || dest_size == vt->result_size, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, "its size is not the type's result size", false);
+    if (vt && dest_size != vt->result_size) {
+        char why[128];
+        snprintf(why, sizeof why, "%s %lu-byte destination for the %u-byte result of %s", corral__a(dest_size),
+                 (unsigned long)dest_size, vt->result_size, vt->name ? vt->name : "?");
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, why);
+        return false;
+    }
     if (dest_size) {
         uintptr_t d = (uintptr_t)dest, lo = (uintptr_t)CORRAL__AT(co, pte->ctx_off);
-        CORRAL__REQUIRE_AT(s, dest && d >= lo && d + dest_size <= lo + pte->ctx_size, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, NULL, false);
+        CORRAL__REQUIRE_AT(s, dest && d >= lo && d + dest_size <= lo + pte->ctx_size, CORRAL_ERR_BAD_DEST, call,
+                           CORRAL__NOH, co,
+                           "the result's destination is not inside the waiting coroutine's context: give a field "
+                           "(&ctx->v)",
+                           false);
         *off = (uint32_t)(d - (uintptr_t)co);
     }
     return true;

@@ -85,11 +85,22 @@ static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, 
     if (w->user) { /* where its result goes: in the joiner's context, the target's result's size */
         const corral__type_entry *te = &corral__types(s)[co->type];
         const uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
-        CORRAL__REQUIRE_AT(s, d >= lo && d + w->count <= lo + te->ctx_size &&
-                                  w->count == corral__types(s)[target->type].vt->result_size && w->count > 0,
-                           CORRAL_ERR_BAD_DEST, call, w->co, co,
-                           "the result's place must lie in the joiner's context and be the size of the joined "
-                           "type's result", -1);
+        CORRAL__REQUIRE_AT(s, d >= lo && d + w->count <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call, w->co, co,
+                           "the join's destination is not inside the joining coroutine's context: join into a field "
+                           "(&ctx->v)",
+                           -1);
+        const corral_type *tvt = corral__types(s)[target->type].vt;
+        if (w->count != tvt->result_size || w->count == 0) {
+            char why[128];
+            if (tvt->result_size)
+                snprintf(why, sizeof why, "%s %u-byte destination for the %u-byte result of %s", corral__a(w->count),
+                         w->count, tvt->result_size, tvt->name ? tvt->name : "?");
+            else
+                snprintf(why, sizeof why, "%s has no result: join it with corral_wait_join",
+                         tvt->name ? tvt->name : "?");
+            corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, w->co, co, why);
+            return -1;
+        }
     }
     if (target == co) { /* waiting for itself would never end */
         corral__fail_at(s, NULL, CORRAL_ERR_CYCLIC_WAIT, call, w->co, co, "it joins itself");

@@ -248,8 +248,17 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
     CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (m->hold & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
                        call, h, NULL, "not a generator (corral_generator_start), or its step is running",
                        CORRAL_GOT_ERROR);
-    CORRAL__REQUIRE_AT(s, (out || !out_size) && out_size == te->vt->result_size, CORRAL_ERR_BAD_DEST, call, h, NULL,
-                       "its size is not the type's result size", CORRAL_GOT_ERROR);
+    if (!(out || !out_size) || out_size != te->vt->result_size) {
+        char why[128];
+        const char *name = te->vt->name ? te->vt->name : "?";
+        if (out)
+            snprintf(why, sizeof why, "%s %lu-byte destination for the %u-byte values of %s", corral__a(out_size),
+                     (unsigned long)out_size, te->vt->result_size, name);
+        else
+            snprintf(why, sizeof why, "no destination (NULL) for the %u-byte values of %s", te->vt->result_size, name);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, h, NULL, why);
+        return CORRAL_GOT_ERROR;
+    }
     const corral_got got = corral__gen_ready(m) ? corral__gen_step(s, co, m) : CORRAL_GOT_NOT_YET;
     if (got == CORRAL_GOT_NOT_YET) s->last_error = CORRAL_ERR_NOT_READY;
     if (got == CORRAL_GOT_VALUE && out_size)

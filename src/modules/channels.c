@@ -36,16 +36,42 @@ static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
     return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.ring_bytes);
 }
 
+/* A value at v (NULL: none) of `size` bytes for channel c, or false with
+   BAD_VALUE_SIZE set, the detail giving both sizes. */
+static bool corral__value_fits(const char *call, corral_sched *s, const corral_co *self, const corral__channel *c,
+                               const void *v, size_t size)
+{
+    if (CORRAL__LIKELY(v && size == c->size)) return true;
+    char why[96];
+    if (!v) snprintf(why, sizeof why, "no place for the value (NULL)");
+    else
+        snprintf(why, sizeof why, "%s %lu-byte value for a channel of %u-byte values", corral__a(size),
+                 (unsigned long)size, c->size);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, self, why);
+    return false;
+}
+
 static corral_channel corral__chan_create(const char *call, corral_sched *s, uint32_t size, uint32_t cap)
 {
     corral_channel none = {0, 0};
     if (!corral__check_in(s, call)) return none;
     corral__channels_use();
-    CORRAL__REQUIRE_AT(s, size > 0 && size <= s->chans.channel_bytes, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH,
-                       NULL, NULL, none);
-    if (cap == UINT32_MAX) cap = (uint32_t)(s->chans.channel_bytes / size);
-    CORRAL__REQUIRE_AT(s, cap <= s->chans.channel_bytes / size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, NULL,
-                       "capacity * value size is more than desc.channel_bytes", none);
+    const uint32_t room = s->chans.channel_bytes;
+    char why[128];
+    if (size == 0 || size > room) {
+        snprintf(why, sizeof why, "%s %u-byte value: a channel's values are 1 to desc.channel_bytes (%u) bytes",
+                 corral__a(size), size, room);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, NULL, why);
+        return none;
+    }
+    if (cap == UINT32_MAX) cap = room / size;
+    if (cap > room / size) {
+        snprintf(why, sizeof why,
+                 "a capacity of %u values of %u bytes is more than desc.channel_bytes (%u bytes: %u such values)",
+                 cap, size, room, room / size);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, NULL, why);
+        return none;
+    }
     uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_CHANNEL, &gen);
     CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, none);
     corral__channel *c = &corral__channels(s)[i];
@@ -162,7 +188,7 @@ bool corral_channel_try_send(corral_sched *s, corral_channel ch, const void *v, 
     if (!corral__check(s)) return false;
     corral__channel *c = corral__chan_get(s, ch);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, v && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    if (!corral__value_fits(__func__, s, NULL, c, v, size)) return false;
     CORRAL__REQUIRE(s, !c->closed, CORRAL_ERR_CHANNEL_CLOSED, false);
     return corral__chan_put(s, c, v);
 }
@@ -172,7 +198,7 @@ bool corral_channel_try_receive(corral_sched *s, corral_channel ch, void *out, s
     if (!corral__check(s)) return false;
     corral__channel *c = corral__chan_get(s, ch);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, out && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    if (!corral__value_fits(__func__, s, NULL, c, out, size)) return false;
     return corral__chan_take(s, c, out);
 }
 
@@ -185,7 +211,7 @@ corral_got corral_channel_take(corral_sched *s, corral_channel ch, void *out, si
         corral__fail(s, NULL, CORRAL_ERR_STALE_CHANNEL);
         return gone ? CORRAL_GOT_CLOSED : CORRAL_GOT_ERROR;
     }
-    CORRAL__REQUIRE(s, out && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, CORRAL_GOT_ERROR);
+    if (!corral__value_fits(__func__, s, NULL, c, out, size)) return CORRAL_GOT_ERROR;
     if (corral__chan_take(s, c, out)) return CORRAL_GOT_VALUE;
     return c->closed ? CORRAL_GOT_CLOSED : CORRAL_GOT_NOT_YET;
 }
@@ -393,10 +419,17 @@ static int corral__chan_usable(const char *call, corral_sched *s, corral_co *co,
     if (!c) return corral__gone(call, s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
     uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
-    CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
-    CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + c->size <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
-                       CORRAL__NOH, co, "the value must lie in the waiting coroutine's context", -1);
-    return 0;
+    const bool send = w->kind == CORRAL_WAIT_SEND;
+    /* the place is where the value waits (read or written when the channel
+       is ready, steps later): the coroutine's context, kept by a save */
+    CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + w->count <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
+                       CORRAL__NOH, co,
+                       send ? "the send's value is not inside the sending coroutine's context: send from a field "
+                              "(&ctx->v)"
+                            : "the receive's destination is not inside the receiving coroutine's context: receive "
+                              "into a field (&ctx->v)",
+                       -1);
+    return corral__value_fits(call, s, co, c, w->user, w->count) ? 0 : -1;
 }
 
 static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
