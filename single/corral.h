@@ -94,7 +94,7 @@
         corral_call, corral_call_outcome, corral_call_unless, corral_race_begin,
         corral_sync_begin, corral_arm, corral_arms_start, corral_race_winner,
         corral_generator_start, corral_generator_start_ex, corral_generator_next,
-        corral_generator_take, corral_generator_pull, corral_wait_pull
+        corral_generator_take, corral_generator_pull, corral_wait_pull, corral_generator_give
     groups and pause
         corral_stop_owner, corral_pause_owner, corral_resume_owner, corral_stop_tags,
         corral_pause_tags, corral_resume_tags, corral_request_stop,
@@ -113,7 +113,8 @@
         corral_future_post, corral_signal_post
     profiling
         corral_type_count, corral_class_count, corral_stats_type, corral_stats_type_of,
-        corral_stats_class, corral_stats_arena, corral_stats_pools, corral_history,
+        corral_stats_class, corral_stats_arena, corral_stats_pools, corral_stats_generators,
+        corral_history,
         corral_next_co, corral_co_info_of, corral_co_state_str, corral_wait_kind_str,
         corral_print_co, corral_field_text, corral_dump, corral_print_chain,
         corral_report_json, corral_trace_json, corral_history_svg, corral_budget_desc,
@@ -515,9 +516,12 @@ struct corral__opened { char n[1]; };
    inside a switch of the user's own took its case). Ends the coroutine
    with CORRAL_END_BAD_POINT and the error CORRAL_ERR_BAD_POINT. */
 CORRAL_API corral_result corral_point_lost(corral_co *co);
-/* Whether names[0 .. count) are the named points of co's type, in order;
-   reported as CORRAL_ERR_BAD_TYPE when not. CORRAL_BEGIN_AT calls it at a
-   coroutine's first step in debug builds. */
+/* Whether names[0 .. count) are the named points of co's type, in order.
+   When not, it is reported as CORRAL_ERR_BAD_POINT naming the type and the
+   first point that differs, and co (its step running) ends with
+   CORRAL_END_BAD_POINT. CORRAL_BEGIN_AT calls it at a coroutine's first
+   step in debug builds and returns CORRAL_STOP on false: the body does not
+   run. */
 CORRAL_API bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count);
 #define CORRAL_BEGIN(co)                                                                   \
     CORRAL__STATIC_ASSERT(CORRAL__NAMED_BODY(co, 0),                                       \
@@ -533,9 +537,10 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
 #define CORRAL__CHECK_POINTS(co, POINTS)                                          \
     do {                                                                          \
         static const char *const corral__pt_names_[] = {POINTS(CORRAL__GEN_POINT_NAME)}; \
-        if ((co)->resume == 0)                                                    \
-            corral_points_check((co), corral__pt_names_,                         \
-                                 (uint32_t)(sizeof corral__pt_names_ / sizeof *corral__pt_names_)); \
+        if ((co)->resume == 0 &&                                                  \
+            !corral_points_check((co), corral__pt_names_,                        \
+                                 (uint32_t)(sizeof corral__pt_names_ / sizeof *corral__pt_names_))) \
+            return CORRAL_STOP;                                                   \
     } while (0)
 #endif
 #define CORRAL_BEGIN_AT(co, POINTS)                                   \
@@ -577,10 +582,15 @@ CORRAL_API bool corral_points_check(const corral_co *co, const char *const *name
    (struct NAME_points, corral_gen.h), held in an enum so that a name not
    on the list is one error, "no member named 'pt' in struct NAME_points";
    kept XOR CORRAL__POINT_MASK, so the 0 a compiler gives the enum after
-   that error is no case CORRAL_BEGIN_AT's 0 would clash with */
+   that error is no case CORRAL_BEGIN_AT's 0 would clash with; and a label
+   (a function's labels are one per name) so that two waits at one point
+   are first "duplicate label 'corral__point_pt_is_waited_at_twice'"
+   (gcc; clang: "redefinition of label"), then "duplicate case value" */
 #define CORRAL__YIELD_NAMED(co, started, pt)                                                    \
     do {                                                                                        \
         CORRAL__CHECK_NAMED;                                                                    \
+        goto corral__point_##pt##_is_waited_at_twice;                                          \
+        corral__point_##pt##_is_waited_at_twice:;                                              \
         enum {                                                                                  \
             corral__point_ = (sizeof(corral__points->pt) - sizeof(corral__points->corral__start_)) \
                              ^ CORRAL__POINT_MASK                                               \
@@ -784,7 +794,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(STALE_FUTURE, "the future handle is zero, forged or released")                    \
     X(FUTURE_DONE, "the future is already completed")                                   \
     X(BAD_PHASE, "the phase is not one of corral_phase")                                 \
-    X(BAD_DEST, "the result's destination is not inside the caller's context")          \
+    X(BAD_DEST, "a value's place is outside the coroutine's context or the wrong size (the detail says which)") \
     X(GROUP_POOL_EXHAUSTED, "no free group node for the owner/tags (raise desc.max_group_nodes)") \
     X(NOT_PAUSED, "the coroutine is not paused")                                        \
     X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")           \
@@ -803,8 +813,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(ALREADY_RUNNING, "an instance of its owner and tag runs already (CORRAL_SINGLE_REFUSE)") \
     X(STALE_CHANNEL, "the channel, semaphore or wait group handle is zero, forged or destroyed") \
     X(CHANNEL_POOL_EXHAUSTED, "no free channel, semaphore or wait group (raise desc.max_channels / max_semaphores / max_waitgroups)") \
-    X(BAD_VALUE_SIZE, "the value's size is not the channel's, or a capacity past desc.channel_bytes") \
-    X(BAD_POINT, "the coroutine resumed at a point its body's switch has no case for: a wait inside a switch of your own? (use if/else there)") \
+    X(BAD_VALUE_SIZE, "a value's size or a channel's capacity does not fit (the detail gives the sizes)") \
+    X(BAD_POINT, "the body's resume points are wrong: it ends (the detail says how)") \
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
     X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \
@@ -1681,6 +1691,13 @@ CORRAL_API corral_handle corral_generator_start(corral_sched *sched, const corra
    opts->single must be zero: CORRAL_ERR_BAD_START). */
 CORRAL_API corral_handle corral_generator_start_ex(corral_sched *sched, const corral_type *type, const void *ctx,
                                                    size_t ctx_size, const corral_start_desc *opts);
+/* Hands generator h to coroutine owner, which it then ends with, or with
+   the zero handle to the game (API.md "Generators", "Whose it is"). False,
+   nothing changed: a stale h or owner (STALE_HANDLE ...), h not a
+   generator or its step running (NOT_PAUSED), owner h itself or a
+   coroutine h owns, directly or through others (CYCLIC_WAIT), no wait node
+   or side record for the tie. */
+CORRAL_API bool corral_generator_give(corral_sched *sched, corral_handle h, corral_handle owner);
 CORRAL_API bool corral_generator_next(corral_sched *sched, corral_handle h, void *out, size_t out_size);
 /* A pull in one answer: VALUE (in *out), NOT_YET (it waits), CLOSED (it
    finished now), STOPPED (it ended otherwise now), ERROR (a bad or stale
@@ -1693,7 +1710,8 @@ CORRAL_API corral_got corral_generator_take(corral_sched *sched, corral_handle h
 CORRAL_API bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size);
 /* A wait until generator h can be pulled (its wait is over) or has ended:
    alone or a member of an any or all, beside a timeout or
-   corral_wait_stop(); then corral_generator_take takes the value. */
+   corral_wait_stop(); then corral_generator_take takes the value. A
+   generator gone already: over at once, corral_wait_got ERROR. */
 CORRAL_API corral_wait corral_wait_pull(corral_handle h);
 
 /* ---------------------------------------------------------------- GROUPS AND PAUSE */
@@ -1967,6 +1985,15 @@ typedef struct corral_pool_stats {
     uint64_t side_failures;
 } corral_pool_stats;
 
+/* The generators alive now, by whom they belong to (API.md,
+   "Generators"): a held generator nobody pulls is counted here until it
+   ends, is stopped or the scheduler goes. */
+typedef struct corral_generator_stats {
+    uint32_t live;  /* generators alive (held between pulls, or stepping) */
+    uint32_t owned; /* of them, started in a step: each ends with its coroutine */
+    uint32_t game;  /* of them, started from plain code: the game's (live - owned) */
+} corral_generator_stats;
+
 /* One frame of history (desc.history_frames), written when corral_tick
    ends (or, for engines driving phases, at the next corral_frame_begin). */
 #define CORRAL_HISTORY_TYPES 16 /* live counts kept for the first 16 types */
@@ -1994,6 +2021,7 @@ CORRAL_API bool corral_stats_type_of(const corral_sched *sched, const corral_typ
 CORRAL_API bool corral_stats_class(const corral_sched *sched, uint32_t i, corral_class_stats *out);
 CORRAL_API bool corral_stats_arena(const corral_sched *sched, corral_arena_stats *out);
 CORRAL_API bool corral_stats_pools(const corral_sched *sched, corral_pool_stats *out);
+CORRAL_API bool corral_stats_generators(const corral_sched *sched, corral_generator_stats *out);
 
 /* Copy up to `max` frames of history, oldest first; returns how many. */
 CORRAL_API uint32_t corral_history(const corral_sched *sched, corral_frame_sample *out, uint32_t max);
@@ -2781,6 +2809,7 @@ uint64_t corral__monotonic_ns(void *user)
 #ifndef CORRAL_INTERNAL_H
 #define CORRAL_INTERNAL_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -2964,6 +2993,11 @@ static inline bool corral__timer_node(const corral__node *n)
 #define CORRAL__GOT_NOTHING 0x10u /* a pull gave nothing: a stop request ended its wait */
 #define CORRAL__GOT_STOPPED 0x20u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
 #define CORRAL__GOT_ERROR 0x30u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
+/* the generator a CORRAL_PULL waited for ended meanwhile (calls.c), told
+   in words no other wait leaves, so that only the pull that waited takes
+   them for its answer (corral_generator_pull makes them CLOSED, STOPPED) */
+#define CORRAL__GOT_PULL_FINISHED (CORRAL__WAIT_CLOSED | CORRAL__GOT_NOTHING)
+#define CORRAL__GOT_PULL_STOPPED CORRAL__GOT_STOPPED
 /* per slot: what every coroutine has (16 bytes) */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
@@ -2979,6 +3013,20 @@ typedef struct corral__meta {
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+/* the longest group chain a coroutine has (corral__side.groups): its
+   owner's node and one per tag (the group nodes), a stop request's
+   deadline and a generator's tie to its owner */
+#define CORRAL__GROUP_NODES_MAX (1u + 32u)
+#define CORRAL__GROUP_CHAIN_MAX (CORRAL__GROUP_NODES_MAX + 1u + 1u)
+#define CORRAL__END_MASK 0x0Fu /* stop_why's bits that hold a STOPPING coroutine's end reason */
+/* the end reason a STOPPING coroutine ends with (its stop_why's own bits;
+   the answer bits of a wait or pull are not part of it) */
+static inline corral_end_reason corral__stopping_why(const corral__meta *m)
+{
+    const uint32_t why = m->stop_why & CORRAL__END_MASK;
+    assert(why < CORRAL_END_COUNT && "corral: a stopping coroutine's end reason is out of range");
+    return why < CORRAL_END_COUNT ? (corral_end_reason)why : CORRAL_END_STOPPED;
+}
 
 /* A side record (arena.c): the links few coroutines have -- a call's
    caller, child and result, the joiners waiting for it, its group
@@ -3605,6 +3653,16 @@ static inline corral__counter *corral__counters(const corral_sched *s)
 void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
                      const char *call, corral_handle h, const corral_co *self, const char *detail);
 #define CORRAL__NOH ((corral_handle){0, 0})
+/* the article a detail puts before the number n said aloud: "an 8-byte
+   value", "an 11-byte value", "a 4-byte value" */
+static inline const char *corral__a(uint64_t n)
+{
+    unsigned digits = 1;
+    while (n >= 100) n /= 10, digits++;
+    if (n >= 10) digits++;                  /* n: the leading two digits (or one) */
+    if ((n >= 10 ? n / 10 : n) == 8) return "an"; /* eight..., eighty... */
+    return (n == 11 || n == 18) && digits % 3 == 2 ? "an" : "a"; /* eleven, eighteen (thousand...) */
+}
 /* from a public function: it names itself */
 #define corral__fail(s, logger, err) corral__fail_at((s), (logger), (err), __func__, CORRAL__NOH, NULL, NULL)
 extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
@@ -3907,6 +3965,9 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
 void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by);
 typedef struct corral__pulls_part {
     void (*ready)(corral_sched *s, corral_co *gen);
+    /* tie i is on the joiners list of owner, which ends (why): end its
+       generator, the ties of that one's generators moved to the list's end */
+    void (*owned)(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why);
 } corral__pulls_part;
 void corral__pulls_use(void);
 static inline void corral__entry_spent(corral_co *co)
@@ -4807,7 +4868,10 @@ static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *c
     }
     te->live--;
     if (why == CORRAL_END_STOPPED) te->stopped++;
-    else if (why >= CORRAL__END_FIRST_COUNTED) corral__ends(s, co->type)[why - CORRAL__END_FIRST_COUNTED]++;
+    else if (why >= CORRAL__END_FIRST_COUNTED) {
+        assert(why < CORRAL_END_COUNT && "corral: an end reason out of range");
+        if (why < CORRAL_END_COUNT) corral__ends(s, co->type)[why - CORRAL__END_FIRST_COUNTED]++;
+    }
     if (!plain && te->budget) c->reserved++;
     s->arena.live--;
     s->arena.slot_bytes -= c->slot_size;
@@ -4877,7 +4941,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
 /* a coroutine marked STOPPING ends with the reason stored for it */
 static inline corral_end_reason corral__stop_reason(corral__meta *m)
 {
-    corral_end_reason why = (corral_end_reason)(m->stop_why & ~CORRAL__STOP_REQUESTED);
+    corral_end_reason why = corral__stopping_why(m);
     m->stop_why = CORRAL_END_STOPPED;
     return why;
 }
@@ -5533,6 +5597,8 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
     with the same parts.
 */
 
+#include <stdio.h>
+
 /* Where a child's result goes: *off, its offset in the caller's slot (NIL:
    nowhere), or false with BAD_DEST set (not the type's result size, or not
    inside the caller's context). */
@@ -5541,10 +5607,20 @@ bool corral__dest_of(const char *call, corral_sched *s, corral_co *co, const cor
 {
     const corral__type_entry *pte = &corral__types(s)[co->type];
     *off = CORRAL__NIL;
-    CORRAL__REQUIRE_AT(s, !vt || dest_size == vt->result_size, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, "its size is not the type's result size", false);
+    if (vt && dest_size != vt->result_size) {
+        char why[128];
+        snprintf(why, sizeof why, "%s %lu-byte destination for the %u-byte result of %s", corral__a(dest_size),
+                 (unsigned long)dest_size, vt->result_size, vt->name ? vt->name : "?");
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, why);
+        return false;
+    }
     if (dest_size) {
         uintptr_t d = (uintptr_t)dest, lo = (uintptr_t)CORRAL__AT(co, pte->ctx_off);
-        CORRAL__REQUIRE_AT(s, dest && d >= lo && d + dest_size <= lo + pte->ctx_size, CORRAL_ERR_BAD_DEST, call, CORRAL__NOH, co, NULL, false);
+        CORRAL__REQUIRE_AT(s, dest && d >= lo && d + dest_size <= lo + pte->ctx_size, CORRAL_ERR_BAD_DEST, call,
+                           CORRAL__NOH, co,
+                           "the result's destination is not inside the waiting coroutine's context: give a field "
+                           "(&ctx->v)",
+                           false);
         *off = (uint32_t)(d - (uintptr_t)co);
     }
     return true;
@@ -5738,11 +5814,22 @@ static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, 
     if (w->user) { /* where its result goes: in the joiner's context, the target's result's size */
         const corral__type_entry *te = &corral__types(s)[co->type];
         const uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
-        CORRAL__REQUIRE_AT(s, d >= lo && d + w->count <= lo + te->ctx_size &&
-                                  w->count == corral__types(s)[target->type].vt->result_size && w->count > 0,
-                           CORRAL_ERR_BAD_DEST, call, w->co, co,
-                           "the result's place must lie in the joiner's context and be the size of the joined "
-                           "type's result", -1);
+        CORRAL__REQUIRE_AT(s, d >= lo && d + w->count <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call, w->co, co,
+                           "the join's destination is not inside the joining coroutine's context: join into a field "
+                           "(&ctx->v)",
+                           -1);
+        const corral_type *tvt = corral__types(s)[target->type].vt;
+        if (w->count != tvt->result_size || w->count == 0) {
+            char why[128];
+            if (tvt->result_size)
+                snprintf(why, sizeof why, "%s %u-byte destination for the %u-byte result of %s", corral__a(w->count),
+                         w->count, tvt->result_size, tvt->name ? tvt->name : "?");
+            else
+                snprintf(why, sizeof why, "%s has no result: join it with corral_wait_join",
+                         tvt->name ? tvt->name : "?");
+            corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, w->co, co, why);
+            return -1;
+        }
     }
     if (target == co) { /* waiting for itself would never end */
         corral__fail_at(s, NULL, CORRAL_ERR_CYCLIC_WAIT, call, w->co, co, "it joins itself");
@@ -5834,7 +5921,8 @@ static const corral__wait_part corral__join_part = {
 /* its joiners' waits are over; those that asked get its result when it
    finished (where their context has room for it: a loaded place is
    checked here); its pullers are told how it ended (corral_wait_got); the
-   generators that belong to it end (PARENT_STOPPED, as an awaited child) */
+   generators that belong to it end (PARENT_STOPPED, as an awaited child:
+   pulls.c's, one after the other) */
 static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__type_entry *te, corral_end_reason why)
 {
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side];
@@ -5843,17 +5931,14 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
     while (sd->joiners_head != CORRAL__NIL) {
         uint32_t i = sd->joiners_head;
         corral__node *n = &corral__nodes(s)[i];
-        if (n->kind == CORRAL__NODE_OWNED) { /* its generator's chain frees the node */
-            corral_co *gen = CORRAL__CO(s, n->co);
-            corral__list_unlink(s, l, i);
-            n->attached = 0;
-            if (corral__state_alive(gen->state)) /* not one ending already (a loaded tie that loops back) */
-                corral__stop_co(s, gen, why == CORRAL_END_DESTROYED ? CORRAL_END_DESTROYED : CORRAL_END_PARENT_STOPPED);
+        if (n->kind == CORRAL__NODE_OWNED) { /* a generator it owns (pulls.c's, as a tie is) */
+            ((const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS))->owned(s, co, i, why);
             continue;
         }
-        if (n->kind == CORRAL_WAIT_PULL)
+        if (n->kind == CORRAL_WAIT_PULL) /* n->list: a CORRAL_PULL's own wait (pulls.c) */
             corral__meta_of(s, CORRAL__CO(s, n->co))->stop_why |=
-                (uint8_t)(CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
+                (uint8_t)(n->list ? (why == CORRAL_END_FINISHED ? CORRAL__GOT_PULL_FINISHED : CORRAL__GOT_PULL_STOPPED)
+                                  : CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
         if (n->u.t.seq != CORRAL__NIL && why == CORRAL_END_FINISHED && size) {
             corral_co *j = CORRAL__CO(s, n->co);
             if (corral__ctx_holds(&corral__types(s)[j->type], n->u.t.seq, size))
@@ -6605,10 +6690,13 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
                 corral__request_fire(s, corral__co_of_global(s, N[i].u.t.target));
             else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && m->mode == CORRAL__MODE_ONE)) &&
                      N[i].attached == 1)
-                stop = i; /* a stop wait; or a pull (CORRAL_PULL), which then gives nothing */
+                stop = i; /* a stop wait; or a pull waited on alone, which then gives nothing */
         }
         if (stop != CORRAL__NIL) { /* what lies below it ends with the wait, or has its own request */
-            if (N[stop].kind == CORRAL_WAIT_PULL) corral__detach(s, stop); /* off its generator's list */
+            if (N[stop].kind == CORRAL_WAIT_PULL) {
+                corral__detach(s, stop);          /* off its generator's list */
+                m->stop_why |= CORRAL__GOT_NOTHING; /* corral_wait_got: NOT_YET */
+            }
             corral__fire(s, stop);
             return;
         }
@@ -7200,7 +7288,8 @@ bool corral_paused(const corral_sched *s, corral_handle h)
     points.c -- resume points: the list a body opens with
     (CORRAL_BEGIN_AT(co, POINTS)) checked against the one
     DEFINE_COROUTINE_AT gave its type (corral_type.points), which a debug
-    build's CORRAL_BEGIN_AT asks at a coroutine's first step; and a resume
+    build's CORRAL_BEGIN_AT asks at a coroutine's first step (another list
+    ends the coroutine before its body runs); and a resume
     that finds no case in its body's switch (corral_point_lost, the
     switch's default). What a point's name means to a save and a reload is
     theirs (save.c, reload.c).
@@ -7209,17 +7298,29 @@ bool corral_paused(const corral_sched *s, corral_handle h)
 #include <stdio.h>
 #include <string.h>
 
+/* co ends with CORRAL_END_BAD_POINT, then the report (FATAL aborts in it) */
+static CORRAL__COLD void corral__point_fail(corral_sched *s, const corral_co *co, const char *call, const char *why)
+{
+    if (corral__is_running(s, co)) corral__stop_co(s, (corral_co *)(uintptr_t)co, CORRAL_END_BAD_POINT);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_POINT, call, CORRAL__NOH, co, why);
+}
+
 bool corral_points_check(const corral_co *co, const char *const *names, uint32_t count)
 {
     corral_sched *s = corral__tls_sched;
     if (!s || !co || co->type >= s->types.type_count) return true;
     const corral_type *vt = corral__types(s)[co->type].vt;
-    bool same = vt->point_count == count;
-    for (uint32_t i = 0; same && i < count; i++) same = vt->points && !strcmp(vt->points[i], names[i]);
-    if (!same)
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_TYPE, "CORRAL_BEGIN_AT", CORRAL__NOH, co,
-                        "its list of points is not the one DEFINE_COROUTINE_AT gave the type");
-    return same;
+    uint32_t k = 0; /* the first place the lists differ */
+    while (k < count && k < vt->point_count && vt->points && !strcmp(vt->points[k], names[k])) k++;
+    if (k == count && k == vt->point_count) return true;
+    const char *mine = k < count ? names[k] : "", *its = k < vt->point_count && vt->points ? vt->points[k] : "";
+    char why[256];
+    snprintf(why, sizeof why,
+             "type %s: the body's CORRAL_BEGIN_AT list differs from its DEFINE_COROUTINE_AT list at point %u "
+             "('%s', the type's '%s')",
+             vt->name ? vt->name : "?", (unsigned)k + 1u, mine, its);
+    corral__point_fail(s, co, "CORRAL_BEGIN_AT", why);
+    return false;
 }
 
 corral_result corral_point_lost(corral_co *co)
@@ -7228,10 +7329,10 @@ corral_result corral_point_lost(corral_co *co)
     if (!s) return CORRAL_STOP;
     const corral_type *vt = corral__types(s)[co->type].vt;
     char why[192];
-    snprintf(why, sizeof why, "point %u (a wait at %s:%u) is not a case of its CORRAL_BEGIN switch",
+    snprintf(why, sizeof why,
+             "a wait inside a switch of your own? (use if/else there): point %u, at %s:%u, has no case",
              co->resume & CORRAL__POINT_MASK, vt->file ? vt->file : "?", co->resume >> 16);
-    corral__stop_co(s, co, CORRAL_END_BAD_POINT); /* before the report: FATAL aborts in it */
-    corral__fail_at(s, NULL, CORRAL_ERR_BAD_POINT, "CORRAL_BEGIN", CORRAL__NOH, co, why);
+    corral__point_fail(s, co, "CORRAL_BEGIN", why);
     return CORRAL_STOP;
 }
 /* ---- src/core/polls.c ---- */
@@ -7862,8 +7963,7 @@ void corral__posts_close(corral_sched *s) { (void)s; }
 void corral__posts_apply(corral_sched *s) { (void)s; }
 void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 {
-    (void)s;
-    (void)out;
+    out->posts_capacity = s->posts.mask + 1; /* the ring is in the block; every post is refused (NO_THREADS) */
 }
 #endif
 /* ---- src/core/pulls.c ---- */
@@ -7928,7 +8028,7 @@ static corral_co *corral__gen_owner(corral_sched *s)
 void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
 {
     corral__groups_use(); /* the generator's end leaves its chain */
-    corral__calls_use();  /* the owner's end walks its joiners */
+    corral__pulls_use();  /* the owner's end walks its joiners (calls.c) and ends it here */
     corral__side *bs = corral__side_take("corral_generator_start", s, corral__meta_of(s, by));
     corral__side *gs = corral__side_take("corral_generator_start", s, corral__meta_of(s, gen));
     const uint32_t i = corral__node_alloc(s);
@@ -7945,6 +8045,38 @@ void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
     n->sibling = gs->groups;
     gs->groups = i;
     corral__list_push(s, (corral__list){&bs->joiners_head, &bs->joiners_tail}, i);
+}
+
+/* The owner's end ends its generators one after the other, however long
+   a chain of generators owning generators: before a generator ends, the
+   ties of the generators it owns go to the end of the list being walked,
+   so its end meets none and the walk ends them next, each after the one
+   that owned it, on no more C stack than the first. (One whose step is on
+   the C stack keeps its ties: they end when it does.) */
+static void corral__owned_end(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why)
+{
+    corral__node *N = corral__nodes(s);
+    corral__side *sd = &corral__sides(s)[corral__meta_of(s, owner)->side];
+    const corral__list l = {&sd->joiners_head, &sd->joiners_tail};
+    corral__list_unlink(s, l, i);
+    N[i].attached = 0; /* its generator's chain frees the node */
+    corral_co *gen = CORRAL__CO(s, N[i].co);
+    if (!corral__state_alive(gen->state)) return; /* one ending already (a loaded tie that loops back) */
+    const uint32_t side = corral__meta_of(s, gen)->side;
+    if (side != CORRAL__NIL && !corral__is_running(s, gen)) {
+        corral__side *gs = &corral__sides(s)[side];
+        const corral__list gl = {&gs->joiners_head, &gs->joiners_tail};
+        for (uint32_t k = gs->joiners_head; k != CORRAL__NIL;) {
+            const uint32_t next = N[k].next;
+            if (N[k].kind == CORRAL__NODE_OWNED) { /* still attached, to this list now */
+                corral__list_unlink(s, gl, k);
+                N[k].u.t.target = corral__global_of(s, owner);
+                corral__list_push(s, l, k);
+            }
+            k = next;
+        }
+    }
+    corral__stop_co(s, gen, why == CORRAL_END_DESTROYED ? CORRAL_END_DESTROYED : CORRAL_END_PARENT_STOPPED);
 }
 
 static corral_handle corral__gen_start(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
@@ -7994,6 +8126,84 @@ corral_handle corral_generator_start_ex(corral_sched *s, const corral_type *vt, 
     return corral__gen_start(__func__, s, vt, ctx, ctx_size, opts);
 }
 
+/* where generator gen's tie to its owner is on its chain (NULL: none, it is the game's) */
+static uint32_t *corral__tie_at(corral_sched *s, const corral_co *gen)
+{
+    const corral__meta *m = corral__meta_of(s, gen);
+    if (m->side == CORRAL__NIL) return NULL;
+    corral__node *N = corral__nodes(s);
+    uint32_t *at = &corral__sides(s)[m->side].groups;
+    for (uint32_t len = 0; *at != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; at = &N[*at].sibling, len++)
+        if (N[*at].kind == CORRAL__NODE_OWNED) return at;
+    return NULL;
+}
+
+bool corral_generator_give(corral_sched *s, corral_handle h, corral_handle owner)
+{
+    corral_co *gen = corral__live(__func__, s, h);
+    if (!gen) return false;
+    CORRAL__REQUIRE_AT(s, gen->state == CORRAL__PAUSED && (corral__meta_of(s, gen)->hold & CORRAL__HOLD_GENERATOR),
+                       CORRAL_ERR_NOT_PAUSED, __func__, h, NULL,
+                       "not a generator (corral_generator_start), or its step is running", false);
+    corral_co *by = NULL;
+    if (owner.index || owner.gen) {
+        corral_error err;
+        by = corral__resolve(s, owner, &err);
+        if (!by) {
+            corral__fail_at(s, NULL, err, __func__, owner, NULL, "the new owner is not a live coroutine");
+            return false;
+        }
+        CORRAL__REQUIRE_AT(s, by != gen, CORRAL_ERR_CYCLIC_WAIT, __func__, owner, NULL,
+                           "a generator cannot belong to itself", false);
+        /* the new owner's own owners, up the ties: gen among them would be a cycle */
+        const corral__node *N = corral__nodes(s);
+        const uint32_t *up = corral__tie_at(s, by);
+        for (uint32_t hops = 0; up && hops <= s->arena.live; hops++) {
+            corral_co *o = corral__co_of_global(s, N[*up].u.t.target);
+            CORRAL__REQUIRE_AT(s, o != gen, CORRAL_ERR_CYCLIC_WAIT, __func__, owner, NULL,
+                               "the new owner belongs to the generator (directly or through others): a cycle",
+                               false);
+            up = corral__tie_at(s, o);
+        }
+    }
+    uint32_t *at = corral__tie_at(s, gen);
+    corral__node *N = corral__nodes(s);
+    if (at && by && N[*at].u.t.target == corral__global_of(s, by)) return true; /* its owner already */
+    if (by) { /* what the tie takes, before anything changes */
+        const uint32_t sides = (corral__meta_of(s, by)->side == CORRAL__NIL ? 1u : 0u) +
+                               (corral__meta_of(s, gen)->side == CORRAL__NIL ? 1u : 0u);
+        if (!at && s->nodes.wait_free_count == 0) {
+            s->nodes.wait_failures++;
+            corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, __func__, h, NULL,
+                            "a generator that belongs to a coroutine takes a wait node: its tie");
+            return false;
+        }
+        if (s->sides.free_count < sides) {
+            s->sides.failures++;
+            corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, __func__, h, NULL,
+                            "a generator and its owner take a side record each");
+            return false;
+        }
+    }
+    if (at) { /* off its owner's joiners list; with no new owner, off its chain */
+        const uint32_t i = *at;
+        corral__detach(s, i);
+        if (!by) {
+            *at = N[i].sibling;
+            corral__node_free(s, i);
+            return true;
+        }
+        corral__side *bs = corral__side_take(__func__, s, corral__meta_of(s, by));
+        N[i].u.t.target = corral__global_of(s, by);
+        N[i].attached = 1;
+        N[i].order = s->nodes.order++;
+        corral__list_push(s, (corral__list){&bs->joiners_head, &bs->joiners_tail}, i);
+        return true;
+    }
+    if (by) corral__gen_own(s, gen, by);
+    return true;
+}
+
 /* a pull of generator h: what it gave (NOT_YET: it waits, NOT_READY set,
    not logged: pull again later) */
 corral_got corral__generator_pull(const char *call, corral_sched *s, corral_handle h, void *out, size_t out_size)
@@ -8005,8 +8215,17 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
     CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (m->hold & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
                        call, h, NULL, "not a generator (corral_generator_start), or its step is running",
                        CORRAL_GOT_ERROR);
-    CORRAL__REQUIRE_AT(s, (out || !out_size) && out_size == te->vt->result_size, CORRAL_ERR_BAD_DEST, call, h, NULL,
-                       "its size is not the type's result size", CORRAL_GOT_ERROR);
+    if (!(out || !out_size) || out_size != te->vt->result_size) {
+        char why[128];
+        const char *name = te->vt->name ? te->vt->name : "?";
+        if (out)
+            snprintf(why, sizeof why, "%s %lu-byte destination for the %u-byte values of %s", corral__a(out_size),
+                     (unsigned long)out_size, te->vt->result_size, name);
+        else
+            snprintf(why, sizeof why, "no destination (NULL) for the %u-byte values of %s", te->vt->result_size, name);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, h, NULL, why);
+        return CORRAL_GOT_ERROR;
+    }
     const corral_got got = corral__gen_ready(m) ? corral__gen_step(s, co, m) : CORRAL_GOT_NOT_YET;
     if (got == CORRAL_GOT_NOT_YET) s->last_error = CORRAL_ERR_NOT_READY;
     if (got == CORRAL_GOT_VALUE && out_size)
@@ -8058,7 +8277,11 @@ static int corral__pull_ready(const char *call, corral_sched *s, corral_co *co, 
 {
     corral_error err;
     corral_co *g = corral__resolve(s, w->co, &err);
-    if (!g) return 1; /* gone: the next pull says it ended */
+    if (!g) { /* gone before the wait: over at once, ERROR, as a take of it */
+        corral__fail_at(s, NULL, err, call, w->co, co, "a wait to pull a generator that had ended");
+        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR;
+        return 1;
+    }
     const corral__meta *gm = corral__meta_of(s, g);
     CORRAL__REQUIRE_AT(s, g != co && g->state == CORRAL__PAUSED && (gm->hold & CORRAL__HOLD_GENERATOR),
                        CORRAL_ERR_BAD_WAIT, call, w->co, co, "a pull waits for a generator that is not its own step", -1);
@@ -8073,6 +8296,7 @@ static void corral__pull_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
     n->u.t.seq = CORRAL__NIL; /* a join's result place: none */
+    n->list = w->count ? 1u : 0u; /* CORRAL_PULL's own wait (corral_generator_pull) */
     corral__list_push(s, corral__join_list(s, n), i);
 }
 static void corral__pull_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
@@ -8092,6 +8316,7 @@ static void corral__pull_place(const corral__lview *v, corral_co *co, uint32_t i
     corral__node *n = &corral__nodes(v->s)[i];
     n->u.t.target = v->slot(v->L, w->ref);
     n->u.t.seq = CORRAL__NIL;
+    n->list = w->list ? 1u : 0u;
     corral__side_take("corral_load", v->s, &corral__meta_table(v->s)[n->u.t.target]); /* counted by the check */
     if (!held) corral__list_push(v->s, corral__join_list(v->s, n), i);
 }
@@ -8123,7 +8348,7 @@ static void corral__pullers_wake(corral_sched *s, corral_co *gen)
         i = next;
     }
 }
-static const corral__pulls_part corral__pulls_table = {corral__pullers_wake};
+static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, corral__owned_end};
 void corral__pulls_use(void)
 {
     corral__calls_use(); /* a generator's end fires its list (calls.c) */
@@ -8148,11 +8373,17 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
     const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
     corral_error err;
-    if ((told & CORRAL__WAIT_CLOSED) && !corral__resolve(s, h, &err)) { /* it ended while this one waited: */
-        m->stop_why |= told;                                             /* its end said how (calls.c) */
+    if ((told == CORRAL__GOT_PULL_FINISHED || told == CORRAL__GOT_PULL_STOPPED) && !corral__resolve(s, h, &err)) {
+        /* it ended while this pull waited: its end said how (calls.c); any other wait's answer is not this one's */
+        m->stop_why |= (uint8_t)(told == CORRAL__GOT_PULL_FINISHED ? CORRAL__WAIT_CLOSED
+                                                                   : CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED);
         return false;
     }
-    switch (corral__generator_pull(__func__, s, h, out, out_size)) {
+    const corral_got got = corral__generator_pull(__func__, s, h, out, out_size);
+    /* the generator's step stopped this coroutine: its stop_why holds the
+       reason it ends with, and no pull's answer is asked for any more */
+    if (co->state == CORRAL__STOPPING) return false;
+    switch (got) {
     case CORRAL_GOT_VALUE: return false; /* a value: go on */
     case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
     case CORRAL_GOT_STOPPED: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED; return false;
@@ -8163,7 +8394,9 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
         m->stop_why |= CORRAL__GOT_NOTHING;
         return false;
     }
-    return corral_await(co, corral_wait_pull(h)); /* true: wait for it; false: pull again (or malformed) */
+    corral_wait w = corral_wait_pull(h);
+    w.count = 1; /* its own wait: the generator's end is told to this pull alone */
+    return corral_await(co, w); /* true: wait for it; false: pull again (or malformed) */
 }
 /* ---- src/core/queue.c ---- */
 /*
@@ -8326,7 +8559,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
         corral__hold(co, corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
     } else if (co->state == CORRAL__STOPPING) {
         corral__meta *m = corral__meta_of(s, co);
-        corral_end_reason why = (corral_end_reason)m->stop_why;
+        corral_end_reason why = corral__stopping_why(m);
         m->stop_why = CORRAL_END_STOPPED;
         corral__end(s, co, why);
     } else if (r == CORRAL_STOP) {
@@ -11005,16 +11238,42 @@ static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
     return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.ring_bytes);
 }
 
+/* A value at v (NULL: none) of `size` bytes for channel c, or false with
+   BAD_VALUE_SIZE set, the detail giving both sizes. */
+static bool corral__value_fits(const char *call, corral_sched *s, const corral_co *self, const corral__channel *c,
+                               const void *v, size_t size)
+{
+    if (CORRAL__LIKELY(v && size == c->size)) return true;
+    char why[96];
+    if (!v) snprintf(why, sizeof why, "no place for the value (NULL)");
+    else
+        snprintf(why, sizeof why, "%s %lu-byte value for a channel of %u-byte values", corral__a(size),
+                 (unsigned long)size, c->size);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, self, why);
+    return false;
+}
+
 static corral_channel corral__chan_create(const char *call, corral_sched *s, uint32_t size, uint32_t cap)
 {
     corral_channel none = {0, 0};
     if (!corral__check_in(s, call)) return none;
     corral__channels_use();
-    CORRAL__REQUIRE_AT(s, size > 0 && size <= s->chans.channel_bytes, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH,
-                       NULL, NULL, none);
-    if (cap == UINT32_MAX) cap = (uint32_t)(s->chans.channel_bytes / size);
-    CORRAL__REQUIRE_AT(s, cap <= s->chans.channel_bytes / size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, NULL,
-                       "capacity * value size is more than desc.channel_bytes", none);
+    const uint32_t room = s->chans.channel_bytes;
+    char why[128];
+    if (size == 0 || size > room) {
+        snprintf(why, sizeof why, "%s %u-byte value: a channel's values are 1 to desc.channel_bytes (%u) bytes",
+                 corral__a(size), size, room);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, NULL, why);
+        return none;
+    }
+    if (cap == UINT32_MAX) cap = room / size;
+    if (cap > room / size) {
+        snprintf(why, sizeof why,
+                 "a capacity of %u values of %u bytes is more than desc.channel_bytes (%u bytes: %u such values)",
+                 cap, size, room, room / size);
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, NULL, why);
+        return none;
+    }
     uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_CHANNEL, &gen);
     CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, none);
     corral__channel *c = &corral__channels(s)[i];
@@ -11131,7 +11390,7 @@ bool corral_channel_try_send(corral_sched *s, corral_channel ch, const void *v, 
     if (!corral__check(s)) return false;
     corral__channel *c = corral__chan_get(s, ch);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, v && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    if (!corral__value_fits(__func__, s, NULL, c, v, size)) return false;
     CORRAL__REQUIRE(s, !c->closed, CORRAL_ERR_CHANNEL_CLOSED, false);
     return corral__chan_put(s, c, v);
 }
@@ -11141,7 +11400,7 @@ bool corral_channel_try_receive(corral_sched *s, corral_channel ch, void *out, s
     if (!corral__check(s)) return false;
     corral__channel *c = corral__chan_get(s, ch);
     CORRAL__REQUIRE(s, c, CORRAL_ERR_STALE_CHANNEL, false);
-    CORRAL__REQUIRE(s, out && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, false);
+    if (!corral__value_fits(__func__, s, NULL, c, out, size)) return false;
     return corral__chan_take(s, c, out);
 }
 
@@ -11154,7 +11413,7 @@ corral_got corral_channel_take(corral_sched *s, corral_channel ch, void *out, si
         corral__fail(s, NULL, CORRAL_ERR_STALE_CHANNEL);
         return gone ? CORRAL_GOT_CLOSED : CORRAL_GOT_ERROR;
     }
-    CORRAL__REQUIRE(s, out && size == c->size, CORRAL_ERR_BAD_VALUE_SIZE, CORRAL_GOT_ERROR);
+    if (!corral__value_fits(__func__, s, NULL, c, out, size)) return CORRAL_GOT_ERROR;
     if (corral__chan_take(s, c, out)) return CORRAL_GOT_VALUE;
     return c->closed ? CORRAL_GOT_CLOSED : CORRAL_GOT_NOT_YET;
 }
@@ -11362,10 +11621,17 @@ static int corral__chan_usable(const char *call, corral_sched *s, corral_co *co,
     if (!c) return corral__gone(call, s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
     uintptr_t d = (uintptr_t)w->user, lo = (uintptr_t)CORRAL__AT(co, te->ctx_off);
-    CORRAL__REQUIRE_AT(s, w->count == c->size, CORRAL_ERR_BAD_VALUE_SIZE, call, CORRAL__NOH, co, NULL, -1);
-    CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + c->size <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
-                       CORRAL__NOH, co, "the value must lie in the waiting coroutine's context", -1);
-    return 0;
+    const bool send = w->kind == CORRAL_WAIT_SEND;
+    /* the place is where the value waits (read or written when the channel
+       is ready, steps later): the coroutine's context, kept by a save */
+    CORRAL__REQUIRE_AT(s, w->user && d >= lo && d + w->count <= lo + te->ctx_size, CORRAL_ERR_BAD_DEST, call,
+                       CORRAL__NOH, co,
+                       send ? "the send's value is not inside the sending coroutine's context: send from a field "
+                              "(&ctx->v)"
+                            : "the receive's destination is not inside the receiving coroutine's context: receive "
+                              "into a field (&ctx->v)",
+                       -1);
+    return corral__value_fits(call, s, co, c, w->user, w->count) ? 0 : -1;
 }
 
 static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
@@ -12902,6 +13168,10 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
         corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", corral__pool_rows[i].name, n[0], n[1], n[2], failures);
     }
     corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
+    corral_generator_stats g = {0};
+    corral_stats_generators(s, &g);
+    if (g.live) /* held ones nobody pulls stay here */
+        corral__pf(out, "  generators %u alive: %u owned by coroutines, %u by the game\n", g.live, g.owned, g.game);
     /* where the block goes, to the byte: the parts that grow with the slots
        also per slot */
     corral__block_part parts[CORRAL__BLOCK_PARTS];
@@ -13243,6 +13513,32 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     out->channel_failures = P[CORRAL__POOL_CHANNEL].failures;
     out->counter_failures = P[CORRAL__POOL_COUNTER].failures;
     corral__posts_stats(s, out);
+    return true;
+}
+
+/* a walk of the slots: a generator's meta says so (CORRAL__HOLD_GENERATOR,
+   held or stepping), its tie is a node of its chain (pulls.c) */
+bool corral_stats_generators(const corral_sched *s, corral_generator_stats *out)
+{
+    if (!corral__stats_ok(__func__, s, out)) return false;
+    memset(out, 0, sizeof *out);
+    const corral__node *N = corral__nodes(s);
+    for (uint32_t i = 0; i < s->arena.class_count; i++) {
+        const corral__class *c = &s->arena.classes[i];
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            const corral__meta *m = &corral__meta_table(s)[c->first + k];
+            if (!corral__state_alive(co->state) || !(m->hold & CORRAL__HOLD_GENERATOR)) continue;
+            out->live++;
+            if (m->side == CORRAL__NIL) continue;
+            for (uint32_t n = corral__sides(s)[m->side].groups; n != CORRAL__NIL; n = N[n].sibling)
+                if (N[n].kind == CORRAL__NODE_OWNED) {
+                    out->owned++;
+                    break;
+                }
+        }
+    }
+    out->game = out->live - out->owned;
     return true;
 }
 
@@ -14037,6 +14333,9 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
                                    domain 0; before 4: no domain follows another; before 5:
                                    every channel open at its full capacity) */
 #define CORRAL__SAVE_MAX_WAITS (CORRAL_MAX_GROUP + 1u)
+/* in the attach list of waits, beside a handle index: the entry is that
+   generator's tie to its owner, not its waits (version 7) */
+#define CORRAL__SAVE_TIE 0x80000000u
 
 /* ---- the byte stream (corral__io, corral_internal.h): strings */
 
@@ -14371,9 +14670,10 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
             }
         }
     }
-    /* the order waits and groups were taken in: {order, ref} sorted by
-       order, so the loader re-attaches them in that order and every list
-       (signal, future, join, predicate, group) keeps its order */
+    /* the order waits, groups and generators' ties were taken in: {order,
+       ref} sorted by order, so the loader re-attaches them in that order and
+       every list (signal, future, join, predicate, group, an owner's
+       joiners) keeps its order */
     for (int groups = 0; groups < 2; groups++) {
         uint32_t n = 0;
         size_t at0 = io->at + 4;
@@ -14385,18 +14685,24 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
-                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order = UINT32_MAX;
+                    /* [0]: its waits, or its group nodes; [1]: its tie, among the waits */
+                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
-                        if (corral__nodes(s)[i].order < order && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
+                        if (corral__nodes(s)[i].order < order[0] && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
                             corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
-                            order = corral__nodes(s)[i].order;
-                    if (order == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
-                    if (!pass) {
-                        n++;
-                        continue;
+                            order[0] = corral__nodes(s)[i].order;
+                    if (!groups)
+                        for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+                            if (corral__nodes(s)[i].kind == CORRAL__NODE_OWNED) order[1] = corral__nodes(s)[i].order;
+                    for (int e = 0; e < 2; e++) {
+                        if (order[e] == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
+                        if (!pass) {
+                            n++;
+                            continue;
+                        }
+                        corral__put_u(io, order[e], 4);
+                        corral__put_u(io, (ci << CORRAL__CLASS_SHIFT | k) | (e ? CORRAL__SAVE_TIE : 0u), 4);
                     }
-                    corral__put_u(io, order, 4);
-                    corral__put_u(io, ci << CORRAL__CLASS_SHIFT | k, 4);
                 }
             }
         }
@@ -14961,7 +15267,8 @@ static bool corral__lcheck(corral__loader *L)
     }
     if (io->bad) return false;
     if (io->at != io->size) return corral__lfail(L, "the save has bytes past its end%s%s", none, none);
-    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > L->nco || L->ngroup_order > L->nco)
+    if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > 2 * (size_t)L->nco ||
+        L->ngroup_order > L->nco)
         return corral__lfail(L, "an order list is longer than the coroutines%s%s", none, none);
     /* the table: ascending, each record where it says, each slot free here */
     uint32_t per_class[CORRAL_MAX_CLASSES] = {0}, per_type[CORRAL__LOAD_MAX_TYPES] = {0};
@@ -15177,13 +15484,30 @@ static bool corral__lcheck(corral__loader *L)
     for (int l = 0; l < 4; l++)
         for (uint32_t i = 0; i < counts[l]; i++) {
             size_t at = lists[l] + (l < 2 ? 4 * (size_t)i : 8 * (size_t)i + 4);
-            if (corral__lfind(L, corral__le32(io->r + at)) == CORRAL__NIL)
+            const uint32_t ref = corral__le32(io->r + at) & (l == 2 && L->version >= 7 ? ~CORRAL__SAVE_TIE : ~0u);
+            if (corral__lfind(L, ref) == CORRAL__NIL)
                 return corral__lfail(L, "an order list names a coroutine the save does not hold%s%s", none, none);
         }
     return !io->bad;
 }
 
 /* ---- building the loaded state (everything was checked: nothing fails) */
+
+/* record i's tie to the coroutine it belongs to, once (the check counted it) */
+static void corral__ltie(corral__loader *L, uint32_t i)
+{
+    corral__lco c;
+    uint32_t index;
+    corral__lrecord(L, i, &c, &index);
+    if (c.by == CORRAL__NIL) return;
+    corral_sched *s = L->s;
+    corral_co *gen = corral__lco_at(s, index, NULL);
+    const corral__meta *m = corral__meta_of(s, gen);
+    if (m->side != CORRAL__NIL)
+        for (uint32_t k = corral__sides(s)[m->side].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
+            if (corral__nodes(s)[k].kind == CORRAL__NODE_OWNED) return; /* tied already */
+    corral__gen_own(s, gen, corral__lco_at(s, c.by, NULL));
+}
 
 /* Where the next starts go, as the save had it (version 3), where it fits */
 static void corral__lslots(corral__loader *L)
@@ -15392,15 +15716,21 @@ static void corral__lapply(corral__loader *L)
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
     corral__lslots(L);
 
-    /* groups, then waits, each in the order they were taken; any the
-       lists left out after them */
+    /* groups, then waits and generators' ties, each in the order they were
+       taken (a tie before the waits taken after it: an owner's joiners
+       list keeps its order); any the lists left out after them */
     for (int pass = 0; pass < 2; pass++) {
         size_t at = pass ? L->wait_order_at : L->group_order_at;
         uint32_t n = pass ? L->nwait_order : L->ngroup_order;
         for (uint32_t j = 0; j <= n; j++) {
             uint32_t from = 0, to = L->nco;
             if (j < n) {
-                from = corral__lfind(L, corral__le32(io->r + at + 8 * (size_t)j + 4));
+                const uint32_t ref = corral__le32(io->r + at + 8 * (size_t)j + 4);
+                if (pass && L->version >= 7 && (ref & CORRAL__SAVE_TIE)) { /* a generator's tie */
+                    corral__ltie(L, corral__lfind(L, ref & ~CORRAL__SAVE_TIE));
+                    continue;
+                }
+                from = corral__lfind(L, ref);
                 to = from + 1;
             }
             for (uint32_t i = from; i < to; i++) {
@@ -15423,13 +15753,8 @@ static void corral__lapply(corral__loader *L)
         corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
                             c.deadline, c.deadline_seq, false);
     }
-    /* each generator's tie to the coroutine it belongs to */
-    for (uint32_t i = 0; i < L->nco; i++) {
-        uint32_t index;
-        corral__lrecord(L, i, &c, &index);
-        if (c.by == CORRAL__NIL) continue;
-        corral__gen_own(s, corral__lco_at(s, index, NULL), corral__lco_at(s, c.by, NULL)); /* counted by the check */
-    }
+    /* the ties the list left out */
+    for (uint32_t i = 0; i < L->nco; i++) corral__ltie(L, i);
     /* the run order, then each coroutine's state */
     for (int defer = 0; defer < 2; defer++) {
         size_t at = defer ? L->defer_at : L->run_at;
@@ -16065,6 +16390,7 @@ static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_fie
     corral__h64(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
 }
 
+static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head);
 /* a context by its fields (no padding, no pointers), else its bytes */
 static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
@@ -16118,8 +16444,10 @@ static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_c
     corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
     for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
-    for (uint32_t i = sd->groups; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP + 33; i = N[i].sibling, len++)
+    len = 0;
+    for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
         corral__hnode(k, &N[i]);
+    if (sd->joiners_head != CORRAL__NIL) corral__hlist(k, s, sd->joiners_head); /* its joiners and ties, in order */
 }
 
 /* the coroutines on a node list, in order */
@@ -16551,7 +16879,7 @@ static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n
     if (!corral__islot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__ico(m, ci, k, &ct)->state)) return false;
     const corral__meta *cm = corral__imeta(m, ci, k, &mt);
     corral__side st;
-    for (uint32_t j = group ? corral__iside_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ <= 33;) {
+    for (uint32_t j = group ? corral__iside_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
         if (j == i) return true;
         const corral__node *o = corral__inode(m, j, &nt);
         if (!o) return false;
@@ -16781,7 +17109,7 @@ static bool corral__verify_nodes(corral__image *m)
                 if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
                     (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
                     CORRAL__BAD("a group node has a wait kind, or no group");
-                if (++len > 33) CORRAL__BAD("a group chain is too long (cycle?)");
+                if (++len > CORRAL__GROUP_NODES_MAX) CORRAL__BAD("a group chain is too long (cycle?)");
             }
             i = nd->sibling;
         }

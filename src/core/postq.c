@@ -67,7 +67,6 @@ void corral__posts_close(corral_sched *s) { (void)s; }
 void corral__posts_apply(corral_sched *s) { (void)s; }
 void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 {
-    (void)s;
-    (void)out;
+    out->posts_capacity = s->posts.mask + 1; /* the ring is in the block; every post is refused (NO_THREADS) */
 }
 #endif
