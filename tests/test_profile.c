@@ -1209,6 +1209,21 @@ Test(profile, a_budget_desc_accounts_for_every_field_of_the_desc)
                   "the text's .%s is the struct's", f->name);
     }
     cr_assert_not_null(strstr(named, "the profiled scheduler had logger, clock, hooks"), "%s", text);
+    /* in the order the struct declares them: C++20's designated initializers take no other */
+    const char *prev = body;
+    for (size_t i = 0; i < DESC_FIELD_COUNT; i++) {
+        const desc_field *f = &g_desc_fields[i];
+        if (f->rule == NAMED || f->rule == UNUSED) continue;
+        char key[64];
+        snprintf(key, sizeof key, "    .%s = ", f->name);
+        const char *at = strstr(body, key);
+        cr_assert_not_null(at, ".%s", f->name);
+        cr_assert_gt(at, prev, ".%s is set after the field declared after it:\n%s", f->name, body);
+        prev = at;
+    }
+    cr_assert_not_null(strstr(body, ".max_semaphores = 2, /* peak 2 of the shared semaphore and wait group pool, "
+                                    "with max_waitgroups */\n    .max_waitgroups = 1,\n"),
+                       "%s", body);
 }
 
 Test(profile, the_emitted_fixed_dt_is_a_float_literal_however_round)
