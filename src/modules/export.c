@@ -806,6 +806,20 @@ static const struct { const char *name; uint16_t off; uint8_t kind, peak; } corr
 #undef CORRAL__F
 };
 
+/* One past the highest slot of class c ever handed out, 0 if none: a
+   slot is taken, retired, or free with a generation past the 1 every
+   slot starts with (a free raises it; so do a load and a restore for
+   slots their games used). A save of this scheduler's game names no
+   slot at or above it. */
+static uint32_t corral__slots_touched(const corral_sched *s, const corral__class *c)
+{
+    for (uint32_t k = c->capacity; k-- > 0;) {
+        const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+        if (co->state != CORRAL__FREE || co->gen > 1) return k + 1;
+    }
+    return 0;
+}
+
 static void corral__emit_desc(const corral_sched *s, float headroom, corral__out *out)
 {
     corral_sched_desc d;
@@ -839,9 +853,14 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
     corral__pf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
-        corral__pf(out, "        { .slot_size = %u, .capacity = %u }, /* peak %u of %u, %" PRIu64 " failures%s */\n",
+        const uint32_t touched = corral__slots_touched(s, c);
+        corral__pf(out, "        { .slot_size = %u, .capacity = %u }, /* peak %u of %u, %" PRIu64 " failures%s",
                    d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
                    c->peak ? "" : ", never used in this profile");
+        if (touched > d.classes[i].capacity) /* API.md, "Save games" */
+            corral__pf(out, "; saves made under the profiled desc name slots up to %u here: to load them, give "
+                            "capacity >= %u", touched - 1, touched);
+        corral__ps(out, " */\n");
     }
     corral__ps(out, "    },\n");
     const corral__pool *P = s->pools;
