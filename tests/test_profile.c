@@ -1209,6 +1209,21 @@ Test(profile, a_budget_desc_accounts_for_every_field_of_the_desc)
                   "the text's .%s is the struct's", f->name);
     }
     cr_assert_not_null(strstr(named, "the profiled scheduler had logger, clock, hooks"), "%s", text);
+    /* in the order the struct declares them: C++20's designated initializers take no other */
+    const char *prev = body;
+    for (size_t i = 0; i < DESC_FIELD_COUNT; i++) {
+        const desc_field *f = &g_desc_fields[i];
+        if (f->rule == NAMED || f->rule == UNUSED) continue;
+        char key[64];
+        snprintf(key, sizeof key, "    .%s = ", f->name);
+        const char *at = strstr(body, key);
+        cr_assert_not_null(at, ".%s", f->name);
+        cr_assert_gt(at, prev, ".%s is set after the field declared after it:\n%s", f->name, body);
+        prev = at;
+    }
+    cr_assert_not_null(strstr(body, ".max_semaphores = 2, /* peak 2 of the shared semaphore and wait group pool, "
+                                    "with max_waitgroups */\n    .max_waitgroups = 1,\n"),
+                       "%s", body);
 }
 
 Test(profile, the_emitted_fixed_dt_is_a_float_literal_however_round)
@@ -1220,4 +1235,187 @@ Test(profile, the_emitted_fixed_dt_is_a_float_literal_however_round)
     corral_emit_desc_to(s, 0.0f, &(corral_writer){.buf = text, .cap = sizeof text});
     cr_assert_not_null(strstr(text, ".fixed_dt = 1.0f,"), "%s", text);
     corral_sched_destroy(s);
+}
+
+/* ---- a save of the profiled game in the shipped build (API.md, "Save games") */
+
+/* Three types of one size class, each filling its own page of it under
+   the default desc; every step goes to the frame's log, which names no
+   slot or handle. */
+#define SP_FIELDS(F) F(int32_t, id) F(int32_t, left) F(uint32_t, acc)
+#define SP_POINTS(P) P(rested)
+#define SP_BODY(name, rest)                                              \
+    DECLARE_COROUTINE(name, SP_FIELDS)                                   \
+    DEFINE_COROUTINE_AT(name, SP_POINTS)                                 \
+    {                                                                    \
+        CORRAL_BEGIN_AT(co, SP_POINTS);                                  \
+        for (; ctx->left > 0; ctx->left--) {                             \
+            ctx->acc = ctx->acc * 31u + (uint32_t)ctx->id;               \
+            sp_log(ctx->id, ctx->acc);                                   \
+            CORRAL_WAIT_SECONDS_AT(co, rested, rest);                    \
+        }                                                                \
+        CORRAL_END(co);                                                  \
+    }
+static uint64_t g_sp_frame; /* this frame's log, hashed */
+static void sp_log(int32_t id, uint32_t acc)
+{
+    g_sp_frame = (g_sp_frame ^ (((uint64_t)(uint32_t)id << 32) | acc)) * 0x100000001b3ull;
+}
+SP_BODY(sp_scout, 0.1f)
+SP_BODY(sp_guard, 0.2f)
+SP_BODY(sp_attack, 0.15f)
+#define SP_TYPES(X) X(sp_scout, 1, 0) X(sp_guard, 2, 0) X(sp_attack, 3, 0)
+CORRAL_DECLARE_REGISTRY(sp, SP_TYPES)
+CORRAL_DEFINE_REGISTRY(sp, SP_TYPES);
+
+#define SP_FRAMES 40
+#define SP_SAVE_AT 20
+/* frames [from, to): the frame's starts, a tick, its log's hash in log[] */
+static void sp_play(corral_sched *s, int from, int to, uint64_t log[SP_FRAMES])
+{
+    for (int f = from; f < to; f++) {
+        g_sp_frame = 0xcbf29ce484222325ull;
+        cr_assert(sp_scout_start(s, (sp_scout_ctx){.id = f * 4, .left = 2 + f % 5}).gen);
+        if (f % 2 == 0) cr_assert(sp_guard_start(s, (sp_guard_ctx){.id = f * 4 + 1, .left = 3}).gen);
+        if (f % 3 == 0) cr_assert(sp_attack_start(s, (sp_attack_ctx){.id = f * 4 + 2, .left = 2 + f % 4}).gen);
+        corral_tick(s, 0.05f);
+        log[f] = g_sp_frame;
+    }
+}
+
+/* the detail of the last error ends with these words */
+static void assert_detail_ends(const corral_sched *s, const char *words)
+{
+    const char *d = corral_last_error_detail(s);
+    const size_t n = strlen(d), k = strlen(words);
+    cr_assert(n >= k && !strcmp(d + n - k, words), "the detail:\n  %s\nends with:\n  %s", d, words);
+}
+
+Test(profile, a_save_loads_in_the_shipped_build_where_each_class_holds_every_slot_it_names)
+{
+    static unsigned char save[1 << 16];
+    static uint64_t want[SP_FRAMES], got[SP_FRAMES];
+    static char text[16384];
+    corral_sched *s = sched_of((corral_sched_desc){.registry = &sp_registry}); /* development: 256 slots a class */
+    sp_play(s, 0, SP_SAVE_AT, want);
+    const size_t n = corral_save(s, save, sizeof save);
+    cr_assert_gt(n, 0u, "%s", corral_last_error_detail(s));
+    sp_play(s, SP_SAVE_AT, SP_FRAMES, want);
+    corral_sched_desc ship;
+    cr_assert(corral_budget_desc(s, 0.0f, &ship));
+    corral_emit_desc_to(s, 0.0f, &(corral_writer){.buf = text, .cap = sizeof text});
+    corral_type_stats ts;
+    cr_assert(corral_stats_type_of(s, &sp_attack_type, &ts));
+    cr_assert_eq(ts.class_index, 1u, "the three types share the 32-byte class");
+    corral_class_stats cs;
+    cr_assert(corral_stats_class(s, 1, &cs));
+    cr_assert_eq(cs.peak, 20u);
+    cr_assert_eq(ship.classes[1].capacity, 20u, "sized by its peak, not by the slots saves name");
+    corral_sched_destroy(s);
+
+    /* the shipped desc: the first coroutine past the class's capacity is named */
+    ship.registry = &sp_registry;
+    corral_sched *shipped = sched_of(ship);
+    cr_assert_not(corral_load(shipped, save, n));
+    cr_assert_eq(corral_last_error(shipped), CORRAL_ERR_BAD_SAVE);
+    assert_detail_ends(shipped, "a coroutine of type 'sp_guard' is in slot 64 of class 1 (32 B slots), which holds 20 "
+                                "here (needs desc.classes[1].capacity >= 134): a save loads where each class holds "
+                                "every slot it names");
+    corral_sched_destroy(shipped);
+
+    /* the emitted text names the capacity that holds every slot the profiled game used */
+    const char *line = strstr(text, "{ .slot_size = 32, .capacity = 20 }");
+    cr_assert_not_null(line, "%s", text);
+    const char *note = strstr(line, "saves made under the profiled desc name slots up to ");
+    cr_assert(note && note < strchr(line, '\n'), "%s", text);
+    uint32_t last = 0, need = 0;
+    cr_assert_eq(sscanf(note, "saves made under the profiled desc name slots up to %u here: to load them, give "
+                              "capacity >= %u */", &last, &need),
+                 2, "%s", note);
+    cr_assert_eq(need, last + 1);
+    cr_assert_gt(last, 128u, "the attacks' page, the third of the class");
+    for (const char *p = text; (p = strstr(p, "saves made under")) != NULL; p++)
+        cr_assert_eq(p, note, "only the class used past its capacity has the note:\n%s", text);
+    cr_assert_geq(need, 134u, "the profile's slots hold every save the profiled game made");
+
+    /* the capacity the refusal names is the class's last slot in the save, exactly */
+    ship.classes[1].capacity = 133;
+    shipped = sched_of(ship);
+    cr_assert_not(corral_load(shipped, save, n));
+    assert_detail_ends(shipped, "a coroutine of type 'sp_attack' is in slot 133 of class 1 (32 B slots), which holds "
+                                "133 here (needs desc.classes[1].capacity >= 134): a save loads where each class "
+                                "holds every slot it names");
+    corral_sched_destroy(shipped);
+
+    /* with the text's capacity it loads, and plays on as the profiled game did */
+    ship.classes[1].capacity = need;
+    shipped = sched_of(ship);
+    cr_assert(corral_load(shipped, save, n), "%s", corral_last_error_detail(shipped));
+    sp_play(shipped, SP_SAVE_AT, SP_FRAMES, got);
+    for (int f = SP_SAVE_AT; f < SP_FRAMES; f++)
+        cr_assert_eq(got[f], want[f], "frame %d's log differs from the profiled game's", f);
+    corral_class_stats shipped_cs;
+    cr_assert(corral_stats_class(shipped, 1, &shipped_cs));
+    cr_assert_eq(shipped_cs.failures, 0u);
+    corral_sched_destroy(shipped);
+}
+
+/* the same types, the attacks with a budget of 12 */
+static const corral_type *const g_sp_budgeted_types[] = {&sp_scout_type, &sp_guard_type, &sp_attack_type};
+static const uint32_t g_sp_budgeted_ids[] = {1, 2, 3}, g_sp_budgets[] = {0, 0, 12};
+static const corral_registry g_sp_budgeted = {"sp_budgeted", g_sp_budgeted_types, g_sp_budgeted_ids, g_sp_budgets, 3};
+
+static char g_sp_logged[512];
+static void sp_logger(corral_log_level level, corral_error item, const char *message, const corral_sched *s, void *user)
+{
+    (void)level, (void)item, (void)s, (void)user;
+    snprintf(g_sp_logged, sizeof g_sp_logged, "%s", message);
+}
+
+Test(profile, a_refused_load_names_the_desc_capacity_besides_the_registry_budgets)
+{
+    static unsigned char save[1 << 16];
+    static uint64_t log[SP_FRAMES];
+    corral_sched *s = sched_of((corral_sched_desc){.registry = &g_sp_budgeted});
+    sp_play(s, 0, SP_SAVE_AT, log);
+    const size_t n = corral_save(s, save, sizeof save);
+    cr_assert_gt(n, 0u, "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+
+    corral_sched_desc d = {.registry = &g_sp_budgeted, .logger = {sp_logger, NULL}};
+    d.classes[0] = (corral_class_desc){24, 1};
+    d.classes[1] = (corral_class_desc){32, 100}; /* and the attacks' 12 */
+    corral_sched *small = sched_of(d);
+    corral_class_stats cs;
+    cr_assert(corral_stats_class(small, 1, &cs));
+    cr_assert_eq(cs.capacity, 112u);
+    cr_assert_not(corral_load(small, save, n));
+    /* the logger has every word; the detail's 191 bytes of them cut the rule, not the numbers */
+    const char *words = "a coroutine of type 'sp_attack' is in slot 128 of class 1 (32 B slots), which holds 112 here "
+                        "(needs desc.classes[1].capacity >= 122, plus the registry's budgets): a save loads where each "
+                        "class holds every slot it names";
+    const size_t nl = strlen(g_sp_logged), nw = strlen(words);
+    cr_assert(nl >= nw && !strcmp(g_sp_logged + nl - nw, words), "%s", g_sp_logged);
+    cr_assert_not_null(strstr(corral_last_error_detail(small), "(needs desc.classes[1].capacity >= 122, plus the "
+                                                               "registry's budgets): "),
+                       "%s", corral_last_error_detail(small));
+    corral_sched_destroy(small);
+
+    d.classes[1].capacity = 121;
+    small = sched_of(d);
+    cr_assert_not(corral_load(small, save, n));
+    corral_sched_destroy(small);
+    d.classes[1].capacity = 122; /* 134 slots with the budgets */
+    small = sched_of(d);
+    cr_assert(corral_load(small, save, n), "%s", corral_last_error_detail(small));
+    corral_sched_destroy(small);
+
+    /* no class 1 at all */
+    d.classes[0] = (corral_class_desc){32, 200};
+    d.classes[1] = (corral_class_desc){0, 0};
+    small = sched_of(d);
+    cr_assert_not(corral_load(small, save, n));
+    assert_detail_ends(small, "a coroutine of type 'sp_scout' is in slot 0 of class 1, a class this scheduler does not "
+                              "have (it has 1): a save loads where each class holds every slot it names");
+    corral_sched_destroy(small);
 }

@@ -915,6 +915,37 @@ static bool corral__lcheck_items(corral__loader *L)
     return true;
 }
 
+/* A coroutine's slot this scheduler does not have: the first, and the
+   capacity that holds every slot the save names in its class, before
+   the rule (docs/API.md, "Save games"), which is what a long type name
+   cuts from corral_last_error_detail */
+static bool corral__lslot_missing(corral__loader *L, const char *tn, uint32_t cls, uint32_t local, uint32_t gen)
+{
+    const corral_sched *s = L->s;
+    char why[256];
+    if (cls >= s->arena.class_count) {
+        snprintf(why, sizeof why, "a coroutine of type '%s' is in slot %u of class %u, a class this scheduler does not have "
+                 "(it has %u): a save loads where each class holds every slot it names", tn, local, cls, s->arena.class_count);
+    } else if (gen == 0) {
+        snprintf(why, sizeof why, "a coroutine of type '%s' in slot %u of class %u has generation 0, which no handle has",
+                 tn, local, cls);
+    } else { /* the capacity for the class's last slot in the save; a registry's budgets are added to the desc's */
+        const corral__class *c = &s->arena.classes[cls];
+        uint32_t last = local, budgets = 0;
+        for (uint32_t i = 0; i < L->nco; i++) { /* the table's bytes were checked to be there */
+            const uint32_t index = corral__le32(L->io.r + L->table_at + 12 * (size_t)i);
+            if (index >> CORRAL__CLASS_SHIFT == cls && (index & CORRAL__LOCAL_MASK) > last) last = index & CORRAL__LOCAL_MASK;
+        }
+        for (uint32_t t = 0; t < s->types.type_count; t++)
+            if (corral__types(s)[t].cls == cls) budgets += corral__types(s)[t].budget;
+        snprintf(why, sizeof why, "a coroutine of type '%s' is in slot %u of class %u (%u B slots), which holds %u here "
+                 "(needs desc.classes[%u].capacity >= %u%s): a save loads where each class holds every slot it names", tn,
+                 local, cls, c->slot_size, c->capacity, cls, last + 1 - budgets,
+                 budgets ? ", plus the registry's budgets" : "");
+    }
+    return corral__lfail(L, "%s%s", why, NULL);
+}
+
 static bool corral__lcheck(corral__loader *L)
 {
     corral__io *io = &L->io;
@@ -980,7 +1011,7 @@ static bool corral__lcheck(corral__loader *L)
         const corral__type_entry *te = &corral__types(s)[t->ti];
         const char *tn = te->vt->name;
         if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0)
-            return corral__lfail(L, "a coroutine of type %s names a slot this scheduler does not have%s", tn, none);
+            return corral__lslot_missing(L, tn, cls, local, gen);
         /* another class than this build's: where a hot reload kept a type
            that shrank; the load keeps it there, if it fits and has no budget */
         if (t->cls != CORRAL__NIL && cls != t->cls)
