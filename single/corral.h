@@ -12983,18 +12983,42 @@ static const char *corral__validation_str(corral_validation v)
     return "CORRAL_VALIDATION_DEFAULT";
 }
 
-/* the desc's numbers the emitted text sets: first those sized from a
-   peak (max_semaphores the pool it shares with the wait groups), then
-   those carried over */
-static const struct { const char *name; uint32_t off; } corral__desc_numbers[] = {
-#define CORRAL__N(f) {#f, (uint32_t)offsetof(corral_sched_desc, f)}
-    CORRAL__N(max_types), CORRAL__N(max_wait_nodes), CORRAL__N(max_group_nodes), CORRAL__N(max_side_records),
-    CORRAL__N(max_signals), CORRAL__N(max_futures), CORRAL__N(max_channels), CORRAL__N(max_semaphores),
-    CORRAL__N(max_waitgroups), CORRAL__N(max_fixed_steps), CORRAL__N(max_posts), CORRAL__N(domains),
-    CORRAL__N(custom_phases), CORRAL__N(channel_bytes), CORRAL__N(kept_snapshots), CORRAL__N(timing_sample),
-    CORRAL__N(history_frames), CORRAL__N(trace_steps),
-#undef CORRAL__N
+/* The fields the emitted text sets, in the order corral_sched_desc
+   declares them (C++20 takes designated initializers only in that
+   order), each with how it is written; a sized one names its peak */
+enum { CORRAL__EF_U32, CORRAL__EF_BOOL, CORRAL__EF_ORDER, CORRAL__EF_FLOAT, CORRAL__EF_VALIDATION };
+enum { CORRAL__PEAK_NONE, CORRAL__PEAK_TYPES, CORRAL__PEAK_WAITS, CORRAL__PEAK_GROUPS, CORRAL__PEAK_SIDES,
+       CORRAL__PEAK_SIGNALS, CORRAL__PEAK_FUTURES, CORRAL__PEAK_CHANNELS, CORRAL__PEAK_COUNTERS };
+static const struct { const char *name; uint16_t off; uint8_t kind, peak; } corral__desc_fields[] = {
+#define CORRAL__F(f, kind, peak) {#f, (uint16_t)offsetof(corral_sched_desc, f), CORRAL__EF_##kind, CORRAL__PEAK_##peak}
+    CORRAL__F(max_types, U32, TYPES),         CORRAL__F(order, ORDER, NONE),
+    CORRAL__F(fixed_dt, FLOAT, NONE),         CORRAL__F(max_fixed_steps, U32, NONE),
+    CORRAL__F(max_wait_nodes, U32, WAITS),    CORRAL__F(max_signals, U32, SIGNALS),
+    CORRAL__F(max_futures, U32, FUTURES),     CORRAL__F(max_posts, U32, NONE),
+    CORRAL__F(max_group_nodes, U32, GROUPS),  CORRAL__F(domains, U32, NONE),
+    CORRAL__F(custom_phases, U32, NONE),      CORRAL__F(max_channels, U32, CHANNELS),
+    CORRAL__F(channel_bytes, U32, NONE),      CORRAL__F(max_semaphores, U32, COUNTERS),
+    CORRAL__F(max_waitgroups, U32, NONE),     CORRAL__F(max_side_records, U32, SIDES),
+    CORRAL__F(kept_snapshots, U32, NONE),     CORRAL__F(wait_text, BOOL, NONE),
+    CORRAL__F(validation, VALIDATION, NONE),  CORRAL__F(timing, BOOL, NONE),
+    CORRAL__F(timing_sample, U32, NONE),      CORRAL__F(history_frames, U32, NONE),
+    CORRAL__F(trace_steps, U32, NONE),
+#undef CORRAL__F
 };
+
+/* One past the highest slot of class c ever handed out, 0 if none: a
+   slot is taken, retired, or free with a generation past the 1 every
+   slot starts with (a free raises it; so do a load and a restore for
+   slots their games used). A save of this scheduler's game names no
+   slot at or above it. */
+static uint32_t corral__slots_touched(const corral_sched *s, const corral__class *c)
+{
+    for (uint32_t k = c->capacity; k-- > 0;) {
+        const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+        if (co->state != CORRAL__FREE || co->gen > 1) return k + 1;
+    }
+    return 0;
+}
 
 static void corral__emit_desc(const corral_sched *s, float headroom, corral__out *out)
 {
@@ -13029,29 +13053,46 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
     corral__pf(out, "static const corral_sched_desc corral_shipped_desc = {\n    .classes = {\n");
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
-        corral__pf(out, "        { .slot_size = %u, .capacity = %u }, /* peak %u of %u, %" PRIu64 " failures%s */\n",
+        const uint32_t touched = corral__slots_touched(s, c);
+        corral__pf(out, "        { .slot_size = %u, .capacity = %u }, /* peak %u of %u, %" PRIu64 " failures%s",
                    d.classes[i].slot_size, d.classes[i].capacity, c->peak, c->capacity, c->failures,
                    c->peak ? "" : ", never used in this profile");
+        if (touched > d.classes[i].capacity) /* API.md, "Save games" */
+            corral__pf(out, "; saves made under the profiled desc name slots up to %u here: to load them, give "
+                            "capacity >= %u", touched - 1, touched);
+        corral__ps(out, " */\n");
     }
     corral__ps(out, "    },\n");
-    /* the other numbers: the sized ones with their peaks, then those carried over */
     const corral__pool *P = s->pools;
-    const uint32_t peaks[] = {s->types.type_count, s->nodes.wait_peak, s->nodes.group_peak, s->sides.peak,
+    const uint32_t peaks[] = {0, s->types.type_count, s->nodes.wait_peak, s->nodes.group_peak, s->sides.peak,
                               P[CORRAL__POOL_SIGNAL].peak, P[CORRAL__POOL_FUTURE].peak, P[CORRAL__POOL_CHANNEL].peak,
                               P[CORRAL__POOL_COUNTER].peak};
-    for (size_t i = 0; i < sizeof corral__desc_numbers / sizeof corral__desc_numbers[0]; i++) {
-        uint32_t v;
-        memcpy(&v, (const unsigned char *)&d + corral__desc_numbers[i].off, sizeof v);
-        if (i == sizeof peaks / sizeof peaks[0] + 1) corral__ps(out, "    /* as the profiled scheduler had them */\n");
-        corral__pf(out, "    .%s = %u,", corral__desc_numbers[i].name, v);
-        if (i < sizeof peaks / sizeof peaks[0]) corral__pf(out, " /* peak %u */", peaks[i]);
+    for (size_t i = 0; i < sizeof corral__desc_fields / sizeof corral__desc_fields[0]; i++) {
+        const unsigned char *at = (const unsigned char *)&d + corral__desc_fields[i].off;
+        char f[40];
+        corral__pf(out, "    .%s = ", corral__desc_fields[i].name);
+        switch (corral__desc_fields[i].kind) {
+        case CORRAL__EF_U32: {
+            uint32_t v;
+            memcpy(&v, at, sizeof v);
+            corral__pf(out, "%u,", v);
+            break;
+        }
+        case CORRAL__EF_BOOL: corral__ps(out, *(const bool *)(const void *)at ? "true," : "false,"); break;
+        case CORRAL__EF_ORDER:
+            corral__ps(out, d.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE," : "CORRAL_ORDER_FIFO,");
+            break;
+        case CORRAL__EF_FLOAT: corral__pf(out, "%s,", corral__float_lit(f, sizeof f, d.fixed_dt)); break;
+        case CORRAL__EF_VALIDATION: corral__pf(out, "%s,", corral__validation_str(d.validation)); break;
+        }
+        const uint8_t pk = corral__desc_fields[i].peak;
+        if (pk == CORRAL__PEAK_COUNTERS)
+            corral__pf(out, " /* peak %u of the shared semaphore and wait group pool, with max_waitgroups */", peaks[pk]);
+        else if (pk != CORRAL__PEAK_NONE)
+            corral__pf(out, " /* peak %u */", peaks[pk]);
         corral__pc(out, '\n');
     }
-    char f[40];
-    corral__pf(out, "    .order = %s,\n    .fixed_dt = %s,\n    .wait_text = %s,\n    .validation = %s,\n    .timing = %s,\n};\n",
-               d.order == CORRAL_ORDER_BY_TYPE ? "CORRAL_ORDER_BY_TYPE" : "CORRAL_ORDER_FIFO",
-               corral__float_lit(f, sizeof f, d.fixed_dt), d.wait_text ? "true" : "false",
-               corral__validation_str(d.validation), d.timing ? "true" : "false");
+    corral__ps(out, "};\n");
 }
 
 /* ---- the text report */
@@ -15221,6 +15262,37 @@ static bool corral__lcheck_items(corral__loader *L)
     return true;
 }
 
+/* A coroutine's slot this scheduler does not have: the first, and the
+   capacity that holds every slot the save names in its class, before
+   the rule (docs/API.md, "Save games"), which is what a long type name
+   cuts from corral_last_error_detail */
+static bool corral__lslot_missing(corral__loader *L, const char *tn, uint32_t cls, uint32_t local, uint32_t gen)
+{
+    const corral_sched *s = L->s;
+    char why[256];
+    if (cls >= s->arena.class_count) {
+        snprintf(why, sizeof why, "a coroutine of type '%s' is in slot %u of class %u, a class this scheduler does not have "
+                 "(it has %u): a save loads where each class holds every slot it names", tn, local, cls, s->arena.class_count);
+    } else if (gen == 0) {
+        snprintf(why, sizeof why, "a coroutine of type '%s' in slot %u of class %u has generation 0, which no handle has",
+                 tn, local, cls);
+    } else { /* the capacity for the class's last slot in the save; a registry's budgets are added to the desc's */
+        const corral__class *c = &s->arena.classes[cls];
+        uint32_t last = local, budgets = 0;
+        for (uint32_t i = 0; i < L->nco; i++) { /* the table's bytes were checked to be there */
+            const uint32_t index = corral__le32(L->io.r + L->table_at + 12 * (size_t)i);
+            if (index >> CORRAL__CLASS_SHIFT == cls && (index & CORRAL__LOCAL_MASK) > last) last = index & CORRAL__LOCAL_MASK;
+        }
+        for (uint32_t t = 0; t < s->types.type_count; t++)
+            if (corral__types(s)[t].cls == cls) budgets += corral__types(s)[t].budget;
+        snprintf(why, sizeof why, "a coroutine of type '%s' is in slot %u of class %u (%u B slots), which holds %u here "
+                 "(needs desc.classes[%u].capacity >= %u%s): a save loads where each class holds every slot it names", tn,
+                 local, cls, c->slot_size, c->capacity, cls, last + 1 - budgets,
+                 budgets ? ", plus the registry's budgets" : "");
+    }
+    return corral__lfail(L, "%s%s", why, NULL);
+}
+
 static bool corral__lcheck(corral__loader *L)
 {
     corral__io *io = &L->io;
@@ -15286,7 +15358,7 @@ static bool corral__lcheck(corral__loader *L)
         const corral__type_entry *te = &corral__types(s)[t->ti];
         const char *tn = te->vt->name;
         if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0)
-            return corral__lfail(L, "a coroutine of type %s names a slot this scheduler does not have%s", tn, none);
+            return corral__lslot_missing(L, tn, cls, local, gen);
         /* another class than this build's: where a hot reload kept a type
            that shrank; the load keeps it there, if it fits and has no budget */
         if (t->cls != CORRAL__NIL && cls != t->cls)
