@@ -638,7 +638,7 @@ DEFINE_COROUTINE(stopper)
 /* stopped_puller: pulls a stopper; its cleanup hook keeps the reason */
 #define STOPPED_PULLER_FIELDS(F) F(corral_handle, gen) F(int, v)
 DECLARE_COROUTINE(stopped_puller, STOPPED_PULLER_FIELDS)
-static int g_puller_why;
+static int g_puller_why, g_puller_got, g_puller_v;
 static void stopped_puller_end(stopped_puller_ctx *ctx, corral_end_reason why)
 {
     (void)ctx;
@@ -648,7 +648,10 @@ DEFINE_COROUTINE_CLEANUP(stopped_puller, stopped_puller_end)
 {
     CORRAL_BEGIN(co);
     CORRAL_WAIT_NEXT_FRAME(co);
+    ctx->v = -12345;
     CORRAL_PULL(co, ctx->gen, &ctx->v);
+    g_puller_got = (int)corral_wait_got(co);
+    g_puller_v = ctx->v;
     for (;;) CORRAL_WAIT_FRAME(co);
     CORRAL_END(co);
 }
@@ -664,6 +667,12 @@ Test(generators, a_coroutine_its_generator_stops_during_the_pull_ends_stopped)
         corral_tick(s, 0.016f);
         cr_assert(!corral_alive(s, g_stopper_victim), "mode %d", mode);
         cr_assert_eq(g_puller_why, CORRAL_END_STOPPED, "mode %d: the cleanup hook was told %d", mode, g_puller_why);
+        /* what the pull gave, told as it is, nothing written: mode 0 the
+           generator finished, mode 1 it was stopped (its yield after its
+           own stop gives nothing) */
+        cr_assert_eq(g_puller_got, mode ? CORRAL_GOT_STOPPED : CORRAL_GOT_CLOSED, "mode %d: corral_wait_got said %d",
+                     mode, g_puller_got);
+        cr_assert_eq(g_puller_v, -12345, "mode %d: the value %d", mode, g_puller_v);
         corral_type_stats ts;
         cr_assert(corral_stats_type_of(s, &stopped_puller_type, &ts));
         cr_assert_eq(ts.started, 1);
@@ -720,12 +729,14 @@ Test(generators, verify_and_the_hash_take_the_longest_group_chain)
 }
 
 /* bare_waiter: corral_wait_pull alone, then what came and a take */
-#define BARE_WAITER_FIELDS(F) F(corral_handle, gen) F(int, v) F(int, got) F(int, take) F(int, done)
+#define BARE_WAITER_FIELDS(F) F(corral_handle, gen) F(int, v) F(int, got) F(int, take) F(int, done) F(uint32_t, count)
 DECLARE_COROUTINE(bare_waiter, BARE_WAITER_FIELDS)
 DEFINE_COROUTINE(bare_waiter)
 {
     CORRAL_BEGIN(co);
-    CORRAL_AWAIT(co, corral_wait_pull(ctx->gen));
+    corral_wait w = corral_wait_pull(ctx->gen);
+    w.count = ctx->count; /* a field of the wait a caller may set: it changes nothing */
+    CORRAL_AWAIT(co, w);
     ctx->got = (int)corral_wait_got(co);
     ctx->take = (int)volley_take(corral_sched_of(co), ctx->gen, &ctx->v);
     ctx->done = 1;
@@ -754,6 +765,25 @@ Test(generators, a_stop_request_ends_a_bare_pull_wait_as_it_ends_a_pull)
     cr_assert(corral_alive(s, gen));
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
+}
+
+Test(generators, a_bare_pull_wait_told_its_generator_was_stopped_whatever_the_caller_set_in_it)
+{
+    for (uint32_t count = 0; count < 2; count++) {
+        corral_sched *s = small_sched(8);
+        corral_handle gen = volley_gen(s, (volley_ctx){.n = 3, .gap = 100.0f});
+        int v = 0;
+        cr_assert_eq(volley_take(s, gen, &v), CORRAL_GOT_VALUE);
+        cr_assert_eq(volley_take(s, gen, &v), CORRAL_GOT_NOT_YET); /* into its 100 s rest */
+        corral_handle w = bare_waiter_start(s, (bare_waiter_ctx){.gen = gen, .count = count});
+        cr_assert(corral_stop(s, gen));
+        corral_tick(s, 0.016f);
+        cr_assert(bare_waiter_ctx_of(s, w)->done, "count %u: the stop ended the wait", count);
+        cr_assert_eq(bare_waiter_ctx_of(s, w)->got, CORRAL_GOT_STOPPED, "count %u: corral_wait_got said %d", count,
+                     bare_waiter_ctx_of(s, w)->got);
+        cr_assert(corral_verify(s));
+        corral_sched_destroy(s);
+    }
 }
 
 /* the order an owner's end wakes its joiners and ends its generators in */

@@ -329,7 +329,7 @@ static void corral__pull_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
     n->u.t.seq = CORRAL__NIL; /* a join's result place: none */
-    n->list = w->count ? 1u : 0u; /* CORRAL_PULL's own wait (corral_generator_pull) */
+    n->list = 0; /* 1: CORRAL_PULL's own wait (corral_generator_pull marks it) */
     corral__list_push(s, corral__join_list(s, n), i);
 }
 static void corral__pull_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
@@ -413,9 +413,13 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
         return false;
     }
     const corral_got got = corral__generator_pull(__func__, s, h, out, out_size);
-    /* the generator's step stopped this coroutine: its stop_why holds the
-       reason it ends with, and no pull's answer is asked for any more */
-    if (co->state == CORRAL__STOPPING) return false;
+    /* the generator's step stopped this coroutine: its stop_why's low bits
+       hold the reason it ends with, the answer bits stay its own; a pull
+       that gave nothing does not wait (its body goes on to its next yield) */
+    if (co->state == CORRAL__STOPPING && got == CORRAL_GOT_NOT_YET) {
+        m->stop_why |= CORRAL__GOT_NOTHING;
+        return false;
+    }
     switch (got) {
     case CORRAL_GOT_VALUE: return false; /* a value: go on */
     case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
@@ -427,7 +431,8 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
         m->stop_why |= CORRAL__GOT_NOTHING;
         return false;
     }
-    corral_wait w = corral_wait_pull(h);
-    w.count = 1; /* its own wait: the generator's end is told to this pull alone */
-    return corral_await(co, w); /* true: wait for it; false: pull again (or malformed) */
+    if (!corral_await(co, corral_wait_pull(h))) return false; /* pull again (or malformed) */
+    if (m->mode == CORRAL__MODE_ONE && m->wait != CORRAL__NIL)
+        corral__nodes(s)[m->wait].list = 1; /* its own wait: the generator's end is told to this pull alone */
+    return true;
 }
