@@ -1276,3 +1276,91 @@ Test(save, every_wait_shorthands_at_form_resumes_at_its_named_point_after_a_load
         corral_sched_destroy(b);
     }
 }
+
+/* A crafted save whose generators own one another in a loop (tl_a owns
+   tl_b, and the edit makes tl_b own tl_a): a loop nothing ends. */
+#define TL_B_FIELDS(F) F(int, x)
+DECLARE_COROUTINE_R(tl_b, TL_B_FIELDS, int)
+#define TL_B_POINTS(P) P(gave)
+DEFINE_COROUTINE_AT(tl_b, TL_B_POINTS)
+{
+    CORRAL_BEGIN_AT(co, TL_B_POINTS);
+    for (;;) CORRAL_YIELD_VALUE_AT(co, gave, 2);
+    CORRAL_END(co);
+}
+#define TL_A_FIELDS(F) F(corral_handle, b)
+DECLARE_COROUTINE_R(tl_a, TL_A_FIELDS, int)
+#define TL_A_POINTS(P) P(gave)
+DEFINE_COROUTINE_AT(tl_a, TL_A_POINTS)
+{
+    CORRAL_BEGIN_AT(co, TL_A_POINTS);
+    ctx->b = tl_b_gen(corral_sched_of(co), (tl_b_ctx){0});
+    for (;;) CORRAL_YIELD_VALUE_AT(co, gave, 1);
+    CORRAL_END(co);
+}
+#define TL_HOLDER_FIELDS(F) F(corral_handle, a)
+DECLARE_COROUTINE(tl_holder, TL_HOLDER_FIELDS)
+#define TL_POINTS(P) P(idle)
+DEFINE_COROUTINE_AT(tl_holder, TL_POINTS)
+{
+    CORRAL_BEGIN_AT(co, TL_POINTS);
+    ctx->a = tl_a_gen(corral_sched_of(co), (tl_a_ctx){0});
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+#define TL_OTHER_FIELDS(F) F(int, x)
+DECLARE_COROUTINE(tl_other, TL_OTHER_FIELDS)
+DEFINE_COROUTINE_AT(tl_other, TL_POINTS)
+{
+    CORRAL_BEGIN_AT(co, TL_POINTS);
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+#define TL_TYPES(X) X(tl_a, 1, 0) X(tl_b, 2, 0) X(tl_holder, 3, 0) X(tl_other, 4, 0)
+CORRAL_DECLARE_REGISTRY(tl, TL_TYPES)
+CORRAL_DEFINE_REGISTRY(tl, TL_TYPES);
+static corral_sched *tl_sched(void)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.registry = &tl_registry;
+    return sched_of(d);
+}
+
+Test(save, a_crafted_save_whose_generators_own_one_another_in_a_loop_is_refused)
+{
+    corral_sched *s = tl_sched();
+    corral_handle holder = tl_holder_start(s, (tl_holder_ctx){0});
+    corral_tick(s, 0.016f);
+    corral_handle a = tl_holder_ctx_of(s, holder)->a;
+    int v;
+    cr_assert(tl_a_next(s, a, &v)); /* its step starts b: a owns b */
+    corral_handle b = tl_a_ctx_of(s, a)->b;
+    corral_handle other = tl_other_start(s, (tl_other_ctx){0});
+    static unsigned char s1[1 << 16], s2[1 << 16];
+    const size_t n1 = corral_save(s, s1, sizeof s1);
+    cr_assert(corral_generator_give(s, a, other));
+    const size_t n2 = corral_save(s, s2, sizeof s2);
+    cr_assert(n1 && n1 == n2, "%s", corral_last_error_detail(s));
+    size_t at = 0; /* a's owner: the holder's index in the first save, the other's in the second */
+    for (size_t i = 24; i + 4 <= n1 && !at; i++) {
+        uint32_t x1, x2;
+        memcpy(&x1, s1 + i, 4);
+        memcpy(&x2, s2 + i, 4);
+        if (x1 == holder.index && x2 == other.index) at = i;
+    }
+    cr_assert(at, "a's owner is in the save");
+    const uint32_t bi = b.index;
+    memcpy(s1 + at, &bi, 4); /* a belongs to b, which belongs to a */
+    cr_assert(hostile_reseal_save(s1, n1));
+    corral_sched *t = tl_sched();
+    cr_assert_not(corral_load(t, s1, n1), "the loop is refused");
+    cr_assert(strstr(corral_last_error_detail(t), "generators belong to one another in a loop"), "%s",
+              corral_last_error_detail(t));
+    cr_assert_eq(corral_live_count(t), 0, "nothing loaded");
+    memcpy(s1 + at, &holder.index, 4); /* the save as it was */
+    cr_assert(hostile_reseal_save(s1, n1));
+    cr_assert(corral_load(t, s1, n1), "%s", corral_last_error_detail(t));
+    cr_assert(corral_verify(t));
+    corral_sched_destroy(s);
+    corral_sched_destroy(t);
+}

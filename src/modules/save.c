@@ -1203,6 +1203,27 @@ static bool corral__lcheck(corral__loader *L)
     }
     if (io->bad) return false;
     if (reached != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
+    /* no generator belongs to itself through others: from each generator,
+       up through the owners while they come later in the save; one that
+       comes back is the first of a loop, one that meets an earlier record
+       goes on as that record's walk did (to an owner that is no
+       generator). The walks together are bounded; a save that runs past
+       the bound (chains tens of thousands deep, their records in the order
+       of their owners) loads unchecked here, and a loop of ties then holds
+       its slots only: its ends stay bounded (calls.c, pulls.c). */
+    uint64_t tie_steps = 64u * (uint64_t)L->nco + 4096u;
+    for (uint32_t i = 0; i < L->nco && !io->bad && tie_steps; i++) {
+        uint32_t at;
+        corral__lrecord(L, i, &c, &at);
+        for (uint32_t by = c.by; by != CORRAL__NIL && tie_steps; tie_steps--) {
+            const uint32_t k = corral__lfind(L, by);
+            if (k == i) return corral__lfail(L, "generators belong to one another in a loop%s%s", none, none);
+            if (k == CORRAL__NIL || k < i) break;
+            corral__lrecord(L, k, &c, &at);
+            by = c.by;
+        }
+    }
+    if (io->bad) return false;
     /* the order lists name saved coroutines */
     const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
     const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};
