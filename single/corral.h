@@ -8296,7 +8296,7 @@ static void corral__pull_arm(corral_sched *s, corral_co *co, uint32_t i, const c
     corral__node *n = &corral__nodes(s)[i];
     n->u.t.target = corral__global_of(s, corral__resolve(s, w->co, &err));
     n->u.t.seq = CORRAL__NIL; /* a join's result place: none */
-    n->list = w->count ? 1u : 0u; /* CORRAL_PULL's own wait (corral_generator_pull) */
+    n->list = 0; /* 1: CORRAL_PULL's own wait (corral_generator_pull marks it) */
     corral__list_push(s, corral__join_list(s, n), i);
 }
 static void corral__pull_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
@@ -8380,9 +8380,13 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
         return false;
     }
     const corral_got got = corral__generator_pull(__func__, s, h, out, out_size);
-    /* the generator's step stopped this coroutine: its stop_why holds the
-       reason it ends with, and no pull's answer is asked for any more */
-    if (co->state == CORRAL__STOPPING) return false;
+    /* the generator's step stopped this coroutine: its stop_why's low bits
+       hold the reason it ends with, the answer bits stay its own; a pull
+       that gave nothing does not wait (its body goes on to its next yield) */
+    if (co->state == CORRAL__STOPPING && got == CORRAL_GOT_NOT_YET) {
+        m->stop_why |= CORRAL__GOT_NOTHING;
+        return false;
+    }
     switch (got) {
     case CORRAL_GOT_VALUE: return false; /* a value: go on */
     case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
@@ -8394,9 +8398,10 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
         m->stop_why |= CORRAL__GOT_NOTHING;
         return false;
     }
-    corral_wait w = corral_wait_pull(h);
-    w.count = 1; /* its own wait: the generator's end is told to this pull alone */
-    return corral_await(co, w); /* true: wait for it; false: pull again (or malformed) */
+    if (!corral_await(co, corral_wait_pull(h))) return false; /* pull again (or malformed) */
+    if (m->mode == CORRAL__MODE_ONE && m->wait != CORRAL__NIL)
+        corral__nodes(s)[m->wait].list = 1; /* its own wait: the generator's end is told to this pull alone */
+    return true;
 }
 /* ---- src/core/queue.c ---- */
 /*
@@ -15550,6 +15555,27 @@ static bool corral__lcheck(corral__loader *L)
     }
     if (io->bad) return false;
     if (reached != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
+    /* no generator belongs to itself through others: from each generator,
+       up through the owners while they come later in the save; one that
+       comes back is the first of a loop, one that meets an earlier record
+       goes on as that record's walk did (to an owner that is no
+       generator). The walks together are bounded; a save that runs past
+       the bound (chains tens of thousands deep, their records in the order
+       of their owners) loads unchecked here, and a loop of ties then holds
+       its slots only: its ends stay bounded (calls.c, pulls.c). */
+    uint64_t tie_steps = 64u * (uint64_t)L->nco + 4096u;
+    for (uint32_t i = 0; i < L->nco && !io->bad && tie_steps; i++) {
+        uint32_t at;
+        corral__lrecord(L, i, &c, &at);
+        for (uint32_t by = c.by; by != CORRAL__NIL && tie_steps; tie_steps--) {
+            const uint32_t k = corral__lfind(L, by);
+            if (k == i) return corral__lfail(L, "generators belong to one another in a loop%s%s", none, none);
+            if (k == CORRAL__NIL || k < i) break;
+            corral__lrecord(L, k, &c, &at);
+            by = c.by;
+        }
+    }
+    if (io->bad) return false;
     /* the order lists name saved coroutines */
     const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
     const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};
