@@ -417,6 +417,24 @@ typedef struct corral__err_rec {
     char text[384];        /* the words, made by corral_last_error_detail */
 } corral__err_rec;
 
+/* The tables of the parts a scheduler was created with (desc.parts, or
+   every part), each filled in at create from the parts' corral_part
+   tables (parts.c) and never written after: the core asks them for what a
+   wait kind, a pooled kind or a feature does. A slot is NULL when no part
+   the scheduler has brings it. Pointers to const tables of this image: a
+   snapshot's copy of them is never read, and an adopted block is one this
+   build made. */
+struct corral__wait_part;
+struct corral__pool_part;
+enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
+       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_COUNT };
+typedef struct corral__part_tables {
+    const struct corral__wait_part *wait[CORRAL_WAIT_KIND_COUNT];
+    const struct corral__wait_part *arm; /* CORRAL__NODE_ARM: a race's or a sync's arm */
+    const struct corral__pool_part *pool[CORRAL__POOL_COUNT];
+    const void *feature[CORRAL__FEATURE_COUNT];
+} corral__part_tables;
+
 /* The scheduler's state, one named part per file of src/ (the file that
    owns it is named beside each): a file writes its own part and reads the
    others'. Hot parts first: the walk touches `run`, `budget` and `now`. */
@@ -597,6 +615,8 @@ struct corral_sched {
                                 (corral__step_bare), 0: none (then run.running) */
         uint64_t frame;
     } now;
+
+    corral__part_tables parts; /* parts.c: what its parts do, set at create */
 
     corral__err_rec err; /* errors.c: the last error's detail, cold */
 };
@@ -1174,7 +1194,6 @@ typedef struct corral__pulls_part {
        generator, the ties of that one's generators moved to the list's end */
     void (*owned)(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why);
 } corral__pulls_part;
-void corral__pulls_use(void);
 static inline void corral__entry_spent(corral_co *co)
 {
     co->state = CORRAL__RUNNING;
@@ -1547,14 +1566,18 @@ typedef struct corral__wait_part {
 corral__list corral__join_list(corral_sched *s, const corral__node *n);
 bool corral__join_verify(const corral__vquery *q, const corral__node *n);
 void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
-/* the table of a node kind past the wait kinds: an arm of a race or sync
-   (races.c hands it over with the races' table), else NULL */
-const corral__wait_part *corral__node_part_of(uint32_t kind);
+/* the table of node kind `kind` in s: a wait kind's, or past them an arm
+   of a race or sync (the races part's); NULL: s has no part for it */
+static inline const corral__wait_part *corral__node_part_of(const corral_sched *s, uint32_t kind)
+{
+    if (kind < CORRAL_WAIT_KIND_COUNT) return s->parts.wait[kind];
+    return kind == CORRAL__NODE_ARM ? s->parts.arm : NULL;
+}
 /* The save-game parts of a pooled kind (signals, futures, channels,
    counters), filled in by the file that owns it: its section of a save (a
    u32 count of live items, a row each in ascending index, then whatever
    the owner adds), read and checked against this scheduler, then placed.
-   A module's arrive with its first use (corral__pool_parts_add). */
+   A scheduler has the tables of the parts it was created with. */
 typedef struct corral__pool_part {
     uint32_t row; /* bytes of a row: {u32 index, u32 generation, the owner's words} */
     uint32_t row4; /* a row's bytes in saves of format 4 and before (0: row) */
@@ -1580,9 +1603,12 @@ typedef struct corral__pool_part {
        its lists follow, hashed by the state hash itself */
     void (*hash)(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v), void *k);
 } corral__pool_part;
-void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part);
-const corral__pool_part *corral__pool_part_of(uint32_t pool); /* NULL: its module is unused */
-extern const corral__pool_part corral__signal_pool_part; /* wakelists.c; futures.c's: corral__futures_use */
+/* NULL: s has no part that brings the pool's kind */
+static inline const corral__pool_part *corral__pool_part_of(const corral_sched *s, uint32_t pool)
+{
+    return s->parts.pool[pool];
+}
+extern const corral__pool_part corral__signal_pool_part; /* wakelists.c */
 /* a saved row's index and generation (little-endian), checked: in range,
    live, ascending after prev (i: its position) */
 bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen, uint32_t i,
@@ -1592,28 +1618,56 @@ bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, u
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
 void corral__index_read(corral__io *io, corral__lwait *w);
 void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
-/* the kinds' tables the core always has (timers.c, wakelists.c); polls.c's,
-   calls.c's and futures.c's come with their feature (corral__polls_use, ...) */
+/* the kinds' tables the core always has (timers.c, wakelists.c) */
 extern const corral__wait_part corral__timer_part, corral__signal_part;
-/* A module's kinds are known once the module is used: its first call
-   hands its table over (a handle it owns cannot exist before). */
-void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part);
-/* the table of kind k, or NULL: it takes no node, or its module is unused */
-const corral__wait_part *corral__wait_part_of(uint32_t kind);
+/* the core's table of each kind (waits.c, from CORRAL_WAIT_KINDS): theirs,
+   or NULL (a kind without a node, or a part's) */
+extern const corral__wait_part *const corral__core_wait_parts[CORRAL_WAIT_KIND_COUNT];
+/* the table of kind k in s, or NULL: it takes no node, or s has no part for it */
+static inline const corral__wait_part *corral__wait_part_of(const corral_sched *s, uint32_t kind)
+{
+    return kind < CORRAL_WAIT_KIND_COUNT ? s->parts.wait[kind] : NULL;
+}
 
-/* The core's features a game may never use -- calls and joins (calls.c),
-   groups and stop deadlines (groups.c), predicates (polls.c), futures
-   (futures.c) -- and the
-   races module: each hands its table over at its first use (a call, a
-   join's constructor, a membership or a deadline, a predicate's
-   constructor, corral_future_create; a load or a restore asks for all of
-   them). Until then the
-   core has nothing of theirs to do, and a program that never uses one
-   links none of its file (docs/DESIGN.md, "The core and its modules"). */
-enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
-       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_COUNT };
-void corral__feature_add(uint32_t feature, const void *part); /* waits.c */
-const void *corral__feature(uint32_t feature);              /* NULL: not used yet */
+/* What a part brings (struct corral_part, the public handle of one): the
+   parts it builds on, the wait kinds and pooled kinds it owns, and the
+   feature the core asks at an end, a frame or a post -- calls and joins
+   (calls.c), groups and stop deadlines (groups.c), predicates (polls.c),
+   futures (futures.c), races (races.c), pulls (pulls.c). The core asks a
+   feature's table only where a link it alone makes is there (a caller,
+   joiners, a group node, a predicate list, a posted completion), and a
+   scheduler without the part cannot make that link (docs/DESIGN.md,
+   "The core and its parts"). parts.c opens them into s->parts. */
+#define CORRAL__PART_WAITS 4u
+#define CORRAL__PART_POOLS 2u
+struct corral_part {
+    const char *name;
+    const corral_part *needs[2]; /* opened first (NULL: none) */
+    struct {
+        uint8_t first, last; /* wait kinds [first, last] (last 0: no more) */
+        const corral__wait_part *table;
+    } waits[CORRAL__PART_WAITS];
+    struct {
+        uint8_t pool, used; /* used 0: no more */
+        const corral__pool_part *table;
+    } pools[CORRAL__PART_POOLS];
+    uint32_t feature; /* CORRAL__FEATURE_*, or CORRAL__FEATURE_COUNT: none */
+    const void *table; /* the feature's table */
+    const corral__wait_part *arm; /* CORRAL__NODE_ARM's, or NULL */
+};
+/* the core's tables and each part of `parts` (with the parts it needs)
+   into s->parts, at create (sched.c) */
+void corral__parts_open(corral_sched *s, const corral_part *const *parts);
+/* a scheduler of desc with the core and `parts` (NULL-terminated, or
+   NULL); call names the public function for its errors (sched.c) */
+corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
+/* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
+   for call, naming the part that fills it */
+bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part);
+static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
+{
+    return s->parts.feature[feature]; /* NULL: s has no part that brings it */
+}
 /* calls.c: an ending coroutine that was called (its caller wakes with its
    result) or joined (its joiners wake) */
 typedef struct corral__calls_part {
@@ -1639,30 +1693,13 @@ typedef struct corral__futures_part {
     bool (*live)(const corral_sched *s, corral_future f);
     bool (*finish)(corral_sched *s, corral_future f, corral_value v);
 } corral__futures_part;
-void corral__calls_use(void);
-void corral__groups_use(void);
-void corral__polls_use(void);
-void corral__futures_use(void);
-void corral__stops_use(void); /* group_ops.c: the stop wait's table */
-void corral__alarms_use(void); /* alarms.c: the table of CORRAL_WAIT_AT */
-/* a load or a restore may bring any of them back */
-static inline void corral__features_use(void)
+static inline const corral__polls_part *corral__polls(const corral_sched *s)
 {
-    corral__calls_use();
-    corral__groups_use();
-    corral__polls_use();
-    corral__futures_use();
-    corral__stops_use();
-    corral__alarms_use();
-    corral__pulls_use();
+    return (const corral__polls_part *)corral__feature(s, CORRAL__FEATURE_POLLS);
 }
-static inline const corral__polls_part *corral__polls(void)
+static inline const corral__groups_part *corral__groups(const corral_sched *s)
 {
-    return (const corral__polls_part *)corral__feature(CORRAL__FEATURE_POLLS);
-}
-static inline const corral__groups_part *corral__groups(void)
-{
-    return (const corral__groups_part *)corral__feature(CORRAL__FEATURE_GROUPS);
+    return (const corral__groups_part *)corral__feature(s, CORRAL__FEATURE_GROUPS);
 }
 
 /* ---- timers.c: frames, seconds, realtime; alarms.c: a time on a clock
@@ -1775,7 +1812,7 @@ static inline void corral__polls_init(corral_sched *s)
    copy): its predicates' arguments in contexts into this block */
 static inline void corral__polls_moved(corral_sched *s)
 {
-    if (s->polls.base != (uint64_t)(uintptr_t)s && corral__polls()) corral__polls()->rebase(s);
+    if (s->polls.base != (uint64_t)(uintptr_t)s && corral__polls(s)) corral__polls(s)->rebase(s);
     s->polls.base = (uint64_t)(uintptr_t)s;
 }
 static inline void corral__polls_take(corral_sched *d, const corral_sched *o) { d->polls = o->polls; }
@@ -1789,7 +1826,6 @@ uint32_t corral__fire_all(corral_sched *s, uint32_t *head, uint32_t *tail); /* a
 void corral__item_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
 
 /* ---- channels.c: channels, semaphores, wait groups */
-void corral__channels_use(void); /* their wait kinds known (a load that brings some back) */
 /* the region a snapshot copies: the channels, the counters, the rings (contiguous) */
 static inline size_t corral__chans_bytes(const corral_sched *s)
 {
@@ -1815,16 +1851,12 @@ bool corral__dest_of(const char *call, corral_sched *s, corral_co *co, const cor
 corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, const corral_type *vt,
                             const void *ctx, size_t ctx_size);
 /* races.c, a module: what an ending coroutine asks of it when it races or
-   syncs (end_arms), or is an arm (arm_end): the feature CORRAL__FEATURE_RACES,
-   from the first race or sync begun (corral__races_use), and from a load that
-   brings one back */
+   syncs (end_arms), or is an arm (arm_end): the feature CORRAL__FEATURE_RACES */
 typedef struct corral__race_part {
     void (*end_arms)(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
     void (*arm_end)(corral_sched *s, corral_co *p, corral__meta *pm, corral_co *co, const corral__type_entry *te,
                     corral_end_reason why);
 } corral__race_part;
-void corral__arm_part_set(const corral__wait_part *part); /* waits.c: an arm node's table */
-void corral__races_use(void);
 
 /* ---- groups.c: groups (a feature: corral__groups_part); group_ops.c: a whole
    group at once, stop requests; pause.c: pause */

@@ -26,7 +26,7 @@ text_of() { size "$@" | awk 'NR > 1 {t += $1} END {print t}'; }
 # the core is src/core/, the modules src/modules/ (docs/DESIGN.md, "The core and its modules")
 core=$(ls src/core/*.c | sed 's|.*/\(.*\)\.c|\1|' | tr '\n' ' ')
 # the core's features (docs/DESIGN.md, "Features of the core"): their code comes with their first use
-FEATURES="calls call_start groups group_ops polls futures create starts pulls events alarms"
+FEATURES="calls call_start groups group_ops polls futures create starts pulls events alarms parts"
 linked=$(sed -n '/^Archive member included/,/^Merging\|^Allocating\|^Discarded/p' $b/one_coroutine.map |
     grep -o 'libcorral\.a([a-z_]*\.c\.o)' | sed 's/.*(\(.*\)\.c\.o)/\1/' | sort -u)
 total=0

@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (157). The types,
+    INDEX: every function, in the order of this header (158). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -42,6 +42,7 @@
         corral_point_lost, corral_points_check
     the scheduler
         corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
+        corral_sched_create_min,
         corral_sched_destroy
     starting and stopping
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
@@ -691,7 +692,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
     X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks") \
     X(SEMAPHORE_FULL, "the release would give the semaphore more permits than its maximum: nothing released (the detail says how many)") \
-    X(BAD_COUNT, "a semaphore's permits past its maximum, or a wait group's count below 0 or past 2^32 - 1: nothing changed (the detail says which)")
+    X(BAD_COUNT, "a semaphore's permits past its maximum, or a wait group's count below 0 or past 2^32 - 1: nothing changed (the detail says which)") \
+    X(NO_PART, "the scheduler was created without the part the call needs (desc.parts; the detail names it)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -788,6 +790,29 @@ typedef struct corral_class_desc {
     uint32_t capacity;  /* slots; registry budgets are added to it */
 } corral_class_desc;
 
+/* Parts: what a scheduler can do beyond the core (frames, seconds,
+   realtime, phases, signals, all/any, pause, the profile's counters). A
+   scheduler has the parts desc.parts names (each with the parts it builds
+   on) and no other; corral_sched_create gives every part when desc.parts
+   is NULL, corral_sched_create_min none. A program that creates its
+   schedulers with corral_sched_create_min links only the parts it names
+   (API.md, "Parts"). A call that needs a part the scheduler lacks is
+   refused with CORRAL_ERR_NO_PART. */
+typedef struct corral_part corral_part; /* one part's table (opaque) */
+#define CORRAL_PARTS(X)                                                            \
+    X(calls)    /* calls (CORRAL_CALL...) and joins (corral_wait_join) */          \
+    X(groups)   /* owner and tags, group operations, stop deadlines */             \
+    X(stops)    /* the stop wait (corral_wait_stop); builds on groups */           \
+    X(polls)    /* predicates (corral_wait_until, corral_wait_while) */            \
+    X(futures)  /* futures (corral_future_create, corral_wait_future) */           \
+    X(alarms)   /* waits until a time on a clock (corral_wait_at) */               \
+    X(pulls)    /* generators and pulls; builds on calls and groups */             \
+    X(races)    /* races and syncs; builds on calls */                             \
+    X(channels) /* channels, semaphores, wait groups */
+#define CORRAL__PART_DECL(name) CORRAL_API extern const corral_part corral_part_##name;
+CORRAL_PARTS(CORRAL__PART_DECL)
+#undef CORRAL__PART_DECL
+
 /*
     corral_sched_desc: zero means default.
 
@@ -861,6 +886,11 @@ typedef struct corral_class_desc {
     predicates          none: save games find predicates by id in it
     upgrade             none: save games: fills the new fields of a context
                         loaded from an older build
+    parts               NULL: corral_sched_create gives every part of
+                        CORRAL_PARTS, corral_sched_create_min none; else a
+                        NULL-terminated list of &corral_part_NAME, each
+                        with the parts it builds on (the list must outlive
+                        the call only)
 */
 /* save games (PERSISTENCE, below): what desc.predicates and desc.upgrade take */
 typedef struct corral_saved_type {
@@ -928,6 +958,7 @@ typedef struct corral_sched_desc {
                    void *user);
         void *user;
     } upgrade;
+    const corral_part *const *parts; /* NULL: every part (create), none (create_min) */
 } corral_sched_desc;
 
 /* Bytes the arena needs for this desc (what create allocates, and what a
@@ -940,8 +971,13 @@ CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
    vtable is malformed (NULL, bad alignment or offset). */
 CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 
-/* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
+/* Create a scheduler. NULL on failure: corral_last_error(NULL) says why.
+   It has the parts desc.parts names, or every part if it names none, and
+   so links every part. */
 CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
+/* The same with the parts desc.parts names and no other (none if NULL):
+   a program that creates its schedulers only so links only those. */
+CORRAL_API corral_sched *corral_sched_create_min(const corral_sched_desc *desc);
 
 /* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
    each exactly once) and frees the block if create allocated it. Refused

@@ -42,11 +42,14 @@ static const corral__wait_part corral__at_part = {
     .check = corral__timer_check,
     .place = corral__timer_load,
 };
-void corral__alarms_use(void) { corral__wait_parts_add(CORRAL_WAIT_AT, CORRAL_WAIT_AT, &corral__at_part); }
+const corral_part corral_part_alarms = {
+    .name = "alarms",
+    .waits = {{CORRAL_WAIT_AT, CORRAL_WAIT_AT, &corral__at_part}},
+    .feature = CORRAL__FEATURE_COUNT,
+};
 
 corral_wait corral_wait_at(double t)
 {
-    corral__alarms_use();
     corral_wait w;
     memset(&w, 0, sizeof w);
     w.kind = CORRAL_WAIT_AT;

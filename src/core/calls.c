@@ -19,11 +19,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* races and syncs (races.c, a module): its table, from the first race or
-   sync begun; none can be under way before */
-static const corral__race_part *corral__races_part(void)
+/* races and syncs (races.c): its table, in a scheduler with that part;
+   none can be under way without it */
+static const corral__race_part *corral__races_part(const corral_sched *s)
 {
-    return (const corral__race_part *)corral__feature(CORRAL__FEATURE_RACES);
+    return (const corral__race_part *)corral__feature(s, CORRAL__FEATURE_RACES);
 }
 
 /* A called child ends (why): its result goes to its caller's destination
@@ -38,7 +38,7 @@ static void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, co
     corral__side *ps = &corral__sides(s)[pm->side]; /* a caller has one */
     sd->parent = CORRAL__NIL;
     if (ps->child != corral__global_of(s, co)) {
-        const corral__race_part *r = corral__races_part();
+        const corral__race_part *r = corral__races_part(s);
         if (r && (pm->mode == CORRAL__MODE_RACE || pm->mode == CORRAL__MODE_SYNC)) r->arm_end(s, p, pm, co, te, why);
         return;
     }
@@ -203,7 +203,7 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
         uint32_t i = sd->joiners_head;
         corral__node *n = &corral__nodes(s)[i];
         if (n->kind == CORRAL__NODE_OWNED) { /* a generator it owns (pulls.c's, as a tie is) */
-            ((const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS))->owned(s, co, i, why);
+            ((const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS))->owned(s, co, i, why);
             continue;
         }
         if (n->kind == CORRAL_WAIT_PULL) /* n->list: a CORRAL_PULL's own wait (pulls.c) */
@@ -228,15 +228,15 @@ static void corral__calls_end(corral_sched *s, corral_co *co, corral__meta *m, c
     if (corral__sides(s)[m->side].joiners_head != CORRAL__NIL) corral__wake_joiners(s, co, te, why);
 }
 static const corral__calls_part corral__calls_table = {corral__calls_end};
-void corral__calls_use(void)
-{
-    corral__feature_add(CORRAL__FEATURE_CALLS, &corral__calls_table);
-    corral__wait_parts_add(CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, &corral__join_part);
-}
+const corral_part corral_part_calls = {
+    .name = "calls",
+    .waits = {{CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, &corral__join_part}},
+    .feature = CORRAL__FEATURE_CALLS,
+    .table = &corral__calls_table,
+};
 
 corral_wait corral_wait_join(corral_handle h)
 {
-    corral__calls_use();
     corral_wait w = corral__wait_of(CORRAL_WAIT_JOIN);
     w.co = h;
     return w;

@@ -22,18 +22,18 @@ void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const co
                        corral_end_reason why)
 {
     const corral__side *sd = &corral__sides(s)[m->side];
-    /* each link exists only once its feature is in use: its table is there */
-    if (sd->groups != CORRAL__NIL) corral__groups()->leave(s, co);
+    /* each link exists only in a scheduler with its part: its table is there */
+    if (sd->groups != CORRAL__NIL) corral__groups(s)->leave(s, co);
     if (sd->parent != CORRAL__NIL || sd->joiners_head != CORRAL__NIL)
-        ((const corral__calls_part *)corral__feature(CORRAL__FEATURE_CALLS))->end(s, co, m, te, why);
+        ((const corral__calls_part *)corral__feature(s, CORRAL__FEATURE_CALLS))->end(s, co, m, te, why);
     corral__side_drop(s, m);
 }
 
-/* the arms of a race or sync (races.c, a module: its table is there once
-   one began) */
+/* the arms of a race or sync (races.c: its table is there in a scheduler
+   that can race) */
 void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
 {
-    const corral__race_part *r = (const corral__race_part *)corral__feature(CORRAL__FEATURE_RACES);
+    const corral__race_part *r = (const corral__race_part *)corral__feature(s, CORRAL__FEATURE_RACES);
     if (r) r->end_arms(s, co, m, why);
 }
 

@@ -104,22 +104,6 @@ void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POO
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) s->pools[p].floor = floors[p];
 }
 
-/* ---- save games: each pooled kind's part (its owner's), known here */
-static const corral__pool_part *const corral__core_pool_parts[CORRAL__POOL_COUNT] = {
-    &corral__signal_pool_part, NULL /* futures.c, a feature */, NULL, NULL /* channels.c, a module */
-};
-static corral__atomic_ptr corral__module_pool_parts[CORRAL__POOL_COUNT];
-void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part)
-{
-    for (uint32_t p = first; p <= last; p++)
-        if (corral__atomic_load_ptr(&corral__module_pool_parts[p]) != part)
-            corral__atomic_cas_ptr(&corral__module_pool_parts[p], NULL, part);
-}
-const corral__pool_part *corral__pool_part_of(uint32_t pool)
-{
-    const corral__pool_part *p = corral__core_pool_parts[pool];
-    return p ? p : (const corral__pool_part *)corral__atomic_load_ptr(&corral__module_pool_parts[pool]);
-}
 bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen, uint32_t i,
                          uint32_t prev)
 {

@@ -40,8 +40,8 @@ void corral__posts_apply(corral_sched *s)
         bool done = false;
         if (kind == CORRAL__POST_FUTURE) {
             corral_future f = {index, gen};
-            const corral__futures_part *fp = (const corral__futures_part *)corral__feature(CORRAL__FEATURE_FUTURES);
-            done = fp && fp->live(s, f) && fp->finish(s, f, v); /* none created: none live */
+            const corral__futures_part *fp = (const corral__futures_part *)corral__feature(s, CORRAL__FEATURE_FUTURES);
+            done = fp && fp->live(s, f) && fp->finish(s, f, v); /* no futures part: none live */
         } else {
             corral_signal sig = {index, gen};
             if (corral__signal_live(s, sig)) {

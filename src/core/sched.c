@@ -257,17 +257,48 @@ size_t corral_sched_memory_size(const corral_sched_desc *desc)
     return (size_t)p.total;
 }
 
-corral_sched *corral_sched_create(const corral_sched_desc *desc)
+/* ---- its parts: the core's tables, then each part named (after the
+   parts it builds on), each slot filled by the part that owns it */
+static void corral__part_open(corral__part_tables *t, const corral_part *part, uint32_t depth)
+{
+    for (uint32_t n = 0; n < 2 && part->needs[n] && depth < 4; n++) corral__part_open(t, part->needs[n], depth + 1);
+    for (uint32_t w = 0; w < CORRAL__PART_WAITS && part->waits[w].last; w++)
+        for (uint32_t k = part->waits[w].first; k <= part->waits[w].last; k++) t->wait[k] = part->waits[w].table;
+    for (uint32_t p = 0; p < CORRAL__PART_POOLS && part->pools[p].used; p++)
+        t->pool[part->pools[p].pool] = part->pools[p].table;
+    if (part->feature < CORRAL__FEATURE_COUNT) t->feature[part->feature] = part->table;
+    if (part->arm) t->arm = part->arm;
+}
+void corral__parts_open(corral_sched *s, const corral_part *const *parts)
+{
+    corral__part_tables *t = &s->parts;
+    memset(t, 0, sizeof *t);
+    memcpy(t->wait, corral__core_wait_parts, sizeof t->wait);
+    t->pool[CORRAL__POOL_SIGNAL] = &corral__signal_pool_part;
+    for (uint32_t i = 0; parts && parts[i]; i++) corral__part_open(t, parts[i], 0);
+}
+bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part)
+{
+    if (CORRAL__LIKELY(slot != NULL)) return true;
+    char why[96];
+    snprintf(why, sizeof why, "it needs corral_part_%s in desc.parts", part);
+    corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, why);
+    return false;
+}
+
+/* a scheduler of desc with the parts `parts` names (call: the public
+   function, for its errors) */
+corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts)
 {
     corral__plan p;
-    CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, NULL);
+    CORRAL__REQUIRE_AT(NULL, desc, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, NULL);
     corral_error e = corral__make_plan(desc, &p);
     if (e != CORRAL_ERR_OK) {
-        corral__fail_at(NULL, &desc->logger, e, __func__, CORRAL__NOH, NULL, p.why);
+        corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, p.why);
         return NULL;
     }
     if ((unsigned)desc->validation >= (unsigned)CORRAL_VALIDATION_COUNT) {
-        corral__fail(NULL, &desc->logger, CORRAL_ERR_BAD_DESC);
+        corral__fail_at(NULL, &desc->logger, CORRAL_ERR_BAD_DESC, call, CORRAL__NOH, NULL, NULL);
         return NULL;
     }
     corral_allocator al = desc->allocator;
@@ -279,14 +310,14 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     unsigned char *block;
     if (desc->memory) {
         if (desc->memory_size < p.total) {
-            corral__fail(NULL, &desc->logger, CORRAL_ERR_MEMORY_TOO_SMALL);
+            corral__fail_at(NULL, &desc->logger, CORRAL_ERR_MEMORY_TOO_SMALL, call, CORRAL__NOH, NULL, NULL);
             return NULL;
         }
         block = (unsigned char *)desc->memory;
     } else {
         block = (unsigned char *)al.alloc((size_t)p.total, al.user_data); /* the one allocator call */
         if (!block) {
-            corral__fail(NULL, &desc->logger, CORRAL_ERR_ALLOC_FAILED);
+            corral__fail_at(NULL, &desc->logger, CORRAL_ERR_ALLOC_FAILED, call, CORRAL__NOH, NULL, NULL);
             return NULL;
         }
     }
@@ -388,6 +419,7 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         c->inv = inv;
         corral__pages_init(s, c);
     }
+    corral__parts_open(s, parts);
     corral__parts_init(s);
     corral__posts_init(s);
     s->kept.off = (uint32_t)p.kept_off;
@@ -410,6 +442,11 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     corral__registry_add(s);
 #endif
     return s;
+}
+
+corral_sched *corral_sched_create_min(const corral_sched_desc *desc)
+{
+    return corral__sched_create(__func__, desc, desc ? desc->parts : NULL);
 }
 
 bool corral__clock_ok(double time, double scale)
@@ -557,7 +594,7 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->now.frame_pos = 0;
     /* what waited for this frame joins its phase's queue */
     if (s->run.deferred) corral__lanes_next_frame(s);
-    if (s->polls.next_pending) corral__polls()->next_frame(s); /* a predicate waits: polls.c is in use */
+    if (s->polls.next_pending) corral__polls(s)->next_frame(s); /* a predicate waits: polls.c is there */
     /* what other threads posted: as if completed or raised here */
     corral__posts_apply(s);
 }
@@ -581,7 +618,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     bool first_run = s->now.frame_pos == 0;
     if (phase < CORRAL__PH_COUNT) s->now.frame_pos = 1u + phase; /* a custom run is outside the frame's order */
     if (first_run) corral__wake_timers(s);
-    if (s->polls.head[phase] != CORRAL__NIL) corral__polls()->poll(s, phase);
+    if (s->polls.head[phase] != CORRAL__NIL) corral__polls(s)->poll(s, phase);
     /* this run steps what is queued now; what is queued from here on
        (a step's yield in place included) waits for the next run */
     corral__lanes_begin(s, phase);

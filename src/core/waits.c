@@ -11,9 +11,9 @@
 
     The files: timers.c (frames, seconds, realtime), polls.c (until,
     while), wakelists.c (signal, future), calls.c (join), groups.c (the
-    group memberships, which use the same nodes and lists). polls.c,
-    calls.c and groups.c are features: their tables arrive with their
-    first use (corral__feature_add, below).
+    group memberships, which use the same nodes and lists). Each kind's
+    table is the scheduler's (s->parts): the core's two are always there,
+    a part's when the scheduler was created with it.
 */
 #include "../corral_internal.h"
 
@@ -25,50 +25,25 @@ const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
 #undef CORRAL__X
 };
 
-/* ---- the kinds' tables: the core's are known here; a module's or a
-   feature's come with its first use, into a slot per kind (any thread may
-   use a module first, so the slots are atomic) */
+/* ---- the kinds' tables the core always has (the `part` column of
+   CORRAL_WAIT_KINDS); a part brings the others (corral_part.waits) */
 #define CORRAL__PART_none NULL
 #define CORRAL__PART_timer (&corral__timer_part)
-#define CORRAL__PART_poll NULL /* polls.c, a feature: corral__polls_use */
 #define CORRAL__PART_signal (&corral__signal_part)
-#define CORRAL__PART_future NULL /* futures.c, a feature: corral__futures_use */
-#define CORRAL__PART_join NULL /* calls.c, a feature: corral__calls_use */
-#define CORRAL__PART_channel NULL /* channels.c, a module */
-#define CORRAL__PART_semaphore NULL /* channels.c, a module */
-#define CORRAL__PART_waitgroup NULL /* channels.c, a module */
-#define CORRAL__PART_stop NULL /* group_ops.c: corral_wait_stop */
-#define CORRAL__PART_at NULL /* alarms.c: corral_wait_at */
-#define CORRAL__PART_pull NULL /* pulls.c: corral_generator_pull */
-static const corral__wait_part *const corral__core_parts[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__PART_poll NULL /* polls.c */
+#define CORRAL__PART_future NULL /* futures.c */
+#define CORRAL__PART_join NULL /* calls.c */
+#define CORRAL__PART_channel NULL /* channels.c */
+#define CORRAL__PART_semaphore NULL /* channels.c */
+#define CORRAL__PART_waitgroup NULL /* channels.c */
+#define CORRAL__PART_stop NULL /* group_ops.c */
+#define CORRAL__PART_at NULL /* alarms.c */
+#define CORRAL__PART_pull NULL /* pulls.c */
+const corral__wait_part *const corral__core_wait_parts[CORRAL_WAIT_KIND_COUNT] = {
 #define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
     CORRAL_WAIT_KINDS(CORRAL__X)
 #undef CORRAL__X
 };
-static corral__atomic_ptr corral__module_parts[CORRAL_WAIT_KIND_COUNT];
-
-void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part)
-{
-    for (uint32_t k = first; k <= last; k++)
-        if (corral__atomic_load_ptr(&corral__module_parts[k]) != part)
-            corral__atomic_cas_ptr(&corral__module_parts[k], NULL, part);
-}
-
-static corral__atomic_ptr corral__features[CORRAL__FEATURE_COUNT];
-void corral__feature_add(uint32_t feature, const void *part)
-{
-    if (corral__atomic_load_ptr(&corral__features[feature]) != part)
-        corral__atomic_cas_ptr(&corral__features[feature], NULL, part);
-}
-const void *corral__feature(uint32_t feature) { return corral__atomic_load_ptr(&corral__features[feature]); }
-
-static corral__atomic_ptr corral__arm_part;
-void corral__arm_part_set(const corral__wait_part *part) { corral__atomic_cas_ptr(&corral__arm_part, NULL, part); }
-const corral__wait_part *corral__node_part_of(uint32_t kind)
-{
-    if (kind < CORRAL_WAIT_KIND_COUNT) return corral__wait_part_of(kind);
-    return kind == CORRAL__NODE_ARM ? (const corral__wait_part *)corral__atomic_load_ptr(&corral__arm_part) : NULL;
-}
 
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
@@ -83,13 +58,6 @@ void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, cons
     corral__node *n = &corral__nodes(v->s)[i];
     n->u.t.target = w->ref;
     if (!held) corral__list_push(v->s, corral__list_of(v->s, n), i);
-}
-
-const corral__wait_part *corral__wait_part_of(uint32_t kind)
-{
-    if (kind >= CORRAL_WAIT_KIND_COUNT) return NULL;
-    const corral__wait_part *p = corral__core_parts[kind];
-    return p ? p : (const corral__wait_part *)corral__atomic_load_ptr(&corral__module_parts[kind]);
 }
 
 /* ---- node pool */
@@ -166,12 +134,12 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
    Timers sit in heaps, on no list; the kinds without a node never attach. */
 corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
-    if (n->kind >= CORRAL__NODE_OWNER) return corral__groups()->list(s, n); /* one exists: groups are in use */
+    if (n->kind >= CORRAL__NODE_OWNER) return corral__groups(s)->list(s, n); /* one exists: groups are in use */
     if (n->kind == CORRAL__NODE_OWNED) { /* its owner's joiners list (the owner has a side record) */
         corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side];
         return (corral__list){&sd->joiners_head, &sd->joiners_tail};
     }
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     return p && p->list ? p->list(s, n) : (corral__list){NULL, NULL};
 }
 
@@ -202,12 +170,12 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
     *first = CORRAL__NIL;
     while (i != CORRAL__NIL) {
         uint32_t next = N[i].sibling;
-        const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(N[i].kind) : NULL;
+        const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(s, N[i].kind) : NULL;
         if (p && p->leave && n_left < CORRAL_MAX_GROUP) left[n_left++] = N[i];
         corral__node_free(s, i);
         i = next;
     }
-    for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(left[k].kind)->leave(s, &left[k]);
+    for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(s, left[k].kind)->leave(s, &left[k]);
 }
 
 void corral__release_wait(corral_sched *s, corral_co *co)
@@ -228,7 +196,7 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
         m->hold |= CORRAL__HOLD_WOKEN;
         if ((m->hold & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
             corral__sides(s)[m->side].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
-            const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS);
+            const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS);
             if (p) p->ready(s, co);
         }
         return;
@@ -248,11 +216,11 @@ void corral__fire(corral_sched *s, uint32_t i)
     n->attached = 0;
     corral_co *co = CORRAL__CO(s, n->co);
     if (n->kind == CORRAL__NODE_DEADLINE) { /* a stop request's time is up */
-        corral__groups()->deadline_drop(s, co);
+        corral__groups(s)->deadline_drop(s, co);
         corral__stop_co(s, co, CORRAL_END_DEADLINE);
         return;
     }
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
     if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
@@ -274,7 +242,7 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
-        const corral__wait_part *p = corral__wait_part_of(N[i].kind);
+        const corral__wait_part *p = corral__wait_part_of(s, N[i].kind);
         if (!p || !p->hold) continue;
         p->hold(s, i);
         N[i].attached = 2;
@@ -287,7 +255,7 @@ void corral__unhold_wait(corral_sched *s, corral_co *co)
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         N[i].attached = 1;
-        corral__wait_part_of(N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
+        corral__wait_part_of(s, N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
     }
 }
 
@@ -309,31 +277,19 @@ void corral__nodes_init(corral_sched *s)
 
 /* ---- await */
 
-/* 1: already over; 0: must wait; -1: malformed, -3 gone: a signal, future,
-   channel, semaphore or wait group (error set). */
+/* 1: already over; 0: must wait; -1: malformed, or of a kind whose part s
+   has not; -3 gone: a signal, future, channel, semaphore or wait group
+   (error set). */
 static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
-    const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
+    const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
-    if (w->kind == CORRAL_WAIT_JOIN || w->kind == CORRAL_WAIT_UNTIL || w->kind == CORRAL_WAIT_WHILE ||
-        w->kind == CORRAL_WAIT_STOP || w->kind == CORRAL_WAIT_AT || w->kind == CORRAL_WAIT_PULL) {
-        /* its file arrives with its constructor, which this wait did not go through */
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
-                        "a join, predicate, stop, at or pull wait made field by field: make it with its "
-                        "constructor, corral_wait_join, _until, _while, _stop, _at or corral_generator_pull");
+    if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
+        (corral__kinds[w->kind].how == CORRAL__HOW_LIST || corral__kinds[w->kind].how == CORRAL__HOW_POLL ||
+         corral__kinds[w->kind].how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
+        corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, co,
+                        "its wait kind's part is not in desc.parts");
         return -1;
-    }
-    if (w->kind == CORRAL_WAIT_FUTURE) {
-        /* futures.c arrives with the first corral_future_create: before it no
-           future handle can be live, and a gone future is what futures.c says */
-        corral__fail_at(s, NULL, CORRAL_ERR_STALE_FUTURE, call, CORRAL__NOH, co, NULL);
-        return -3;
-    }
-    if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
-        /* a module's kind before the module's first use: its handle cannot be live */
-        corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
-        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED; /* as channels.c tells a gone one */
-        return -3;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */
     return -1;
@@ -355,7 +311,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     m->wait = i;
     n->attached = 1;
     n->order = s->nodes.order++;
-    corral__wait_part_of((uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
+    corral__wait_part_of(s, (uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
 }
 
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
@@ -375,7 +331,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         if (s->nodes.wait_free_count < w->count) { /* short of nodes: no member may take a value or a
                                                       permit it would then have to give back */
             for (uint32_t i = 0; i < w->count; i++) {
-                const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+                const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
                 if (p && p->takes) {
                     s->nodes.wait_failures++;
                     corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co,
@@ -391,13 +347,13 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
            fires, which ends it: its members in order, once. */
         const bool all = w->kind == CORRAL_WAIT_ALL;
         for (uint32_t i = 0; all && i < w->count; i++) {
-            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
             ready[i] = p && p->usable ? p->usable(call, s, co, &w->members[i])
                                       : corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
         }
         for (uint32_t i = 0; i < w->count; i++) {
-            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
             if (!all || (p && p->usable)) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
             if (ready[i] == 1 && !all) {

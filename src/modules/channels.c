@@ -54,8 +54,8 @@ static bool corral__value_fits(const char *call, corral_sched *s, const corral_c
 static corral_channel corral__chan_create(const char *call, corral_sched *s, uint32_t size, uint32_t cap)
 {
     corral_channel none = {0, 0};
-    if (!corral__check_in(s, call)) return none;
-    corral__channels_use();
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, s->parts.pool[CORRAL__POOL_CHANNEL], "channels"))
+        return none;
     const uint32_t room = s->chans.channel_bytes;
     char why[128];
     if (size == 0 || size > room) {
@@ -93,8 +93,8 @@ corral_channel corral_channel_create_ex(corral_sched *s, uint32_t size, uint32_t
 static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32_t kind, uint32_t count,
                                        uint32_t *gen)
 {
-    if (!corral__check_in(s, call)) return CORRAL__NIL;
-    corral__channels_use();
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, s->parts.pool[CORRAL__POOL_COUNTER], "channels"))
+        return CORRAL__NIL;
     uint32_t i = corral__pool_alloc(s, CORRAL__POOL_COUNTER, gen);
     CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, CORRAL__NIL);
     corral__counter *c = &corral__counters(s)[i];
@@ -839,11 +839,11 @@ static const corral__pool_part corral__counter_pool_part = {
     .hash = corral__counter_hash,
 };
 
-void corral__channels_use(void)
-{
-    corral__pool_parts_add(CORRAL__POOL_CHANNEL, CORRAL__POOL_CHANNEL, &corral__channel_pool_part);
-    corral__pool_parts_add(CORRAL__POOL_COUNTER, CORRAL__POOL_COUNTER, &corral__counter_pool_part);
-    corral__wait_parts_add(CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part);
-    corral__wait_parts_add(CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part);
-    corral__wait_parts_add(CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part);
-}
+const corral_part corral_part_channels = {
+    .name = "channels",
+    .waits = {{CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part},
+              {CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part},
+              {CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part}},
+    .pools = {{CORRAL__POOL_CHANNEL, 1, &corral__channel_pool_part}, {CORRAL__POOL_COUNTER, 1, &corral__counter_pool_part}},
+    .feature = CORRAL__FEATURE_COUNT,
+};

@@ -345,7 +345,7 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         CORRAL__PUT("%s of %u waiting", m->mode == CORRAL__MODE_ALL ? "all" : "any", n);
     } else {
         const corral__node *n = &N[m->wait];
-        const corral__wait_part *p = corral__wait_part_of(n->kind);
+        const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
         if (p && p->name) p->name(s, n, part, sizeof part);
@@ -354,7 +354,7 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
     if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
     if (m->mode == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
         const corral__node *n = &N[m->wait];
-        const corral__wait_part *p = corral__wait_part_of(n->kind);
+        const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
         if (p && p->why) p->why(s, n, part, sizeof part);
@@ -840,7 +840,7 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
                s->now.frame, 1.0 + (double)headroom);
     corral__ps(out, "   fields as the profiled scheduler had them (docs/API.md, \"Budgets: the desc to ship\").\n");
     corral__ps(out, "   Set this yourself: .memory, .memory_size, .allocator, .logger, .registry, .clock, .hooks,\n"
-                    "   .field_formatter, .predicates, .upgrade (0: the default)");
+                    "   .field_formatter, .predicates, .upgrade, .parts (0: the default)");
     bool any = false;
     for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) {
         if (!mine[i].had) continue;

@@ -15,8 +15,7 @@
 static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
 {
     corral_sched *s = corral__in_step(call, co, false);
-    if (!s) return false;
-    corral__races_use();
+    if (!s || !corral__part_needed(call, s, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
@@ -234,9 +233,11 @@ static const corral__wait_part corral__arm_table = {
 };
 
 static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
-void corral__races_use(void)
-{
-    corral__calls_use(); /* its arms are children: their ends go through calls.c */
-    corral__feature_add(CORRAL__FEATURE_RACES, &corral__races_table);
-    corral__arm_part_set(&corral__arm_table);
-}
+/* its arms are children: their ends go through calls.c */
+const corral_part corral_part_races = {
+    .name = "races",
+    .needs = {&corral_part_calls},
+    .feature = CORRAL__FEATURE_RACES,
+    .table = &corral__races_table,
+    .arm = &corral__arm_table,
+};

@@ -218,7 +218,7 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             if (put) n->u.p.user = (unsigned char *)o + at;
             continue;
         }
-        const corral__wait_part *p = corral__node_part_of(n->kind);
+        const corral__wait_part *p = corral__node_part_of(s, n->kind);
         const corral__type_entry *te = &corral__types(s)[CORRAL__CO(s, n->co)->type];
         if (!p || !p->seq_in_slot || n->u.t.seq == CORRAL__NIL || !te->moves) continue;
         const uint32_t at = corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), n->u.t.seq, true,

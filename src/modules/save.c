@@ -103,7 +103,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
        "Clocks and their bounds") */
     const uint32_t dl = corral__deadline_of(s, co);
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
-        const corral__wait_part *p = corral__node_part_of(N[i].kind);
+        const corral__wait_part *p = corral__node_part_of(s, N[i].kind);
         const char *why = NULL;
         if (p && p->savable && !p->savable(s, &N[i], &why)) {
             snprintf(io->detail, sizeof io->detail, "a coroutine of type %s %s", vt->name, why);
@@ -223,7 +223,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
                           : n->attached == 2 ? CORRAL__SW_HELD : n->attached == 0 ? CORRAL__SW_FIRED : 0u, 1);
         corral__put_u(io, n->list, 1);
         corral__put_u(io, n->order, 4);
-        corral__node_part_of(n->kind)->save(io, s, te, n); /* a node's kind has a table */
+        corral__node_part_of(s, n->kind)->save(io, s, te, n); /* a node's kind has a table */
     }
     corral__put_bytes(io, CORRAL__AT(co, te->ctx_off), te->ctx_size);
 }
@@ -318,7 +318,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
        row each, then their values), semaphores and wait groups; a pool
        whose module the game never used has no live item */
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
         if (part) part->save(io, s);
         else corral__put_u(io, 0, 4);
     }
@@ -558,6 +558,21 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         corral__io_fail(io, "a coroutine has too many wait nodes");
         return;
     }
+    /* its links need the parts that own them (its waits: each kind's, below) */
+    const void *const *F = L->s->parts.feature;
+    const char *no = (c->owner || c->tags || c->has_deadline) && !F[CORRAL__FEATURE_GROUPS]
+                         ? "a coroutine has an owner, tags or a stop deadline: this scheduler has no groups part"
+                     : (c->parent != CORRAL__NIL || c->child != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]
+                         ? "a coroutine calls or is called: this scheduler has no calls part"
+                     : ((c->hold & CORRAL__HOLD_GENERATOR) || c->by != CORRAL__NIL) && !F[CORRAL__FEATURE_PULLS]
+                         ? "a coroutine is a generator: this scheduler has no pulls part"
+                     : (c->mode == CORRAL__MODE_RACE || c->mode == CORRAL__MODE_SYNC) && !F[CORRAL__FEATURE_RACES]
+                         ? "a coroutine races or syncs: this scheduler has no races part"
+                         : NULL;
+    if (no) {
+        corral__io_fail(io, no);
+        return;
+    }
     for (uint32_t i = 0; i < c->nwaits && !io->bad; i++) {
         corral__lwait *w = &c->w[i];
         w->kind = (uint8_t)corral__get_u(io, 1);
@@ -567,10 +582,9 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         if (L->version < 2 && corral__kind_is(w->kind, CORRAL__HOW_POLL) && w->list >= CORRAL__PH_COUNT)
             w->list = (uint8_t)(w->list + CORRAL__PH_MAX - CORRAL__PH_COUNT); /* version 1: four phases */
         w->order = (uint32_t)corral__get_u(io, 4);
-        if (w->kind == CORRAL__NODE_ARM) corral__races_use(); /* a race comes back: its arms' table */
-        const corral__wait_part *p = corral__node_part_of(w->kind);
+        const corral__wait_part *p = corral__node_part_of(L->s, w->kind);
         if (!p || !p->read) {
-            corral__io_fail(io, "a wait node of a kind that takes no node, or of a module this process has not used");
+            corral__io_fail(io, "a wait node of a kind that takes no node, or of a part this scheduler has not");
             return;
         }
         p->read(io, w);
@@ -687,9 +701,9 @@ static bool corral__lread_head(corral__loader *L)
     /* the pools' sections (version 1: signals and futures only) */
     for (uint32_t p = 0; p < (L->version >= 2 ? (uint32_t)CORRAL__POOL_COUNT : 2u) && !io->bad; p++) {
         const unsigned char *count = io->at + 4 <= io->size ? io->r + io->at : NULL;
-        if (count && corral__le32(count) && !corral__pool_part_of(p)) corral__channels_use(); /* it brings them back */
-        const corral__pool_part *part = corral__pool_part_of(p);
-        if (!part) { /* none of the pool's items: an empty section */
+        const corral__pool_part *part = corral__pool_part_of(s, p);
+        if (!part) { /* a part this scheduler has not: an empty section */
+            if (count && corral__le32(count)) return corral__lfail(L, "the save holds futures, channels, semaphores or wait groups: this scheduler has not their part", NULL, NULL);
             corral__get_u(io, 4);
             continue;
         }
@@ -825,7 +839,7 @@ static uint32_t corral__lv_find(const void *L, uint32_t ref) { return corral__lf
 static const unsigned char *corral__lv_item(const void *Lp, uint32_t pool, uint32_t index)
 {
     const corral__loader *L = (const corral__loader *)Lp;
-    const corral__pool_part *part = corral__pool_part_of(pool);
+    const corral__pool_part *part = corral__pool_part_of(L->s, pool);
     if (!part) return NULL;
     const size_t stride = L->version <= 4 && part->row4 ? part->row4 : part->row;
     uint32_t lo = 0, hi = L->nrows[pool];
@@ -886,7 +900,7 @@ static bool corral__lcheck_items(corral__loader *L)
     unsigned char lists[WINDOW];
     corral__lco c;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(L->s, p);
         if (!part || !part->check) continue;
         const size_t stride = L->version <= 4 && part->row4 ? part->row4 : part->row;
         const unsigned char *rows = L->io.r + L->rows_at[p];
@@ -1118,7 +1132,7 @@ static bool corral__lcheck(corral__loader *L)
             if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
                 (fired && c.mode != CORRAL__MODE_ALL))
                 return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
-            const corral__wait_part *p = corral__node_part_of(lw->kind);
+            const corral__wait_part *p = corral__node_part_of(s, lw->kind);
             const char *what = NULL;
             const corral__lview v = corral__lview_of(L, index, c.type, c.domain, &what);
             const char *why = p && p->check ? p->check(&v, lw) : "a wait of type %s is of no kind that waits%s";
@@ -1377,7 +1391,7 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
         n->order = s->nodes.order++;
         held = held || fired; /* in no container */
         const corral__lview v = corral__lview_of(L, CORRAL__NIL, c->type, m->domain, NULL);
-        corral__node_part_of(lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
+        corral__node_part_of(s, lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
     }
 }
 
@@ -1416,7 +1430,7 @@ static void corral__lapply(corral__loader *L)
     corral__io *io = &L->io;
     /* the pools' items, at their indices, with their generations */
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++)
-        if (L->nrows[p]) corral__pool_part_of(p)->load(&L->io, s, L->nrows[p], L->rows_at[p]);
+        if (L->nrows[p]) corral__pool_part_of(s, p)->load(&L->io, s, L->nrows[p], L->rows_at[p]);
     corral__pools_relink(s);
 
     /* the coroutines in their slots: header, context, meta, counters */
@@ -1445,7 +1459,6 @@ static void corral__lapply(corral__loader *L)
         m->stop_why |= (uint8_t)((c.stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
         m->hold = c.hold;
         m->mode = c.mode;
-        if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) corral__races_use(); /* its arms end through it */
         if (corral__lneeds_side(&c)) { /* counted by the check: one is free */
             corral__side *sd = corral__side_take("corral_load", s, m);
             sd->outcome = c.outcome;
@@ -1528,7 +1541,6 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
-    corral__features_use();
     corral__loader loader; /* about 7 KB of stack */
     corral__loader *L = &loader;
     memset(L, 0, sizeof *L);

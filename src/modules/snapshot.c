@@ -409,7 +409,6 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
-    corral__features_use();
     corral__snap_view view;
     const char *why = corral__snap_read(s, (const unsigned char *)buf, size, &view);
     if (why) {
@@ -516,7 +515,6 @@ bool corral_restore_kept(corral_sched *s, uint32_t k)
     }
     /* this scheduler wrote it, in its own block: nothing to check but where
        its sections lie */
-    corral__features_use(); /* as it was when kept (a block adopted elsewhere too) */
     corral__snap_view view;
     memcpy(&view.saved, buf + sizeof head, sizeof view.saved);
     if (corral__snap_sections(s, buf, (size_t)head.size, &view) != NULL) return false; /* never: it wrote them */
@@ -607,14 +605,14 @@ static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_
     }
 }
 
-static void corral__hnode(corral__hasher *k, const corral__node *n)
+static void corral__hnode(corral__hasher *k, const corral_sched *s, const corral__node *n)
 {
     corral__h64(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
     if (corral__timer_node(n)) {
         corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
     } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM || n->kind == CORRAL__NODE_OWNED) {
         corral__h64(k, n->u.t.target);
-        const corral__wait_part *p = corral__node_part_of(n->kind);
+        const corral__wait_part *p = corral__node_part_of(s, n->kind);
         if (p && p->hash) p->hash(n, corral__hput, k);
     } else if (n->kind == CORRAL__NODE_OWNER || n->kind == CORRAL__NODE_TAG) {
         corral__h64(k, n->u.g.owner);
@@ -641,10 +639,10 @@ static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_c
                        (uint64_t)sd->outcome << 8 | m->stop_why);
     corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
+    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
-        corral__hnode(k, &N[i]);
+        corral__hnode(k, s, &N[i]);
     if (sd->joiners_head != CORRAL__NIL) corral__hlist(k, s, sd->joiners_head); /* its joiners and ties, in order */
 }
 
@@ -696,7 +694,7 @@ uint64_t corral_state_hash(const corral_sched *s)
         corral__hlist(&k, s, s->polls.next_head[ph]);
     }
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item: its owner's words, then its lists */
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
         for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
             const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
             if (!corral__item_live(x)) continue;

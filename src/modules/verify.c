@@ -462,8 +462,8 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
         return true;
     }
     if (!corral__kind_is(n->kind, CORRAL__HOW_LIST)) CORRAL__BAD("a wait node has a kind that takes no node");
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
-    if (!p) CORRAL__BAD("a wait node is of a module's kind the process has not used");
+    const corral__wait_part *p = corral__wait_part_of(m->blk, n->kind);
+    if (!p) CORRAL__BAD("a wait node is of a kind whose part the scheduler has not (desc.parts)");
     if (n->attached != 1 || !p->list) return true; /* fired (in an all): what it waited on may be gone;
                                                       no list: in no container (a stop wait) */
     const corral__vquery q = {m, te, g, corral__pool_iitem, corral__ialive};
@@ -544,9 +544,21 @@ static bool corral__verify_nodes(corral__image *m)
             (corral__at_rest(s) && md->mode != kind))
             CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
         const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+        /* its links, each made by a part: the scheduler has it (a snapshot
+           may come from one with more parts) */
+        const void *const *F = m->blk->parts.feature;
+        if ((arms && !F[CORRAL__FEATURE_RACES]) || ((md->hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
+            (md->side != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
+                                           sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
+                                         (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
+            CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
         for (uint32_t i = md->wait; i != CORRAL__NIL;) {
             const corral__node *nd = corral__inode(m, i, &nt);
             if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
+            if ((nd->kind == CORRAL__NODE_ARM || corral__kind_is(nd->kind, CORRAL__HOW_TIMER) ||
+                 corral__kind_is(nd->kind, CORRAL__HOW_POLL) || corral__kind_is(nd->kind, CORRAL__HOW_LIST)) &&
+                !corral__node_part_of(m->blk, nd->kind))
+                CORRAL__BAD("a wait node is of a kind whose part the scheduler has not (desc.parts)");
             if (nd->co != off) CORRAL__BAD("a wait node names another coroutine");
             if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
             if ((nd->kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
@@ -642,9 +654,9 @@ static bool corral__verify_nodes(corral__image *m)
         CORRAL__BAD("the side records in use are not one per coroutine that has one");
     /* every attached list and predicate node is on the list it names, once */
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item's lists, as its owner says */
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(m->blk, p);
         if (!part) {
-            if (s->pools[p].live) CORRAL__BAD("a pool of a module the process has not used has live items");
+            if (s->pools[p].live) CORRAL__BAD("a pool of a part the scheduler has not has live items");
             continue;
         }
         for (uint32_t i = 0; i < s->pools[p].cap; i++) {
@@ -728,7 +740,7 @@ static bool corral__verify_pools(corral__image *m)
 {
     if (!corral__pools_verify(m)) return false;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(m->blk, p);
         for (uint32_t i = 0; part && part->verify && i < m->s->pools[p].cap; i++) {
             corral__any_item tmp;
             const void *x = corral__pool_iitem(m, p, i, &tmp);
