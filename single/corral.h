@@ -2426,15 +2426,22 @@ constexpr corral_field_kind corral__kind_of()
 /* co_qual: empty for a body with unnamed waits, `const` for one with named
    points (corral_co *const co), which CORRAL_BEGIN and CORRAL_BEGIN_AT
    tell apart at compile time. */
-#define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints, co_qual)                  \
+/* A body with named points takes a third parameter, corral__points, whose
+   members the _AT waits read their point ids from (its size); a body
+   without has none, so that nothing in it goes unused. */
+#define CORRAL__POINTS_PARAM(name) , const struct name##_points *corral__points CORRAL__UNUSED
+#define CORRAL__POINTS_ARG() , NULL
+#define CORRAL__NO_POINTS_PARAM(name)
+#define CORRAL__NO_POINTS_ARG()
+#define CORRAL__DEFINE(name, cleanup_fn, point_names, npoints, co_qual, points_param, points_arg) \
     struct name##_points;                                                                \
-    static corral_result name##__body(corral_co *co_qual co, name##_ctx *ctx,            \
-                                      const struct name##_points *corral__points);       \
+    static corral_result name##__body(corral_co *co_qual co,                             \
+                                      name##_ctx *ctx points_param(name));               \
     static corral_result name##__step(corral_co *co)                                     \
     {                                                                                    \
         return name##__body(co, (name##_ctx *)(void *)((unsigned char *)co +             \
-                                                       CORRAL__CTX_OFFSET(name##_ctx)), \
-                            NULL);                                                       \
+                                                       CORRAL__CTX_OFFSET(name##_ctx))   \
+                                    points_arg());                                       \
     }                                                                                    \
     static const uint32_t *name##__run(unsigned char *base, const uint32_t *at, const uint32_t *stop, \
                                        uint32_t type, uint32_t expect, uint32_t *running, int *result) \
@@ -2469,17 +2476,16 @@ constexpr corral_field_kind corral__kind_of()
                                      __FILE__,                                           \
                                      name##__run};                                       \
     static corral_result name##__body(corral_co *co_qual co CORRAL__UNUSED,              \
-                                      name##_ctx *ctx CORRAL__UNUSED,                    \
-                                      const struct name##_points *corral__points CORRAL__UNUSED)
+                                      name##_ctx *ctx CORRAL__UNUSED points_param(name))
 
-#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0, )
+#define DEFINE_COROUTINE(name) CORRAL__DEFINE(name, NULL, NULL, 0, , CORRAL__NO_POINTS_PARAM, CORRAL__NO_POINTS_ARG)
 
 #define DEFINE_COROUTINE_CLEANUP(name, fn)                                \
     static void name##__cleanup(void *ctx, corral_end_reason why)         \
     {                                                                     \
         fn((name##_ctx *)ctx, why);                                       \
     }                                                                     \
-    CORRAL__DEFINE(name, name##__cleanup, NULL, 0, )
+    CORRAL__DEFINE(name, name##__cleanup, NULL, 0, , CORRAL__NO_POINTS_PARAM, CORRAL__NO_POINTS_ARG)
 
 /* The same with named resume points POINTS(P), P(name) each; the body
    opens with CORRAL_BEGIN_AT(co, POINTS) and waits with the _AT macros. */
@@ -2490,7 +2496,8 @@ constexpr corral_field_kind corral__kind_of()
     static const char *const name##__point_names[] = {POINTS(CORRAL__GEN_POINT_NAME)};
 #define DEFINE_COROUTINE_AT(name, POINTS)                                                \
     CORRAL__DEFINE_POINTS(name, POINTS)                                                  \
-    CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), const)
+    CORRAL__DEFINE(name, NULL, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), const, CORRAL__POINTS_PARAM, \
+                   CORRAL__POINTS_ARG)
 
 #define DEFINE_COROUTINE_CLEANUP_AT(name, fn, POINTS)                                    \
     CORRAL__DEFINE_POINTS(name, POINTS)                                                  \
@@ -2498,7 +2505,8 @@ constexpr corral_field_kind corral__kind_of()
     {                                                                                    \
         fn((name##_ctx *)ctx, why);                                                      \
     }                                                                                    \
-    CORRAL__DEFINE(name, name##__cleanup, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), const)
+    CORRAL__DEFINE(name, name##__cleanup, name##__point_names, 0 POINTS(CORRAL__GEN_POINT_COUNT), const, \
+                   CORRAL__POINTS_PARAM, CORRAL__POINTS_ARG)
 
 /* ---- typed channels: CORRAL_DECLARE_CHANNEL(name, T) gives
         name_channel                       a channel of T (wraps corral_channel)
