@@ -207,3 +207,12 @@ void corral__pools_take(corral_sched *d, const corral_sched *o)
         d->pools[p].failures = o->pools[p].failures;
     }
 }
+
+/* a restore: every item of pool p as a snapshot holds them (src: the
+   pool's capacity of items, each its corral__item and its owner's words);
+   the free list and counts come with corral__pools_take */
+void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *src)
+{
+    memcpy(corral__pool_item(s, pool, 0, corral__pool_kinds[pool].size), src,
+           (size_t)s->pools[pool].cap * corral__pool_kinds[pool].size);
+}

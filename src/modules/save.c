@@ -1296,11 +1296,7 @@ static void corral__load_slots(corral__loader *L)
     uint32_t n = (uint32_t)corral__get_u(&io, 4);
     for (uint32_t i = 0; i < n && !io.bad; i++) {
         uint32_t id = (uint32_t)corral__get_u(&io, 4), page = (uint32_t)corral__get_u(&io, 4);
-        for (uint32_t t = 0; t < s->types.type_count && id; t++) {
-            corral__type_entry *te = &corral__types(s)[t];
-            if (te->id != id || te->cls == CORRAL__NO_CLASS) continue;
-            te->page = page < s->arena.classes[te->cls].page_count ? page : CORRAL__NIL;
-        }
+        corral__types_place(s, id, page);
     }
 }
 
@@ -1419,7 +1415,7 @@ static void corral__load_apply(corral__loader *L)
     corral__pools_set_floors(s, floors);
     corral__types_unplaced(s);
     for (uint32_t i = 0; i < L->ntypes; i++) /* checked: a class that holds it */
-        if (L->t[i].cls != CORRAL__NIL) corral__types(s)[L->t[i].ti].cls = L->t[i].cls;
+        if (L->t[i].cls != CORRAL__NIL) corral__type_set_class(s, L->t[i].ti, L->t[i].cls);
     corral__frame_restore(s, L->frame, L->frame_pos, L->unscaled, L->fixed);
     for (uint32_t d = 0; d < s->domains.count; d++) { /* domain 0's from its own fields (version 1) */
         const double time = d == 0 ? L->time : d < L->domains ? L->dtime[d] : 0.0;
@@ -1442,13 +1438,8 @@ static void corral__load_apply(corral__loader *L)
         const corral__load_type *t = &L->t[c.type];
         corral__type_entry *te = &corral__types(s)[t->ti];
         bool ok;
-        co->gen = corral__le32(io->r + L->table_at + 12 * (size_t)i + 4);
-        co->type = (uint16_t)t->ti;
-        corral__park(co); /* its place comes below */
-        co->flags = (uint8_t)(c.phase | c.contract);
-        co->resume = corral__load_point(L, t, c.point, &ok);
-        co->link = CORRAL__NIL;
-        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, s->arena.classes[te->cls].slot_size - CORRAL__HEADER_SIZE);
+        corral__slot_load(s, co, corral__le32(io->r + L->table_at + 12 * (size_t)i + 4), t->ti,
+                          (uint8_t)(c.phase | c.contract), corral__load_point(L, t, c.point, &ok)); /* its place comes below */
         corral__load_context(L, t, &c, CORRAL__AT(co, te->ctx_off));
         corral__meta *m = &corral__meta_table(s)[g];
         corral__meta_reset(m);

@@ -213,22 +213,6 @@ static bool corral__section(corral__cursor *k, size_t *at, size_t n)
     return true;
 }
 
-/* A type entry's counters (what a snapshot brings back of it); the rest
-   is what the type is, and must be the live entry's. */
-static void corral__type_counters(corral__type_entry *d, const corral__type_entry *o)
-{
-    d->live = o->live;
-    d->peak = o->peak;
-    d->started = o->started;
-    d->stopped = o->stopped;
-    d->failed = o->failed;
-    d->steps = o->steps;
-    d->step_ns = o->step_ns;
-    d->step_ns_max = o->step_ns_max;
-    d->steps_timed = o->steps_timed;
-    d->page = o->page;
-}
-
 /* each section's place in the snapshot in buf (size bytes) of v->saved:
    NULL, or where it runs short or on */
 static const char *corral__snap_sections(const corral_sched *s, const unsigned char *buf, size_t size,
@@ -353,7 +337,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     for (uint32_t t = 0; t < o->types.type_count; t++) {
         corral__type_entry e;
         memcpy(&e, buf + m->types_at + (size_t)t * sizeof e, sizeof e);
-        corral__type_counters(&e, &T[t]);
+        corral__type_counters_copy(&e, &T[t]);
         e.plain = T[t].plain; /* follows the live hooks and instrumentation */
         if (memcmp(&e, &T[t], sizeof e) != 0) return "a type in it is not the live scheduler's type at its place";
     }
@@ -361,47 +345,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     return NULL;
 }
 
-/* the lowest generation a slot may take next without repeating one it had:
-   a free slot's generation was never issued, a live or retired one's was */
-static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
-static uint32_t corral__gen_unissued(const corral_co *co)
-{
-    if (co->state == CORRAL__FREE) return co->gen;
-    return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
-}
-
 static void corral__get(const unsigned char *buf, size_t at, void *dst, size_t n) { memcpy(dst, buf + at, n); }
-
-/* one class: its slots and meta back, each page's floor above what it issued */
-static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__image *m)
-{
-    corral__class *c = &s->arena.classes[ci];
-    corral__page *P = corral__pages(s, c);
-    corral__meta *M = corral__meta_table(s) + c->first;
-    for (uint32_t pi = 0; pi < c->page_count; pi++) {
-        corral__page pg;
-        uint64_t data;
-        corral__get(m->snap, m->pages_at[ci] + (size_t)pi * sizeof pg, &pg, sizeof pg);
-        corral__get(m->snap, m->data_at[ci] + (size_t)pi * sizeof data, &data, sizeof data);
-        /* every generation the page issues from now on is above what any
-           of its slots has issued (the page has counted them as it went) */
-        uint32_t first = pi << c->page_shift, unissued = corral__max_u32(P[pi].unissued, pg.unissued);
-        uint32_t floor = corral__max_u32(corral__max_u32(P[pi].floor, pg.floor), unissued);
-        /* touched now, untouched in the snapshot: free again */
-        for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
-            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            corral__slot_blank(co, corral__gen_unissued(co));
-            corral__meta_reset(&M[k]);
-        }
-        /* the prefix in one copy (a free slot in it below the floor is
-           raised to it when taken: corral__slot_alloc) */
-        corral__get(m->snap, (size_t)data, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)pg.bump * c->slot_size);
-        corral__get(m->snap, (size_t)data + (size_t)pg.bump * c->slot_size, &M[first], (size_t)pg.bump * sizeof(corral__meta));
-        pg.floor = floor;
-        pg.unissued = unissued;
-        P[pi] = pg;
-    }
-}
 
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v);
 bool corral_restore(corral_sched *s, const void *buf, size_t size)
@@ -429,7 +373,8 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
 
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__restore_class(s, ci, m);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
+        corral__class_restore(s, ci, m->snap, m->pages_at[ci], m->data_at[ci]);
     corral__get(m->snap, m->entries_at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
     corral__get(m->snap, m->next_at, corral__chunk_next(s), (size_t)o->run.chunk_bump * sizeof(uint32_t));
     corral__get(m->snap, m->wait_at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
@@ -439,27 +384,15 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
         corral__get(m->snap, m->heap_at[h], (uint32_t *)(uintptr_t)corral__heap_block(s, h, o->timers.heap_len[h]),
                     (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
     corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
-    corral__get(m->snap, m->sides_at, corral__sides(s), (size_t)o->sides.bump * sizeof(corral__side));
-    corral__get(m->snap, m->pool_at[CORRAL__POOL_SIGNAL], corral__signals(s),
-                (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
-    corral__get(m->snap, m->pool_at[CORRAL__POOL_FUTURE], corral__futures(s),
-                (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
-    corral__get(m->snap, m->chans_at, corral__channels(s), corral__chans_bytes(s));
-
-    /* the types: the live entries with the snapshot's counters; a type
-       met since stays known, its counters as before it was met */
-    corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < s->types.type_count; t++) {
-        corral__type_entry e;
-        memset(&e, 0, sizeof e);
-        e.page = CORRAL__NIL;
-        if (t < o->types.type_count) corral__get(m->snap, m->types_at + (size_t)t * sizeof e, &e, sizeof e);
-        corral__type_counters(&T[t], &e);
-    }
-    if (s->types.type_count > o->types.type_count)
-        memset(corral__ends(s, o->types.type_count), 0,
-               (size_t)(s->types.type_count - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
-    corral__get(m->snap, v->ends_at, corral__ends(s, 0), (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
+    corral__sides_restore(s, m->snap + m->sides_at, o->sides.bump);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) corral__pool_restore(s, p, m->snap + m->pool_at[p]);
+    /* the rings after the channels' and counters' items (and the bytes
+       that align them) */
+    const size_t items_end = (size_t)s->pools[CORRAL__POOL_COUNTER].off +
+                             (size_t)s->pools[CORRAL__POOL_COUNTER].cap * corral__pool_item_size(CORRAL__POOL_COUNTER);
+    corral__get(m->snap, m->chans_at + (items_end - s->pools[CORRAL__POOL_CHANNEL].off), CORRAL__AT(s, items_end),
+                corral__chans_bytes(s) - (items_end - s->pools[CORRAL__POOL_CHANNEL].off));
+    corral__types_restore(s, m->snap, m->types_at, v->ends_at, o->types.type_count);
     corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
 
     /* the scheduler's state; its layout, configuration and environment stay */
@@ -488,6 +421,14 @@ static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
     snprintf(why, sizeof why, "kept snapshot %u asked for; desc.kept_snapshots is %u", k, K ? K->count : 0u);
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL, why);
     return false;
+}
+
+/* every kept snapshot forgotten: each place holds none (a reload: they
+   hold the old build's points and predicates) */
+void corral__kept_forget(corral_sched *s)
+{
+    const corral__kept *K = corral__kept_of(s);
+    for (uint32_t k = 0; K && k < K->count; k++) memset(corral__kept_place(s, k), 0, 8);
 }
 
 size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
