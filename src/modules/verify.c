@@ -483,13 +483,13 @@ static uint32_t corral__result_of(corral__image *m, uint32_t g)
     return corral__image_what(m, co->type)->vt->result_size;
 }
 
-static bool corral__verify_nodes(corral__image *m)
+/* the wait and group nodes' free lists: in their part, untouched by none
+   past the bump, no cycle, their counts right */
+static bool corral__verify_free_nodes(corral__image *m)
 {
     const corral_sched *s = m->s;
-    uint32_t wait_used = 0, group_used = 0, n = 0, listed = 0, found = 0, grouped = 0;
-    corral__node nt, pt;
-    corral_co ct, pct;
-    corral__meta mt, pmt;
+    uint32_t n = 0;
+    corral__node nt;
     if (s->nodes.wait_bump > s->nodes.wait_count || s->nodes.group_bump < s->nodes.wait_count ||
         s->nodes.group_bump > s->nodes.count)
         CORRAL__BAD("a node bump is out of its part");
@@ -508,9 +508,16 @@ static bool corral__verify_nodes(corral__image *m)
     }
     if (n + s->nodes.count - s->nodes.group_bump != s->nodes.group_free_count)
         CORRAL__BAD("the free group node count is wrong");
-    /* the side records: the free list's, then one per coroutine that has one */
-    n = 0;
-    corral__side st, pst;
+    return true;
+}
+
+/* the side records' free list: before the bump, none in use, no cycle,
+   its count right */
+static bool corral__verify_free_sides(corral__image *m)
+{
+    const corral_sched *s = m->s;
+    uint32_t n = 0;
+    corral__side st;
     if (s->sides.bump > s->sides.count || s->sides.free_count > s->sides.count ||
         s->sides.free_count < s->sides.count - s->sides.bump)
         CORRAL__BAD("the side records' bump or free count is out of range");
@@ -522,137 +529,204 @@ static bool corral__verify_nodes(corral__image *m)
         i = f->parent;
     }
     if (n + s->sides.count - s->sides.bump != s->sides.free_count) CORRAL__BAD("the free side record count is wrong");
-    uint32_t sided = 0;
-    CORRAL__EACH_TOUCHED(m, ci, cl, k) {
-        uint32_t off = corral__slot_off(cl, k), pci, pk;
-        const corral_co *co = corral__image_co(m, ci, k, &ct);
-        if (!corral__state_alive(co->state)) continue;
-        const corral__meta mm = *corral__image_meta(m, ci, k, &mt);
-        const corral__meta *md = &mm;
-        const corral__side *sdp = corral__image_side(m, md, &st);
-        if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
-        const corral__side sdv = *sdp, *sd = &sdv;
-        sided += md->side != CORRAL__NIL;
-        if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
-        if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) &&
-            md->side == CORRAL__NIL)
-            CORRAL__BAD("an all/any, race or sync has no side record for its count");
-        const corral__type_entry *te = corral__image_what(m, co->type);
-        const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
-        uint32_t len = 0, running = 0;
-        if (md->domain >= s->domains.count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
-            (corral__at_rest(s) && md->mode != kind))
-            CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
-        const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
-        /* its links, each made by a part: the scheduler has it (a snapshot
-           may come from one with more parts) */
-        const void *const *F = m->blk->parts.feature;
-        if ((arms && !F[CORRAL__FEATURE_RACES]) || ((md->hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
-            (md->side != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
-                                           sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
-                                         (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
-            CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
-        for (uint32_t i = md->wait; i != CORRAL__NIL;) {
-            const corral__node *nd = corral__image_node(m, i, &nt);
-            if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
-            if ((nd->kind == CORRAL__NODE_ARM || corral__kind_is(nd->kind, CORRAL__HOW_TIMER) ||
-                 corral__kind_is(nd->kind, CORRAL__HOW_POLL) || corral__kind_is(nd->kind, CORRAL__HOW_LIST)) &&
-                !corral__node_part_of(m->blk, nd->kind))
-                CORRAL__BAD("a wait node is of a kind whose part the scheduler has not (desc.parts)");
-            if (nd->co != off) CORRAL__BAD("a wait node names another coroutine");
-            if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
-            if ((nd->kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
-            if (arms && nd->attached) CORRAL__BAD("an arm's node is in a container");
-            if (arms && nd->u.t.target != CORRAL__NIL) {
-                if (!corral__image_global(s, nd->u.t.target, &pci, &pk)) CORRAL__BAD("an arm's child is out of range");
-                const corral_co *ch = corral__image_co(m, pci, pk, &pct);
-                if (!corral__state_alive(ch->state) || corral__image_side_at(m, pci, pk, &pst)->parent != g)
-                    CORRAL__BAD("an arm's child does not name its caller as parent");
-                uint32_t rs = corral__result_of(m, nd->u.t.target);
-                if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, nd->u.t.seq, rs)))
-                    CORRAL__BAD("an arm's result has no place in its caller");
-                running++;
-            }
-            if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &listed)) return false;
-            i = nd->sibling;
-        }
-        if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
-                     sd->child != CORRAL__NIL))
-            CORRAL__BAD("a race or sync counts its arms wrong");
-        wait_used += len;
-        len = 0;
-        uint32_t deadlines = 0, owned = 0;
-        for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
-            const corral__node *nd = corral__image_node(m, i, &nt);
-            if (!nd) CORRAL__BAD("a group chain holds an untouched node");
-            if (nd->co != off) CORRAL__BAD("a group node names another coroutine");
-            if (nd->kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
-                if (i >= s->nodes.wait_count || nd->attached != 1 || ++deadlines > 1 || nd->list >= s->timers.heaps ||
-                    nd->next >= s->timers.heap_len[nd->list] || corral__image_heap(m, nd->list, nd->next) != i)
-                    CORRAL__BAD("a stop deadline is not one wait node in a heap");
-                wait_used++;
-            } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
-                if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
-                    !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
-                    !corral__image_global(s, nd->u.t.target, &pci, &pk) ||
-                    !corral__state_alive(corral__image_co(m, pci, pk, &pct)->state))
-                    CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
-                                "a generator belongs to one");
-                wait_used++;
-                listed++; /* attached: found on its owner's joiners list below */
-            } else {
-                if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
-                if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
-                    (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
-                    CORRAL__BAD("a group node has a wait kind, or no group");
-                if (++len > CORRAL__GROUP_NODES_MAX) CORRAL__BAD("a group chain is too long (cycle?)");
-            }
-            i = nd->sibling;
-        }
-        group_used += len;
-        if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
-            CORRAL__BAD("a waiting coroutine waits on nothing");
-        if (corral__at_rest(s)) { /* what a state may wait on, outside every step */
-            const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
-            if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
-                co->state != CORRAL__PAUSED)
-                CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
-            if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
-                CORRAL__BAD("a queued coroutine waits on something");
-            if (co->state == CORRAL__PAUSED &&
-                waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
-                CORRAL__BAD("a paused coroutine's hold does not match its wait");
-        }
-        if (sd->child != CORRAL__NIL) {
-            if (!corral__image_global(s, sd->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
+    return true;
+}
+
+/* what the coroutines' nodes and side records add up to, for the counts
+   and lists checked after them */
+typedef struct corral__node_tally {
+    uint32_t wait_used, group_used; /* nodes on the coroutines' chains */
+    uint32_t listed;                /* attached nodes that must be on a list */
+    uint32_t sided;                 /* coroutines with a side record */
+} corral__node_tally;
+
+/* a coroutine's wait chain (at off, global g): its own wait nodes, each of
+   a part the scheduler has; a race's or sync's arms name children that
+   name it, their results in place, counted right */
+static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
+                                      const corral__side *sd, const corral__type_entry *te, corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    corral__node nt;
+    corral_co pct;
+    corral__side pst;
+    uint32_t pci, pk, len = 0, running = 0;
+    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    for (uint32_t i = md->wait; i != CORRAL__NIL;) {
+        const corral__node *nd = corral__image_node(m, i, &nt);
+        if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
+        if ((nd->kind == CORRAL__NODE_ARM || corral__kind_is(nd->kind, CORRAL__HOW_TIMER) ||
+             corral__kind_is(nd->kind, CORRAL__HOW_POLL) || corral__kind_is(nd->kind, CORRAL__HOW_LIST)) &&
+            !corral__node_part_of(m->blk, nd->kind))
+            CORRAL__BAD("a wait node is of a kind whose part the scheduler has not (desc.parts)");
+        if (nd->co != off) CORRAL__BAD("a wait node names another coroutine");
+        if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
+        if ((nd->kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
+        if (arms && nd->attached) CORRAL__BAD("an arm's node is in a container");
+        if (arms && nd->u.t.target != CORRAL__NIL) {
+            if (!corral__image_global(s, nd->u.t.target, &pci, &pk)) CORRAL__BAD("an arm's child is out of range");
             const corral_co *ch = corral__image_co(m, pci, pk, &pct);
             if (!corral__state_alive(ch->state) || corral__image_side_at(m, pci, pk, &pst)->parent != g)
-                CORRAL__BAD("a caller's child does not name it as parent");
-            uint32_t rs = corral__result_of(m, sd->child);
-            if (sd->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, sd->dest, rs)))
-                CORRAL__BAD("a child's result has no place in its caller");
+                CORRAL__BAD("an arm's child does not name its caller as parent");
+            uint32_t rs = corral__result_of(m, nd->u.t.target);
+            if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, nd->u.t.seq, rs)))
+                CORRAL__BAD("an arm's result has no place in its caller");
+            running++;
         }
-        if (sd->parent != CORRAL__NIL) {
-            if (!corral__image_global(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
-            const corral_co *pa = corral__image_co(m, pci, pk, &pct);
-            const corral__meta pm = *corral__image_meta(m, pci, pk, &pmt);
-            bool awaited = corral__image_side_at(m, pci, pk, &pst)->child == g;
-            if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
-                for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
-                    const corral__node *nd = corral__image_node(m, i, &pt);
-                    if (!nd) break;
-                    awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
-                    i = nd->sibling;
-                }
-            if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
-        }
-        /* who waits for it to end */
-        corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_PULL, CORRAL__BY_TARGET, 0, g}; /* and its pullers */
-        if (!corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, &found)) return false;
+        if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &t->listed)) return false;
+        i = nd->sibling;
     }
-    if (sided != s->sides.count - s->sides.free_count)
-        CORRAL__BAD("the side records in use are not one per coroutine that has one");
-    /* every attached list and predicate node is on the list it names, once */
+    if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
+                 sd->child != CORRAL__NIL))
+        CORRAL__BAD("a race or sync counts its arms wrong");
+    t->wait_used += len;
+    return true;
+}
+
+/* a coroutine's group chain: its owner and tag nodes, at most one stop
+   deadline (a wait node in a heap) and one tie of a generator to its
+   owner (a wait node on the owner's joiners list) */
+static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
+                                       const corral__side *sd, corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    corral__node nt;
+    corral_co pct;
+    uint32_t pci, pk, len = 0, deadlines = 0, owned = 0;
+    for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
+        const corral__node *nd = corral__image_node(m, i, &nt);
+        if (!nd) CORRAL__BAD("a group chain holds an untouched node");
+        if (nd->co != off) CORRAL__BAD("a group node names another coroutine");
+        if (nd->kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
+            if (i >= s->nodes.wait_count || nd->attached != 1 || ++deadlines > 1 || nd->list >= s->timers.heaps ||
+                nd->next >= s->timers.heap_len[nd->list] || corral__image_heap(m, nd->list, nd->next) != i)
+                CORRAL__BAD("a stop deadline is not one wait node in a heap");
+            t->wait_used++;
+        } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
+            if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
+                !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
+                !corral__image_global(s, nd->u.t.target, &pci, &pk) ||
+                !corral__state_alive(corral__image_co(m, pci, pk, &pct)->state))
+                CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
+                            "a generator belongs to one");
+            t->wait_used++;
+            t->listed++; /* attached: found on its owner's joiners list below */
+        } else {
+            if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
+            if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
+                (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
+                CORRAL__BAD("a group node has a wait kind, or no group");
+            if (++len > CORRAL__GROUP_NODES_MAX) CORRAL__BAD("a group chain is too long (cycle?)");
+        }
+        i = nd->sibling;
+    }
+    t->group_used += len;
+    return true;
+}
+
+/* what a coroutine's state lets it wait on: a waiting one on something,
+   and outside every step only the states a tick leaves, each with its
+   waits */
+static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const corral__meta *md,
+                                    const corral__side *sd)
+{
+    if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
+        CORRAL__BAD("a waiting coroutine waits on nothing");
+    if (!corral__at_rest(m->s)) return true;
+    const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
+    if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
+        co->state != CORRAL__PAUSED)
+        CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
+    if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
+        CORRAL__BAD("a queued coroutine waits on something");
+    if (co->state == CORRAL__PAUSED && waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
+        CORRAL__BAD("a paused coroutine's hold does not match its wait");
+    return true;
+}
+
+/* a call both ways: a caller's child names it as parent (its result in
+   place), a child's parent awaits it (as its child or one of its arms) */
+static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral__side *sd, const corral__type_entry *te)
+{
+    const corral_sched *s = m->s;
+    corral__node pt;
+    corral_co pct;
+    corral__meta pmt;
+    corral__side pst;
+    uint32_t pci, pk;
+    if (sd->child != CORRAL__NIL) {
+        if (!corral__image_global(s, sd->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
+        const corral_co *ch = corral__image_co(m, pci, pk, &pct);
+        if (!corral__state_alive(ch->state) || corral__image_side_at(m, pci, pk, &pst)->parent != g)
+            CORRAL__BAD("a caller's child does not name it as parent");
+        uint32_t rs = corral__result_of(m, sd->child);
+        if (sd->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, sd->dest, rs)))
+            CORRAL__BAD("a child's result has no place in its caller");
+    }
+    if (sd->parent != CORRAL__NIL) {
+        if (!corral__image_global(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
+        const corral_co *pa = corral__image_co(m, pci, pk, &pct);
+        const corral__meta pm = *corral__image_meta(m, pci, pk, &pmt);
+        bool awaited = corral__image_side_at(m, pci, pk, &pst)->child == g;
+        if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
+            for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
+                const corral__node *nd = corral__image_node(m, i, &pt);
+                if (!nd) break;
+                awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
+                i = nd->sibling;
+            }
+        if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
+    }
+    return true;
+}
+
+/* one live coroutine (slot k of class ci): its side record its own, its
+   mode, hold and domain in range, its links of parts the scheduler has,
+   its chains, its waits, its calls and its joiners' list */
+static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral__class *cl, uint32_t k,
+                                    const corral_co *co, corral__node_tally *t, uint32_t *found)
+{
+    const corral_sched *s = m->s;
+    corral__meta mt;
+    corral__side st;
+    const uint32_t off = corral__slot_off(cl, k);
+    const corral__meta mm = *corral__image_meta(m, ci, k, &mt);
+    const corral__meta *md = &mm;
+    const corral__side *sdp = corral__image_side(m, md, &st);
+    if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
+    const corral__side sdv = *sdp, *sd = &sdv;
+    t->sided += md->side != CORRAL__NIL;
+    if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
+    if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) && md->side == CORRAL__NIL)
+        CORRAL__BAD("an all/any, race or sync has no side record for its count");
+    const corral__type_entry *te = corral__image_what(m, co->type);
+    const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
+    if (md->domain >= s->domains.count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
+        (corral__at_rest(s) && md->mode != kind))
+        CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
+    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    /* its links, each made by a part: the scheduler has it (a snapshot
+       may come from one with more parts) */
+    const void *const *F = m->blk->parts.feature;
+    if ((arms && !F[CORRAL__FEATURE_RACES]) || ((md->hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
+        (md->side != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
+                                       sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
+                                     (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
+        CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
+    if (!corral__verify_wait_chain(m, off, g, md, sd, te, t) || !corral__verify_group_chain(m, off, g, md, sd, t) ||
+        !corral__verify_co_waits(m, co, md, sd) || !corral__verify_call_links(m, g, sd, te))
+        return false;
+    /* who waits for it to end */
+    corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_PULL, CORRAL__BY_TARGET, 0, g}; /* and its pullers */
+    return corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, found);
+}
+
+/* every attached list and predicate node is on the list it names, once:
+   the pools' live items' lists (as their owners say), the predicates'
+   lists of each phase and the polled one */
+static bool corral__verify_wait_lists(corral__image *m, uint32_t listed, uint32_t found)
+{
+    const corral_sched *s = m->s;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item's lists, as its owner says */
         const corral__pool_part *part = corral__pool_part_of(m->blk, p);
         if (!part) {
@@ -681,22 +755,49 @@ static bool corral__verify_nodes(corral__image *m)
     corral__list_rule polled = {CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, CORRAL__BY_LIST, 0, CORRAL__PRED_POLL};
     if (!corral__verify_list(m, s->polls.poll_head, s->polls.poll_tail, polled, &found)) return false;
     if (found != listed) CORRAL__BAD("an attached wait is on no list, or on one twice");
-    /* every group node is on its owner's bucket or its tag's list, once */
+    return true;
+}
+
+/* every group node is on its owner's bucket or its tag's list, once, and
+   between ticks no node is lost */
+static bool corral__verify_group_lists(corral__image *m, const corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    uint32_t grouped = 0;
     if (corral__at_rest(s) && s->groups.side_depth != 0) CORRAL__BAD("a group operation is under way between ticks");
     for (uint32_t b = 0; b <= s->groups.owner_mask; b++) {
         corral__list_rule r = {CORRAL__NODE_OWNER, CORRAL__NODE_OWNER, CORRAL__BY_BUCKET, 1, b};
         if (!corral__verify_list(m, corral__image_owner(m, 2 * b), corral__image_owner(m, 2 * b + 1), r, &grouped)) return false;
     }
-    for (uint32_t t = 0; t < 32; t++) {
-        corral__list_rule r = {CORRAL__NODE_TAG, CORRAL__NODE_TAG, CORRAL__BY_TAG, 1, t};
-        if (!corral__verify_list(m, s->groups.tag_head[t], s->groups.tag_tail[t], r, &grouped)) return false;
+    for (uint32_t tag = 0; tag < 32; tag++) {
+        corral__list_rule r = {CORRAL__NODE_TAG, CORRAL__NODE_TAG, CORRAL__BY_TAG, 1, tag};
+        if (!corral__verify_list(m, s->groups.tag_head[tag], s->groups.tag_tail[tag], r, &grouped)) return false;
     }
     if (corral__at_rest(s)) {
-        if (grouped != group_used) CORRAL__BAD("a group node is on no group list, or on one twice");
-        if (wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
-        if (group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count) CORRAL__BAD("a group node leaked");
+        if (grouped != t->group_used) CORRAL__BAD("a group node is on no group list, or on one twice");
+        if (t->wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
+        if (t->group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count)
+            CORRAL__BAD("a group node leaked");
     }
     return true;
+}
+
+/* the nodes and side records: free lists, each live coroutine's chains
+   and links, every list holding what is attached to it, no node lost */
+static bool corral__verify_nodes(corral__image *m)
+{
+    if (!corral__verify_free_nodes(m) || !corral__verify_free_sides(m)) return false;
+    corral__node_tally t = {0, 0, 0, 0};
+    uint32_t found = 0;
+    corral_co ct;
+    CORRAL__EACH_TOUCHED(m, ci, cl, k) {
+        const corral_co *co = corral__image_co(m, ci, k, &ct);
+        if (!corral__state_alive(co->state)) continue;
+        if (!corral__verify_co_nodes(m, ci, cl, k, co, &t, &found)) return false;
+    }
+    if (t.sided != m->s->sides.count - m->s->sides.free_count)
+        CORRAL__BAD("the side records in use are not one per coroutine that has one");
+    return corral__verify_wait_lists(m, t.listed, found) && corral__verify_group_lists(m, &t);
 }
 
 static bool corral__verify_heaps(corral__image *m)
