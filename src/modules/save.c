@@ -960,12 +960,14 @@ static bool corral__load_slot_missing(corral__loader *L, const char *tn, uint32_
     return corral__load_fail(L, "%s%s", why, NULL);
 }
 
-static bool corral__load_check(corral__loader *L)
+/* The sections after the records: the records' extent, the table, the
+   order lists and the slots (where the next starts go), each found and
+   read through; nothing past them, no order list longer than the
+   coroutines */
+static bool corral__load_find_sections(corral__loader *L)
 {
     corral__io *io = &L->io;
-    corral_sched *s = L->s;
     static const char *const none = NULL;
-    /* first the records' extent, to find the table */
     io->at = L->rec_at;
     corral__saved_co c;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) corral__load_read_co(L, &c);
@@ -1009,9 +1011,190 @@ static bool corral__load_check(corral__loader *L)
     if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > 2 * (size_t)L->nco ||
         L->ngroup_order > L->nco)
         return corral__load_fail(L, "an order list is longer than the coroutines%s%s", none, none);
-    /* the table: ascending, each record where it says, each slot free here */
-    uint32_t per_class[CORRAL_MAX_CLASSES] = {0}, per_type[CORRAL__LOAD_MAX_TYPES] = {0};
-    uint32_t wait_nodes = 0, group_nodes = 0, sides = 0, joins = 0;
+    return true;
+}
+
+/* what the saved coroutines take of this scheduler, counted as their
+   records are checked */
+typedef struct corral__load_tally {
+    uint32_t per_class[CORRAL_MAX_CLASSES], per_type[CORRAL__LOAD_MAX_TYPES];
+    uint32_t wait_nodes, group_nodes, sides, joins;
+} corral__load_tally;
+
+/* a record's slot (class cls, slot local, generation gen): one this
+   scheduler has, not retired, in a class that holds its type (the type's
+   own, or one a hot reload kept it in: then without a budget and always
+   that one) */
+static bool corral__load_check_slot(corral__loader *L, corral__load_type *t, const char *tn, uint32_t cls,
+                                    uint32_t local, uint32_t gen)
+{
+    const corral_sched *s = L->s;
+    static const char *const none = NULL;
+    const corral__type_entry *te = &corral__types(s)[t->ti];
+    if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0)
+        return corral__load_slot_missing(L, tn, cls, local, gen);
+    /* another class than this build's: where a hot reload kept a type
+       that shrank; the load keeps it there, if it fits and has no budget */
+    if (t->cls != CORRAL__NIL && cls != t->cls)
+        return corral__load_fail(L, "type %s is saved in two size classes%s", tn, none);
+    if (cls != te->cls && te->budget)
+        return corral__load_fail(L, "type %s has a budget and is saved in another size class than this build's%s", tn,
+                             none);
+    if (cls != te->cls && !corral__slot_holds(s->arena.classes[cls].slot_size, te->vt)) {
+        char why[200];
+        snprintf(why, sizeof why, "type %%s is saved in %u-byte slots, too small for it in this build (%u bytes "
+                 "with its context): give that class more room (desc.classes)%%s",
+                 (unsigned)s->arena.classes[cls].slot_size, (unsigned)(te->vt->ctx_offset + te->vt->ctx_size));
+        return corral__load_fail(L, why, tn, none);
+    }
+    t->cls = cls;
+    const corral__class *k = &s->arena.classes[cls];
+    if (corral__will_retire(CORRAL__CO(s, corral__slot_off(k, local))))
+        return corral__load_fail(L, "a coroutine of type %s names a retired slot%s", tn, none);
+    return true;
+}
+
+/* a record's own fields: a state a save holds, every field in range, a
+   generator held as only a generator is, its resume point in this build */
+static bool corral__load_check_fields(corral__loader *L, const corral__saved_co *c, const corral__load_type *t,
+                                      const char *tn)
+{
+    const corral_sched *s = L->s;
+    static const char *const none = NULL;
+    if (c->state != CORRAL__QUEUED && c->state != CORRAL__WAITING && c->state != CORRAL__PAUSED &&
+        c->state != CORRAL__DEFERRED)
+        return corral__load_fail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
+    if (c->phase >= s->run.phases || (c->contract & ~CORRAL__FIRST_FLAG) || c->hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
+        c->outcome >= CORRAL_END_COUNT || c->mode > CORRAL__MODE_SYNC || c->domain >= L->domains || c->stop_requested > (L->version >= 7 ? 31 : L->version >= 5 ? 3 : 1) || (c->fired != 0xFF && c->fired >= CORRAL_MAX_GROUP) ||
+        c->pending > CORRAL_MAX_GROUP || c->age > L->frame)
+        return corral__load_fail(L, "a coroutine of type %s has fields out of range%s", tn, none);
+    const bool gen_waits = c->hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
+    if ((c->hold & CORRAL__HOLD_GENERATOR) &&
+        ((c->hold & ~(CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN)) != CORRAL__HOLD_GENERATOR ||
+         (c->hold & CORRAL__HOLD_WOKEN && !(c->hold & CORRAL__HOLD_WAITING)) || c->state != CORRAL__PAUSED ||
+         (c->nwaits != 0) != gen_waits || c->child != CORRAL__NIL || c->parent != CORRAL__NIL))
+        return corral__load_fail(L, "a generator of type %s is held with a wait or a call it cannot have%s", tn, none);
+    bool ok;
+    corral__load_point(L, t, c->point, &ok);
+    if (!ok) {
+        char pt[64] = "?";
+        uint32_t len = 0;
+        const char *name = corral__load_point_name(L, t, c->point, &len);
+        if (name) snprintf(pt, sizeof pt, "%.*s", (int)(len < 63 ? len : 63), name);
+        return corral__load_fail(L, "type %s has no resume point %s in this build", tn, pt);
+    }
+    return true;
+}
+
+/* a record's links (it is coroutine `index`): its caller, its child and
+   the coroutine a generator belongs to are saved coroutines other than
+   it, and a call's destination has room in this build */
+static bool corral__load_check_links(corral__loader *L, const corral__saved_co *c, const corral__load_type *t,
+                                     const char *tn, uint32_t index)
+{
+    static const char *const none = NULL;
+    if (c->parent != CORRAL__NIL) {
+        uint32_t p = corral__load_position(L, c->parent);
+        if (p == CORRAL__NIL || c->parent == index)
+            return corral__load_fail(L, "a coroutine of type %s has a caller the save does not hold%s", tn, none);
+    }
+    if (c->child != CORRAL__NIL && (corral__load_position(L, c->child) == CORRAL__NIL || c->child == index))
+        return corral__load_fail(L, "a coroutine of type %s awaits a child the save does not hold%s", tn, none);
+    if (c->by != CORRAL__NIL && (!(c->hold & CORRAL__HOLD_GENERATOR) || c->by == index || corral__load_position(L, c->by) == CORRAL__NIL))
+        return corral__load_fail(L, "a generator of type %s belongs to a coroutine the save does not hold%s", tn, none);
+    if (c->dest_field != CORRAL__NIL && !corral__load_dest_fits(L, t, c->dest_field, c->delta, c->child))
+        return corral__load_fail(L, "type %s: a call's destination field is gone from this build, or smaller than "
+                                "the child's result%s", tn, none);
+    return true;
+}
+
+/* a record's waits as a whole: its stop deadline in range, waits where its
+   state has them, at most CORRAL_MAX_GROUP nodes, an all/any's count */
+static bool corral__load_check_wait_shape(corral__loader *L, const corral__saved_co *c, const char *tn)
+{
+    static const char *const none = NULL;
+    if (c->has_deadline > 1 || (c->has_deadline && !corral__due_ok(c->deadline)))
+        return corral__load_fail(L, "a stop deadline of type %s is out of range%s", tn, none);
+    bool waits = c->nwaits > 0 || c->child != CORRAL__NIL;
+    if ((c->state == CORRAL__WAITING && !waits) || ((c->state == CORRAL__QUEUED || c->state == CORRAL__DEFERRED) && waits) ||
+        (c->state == CORRAL__PAUSED &&
+         waits != ((c->hold & CORRAL__HOLD_WAITING) && !(c->hold & CORRAL__HOLD_WOKEN))))
+        return corral__load_fail(L, "a coroutine of type %s waits on something its state does not allow%s", tn, none);
+    if (c->nwaits > CORRAL_MAX_GROUP) /* an all/any's members, a race's arms: at most that many */
+        return corral__load_fail(L, "a coroutine of type %s has more wait nodes than CORRAL_MAX_GROUP%s", tn, none);
+    if (c->nwaits && (c->mode == CORRAL__MODE_NONE || (c->mode == CORRAL__MODE_ONE && c->nwaits != 1) ||
+                     c->pending == 0 || c->pending > c->nwaits))
+        return corral__load_fail(L, "a coroutine of type %s has a malformed all/any wait%s", tn, none);
+    return true;
+}
+
+/* a race's or sync's arms: only arm nodes, each running arm a saved
+   coroutine named once, each result with room in this build, the arms
+   counted right (and no arm node outside a race or sync) */
+static bool corral__load_check_arms(corral__loader *L, const corral__saved_co *c, const corral__load_type *t,
+                                    const char *tn, uint32_t index)
+{
+    static const char *const none = NULL;
+    const bool arms = c->mode == CORRAL__MODE_RACE || c->mode == CORRAL__MODE_SYNC;
+    uint32_t running = 0;
+    for (uint32_t w = 0; w < c->nwaits; w++) {
+        const corral__lwait *lw = &c->w[w];
+        if ((lw->kind == CORRAL__NODE_ARM) != arms || (arms && (lw->flags || lw->member >= CORRAL_MAX_GROUP)))
+            return corral__load_fail(L, "a race or sync of type %s is malformed%s", tn, none);
+        if (!arms) continue;
+        if (lw->ref != CORRAL__NIL) {
+            running++;
+            for (uint32_t v = 0; v < w; v++)
+                if (c->w[v].kind == CORRAL__NODE_ARM && c->w[v].ref == lw->ref)
+                    return corral__load_fail(L, "a race of type %s names one arm twice%s", tn, none);
+            if (lw->ref == index || corral__load_position(L, lw->ref) == CORRAL__NIL)
+                return corral__load_fail(L, "a race of type %s has an arm the save does not hold%s", tn, none);
+        }
+        if (lw->user != CORRAL__NIL &&
+            (lw->user > 0xFFFFFFFFu || !corral__load_dest_fits(L, t, (uint32_t)lw->user, lw->seq, lw->ref)))
+            return corral__load_fail(L, "an arm's result of type %s has no place in this build, or too small a one%s",
+                                 tn, none);
+    }
+    if (arms && (c->nwaits == 0 || running == 0 || c->child != CORRAL__NIL || c->state == CORRAL__QUEUED ||
+                 (c->mode == CORRAL__MODE_SYNC && c->pending != running) ||
+                 (c->mode == CORRAL__MODE_RACE && c->pending != c->nwaits)))
+        return corral__load_fail(L, "a race or sync of type %s counts its arms wrong%s", tn, none);
+    return true;
+}
+
+/* each of a record's wait nodes but arms: held out of its container as a
+   pause holds it, fired only in an all, and whatever its kind's table
+   checks (its part's check) */
+static bool corral__load_check_waits(corral__loader *L, const corral__saved_co *c, const char *tn, uint32_t index)
+{
+    static const char *const none = NULL;
+    for (uint32_t w = 0; w < c->nwaits; w++) {
+        const corral__lwait *lw = &c->w[w];
+        if (lw->kind == CORRAL__NODE_ARM) continue; /* corral__load_check_arms */
+        bool held = (lw->flags & CORRAL__SW_HELD) != 0;
+        /* a pause holds timers and predicates out of their containers; list waits stay */
+        bool fired = lw->flags == CORRAL__SW_FIRED;
+        bool holds = !fired && c->state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST) &&
+                     !(c->hold & CORRAL__HOLD_GENERATOR); /* a generator's wait stays armed */
+        if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
+            (fired && c->mode != CORRAL__MODE_ALL))
+            return corral__load_fail(L, "a wait of type %s is malformed%s", tn, none);
+        const corral__wait_part *p = corral__node_part_of(L->s, lw->kind);
+        const char *what = NULL;
+        const corral__lview v = corral__load_view_of(L, index, c->type, c->domain, &what);
+        const char *why = p && p->check ? p->check(&v, lw) : "a wait of type %s is of no kind that waits%s";
+        if (why) return corral__load_fail(L, why, tn, what);
+    }
+    return true;
+}
+
+/* the table, entry by entry: ascending, each record where it says, in a
+   slot free here; each record checked and counted in *n */
+static bool corral__load_check_records(corral__loader *L, corral__load_tally *n)
+{
+    corral__io *io = &L->io;
+    static const char *const none = NULL;
+    corral__saved_co c;
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
         const unsigned char *e = io->r + L->table_at + 12 * (size_t)i;
@@ -1022,144 +1205,57 @@ static bool corral__load_check(corral__loader *L)
         corral__load_read_co(L, &c);
         if (io->bad) return false;
         corral__load_type *t = &L->t[c.type];
-        const corral__type_entry *te = &corral__types(s)[t->ti];
-        const char *tn = te->vt->name;
-        if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0)
-            return corral__load_slot_missing(L, tn, cls, local, gen);
-        /* another class than this build's: where a hot reload kept a type
-           that shrank; the load keeps it there, if it fits and has no budget */
-        if (t->cls != CORRAL__NIL && cls != t->cls)
-            return corral__load_fail(L, "type %s is saved in two size classes%s", tn, none);
-        if (cls != te->cls && te->budget)
-            return corral__load_fail(L, "type %s has a budget and is saved in another size class than this build's%s", tn,
-                                 none);
-        if (cls != te->cls && !corral__slot_holds(s->arena.classes[cls].slot_size, te->vt)) {
-            char why[200];
-            snprintf(why, sizeof why, "type %%s is saved in %u-byte slots, too small for it in this build (%u bytes "
-                     "with its context): give that class more room (desc.classes)%%s",
-                     (unsigned)s->arena.classes[cls].slot_size, (unsigned)(te->vt->ctx_offset + te->vt->ctx_size));
-            return corral__load_fail(L, why, tn, none);
-        }
-        t->cls = cls;
-        const corral__class *k = &s->arena.classes[cls];
-        if (corral__will_retire(CORRAL__CO(s, corral__slot_off(k, local))))
-            return corral__load_fail(L, "a coroutine of type %s names a retired slot%s", tn, none);
-        per_class[cls]++;
-        per_type[c.type]++;
-        if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
-            c.state != CORRAL__DEFERRED)
-            return corral__load_fail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
-        if (c.phase >= s->run.phases || (c.contract & ~CORRAL__FIRST_FLAG) || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
-            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 7 ? 31 : L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
-            c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
-            return corral__load_fail(L, "a coroutine of type %s has fields out of range%s", tn, none);
-        const bool gen_waits = c.hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
-        if ((c.hold & CORRAL__HOLD_GENERATOR) &&
-            ((c.hold & ~(CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN)) != CORRAL__HOLD_GENERATOR ||
-             (c.hold & CORRAL__HOLD_WOKEN && !(c.hold & CORRAL__HOLD_WAITING)) || c.state != CORRAL__PAUSED ||
-             (c.nwaits != 0) != gen_waits || c.child != CORRAL__NIL || c.parent != CORRAL__NIL))
-            return corral__load_fail(L, "a generator of type %s is held with a wait or a call it cannot have%s", tn, none);
-        bool ok;
-        corral__load_point(L, t, c.point, &ok);
-        if (!ok) {
-            char pt[64] = "?";
-            uint32_t len = 0;
-            const char *name = corral__load_point_name(L, t, c.point, &len);
-            if (name) snprintf(pt, sizeof pt, "%.*s", (int)(len < 63 ? len : 63), name);
-            return corral__load_fail(L, "type %s has no resume point %s in this build", tn, pt);
-        }
-        if (c.parent != CORRAL__NIL) {
-            uint32_t p = corral__load_position(L, c.parent);
-            if (p == CORRAL__NIL || c.parent == index)
-                return corral__load_fail(L, "a coroutine of type %s has a caller the save does not hold%s", tn, none);
-        }
-        if (c.child != CORRAL__NIL && (corral__load_position(L, c.child) == CORRAL__NIL || c.child == index))
-            return corral__load_fail(L, "a coroutine of type %s awaits a child the save does not hold%s", tn, none);
-        if (c.by != CORRAL__NIL && (!(c.hold & CORRAL__HOLD_GENERATOR) || c.by == index || corral__load_position(L, c.by) == CORRAL__NIL))
-            return corral__load_fail(L, "a generator of type %s belongs to a coroutine the save does not hold%s", tn, none);
-        if (c.dest_field != CORRAL__NIL && !corral__load_dest_fits(L, t, c.dest_field, c.delta, c.child))
-            return corral__load_fail(L, "type %s: a call's destination field is gone from this build, or smaller than "
-                                    "the child's result%s", tn, none);
-        group_nodes += corral__nodes_needed(c.owner, c.tags);
-        wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
-        sides += corral__saved_co_needs_side(&c) || c.owner || c.tags || c.has_deadline || c.by != CORRAL__NIL;
-        joins += c.by != CORRAL__NIL; /* its owner's joiners list */
-        for (uint32_t w = 0; w < c.nwaits; w++) joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
-        if (c.has_deadline > 1 || (c.has_deadline && !corral__due_ok(c.deadline)))
-            return corral__load_fail(L, "a stop deadline of type %s is out of range%s", tn, none);
-        bool waits = c.nwaits > 0 || c.child != CORRAL__NIL;
-        if ((c.state == CORRAL__WAITING && !waits) || ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && waits) ||
-            (c.state == CORRAL__PAUSED &&
-             waits != ((c.hold & CORRAL__HOLD_WAITING) && !(c.hold & CORRAL__HOLD_WOKEN))))
-            return corral__load_fail(L, "a coroutine of type %s waits on something its state does not allow%s", tn, none);
-        if (c.nwaits > CORRAL_MAX_GROUP) /* an all/any's members, a race's arms: at most that many */
-            return corral__load_fail(L, "a coroutine of type %s has more wait nodes than CORRAL_MAX_GROUP%s", tn, none);
-        if (c.nwaits && (c.mode == CORRAL__MODE_NONE || (c.mode == CORRAL__MODE_ONE && c.nwaits != 1) ||
-                         c.pending == 0 || c.pending > c.nwaits))
-            return corral__load_fail(L, "a coroutine of type %s has a malformed all/any wait%s", tn, none);
-        const bool arms = c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC;
-        uint32_t running = 0;
-        for (uint32_t w = 0; w < c.nwaits; w++) {
-            const corral__lwait *lw = &c.w[w];
-            if ((lw->kind == CORRAL__NODE_ARM) != arms || (arms && (lw->flags || lw->member >= CORRAL_MAX_GROUP)))
-                return corral__load_fail(L, "a race or sync of type %s is malformed%s", tn, none);
-            if (!arms) continue;
-            if (lw->ref != CORRAL__NIL) {
-                running++;
-                for (uint32_t v = 0; v < w; v++)
-                    if (c.w[v].kind == CORRAL__NODE_ARM && c.w[v].ref == lw->ref)
-                        return corral__load_fail(L, "a race of type %s names one arm twice%s", tn, none);
-                if (lw->ref == index || corral__load_position(L, lw->ref) == CORRAL__NIL)
-                    return corral__load_fail(L, "a race of type %s has an arm the save does not hold%s", tn, none);
-            }
-            if (lw->user != CORRAL__NIL &&
-                (lw->user > 0xFFFFFFFFu || !corral__load_dest_fits(L, t, (uint32_t)lw->user, lw->seq, lw->ref)))
-                return corral__load_fail(L, "an arm's result of type %s has no place in this build, or too small a one%s",
-                                     tn, none);
-        }
-        if (arms && (c.nwaits == 0 || running == 0 || c.child != CORRAL__NIL || c.state == CORRAL__QUEUED ||
-                     (c.mode == CORRAL__MODE_SYNC && c.pending != running) ||
-                     (c.mode == CORRAL__MODE_RACE && c.pending != c.nwaits)))
-            return corral__load_fail(L, "a race or sync of type %s counts its arms wrong%s", tn, none);
-        for (uint32_t w = 0; w < c.nwaits; w++) {
-            const corral__lwait *lw = &c.w[w];
-            if (lw->kind == CORRAL__NODE_ARM) continue; /* checked above */
-            bool held = (lw->flags & CORRAL__SW_HELD) != 0;
-            /* a pause holds timers and predicates out of their containers; list waits stay */
-            bool fired = lw->flags == CORRAL__SW_FIRED;
-            bool holds = !fired && c.state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST) &&
-                         !(c.hold & CORRAL__HOLD_GENERATOR); /* a generator's wait stays armed */
-            if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
-                (fired && c.mode != CORRAL__MODE_ALL))
-                return corral__load_fail(L, "a wait of type %s is malformed%s", tn, none);
-            const corral__wait_part *p = corral__node_part_of(s, lw->kind);
-            const char *what = NULL;
-            const corral__lview v = corral__load_view_of(L, index, c.type, c.domain, &what);
-            const char *why = p && p->check ? p->check(&v, lw) : "a wait of type %s is of no kind that waits%s";
-            if (why) return corral__load_fail(L, why, tn, what);
-        }
+        const char *tn = corral__types(L->s)[t->ti].vt->name;
+        if (!corral__load_check_slot(L, t, tn, cls, local, gen)) return false;
+        n->per_class[cls]++;
+        n->per_type[c.type]++;
+        if (!corral__load_check_fields(L, &c, t, tn) || !corral__load_check_links(L, &c, t, tn, index)) return false;
+        n->group_nodes += corral__nodes_needed(c.owner, c.tags);
+        n->wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
+        n->sides += corral__saved_co_needs_side(&c) || c.owner || c.tags || c.has_deadline || c.by != CORRAL__NIL;
+        n->joins += c.by != CORRAL__NIL; /* its owner's joiners list */
+        for (uint32_t w = 0; w < c.nwaits; w++) n->joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
+        if (!corral__load_check_wait_shape(L, &c, tn) || !corral__load_check_arms(L, &c, t, tn, index) ||
+            !corral__load_check_waits(L, &c, tn, index))
+            return false;
     }
-    if (io->bad) return false;
+    return !io->bad;
+}
+
+/* what the records take fits this scheduler: slots of each class (not
+   retired), each type's budget, wait and group nodes, side records */
+static bool corral__load_check_room(corral__loader *L, const corral__load_tally *n)
+{
+    const corral_sched *s = L->s;
+    static const char *const none = NULL;
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *k = &s->arena.classes[ci];
         uint32_t retired = 0;
         for (uint32_t j = 0; j < k->capacity; j++) retired += corral__will_retire(CORRAL__CO(s, corral__slot_off(k, j)));
-        if (per_class[ci] > k->capacity - retired)
+        if (n->per_class[ci] > k->capacity - retired)
             return corral__load_fail(L, "a size class has too few slots for the save%s%s", none, none);
     }
     for (uint32_t ti = 0; ti < L->ntypes; ti++) { /* each budgeted coroutine takes its reservation */
         const corral__type_entry *te = &corral__types(s)[L->t[ti].ti];
-        if (te->budget && per_type[ti] > te->budget)
+        if (te->budget && n->per_type[ti] > te->budget)
             return corral__load_fail(L, "the save holds more coroutines of type %s than its budget%s", te->vt->name, none);
     }
-    if (wait_nodes > s->nodes.wait_count) return corral__load_fail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
-    if (group_nodes > s->nodes.count - s->nodes.wait_count)
+    if (n->wait_nodes > s->nodes.wait_count) return corral__load_fail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
+    if (n->group_nodes > s->nodes.count - s->nodes.wait_count)
         return corral__load_fail(L, "the save needs more group nodes than desc.max_group_nodes%s%s", none, none);
     /* at most one side record a coroutine; a joined one's is counted once per join (at most) */
-    if ((sides + joins < L->nco ? sides + joins : L->nco) > s->sides.count)
+    if ((n->sides + n->joins < L->nco ? n->sides + n->joins : L->nco) > s->sides.count)
         return corral__load_fail(L, "the save may need more side records than desc.max_side_records%s%s", none, none);
-    if (!corral__load_check_items(L)) return false;
-    /* calls both ways: a caller's child names it as its caller */
+    return true;
+}
+
+/* calls both ways: a caller's child names it as its caller, and a child's
+   caller names it (as its child, or as an arm of its race) */
+static bool corral__load_check_calls_agree(corral__loader *L)
+{
+    corral__io *io = &L->io;
+    static const char *const none = NULL;
+    corral__saved_co c;
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
         uint32_t index = corral__le32(io->r + L->table_at + 12 * (size_t)i);
@@ -1178,12 +1274,20 @@ static bool corral__load_check(corral__loader *L)
             if (!named) return corral__load_fail(L, "a call's caller and child disagree%s%s", none, none);
         }
     }
-    /* no call chain is a cycle, and races nest at most CORRAL_MAX_RACE_DEPTH
-       deep: a walk down every tree from its root (a coroutine with no
-       caller), child by child, up through callers and on to the next arm,
-       with no memory but the records, reaches every coroutine that has a
-       caller exactly once; one in a cycle is never reached. Linear: each
-       coroutine is entered once and left once. */
+    return !io->bad;
+}
+
+/* No call chain is a cycle, and races nest at most CORRAL_MAX_RACE_DEPTH
+   deep: a walk down every tree from its root (a coroutine with no
+   caller), child by child, up through callers and on to the next arm,
+   with no memory but the records, reaches every coroutine that has a
+   caller exactly once; one in a cycle is never reached. Linear: each
+   coroutine is entered once and left once. */
+static bool corral__load_check_call_trees(corral__loader *L)
+{
+    corral__io *io = &L->io;
+    static const char *const none = NULL;
+    corral__saved_co c;
     uint32_t with_parent = 0, reached = 0;
     uint64_t steps = 4u * (uint64_t)L->nco + 16u;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
@@ -1217,16 +1321,23 @@ static bool corral__load_check(corral__loader *L)
     }
     if (io->bad) return false;
     if (reached != with_parent) return corral__load_fail(L, "a call chain is a cycle%s%s", none, none);
-    /* no generator belongs to itself through others: from each generator,
-       up through the owners while they come later in the save; one that
-       comes back is the first of a loop, one that meets an earlier record
-       goes on as that record's walk did (to an owner that is no
-       generator). The walks together are bounded; a save that runs past
-       the bound (chains tens of thousands deep, their records in the order
-       of their owners) loads unchecked here, and a loop of ties then holds
-       its slots only: its ends stay bounded (calls.c, pulls.c). */
+    return true;
+}
+
+/* No generator belongs to itself through others: from each generator,
+   up through the owners while they come later in the save; one that
+   comes back is the first of a loop, one that meets an earlier record
+   goes on as that record's walk did (to an owner that is no generator).
+   The walks together are bounded; a save that runs past the bound
+   (chains tens of thousands deep, their records in the order of their
+   owners) loads unchecked here, and a loop of ties then holds its slots
+   only: its ends stay bounded (calls.c, pulls.c). */
+static bool corral__load_check_ties(corral__loader *L)
+{
+    static const char *const none = NULL;
+    corral__saved_co c;
     uint64_t tie_steps = 64u * (uint64_t)L->nco + 4096u;
-    for (uint32_t i = 0; i < L->nco && !io->bad && tie_steps; i++) {
+    for (uint32_t i = 0; i < L->nco && !L->io.bad && tie_steps; i++) {
         uint32_t at;
         corral__load_record(L, i, &c, &at);
         for (uint32_t by = c.by; by != CORRAL__NIL && tie_steps; tie_steps--) {
@@ -1237,20 +1348,36 @@ static bool corral__load_check(corral__loader *L)
             by = c.by;
         }
     }
-    if (io->bad) return false;
-    /* the order lists name saved coroutines */
+    return !L->io.bad;
+}
+
+/* the order lists (run, deferred, waits and ties, groups) name saved coroutines */
+static bool corral__load_check_orders(corral__loader *L)
+{
+    static const char *const none = NULL;
     const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
     const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};
     for (int l = 0; l < 4; l++)
         for (uint32_t i = 0; i < counts[l]; i++) {
             size_t at = lists[l] + (l < 2 ? 4 * (size_t)i : 8 * (size_t)i + 4);
-            const uint32_t ref = corral__le32(io->r + at) & (l == 2 && L->version >= 7 ? ~CORRAL__SAVE_TIE : ~0u);
+            const uint32_t ref = corral__le32(L->io.r + at) & (l == 2 && L->version >= 7 ? ~CORRAL__SAVE_TIE : ~0u);
             if (corral__load_position(L, ref) == CORRAL__NIL)
                 return corral__load_fail(L, "an order list names a coroutine the save does not hold%s%s", none, none);
         }
-    return !io->bad;
+    return !L->io.bad;
 }
 
+/* Everything after the header, checked before anything is written: the
+   sections, every record, the room they take, the pools' items, the
+   calls, their trees, the generators' ties and the order lists */
+static bool corral__load_check(corral__loader *L)
+{
+    corral__load_tally n;
+    memset(&n, 0, sizeof n);
+    return corral__load_find_sections(L) && corral__load_check_records(L, &n) && corral__load_check_room(L, &n) &&
+           corral__load_check_items(L) && corral__load_check_calls_agree(L) && corral__load_check_call_trees(L) &&
+           corral__load_check_ties(L) && corral__load_check_orders(L);
+}
 /* ---- building the loaded state (everything was checked: nothing fails) */
 
 /* record i's tie to the coroutine it belongs to, once (the check counted it) */
