@@ -1003,6 +1003,12 @@ void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t b
 void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume);
 /* a reload: `live` contexts grow or shrink from old_size to new_size bytes */
 void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size);
+/* a load: a coroutine's meta as saved (stop: the stop flags it had), and
+   its side record with the saved links of `saved` (caller, child, dest,
+   pending, fired, outcome); a reload: where its child's result goes */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode);
+void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
 static inline uint32_t corral__le32(const unsigned char *p)
 {

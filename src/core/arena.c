@@ -424,3 +424,34 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
     s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)live * old_size + (uint64_t)live * new_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
 }
+
+/* A load: a coroutine's meta as saved: a free slot's, then its birth
+   frame, time domain, hold and wait mode, with the stop flags `stop`
+   (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode)
+{
+    corral__meta_reset(m);
+    m->born = born;
+    m->domain = domain;
+    m->stop_why |= stop;
+    m->hold = hold;
+    m->mode = mode;
+}
+
+/* A load: m's side record taken (the load's check counted one free) with
+   the links saved in `saved`: its caller, its child and where the child's
+   result goes, its last child's end, an all's count and an any's member
+   fired; its joiners and groups come as they are placed */
+void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved)
+{
+    corral__side *sd = corral__side_take("corral_load", s, m);
+    sd->parent = saved->parent;
+    sd->child = saved->child;
+    sd->dest = saved->dest;
+    sd->pending = saved->pending;
+    sd->fired = saved->fired;
+    sd->outcome = saved->outcome;
+}
+
+/* A reload: where m's child's result goes, moved with its field */
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[m->side].dest = dest; }

@@ -222,13 +222,13 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             const corral__meta *m = corral__meta_of(s, co);
             if (m->side == CORRAL__NIL || corral__sides(s)[m->side].dest == CORRAL__NIL) continue;
             const corral__type_entry *te = &corral__types(s)[co->type];
-            corral__side *sd = &corral__sides(s)[m->side];
+            const corral__side *sd = &corral__sides(s)[m->side];
             const uint32_t at =
                 corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), sd->dest, true, &field);
             if (at == CORRAL__NIL)
                 return corral__reload_refuse(s, "type %s: field %s takes a called coroutine's result and is gone or "
                                                 "changed", te->vt->name, field);
-            if (put) sd->dest = at;
+            if (put) corral__side_set_dest(s, m, at);
         }
     }
     return true;

@@ -1569,22 +1569,19 @@ static void corral__load_apply(corral__loader *L)
                           (uint8_t)(c.phase | c.contract), corral__load_point(L, t, c.point, &ok)); /* its place comes below */
         corral__load_context(L, t, &c, CORRAL__AT(co, te->ctx_off));
         corral__meta *m = &corral__meta_table(s)[g];
-        corral__meta_reset(m);
-        m->born = (uint32_t)L->frame - c.age;
-        m->domain = c.domain;
-        if (c.stop_requested & 1u) m->stop_why |= CORRAL__STOP_REQUESTED;
-        if (c.stop_requested & 2u) m->stop_why |= CORRAL__WAIT_CLOSED;
-        m->stop_why |= (uint8_t)((c.stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
-        m->hold = c.hold;
-        m->mode = c.mode;
+        uint8_t stop = (uint8_t)((c.stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
+        if (c.stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
+        if (c.stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
+        corral__meta_load(m, (uint32_t)L->frame - c.age, c.domain, stop, c.hold, c.mode);
         if (corral__saved_co_needs_side(&c)) { /* counted by the check: one is free */
-            corral__side *sd = corral__side_take("corral_load", s, m);
-            sd->outcome = c.outcome;
-            sd->fired = (int8_t)c.fired;
-            sd->pending = c.mode == CORRAL__MODE_ONE ? 0 : c.pending;
-            if (c.parent != CORRAL__NIL) corral__co_at_index(s, c.parent, &sd->parent);
-            if (c.child != CORRAL__NIL) corral__co_at_index(s, c.child, &sd->child);
-            if (c.dest_field != CORRAL__NIL) sd->dest = te->ctx_off + corral__load_dest(L, t, c.dest_field, c.delta);
+            corral__side links = corral__side_none;
+            links.outcome = c.outcome;
+            links.fired = (int8_t)c.fired;
+            links.pending = c.mode == CORRAL__MODE_ONE ? 0 : c.pending;
+            if (c.parent != CORRAL__NIL) corral__co_at_index(s, c.parent, &links.parent);
+            if (c.child != CORRAL__NIL) corral__co_at_index(s, c.child, &links.child);
+            if (c.dest_field != CORRAL__NIL) links.dest = te->ctx_off + corral__load_dest(L, t, c.dest_field, c.delta);
+            corral__side_load(s, m, &links);
         }
         corral__class *k = &s->arena.classes[te->cls];
         corral__budget_take(te, k); /* as a start takes it; its end gives it back */
