@@ -712,7 +712,7 @@ static inline corral__side *corral__sides(const corral_sched *s)
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
 }
 /* its side record, or corral__side_none (read only) */
-static inline const corral__side *corral__sd(const corral_sched *s, const corral__meta *m)
+static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
     return m->side == CORRAL__NIL ? &corral__side_none : &corral__sides(s)[m->side];
 }
@@ -1859,7 +1859,7 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
 /* it awaits a child (a call) or arms (a race, a sync) */
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
-    return corral__sd(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+    return corral__side_of(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */

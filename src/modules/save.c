@@ -174,7 +174,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
     corral__put_u(io, (uint32_t)s->now.frame - m->born, 4);
     corral__put_u(io, m->hold, 1);
-    const corral__side *sd = corral__sd(s, m);
+    const corral__side *sd = corral__side_of(s, m);
     corral__put_u(io, sd->outcome, 1);
     corral__put_u(io, (uint8_t)sd->fired, 1);
     corral__put_u(io, m->mode, 1);
@@ -380,13 +380,13 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     /* [0]: its waits, or its group nodes; [1]: its tie, among the waits */
-                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
+                    uint32_t first = groups ? corral__side_of(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
                         if (corral__nodes(s)[i].order < order[0] && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
                             corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
                             order[0] = corral__nodes(s)[i].order;
                     if (!groups)
-                        for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+                        for (uint32_t i = corral__side_of(s, m)->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
                             if (corral__nodes(s)[i].kind == CORRAL__NODE_OWNED) order[1] = corral__nodes(s)[i].order;
                     for (int e = 0; e < 2; e++) {
                         if (order[e] == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
@@ -1612,7 +1612,7 @@ static void corral__load_apply(corral__loader *L)
                 corral__load_record(L, i, &c, &index);
                 corral_co *co = corral__co_at_index(s, index, NULL);
                 if (pass) corral__load_waits(L, co, &c);
-                else if ((c.owner | c.tags) && corral__sd(s, corral__meta_of(s, co))->groups == CORRAL__NIL)
+                else if ((c.owner | c.tags) && corral__side_of(s, corral__meta_of(s, co))->groups == CORRAL__NIL)
                     corral__join_groups("corral_load", s, co, c.owner, c.tags);
             }
         }

@@ -572,7 +572,7 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
     if (pt >= 1 && pt <= te->vt->point_count) corral__hash_str(k, te->vt->points[pt - 1]);
     else corral__hash_word(k, pt); /* 0, or an unnamed point: the same within a build */
     corral__hash_context(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
-    const corral__side *sd = corral__sd(s, m);
+    const corral__side *sd = corral__side_of(s, m);
     const uint32_t pending = m->mode == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
     corral__hash_word(k, (uint64_t)sd->parent << 32 | sd->child);
     corral__hash_word(k, sd->dest);
