@@ -1526,15 +1526,16 @@ static void corral__load_place(corral_sched *s, corral_co *co, uint8_t state)
     else if (state == CORRAL__PAUSED) corral__hold(co, corral__meta_of(s, co), corral__meta_of(s, co)->hold);
 }
 
-static void corral__load_apply(corral__loader *L)
+/* what runs now ends, as at destroy (the reasons a destroy gives); every
+   part as at create, generations above what every slot, signal and future
+   issued; each saved type in the class it was saved in */
+static void corral__load_clear(corral__loader *L)
 {
     corral_sched *s = L->s;
-    /* what runs now ends, as at destroy (the reasons a destroy gives) */
     uint32_t destroying = s->flags & CORRAL__DESTROYING;
     s->flags |= CORRAL__DESTROYING;
     corral__end_all(s);
     s->flags = (s->flags & ~(uint32_t)CORRAL__DESTROYING) | destroying;
-    /* generations stay above what every slot, signal and future issued */
     corral__floors_keep(s);
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
@@ -1543,56 +1544,74 @@ static void corral__load_apply(corral__loader *L)
     corral__types_unplaced(s);
     for (uint32_t i = 0; i < L->ntypes; i++) /* checked: a class that holds it */
         if (L->t[i].cls != CORRAL__NIL) corral__type_set_class(s, L->t[i].ti, L->t[i].cls);
+}
+
+/* the frame and its clocks, each time domain's as saved (one the save
+   does not have: at 0, scale 1) */
+static void corral__load_clocks(corral__loader *L)
+{
+    corral_sched *s = L->s;
     corral__frame_restore(s, L->frame, L->frame_pos, L->unscaled, L->fixed);
     for (uint32_t d = 0; d < s->domains.count; d++) { /* domain 0's from its own fields (version 1) */
         const double time = d == 0 ? L->time : d < L->domains ? L->dtime[d] : 0.0;
         const float scale = d == 0 ? (float)L->scale : d < L->domains ? (float)L->dscale[d] : 1.0f;
         corral__domain_restore(s, d, time, scale, (L->paused >> d) & 1u, d < L->domains ? L->dparent[d] : 0u);
     }
+}
 
-    corral__io *io = &L->io;
-    /* the pools' items, at their indices, with their generations */
+/* the pools' items, at their indices, with their generations; the free
+   lists of the rest */
+static void corral__load_items(corral__loader *L)
+{
+    corral_sched *s = L->s;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++)
         if (L->nrows[p]) corral__pool_part_of(s, p)->load(&L->io, s, L->nrows[p], L->rows_at[p]);
     corral__pools_relink(s);
+}
 
-    /* the coroutines in their slots: header, context, meta, counters */
-    corral__saved_co c;
-    for (uint32_t i = 0; i < L->nco; i++) {
-        uint32_t index, g;
-        corral__load_record(L, i, &c, &index);
-        corral_co *co = corral__co_at_index(s, index, &g);
-        const corral__load_type *t = &L->t[c.type];
-        corral__type_entry *te = &corral__types(s)[t->ti];
-        bool ok;
-        corral__slot_load(s, co, corral__le32(io->r + L->table_at + 12 * (size_t)i + 4), t->ti,
-                          (uint8_t)(c.phase | c.contract), corral__load_point(L, t, c.point, &ok)); /* its place comes below */
-        corral__load_context(L, t, &c, CORRAL__AT(co, te->ctx_off));
-        corral__meta *m = &corral__meta_table(s)[g];
-        uint8_t stop = (uint8_t)((c.stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
-        if (c.stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
-        if (c.stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
-        corral__meta_load(m, (uint32_t)L->frame - c.age, c.domain, stop, c.hold, c.mode);
-        if (corral__saved_co_needs_side(&c)) { /* counted by the check: one is free */
-            corral__side links = corral__side_none;
-            links.outcome = c.outcome;
-            links.fired = (int8_t)c.fired;
-            links.pending = c.mode == CORRAL__MODE_ONE ? 0 : c.pending;
-            if (c.parent != CORRAL__NIL) corral__co_at_index(s, c.parent, &links.parent);
-            if (c.child != CORRAL__NIL) corral__co_at_index(s, c.child, &links.child);
-            if (c.dest_field != CORRAL__NIL) links.dest = te->ctx_off + corral__load_dest(L, t, c.dest_field, c.delta);
-            corral__side_load(s, m, &links);
-        }
-        corral__class *k = &s->arena.classes[te->cls];
-        corral__budget_take(te, k); /* as a start takes it; its end gives it back */
-        corral__count_taken(s, te, k);
+/* table entry i's coroutine in its slot: header, context, meta, side
+   record, its type's and class's counters (*c: its record, read here) */
+static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_co *c)
+{
+    corral_sched *s = L->s;
+    const corral__io *io = &L->io;
+    uint32_t index, g;
+    corral__load_record(L, i, c, &index);
+    corral_co *co = corral__co_at_index(s, index, &g);
+    const corral__load_type *t = &L->t[c->type];
+    corral__type_entry *te = &corral__types(s)[t->ti];
+    bool ok;
+    corral__slot_load(s, co, corral__le32(io->r + L->table_at + 12 * (size_t)i + 4), t->ti,
+                      (uint8_t)(c->phase | c->contract), corral__load_point(L, t, c->point, &ok)); /* its place comes below */
+    corral__load_context(L, t, c, CORRAL__AT(co, te->ctx_off));
+    corral__meta *m = &corral__meta_table(s)[g];
+    uint8_t stop = (uint8_t)((c->stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
+    if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
+    if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
+    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->hold, c->mode);
+    if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
+        corral__side links = corral__side_none;
+        links.outcome = c->outcome;
+        links.fired = (int8_t)c->fired;
+        links.pending = c->mode == CORRAL__MODE_ONE ? 0 : c->pending;
+        if (c->parent != CORRAL__NIL) corral__co_at_index(s, c->parent, &links.parent);
+        if (c->child != CORRAL__NIL) corral__co_at_index(s, c->child, &links.child);
+        if (c->dest_field != CORRAL__NIL) links.dest = te->ctx_off + corral__load_dest(L, t, c->dest_field, c->delta);
+        corral__side_load(s, m, &links);
     }
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
-    corral__load_slots(L);
+    corral__class *k = &s->arena.classes[te->cls];
+    corral__budget_take(te, k); /* as a start takes it; its end gives it back */
+    corral__count_taken(s, te, k);
+}
 
-    /* groups, then waits and generators' ties, each in the order they were
-       taken (a tie before the waits taken after it: an owner's joiners
-       list keeps its order); any the lists left out after them */
+/* groups, then waits and generators' ties, each in the order they were
+   taken (a tie before the waits taken after it: an owner's joiners list
+   keeps its order); any the lists left out after them */
+static void corral__load_links(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    const corral__io *io = &L->io;
+    corral__saved_co c;
     for (int pass = 0; pass < 2; pass++) {
         size_t at = pass ? L->wait_order_at : L->group_order_at;
         uint32_t n = pass ? L->nwait_order : L->ngroup_order;
@@ -1617,7 +1636,13 @@ static void corral__load_apply(corral__loader *L)
             }
         }
     }
-    /* stop deadlines, after the groups they are chained with */
+}
+
+/* stop deadlines, after the groups they are chained with */
+static void corral__load_deadlines(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    corral__saved_co c;
     for (uint32_t i = 0; i < L->nco; i++) {
         uint32_t index;
         corral__load_record(L, i, &c, &index);
@@ -1627,9 +1652,15 @@ static void corral__load_apply(corral__loader *L)
         corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
                             c.deadline, c.deadline_seq, false);
     }
-    /* the ties the list left out */
-    for (uint32_t i = 0; i < L->nco; i++) corral__load_tie(L, i);
-    /* the run order, then each coroutine's state */
+}
+
+/* the run order, then each coroutine's state (queued, deferred, paused)
+   where the lists left it out */
+static void corral__load_states(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    const corral__io *io = &L->io;
+    corral__saved_co c;
     for (int defer = 0; defer < 2; defer++) {
         size_t at = defer ? L->defer_at : L->run_at;
         uint32_t n = defer ? L->ndefer : L->nrun;
@@ -1647,6 +1678,23 @@ static void corral__load_apply(corral__loader *L)
         corral_co *co = corral__co_at_index(s, index, NULL);
         if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__load_place(s, co, c.state);
     }
+}
+
+/* the loaded state built, in that order (everything was checked) */
+static void corral__load_apply(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    corral__load_clear(L);
+    corral__load_clocks(L);
+    corral__load_items(L);
+    corral__saved_co c;
+    for (uint32_t i = 0; i < L->nco; i++) corral__load_coroutine(L, i, &c);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
+    corral__load_slots(L);
+    corral__load_links(L);
+    corral__load_deadlines(L);
+    for (uint32_t i = 0; i < L->nco; i++) corral__load_tie(L, i); /* the ties the list left out */
+    corral__load_states(L);
     corral__timers_seq_past(s, L->timer_seq);
     corral__nodes_order_past(s, L->node_order);
 }
