@@ -165,14 +165,14 @@ static uint32_t corral__image_owner(corral__image *m, uint32_t w)
 {
     return corral__image_u32(m, (const uint32_t *)(const void *)CORRAL__AT(m->blk, m->blk->groups.owner_off), m->owner_at, w);
 }
-#define CORRAL__IPOOL(fn, T, live, field)                                                        \
+#define CORRAL__IMAGE_ARRAY(fn, T, live, field)                                                        \
     static const T *fn(corral__image *m, uint32_t i, T *tmp)                               \
     {                                                                                           \
         if (!m->snap) return &live(m->blk)[i];                                                  \
         return (const T *)corral__image_read(m, m->field + (size_t)i * sizeof *tmp, tmp, sizeof *tmp); \
     }
-CORRAL__IPOOL(corral__image_lane, corral__lane, corral__lanes, lanes_at)
-CORRAL__IPOOL(corral__image_type, corral__type_entry, corral__types, types_at)
+CORRAL__IMAGE_ARRAY(corral__image_lane, corral__lane, corral__lanes, lanes_at)
+CORRAL__IMAGE_ARRAY(corral__image_type, corral__type_entry, corral__types, types_at)
 static bool corral__at_rest(const corral_sched *s) { return s->now.depth == 0 && !s->now.in_tick; }
 
 /* ---- the checks */
