@@ -644,6 +644,8 @@ static inline unsigned char *corral__kept_at(const corral_sched *s, const corral
 {
     return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
 }
+/* snapshot.c: every kept snapshot forgotten (a reload) */
+void corral__kept_forget(corral_sched *s);
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
 #define CORRAL__CO(s, off) ((corral_co *)(void *)CORRAL__AT(s, off))
@@ -710,7 +712,7 @@ static inline corral__side *corral__sides(const corral_sched *s)
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
 }
 /* its side record, or corral__side_none (read only) */
-static inline const corral__side *corral__sd(const corral_sched *s, const corral__meta *m)
+static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
     return m->side == CORRAL__NIL ? &corral__side_none : &corral__sides(s)[m->side];
 }
@@ -853,6 +855,8 @@ void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POO
    free lists and the counts from the generations */
 void corral__pool_revive(corral_sched *s, uint32_t pool, uint32_t i, uint32_t gen);
 void corral__pools_relink(corral_sched *s);
+/* a restore: every item of a pool from a snapshot's copy of them (src) */
+void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *src);
 static inline corral__signal *corral__signals(const corral_sched *s)
 {
     return (corral__signal *)(void *)CORRAL__AT(s, s->pools[CORRAL__POOL_SIGNAL].off);
@@ -988,6 +992,23 @@ void corral__class_rebuild(corral_sched *s, corral__class *c);
 void corral__class_lists(corral_sched *s, corral__class *c);
 void corral__page_adopt(corral_sched *s, corral__class *c, uint32_t pi, uint32_t bump, uint32_t k, const unsigned char *e);
 void corral__class_list_adopt(corral_sched *s, corral__class *c, int list, uint32_t n, const unsigned char *e);
+/* a restore: class ci's pages, slots and meta from a snapshot's bytes (at
+   pages_at its page table, at data_at a u64 per page: where its slots and
+   then their meta lie in snap), each page's floor above what it issued;
+   the side records before the bump (src: bump of them) */
+void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at);
+void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump);
+/* a load: co's slot header as saved (waiting for its place), its context's
+   room zeroed */
+void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume);
+/* a reload: `live` contexts grow or shrink from old_size to new_size bytes */
+void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size);
+/* a load: a coroutine's meta as saved (stop: the stop flags it had), and
+   its side record with the saved links of `saved` (caller, child, dest,
+   pending, fired, outcome); a reload: where its child's result goes */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode);
+void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
 static inline uint32_t corral__le32(const unsigned char *p)
 {
@@ -1838,7 +1859,7 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
 /* it awaits a child (a call) or arms (a race, a sync) */
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
-    return corral__sd(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+    return corral__side_of(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */
@@ -1952,6 +1973,22 @@ static inline bool corral__slot_holds(uint32_t sz, const corral_type *vt)
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
 void corral__types_unplaced(corral_sched *s); /* a load: no type fills a page yet */
 void corral__types_cache_clear(corral_sched *s); /* a restore: the lookup cache names no vtable */
+/* a restore: a type entry's counters from o into d; every entry's counters
+   and ends from a snapshot's bytes (saved_count entries at entries_at, their
+   ends at ends_at; a type met since as before it was met) */
+void corral__type_counters_copy(corral__type_entry *d, const corral__type_entry *o);
+void corral__types_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t ends_at,
+                           uint32_t saved_count);
+/* a load: type t's class, and the page the types of registry id `id` fill next */
+void corral__type_set_class(corral_sched *s, uint32_t t, uint32_t cls);
+void corral__types_place(corral_sched *s, uint32_t id, uint32_t page);
+/* a reload: entry t takes the new build's type (moved: its layout changed),
+   the hash is made again, a new type entered with its id, and the new
+   build's registry, predicates and upgrade hook taken */
+void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv, bool moved);
+void corral__types_rehash(corral_sched *s);
+void corral__type_enter(corral_sched *s, const corral_type *vt, uint32_t id);
+void corral__types_take_build(corral_sched *s, const corral_reload_desc *d);
 /* the field (index in its field table) a context offset lies in, and the
    byte in it; 0xFFFFFFFE: the result; NIL: none */
 uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
@@ -2053,7 +2090,7 @@ struct corral__image {
 bool corral__verify_image(corral__image *m);
 bool corral__pools_verify(corral__image *m); /* pool.c: free lists, counts, free items' lists */
 /* pool.c: item i of a pool in the image, copied to tmp, or NULL: out of range */
-const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp);
+const void *corral__pool_image_item(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp);
 
 /* Test hook: the checksum a snapshot carries over its bytes after the
    header (the hostile tests make it again after an edit). */

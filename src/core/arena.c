@@ -348,3 +348,110 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
     d->sides.peak = o->sides.peak;
     d->sides.failures = o->sides.failures;
 }
+
+/* ---- a restore's and a load's part (snapshot.c and save.c read the
+   bytes; the pages, slots, meta and side records are this file's) */
+
+/* the lowest generation a slot may take next without repeating one it had:
+   a free slot's generation was never issued, a live or retired one's was */
+static uint32_t corral__gen_unissued(const corral_co *co)
+{
+    if (co->state == CORRAL__FREE) return co->gen;
+    return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
+}
+static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+/* Class ci as a snapshot holds it: at pages_at of snap its page table, at
+   data_at a u64 per page (where in snap that page's slots, then their
+   meta, start). Each page's floor stays above what it issued here and
+   there: a handle from after the snapshot is stale after the restore. */
+void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at)
+{
+    corral__class *c = &s->arena.classes[ci];
+    corral__page *P = corral__pages(s, c);
+    corral__meta *M = corral__meta_table(s) + c->first;
+    for (uint32_t pi = 0; pi < c->page_count; pi++) {
+        corral__page pg;
+        uint64_t data;
+        memcpy(&pg, snap + pages_at + (size_t)pi * sizeof pg, sizeof pg);
+        memcpy(&data, snap + data_at + (size_t)pi * sizeof data, sizeof data);
+        /* every generation the page issues from now on is above what any
+           of its slots has issued (the page has counted them as it went) */
+        uint32_t first = pi << c->page_shift, unissued = corral__max_u32(P[pi].unissued, pg.unissued);
+        uint32_t floor = corral__max_u32(corral__max_u32(P[pi].floor, pg.floor), unissued);
+        /* touched now, untouched in the snapshot: free again */
+        for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            corral__slot_blank(co, corral__gen_unissued(co));
+            corral__meta_reset(&M[k]);
+        }
+        /* the prefix in one copy (a free slot in it below the floor is
+           raised to it when taken: corral__slot_alloc) */
+        memcpy(CORRAL__AT(s, corral__slot_off(c, first)), snap + (size_t)data, (size_t)pg.bump * c->slot_size);
+        memcpy(&M[first], snap + (size_t)data + (size_t)pg.bump * c->slot_size, (size_t)pg.bump * sizeof(corral__meta));
+        pg.floor = floor;
+        pg.unissued = unissued;
+        P[pi] = pg;
+    }
+}
+
+/* the side records before the bump as a snapshot holds them (src: bump
+   records); the pool's counts come with corral__arena_take */
+void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump)
+{
+    memcpy(corral__sides(s), src, (size_t)bump * sizeof(corral__side));
+}
+
+/* A load: co's slot header as saved, waiting for its place (queued,
+   deferred, paused or on its waits: the load puts it there), and its
+   context's room zeroed for the fields to come. */
+void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume)
+{
+    co->gen = gen;
+    co->type = (uint16_t)type;
+    corral__park(co);
+    co->flags = flags;
+    co->resume = resume;
+    co->link = CORRAL__NIL;
+    const corral__class *c = &s->arena.classes[corral__types(s)[type].cls];
+    memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
+}
+
+/* A reload: live coroutines of a type whose contexts change from old_size
+   to new_size bytes, in the arena's context counters */
+void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size)
+{
+    s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)live * old_size + (uint64_t)live * new_size;
+    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+}
+
+/* A load: a coroutine's meta as saved: a free slot's, then its birth
+   frame, time domain, hold and wait mode, with the stop flags `stop`
+   (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode)
+{
+    corral__meta_reset(m);
+    m->born = born;
+    m->domain = domain;
+    m->stop_why |= stop;
+    m->hold = hold;
+    m->mode = mode;
+}
+
+/* A load: m's side record taken (the load's check counted one free) with
+   the links saved in `saved`: its caller, its child and where the child's
+   result goes, its last child's end, an all's count and an any's member
+   fired; its joiners and groups come as they are placed */
+void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved)
+{
+    corral__side *sd = corral__side_take("corral_load", s, m);
+    sd->parent = saved->parent;
+    sd->child = saved->child;
+    sd->dest = saved->dest;
+    sd->pending = saved->pending;
+    sd->fired = saved->fired;
+    sd->outcome = saved->outcome;
+}
+
+/* A reload: where m's child's result goes, moved with its field */
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[m->side].dest = dest; }

@@ -129,7 +129,7 @@ corral_end_reason corral_call_outcome(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return CORRAL_END_NONE;
-    return (corral_end_reason)corral__sd(s, corral__meta_of(s, co))->outcome;
+    return (corral_end_reason)corral__side_of(s, corral__meta_of(s, co))->outcome;
 }
 
 bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest,

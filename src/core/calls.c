@@ -63,7 +63,7 @@ static bool corral__waits_for(const corral_sched *s, const corral_co *from, cons
         if (c == to) return true;
         if (!corral__state_alive(c->state)) continue;
         const corral__meta *m = corral__meta_of(s, c);
-        const uint32_t child = corral__sd(s, m)->child;
+        const uint32_t child = corral__side_of(s, m)->child;
         if (child != CORRAL__NIL && n < 64) stack[n++] = child;
         if (m->mode != CORRAL__MODE_ONE && m->mode != CORRAL__MODE_ALL && m->mode != CORRAL__MODE_SYNC) continue;
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
@@ -257,7 +257,7 @@ int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return -1;
     CORRAL__REQUIRE_AT(s, hs || !n, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, co, NULL, -1);
-    const int won = corral__sd(s, corral__meta_of(s, co))->fired;
+    const int won = corral__side_of(s, corral__meta_of(s, co))->fired;
     for (uint32_t i = 0; i < n && i < CORRAL_MAX_GROUP; i++) {
         corral_error err;
         corral_co *c = (int)i == won ? NULL : corral__resolve(s, hs[i], &err);

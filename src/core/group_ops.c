@@ -25,7 +25,7 @@ uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags,
             const corral_co *co = CORRAL__CO(s, N[i].co);
             if (!corral__state_alive(co->state)) continue;
             uint64_t its = 0;
-            for (uint32_t j = corral__sd(s, corral__meta_of(s, co))->groups; j != CORRAL__NIL; j = N[j].sibling)
+            for (uint32_t j = corral__side_of(s, corral__meta_of(s, co))->groups; j != CORRAL__NIL; j = N[j].sibling)
                 if (N[j].kind == CORRAL__NODE_OWNER) its = N[j].u.g.owner;
             if (its != owner) continue;
             const uint32_t g = corral__global_of(s, co);
@@ -74,7 +74,7 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
-        const uint32_t child = corral__sd(s, m)->child;
+        const uint32_t child = corral__side_of(s, m)->child;
         co = child != CORRAL__NIL ? corral__co_of_global(s, child) : NULL;
     }
 }
@@ -103,7 +103,7 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
             corral__fire(s, stop);
             return;
         }
-        const uint32_t child = corral__sd(s, m)->child;
+        const uint32_t child = corral__side_of(s, m)->child;
         co = child != CORRAL__NIL ? corral__co_of_global(s, child) : NULL;
     }
 }

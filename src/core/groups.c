@@ -82,7 +82,7 @@ void corral__leave_groups(corral_sched *s, corral_co *co)
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
 {
     const corral__node *N = corral__nodes(s);
-    uint32_t i = corral__sd(s, corral__meta_of(s, co))->groups;
+    uint32_t i = corral__side_of(s, corral__meta_of(s, co))->groups;
     while (i != CORRAL__NIL && N[i].kind != CORRAL__NODE_DEADLINE) i = N[i].sibling;
     return i;
 }

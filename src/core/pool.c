@@ -137,7 +137,7 @@ void corral__pools_relink(corral_sched *s)
 /* ---- verify (verify.c asks): over an image, live block or snapshot */
 
 /* item i of pool p in the image (its corral__item and the owner's words) */
-static const corral__item *corral__iitem(corral__image *m, uint32_t p, uint32_t i, unsigned char *tmp)
+static const corral__item *corral__item_in_image(corral__image *m, uint32_t p, uint32_t i, unsigned char *tmp)
 {
     const uint32_t size = corral__pool_kinds[p].size;
     if (!m->snap) return (const corral__item *)corral__pool_item(m->blk, p, i, size);
@@ -145,9 +145,9 @@ static const corral__item *corral__iitem(corral__image *m, uint32_t p, uint32_t 
     return (const corral__item *)(const void *)tmp;
 }
 
-const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp)
+const void *corral__pool_image_item(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp)
 {
-    return i < m->s->pools[pool].cap ? corral__iitem(m, pool, i, (unsigned char *)tmp) : NULL;
+    return i < m->s->pools[pool].cap ? corral__item_in_image(m, pool, i, (unsigned char *)tmp) : NULL;
 }
 
 bool corral__pools_verify(corral__image *m)
@@ -158,8 +158,8 @@ bool corral__pools_verify(corral__image *m)
         const corral__pool *pool = &s->pools[p];
         const struct corral__pool_kind *k = &corral__pool_kinds[p];
         uint32_t n = 0, live = 0;
-        for (uint32_t i = pool->free; i != CORRAL__NIL; i = corral__iitem(m, p, i, (unsigned char *)&tmp)->next_free) {
-            if (i >= pool->cap || corral__gen_live(corral__iitem(m, p, i, (unsigned char *)&tmp)->gen)) {
+        for (uint32_t i = pool->free; i != CORRAL__NIL; i = corral__item_in_image(m, p, i, (unsigned char *)&tmp)->next_free) {
+            if (i >= pool->cap || corral__gen_live(corral__item_in_image(m, p, i, (unsigned char *)&tmp)->gen)) {
                 m->why = "a live item of a pool (signal, future, channel, semaphore) is on its free list";
                 return false;
             }
@@ -169,7 +169,7 @@ bool corral__pools_verify(corral__image *m)
             }
         }
         for (uint32_t i = 0; i < pool->cap; i++) {
-            const corral__item *it = corral__iitem(m, p, i, (unsigned char *)&tmp);
+            const corral__item *it = corral__item_in_image(m, p, i, (unsigned char *)&tmp);
             if (corral__gen_live(it->gen)) {
                 live++;
                 continue;
@@ -206,4 +206,13 @@ void corral__pools_take(corral_sched *d, const corral_sched *o)
         d->pools[p].floor = o->pools[p].floor;
         d->pools[p].failures = o->pools[p].failures;
     }
+}
+
+/* a restore: every item of pool p as a snapshot holds them (src: the
+   pool's capacity of items, each its corral__item and its owner's words);
+   the free list and counts come with corral__pools_take */
+void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *src)
+{
+    memcpy(corral__pool_item(s, pool, 0, corral__pool_kinds[pool].size), src,
+           (size_t)s->pools[pool].cap * corral__pool_kinds[pool].size);
 }

@@ -227,7 +227,7 @@ void corral__fire(corral_sched *s, uint32_t i)
     if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
     const bool now = p && p->now;
     corral__release_wait(s, co);
-    const uint32_t child = corral__sd(s, m)->child;
+    const uint32_t child = corral__side_of(s, m)->child;
     if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
         corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
         return;
@@ -456,7 +456,7 @@ int corral_wait_fired(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return -1;
-    return corral__sd(s, corral__meta_of(s, co))->fired;
+    return corral__side_of(s, corral__meta_of(s, co))->fired;
 }
 
 bool corral_wait_closed(const corral_co *co)

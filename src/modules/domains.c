@@ -102,7 +102,7 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
             else if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__domain_set(s, corral__co_of_global(s, N[i].u.t.target), domain);
         }
-        const corral__side *sd = corral__sd(s, m);
+        const corral__side *sd = corral__side_of(s, m);
         for (uint32_t i = sd->groups; i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_DEADLINE) corral__timer_move(s, i, heap);
         co = sd->child != CORRAL__NIL ? corral__co_of_global(s, sd->child) : NULL;

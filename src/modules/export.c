@@ -150,7 +150,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
             if (N[i].kind != CORRAL__NODE_ARM || N[i].u.t.target == CORRAL__NIL) continue;
             if (out->arms++ == 0) out->child = corral__handle_of(s, corral__co_of_global(s, N[i].u.t.target));
         }
-    } else if (corral__sd(s, m)->child != CORRAL__NIL) {
+    } else if (corral__side_of(s, m)->child != CORRAL__NIL) {
         out->call = CORRAL_CALL_ONE;
     }
     out->left = corral__time_left(s, m);
@@ -162,12 +162,12 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     else if (corral__calling(s, m)) out->state = CORRAL_CO_CALLING;
     else if (co->state == CORRAL__WAITING) out->state = CORRAL_CO_WAITING;
     else out->state = CORRAL_CO_QUEUED;
-    for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__side_of(s, m)->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) out->owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) out->tags |= 1u << N[i].u.g.tag;
     }
-    if (corral__sd(s, m)->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, corral__sd(s, m)->parent));
-    if (corral__sd(s, m)->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, corral__sd(s, m)->child));
+    if (corral__side_of(s, m)->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, corral__side_of(s, m)->parent));
+    if (corral__side_of(s, m)->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, corral__side_of(s, m)->child));
 }
 
 bool corral_next_co(const corral_sched *s, uint32_t *cursor, corral_co_info *out)
@@ -404,7 +404,7 @@ static void corral__chain_from(const corral_sched *s, const corral_co *co, uint3
                     corral__chain_from(s, corral__co_of_global(s, N[i].u.t.target), depth, mark, out);
             return;
         }
-        co = corral__sd(s, m)->child != CORRAL__NIL ? corral__co_of_global(s, corral__sd(s, m)->child) : NULL;
+        co = corral__side_of(s, m)->child != CORRAL__NIL ? corral__co_of_global(s, corral__side_of(s, m)->child) : NULL;
     }
 }
 
@@ -418,8 +418,8 @@ static bool corral__print_chain(const corral_sched *s, corral_handle h, corral__
     const corral_co *root = co;
     for (uint32_t n = 0; n <= s->arena.total_slots; n++) { /* up to the outermost caller */
         const corral__meta *m = corral__meta_of(s, root);
-        if (corral__sd(s, m)->parent == CORRAL__NIL) break;
-        root = corral__co_of_global(s, corral__sd(s, m)->parent);
+        if (corral__side_of(s, m)->parent == CORRAL__NIL) break;
+        root = corral__co_of_global(s, corral__side_of(s, m)->parent);
     }
     corral__chain_from(s, root, 0, co, out);
     return true;

@@ -36,7 +36,7 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
         const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
         uint8_t k = pm->mode & CORRAL__MODE_KIND;
         races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
-        g = corral__sd(s, pm)->parent;
+        g = corral__side_of(s, pm)->parent;
     }
     if (races > CORRAL_MAX_RACE_DEPTH) {
         corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
@@ -115,7 +115,7 @@ static void corral__arms_stop(corral_sched *s, const corral_co *co, const uint32
     for (uint32_t k = 0; k < n; k++) {
         corral_co *child = corral__co_of_global(s, kids[k]);
         corral__meta *cm = corral__meta_of(s, child);
-        if (!corral__state_alive(child->state) || corral__sd(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
+        if (!corral__state_alive(child->state) || corral__side_of(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
         corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not decide anything for co */
         corral__stop_co(s, child, why);
     }
@@ -137,7 +137,7 @@ bool corral_arms_start(corral_co *co)
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);
     const uint8_t kind = m->mode & CORRAL__MODE_KIND, failed = m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
-    if (failed || corral__sd(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
+    if (failed || corral__side_of(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);

@@ -19,20 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* the type table's hash again (types.c's layout), after the entries'
-   vtables changed */
-static void corral__reload_rehash(corral_sched *s)
-{
-    uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
-    memset(hash, 0, ((size_t)s->types.hash_mask + 1u) * sizeof *hash);
-    for (uint32_t t = 0; t < s->types.type_count; t++) {
-        uint32_t h = corral__type_hash(s, corral__types(s)[t].vt);
-        while (hash[h] != 0) h = (h + 1) & s->types.hash_mask;
-        hash[h] = (uint16_t)(t + 1);
-    }
-    s->types.last_vt = NULL;
-}
-
 /* the new registry's type with this id, or NULL; *budget its budget */
 static const corral_type *corral__reload_find(const corral_registry *reg, uint32_t id, uint32_t *budget)
 {
@@ -236,13 +222,13 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             const corral__meta *m = corral__meta_of(s, co);
             if (m->side == CORRAL__NIL || corral__sides(s)[m->side].dest == CORRAL__NIL) continue;
             const corral__type_entry *te = &corral__types(s)[co->type];
-            corral__side *sd = &corral__sides(s)[m->side];
+            const corral__side *sd = &corral__sides(s)[m->side];
             const uint32_t at =
                 corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), sd->dest, true, &field);
             if (at == CORRAL__NIL)
                 return corral__reload_refuse(s, "type %s: field %s takes a called coroutine's result and is gone or "
                                                 "changed", te->vt->name, field);
-            if (put) sd->dest = at;
+            if (put) corral__side_set_dest(s, m, at);
         }
     }
     return true;
@@ -456,39 +442,19 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
     for (uint32_t t = 0; t < s->types.type_count; t++) {
         corral__type_entry *te = &corral__types(s)[t];
         uint32_t budget;
-        const corral_type *nv = corral__reload_find(reg, te->id, &budget);
-        if (te->moves && !te->live && !te->budget && corral__class_for(s, nv) != te->cls) {
-            te->cls = corral__class_for(s, nv); /* none to move: its starts take the class it fits */
-            te->page = CORRAL__NIL;
-        } /* else its coroutines stay in their slots, which hold the new layout (checked) */
-        te->vt = nv;
-        te->step = nv->step;
-        te->run = nv->run;
-        te->cleanup = nv->cleanup;
-        s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)te->live * te->ctx_size + (uint64_t)te->live * nv->ctx_size;
-        if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
-        te->ctx_size = nv->ctx_size;
-        te->ctx_off = nv->ctx_offset;
-        te->plain = corral__plain(s, te);
+        corral__type_rebind(s, t, corral__reload_find(reg, te->id, &budget), te->moves);
         te->moves = 0;
     }
-    corral__reload_rehash(s);
+    corral__types_rehash(s);
     for (uint32_t i = 0; i < reg->count; i++) { /* types new to this scheduler */
         bool known = false;
         for (uint32_t t = 0; t < s->types.type_count && !known; t++) known = corral__types(s)[t].id == reg->ids[i];
-        if (!known) corral__types(s)[corral__type_lookup(s, reg->types[i])].id = reg->ids[i];
+        if (!known) corral__type_enter(s, reg->types[i], reg->ids[i]);
     }
     if (s->nodes.text_off) /* what the waits said they wait for: the old build's strings */
         memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
-    if (s->kept.off) { /* kept snapshots hold the old build's points and predicates: none is restored */
-        const corral__kept *K = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
-        for (uint32_t k = 0; k < K->count; k++) memset(corral__kept_at(s, K, k), 0, 8);
-    }
-    s->types.registry = reg;
-    s->types.predicates = d->predicates;
-    s->types.seen_count = 0; /* functions of the old build */
-    s->types.upgrade.fn = d->upgrade;
-    s->types.upgrade.user = d->upgrade_user;
+    corral__kept_forget(s); /* they hold the old build's points and predicates: none is restored */
+    corral__types_take_build(s, d);
 }
 
 bool corral_reload(corral_sched *s, const corral_reload_desc *d)

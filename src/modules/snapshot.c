@@ -213,22 +213,6 @@ static bool corral__section(corral__cursor *k, size_t *at, size_t n)
     return true;
 }
 
-/* A type entry's counters (what a snapshot brings back of it); the rest
-   is what the type is, and must be the live entry's. */
-static void corral__type_counters(corral__type_entry *d, const corral__type_entry *o)
-{
-    d->live = o->live;
-    d->peak = o->peak;
-    d->started = o->started;
-    d->stopped = o->stopped;
-    d->failed = o->failed;
-    d->steps = o->steps;
-    d->step_ns = o->step_ns;
-    d->step_ns_max = o->step_ns_max;
-    d->steps_timed = o->steps_timed;
-    d->page = o->page;
-}
-
 /* each section's place in the snapshot in buf (size bytes) of v->saved:
    NULL, or where it runs short or on */
 static const char *corral__snap_sections(const corral_sched *s, const unsigned char *buf, size_t size,
@@ -353,7 +337,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     for (uint32_t t = 0; t < o->types.type_count; t++) {
         corral__type_entry e;
         memcpy(&e, buf + m->types_at + (size_t)t * sizeof e, sizeof e);
-        corral__type_counters(&e, &T[t]);
+        corral__type_counters_copy(&e, &T[t]);
         e.plain = T[t].plain; /* follows the live hooks and instrumentation */
         if (memcmp(&e, &T[t], sizeof e) != 0) return "a type in it is not the live scheduler's type at its place";
     }
@@ -361,47 +345,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     return NULL;
 }
 
-/* the lowest generation a slot may take next without repeating one it had:
-   a free slot's generation was never issued, a live or retired one's was */
-static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
-static uint32_t corral__gen_unissued(const corral_co *co)
-{
-    if (co->state == CORRAL__FREE) return co->gen;
-    return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
-}
-
 static void corral__get(const unsigned char *buf, size_t at, void *dst, size_t n) { memcpy(dst, buf + at, n); }
-
-/* one class: its slots and meta back, each page's floor above what it issued */
-static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__image *m)
-{
-    corral__class *c = &s->arena.classes[ci];
-    corral__page *P = corral__pages(s, c);
-    corral__meta *M = corral__meta_table(s) + c->first;
-    for (uint32_t pi = 0; pi < c->page_count; pi++) {
-        corral__page pg;
-        uint64_t data;
-        corral__get(m->snap, m->pages_at[ci] + (size_t)pi * sizeof pg, &pg, sizeof pg);
-        corral__get(m->snap, m->data_at[ci] + (size_t)pi * sizeof data, &data, sizeof data);
-        /* every generation the page issues from now on is above what any
-           of its slots has issued (the page has counted them as it went) */
-        uint32_t first = pi << c->page_shift, unissued = corral__max_u32(P[pi].unissued, pg.unissued);
-        uint32_t floor = corral__max_u32(corral__max_u32(P[pi].floor, pg.floor), unissued);
-        /* touched now, untouched in the snapshot: free again */
-        for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
-            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            corral__slot_blank(co, corral__gen_unissued(co));
-            corral__meta_reset(&M[k]);
-        }
-        /* the prefix in one copy (a free slot in it below the floor is
-           raised to it when taken: corral__slot_alloc) */
-        corral__get(m->snap, (size_t)data, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)pg.bump * c->slot_size);
-        corral__get(m->snap, (size_t)data + (size_t)pg.bump * c->slot_size, &M[first], (size_t)pg.bump * sizeof(corral__meta));
-        pg.floor = floor;
-        pg.unissued = unissued;
-        P[pi] = pg;
-    }
-}
 
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v);
 bool corral_restore(corral_sched *s, const void *buf, size_t size)
@@ -429,7 +373,8 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
 
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__restore_class(s, ci, m);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
+        corral__class_restore(s, ci, m->snap, m->pages_at[ci], m->data_at[ci]);
     corral__get(m->snap, m->entries_at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
     corral__get(m->snap, m->next_at, corral__chunk_next(s), (size_t)o->run.chunk_bump * sizeof(uint32_t));
     corral__get(m->snap, m->wait_at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
@@ -439,27 +384,15 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
         corral__get(m->snap, m->heap_at[h], (uint32_t *)(uintptr_t)corral__heap_block(s, h, o->timers.heap_len[h]),
                     (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
     corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
-    corral__get(m->snap, m->sides_at, corral__sides(s), (size_t)o->sides.bump * sizeof(corral__side));
-    corral__get(m->snap, m->pool_at[CORRAL__POOL_SIGNAL], corral__signals(s),
-                (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
-    corral__get(m->snap, m->pool_at[CORRAL__POOL_FUTURE], corral__futures(s),
-                (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
-    corral__get(m->snap, m->chans_at, corral__channels(s), corral__chans_bytes(s));
-
-    /* the types: the live entries with the snapshot's counters; a type
-       met since stays known, its counters as before it was met */
-    corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < s->types.type_count; t++) {
-        corral__type_entry e;
-        memset(&e, 0, sizeof e);
-        e.page = CORRAL__NIL;
-        if (t < o->types.type_count) corral__get(m->snap, m->types_at + (size_t)t * sizeof e, &e, sizeof e);
-        corral__type_counters(&T[t], &e);
-    }
-    if (s->types.type_count > o->types.type_count)
-        memset(corral__ends(s, o->types.type_count), 0,
-               (size_t)(s->types.type_count - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
-    corral__get(m->snap, v->ends_at, corral__ends(s, 0), (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
+    corral__sides_restore(s, m->snap + m->sides_at, o->sides.bump);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) corral__pool_restore(s, p, m->snap + m->pool_at[p]);
+    /* the rings after the channels' and counters' items (and the bytes
+       that align them) */
+    const size_t items_end = (size_t)s->pools[CORRAL__POOL_COUNTER].off +
+                             (size_t)s->pools[CORRAL__POOL_COUNTER].cap * corral__pool_item_size(CORRAL__POOL_COUNTER);
+    corral__get(m->snap, m->chans_at + (items_end - s->pools[CORRAL__POOL_CHANNEL].off), CORRAL__AT(s, items_end),
+                corral__chans_bytes(s) - (items_end - s->pools[CORRAL__POOL_CHANNEL].off));
+    corral__types_restore(s, m->snap, m->types_at, v->ends_at, o->types.type_count);
     corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
 
     /* the scheduler's state; its layout, configuration and environment stay */
@@ -488,6 +421,14 @@ static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
     snprintf(why, sizeof why, "kept snapshot %u asked for; desc.kept_snapshots is %u", k, K ? K->count : 0u);
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL, why);
     return false;
+}
+
+/* every kept snapshot forgotten: each place holds none (a reload: they
+   hold the old build's points and predicates) */
+void corral__kept_forget(corral_sched *s)
+{
+    const corral__kept *K = corral__kept_of(s);
+    for (uint32_t k = 0; K && k < K->count; k++) memset(corral__kept_place(s, k), 0, 8);
 }
 
 size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
@@ -528,42 +469,42 @@ typedef struct corral__hasher {
     uint64_t h;
 } corral__hasher;
 
-static void corral__h64(corral__hasher *k, uint64_t v) { k->h = corral__mix(k->h, v); }
-static void corral__hput(void *k, uint64_t v) { corral__h64((corral__hasher *)k, v); }
-static void corral__hdouble(corral__hasher *k, double d)
+static void corral__hash_word(corral__hasher *k, uint64_t v) { k->h = corral__mix(k->h, v); }
+static void corral__hash_put(void *k, uint64_t v) { corral__hash_word((corral__hasher *)k, v); }
+static void corral__hash_double(corral__hasher *k, double d)
 {
     uint64_t v;
     memcpy(&v, &d, sizeof v);
-    corral__h64(k, v);
+    corral__hash_word(k, v);
 }
-static void corral__hfloat(corral__hasher *k, float f)
+static void corral__hash_float(corral__hasher *k, float f)
 {
     uint32_t v;
     memcpy(&v, &f, sizeof v);
-    corral__h64(k, v);
+    corral__hash_word(k, v);
 }
 /* bytes as little-endian words: the same on every platform */
-static void corral__hbytes(corral__hasher *k, const unsigned char *p, size_t n)
+static void corral__hash_bytes(corral__hasher *k, const unsigned char *p, size_t n)
 {
-    corral__h64(k, n);
+    corral__hash_word(k, n);
     while (n) {
         uint64_t v = 0;
         size_t m = n < 8 ? n : 8;
         for (size_t i = 0; i < m; i++) v |= (uint64_t)p[i] << (8 * i);
-        corral__h64(k, v);
+        corral__hash_word(k, v);
         p += m;
         n -= m;
     }
 }
-static void corral__hstr(corral__hasher *k, const char *str)
+static void corral__hash_str(corral__hasher *k, const char *str)
 {
-    corral__hbytes(k, (const unsigned char *)str, str ? strlen(str) : 0);
+    corral__hash_bytes(k, (const unsigned char *)str, str ? strlen(str) : 0);
 }
 
 /* A handle field ({index, gen}, by its kind): its index and whether it
    names something live now; its generation differs between a run and its
    rollback replay. */
-static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_field_kind kind, const unsigned char *p)
+static void corral__hash_handle(corral__hasher *k, const corral_sched *s, corral_field_kind kind, const unsigned char *p)
 {
     uint32_t v[2];
     memcpy(v, p, sizeof v);
@@ -583,93 +524,93 @@ static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_fie
     default:
         break;
     }
-    corral__h64(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
+    corral__hash_word(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
 }
 
-static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head);
+static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head);
 /* a context by its fields (no padding, no pointers), else its bytes */
-static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
+static void corral__hash_context(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
     uint32_t n = 0;
     const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
     if (!f || n == 0) {
-        corral__hbytes(k, ctx, vt->ctx_size);
+        corral__hash_bytes(k, ctx, vt->ctx_size);
         return;
     }
     for (uint32_t i = 0; i < n; i++) {
         if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
         if (f[i].kind == CORRAL_FIELD_POINTER) continue;
         if (f[i].kind >= CORRAL_FIELD_HANDLE && f[i].kind < CORRAL_FIELD_KIND_COUNT && f[i].size == 8)
-            corral__hhandle(k, s, f[i].kind, ctx + f[i].offset);
-        else corral__hbytes(k, ctx + f[i].offset, f[i].size);
+            corral__hash_handle(k, s, f[i].kind, ctx + f[i].offset);
+        else corral__hash_bytes(k, ctx + f[i].offset, f[i].size);
     }
 }
 
-static void corral__hnode(corral__hasher *k, const corral_sched *s, const corral__node *n)
+static void corral__hash_node(corral__hasher *k, const corral_sched *s, const corral__node *n)
 {
-    corral__h64(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
+    corral__hash_word(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
     if (corral__timer_node(n)) {
-        corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
+        corral__hash_double(k, n->u.t.due); /* not its seq: a count of all waits ever */
     } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM || n->kind == CORRAL__NODE_OWNED) {
-        corral__h64(k, n->u.t.target);
+        corral__hash_word(k, n->u.t.target);
         const corral__wait_part *p = corral__node_part_of(s, n->kind);
-        if (p && p->hash) p->hash(n, corral__hput, k);
+        if (p && p->hash) p->hash(n, corral__hash_put, k);
     } else if (n->kind == CORRAL__NODE_OWNER || n->kind == CORRAL__NODE_TAG) {
-        corral__h64(k, n->u.g.owner);
-        corral__h64(k, n->u.g.tag);
+        corral__hash_word(k, n->u.g.owner);
+        corral__hash_word(k, n->u.g.tag);
     } /* predicates: a function and a pointer, addresses */
 }
 
-static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
+static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
     const corral__node *N = corral__nodes(s);
-    corral__h64(k, g);
-    corral__hstr(k, te->vt->name);
-    corral__h64(k, (uint64_t)co->state << 8 | co->flags);
+    corral__hash_word(k, g);
+    corral__hash_str(k, te->vt->name);
+    corral__hash_word(k, (uint64_t)co->state << 8 | co->flags);
     const uint32_t pt = co->resume & CORRAL__POINT_MASK; /* the point: its line is the build's */
-    if (pt >= 1 && pt <= te->vt->point_count) corral__hstr(k, te->vt->points[pt - 1]);
-    else corral__h64(k, pt); /* 0, or an unnamed point: the same within a build */
-    corral__hctx(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
-    const corral__side *sd = corral__sd(s, m);
+    if (pt >= 1 && pt <= te->vt->point_count) corral__hash_str(k, te->vt->points[pt - 1]);
+    else corral__hash_word(k, pt); /* 0, or an unnamed point: the same within a build */
+    corral__hash_context(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
+    const corral__side *sd = corral__side_of(s, m);
     const uint32_t pending = m->mode == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
-    corral__h64(k, (uint64_t)sd->parent << 32 | sd->child);
-    corral__h64(k, sd->dest);
-    corral__h64(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)m->mode << 16 |
+    corral__hash_word(k, (uint64_t)sd->parent << 32 | sd->child);
+    corral__hash_word(k, sd->dest);
+    corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)m->mode << 16 |
                        (uint64_t)sd->outcome << 8 | m->stop_why);
-    corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
+    corral__hash_word(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, s, &N[i]);
+    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
-        corral__hnode(k, s, &N[i]);
-    if (sd->joiners_head != CORRAL__NIL) corral__hlist(k, s, sd->joiners_head); /* its joiners and ties, in order */
+        corral__hash_node(k, s, &N[i]);
+    if (sd->joiners_head != CORRAL__NIL) corral__hash_list(k, s, sd->joiners_head); /* its joiners and ties, in order */
 }
 
 /* the coroutines on a node list, in order */
-static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head)
+static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head)
 {
     const corral__node *N = corral__nodes(s);
     uint32_t len = 0;
     for (uint32_t i = head; i != CORRAL__NIL && len <= s->nodes.count; i = N[i].next, len++)
-        corral__h64(k, corral__global_of(s, CORRAL__CO(s, N[i].co)));
-    corral__h64(k, len);
+        corral__hash_word(k, corral__global_of(s, CORRAL__CO(s, N[i].co)));
+    corral__hash_word(k, len);
 }
 
 uint64_t corral_state_hash(const corral_sched *s)
 {
     if (!corral__check(s)) return 0;
     corral__hasher k = {0x636F7272616C3031ull};
-    corral__h64(&k, s->now.frame);
+    corral__hash_word(&k, s->now.frame);
     for (uint32_t d = 0; d < s->domains.count; d++) {
-        corral__hdouble(&k, s->domains.d[d].time);
-        corral__hfloat(&k, s->domains.d[d].scale);
-        corral__h64(&k, s->domains.d[d].paused);
-        if (s->domains.d[d].parent) corral__h64(&k, s->domains.d[d].parent); /* none: as before parents */
+        corral__hash_double(&k, s->domains.d[d].time);
+        corral__hash_float(&k, s->domains.d[d].scale);
+        corral__hash_word(&k, s->domains.d[d].paused);
+        if (s->domains.d[d].parent) corral__hash_word(&k, s->domains.d[d].parent); /* none: as before parents */
     }
-    corral__hdouble(&k, s->now.unscaled_time);
-    corral__hdouble(&k, s->now.fixed_time);
-    corral__h64(&k, s->now.frame_pos);
+    corral__hash_double(&k, s->now.unscaled_time);
+    corral__hash_double(&k, s->now.fixed_time);
+    corral__hash_word(&k, s->now.frame_pos);
     /* the coroutines, in slot order (slots are taken in a deterministic order) */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
@@ -678,7 +619,7 @@ uint64_t corral_state_hash(const corral_sched *s)
             for (uint32_t j = 0, first = pi << c->page_shift; j < P[pi].bump; j++) {
                 const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + j));
                 if (!corral__state_alive(co->state)) continue;
-                corral__hco(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
+                corral__hash_co(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
             }
     }
     /* the order they run in: every lane, tombstones left out */
@@ -686,23 +627,23 @@ uint64_t corral_state_hash(const corral_sched *s)
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
         uint32_t c = L[l].head, j = 0;
         for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;)
-            corral__h64(&k, corral__global_of(s, CORRAL__CO(s, off)));
-        corral__h64(&k, 0xFFFFFFFFu);
+            corral__hash_word(&k, corral__global_of(s, CORRAL__CO(s, off)));
+        corral__hash_word(&k, 0xFFFFFFFFu);
     }
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        corral__hlist(&k, s, s->polls.head[ph]);
-        corral__hlist(&k, s, s->polls.next_head[ph]);
+        corral__hash_list(&k, s, s->polls.head[ph]);
+        corral__hash_list(&k, s, s->polls.next_head[ph]);
     }
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item: its owner's words, then its lists */
         const corral__pool_part *part = corral__pool_part_of(s, p);
         for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
             const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
             if (!corral__item_live(x)) continue;
-            part->hash(s, i, x, corral__hput, &k);
+            part->hash(s, i, x, corral__hash_put, &k);
             for (uint32_t l = 0; l < part->lists; l++) {
                 uint32_t head;
                 memcpy(&head, x + part->list[l].at, sizeof head);
-                corral__hlist(&k, s, head);
+                corral__hash_list(&k, s, head);
             }
         }
     }
