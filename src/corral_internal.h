@@ -98,25 +98,20 @@ typedef struct corral__kind {
     uint8_t how;   /* corral__how */
     uint8_t phase; /* internal phase, or CORRAL__PH_OWN */
 } corral__kind;
-extern const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT]; /* from CORRAL_WAIT_KINDS */
+/* what a wait kind is (kind < CORRAL_WAIT_KIND_COUNT), from CORRAL_WAIT_KINDS */
+static inline corral__kind corral__kind_of(uint32_t kind)
+{
+    static const corral__kind kinds[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
+        CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+    };
+    return kinds[kind];
+}
 static inline bool corral__kind_is(uint8_t kind, corral__how how)
 {
-    return kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[kind].how == how;
+    return kind < CORRAL_WAIT_KIND_COUNT && corral__kind_of(kind).how == how;
 }
-/* The kinds that take no node of their own (they wait by their phase, or
-   through their members' nodes), and the count: the switches over kinds
-   (waits.c, verify.c) list every kind, with no default, so -Wswitch names
-   a new one. */
-#define CORRAL__CASES_WITHOUT_NODE \
-    case CORRAL_WAIT_NONE:         \
-    case CORRAL_WAIT_NEXT_FRAME:   \
-    case CORRAL_WAIT_FIXED_UPDATE: \
-    case CORRAL_WAIT_LATE_UPDATE:  \
-    case CORRAL_WAIT_END_OF_FRAME: \
-    case CORRAL_WAIT_PHASE:        \
-    case CORRAL_WAIT_ALL:          \
-    case CORRAL_WAIT_ANY:          \
-    case CORRAL_WAIT_KIND_COUNT:
 /* timer heaps: domain 0's seconds, realtime, frames, then domain 1's, 2's ... seconds */
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_MAX = 2 + CORRAL_MAX_DOMAINS };
 static inline uint32_t corral__domain_heap(uint32_t domain) { return domain ? 2u + domain : CORRAL__HEAP_SCALED; }
@@ -703,8 +698,13 @@ static inline void corral__meta_reset(corral__meta *m)
     corral__meta_fresh(m);
     m->born = 0;
 }
-/* what a coroutine without a side record reads (arena.c) */
-extern const corral__side corral__side_none;
+/* what a coroutine without a side record reads: no links, no groups */
+static inline const corral__side *corral__side_none(void)
+{
+    static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
+                                      0,           -1,          CORRAL_END_NONE, CORRAL__NIL};
+    return &none;
+}
 static inline corral__side *corral__sides(const corral_sched *s)
 {
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
@@ -712,7 +712,7 @@ static inline corral__side *corral__sides(const corral_sched *s)
 /* its side record, or corral__side_none (read only) */
 static inline const corral__side *corral__sd(const corral_sched *s, const corral__meta *m)
 {
-    return m->side == CORRAL__NIL ? &corral__side_none : &corral__sides(s)[m->side];
+    return m->side == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[m->side];
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -842,7 +842,8 @@ void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uin
 /* a free item, now live (its generation in *gen), or NIL: the pool is full */
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen);
 void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index);
-bool corral__gen_live(uint32_t gen); /* a generation a live item has */
+/* a generation a live item has: odd (a free item's is even) */
+static inline bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
 size_t corral__pool_item_size(uint32_t pool); /* bytes an item */
 static inline bool corral__item_live(const void *item) { return corral__gen_live(((const corral__item *)item)->gen); }
 static inline uint32_t corral__item_gen(const void *item) { return ((const corral__item *)item)->gen; }
@@ -915,17 +916,7 @@ uintptr_t corral__thread_token(void);
    scheduler, or (debug builds, validation on) a call from a thread that
    does not own it */
 bool corral__check_slow(const corral_sched *s, const char *call);
-static inline bool corral__check_in(const corral_sched *s, const char *call)
-{
-#if CORRAL__REGISTRY
-    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
-            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
-           corral__check_slow(s, call);
-#else
-    return (s && s->magic == CORRAL__MAGIC) || corral__check_slow(s, call);
-#endif
-}
-#define corral__check(s) corral__check_in((s), __func__)
+/* corral__check_in, corral__check: errors.h */
 /* The checks of a public call's arguments, one line per rule: when `ok` is false the error is recorded and reported as
    the call's own, and the call returns `ret` (empty in a void call). */
 #define CORRAL__REQUIRE(s, ok, err, ret)                   \
@@ -1023,64 +1014,7 @@ static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__t
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
 }
-/* Push a slot back on its page's free list (LIFO: it is warm). */
-static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
-                                     uint32_t local)
-{
-    c->used--;
-    uint32_t pi = local >> c->page_shift;
-    corral__page *pg = &corral__pages(s, c)[pi];
-    uint32_t gen = co->gen + 1;
-    if (CORRAL__UNLIKELY(gen < pg->floor)) { /* floor >= 1: a wrap lands here too */
-        if (gen == 0) { /* the next generation would alias an old handle */
-            corral__retire(c, co);
-            return;
-        }
-        gen = pg->floor;
-    }
-    corral__slot_blank(co, gen);
-    co->link = pg->free_head;
-    pg->free_head = local;
-    if (++pg->free_count == pg->slots && te->page != pi) { /* empty: back to untouched */
-        pg->free_head = CORRAL__NIL;
-        pg->bump = 0;
-        corral__page_move(s, c, pi, CORRAL__PAGE_EMPTY);
-    } else if (pg->list == CORRAL__PAGE_FULL) {
-        corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    }
-}
-/* A slot for a coroutine of type te: from the page it fills, else from an
-   empty page (which becomes its page), else from any page with room; in a
-   page, the last freed slot, else the first untouched one. */
-static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *te, corral__class *c,
-                                          corral_co **co_out)
-{
-    corral__page *P = corral__pages(s, c);
-    uint32_t pi = te->page;
-    if (pi == CORRAL__NIL || P[pi].free_count == 0) {
-        pi = c->empty_head != CORRAL__NIL ? c->empty_head : c->partial_head;
-        if (pi == CORRAL__NIL) return CORRAL__NIL;
-        te->page = pi;
-    }
-    corral__page *pg = &P[pi];
-    uint32_t local = pg->free_head;
-    corral_co *co;
-    if (CORRAL__LIKELY(local != CORRAL__NIL)) {
-        co = CORRAL__CO(s, corral__slot_off(c, local));
-        pg->free_head = co->link;
-    } else { /* untouched: every byte after the header written once (snapshots checksum them) */
-        local = (pi << c->page_shift) + pg->bump++;
-        co = CORRAL__CO(s, corral__slot_off(c, local));
-        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
-    }
-    *co_out = co;
-    if (CORRAL__UNLIKELY(co->gen < pg->floor)) co->gen = pg->floor; /* free before a restore raised it */
-    if (co->gen >= pg->unissued) pg->unissued = co->gen + (co->gen != UINT32_MAX); /* it issues co->gen now */
-    if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
-    else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    if (++c->used > c->peak) c->peak = c->used;
-    return local;
-}
+/* corral__slot_free, corral__slot_alloc: slots.h */
 
 /* ---- sched.c: the scheduler and its frame */
 /* An address in the library's image, mixed with its build: differs between
@@ -1205,11 +1139,7 @@ static inline void corral__unpark(corral_co *co)
 }
 void corral__release_wait(corral_sched *s, corral_co *co);
 /* its running step drops the wait it set (a second await, a call) */
-static inline void corral__unwait(corral_sched *s, corral_co *co)
-{
-    corral__release_wait(s, co);
-    corral__unpark(co);
-}
+void corral__unwait(corral_sched *s, corral_co *co);
 
 /* ---- queue.c: the run queues */
 /* The resume contract's landing: a coroutine whose step yielded without
@@ -1294,7 +1224,10 @@ static inline corral__post *corral__post_cells(const corral_sched *s)
     return (corral__post *)(void *)CORRAL__AT(s, s->posts.off + (uint32_t)sizeof(corral__postq));
 }
 /* postq.c, the owner's side */
-size_t corral__posts_bytes(uint32_t capacity); /* the queue's region */
+static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's region */
+{
+    return sizeof(corral__postq) + (size_t)capacity * sizeof(corral__post);
+}
 
 /* where the block goes, part by part (the report's table): each part of
    sched.c's plan (corral__make_plan) at its exact size, from the counts
@@ -1922,7 +1855,6 @@ bool corral__resume_co(corral_sched *s, corral_co *co);
    When not, why (cap bytes; NULL with 0 for none) names the type and what
    it breaks. */
 bool corral__type_check(const corral_type *vt, char *why, size_t cap);
-static inline bool corral__type_ok(const corral_type *vt) { return corral__type_check(vt, NULL, 0); }
 /* a start of vt refused as malformed: CORRAL_ERR_BAD_TYPE, the detail why */
 CORRAL__COLD void corral__type_refuse(const char *call, corral_sched *s, const corral_type *vt);
 /* index of vt in the type table, entering it if new; NIL if the table is
@@ -1936,11 +1868,6 @@ static inline uint32_t corral__type_hash(const corral_sched *s, const corral_typ
     return (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->types.hash_mask;
 }
 #define CORRAL__BAD_TI 0xFFFFFFFEu
-static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
-{
-    if (vt == s->types.last_vt) return s->types.last_ti;
-    return corral__type_lookup(s, vt);
-}
 /* A slot of sz bytes holds a coroutine of type vt: room for the context at
    its offset, and sz a multiple of its alignment (slabs are 64-aligned, so
    every slot then is). The one rule of class choice: create, the registry
@@ -1982,7 +1909,13 @@ static inline uint8_t corral__plain(const corral_sched *s, const corral__type_en
 /* the live coroutine h names, or NULL with the error set (call names the caller) */
 corral_co *corral__live(const char *call, corral_sched *s, corral_handle h);
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);
-corral_handle corral__handle_of(const corral_sched *s, const corral_co *co);
+static inline corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
+{
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    const corral__class *c = &s->arena.classes[te->cls];
+    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | corral__slot_local(c, corral__co_off(s, co)), co->gen};
+    return h;
+}
 
 static inline uint32_t corral__global_of(const corral_sched *s, const corral_co *co)
 {

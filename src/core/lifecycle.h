@@ -11,6 +11,16 @@
 
 #include <string.h>
 
+#include "errors.h"
+#include "slots.h"
+
+/* the type table's index of vt (types.c), the last one looked up first */
+static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
+{
+    if (vt == s->types.last_vt) return s->types.last_ti;
+    return corral__type_lookup(s, vt);
+}
+
 /* The last part of every end: its cleanup hook, its counters, its slot
    back on the free list. (state is ENDING: not alive to the hook) */
 static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,

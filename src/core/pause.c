@@ -6,6 +6,7 @@
     group_ops.c's.
 */
 #include "../corral_internal.h"
+#include "errors.h"
 
 bool corral__pause_co(corral_sched *s, corral_co *co)
 {

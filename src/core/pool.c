@@ -29,8 +29,6 @@ static corral__item *corral__item_at(const corral_sched *s, uint32_t pool, uint3
     return (corral__item *)corral__pool_item(s, pool, i, corral__pool_kinds[pool].size);
 }
 
-bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
-
 size_t corral__pool_item_size(uint32_t pool) { return corral__pool_kinds[pool].size; }
 
 void corral__pools_init(corral_sched *s)

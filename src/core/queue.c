@@ -22,6 +22,7 @@
     at most one entry per live coroutine.
 */
 #include "../corral_internal.h"
+#include "errors.h"
 
 static uint32_t corral__chunk_pop(corral_sched *s)
 {

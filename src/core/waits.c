@@ -19,12 +19,6 @@
 
 #include <string.h>
 
-const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
-    CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-};
-
 /* ---- the kinds' tables the core always has (the `part` column of
    CORRAL_WAIT_KINDS); a part brings the others (corral_part.waits) */
 #define CORRAL__PART_none NULL
@@ -186,6 +180,13 @@ void corral__release_wait(corral_sched *s, corral_co *co)
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].pending = 0;
 }
 
+/* its running step drops the wait it set (a second await, a call) */
+void corral__unwait(corral_sched *s, corral_co *co)
+{
+    corral__release_wait(s, co);
+    corral__unpark(co);
+}
+
 /* Its wait is over: queue it (or, if its step is on the stack right now,
    let that step's return requeue it). `now`: a join whose target ended
    during a run of the joiner's phase resumes in that same run. */
@@ -285,8 +286,8 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
-        (corral__kinds[w->kind].how == CORRAL__HOW_LIST || corral__kinds[w->kind].how == CORRAL__HOW_POLL ||
-         corral__kinds[w->kind].how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
+        (corral__kind_of(w->kind).how == CORRAL__HOW_LIST || corral__kind_of(w->kind).how == CORRAL__HOW_POLL ||
+         corral__kind_of(w->kind).how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
         corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, co,
                         "its wait kind's part is not in desc.parts");
         return -1;
@@ -404,7 +405,7 @@ bool corral_await(corral_co *co, corral_wait w)
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */
     if ((m->hold & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
-        (corral__kinds[w.kind].how == CORRAL__HOW_FRAME || corral__kinds[w.kind].how == CORRAL__HOW_PHASE))
+        (corral__kind_of(w.kind).how == CORRAL__HOW_FRAME || corral__kind_of(w.kind).how == CORRAL__HOW_PHASE))
     {
         const char *text = w.text;
         w = corral_wait_frames(1);
@@ -416,7 +417,7 @@ bool corral_await(corral_co *co, corral_wait w)
     const uint32_t keep = co->flags & ~(CORRAL__PHASE_MASK | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG);
     const uint32_t own = co->flags & CORRAL__PHASE_MASK;
     if ((unsigned)w.kind < CORRAL_WAIT_KIND_COUNT) {
-        const corral__kind k = corral__kinds[w.kind];
+        const corral__kind k = corral__kind_of(w.kind);
         switch ((corral__how)k.how) {
         case CORRAL__HOW_PLAIN:
             co->flags = (uint8_t)(keep | own);

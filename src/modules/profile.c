@@ -6,6 +6,7 @@
     steps and samples the frames.
 */
 #include "../corral_internal.h"
+#include "../core/errors.h"
 
 #include <string.h>
 

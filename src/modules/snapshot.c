@@ -31,6 +31,8 @@
     never names a later coroutine.
 */
 #include "../corral_internal.h"
+#include "../core/errors.h"
+#include "../core/slots.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -17,6 +17,7 @@
     reads as free, a node or chunk past its bump as none.
 */
 #include "../corral_internal.h"
+#include "../core/errors.h"
 
 #include <string.h>
 
@@ -96,7 +97,7 @@ static const corral__side *corral__iside_i(corral__image *m, uint32_t i, corral_
 }
 static const corral__side *corral__iside(corral__image *m, const corral__meta *md, corral__side *tmp)
 {
-    if (md->side == CORRAL__NIL) return &corral__side_none;
+    if (md->side == CORRAL__NIL) return corral__side_none();
     return md->side < m->s->sides.bump ? corral__iside_i(m, md->side, tmp) : NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
@@ -104,7 +105,7 @@ static const corral__side *corral__iside_at(corral__image *m, uint32_t ci, uint3
 {
     corral__meta mt;
     const corral__side *sd = corral__iside(m, corral__imeta(m, ci, k, &mt), tmp);
-    return sd ? sd : &corral__side_none;
+    return sd ? sd : corral__side_none();
 }
 /* what a type is (its class, context, vtable): the live entry, which a
    snapshot's must be (corral_restore checks) */
