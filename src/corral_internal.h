@@ -912,6 +912,10 @@ bool corral__registry_has(const corral_sched *s); /* true also when untracked (t
 #endif
 /* this thread, as a number: the address of a thread-local */
 uintptr_t corral__thread_token(void);
+/* An address in the library's image, mixed with its build: differs between
+   processes (address randomisation) and builds, so a block copied from
+   one cannot be adopted by another, where its code pointers mean nothing */
+uint64_t corral__origin(void);
 /* false (and the error set) for NULL, a pointer that is not a live
    scheduler, or (debug builds, validation on) a call from a thread that
    does not own it */
@@ -1017,10 +1021,6 @@ static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__t
 /* corral__slot_free, corral__slot_alloc: slots.h */
 
 /* ---- sched.c: the scheduler and its frame */
-/* An address in the library's image, mixed with its build: differs between
-   processes (address randomisation) and builds, so a block copied from
-   one cannot be adopted by another, where its code pointers mean nothing */
-uint64_t corral__origin(void);
 /* The calls that need the scheduler at rest (tick and its phases, destroy,
    save, load, snapshot, restore) ask this one guard: false, the error set,
    while the scheduler is being destroyed (DESTROYING: a cleanup hook's
@@ -1595,7 +1595,7 @@ void corral__parts_open(corral_sched *s, const corral_part *const *parts);
    NULL); call names the public function for its errors (sched.c) */
 corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
 /* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
-   for call, naming the part that fills it */
+   for call, naming the part that fills it (errors.c) */
 bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part);
 static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
 {

@@ -278,14 +278,6 @@ void corral__parts_open(corral_sched *s, const corral_part *const *parts)
     t->pool[CORRAL__POOL_SIGNAL] = &corral__signal_pool_part;
     for (uint32_t i = 0; parts && parts[i]; i++) corral__part_open(t, parts[i], 0);
 }
-bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part)
-{
-    if (CORRAL__LIKELY(slot != NULL)) return true;
-    char why[96];
-    snprintf(why, sizeof why, "it needs corral_part_%s in desc.parts", part);
-    corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, why);
-    return false;
-}
 
 /* a scheduler of desc with the parts `parts` names (call: the public
    function, for its errors) */
@@ -529,14 +521,6 @@ const corral__debugger_consts corral__debugger = {
     CORRAL__NODE_ARM, CORRAL_WAIT_FRAMES, CORRAL_WAIT_SECONDS, CORRAL_WAIT_REALTIME, CORRAL_WAIT_AT,
 };
 
-static const char corral__origin_anchor = 0;
-uint64_t corral__origin(void)
-{
-    return (uint64_t)(uintptr_t)&corral__origin_anchor ^
-           ((uint64_t)sizeof(corral_sched) << 32 | (uint64_t)CORRAL_VERSION_MAJOR << 16 | CORRAL_VERSION_MINOR << 8 |
-            CORRAL_VERSION_PATCH);
-}
-
 corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 {
     CORRAL__REQUIRE(NULL, memory, CORRAL_ERR_NULL_ARG, NULL);
@@ -716,14 +700,6 @@ double corral_fixed_time(const corral_sched *s)
 uint64_t corral_frame(const corral_sched *s)
 {
     return corral__check(s) ? s->now.frame : 0;
-}
-
-corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping)
-{
-    corral_sched *s = corral__tls_sched;
-    CORRAL__REQUIRE_AT(s, s && co && corral__is_running(s, co) && (stopping || co->state != CORRAL__STOPPING),
-                       CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL, NULL);
-    return s;
 }
 
 float corral_dt(const corral_co *co)
