@@ -1140,8 +1140,10 @@ static inline void corral__unpark(corral_co *co)
 void corral__release_wait(corral_sched *s, corral_co *co);
 /* its running step drops the wait it set (a second await, a call) */
 void corral__unwait(corral_sched *s, corral_co *co);
+/* Its step is on the C stack: it ends, with why, when that step returns. */
+void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 
-/* ---- queue.c: the run queues */
+/* ---- lanes.c: the run lanes and the ready list */
 /* The resume contract's landing: a coroutine whose step yielded without
    parking on a wait joins its phase's lane, or its phase's next-frame lane
    when the step asked not to resume in this frame and that phase's run is
@@ -1159,13 +1161,21 @@ void corral__ready_unlink(corral_sched *s, corral_co *co);
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
 void corral__lane_tombstone(corral_sched *s, corral_co *co);
+/* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
+   lane holds w entries, all in the kept chunks. */
+void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w);
+/* Compact entries [from, count) of lane L in place; keep walk_end pointing
+   at the same boundary (for a lane whose walk has not started); free the
+   chunks no longer needed. */
+void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from);
+void corral__lanes_init(corral_sched *s);
+/* a new frame: the next-frame lanes join their phases' lanes, in order */
+void corral__lanes_next_frame(corral_sched *s);
+/* ---- queue.c: a phase run's walk */
 /* fix what a phase run will step: what is queued now (what joins later
    waits for the next run) */
 void corral__lanes_begin(corral_sched *s, uint32_t phase);
 uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
-void corral__lanes_init(corral_sched *s);
-/* a new frame: the next-frame lanes join their phases' lanes, in order */
-void corral__lanes_next_frame(corral_sched *s);
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
 /* Time's bounds (API.md, "Clocks and their bounds"), kept where a value
@@ -1310,7 +1320,7 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i);
 corral__list corral__list_of(corral_sched *s, const corral__node *n);
 bool corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one (true: it was) */
 void corral__free_chain(corral_sched *s, uint32_t *first); /* a sibling chain: detached, freed */
-/* node i was taken out of its container: act on it */
+/* node i was taken out of its container: act on it (fire.c) */
 void corral__fire(corral_sched *s, uint32_t i);
 /* its wait is over (now: a join, which resumes in this run of its phase) */
 void corral__wake(corral_sched *s, corral_co *co, bool now);
@@ -1553,9 +1563,6 @@ void corral__index_read(corral__io *io, corral__lwait *w);
 void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* the kinds' tables the core always has (timers.c, wakelists.c) */
 extern const corral__wait_part corral__timer_part, corral__signal_part;
-/* the core's table of each kind (waits.c, from CORRAL_WAIT_KINDS): theirs,
-   or NULL (a kind without a node, or a part's) */
-extern const corral__wait_part *const corral__core_wait_parts[CORRAL_WAIT_KIND_COUNT];
 /* the table of kind k in s, or NULL: it takes no node, or s has no part for it */
 static inline const corral__wait_part *corral__wait_part_of(const corral_sched *s, uint32_t kind)
 {
@@ -1655,7 +1662,7 @@ const char *corral__timer_check(const corral__lview *v, const corral__lwait *w);
 void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* a stop request's deadline: node i into the heap of co's domain (seconds) */
 void corral__deadline_arm(corral_sched *s, corral_co *co, uint32_t i, float seconds);
-uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
+uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run (fire.c) */
 void corral__timers_init(corral_sched *s);
 void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
 double corral__timer_left(const corral_sched *s, const corral__node *n);

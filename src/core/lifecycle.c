@@ -6,7 +6,7 @@
 
     A coroutine whose step is on the C stack is never freed under it:
     stopping it marks it STOPPING and it ends when its step returns. Where
-    a yield lands is the run queues' (queue.c), what it waits on the
+    a yield lands is the run lanes' (lanes.c), what it waits on the
     waits' (waits.c).
 */
 #include "../corral_internal.h"
@@ -35,14 +35,6 @@ void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_en
 {
     const corral__race_part *r = (const corral__race_part *)corral__feature(s, CORRAL__FEATURE_RACES);
     if (r) r->end_arms(s, co, m, why);
-}
-
-/* Its step is on the C stack: it ends, with why, when that step returns. */
-void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
-{
-    if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
-    co->state = CORRAL__STOPPING;
-    m->stop_why = (uint8_t)why;
 }
 
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)

@@ -67,9 +67,6 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     corral__end_last(s, co, te, c, why, local, false);
 }
 
-/* Its step is on the C stack: it ends, with why, when that step returns. */
-void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
-
 /* End a coroutine and, iteratively, the chain of children it awaits (each
    with PARENT_STOPPED; DESTROYED stays DESTROYED), and the arms of a race
    or sync on the way (corral__end_arms: recursive, one level per race

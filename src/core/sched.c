@@ -270,6 +270,26 @@ static void corral__part_open(corral__part_tables *t, const corral_part *part, u
     if (part->feature < CORRAL__FEATURE_COUNT) t->feature[part->feature] = part->table;
     if (part->arm) t->arm = part->arm;
 }
+/* ---- the kinds' tables the core always has (the `part` column of
+   CORRAL_WAIT_KINDS); a part brings the others (corral_part.waits) */
+#define CORRAL__PART_none NULL
+#define CORRAL__PART_timer (&corral__timer_part)
+#define CORRAL__PART_signal (&corral__signal_part)
+#define CORRAL__PART_poll NULL /* polls.c */
+#define CORRAL__PART_future NULL /* futures.c */
+#define CORRAL__PART_join NULL /* calls.c */
+#define CORRAL__PART_channel NULL /* channels.c */
+#define CORRAL__PART_semaphore NULL /* channels.c */
+#define CORRAL__PART_waitgroup NULL /* channels.c */
+#define CORRAL__PART_stop NULL /* group_ops.c */
+#define CORRAL__PART_at NULL /* alarms.c */
+#define CORRAL__PART_pull NULL /* pulls.c */
+static const corral__wait_part *const corral__core_wait_parts[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
+    CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+};
+
 void corral__parts_open(corral_sched *s, const corral_part *const *parts)
 {
     corral__part_tables *t = &s->parts;
