@@ -316,10 +316,17 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
 }
 
-/* A start with a single mode (corral_start_desc.single): refuse, replace or
-   queue behind the live instances of its owner and tags. */
-corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
-                                   size_t ctx_size, uint32_t phase, const corral_start_desc *opts);
+/* A start's scheduler and options (opts: NULL, none): false, with the
+   error set, when they are not sound; else its phase in *phase. */
+static CORRAL__ALWAYS_INLINE bool corral__start_checks(const char *call, corral_sched *s,
+                                                       const corral_start_desc *opts, uint32_t *phase)
+{
+    if (!corral__check_in(s, call)) return false;
+    *phase = CORRAL__PH_UPDATE;
+    CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, phase), CORRAL_ERR_BAD_PHASE, false);
+    CORRAL__REQUIRE(s, (opts ? opts->domain : 0) < s->domains.count, CORRAL_ERR_BAD_DOMAIN, false);
+    return true;
+}
 
 /* split: a second copy of the path for plain types (corral_start's, whose
    speed is the spawn's); without, one copy that tests what plain folds away */
@@ -328,14 +335,10 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
                                                          const corral_start_desc *opts, bool split)
 {
     corral_handle h = {0, 0};
-    if (!corral__check_in(s, call)) return h;
-    uint32_t phase = CORRAL__PH_UPDATE;
-    CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, &phase), CORRAL_ERR_BAD_PHASE, h);
+    uint32_t phase;
+    if (!corral__start_checks(call, s, opts, &phase)) return h;
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, h);
-    if (CORRAL__UNLIKELY(opts && opts->single != CORRAL_SINGLE_NONE))
-        return corral__start_single(call, s, vt, ctx, ctx_size, phase, opts);
     uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */
