@@ -580,9 +580,9 @@ static bool corral__may_run(const char *call, corral_sched *s)
     return corral__check_in(s, call) && corral__between_ticks(call, s);
 }
 
-void corral_frame_begin(corral_sched *s, float dt)
+/* a frame begins (corral_frame_begin, corral_tick: the guard asked) */
+static void corral__frame_begin(corral_sched *s, float dt)
 {
-    if (!corral__may_run(__func__, s)) return;
     if (!(dt >= 0.0f && dt - dt == 0.0f)) { /* negative, NaN or infinite (inf - inf is NaN) */
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
@@ -602,6 +602,11 @@ void corral_frame_begin(corral_sched *s, float dt)
     if (s->polls.next_pending) corral__polls(s)->next_frame(s); /* a predicate waits: polls.c is there */
     /* what other threads posted: as if completed or raised here */
     corral__posts_apply(s);
+}
+
+void corral_frame_begin(corral_sched *s, float dt)
+{
+    if (corral__may_run(__func__, s)) corral__frame_begin(s, dt);
 }
 
 static uint32_t corral__run(corral_sched *s, uint32_t phase)
@@ -646,23 +651,29 @@ uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
     return corral__run(s, ph);
 }
 
-uint32_t corral_fixed_steps_due(const corral_sched *s)
+/* (s checked) */
+static uint32_t corral__fixed_steps_due(const corral_sched *s)
 {
-    if (!corral__check(s) || !(s->now.fixed_dt > 0.0f)) return 0;
+    if (!(s->now.fixed_dt > 0.0f)) return 0;
     double behind = s->domains.d[0].time - s->now.fixed_time;
     if (!(behind >= (double)s->now.fixed_dt)) return 0; /* NaN too: clocks gone infinite count no steps */
     double n = behind / (double)s->now.fixed_dt;
     return n >= (double)s->now.max_fixed_steps ? s->now.max_fixed_steps : (uint32_t)n;
 }
 
+uint32_t corral_fixed_steps_due(const corral_sched *s)
+{
+    return corral__check(s) ? corral__fixed_steps_due(s) : 0;
+}
+
 uint32_t corral_tick(corral_sched *s, float dt)
 {
     if (!corral__may_run(__func__, s)) return 0;
     uint64_t t0 = s->prof.timing ? s->now.clock.now_ns(s->now.clock.user_data) : 0;
-    corral_frame_begin(s, dt);
+    corral__frame_begin(s, dt);
     s->prof.frame_tick_start = t0;
     uint32_t steps = 0;
-    for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
+    for (uint32_t n = corral__fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
     /* too far behind (a hitch): drop the fixed steps over the cap */
     const double game_time = s->domains.d[0].time;
     if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt) {
