@@ -213,6 +213,7 @@ typedef struct corral__meta {
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
 /* the longest group chain a coroutine has (corral__side.groups): its
    owner's node and one per tag (the group nodes), a stop request's
    deadline and a generator's tie to its owner */

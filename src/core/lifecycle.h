@@ -1,10 +1,10 @@
 /*
-    lifecycle.h -- the inline path of a coroutine's start, first step and
-    end, shared by lifecycle.c (corral_start, corral_stop, the ends),
-    starts.c (corral_start_ex, corral_start_n) and create.c (a coroutine
-    made without its first step): each takes its own copy, so a program
-    that calls only corral_start links no other. Include it after
-    corral_internal.h, in those files only.
+    lifecycle.h -- the inline path of a coroutine's start, first step,
+    after-step transitions and end, shared by lifecycle.c (corral_start,
+    corral_stop, the ends), starts.c (corral_start_ex, corral_start_n),
+    create.c (a coroutine made without its first step), pulls.c (a
+    generator's steps) and queue.c (the walk's steps that do not yield in
+    place). Include it after corral_internal.h.
 */
 #ifndef CORRAL_LIFECYCLE_H
 #define CORRAL_LIFECYCLE_H
@@ -133,21 +133,36 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
     return r;
 }
 
-/* After a detached step: queue it, park it or end it. m: its meta if at
-   hand, or NULL; local: its slot in its class if at hand, or NIL. */
-static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
-                                                corral_result r, bool pause)
+/* The after-step transitions: what a step's return (r; pause: it asked to
+   be paused) does to its coroutine. It ends (stopped during its step, or
+   finished), lands (yielded), or stays parked on its wait; then it is
+   paused if it asked. walked: its phase walk stepped it from its lane
+   (its state QUEUED while its entry is consumed; a yield in place never
+   comes here), else it was stepped outside a lane (RUNNING). m: its meta
+   if at hand, or NULL; local: its slot in its class if at hand, or NIL.
+   The walk's copy ends through corral__end, out of line, to keep the walk
+   small. */
+static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
+                                                    corral_result r, bool pause, bool walked)
 {
+    if (walked && pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
+        CORRAL__CONTRACT_DONE(co);
+        corral__hold(co, m ? m : corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
+        return;
+    }
     if (co->state == CORRAL__STOPPING || r == CORRAL_STOP) {
         if (!m) m = corral__meta_of(s, co);
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED, local);
-    } else if (co->state == CORRAL__RUNNING) {
-        corral__land(s, co);
+        if (walked && co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
+        const corral_end_reason why = co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED;
+        if (walked) corral__end(s, co, why);
+        else corral__end_m(s, co, m, why, local);
+    } else if (co->state == (walked ? CORRAL__QUEUED : CORRAL__RUNNING)) {
+        corral__land(s, co); /* walked: moved to another phase, or next frame */
     } else {
         /* WAITING: parked on its wait (or its child) */
         CORRAL__CONTRACT_DONE(co);
     }
-    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
+    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co); /* a paused one stays as it is */
 }
 
 /* a top-level start (engine code, outside any step) also runs whatever the
@@ -173,7 +188,7 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
 {
     bool pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__settle(s, co, m, local, r, pause);
+    corral__after_step(s, co, m, local, r, pause, false);
 }
 
 /* Step a detached coroutine at once (see corral__top_begin). */
@@ -204,7 +219,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co 
         co->state = CORRAL__ENDING;
         corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
     } else {
-        corral__settle(s, co, m, local, r, pause);
+        corral__after_step(s, co, m, local, r, pause, false);
     }
     corral__top_end(s, top);
 }

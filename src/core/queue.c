@@ -12,29 +12,14 @@
 */
 #include "../corral_internal.h"
 #include "errors.h"
+#include "lifecycle.h"
 
 /* After a walked coroutine's step did not end in a plain yield in place. */
 static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
 {
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
-    if (pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
-        CORRAL__CONTRACT_DONE(co);
-        corral__hold(co, corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
-    } else if (co->state == CORRAL__STOPPING) {
-        corral__meta *m = corral__meta_of(s, co);
-        corral_end_reason why = corral__stopping_why(m);
-        m->stop_why = CORRAL_END_STOPPED;
-        corral__end(s, co, why);
-    } else if (r == CORRAL_STOP) {
-        if (co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
-        corral__end(s, co, CORRAL_END_FINISHED);
-    } else if (co->state == CORRAL__QUEUED) {
-        corral__land(s, co); /* its entry is consumed: moved to another phase, or next frame */
-    } else { /* WAITING: parked on its wait */
-        CORRAL__CONTRACT_DONE(co);
-    }
-    if (pause && corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
+    corral__after_step(s, co, NULL, CORRAL__NIL, r, pause, true);
     /* whoever waited for what just ended resumes now, in this run */
     if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
 }
