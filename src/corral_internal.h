@@ -838,14 +838,25 @@ static inline void *corral__pool_item(const corral_sched *s, uint32_t pool, uint
 {
     return CORRAL__AT(s, s->pools[pool].off + (size_t)i * size);
 }
+/* bytes an item of each pool */
+static inline size_t corral__pool_item_size(uint32_t pool)
+{
+    static const size_t sizes[CORRAL__POOL_COUNT] = {sizeof(corral__signal), sizeof(corral__future),
+                                                     sizeof(corral__channel), sizeof(corral__counter)};
+    return sizes[pool];
+}
+/* a generation a live item has: odd (a free item's is even) */
+static inline bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
 /* the live item (index, gen) names, or NULL */
-void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen);
+static inline void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen)
+{
+    if (index >= s->pools[pool].cap || !corral__gen_live(gen)) return NULL;
+    void *it = corral__pool_item(s, pool, index, corral__pool_item_size(pool));
+    return ((const corral__item *)it)->gen == gen ? it : NULL;
+}
 /* a free item, now live (its generation in *gen), or NIL: the pool is full */
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen);
 void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index);
-/* a generation a live item has: odd (a free item's is even) */
-static inline bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
-size_t corral__pool_item_size(uint32_t pool); /* bytes an item */
 static inline bool corral__item_live(const void *item) { return corral__gen_live(((const corral__item *)item)->gen); }
 static inline uint32_t corral__item_gen(const void *item) { return ((const corral__item *)item)->gen; }
 /* the highest generation each pool issued, + 1 (no lower than its floor) */
@@ -921,7 +932,14 @@ uint64_t corral__origin(void);
    scheduler, or (debug builds, validation on) a call from a thread that
    does not own it */
 bool corral__check_slow(const corral_sched *s, const char *call);
-/* corral__check_in, corral__check: errors.h */
+#if CORRAL__REGISTRY
+/* the registry's and the owner thread's checks, then corral__check_slow */
+bool corral__check_in(const corral_sched *s, const char *call);
+#else
+/* a live scheduler at a glance; anything else is corral__check_slow's */
+#define corral__check_in(s, call) (((s) && (s)->magic == CORRAL__MAGIC) || corral__check_slow((s), (call)))
+#endif
+#define corral__check(s) corral__check_in((s), __func__)
 /* The checks of a public call's arguments, one line per rule: when `ok` is false the error is recorded and reported as
    the call's own, and the call returns `ret` (empty in a void call). */
 #define CORRAL__REQUIRE(s, ok, err, ret)                   \
@@ -1321,7 +1339,7 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i);
 corral__list corral__list_of(corral_sched *s, const corral__node *n);
 bool corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one (true: it was) */
 void corral__free_chain(corral_sched *s, uint32_t *first); /* a sibling chain: detached, freed */
-/* node i was taken out of its container: act on it (fire.c) */
+/* node i was taken out of its container: act on it (lifecycle.c) */
 void corral__fire(corral_sched *s, uint32_t i);
 /* its wait is over (now: a join, which resumes in this run of its phase) */
 void corral__wake(corral_sched *s, corral_co *co, bool now);
@@ -1663,7 +1681,7 @@ const char *corral__timer_check(const corral__lview *v, const corral__lwait *w);
 void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* a stop request's deadline: node i into the heap of co's domain (seconds) */
 void corral__deadline_arm(corral_sched *s, corral_co *co, uint32_t i, float seconds);
-uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run (fire.c) */
+uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run (lifecycle.c) */
 void corral__timers_init(corral_sched *s);
 void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
 double corral__timer_left(const corral_sched *s, const corral__node *n);
@@ -1800,7 +1818,7 @@ typedef struct corral__race_part {
 } corral__race_part;
 
 /* ---- groups.c: groups (a feature: corral__groups_part); group_ops.c: a whole
-   group at once, stop requests; pause.c: pause */
+   group at once, stop requests; lifecycle.c: pause */
 /* its stop request's deadline node (in its group chain), or NIL */
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
 void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */

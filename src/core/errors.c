@@ -241,6 +241,15 @@ corral_sched *corral__in_step(const char *call, const corral_co *co, bool stoppi
     return s;
 }
 
+#if CORRAL__REGISTRY
+bool corral__check_in(const corral_sched *s, const char *call)
+{
+    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
+            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
+           corral__check_slow(s, call);
+}
+#endif
+
 bool corral__check_slow(const corral_sched *s, const char *call)
 {
     corral_error err = CORRAL_ERR_NULL_SCHED;

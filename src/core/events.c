@@ -5,7 +5,6 @@
     their part in saves, snapshots and the state hash are wakelists.c's.
 */
 #include "../corral_internal.h"
-#include "errors.h"
 
 uint32_t corral_signal_set(corral_sched *s, corral_signal sig)
 {

@@ -7,7 +7,6 @@
     only through them.
 */
 #include "../corral_internal.h"
-#include "errors.h"
 
 #include <stddef.h>
 #include <string.h>

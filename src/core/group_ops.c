@@ -9,7 +9,6 @@
     coroutine's chain of nodes, so it costs the scheduler no list.
 */
 #include "../corral_internal.h"
-#include "errors.h"
 
 #include <stdio.h>
 

@@ -10,7 +10,6 @@
     back to life.
 */
 #include "../corral_internal.h"
-#include "errors.h"
 
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err)
 {

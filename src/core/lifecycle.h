@@ -11,7 +11,6 @@
 
 #include <string.h>
 
-#include "errors.h"
 #include "slots.h"
 
 /* the type table's index of vt (types.c), the last one looked up first */

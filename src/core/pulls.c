@@ -9,7 +9,6 @@
     generator's next value is calls.c's (corral_generator_pull).
 */
 #include "../corral_internal.h"
-#include "errors.h"
 #include "lifecycle.h"
 
 #include <stdio.h>

@@ -11,7 +11,6 @@
     steady state a step writes nothing but its own context.
 */
 #include "../corral_internal.h"
-#include "errors.h"
 #include "lifecycle.h"
 
 /* After a walked coroutine's step did not end in a plain yield in place. */

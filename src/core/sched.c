@@ -8,7 +8,6 @@
 */
 #define CORRAL__PORT_IMPL /* the clock: port.h */
 #include "../corral_internal.h"
-#include "errors.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 
     Timers are checked once a frame, before its first phase run (sched.c):
     a frame with nothing due looks at three heap roots and nothing else.
-    The due nodes are fired by fire.c (corral__wake_timers).
+    The due nodes are fired by lifecycle.c (corral__wake_timers).
 */
 #include "../corral_internal.h"
 

@@ -2,7 +2,7 @@
     waits.c -- what every wait kind shares: the node pool, the lists nodes
     sit on, a wait released and its coroutine woken, and corral_await,
     which sends each kind to the file that arms, fires and cancels it.
-    What a fired node ends is fire.c's.
+    What a fired node ends is lifecycle.c's (corral__fire).
 
     A wait takes one node per thing waited on (one for a simple wait, one
     per member of an all/any). The coroutine's nodes are chained through

@@ -7,7 +7,6 @@
     The nodes and what firing one wakes are the waits' (waits.c).
 */
 #include "../corral_internal.h"
-#include "errors.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -17,7 +17,6 @@
     What firing a node wakes is the waits' (waits.c).
 */
 #include "../corral_internal.h"
-#include "../core/errors.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,6 @@
     allocates. Formats are documented in docs/PROFILING.md.
 */
 #include "../corral_internal.h"
-#include "../core/errors.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

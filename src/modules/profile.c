@@ -6,7 +6,6 @@
     steps and samples the frames.
 */
 #include "../corral_internal.h"
-#include "../core/errors.h"
 
 #include <string.h>
 

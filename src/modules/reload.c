@@ -15,7 +15,6 @@
     by its types (snapshot.c).
 */
 #include "../corral_internal.h"
-#include "../core/errors.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -13,7 +13,6 @@
     list in the order its nodes were attached).
 */
 #include "../corral_internal.h"
-#include "../core/errors.h"
 
 #include <string.h>
 

@@ -31,7 +31,6 @@
     never names a later coroutine.
 */
 #include "../corral_internal.h"
-#include "../core/errors.h"
 #include "../core/slots.h"
 
 #include <stdio.h>

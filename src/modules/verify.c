@@ -17,7 +17,6 @@
     reads as free, a node or chunk past its bump as none.
 */
 #include "../corral_internal.h"
-#include "../core/errors.h"
 
 #include <string.h>
 
