@@ -350,7 +350,7 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
 {
     corral_handle h = {0, 0};
     uint32_t phase;
-    if (!corral__start_checks(call, s, opts, &phase)) return h;
+    if (CORRAL__UNLIKELY(!corral__start_checks(call, s, opts, &phase))) return h;
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
     uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
