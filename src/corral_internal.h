@@ -702,8 +702,8 @@ static inline void corral__meta_reset(corral__meta *m)
 /* what a coroutine without a side record reads: no links, no groups */
 static inline const corral__side *corral__side_none(void)
 {
-    static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
-                                      0,           -1,          CORRAL_END_NONE, CORRAL__NIL};
+    static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
+                                      CORRAL__NIL, 0, -1, CORRAL_END_NONE, CORRAL__NIL};
     return &none;
 }
 static inline corral__side *corral__sides(const corral_sched *s)

@@ -4,9 +4,11 @@
     a free list; a handle is (index, generation). An item's generation is
     odd while it is live and even while it is free, and grows at every
     alloc and free, so a handle to an item that was freed (and perhaps
-    taken again) never names it. This file is the only one that reads or
-    writes an item's generation or free link (corral__item); the rest of an
-    item is its owner's (wakelists.c, channels.c).
+    taken again) never names it. This file is the only one that writes an
+    item's generation or free link (corral__item); a handle's lookup and an
+    item's liveness, which read the generation, are corral_internal.h's
+    (corral__pool_get, corral__item_live), inline. The rest of an item is
+    its owner's (wakelists.c, channels.c).
 */
 #include "../corral_internal.h"
 
