@@ -1792,8 +1792,8 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
            (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes;
 }
 
-/* ---- calls.c: the ends of calls and joins (a feature: corral__calls_part);
-   call_start.c: calls; races.c: races and syncs */
+/* ---- calls.c: calls, their ends and joins (a feature: corral__calls_part);
+   races.c: races and syncs */
 /* it awaits a child (a call) or arms (a race, a sync) */
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
