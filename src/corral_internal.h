@@ -98,25 +98,20 @@ typedef struct corral__kind {
     uint8_t how;   /* corral__how */
     uint8_t phase; /* internal phase, or CORRAL__PH_OWN */
 } corral__kind;
-extern const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT]; /* from CORRAL_WAIT_KINDS */
+/* what a wait kind is (kind < CORRAL_WAIT_KIND_COUNT), from CORRAL_WAIT_KINDS */
+static inline corral__kind corral__kind_of(uint32_t kind)
+{
+    static const corral__kind kinds[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
+        CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+    };
+    return kinds[kind];
+}
 static inline bool corral__kind_is(uint8_t kind, corral__how how)
 {
-    return kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[kind].how == how;
+    return kind < CORRAL_WAIT_KIND_COUNT && corral__kind_of(kind).how == how;
 }
-/* The kinds that take no node of their own (they wait by their phase, or
-   through their members' nodes), and the count: the switches over kinds
-   (waits.c, verify.c) list every kind, with no default, so -Wswitch names
-   a new one. */
-#define CORRAL__CASES_WITHOUT_NODE \
-    case CORRAL_WAIT_NONE:         \
-    case CORRAL_WAIT_NEXT_FRAME:   \
-    case CORRAL_WAIT_FIXED_UPDATE: \
-    case CORRAL_WAIT_LATE_UPDATE:  \
-    case CORRAL_WAIT_END_OF_FRAME: \
-    case CORRAL_WAIT_PHASE:        \
-    case CORRAL_WAIT_ALL:          \
-    case CORRAL_WAIT_ANY:          \
-    case CORRAL_WAIT_KIND_COUNT:
 /* timer heaps: domain 0's seconds, realtime, frames, then domain 1's, 2's ... seconds */
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_MAX = 2 + CORRAL_MAX_DOMAINS };
 static inline uint32_t corral__domain_heap(uint32_t domain) { return domain ? 2u + domain : CORRAL__HEAP_SCALED; }
@@ -218,6 +213,7 @@ typedef struct corral__meta {
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
 /* the longest group chain a coroutine has (corral__side.groups): its
    owner's node and one per tag (the group nodes), a stop request's
    deadline and a generator's tie to its owner */
@@ -705,8 +701,13 @@ static inline void corral__meta_reset(corral__meta *m)
     corral__meta_fresh(m);
     m->born = 0;
 }
-/* what a coroutine without a side record reads (arena.c) */
-extern const corral__side corral__side_none;
+/* what a coroutine without a side record reads: no links, no groups */
+static inline const corral__side *corral__side_none(void)
+{
+    static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
+                                      CORRAL__NIL, 0, -1, CORRAL_END_NONE, CORRAL__NIL};
+    return &none;
+}
 static inline corral__side *corral__sides(const corral_sched *s)
 {
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
@@ -714,7 +715,7 @@ static inline corral__side *corral__sides(const corral_sched *s)
 /* its side record, or corral__side_none (read only) */
 static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
-    return m->side == CORRAL__NIL ? &corral__side_none : &corral__sides(s)[m->side];
+    return m->side == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[m->side];
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -839,13 +840,25 @@ static inline void *corral__pool_item(const corral_sched *s, uint32_t pool, uint
 {
     return CORRAL__AT(s, s->pools[pool].off + (size_t)i * size);
 }
+/* bytes an item of each pool */
+static inline size_t corral__pool_item_size(uint32_t pool)
+{
+    static const size_t sizes[CORRAL__POOL_COUNT] = {sizeof(corral__signal), sizeof(corral__future),
+                                                     sizeof(corral__channel), sizeof(corral__counter)};
+    return sizes[pool];
+}
+/* a generation a live item has: odd (a free item's is even) */
+static inline bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
 /* the live item (index, gen) names, or NULL */
-void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen);
+static inline void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen)
+{
+    if (index >= s->pools[pool].cap || !corral__gen_live(gen)) return NULL;
+    void *it = corral__pool_item(s, pool, index, corral__pool_item_size(pool));
+    return ((const corral__item *)it)->gen == gen ? it : NULL;
+}
 /* a free item, now live (its generation in *gen), or NIL: the pool is full */
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen);
 void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index);
-bool corral__gen_live(uint32_t gen); /* a generation a live item has */
-size_t corral__pool_item_size(uint32_t pool); /* bytes an item */
 static inline bool corral__item_live(const void *item) { return corral__gen_live(((const corral__item *)item)->gen); }
 static inline uint32_t corral__item_gen(const void *item) { return ((const corral__item *)item)->gen; }
 /* the highest generation each pool issued, + 1 (no lower than its floor) */
@@ -915,20 +928,21 @@ bool corral__registry_has(const corral_sched *s); /* true also when untracked (t
 #endif
 /* this thread, as a number: the address of a thread-local */
 uintptr_t corral__thread_token(void);
+/* An address in the library's image, mixed with its build: differs between
+   processes (address randomisation) and builds, so a block copied from
+   one cannot be adopted by another, where its code pointers mean nothing */
+uint64_t corral__origin(void);
 /* false (and the error set) for NULL, a pointer that is not a live
    scheduler, or (debug builds, validation on) a call from a thread that
    does not own it */
 bool corral__check_slow(const corral_sched *s, const char *call);
-static inline bool corral__check_in(const corral_sched *s, const char *call)
-{
 #if CORRAL__REGISTRY
-    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
-            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
-           corral__check_slow(s, call);
+/* the registry's and the owner thread's checks, then corral__check_slow */
+bool corral__check_in(const corral_sched *s, const char *call);
 #else
-    return (s && s->magic == CORRAL__MAGIC) || corral__check_slow(s, call);
+/* a live scheduler at a glance; anything else is corral__check_slow's */
+#define corral__check_in(s, call) (((s) && (s)->magic == CORRAL__MAGIC) || corral__check_slow((s), (call)))
 #endif
-}
 #define corral__check(s) corral__check_in((s), __func__)
 /* The checks of a public call's arguments, one line per rule: when `ok` is false the error is recorded and reported as
    the call's own, and the call returns `ret` (empty in a void call). */
@@ -1044,70 +1058,9 @@ static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__t
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
 }
-/* Push a slot back on its page's free list (LIFO: it is warm). */
-static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
-                                     uint32_t local)
-{
-    c->used--;
-    uint32_t pi = local >> c->page_shift;
-    corral__page *pg = &corral__pages(s, c)[pi];
-    uint32_t gen = co->gen + 1;
-    if (CORRAL__UNLIKELY(gen < pg->floor)) { /* floor >= 1: a wrap lands here too */
-        if (gen == 0) { /* the next generation would alias an old handle */
-            corral__retire(c, co);
-            return;
-        }
-        gen = pg->floor;
-    }
-    corral__slot_blank(co, gen);
-    co->link = pg->free_head;
-    pg->free_head = local;
-    if (++pg->free_count == pg->slots && te->page != pi) { /* empty: back to untouched */
-        pg->free_head = CORRAL__NIL;
-        pg->bump = 0;
-        corral__page_move(s, c, pi, CORRAL__PAGE_EMPTY);
-    } else if (pg->list == CORRAL__PAGE_FULL) {
-        corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    }
-}
-/* A slot for a coroutine of type te: from the page it fills, else from an
-   empty page (which becomes its page), else from any page with room; in a
-   page, the last freed slot, else the first untouched one. */
-static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *te, corral__class *c,
-                                          corral_co **co_out)
-{
-    corral__page *P = corral__pages(s, c);
-    uint32_t pi = te->page;
-    if (pi == CORRAL__NIL || P[pi].free_count == 0) {
-        pi = c->empty_head != CORRAL__NIL ? c->empty_head : c->partial_head;
-        if (pi == CORRAL__NIL) return CORRAL__NIL;
-        te->page = pi;
-    }
-    corral__page *pg = &P[pi];
-    uint32_t local = pg->free_head;
-    corral_co *co;
-    if (CORRAL__LIKELY(local != CORRAL__NIL)) {
-        co = CORRAL__CO(s, corral__slot_off(c, local));
-        pg->free_head = co->link;
-    } else { /* untouched: every byte after the header written once (snapshots checksum them) */
-        local = (pi << c->page_shift) + pg->bump++;
-        co = CORRAL__CO(s, corral__slot_off(c, local));
-        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
-    }
-    *co_out = co;
-    if (CORRAL__UNLIKELY(co->gen < pg->floor)) co->gen = pg->floor; /* free before a restore raised it */
-    if (co->gen >= pg->unissued) pg->unissued = co->gen + (co->gen != UINT32_MAX); /* it issues co->gen now */
-    if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
-    else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    if (++c->used > c->peak) c->peak = c->used;
-    return local;
-}
+/* corral__slot_free, corral__slot_alloc: slots.h */
 
 /* ---- sched.c: the scheduler and its frame */
-/* An address in the library's image, mixed with its build: differs between
-   processes (address randomisation) and builds, so a block copied from
-   one cannot be adopted by another, where its code pointers mean nothing */
-uint64_t corral__origin(void);
 /* The calls that need the scheduler at rest (tick and its phases, destroy,
    save, load, snapshot, restore) ask this one guard: false, the error set,
    while the scheduler is being destroyed (DESTROYING: a cleanup hook's
@@ -1226,13 +1179,11 @@ static inline void corral__unpark(corral_co *co)
 }
 void corral__release_wait(corral_sched *s, corral_co *co);
 /* its running step drops the wait it set (a second await, a call) */
-static inline void corral__unwait(corral_sched *s, corral_co *co)
-{
-    corral__release_wait(s, co);
-    corral__unpark(co);
-}
+void corral__unwait(corral_sched *s, corral_co *co);
+/* Its step is on the C stack: it ends, with why, when that step returns. */
+void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 
-/* ---- queue.c: the run queues */
+/* ---- lanes.c: the run lanes and the ready list */
 /* The resume contract's landing: a coroutine whose step yielded without
    parking on a wait joins its phase's lane, or its phase's next-frame lane
    when the step asked not to resume in this frame and that phase's run is
@@ -1250,13 +1201,21 @@ void corral__ready_unlink(corral_sched *s, corral_co *co);
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
 void corral__lane_tombstone(corral_sched *s, corral_co *co);
+/* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
+   lane holds w entries, all in the kept chunks. */
+void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w);
+/* Compact entries [from, count) of lane L in place; keep walk_end pointing
+   at the same boundary (for a lane whose walk has not started); free the
+   chunks no longer needed. */
+void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from);
+void corral__lanes_init(corral_sched *s);
+/* a new frame: the next-frame lanes join their phases' lanes, in order */
+void corral__lanes_next_frame(corral_sched *s);
+/* ---- queue.c: a phase run's walk */
 /* fix what a phase run will step: what is queued now (what joins later
    waits for the next run) */
 void corral__lanes_begin(corral_sched *s, uint32_t phase);
 uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
-void corral__lanes_init(corral_sched *s);
-/* a new frame: the next-frame lanes join their phases' lanes, in order */
-void corral__lanes_next_frame(corral_sched *s);
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
 /* Time's bounds (API.md, "Clocks and their bounds"), kept where a value
@@ -1315,7 +1274,10 @@ static inline corral__post *corral__post_cells(const corral_sched *s)
     return (corral__post *)(void *)CORRAL__AT(s, s->posts.off + (uint32_t)sizeof(corral__postq));
 }
 /* postq.c, the owner's side */
-size_t corral__posts_bytes(uint32_t capacity); /* the queue's region */
+static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's region */
+{
+    return sizeof(corral__postq) + (size_t)capacity * sizeof(corral__post);
+}
 
 /* where the block goes, part by part (the report's table): each part of
    sched.c's plan (corral__make_plan) at its exact size, from the counts
@@ -1398,7 +1360,7 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i);
 corral__list corral__list_of(corral_sched *s, const corral__node *n);
 bool corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one (true: it was) */
 void corral__free_chain(corral_sched *s, uint32_t *first); /* a sibling chain: detached, freed */
-/* node i was taken out of its container: act on it */
+/* node i was taken out of its container: act on it (lifecycle.c) */
 void corral__fire(corral_sched *s, uint32_t i);
 /* its wait is over (now: a join, which resumes in this run of its phase) */
 void corral__wake(corral_sched *s, corral_co *co, bool now);
@@ -1641,9 +1603,6 @@ void corral__index_read(corral__io *io, corral__lwait *w);
 void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* the kinds' tables the core always has (timers.c, wakelists.c) */
 extern const corral__wait_part corral__timer_part, corral__signal_part;
-/* the core's table of each kind (waits.c, from CORRAL_WAIT_KINDS): theirs,
-   or NULL (a kind without a node, or a part's) */
-extern const corral__wait_part *const corral__core_wait_parts[CORRAL_WAIT_KIND_COUNT];
 /* the table of kind k in s, or NULL: it takes no node, or s has no part for it */
 static inline const corral__wait_part *corral__wait_part_of(const corral_sched *s, uint32_t kind)
 {
@@ -1683,7 +1642,7 @@ void corral__parts_open(corral_sched *s, const corral_part *const *parts);
    NULL); call names the public function for its errors (sched.c) */
 corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
 /* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
-   for call, naming the part that fills it */
+   for call, naming the part that fills it (errors.c) */
 bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part);
 static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
 {
@@ -1743,7 +1702,7 @@ const char *corral__timer_check(const corral__lview *v, const corral__lwait *w);
 void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* a stop request's deadline: node i into the heap of co's domain (seconds) */
 void corral__deadline_arm(corral_sched *s, corral_co *co, uint32_t i, float seconds);
-uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
+uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run (lifecycle.c) */
 void corral__timers_init(corral_sched *s);
 void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
 double corral__timer_left(const corral_sched *s, const corral__node *n);
@@ -1854,8 +1813,8 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
            (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes;
 }
 
-/* ---- calls.c: the ends of calls and joins (a feature: corral__calls_part);
-   call_start.c: calls; races.c: races and syncs */
+/* ---- calls.c: calls, their ends and joins (a feature: corral__calls_part);
+   races.c: races and syncs */
 /* it awaits a child (a call) or arms (a race, a sync) */
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
@@ -1880,7 +1839,7 @@ typedef struct corral__race_part {
 } corral__race_part;
 
 /* ---- groups.c: groups (a feature: corral__groups_part); group_ops.c: a whole
-   group at once, stop requests; pause.c: pause */
+   group at once, stop requests; lifecycle.c: pause */
 /* its stop request's deadline node (in its group chain), or NIL */
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
 void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */
@@ -1943,7 +1902,6 @@ bool corral__resume_co(corral_sched *s, corral_co *co);
    When not, why (cap bytes; NULL with 0 for none) names the type and what
    it breaks. */
 bool corral__type_check(const corral_type *vt, char *why, size_t cap);
-static inline bool corral__type_ok(const corral_type *vt) { return corral__type_check(vt, NULL, 0); }
 /* a start of vt refused as malformed: CORRAL_ERR_BAD_TYPE, the detail why */
 CORRAL__COLD void corral__type_refuse(const char *call, corral_sched *s, const corral_type *vt);
 /* index of vt in the type table, entering it if new; NIL if the table is
@@ -1957,11 +1915,6 @@ static inline uint32_t corral__type_hash(const corral_sched *s, const corral_typ
     return (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->types.hash_mask;
 }
 #define CORRAL__BAD_TI 0xFFFFFFFEu
-static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
-{
-    if (vt == s->types.last_vt) return s->types.last_ti;
-    return corral__type_lookup(s, vt);
-}
 /* A slot of sz bytes holds a coroutine of type vt: room for the context at
    its offset, and sz a multiple of its alignment (slabs are 64-aligned, so
    every slot then is). The one rule of class choice: create, the registry
@@ -2019,7 +1972,13 @@ static inline uint8_t corral__plain(const corral_sched *s, const corral__type_en
 /* the live coroutine h names, or NULL with the error set (call names the caller) */
 corral_co *corral__live(const char *call, corral_sched *s, corral_handle h);
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);
-corral_handle corral__handle_of(const corral_sched *s, const corral_co *co);
+static inline corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
+{
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    const corral__class *c = &s->arena.classes[te->cls];
+    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | corral__slot_local(c, corral__co_off(s, co)), co->gen};
+    return h;
+}
 
 static inline uint32_t corral__global_of(const corral_sched *s, const corral_co *co)
 {

@@ -232,6 +232,9 @@ static inline uint32_t corral__run_state(const corral_co *co)
     return v;
 }
 #define CORRAL__RUN_AHEAD 8
+/* (internal) a lane entry that holds no coroutine (a stopped one's
+   tombstone): a walk stops there */
+#define CORRAL__RUN_HOLE 0xFFFFFFFFu
 
 /* Handle to a running coroutine (fixed name). Zero is invalid. */
 typedef struct corral_handle {

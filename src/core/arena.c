@@ -12,14 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-uint32_t corral_slot_size_for(const corral_type *type)
-{
-    if (!corral__type_ok(type)) return 0;
-    uint32_t a = type->ctx_align > CORRAL__SLOT_STEP ? type->ctx_align : CORRAL__SLOT_STEP;
-    uint32_t sz = (type->ctx_offset + type->ctx_size + a - 1) & ~(a - 1);
-    return sz < CORRAL__SLOT_MIN ? CORRAL__SLOT_MIN : sz; /* holds by construction (corral__slot_holds) */
-}
-
 /* Every slot free and untouched, every page on the empty list in address
    order (a type fills page 0, then 1, ...). */
 void corral__pages_init(corral_sched *s, corral__class *c)
@@ -114,9 +106,6 @@ void corral__meta_init(corral_sched *s)
 
 /* ---- side records: taken from the free list, else past the bump */
 
-const corral__side corral__side_none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
-                                        0, -1, CORRAL_END_NONE, CORRAL__NIL};
-
 void corral__sides_init(corral_sched *s)
 {
     s->sides.free = CORRAL__NIL;
@@ -145,7 +134,7 @@ corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta 
     else i = s->sides.bump++;
     s->sides.free_count--;
     if (s->sides.count - s->sides.free_count > s->sides.peak) s->sides.peak = s->sides.count - s->sides.free_count;
-    S[i] = corral__side_none;
+    S[i] = *corral__side_none();
     S[i].owner = (uint32_t)(m - corral__meta_table(s));
     m->side = i;
     return &S[i];

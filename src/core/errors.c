@@ -1,5 +1,7 @@
 /*
-    errors.c -- log items, last error, logger.
+    errors.c -- log items, last error, logger, and the checks a call
+    makes before it acts: a live scheduler of this copy of the library
+    (the image's origin), a step running, a part present.
 
     One X-macro list (CORRAL_LOG_ITEMS in corral.h) gives the enum and the
     message table. Every failing call lands in corral__fail: it records the
@@ -176,6 +178,14 @@ const char *corral_end_reason_str(corral_end_reason why)
 static CORRAL__THREAD_LOCAL char corral__thread_mark;
 uintptr_t corral__thread_token(void) { return (uintptr_t)&corral__thread_mark; }
 
+static const char corral__origin_anchor = 0;
+uint64_t corral__origin(void)
+{
+    return (uint64_t)(uintptr_t)&corral__origin_anchor ^
+           ((uint64_t)sizeof(corral_sched) << 32 | (uint64_t)CORRAL_VERSION_MAJOR << 16 | CORRAL_VERSION_MINOR << 8 |
+            CORRAL_VERSION_PATCH);
+}
+
 /* A scheduler another copy of corral in this process made (a module with
    its own copy, linked -Bsymbolic, given the host's scheduler): its type
    table, thread and registry are the other copy's, so this copy refuses
@@ -211,6 +221,32 @@ static bool corral__may_read(const corral_sched *s)
 {
     (void)s;
     return true;
+}
+#endif
+
+bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part)
+{
+    if (CORRAL__LIKELY(slot != NULL)) return true;
+    char why[96];
+    snprintf(why, sizeof why, "it needs corral_part_%s in desc.parts", part);
+    corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, why);
+    return false;
+}
+
+corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping)
+{
+    corral_sched *s = corral__tls_sched;
+    CORRAL__REQUIRE_AT(s, s && co && corral__is_running(s, co) && (stopping || co->state != CORRAL__STOPPING),
+                       CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL, NULL);
+    return s;
+}
+
+#if CORRAL__REGISTRY
+bool corral__check_in(const corral_sched *s, const char *call)
+{
+    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
+            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
+           corral__check_slow(s, call);
 }
 #endif
 

@@ -4,34 +4,31 @@
     a free list; a handle is (index, generation). An item's generation is
     odd while it is live and even while it is free, and grows at every
     alloc and free, so a handle to an item that was freed (and perhaps
-    taken again) never names it. This file is the only one that reads or
-    writes an item's generation or free link (corral__item); the rest of an
-    item is its owner's (wakelists.c, channels.c).
+    taken again) never names it. This file is the only one that writes an
+    item's generation or free link (corral__item); a handle's lookup and an
+    item's liveness, which read the generation, are corral_internal.h's
+    (corral__pool_get, corral__item_live), inline. The rest of an item is
+    its owner's (wakelists.c, channels.c).
 */
 #include "../corral_internal.h"
 
 #include <string.h>
 
-/* each pool's items: their size, and where their wait lists lie (words
-   that read NIL while the item has no waiters) */
+/* where each pool's items' wait lists lie (words that read NIL while the
+   item has no waiters); their sizes are corral__pool_item_size's */
 static const struct corral__pool_kind {
-    uint32_t size;
     uint32_t lists_at, lists; /* first list word (bytes from the item), how many words */
 } corral__pool_kinds[CORRAL__POOL_COUNT] = {
-    {sizeof(corral__signal), offsetof(corral__signal, head), 2},
-    {sizeof(corral__future), offsetof(corral__future, head), 2},
-    {sizeof(corral__channel), offsetof(corral__channel, send_head), 4},
-    {sizeof(corral__counter), offsetof(corral__counter, head), 2},
+    {offsetof(corral__signal, head), 2},
+    {offsetof(corral__future, head), 2},
+    {offsetof(corral__channel, send_head), 4},
+    {offsetof(corral__counter, head), 2},
 };
 
 static corral__item *corral__item_at(const corral_sched *s, uint32_t pool, uint32_t i)
 {
-    return (corral__item *)corral__pool_item(s, pool, i, corral__pool_kinds[pool].size);
+    return (corral__item *)corral__pool_item(s, pool, i, corral__pool_item_size(pool));
 }
-
-bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
-
-size_t corral__pool_item_size(uint32_t pool) { return corral__pool_kinds[pool].size; }
 
 void corral__pools_init(corral_sched *s)
 {
@@ -40,7 +37,7 @@ void corral__pools_init(corral_sched *s)
         const struct corral__pool_kind *k = &corral__pool_kinds[p];
         for (uint32_t i = 0; i < pool->cap; i++) {
             corral__item *it = corral__item_at(s, p, i);
-            memset(it, 0, k->size);
+            memset(it, 0, corral__pool_item_size(p));
             it->next_free = i + 1 < pool->cap ? i + 1 : CORRAL__NIL;
             for (uint32_t w = 0; w < k->lists; w++) {
                 const uint32_t nil = CORRAL__NIL;
@@ -50,13 +47,6 @@ void corral__pools_init(corral_sched *s)
         pool->free = pool->cap ? 0 : CORRAL__NIL;
         pool->live = 0;
     }
-}
-
-void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen)
-{
-    if (index >= s->pools[pool].cap || !corral__gen_live(gen)) return NULL;
-    corral__item *it = corral__item_at(s, pool, index);
-    return it->gen == gen ? it : NULL;
 }
 
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen)
@@ -139,7 +129,7 @@ void corral__pools_relink(corral_sched *s)
 /* item i of pool p in the image (its corral__item and the owner's words) */
 static const corral__item *corral__item_in_image(corral__image *m, uint32_t p, uint32_t i, unsigned char *tmp)
 {
-    const uint32_t size = corral__pool_kinds[p].size;
+    const uint32_t size = (uint32_t)corral__pool_item_size(p);
     if (!m->snap) return (const corral__item *)corral__pool_item(m->blk, p, i, size);
     memcpy(tmp, m->snap + m->pool_at[p] + (size_t)i * size, size);
     return (const corral__item *)(const void *)tmp;
@@ -213,6 +203,6 @@ void corral__pools_take(corral_sched *d, const corral_sched *o)
    the free list and counts come with corral__pools_take */
 void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *src)
 {
-    memcpy(corral__pool_item(s, pool, 0, corral__pool_kinds[pool].size), src,
-           (size_t)s->pools[pool].cap * corral__pool_kinds[pool].size);
+    const size_t size = corral__pool_item_size(pool);
+    memcpy(corral__pool_item(s, pool, 0, size), src, (size_t)s->pools[pool].cap * size);
 }

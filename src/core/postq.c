@@ -11,8 +11,6 @@
 
 #include <string.h>
 
-size_t corral__posts_bytes(uint32_t capacity) { return sizeof(corral__postq) + (size_t)capacity * sizeof(corral__post); }
-
 #if CORRAL__HAS_ATOMICS
 void corral__posts_init(corral_sched *s)
 {

@@ -269,6 +269,26 @@ static void corral__part_open(corral__part_tables *t, const corral_part *part, u
     if (part->feature < CORRAL__FEATURE_COUNT) t->feature[part->feature] = part->table;
     if (part->arm) t->arm = part->arm;
 }
+/* ---- the kinds' tables the core always has (the `part` column of
+   CORRAL_WAIT_KINDS); a part brings the others (corral_part.waits) */
+#define CORRAL__PART_none NULL
+#define CORRAL__PART_timer (&corral__timer_part)
+#define CORRAL__PART_signal (&corral__signal_part)
+#define CORRAL__PART_poll NULL /* polls.c */
+#define CORRAL__PART_future NULL /* futures.c */
+#define CORRAL__PART_join NULL /* calls.c */
+#define CORRAL__PART_channel NULL /* channels.c */
+#define CORRAL__PART_semaphore NULL /* channels.c */
+#define CORRAL__PART_waitgroup NULL /* channels.c */
+#define CORRAL__PART_stop NULL /* group_ops.c */
+#define CORRAL__PART_at NULL /* alarms.c */
+#define CORRAL__PART_pull NULL /* pulls.c */
+static const corral__wait_part *const corral__core_wait_parts[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
+    CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+};
+
 void corral__parts_open(corral_sched *s, const corral_part *const *parts)
 {
     corral__part_tables *t = &s->parts;
@@ -276,14 +296,6 @@ void corral__parts_open(corral_sched *s, const corral_part *const *parts)
     memcpy(t->wait, corral__core_wait_parts, sizeof t->wait);
     t->pool[CORRAL__POOL_SIGNAL] = &corral__signal_pool_part;
     for (uint32_t i = 0; parts && parts[i]; i++) corral__part_open(t, parts[i], 0);
-}
-bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part)
-{
-    if (CORRAL__LIKELY(slot != NULL)) return true;
-    char why[96];
-    snprintf(why, sizeof why, "it needs corral_part_%s in desc.parts", part);
-    corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, why);
-    return false;
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public
@@ -528,14 +540,6 @@ const corral__debugger_consts corral__debugger = {
     CORRAL__NODE_ARM, CORRAL_WAIT_FRAMES, CORRAL_WAIT_SECONDS, CORRAL_WAIT_REALTIME, CORRAL_WAIT_AT,
 };
 
-static const char corral__origin_anchor = 0;
-uint64_t corral__origin(void)
-{
-    return (uint64_t)(uintptr_t)&corral__origin_anchor ^
-           ((uint64_t)sizeof(corral_sched) << 32 | (uint64_t)CORRAL_VERSION_MAJOR << 16 | CORRAL_VERSION_MINOR << 8 |
-            CORRAL_VERSION_PATCH);
-}
-
 corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 {
     CORRAL__REQUIRE(NULL, memory, CORRAL_ERR_NULL_ARG, NULL);
@@ -575,9 +579,9 @@ static bool corral__may_run(const char *call, corral_sched *s)
     return corral__check_in(s, call) && corral__between_ticks(call, s);
 }
 
-void corral_frame_begin(corral_sched *s, float dt)
+/* a frame begins (corral_frame_begin, corral_tick: the guard asked) */
+static void corral__frame_begin(corral_sched *s, float dt)
 {
-    if (!corral__may_run(__func__, s)) return;
     if (!(dt >= 0.0f && dt - dt == 0.0f)) { /* negative, NaN or infinite (inf - inf is NaN) */
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
@@ -597,6 +601,11 @@ void corral_frame_begin(corral_sched *s, float dt)
     if (s->polls.next_pending) corral__polls(s)->next_frame(s); /* a predicate waits: polls.c is there */
     /* what other threads posted: as if completed or raised here */
     corral__posts_apply(s);
+}
+
+void corral_frame_begin(corral_sched *s, float dt)
+{
+    if (corral__may_run(__func__, s)) corral__frame_begin(s, dt);
 }
 
 static uint32_t corral__run(corral_sched *s, uint32_t phase)
@@ -641,23 +650,29 @@ uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
     return corral__run(s, ph);
 }
 
-uint32_t corral_fixed_steps_due(const corral_sched *s)
+/* (s checked) */
+static uint32_t corral__fixed_steps_due(const corral_sched *s)
 {
-    if (!corral__check(s) || !(s->now.fixed_dt > 0.0f)) return 0;
+    if (!(s->now.fixed_dt > 0.0f)) return 0;
     double behind = s->domains.d[0].time - s->now.fixed_time;
     if (!(behind >= (double)s->now.fixed_dt)) return 0; /* NaN too: clocks gone infinite count no steps */
     double n = behind / (double)s->now.fixed_dt;
     return n >= (double)s->now.max_fixed_steps ? s->now.max_fixed_steps : (uint32_t)n;
 }
 
+uint32_t corral_fixed_steps_due(const corral_sched *s)
+{
+    return corral__check(s) ? corral__fixed_steps_due(s) : 0;
+}
+
 uint32_t corral_tick(corral_sched *s, float dt)
 {
     if (!corral__may_run(__func__, s)) return 0;
     uint64_t t0 = s->prof.timing ? s->now.clock.now_ns(s->now.clock.user_data) : 0;
-    corral_frame_begin(s, dt);
+    corral__frame_begin(s, dt);
     s->prof.frame_tick_start = t0;
     uint32_t steps = 0;
-    for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
+    for (uint32_t n = corral__fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
     /* too far behind (a hitch): drop the fixed steps over the cap */
     const double game_time = s->domains.d[0].time;
     if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt) {
@@ -715,14 +730,6 @@ double corral_fixed_time(const corral_sched *s)
 uint64_t corral_frame(const corral_sched *s)
 {
     return corral__check(s) ? s->now.frame : 0;
-}
-
-corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping)
-{
-    corral_sched *s = corral__tls_sched;
-    CORRAL__REQUIRE_AT(s, s && co && corral__is_running(s, co) && (stopping || co->state != CORRAL__STOPPING),
-                       CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL, NULL);
-    return s;
 }
 
 float corral_dt(const corral_co *co)

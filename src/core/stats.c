@@ -12,11 +12,17 @@
 
 /* ---- timing and hooks: the instrumented step (the plain walk never
    comes here) */
+/* the handle a step hook or the step trace is given: off the timed path */
+static CORRAL__COLD corral_handle corral__hooked_handle(const corral_sched *s, const corral_co *co)
+{
+    return corral__handle_of(s, co);
+}
+
 corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral_handle h = {0, 0};
-    if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__handle_of(s, co);
+    if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__hooked_handle(s, co);
     if (s->prof.hooks.step_begin) s->prof.hooks.step_begin(te->vt->name, h, s->prof.hooks.user_data);
     /* one in timing_sample of a type's steps is timed (corral__step_profiled
        counts the others inline unless step hooks bring them here) */
@@ -46,7 +52,7 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
             e->dur_ns = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
             e->type = (uint16_t)type;
             e->line = r == CORRAL_YIELD ? (uint16_t)(co->resume >> 16) : 0u;
-            if (h.gen == 0) h = corral__handle_of(s, co);
+            if (h.gen == 0) h = corral__hooked_handle(s, co);
             e->index = h.index;
             e->gen = h.gen;
             s->prof.trace_head = (s->prof.trace_head + 1) % s->prof.trace_cap;

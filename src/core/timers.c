@@ -7,7 +7,7 @@
 
     Timers are checked once a frame, before its first phase run (sched.c):
     a frame with nothing due looks at three heap roots and nothing else.
-    What a fired node wakes is the waits' (waits.c).
+    The due nodes are fired by lifecycle.c (corral__wake_timers).
 */
 #include "../corral_internal.h"
 
@@ -219,25 +219,6 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     n->list = (uint8_t)heap;
     n->u.t.due = corral__due_on(heap, corral__timer_clock(s, heap) + left);
     corral__heap_push(s, heap, i);
-}
-
-uint32_t corral__wake_timers(corral_sched *s)
-{
-    corral__node *N = corral__nodes(s);
-    uint32_t woken = 0;
-    for (uint32_t h = 0; h < s->timers.heaps; h++) {
-        if (s->timers.heap_len[h] == 0) continue;
-        const double now = corral__timer_clock(s, h);
-        while (s->timers.heap_len[h] > 0) {
-            uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
-            if (N[i].u.t.due > now) break;
-            corral__heap_remove(s, h, 0);
-            s->nodes.debug_visits++;
-            corral__fire(s, i);
-            woken++;
-        }
-    }
-    return woken;
 }
 
 /* a loaded timer (save.c): its heap, due time (held: the time it has

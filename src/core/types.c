@@ -11,6 +11,16 @@
 
 #include <stdio.h>
 
+static bool corral__type_ok(const corral_type *vt) { return corral__type_check(vt, NULL, 0); }
+
+uint32_t corral_slot_size_for(const corral_type *type)
+{
+    if (!corral__type_ok(type)) return 0;
+    uint32_t a = type->ctx_align > CORRAL__SLOT_STEP ? type->ctx_align : CORRAL__SLOT_STEP;
+    uint32_t sz = (type->ctx_offset + type->ctx_size + a - 1) & ~(a - 1);
+    return sz < CORRAL__SLOT_MIN ? CORRAL__SLOT_MIN : sz; /* holds by construction (corral__slot_holds) */
+}
+
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {
     uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);

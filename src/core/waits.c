@@ -1,7 +1,8 @@
 /*
     waits.c -- what every wait kind shares: the node pool, the lists nodes
-    sit on, firing a node and waking its coroutine, and corral_await, which
-    sends each kind to the file that arms, fires and cancels it.
+    sit on, a wait released and its coroutine woken, and corral_await,
+    which sends each kind to the file that arms, fires and cancels it.
+    What a fired node ends is lifecycle.c's (corral__fire).
 
     A wait takes one node per thing waited on (one for a simple wait, one
     per member of an all/any). The coroutine's nodes are chained through
@@ -18,32 +19,6 @@
 #include "../corral_internal.h"
 
 #include <string.h>
-
-const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
-    CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-};
-
-/* ---- the kinds' tables the core always has (the `part` column of
-   CORRAL_WAIT_KINDS); a part brings the others (corral_part.waits) */
-#define CORRAL__PART_none NULL
-#define CORRAL__PART_timer (&corral__timer_part)
-#define CORRAL__PART_signal (&corral__signal_part)
-#define CORRAL__PART_poll NULL /* polls.c */
-#define CORRAL__PART_future NULL /* futures.c */
-#define CORRAL__PART_join NULL /* calls.c */
-#define CORRAL__PART_channel NULL /* channels.c */
-#define CORRAL__PART_semaphore NULL /* channels.c */
-#define CORRAL__PART_waitgroup NULL /* channels.c */
-#define CORRAL__PART_stop NULL /* group_ops.c */
-#define CORRAL__PART_at NULL /* alarms.c */
-#define CORRAL__PART_pull NULL /* pulls.c */
-const corral__wait_part *const corral__core_wait_parts[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
-    CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-};
 
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
@@ -186,6 +161,21 @@ void corral__release_wait(corral_sched *s, corral_co *co)
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].pending = 0;
 }
 
+/* Its step is on the C stack: it ends, with why, when that step returns. */
+void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+{
+    if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
+    co->state = CORRAL__STOPPING;
+    m->stop_why = (uint8_t)why;
+}
+
+/* its running step drops the wait it set (a second await, a call) */
+void corral__unwait(corral_sched *s, corral_co *co)
+{
+    corral__release_wait(s, co);
+    corral__unpark(co);
+}
+
 /* Its wait is over: queue it (or, if its step is on the stack right now,
    let that step's return requeue it). `now`: a join whose target ended
    during a run of the joiner's phase resumes in that same run. */
@@ -207,32 +197,6 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
     }
     if (now) corral__wake_now_or_queue(s, co);
     else corral__enqueue(s, co);
-}
-
-/* Node i was detached by its container: act on it. */
-void corral__fire(corral_sched *s, uint32_t i)
-{
-    corral__node *n = &corral__nodes(s)[i];
-    n->attached = 0;
-    corral_co *co = CORRAL__CO(s, n->co);
-    if (n->kind == CORRAL__NODE_DEADLINE) { /* a stop request's time is up */
-        corral__groups(s)->deadline_drop(s, co);
-        corral__stop_co(s, co, CORRAL_END_DEADLINE);
-        return;
-    }
-    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
-    if (p && p->fire) p->fire(s, i);
-    corral__meta *m = corral__meta_of(s, co);
-    if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
-    if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
-    const bool now = p && p->now;
-    corral__release_wait(s, co);
-    const uint32_t child = corral__side_of(s, m)->child;
-    if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
-        corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
-        return;
-    }
-    corral__wake(s, co, now);
 }
 
 /* ---- pause: timers and predicates leave their containers, keeping what
@@ -285,8 +249,8 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
-        (corral__kinds[w->kind].how == CORRAL__HOW_LIST || corral__kinds[w->kind].how == CORRAL__HOW_POLL ||
-         corral__kinds[w->kind].how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
+        (corral__kind_of(w->kind).how == CORRAL__HOW_LIST || corral__kind_of(w->kind).how == CORRAL__HOW_POLL ||
+         corral__kind_of(w->kind).how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
         corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, co,
                         "its wait kind's part is not in desc.parts");
         return -1;
@@ -404,7 +368,7 @@ bool corral_await(corral_co *co, corral_wait w)
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */
     if ((m->hold & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
-        (corral__kinds[w.kind].how == CORRAL__HOW_FRAME || corral__kinds[w.kind].how == CORRAL__HOW_PHASE))
+        (corral__kind_of(w.kind).how == CORRAL__HOW_FRAME || corral__kind_of(w.kind).how == CORRAL__HOW_PHASE))
     {
         const char *text = w.text;
         w = corral_wait_frames(1);
@@ -416,7 +380,7 @@ bool corral_await(corral_co *co, corral_wait w)
     const uint32_t keep = co->flags & ~(CORRAL__PHASE_MASK | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG);
     const uint32_t own = co->flags & CORRAL__PHASE_MASK;
     if ((unsigned)w.kind < CORRAL_WAIT_KIND_COUNT) {
-        const corral__kind k = corral__kinds[w.kind];
+        const corral__kind k = corral__kind_of(w.kind);
         switch ((corral__how)k.how) {
         case CORRAL__HOW_PLAIN:
             co->flags = (uint8_t)(keep | own);
@@ -443,7 +407,7 @@ bool corral_await(corral_co *co, corral_wait w)
     co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
     int r = corral__register_wait(__func__, s, co, &w);
     if (r == -2) { /* it cannot wait, and must not go on as if the wait were over */
-        corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
+        corral__mark_stopping(s, co, m, CORRAL_END_WAIT_FAILED); /* its step is running */
         return true;
     }
     if (r == -3) return true; /* what it waits on is gone: a plain yield, so a loop that

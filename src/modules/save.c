@@ -1590,7 +1590,7 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
     if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
     corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->hold, c->mode);
     if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
-        corral__side links = corral__side_none;
+        corral__side links = *corral__side_none();
         links.outcome = c->outcome;
         links.fired = (int8_t)c->fired;
         links.pending = c->mode == CORRAL__MODE_ONE ? 0 : c->pending;

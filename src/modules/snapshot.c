@@ -31,6 +31,7 @@
     never names a later coroutine.
 */
 #include "../corral_internal.h"
+#include "../core/slots.h"
 
 #include <stdio.h>
 #include <string.h>

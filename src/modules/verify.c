@@ -96,7 +96,7 @@ static const corral__side *corral__image_side_index(corral__image *m, uint32_t i
 }
 static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, corral__side *tmp)
 {
-    if (md->side == CORRAL__NIL) return &corral__side_none;
+    if (md->side == CORRAL__NIL) return corral__side_none();
     return md->side < m->s->sides.bump ? corral__image_side_index(m, md->side, tmp) : NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
@@ -104,7 +104,7 @@ static const corral__side *corral__image_side_at(corral__image *m, uint32_t ci, 
 {
     corral__meta mt;
     const corral__side *sd = corral__image_side(m, corral__image_meta(m, ci, k, &mt), tmp);
-    return sd ? sd : &corral__side_none;
+    return sd ? sd : corral__side_none();
 }
 /* what a type is (its class, context, vtable): the live entry, which a
    snapshot's must be (corral_restore checks) */
