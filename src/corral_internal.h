@@ -891,9 +891,9 @@ static inline const char *corral__a(uint64_t n)
 /* from a public function: it names itself */
 #define corral__fail(s, logger, err) corral__fail_at((s), (logger), (err), __func__, CORRAL__NOH, NULL, NULL)
 extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
-/* Debug builds of the library (no NDEBUG) keep a table of live
-   schedulers, so a call on a destroyed one is caught without reading the
-   freed block. */
+/* Debug builds of the library (no NDEBUG) check more: the thread that
+   calls, and a call on a scheduler this thread destroyed, which they
+   refuse without reading its freed block (errors.c). */
 #ifndef CORRAL_DEBUG
 #ifdef NDEBUG
 #define CORRAL_DEBUG 0
@@ -901,13 +901,12 @@ extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 #define CORRAL_DEBUG 1
 #endif
 #endif
-#if CORRAL_DEBUG && CORRAL__HAS_ATOMICS
-#define CORRAL__REGISTRY 1
-void corral__registry_add(const corral_sched *s);
-void corral__registry_remove(const corral_sched *s);
-bool corral__registry_has(const corral_sched *s); /* true also when untracked (table full) */
-#else
-#define CORRAL__REGISTRY 0
+#if CORRAL_DEBUG
+/* The blocks this thread destroyed last (thread-local, errors.c): s
+   destroyed and its block freed; s made or adopted (again); s is one. */
+void corral__destroyed_add(const corral_sched *s);
+void corral__destroyed_drop(const corral_sched *s);
+bool corral__destroyed_here(const corral_sched *s);
 #endif
 /* this thread, as a number: the address of a thread-local */
 uintptr_t corral__thread_token(void);
@@ -917,8 +916,8 @@ uintptr_t corral__thread_token(void);
 bool corral__check_slow(const corral_sched *s, const char *call);
 static inline bool corral__check_in(const corral_sched *s, const char *call)
 {
-#if CORRAL__REGISTRY
-    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
+#if CORRAL_DEBUG
+    return (s && !corral__destroyed_here(s) && s->magic == CORRAL__MAGIC &&
             (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
            corral__check_slow(s, call);
 #else
@@ -2069,6 +2068,7 @@ typedef struct corral__debugger_consts {
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
     uint8_t node_arm, wait_frames, wait_seconds, wait_realtime, wait_at;
+    uint32_t magic; /* a live scheduler's first word */
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);

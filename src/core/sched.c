@@ -438,8 +438,8 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
         te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
         te->plain = corral__plain(s, te);
     }
-#if CORRAL__REGISTRY
-    corral__registry_add(s);
+#if CORRAL_DEBUG
+    corral__destroyed_drop(s); /* a new scheduler where this thread freed one */
 #endif
     return s;
 }
@@ -510,11 +510,11 @@ void corral_sched_destroy(corral_sched *s)
     s->flags |= CORRAL__DESTROYING;
     corral__posts_close(s); /* posts from now on are refused */
     corral__end_all(s);
-    s->magic = 0;
-#if CORRAL__REGISTRY
-    corral__registry_remove(s);
-#endif
+    s->magic = 0; /* a caller's block says it holds no scheduler now */
     if (s->flags & CORRAL__OWNS_MEMORY) {
+#if CORRAL_DEBUG
+        corral__destroyed_add(s); /* the freed block is not read again on this thread */
+#endif
         corral_allocator al = s->allocator;
         al.free((unsigned char *)s - s->pad, al.user_data); /* the allocator hook */
     }
@@ -526,6 +526,7 @@ const corral__debugger_consts corral__debugger = {
     CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_RACE, CORRAL__MODE_SYNC,
     CORRAL__HEAP_SCALED, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES,
     CORRAL__NODE_ARM, CORRAL_WAIT_FRAMES, CORRAL_WAIT_SECONDS, CORRAL_WAIT_REALTIME, CORRAL_WAIT_AT,
+    CORRAL__MAGIC,
 };
 
 static const char corral__origin_anchor = 0;
@@ -554,8 +555,8 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     s->pad = (uint32_t)(a - (uintptr_t)memory);
     s->owner = corral__thread_token(); /* the adopting thread owns the copy */
     corral__polls_moved(s);            /* predicates' arguments in its contexts: into the copy */
-#if CORRAL__REGISTRY
-    if (!corral__registry_has(s)) corral__registry_add(s);
+#if CORRAL_DEBUG
+    corral__destroyed_drop(s);
 #endif
     return s;
 }
