@@ -326,7 +326,7 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, &phase), CORRAL_ERR_BAD_PHASE, h);
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, h);
+    CORRAL__REQUIRE(s, !opts || domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, h); /* domain 0 is always there */
     if (CORRAL__UNLIKELY(opts && opts->single != CORRAL_SINGLE_NONE))
         return corral__start_single(call, s, vt, ctx, ctx_size, phase, opts);
     uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);

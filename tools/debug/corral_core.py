@@ -90,7 +90,7 @@ class Sched:
         self.m = Mem(r, self.lay)
         L, m = self.lay, self.m
         S = "corral_sched"
-        self.types_at = addr + ((L.size(S) + 15) & ~15)
+        self.types_at = addr + L.const("types_off")
         self.te_size = L.size("corral__type_entry")
         self.class_size = L.size("corral__class")
         self.classes_at = addr + L.off(S, "arena.classes")
@@ -170,7 +170,7 @@ class Sched:
         if heap == L.const("heap_frames"):
             return float(self.m.u(self.addr, S, "now.frame"))
         domain = 0 if heap == L.const("heap_scaled") else heap - 2
-        return self.m.f64(self.addr, S, "domains.d[%d].time" % domain)
+        return self.m.f64(self.addr + L.const("domains_off"), "corral__domains", "d[%d].time" % domain)
 
     def time_left(self, co):
         L = self.lay
