@@ -424,11 +424,18 @@ struct corral__wait_part;
 struct corral__pool_part;
 enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
        CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_COUNT };
+/* The parts that keep state of their own in the block, each in its region
+   (corral_part.state names its slot; NONE: it keeps none) */
+enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
+       CORRAL__STATE_COUNT };
 typedef struct corral__part_tables {
     const struct corral__wait_part *wait[CORRAL_WAIT_KIND_COUNT];
     const struct corral__wait_part *arm; /* CORRAL__NODE_ARM: a race's or a sync's arm */
     const struct corral__pool_part *pool[CORRAL__POOL_COUNT];
     const void *feature[CORRAL__FEATURE_COUNT];
+    /* where each part's state lies in the block (slot CORRAL__STATE_x at
+       x - 1), an offset; 0: s has not the part */
+    uint32_t state[CORRAL__STATE_COUNT - 1];
 } corral__part_tables;
 
 /* The scheduler's state, one named part per file of src/ (the file that
@@ -516,17 +523,6 @@ struct corral_sched {
         uint32_t seq;          /* order of waiting, for ties */
     } timers;
 
-    struct { /* domains.c: the time domains' clocks */
-        uint32_t count;
-        struct corral__domain {
-            double time;       /* its seconds since create */
-            float scale;       /* as set */
-            float dt;          /* this frame's: dt * scale, 0 while paused */
-            uint32_t paused;   /* its own pause (corral_domain_pause) */
-            uint32_t parent;   /* the domain it follows + 1; 0: none */
-        } d[CORRAL_MAX_DOMAINS];
-    } domains;
-
     struct { /* polls.c: predicate lists */
         uint32_t head[CORRAL__PH_MAX], tail[CORRAL__PH_MAX];
         uint32_t next_head[CORRAL__PH_MAX], next_tail[CORRAL__PH_MAX]; /* polled from the next frame */
@@ -541,9 +537,9 @@ struct corral_sched {
         uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
     } groups;
 
-    struct { /* posts.c: the cross-thread post queue (its state lives at off) */
-        uint32_t off, mask;
-    } posts;
+    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
+        uint32_t off;
+    } kept;
 
     corral__pool pools[CORRAL__POOL_COUNT]; /* pool.c: signals, futures, channels, counters */
 
@@ -554,15 +550,6 @@ struct corral_sched {
         uint32_t peak;
         uint64_t failures;
     } sides;
-
-    struct { /* channels.c: the rings of the channels' values */
-        uint32_t channel_bytes, data_off;
-        uint32_t ring_bytes; /* a channel's ring: channel_bytes rounded up to 8 */
-    } chans;
-
-    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
-        uint32_t off;
-    } kept;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
         uint32_t meta_off, total_slots;
@@ -596,7 +583,7 @@ struct corral_sched {
 
     struct { /* sched.c: the frame, its phases and its clocks */
         corral_clock clock;
-        double unscaled_time, fixed_time; /* domain 0's (scaled) time: domains.d[0] */
+        double unscaled_time, fixed_time; /* domain 0's (scaled) time: corral__domains_of(s)->d[0] */
         float unscaled_dt;   /* this frame's dt */
         float fixed_dt;
         float phase_dt;      /* what corral_dt returns in domain 0: fixed_dt in FIXED_UPDATE */
@@ -656,9 +643,51 @@ static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
     return (uint64_t *)(void *)CORRAL__AT(s, s->types.ends_off) + (size_t)ti * CORRAL__END_SLOTS;
 }
 
-/* The type table sits right after the scheduler: at a constant offset, so
+/* The block's head: the scheduler, then the state of each part whose
+   state no desc sizes, at a constant offset: the time domains' clocks
+   (their slot of s->parts.state holds CORRAL__DOMAINS_OFF), which every
+   timer reads without first loading where they lie, and the channels'
+   sizes and where their rings lie (their slot: the rings). A snapshot
+   copies the head whole. */
+typedef struct corral__domain {
+    double time;       /* its seconds since create */
+    float scale;       /* as set */
+    float dt;          /* this frame's: dt * scale, 0 while paused */
+    uint32_t paused;   /* its own pause (corral_domain_pause) */
+    uint32_t parent;   /* the domain it follows + 1; 0: none */
+} corral__domain;
+typedef struct corral__domains { /* domains.c */
+    uint32_t count;    /* desc.domains */
+    corral__domain d[CORRAL_MAX_DOMAINS];
+} corral__domains;
+typedef struct corral__chans { /* channels.c */
+    uint32_t channel_bytes; /* desc.channel_bytes: what a channel's ring holds */
+    uint32_t data_off;      /* the rings of the channels' values, corral__ring_bytes each */
+} corral__chans;
+#define CORRAL__DOMAINS_OFF ((sizeof(corral_sched) + 7u) & ~(size_t)7u)
+#define CORRAL__CHANS_OFF (CORRAL__DOMAINS_OFF + sizeof(corral__domains))
+#define CORRAL__HEAD_BYTES (CORRAL__CHANS_OFF + sizeof(corral__chans))
+static inline corral__domains *corral__domains_of(const corral_sched *s)
+{
+    return (corral__domains *)(void *)((unsigned char *)(s) + CORRAL__DOMAINS_OFF);
+}
+/* all zero in a scheduler without the channels part */
+static inline corral__chans *corral__chans_of(const corral_sched *s)
+{
+    return (corral__chans *)(void *)((unsigned char *)(s) + CORRAL__CHANS_OFF);
+}
+/* a channel's ring: channel_bytes rounded up to 8 */
+static inline uint32_t corral__ring_bytes(const corral__chans *c) { return (c->channel_bytes + 7u) & ~7u; }
+
+/* a copy of the block's head, as a snapshot holds it */
+typedef union corral__head {
+    corral_sched sched;
+    unsigned char bytes[CORRAL__HEAD_BYTES];
+} corral__head;
+
+/* The type table sits right after the head: at a constant offset, so
    the walk finds a step function without loading where the table is. */
-#define CORRAL__TYPES_OFF ((sizeof(corral_sched) + 15u) & ~(size_t)15u)
+#define CORRAL__TYPES_OFF ((CORRAL__HEAD_BYTES + 15u) & ~(size_t)15u)
 static inline corral__type_entry *corral__types(const corral_sched *s)
 {
     return (corral__type_entry *)(void *)CORRAL__AT(s, CORRAL__TYPES_OFF);
@@ -908,9 +937,9 @@ static inline const char *corral__a(uint64_t n)
 /* from a public function: it names itself */
 #define corral__fail(s, logger, err) corral__fail_at((s), (logger), (err), __func__, CORRAL__NOH, NULL, NULL)
 extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
-/* Debug builds of the library (no NDEBUG) keep a table of live
-   schedulers, so a call on a destroyed one is caught without reading the
-   freed block. */
+/* Debug builds of the library (no NDEBUG) check more: the thread that
+   calls, and a call on a scheduler this thread destroyed, which they
+   refuse without reading its freed block (errors.c). */
 #ifndef CORRAL_DEBUG
 #ifdef NDEBUG
 #define CORRAL_DEBUG 0
@@ -918,13 +947,12 @@ extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 #define CORRAL_DEBUG 1
 #endif
 #endif
-#if CORRAL_DEBUG && CORRAL__HAS_ATOMICS
-#define CORRAL__REGISTRY 1
-void corral__registry_add(const corral_sched *s);
-void corral__registry_remove(const corral_sched *s);
-bool corral__registry_has(const corral_sched *s); /* true also when untracked (table full) */
-#else
-#define CORRAL__REGISTRY 0
+#if CORRAL_DEBUG
+/* The blocks this thread destroyed last (thread-local, errors.c): s
+   destroyed and its block freed; s made or adopted (again); s is one. */
+void corral__destroyed_add(const corral_sched *s);
+void corral__destroyed_drop(const corral_sched *s);
+bool corral__destroyed_here(const corral_sched *s);
 #endif
 /* this thread, as a number: the address of a thread-local */
 uintptr_t corral__thread_token(void);
@@ -936,8 +964,8 @@ uint64_t corral__origin(void);
    scheduler, or (debug builds, validation on) a call from a thread that
    does not own it */
 bool corral__check_slow(const corral_sched *s, const char *call);
-#if CORRAL__REGISTRY
-/* the registry's and the owner thread's checks, then corral__check_slow */
+#if CORRAL_DEBUG
+/* a destroyed block's and the owner thread's checks, then corral__check_slow */
 bool corral__check_in(const corral_sched *s, const char *call);
 #else
 /* a live scheduler at a glance; anything else is corral__check_slow's */
@@ -1259,7 +1287,8 @@ typedef struct corral__postq {
     corral__atomic_u32 tail;   /* next position a producer takes */
     corral__atomic_u32 closed; /* set when the scheduler is destroyed */
     corral__atomic_u32 full;   /* posts refused: queue full */
-    unsigned char pad_[52];    /* the producers' line apart from the owner's */
+    uint32_t mask;             /* its capacity - 1, set at create, never written again */
+    unsigned char pad_[48];    /* the producers' line apart from the owner's */
     uint32_t head;             /* next position the owner applies (owner only) */
     uint32_t pad2_;
     uint64_t applied, stale;   /* applied; refused at apply (released, completed, destroyed) */
@@ -1267,11 +1296,11 @@ typedef struct corral__postq {
 enum { CORRAL__POST_FUTURE = 1, CORRAL__POST_SIGNAL };
 static inline corral__postq *corral__postq_of(const corral_sched *s)
 {
-    return (corral__postq *)(void *)CORRAL__AT(s, s->posts.off);
+    return (corral__postq *)(void *)CORRAL__AT(s, s->parts.state[CORRAL__STATE_POSTS - 1]);
 }
 static inline corral__post *corral__post_cells(const corral_sched *s)
 {
-    return (corral__post *)(void *)CORRAL__AT(s, s->posts.off + (uint32_t)sizeof(corral__postq));
+    return (corral__post *)(void *)CORRAL__AT(s, s->parts.state[CORRAL__STATE_POSTS - 1] + (uint32_t)sizeof(corral__postq));
 }
 /* postq.c, the owner's side */
 static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's region */
@@ -1327,13 +1356,13 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
         (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
         (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
-        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes,
+        corral__chans_of(s)->data_off ? (uint64_t)P[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(corral__chans_of(s)) : 0,
         (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter),
-        corral__posts_bytes(s->posts.mask + 1u),
+        corral__posts_bytes(corral__postq_of(s)->mask + 1u),
         (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
         (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
         kept,
-        sizeof(corral_sched) + max_types * sizeof(corral__type_entry) +
+        CORRAL__HEAD_BYTES + max_types * sizeof(corral__type_entry) +
             ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
         s->total_bytes > need ? s->total_bytes - need : 0,
     };
@@ -1343,7 +1372,6 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         out[i].per_slot = i < 7;
     }
 }
-void corral__posts_init(corral_sched *s);
 void corral__posts_close(corral_sched *s);
 void corral__posts_apply(corral_sched *s); /* at the start of a frame */
 void corral__posts_stats(const corral_sched *s, corral_pool_stats *out);
@@ -1634,10 +1662,20 @@ struct corral_part {
     uint32_t feature; /* CORRAL__FEATURE_*, or CORRAL__FEATURE_COUNT: none */
     const void *table; /* the feature's table */
     const corral__wait_part *arm; /* CORRAL__NODE_ARM's, or NULL */
+    /* its own state: its slot of s->parts.state, which keeps where its
+       region lies (CORRAL__STATE_NONE: it keeps none); the bytes of that
+       region for a desc (its zeros its defaults) and their alignment,
+       placed by the plan after the channels' rings in the order of the
+       slots (NULL: no such region; the domains' clocks are in the head,
+       the channels' rings beside the pools that size them); its state as
+       at create, once every region is placed (at: its slot's offset) */
+    uint32_t state, align;
+    uint64_t (*bytes)(const corral_sched_desc *d);
+    void (*init)(corral_sched *s, const corral_sched_desc *d, uint32_t at);
 };
-/* the core's tables and each part of `parts` (with the parts it needs)
-   into s->parts, at create (sched.c) */
-void corral__parts_open(corral_sched *s, const corral_part *const *parts);
+/* the parts every scheduler has: the time domains' clocks (sched.c, the
+   frame's; domains.c's calls set them), the post queue (postq.c) */
+extern const corral_part corral__part_domains, corral__part_posts;
 /* a scheduler of desc with the core and `parts` (NULL-terminated, or
    NULL); call names the public function for its errors (sched.c) */
 corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
@@ -1693,7 +1731,7 @@ static inline double corral__timer_clock(const corral_sched *s, uint32_t h)
 {
     if (h == CORRAL__HEAP_REAL) return s->now.unscaled_time;
     if (h == CORRAL__HEAP_FRAMES) return (double)s->now.frame;
-    return s->domains.d[corral__heap_domain(h)].time;
+    return corral__domains_of(s)->d[corral__heap_domain(h)].time;
 }
 /* a timer's save-game parts, which alarms.c shares */
 void corral__timer_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
@@ -1715,9 +1753,10 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
    no domains.c) */
 static inline void corral__domains_advance(corral_sched *s, float dt)
 {
-    for (uint32_t k = 0; k < s->domains.count; k++) { /* a parent is numbered before its children */
-        struct corral__domain *d = &s->domains.d[k];
-        const float in = d->parent ? s->domains.d[d->parent - 1].dt : dt; /* the parent's holds and scales */
+    corral__domains *D = corral__domains_of(s);
+    for (uint32_t k = 0; k < D->count; k++) { /* a parent is numbered before its children */
+        corral__domain *d = &D->d[k];
+        const float in = d->parent ? D->d[d->parent - 1].dt : dt; /* the parent's holds and scales */
         d->dt = d->paused ? 0.0f : in * d->scale; /* infinite past FLT_MAX */
         if (d->time + (double)d->dt <= CORRAL__TIME_MAX) {
             d->time += (double)d->dt;
@@ -1736,24 +1775,24 @@ static inline bool corral__domain_parent_ok(uint32_t domain, uint32_t parent)
 static inline bool corral__domain_held(const corral_sched *s, uint32_t domain)
 {
     for (uint32_t n = 0; n < CORRAL_MAX_DOMAINS; n++) {
-        const struct corral__domain *d = &s->domains.d[domain];
+        const corral__domain *d = &corral__domains_of(s)->d[domain];
         if (d->paused) return true;
         if (!d->parent) return false;
         domain = d->parent - 1u;
     }
     return false;
 }
-/* a restore: every clock as the snapshot's copy o has it */
+/* a restore: every clock as the snapshot's copy o of the head has it */
 static inline void corral__domains_take(corral_sched *d, const corral_sched *o)
 {
-    memcpy(d->domains.d, o->domains.d, sizeof d->domains.d);
+    memcpy(corral__domains_of(d)->d, corral__domains_of(o)->d, sizeof corral__domains_of(d)->d);
 }
 /* a load: a clock as saved (its time, scale, pause and parent field; no
    dt this frame) */
 static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused,
                                           uint32_t parent)
 {
-    struct corral__domain *d = &s->domains.d[domain];
+    corral__domain *d = &corral__domains_of(s)->d[domain];
     d->time = time;
     d->scale = scale;
     d->paused = paused;
@@ -1763,7 +1802,7 @@ static inline void corral__domain_restore(corral_sched *s, uint32_t domain, doub
 /* a clock's scale (domain 0: the game's time scale, corral_set_time_scale) */
 static inline void corral__domain_scale_set(corral_sched *s, uint32_t domain, float scale)
 {
-    s->domains.d[domain].scale = scale;
+    corral__domains_of(s)->d[domain].scale = scale;
 }
 bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* with its children */
 
@@ -1809,8 +1848,12 @@ void corral__item_name(const corral_sched *s, const corral__node *n, char *buf, 
 /* the region a snapshot copies: the channels, the counters, the rings (contiguous) */
 static inline size_t corral__chans_bytes(const corral_sched *s)
 {
-    return (size_t)s->chans.data_off - s->pools[CORRAL__POOL_CHANNEL].off +
-           (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes;
+    const corral__chans *C = corral__chans_of(s);
+    const corral__pool *P = s->pools;
+    if (!C->data_off) /* no channels part: the pools alone */
+        return (size_t)P[CORRAL__POOL_COUNTER].off - P[CORRAL__POOL_CHANNEL].off +
+               (size_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter);
+    return (size_t)C->data_off - P[CORRAL__POOL_CHANNEL].off + (size_t)P[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(C);
 }
 
 /* ---- calls.c: calls, their ends and joins (a feature: corral__calls_part);
@@ -2065,6 +2108,8 @@ typedef struct corral__debugger_consts {
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
     uint8_t node_arm, wait_frames, wait_seconds, wait_realtime, wait_at;
+    uint32_t magic; /* a live scheduler's first word */
+    uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);

@@ -188,7 +188,7 @@ uint64_t corral__origin(void)
 
 /* A scheduler another copy of corral in this process made (a module with
    its own copy, linked -Bsymbolic, given the host's scheduler): its type
-   table, thread and registry are the other copy's, so this copy refuses
+   table and thread are the other copy's, so this copy refuses
    it, and says so through the scheduler's logger and error record when
    their layout is this copy's (the same version), on this thread only
    when it is not. */
@@ -207,20 +207,31 @@ static bool corral__made_elsewhere(const corral_sched *s, const char *call)
     return true;
 }
 
-#if CORRAL__REGISTRY
-static corral__atomic_u32 corral__made_here; /* schedulers this copy made or adopted, ever */
-/* A pointer outside the registry is read only while this copy has made
-   no scheduler: then it is no freed one of this copy's, and a module
-   with its own copy, handed the host's scheduler, is told so. */
-static bool corral__may_read(const corral_sched *s)
+#if CORRAL_DEBUG
+/* The blocks this thread destroyed last, freed with their schedulers: a
+   call on one of them is refused without reading it. A caller's block
+   stays readable and says so itself (its magic is cleared at destroy);
+   a block freed on another thread, or longer ago, is read as it is. */
+#define CORRAL__DESTROYED_KEPT 16u
+static CORRAL__THREAD_LOCAL const corral_sched *corral__destroyed[CORRAL__DESTROYED_KEPT];
+static CORRAL__THREAD_LOCAL uint32_t corral__destroyed_next;
+
+void corral__destroyed_add(const corral_sched *s)
 {
-    return corral__registry_has(s) || corral__atomic_load_u32(&corral__made_here) == 0;
+    corral__destroyed[corral__destroyed_next++ % CORRAL__DESTROYED_KEPT] = s;
 }
-#else
-static bool corral__may_read(const corral_sched *s)
+
+void corral__destroyed_drop(const corral_sched *s)
 {
-    (void)s;
-    return true;
+    for (uint32_t i = 0; i < CORRAL__DESTROYED_KEPT; i++)
+        if (corral__destroyed[i] == s) corral__destroyed[i] = NULL;
+}
+
+bool corral__destroyed_here(const corral_sched *s)
+{
+    for (uint32_t i = 0; i < CORRAL__DESTROYED_KEPT; i++)
+        if (corral__destroyed[i] == s) return true;
+    return false;
 }
 #endif
 
@@ -241,10 +252,10 @@ corral_sched *corral__in_step(const char *call, const corral_co *co, bool stoppi
     return s;
 }
 
-#if CORRAL__REGISTRY
+#if CORRAL_DEBUG
 bool corral__check_in(const corral_sched *s, const char *call)
 {
-    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
+    return (s && !corral__destroyed_here(s) && s->magic == CORRAL__MAGIC &&
             (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
            corral__check_slow(s, call);
 }
@@ -252,65 +263,28 @@ bool corral__check_in(const corral_sched *s, const char *call)
 
 bool corral__check_slow(const corral_sched *s, const char *call)
 {
-    corral_error err = CORRAL_ERR_NULL_SCHED;
-    if (s) {
-        err = CORRAL_ERR_NOT_A_SCHED;
-        if (corral__may_read(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) &&
-            corral__made_elsewhere(s, call))
-            return false;
-#if CORRAL__REGISTRY
-        if (corral__registry_has(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING)) {
-            if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) {
-                if (s->magic == CORRAL__MAGIC) return true;
-                corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL); /* a hook's call, mid-load */
+    const corral_error err = s ? CORRAL_ERR_NOT_A_SCHED : CORRAL_ERR_NULL_SCHED;
+#if CORRAL_DEBUG
+    const bool freed = s && corral__destroyed_here(s); /* not read */
+#else
+    const bool freed = false;
+#endif
+    if (s && !freed) {
+        if (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) {
+            if (corral__made_elsewhere(s, call)) return false;
+#if CORRAL_DEBUG
+            if (s->owner != corral__thread_token() && s->validation != CORRAL_VALIDATION_OFF) {
+                /* another thread's scheduler: its error state is not ours to write */
+                corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
+                if (s->validation == CORRAL_VALIDATION_FATAL) abort();
                 return false;
             }
-            /* another thread's scheduler: its error state is not ours to write */
-            corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
-            if (s->validation == CORRAL_VALIDATION_FATAL) abort();
-            return false;
-        }
-#else
-        if (s->magic == CORRAL__MAGIC) return true;
-        if (s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
-            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
-            return false;
-        }
 #endif
+            if (s->magic == CORRAL__MAGIC) return true;
+            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL); /* a hook's call, mid-load */
+            return false;
+        }
     }
     corral__fail_at(NULL, NULL, err, call, CORRAL__NOH, NULL, NULL);
     return false;
 }
-
-#if CORRAL__REGISTRY
-/* Live schedulers, for debug builds: a destroyed scheduler's pointer is
-   recognised without touching its (freed) memory. Beyond the table's size
-   schedulers are untracked and the magic number alone vouches for them. */
-#define CORRAL__REGISTRY_SIZE 64
-static corral__atomic_ptr corral__registry[CORRAL__REGISTRY_SIZE];
-static corral__atomic_u32 corral__untracked;
-
-void corral__registry_add(const corral_sched *s)
-{
-    corral__atomic_add_u32(&corral__made_here, 1);
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
-        if (corral__atomic_cas_ptr(&corral__registry[i], NULL, s)) return;
-    }
-    corral__atomic_add_u32(&corral__untracked, 1);
-}
-
-void corral__registry_remove(const corral_sched *s)
-{
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
-        if (corral__atomic_cas_ptr(&corral__registry[i], s, NULL)) return;
-    }
-    corral__atomic_add_u32(&corral__untracked, -1);
-}
-
-bool corral__registry_has(const corral_sched *s)
-{
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++)
-        if (corral__atomic_load_ptr(&corral__registry[i]) == s) return true;
-    return corral__atomic_load_u32(&corral__untracked) != 0;
-}
-#endif

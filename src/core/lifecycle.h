@@ -338,7 +338,7 @@ static CORRAL__ALWAYS_INLINE bool corral__start_checks(const char *call, corral_
     if (!corral__check_in(s, call)) return false;
     *phase = CORRAL__PH_UPDATE;
     CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, phase), CORRAL_ERR_BAD_PHASE, false);
-    CORRAL__REQUIRE(s, (opts ? opts->domain : 0) < s->domains.count, CORRAL_ERR_BAD_DOMAIN, false);
+    CORRAL__REQUIRE(s, !opts || opts->domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, false); /* domain 0 is always there */
     return true;
 }
 

@@ -120,7 +120,7 @@ static corral_handle corral__gen_start(const char *call, corral_sched *s, const 
     CORRAL__REQUIRE_AT(s, !opts || (opts->phase == CORRAL_PHASE_DEFAULT && opts->single == CORRAL_SINGLE_NONE),
                        CORRAL_ERR_BAD_START, call, CORRAL__NOH, NULL,
                        "a generator lives in no phase and has no single mode: give it an owner, tags, a domain", h);
-    CORRAL__REQUIRE_AT(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, h);
+    CORRAL__REQUIRE_AT(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, h);
     corral_co *by = corral__gen_owner(s);
     if (by) { /* its tie to its owner: a wait node and both side records, before anything is taken */
         if (s->nodes.wait_free_count == 0) {

@@ -33,7 +33,18 @@ static corral__counter *corral__counter_get(const corral_sched *s, uint32_t inde
 }
 static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
 {
-    return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.ring_bytes);
+    const corral__chans *C = corral__chans_of(s);
+    return CORRAL__AT(s, C->data_off + (size_t)index * corral__ring_bytes(C));
+}
+
+/* its state at create: the sizes the desc gives and where its rings lie
+   (at: the region the plan keeps for them beside the pools, zeroed with
+   the rest of the state, corral__parts_init) */
+static void corral__chans_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+{
+    corral__chans *C = corral__chans_of(s);
+    C->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES;
+    C->data_off = at;
 }
 
 /* A value at v (NULL: none) of `size` bytes for channel c, or false with
@@ -56,7 +67,7 @@ static corral_channel corral__chan_create(const char *call, corral_sched *s, uin
     corral_channel none = {0, 0};
     if (!corral__check_in(s, call) || !corral__part_needed(call, s, s->parts.pool[CORRAL__POOL_CHANNEL], "channels"))
         return none;
-    const uint32_t room = s->chans.channel_bytes;
+    const uint32_t room = corral__chans_of(s)->channel_bytes;
     char why[128];
     if (size == 0 || size > room) {
         snprintf(why, sizeof why, "%s %u-byte value: a channel's values are 1 to desc.channel_bytes (%u) bytes",
@@ -370,8 +381,8 @@ bool corral_waitgroup_destroy(corral_sched *s, corral_waitgroup wg)
 /* a channel's ring in bounds; a waiter only where it must wait */
 static const char *corral__channel_rules(const corral_sched *s, const corral__channel *c, bool senders, bool receivers)
 {
-    if (c->size == 0 || c->size > s->chans.channel_bytes || c->count > c->cap ||
-        (c->cap ? c->first >= c->cap : c->first != 0) || (uint64_t)c->cap * c->size > s->chans.channel_bytes ||
+    if (c->size == 0 || c->size > corral__chans_of(s)->channel_bytes || c->count > c->cap ||
+        (c->cap ? c->first >= c->cap : c->first != 0) || (uint64_t)c->cap * c->size > corral__chans_of(s)->channel_bytes ||
         c->closed > 1)
         return "a channel's ring is out of bounds";
     if (c->count < c->cap && senders) return "a sender waits on a channel with room";
@@ -395,7 +406,7 @@ static corral__channel corral__chan_row(const corral_sched *s, uint32_t version,
     memset(&c, 0, sizeof c);
     c.size = corral__le32(row + 8);
     c.count = corral__le32(row + 12);
-    c.cap = version >= 5 ? corral__le32(row + 16) : c.size ? (uint32_t)(s->chans.channel_bytes / c.size) : 0u;
+    c.cap = version >= 5 ? corral__le32(row + 16) : c.size ? (uint32_t)(corral__chans_of(s)->channel_bytes / c.size) : 0u;
     c.closed = version >= 5 ? corral__le32(row + 20) : 0u;
     c.send_head = c.send_tail = c.recv_head = c.recv_tail = CORRAL__NIL;
     return c;
@@ -801,7 +812,7 @@ static void corral__channel_hash(const corral_sched *s, uint32_t i, const void *
     const corral__channel *c = (const corral__channel *)item;
     put(k, (uint64_t)i << 32 | c->size);
     put(k, c->count);
-    if (c->closed || c->cap != s->chans.channel_bytes / c->size) put(k, (uint64_t)c->closed << 32 | c->cap); /* not the defaults */
+    if (c->closed || c->cap != corral__chans_of(s)->channel_bytes / c->size) put(k, (uint64_t)c->closed << 32 | c->cap); /* not the defaults */
     const unsigned char *ring = corral__ring(s, i);
     for (uint32_t v = 0; v < c->count; v++)
         for (uint32_t b = 0; b < c->size; b++) put(k, ring[(size_t)((c->first + v) % c->cap) * c->size + b]);
@@ -846,4 +857,6 @@ const corral_part corral_part_channels = {
               {CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part}},
     .pools = {{CORRAL__POOL_CHANNEL, 1, &corral__channel_pool_part}, {CORRAL__POOL_COUNTER, 1, &corral__counter_pool_part}},
     .feature = CORRAL__FEATURE_COUNT,
+    .state = CORRAL__STATE_CHANNELS,
+    .init = corral__chans_init,
 };

@@ -458,7 +458,7 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
     corral_stats_arena(s, &a);
     corral_stats_pools(s, &p);
     corral__pf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",
-               s->now.frame, s->domains.d[0].time, s->now.unscaled_time);
+               s->now.frame, corral__domains_of(s)->d[0].time, s->now.unscaled_time);
     corral__pf(out,
                "  \"arena\": {\"total_bytes\": %" PRIu64 ", \"slab_bytes\": %" PRIu64 ", \"slot_bytes\": %" PRIu64
                ", \"slot_bytes_peak\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"ctx_bytes_peak\": %" PRIu64
@@ -513,10 +513,10 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
         corral__pf(out, "}}%s\n", i + 1 < s->types.type_count ? "," : "");
     }
     corral__pf(out, "  ],\n  \"domains\": [");
-    for (uint32_t d = 0; d < s->domains.count; d++) {
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
         corral__pf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s, \"parent\": ", d ? ", " : "",
-                   s->domains.d[d].time, (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
-        if (s->domains.d[d].parent) corral__pf(out, "%u}", s->domains.d[d].parent - 1u);
+                   corral__domains_of(s)->d[d].time, (double)corral__domains_of(s)->d[d].scale, corral__domains_of(s)->d[d].paused ? "true" : "false");
+        if (corral__domains_of(s)->d[d].parent) corral__pf(out, "%u}", corral__domains_of(s)->d[d].parent - 1u);
         else corral__pf(out, "null}");
     }
     corral__pf(out, "],\n  \"coroutines\": [");
@@ -747,10 +747,10 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->order = (corral_order)s->run.order;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
-    out->max_posts = s->posts.mask + 1;
-    out->domains = s->domains.count;
+    out->max_posts = corral__postq_of(s)->mask + 1;
+    out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
-    out->channel_bytes = s->chans.channel_bytes; /* a channel's default capacity is channel_bytes / size */
+    out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */
     out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
     out->wait_text = s->nodes.text_off != 0;
     out->validation = s->validation_given;

@@ -281,23 +281,23 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
     size_t body = io->at;
     corral__put_u(io, s->now.frame, 8);
     corral__put_u(io, s->now.frame_pos, 4);
-    corral__put_f64(io, s->domains.d[0].time);
+    corral__put_f64(io, corral__domains_of(s)->d[0].time);
     corral__put_f64(io, s->now.unscaled_time);
     corral__put_f64(io, s->now.fixed_time);
-    corral__put_f64(io, (double)s->domains.d[0].scale);
+    corral__put_f64(io, (double)corral__domains_of(s)->d[0].scale);
     corral__put_u(io, s->timers.seq, 4);
     corral__put_u(io, s->nodes.order, 4);
     /* the time domains past the game clock, and which are paused */
-    corral__put_u(io, s->domains.count, 4);
+    corral__put_u(io, corral__domains_of(s)->count, 4);
     uint32_t paused = 0;
-    for (uint32_t d = 0; d < s->domains.count; d++) {
-        paused |= (s->domains.d[d].paused ? 1u : 0u) << d;
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
+        paused |= (corral__domains_of(s)->d[d].paused ? 1u : 0u) << d;
         if (d == 0) continue;
-        corral__put_f64(io, s->domains.d[d].time);
-        corral__put_f64(io, (double)s->domains.d[d].scale);
+        corral__put_f64(io, corral__domains_of(s)->d[d].time);
+        corral__put_f64(io, (double)corral__domains_of(s)->d[d].scale);
     }
     corral__put_u(io, paused, 4);
-    for (uint32_t d = 1; d < s->domains.count; d++) corral__put_u(io, s->domains.d[d].parent, 1);
+    for (uint32_t d = 1; d < corral__domains_of(s)->count; d++) corral__put_u(io, corral__domains_of(s)->d[d].parent, 1);
     /* the types of the live coroutines */
     uint32_t ntypes = 0;
     for (uint32_t t = 0; t < s->types.type_count; t++) ntypes += corral__types(s)[t].live > 0;
@@ -623,7 +623,7 @@ static bool corral__load_read_head(corral__loader *L)
     L->paused = 0;
     if (L->version >= 2) {
         L->domains = (uint32_t)corral__get_u(io, 4);
-        if (L->domains == 0 || L->domains > s->domains.count)
+        if (L->domains == 0 || L->domains > corral__domains_of(s)->count)
             return corral__load_fail(L, "the save has more time domains than this scheduler (desc.domains)%s%s", NULL, NULL);
         for (uint32_t d = 1; d < L->domains; d++) {
             L->dtime[d] = corral__get_f64(io);
@@ -1552,7 +1552,7 @@ static void corral__load_clocks(corral__loader *L)
 {
     corral_sched *s = L->s;
     corral__frame_restore(s, L->frame, L->frame_pos, L->unscaled, L->fixed);
-    for (uint32_t d = 0; d < s->domains.count; d++) { /* domain 0's from its own fields (version 1) */
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) { /* domain 0's from its own fields (version 1) */
         const double time = d == 0 ? L->time : d < L->domains ? L->dtime[d] : 0.0;
         const float scale = d == 0 ? (float)L->scale : d < L->domains ? (float)L->dscale[d] : 1.0f;
         corral__domain_restore(s, d, time, scale, (L->paused >> d) & 1u, d < L->domains ? L->dparent[d] : 0u);

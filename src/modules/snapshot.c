@@ -78,7 +78,7 @@ static uint64_t corral__mix(uint64_t h, uint64_t v)
 }
 static uint64_t corral__layout(const corral_sched *s)
 {
-    uint64_t h = corral__mix(CORRAL__SNAP_VERSION, sizeof(corral_sched));
+    uint64_t h = corral__mix(CORRAL__SNAP_VERSION, CORRAL__HEAD_BYTES);
     const uint32_t v[] = {s->types.max_types, s->types.hash_off, s->types.hash_mask, s->types.ends_off, s->run.order,
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
@@ -87,8 +87,8 @@ static uint64_t corral__layout(const corral_sched *s)
                           s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
                           s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
                           s->pools[CORRAL__POOL_FUTURE].cap, s->pools[CORRAL__POOL_CHANNEL].off,
-                          s->pools[CORRAL__POOL_CHANNEL].cap, s->chans.channel_bytes, s->chans.ring_bytes,
-                          s->pools[CORRAL__POOL_COUNTER].off, s->pools[CORRAL__POOL_COUNTER].cap, s->chans.data_off};
+                          s->pools[CORRAL__POOL_CHANNEL].cap, corral__chans_of(s)->channel_bytes, corral__ring_bytes(corral__chans_of(s)),
+                          s->pools[CORRAL__POOL_COUNTER].off, s->pools[CORRAL__POOL_COUNTER].cap, corral__chans_of(s)->data_off};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) h = corral__mix(h, v[i]);
     for (uint32_t i = 0; i < s->arena.class_count && i < CORRAL_MAX_CLASSES; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -127,7 +127,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__snap_head head = {CORRAL__SNAP_MAGIC, CORRAL__SNAP_VERSION, 0, corral__layout(s), 0};
     size_t head_at = k->at;
     corral__put(k, &head, sizeof head);
-    corral__put(k, s, sizeof *s);
+    corral__put(k, s, CORRAL__HEAD_BYTES); /* the scheduler and the head's states */
     corral__put(k, corral__types(s), (size_t)s->types.type_count * sizeof(corral__type_entry));
     corral__put(k, corral__ends(s, 0), (size_t)s->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
     corral__put(k, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
@@ -196,7 +196,7 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
 /* the saved scheduler and every section's place, checked against the
    live one before anything is written */
 typedef struct corral__snap_view {
-    corral_sched saved; /* a copy: the buffer need not be aligned */
+    corral__head saved; /* a copy of the head: the buffer need not be aligned */
     corral__image img;  /* the sections, for corral__verify_image */
     size_t ends_at;
 } corral__snap_view;
@@ -219,7 +219,7 @@ static bool corral__section(corral__cursor *k, size_t *at, size_t n)
 static const char *corral__snap_sections(const corral_sched *s, const unsigned char *buf, size_t size,
                                          corral__snap_view *v)
 {
-    const corral_sched *o = &v->saved;
+    const corral_sched *o = &v->saved.sched;
     corral__snap_head head;
     corral__image *m = &v->img;
     memset(m, 0, sizeof *m);
@@ -227,7 +227,7 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
     m->s = o;
     m->blk = s;
     m->snap = buf;
-    corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size, false};
+    corral__cursor k = {NULL, buf, sizeof head + CORRAL__HEAD_BYTES, size, false};
     const char *cut = "it ends before its sections do";
     if (!corral__section(&k, &m->types_at, (size_t)o->types.type_count * sizeof(corral__type_entry)) ||
         !corral__section(&k, &v->ends_at, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t)) ||
@@ -279,48 +279,49 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
 static const char *corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
 {
     corral__snap_head head;
-    if (size < sizeof head + sizeof(corral_sched)) return "it is shorter than a snapshot's header";
+    if (size < sizeof head + CORRAL__HEAD_BYTES) return "it is shorter than a snapshot's header";
     memcpy(&head, buf, sizeof head);
     if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
         return "it is no snapshot, or one of another version of corral";
     if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
     if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
     if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
-    memcpy(&v->saved, buf + sizeof head, sizeof v->saved);
-    const corral_sched *o = &v->saved;
+    memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
+    const corral_sched *o = &v->saved.sched;
     /* everything but its state is the live scheduler's: layout, configuration, types */
-    corral_sched same;
-    memcpy(&same, o, sizeof same);
-    corral__parts_take(&same, s);
-    same.magic = s->magic;
-    same.flags = s->flags;
-    same.pad = s->pad;
-    same.last_error = s->last_error;
-    same.total_bytes = s->total_bytes;
-    same.allocator = s->allocator;
-    same.logger = s->logger;
-    same.validation = s->validation;
-    same.origin = s->origin;
-    same.owner = s->owner;
-    same.prof = s->prof;
-    same.now.clock = s->now.clock;
-    same.err = s->err;
-    same.types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
-    memcpy(same.types.seen, s->types.seen, sizeof same.types.seen); /* it only grows */
-    same.types.seen_count = s->types.seen_count;
-    if (memcmp(&same, s, sizeof same) != 0) return "its scheduler is configured otherwise";
+    corral__head same_head;
+    memcpy(&same_head, o, CORRAL__HEAD_BYTES);
+    corral_sched *same = &same_head.sched;
+    corral__parts_take(same, s);
+    same->magic = s->magic;
+    same->flags = s->flags;
+    same->pad = s->pad;
+    same->last_error = s->last_error;
+    same->total_bytes = s->total_bytes;
+    same->allocator = s->allocator;
+    same->logger = s->logger;
+    same->validation = s->validation;
+    same->origin = s->origin;
+    same->owner = s->owner;
+    same->prof = s->prof;
+    same->now.clock = s->now.clock;
+    same->err = s->err;
+    same->types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
+    memcpy(same->types.seen, s->types.seen, sizeof same->types.seen); /* it only grows */
+    same->types.seen_count = s->types.seen_count;
+    if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
-    if (!corral__clocks_ok(o->domains.d[0].time, o->now.unscaled_time, o->now.fixed_time))
+    if (!corral__clocks_ok(corral__domains_of(o)->d[0].time, o->now.unscaled_time, o->now.fixed_time))
         return "its clocks are out of range";
-    for (uint32_t d = 0; d < o->domains.count; d++)
-        if (!corral__clock_ok(o->domains.d[d].time, o->domains.d[d].scale) ||
-            !(o->domains.d[d].dt >= 0.0f && (double)o->domains.d[d].dt <= CORRAL__TIME_MAX) ||
-            !corral__domain_parent_ok(d, o->domains.d[d].parent))
+    for (uint32_t d = 0; d < corral__domains_of(o)->count; d++)
+        if (!corral__clock_ok(corral__domains_of(o)->d[d].time, corral__domains_of(o)->d[d].scale) ||
+            !(corral__domains_of(o)->d[d].dt >= 0.0f && (double)corral__domains_of(o)->d[d].dt <= CORRAL__TIME_MAX) ||
+            !corral__domain_parent_ok(d, corral__domains_of(o)->d[d].parent))
             return "its clocks are out of range";
-    if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
+    if (o->timers.heaps != 2u + corral__domains_of(o)->count || o->run.chunk_bump > o->run.chunk_count ||
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
         o->nodes.group_bump > o->nodes.count || o->sides.bump > o->sides.count)
         return "a bump is out of its pool";
@@ -368,7 +369,7 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
 {
     const corral__image *m = &v->img;
-    const corral_sched *o = &v->saved;
+    const corral_sched *o = &v->saved.sched;
 
     /* what a restore keeps from the present: generations above all issued */
     uint32_t floors[CORRAL__POOL_COUNT];
@@ -458,7 +459,7 @@ bool corral_restore_kept(corral_sched *s, uint32_t k)
     /* this scheduler wrote it, in its own block: nothing to check but where
        its sections lie */
     corral__snap_view view;
-    memcpy(&view.saved, buf + sizeof head, sizeof view.saved);
+    memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     if (corral__snap_sections(s, buf, (size_t)head.size, &view) != NULL) return false; /* never: it wrote them */
     corral__snap_apply(s, &view);
     return true;
@@ -603,11 +604,11 @@ uint64_t corral_state_hash(const corral_sched *s)
     if (!corral__check(s)) return 0;
     corral__hasher k = {0x636F7272616C3031ull};
     corral__hash_word(&k, s->now.frame);
-    for (uint32_t d = 0; d < s->domains.count; d++) {
-        corral__hash_double(&k, s->domains.d[d].time);
-        corral__hash_float(&k, s->domains.d[d].scale);
-        corral__hash_word(&k, s->domains.d[d].paused);
-        if (s->domains.d[d].parent) corral__hash_word(&k, s->domains.d[d].parent); /* none: as before parents */
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
+        corral__hash_double(&k, corral__domains_of(s)->d[d].time);
+        corral__hash_float(&k, corral__domains_of(s)->d[d].scale);
+        corral__hash_word(&k, corral__domains_of(s)->d[d].paused);
+        if (corral__domains_of(s)->d[d].parent) corral__hash_word(&k, corral__domains_of(s)->d[d].parent); /* none: as before parents */
     }
     corral__hash_double(&k, s->now.unscaled_time);
     corral__hash_double(&k, s->now.fixed_time);

@@ -701,7 +701,7 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
         CORRAL__BAD("an all/any, race or sync has no side record for its count");
     const corral__type_entry *te = corral__image_what(m, co->type);
     const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
-    if (md->domain >= s->domains.count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
+    if (md->domain >= corral__domains_of(s)->count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
         (corral__at_rest(s) && md->mode != kind))
         CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
     const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
@@ -857,10 +857,10 @@ static bool corral__verify_control(corral__image *m)
 {
     const corral_sched *s = m->s;
     if (s->types.type_count > s->types.max_types || s->run.phases > CORRAL__PH_MAX ||
-        s->domains.count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
+        corral__domains_of(s)->count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
         CORRAL__BAD("a table's count is past its capacity");
-    for (uint32_t d = 0; d < s->domains.count; d++)
-        if (!corral__domain_parent_ok(d, s->domains.d[d].parent))
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++)
+        if (!corral__domain_parent_ok(d, corral__domains_of(s)->d[d].parent))
             CORRAL__BAD("a time domain follows one not numbered before it");
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
         if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||
