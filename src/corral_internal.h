@@ -428,8 +428,12 @@ enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, COR
    (corral_part.state names its slot; NONE: it keeps none) */
 enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
        CORRAL__STATE_COUNT };
+/* the scheduler's room for wait kinds' tables: a kind added to
+   CORRAL_WAIT_KINDS moves no byte of the block */
+#define CORRAL__WAIT_TABLES 32u
+CORRAL__STATIC_ASSERT(CORRAL_WAIT_KIND_COUNT <= CORRAL__WAIT_TABLES, "corral: room for every wait kind's table");
 typedef struct corral__part_tables {
-    const struct corral__wait_part *wait[CORRAL_WAIT_KIND_COUNT];
+    const struct corral__wait_part *wait[CORRAL__WAIT_TABLES]; /* by kind; room for kinds to come */
     const struct corral__wait_part *arm; /* CORRAL__NODE_ARM: a race's or a sync's arm */
     const struct corral__pool_part *pool[CORRAL__POOL_COUNT];
     const void *feature[CORRAL__FEATURE_COUNT];
@@ -1543,6 +1547,9 @@ typedef struct corral__wait_part {
     /* its coroutine resumes in the run of its phase under way when the node
        fires then (a join: a chain of them costs no frame) */
     bool now;
+    /* a timer kind whose node, held (paused), keeps its due time rather
+       than the time it had left (a wait until a time) */
+    bool keeps_due;
     /* node i fired, out of its container, its coroutine not yet woken: what
        the kind does then (NULL: nothing; the container's firing is all) */
     void (*fire)(corral_sched *s, uint32_t i);

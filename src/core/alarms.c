@@ -3,7 +3,7 @@
     in its coroutine's domain heap (timers.c) due at that time. Unlike a
     time span, a paused one keeps its time, not what it had left; a time
     already past waits for the next frame, as every time wait does. Its
-    table arrives with corral_wait_at (a load or a restore asks for it).
+    table comes with the alarms part (corral_part_alarms).
 */
 #include "../corral_internal.h"
 
@@ -37,6 +37,7 @@ static const corral__wait_part corral__at_part = {
     .arm = corral__at_arm,
     .hold = corral__at_hold,
     .unhold = corral__at_unhold,
+    .keeps_due = true,
     .save = corral__timer_save,
     .read = corral__timer_read,
     .check = corral__timer_check,

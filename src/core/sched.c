@@ -299,32 +299,14 @@ static void corral__part_open(corral__part_tables *t, const corral_part *owner[]
     if (part->arm) t->arm = part->arm;
     if (part->state != CORRAL__STATE_NONE) owner[part->state - 1] = part;
 }
-/* ---- the kinds' tables the core always has (the `part` column of
-   CORRAL_WAIT_KINDS); a part brings the others (corral_part.waits) */
-#define CORRAL__PART_none NULL
-#define CORRAL__PART_timer (&corral__timer_part)
-#define CORRAL__PART_signal (&corral__signal_part)
-#define CORRAL__PART_poll NULL /* polls.c */
-#define CORRAL__PART_future NULL /* futures.c */
-#define CORRAL__PART_join NULL /* calls.c */
-#define CORRAL__PART_channel NULL /* channels.c */
-#define CORRAL__PART_semaphore NULL /* channels.c */
-#define CORRAL__PART_waitgroup NULL /* channels.c */
-#define CORRAL__PART_stop NULL /* group_ops.c */
-#define CORRAL__PART_at NULL /* alarms.c */
-#define CORRAL__PART_pull NULL /* pulls.c */
-static const corral__wait_part *const corral__core_wait_parts[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
-    CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-};
-
 static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains, &corral__part_posts};
 static void corral__parts_open(corral__part_tables *t, const corral_part *owner[], const corral_part *const *parts)
 {
     memset(t, 0, sizeof *t);
     memset(owner, 0, (CORRAL__STATE_COUNT - 1) * sizeof owner[0]);
-    memcpy(t->wait, corral__core_wait_parts, sizeof t->wait);
+    /* the core's own kinds; a part brings the others (corral_part.waits) */
+    t->wait[CORRAL_WAIT_FRAMES] = t->wait[CORRAL_WAIT_SECONDS] = t->wait[CORRAL_WAIT_REALTIME] = &corral__timer_part;
+    t->wait[CORRAL_WAIT_SIGNAL] = &corral__signal_part;
     t->pool[CORRAL__POOL_SIGNAL] = &corral__signal_pool_part;
     for (uint32_t i = 0; i < sizeof corral__every_scheduler_has / sizeof corral__every_scheduler_has[0]; i++)
         corral__part_open(t, owner, corral__every_scheduler_has[i], 0);

@@ -135,7 +135,11 @@ static int corral__timer_ready(const char *call, corral_sched *s, corral_co *co,
 
 /* held, a timer keeps the time it has left; an AT wait (alarms.c) keeps
    its time on the clock */
-static bool corral__keeps_left(const corral__node *n) { return n->kind != CORRAL_WAIT_AT; }
+static bool corral__keeps_left(const corral_sched *s, const corral__node *n)
+{
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
+    return !(p && p->keeps_due);
+}
 
 /* paused: out of its heap, keeping the time it has left */
 static void corral__timer_hold(corral_sched *s, uint32_t i)
@@ -198,7 +202,7 @@ const corral__wait_part corral__timer_part = {
 /* Time (frames) until a timer node is due; a held one's is what it keeps. */
 double corral__timer_left(const corral_sched *s, const corral__node *n)
 {
-    return n->attached == 2 && corral__keeps_left(n) ? n->u.t.due : n->u.t.due - corral__timer_clock(s, n->list);
+    return n->attached == 2 && corral__keeps_left(s, n) ? n->u.t.due : n->u.t.due - corral__timer_clock(s, n->list);
 }
 
 /* A sleeper moves to another domain's heap with the time it has left
@@ -208,7 +212,7 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     corral__node *n = &corral__nodes(s)[i];
     if (n->list == heap) return;
     if (n->attached != 1) {
-        if (!corral__keeps_left(n))
+        if (!corral__keeps_left(s, n))
             n->u.t.due =
                 corral__due_on(heap, n->u.t.due + corral__timer_clock(s, heap) - corral__timer_clock(s, n->list));
         n->list = (uint8_t)heap;
