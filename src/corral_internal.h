@@ -990,6 +990,15 @@ void corral__run_take(corral_sched *d, const corral_sched *o);
 void corral__nodes_take(corral_sched *d, const corral_sched *o);
 void corral__timers_take(corral_sched *d, const corral_sched *o);
 void corral__pools_take(corral_sched *d, const corral_sched *o);
+/* a restore: the bytes of a snapshot (snap, each section at its offset)
+   into the lanes and chunks before the bump, the nodes before the bumps,
+   the timer heaps up to their lengths (lanes.c, waits.c, timers.c) */
+void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t next_at, size_t lanes_at,
+                         uint32_t chunk_bump);
+void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
+                           size_t group_at, uint32_t group_bump);
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
+                            const uint32_t len[CORRAL__HEAP_MAX]);
 void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
 void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
@@ -1882,6 +1891,12 @@ static inline void corral__groups_take(corral_sched *d, const corral_sched *o)
     memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
     memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
     d->groups.side_depth = o->groups.side_depth;
+}
+/* the owner buckets' words and, a restore, the buckets as a snapshot holds them (src) */
+static inline uint32_t corral__owner_words(const corral_sched *s) { return 2u * (s->groups.owner_mask + 1u); }
+static inline void corral__groups_restore(corral_sched *s, const unsigned char *src)
+{
+    memcpy(CORRAL__AT(s, s->groups.owner_off), src, (size_t)corral__owner_words(s) * sizeof(uint32_t));
 }
 bool corral__pause_co(corral_sched *s, corral_co *co);
 /* A group operation: op on every live member of a group (an owner's, or of

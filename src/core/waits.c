@@ -463,3 +463,14 @@ void corral__nodes_take(corral_sched *d, const corral_sched *o)
     d->nodes.debug_visits = o->nodes.debug_visits;
     d->nodes.order = o->nodes.order;
 }
+
+/* a restore: the wait nodes before wait_bump (at wait_at of snap) and the
+   group nodes from the first to group_bump (at group_at) as a snapshot
+   holds them; the pool's free lists and bumps come with corral__nodes_take */
+void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
+                           size_t group_at, uint32_t group_bump)
+{
+    corral__node *N = corral__nodes(s);
+    memcpy(N, snap + wait_at, (size_t)wait_bump * sizeof(corral__node));
+    memcpy(N + s->nodes.wait_count, snap + group_at, (size_t)(group_bump - s->nodes.wait_count) * sizeof(corral__node));
+}
