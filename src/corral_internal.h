@@ -981,7 +981,7 @@ void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
 void corral__parts_init(corral_sched *s);
-void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
+void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED, as at destroy */
 /* a restore: every file's part of the state from a snapshot's copy o of the
    scheduler (sched.c), each part's own (queue.c, waits.c, timers.c, polls.c,
    groups.c, pool.c, arena.c; the domains' inline below) */
@@ -1380,6 +1380,9 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
 void corral__nodes_order_past(corral_sched *s, uint32_t order); /* a load: attachments keep their order */
+/* a load: a node of kind for co at the head of its chain, attached as
+   saved (1 in its container, 2 held, 0 fired), its index */
+uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached);
 
 /* ---- a save's byte stream (save.c's format, docs/SAVE.md): little-endian
    words, bounds-checked; a kind's table writes and reads its node's own

@@ -223,6 +223,25 @@ void corral__unhold_wait(corral_sched *s, corral_co *co)
     }
 }
 
+/* A load: a node of kind `kind` (member `member` of an all/any) for co,
+   at the head of its chain as an await attaches one and in the order of
+   attachment, `attached` as saved (1: in its container, 2: held by a
+   pause, 0: fired); its kind's table puts it in its container. Its index. */
+uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    uint32_t i = corral__node_alloc(s);
+    corral__node *n = &corral__nodes(s)[i];
+    n->co = corral__co_off(s, co);
+    n->kind = kind;
+    n->member = member;
+    n->sibling = m->wait;
+    m->wait = i;
+    n->attached = attached;
+    n->order = s->nodes.order++;
+    return i;
+}
+
 void corral__nodes_order_past(corral_sched *s, uint32_t order)
 {
     if (order > s->nodes.order) s->nodes.order = order;
