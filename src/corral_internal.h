@@ -1024,8 +1024,14 @@ void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t b
 /* a load: co's slot header as saved (waiting for its place), its context's
    room zeroed */
 void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume);
-/* a reload: `live` contexts grow or shrink from old_size to new_size bytes */
+/* a reload: `live` contexts grow or shrink from old_size to new_size bytes;
+   co's context (size bytes at off) out to tmp and its slot's room zeroed;
+   a free slot's room that holds need bytes lent to move contexts through
+   (NULL: none), and given back zeroed */
 void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size);
+void corral__slot_empty(corral_sched *s, corral_co *co, uint32_t off, uint32_t size, unsigned char *tmp);
+unsigned char *corral__scratch_lend(const corral_sched *s, uint32_t need);
+void corral__scratch_return(unsigned char *room, uint32_t need);
 /* a load: a coroutine's meta as saved (stop: the stop flags it had), and
    its side record with the saved links of `saved` (caller, child, dest,
    pending, fired, outcome); a reload: where its child's result goes */
@@ -1383,6 +1389,10 @@ void corral__nodes_order_past(corral_sched *s, uint32_t order); /* a load: attac
 /* a load: a node of kind for co at the head of its chain, attached as
    saved (1 in its container, 2 held, 0 fired), its index */
 uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached);
+/* a reload: what the waits said they wait for forgotten; the place in its
+   coroutine's slot that node i's wait reads or writes, moved to at */
+void corral__wait_texts_forget(corral_sched *s);
+void corral__wait_slot_place(corral_sched *s, uint32_t i, uint32_t at);
 
 /* ---- a save's byte stream (save.c's format, docs/SAVE.md): little-endian
    words, bounds-checked; a kind's table writes and reads its node's own
@@ -1790,6 +1800,8 @@ bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const 
    in a context */
 int corral__predicate_arg_kind(const corral_predicate_registry *pr, corral_predicate fn);
 bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn);
+/* a reload: predicate node i's function and argument in the new build */
+void corral__poll_rebind(corral_sched *s, uint32_t i, corral_predicate fn, void *user);
 /* the predicate lists as at create, and as a restore's copy o has them
    (inline: a game that waits on no predicate links no polls.c) */
 static inline void corral__polls_init(corral_sched *s)
@@ -1953,10 +1965,13 @@ void corral__types_restore(corral_sched *s, const unsigned char *snap, size_t en
 /* a load: type t's class, and the page the types of registry id `id` fill next */
 void corral__type_set_class(corral_sched *s, uint32_t t, uint32_t cls);
 void corral__types_place(corral_sched *s, uint32_t id, uint32_t page);
-/* a reload: entry t takes the new build's type (moved: its layout changed),
-   the hash is made again, a new type entered with its id, and the new
-   build's registry, predicates and upgrade hook taken */
-void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv, bool moved);
+/* a reload: whether type t's contexts move (its layout changes), or no
+   type's; entry t takes the new build's type (marked moving: its layout
+   changed; the mark goes), the hash is made again, a new type entered with
+   its id, and the new build's registry, predicates and upgrade hook taken */
+void corral__type_mark_moves(corral_sched *s, uint32_t t, bool moves);
+void corral__types_unmark_moves(corral_sched *s);
+void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv);
 void corral__types_rehash(corral_sched *s);
 void corral__type_enter(corral_sched *s, const corral_type *vt, uint32_t id);
 void corral__types_take_build(corral_sched *s, const corral_reload_desc *d);

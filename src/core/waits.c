@@ -242,6 +242,18 @@ uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t
     return i;
 }
 
+/* A reload: what the waits said they wait for (desc.wait_text) forgotten:
+   the old build's strings */
+void corral__wait_texts_forget(corral_sched *s)
+{
+    if (s->nodes.text_off) memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
+}
+
+/* A reload: the place in its coroutine's slot that node i's wait reads or
+   writes (a kind whose seq is in the slot: a channel's value, a result),
+   moved with its field */
+void corral__wait_slot_place(corral_sched *s, uint32_t i, uint32_t at) { corral__nodes(s)[i].u.t.seq = at; }
+
 void corral__nodes_order_past(corral_sched *s, uint32_t order)
 {
     if (order > s->nodes.order) s->nodes.order = order;
