@@ -1607,6 +1607,10 @@ typedef struct corral__pool_part {
     /* corral_state_hash: a live item's words (item i), each given to put;
        its lists follow, hashed by the state hash itself */
     void (*hash)(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v), void *k);
+    /* corral_restore: what the part keeps in the block past its items (the
+       channels' rings), from the snapshot's section that starts with the
+       pool's items (their own restore is pool.c's); NULL: nothing */
+    void (*restore)(corral_sched *s, const unsigned char *section);
 } corral__pool_part;
 /* NULL: s has no part that brings the pool's kind */
 static inline const corral__pool_part *corral__pool_part_of(const corral_sched *s, uint32_t pool)

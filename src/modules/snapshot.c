@@ -345,8 +345,6 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     return NULL;
 }
 
-static void corral__get(const unsigned char *buf, size_t at, void *dst, size_t n) { memcpy(dst, buf + at, n); }
-
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v);
 bool corral_restore(corral_sched *s, const void *buf, size_t size)
 {
@@ -380,13 +378,11 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
     corral__timers_restore(s, m->snap, m->heap_at, o->timers.heap_len);
     corral__groups_restore(s, m->snap + m->owner_at);
     corral__sides_restore(s, m->snap + m->sides_at, o->sides.bump);
-    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) corral__pool_restore(s, p, m->snap + m->pool_at[p]);
-    /* the rings after the channels' and counters' items (and the bytes
-       that align them) */
-    const size_t items_end = (size_t)s->pools[CORRAL__POOL_COUNTER].off +
-                             (size_t)s->pools[CORRAL__POOL_COUNTER].cap * corral__pool_item_size(CORRAL__POOL_COUNTER);
-    corral__get(m->snap, m->chans_at + (items_end - s->pools[CORRAL__POOL_CHANNEL].off), CORRAL__AT(s, items_end),
-                corral__chans_bytes(s) - (items_end - s->pools[CORRAL__POOL_CHANNEL].off));
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* the items, then what a part keeps past them (the rings) */
+        corral__pool_restore(s, p, m->snap + m->pool_at[p]);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
+        if (part && part->restore) part->restore(s, m->snap + m->pool_at[p]);
+    }
     corral__types_restore(s, m->snap, m->types_at, v->ends_at, o->types.type_count);
 
     /* the scheduler's state; its layout, configuration and environment stay */
