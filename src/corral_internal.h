@@ -1013,7 +1013,7 @@ void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
 void corral__parts_init(corral_sched *s);
-void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
+void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED, as at destroy */
 /* a restore: every file's part of the state from a snapshot's copy o of the
    scheduler (sched.c), each part's own (queue.c, waits.c, timers.c, polls.c,
    groups.c, pool.c, arena.c; the domains' inline below) */
@@ -1022,6 +1022,15 @@ void corral__run_take(corral_sched *d, const corral_sched *o);
 void corral__nodes_take(corral_sched *d, const corral_sched *o);
 void corral__timers_take(corral_sched *d, const corral_sched *o);
 void corral__pools_take(corral_sched *d, const corral_sched *o);
+/* a restore: the bytes of a snapshot (snap, each section at its offset)
+   into the lanes and chunks before the bump, the nodes before the bumps,
+   the timer heaps up to their lengths (lanes.c, waits.c, timers.c) */
+void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t next_at, size_t lanes_at,
+                         uint32_t chunk_bump);
+void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
+                           size_t group_at, uint32_t group_bump);
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
+                            const uint32_t len[CORRAL__HEAP_MAX]);
 void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
 void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
@@ -1047,8 +1056,14 @@ void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t b
 /* a load: co's slot header as saved (waiting for its place), its context's
    room zeroed */
 void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume);
-/* a reload: `live` contexts grow or shrink from old_size to new_size bytes */
+/* a reload: `live` contexts grow or shrink from old_size to new_size bytes;
+   co's context (size bytes at off) out to tmp and its slot's room zeroed;
+   a free slot's room that holds need bytes lent to move contexts through
+   (NULL: none), and given back zeroed */
 void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size);
+void corral__slot_empty(corral_sched *s, corral_co *co, uint32_t off, uint32_t size, unsigned char *tmp);
+unsigned char *corral__scratch_lend(const corral_sched *s, uint32_t need);
+void corral__scratch_return(unsigned char *room, uint32_t need);
 /* a load: a coroutine's meta as saved (stop: the stop flags it had), and
    its side record with the saved links of `saved` (caller, child, dest,
    pending, fired, outcome); a reload: where its child's result goes */
@@ -1403,6 +1418,13 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
 void corral__nodes_order_past(corral_sched *s, uint32_t order); /* a load: attachments keep their order */
+/* a load: a node of kind for co at the head of its chain, attached as
+   saved (1 in its container, 2 held, 0 fired), its index */
+uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached);
+/* a reload: what the waits said they wait for forgotten; the place in its
+   coroutine's slot that node i's wait reads or writes, moved to at */
+void corral__wait_texts_forget(corral_sched *s);
+void corral__wait_slot_place(corral_sched *s, uint32_t i, uint32_t at);
 
 /* ---- a save's byte stream (save.c's format, docs/SAVE.md): little-endian
    words, bounds-checked; a kind's table writes and reads its node's own
@@ -1620,6 +1642,10 @@ typedef struct corral__pool_part {
     /* corral_state_hash: a live item's words (item i), each given to put;
        its lists follow, hashed by the state hash itself */
     void (*hash)(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v), void *k);
+    /* corral_restore: what the part keeps in the block past its items (the
+       channels' rings), from the snapshot's section that starts with the
+       pool's items (their own restore is pool.c's); NULL: nothing */
+    void (*restore)(corral_sched *s, const unsigned char *section);
 } corral__pool_part;
 /* NULL: s has no part that brings the pool's kind */
 static inline const corral__pool_part *corral__pool_part_of(const corral_sched *s, uint32_t pool)
@@ -1824,6 +1850,8 @@ bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const 
    in a context */
 int corral__predicate_arg_kind(const corral_predicate_registry *pr, corral_predicate fn);
 bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn);
+/* a reload: predicate node i's function and argument in the new build */
+void corral__poll_rebind(corral_sched *s, uint32_t i, corral_predicate fn, void *user);
 /* the predicate lists as at create, and as a restore's copy o has them
    (inline: a game that waits on no predicate links no polls.c) */
 static inline void corral__polls_init(corral_sched *s)
@@ -1933,6 +1961,12 @@ static inline void corral__groups_take(corral_sched *d, const corral_sched *o)
     memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
     d->groups.side_depth = o->groups.side_depth;
 }
+/* the owner buckets' words and, a restore, the buckets as a snapshot holds them (src) */
+static inline uint32_t corral__owner_words(const corral_sched *s) { return 2u * (s->groups.owner_mask + 1u); }
+static inline void corral__groups_restore(corral_sched *s, const unsigned char *src)
+{
+    memcpy(CORRAL__AT(s, s->groups.owner_off), src, (size_t)corral__owner_words(s) * sizeof(uint32_t));
+}
 bool corral__pause_co(corral_sched *s, corral_co *co);
 /* A group operation: op on every live member of a group (an owner's, or of
    any of the tags), the sum of what op returns. */
@@ -1985,10 +2019,13 @@ void corral__types_restore(corral_sched *s, const unsigned char *snap, size_t en
 /* a load: type t's class, and the page the types of registry id `id` fill next */
 void corral__type_set_class(corral_sched *s, uint32_t t, uint32_t cls);
 void corral__types_place(corral_sched *s, uint32_t id, uint32_t page);
-/* a reload: entry t takes the new build's type (moved: its layout changed),
-   the hash is made again, a new type entered with its id, and the new
-   build's registry, predicates and upgrade hook taken */
-void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv, bool moved);
+/* a reload: whether type t's contexts move (its layout changes), or no
+   type's; entry t takes the new build's type (marked moving: its layout
+   changed; the mark goes), the hash is made again, a new type entered with
+   its id, and the new build's registry, predicates and upgrade hook taken */
+void corral__type_mark_moves(corral_sched *s, uint32_t t, bool moves);
+void corral__types_unmark_moves(corral_sched *s);
+void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv);
 void corral__types_rehash(corral_sched *s);
 void corral__type_enter(corral_sched *s, const corral_type *vt, uint32_t id);
 void corral__types_take_build(corral_sched *s, const corral_reload_desc *d);

@@ -391,6 +391,14 @@ void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t b
     memcpy(corral__sides(s), src, (size_t)bump * sizeof(corral__side));
 }
 
+/* the room of co's slot past its header, zeroed (its type's class: the
+   slot's size) */
+static void corral__slot_room_clear(corral_sched *s, corral_co *co)
+{
+    const corral__class *c = &s->arena.classes[corral__types(s)[co->type].cls];
+    memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
+}
+
 /* A load: co's slot header as saved, waiting for its place (queued,
    deferred, paused or on its waits: the load puts it there), and its
    context's room zeroed for the fields to come. */
@@ -402,9 +410,34 @@ void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t ty
     co->flags = flags;
     co->resume = resume;
     co->link = CORRAL__NIL;
-    const corral__class *c = &s->arena.classes[corral__types(s)[type].cls];
-    memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
+    corral__slot_room_clear(s, co);
 }
+
+/* A reload: co's context (size bytes at off in its slot) copied out to
+   tmp, and its slot's room zeroed for the context in the new layout,
+   which the reload writes there field by field (fields.c's rule) */
+void corral__slot_empty(corral_sched *s, corral_co *co, uint32_t off, uint32_t size, unsigned char *tmp)
+{
+    memcpy(tmp, (unsigned char *)co + off, size);
+    corral__slot_room_clear(s, co);
+}
+
+/* A reload: the room of a free slot that holds need bytes, lent to move
+   contexts through, or NULL: none; given back zeroed (no context left in
+   a free slot) */
+unsigned char *corral__scratch_lend(const corral_sched *s, uint32_t need)
+{
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        if (c->slot_size - CORRAL__HEADER_SIZE < need) continue;
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (!corral__state_alive(co->state)) return (unsigned char *)co + CORRAL__HEADER_SIZE;
+        }
+    }
+    return NULL;
+}
+void corral__scratch_return(unsigned char *room, uint32_t need) { memset(room, 0, need); }
 
 /* A reload: live coroutines of a type whose contexts change from old_size
    to new_size bytes, in the arena's context counters */

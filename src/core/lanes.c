@@ -255,3 +255,15 @@ void corral__run_take(corral_sched *d, const corral_sched *o)
     d->budget = o->budget;
 }
 
+/* a restore: the chunks before the bump (chunk_bump of them: their entries
+   at entries_at of snap, their links at next_at) and every lane (at
+   lanes_at) as a snapshot holds them; the pool's free list and bump come
+   with corral__run_take */
+void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t next_at, size_t lanes_at,
+                         uint32_t chunk_bump)
+{
+    memcpy(corral__entries(s), snap + entries_at, (size_t)chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
+    memcpy(corral__chunk_next(s), snap + next_at, (size_t)chunk_bump * sizeof(uint32_t));
+    memcpy(corral__lanes(s), snap + lanes_at, (size_t)s->run.lane_count * sizeof(corral__lane));
+}
+

@@ -104,10 +104,14 @@ bool corral_stop(corral_sched *s, corral_handle h)
     return true;
 }
 
-/* Every live coroutine ends with CORRAL_END_DESTROYED (destroy, a load);
-   the caller has set DESTROYING, so no cleanup hook starts another. */
+/* Every live coroutine ends with CORRAL_END_DESTROYED, as at destroy
+   (destroy, a load): the scheduler is DESTROYING meanwhile, so no cleanup
+   hook starts another and a race's arms end as destroyed; the flag is
+   after as it was before (a destroy has set it for good). */
 void corral__end_all(corral_sched *s)
 {
+    const uint32_t destroying = s->flags & CORRAL__DESTROYING;
+    s->flags |= CORRAL__DESTROYING;
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         corral__class *c = &s->arena.classes[i];
         for (uint32_t k = 0; k < c->capacity; k++) {
@@ -115,6 +119,7 @@ void corral__end_all(corral_sched *s)
             if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
         }
     }
+    s->flags = (s->flags & ~(uint32_t)CORRAL__DESTROYING) | destroying;
 }
 
 void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)

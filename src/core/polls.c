@@ -323,6 +323,15 @@ const corral_part corral_part_polls = {
     .table = &corral__polls_table,
 };
 
+/* A reload: predicate node i's function and argument in the new build (an
+   argument in a context that moves, moved with its field) */
+void corral__poll_rebind(corral_sched *s, uint32_t i, corral_predicate fn, void *user)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.p.fn = fn;
+    n->u.p.user = user;
+}
+
 static corral_wait corral__predicate_wait(corral_wait_kind kind, corral_predicate fn, void *user)
 {
     corral_wait w = corral__wait_of(kind);

@@ -252,3 +252,13 @@ void corral__timers_take(corral_sched *d, const corral_sched *o)
     memcpy(d->timers.heap_len, o->timers.heap_len, sizeof d->timers.heap_len);
     d->timers.seq = o->timers.seq;
 }
+
+/* a restore: each heap's first len[h] entries as a snapshot holds them (at
+   at[h] of snap, in the order corral__heap_block lays them); the lengths
+   come with corral__timers_take */
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
+                            const uint32_t len[CORRAL__HEAP_MAX])
+{
+    for (uint32_t h = 0; h < s->timers.heaps; h++)
+        memcpy((uint32_t *)(uintptr_t)corral__heap_block(s, h, len[h]), snap + at[h], (size_t)len[h] * sizeof(uint32_t));
+}

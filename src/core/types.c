@@ -189,9 +189,11 @@ void corral__types_place(corral_sched *s, uint32_t id, uint32_t page)
 /* A reload: entry t takes the new build's type nv. Its coroutines stay in
    their slots (checked to hold the new layout); with none live and no
    budget, one whose layout changed (moved) takes the class nv fits. */
-void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv, bool moved)
+void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv)
 {
     corral__type_entry *te = &corral__types(s)[t];
+    const bool moved = te->moves;
+    te->moves = 0;
     if (moved && !te->live && !te->budget && corral__class_for(s, nv) != te->cls) {
         te->cls = corral__class_for(s, nv);
         te->page = CORRAL__NIL;
@@ -204,6 +206,17 @@ void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv, boo
     te->ctx_size = nv->ctx_size;
     te->ctx_off = nv->ctx_offset;
     te->plain = corral__plain(s, te);
+}
+
+/* A reload, while it runs: whether type t's contexts move (their layout
+   changes); no type's, the reload refused */
+void corral__type_mark_moves(corral_sched *s, uint32_t t, bool moves)
+{
+    corral__types(s)[t].moves = moves ? 1u : 0u;
+}
+void corral__types_unmark_moves(corral_sched *s)
+{
+    for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
 }
 
 /* The hash again from the entries, after their vtables changed (a reload) */

@@ -223,6 +223,37 @@ void corral__unhold_wait(corral_sched *s, corral_co *co)
     }
 }
 
+/* A load: a node of kind `kind` (member `member` of an all/any) for co,
+   at the head of its chain as an await attaches one and in the order of
+   attachment, `attached` as saved (1: in its container, 2: held by a
+   pause, 0: fired); its kind's table puts it in its container. Its index. */
+uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    uint32_t i = corral__node_alloc(s);
+    corral__node *n = &corral__nodes(s)[i];
+    n->co = corral__co_off(s, co);
+    n->kind = kind;
+    n->member = member;
+    n->sibling = m->wait;
+    m->wait = i;
+    n->attached = attached;
+    n->order = s->nodes.order++;
+    return i;
+}
+
+/* A reload: what the waits said they wait for (desc.wait_text) forgotten:
+   the old build's strings */
+void corral__wait_texts_forget(corral_sched *s)
+{
+    if (s->nodes.text_off) memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
+}
+
+/* A reload: the place in its coroutine's slot that node i's wait reads or
+   writes (a kind whose seq is in the slot: a channel's value, a result),
+   moved with its field */
+void corral__wait_slot_place(corral_sched *s, uint32_t i, uint32_t at) { corral__nodes(s)[i].u.t.seq = at; }
+
 void corral__nodes_order_past(corral_sched *s, uint32_t order)
 {
     if (order > s->nodes.order) s->nodes.order = order;
@@ -462,4 +493,15 @@ void corral__nodes_take(corral_sched *d, const corral_sched *o)
     d->nodes.group_failures = o->nodes.group_failures;
     d->nodes.debug_visits = o->nodes.debug_visits;
     d->nodes.order = o->nodes.order;
+}
+
+/* a restore: the wait nodes before wait_bump (at wait_at of snap) and the
+   group nodes from the first to group_bump (at group_at) as a snapshot
+   holds them; the pool's free lists and bumps come with corral__nodes_take */
+void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
+                           size_t group_at, uint32_t group_bump)
+{
+    corral__node *N = corral__nodes(s);
+    memcpy(N, snap + wait_at, (size_t)wait_bump * sizeof(corral__node));
+    memcpy(N + s->nodes.wait_count, snap + group_at, (size_t)(group_bump - s->nodes.wait_count) * sizeof(corral__node));
 }

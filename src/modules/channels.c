@@ -825,6 +825,16 @@ static void corral__counter_hash(const corral_sched *s, uint32_t i, const void *
     put(k, (uint64_t)i << 32 | c->kind << 28 | c->count);
     if (c->max != UINT32_MAX) put(k, c->max); /* not the default */
 }
+/* a restore: the rings, and the bytes that align them after the counters,
+   as a snapshot holds them (section: its copy of the channels, then the
+   counters, then the rings; the items are restored by pool.c) */
+static void corral__channels_restore(corral_sched *s, const unsigned char *section)
+{
+    const size_t items_end = (size_t)s->pools[CORRAL__POOL_COUNTER].off +
+                             (size_t)s->pools[CORRAL__POOL_COUNTER].cap * corral__pool_item_size(CORRAL__POOL_COUNTER);
+    const size_t past = items_end - s->pools[CORRAL__POOL_CHANNEL].off;
+    memcpy(CORRAL__AT(s, items_end), section + past, corral__chans_bytes(s) - past);
+}
 static const corral__pool_part corral__channel_pool_part = {
     .row = 24,
     .row4 = 16,
@@ -837,6 +847,7 @@ static const corral__pool_part corral__channel_pool_part = {
     .verify = corral__channel_verify,
     .check = corral__channel_check,
     .hash = corral__channel_hash,
+    .restore = corral__channels_restore,
 };
 static const corral__pool_part corral__counter_pool_part = {
     .row = 20,

@@ -1503,15 +1503,7 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
         w = best;
         const corral__lwait *lw = &c->w[w];
         bool held = lw->flags == CORRAL__SW_HELD, fired = lw->flags == CORRAL__SW_FIRED;
-        uint32_t i = corral__node_alloc(s);
-        corral__node *n = &corral__nodes(s)[i];
-        n->co = corral__co_off(s, co);
-        n->kind = lw->kind;
-        n->member = lw->member;
-        n->sibling = m->wait;
-        m->wait = i;
-        n->attached = held ? 2 : fired ? 0 : 1;
-        n->order = s->nodes.order++;
+        const uint32_t i = corral__node_load(s, co, lw->kind, lw->member, (uint8_t)(held ? 2u : fired ? 0u : 1u));
         held = held || fired; /* in no container */
         const corral__lview v = corral__load_view_of(L, CORRAL__NIL, c->type, m->domain, NULL);
         corral__node_part_of(s, lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
@@ -1532,10 +1524,7 @@ static void corral__load_place(corral_sched *s, corral_co *co, uint8_t state)
 static void corral__load_clear(corral__loader *L)
 {
     corral_sched *s = L->s;
-    uint32_t destroying = s->flags & CORRAL__DESTROYING;
-    s->flags |= CORRAL__DESTROYING;
     corral__end_all(s);
-    s->flags = (s->flags & ~(uint32_t)CORRAL__DESTROYING) | destroying;
     corral__floors_keep(s);
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);

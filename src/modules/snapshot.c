@@ -115,7 +115,6 @@ static void corral__put(corral__cursor *k, const void *src, size_t n)
     k->at += n;
 }
 
-static uint32_t corral__owner_words(const corral_sched *s) { return 2u * (s->groups.owner_mask + 1u); }
 static uint32_t *corral__owner_table(const corral_sched *s)
 {
     return (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
@@ -347,8 +346,6 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     return NULL;
 }
 
-static void corral__get(const unsigned char *buf, size_t at, void *dst, size_t n) { memcpy(dst, buf + at, n); }
-
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v);
 bool corral_restore(corral_sched *s, const void *buf, size_t size)
 {
@@ -377,25 +374,17 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
 
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
         corral__class_restore(s, ci, m->snap, m->pages_at[ci], m->data_at[ci]);
-    corral__get(m->snap, m->entries_at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
-    corral__get(m->snap, m->next_at, corral__chunk_next(s), (size_t)o->run.chunk_bump * sizeof(uint32_t));
-    corral__get(m->snap, m->wait_at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
-    corral__get(m->snap, m->group_at, corral__nodes(s) + s->nodes.wait_count,
-                (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node));
-    for (uint32_t h = 0; h < s->timers.heaps; h++)
-        corral__get(m->snap, m->heap_at[h], (uint32_t *)(uintptr_t)corral__heap_block(s, h, o->timers.heap_len[h]),
-                    (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
-    corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
+    corral__run_restore(s, m->snap, m->entries_at, m->next_at, m->lanes_at, o->run.chunk_bump);
+    corral__nodes_restore(s, m->snap, m->wait_at, o->nodes.wait_bump, m->group_at, o->nodes.group_bump);
+    corral__timers_restore(s, m->snap, m->heap_at, o->timers.heap_len);
+    corral__groups_restore(s, m->snap + m->owner_at);
     corral__sides_restore(s, m->snap + m->sides_at, o->sides.bump);
-    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) corral__pool_restore(s, p, m->snap + m->pool_at[p]);
-    /* the rings after the channels' and counters' items (and the bytes
-       that align them) */
-    const size_t items_end = (size_t)s->pools[CORRAL__POOL_COUNTER].off +
-                             (size_t)s->pools[CORRAL__POOL_COUNTER].cap * corral__pool_item_size(CORRAL__POOL_COUNTER);
-    corral__get(m->snap, m->chans_at + (items_end - s->pools[CORRAL__POOL_CHANNEL].off), CORRAL__AT(s, items_end),
-                corral__chans_bytes(s) - (items_end - s->pools[CORRAL__POOL_CHANNEL].off));
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* the items, then what a part keeps past them (the rings) */
+        corral__pool_restore(s, p, m->snap + m->pool_at[p]);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
+        if (part && part->restore) part->restore(s, m->snap + m->pool_at[p]);
+    }
     corral__types_restore(s, m->snap, m->types_at, v->ends_at, o->types.type_count);
-    corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
 
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__parts_take(s, o);
