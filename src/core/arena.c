@@ -165,7 +165,7 @@ void corral__floors_keep(corral_sched *s)
         for (uint32_t pi = 0; pi < c->page_count; pi++)
             for (uint32_t k = 0, first = pi << c->page_shift; k < P[pi].slots; k++) {
                 const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
-                uint32_t g = co->state == CORRAL__FREE ? co->gen : co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
+                const uint32_t g = corral__gen_unissued(co->gen, co->state == CORRAL__FREE);
                 if (g > P[pi].floor) P[pi].floor = g;
             }
         for (uint32_t pi = 0; pi < c->page_count; pi++)
@@ -341,13 +341,6 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
 /* ---- a restore's and a load's part (snapshot.c and save.c read the
    bytes; the pages, slots, meta and side records are this file's) */
 
-/* the lowest generation a slot may take next without repeating one it had:
-   a free slot's generation was never issued, a live or retired one's was */
-static uint32_t corral__gen_unissued(const corral_co *co)
-{
-    if (co->state == CORRAL__FREE) return co->gen;
-    return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
-}
 static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
 /* Class ci as a snapshot holds it: at pages_at of snap its page table, at
@@ -371,7 +364,7 @@ void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *sn
         /* touched now, untouched in the snapshot: free again */
         for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            corral__slot_blank(co, corral__gen_unissued(co));
+            corral__slot_blank(co, corral__gen_unissued(co->gen, co->state == CORRAL__FREE));
             corral__meta_reset(&M[k]);
         }
         /* the prefix in one copy (a free slot in it below the floor is
