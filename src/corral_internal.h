@@ -265,7 +265,7 @@ CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 b
 static inline uint32_t corral__gen_next(uint32_t gen, uint32_t floor)
 {
     uint32_t next = gen + 1;
-    if (CORRAL__UNLIKELY(next < floor)) next = next ? floor : 0;
+    if (next < floor) next = next ? floor : 0;
     return next;
 }
 /* the lowest generation a record holding gen has not issued: gen itself

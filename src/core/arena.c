@@ -8,6 +8,7 @@
     coroutine state is the lifecycle's (lifecycle.c).
 */
 #include "../corral_internal.h"
+#include "freelist.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -104,13 +105,18 @@ void corral__meta_init(corral_sched *s)
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
 }
 
-/* ---- side records: taken from the free list, else past the bump */
+/* ---- side records: a counted free list (freelist.h) linked through .parent */
+
+static inline corral__freelist corral__side_records(corral_sched *s)
+{
+    return (corral__freelist){corral__sides(s), sizeof(corral__side), offsetof(corral__side, parent), 0,
+                              s->sides.count, &s->sides.free, &s->sides.bump, &s->sides.free_count, &s->sides.peak};
+}
 
 void corral__sides_init(corral_sched *s)
 {
-    s->sides.free = CORRAL__NIL;
-    s->sides.free_count = s->sides.count;
-    s->sides.bump = 0;
+    const corral__freelist fl = corral__side_records(s);
+    corral__freelist_clear(&fl);
 }
 
 bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
@@ -129,11 +135,8 @@ corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta 
     corral__side *S = corral__sides(s);
     if (m->side != CORRAL__NIL) return &S[m->side];
     if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
-    uint32_t i = s->sides.free;
-    if (i != CORRAL__NIL) s->sides.free = S[i].parent;
-    else i = s->sides.bump++;
-    s->sides.free_count--;
-    if (s->sides.count - s->sides.free_count > s->sides.peak) s->sides.peak = s->sides.count - s->sides.free_count;
+    const corral__freelist fl = corral__side_records(s);
+    const uint32_t i = corral__freelist_take(&fl);
     S[i] = *corral__side_none();
     S[i].owner = (uint32_t)(m - corral__meta_table(s));
     m->side = i;
@@ -145,12 +148,8 @@ void corral__side_drop(corral_sched *s, corral__meta *m)
     const uint32_t i = m->side;
     m->side = CORRAL__NIL;
     corral__sides(s)[i].owner = CORRAL__NIL;
-    if (++s->sides.free_count == s->sides.count) { /* all free: back to untouched */
-        corral__sides_init(s);
-        return;
-    }
-    corral__sides(s)[i].parent = s->sides.free;
-    s->sides.free = i;
+    const corral__freelist fl = corral__side_records(s);
+    corral__freelist_give(&fl, i);
 }
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
