@@ -247,6 +247,35 @@ typedef struct corral__side {
 } corral__side;
 CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 bytes");
 
+/* ---- generations: one rule for a coroutine's slot (its page: arena.c,
+   slots.h) and a pooled item (its pool: pool.c). A handle holds its
+   record's generation and names the record while the two agree. The
+   record's generation moves to the next one up each time it changes hands
+   (a slot's when it is given back; a pooled item's at its take, to odd,
+   and when it is given back, to even), never to one below the floor of
+   its page or pool: a restore or a load raises the floor past every
+   generation issued there, so no handle from before one names a record
+   after it. The lowest generation a record has not issued is the one above
+   its own, but for a free slot, whose give back moved it on already. Past
+   UINT32_MAX there is none: a slot retires rather than wrap; a pooled
+   item's goes on from 0. */
+
+/* the generation a record moves to from gen: the next one up, no lower
+   than floor; 0 past UINT32_MAX (below a page's floor, which is 1 or more) */
+static inline uint32_t corral__gen_next(uint32_t gen, uint32_t floor)
+{
+    uint32_t next = gen + 1;
+    if (next < floor) next = next ? floor : 0;
+    return next;
+}
+/* the lowest generation a record holding gen has not issued: gen itself
+   when it takes gen next (a free slot), else the one above (UINT32_MAX
+   stays) */
+static inline uint32_t corral__gen_unissued(uint32_t gen, bool takes_it_next)
+{
+    return takes_it_next ? gen : gen + (gen != UINT32_MAX);
+}
+
 /* ---- pool.c: the handle pools. Every kind of handle but a coroutine's
    (signals, futures, channels, semaphores and wait groups) names an item
    of one pool: (index, generation), live while the generations agree.
@@ -894,7 +923,7 @@ uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen);
 void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index);
 static inline bool corral__item_live(const void *item) { return corral__gen_live(((const corral__item *)item)->gen); }
 static inline uint32_t corral__item_gen(const void *item) { return ((const corral__item *)item)->gen; }
-/* the highest generation each pool issued, + 1 (no lower than its floor) */
+/* each pool's lowest generation not issued (no lower than its floor) */
 void corral__pools_floors(const corral_sched *s, uint32_t floors[CORRAL__POOL_COUNT]);
 void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POOL_COUNT]);
 /* a load: item i live with generation gen (odd); then relink rebuilds the

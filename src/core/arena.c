@@ -8,6 +8,7 @@
     coroutine state is the lifecycle's (lifecycle.c).
 */
 #include "../corral_internal.h"
+#include "freelist.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -104,13 +105,18 @@ void corral__meta_init(corral_sched *s)
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
 }
 
-/* ---- side records: taken from the free list, else past the bump */
+/* ---- side records: a counted free list (freelist.h) linked through .parent */
+
+static inline corral__freelist corral__side_records(corral_sched *s)
+{
+    return (corral__freelist){corral__sides(s), sizeof(corral__side), offsetof(corral__side, parent), 0,
+                              s->sides.count, &s->sides.free, &s->sides.bump, &s->sides.free_count, &s->sides.peak};
+}
 
 void corral__sides_init(corral_sched *s)
 {
-    s->sides.free = CORRAL__NIL;
-    s->sides.free_count = s->sides.count;
-    s->sides.bump = 0;
+    const corral__freelist fl = corral__side_records(s);
+    corral__freelist_clear(&fl);
 }
 
 bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
@@ -129,11 +135,8 @@ corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta 
     corral__side *S = corral__sides(s);
     if (m->side != CORRAL__NIL) return &S[m->side];
     if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
-    uint32_t i = s->sides.free;
-    if (i != CORRAL__NIL) s->sides.free = S[i].parent;
-    else i = s->sides.bump++;
-    s->sides.free_count--;
-    if (s->sides.count - s->sides.free_count > s->sides.peak) s->sides.peak = s->sides.count - s->sides.free_count;
+    const corral__freelist fl = corral__side_records(s);
+    const uint32_t i = corral__freelist_take(&fl);
     S[i] = *corral__side_none();
     S[i].owner = (uint32_t)(m - corral__meta_table(s));
     m->side = i;
@@ -145,12 +148,8 @@ void corral__side_drop(corral_sched *s, corral__meta *m)
     const uint32_t i = m->side;
     m->side = CORRAL__NIL;
     corral__sides(s)[i].owner = CORRAL__NIL;
-    if (++s->sides.free_count == s->sides.count) { /* all free: back to untouched */
-        corral__sides_init(s);
-        return;
-    }
-    corral__sides(s)[i].parent = s->sides.free;
-    s->sides.free = i;
+    const corral__freelist fl = corral__side_records(s);
+    corral__freelist_give(&fl, i);
 }
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
@@ -165,7 +164,7 @@ void corral__floors_keep(corral_sched *s)
         for (uint32_t pi = 0; pi < c->page_count; pi++)
             for (uint32_t k = 0, first = pi << c->page_shift; k < P[pi].slots; k++) {
                 const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
-                uint32_t g = co->state == CORRAL__FREE ? co->gen : co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
+                const uint32_t g = corral__gen_unissued(co->gen, co->state == CORRAL__FREE);
                 if (g > P[pi].floor) P[pi].floor = g;
             }
         for (uint32_t pi = 0; pi < c->page_count; pi++)
@@ -341,13 +340,6 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
 /* ---- a restore's and a load's part (snapshot.c and save.c read the
    bytes; the pages, slots, meta and side records are this file's) */
 
-/* the lowest generation a slot may take next without repeating one it had:
-   a free slot's generation was never issued, a live or retired one's was */
-static uint32_t corral__gen_unissued(const corral_co *co)
-{
-    if (co->state == CORRAL__FREE) return co->gen;
-    return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
-}
 static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
 /* Class ci as a snapshot holds it: at pages_at of snap its page table, at
@@ -371,7 +363,7 @@ void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *sn
         /* touched now, untouched in the snapshot: free again */
         for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
             corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            corral__slot_blank(co, corral__gen_unissued(co));
+            corral__slot_blank(co, corral__gen_unissued(co->gen, co->state == CORRAL__FREE));
             corral__meta_reset(&M[k]);
         }
         /* the prefix in one copy (a free slot in it below the floor is

@@ -16,15 +16,20 @@
     at most one entry per live coroutine.
 */
 #include "../corral_internal.h"
+#include "freelist.h"
 
 #include <string.h>
 
+/* the chunks: an uncounted free list (freelist.h) linked through next[] */
+static inline corral__freelist corral__chunks(corral_sched *s)
+{
+    return (corral__freelist){corral__chunk_next(s), sizeof(uint32_t), 0, 0, s->run.chunk_count,
+                              &s->run.chunk_free, &s->run.chunk_bump, NULL, NULL};
+}
 static uint32_t corral__chunk_pop(corral_sched *s)
 {
-    uint32_t c = s->run.chunk_free;
-    if (c != CORRAL__NIL) s->run.chunk_free = corral__chunk_next(s)[c];
-    else if (s->run.chunk_bump < s->run.chunk_count) c = s->run.chunk_bump++;
-    return c;
+    const corral__freelist fl = corral__chunks(s);
+    return corral__freelist_take(&fl);
 }
 
 /* Chunk holding entry k of lane L (k < L->cap). */
@@ -41,11 +46,11 @@ static uint32_t corral__chunk_at(const corral_sched *s, const corral__lane *L, u
 void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w)
 {
     uint32_t *next = corral__chunk_next(s);
+    const corral__freelist fl = corral__chunks(s);
     uint32_t c = last == CORRAL__NIL ? L->head : next[last];
     while (c != CORRAL__NIL) {
         uint32_t n = next[c];
-        next[c] = s->run.chunk_free;
-        s->run.chunk_free = c;
+        corral__freelist_give(&fl, c);
         corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
         c = n;
     }
@@ -138,8 +143,8 @@ void corral__lanes_init(corral_sched *s)
     }
     /* entries are read ahead by the walk's prefetch before they are written */
     memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
-    s->run.chunk_free = CORRAL__NIL;
-    s->run.chunk_bump = 0;
+    const corral__freelist chunks = corral__chunks(s);
+    corral__freelist_clear(&chunks);
     s->run.walking_lane = CORRAL__NIL;
     s->run.running = CORRAL__NIL;
     s->run.deferred = 0;

@@ -59,8 +59,9 @@ uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen)
     const uint32_t i = p->free;
     corral__item *it = corral__item_at(s, pool, i);
     p->free = it->next_free;
-    /* odd: live; never one issued before a restore or load (the floor) */
-    it->gen = it->gen + 1 < p->floor ? p->floor | 1u : it->gen + 1;
+    /* odd: live (a free item's is even: the next one up is odd, and so is
+       the floor it is raised to) */
+    it->gen = corral__gen_next(it->gen, p->floor | 1u);
     if (++p->live > p->peak) p->peak = p->live;
     *gen = it->gen;
     return i;
@@ -70,7 +71,7 @@ void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index)
 {
     corral__pool *p = &s->pools[pool];
     corral__item *it = corral__item_at(s, pool, index);
-    it->gen++; /* even: free; stale handles stay stale */
+    it->gen = corral__gen_next(it->gen, 0); /* even: free (its take raises it to the floor); stale handles stay stale */
     p->live--;
     it->next_free = p->free;
     p->free = index;
@@ -81,8 +82,8 @@ void corral__pools_floors(const corral_sched *s, uint32_t floors[CORRAL__POOL_CO
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
         uint32_t floor = s->pools[p].floor;
         for (uint32_t i = 0; i < s->pools[p].cap; i++) {
-            const uint32_t gen = corral__item_at(s, p, i)->gen;
-            const uint32_t next = gen == UINT32_MAX ? gen : gen + 1;
+            /* live or free, its next take moves past its generation */
+            const uint32_t next = corral__gen_unissued(corral__item_at(s, p, i)->gen, false);
             if (next > floor) floor = next;
         }
         floors[p] = floor;

@@ -15,13 +15,10 @@ static inline void corral__slot_free(corral_sched *s, const corral__type_entry *
     c->used--;
     uint32_t pi = local >> c->page_shift;
     corral__page *pg = &corral__pages(s, c)[pi];
-    uint32_t gen = co->gen + 1;
-    if (CORRAL__UNLIKELY(gen < pg->floor)) { /* floor >= 1: a wrap lands here too */
-        if (gen == 0) { /* the next generation would alias an old handle */
-            corral__retire(c, co);
-            return;
-        }
-        gen = pg->floor;
+    const uint32_t gen = corral__gen_next(co->gen, pg->floor);
+    if (CORRAL__UNLIKELY(gen < pg->floor)) { /* 0: none left, the next would alias an old handle */
+        corral__retire(c, co);
+        return;
     }
     corral__slot_blank(co, gen);
     co->link = pg->free_head;
@@ -60,7 +57,7 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
     }
     *co_out = co;
     if (CORRAL__UNLIKELY(co->gen < pg->floor)) co->gen = pg->floor; /* free before a restore raised it */
-    if (co->gen >= pg->unissued) pg->unissued = co->gen + (co->gen != UINT32_MAX); /* it issues co->gen now */
+    if (co->gen >= pg->unissued) pg->unissued = corral__gen_unissued(co->gen, false); /* it issues co->gen now */
     if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
     else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
     if (++c->used > c->peak) c->peak = c->used;

@@ -17,6 +17,7 @@
     a part's when the scheduler was created with it.
 */
 #include "../corral_internal.h"
+#include "freelist.h"
 
 #include <string.h>
 
@@ -35,55 +36,53 @@ void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, cons
     if (!held) corral__list_push(v->s, corral__list_of(v->s, n), i);
 }
 
-/* ---- node pool */
-uint32_t corral__node_alloc(corral_sched *s)
+/* ---- node pool: two counted free lists (freelist.h) over the nodes, the
+   wait nodes [0, wait_count) and the group nodes [wait_count, count),
+   linked through `sibling` (N: the nodes) */
+static inline corral__freelist corral__wait_nodes(corral_sched *s, corral__node *N)
 {
-    corral__node *N = corral__nodes(s);
-    uint32_t i = s->nodes.wait_free;
-    if (i != CORRAL__NIL) s->nodes.wait_free = N[i].sibling;
-    else i = s->nodes.wait_bump++;
-    s->nodes.wait_free_count--;
-    if (s->nodes.wait_count - s->nodes.wait_free_count > s->nodes.wait_peak) s->nodes.wait_peak = s->nodes.wait_count - s->nodes.wait_free_count;
+    return (corral__freelist){N, sizeof *N, offsetof(corral__node, sibling), 0, s->nodes.wait_count,
+                              &s->nodes.wait_free, &s->nodes.wait_bump, &s->nodes.wait_free_count,
+                              &s->nodes.wait_peak};
+}
+static inline corral__freelist corral__group_nodes(corral_sched *s, corral__node *N)
+{
+    return (corral__freelist){N, sizeof *N, offsetof(corral__node, sibling), s->nodes.wait_count, s->nodes.count,
+                              &s->nodes.group_free, &s->nodes.group_bump, &s->nodes.group_free_count,
+                              &s->nodes.group_peak};
+}
+static CORRAL__ALWAYS_INLINE uint32_t corral__node_take(corral__node *N, const corral__freelist *fl)
+{
+    const uint32_t i = corral__freelist_take(fl);
     memset(&N[i], 0, sizeof N[i]);
     N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
     return i;
+}
+uint32_t corral__node_alloc(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    const corral__freelist fl = corral__wait_nodes(s, N);
+    return corral__node_take(N, &fl);
 }
 uint32_t corral__group_node_alloc(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
-    uint32_t i = s->nodes.group_free;
-    if (i != CORRAL__NIL) s->nodes.group_free = N[i].sibling;
-    else i = s->nodes.group_bump++;
-    s->nodes.group_free_count--;
-    {
-        uint32_t used = s->nodes.count - s->nodes.wait_count - s->nodes.group_free_count;
-        if (used > s->nodes.group_peak) s->nodes.group_peak = used;
-    }
-    memset(&N[i], 0, sizeof N[i]);
-    N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
-    return i;
+    const corral__freelist fl = corral__group_nodes(s, N);
+    return corral__node_take(N, &fl);
 }
-void corral__node_free(corral_sched *s, uint32_t i)
+static inline void corral__node_give(corral_sched *s, corral__node *N, uint32_t i)
 {
-    corral__node *N = corral__nodes(s);
     N[i].attached = 0;
     N[i].co = CORRAL__NIL; /* free: in no coroutine's chain (corral_verify tells them apart) */
     if (i >= s->nodes.wait_count) { /* a group node */
-        N[i].sibling = s->nodes.group_free;
-        s->nodes.group_free = i;
-        if (++s->nodes.group_free_count == s->nodes.count - s->nodes.wait_count) { /* all free: untouched again */
-            s->nodes.group_free = CORRAL__NIL;
-            s->nodes.group_bump = s->nodes.wait_count;
-        }
+        const corral__freelist group = corral__group_nodes(s, N);
+        corral__freelist_give(&group, i);
         return;
     }
-    N[i].sibling = s->nodes.wait_free;
-    s->nodes.wait_free = i;
-    if (++s->nodes.wait_free_count == s->nodes.wait_count) {
-        s->nodes.wait_free = CORRAL__NIL;
-        s->nodes.wait_bump = 0;
-    }
+    const corral__freelist wait = corral__wait_nodes(s, N);
+    corral__freelist_give(&wait, i);
 }
+void corral__node_free(corral_sched *s, uint32_t i) { corral__node_give(s, corral__nodes(s), i); }
 
 /* ---- lists: FIFO, doubly linked through the nodes */
 void corral__list_push(corral_sched *s, corral__list l, uint32_t i)
@@ -147,7 +146,7 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
         uint32_t next = N[i].sibling;
         const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(s, N[i].kind) : NULL;
         if (p && p->leave && n_left < CORRAL_MAX_GROUP) left[n_left++] = N[i];
-        corral__node_free(s, i);
+        corral__node_give(s, N, i);
         i = next;
     }
     for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(s, left[k].kind)->leave(s, &left[k]);
@@ -263,11 +262,9 @@ void corral__nodes_init(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.count; i++) N[i].attached = 0;
-    s->nodes.wait_free = s->nodes.group_free = CORRAL__NIL;
-    s->nodes.wait_bump = 0;
-    s->nodes.group_bump = s->nodes.wait_count;
-    s->nodes.wait_free_count = s->nodes.wait_count;
-    s->nodes.group_free_count = s->nodes.count - s->nodes.wait_count;
+    const corral__freelist wait = corral__wait_nodes(s, N), group = corral__group_nodes(s, N);
+    corral__freelist_clear(&wait);
+    corral__freelist_clear(&group);
 }
 
 /* ---- await */
