@@ -1,6 +1,6 @@
 /*
     lifecycle.c -- a coroutine's life: admitted and started (its first step
-    at once, as Unity's StartCoroutine), stepped outside a lane (first
+    at once, as Unity's StartCoroutine, or later: corral__create), stepped outside a lane (first
     steps, the ready list), paused and resumed, stopped, and ended (its
     cleanup, its links, its slot back); and a wait's end, which wakes its
     coroutine or stops it (corral__fire).
@@ -87,6 +87,17 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
                  c->capacity - c->retired <= budgets ? " (no shared slot: give the type a budget or the class a capacity)"
                                                      : "");
     corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, why);
+}
+
+/* admit, then take, its first step not run: a call's child (its first
+   step runs later, from the ready list), a generator, a start queued
+   behind others. NULL, with the error set and counted, if it cannot. */
+corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                          uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out)
+{
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    if (ti == CORRAL__NIL) return NULL;
+    return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
 }
 
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)

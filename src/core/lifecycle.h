@@ -1,10 +1,10 @@
 /*
     lifecycle.h -- the inline path of a coroutine's start, first step,
-    after-step transitions and end, shared by lifecycle.c (corral_start,
-    corral_stop, the ends), starts.c (corral_start_ex, corral_start_n),
-    create.c (a coroutine made without its first step), pulls.c (a
-    generator's steps) and queue.c (the walk's steps that do not yield in
-    place). Include it after corral_internal.h.
+    after-step transitions and end, inlined where a spawn or a step is
+    timed: lifecycle.c (corral_start, corral_stop, the ends, a coroutine
+    made without its first step), starts.c (corral_start_ex,
+    corral_start_n), pulls.c (a generator's steps) and queue.c (the walk's
+    steps that do not yield in place). Include it after corral_internal.h.
 */
 #ifndef CORRAL_LIFECYCLE_H
 #define CORRAL_LIFECYCLE_H
