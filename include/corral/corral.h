@@ -811,7 +811,8 @@ typedef struct corral_part corral_part; /* one part's table (opaque) */
     X(alarms)   /* waits until a time on a clock (corral_wait_at) */               \
     X(pulls)    /* generators and pulls; builds on calls and groups */             \
     X(races)    /* races and syncs; builds on calls */                             \
-    X(channels) /* channels, semaphores, wait groups */
+    X(channels) /* channels, semaphores, wait groups */                            \
+    X(profile)  /* timing, step hooks, the frame history, the step trace */
 #define CORRAL__PART_DECL(name) CORRAL_API extern const corral_part corral_part_##name;
 CORRAL_PARTS(CORRAL__PART_DECL)
 #undef CORRAL__PART_DECL
@@ -913,7 +914,9 @@ typedef struct corral_sched_desc {
                                     (NDEBUG) builds */
     bool timing;                 /* false: per-type step times, tick times (by
                                     `clock`); off, the step loop is the same as
-                                    without profiling */
+                                    without profiling. It, history_frames,
+                                    trace_steps and the step hooks need the
+                                    profile part (desc.parts) */
     uint32_t timing_sample;      /* CORRAL_DEFAULT_TIMING_SAMPLE: with timing, each
                                     type's first step and then one in N of its
                                     steps are timed (their time goes to the
@@ -945,8 +948,10 @@ typedef struct corral_sched_desc {
                                     only) */
 } corral_sched_desc;
 
-/* Bytes the arena needs for this desc (what create allocates, and what a
-   caller-owned block must hold at least). 0 if the desc is invalid. */
+/* Bytes the arena needs for this desc (what corral_sched_create allocates,
+   and what a caller-owned block must hold at least), with every part when
+   desc.parts is NULL, as corral_sched_create gives. 0 if the desc is
+   invalid. */
 CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
 
 /* The smallest slot size that holds a coroutine of this type (header,

@@ -361,8 +361,9 @@ static uint32_t corral__walk_ahead(corral_sched *s, uint32_t lane)
     return corral__walk_impl(s, lane, false, false, corral__in_place_ahead);
 }
 static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true, false, NULL); }
-static uint32_t corral__walk_instr(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
-static uint32_t corral__walk_budgeted_instr(corral_sched *s, uint32_t lane)
+/* the instrumented two: the profile part's (stats.c's table names them) */
+uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
+uint32_t corral__walk_budgeted_profiled(corral_sched *s, uint32_t lane)
 {
     return corral__walk_impl(s, lane, true, true, NULL);
 }
@@ -499,7 +500,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     uint32_t steps = 0;
     if (!s->budget.ns) {
         if (s->prof.instrument)
-            for (uint32_t i = first; i < first + count; i++) steps += corral__walk_instr(s, i);
+            for (uint32_t i = first; i < first + count; i++) steps += corral__profile(s)->walk(s, i);
         else if (s->run.order == CORRAL_ORDER_FIFO && s->types.type_count > 1) /* a lane of many types */
             steps += lanes[first].walk_end ? corral__walk_ahead(s, first) : 0;
         else
@@ -517,7 +518,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += s->prof.instrument ? corral__walk_budgeted_instr(s, i) : corral__walk_budgeted(s, i);
+        steps += s->prof.instrument ? corral__profile(s)->walk_budgeted(s, i) : corral__walk_budgeted(s, i);
         if (s->budget.out) s->run.first_lane[phase] = (start + j) % count;
     }
     if (!s->budget.out) s->run.first_lane[phase] = 0;
