@@ -423,7 +423,8 @@ typedef struct corral__err_rec {
 struct corral__wait_part;
 struct corral__pool_part;
 enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
-       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_PROFILE, CORRAL__FEATURE_COUNT };
+       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_PROFILE, CORRAL__FEATURE_BUDGET,
+       CORRAL__FEATURE_COUNT };
 /* The parts that keep state of their own in the block, each in its region
    (corral_part.state names its slot; NONE: it keeps none) */
 enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
@@ -489,7 +490,6 @@ struct corral_sched {
            themselves are its links: co->link the next one's offset, meta.wait
            the one before (a ready coroutine waits on nothing); NIL ends it */
         uint32_t ready_head, ready_tail;
-        uint32_t spare;        /* the scheduler keeps its size */
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the list */
         uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
         uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
@@ -2079,6 +2079,12 @@ static inline const corral__profile_part *corral__profile(const corral_sched *s)
 {
     return (const corral__profile_part *)corral__feature(s, CORRAL__FEATURE_PROFILE);
 }
+/* The budget part (queue.c): a phase run under a time budget
+   (corral_set_budget), the feature CORRAL__FEATURE_BUDGET. run: step the
+   lanes [first, first + count) of phase until the budget is spent */
+typedef struct corral__budget_part {
+    uint32_t (*run)(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count);
+} corral__budget_part;
 /* queue.c: the profile part's walks */
 uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane);
 uint32_t corral__walk_budgeted_profiled(corral_sched *s, uint32_t lane);

@@ -235,6 +235,46 @@ Test(misuse, profiling_in_a_scheduler_without_the_profile_part_is_refused_in_wor
     corral_sched_destroy(s);
 }
 
+/* A time budget is the budget part's: corral_set_budget on a scheduler
+   without it is refused with NO_PART (a budget of 0, none, is not), and
+   every phase run steps as without a budget; with the part, a run stops
+   once the budget is spent. */
+static uint64_t g_budget_ns;
+static uint64_t budget_clock(void *user)
+{
+    (void)user;
+    return g_budget_ns += 1000;
+}
+Test(misuse, a_budget_in_a_scheduler_without_the_budget_part_is_refused_in_words)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    d.clock.now_ns = budget_clock;
+    corral_sched *s = corral_sched_create_min(&d);
+    cr_assert_not_null(s);
+    corral_set_budget(s, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "no budget needs no part");
+    corral_set_budget(s, 1500);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NO_PART);
+    cr_assert(strstr(corral_last_error_detail(s), "corral_part_budget"), "%s", corral_last_error_detail(s));
+    for (int i = 0; i < 4; i++) start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+    cr_assert_eq(corral_tick(s, 1.0f / 60.0f), 4u, "no budget: every coroutine steps");
+    corral_sched_destroy(s);
+
+    static const corral_part *const budget_only[] = {&corral_part_budget, NULL};
+    d.parts = budget_only;
+    s = corral_sched_create_min(&d);
+    cr_assert_not_null(s);
+    for (int i = 0; i < 4; i++) start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+    corral_set_budget(s, 1500);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK);
+    cr_assert_lt(corral_tick(s, 1.0f / 60.0f), 4u, "the budget stops the run");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
 /* a child joining the caller that awaits it */
 DECLARE_COROUTINE(joins_parent, ACTOR_FIELDS)
 DEFINE_COROUTINE(joins_parent)

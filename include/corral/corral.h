@@ -812,7 +812,8 @@ typedef struct corral_part corral_part; /* one part's table (opaque) */
     X(pulls)    /* generators and pulls; builds on calls and groups */             \
     X(races)    /* races and syncs; builds on calls */                             \
     X(channels) /* channels, semaphores, wait groups */                            \
-    X(profile)  /* timing, step hooks, the frame history, the step trace */
+    X(profile)  /* timing, step hooks, the frame history, the step trace */        \
+    X(budget)   /* time budgets of a phase run (corral_set_budget) */
 #define CORRAL__PART_DECL(name) CORRAL_API extern const corral_part corral_part_##name;
 CORRAL_PARTS(CORRAL__PART_DECL)
 #undef CORRAL__PART_DECL
@@ -1407,7 +1408,9 @@ CORRAL_API uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
 /* Time budget (0: none, the default): each phase run stops stepping once
    it has spent `ns` by the desc's clock (it always makes one step). What
    did not run goes first in the next run of that phase: nothing starves.
-   A step can ask how much is left, to split dense work across frames. */
+   A step can ask how much is left, to split dense work across frames.
+   A budget needs the budget part (desc.parts): without it, a budget other
+   than 0 is refused with CORRAL_ERR_NO_PART. */
 CORRAL_API void corral_set_budget(corral_sched *sched, uint64_t ns);
 CORRAL_API uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
 

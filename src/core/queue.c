@@ -508,7 +508,16 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
                 if (lanes[i].walk_end) steps += corral__walk(s, i);
         return steps;
     }
-    /* budgeted: start where the last run stopped; what did not run goes first */
+    return ((const corral__budget_part *)corral__feature(s, CORRAL__FEATURE_BUDGET))->run(s, phase, first, count);
+}
+
+/* The budget part: a phase run with a time budget (s->budget.ns, which
+   only corral_set_budget sets, on a scheduler with the part). It starts
+   where the last run stopped; what did not run goes first. */
+static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t steps = 0;
     s->budget.out = 0;
     s->budget.steps = 0;
     uint32_t start = s->run.first_lane[phase] % count;
@@ -525,9 +534,18 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     return steps;
 }
 
+static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted};
+const corral_part corral_part_budget = {
+    .name = "budget",
+    .feature = CORRAL__FEATURE_BUDGET,
+    .table = &corral__budget_table,
+};
+
 void corral_set_budget(corral_sched *s, uint64_t ns)
 {
-    if (corral__check(s)) s->budget.ns = ns;
+    if (!corral__check(s)) return;
+    if (ns && !corral__part_needed(__func__, s, corral__feature(s, CORRAL__FEATURE_BUDGET), "budget")) return;
+    s->budget.ns = ns;
 }
 
 uint64_t corral_budget_left(const corral_co *co)
