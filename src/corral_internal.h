@@ -452,7 +452,8 @@ typedef struct corral__err_rec {
 struct corral__wait_part;
 struct corral__pool_part;
 enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
-       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_COUNT };
+       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_PROFILE, CORRAL__FEATURE_BUDGET,
+       CORRAL__FEATURE_COUNT };
 /* The parts that keep state of their own in the block, each in its region
    (corral_part.state names its slot; NONE: it keeps none) */
 enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
@@ -522,7 +523,6 @@ struct corral_sched {
            themselves are its links: co->link the next one's offset, meta.wait
            the one before (a ready coroutine waits on nothing); NIL ends it */
         uint32_t ready_head, ready_tail;
-        uint32_t spare;        /* the scheduler keeps its size */
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the list */
         uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
         uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
@@ -608,8 +608,8 @@ struct corral_sched {
         double frame_start_time;
         uint64_t tick_ns_last, tick_ns_max, tick_ns_total;
         uint64_t chain_t;      /* timing: when the last step of a walk's fast path ended */
-        uint32_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
-        uint32_t count_only;   /* timing without step hooks: unsampled steps are only counted */
+        uint16_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
+        uint16_t count_only;   /* timing without step hooks: unsampled steps are only counted */
         uint32_t sample_mask;  /* desc.timing_sample - 1: a type's step k is timed when
                                   k & mask is 0 (its first, then one in timing_sample) */
     } prof;
@@ -1741,6 +1741,9 @@ extern const corral_part corral__part_domains, corral__part_posts;
 /* a scheduler of desc with the core and `parts` (NULL-terminated, or
    NULL); call names the public function for its errors (sched.c) */
 corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
+/* the bytes corral__sched_create takes for desc and `parts` (0: refused,
+   the error set for call) */
+size_t corral__memory_size(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
 /* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
    for call, naming the part that fills it (errors.c) */
 bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part);
@@ -2133,10 +2136,35 @@ static inline const corral__trace_ev *corral__trace_at(const corral_sched *s, ui
 }
 /* false (error set) for a bad scheduler or a NULL out pointer */
 bool corral__stats_ok(const char *call, const corral_sched *s, const void *out);
-corral_result corral__step_instrumented(corral_sched *s, corral_co *co);
-/* A step with profiling on: with timing and no step hooks, a step that is
-   not sampled (desc.timing_sample) is counted here, inline, and only the
-   sampled ones take the out-of-line path that reads the clock. */
+/* The profile part (stats.c): what a scheduler with timing, step hooks,
+   a frame history or a step trace does that one without them never does
+   (the feature CORRAL__FEATURE_PROFILE; a desc that asks for any of them
+   needs the part). walk, walk_budgeted: a run lane's walk with every step
+   instrumented (queue.c's, out of its run loop); step: one instrumented
+   step; sample_frame: write the open frame's sample to the history. */
+typedef struct corral__profile_part {
+    uint32_t (*walk)(corral_sched *s, uint32_t lane);
+    uint32_t (*walk_budgeted)(corral_sched *s, uint32_t lane);
+    corral_result (*step)(corral_sched *s, corral_co *co);
+    void (*sample_frame)(corral_sched *s);
+} corral__profile_part;
+static inline const corral__profile_part *corral__profile(const corral_sched *s)
+{
+    return (const corral__profile_part *)corral__feature(s, CORRAL__FEATURE_PROFILE);
+}
+/* The budget part (queue.c): a phase run under a time budget
+   (corral_set_budget), the feature CORRAL__FEATURE_BUDGET. run: step the
+   lanes [first, first + count) of phase until the budget is spent */
+typedef struct corral__budget_part {
+    uint32_t (*run)(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count);
+} corral__budget_part;
+/* queue.c: the profile part's walks */
+uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane);
+uint32_t corral__walk_budgeted_profiled(corral_sched *s, uint32_t lane);
+/* A step with profiling on (s->prof.instrument: s has the profile part):
+   with timing and no step hooks, a step that is not sampled
+   (desc.timing_sample) is counted here, inline, and only the sampled ones
+   take the part's out-of-line step that reads the clock. */
 static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s, corral_co *co)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
@@ -2144,9 +2172,8 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s
         te->steps++;
         return te->step(co);
     }
-    return corral__step_instrumented(s, co);
+    return corral__profile(s)->step(s, co);
 }
-void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
 
 /* ---- verify.c: the invariants, over the live block or a snapshot's sections */
 struct corral__image {

@@ -179,6 +179,102 @@ Test(misuse, a_join_or_predicate_wait_in_a_scheduler_without_its_part_is_refused
     corral_sched_destroy(s);
 }
 
+/* Timing, a frame history, a step trace and step hooks are the profile
+   part's: a desc that asks for one of them is refused by
+   corral_sched_create_min without the part (NO_PART, words that name
+   it), and made with it; corral_sched_memory_size plans as
+   corral_sched_create does (every part when desc.parts is NULL), so it
+   gives the size the scheduler takes. */
+static void count_step(const char *type, corral_handle h, void *user)
+{
+    (void)type, (void)h;
+    ++*(int *)user;
+}
+Test(misuse, profiling_in_a_scheduler_without_the_profile_part_is_refused_in_words)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    const size_t plain = corral_sched_memory_size(&d);
+    cr_assert_gt(plain, 0u);
+    d.history_frames = 4;
+    const size_t with_history = corral_sched_memory_size(&d);
+    cr_assert_gt(with_history, plain, "with desc.parts NULL, memory_size plans for every part");
+    int steps = 0;
+    corral_sched_desc asks[4] = {d, d, d, d};
+    asks[1].history_frames = 0, asks[1].timing = true;
+    asks[2].history_frames = 0, asks[2].timing = true, asks[2].trace_steps = 8;
+    asks[3].history_frames = 0, asks[3].hooks.step_begin = count_step, asks[3].hooks.user_data = &steps;
+    for (int i = 0; i < 4; i++) {
+        corral_sched *s = corral_sched_create_min(&asks[i]);
+        cr_assert_null(s, "desc %d asks for the profile part", i);
+        cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_NO_PART);
+        cr_assert(strstr(corral_last_error_detail(NULL), "corral_part_profile"), "%s",
+                  corral_last_error_detail(NULL));
+    }
+    static const corral_part *const profile_only[] = {&corral_part_profile, NULL};
+    for (int i = 0; i < 4; i++) {
+        asks[i].parts = profile_only;
+        const size_t need = corral_sched_memory_size(&asks[i]);
+        corral_sched *s = corral_sched_create_min(&asks[i]);
+        cr_assert_not_null(s, "desc %d with the profile part", i);
+        cr_assert_eq(s->total_bytes, need, "memory_size agrees with create for desc %d", i);
+        start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+        corral_tick(s, 1.0f / 60.0f);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        corral_sched_destroy(s);
+    }
+    cr_assert_gt(steps, 0, "the step hook ran");
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    cr_assert_eq(s->total_bytes, with_history, "memory_size agrees with corral_sched_create");
+    corral_frame_sample f[4];
+    corral_tick(s, 1.0f / 60.0f);
+    cr_assert_eq(corral_history(s, f, 4), 1u, "the history keeps the frame");
+    corral_sched_destroy(s);
+}
+
+/* A time budget is the budget part's: corral_set_budget on a scheduler
+   without it is refused with NO_PART (a budget of 0, none, is not), and
+   every phase run steps as without a budget; with the part, a run stops
+   once the budget is spent. */
+static uint64_t g_budget_ns;
+static uint64_t budget_clock(void *user)
+{
+    (void)user;
+    return g_budget_ns += 1000;
+}
+Test(misuse, a_budget_in_a_scheduler_without_the_budget_part_is_refused_in_words)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    d.clock.now_ns = budget_clock;
+    corral_sched *s = corral_sched_create_min(&d);
+    cr_assert_not_null(s);
+    corral_set_budget(s, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "no budget needs no part");
+    corral_set_budget(s, 1500);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NO_PART);
+    cr_assert(strstr(corral_last_error_detail(s), "corral_part_budget"), "%s", corral_last_error_detail(s));
+    for (int i = 0; i < 4; i++) start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+    cr_assert_eq(corral_tick(s, 1.0f / 60.0f), 4u, "no budget: every coroutine steps");
+    corral_sched_destroy(s);
+
+    static const corral_part *const budget_only[] = {&corral_part_budget, NULL};
+    d.parts = budget_only;
+    s = corral_sched_create_min(&d);
+    cr_assert_not_null(s);
+    for (int i = 0; i < 4; i++) start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+    corral_set_budget(s, 1500);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK);
+    cr_assert_lt(corral_tick(s, 1.0f / 60.0f), 4u, "the budget stops the run");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
 /* a child joining the caller that awaits it */
 DECLARE_COROUTINE(joins_parent, ACTOR_FIELDS)
 DEFINE_COROUTINE(joins_parent)

@@ -811,7 +811,9 @@ typedef struct corral_part corral_part; /* one part's table (opaque) */
     X(alarms)   /* waits until a time on a clock (corral_wait_at) */               \
     X(pulls)    /* generators and pulls; builds on calls and groups */             \
     X(races)    /* races and syncs; builds on calls */                             \
-    X(channels) /* channels, semaphores, wait groups */
+    X(channels) /* channels, semaphores, wait groups */                            \
+    X(profile)  /* timing, step hooks, the frame history, the step trace */        \
+    X(budget)   /* time budgets of a phase run (corral_set_budget) */
 #define CORRAL__PART_DECL(name) CORRAL_API extern const corral_part corral_part_##name;
 CORRAL_PARTS(CORRAL__PART_DECL)
 #undef CORRAL__PART_DECL
@@ -913,7 +915,9 @@ typedef struct corral_sched_desc {
                                     (NDEBUG) builds */
     bool timing;                 /* false: per-type step times, tick times (by
                                     `clock`); off, the step loop is the same as
-                                    without profiling */
+                                    without profiling. It, history_frames,
+                                    trace_steps and the step hooks need the
+                                    profile part (desc.parts) */
     uint32_t timing_sample;      /* CORRAL_DEFAULT_TIMING_SAMPLE: with timing, each
                                     type's first step and then one in N of its
                                     steps are timed (their time goes to the
@@ -945,8 +949,10 @@ typedef struct corral_sched_desc {
                                     only) */
 } corral_sched_desc;
 
-/* Bytes the arena needs for this desc (what create allocates, and what a
-   caller-owned block must hold at least). 0 if the desc is invalid. */
+/* Bytes the arena needs for this desc (what corral_sched_create allocates,
+   and what a caller-owned block must hold at least), with every part when
+   desc.parts is NULL, as corral_sched_create gives. 0 if the desc is
+   invalid. */
 CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
 
 /* The smallest slot size that holds a coroutine of this type (header,
@@ -1402,7 +1408,9 @@ CORRAL_API uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
 /* Time budget (0: none, the default): each phase run stops stepping once
    it has spent `ns` by the desc's clock (it always makes one step). What
    did not run goes first in the next run of that phase: nothing starves.
-   A step can ask how much is left, to split dense work across frames. */
+   A step can ask how much is left, to split dense work across frames.
+   A budget needs the budget part (desc.parts): without it, a budget other
+   than 0 is refused with CORRAL_ERR_NO_PART. */
 CORRAL_API void corral_set_budget(corral_sched *sched, uint64_t ns);
 CORRAL_API uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
 

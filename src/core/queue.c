@@ -361,8 +361,9 @@ static uint32_t corral__walk_ahead(corral_sched *s, uint32_t lane)
     return corral__walk_impl(s, lane, false, false, corral__in_place_ahead);
 }
 static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true, false, NULL); }
-static uint32_t corral__walk_instr(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
-static uint32_t corral__walk_budgeted_instr(corral_sched *s, uint32_t lane)
+/* the instrumented two: the profile part's (stats.c's table names them) */
+uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
+uint32_t corral__walk_budgeted_profiled(corral_sched *s, uint32_t lane)
 {
     return corral__walk_impl(s, lane, true, true, NULL);
 }
@@ -499,7 +500,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     uint32_t steps = 0;
     if (!s->budget.ns) {
         if (s->prof.instrument)
-            for (uint32_t i = first; i < first + count; i++) steps += corral__walk_instr(s, i);
+            for (uint32_t i = first; i < first + count; i++) steps += corral__profile(s)->walk(s, i);
         else if (s->run.order == CORRAL_ORDER_FIFO && s->types.type_count > 1) /* a lane of many types */
             steps += lanes[first].walk_end ? corral__walk_ahead(s, first) : 0;
         else
@@ -507,7 +508,16 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
                 if (lanes[i].walk_end) steps += corral__walk(s, i);
         return steps;
     }
-    /* budgeted: start where the last run stopped; what did not run goes first */
+    return ((const corral__budget_part *)corral__feature(s, CORRAL__FEATURE_BUDGET))->run(s, phase, first, count);
+}
+
+/* The budget part: a phase run with a time budget (s->budget.ns, which
+   only corral_set_budget sets, on a scheduler with the part). It starts
+   where the last run stopped; what did not run goes first. */
+static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t steps = 0;
     s->budget.out = 0;
     s->budget.steps = 0;
     uint32_t start = s->run.first_lane[phase] % count;
@@ -517,16 +527,25 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += s->prof.instrument ? corral__walk_budgeted_instr(s, i) : corral__walk_budgeted(s, i);
+        steps += s->prof.instrument ? corral__profile(s)->walk_budgeted(s, i) : corral__walk_budgeted(s, i);
         if (s->budget.out) s->run.first_lane[phase] = (start + j) % count;
     }
     if (!s->budget.out) s->run.first_lane[phase] = 0;
     return steps;
 }
 
+static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted};
+const corral_part corral_part_budget = {
+    .name = "budget",
+    .feature = CORRAL__FEATURE_BUDGET,
+    .table = &corral__budget_table,
+};
+
 void corral_set_budget(corral_sched *s, uint64_t ns)
 {
-    if (corral__check(s)) s->budget.ns = ns;
+    if (!corral__check(s)) return;
+    if (ns && !corral__part_needed(__func__, s, corral__feature(s, CORRAL__FEATURE_BUDGET), "budget")) return;
+    s->budget.ns = ns;
 }
 
 uint64_t corral_budget_left(const corral_co *co)

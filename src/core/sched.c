@@ -321,18 +321,24 @@ static bool corral__plan_for(const char *call, const corral_sched_desc *desc, co
 {
     const corral_part *owner[CORRAL__STATE_COUNT - 1];
     corral__parts_open(t, owner, parts);
+    if (!t->feature[CORRAL__FEATURE_PROFILE] &&
+        (desc->timing || desc->history_frames || desc->trace_steps || desc->hooks.step_begin || desc->hooks.step_end)) {
+        corral__fail_at(NULL, &desc->logger, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL,
+                        "desc.timing, history_frames, trace_steps and step hooks need corral_part_profile in desc.parts");
+        return false;
+    }
     corral_error e = corral__make_plan(desc, owner, p);
     if (e == CORRAL_ERR_OK) return true;
     corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, p->why);
     return false;
 }
 
-size_t corral_sched_memory_size(const corral_sched_desc *desc)
+size_t corral__memory_size(const char *call, const corral_sched_desc *desc, const corral_part *const *parts)
 {
     corral__part_tables t;
     corral__plan p;
-    CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, 0);
-    return corral__plan_for(__func__, desc, desc->parts, &t, &p) ? (size_t)p.total : 0;
+    CORRAL__REQUIRE_AT(NULL, desc, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, 0);
+    return corral__plan_for(call, desc, parts, &t, &p) ? (size_t)p.total : 0;
 }
 
 /* the block the plan asks for: the caller's, or one taken from the
@@ -630,6 +636,14 @@ static bool corral__may_run(const char *call, corral_sched *s)
     return corral__check_in(s, call) && corral__between_ticks(call, s);
 }
 
+/* the open frame ends: its sample goes to the history (the profile
+   part's, which a scheduler with a history has) */
+static void corral__frame_end(corral_sched *s)
+{
+    if (s->prof.hist_cap) corral__profile(s)->sample_frame(s);
+    s->prof.frame_open = 0;
+}
+
 /* a frame begins (corral_frame_begin, corral_tick: the guard asked) */
 static void corral__frame_begin(corral_sched *s, float dt)
 {
@@ -637,7 +651,7 @@ static void corral__frame_begin(corral_sched *s, float dt)
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
     }
-    if (s->prof.frame_open) corral__sample_frame(s); /* an engine driving phases: close the last frame */
+    if (s->prof.frame_open) corral__frame_end(s); /* an engine driving phases: close the last frame */
     s->prof.frame_open = 1;
     s->prof.frame_steps = 0;
     s->prof.frame_tick_ns = 0;
@@ -742,7 +756,7 @@ uint32_t corral_tick(corral_sched *s, float dt)
         s->prof.tick_ns_total += ns;
         if (ns > s->prof.tick_ns_max) s->prof.tick_ns_max = ns;
     }
-    corral__sample_frame(s);
+    corral__frame_end(s);
     return steps;
 }
 

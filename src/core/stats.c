@@ -1,6 +1,8 @@
 /*
-    stats.c -- the profile as the game runs: the instrumented step (timing,
-    hooks, the step trace) and the frame history's samples.
+    stats.c -- the profile part (corral_part_profile): the instrumented
+    step (timing, hooks, the step trace) and the frame history's samples,
+    which a scheduler reaches through the part's table (queue.c's
+    instrumented walks are named in it too).
 
     The counters themselves are kept by the files that count (lifecycle.c on
     start and end, the pools on their failures) as plain adds; profile.c
@@ -18,7 +20,7 @@ static CORRAL__COLD corral_handle corral__hooked_handle(const corral_sched *s, c
     return corral__handle_of(s, co);
 }
 
-corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
+static corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral_handle h = {0, 0};
@@ -64,7 +66,7 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
 }
 
 /* ---- frame history */
-void corral__sample_frame(corral_sched *s)
+static void corral__sample_frame(corral_sched *s)
 {
     s->prof.frame_open = 0;
     if (!s->prof.hist_cap) return;
@@ -85,3 +87,15 @@ void corral__sample_frame(corral_sched *s)
     s->prof.hist_head = (s->prof.hist_head + 1) % s->prof.hist_cap;
     if (s->prof.hist_count < s->prof.hist_cap) s->prof.hist_count++;
 }
+
+static const corral__profile_part corral__profile_table = {
+    .walk = corral__walk_profiled,
+    .walk_budgeted = corral__walk_budgeted_profiled,
+    .step = corral__step_instrumented,
+    .sample_frame = corral__sample_frame,
+};
+const corral_part corral_part_profile = {
+    .name = "profile",
+    .feature = CORRAL__FEATURE_PROFILE,
+    .table = &corral__profile_table,
+};
