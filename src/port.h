@@ -66,12 +66,16 @@
    several threads need another compiler (docs/API.md, "Platforms"). */
 #if defined(__TINYC__)
 #define CORRAL__THREAD_LOCAL
+#define CORRAL__HAS_THREAD_LOCAL 0
 #elif defined(_MSC_VER) && !defined(__clang__)
 #define CORRAL__THREAD_LOCAL __declspec(thread)
 #elif defined(__cplusplus)
 #define CORRAL__THREAD_LOCAL thread_local
 #else
 #define CORRAL__THREAD_LOCAL _Thread_local
+#endif
+#ifndef CORRAL__HAS_THREAD_LOCAL
+#define CORRAL__HAS_THREAD_LOCAL 1
 #endif
 
 /* ---- atomics: a counter, sequentially consistent, and its acquire and
