@@ -265,7 +265,7 @@ CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 b
 static inline uint32_t corral__gen_next(uint32_t gen, uint32_t floor)
 {
     uint32_t next = gen + 1;
-    if (next < floor) next = next ? floor : 0;
+    if (CORRAL__UNLIKELY(next < floor)) next = next ? floor : 0;
     return next;
 }
 /* the lowest generation a record holding gen has not issued: gen itself
@@ -447,8 +447,8 @@ typedef struct corral__err_rec {
    tables (parts.c) and never written after: the core asks them for what a
    wait kind, a pooled kind or a feature does. A slot is NULL when no part
    the scheduler has brings it. Pointers to const tables of this image: a
-   snapshot's copy of them is never read, and an adopted block is one this
-   build made. */
+   restore compares a snapshot's copy with them (another set of parts is
+   refused) and writes none, and an adopted block is one this build made. */
 struct corral__wait_part;
 struct corral__pool_part;
 enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
@@ -1746,7 +1746,7 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
 size_t corral__memory_size(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
 /* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
    for call, naming the part that fills it (errors.c) */
-bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part);
+bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part);
 static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
 {
     return s->parts.feature[feature]; /* NULL: s has no part that brings it */
@@ -1885,7 +1885,7 @@ bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn)
 /* a reload: predicate node i's function and argument in the new build */
 void corral__poll_rebind(corral_sched *s, uint32_t i, corral_predicate fn, void *user);
 /* the predicate lists as at create, and as a restore's copy o has them
-   (inline: a game that waits on no predicate links no polls.c) */
+   (every scheduler has the lists: empty without the polls part) */
 static inline void corral__polls_init(corral_sched *s)
 {
     for (uint32_t p = 0; p < CORRAL__PH_MAX; p++)
@@ -1976,8 +1976,8 @@ static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
     return n;
 }
 /* the tag lists, owner buckets and group operations as at create, and as a
-   restore's copy o has them (inline: a game that uses no group links no
-   groups.c) */
+   restore's copy o has them (every scheduler has them: empty without the
+   groups part) */
 static inline void corral__groups_init(corral_sched *s)
 {
     for (uint32_t t = 0; t < 32; t++) s->groups.tag_head[t] = s->groups.tag_tail[t] = CORRAL__NIL;

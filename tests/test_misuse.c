@@ -159,7 +159,9 @@ Test(misuse, a_join_or_predicate_wait_in_a_scheduler_without_its_part_is_refused
     corral_handle h = start_actor(s, 0, waits_by_part, target, NULL);
     actor_ctx *c = actor_ctx_of(s, h);
     cr_assert_eq(c->id, -(int)CORRAL_ERR_NO_PART, "the join is refused");
-    cr_assert(strstr(corral_last_error_detail(s), "desc.parts"), "%s", corral_last_error_detail(s));
+    cr_assert(corral_error_is_misuse(CORRAL_ERR_NO_PART), "a forgotten part is fixed in the source: FATAL stops on it");
+    cr_assert(strstr(corral_last_error_detail(s), "it needs corral_part_calls in desc.parts"), "%s",
+              corral_last_error_detail(s));
     corral_tick(s, 1.0f / 60.0f);
     cr_assert_eq(c->id, -(int)CORRAL_ERR_NO_PART, "so is the predicate");
     cr_assert(corral_alive(s, h) && corral_alive(s, target), "both go on");
@@ -249,6 +251,7 @@ Test(misuse, a_budget_in_a_scheduler_without_the_budget_part_is_refused_in_words
 {
     log_capture cap = {0};
     corral_sched_desc d = one_class_desc(64, 8);
+    d.validation = CORRAL_VALIDATION_REPORT; /* a missing part is a misuse */
     d.logger.fn = capture_log;
     d.logger.user_data = &cap;
     d.clock.now_ns = budget_clock;

@@ -1061,33 +1061,34 @@ CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corr
                        joiners): the first run of its phase after the event
                 GROUP  a node per member (all, any)
         phase   the phase it resumes in: OWN (its own) or a phase
-        part    the table of its parts inside the library (none: no node)
+        part    the part that brings it (corral_part_<part>; core: every
+                scheduler has it)
     Adding a kind: DESIGN.md, "Adding a wait kind".
 */
 #define CORRAL_WAIT_KINDS(X)                                         \
-    X(NONE,         "none",         PLAIN, OWN,          none)       \
-    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE,       none)       \
-    X(FRAMES,       "frames",       TIMER, OWN,          timer)      \
-    X(SECONDS,      "seconds",      TIMER, OWN,          timer)      \
-    X(REALTIME,     "realtime",     TIMER, OWN,          timer)      \
-    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE, none)       \
-    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE,  none)       \
-    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME, none)       \
-    X(UNTIL,        "until",        POLL,  OWN,          poll)       \
-    X(WHILE,        "while",        POLL,  OWN,          poll)       \
-    X(SIGNAL,       "signal",       LIST,  OWN,          signal)     \
-    X(FUTURE,       "future",       LIST,  OWN,          future)     \
-    X(JOIN,         "join",         LIST,  OWN,          join)       \
-    X(ALL,          "all",          GROUP, OWN,          none)       \
-    X(ANY,          "any",          GROUP, OWN,          none)       \
-    X(SEND,         "send",         LIST,  OWN,          channel)    \
-    X(RECEIVE,      "receive",      LIST,  OWN,          channel)    \
-    X(ACQUIRE,      "acquire",      LIST,  OWN,          semaphore)  \
-    X(WAIT_GROUP,   "wait group",   LIST,  OWN,          waitgroup)  \
-    X(PHASE,        "phase",        PHASE, OWN,          none)       \
-    X(STOP,         "stop",         LIST,  OWN,          stop)       \
-    X(AT,           "at",           TIMER, OWN,          at)         \
-    X(PULL,         "pull",         LIST,  OWN,          pull)
+    X(NONE,         "none",         PLAIN, OWN,          core)      \
+    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE,       core)      \
+    X(FRAMES,       "frames",       TIMER, OWN,          core)      \
+    X(SECONDS,      "seconds",      TIMER, OWN,          core)      \
+    X(REALTIME,     "realtime",     TIMER, OWN,          core)      \
+    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE, core)      \
+    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE,  core)      \
+    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME, core)      \
+    X(UNTIL,        "until",        POLL,  OWN,          polls)     \
+    X(WHILE,        "while",        POLL,  OWN,          polls)     \
+    X(SIGNAL,       "signal",       LIST,  OWN,          core)      \
+    X(FUTURE,       "future",       LIST,  OWN,          futures)   \
+    X(JOIN,         "join",         LIST,  OWN,          calls)     \
+    X(ALL,          "all",          GROUP, OWN,          core)      \
+    X(ANY,          "any",          GROUP, OWN,          core)      \
+    X(SEND,         "send",         LIST,  OWN,          channels)  \
+    X(RECEIVE,      "receive",      LIST,  OWN,          channels)  \
+    X(ACQUIRE,      "acquire",      LIST,  OWN,          channels)  \
+    X(WAIT_GROUP,   "wait group",   LIST,  OWN,          channels)  \
+    X(PHASE,        "phase",        PHASE, OWN,          core)      \
+    X(STOP,         "stop",         LIST,  OWN,          stops)     \
+    X(AT,           "at",           TIMER, OWN,          alarms)    \
+    X(PULL,         "pull",         LIST,  OWN,          pulls)
 
 typedef enum corral_wait_kind {
 #define CORRAL__X(id, name, how, phase, part) CORRAL_WAIT_##id,
@@ -1161,9 +1162,8 @@ static inline corral_wait corral_wait_realtime(float t)
     w.seconds = t;
     return w;
 }
-/* Predicates, joins, stop and at waits: functions, not inline -- the code
-   that waits on them comes with them, so a game that uses none links none
-   of it. */
+/* Predicates, joins, stop and at waits: functions of their parts
+   (corral_part_polls, _calls, _stops, _alarms), not inline. */
 CORRAL_API corral_wait corral_wait_until(corral_predicate fn, void *user);
 CORRAL_API corral_wait corral_wait_while(corral_predicate fn, void *user);
 static inline corral_wait corral_wait_signal(corral_signal sig)

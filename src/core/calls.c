@@ -73,7 +73,7 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     }
     corral_handle h;
     corral__meta *cm;
-    if (!corral__part_needed(call, s, s->parts.feature[CORRAL__FEATURE_CALLS], "calls")) return NULL; /* its end goes to its caller through calls.c */
+    if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_CALLS], "calls")) return NULL; /* its end goes to its caller through calls.c */
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
     if (!child) return NULL;
     corral__side_take(call, s, cm)->parent = corral__global_of(s, co); /* free: checked above */

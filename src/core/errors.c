@@ -60,6 +60,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_CORRUPT:
     case CORRAL_ERR_BAD_POINT:
     case CORRAL_ERR_NO_CAPACITY:
+    case CORRAL_ERR_NO_PART:
         return true;
     default:
         return false;
@@ -211,7 +212,9 @@ static bool corral__made_elsewhere(const corral_sched *s, const char *call)
 /* The blocks this thread destroyed last, freed with their schedulers: a
    call on one of them is refused without reading it. A caller's block
    stays readable and says so itself (its magic is cleared at destroy);
-   a block freed on another thread, or longer ago, is read as it is. */
+   a block freed on another thread, or longer ago, is read as it is.
+   Without thread-local storage (tcc) the list is kept nowhere. */
+#if CORRAL__HAS_THREAD_LOCAL
 #define CORRAL__DESTROYED_KEPT 16u
 static CORRAL__THREAD_LOCAL const corral_sched *corral__destroyed[CORRAL__DESTROYED_KEPT];
 static CORRAL__THREAD_LOCAL uint32_t corral__destroyed_next;
@@ -233,14 +236,23 @@ bool corral__destroyed_here(const corral_sched *s)
         if (corral__destroyed[i] == s) return true;
     return false;
 }
+#else
+void corral__destroyed_add(const corral_sched *s) { (void)s; }
+void corral__destroyed_drop(const corral_sched *s) { (void)s; }
+bool corral__destroyed_here(const corral_sched *s)
+{
+    (void)s;
+    return false;
+}
+#endif
 #endif
 
-bool corral__part_needed(const char *call, corral_sched *s, const void *slot, const char *part)
+bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part)
 {
     if (CORRAL__LIKELY(slot != NULL)) return true;
     char why[96];
     snprintf(why, sizeof why, "it needs corral_part_%s in desc.parts", part);
-    corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, why);
+    corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, self, why);
     return false;
 }
 

@@ -19,7 +19,7 @@ static corral__future *corral__future_get(const corral_sched *s, corral_future f
 corral_future corral_future_create(corral_sched *s)
 {
     corral_future none = {0, 0};
-    if (!corral__check(s) || !corral__part_needed(__func__, s, s->parts.feature[CORRAL__FEATURE_FUTURES], "futures")) return none;
+    if (!corral__check(s) || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_FUTURES], "futures")) return none;
     uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_FUTURE, &gen);
     CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED, none);
     corral__future *g = &corral__futures(s)[i];

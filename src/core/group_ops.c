@@ -114,7 +114,7 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
 static bool corral__request_stop(const char *call, corral_sched *s, corral_co *co, float deadline)
 {
     if (deadline > 0.0f) {
-        if (!corral__part_needed(call, s, s->parts.feature[CORRAL__FEATURE_GROUPS], "groups")) return false; /* a deadline is in the group chain */
+        if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_GROUPS], "groups")) return false; /* a deadline is in the group chain */
         uint32_t old = corral__deadline_of(s, co);
         const corral__node *N = corral__nodes(s);
         if (old == CORRAL__NIL || corral__timer_left(s, &N[old]) > (double)deadline) {

@@ -29,7 +29,7 @@ corral__list corral__group_list(corral_sched *s, const corral__node *n)
 
 bool corral__group_room(const char *call, corral_sched *s, corral__type_entry *te, uint64_t owner, uint32_t tags)
 {
-    if (!corral__part_needed(call, s, s->parts.feature[CORRAL__FEATURE_GROUPS], "groups")) {
+    if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_GROUPS], "groups")) {
         /* no membership without the part: nothing to count but the failure */
     } else if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
         s->nodes.group_failures++;

@@ -4,8 +4,7 @@
     corral_generator_next steps it to its next value; a generator whose
     step waits stays held, its wait armed, until the wait is over and a
     pull goes on from there) and a paused coroutine's single step
-    (corral_step_once). A program that calls neither links none of it. The
-    step and end are lifecycle.h's; a coroutine that waits for a
+    (corral_step_once). The step and end are lifecycle.h's; a coroutine that waits for a
     generator's next value is calls.c's (corral_generator_pull).
 */
 #include "../corral_internal.h"
@@ -114,7 +113,7 @@ static corral_handle corral__gen_start(const char *call, corral_sched *s, const 
                                        size_t ctx_size, const corral_start_desc *opts)
 {
     corral_handle h = {0, 0};
-    if (!corral__check_in(s, call) || !corral__part_needed(call, s, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return h;
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return h;
     const uint64_t owner = opts ? opts->owner : 0;
     const uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
     CORRAL__REQUIRE_AT(s, !opts || (opts->phase == CORRAL_PHASE_DEFAULT && opts->single == CORRAL_SINGLE_NONE),
@@ -400,7 +399,7 @@ corral_wait corral_wait_pull(corral_handle h)
 bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
-    if (!s || !corral__part_needed(__func__, s, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return false;
+    if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return false;
     corral__meta *m = corral__meta_of(s, co);
     const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);

@@ -544,7 +544,7 @@ const corral_part corral_part_budget = {
 void corral_set_budget(corral_sched *s, uint64_t ns)
 {
     if (!corral__check(s)) return;
-    if (ns && !corral__part_needed(__func__, s, corral__feature(s, CORRAL__FEATURE_BUDGET), "budget")) return;
+    if (ns && !corral__part_needed(__func__, s, NULL, corral__feature(s, CORRAL__FEATURE_BUDGET), "budget")) return;
     s->budget.ns = ns;
 }
 

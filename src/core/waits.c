@@ -279,8 +279,12 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
         (corral__kind_of(w->kind).how == CORRAL__HOW_LIST || corral__kind_of(w->kind).how == CORRAL__HOW_POLL ||
          corral__kind_of(w->kind).how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
-        corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, co,
-                        "its wait kind's part is not in desc.parts");
+        static const char *const part_of[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) #part,
+            CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+        };
+        corral__part_needed(call, s, co, NULL, part_of[w->kind]);
         return -1;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */

@@ -65,7 +65,7 @@ static bool corral__value_fits(const char *call, corral_sched *s, const corral_c
 static corral_channel corral__chan_create(const char *call, corral_sched *s, uint32_t size, uint32_t cap)
 {
     corral_channel none = {0, 0};
-    if (!corral__check_in(s, call) || !corral__part_needed(call, s, s->parts.pool[CORRAL__POOL_CHANNEL], "channels"))
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.pool[CORRAL__POOL_CHANNEL], "channels"))
         return none;
     const uint32_t room = corral__chans_of(s)->channel_bytes;
     char why[128];
@@ -104,7 +104,7 @@ corral_channel corral_channel_create_ex(corral_sched *s, uint32_t size, uint32_t
 static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32_t kind, uint32_t count,
                                        uint32_t *gen)
 {
-    if (!corral__check_in(s, call) || !corral__part_needed(call, s, s->parts.pool[CORRAL__POOL_COUNTER], "channels"))
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.pool[CORRAL__POOL_COUNTER], "channels"))
         return CORRAL__NIL;
     uint32_t i = corral__pool_alloc(s, CORRAL__POOL_COUNTER, gen);
     CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, CORRAL__NIL);

@@ -15,7 +15,7 @@
 static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
 {
     corral_sched *s = corral__in_step(call, co, false);
-    if (!s || !corral__part_needed(call, s, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
+    if (!s || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
