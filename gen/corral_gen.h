@@ -289,7 +289,7 @@ constexpr corral_field_kind corral__kind_of()
         for (; at != stop; at++) {                                                       \
             const uint32_t off = *at;                                                    \
             CORRAL__PREFETCH_W(base + at[CORRAL__RUN_AHEAD]);                            \
-            if (off == 0xFFFFFFFFu) break;                                               \
+            if (off == CORRAL__RUN_HOLE) break;                                          \
             corral_co *const run_co = (corral_co *)(void *)(base + off);                 \
             if (run_co->type != type) break;                                             \
             *running = off;                                                              \

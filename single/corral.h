@@ -52,7 +52,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (157). The types,
+    INDEX: every function, in the order of this header (158). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -60,6 +60,7 @@
         corral_point_lost, corral_points_check
     the scheduler
         corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
+        corral_sched_create_min,
         corral_sched_destroy
     starting and stopping
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
@@ -313,8 +314,8 @@ extern "C" {
 #define CORRAL_MAX_PULL_DEPTH   256 /* generators pulling generators, nested (each pull a C frame) */
 #define CORRAL_MAX_RACE_DEPTH   256 /* races and syncs nested in races and syncs */
 
-/* What a zero field of corral_sched_desc stands for (the table at
-   corral_sched_desc says what each is) */
+/* What a zero field of corral_sched_desc stands for (the comment of each
+   field of corral_sched_desc says what it is) */
 #define CORRAL_DEFAULT_CLASS_SIZES      24, 32, 48, 64, 96, 128, 256, 512, 1024
 #define CORRAL_DEFAULT_CAPACITY         256u  /* slots per default class */
 #define CORRAL_DEFAULT_MAX_TYPES        64u
@@ -364,6 +365,9 @@ static inline uint32_t corral__run_state(const corral_co *co)
     return v;
 }
 #define CORRAL__RUN_AHEAD 8
+/* (internal) a lane entry that holds no coroutine (a stopped one's
+   tombstone): a walk stops there */
+#define CORRAL__RUN_HOLE 0xFFFFFFFFu
 
 /* Handle to a running coroutine (fixed name). Zero is invalid. */
 typedef struct corral_handle {
@@ -824,7 +828,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
     X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks") \
     X(SEMAPHORE_FULL, "the release would give the semaphore more permits than its maximum: nothing released (the detail says how many)") \
-    X(BAD_COUNT, "a semaphore's permits past its maximum, or a wait group's count below 0 or past 2^32 - 1: nothing changed (the detail says which)")
+    X(BAD_COUNT, "a semaphore's permits past its maximum, or a wait group's count below 0 or past 2^32 - 1: nothing changed (the detail says which)") \
+    X(NO_PART, "the scheduler was created without the part the call needs (desc.parts; the detail names it)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -921,80 +926,31 @@ typedef struct corral_class_desc {
     uint32_t capacity;  /* slots; registry budgets are added to it */
 } corral_class_desc;
 
-/*
-    corral_sched_desc: zero means default.
+/* Parts: what a scheduler can do beyond the core (frames, seconds,
+   realtime, phases, signals, all/any, pause, the profile's counters). A
+   scheduler has the parts desc.parts names (each with the parts it builds
+   on) and no other; corral_sched_create gives every part when desc.parts
+   is NULL, corral_sched_create_min none. A program that creates its
+   schedulers with corral_sched_create_min links only the parts it names
+   (API.md, "Parts"). A call that needs a part the scheduler lacks is
+   refused with CORRAL_ERR_NO_PART. */
+typedef struct corral_part corral_part; /* one part's table (opaque) */
+#define CORRAL_PARTS(X)                                                            \
+    X(calls)    /* calls (CORRAL_CALL...) and joins (corral_wait_join) */          \
+    X(groups)   /* owner and tags, group operations, stop deadlines */             \
+    X(stops)    /* the stop wait (corral_wait_stop); builds on groups */           \
+    X(polls)    /* predicates (corral_wait_until, corral_wait_while) */            \
+    X(futures)  /* futures (corral_future_create, corral_wait_future) */           \
+    X(alarms)   /* waits until a time on a clock (corral_wait_at) */               \
+    X(pulls)    /* generators and pulls; builds on calls and groups */             \
+    X(races)    /* races and syncs; builds on calls */                             \
+    X(channels) /* channels, semaphores, wait groups */                            \
+    X(profile)  /* timing, step hooks, the frame history, the step trace */        \
+    X(budget)   /* time budgets of a phase run (corral_set_budget) */
+#define CORRAL__PART_DECL(name) CORRAL_API extern const corral_part corral_part_##name;
+CORRAL_PARTS(CORRAL__PART_DECL)
+#undef CORRAL__PART_DECL
 
-    field               default
-    memory, memory_size NULL, 0: one block of exactly
-                        corral_sched_memory_size(desc) bytes is allocated
-    allocator           malloc / free
-    logger              none (silent)
-    classes             if none given: CORRAL_DEFAULT_CLASS_SIZES, each
-                        with `default_capacity` slots (only when no
-                        registry is given either)
-    default_capacity    CORRAL_DEFAULT_CAPACITY
-    registry            none; its budgets are added to the capacity of the
-                        class each type falls in, and reserved for that type
-    max_types           CORRAL_DEFAULT_MAX_TYPES distinct types per scheduler
-    order               CORRAL_ORDER_FIFO: each phase resumes in queue order;
-                        CORRAL_ORDER_BY_TYPE: grouped by type (in type-table
-                        order), queue order within a type -- faster when many
-                        types interleave (the indirect call stays predicted)
-    fixed_dt            CORRAL_DEFAULT_FIXED_DT: the fixed-update clock's step
-    max_fixed_steps     CORRAL_DEFAULT_MAX_FIXED_STEPS: fixed steps
-                        corral_tick runs per frame at most
-    max_wait_nodes      total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES: one
-                        per waiting coroutine, one per member of an all/any
-    max_signals         CORRAL_DEFAULT_MAX_SIGNALS
-    max_futures         CORRAL_DEFAULT_MAX_FUTURES
-    max_posts           CORRAL_DEFAULT_MAX_POSTS: completions and raises other threads may have
-                        posted and the owner not applied yet (rounded up
-                        to a power of two; 24 bytes each)
-    wait_text           false: each wait node keeps the text of what it
-                        waits for (the wait macros' arguments as written),
-                        for the inspector, JSON and the text report: 8
-                        bytes per wait node
-    max_group_nodes     CORRAL_DEFAULT_MAX_GROUP_NODES: a coroutine started with an owner takes one,
-                        plus one per tag bit (a pool of its own)
-    max_side_records    CORRAL_DEFAULT_MAX_SIDE_RECORDS: the links few
-                        coroutines have (28 bytes each), a pool of its own:
-                        a coroutine takes one at the first call it makes or
-                        is (caller and child each), the first join of it, its
-                        owner or tags, a stop request's deadline or an
-                        all/any wait, and keeps it until it ends
-    custom_phases       0: phases besides the frame's four, at most
-                        CORRAL_MAX_CUSTOM_PHASES, run by the game with
-                        corral_run_phase(s, CORRAL_PHASE_CUSTOM(k))
-    max_channels        CORRAL_DEFAULT_MAX_CHANNELS: each with a ring of
-                        channel_bytes
-    channel_bytes       CORRAL_DEFAULT_CHANNEL_BYTES: a channel of values of
-                        n bytes holds channel_bytes / n
-    max_semaphores      CORRAL_DEFAULT_MAX_SEMAPHORES
-    max_waitgroups      CORRAL_DEFAULT_MAX_WAITGROUPS
-    domains             CORRAL_DEFAULT_DOMAINS: time domains, each a clock with its own scale and
-                        pause (at most CORRAL_MAX_DOMAINS); domain 0 is the
-                        game clock. Each past the first costs 4 bytes per
-                        wait node (its timer heap)
-    clock               the monotonic clock, in ns (time budgets, timing)
-    validation          CORRAL_VALIDATION_DEFAULT: FATAL in debug builds of
-                        the library, OFF in release (NDEBUG) builds
-    timing              false: per-type step times, tick times (by `clock`);
-                        off, the step loop is the same as without profiling
-    history_frames      0: frames of history kept (corral_history), one
-                        corral_frame_sample each, in the arena
-    timing_sample       CORRAL_DEFAULT_TIMING_SAMPLE: with timing, each type's first step and then
-                        one in N of its steps are timed (their time goes
-                        to the type's step_ns and max, and to the trace);
-                        every step is counted. N rounds up to a power of
-                        two. 1: every step timed, at a clock read a step
-    trace_steps         0: with timing, the last N timed steps kept for
-                        the Chrome trace (24 bytes each, in the arena)
-    hooks               none: step begin/end, slot alloc/free
-    field_formatter     none: prints CORRAL_FIELD_OTHER fields
-    predicates          none: save games find predicates by id in it
-    upgrade             none: save games: fills the new fields of a context
-                        loaded from an older build
-*/
 /* save games (PERSISTENCE, below): what desc.predicates and desc.upgrade take */
 typedef struct corral_saved_type {
     uint32_t id;
@@ -1020,51 +976,116 @@ typedef struct corral_predicate_registry {
     uint32_t count;
     const uint8_t *args; /* corral_predicate_arg each; NULL: every one CONTEXT */
 } corral_predicate_registry;
+/* corral_sched_desc: zero means default. Each field's comment gives its
+   default first (CORRAL_DEFAULT_*, above), then what it is. */
 typedef struct corral_sched_desc {
-    void *memory;                /* caller-owned block, or NULL */
-    size_t memory_size;          /* its size */
-    corral_allocator allocator;  /* used when memory is NULL */
-    corral_logger logger;        /* silent when fn is NULL */
-    corral_class_desc classes[CORRAL_MAX_CLASSES]; /* ends at slot_size 0 */
-    uint32_t default_capacity;   /* CORRAL_DEFAULT_CAPACITY slots per default class */
-    const corral_registry *registry; /* or NULL */
-    uint32_t max_types;          /* CORRAL_DEFAULT_MAX_TYPES */
-    corral_order order;          /* CORRAL_ORDER_FIFO */
-    float fixed_dt;              /* CORRAL_DEFAULT_FIXED_DT */
-    uint32_t max_fixed_steps;    /* CORRAL_DEFAULT_MAX_FIXED_STEPS */
-    uint32_t max_wait_nodes;     /* total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES */
+    void *memory;                /* NULL: create allocates one block of exactly
+                                    corral_sched_memory_size(desc) bytes; else
+                                    the caller's block, which outlives the scheduler */
+    size_t memory_size;          /* the size of `memory` (unused without it) */
+    corral_allocator allocator;  /* malloc / free: used when memory is NULL */
+    corral_logger logger;        /* none (silent): called on every error */
+    corral_class_desc classes[CORRAL_MAX_CLASSES]; /* none: CORRAL_DEFAULT_CLASS_SIZES,
+                                    each with default_capacity slots; ends
+                                    at slot_size 0 */
+    uint32_t default_capacity;   /* CORRAL_DEFAULT_CAPACITY slots per default
+                                    class (none when a registry gives every
+                                    type a budget) */
+    const corral_registry *registry; /* none: its budgets are added to the
+                                    capacity of the class each type falls in,
+                                    and reserved for that type */
+    uint32_t max_types;          /* CORRAL_DEFAULT_MAX_TYPES distinct types per scheduler */
+    corral_order order;          /* CORRAL_ORDER_FIFO: each phase resumes in queue
+                                    order; CORRAL_ORDER_BY_TYPE: grouped by type
+                                    (in type-table order), queue order within a
+                                    type -- faster when many types interleave
+                                    (the indirect call stays predicted) */
+    float fixed_dt;              /* CORRAL_DEFAULT_FIXED_DT: the fixed-update clock's step */
+    uint32_t max_fixed_steps;    /* CORRAL_DEFAULT_MAX_FIXED_STEPS: fixed steps
+                                    corral_tick runs per frame at most */
+    uint32_t max_wait_nodes;     /* total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES:
+                                    one per waiting coroutine, one per member
+                                    of an all/any */
     uint32_t max_signals;        /* CORRAL_DEFAULT_MAX_SIGNALS */
     uint32_t max_futures;        /* CORRAL_DEFAULT_MAX_FUTURES */
-    uint32_t max_posts;          /* CORRAL_DEFAULT_MAX_POSTS: posted from other threads, pending at once */
-    uint32_t max_group_nodes;    /* CORRAL_DEFAULT_MAX_GROUP_NODES: one per owner or tag a coroutine has */
-    uint32_t domains;            /* CORRAL_DEFAULT_DOMAINS: time domains, domain 0 the game clock */
-    uint32_t custom_phases;      /* 0: phases the game runs itself, CORRAL_PHASE_CUSTOM(k) */
-    uint32_t max_channels;       /* CORRAL_DEFAULT_MAX_CHANNELS */
-    uint32_t channel_bytes;      /* CORRAL_DEFAULT_CHANNEL_BYTES: the ring of each channel */
+    uint32_t max_posts;          /* CORRAL_DEFAULT_MAX_POSTS: completions and raises
+                                    other threads may have posted and the owner
+                                    not applied yet (rounded up to a power of
+                                    two; 24 bytes each) */
+    uint32_t max_group_nodes;    /* CORRAL_DEFAULT_MAX_GROUP_NODES: a coroutine
+                                    started with an owner takes one, plus one
+                                    per tag bit (a pool of its own) */
+    uint32_t domains;            /* CORRAL_DEFAULT_DOMAINS: time domains, each a clock
+                                    with its own scale and pause (at most
+                                    CORRAL_MAX_DOMAINS); domain 0 is the game
+                                    clock. Each past the first costs 4 bytes
+                                    per wait node (its timer heap) */
+    uint32_t custom_phases;      /* 0: phases besides the frame's four, at most
+                                    CORRAL_MAX_CUSTOM_PHASES, run by the game with
+                                    corral_run_phase(s, CORRAL_PHASE_CUSTOM(k)) */
+    uint32_t max_channels;       /* CORRAL_DEFAULT_MAX_CHANNELS: each with a ring
+                                    of channel_bytes */
+    uint32_t channel_bytes;      /* CORRAL_DEFAULT_CHANNEL_BYTES: a channel of
+                                    values of n bytes holds channel_bytes / n */
     uint32_t max_semaphores;     /* CORRAL_DEFAULT_MAX_SEMAPHORES */
     uint32_t max_waitgroups;     /* CORRAL_DEFAULT_MAX_WAITGROUPS */
-    uint32_t max_side_records;   /* CORRAL_DEFAULT_MAX_SIDE_RECORDS: calls, joins, groups, all/any */
-    uint32_t kept_snapshots;     /* 0: snapshots kept in the arena (corral_snapshot_keep) */
-    bool wait_text;              /* false: keep each wait's text for the inspector */
-    corral_clock clock;          /* monotonic ns; used only by time budgets */
-    corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
-    bool timing;                 /* false: step and tick times off */
-    uint32_t timing_sample;      /* CORRAL_DEFAULT_TIMING_SAMPLE: with timing, one step in N of a type timed */
-    uint32_t history_frames;     /* 0: no frame history */
-    uint32_t trace_steps;        /* 0: no per-step trace ring (needs timing) */
-    corral_hooks hooks;          /* none */
-    corral_field_formatter field_formatter; /* none */
-    const corral_predicate_registry *predicates; /* save games: predicates by id */
-    struct corral_upgrade {      /* save games: fills a loaded context's new fields
-                                    (calls on the scheduler from it: CORRAL_ERR_LOADING) */
+    uint32_t max_side_records;   /* CORRAL_DEFAULT_MAX_SIDE_RECORDS: the links few
+                                    coroutines have (32 bytes each), a pool of its own: a
+                                    coroutine takes one at the first call it
+                                    makes or is (caller and child each), the
+                                    first join of it, its owner or tags, a stop
+                                    request's deadline or an all/any wait, and
+                                    keeps it until it ends */
+    uint32_t kept_snapshots;     /* 0: places in the arena for snapshots the
+                                    scheduler keeps (corral_snapshot_keep) */
+    bool wait_text;              /* false: each wait node keeps the text of what
+                                    it waits for (the wait macros' arguments as
+                                    written), for the inspector, JSON and the
+                                    text report: 8 bytes per wait node */
+    corral_clock clock;          /* the monotonic clock, in ns: time budgets, timing */
+    corral_validation validation; /* CORRAL_VALIDATION_DEFAULT: FATAL in debug
+                                    builds of the library, OFF in release
+                                    (NDEBUG) builds */
+    bool timing;                 /* false: per-type step times, tick times (by
+                                    `clock`); off, the step loop is the same as
+                                    without profiling. It, history_frames,
+                                    trace_steps and the step hooks need the
+                                    profile part (desc.parts) */
+    uint32_t timing_sample;      /* CORRAL_DEFAULT_TIMING_SAMPLE: with timing, each
+                                    type's first step and then one in N of its
+                                    steps are timed (their time goes to the
+                                    type's step_ns and max, and to the trace);
+                                    every step is counted. N rounds up to a
+                                    power of two. 1: every step timed, at a
+                                    clock read a step */
+    uint32_t history_frames;     /* 0: frames of history kept (corral_history),
+                                    one corral_frame_sample each, in the arena */
+    uint32_t trace_steps;        /* 0: with timing, the last N timed steps kept
+                                    for the Chrome trace (24 bytes each, in the
+                                    arena) */
+    corral_hooks hooks;          /* none: step begin/end, slot alloc/free */
+    corral_field_formatter field_formatter; /* none: prints CORRAL_FIELD_OTHER fields */
+    const corral_predicate_registry *predicates; /* none: save games find
+                                    predicates by id in it */
+    struct corral_upgrade {      /* none: save games: fills the new fields of a
+                                    context loaded from an older build (calls on
+                                    the scheduler from it: CORRAL_ERR_LOADING) */
         void (*fn)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
                    void *user);
         void *user;
     } upgrade;
+    const corral_part *const *parts; /* NULL: corral_sched_create gives every part
+                                    of CORRAL_PARTS, corral_sched_create_min
+                                    none; else a NULL-terminated list of
+                                    &corral_part_NAME, each with the parts it
+                                    builds on (the list must outlive the call
+                                    only) */
 } corral_sched_desc;
 
-/* Bytes the arena needs for this desc (what create allocates, and what a
-   caller-owned block must hold at least). 0 if the desc is invalid. */
+/* Bytes the arena needs for this desc (what corral_sched_create allocates,
+   and what a caller-owned block must hold at least), with every part when
+   desc.parts is NULL, as corral_sched_create gives. 0 if the desc is
+   invalid. */
 CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
 
 /* The smallest slot size that holds a coroutine of this type (header,
@@ -1073,8 +1094,13 @@ CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
    vtable is malformed (NULL, bad alignment or offset). */
 CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 
-/* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
+/* Create a scheduler. NULL on failure: corral_last_error(NULL) says why.
+   It has the parts desc.parts names, or every part if it names none, and
+   so links every part. */
 CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
+/* The same with the parts desc.parts names and no other (none if NULL):
+   a program that creates its schedulers only so links only those. */
+CORRAL_API corral_sched *corral_sched_create_min(const corral_sched_desc *desc);
 
 /* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
    each exactly once) and frees the block if create allocated it. Refused
@@ -1168,33 +1194,34 @@ CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corr
                        joiners): the first run of its phase after the event
                 GROUP  a node per member (all, any)
         phase   the phase it resumes in: OWN (its own) or a phase
-        part    the table of its parts inside the library (none: no node)
+        part    the part that brings it (corral_part_<part>; core: every
+                scheduler has it)
     Adding a kind: DESIGN.md, "Adding a wait kind".
 */
 #define CORRAL_WAIT_KINDS(X)                                         \
-    X(NONE,         "none",         PLAIN, OWN,          none)       \
-    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE,       none)       \
-    X(FRAMES,       "frames",       TIMER, OWN,          timer)      \
-    X(SECONDS,      "seconds",      TIMER, OWN,          timer)      \
-    X(REALTIME,     "realtime",     TIMER, OWN,          timer)      \
-    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE, none)       \
-    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE,  none)       \
-    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME, none)       \
-    X(UNTIL,        "until",        POLL,  OWN,          poll)       \
-    X(WHILE,        "while",        POLL,  OWN,          poll)       \
-    X(SIGNAL,       "signal",       LIST,  OWN,          signal)     \
-    X(FUTURE,       "future",       LIST,  OWN,          future)     \
-    X(JOIN,         "join",         LIST,  OWN,          join)       \
-    X(ALL,          "all",          GROUP, OWN,          none)       \
-    X(ANY,          "any",          GROUP, OWN,          none)       \
-    X(SEND,         "send",         LIST,  OWN,          channel)    \
-    X(RECEIVE,      "receive",      LIST,  OWN,          channel)    \
-    X(ACQUIRE,      "acquire",      LIST,  OWN,          semaphore)  \
-    X(WAIT_GROUP,   "wait group",   LIST,  OWN,          waitgroup)  \
-    X(PHASE,        "phase",        PHASE, OWN,          none)       \
-    X(STOP,         "stop",         LIST,  OWN,          stop)       \
-    X(AT,           "at",           TIMER, OWN,          at)         \
-    X(PULL,         "pull",         LIST,  OWN,          pull)
+    X(NONE,         "none",         PLAIN, OWN,          core)      \
+    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE,       core)      \
+    X(FRAMES,       "frames",       TIMER, OWN,          core)      \
+    X(SECONDS,      "seconds",      TIMER, OWN,          core)      \
+    X(REALTIME,     "realtime",     TIMER, OWN,          core)      \
+    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE, core)      \
+    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE,  core)      \
+    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME, core)      \
+    X(UNTIL,        "until",        POLL,  OWN,          polls)     \
+    X(WHILE,        "while",        POLL,  OWN,          polls)     \
+    X(SIGNAL,       "signal",       LIST,  OWN,          core)      \
+    X(FUTURE,       "future",       LIST,  OWN,          futures)   \
+    X(JOIN,         "join",         LIST,  OWN,          calls)     \
+    X(ALL,          "all",          GROUP, OWN,          core)      \
+    X(ANY,          "any",          GROUP, OWN,          core)      \
+    X(SEND,         "send",         LIST,  OWN,          channels)  \
+    X(RECEIVE,      "receive",      LIST,  OWN,          channels)  \
+    X(ACQUIRE,      "acquire",      LIST,  OWN,          channels)  \
+    X(WAIT_GROUP,   "wait group",   LIST,  OWN,          channels)  \
+    X(PHASE,        "phase",        PHASE, OWN,          core)      \
+    X(STOP,         "stop",         LIST,  OWN,          stops)     \
+    X(AT,           "at",           TIMER, OWN,          alarms)    \
+    X(PULL,         "pull",         LIST,  OWN,          pulls)
 
 typedef enum corral_wait_kind {
 #define CORRAL__X(id, name, how, phase, part) CORRAL_WAIT_##id,
@@ -1268,9 +1295,8 @@ static inline corral_wait corral_wait_realtime(float t)
     w.seconds = t;
     return w;
 }
-/* Predicates, joins, stop and at waits: functions, not inline -- the code
-   that waits on them comes with them, so a game that uses none links none
-   of it. */
+/* Predicates, joins, stop and at waits: functions of their parts
+   (corral_part_polls, _calls, _stops, _alarms), not inline. */
 CORRAL_API corral_wait corral_wait_until(corral_predicate fn, void *user);
 CORRAL_API corral_wait corral_wait_while(corral_predicate fn, void *user);
 static inline corral_wait corral_wait_signal(corral_signal sig)
@@ -1515,7 +1541,9 @@ CORRAL_API uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
 /* Time budget (0: none, the default): each phase run stops stepping once
    it has spent `ns` by the desc's clock (it always makes one step). What
    did not run goes first in the next run of that phase: nothing starves.
-   A step can ask how much is left, to split dense work across frames. */
+   A step can ask how much is left, to split dense work across frames.
+   A budget needs the budget part (desc.parts): without it, a budget other
+   than 0 is refused with CORRAL_ERR_NO_PART. */
 CORRAL_API void corral_set_budget(corral_sched *sched, uint64_t ns);
 CORRAL_API uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
 
@@ -2449,7 +2477,7 @@ constexpr corral_field_kind corral__kind_of()
         for (; at != stop; at++) {                                                       \
             const uint32_t off = *at;                                                    \
             CORRAL__PREFETCH_W(base + at[CORRAL__RUN_AHEAD]);                            \
-            if (off == 0xFFFFFFFFu) break;                                               \
+            if (off == CORRAL__RUN_HOLE) break;                                          \
             corral_co *const run_co = (corral_co *)(void *)(base + off);                 \
             if (run_co->type != type) break;                                             \
             *running = off;                                                              \
@@ -2676,6 +2704,7 @@ constexpr corral_field_kind corral__kind_of()
    several threads need another compiler (docs/API.md, "Platforms"). */
 #if defined(__TINYC__)
 #define CORRAL__THREAD_LOCAL
+#define CORRAL__HAS_THREAD_LOCAL 0
 #elif defined(_MSC_VER) && !defined(__clang__)
 #define CORRAL__THREAD_LOCAL __declspec(thread)
 #elif defined(__cplusplus)
@@ -2683,24 +2712,17 @@ constexpr corral_field_kind corral__kind_of()
 #else
 #define CORRAL__THREAD_LOCAL _Thread_local
 #endif
+#ifndef CORRAL__HAS_THREAD_LOCAL
+#define CORRAL__HAS_THREAD_LOCAL 1
+#endif
 
-/* ---- atomics: a pointer slot and a counter, sequentially consistent.
-   CORRAL__HAS_ATOMICS is 0 where there are none (tcc): what needs them
-   (the debug registry of live schedulers, the cross-thread post queue)
-   is then left out. */
+/* ---- atomics: a counter, sequentially consistent, and its acquire and
+   release forms. CORRAL__HAS_ATOMICS is 0 where there are none (tcc):
+   what needs them (the cross-thread post queue) is then left out. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #define CORRAL__HAS_ATOMICS 1
-typedef void *volatile corral__atomic_ptr;
 typedef volatile long corral__atomic_u32;
-static inline bool corral__atomic_cas_ptr(corral__atomic_ptr *p, const void *expect, const void *desired)
-{
-    return _InterlockedCompareExchangePointer((void *volatile *)p, (void *)desired, (void *)expect) == expect;
-}
-static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p)
-{
-    return _InterlockedCompareExchangePointer((void *volatile *)p, NULL, NULL);
-}
 static inline void corral__atomic_add_u32(corral__atomic_u32 *p, int32_t v) { _InterlockedExchangeAdd(p, v); }
 static inline uint32_t corral__atomic_load_u32(corral__atomic_u32 *p) { return (uint32_t)_InterlockedOr(p, 0); }
 static inline void corral__atomic_store_u32(corral__atomic_u32 *p, uint32_t v) { _InterlockedExchange(p, (long)v); }
@@ -2715,13 +2737,7 @@ static inline bool corral__atomic_cas_u32(corral__atomic_u32 *p, uint32_t expect
     !defined(__TINYC__)
 #include <stdatomic.h>
 #define CORRAL__HAS_ATOMICS 1
-typedef _Atomic(const void *) corral__atomic_ptr;
 typedef atomic_uint corral__atomic_u32;
-static inline bool corral__atomic_cas_ptr(corral__atomic_ptr *p, const void *expect, const void *desired)
-{
-    return atomic_compare_exchange_strong(p, &expect, desired);
-}
-static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p) { return atomic_load(p); }
 static inline void corral__atomic_add_u32(corral__atomic_u32 *p, int32_t v) { atomic_fetch_add(p, (unsigned)v); }
 static inline uint32_t corral__atomic_load_u32(corral__atomic_u32 *p) { return atomic_load(p); }
 static inline void corral__atomic_store_u32(corral__atomic_u32 *p, uint32_t v) { atomic_store(p, v); }
@@ -2741,14 +2757,6 @@ static inline bool corral__atomic_cas_u32(corral__atomic_u32 *p, uint32_t expect
 #else
 #define CORRAL__HAS_ATOMICS 0
 typedef volatile uint32_t corral__atomic_u32; /* the layout only: never shared between threads */
-typedef const void *volatile corral__atomic_ptr; /* one thread: a plain slot */
-static inline bool corral__atomic_cas_ptr(corral__atomic_ptr *p, const void *expect, const void *desired)
-{
-    if (*p != expect) return false;
-    *p = desired;
-    return true;
-}
-static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p) { return *p; }
 #endif
 
 /* ---- the monotonic clock, in nanoseconds: the default corral_clock.
@@ -2901,25 +2909,20 @@ typedef struct corral__kind {
     uint8_t how;   /* corral__how */
     uint8_t phase; /* internal phase, or CORRAL__PH_OWN */
 } corral__kind;
-extern const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT]; /* from CORRAL_WAIT_KINDS */
+/* what a wait kind is (kind < CORRAL_WAIT_KIND_COUNT), from CORRAL_WAIT_KINDS */
+static inline corral__kind corral__kind_of(uint32_t kind)
+{
+    static const corral__kind kinds[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
+        CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+    };
+    return kinds[kind];
+}
 static inline bool corral__kind_is(uint8_t kind, corral__how how)
 {
-    return kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[kind].how == how;
+    return kind < CORRAL_WAIT_KIND_COUNT && corral__kind_of(kind).how == how;
 }
-/* The kinds that take no node of their own (they wait by their phase, or
-   through their members' nodes), and the count: the switches over kinds
-   (waits.c, verify.c) list every kind, with no default, so -Wswitch names
-   a new one. */
-#define CORRAL__CASES_WITHOUT_NODE \
-    case CORRAL_WAIT_NONE:         \
-    case CORRAL_WAIT_NEXT_FRAME:   \
-    case CORRAL_WAIT_FIXED_UPDATE: \
-    case CORRAL_WAIT_LATE_UPDATE:  \
-    case CORRAL_WAIT_END_OF_FRAME: \
-    case CORRAL_WAIT_PHASE:        \
-    case CORRAL_WAIT_ALL:          \
-    case CORRAL_WAIT_ANY:          \
-    case CORRAL_WAIT_KIND_COUNT:
 /* timer heaps: domain 0's seconds, realtime, frames, then domain 1's, 2's ... seconds */
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_MAX = 2 + CORRAL_MAX_DOMAINS };
 static inline uint32_t corral__domain_heap(uint32_t domain) { return domain ? 2u + domain : CORRAL__HEAP_SCALED; }
@@ -3021,6 +3024,7 @@ typedef struct corral__meta {
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
 /* the longest group chain a coroutine has (corral__side.groups): its
    owner's node and one per tag (the group nodes), a stop request's
    deadline and a generator's tie to its owner */
@@ -3053,6 +3057,35 @@ typedef struct corral__side {
     uint32_t owner;         /* global slot of the coroutine it is for; NIL: free */
 } corral__side;
 CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 bytes");
+
+/* ---- generations: one rule for a coroutine's slot (its page: arena.c,
+   slots.h) and a pooled item (its pool: pool.c). A handle holds its
+   record's generation and names the record while the two agree. The
+   record's generation moves to the next one up each time it changes hands
+   (a slot's when it is given back; a pooled item's at its take, to odd,
+   and when it is given back, to even), never to one below the floor of
+   its page or pool: a restore or a load raises the floor past every
+   generation issued there, so no handle from before one names a record
+   after it. The lowest generation a record has not issued is the one above
+   its own, but for a free slot, whose give back moved it on already. Past
+   UINT32_MAX there is none: a slot retires rather than wrap; a pooled
+   item's goes on from 0. */
+
+/* the generation a record moves to from gen: the next one up, no lower
+   than floor; 0 past UINT32_MAX (below a page's floor, which is 1 or more) */
+static inline uint32_t corral__gen_next(uint32_t gen, uint32_t floor)
+{
+    uint32_t next = gen + 1;
+    if (CORRAL__UNLIKELY(next < floor)) next = next ? floor : 0;
+    return next;
+}
+/* the lowest generation a record holding gen has not issued: gen itself
+   when it takes gen next (a free slot), else the one above (UINT32_MAX
+   stays) */
+static inline uint32_t corral__gen_unissued(uint32_t gen, bool takes_it_next)
+{
+    return takes_it_next ? gen : gen + (gen != UINT32_MAX);
+}
 
 /* ---- pool.c: the handle pools. Every kind of handle but a coroutine's
    (signals, futures, channels, semaphores and wait groups) names an item
@@ -3220,6 +3253,36 @@ typedef struct corral__err_rec {
     char text[384];        /* the words, made by corral_last_error_detail */
 } corral__err_rec;
 
+/* The tables of the parts a scheduler was created with (desc.parts, or
+   every part), each filled in at create from the parts' corral_part
+   tables (parts.c) and never written after: the core asks them for what a
+   wait kind, a pooled kind or a feature does. A slot is NULL when no part
+   the scheduler has brings it. Pointers to const tables of this image: a
+   restore compares a snapshot's copy with them (another set of parts is
+   refused) and writes none, and an adopted block is one this build made. */
+struct corral__wait_part;
+struct corral__pool_part;
+enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
+       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_PROFILE, CORRAL__FEATURE_BUDGET,
+       CORRAL__FEATURE_COUNT };
+/* The parts that keep state of their own in the block, each in its region
+   (corral_part.state names its slot; NONE: it keeps none) */
+enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
+       CORRAL__STATE_COUNT };
+/* the scheduler's room for wait kinds' tables: a kind added to
+   CORRAL_WAIT_KINDS moves no byte of the block */
+#define CORRAL__WAIT_TABLES 32u
+CORRAL__STATIC_ASSERT(CORRAL_WAIT_KIND_COUNT <= CORRAL__WAIT_TABLES, "corral: room for every wait kind's table");
+typedef struct corral__part_tables {
+    const struct corral__wait_part *wait[CORRAL__WAIT_TABLES]; /* by kind; room for kinds to come */
+    const struct corral__wait_part *arm; /* CORRAL__NODE_ARM: a race's or a sync's arm */
+    const struct corral__pool_part *pool[CORRAL__POOL_COUNT];
+    const void *feature[CORRAL__FEATURE_COUNT];
+    /* where each part's state lies in the block (slot CORRAL__STATE_x at
+       x - 1), an offset; 0: s has not the part */
+    uint32_t state[CORRAL__STATE_COUNT - 1];
+} corral__part_tables;
+
 /* The scheduler's state, one named part per file of src/ (the file that
    owns it is named beside each): a file writes its own part and reads the
    others'. Hot parts first: the walk touches `run`, `budget` and `now`. */
@@ -3271,7 +3334,6 @@ struct corral_sched {
            themselves are its links: co->link the next one's offset, meta.wait
            the one before (a ready coroutine waits on nothing); NIL ends it */
         uint32_t ready_head, ready_tail;
-        uint32_t spare;        /* the scheduler keeps its size */
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the list */
         uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
         uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
@@ -3305,17 +3367,6 @@ struct corral_sched {
         uint32_t seq;          /* order of waiting, for ties */
     } timers;
 
-    struct { /* domains.c: the time domains' clocks */
-        uint32_t count;
-        struct corral__domain {
-            double time;       /* its seconds since create */
-            float scale;       /* as set */
-            float dt;          /* this frame's: dt * scale, 0 while paused */
-            uint32_t paused;   /* its own pause (corral_domain_pause) */
-            uint32_t parent;   /* the domain it follows + 1; 0: none */
-        } d[CORRAL_MAX_DOMAINS];
-    } domains;
-
     struct { /* polls.c: predicate lists */
         uint32_t head[CORRAL__PH_MAX], tail[CORRAL__PH_MAX];
         uint32_t next_head[CORRAL__PH_MAX], next_tail[CORRAL__PH_MAX]; /* polled from the next frame */
@@ -3330,9 +3381,9 @@ struct corral_sched {
         uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
     } groups;
 
-    struct { /* posts.c: the cross-thread post queue (its state lives at off) */
-        uint32_t off, mask;
-    } posts;
+    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
+        uint32_t off;
+    } kept;
 
     corral__pool pools[CORRAL__POOL_COUNT]; /* pool.c: signals, futures, channels, counters */
 
@@ -3343,15 +3394,6 @@ struct corral_sched {
         uint32_t peak;
         uint64_t failures;
     } sides;
-
-    struct { /* channels.c: the rings of the channels' values */
-        uint32_t channel_bytes, data_off;
-        uint32_t ring_bytes; /* a channel's ring: channel_bytes rounded up to 8 */
-    } chans;
-
-    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
-        uint32_t off;
-    } kept;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
         uint32_t meta_off, total_slots;
@@ -3377,15 +3419,15 @@ struct corral_sched {
         double frame_start_time;
         uint64_t tick_ns_last, tick_ns_max, tick_ns_total;
         uint64_t chain_t;      /* timing: when the last step of a walk's fast path ended */
-        uint32_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
-        uint32_t count_only;   /* timing without step hooks: unsampled steps are only counted */
+        uint16_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
+        uint16_t count_only;   /* timing without step hooks: unsampled steps are only counted */
         uint32_t sample_mask;  /* desc.timing_sample - 1: a type's step k is timed when
                                   k & mask is 0 (its first, then one in timing_sample) */
     } prof;
 
     struct { /* sched.c: the frame, its phases and its clocks */
         corral_clock clock;
-        double unscaled_time, fixed_time; /* domain 0's (scaled) time: domains.d[0] */
+        double unscaled_time, fixed_time; /* domain 0's (scaled) time: corral__domains_of(s)->d[0] */
         float unscaled_dt;   /* this frame's dt */
         float fixed_dt;
         float phase_dt;      /* what corral_dt returns in domain 0: fixed_dt in FIXED_UPDATE */
@@ -3400,6 +3442,8 @@ struct corral_sched {
                                 (corral__step_bare), 0: none (then run.running) */
         uint64_t frame;
     } now;
+
+    corral__part_tables parts; /* parts.c: what its parts do, set at create */
 
     corral__err_rec err; /* errors.c: the last error's detail, cold */
 };
@@ -3427,6 +3471,8 @@ static inline unsigned char *corral__kept_at(const corral_sched *s, const corral
 {
     return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
 }
+/* snapshot.c: every kept snapshot forgotten (a reload) */
+void corral__kept_forget(corral_sched *s);
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
 #define CORRAL__CO(s, off) ((corral_co *)(void *)CORRAL__AT(s, off))
@@ -3441,9 +3487,51 @@ static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
     return (uint64_t *)(void *)CORRAL__AT(s, s->types.ends_off) + (size_t)ti * CORRAL__END_SLOTS;
 }
 
-/* The type table sits right after the scheduler: at a constant offset, so
+/* The block's head: the scheduler, then the state of each part whose
+   state no desc sizes, at a constant offset: the time domains' clocks
+   (their slot of s->parts.state holds CORRAL__DOMAINS_OFF), which every
+   timer reads without first loading where they lie, and the channels'
+   sizes and where their rings lie (their slot: the rings). A snapshot
+   copies the head whole. */
+typedef struct corral__domain {
+    double time;       /* its seconds since create */
+    float scale;       /* as set */
+    float dt;          /* this frame's: dt * scale, 0 while paused */
+    uint32_t paused;   /* its own pause (corral_domain_pause) */
+    uint32_t parent;   /* the domain it follows + 1; 0: none */
+} corral__domain;
+typedef struct corral__domains { /* domains.c */
+    uint32_t count;    /* desc.domains */
+    corral__domain d[CORRAL_MAX_DOMAINS];
+} corral__domains;
+typedef struct corral__chans { /* channels.c */
+    uint32_t channel_bytes; /* desc.channel_bytes: what a channel's ring holds */
+    uint32_t data_off;      /* the rings of the channels' values, corral__ring_bytes each */
+} corral__chans;
+#define CORRAL__DOMAINS_OFF ((sizeof(corral_sched) + 7u) & ~(size_t)7u)
+#define CORRAL__CHANS_OFF (CORRAL__DOMAINS_OFF + sizeof(corral__domains))
+#define CORRAL__HEAD_BYTES (CORRAL__CHANS_OFF + sizeof(corral__chans))
+static inline corral__domains *corral__domains_of(const corral_sched *s)
+{
+    return (corral__domains *)(void *)((unsigned char *)(s) + CORRAL__DOMAINS_OFF);
+}
+/* all zero in a scheduler without the channels part */
+static inline corral__chans *corral__chans_of(const corral_sched *s)
+{
+    return (corral__chans *)(void *)((unsigned char *)(s) + CORRAL__CHANS_OFF);
+}
+/* a channel's ring: channel_bytes rounded up to 8 */
+static inline uint32_t corral__ring_bytes(const corral__chans *c) { return (c->channel_bytes + 7u) & ~7u; }
+
+/* a copy of the block's head, as a snapshot holds it */
+typedef union corral__head {
+    corral_sched sched;
+    unsigned char bytes[CORRAL__HEAD_BYTES];
+} corral__head;
+
+/* The type table sits right after the head: at a constant offset, so
    the walk finds a step function without loading where the table is. */
-#define CORRAL__TYPES_OFF ((sizeof(corral_sched) + 15u) & ~(size_t)15u)
+#define CORRAL__TYPES_OFF ((CORRAL__HEAD_BYTES + 15u) & ~(size_t)15u)
 static inline corral__type_entry *corral__types(const corral_sched *s)
 {
     return (corral__type_entry *)(void *)CORRAL__AT(s, CORRAL__TYPES_OFF);
@@ -3486,16 +3574,21 @@ static inline void corral__meta_reset(corral__meta *m)
     corral__meta_fresh(m);
     m->born = 0;
 }
-/* what a coroutine without a side record reads (arena.c) */
-extern const corral__side corral__side_none;
+/* what a coroutine without a side record reads: no links, no groups */
+static inline const corral__side *corral__side_none(void)
+{
+    static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
+                                      CORRAL__NIL, 0, -1, CORRAL_END_NONE, CORRAL__NIL};
+    return &none;
+}
 static inline corral__side *corral__sides(const corral_sched *s)
 {
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
 }
 /* its side record, or corral__side_none (read only) */
-static inline const corral__side *corral__sd(const corral_sched *s, const corral__meta *m)
+static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
-    return m->side == CORRAL__NIL ? &corral__side_none : &corral__sides(s)[m->side];
+    return m->side == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[m->side];
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -3620,22 +3713,36 @@ static inline void *corral__pool_item(const corral_sched *s, uint32_t pool, uint
 {
     return CORRAL__AT(s, s->pools[pool].off + (size_t)i * size);
 }
+/* bytes an item of each pool */
+static inline size_t corral__pool_item_size(uint32_t pool)
+{
+    static const size_t sizes[CORRAL__POOL_COUNT] = {sizeof(corral__signal), sizeof(corral__future),
+                                                     sizeof(corral__channel), sizeof(corral__counter)};
+    return sizes[pool];
+}
+/* a generation a live item has: odd (a free item's is even) */
+static inline bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
 /* the live item (index, gen) names, or NULL */
-void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen);
+static inline void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen)
+{
+    if (index >= s->pools[pool].cap || !corral__gen_live(gen)) return NULL;
+    void *it = corral__pool_item(s, pool, index, corral__pool_item_size(pool));
+    return ((const corral__item *)it)->gen == gen ? it : NULL;
+}
 /* a free item, now live (its generation in *gen), or NIL: the pool is full */
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen);
 void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index);
-bool corral__gen_live(uint32_t gen); /* a generation a live item has */
-size_t corral__pool_item_size(uint32_t pool); /* bytes an item */
 static inline bool corral__item_live(const void *item) { return corral__gen_live(((const corral__item *)item)->gen); }
 static inline uint32_t corral__item_gen(const void *item) { return ((const corral__item *)item)->gen; }
-/* the highest generation each pool issued, + 1 (no lower than its floor) */
+/* each pool's lowest generation not issued (no lower than its floor) */
 void corral__pools_floors(const corral_sched *s, uint32_t floors[CORRAL__POOL_COUNT]);
 void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POOL_COUNT]);
 /* a load: item i live with generation gen (odd); then relink rebuilds the
    free lists and the counts from the generations */
 void corral__pool_revive(corral_sched *s, uint32_t pool, uint32_t i, uint32_t gen);
 void corral__pools_relink(corral_sched *s);
+/* a restore: every item of a pool from a snapshot's copy of them (src) */
+void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *src);
 static inline corral__signal *corral__signals(const corral_sched *s)
 {
     return (corral__signal *)(void *)CORRAL__AT(s, s->pools[CORRAL__POOL_SIGNAL].off);
@@ -3674,9 +3781,9 @@ static inline const char *corral__a(uint64_t n)
 /* from a public function: it names itself */
 #define corral__fail(s, logger, err) corral__fail_at((s), (logger), (err), __func__, CORRAL__NOH, NULL, NULL)
 extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
-/* Debug builds of the library (no NDEBUG) keep a table of live
-   schedulers, so a call on a destroyed one is caught without reading the
-   freed block. */
+/* Debug builds of the library (no NDEBUG) check more: the thread that
+   calls, and a call on a scheduler this thread destroyed, which they
+   refuse without reading its freed block (errors.c). */
 #ifndef CORRAL_DEBUG
 #ifdef NDEBUG
 #define CORRAL_DEBUG 0
@@ -3684,30 +3791,30 @@ extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 #define CORRAL_DEBUG 1
 #endif
 #endif
-#if CORRAL_DEBUG && CORRAL__HAS_ATOMICS
-#define CORRAL__REGISTRY 1
-void corral__registry_add(const corral_sched *s);
-void corral__registry_remove(const corral_sched *s);
-bool corral__registry_has(const corral_sched *s); /* true also when untracked (table full) */
-#else
-#define CORRAL__REGISTRY 0
+#if CORRAL_DEBUG
+/* The blocks this thread destroyed last (thread-local, errors.c): s
+   destroyed and its block freed; s made or adopted (again); s is one. */
+void corral__destroyed_add(const corral_sched *s);
+void corral__destroyed_drop(const corral_sched *s);
+bool corral__destroyed_here(const corral_sched *s);
 #endif
 /* this thread, as a number: the address of a thread-local */
 uintptr_t corral__thread_token(void);
+/* An address in the library's image, mixed with its build: differs between
+   processes (address randomisation) and builds, so a block copied from
+   one cannot be adopted by another, where its code pointers mean nothing */
+uint64_t corral__origin(void);
 /* false (and the error set) for NULL, a pointer that is not a live
    scheduler, or (debug builds, validation on) a call from a thread that
    does not own it */
 bool corral__check_slow(const corral_sched *s, const char *call);
-static inline bool corral__check_in(const corral_sched *s, const char *call)
-{
-#if CORRAL__REGISTRY
-    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
-            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
-           corral__check_slow(s, call);
+#if CORRAL_DEBUG
+/* a destroyed block's and the owner thread's checks, then corral__check_slow */
+bool corral__check_in(const corral_sched *s, const char *call);
 #else
-    return (s && s->magic == CORRAL__MAGIC) || corral__check_slow(s, call);
+/* a live scheduler at a glance; anything else is corral__check_slow's */
+#define corral__check_in(s, call) (((s) && (s)->magic == CORRAL__MAGIC) || corral__check_slow((s), (call)))
 #endif
-}
 #define corral__check(s) corral__check_in((s), __func__)
 /* The checks of a public call's arguments, one line per rule: when `ok` is false the error is recorded and reported as
    the call's own, and the call returns `ret` (empty in a void call). */
@@ -3746,7 +3853,7 @@ void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
 void corral__parts_init(corral_sched *s);
-void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
+void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED, as at destroy */
 /* a restore: every file's part of the state from a snapshot's copy o of the
    scheduler (sched.c), each part's own (queue.c, waits.c, timers.c, polls.c,
    groups.c, pool.c, arena.c; the domains' inline below) */
@@ -3755,6 +3862,15 @@ void corral__run_take(corral_sched *d, const corral_sched *o);
 void corral__nodes_take(corral_sched *d, const corral_sched *o);
 void corral__timers_take(corral_sched *d, const corral_sched *o);
 void corral__pools_take(corral_sched *d, const corral_sched *o);
+/* a restore: the bytes of a snapshot (snap, each section at its offset)
+   into the lanes and chunks before the bump, the nodes before the bumps,
+   the timer heaps up to their lengths (lanes.c, waits.c, timers.c) */
+void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t next_at, size_t lanes_at,
+                         uint32_t chunk_bump);
+void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
+                           size_t group_at, uint32_t group_bump);
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
+                            const uint32_t len[CORRAL__HEAP_MAX]);
 void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
 void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
@@ -3771,6 +3887,29 @@ void corral__class_rebuild(corral_sched *s, corral__class *c);
 void corral__class_lists(corral_sched *s, corral__class *c);
 void corral__page_adopt(corral_sched *s, corral__class *c, uint32_t pi, uint32_t bump, uint32_t k, const unsigned char *e);
 void corral__class_list_adopt(corral_sched *s, corral__class *c, int list, uint32_t n, const unsigned char *e);
+/* a restore: class ci's pages, slots and meta from a snapshot's bytes (at
+   pages_at its page table, at data_at a u64 per page: where its slots and
+   then their meta lie in snap), each page's floor above what it issued;
+   the side records before the bump (src: bump of them) */
+void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at);
+void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump);
+/* a load: co's slot header as saved (waiting for its place), its context's
+   room zeroed */
+void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume);
+/* a reload: `live` contexts grow or shrink from old_size to new_size bytes;
+   co's context (size bytes at off) out to tmp and its slot's room zeroed;
+   a free slot's room that holds need bytes lent to move contexts through
+   (NULL: none), and given back zeroed */
+void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size);
+void corral__slot_empty(corral_sched *s, corral_co *co, uint32_t off, uint32_t size, unsigned char *tmp);
+unsigned char *corral__scratch_lend(const corral_sched *s, uint32_t need);
+void corral__scratch_return(unsigned char *room, uint32_t need);
+/* a load: a coroutine's meta as saved (stop: the stop flags it had), and
+   its side record with the saved links of `saved` (caller, child, dest,
+   pending, fired, outcome); a reload: where its child's result goes */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode);
+void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
 static inline uint32_t corral__le32(const unsigned char *p)
 {
@@ -3806,70 +3945,9 @@ static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__t
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
 }
-/* Push a slot back on its page's free list (LIFO: it is warm). */
-static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
-                                     uint32_t local)
-{
-    c->used--;
-    uint32_t pi = local >> c->page_shift;
-    corral__page *pg = &corral__pages(s, c)[pi];
-    uint32_t gen = co->gen + 1;
-    if (CORRAL__UNLIKELY(gen < pg->floor)) { /* floor >= 1: a wrap lands here too */
-        if (gen == 0) { /* the next generation would alias an old handle */
-            corral__retire(c, co);
-            return;
-        }
-        gen = pg->floor;
-    }
-    corral__slot_blank(co, gen);
-    co->link = pg->free_head;
-    pg->free_head = local;
-    if (++pg->free_count == pg->slots && te->page != pi) { /* empty: back to untouched */
-        pg->free_head = CORRAL__NIL;
-        pg->bump = 0;
-        corral__page_move(s, c, pi, CORRAL__PAGE_EMPTY);
-    } else if (pg->list == CORRAL__PAGE_FULL) {
-        corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    }
-}
-/* A slot for a coroutine of type te: from the page it fills, else from an
-   empty page (which becomes its page), else from any page with room; in a
-   page, the last freed slot, else the first untouched one. */
-static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *te, corral__class *c,
-                                          corral_co **co_out)
-{
-    corral__page *P = corral__pages(s, c);
-    uint32_t pi = te->page;
-    if (pi == CORRAL__NIL || P[pi].free_count == 0) {
-        pi = c->empty_head != CORRAL__NIL ? c->empty_head : c->partial_head;
-        if (pi == CORRAL__NIL) return CORRAL__NIL;
-        te->page = pi;
-    }
-    corral__page *pg = &P[pi];
-    uint32_t local = pg->free_head;
-    corral_co *co;
-    if (CORRAL__LIKELY(local != CORRAL__NIL)) {
-        co = CORRAL__CO(s, corral__slot_off(c, local));
-        pg->free_head = co->link;
-    } else { /* untouched: every byte after the header written once (snapshots checksum them) */
-        local = (pi << c->page_shift) + pg->bump++;
-        co = CORRAL__CO(s, corral__slot_off(c, local));
-        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
-    }
-    *co_out = co;
-    if (CORRAL__UNLIKELY(co->gen < pg->floor)) co->gen = pg->floor; /* free before a restore raised it */
-    if (co->gen >= pg->unissued) pg->unissued = co->gen + (co->gen != UINT32_MAX); /* it issues co->gen now */
-    if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
-    else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    if (++c->used > c->peak) c->peak = c->used;
-    return local;
-}
+/* corral__slot_free, corral__slot_alloc: slots.h */
 
 /* ---- sched.c: the scheduler and its frame */
-/* An address in the library's image, mixed with its build: differs between
-   processes (address randomisation) and builds, so a block copied from
-   one cannot be adopted by another, where its code pointers mean nothing */
-uint64_t corral__origin(void);
 /* The calls that need the scheduler at rest (tick and its phases, destroy,
    save, load, snapshot, restore) ask this one guard: false, the error set,
    while the scheduler is being destroyed (DESTROYING: a cleanup hook's
@@ -3977,7 +4055,6 @@ typedef struct corral__pulls_part {
        generator, the ties of that one's generators moved to the list's end */
     void (*owned)(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why);
 } corral__pulls_part;
-void corral__pulls_use(void);
 static inline void corral__entry_spent(corral_co *co)
 {
     co->state = CORRAL__RUNNING;
@@ -3989,13 +4066,11 @@ static inline void corral__unpark(corral_co *co)
 }
 void corral__release_wait(corral_sched *s, corral_co *co);
 /* its running step drops the wait it set (a second await, a call) */
-static inline void corral__unwait(corral_sched *s, corral_co *co)
-{
-    corral__release_wait(s, co);
-    corral__unpark(co);
-}
+void corral__unwait(corral_sched *s, corral_co *co);
+/* Its step is on the C stack: it ends, with why, when that step returns. */
+void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 
-/* ---- queue.c: the run queues */
+/* ---- lanes.c: the run lanes and the ready list */
 /* The resume contract's landing: a coroutine whose step yielded without
    parking on a wait joins its phase's lane, or its phase's next-frame lane
    when the step asked not to resume in this frame and that phase's run is
@@ -4013,13 +4088,21 @@ void corral__ready_unlink(corral_sched *s, corral_co *co);
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
 void corral__lane_tombstone(corral_sched *s, corral_co *co);
+/* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
+   lane holds w entries, all in the kept chunks. */
+void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w);
+/* Compact entries [from, count) of lane L in place; keep walk_end pointing
+   at the same boundary (for a lane whose walk has not started); free the
+   chunks no longer needed. */
+void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from);
+void corral__lanes_init(corral_sched *s);
+/* a new frame: the next-frame lanes join their phases' lanes, in order */
+void corral__lanes_next_frame(corral_sched *s);
+/* ---- queue.c: a phase run's walk */
 /* fix what a phase run will step: what is queued now (what joins later
    waits for the next run) */
 void corral__lanes_begin(corral_sched *s, uint32_t phase);
 uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
-void corral__lanes_init(corral_sched *s);
-/* a new frame: the next-frame lanes join their phases' lanes, in order */
-void corral__lanes_next_frame(corral_sched *s);
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
 /* Time's bounds (API.md, "Clocks and their bounds"), kept where a value
@@ -4063,7 +4146,8 @@ typedef struct corral__postq {
     corral__atomic_u32 tail;   /* next position a producer takes */
     corral__atomic_u32 closed; /* set when the scheduler is destroyed */
     corral__atomic_u32 full;   /* posts refused: queue full */
-    unsigned char pad_[52];    /* the producers' line apart from the owner's */
+    uint32_t mask;             /* its capacity - 1, set at create, never written again */
+    unsigned char pad_[48];    /* the producers' line apart from the owner's */
     uint32_t head;             /* next position the owner applies (owner only) */
     uint32_t pad2_;
     uint64_t applied, stale;   /* applied; refused at apply (released, completed, destroyed) */
@@ -4071,14 +4155,17 @@ typedef struct corral__postq {
 enum { CORRAL__POST_FUTURE = 1, CORRAL__POST_SIGNAL };
 static inline corral__postq *corral__postq_of(const corral_sched *s)
 {
-    return (corral__postq *)(void *)CORRAL__AT(s, s->posts.off);
+    return (corral__postq *)(void *)CORRAL__AT(s, s->parts.state[CORRAL__STATE_POSTS - 1]);
 }
 static inline corral__post *corral__post_cells(const corral_sched *s)
 {
-    return (corral__post *)(void *)CORRAL__AT(s, s->posts.off + (uint32_t)sizeof(corral__postq));
+    return (corral__post *)(void *)CORRAL__AT(s, s->parts.state[CORRAL__STATE_POSTS - 1] + (uint32_t)sizeof(corral__postq));
 }
 /* postq.c, the owner's side */
-size_t corral__posts_bytes(uint32_t capacity); /* the queue's region */
+static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's region */
+{
+    return sizeof(corral__postq) + (size_t)capacity * sizeof(corral__post);
+}
 
 /* where the block goes, part by part (the report's table): each part of
    sched.c's plan (corral__make_plan) at its exact size, from the counts
@@ -4128,13 +4215,13 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
         (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
         (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
-        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes,
+        corral__chans_of(s)->data_off ? (uint64_t)P[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(corral__chans_of(s)) : 0,
         (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter),
-        corral__posts_bytes(s->posts.mask + 1u),
+        corral__posts_bytes(corral__postq_of(s)->mask + 1u),
         (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
         (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
         kept,
-        sizeof(corral_sched) + max_types * sizeof(corral__type_entry) +
+        CORRAL__HEAD_BYTES + max_types * sizeof(corral__type_entry) +
             ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
         s->total_bytes > need ? s->total_bytes - need : 0,
     };
@@ -4144,7 +4231,6 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         out[i].per_slot = i < 7;
     }
 }
-void corral__posts_init(corral_sched *s);
 void corral__posts_close(corral_sched *s);
 void corral__posts_apply(corral_sched *s); /* at the start of a frame */
 void corral__posts_stats(const corral_sched *s, corral_pool_stats *out);
@@ -4161,7 +4247,7 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i);
 corral__list corral__list_of(corral_sched *s, const corral__node *n);
 bool corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one (true: it was) */
 void corral__free_chain(corral_sched *s, uint32_t *first); /* a sibling chain: detached, freed */
-/* node i was taken out of its container: act on it */
+/* node i was taken out of its container: act on it (lifecycle.c) */
 void corral__fire(corral_sched *s, uint32_t i);
 /* its wait is over (now: a join, which resumes in this run of its phase) */
 void corral__wake(corral_sched *s, corral_co *co, bool now);
@@ -4172,6 +4258,13 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
 void corral__nodes_order_past(corral_sched *s, uint32_t order); /* a load: attachments keep their order */
+/* a load: a node of kind for co at the head of its chain, attached as
+   saved (1 in its container, 2 held, 0 fired), its index */
+uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached);
+/* a reload: what the waits said they wait for forgotten; the place in its
+   coroutine's slot that node i's wait reads or writes, moved to at */
+void corral__wait_texts_forget(corral_sched *s);
+void corral__wait_slot_place(corral_sched *s, uint32_t i, uint32_t at);
 
 /* ---- a save's byte stream (save.c's format, docs/SAVE.md): little-endian
    words, bounds-checked; a kind's table writes and reads its node's own
@@ -4316,6 +4409,9 @@ typedef struct corral__wait_part {
     /* its coroutine resumes in the run of its phase under way when the node
        fires then (a join: a chain of them costs no frame) */
     bool now;
+    /* a timer kind whose node, held (paused), keeps its due time rather
+       than the time it had left (a wait until a time) */
+    bool keeps_due;
     /* node i fired, out of its container, its coroutine not yet woken: what
        the kind does then (NULL: nothing; the container's firing is all) */
     void (*fire)(corral_sched *s, uint32_t i);
@@ -4350,14 +4446,18 @@ typedef struct corral__wait_part {
 corral__list corral__join_list(corral_sched *s, const corral__node *n);
 bool corral__join_verify(const corral__vquery *q, const corral__node *n);
 void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
-/* the table of a node kind past the wait kinds: an arm of a race or sync
-   (races.c hands it over with the races' table), else NULL */
-const corral__wait_part *corral__node_part_of(uint32_t kind);
+/* the table of node kind `kind` in s: a wait kind's, or past them an arm
+   of a race or sync (the races part's); NULL: s has no part for it */
+static inline const corral__wait_part *corral__node_part_of(const corral_sched *s, uint32_t kind)
+{
+    if (kind < CORRAL_WAIT_KIND_COUNT) return s->parts.wait[kind];
+    return kind == CORRAL__NODE_ARM ? s->parts.arm : NULL;
+}
 /* The save-game parts of a pooled kind (signals, futures, channels,
    counters), filled in by the file that owns it: its section of a save (a
    u32 count of live items, a row each in ascending index, then whatever
    the owner adds), read and checked against this scheduler, then placed.
-   A module's arrive with its first use (corral__pool_parts_add). */
+   A scheduler has the tables of the parts it was created with. */
 typedef struct corral__pool_part {
     uint32_t row; /* bytes of a row: {u32 index, u32 generation, the owner's words} */
     uint32_t row4; /* a row's bytes in saves of format 4 and before (0: row) */
@@ -4382,10 +4482,17 @@ typedef struct corral__pool_part {
     /* corral_state_hash: a live item's words (item i), each given to put;
        its lists follow, hashed by the state hash itself */
     void (*hash)(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v), void *k);
+    /* corral_restore: what the part keeps in the block past its items (the
+       channels' rings), from the snapshot's section that starts with the
+       pool's items (their own restore is pool.c's); NULL: nothing */
+    void (*restore)(corral_sched *s, const unsigned char *section);
 } corral__pool_part;
-void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part);
-const corral__pool_part *corral__pool_part_of(uint32_t pool); /* NULL: its module is unused */
-extern const corral__pool_part corral__signal_pool_part; /* wakelists.c; futures.c's: corral__futures_use */
+/* NULL: s has no part that brings the pool's kind */
+static inline const corral__pool_part *corral__pool_part_of(const corral_sched *s, uint32_t pool)
+{
+    return s->parts.pool[pool];
+}
+extern const corral__pool_part corral__signal_pool_part; /* wakelists.c */
 /* a saved row's index and generation (little-endian), checked: in range,
    live, ascending after prev (i: its position) */
 bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen, uint32_t i,
@@ -4395,28 +4502,66 @@ bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, u
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
 void corral__index_read(corral__io *io, corral__lwait *w);
 void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
-/* the kinds' tables the core always has (timers.c, wakelists.c); polls.c's,
-   calls.c's and futures.c's come with their feature (corral__polls_use, ...) */
+/* the kinds' tables the core always has (timers.c, wakelists.c) */
 extern const corral__wait_part corral__timer_part, corral__signal_part;
-/* A module's kinds are known once the module is used: its first call
-   hands its table over (a handle it owns cannot exist before). */
-void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part);
-/* the table of kind k, or NULL: it takes no node, or its module is unused */
-const corral__wait_part *corral__wait_part_of(uint32_t kind);
+/* the table of kind k in s, or NULL: it takes no node, or s has no part for it */
+static inline const corral__wait_part *corral__wait_part_of(const corral_sched *s, uint32_t kind)
+{
+    return kind < CORRAL_WAIT_KIND_COUNT ? s->parts.wait[kind] : NULL;
+}
 
-/* The core's features a game may never use -- calls and joins (calls.c),
-   groups and stop deadlines (groups.c), predicates (polls.c), futures
-   (futures.c) -- and the
-   races module: each hands its table over at its first use (a call, a
-   join's constructor, a membership or a deadline, a predicate's
-   constructor, corral_future_create; a load or a restore asks for all of
-   them). Until then the
-   core has nothing of theirs to do, and a program that never uses one
-   links none of its file (docs/DESIGN.md, "The core and its modules"). */
-enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
-       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_COUNT };
-void corral__feature_add(uint32_t feature, const void *part); /* waits.c */
-const void *corral__feature(uint32_t feature);              /* NULL: not used yet */
+/* What a part brings (struct corral_part, the public handle of one): the
+   parts it builds on, the wait kinds and pooled kinds it owns, and the
+   feature the core asks at an end, a frame or a post -- calls and joins
+   (calls.c), groups and stop deadlines (groups.c), predicates (polls.c),
+   futures (futures.c), races (races.c), pulls (pulls.c). The core asks a
+   feature's table only where a link it alone makes is there (a caller,
+   joiners, a group node, a predicate list, a posted completion), and a
+   scheduler without the part cannot make that link (docs/DESIGN.md,
+   "The core and its parts"). parts.c opens them into s->parts. */
+#define CORRAL__PART_WAITS 4u
+#define CORRAL__PART_POOLS 2u
+struct corral_part {
+    const char *name;
+    const corral_part *needs[2]; /* opened first (NULL: none) */
+    struct {
+        uint8_t first, last; /* wait kinds [first, last] (last 0: no more) */
+        const corral__wait_part *table;
+    } waits[CORRAL__PART_WAITS];
+    struct {
+        uint8_t pool, used; /* used 0: no more */
+        const corral__pool_part *table;
+    } pools[CORRAL__PART_POOLS];
+    uint32_t feature; /* CORRAL__FEATURE_*, or CORRAL__FEATURE_COUNT: none */
+    const void *table; /* the feature's table */
+    const corral__wait_part *arm; /* CORRAL__NODE_ARM's, or NULL */
+    /* its own state: its slot of s->parts.state, which keeps where its
+       region lies (CORRAL__STATE_NONE: it keeps none); the bytes of that
+       region for a desc (its zeros its defaults) and their alignment,
+       placed by the plan after the channels' rings in the order of the
+       slots (NULL: no such region; the domains' clocks are in the head,
+       the channels' rings beside the pools that size them); its state as
+       at create, once every region is placed (at: its slot's offset) */
+    uint32_t state, align;
+    uint64_t (*bytes)(const corral_sched_desc *d);
+    void (*init)(corral_sched *s, const corral_sched_desc *d, uint32_t at);
+};
+/* the parts every scheduler has: the time domains' clocks (sched.c, the
+   frame's; domains.c's calls set them), the post queue (postq.c) */
+extern const corral_part corral__part_domains, corral__part_posts;
+/* a scheduler of desc with the core and `parts` (NULL-terminated, or
+   NULL); call names the public function for its errors (sched.c) */
+corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
+/* the bytes corral__sched_create takes for desc and `parts` (0: refused,
+   the error set for call) */
+size_t corral__memory_size(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
+/* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
+   for call, naming the part that fills it (errors.c) */
+bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part);
+static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
+{
+    return s->parts.feature[feature]; /* NULL: s has no part that brings it */
+}
 /* calls.c: an ending coroutine that was called (its caller wakes with its
    result) or joined (its joiners wake) */
 typedef struct corral__calls_part {
@@ -4442,30 +4587,13 @@ typedef struct corral__futures_part {
     bool (*live)(const corral_sched *s, corral_future f);
     bool (*finish)(corral_sched *s, corral_future f, corral_value v);
 } corral__futures_part;
-void corral__calls_use(void);
-void corral__groups_use(void);
-void corral__polls_use(void);
-void corral__futures_use(void);
-void corral__stops_use(void); /* group_ops.c: the stop wait's table */
-void corral__alarms_use(void); /* alarms.c: the table of CORRAL_WAIT_AT */
-/* a load or a restore may bring any of them back */
-static inline void corral__features_use(void)
+static inline const corral__polls_part *corral__polls(const corral_sched *s)
 {
-    corral__calls_use();
-    corral__groups_use();
-    corral__polls_use();
-    corral__futures_use();
-    corral__stops_use();
-    corral__alarms_use();
-    corral__pulls_use();
+    return (const corral__polls_part *)corral__feature(s, CORRAL__FEATURE_POLLS);
 }
-static inline const corral__polls_part *corral__polls(void)
+static inline const corral__groups_part *corral__groups(const corral_sched *s)
 {
-    return (const corral__polls_part *)corral__feature(CORRAL__FEATURE_POLLS);
-}
-static inline const corral__groups_part *corral__groups(void)
-{
-    return (const corral__groups_part *)corral__feature(CORRAL__FEATURE_GROUPS);
+    return (const corral__groups_part *)corral__feature(s, CORRAL__FEATURE_GROUPS);
 }
 
 /* ---- timers.c: frames, seconds, realtime; alarms.c: a time on a clock
@@ -4479,7 +4607,7 @@ static inline double corral__timer_clock(const corral_sched *s, uint32_t h)
 {
     if (h == CORRAL__HEAP_REAL) return s->now.unscaled_time;
     if (h == CORRAL__HEAP_FRAMES) return (double)s->now.frame;
-    return s->domains.d[corral__heap_domain(h)].time;
+    return corral__domains_of(s)->d[corral__heap_domain(h)].time;
 }
 /* a timer's save-game parts, which alarms.c shares */
 void corral__timer_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
@@ -4488,7 +4616,7 @@ const char *corral__timer_check(const corral__lview *v, const corral__lwait *w);
 void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* a stop request's deadline: node i into the heap of co's domain (seconds) */
 void corral__deadline_arm(corral_sched *s, corral_co *co, uint32_t i, float seconds);
-uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
+uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run (lifecycle.c) */
 void corral__timers_init(corral_sched *s);
 void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
 double corral__timer_left(const corral_sched *s, const corral__node *n);
@@ -4501,9 +4629,10 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
    no domains.c) */
 static inline void corral__domains_advance(corral_sched *s, float dt)
 {
-    for (uint32_t k = 0; k < s->domains.count; k++) { /* a parent is numbered before its children */
-        struct corral__domain *d = &s->domains.d[k];
-        const float in = d->parent ? s->domains.d[d->parent - 1].dt : dt; /* the parent's holds and scales */
+    corral__domains *D = corral__domains_of(s);
+    for (uint32_t k = 0; k < D->count; k++) { /* a parent is numbered before its children */
+        corral__domain *d = &D->d[k];
+        const float in = d->parent ? D->d[d->parent - 1].dt : dt; /* the parent's holds and scales */
         d->dt = d->paused ? 0.0f : in * d->scale; /* infinite past FLT_MAX */
         if (d->time + (double)d->dt <= CORRAL__TIME_MAX) {
             d->time += (double)d->dt;
@@ -4522,24 +4651,24 @@ static inline bool corral__domain_parent_ok(uint32_t domain, uint32_t parent)
 static inline bool corral__domain_held(const corral_sched *s, uint32_t domain)
 {
     for (uint32_t n = 0; n < CORRAL_MAX_DOMAINS; n++) {
-        const struct corral__domain *d = &s->domains.d[domain];
+        const corral__domain *d = &corral__domains_of(s)->d[domain];
         if (d->paused) return true;
         if (!d->parent) return false;
         domain = d->parent - 1u;
     }
     return false;
 }
-/* a restore: every clock as the snapshot's copy o has it */
+/* a restore: every clock as the snapshot's copy o of the head has it */
 static inline void corral__domains_take(corral_sched *d, const corral_sched *o)
 {
-    memcpy(d->domains.d, o->domains.d, sizeof d->domains.d);
+    memcpy(corral__domains_of(d)->d, corral__domains_of(o)->d, sizeof corral__domains_of(d)->d);
 }
 /* a load: a clock as saved (its time, scale, pause and parent field; no
    dt this frame) */
 static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused,
                                           uint32_t parent)
 {
-    struct corral__domain *d = &s->domains.d[domain];
+    corral__domain *d = &corral__domains_of(s)->d[domain];
     d->time = time;
     d->scale = scale;
     d->paused = paused;
@@ -4549,7 +4678,7 @@ static inline void corral__domain_restore(corral_sched *s, uint32_t domain, doub
 /* a clock's scale (domain 0: the game's time scale, corral_set_time_scale) */
 static inline void corral__domain_scale_set(corral_sched *s, uint32_t domain, float scale)
 {
-    s->domains.d[domain].scale = scale;
+    corral__domains_of(s)->d[domain].scale = scale;
 }
 bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* with its children */
 
@@ -4564,8 +4693,10 @@ bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const 
    in a context */
 int corral__predicate_arg_kind(const corral_predicate_registry *pr, corral_predicate fn);
 bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn);
+/* a reload: predicate node i's function and argument in the new build */
+void corral__poll_rebind(corral_sched *s, uint32_t i, corral_predicate fn, void *user);
 /* the predicate lists as at create, and as a restore's copy o has them
-   (inline: a game that waits on no predicate links no polls.c) */
+   (every scheduler has the lists: empty without the polls part) */
 static inline void corral__polls_init(corral_sched *s)
 {
     for (uint32_t p = 0; p < CORRAL__PH_MAX; p++)
@@ -4578,7 +4709,7 @@ static inline void corral__polls_init(corral_sched *s)
    copy): its predicates' arguments in contexts into this block */
 static inline void corral__polls_moved(corral_sched *s)
 {
-    if (s->polls.base != (uint64_t)(uintptr_t)s && corral__polls()) corral__polls()->rebase(s);
+    if (s->polls.base != (uint64_t)(uintptr_t)s && corral__polls(s)) corral__polls(s)->rebase(s);
     s->polls.base = (uint64_t)(uintptr_t)s;
 }
 static inline void corral__polls_take(corral_sched *d, const corral_sched *o) { d->polls = o->polls; }
@@ -4592,20 +4723,23 @@ uint32_t corral__fire_all(corral_sched *s, uint32_t *head, uint32_t *tail); /* a
 void corral__item_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
 
 /* ---- channels.c: channels, semaphores, wait groups */
-void corral__channels_use(void); /* their wait kinds known (a load that brings some back) */
 /* the region a snapshot copies: the channels, the counters, the rings (contiguous) */
 static inline size_t corral__chans_bytes(const corral_sched *s)
 {
-    return (size_t)s->chans.data_off - s->pools[CORRAL__POOL_CHANNEL].off +
-           (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes;
+    const corral__chans *C = corral__chans_of(s);
+    const corral__pool *P = s->pools;
+    if (!C->data_off) /* no channels part: the pools alone */
+        return (size_t)P[CORRAL__POOL_COUNTER].off - P[CORRAL__POOL_CHANNEL].off +
+               (size_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter);
+    return (size_t)C->data_off - P[CORRAL__POOL_CHANNEL].off + (size_t)P[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(C);
 }
 
-/* ---- calls.c: the ends of calls and joins (a feature: corral__calls_part);
-   call_start.c: calls; races.c: races and syncs */
+/* ---- calls.c: calls, their ends and joins (a feature: corral__calls_part);
+   races.c: races and syncs */
 /* it awaits a child (a call) or arms (a race, a sync) */
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
-    return corral__sd(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+    return corral__side_of(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */
@@ -4618,19 +4752,15 @@ bool corral__dest_of(const char *call, corral_sched *s, corral_co *co, const cor
 corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, const corral_type *vt,
                             const void *ctx, size_t ctx_size);
 /* races.c, a module: what an ending coroutine asks of it when it races or
-   syncs (end_arms), or is an arm (arm_end): the feature CORRAL__FEATURE_RACES,
-   from the first race or sync begun (corral__races_use), and from a load that
-   brings one back */
+   syncs (end_arms), or is an arm (arm_end): the feature CORRAL__FEATURE_RACES */
 typedef struct corral__race_part {
     void (*end_arms)(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
     void (*arm_end)(corral_sched *s, corral_co *p, corral__meta *pm, corral_co *co, const corral__type_entry *te,
                     corral_end_reason why);
 } corral__race_part;
-void corral__arm_part_set(const corral__wait_part *part); /* waits.c: an arm node's table */
-void corral__races_use(void);
 
 /* ---- groups.c: groups (a feature: corral__groups_part); group_ops.c: a whole
-   group at once, stop requests; pause.c: pause */
+   group at once, stop requests; lifecycle.c: pause */
 /* its stop request's deadline node (in its group chain), or NIL */
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
 void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */
@@ -4657,8 +4787,8 @@ static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
     return n;
 }
 /* the tag lists, owner buckets and group operations as at create, and as a
-   restore's copy o has them (inline: a game that uses no group links no
-   groups.c) */
+   restore's copy o has them (every scheduler has them: empty without the
+   groups part) */
 static inline void corral__groups_init(corral_sched *s)
 {
     for (uint32_t t = 0; t < 32; t++) s->groups.tag_head[t] = s->groups.tag_tail[t] = CORRAL__NIL;
@@ -4673,6 +4803,12 @@ static inline void corral__groups_take(corral_sched *d, const corral_sched *o)
     memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
     memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
     d->groups.side_depth = o->groups.side_depth;
+}
+/* the owner buckets' words and, a restore, the buckets as a snapshot holds them (src) */
+static inline uint32_t corral__owner_words(const corral_sched *s) { return 2u * (s->groups.owner_mask + 1u); }
+static inline void corral__groups_restore(corral_sched *s, const unsigned char *src)
+{
+    memcpy(CORRAL__AT(s, s->groups.owner_off), src, (size_t)corral__owner_words(s) * sizeof(uint32_t));
 }
 bool corral__pause_co(corral_sched *s, corral_co *co);
 /* A group operation: op on every live member of a group (an owner's, or of
@@ -4693,7 +4829,6 @@ bool corral__resume_co(corral_sched *s, corral_co *co);
    When not, why (cap bytes; NULL with 0 for none) names the type and what
    it breaks. */
 bool corral__type_check(const corral_type *vt, char *why, size_t cap);
-static inline bool corral__type_ok(const corral_type *vt) { return corral__type_check(vt, NULL, 0); }
 /* a start of vt refused as malformed: CORRAL_ERR_BAD_TYPE, the detail why */
 CORRAL__COLD void corral__type_refuse(const char *call, corral_sched *s, const corral_type *vt);
 /* index of vt in the type table, entering it if new; NIL if the table is
@@ -4707,11 +4842,6 @@ static inline uint32_t corral__type_hash(const corral_sched *s, const corral_typ
     return (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->types.hash_mask;
 }
 #define CORRAL__BAD_TI 0xFFFFFFFEu
-static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
-{
-    if (vt == s->types.last_vt) return s->types.last_ti;
-    return corral__type_lookup(s, vt);
-}
 /* A slot of sz bytes holds a coroutine of type vt: room for the context at
    its offset, and sz a multiple of its alignment (slabs are 64-aligned, so
    every slot then is). The one rule of class choice: create, the registry
@@ -4723,6 +4853,25 @@ static inline bool corral__slot_holds(uint32_t sz, const corral_type *vt)
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
 void corral__types_unplaced(corral_sched *s); /* a load: no type fills a page yet */
 void corral__types_cache_clear(corral_sched *s); /* a restore: the lookup cache names no vtable */
+/* a restore: a type entry's counters from o into d; every entry's counters
+   and ends from a snapshot's bytes (saved_count entries at entries_at, their
+   ends at ends_at; a type met since as before it was met) */
+void corral__type_counters_copy(corral__type_entry *d, const corral__type_entry *o);
+void corral__types_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t ends_at,
+                           uint32_t saved_count);
+/* a load: type t's class, and the page the types of registry id `id` fill next */
+void corral__type_set_class(corral_sched *s, uint32_t t, uint32_t cls);
+void corral__types_place(corral_sched *s, uint32_t id, uint32_t page);
+/* a reload: whether type t's contexts move (its layout changes), or no
+   type's; entry t takes the new build's type (marked moving: its layout
+   changed; the mark goes), the hash is made again, a new type entered with
+   its id, and the new build's registry, predicates and upgrade hook taken */
+void corral__type_mark_moves(corral_sched *s, uint32_t t, bool moves);
+void corral__types_unmark_moves(corral_sched *s);
+void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv);
+void corral__types_rehash(corral_sched *s);
+void corral__type_enter(corral_sched *s, const corral_type *vt, uint32_t id);
+void corral__types_take_build(corral_sched *s, const corral_reload_desc *d);
 /* the field (index in its field table) a context offset lies in, and the
    byte in it; 0xFFFFFFFE: the result; NIL: none */
 uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
@@ -4753,7 +4902,13 @@ static inline uint8_t corral__plain(const corral_sched *s, const corral__type_en
 /* the live coroutine h names, or NULL with the error set (call names the caller) */
 corral_co *corral__live(const char *call, corral_sched *s, corral_handle h);
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);
-corral_handle corral__handle_of(const corral_sched *s, const corral_co *co);
+static inline corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
+{
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    const corral__class *c = &s->arena.classes[te->cls];
+    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | corral__slot_local(c, corral__co_off(s, co)), co->gen};
+    return h;
+}
 
 static inline uint32_t corral__global_of(const corral_sched *s, const corral_co *co)
 {
@@ -4792,10 +4947,35 @@ static inline const corral__trace_ev *corral__trace_at(const corral_sched *s, ui
 }
 /* false (error set) for a bad scheduler or a NULL out pointer */
 bool corral__stats_ok(const char *call, const corral_sched *s, const void *out);
-corral_result corral__step_instrumented(corral_sched *s, corral_co *co);
-/* A step with profiling on: with timing and no step hooks, a step that is
-   not sampled (desc.timing_sample) is counted here, inline, and only the
-   sampled ones take the out-of-line path that reads the clock. */
+/* The profile part (stats.c): what a scheduler with timing, step hooks,
+   a frame history or a step trace does that one without them never does
+   (the feature CORRAL__FEATURE_PROFILE; a desc that asks for any of them
+   needs the part). walk, walk_budgeted: a run lane's walk with every step
+   instrumented (queue.c's, out of its run loop); step: one instrumented
+   step; sample_frame: write the open frame's sample to the history. */
+typedef struct corral__profile_part {
+    uint32_t (*walk)(corral_sched *s, uint32_t lane);
+    uint32_t (*walk_budgeted)(corral_sched *s, uint32_t lane);
+    corral_result (*step)(corral_sched *s, corral_co *co);
+    void (*sample_frame)(corral_sched *s);
+} corral__profile_part;
+static inline const corral__profile_part *corral__profile(const corral_sched *s)
+{
+    return (const corral__profile_part *)corral__feature(s, CORRAL__FEATURE_PROFILE);
+}
+/* The budget part (queue.c): a phase run under a time budget
+   (corral_set_budget), the feature CORRAL__FEATURE_BUDGET. run: step the
+   lanes [first, first + count) of phase until the budget is spent */
+typedef struct corral__budget_part {
+    uint32_t (*run)(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count);
+} corral__budget_part;
+/* queue.c: the profile part's walks */
+uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane);
+uint32_t corral__walk_budgeted_profiled(corral_sched *s, uint32_t lane);
+/* A step with profiling on (s->prof.instrument: s has the profile part):
+   with timing and no step hooks, a step that is not sampled
+   (desc.timing_sample) is counted here, inline, and only the sampled ones
+   take the part's out-of-line step that reads the clock. */
 static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s, corral_co *co)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
@@ -4803,9 +4983,8 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s
         te->steps++;
         return te->step(co);
     }
-    return corral__step_instrumented(s, co);
+    return corral__profile(s)->step(s, co);
 }
-void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
 
 /* ---- verify.c: the invariants, over the live block or a snapshot's sections */
 struct corral__image {
@@ -4824,7 +5003,7 @@ struct corral__image {
 bool corral__verify_image(corral__image *m);
 bool corral__pools_verify(corral__image *m); /* pool.c: free lists, counts, free items' lists */
 /* pool.c: item i of a pool in the image, copied to tmp, or NULL: out of range */
-const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp);
+const void *corral__pool_image_item(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp);
 
 /* Test hook: the checksum a snapshot carries over its bytes after the
    header (the hostile tests make it again after an edit). */
@@ -4840,6 +5019,8 @@ typedef struct corral__debugger_consts {
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
     uint8_t node_arm, wait_frames, wait_seconds, wait_realtime, wait_at;
+    uint32_t magic; /* a live scheduler's first word */
+    uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);
@@ -4849,19 +5030,171 @@ uint64_t corral__debug_visits(const corral_sched *s);
 bool corral__debug_set_gen(corral_sched *s, uint32_t index, uint32_t gen);
 
 #endif /* CORRAL_INTERNAL_H */
+/* ---- src/core/slots.h ---- */
+/*
+    slots.h -- a slot taken from and given back to its page's free list
+    (arena.c's pages), inline for the lifecycle's start and end and a
+    restore. Include it after corral_internal.h.
+*/
+#ifndef CORRAL_SLOTS_H
+#define CORRAL_SLOTS_H
+
+#include <string.h>
+
+/* Push a slot back on its page's free list (LIFO: it is warm). */
+static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
+                                     uint32_t local)
+{
+    c->used--;
+    uint32_t pi = local >> c->page_shift;
+    corral__page *pg = &corral__pages(s, c)[pi];
+    const uint32_t gen = corral__gen_next(co->gen, pg->floor);
+    if (CORRAL__UNLIKELY(gen < pg->floor)) { /* 0: none left, the next would alias an old handle */
+        corral__retire(c, co);
+        return;
+    }
+    corral__slot_blank(co, gen);
+    co->link = pg->free_head;
+    pg->free_head = local;
+    if (++pg->free_count == pg->slots && te->page != pi) { /* empty: back to untouched */
+        pg->free_head = CORRAL__NIL;
+        pg->bump = 0;
+        corral__page_move(s, c, pi, CORRAL__PAGE_EMPTY);
+    } else if (pg->list == CORRAL__PAGE_FULL) {
+        corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
+    }
+}
+/* A slot for a coroutine of type te: from the page it fills, else from an
+   empty page (which becomes its page), else from any page with room; in a
+   page, the last freed slot, else the first untouched one. */
+static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *te, corral__class *c,
+                                          corral_co **co_out)
+{
+    corral__page *P = corral__pages(s, c);
+    uint32_t pi = te->page;
+    if (pi == CORRAL__NIL || P[pi].free_count == 0) {
+        pi = c->empty_head != CORRAL__NIL ? c->empty_head : c->partial_head;
+        if (pi == CORRAL__NIL) return CORRAL__NIL;
+        te->page = pi;
+    }
+    corral__page *pg = &P[pi];
+    uint32_t local = pg->free_head;
+    corral_co *co;
+    if (CORRAL__LIKELY(local != CORRAL__NIL)) {
+        co = CORRAL__CO(s, corral__slot_off(c, local));
+        pg->free_head = co->link;
+    } else { /* untouched: every byte after the header written once (snapshots checksum them) */
+        local = (pi << c->page_shift) + pg->bump++;
+        co = CORRAL__CO(s, corral__slot_off(c, local));
+        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
+    }
+    *co_out = co;
+    if (CORRAL__UNLIKELY(co->gen < pg->floor)) co->gen = pg->floor; /* free before a restore raised it */
+    if (co->gen >= pg->unissued) pg->unissued = corral__gen_unissued(co->gen, false); /* it issues co->gen now */
+    if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
+    else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
+    if (++c->used > c->peak) c->peak = c->used;
+    return local;
+}
+
+#endif
+/* ---- src/core/freelist.h ---- */
+/*
+    freelist.h -- records of one size taken and given back: the wait and
+    group nodes (waits.c), the lanes' chunks (lanes.c) and the side
+    records (arena.c). Include it after corral_internal.h.
+
+    A list owns the records [first, end) of an array in the block. A free
+    record holds the index of the next free one at link_at (an index, not
+    a pointer: the block moves, and a snapshot holds the links as they
+    are). Records [bump, end) are untouched: free, on no list, taken in
+    order once the list is empty. A take pops the record given back last
+    (its cache lines are warm), else the one at the bump. A counted list
+    knows how many are free (the untouched ones too) and the most taken at
+    once, and goes back to untouched when all are free again, so what a
+    snapshot copies of it ([first, bump)) depends on nothing before.
+
+    The head, bump and counts are fields of their owner's part of the
+    scheduler; a corral__freelist is a view of them, made where it is used.
+*/
+#ifndef CORRAL_FREELIST_H
+#define CORRAL_FREELIST_H
+
+typedef struct corral__freelist {
+    void *recs;           /* record 0 of the array */
+    size_t stride;        /* bytes a record */
+    size_t link_at;       /* where in a free record the next one's index lies (a uint32_t) */
+    uint32_t first, end;  /* the records it owns */
+    uint32_t *head;       /* the first free record, NIL */
+    uint32_t *bump;       /* records [*bump, end) untouched */
+    uint32_t *free_count; /* free records, the untouched ones too; NULL: not counted */
+    uint32_t *peak;       /* the most taken at once (a counted list) */
+} corral__freelist;
+
+static CORRAL__ALWAYS_INLINE uint32_t *corral__freelist_link(const corral__freelist *fl, uint32_t i)
+{
+    return (uint32_t *)(void *)((unsigned char *)fl->recs + (size_t)i * fl->stride + fl->link_at);
+}
+
+/* every record free and untouched */
+static CORRAL__ALWAYS_INLINE void corral__freelist_clear(const corral__freelist *fl)
+{
+    *fl->head = CORRAL__NIL;
+    *fl->bump = fl->first;
+    if (fl->free_count) *fl->free_count = fl->end - fl->first;
+}
+
+/* A free record. A counted list has one (its owner checked *free_count
+   first, to refuse in its own words); an uncounted one answers NIL when
+   none is left. */
+static CORRAL__ALWAYS_INLINE uint32_t corral__freelist_take(const corral__freelist *fl)
+{
+    assert((!fl->free_count || *fl->free_count > 0) && "corral: a record taken from a counted list with none free");
+    uint32_t i = *fl->head;
+    if (i != CORRAL__NIL) *fl->head = *corral__freelist_link(fl, i);
+    else if (fl->free_count || *fl->bump < fl->end) i = (*fl->bump)++;
+    if (fl->free_count) {
+        const uint32_t taken = fl->end - fl->first - --*fl->free_count;
+        if (taken > *fl->peak) *fl->peak = taken;
+    }
+    return i;
+}
+
+/* Record i free again: first on the list (LIFO: it is warm), or, when it
+   was the last one taken of a counted list, every record untouched again */
+static CORRAL__ALWAYS_INLINE void corral__freelist_give(const corral__freelist *fl, uint32_t i)
+{
+    if (fl->free_count && ++*fl->free_count == fl->end - fl->first) {
+        *fl->head = CORRAL__NIL;
+        *fl->bump = fl->first;
+        return;
+    }
+    *corral__freelist_link(fl, i) = *fl->head;
+    *fl->head = i;
+}
+
+#endif
 /* ---- src/core/lifecycle.h ---- */
 /*
-    lifecycle.h -- the inline path of a coroutine's start, first step and
-    end, shared by lifecycle.c (corral_start, corral_stop, the ends),
-    starts.c (corral_start_ex, corral_start_n) and create.c (a coroutine
-    made without its first step): each takes its own copy, so a program
-    that calls only corral_start links no other. Include it after
-    corral_internal.h, in those files only.
+    lifecycle.h -- the inline path of a coroutine's start, first step,
+    after-step transitions and end, inlined where a spawn or a step is
+    timed: lifecycle.c (corral_start, corral_stop, the ends, a coroutine
+    made without its first step), starts.c (corral_start_ex,
+    corral_start_n), pulls.c (a generator's steps) and queue.c (the walk's
+    steps that do not yield in place). Include it after corral_internal.h.
 */
 #ifndef CORRAL_LIFECYCLE_H
 #define CORRAL_LIFECYCLE_H
 
 #include <string.h>
+
+
+/* the type table's index of vt (types.c), the last one looked up first */
+static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
+{
+    if (vt == s->types.last_vt) return s->types.last_ti;
+    return corral__type_lookup(s, vt);
+}
 
 /* The last part of every end: its cleanup hook, its counters, its slot
    back on the free list. (state is ENDING: not alive to the hook) */
@@ -4908,9 +5241,6 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
     corral__end_last(s, co, te, c, why, local, false);
 }
-
-/* Its step is on the C stack: it ends, with why, when that step returns. */
-void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 
 /* End a coroutine and, iteratively, the chain of children it awaits (each
    with PARENT_STOPPED; DESTROYED stays DESTROYED), and the arms of a race
@@ -4978,21 +5308,36 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
     return r;
 }
 
-/* After a detached step: queue it, park it or end it. m: its meta if at
-   hand, or NULL; local: its slot in its class if at hand, or NIL. */
-static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
-                                                corral_result r, bool pause)
+/* The after-step transitions: what a step's return (r; pause: it asked to
+   be paused) does to its coroutine. It ends (stopped during its step, or
+   finished), lands (yielded), or stays parked on its wait; then it is
+   paused if it asked. walked: its phase walk stepped it from its lane
+   (its state QUEUED while its entry is consumed; a yield in place never
+   comes here), else it was stepped outside a lane (RUNNING). m: its meta
+   if at hand, or NULL; local: its slot in its class if at hand, or NIL.
+   The walk's copy ends through corral__end, out of line, to keep the walk
+   small. */
+static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
+                                                    corral_result r, bool pause, bool walked)
 {
+    if (walked && pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
+        CORRAL__CONTRACT_DONE(co);
+        corral__hold(co, m ? m : corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
+        return;
+    }
     if (co->state == CORRAL__STOPPING || r == CORRAL_STOP) {
         if (!m) m = corral__meta_of(s, co);
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED, local);
-    } else if (co->state == CORRAL__RUNNING) {
-        corral__land(s, co);
+        if (walked && co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
+        const corral_end_reason why = co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED;
+        if (walked) corral__end(s, co, why);
+        else corral__end_m(s, co, m, why, local);
+    } else if (co->state == (walked ? CORRAL__QUEUED : CORRAL__RUNNING)) {
+        corral__land(s, co); /* walked: moved to another phase, or next frame */
     } else {
         /* WAITING: parked on its wait (or its child) */
         CORRAL__CONTRACT_DONE(co);
     }
-    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
+    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co); /* a paused one stays as it is */
 }
 
 /* a top-level start (engine code, outside any step) also runs whatever the
@@ -5018,7 +5363,7 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
 {
     bool pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__settle(s, co, m, local, r, pause);
+    corral__after_step(s, co, m, local, r, pause, false);
 }
 
 /* Step a detached coroutine at once (see corral__top_begin). */
@@ -5049,7 +5394,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co 
         co->state = CORRAL__ENDING;
         corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
     } else {
-        corral__settle(s, co, m, local, r, pause);
+        corral__after_step(s, co, m, local, r, pause, false);
     }
     corral__top_end(s, top);
 }
@@ -5161,10 +5506,17 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
 }
 
-/* A start with a single mode (corral_start_desc.single): refuse, replace or
-   queue behind the live instances of its owner and tags. */
-corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
-                                   size_t ctx_size, uint32_t phase, const corral_start_desc *opts);
+/* A start's scheduler and options (opts: NULL, none): false, with the
+   error set, when they are not sound; else its phase in *phase. */
+static CORRAL__ALWAYS_INLINE bool corral__start_checks(const char *call, corral_sched *s,
+                                                       const corral_start_desc *opts, uint32_t *phase)
+{
+    if (!corral__check_in(s, call)) return false;
+    *phase = CORRAL__PH_UPDATE;
+    CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, phase), CORRAL_ERR_BAD_PHASE, false);
+    CORRAL__REQUIRE(s, !opts || opts->domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, false); /* domain 0 is always there */
+    return true;
+}
 
 /* split: a second copy of the path for plain types (corral_start's, whose
    speed is the spawn's); without, one copy that tests what plain folds away */
@@ -5173,14 +5525,10 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
                                                          const corral_start_desc *opts, bool split)
 {
     corral_handle h = {0, 0};
-    if (!corral__check_in(s, call)) return h;
-    uint32_t phase = CORRAL__PH_UPDATE;
-    CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, &phase), CORRAL_ERR_BAD_PHASE, h);
+    uint32_t phase;
+    if (CORRAL__UNLIKELY(!corral__start_checks(call, s, opts, &phase))) return h;
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, h);
-    if (CORRAL__UNLIKELY(opts && opts->single != CORRAL_SINGLE_NONE))
-        return corral__start_single(call, s, vt, ctx, ctx_size, phase, opts);
     uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */
@@ -5197,7 +5545,7 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     in its coroutine's domain heap (timers.c) due at that time. Unlike a
     time span, a paused one keeps its time, not what it had left; a time
     already past waits for the next frame, as every time wait does. Its
-    table arrives with corral_wait_at (a load or a restore asks for it).
+    table comes with the alarms part (corral_part_alarms).
 */
 
 static int corral__at_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
@@ -5230,16 +5578,20 @@ static const corral__wait_part corral__at_part = {
     .arm = corral__at_arm,
     .hold = corral__at_hold,
     .unhold = corral__at_unhold,
+    .keeps_due = true,
     .save = corral__timer_save,
     .read = corral__timer_read,
     .check = corral__timer_check,
     .place = corral__timer_load,
 };
-void corral__alarms_use(void) { corral__wait_parts_add(CORRAL_WAIT_AT, CORRAL_WAIT_AT, &corral__at_part); }
+const corral_part corral_part_alarms = {
+    .name = "alarms",
+    .waits = {{CORRAL_WAIT_AT, CORRAL_WAIT_AT, &corral__at_part}},
+    .feature = CORRAL__FEATURE_COUNT,
+};
 
 corral_wait corral_wait_at(double t)
 {
-    corral__alarms_use();
     corral_wait w;
     memset(&w, 0, sizeof w);
     w.kind = CORRAL_WAIT_AT;
@@ -5259,14 +5611,6 @@ corral_wait corral_wait_at(double t)
 
 #include <stdio.h>
 #include <string.h>
-
-uint32_t corral_slot_size_for(const corral_type *type)
-{
-    if (!corral__type_ok(type)) return 0;
-    uint32_t a = type->ctx_align > CORRAL__SLOT_STEP ? type->ctx_align : CORRAL__SLOT_STEP;
-    uint32_t sz = (type->ctx_offset + type->ctx_size + a - 1) & ~(a - 1);
-    return sz < CORRAL__SLOT_MIN ? CORRAL__SLOT_MIN : sz; /* holds by construction (corral__slot_holds) */
-}
 
 /* Every slot free and untouched, every page on the empty list in address
    order (a type fills page 0, then 1, ...). */
@@ -5360,16 +5704,18 @@ void corral__meta_init(corral_sched *s)
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
 }
 
-/* ---- side records: taken from the free list, else past the bump */
+/* ---- side records: a counted free list (freelist.h) linked through .parent */
 
-const corral__side corral__side_none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
-                                        0, -1, CORRAL_END_NONE, CORRAL__NIL};
+static inline corral__freelist corral__side_records(corral_sched *s)
+{
+    return (corral__freelist){corral__sides(s), sizeof(corral__side), offsetof(corral__side, parent), 0,
+                              s->sides.count, &s->sides.free, &s->sides.bump, &s->sides.free_count, &s->sides.peak};
+}
 
 void corral__sides_init(corral_sched *s)
 {
-    s->sides.free = CORRAL__NIL;
-    s->sides.free_count = s->sides.count;
-    s->sides.bump = 0;
+    const corral__freelist fl = corral__side_records(s);
+    corral__freelist_clear(&fl);
 }
 
 bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
@@ -5388,12 +5734,9 @@ corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta 
     corral__side *S = corral__sides(s);
     if (m->side != CORRAL__NIL) return &S[m->side];
     if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
-    uint32_t i = s->sides.free;
-    if (i != CORRAL__NIL) s->sides.free = S[i].parent;
-    else i = s->sides.bump++;
-    s->sides.free_count--;
-    if (s->sides.count - s->sides.free_count > s->sides.peak) s->sides.peak = s->sides.count - s->sides.free_count;
-    S[i] = corral__side_none;
+    const corral__freelist fl = corral__side_records(s);
+    const uint32_t i = corral__freelist_take(&fl);
+    S[i] = *corral__side_none();
     S[i].owner = (uint32_t)(m - corral__meta_table(s));
     m->side = i;
     return &S[i];
@@ -5404,12 +5747,8 @@ void corral__side_drop(corral_sched *s, corral__meta *m)
     const uint32_t i = m->side;
     m->side = CORRAL__NIL;
     corral__sides(s)[i].owner = CORRAL__NIL;
-    if (++s->sides.free_count == s->sides.count) { /* all free: back to untouched */
-        corral__sides_init(s);
-        return;
-    }
-    corral__sides(s)[i].parent = s->sides.free;
-    s->sides.free = i;
+    const corral__freelist fl = corral__side_records(s);
+    corral__freelist_give(&fl, i);
 }
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
@@ -5424,7 +5763,7 @@ void corral__floors_keep(corral_sched *s)
         for (uint32_t pi = 0; pi < c->page_count; pi++)
             for (uint32_t k = 0, first = pi << c->page_shift; k < P[pi].slots; k++) {
                 const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
-                uint32_t g = co->state == CORRAL__FREE ? co->gen : co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
+                const uint32_t g = corral__gen_unissued(co->gen, co->state == CORRAL__FREE);
                 if (g > P[pi].floor) P[pi].floor = g;
             }
         for (uint32_t pi = 0; pi < c->page_count; pi++)
@@ -5596,16 +5935,164 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
     d->sides.peak = o->sides.peak;
     d->sides.failures = o->sides.failures;
 }
-/* ---- src/core/call_start.c ---- */
+
+/* ---- a restore's and a load's part (snapshot.c and save.c read the
+   bytes; the pages, slots, meta and side records are this file's) */
+
+static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+/* Class ci as a snapshot holds it: at pages_at of snap its page table, at
+   data_at a u64 per page (where in snap that page's slots, then their
+   meta, start). Each page's floor stays above what it issued here and
+   there: a handle from after the snapshot is stale after the restore. */
+void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at)
+{
+    corral__class *c = &s->arena.classes[ci];
+    corral__page *P = corral__pages(s, c);
+    corral__meta *M = corral__meta_table(s) + c->first;
+    for (uint32_t pi = 0; pi < c->page_count; pi++) {
+        corral__page pg;
+        uint64_t data;
+        memcpy(&pg, snap + pages_at + (size_t)pi * sizeof pg, sizeof pg);
+        memcpy(&data, snap + data_at + (size_t)pi * sizeof data, sizeof data);
+        /* every generation the page issues from now on is above what any
+           of its slots has issued (the page has counted them as it went) */
+        uint32_t first = pi << c->page_shift, unissued = corral__max_u32(P[pi].unissued, pg.unissued);
+        uint32_t floor = corral__max_u32(corral__max_u32(P[pi].floor, pg.floor), unissued);
+        /* touched now, untouched in the snapshot: free again */
+        for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            corral__slot_blank(co, corral__gen_unissued(co->gen, co->state == CORRAL__FREE));
+            corral__meta_reset(&M[k]);
+        }
+        /* the prefix in one copy (a free slot in it below the floor is
+           raised to it when taken: corral__slot_alloc) */
+        memcpy(CORRAL__AT(s, corral__slot_off(c, first)), snap + (size_t)data, (size_t)pg.bump * c->slot_size);
+        memcpy(&M[first], snap + (size_t)data + (size_t)pg.bump * c->slot_size, (size_t)pg.bump * sizeof(corral__meta));
+        pg.floor = floor;
+        pg.unissued = unissued;
+        P[pi] = pg;
+    }
+}
+
+/* the side records before the bump as a snapshot holds them (src: bump
+   records); the pool's counts come with corral__arena_take */
+void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump)
+{
+    memcpy(corral__sides(s), src, (size_t)bump * sizeof(corral__side));
+}
+
+/* the room of co's slot past its header, zeroed (its type's class: the
+   slot's size) */
+static void corral__slot_room_clear(corral_sched *s, corral_co *co)
+{
+    const corral__class *c = &s->arena.classes[corral__types(s)[co->type].cls];
+    memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
+}
+
+/* A load: co's slot header as saved, waiting for its place (queued,
+   deferred, paused or on its waits: the load puts it there), and its
+   context's room zeroed for the fields to come. */
+void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume)
+{
+    co->gen = gen;
+    co->type = (uint16_t)type;
+    corral__park(co);
+    co->flags = flags;
+    co->resume = resume;
+    co->link = CORRAL__NIL;
+    corral__slot_room_clear(s, co);
+}
+
+/* A reload: co's context (size bytes at off in its slot) copied out to
+   tmp, and its slot's room zeroed for the context in the new layout,
+   which the reload writes there field by field (fields.c's rule) */
+void corral__slot_empty(corral_sched *s, corral_co *co, uint32_t off, uint32_t size, unsigned char *tmp)
+{
+    memcpy(tmp, (unsigned char *)co + off, size);
+    corral__slot_room_clear(s, co);
+}
+
+/* A reload: the room of a free slot that holds need bytes, lent to move
+   contexts through, or NULL: none; given back zeroed (no context left in
+   a free slot) */
+unsigned char *corral__scratch_lend(const corral_sched *s, uint32_t need)
+{
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        if (c->slot_size - CORRAL__HEADER_SIZE < need) continue;
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (!corral__state_alive(co->state)) return (unsigned char *)co + CORRAL__HEADER_SIZE;
+        }
+    }
+    return NULL;
+}
+void corral__scratch_return(unsigned char *room, uint32_t need) { memset(room, 0, need); }
+
+/* A reload: live coroutines of a type whose contexts change from old_size
+   to new_size bytes, in the arena's context counters */
+void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size)
+{
+    s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)live * old_size + (uint64_t)live * new_size;
+    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+}
+
+/* A load: a coroutine's meta as saved: a free slot's, then its birth
+   frame, time domain, hold and wait mode, with the stop flags `stop`
+   (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode)
+{
+    corral__meta_reset(m);
+    m->born = born;
+    m->domain = domain;
+    m->stop_why |= stop;
+    m->hold = hold;
+    m->mode = mode;
+}
+
+/* A load: m's side record taken (the load's check counted one free) with
+   the links saved in `saved`: its caller, its child and where the child's
+   result goes, its last child's end, an all's count and an any's member
+   fired; its joiners and groups come as they are placed */
+void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved)
+{
+    corral__side *sd = corral__side_take("corral_load", s, m);
+    sd->parent = saved->parent;
+    sd->child = saved->child;
+    sd->dest = saved->dest;
+    sd->pending = saved->pending;
+    sd->fired = saved->fired;
+    sd->outcome = saved->outcome;
+}
+
+/* A reload: where m's child's result goes, moved with its field */
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[m->side].dest = dest; }
+/* ---- src/core/calls.c ---- */
 /*
-    call_start.c -- a coroutine calls another (corral_call,
-    corral_call_unless): the child is made, its result's destination
-    checked, and the caller waits on it; corral_call_outcome says how the
-    last one ended. The end of a call is calls.c's; races.c makes its arms
-    with the same parts.
+    calls.c -- a call and its end, and joins. A coroutine calls another
+    (corral_call, corral_call_unless): the child is made, its result's
+    destination checked, and the caller waits on it; corral_call_outcome
+    says how the last one ended; races.c makes its arms with the same
+    parts. A called child's end hands its
+    result and outcome to its caller and wakes it (corral__call_end); one
+    that joins another waits on that one's joiners list (corral_wait_join),
+    with a place for its result if it asks (corral_wait_join_result: the
+    place's offset in its slot in the node's u.t.seq, NIL: none); a race
+    over running coroutines stops the ones that did not end first
+    (corral_race_settle). Both end when the awaited coroutine ends,
+    whatever the reason. Races and
+    syncs (races.c) build on calls: their arms are children too.
+
+    The child's life is the lifecycle's (lifecycle.c): it starts from the
+    ready list right after the caller's step returns, and its end calls
+    corral__call_end here.
 */
 
 #include <stdio.h>
+#include <string.h>
+
+/* ---- a call: the child made, the caller waiting on it */
 
 /* Where a child's result goes: *off, its offset in the caller's slot (NIL:
    nowhere), or false with BAD_DEST set (not the type's result size, or not
@@ -5656,9 +6143,9 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     }
     corral_handle h;
     corral__meta *cm;
+    if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_CALLS], "calls")) return NULL; /* its end goes to its caller through calls.c */
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
     if (!child) return NULL;
-    corral__calls_use(); /* its end goes to its caller through calls.c */
     corral__side_take(call, s, cm)->parent = corral__global_of(s, co); /* free: checked above */
     cm->domain = pm->domain;
     return child;
@@ -5727,7 +6214,7 @@ corral_end_reason corral_call_outcome(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return CORRAL_END_NONE;
-    return (corral_end_reason)corral__sd(s, corral__meta_of(s, co))->outcome;
+    return (corral_end_reason)corral__side_of(s, corral__meta_of(s, co))->outcome;
 }
 
 bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest,
@@ -5735,32 +6222,14 @@ bool corral_call(corral_co *co, const corral_type *vt, const void *ctx, size_t c
 {
     return corral__call(__func__, co, vt, ctx, ctx_size, dest, dest_size, false);
 }
-/* ---- src/core/calls.c ---- */
-/*
-    calls.c -- the end of a call, and joins: a called child's end hands its
-    result and outcome to its caller and wakes it (corral__call_end); one
-    that joins another waits on that one's joiners list (corral_wait_join),
-    with a place for its result if it asks (corral_wait_join_result: the
-    place's offset in its slot in the node's u.t.seq, NIL: none); a race
-    over running coroutines stops the ones that did not end first
-    (corral_race_settle). Both end when the awaited coroutine ends,
-    whatever the reason. Races and
-    syncs (races.c) build on calls: their arms are children too. The call
-    itself (the child's start, where its result goes) is call_start.c's.
 
-    The child's life is the lifecycle's (lifecycle.c): it starts from the
-    ready list right after the caller's step returns, and its end calls
-    corral__call_end here.
-*/
+/* ---- a call's end, and joins */
 
-#include <stdio.h>
-#include <string.h>
-
-/* races and syncs (races.c, a module): its table, from the first race or
-   sync begun; none can be under way before */
-static const corral__race_part *corral__races_part(void)
+/* races and syncs (races.c): its table, in a scheduler with that part;
+   none can be under way without it */
+static const corral__race_part *corral__races_part(const corral_sched *s)
 {
-    return (const corral__race_part *)corral__feature(CORRAL__FEATURE_RACES);
+    return (const corral__race_part *)corral__feature(s, CORRAL__FEATURE_RACES);
 }
 
 /* A called child ends (why): its result goes to its caller's destination
@@ -5775,7 +6244,7 @@ static void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, co
     corral__side *ps = &corral__sides(s)[pm->side]; /* a caller has one */
     sd->parent = CORRAL__NIL;
     if (ps->child != corral__global_of(s, co)) {
-        const corral__race_part *r = corral__races_part();
+        const corral__race_part *r = corral__races_part(s);
         if (r && (pm->mode == CORRAL__MODE_RACE || pm->mode == CORRAL__MODE_SYNC)) r->arm_end(s, p, pm, co, te, why);
         return;
     }
@@ -5800,7 +6269,7 @@ static bool corral__waits_for(const corral_sched *s, const corral_co *from, cons
         if (c == to) return true;
         if (!corral__state_alive(c->state)) continue;
         const corral__meta *m = corral__meta_of(s, c);
-        const uint32_t child = corral__sd(s, m)->child;
+        const uint32_t child = corral__side_of(s, m)->child;
         if (child != CORRAL__NIL && n < 64) stack[n++] = child;
         if (m->mode != CORRAL__MODE_ONE && m->mode != CORRAL__MODE_ALL && m->mode != CORRAL__MODE_SYNC) continue;
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
@@ -5940,7 +6409,7 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
         uint32_t i = sd->joiners_head;
         corral__node *n = &corral__nodes(s)[i];
         if (n->kind == CORRAL__NODE_OWNED) { /* a generator it owns (pulls.c's, as a tie is) */
-            ((const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS))->owned(s, co, i, why);
+            ((const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS))->owned(s, co, i, why);
             continue;
         }
         if (n->kind == CORRAL_WAIT_PULL) /* n->list: a CORRAL_PULL's own wait (pulls.c) */
@@ -5965,15 +6434,15 @@ static void corral__calls_end(corral_sched *s, corral_co *co, corral__meta *m, c
     if (corral__sides(s)[m->side].joiners_head != CORRAL__NIL) corral__wake_joiners(s, co, te, why);
 }
 static const corral__calls_part corral__calls_table = {corral__calls_end};
-void corral__calls_use(void)
-{
-    corral__feature_add(CORRAL__FEATURE_CALLS, &corral__calls_table);
-    corral__wait_parts_add(CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, &corral__join_part);
-}
+const corral_part corral_part_calls = {
+    .name = "calls",
+    .waits = {{CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, &corral__join_part}},
+    .feature = CORRAL__FEATURE_CALLS,
+    .table = &corral__calls_table,
+};
 
 corral_wait corral_wait_join(corral_handle h)
 {
-    corral__calls_use();
     corral_wait w = corral__wait_of(CORRAL_WAIT_JOIN);
     w.co = h;
     return w;
@@ -5994,7 +6463,7 @@ int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return -1;
     CORRAL__REQUIRE_AT(s, hs || !n, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, co, NULL, -1);
-    const int won = corral__sd(s, corral__meta_of(s, co))->fired;
+    const int won = corral__side_of(s, corral__meta_of(s, co))->fired;
     for (uint32_t i = 0; i < n && i < CORRAL_MAX_GROUP; i++) {
         corral_error err;
         corral_co *c = (int)i == won ? NULL : corral__resolve(s, hs[i], &err);
@@ -6002,27 +6471,11 @@ int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n)
     }
     return won;
 }
-/* ---- src/core/create.c ---- */
-/*
-    create.c -- a coroutine admitted and made, its first step not run: a
-    call's child (its first step runs from the ready list), a generator, a
-    start queued behind others. corral_start does not come here (its path is
-    lifecycle.h's, inline), so a game that only starts coroutines links
-    none of it, nor the groups it may join.
-*/
-
-/* admit, then take (a call's child: its first step runs later, from the
-   ready list). NULL, with the error set and counted, if it cannot. */
-corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
-                          uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out)
-{
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
-    if (ti == CORRAL__NIL) return NULL;
-    return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
-}
 /* ---- src/core/errors.c ---- */
 /*
-    errors.c -- log items, last error, logger.
+    errors.c -- log items, last error, logger, and the checks a call
+    makes before it acts: a live scheduler of this copy of the library
+    (the image's origin), a step running, a part present.
 
     One X-macro list (CORRAL_LOG_ITEMS in corral.h) gives the enum and the
     message table. Every failing call lands in corral__fail: it records the
@@ -6080,6 +6533,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_CORRUPT:
     case CORRAL_ERR_BAD_POINT:
     case CORRAL_ERR_NO_CAPACITY:
+    case CORRAL_ERR_NO_PART:
         return true;
     default:
         return false;
@@ -6198,9 +6652,17 @@ const char *corral_end_reason_str(corral_end_reason why)
 static CORRAL__THREAD_LOCAL char corral__thread_mark;
 uintptr_t corral__thread_token(void) { return (uintptr_t)&corral__thread_mark; }
 
+static const char corral__origin_anchor = 0;
+uint64_t corral__origin(void)
+{
+    return (uint64_t)(uintptr_t)&corral__origin_anchor ^
+           ((uint64_t)sizeof(corral_sched) << 32 | (uint64_t)CORRAL_VERSION_MAJOR << 16 | CORRAL_VERSION_MINOR << 8 |
+            CORRAL_VERSION_PATCH);
+}
+
 /* A scheduler another copy of corral in this process made (a module with
    its own copy, linked -Bsymbolic, given the host's scheduler): its type
-   table, thread and registry are the other copy's, so this copy refuses
+   table and thread are the other copy's, so this copy refuses
    it, and says so through the scheduler's logger and error record when
    their layout is this copy's (the same version), on this thread only
    when it is not. */
@@ -6219,119 +6681,97 @@ static bool corral__made_elsewhere(const corral_sched *s, const char *call)
     return true;
 }
 
-#if CORRAL__REGISTRY
-static corral__atomic_u32 corral__made_here; /* schedulers this copy made or adopted, ever */
-/* A pointer outside the registry is read only while this copy has made
-   no scheduler: then it is no freed one of this copy's, and a module
-   with its own copy, handed the host's scheduler, is told so. */
-static bool corral__may_read(const corral_sched *s)
+#if CORRAL_DEBUG
+/* The blocks this thread destroyed last, freed with their schedulers: a
+   call on one of them is refused without reading it. A caller's block
+   stays readable and says so itself (its magic is cleared at destroy);
+   a block freed on another thread, or longer ago, is read as it is.
+   Without thread-local storage (tcc) the list is kept nowhere. */
+#if CORRAL__HAS_THREAD_LOCAL
+#define CORRAL__DESTROYED_KEPT 16u
+static CORRAL__THREAD_LOCAL const corral_sched *corral__destroyed[CORRAL__DESTROYED_KEPT];
+static CORRAL__THREAD_LOCAL uint32_t corral__destroyed_next;
+
+void corral__destroyed_add(const corral_sched *s)
 {
-    return corral__registry_has(s) || corral__atomic_load_u32(&corral__made_here) == 0;
+    corral__destroyed[corral__destroyed_next++ % CORRAL__DESTROYED_KEPT] = s;
+}
+
+void corral__destroyed_drop(const corral_sched *s)
+{
+    for (uint32_t i = 0; i < CORRAL__DESTROYED_KEPT; i++)
+        if (corral__destroyed[i] == s) corral__destroyed[i] = NULL;
+}
+
+bool corral__destroyed_here(const corral_sched *s)
+{
+    for (uint32_t i = 0; i < CORRAL__DESTROYED_KEPT; i++)
+        if (corral__destroyed[i] == s) return true;
+    return false;
 }
 #else
-static bool corral__may_read(const corral_sched *s)
+void corral__destroyed_add(const corral_sched *s) { (void)s; }
+void corral__destroyed_drop(const corral_sched *s) { (void)s; }
+bool corral__destroyed_here(const corral_sched *s)
 {
     (void)s;
-    return true;
+    return false;
+}
+#endif
+#endif
+
+bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part)
+{
+    if (CORRAL__LIKELY(slot != NULL)) return true;
+    char why[96];
+    snprintf(why, sizeof why, "it needs corral_part_%s in desc.parts", part);
+    corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, self, why);
+    return false;
+}
+
+corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping)
+{
+    corral_sched *s = corral__tls_sched;
+    CORRAL__REQUIRE_AT(s, s && co && corral__is_running(s, co) && (stopping || co->state != CORRAL__STOPPING),
+                       CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL, NULL);
+    return s;
+}
+
+#if CORRAL_DEBUG
+bool corral__check_in(const corral_sched *s, const char *call)
+{
+    return (s && !corral__destroyed_here(s) && s->magic == CORRAL__MAGIC &&
+            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
+           corral__check_slow(s, call);
 }
 #endif
 
 bool corral__check_slow(const corral_sched *s, const char *call)
 {
-    corral_error err = CORRAL_ERR_NULL_SCHED;
-    if (s) {
-        err = CORRAL_ERR_NOT_A_SCHED;
-        if (corral__may_read(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) &&
-            corral__made_elsewhere(s, call))
-            return false;
-#if CORRAL__REGISTRY
-        if (corral__registry_has(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING)) {
-            if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) {
-                if (s->magic == CORRAL__MAGIC) return true;
-                corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL); /* a hook's call, mid-load */
+    const corral_error err = s ? CORRAL_ERR_NOT_A_SCHED : CORRAL_ERR_NULL_SCHED;
+#if CORRAL_DEBUG
+    const bool freed = s && corral__destroyed_here(s); /* not read */
+#else
+    const bool freed = false;
+#endif
+    if (s && !freed) {
+        if (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) {
+            if (corral__made_elsewhere(s, call)) return false;
+#if CORRAL_DEBUG
+            if (s->owner != corral__thread_token() && s->validation != CORRAL_VALIDATION_OFF) {
+                /* another thread's scheduler: its error state is not ours to write */
+                corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
+                if (s->validation == CORRAL_VALIDATION_FATAL) abort();
                 return false;
             }
-            /* another thread's scheduler: its error state is not ours to write */
-            corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
-            if (s->validation == CORRAL_VALIDATION_FATAL) abort();
-            return false;
-        }
-#else
-        if (s->magic == CORRAL__MAGIC) return true;
-        if (s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
-            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
-            return false;
-        }
 #endif
+            if (s->magic == CORRAL__MAGIC) return true;
+            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL); /* a hook's call, mid-load */
+            return false;
+        }
     }
     corral__fail_at(NULL, NULL, err, call, CORRAL__NOH, NULL, NULL);
     return false;
-}
-
-#if CORRAL__REGISTRY
-/* Live schedulers, for debug builds: a destroyed scheduler's pointer is
-   recognised without touching its (freed) memory. Beyond the table's size
-   schedulers are untracked and the magic number alone vouches for them. */
-#define CORRAL__REGISTRY_SIZE 64
-static corral__atomic_ptr corral__registry[CORRAL__REGISTRY_SIZE];
-static corral__atomic_u32 corral__untracked;
-
-void corral__registry_add(const corral_sched *s)
-{
-    corral__atomic_add_u32(&corral__made_here, 1);
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
-        if (corral__atomic_cas_ptr(&corral__registry[i], NULL, s)) return;
-    }
-    corral__atomic_add_u32(&corral__untracked, 1);
-}
-
-void corral__registry_remove(const corral_sched *s)
-{
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
-        if (corral__atomic_cas_ptr(&corral__registry[i], s, NULL)) return;
-    }
-    corral__atomic_add_u32(&corral__untracked, -1);
-}
-
-bool corral__registry_has(const corral_sched *s)
-{
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++)
-        if (corral__atomic_load_ptr(&corral__registry[i]) == s) return true;
-    return corral__atomic_load_u32(&corral__untracked) != 0;
-}
-#endif
-/* ---- src/core/events.c ---- */
-/*
-    events.c -- signals that stay set: setting one fires its list as a
-    raise does and keeps it set, so that every later wait on it is over at
-    once (wakelists.c's ready), until a reset. The signals, their lists and
-    their part in saves, snapshots and the state hash are wakelists.c's.
-*/
-
-uint32_t corral_signal_set(corral_sched *s, corral_signal sig)
-{
-    if (!corral__check(s)) return 0;
-    corral__signal *g = corral__signal_get(s, sig);
-    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, 0);
-    g->set = 1;
-    return corral__fire_all(s, &g->head, &g->tail);
-}
-
-bool corral_signal_reset(corral_sched *s, corral_signal sig)
-{
-    if (!corral__check(s)) return false;
-    corral__signal *g = corral__signal_get(s, sig);
-    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, false);
-    g->set = 0;
-    return true;
-}
-
-bool corral_signal_is_set(const corral_sched *s, corral_signal sig)
-{
-    if (!corral__check(s)) return false;
-    const corral__signal *g = corral__signal_get(s, sig);
-    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, false);
-    return g->set != 0;
 }
 /* ---- src/core/fields.c ---- */
 /*
@@ -6339,8 +6779,8 @@ bool corral_signal_is_set(const corral_sched *s, corral_signal sig)
     field of the new build a field of the old one goes into (by name) and
     whether its value fits there (the same kind; integers and floats may
     widen; a type of its own keeps its type's name), and the copy that
-    widens it; and that a type keeps its name under its registry id. A save game's load and a hot reload share the rule; a program
-    that does neither links none of it.
+    widens it; and that a type keeps its name under its registry id. A
+    save game's load and a hot reload share the rule.
 */
 
 #include <string.h>
@@ -6424,8 +6864,7 @@ static corral__future *corral__future_get(const corral_sched *s, corral_future f
 corral_future corral_future_create(corral_sched *s)
 {
     corral_future none = {0, 0};
-    if (!corral__check(s)) return none;
-    corral__futures_use();
+    if (!corral__check(s) || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_FUTURES], "futures")) return none;
     uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_FUTURE, &gen);
     CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED, none);
     corral__future *g = &corral__futures(s)[i];
@@ -6595,14 +7034,15 @@ static const corral__pool_part corral__future_pool_part = {
     .hash = corral__future_hash,
 };
 
-/* ---- the feature's tables */
+/* ---- the part's table */
 static const corral__futures_part corral__futures_table = {corral__future_live, corral__future_finish};
-void corral__futures_use(void)
-{
-    corral__feature_add(CORRAL__FEATURE_FUTURES, &corral__futures_table);
-    corral__wait_parts_add(CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, &corral__future_part);
-    corral__pool_parts_add(CORRAL__POOL_FUTURE, CORRAL__POOL_FUTURE, &corral__future_pool_part);
-}
+const corral_part corral_part_futures = {
+    .name = "futures",
+    .waits = {{CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, &corral__future_part}},
+    .pools = {{CORRAL__POOL_FUTURE, 1, &corral__future_pool_part}},
+    .feature = CORRAL__FEATURE_FUTURES,
+    .table = &corral__futures_table,
+};
 /* ---- src/core/group_ops.c ---- */
 /*
     group_ops.c -- what is done to a whole group at once: stop, pause,
@@ -6630,7 +7070,7 @@ uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags,
             const corral_co *co = CORRAL__CO(s, N[i].co);
             if (!corral__state_alive(co->state)) continue;
             uint64_t its = 0;
-            for (uint32_t j = corral__sd(s, corral__meta_of(s, co))->groups; j != CORRAL__NIL; j = N[j].sibling)
+            for (uint32_t j = corral__side_of(s, corral__meta_of(s, co))->groups; j != CORRAL__NIL; j = N[j].sibling)
                 if (N[j].kind == CORRAL__NODE_OWNER) its = N[j].u.g.owner;
             if (its != owner) continue;
             const uint32_t g = corral__global_of(s, co);
@@ -6679,7 +7119,7 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
-        const uint32_t child = corral__sd(s, m)->child;
+        const uint32_t child = corral__side_of(s, m)->child;
         co = child != CORRAL__NIL ? corral__co_of_global(s, child) : NULL;
     }
 }
@@ -6708,7 +7148,7 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
             corral__fire(s, stop);
             return;
         }
-        const uint32_t child = corral__sd(s, m)->child;
+        const uint32_t child = corral__side_of(s, m)->child;
         co = child != CORRAL__NIL ? corral__co_of_global(s, child) : NULL;
     }
 }
@@ -6719,6 +7159,7 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
 static bool corral__request_stop(const char *call, corral_sched *s, corral_co *co, float deadline)
 {
     if (deadline > 0.0f) {
+        if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_GROUPS], "groups")) return false; /* a deadline is in the group chain */
         uint32_t old = corral__deadline_of(s, co);
         const corral__node *N = corral__nodes(s);
         if (old == CORRAL__NIL || corral__timer_left(s, &N[old]) > (double)deadline) {
@@ -6733,7 +7174,7 @@ static bool corral__request_stop(const char *call, corral_sched *s, corral_co *c
         }
     }
     corral__request_flag(s, co);
-    if (corral__wait_part_of(CORRAL_WAIT_STOP) || corral__wait_part_of(CORRAL_WAIT_PULL))
+    if (corral__wait_part_of(s, CORRAL_WAIT_STOP) || corral__wait_part_of(s, CORRAL_WAIT_PULL))
         corral__request_fire(s, co); /* stop waits or pulls exist */
     return true;
 }
@@ -6887,10 +7328,13 @@ static const corral__wait_part corral__stop_part = {
     .check = corral__stop_check,
     .place = corral__stop_place,
 };
-void corral__stops_use(void) { corral__wait_parts_add(CORRAL_WAIT_STOP, CORRAL_WAIT_STOP, &corral__stop_part); }
+const corral_part corral_part_stops = {
+    .name = "stops",
+    .waits = {{CORRAL_WAIT_STOP, CORRAL_WAIT_STOP, &corral__stop_part}},
+    .feature = CORRAL__FEATURE_COUNT,
+};
 corral_wait corral_wait_stop(void)
 {
-    corral__stops_use();
     return corral__wait_of(CORRAL_WAIT_STOP);
 }
 /* ---- src/core/groups.c ---- */
@@ -6924,7 +7368,9 @@ corral__list corral__group_list(corral_sched *s, const corral__node *n)
 
 bool corral__group_room(const char *call, corral_sched *s, corral__type_entry *te, uint64_t owner, uint32_t tags)
 {
-    if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
+    if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_GROUPS], "groups")) {
+        /* no membership without the part: nothing to count but the failure */
+    } else if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
         s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
     } else if (corral__sides_room(call, s, NULL, "none for the start's owner/tags")) {
@@ -6938,7 +7384,6 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
 {
     uint32_t need = corral__nodes_needed(owner, tags);
     if (need == 0) return true;
-    corral__groups_use();
     if (s->nodes.group_free_count < need) {
         s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
@@ -6976,14 +7421,13 @@ void corral__leave_groups(corral_sched *s, corral_co *co)
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
 {
     const corral__node *N = corral__nodes(s);
-    uint32_t i = corral__sd(s, corral__meta_of(s, co))->groups;
+    uint32_t i = corral__side_of(s, corral__meta_of(s, co))->groups;
     while (i != CORRAL__NIL && N[i].kind != CORRAL__NODE_DEADLINE) i = N[i].sibling;
     return i;
 }
 
 uint32_t corral__deadline_node(corral_sched *s, corral_co *co)
 {
-    corral__groups_use();
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side]; /* the caller took it */
     uint32_t i = corral__node_alloc(s);
     corral__node *n = &corral__nodes(s)[i];
@@ -7015,7 +7459,11 @@ static const corral__groups_part corral__groups_table = {
     .list = corral__group_list,
     .deadline_drop = corral__deadline_drop,
 };
-void corral__groups_use(void) { corral__feature_add(CORRAL__FEATURE_GROUPS, &corral__groups_table); }
+const corral_part corral_part_groups = {
+    .name = "groups",
+    .feature = CORRAL__FEATURE_GROUPS,
+    .table = &corral__groups_table,
+};
 /* ---- src/core/handles.c ---- */
 /*
     handles.c -- handle <-> slot, and the public calls that only look a
@@ -7050,15 +7498,6 @@ corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error 
     else
         *err = CORRAL_ERR_STALE_HANDLE;
     return NULL;
-}
-
-corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
-{
-    const corral__type_entry *te = &corral__types(s)[co->type];
-    const corral__class *c = &s->arena.classes[te->cls];
-    uint32_t local = corral__slot_local(c, corral__co_off(s, co));
-    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | local, co->gen};
-    return h;
 }
 
 bool corral__debug_set_gen(corral_sched *s, uint32_t index, uint32_t gen)
@@ -7096,16 +7535,299 @@ void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
     CORRAL__REQUIRE_AT(s, te->vt == type, CORRAL_ERR_WRONG_TYPE, __func__, h, NULL, te->vt->name, NULL);
     return CORRAL__AT(co, te->ctx_off);
 }
+/* ---- src/core/lanes.c ---- */
+/*
+    lanes.c -- the run lanes and the ready list: where a yield lands (the
+    resume contract's corral__land), a coroutine queued, unlinked or left
+    as a tombstone, the next-frame lanes joining their phases. The lanes
+    own their entries; the walk that steps them is queue.c's.
+
+    A lane is a chain of CORRAL__CHUNK-entry chunks from one pool shared by
+    every lane, so grouping by (phase, type) costs no memory per type. An
+    entry is a coroutine's offset, or NIL where a queued coroutine was
+    stopped (a tombstone: stop is O(1) and keeps the others' order).
+
+    The pool holds 2 * slots entries plus a chunk of slack per lane. That is
+    always enough: when it runs dry every lane is compacted (the part of the
+    lane being walked that the walk still needs is left alone), and lanes
+    with tombstones are compacted before their walk, so what cannot move is
+    at most one entry per live coroutine.
+*/
+
+#include <string.h>
+
+/* the chunks: an uncounted free list (freelist.h) linked through next[] */
+static inline corral__freelist corral__chunks(corral_sched *s)
+{
+    return (corral__freelist){corral__chunk_next(s), sizeof(uint32_t), 0, 0, s->run.chunk_count,
+                              &s->run.chunk_free, &s->run.chunk_bump, NULL, NULL};
+}
+static uint32_t corral__chunk_pop(corral_sched *s)
+{
+    const corral__freelist fl = corral__chunks(s);
+    return corral__freelist_take(&fl);
+}
+
+/* Chunk holding entry k of lane L (k < L->cap). */
+static uint32_t corral__chunk_at(const corral_sched *s, const corral__lane *L, uint32_t k)
+{
+    const uint32_t *next = corral__chunk_next(s);
+    uint32_t c = L->head;
+    for (uint32_t hop = k / CORRAL__CHUNK; hop > 0; hop--) c = next[c];
+    return c;
+}
+
+/* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
+   lane holds w entries, all in the kept chunks. */
+void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w)
+{
+    uint32_t *next = corral__chunk_next(s);
+    const corral__freelist fl = corral__chunks(s);
+    uint32_t c = last == CORRAL__NIL ? L->head : next[last];
+    while (c != CORRAL__NIL) {
+        uint32_t n = next[c];
+        corral__freelist_give(&fl, c);
+        corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
+        c = n;
+    }
+    if (last == CORRAL__NIL) L->head = CORRAL__NIL;
+    else next[last] = CORRAL__NIL;
+    L->tail = last;
+    L->cap = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK * CORRAL__CHUNK;
+}
+
+/* Compact entries [from, count) of lane L in place; keep walk_end pointing
+   at the same boundary (for a lane whose walk has not started); free the
+   chunks no longer needed. */
+void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
+{
+    uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+    uint32_t rc = corral__chunk_at(s, L, from), wc = rc;
+    uint32_t rp = from % CORRAL__CHUNK, wp = rp, w = from;
+    uint32_t new_walk_end = L->walk_end;
+    for (uint32_t k = from; k < L->count; k++) {
+        if (rp == CORRAL__CHUNK) {
+            rc = next[rc];
+            rp = 0;
+        }
+        if (k == L->walk_end) new_walk_end = w;
+        uint32_t off = E[rc * CORRAL__CHUNK + rp++];
+        if (off == CORRAL__NIL) continue;
+        if (wp == CORRAL__CHUNK) {
+            wc = next[wc];
+            wp = 0;
+        }
+        uint32_t e = wc * CORRAL__CHUNK + wp++;
+        E[e] = off;
+        CORRAL__CO(s, off)->link = e;
+        w++;
+    }
+    if (L->walk_end >= L->count) new_walk_end = w;
+    L->walk_end = new_walk_end;
+    L->count = w;
+    /* keep ceil(w / CHUNK) chunks */
+    uint32_t last = CORRAL__NIL;
+    for (uint32_t i = 0, keep = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK; i < keep; i++)
+        last = last == CORRAL__NIL ? L->head : next[last];
+    corral__truncate_lane(s, L, last, w);
+    if (from == 0) L->tombs = 0;
+}
+
+static void corral__compact_all(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    for (uint32_t i = 0; i < s->run.lane_count; i++)
+        corral__compact_lane(s, &lanes[i], i == s->run.walking_lane ? lanes[i].walk_end : 0);
+}
+
+uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
+{
+    corral__lane *L = &corral__lanes(s)[lane];
+    if (L->count == L->cap) {
+        uint32_t c = corral__chunk_pop(s);
+        if (c == CORRAL__NIL) {
+            corral__compact_all(s);
+            if (L->count == L->cap) c = corral__chunk_pop(s); /* sized so this cannot fail */
+        }
+        if (c != CORRAL__NIL) {
+            uint32_t *next = corral__chunk_next(s);
+            next[c] = CORRAL__NIL;
+            if (L->head == CORRAL__NIL) L->head = c;
+            else next[L->tail] = c;
+            L->tail = c;
+            L->cap += CORRAL__CHUNK;
+        }
+    }
+    uint32_t e = L->tail * CORRAL__CHUNK + L->count % CORRAL__CHUNK;
+    corral__entries(s)[e] = off;
+    L->count++;
+    return e;
+}
+
+void corral__lane_tombstone(corral_sched *s, corral_co *co)
+{
+    corral__entries(s)[co->link] = CORRAL__NIL;
+    corral__lanes(s)[corral__lane_of(s, co)].tombs++;
+}
+
+void corral__lanes_init(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    for (uint32_t i = 0; i < s->run.lane_count; i++) {
+        memset(&lanes[i], 0, sizeof lanes[i]); /* every byte: snapshots copy and checksum them */
+        lanes[i].head = lanes[i].tail = CORRAL__NIL;
+    }
+    /* entries are read ahead by the walk's prefetch before they are written */
+    memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
+    const corral__freelist chunks = corral__chunks(s);
+    corral__freelist_clear(&chunks);
+    s->run.walking_lane = CORRAL__NIL;
+    s->run.running = CORRAL__NIL;
+    s->run.deferred = 0;
+}
+
+void corral__lanes_next_frame(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t *E = corral__entries(s);
+    const uint32_t *next = corral__chunk_next(s);
+    s->run.deferred = 0;
+    for (uint32_t ph = 0; ph < s->run.phases; ph++) {
+        const uint32_t dl = s->run.defer_lane + ph;
+        corral__lane *D = &lanes[dl];
+        if (D->count == 0) continue;
+        /* pushes below may compact every lane to find a chunk: this one is
+           left alone while it is read (as a walked lane is) */
+        s->run.walking_lane = dl;
+        D->walk_end = D->count;
+        uint32_t c = D->head;
+        for (uint32_t k = 0; k < D->count; k++) {
+            if (k > 0 && k % CORRAL__CHUNK == 0) c = next[c];
+            uint32_t off = E[c * CORRAL__CHUNK + k % CORRAL__CHUNK];
+            if (off != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, off));
+        }
+        s->run.walking_lane = CORRAL__NIL;
+        D->walk_end = 0;
+        D->count = 0;
+        D->tombs = 0;
+        corral__truncate_lane(s, D, CORRAL__NIL, 0);
+    }
+}
+
+void corral__enqueue(corral_sched *s, corral_co *co)
+{
+    uint32_t off = corral__co_off(s, co);
+    co->state = CORRAL__QUEUED;
+    co->link = corral__lane_push(s, corral__run_lane_of(s, co), off);
+}
+
+/* The resume contract (docs/API.md, "When a coroutine resumes") decides
+   here where a yield lands; the waits that park on nodes decide through
+   their containers (timers by their due time, predicates in
+   corral__attach), and every other path only queues. A yield waits for
+   the next frame when its step awaited next_frame, or when it is the
+   coroutine's first step and it awaited no phase (Unity: `yield return
+   null` from StartCoroutine resumes in the next frame; the coroutine does
+   not run twice in the frame it started in). */
+void corral__land(corral_sched *s, corral_co *co)
+{
+    const uint32_t f = co->flags;
+    CORRAL__CONTRACT_DONE(co);
+    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
+                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
+    if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
+        corral__defer(s, co);
+        return;
+    }
+    corral__enqueue(s, co);
+}
+
+void corral__defer(corral_sched *s, corral_co *co)
+{
+    co->state = CORRAL__DEFERRED;
+    s->run.deferred = 1;
+    co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
+}
+
+void corral__ready_push(corral_sched *s, corral_co *co)
+{
+    const uint32_t off = corral__co_off(s, co);
+    co->state = CORRAL__READY;
+    co->link = CORRAL__NIL;
+    corral__meta_of(s, co)->wait = s->run.ready_tail; /* waits on nothing: the link back */
+    if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
+    else s->run.ready_head = off;
+    s->run.ready_tail = off;
+}
+
+void corral__ready_unlink(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    const uint32_t prev = m->wait, next = co->link;
+    if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
+    else s->run.ready_head = next;
+    if (next != CORRAL__NIL) corral__meta_of(s, CORRAL__CO(s, next))->wait = prev;
+    else s->run.ready_tail = prev;
+    m->wait = CORRAL__NIL;
+    co->link = CORRAL__NIL;
+}
+
+void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
+{
+    if (s->run.starting || (s->now.in_tick && (co->flags & CORRAL__PHASE_MASK) == s->now.phase))
+        corral__ready_push(s, co);
+    else
+        corral__enqueue(s, co);
+}
+
+/* a restore: the lanes' chunk pool, the walk and the ready list as saved in o */
+void corral__run_take(corral_sched *d, const corral_sched *o)
+{
+    d->run.chunk_free = o->run.chunk_free;
+    d->run.chunk_bump = o->run.chunk_bump;
+    d->run.walking_lane = o->run.walking_lane;
+    d->run.running = o->run.running;
+    d->run.walk_skipped = o->run.walk_skipped;
+    d->run.ready_head = o->run.ready_head;
+    d->run.ready_tail = o->run.ready_tail;
+    d->run.starting = o->run.starting;
+    memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
+    d->run.deferred = o->run.deferred;
+    d->budget = o->budget;
+}
+
+/* a restore: the chunks before the bump (chunk_bump of them: their entries
+   at entries_at of snap, their links at next_at) and every lane (at
+   lanes_at) as a snapshot holds them; the pool's free list and bump come
+   with corral__run_take */
+void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t next_at, size_t lanes_at,
+                         uint32_t chunk_bump)
+{
+    memcpy(corral__entries(s), snap + entries_at, (size_t)chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
+    memcpy(corral__chunk_next(s), snap + next_at, (size_t)chunk_bump * sizeof(uint32_t));
+    memcpy(corral__lanes(s), snap + lanes_at, (size_t)s->run.lane_count * sizeof(corral__lane));
+}
+
 /* ---- src/core/lifecycle.c ---- */
 /*
     lifecycle.c -- a coroutine's life: admitted and started (its first step
-    at once, as Unity's StartCoroutine), stepped outside a lane (first
-    steps, the ready list), stopped, and ended (its cleanup, its links, its
-    slot back).
+    at once, as Unity's StartCoroutine, or later: corral__create), stepped outside a lane (first
+    steps, the ready list), paused and resumed, stopped, and ended (its
+    cleanup, its links, its slot back); and a wait's end, which wakes its
+    coroutine or stops it (corral__fire).
+
+    A paused coroutine is in no lane and its timers and predicates are out
+    of their containers (waits.c holds them); it keeps its place in every
+    list it waits on. A whole group at once is group_ops.c's.
+
+    A fired node (a timer due, a signal raised, a future done, a target
+    ended, ...) ends its coroutine's wait and wakes it (waits.c), or stops
+    it: a stop request's deadline, a call interrupted by its caller's wait.
+    The timers' heaps (timers.c) give up their due nodes here once a frame.
 
     A coroutine whose step is on the C stack is never freed under it:
     stopping it marks it STOPPING and it ends when its step returns. Where
-    a yield lands is the run queues' (queue.c), what it waits on the
+    a yield lands is the run lanes' (lanes.c), what it waits on the
     waits' (waits.c).
 */
 
@@ -7119,27 +7841,19 @@ void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const co
                        corral_end_reason why)
 {
     const corral__side *sd = &corral__sides(s)[m->side];
-    /* each link exists only once its feature is in use: its table is there */
-    if (sd->groups != CORRAL__NIL) corral__groups()->leave(s, co);
+    /* each link exists only in a scheduler with its part: its table is there */
+    if (sd->groups != CORRAL__NIL) corral__groups(s)->leave(s, co);
     if (sd->parent != CORRAL__NIL || sd->joiners_head != CORRAL__NIL)
-        ((const corral__calls_part *)corral__feature(CORRAL__FEATURE_CALLS))->end(s, co, m, te, why);
+        ((const corral__calls_part *)corral__feature(s, CORRAL__FEATURE_CALLS))->end(s, co, m, te, why);
     corral__side_drop(s, m);
 }
 
-/* the arms of a race or sync (races.c, a module: its table is there once
-   one began) */
+/* the arms of a race or sync (races.c: its table is there in a scheduler
+   that can race) */
 void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
 {
-    const corral__race_part *r = (const corral__race_part *)corral__feature(CORRAL__FEATURE_RACES);
+    const corral__race_part *r = (const corral__race_part *)corral__feature(s, CORRAL__FEATURE_RACES);
     if (r) r->end_arms(s, co, m, why);
-}
-
-/* Its step is on the C stack: it ends, with why, when that step returns. */
-void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
-{
-    if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
-    co->state = CORRAL__STOPPING;
-    m->stop_why = (uint8_t)why;
 }
 
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
@@ -7184,6 +7898,17 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
     corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, why);
 }
 
+/* admit, then take, its first step not run: a call's child (its first
+   step runs later, from the ready list), a generator, a start queued
+   behind others. NULL, with the error set and counted, if it cannot. */
+corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                          uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out)
+{
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    if (ti == CORRAL__NIL) return NULL;
+    return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
+}
+
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
 {
     return corral__start(__func__, s, vt, ctx, ctx_size, NULL, true);
@@ -7199,10 +7924,14 @@ bool corral_stop(corral_sched *s, corral_handle h)
     return true;
 }
 
-/* Every live coroutine ends with CORRAL_END_DESTROYED (destroy, a load);
-   the caller has set DESTROYING, so no cleanup hook starts another. */
+/* Every live coroutine ends with CORRAL_END_DESTROYED, as at destroy
+   (destroy, a load): the scheduler is DESTROYING meanwhile, so no cleanup
+   hook starts another and a race's arms end as destroyed; the flag is
+   after as it was before (a destroy has set it for good). */
 void corral__end_all(corral_sched *s)
 {
+    const uint32_t destroying = s->flags & CORRAL__DESTROYING;
+    s->flags |= CORRAL__DESTROYING;
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         corral__class *c = &s->arena.classes[i];
         for (uint32_t k = 0; k < c->capacity; k++) {
@@ -7210,6 +7939,7 @@ void corral__end_all(corral_sched *s)
             if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
         }
     }
+    s->flags = (s->flags & ~(uint32_t)CORRAL__DESTROYING) | destroying;
 }
 
 void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
@@ -7217,14 +7947,8 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
     if (corral__is_running(s, co)) corral__mark_stopping(s, co, corral__meta_of(s, co), why);
     else corral__end(s, co, why);
 }
-/* ---- src/core/pause.c ---- */
-/*
-    pause.c -- holding one coroutine still (corral_pause, corral_resume)
-    and letting it go on. A paused coroutine is in no lane and its timers
-    and predicates are out of their containers (waits.c holds them); it
-    keeps its place in every list it waits on. A whole group at once is
-    group_ops.c's.
-*/
+
+/* ---- pause */
 
 bool corral__pause_co(corral_sched *s, corral_co *co)
 {
@@ -7290,6 +8014,93 @@ bool corral_paused(const corral_sched *s, corral_handle h)
     corral_error err;
     corral_co *co = corral__resolve(s, h, &err);
     return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
+}
+
+/* ---- a wait's end */
+
+/* Node i was detached by its container: act on it. */
+void corral__fire(corral_sched *s, uint32_t i)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->attached = 0;
+    corral_co *co = CORRAL__CO(s, n->co);
+    if (n->kind == CORRAL__NODE_DEADLINE) { /* a stop request's time is up */
+        corral__groups(s)->deadline_drop(s, co);
+        corral__stop_co(s, co, CORRAL_END_DEADLINE);
+        return;
+    }
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
+    if (p && p->fire) p->fire(s, i);
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
+    if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
+    const bool now = p && p->now;
+    corral__release_wait(s, co);
+    const uint32_t child = corral__side_of(s, m)->child;
+    if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
+        corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
+        return;
+    }
+    corral__wake(s, co, now);
+}
+
+/* every node due on its heap's clock, in due order: fired */
+uint32_t corral__wake_timers(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    uint32_t woken = 0;
+    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+        if (s->timers.heap_len[h] == 0) continue;
+        const double now = corral__timer_clock(s, h);
+        while (s->timers.heap_len[h] > 0) {
+            uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
+            if (N[i].u.t.due > now) break;
+            corral__timer_cancel(s, &N[i]); /* the root: out of heap h */
+            s->nodes.debug_visits++;
+            corral__fire(s, i);
+            woken++;
+        }
+    }
+    return woken;
+}
+/* ---- src/core/parts.c ---- */
+/*
+    parts.c -- every part of the library (CORRAL_PARTS), and
+    corral_sched_create and corral_sched_memory_size, which give a
+    scheduler all of them unless its desc names some. A program that creates its schedulers with
+    corral_sched_create_min (sched.c) names its parts itself and links
+    neither this file nor the parts it does not name.
+*/
+
+static const corral_part *const corral__every_part[] = {
+    &corral_part_calls, &corral_part_groups, &corral_part_stops, &corral_part_polls,
+    &corral_part_futures, &corral_part_alarms, &corral_part_pulls, &corral_part_profile,
+    &corral_part_budget,
+#ifndef CORRAL_NO_RACES /* the one header may leave these two modules out */
+    &corral_part_races,
+#endif
+#ifndef CORRAL_NO_CHANNELS
+    &corral_part_channels,
+#endif
+    NULL,
+};
+#if !defined(CORRAL_NO_RACES) && !defined(CORRAL_NO_CHANNELS)
+#define CORRAL__ONE(name) +1
+CORRAL__STATIC_ASSERT(sizeof corral__every_part / sizeof corral__every_part[0] == 1 CORRAL_PARTS(CORRAL__ONE),
+                     "corral__every_part lists every part of CORRAL_PARTS");
+#undef CORRAL__ONE
+#endif
+
+/* the bytes corral_sched_create takes: for every part unless desc.parts
+   names some */
+size_t corral_sched_memory_size(const corral_sched_desc *desc)
+{
+    return corral__memory_size(__func__, desc, desc && desc->parts ? desc->parts : corral__every_part);
+}
+
+corral_sched *corral_sched_create(const corral_sched_desc *desc)
+{
+    return corral__sched_create(__func__, desc, desc && desc->parts ? desc->parts : corral__every_part);
 }
 /* ---- src/core/points.c ---- */
 /*
@@ -7658,18 +8469,27 @@ static void corral__polls_rebase(corral_sched *s)
     s->polls.base = to;
 }
 
-/* ---- the feature's table and the constructors that bring it */
+/* ---- the part's table and the constructors */
 static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame,
                                                        corral__polls_rebase};
-void corral__polls_use(void)
+const corral_part corral_part_polls = {
+    .name = "polls",
+    .waits = {{CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, &corral__poll_part}},
+    .feature = CORRAL__FEATURE_POLLS,
+    .table = &corral__polls_table,
+};
+
+/* A reload: predicate node i's function and argument in the new build (an
+   argument in a context that moves, moved with its field) */
+void corral__poll_rebind(corral_sched *s, uint32_t i, corral_predicate fn, void *user)
 {
-    corral__feature_add(CORRAL__FEATURE_POLLS, &corral__polls_table);
-    corral__wait_parts_add(CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, &corral__poll_part);
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.p.fn = fn;
+    n->u.p.user = user;
 }
 
 static corral_wait corral__predicate_wait(corral_wait_kind kind, corral_predicate fn, void *user)
 {
-    corral__polls_use();
     corral_wait w = corral__wait_of(kind);
     w.fn = fn;
     w.user = user;
@@ -7684,33 +8504,30 @@ corral_wait corral_wait_while(corral_predicate fn, void *user) { return corral__
     a free list; a handle is (index, generation). An item's generation is
     odd while it is live and even while it is free, and grows at every
     alloc and free, so a handle to an item that was freed (and perhaps
-    taken again) never names it. This file is the only one that reads or
-    writes an item's generation or free link (corral__item); the rest of an
-    item is its owner's (wakelists.c, channels.c).
+    taken again) never names it. This file is the only one that writes an
+    item's generation or free link (corral__item); a handle's lookup and an
+    item's liveness, which read the generation, are corral_internal.h's
+    (corral__pool_get, corral__item_live), inline. The rest of an item is
+    its owner's (wakelists.c, channels.c).
 */
 
 #include <string.h>
 
-/* each pool's items: their size, and where their wait lists lie (words
-   that read NIL while the item has no waiters) */
+/* where each pool's items' wait lists lie (words that read NIL while the
+   item has no waiters); their sizes are corral__pool_item_size's */
 static const struct corral__pool_kind {
-    uint32_t size;
     uint32_t lists_at, lists; /* first list word (bytes from the item), how many words */
 } corral__pool_kinds[CORRAL__POOL_COUNT] = {
-    {sizeof(corral__signal), offsetof(corral__signal, head), 2},
-    {sizeof(corral__future), offsetof(corral__future, head), 2},
-    {sizeof(corral__channel), offsetof(corral__channel, send_head), 4},
-    {sizeof(corral__counter), offsetof(corral__counter, head), 2},
+    {offsetof(corral__signal, head), 2},
+    {offsetof(corral__future, head), 2},
+    {offsetof(corral__channel, send_head), 4},
+    {offsetof(corral__counter, head), 2},
 };
 
 static corral__item *corral__item_at(const corral_sched *s, uint32_t pool, uint32_t i)
 {
-    return (corral__item *)corral__pool_item(s, pool, i, corral__pool_kinds[pool].size);
+    return (corral__item *)corral__pool_item(s, pool, i, corral__pool_item_size(pool));
 }
-
-bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
-
-size_t corral__pool_item_size(uint32_t pool) { return corral__pool_kinds[pool].size; }
 
 void corral__pools_init(corral_sched *s)
 {
@@ -7719,7 +8536,7 @@ void corral__pools_init(corral_sched *s)
         const struct corral__pool_kind *k = &corral__pool_kinds[p];
         for (uint32_t i = 0; i < pool->cap; i++) {
             corral__item *it = corral__item_at(s, p, i);
-            memset(it, 0, k->size);
+            memset(it, 0, corral__pool_item_size(p));
             it->next_free = i + 1 < pool->cap ? i + 1 : CORRAL__NIL;
             for (uint32_t w = 0; w < k->lists; w++) {
                 const uint32_t nil = CORRAL__NIL;
@@ -7729,13 +8546,6 @@ void corral__pools_init(corral_sched *s)
         pool->free = pool->cap ? 0 : CORRAL__NIL;
         pool->live = 0;
     }
-}
-
-void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen)
-{
-    if (index >= s->pools[pool].cap || !corral__gen_live(gen)) return NULL;
-    corral__item *it = corral__item_at(s, pool, index);
-    return it->gen == gen ? it : NULL;
 }
 
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen)
@@ -7748,8 +8558,9 @@ uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen)
     const uint32_t i = p->free;
     corral__item *it = corral__item_at(s, pool, i);
     p->free = it->next_free;
-    /* odd: live; never one issued before a restore or load (the floor) */
-    it->gen = it->gen + 1 < p->floor ? p->floor | 1u : it->gen + 1;
+    /* odd: live (a free item's is even: the next one up is odd, and so is
+       the floor it is raised to) */
+    it->gen = corral__gen_next(it->gen, p->floor | 1u);
     if (++p->live > p->peak) p->peak = p->live;
     *gen = it->gen;
     return i;
@@ -7759,7 +8570,7 @@ void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index)
 {
     corral__pool *p = &s->pools[pool];
     corral__item *it = corral__item_at(s, pool, index);
-    it->gen++; /* even: free; stale handles stay stale */
+    it->gen = corral__gen_next(it->gen, 0); /* even: free (its take raises it to the floor); stale handles stay stale */
     p->live--;
     it->next_free = p->free;
     p->free = index;
@@ -7770,8 +8581,8 @@ void corral__pools_floors(const corral_sched *s, uint32_t floors[CORRAL__POOL_CO
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
         uint32_t floor = s->pools[p].floor;
         for (uint32_t i = 0; i < s->pools[p].cap; i++) {
-            const uint32_t gen = corral__item_at(s, p, i)->gen;
-            const uint32_t next = gen == UINT32_MAX ? gen : gen + 1;
+            /* live or free, its next take moves past its generation */
+            const uint32_t next = corral__gen_unissued(corral__item_at(s, p, i)->gen, false);
             if (next > floor) floor = next;
         }
         floors[p] = floor;
@@ -7783,22 +8594,6 @@ void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POO
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) s->pools[p].floor = floors[p];
 }
 
-/* ---- save games: each pooled kind's part (its owner's), known here */
-static const corral__pool_part *const corral__core_pool_parts[CORRAL__POOL_COUNT] = {
-    &corral__signal_pool_part, NULL /* futures.c, a feature */, NULL, NULL /* channels.c, a module */
-};
-static corral__atomic_ptr corral__module_pool_parts[CORRAL__POOL_COUNT];
-void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part)
-{
-    for (uint32_t p = first; p <= last; p++)
-        if (corral__atomic_load_ptr(&corral__module_pool_parts[p]) != part)
-            corral__atomic_cas_ptr(&corral__module_pool_parts[p], NULL, part);
-}
-const corral__pool_part *corral__pool_part_of(uint32_t pool)
-{
-    const corral__pool_part *p = corral__core_pool_parts[pool];
-    return p ? p : (const corral__pool_part *)corral__atomic_load_ptr(&corral__module_pool_parts[pool]);
-}
 bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen, uint32_t i,
                          uint32_t prev)
 {
@@ -7832,17 +8627,17 @@ void corral__pools_relink(corral_sched *s)
 /* ---- verify (verify.c asks): over an image, live block or snapshot */
 
 /* item i of pool p in the image (its corral__item and the owner's words) */
-static const corral__item *corral__iitem(corral__image *m, uint32_t p, uint32_t i, unsigned char *tmp)
+static const corral__item *corral__item_in_image(corral__image *m, uint32_t p, uint32_t i, unsigned char *tmp)
 {
-    const uint32_t size = corral__pool_kinds[p].size;
+    const uint32_t size = (uint32_t)corral__pool_item_size(p);
     if (!m->snap) return (const corral__item *)corral__pool_item(m->blk, p, i, size);
     memcpy(tmp, m->snap + m->pool_at[p] + (size_t)i * size, size);
     return (const corral__item *)(const void *)tmp;
 }
 
-const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp)
+const void *corral__pool_image_item(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp)
 {
-    return i < m->s->pools[pool].cap ? corral__iitem(m, pool, i, (unsigned char *)tmp) : NULL;
+    return i < m->s->pools[pool].cap ? corral__item_in_image(m, pool, i, (unsigned char *)tmp) : NULL;
 }
 
 bool corral__pools_verify(corral__image *m)
@@ -7853,8 +8648,8 @@ bool corral__pools_verify(corral__image *m)
         const corral__pool *pool = &s->pools[p];
         const struct corral__pool_kind *k = &corral__pool_kinds[p];
         uint32_t n = 0, live = 0;
-        for (uint32_t i = pool->free; i != CORRAL__NIL; i = corral__iitem(m, p, i, (unsigned char *)&tmp)->next_free) {
-            if (i >= pool->cap || corral__gen_live(corral__iitem(m, p, i, (unsigned char *)&tmp)->gen)) {
+        for (uint32_t i = pool->free; i != CORRAL__NIL; i = corral__item_in_image(m, p, i, (unsigned char *)&tmp)->next_free) {
+            if (i >= pool->cap || corral__gen_live(corral__item_in_image(m, p, i, (unsigned char *)&tmp)->gen)) {
                 m->why = "a live item of a pool (signal, future, channel, semaphore) is on its free list";
                 return false;
             }
@@ -7864,7 +8659,7 @@ bool corral__pools_verify(corral__image *m)
             }
         }
         for (uint32_t i = 0; i < pool->cap; i++) {
-            const corral__item *it = corral__iitem(m, p, i, (unsigned char *)&tmp);
+            const corral__item *it = corral__item_in_image(m, p, i, (unsigned char *)&tmp);
             if (corral__gen_live(it->gen)) {
                 live++;
                 continue;
@@ -7902,9 +8697,19 @@ void corral__pools_take(corral_sched *d, const corral_sched *o)
         d->pools[p].failures = o->pools[p].failures;
     }
 }
+
+/* a restore: every item of pool p as a snapshot holds them (src: the
+   pool's capacity of items, each its corral__item and its owner's words);
+   the free list and counts come with corral__pools_take */
+void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *src)
+{
+    const size_t size = corral__pool_item_size(pool);
+    memcpy(corral__pool_item(s, pool, 0, size), src, (size_t)s->pools[pool].cap * size);
+}
 /* ---- src/core/postq.c ---- */
 /*
-    postq.c -- the post queue's owner side: laid out at create, applied at
+    postq.c -- the post queue's owner side: its part (corral__part_posts,
+    which every scheduler has: its region and its state at create), applied at
     the start of each frame (what other threads posted, as if completed or
     raised there), closed at destroy. The queue is a bounded
     multi-producer, single-consumer ring of cells in the arena, each with a
@@ -7915,37 +8720,60 @@ void corral__pools_take(corral_sched *d, const corral_sched *o)
 
 #include <string.h>
 
-size_t corral__posts_bytes(uint32_t capacity) { return sizeof(corral__postq) + (size_t)capacity * sizeof(corral__post); }
-
-#if CORRAL__HAS_ATOMICS
-void corral__posts_init(corral_sched *s)
+/* desc.max_posts rounded up to a power of two */
+static uint32_t corral__posts_capacity(const corral_sched_desc *d)
 {
+    uint32_t cap = 1;
+    while (cap < (d->max_posts ? d->max_posts : CORRAL_DEFAULT_MAX_POSTS) && cap < 0x40000000u) cap <<= 1;
+    return cap;
+}
+static uint64_t corral__posts_region(const corral_sched_desc *d) { return corral__posts_bytes(corral__posts_capacity(d)); }
+
+/* the queue empty, each cell's turn its position */
+static void corral__posts_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+{
+    (void)at; /* s->parts.state[CORRAL__STATE_POSTS - 1]: corral__postq_of */
     corral__postq *q = corral__postq_of(s);
     memset(q, 0, sizeof *q);
+    q->mask = corral__posts_capacity(d) - 1u;
+#if CORRAL__HAS_ATOMICS
     corral__atomic_store_u32(&q->tail, 0);
     corral__atomic_store_u32(&q->closed, 0);
     corral__atomic_store_u32(&q->full, 0);
     corral__post *c = corral__post_cells(s);
-    for (uint32_t i = 0; i <= s->posts.mask; i++) corral__atomic_store_u32(&c[i].seq, i);
+    for (uint32_t i = 0; i <= q->mask; i++) corral__atomic_store_u32(&c[i].seq, i);
+#endif
 }
+
+const corral_part corral__part_posts = {
+    .name = "posts",
+    .feature = CORRAL__FEATURE_COUNT,
+    .state = CORRAL__STATE_POSTS,
+    .align = 64, /* the producers' line alone in its cache line */
+    .bytes = corral__posts_region,
+    .init = corral__posts_init,
+};
+
+#if CORRAL__HAS_ATOMICS
 void corral__posts_close(corral_sched *s) { corral__atomic_store_u32(&corral__postq_of(s)->closed, 1); }
 void corral__posts_apply(corral_sched *s)
 {
     corral__postq *q = corral__postq_of(s);
     corral__post *cells = corral__post_cells(s);
+    const uint32_t mask = q->mask;
     for (;;) {
-        corral__post *c = &cells[q->head & s->posts.mask];
+        corral__post *c = &cells[q->head & mask];
         if (corral__atomic_load_acq_u32(&c->seq) != q->head + 1) return; /* empty, or being written */
         uint32_t kind = c->kind, index = c->index, gen = c->gen;
         corral_value v;
         v.u = c->value;
-        corral__atomic_store_rel_u32(&c->seq, q->head + s->posts.mask + 1); /* free for the next lap */
+        corral__atomic_store_rel_u32(&c->seq, q->head + mask + 1); /* free for the next lap */
         q->head++;
         bool done = false;
         if (kind == CORRAL__POST_FUTURE) {
             corral_future f = {index, gen};
-            const corral__futures_part *fp = (const corral__futures_part *)corral__feature(CORRAL__FEATURE_FUTURES);
-            done = fp && fp->live(s, f) && fp->finish(s, f, v); /* none created: none live */
+            const corral__futures_part *fp = (const corral__futures_part *)corral__feature(s, CORRAL__FEATURE_FUTURES);
+            done = fp && fp->live(s, f) && fp->finish(s, f, v); /* no futures part: none live */
         } else {
             corral_signal sig = {index, gen};
             if (corral__signal_live(s, sig)) {
@@ -7960,18 +8788,17 @@ void corral__posts_apply(corral_sched *s)
 void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 {
     corral__postq *q = corral__postq_of(s);
-    out->posts_capacity = s->posts.mask + 1;
+    out->posts_capacity = q->mask + 1;
     out->posts_applied = q->applied;
     out->posts_stale = q->stale;
     out->posts_full = corral__atomic_load_u32(&q->full);
 }
 #else
-void corral__posts_init(corral_sched *s) { (void)s; }
 void corral__posts_close(corral_sched *s) { (void)s; }
 void corral__posts_apply(corral_sched *s) { (void)s; }
 void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 {
-    out->posts_capacity = s->posts.mask + 1; /* the ring is in the block; every post is refused (NO_THREADS) */
+    out->posts_capacity = corral__postq_of(s)->mask + 1; /* the ring is in the block; every post is refused (NO_THREADS) */
 }
 #endif
 /* ---- src/core/pulls.c ---- */
@@ -7981,8 +8808,7 @@ void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
     corral_generator_next steps it to its next value; a generator whose
     step waits stays held, its wait armed, until the wait is over and a
     pull goes on from there) and a paused coroutine's single step
-    (corral_step_once). A program that calls neither links none of it. The
-    step and end are lifecycle.h's; a coroutine that waits for a
+    (corral_step_once). The step and end are lifecycle.h's; a coroutine that waits for a
     generator's next value is calls.c's (corral_generator_pull).
 */
 
@@ -8035,8 +8861,6 @@ static corral_co *corral__gen_owner(corral_sched *s)
 
 void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
 {
-    corral__groups_use(); /* the generator's end leaves its chain */
-    corral__pulls_use();  /* the owner's end walks its joiners (calls.c) and ends it here */
     corral__side *bs = corral__side_take("corral_generator_start", s, corral__meta_of(s, by));
     corral__side *gs = corral__side_take("corral_generator_start", s, corral__meta_of(s, gen));
     const uint32_t i = corral__node_alloc(s);
@@ -8091,13 +8915,13 @@ static corral_handle corral__gen_start(const char *call, corral_sched *s, const 
                                        size_t ctx_size, const corral_start_desc *opts)
 {
     corral_handle h = {0, 0};
-    if (!corral__check_in(s, call)) return h;
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return h;
     const uint64_t owner = opts ? opts->owner : 0;
     const uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
     CORRAL__REQUIRE_AT(s, !opts || (opts->phase == CORRAL_PHASE_DEFAULT && opts->single == CORRAL_SINGLE_NONE),
                        CORRAL_ERR_BAD_START, call, CORRAL__NOH, NULL,
                        "a generator lives in no phase and has no single mode: give it an owner, tags, a domain", h);
-    CORRAL__REQUIRE_AT(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, h);
+    CORRAL__REQUIRE_AT(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, h);
     corral_co *by = corral__gen_owner(s);
     if (by) { /* its tie to its owner: a wait node and both side records, before anything is taken */
         if (s->nodes.wait_free_count == 0) {
@@ -8357,16 +9181,18 @@ static void corral__pullers_wake(corral_sched *s, corral_co *gen)
     }
 }
 static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, corral__owned_end};
-void corral__pulls_use(void)
-{
-    corral__calls_use(); /* a generator's end fires its list (calls.c) */
-    corral__feature_add(CORRAL__FEATURE_PULLS, &corral__pulls_table);
-    corral__wait_parts_add(CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part);
-}
+/* a generator's end fires its list (calls.c); one owned by a coroutine
+   leaves its chain (groups.c) */
+const corral_part corral_part_pulls = {
+    .name = "pulls",
+    .needs = {&corral_part_calls, &corral_part_groups},
+    .waits = {{CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part}},
+    .feature = CORRAL__FEATURE_PULLS,
+    .table = &corral__pulls_table,
+};
 
 corral_wait corral_wait_pull(corral_handle h)
 {
-    corral__pulls_use();
     corral_wait w = corral__wait_of(CORRAL_WAIT_PULL);
     w.co = h;
     return w;
@@ -8375,8 +9201,7 @@ corral_wait corral_wait_pull(corral_handle h)
 bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
-    if (!s) return false;
-    corral__pulls_use();
+    if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return false;
     corral__meta *m = corral__meta_of(s, co);
     const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
@@ -8413,177 +9238,24 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
 }
 /* ---- src/core/queue.c ---- */
 /*
-    queue.c -- the run queues: the lanes, where a yield lands (the resume
-    contract's corral__land), the ready list, the walk a phase run makes
-    and its time budget. What a step does to a coroutine's life is the
+    queue.c -- the walk a phase run makes over its lanes (lanes.c), what a
+    step's return does to its coroutine (the after-step transitions), and
+    the run's time budget. What a step does to a coroutine's life is the
     lifecycle's (lifecycle.c); when a wait ends, the waits' (waits.c).
-
-    A lane is a chain of CORRAL__CHUNK-entry chunks from one pool shared by
-    every lane, so grouping by (phase, type) costs no memory per type. An
-    entry is a coroutine's offset, or NIL where a queued coroutine was
-    stopped (a tombstone: stop is O(1) and keeps the others' order).
 
     A phase run first fixes, for every lane of the phase, how many entries
     it will step (walk_end): what joins a lane during the run waits for the
     next one. The walk compacts the lane in place behind its cursor: a
     survivor stays where it is unless a hole opened before it, so in the
     steady state a step writes nothing but its own context.
-
-    The pool holds 2 * slots entries plus a chunk of slack per lane. That is
-    always enough: when it runs dry every lane is compacted (the part of the
-    lane being walked that the walk still needs is left alone), and lanes
-    with tombstones are compacted before their walk, so what cannot move is
-    at most one entry per live coroutine.
 */
-
-static uint32_t corral__chunk_pop(corral_sched *s)
-{
-    uint32_t c = s->run.chunk_free;
-    if (c != CORRAL__NIL) s->run.chunk_free = corral__chunk_next(s)[c];
-    else if (s->run.chunk_bump < s->run.chunk_count) c = s->run.chunk_bump++;
-    return c;
-}
-
-/* Chunk holding entry k of lane L (k < L->cap). */
-static uint32_t corral__chunk_at(const corral_sched *s, const corral__lane *L, uint32_t k)
-{
-    const uint32_t *next = corral__chunk_next(s);
-    uint32_t c = L->head;
-    for (uint32_t hop = k / CORRAL__CHUNK; hop > 0; hop--) c = next[c];
-    return c;
-}
-
-/* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
-   lane holds w entries, all in the kept chunks. */
-static void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w)
-{
-    uint32_t *next = corral__chunk_next(s);
-    uint32_t c = last == CORRAL__NIL ? L->head : next[last];
-    while (c != CORRAL__NIL) {
-        uint32_t n = next[c];
-        next[c] = s->run.chunk_free;
-        s->run.chunk_free = c;
-        corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
-        c = n;
-    }
-    if (last == CORRAL__NIL) L->head = CORRAL__NIL;
-    else next[last] = CORRAL__NIL;
-    L->tail = last;
-    L->cap = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK * CORRAL__CHUNK;
-}
-
-/* Compact entries [from, count) of lane L in place; keep walk_end pointing
-   at the same boundary (for a lane whose walk has not started); free the
-   chunks no longer needed. */
-static void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
-{
-    uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
-    uint32_t rc = corral__chunk_at(s, L, from), wc = rc;
-    uint32_t rp = from % CORRAL__CHUNK, wp = rp, w = from;
-    uint32_t new_walk_end = L->walk_end;
-    for (uint32_t k = from; k < L->count; k++) {
-        if (rp == CORRAL__CHUNK) {
-            rc = next[rc];
-            rp = 0;
-        }
-        if (k == L->walk_end) new_walk_end = w;
-        uint32_t off = E[rc * CORRAL__CHUNK + rp++];
-        if (off == CORRAL__NIL) continue;
-        if (wp == CORRAL__CHUNK) {
-            wc = next[wc];
-            wp = 0;
-        }
-        uint32_t e = wc * CORRAL__CHUNK + wp++;
-        E[e] = off;
-        CORRAL__CO(s, off)->link = e;
-        w++;
-    }
-    if (L->walk_end >= L->count) new_walk_end = w;
-    L->walk_end = new_walk_end;
-    L->count = w;
-    /* keep ceil(w / CHUNK) chunks */
-    uint32_t last = CORRAL__NIL;
-    for (uint32_t i = 0, keep = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK; i < keep; i++)
-        last = last == CORRAL__NIL ? L->head : next[last];
-    corral__truncate_lane(s, L, last, w);
-    if (from == 0) L->tombs = 0;
-}
-
-static void corral__compact_all(corral_sched *s)
-{
-    corral__lane *lanes = corral__lanes(s);
-    for (uint32_t i = 0; i < s->run.lane_count; i++)
-        corral__compact_lane(s, &lanes[i], i == s->run.walking_lane ? lanes[i].walk_end : 0);
-}
-
-uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
-{
-    corral__lane *L = &corral__lanes(s)[lane];
-    if (L->count == L->cap) {
-        uint32_t c = corral__chunk_pop(s);
-        if (c == CORRAL__NIL) {
-            corral__compact_all(s);
-            if (L->count == L->cap) c = corral__chunk_pop(s); /* sized so this cannot fail */
-        }
-        if (c != CORRAL__NIL) {
-            uint32_t *next = corral__chunk_next(s);
-            next[c] = CORRAL__NIL;
-            if (L->head == CORRAL__NIL) L->head = c;
-            else next[L->tail] = c;
-            L->tail = c;
-            L->cap += CORRAL__CHUNK;
-        }
-    }
-    uint32_t e = L->tail * CORRAL__CHUNK + L->count % CORRAL__CHUNK;
-    corral__entries(s)[e] = off;
-    L->count++;
-    return e;
-}
-
-void corral__lane_tombstone(corral_sched *s, corral_co *co)
-{
-    corral__entries(s)[co->link] = CORRAL__NIL;
-    corral__lanes(s)[corral__lane_of(s, co)].tombs++;
-}
-
-void corral__lanes_init(corral_sched *s)
-{
-    corral__lane *lanes = corral__lanes(s);
-    for (uint32_t i = 0; i < s->run.lane_count; i++) {
-        memset(&lanes[i], 0, sizeof lanes[i]); /* every byte: snapshots copy and checksum them */
-        lanes[i].head = lanes[i].tail = CORRAL__NIL;
-    }
-    /* entries are read ahead by the walk's prefetch before they are written */
-    memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
-    s->run.chunk_free = CORRAL__NIL;
-    s->run.chunk_bump = 0;
-    s->run.walking_lane = CORRAL__NIL;
-    s->run.running = CORRAL__NIL;
-    s->run.deferred = 0;
-}
 
 /* After a walked coroutine's step did not end in a plain yield in place. */
 static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
 {
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
-    if (pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
-        CORRAL__CONTRACT_DONE(co);
-        corral__hold(co, corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
-    } else if (co->state == CORRAL__STOPPING) {
-        corral__meta *m = corral__meta_of(s, co);
-        corral_end_reason why = corral__stopping_why(m);
-        m->stop_why = CORRAL_END_STOPPED;
-        corral__end(s, co, why);
-    } else if (r == CORRAL_STOP) {
-        if (co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
-        corral__end(s, co, CORRAL_END_FINISHED);
-    } else if (co->state == CORRAL__QUEUED) {
-        corral__land(s, co); /* its entry is consumed: moved to another phase, or next frame */
-    } else { /* WAITING: parked on its wait */
-        CORRAL__CONTRACT_DONE(co);
-    }
-    if (pause && corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
+    corral__after_step(s, co, NULL, CORRAL__NIL, r, pause, true);
     /* whoever waited for what just ended resumes now, in this run */
     if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
 }
@@ -8926,8 +9598,9 @@ static uint32_t corral__walk_ahead(corral_sched *s, uint32_t lane)
     return corral__walk_impl(s, lane, false, false, corral__in_place_ahead);
 }
 static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true, false, NULL); }
-static uint32_t corral__walk_instr(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
-static uint32_t corral__walk_budgeted_instr(corral_sched *s, uint32_t lane)
+/* the instrumented two: the profile part's (stats.c's table names them) */
+uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
+uint32_t corral__walk_budgeted_profiled(corral_sched *s, uint32_t lane)
 {
     return corral__walk_impl(s, lane, true, true, NULL);
 }
@@ -9056,34 +9729,6 @@ void corral__lanes_begin(corral_sched *s, uint32_t phase)
     }
 }
 
-void corral__lanes_next_frame(corral_sched *s)
-{
-    corral__lane *lanes = corral__lanes(s);
-    uint32_t *E = corral__entries(s);
-    const uint32_t *next = corral__chunk_next(s);
-    s->run.deferred = 0;
-    for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        const uint32_t dl = s->run.defer_lane + ph;
-        corral__lane *D = &lanes[dl];
-        if (D->count == 0) continue;
-        /* pushes below may compact every lane to find a chunk: this one is
-           left alone while it is read (as a walked lane is) */
-        s->run.walking_lane = dl;
-        D->walk_end = D->count;
-        uint32_t c = D->head;
-        for (uint32_t k = 0; k < D->count; k++) {
-            if (k > 0 && k % CORRAL__CHUNK == 0) c = next[c];
-            uint32_t off = E[c * CORRAL__CHUNK + k % CORRAL__CHUNK];
-            if (off != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, off));
-        }
-        s->run.walking_lane = CORRAL__NIL;
-        D->walk_end = 0;
-        D->count = 0;
-        D->tombs = 0;
-        corral__truncate_lane(s, D, CORRAL__NIL, 0);
-    }
-}
-
 uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
 {
     corral__lane *lanes = corral__lanes(s);
@@ -9092,7 +9737,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     uint32_t steps = 0;
     if (!s->budget.ns) {
         if (s->prof.instrument)
-            for (uint32_t i = first; i < first + count; i++) steps += corral__walk_instr(s, i);
+            for (uint32_t i = first; i < first + count; i++) steps += corral__profile(s)->walk(s, i);
         else if (s->run.order == CORRAL_ORDER_FIFO && s->types.type_count > 1) /* a lane of many types */
             steps += lanes[first].walk_end ? corral__walk_ahead(s, first) : 0;
         else
@@ -9100,7 +9745,16 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
                 if (lanes[i].walk_end) steps += corral__walk(s, i);
         return steps;
     }
-    /* budgeted: start where the last run stopped; what did not run goes first */
+    return ((const corral__budget_part *)corral__feature(s, CORRAL__FEATURE_BUDGET))->run(s, phase, first, count);
+}
+
+/* The budget part: a phase run with a time budget (s->budget.ns, which
+   only corral_set_budget sets, on a scheduler with the part). It starts
+   where the last run stopped; what did not run goes first. */
+static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t steps = 0;
     s->budget.out = 0;
     s->budget.steps = 0;
     uint32_t start = s->run.first_lane[phase] % count;
@@ -9110,16 +9764,25 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += s->prof.instrument ? corral__walk_budgeted_instr(s, i) : corral__walk_budgeted(s, i);
+        steps += s->prof.instrument ? corral__profile(s)->walk_budgeted(s, i) : corral__walk_budgeted(s, i);
         if (s->budget.out) s->run.first_lane[phase] = (start + j) % count;
     }
     if (!s->budget.out) s->run.first_lane[phase] = 0;
     return steps;
 }
 
+static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted};
+const corral_part corral_part_budget = {
+    .name = "budget",
+    .feature = CORRAL__FEATURE_BUDGET,
+    .table = &corral__budget_table,
+};
+
 void corral_set_budget(corral_sched *s, uint64_t ns)
 {
-    if (corral__check(s)) s->budget.ns = ns;
+    if (!corral__check(s)) return;
+    if (ns && !corral__part_needed(__func__, s, NULL, corral__feature(s, CORRAL__FEATURE_BUDGET), "budget")) return;
+    s->budget.ns = ns;
 }
 
 uint64_t corral_budget_left(const corral_co *co)
@@ -9131,87 +9794,6 @@ uint64_t corral_budget_left(const corral_co *co)
     return spent >= s->budget.ns ? 0 : s->budget.ns - spent;
 }
 
-void corral__enqueue(corral_sched *s, corral_co *co)
-{
-    uint32_t off = corral__co_off(s, co);
-    co->state = CORRAL__QUEUED;
-    co->link = corral__lane_push(s, corral__run_lane_of(s, co), off);
-}
-
-/* The resume contract (docs/API.md, "When a coroutine resumes") decides
-   here where a yield lands; the waits that park on nodes decide through
-   their containers (timers by their due time, predicates in
-   corral__attach), and every other path only queues. A yield waits for
-   the next frame when its step awaited next_frame, or when it is the
-   coroutine's first step and it awaited no phase (Unity: `yield return
-   null` from StartCoroutine resumes in the next frame; the coroutine does
-   not run twice in the frame it started in). */
-void corral__land(corral_sched *s, corral_co *co)
-{
-    const uint32_t f = co->flags;
-    CORRAL__CONTRACT_DONE(co);
-    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
-                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
-    if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
-        corral__defer(s, co);
-        return;
-    }
-    corral__enqueue(s, co);
-}
-
-void corral__defer(corral_sched *s, corral_co *co)
-{
-    co->state = CORRAL__DEFERRED;
-    s->run.deferred = 1;
-    co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
-}
-
-void corral__ready_push(corral_sched *s, corral_co *co)
-{
-    const uint32_t off = corral__co_off(s, co);
-    co->state = CORRAL__READY;
-    co->link = CORRAL__NIL;
-    corral__meta_of(s, co)->wait = s->run.ready_tail; /* waits on nothing: the link back */
-    if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
-    else s->run.ready_head = off;
-    s->run.ready_tail = off;
-}
-
-void corral__ready_unlink(corral_sched *s, corral_co *co)
-{
-    corral__meta *m = corral__meta_of(s, co);
-    const uint32_t prev = m->wait, next = co->link;
-    if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
-    else s->run.ready_head = next;
-    if (next != CORRAL__NIL) corral__meta_of(s, CORRAL__CO(s, next))->wait = prev;
-    else s->run.ready_tail = prev;
-    m->wait = CORRAL__NIL;
-    co->link = CORRAL__NIL;
-}
-
-void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
-{
-    if (s->run.starting || (s->now.in_tick && (co->flags & CORRAL__PHASE_MASK) == s->now.phase))
-        corral__ready_push(s, co);
-    else
-        corral__enqueue(s, co);
-}
-
-/* a restore: the lanes' chunk pool, the walk and the ready list as saved in o */
-void corral__run_take(corral_sched *d, const corral_sched *o)
-{
-    d->run.chunk_free = o->run.chunk_free;
-    d->run.chunk_bump = o->run.chunk_bump;
-    d->run.walking_lane = o->run.walking_lane;
-    d->run.running = o->run.running;
-    d->run.walk_skipped = o->run.walk_skipped;
-    d->run.ready_head = o->run.ready_head;
-    d->run.ready_tail = o->run.ready_tail;
-    d->run.starting = o->run.starting;
-    memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
-    d->run.deferred = o->run.deferred;
-    d->budget = o->budget;
-}
 /* ---- src/core/sched.c ---- */
 /*
     sched.c -- the scheduler and its frame: the plan that lays out the one
@@ -9243,9 +9825,11 @@ typedef struct corral__plan {
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains, phases;
-    uint64_t signals_off, max_signals, futures_off, max_futures;
-    uint64_t posts_off, max_posts, text_off;
+    uint64_t signals_off, max_signals, futures_off, max_futures, text_off;
     uint64_t channels_off, max_channels, channel_bytes, ring_bytes, data_off, counters_off, max_counters;
+    /* the part that holds each state slot (NULL: none) and where its state lies */
+    const corral_part *part[CORRAL__STATE_COUNT - 1];
+    uint64_t state_off[CORRAL__STATE_COUNT - 1];
     uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
     uint64_t kept_off, kept_count, kept_bytes;
@@ -9270,19 +9854,11 @@ static void corral__free(void *ptr, void *user) /* default allocator */
 
 static uint64_t corral__align64(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
-/* Fill `p` from the desc (defaults applied); CORRAL_ERR_OK or why not. */
-static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *p)
+/* the size classes of the desc (or the default ones), each with the
+   budgets of the registry's types that fall in it */
+static corral_error corral__plan_classes(const corral_sched_desc *d, corral__plan *p)
 {
-    memset(p, 0, sizeof *p);
-    p->max_types = d->max_types ? d->max_types : CORRAL_DEFAULT_MAX_TYPES;
-    if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
-    p->domains = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS;
-    if (p->domains > CORRAL_MAX_DOMAINS) return CORRAL_ERR_BAD_DESC;
-    p->heaps = 2u + p->domains;
     const corral_registry *reg = d->registry;
-    if (reg && (reg->count > p->max_types || (reg->count && (!reg->types || !reg->ids))))
-        return CORRAL_ERR_BAD_DESC;
-
     uint32_t n = 0;
     while (n < CORRAL_MAX_CLASSES && d->classes[n].slot_size != 0) n++;
     if (n == 0) {
@@ -9337,8 +9913,30 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
                  vt->name, reg->name ? reg->name : "?", reg->ids[t], p->classes[c].slot_size);
         return CORRAL_ERR_NO_CAPACITY;
     }
+    return CORRAL_ERR_OK;
+}
 
-    uint64_t off = CORRAL__TYPES_OFF; /* the type table: right after the scheduler */
+/* Fill `p` from the desc (defaults applied) for a scheduler whose state
+   slots the parts part[] hold (NULL: none; corral__parts_open);
+   CORRAL_ERR_OK or why not. */
+static corral_error corral__make_plan(const corral_sched_desc *d, const corral_part *const part[], corral__plan *p)
+{
+    memset(p, 0, sizeof *p);
+    memcpy(p->part, part, sizeof p->part);
+    p->max_types = d->max_types ? d->max_types : CORRAL_DEFAULT_MAX_TYPES;
+    if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
+    p->domains = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS;
+    if (p->domains > CORRAL_MAX_DOMAINS) return CORRAL_ERR_BAD_DESC;
+    p->heaps = 2u + p->domains;
+    const corral_registry *reg = d->registry;
+    if (reg && (reg->count > p->max_types || (reg->count && (!reg->types || !reg->ids))))
+        return CORRAL_ERR_BAD_DESC;
+
+    corral_error e = corral__plan_classes(d, p);
+    if (e != CORRAL_ERR_OK) return e;
+    const uint32_t n = p->class_count;
+
+    uint64_t off = CORRAL__TYPES_OFF; /* the type table: right after the block's head */
     off += (uint64_t)p->max_types * sizeof(corral__type_entry);
     p->hash_size = 1;
     while (p->hash_size < 2 * p->max_types) p->hash_size <<= 1;
@@ -9371,9 +9969,6 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : CORRAL_DEFAULT_MAX_SIGNALS;
     p->max_futures = d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
-    p->max_posts = 1; /* a power of two, at least the desc's */
-    while (p->max_posts < (d->max_posts ? d->max_posts : CORRAL_DEFAULT_MAX_POSTS) && p->max_posts < 0x40000000u)
-        p->max_posts <<= 1;
     p->max_channels = d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
     p->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES; /* channel_bytes / size values each */
     p->ring_bytes = (p->channel_bytes + 7u) & ~(uint64_t)7u;        /* rings 8-aligned */
@@ -9415,11 +10010,21 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->counters_off = off;
     off += p->max_counters * sizeof(corral__counter);
     off = corral__align64(off, 8);
-    p->data_off = off;
+    p->data_off = off; /* the channels' rings, beside the pools that size them */
     off += p->max_channels * p->ring_bytes;
-    off = corral__align64(off, 64); /* the queue's producer line alone in its cache line */
-    p->posts_off = off;
-    off += corral__posts_bytes((uint32_t)p->max_posts);
+    /* each part's state: the domains' clocks in the head, the channels'
+       with their rings, the others' (bytes) in a region of its own here,
+       in the order of the slots */
+    for (uint32_t k = 0; k < CORRAL__STATE_COUNT - 1; k++) {
+        const corral_part *part_k = p->part[k];
+        if (!part_k) continue;
+        if (k == CORRAL__STATE_DOMAINS - 1) p->state_off[k] = CORRAL__DOMAINS_OFF;
+        else if (k == CORRAL__STATE_CHANNELS - 1) p->state_off[k] = p->data_off;
+        if (!part_k->bytes) continue;
+        off = corral__align64(off, part_k->align);
+        p->state_off[k] = off;
+        off += part_k->bytes(d);
+    }
     p->hist_cap = d->history_frames;
     p->trace_cap = d->timing ? d->trace_steps : 0;
     if (p->hist_cap > 0x00FFFFFFu || p->trace_cap > 0x0FFFFFFFu) return CORRAL_ERR_TOO_LARGE;
@@ -9459,54 +10064,214 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     return CORRAL_ERR_OK;
 }
 
-size_t corral_sched_memory_size(const corral_sched_desc *desc)
+/* ---- the time domains' clocks (the frame's, in the block's head; their
+   calls are domains.c's): desc.domains of them, each at scale 1 */
+static void corral__domains_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
 {
-    corral__plan p;
-    CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, 0);
-    corral_error e = corral__make_plan(desc, &p);
-    if (e != CORRAL_ERR_OK) {
-        corral__fail_at(NULL, &desc->logger, e, __func__, CORRAL__NOH, NULL, p.why);
-        return 0;
-    }
-    return (size_t)p.total;
+    corral__domains *D = (corral__domains *)(void *)CORRAL__AT(s, at);
+    memset(D, 0, sizeof *D);
+    D->count = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS; /* at most CORRAL_MAX_DOMAINS: the plan's check */
+    for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) D->d[k].scale = 1.0f;
+}
+const corral_part corral__part_domains = {
+    .name = "domains",
+    .feature = CORRAL__FEATURE_COUNT,
+    .state = CORRAL__STATE_DOMAINS,
+    .init = corral__domains_init,
+};
+
+/* ---- its parts: the core's tables, the parts every scheduler has, then
+   each part named (after the parts it builds on), each slot filled by the
+   part that owns it; owner: the part that holds each state slot */
+static void corral__part_open(corral__part_tables *t, const corral_part *owner[], const corral_part *part, uint32_t depth)
+{
+    for (uint32_t n = 0; n < 2 && part->needs[n] && depth < 4; n++)
+        corral__part_open(t, owner, part->needs[n], depth + 1);
+    for (uint32_t w = 0; w < CORRAL__PART_WAITS && part->waits[w].last; w++)
+        for (uint32_t k = part->waits[w].first; k <= part->waits[w].last; k++) t->wait[k] = part->waits[w].table;
+    for (uint32_t p = 0; p < CORRAL__PART_POOLS && part->pools[p].used; p++)
+        t->pool[part->pools[p].pool] = part->pools[p].table;
+    if (part->feature < CORRAL__FEATURE_COUNT) t->feature[part->feature] = part->table;
+    if (part->arm) t->arm = part->arm;
+    if (part->state != CORRAL__STATE_NONE) owner[part->state - 1] = part;
+}
+static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains, &corral__part_posts};
+static void corral__parts_open(corral__part_tables *t, const corral_part *owner[], const corral_part *const *parts)
+{
+    memset(t, 0, sizeof *t);
+    memset(owner, 0, (CORRAL__STATE_COUNT - 1) * sizeof owner[0]);
+    /* the core's own kinds; a part brings the others (corral_part.waits) */
+    t->wait[CORRAL_WAIT_FRAMES] = t->wait[CORRAL_WAIT_SECONDS] = t->wait[CORRAL_WAIT_REALTIME] = &corral__timer_part;
+    t->wait[CORRAL_WAIT_SIGNAL] = &corral__signal_part;
+    t->pool[CORRAL__POOL_SIGNAL] = &corral__signal_pool_part;
+    for (uint32_t i = 0; i < sizeof corral__every_scheduler_has / sizeof corral__every_scheduler_has[0]; i++)
+        corral__part_open(t, owner, corral__every_scheduler_has[i], 0);
+    for (uint32_t i = 0; parts && parts[i]; i++) corral__part_open(t, owner, parts[i], 0);
 }
 
-corral_sched *corral_sched_create(const corral_sched_desc *desc)
+/* the plan of desc for the parts `parts` names (with those every
+   scheduler has), their tables in t; false (the error set for call) if
+   desc is refused */
+static bool corral__plan_for(const char *call, const corral_sched_desc *desc, const corral_part *const *parts,
+                             corral__part_tables *t, corral__plan *p)
 {
+    const corral_part *owner[CORRAL__STATE_COUNT - 1];
+    corral__parts_open(t, owner, parts);
+    if (!t->feature[CORRAL__FEATURE_PROFILE] &&
+        (desc->timing || desc->history_frames || desc->trace_steps || desc->hooks.step_begin || desc->hooks.step_end)) {
+        corral__fail_at(NULL, &desc->logger, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL,
+                        "desc.timing, history_frames, trace_steps and step hooks need corral_part_profile in desc.parts");
+        return false;
+    }
+    corral_error e = corral__make_plan(desc, owner, p);
+    if (e == CORRAL_ERR_OK) return true;
+    corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, p->why);
+    return false;
+}
+
+size_t corral__memory_size(const char *call, const corral_sched_desc *desc, const corral_part *const *parts)
+{
+    corral__part_tables t;
     corral__plan p;
-    CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, NULL);
-    corral_error e = corral__make_plan(desc, &p);
-    if (e != CORRAL_ERR_OK) {
-        corral__fail_at(NULL, &desc->logger, e, __func__, CORRAL__NOH, NULL, p.why);
-        return NULL;
+    CORRAL__REQUIRE_AT(NULL, desc, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, 0);
+    return corral__plan_for(call, desc, parts, &t, &p) ? (size_t)p.total : 0;
+}
+
+/* the block the plan asks for: the caller's, or one taken from the
+   allocator (al: the desc's, or malloc and free); NULL, the error set */
+static unsigned char *corral__block_take(const char *call, const corral_sched_desc *desc, const corral__plan *p,
+                                         corral_allocator *al)
+{
+    *al = desc->allocator;
+    if (!al->alloc || !al->free) *al = (corral_allocator){corral__malloc, corral__free, NULL};
+    corral_error e = CORRAL_ERR_OK;
+    unsigned char *block = (unsigned char *)desc->memory;
+    if (block && desc->memory_size < p->total) e = CORRAL_ERR_MEMORY_TOO_SMALL;
+    if (!block) block = (unsigned char *)al->alloc((size_t)p->total, al->user_data); /* the one allocator call */
+    if (!block) e = CORRAL_ERR_ALLOC_FAILED;
+    if (e == CORRAL_ERR_OK) return block;
+    corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, NULL);
+    return NULL;
+}
+
+/* the scheduler's own fields and where each core file's part of the block
+   lies, from the plan */
+static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, const corral__plan *p)
+{
+    s->types.max_types = p->max_types;
+    s->types.hash_off = (uint32_t)p->hash_off;
+    s->types.hash_mask = p->hash_size - 1;
+    memset(corral__types(s), 0, (size_t)p->max_types * sizeof(corral__type_entry));
+    memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p->hash_size * sizeof(uint16_t));
+    s->types.ends_off = (uint32_t)p->ends_off;
+    memset(corral__ends(s, 0), 0, (size_t)p->max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
+    s->types.last_ti = CORRAL__NIL;
+    s->types.registry = desc->registry;
+    s->types.predicates = desc->predicates;
+    s->types.upgrade = desc->upgrade;
+    s->run.order = p->order;
+    s->run.lanes_off = (uint32_t)p->lanes_off;
+    s->run.lane_count = (uint32_t)p->lane_count;
+    s->run.phases = (uint32_t)p->phases;
+    s->run.defer_lane = (uint32_t)(p->lane_count - p->phases);
+    s->run.lanes_per_phase = (uint32_t)p->lanes_per_phase;
+    s->run.chunks_off = (uint32_t)p->chunks_off;
+    s->run.chunk_next_off = (uint32_t)p->chunk_next_off;
+    s->run.chunk_count = (uint32_t)p->chunk_count;
+    s->run.ready_head = s->run.ready_tail = CORRAL__NIL;
+    s->arena.meta_off = (uint32_t)p->meta_off;
+    s->arena.total_slots = (uint32_t)p->total_slots;
+    s->nodes.off = (uint32_t)p->nodes_off;
+    s->nodes.count = (uint32_t)p->node_count;
+    s->nodes.wait_count = (uint32_t)p->wait_nodes;
+    s->nodes.text_off = (uint32_t)p->text_off;
+    s->timers.heaps = (uint32_t)p->heaps;
+    for (uint32_t h = 0; h < p->heaps; h++) s->timers.heap_off[h] = (uint32_t)p->heap_off[h];
+    s->groups.owner_off = (uint32_t)p->owner_off;
+    s->groups.owner_mask = (uint32_t)p->owner_buckets - 1;
+    s->sides.off = (uint32_t)p->sides_off;
+    s->sides.count = (uint32_t)p->max_sides;
+    s->pools[CORRAL__POOL_SIGNAL] = (corral__pool){.off = (uint32_t)p->signals_off, .cap = (uint32_t)p->max_signals};
+    s->pools[CORRAL__POOL_FUTURE] = (corral__pool){.off = (uint32_t)p->futures_off, .cap = (uint32_t)p->max_futures};
+    s->pools[CORRAL__POOL_CHANNEL] = (corral__pool){.off = (uint32_t)p->channels_off, .cap = (uint32_t)p->max_channels};
+    s->pools[CORRAL__POOL_COUNTER] = (corral__pool){.off = (uint32_t)p->counters_off, .cap = (uint32_t)p->max_counters};
+    s->prof.timing = desc->timing ? 1u : 0u;
+    uint32_t sample = desc->timing_sample ? desc->timing_sample : CORRAL_DEFAULT_TIMING_SAMPLE;
+    s->prof.sample_mask = 1u;
+    while (s->prof.sample_mask < sample && s->prof.sample_mask < 0x80000000u) s->prof.sample_mask <<= 1;
+    s->prof.sample_mask -= 1u; /* a power of two: the test is a mask */
+    s->prof.count_only = s->prof.timing && !desc->hooks.step_begin && !desc->hooks.step_end;
+    s->prof.hooks = desc->hooks;
+    s->prof.instrument = s->prof.timing || desc->hooks.step_begin || desc->hooks.step_end;
+    s->prof.formatter = desc->field_formatter;
+    s->prof.hist_off = (uint32_t)p->hist_off;
+    s->prof.hist_cap = (uint32_t)p->hist_cap;
+    s->prof.trace_off = (uint32_t)p->trace_off;
+    s->prof.trace_cap = (uint32_t)p->trace_cap;
+    s->now.fixed_dt = p->fixed_dt;
+    s->now.max_fixed_steps = p->max_fixed_steps;
+    s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
+    s->now.phase = CORRAL__NIL;
+    s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
+}
+
+/* the size classes, each with its pages */
+static void corral__classes_setup(corral_sched *s, const corral__plan *p)
+{
+    s->arena.slab_bytes = p->slab_bytes;
+    s->arena.class_count = p->class_count;
+    uint32_t first = 0;
+    for (uint32_t i = 0; i < p->class_count; i++) {
+        corral__class *c = &s->arena.classes[i];
+        c->first = first;
+        first += p->classes[i].capacity;
+        c->slot_size = p->classes[i].slot_size;
+        c->capacity = p->classes[i].capacity;
+        c->base = (uint32_t)p->class_base[i];
+        c->reserved = p->reserved[i];
+        snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
+        c->pages_off = (uint32_t)p->pages_off[i];
+        c->page_shift = corral__page_shift_for(c->capacity);
+        c->page_count = corral__page_count_for(c->capacity);
+        c->shift = 0;
+        while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
+        uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
+        for (int it = 0; it < 5; it++) inv *= 2u - odd * inv;
+        c->inv = inv;
+        corral__pages_init(s, c);
     }
+}
+
+/* the kept snapshots' places (snapshot.c's): none holds a snapshot yet */
+static void corral__kept_setup(corral_sched *s, const corral__plan *p)
+{
+    s->kept.off = (uint32_t)p->kept_off;
+    if (!p->kept_count) return;
+    corral__kept *k = (corral__kept *)(void *)CORRAL__AT(s, s->kept.off);
+    k->count = (uint32_t)p->kept_count;
+    k->pad = 0;
+    k->bytes = p->kept_bytes;
+    for (uint32_t i = 0; i < k->count; i++) memset(CORRAL__AT(s, s->kept.off + 64u + i * p->kept_bytes), 0, 64);
+}
+
+/* a scheduler of desc with the parts `parts` names (call: the public
+   function, for its errors) */
+corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts)
+{
+    corral__part_tables tables;
+    corral__plan p;
+    corral_allocator al;
+    CORRAL__REQUIRE_AT(NULL, desc, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, NULL);
+    if (!corral__plan_for(call, desc, parts, &tables, &p)) return NULL;
     if ((unsigned)desc->validation >= (unsigned)CORRAL_VALIDATION_COUNT) {
-        corral__fail(NULL, &desc->logger, CORRAL_ERR_BAD_DESC);
+        corral__fail_at(NULL, &desc->logger, CORRAL_ERR_BAD_DESC, call, CORRAL__NOH, NULL, NULL);
         return NULL;
     }
-    corral_allocator al = desc->allocator;
-    if (!al.alloc || !al.free) {
-        al.alloc = corral__malloc;
-        al.free = corral__free;
-        al.user_data = NULL;
-    }
-    unsigned char *block;
-    if (desc->memory) {
-        if (desc->memory_size < p.total) {
-            corral__fail(NULL, &desc->logger, CORRAL_ERR_MEMORY_TOO_SMALL);
-            return NULL;
-        }
-        block = (unsigned char *)desc->memory;
-    } else {
-        block = (unsigned char *)al.alloc((size_t)p.total, al.user_data); /* the one allocator call */
-        if (!block) {
-            corral__fail(NULL, &desc->logger, CORRAL_ERR_ALLOC_FAILED);
-            return NULL;
-        }
-    }
+    unsigned char *block = corral__block_take(call, desc, &p, &al);
+    if (!block) return NULL;
     uintptr_t a = ((uintptr_t)block + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
     corral_sched *s = (corral_sched *)(void *)a;
-    memset(s, 0, sizeof *s);
+    memset(s, 0, CORRAL__HEAD_BYTES);
     s->magic = CORRAL__MAGIC;
     s->made_by = CORRAL__MADE_BY;
     s->origin = corral__origin();
@@ -9518,101 +10283,17 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
                     : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
     s->validation_given = desc->validation;
-    s->types.max_types = p.max_types;
-    s->types.hash_off = (uint32_t)p.hash_off;
-    s->types.hash_mask = p.hash_size - 1;
-    memset(corral__types(s), 0, (size_t)p.max_types * sizeof(corral__type_entry));
-    memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
-    s->types.ends_off = (uint32_t)p.ends_off;
-    memset(corral__ends(s, 0), 0, (size_t)p.max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
-    s->run.order = p.order;
-    s->run.lanes_off = (uint32_t)p.lanes_off;
-    s->run.lane_count = (uint32_t)p.lane_count;
-    s->run.phases = (uint32_t)p.phases;
-    s->run.defer_lane = (uint32_t)(p.lane_count - p.phases);
-    s->run.lanes_per_phase = (uint32_t)p.lanes_per_phase;
-    s->run.chunks_off = (uint32_t)p.chunks_off;
-    s->run.chunk_next_off = (uint32_t)p.chunk_next_off;
-    s->run.chunk_count = (uint32_t)p.chunk_count;
-    s->arena.meta_off = (uint32_t)p.meta_off;
-    s->run.ready_head = s->run.ready_tail = CORRAL__NIL;
-    s->arena.total_slots = (uint32_t)p.total_slots;
-    s->nodes.off = (uint32_t)p.nodes_off;
-    s->nodes.count = (uint32_t)p.node_count;
-    s->nodes.wait_count = (uint32_t)p.wait_nodes;
-    s->nodes.text_off = (uint32_t)p.text_off;
-    s->timers.heaps = (uint32_t)p.heaps;
-    for (uint32_t h = 0; h < p.heaps; h++) s->timers.heap_off[h] = (uint32_t)p.heap_off[h];
-    s->domains.count = (uint32_t)p.domains;
-    s->groups.owner_off = (uint32_t)p.owner_off;
-    s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
-    s->sides.off = (uint32_t)p.sides_off;
-    s->sides.count = (uint32_t)p.max_sides;
-    s->pools[CORRAL__POOL_SIGNAL] = (corral__pool){.off = (uint32_t)p.signals_off, .cap = (uint32_t)p.max_signals};
-    s->pools[CORRAL__POOL_FUTURE] = (corral__pool){.off = (uint32_t)p.futures_off, .cap = (uint32_t)p.max_futures};
-    s->pools[CORRAL__POOL_CHANNEL] = (corral__pool){.off = (uint32_t)p.channels_off, .cap = (uint32_t)p.max_channels};
-    s->pools[CORRAL__POOL_COUNTER] = (corral__pool){.off = (uint32_t)p.counters_off, .cap = (uint32_t)p.max_counters};
-    s->chans.channel_bytes = (uint32_t)p.channel_bytes;
-    s->chans.ring_bytes = (uint32_t)p.ring_bytes;
-    s->chans.data_off = (uint32_t)p.data_off;
-    s->posts.off = (uint32_t)p.posts_off;
-    s->posts.mask = (uint32_t)p.max_posts - 1;
-    s->prof.timing = desc->timing ? 1u : 0u;
-    uint32_t sample = desc->timing_sample ? desc->timing_sample : CORRAL_DEFAULT_TIMING_SAMPLE;
-    s->prof.sample_mask = 1u;
-    while (s->prof.sample_mask < sample && s->prof.sample_mask < 0x80000000u) s->prof.sample_mask <<= 1;
-    s->prof.sample_mask -= 1u; /* a power of two: the test is a mask */
-    s->prof.count_only = s->prof.timing && !desc->hooks.step_begin && !desc->hooks.step_end;
-    s->prof.hooks = desc->hooks;
-    s->prof.instrument = s->prof.timing || desc->hooks.step_begin || desc->hooks.step_end;
-    s->prof.formatter = desc->field_formatter;
-    s->prof.hist_off = (uint32_t)p.hist_off;
-    s->prof.hist_cap = (uint32_t)p.hist_cap;
-    s->prof.trace_off = (uint32_t)p.trace_off;
-    s->prof.trace_cap = (uint32_t)p.trace_cap;
-    s->now.fixed_dt = p.fixed_dt;
-    s->now.max_fixed_steps = p.max_fixed_steps;
-    for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) s->domains.d[k].scale = 1.0f;
-    s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
-    s->now.phase = CORRAL__NIL;
-    s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
-    s->types.last_ti = CORRAL__NIL;
-    s->types.registry = desc->registry;
-    s->types.predicates = desc->predicates;
-    s->types.upgrade = desc->upgrade;
-    s->arena.slab_bytes = p.slab_bytes;
-    s->arena.class_count = p.class_count;
-    uint32_t first = 0;
-    for (uint32_t i = 0; i < p.class_count; i++) {
-        corral__class *c = &s->arena.classes[i];
-        c->first = first;
-        first += p.classes[i].capacity;
-        c->slot_size = p.classes[i].slot_size;
-        c->capacity = p.classes[i].capacity;
-        c->base = (uint32_t)p.class_base[i];
-        c->reserved = p.reserved[i];
-        snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
-        c->pages_off = (uint32_t)p.pages_off[i];
-        c->page_shift = corral__page_shift_for(c->capacity);
-        c->page_count = corral__page_count_for(c->capacity);
-        c->shift = 0;
-        while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
-        uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
-        for (int it = 0; it < 5; it++) inv *= 2u - odd * inv;
-        c->inv = inv;
-        corral__pages_init(s, c);
+    s->owner = corral__thread_token();
+    corral__sched_setup(s, desc, &p);
+    corral__classes_setup(s, &p);
+    s->parts = tables;
+    for (uint32_t k = 0; k < CORRAL__STATE_COUNT - 1; k++) { /* each part's state, in its region */
+        if (!p.part[k]) continue;
+        s->parts.state[k] = (uint32_t)p.state_off[k];
+        p.part[k]->init(s, desc, s->parts.state[k]);
     }
     corral__parts_init(s);
-    corral__posts_init(s);
-    s->kept.off = (uint32_t)p.kept_off;
-    if (p.kept_count) { /* no place holds a snapshot yet */
-        corral__kept *k = (corral__kept *)(void *)CORRAL__AT(s, s->kept.off);
-        k->count = (uint32_t)p.kept_count;
-        k->pad = 0;
-        k->bytes = p.kept_bytes;
-        for (uint32_t i = 0; i < k->count; i++) memset(CORRAL__AT(s, s->kept.off + 64u + i * p.kept_bytes), 0, 64);
-    }
-    s->owner = corral__thread_token();
+    corral__kept_setup(s, &p);
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
         corral__type_entry *te = &corral__types(s)[ti];
@@ -9620,10 +10301,15 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
         te->plain = corral__plain(s, te);
     }
-#if CORRAL__REGISTRY
-    corral__registry_add(s);
+#if CORRAL_DEBUG
+    corral__destroyed_drop(s); /* a new scheduler where this thread freed one */
 #endif
     return s;
+}
+
+corral_sched *corral_sched_create_min(const corral_sched_desc *desc)
+{
+    return corral__sched_create(__func__, desc, desc ? desc->parts : NULL);
 }
 
 bool corral__clock_ok(double time, double scale)
@@ -9677,7 +10363,8 @@ void corral__parts_init(corral_sched *s)
     corral__groups_init(s);
     corral__pools_init(s);
     /* the channels' rings are in every snapshot, checksum and all: no byte of them unwritten */
-    memset(CORRAL__AT(s, s->chans.data_off), 0, (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes);
+    const corral__chans *C = corral__chans_of(s);
+    if (C->data_off) memset(CORRAL__AT(s, C->data_off), 0, (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(C));
 }
 
 void corral_sched_destroy(corral_sched *s)
@@ -9687,11 +10374,11 @@ void corral_sched_destroy(corral_sched *s)
     s->flags |= CORRAL__DESTROYING;
     corral__posts_close(s); /* posts from now on are refused */
     corral__end_all(s);
-    s->magic = 0;
-#if CORRAL__REGISTRY
-    corral__registry_remove(s);
-#endif
+    s->magic = 0; /* a caller's block says it holds no scheduler now */
     if (s->flags & CORRAL__OWNS_MEMORY) {
+#if CORRAL_DEBUG
+        corral__destroyed_add(s); /* the freed block is not read again on this thread */
+#endif
         corral_allocator al = s->allocator;
         al.free((unsigned char *)s - s->pad, al.user_data); /* the allocator hook */
     }
@@ -9703,22 +10390,15 @@ const corral__debugger_consts corral__debugger = {
     CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_RACE, CORRAL__MODE_SYNC,
     CORRAL__HEAP_SCALED, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES,
     CORRAL__NODE_ARM, CORRAL_WAIT_FRAMES, CORRAL_WAIT_SECONDS, CORRAL_WAIT_REALTIME, CORRAL_WAIT_AT,
+    CORRAL__MAGIC, (uint32_t)CORRAL__DOMAINS_OFF, (uint32_t)CORRAL__TYPES_OFF,
 };
-
-static const char corral__origin_anchor = 0;
-uint64_t corral__origin(void)
-{
-    return (uint64_t)(uintptr_t)&corral__origin_anchor ^
-           ((uint64_t)sizeof(corral_sched) << 32 | (uint64_t)CORRAL_VERSION_MAJOR << 16 | CORRAL_VERSION_MINOR << 8 |
-            CORRAL_VERSION_PATCH);
-}
 
 corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 {
     CORRAL__REQUIRE(NULL, memory, CORRAL_ERR_NULL_ARG, NULL);
     uintptr_t a = ((uintptr_t)memory + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
     corral_sched *s = (corral_sched *)(void *)a;
-    if (memory_size < sizeof *s + (a - (uintptr_t)memory) || s->magic != CORRAL__MAGIC ||
+    if (memory_size < CORRAL__HEAD_BYTES + (a - (uintptr_t)memory) || s->magic != CORRAL__MAGIC ||
         s->total_bytes > memory_size) {
         corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
         return NULL;
@@ -9731,8 +10411,8 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     s->pad = (uint32_t)(a - (uintptr_t)memory);
     s->owner = corral__thread_token(); /* the adopting thread owns the copy */
     corral__polls_moved(s);            /* predicates' arguments in its contexts: into the copy */
-#if CORRAL__REGISTRY
-    if (!corral__registry_has(s)) corral__registry_add(s);
+#if CORRAL_DEBUG
+    corral__destroyed_drop(s);
 #endif
     return s;
 }
@@ -9752,14 +10432,22 @@ static bool corral__may_run(const char *call, corral_sched *s)
     return corral__check_in(s, call) && corral__between_ticks(call, s);
 }
 
-void corral_frame_begin(corral_sched *s, float dt)
+/* the open frame ends: its sample goes to the history (the profile
+   part's, which a scheduler with a history has) */
+static void corral__frame_end(corral_sched *s)
 {
-    if (!corral__may_run(__func__, s)) return;
+    if (s->prof.hist_cap) corral__profile(s)->sample_frame(s);
+    s->prof.frame_open = 0;
+}
+
+/* a frame begins (corral_frame_begin, corral_tick: the guard asked) */
+static void corral__frame_begin(corral_sched *s, float dt)
+{
     if (!(dt >= 0.0f && dt - dt == 0.0f)) { /* negative, NaN or infinite (inf - inf is NaN) */
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
     }
-    if (s->prof.frame_open) corral__sample_frame(s); /* an engine driving phases: close the last frame */
+    if (s->prof.frame_open) corral__frame_end(s); /* an engine driving phases: close the last frame */
     s->prof.frame_open = 1;
     s->prof.frame_steps = 0;
     s->prof.frame_tick_ns = 0;
@@ -9771,9 +10459,14 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->now.frame_pos = 0;
     /* what waited for this frame joins its phase's queue */
     if (s->run.deferred) corral__lanes_next_frame(s);
-    if (s->polls.next_pending) corral__polls()->next_frame(s); /* a predicate waits: polls.c is in use */
+    if (s->polls.next_pending) corral__polls(s)->next_frame(s); /* a predicate waits: polls.c is there */
     /* what other threads posted: as if completed or raised here */
     corral__posts_apply(s);
+}
+
+void corral_frame_begin(corral_sched *s, float dt)
+{
+    if (corral__may_run(__func__, s)) corral__frame_begin(s, dt);
 }
 
 static uint32_t corral__run(corral_sched *s, uint32_t phase)
@@ -9786,7 +10479,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
         s->now.fixed_time = corral__clock_add(s->now.fixed_time, (double)s->now.fixed_dt);
         s->now.phase_dt = s->now.fixed_dt;
     } else {
-        s->now.phase_dt = s->domains.d[0].dt;
+        s->now.phase_dt = corral__domains_of(s)->d[0].dt;
     }
     if (s->budget.ns) s->budget.run_start = s->now.clock.now_ns(s->now.clock.user_data);
     s->prof.chain_valid = 0;
@@ -9795,7 +10488,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     bool first_run = s->now.frame_pos == 0;
     if (phase < CORRAL__PH_COUNT) s->now.frame_pos = 1u + phase; /* a custom run is outside the frame's order */
     if (first_run) corral__wake_timers(s);
-    if (s->polls.head[phase] != CORRAL__NIL) corral__polls()->poll(s, phase);
+    if (s->polls.head[phase] != CORRAL__NIL) corral__polls(s)->poll(s, phase);
     /* this run steps what is queued now; what is queued from here on
        (a step's yield in place included) waits for the next run */
     corral__lanes_begin(s, phase);
@@ -9818,25 +10511,31 @@ uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
     return corral__run(s, ph);
 }
 
-uint32_t corral_fixed_steps_due(const corral_sched *s)
+/* (s checked) */
+static uint32_t corral__fixed_steps_due(const corral_sched *s)
 {
-    if (!corral__check(s) || !(s->now.fixed_dt > 0.0f)) return 0;
-    double behind = s->domains.d[0].time - s->now.fixed_time;
+    if (!(s->now.fixed_dt > 0.0f)) return 0;
+    double behind = corral__domains_of(s)->d[0].time - s->now.fixed_time;
     if (!(behind >= (double)s->now.fixed_dt)) return 0; /* NaN too: clocks gone infinite count no steps */
     double n = behind / (double)s->now.fixed_dt;
     return n >= (double)s->now.max_fixed_steps ? s->now.max_fixed_steps : (uint32_t)n;
+}
+
+uint32_t corral_fixed_steps_due(const corral_sched *s)
+{
+    return corral__check(s) ? corral__fixed_steps_due(s) : 0;
 }
 
 uint32_t corral_tick(corral_sched *s, float dt)
 {
     if (!corral__may_run(__func__, s)) return 0;
     uint64_t t0 = s->prof.timing ? s->now.clock.now_ns(s->now.clock.user_data) : 0;
-    corral_frame_begin(s, dt);
+    corral__frame_begin(s, dt);
     s->prof.frame_tick_start = t0;
     uint32_t steps = 0;
-    for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
+    for (uint32_t n = corral__fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
     /* too far behind (a hitch): drop the fixed steps over the cap */
-    const double game_time = s->domains.d[0].time;
+    const double game_time = corral__domains_of(s)->d[0].time;
     if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt) {
         const double whole = (game_time - s->now.fixed_time) / (double)s->now.fixed_dt;
         if (whole < 0x1p63)
@@ -9853,7 +10552,7 @@ uint32_t corral_tick(corral_sched *s, float dt)
         s->prof.tick_ns_total += ns;
         if (ns > s->prof.tick_ns_max) s->prof.tick_ns_max = ns;
     }
-    corral__sample_frame(s);
+    corral__frame_end(s);
     return steps;
 }
 
@@ -9866,7 +10565,7 @@ void corral_set_time_scale(corral_sched *s, float scale)
 
 float corral_time_scale(const corral_sched *s)
 {
-    return corral__check(s) ? s->domains.d[0].scale : 0.0f;
+    return corral__check(s) ? corral__domains_of(s)->d[0].scale : 0.0f;
 }
 
 uint32_t corral_live_count(const corral_sched *s)
@@ -9876,7 +10575,7 @@ uint32_t corral_live_count(const corral_sched *s)
 
 double corral_time(const corral_sched *s)
 {
-    return corral__check(s) ? s->domains.d[0].time : 0.0;
+    return corral__check(s) ? corral__domains_of(s)->d[0].time : 0.0;
 }
 
 double corral_unscaled_time(const corral_sched *s)
@@ -9894,21 +10593,13 @@ uint64_t corral_frame(const corral_sched *s)
     return corral__check(s) ? s->now.frame : 0;
 }
 
-corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping)
-{
-    corral_sched *s = corral__tls_sched;
-    CORRAL__REQUIRE_AT(s, s && co && corral__is_running(s, co) && (stopping || co->state != CORRAL__STOPPING),
-                       CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL, NULL);
-    return s;
-}
-
 float corral_dt(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return 0.0f;
-    if (CORRAL__LIKELY(s->domains.count == 1)) return s->now.in_tick ? s->now.phase_dt : s->domains.d[0].dt;
+    if (CORRAL__LIKELY(corral__domains_of(s)->count == 1)) return s->now.in_tick ? s->now.phase_dt : corral__domains_of(s)->d[0].dt;
     const uint32_t domain = corral__meta_of(s, co)->domain;
-    const struct corral__domain *d = &s->domains.d[domain];
+    const corral__domain *d = &corral__domains_of(s)->d[domain];
     if (corral__domain_held(s, domain)) return 0.0f;
     return s->now.in_tick && s->now.phase == CORRAL__PH_FIXED ? s->now.fixed_dt : d->dt;
 }
@@ -9945,10 +10636,12 @@ corral_sched *corral_sched_of(const corral_co *co)
 
 /* A start with a single mode (corral_start_desc.single): refuse, replace or
    queue behind the live instances of its owner and tags. */
-corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
-                                   size_t ctx_size, uint32_t phase, const corral_start_desc *opts)
+static corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
+                                          size_t ctx_size, const corral_start_desc *opts)
 {
     corral_handle h = {0, 0};
+    uint32_t phase;
+    if (!corral__start_checks(call, s, opts, &phase)) return h;
     CORRAL__REQUIRE_AT(s, (unsigned)opts->single < CORRAL_SINGLE_COUNT && opts->tags, CORRAL_ERR_BAD_START, call,
                        CORRAL__NOH, NULL, NULL, h);
     uint32_t found[CORRAL_MAX_GROUP];
@@ -10013,12 +10706,16 @@ size_t corral_start_n(corral_sched *s, const corral_type *vt, const void *ctxs, 
 corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                               const corral_start_desc *opts)
 {
+    if (CORRAL__UNLIKELY(opts && opts->single != CORRAL_SINGLE_NONE))
+        return corral__start_single(__func__, s, vt, ctx, ctx_size, opts);
     return corral__start(__func__, s, vt, ctx, ctx_size, opts, false);
 }
 /* ---- src/core/stats.c ---- */
 /*
-    stats.c -- the profile as the game runs: the instrumented step (timing,
-    hooks, the step trace) and the frame history's samples.
+    stats.c -- the profile part (corral_part_profile): the instrumented
+    step (timing, hooks, the step trace) and the frame history's samples,
+    which a scheduler reaches through the part's table (queue.c's
+    instrumented walks are named in it too).
 
     The counters themselves are kept by the files that count (lifecycle.c on
     start and end, the pools on their failures) as plain adds; profile.c
@@ -10029,11 +10726,17 @@ corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void
 
 /* ---- timing and hooks: the instrumented step (the plain walk never
    comes here) */
-corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
+/* the handle a step hook or the step trace is given: off the timed path */
+static CORRAL__COLD corral_handle corral__hooked_handle(const corral_sched *s, const corral_co *co)
+{
+    return corral__handle_of(s, co);
+}
+
+static corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral_handle h = {0, 0};
-    if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__handle_of(s, co);
+    if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__hooked_handle(s, co);
     if (s->prof.hooks.step_begin) s->prof.hooks.step_begin(te->vt->name, h, s->prof.hooks.user_data);
     /* one in timing_sample of a type's steps is timed (corral__step_profiled
        counts the others inline unless step hooks bring them here) */
@@ -10063,7 +10766,7 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
             e->dur_ns = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
             e->type = (uint16_t)type;
             e->line = r == CORRAL_YIELD ? (uint16_t)(co->resume >> 16) : 0u;
-            if (h.gen == 0) h = corral__handle_of(s, co);
+            if (h.gen == 0) h = corral__hooked_handle(s, co);
             e->index = h.index;
             e->gen = h.gen;
             s->prof.trace_head = (s->prof.trace_head + 1) % s->prof.trace_cap;
@@ -10075,7 +10778,7 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
 }
 
 /* ---- frame history */
-void corral__sample_frame(corral_sched *s)
+static void corral__sample_frame(corral_sched *s)
 {
     s->prof.frame_open = 0;
     if (!s->prof.hist_cap) return;
@@ -10096,6 +10799,18 @@ void corral__sample_frame(corral_sched *s)
     s->prof.hist_head = (s->prof.hist_head + 1) % s->prof.hist_cap;
     if (s->prof.hist_count < s->prof.hist_cap) s->prof.hist_count++;
 }
+
+static const corral__profile_part corral__profile_table = {
+    .walk = corral__walk_profiled,
+    .walk_budgeted = corral__walk_budgeted_profiled,
+    .step = corral__step_instrumented,
+    .sample_frame = corral__sample_frame,
+};
+const corral_part corral_part_profile = {
+    .name = "profile",
+    .feature = CORRAL__FEATURE_PROFILE,
+    .table = &corral__profile_table,
+};
 /* ---- src/core/timers.c ---- */
 /*
     timers.c -- the waits for frames, seconds and real seconds: one 4-ary
@@ -10106,7 +10821,7 @@ void corral__sample_frame(corral_sched *s)
 
     Timers are checked once a frame, before its first phase run (sched.c):
     a frame with nothing due looks at three heap roots and nothing else.
-    What a fired node wakes is the waits' (waits.c).
+    The due nodes are fired by lifecycle.c (corral__wake_timers).
 */
 
 static bool corral__before(const corral__node *a, const corral__node *b)
@@ -10233,7 +10948,11 @@ static int corral__timer_ready(const char *call, corral_sched *s, corral_co *co,
 
 /* held, a timer keeps the time it has left; an AT wait (alarms.c) keeps
    its time on the clock */
-static bool corral__keeps_left(const corral__node *n) { return n->kind != CORRAL_WAIT_AT; }
+static bool corral__keeps_left(const corral_sched *s, const corral__node *n)
+{
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
+    return !(p && p->keeps_due);
+}
 
 /* paused: out of its heap, keeping the time it has left */
 static void corral__timer_hold(corral_sched *s, uint32_t i)
@@ -10296,7 +11015,7 @@ const corral__wait_part corral__timer_part = {
 /* Time (frames) until a timer node is due; a held one's is what it keeps. */
 double corral__timer_left(const corral_sched *s, const corral__node *n)
 {
-    return n->attached == 2 && corral__keeps_left(n) ? n->u.t.due : n->u.t.due - corral__timer_clock(s, n->list);
+    return n->attached == 2 && corral__keeps_left(s, n) ? n->u.t.due : n->u.t.due - corral__timer_clock(s, n->list);
 }
 
 /* A sleeper moves to another domain's heap with the time it has left
@@ -10306,7 +11025,7 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     corral__node *n = &corral__nodes(s)[i];
     if (n->list == heap) return;
     if (n->attached != 1) {
-        if (!corral__keeps_left(n))
+        if (!corral__keeps_left(s, n))
             n->u.t.due =
                 corral__due_on(heap, n->u.t.due + corral__timer_clock(s, heap) - corral__timer_clock(s, n->list));
         n->list = (uint8_t)heap;
@@ -10317,25 +11036,6 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     n->list = (uint8_t)heap;
     n->u.t.due = corral__due_on(heap, corral__timer_clock(s, heap) + left);
     corral__heap_push(s, heap, i);
-}
-
-uint32_t corral__wake_timers(corral_sched *s)
-{
-    corral__node *N = corral__nodes(s);
-    uint32_t woken = 0;
-    for (uint32_t h = 0; h < s->timers.heaps; h++) {
-        if (s->timers.heap_len[h] == 0) continue;
-        const double now = corral__timer_clock(s, h);
-        while (s->timers.heap_len[h] > 0) {
-            uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
-            if (N[i].u.t.due > now) break;
-            corral__heap_remove(s, h, 0);
-            s->nodes.debug_visits++;
-            corral__fire(s, i);
-            woken++;
-        }
-    }
-    return woken;
 }
 
 /* a loaded timer (save.c): its heap, due time (held: the time it has
@@ -10365,6 +11065,16 @@ void corral__timers_take(corral_sched *d, const corral_sched *o)
     memcpy(d->timers.heap_len, o->timers.heap_len, sizeof d->timers.heap_len);
     d->timers.seq = o->timers.seq;
 }
+
+/* a restore: each heap's first len[h] entries as a snapshot holds them (at
+   at[h] of snap, in the order corral__heap_block lays them); the lengths
+   come with corral__timers_take */
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
+                            const uint32_t len[CORRAL__HEAP_MAX])
+{
+    for (uint32_t h = 0; h < s->timers.heaps; h++)
+        memcpy((uint32_t *)(uintptr_t)corral__heap_block(s, h, len[h]), snap + at[h], (size_t)len[h] * sizeof(uint32_t));
+}
 /* ---- src/core/types.c ---- */
 /*
     types.c -- the scheduler's type table.
@@ -10377,6 +11087,16 @@ void corral__timers_take(corral_sched *d, const corral_sched *o)
 */
 
 #include <stdio.h>
+
+static bool corral__type_ok(const corral_type *vt) { return corral__type_check(vt, NULL, 0); }
+
+uint32_t corral_slot_size_for(const corral_type *type)
+{
+    if (!corral__type_ok(type)) return 0;
+    uint32_t a = type->ctx_align > CORRAL__SLOT_STEP ? type->ctx_align : CORRAL__SLOT_STEP;
+    uint32_t sz = (type->ctx_offset + type->ctx_size + a - 1) & ~(a - 1);
+    return sz < CORRAL__SLOT_MIN ? CORRAL__SLOT_MIN : sz; /* holds by construction (corral__slot_holds) */
+}
 
 uint32_t corral__type_lookup(corral_sched *s, const corral_type *vt)
 {
@@ -10487,11 +11207,131 @@ uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta)
     }
     return CORRAL__NIL;
 }
+
+/* ---- a restore's, a load's and a reload's part (snapshot.c, save.c and
+   reload.c read their bytes and builds; the entries and the hash are this
+   file's) */
+
+/* A type entry's counters (what a snapshot brings back of it) from o into
+   d; the rest is what the type is, and must be the live entry's. */
+void corral__type_counters_copy(corral__type_entry *d, const corral__type_entry *o)
+{
+    d->live = o->live;
+    d->peak = o->peak;
+    d->started = o->started;
+    d->stopped = o->stopped;
+    d->failed = o->failed;
+    d->steps = o->steps;
+    d->step_ns = o->step_ns;
+    d->step_ns_max = o->step_ns_max;
+    d->steps_timed = o->steps_timed;
+    d->page = o->page;
+}
+
+/* A restore: the first saved_count entries' counters from the entries at
+   entries_at of snap, their ends from ends_at; a type met since keeps its
+   place, its counters and ends as before it was met. */
+void corral__types_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t ends_at,
+                           uint32_t saved_count)
+{
+    corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < s->types.type_count; t++) {
+        corral__type_entry e;
+        memset(&e, 0, sizeof e);
+        e.page = CORRAL__NIL;
+        if (t < saved_count) memcpy(&e, snap + entries_at + (size_t)t * sizeof e, sizeof e);
+        corral__type_counters_copy(&T[t], &e);
+    }
+    if (s->types.type_count > saved_count)
+        memset(corral__ends(s, saved_count), 0,
+               (size_t)(s->types.type_count - saved_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
+    memcpy(corral__ends(s, 0), snap + ends_at, (size_t)saved_count * CORRAL__END_SLOTS * sizeof(uint64_t));
+}
+
+/* A load: type t's coroutines are in class cls (the save's; checked to
+   hold them) */
+void corral__type_set_class(corral_sched *s, uint32_t t, uint32_t cls) { corral__types(s)[t].cls = cls; }
+
+/* A load: the page the types with registry id `id` fill next, as saved
+   (none when their class has no such page) */
+void corral__types_place(corral_sched *s, uint32_t id, uint32_t page)
+{
+    for (uint32_t t = 0; t < s->types.type_count && id; t++) {
+        corral__type_entry *te = &corral__types(s)[t];
+        if (te->id != id || te->cls == CORRAL__NO_CLASS) continue;
+        te->page = page < s->arena.classes[te->cls].page_count ? page : CORRAL__NIL;
+    }
+}
+
+/* A reload: entry t takes the new build's type nv. Its coroutines stay in
+   their slots (checked to hold the new layout); with none live and no
+   budget, one whose layout changed (moved) takes the class nv fits. */
+void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv)
+{
+    corral__type_entry *te = &corral__types(s)[t];
+    const bool moved = te->moves;
+    te->moves = 0;
+    if (moved && !te->live && !te->budget && corral__class_for(s, nv) != te->cls) {
+        te->cls = corral__class_for(s, nv);
+        te->page = CORRAL__NIL;
+    }
+    te->vt = nv;
+    te->step = nv->step;
+    te->run = nv->run;
+    te->cleanup = nv->cleanup;
+    corral__ctx_bytes_resize(s, te->live, te->ctx_size, nv->ctx_size);
+    te->ctx_size = nv->ctx_size;
+    te->ctx_off = nv->ctx_offset;
+    te->plain = corral__plain(s, te);
+}
+
+/* A reload, while it runs: whether type t's contexts move (their layout
+   changes); no type's, the reload refused */
+void corral__type_mark_moves(corral_sched *s, uint32_t t, bool moves)
+{
+    corral__types(s)[t].moves = moves ? 1u : 0u;
+}
+void corral__types_unmark_moves(corral_sched *s)
+{
+    for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
+}
+
+/* The hash again from the entries, after their vtables changed (a reload) */
+void corral__types_rehash(corral_sched *s)
+{
+    uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
+    memset(hash, 0, ((size_t)s->types.hash_mask + 1u) * sizeof *hash);
+    for (uint32_t t = 0; t < s->types.type_count; t++) {
+        uint32_t h = corral__type_hash(s, corral__types(s)[t].vt);
+        while (hash[h] != 0) h = (h + 1) & s->types.hash_mask;
+        hash[h] = (uint16_t)(t + 1);
+    }
+    s->types.last_vt = NULL;
+}
+
+/* A reload: type vt, new to this scheduler, entered with registry id `id`
+   (checked: the table has room) */
+void corral__type_enter(corral_sched *s, const corral_type *vt, uint32_t id)
+{
+    corral__types(s)[corral__type_lookup(s, vt)].id = id;
+}
+
+/* A reload: the new build's registry, predicates and upgrade hook; the
+   predicates met before are the old build's functions */
+void corral__types_take_build(corral_sched *s, const corral_reload_desc *d)
+{
+    s->types.registry = d->registry;
+    s->types.predicates = d->predicates;
+    s->types.seen_count = 0;
+    s->types.upgrade.fn = d->upgrade;
+    s->types.upgrade.user = d->upgrade_user;
+}
 /* ---- src/core/waits.c ---- */
 /*
     waits.c -- what every wait kind shares: the node pool, the lists nodes
-    sit on, firing a node and waking its coroutine, and corral_await, which
-    sends each kind to the file that arms, fires and cancels it.
+    sit on, a wait released and its coroutine woken, and corral_await,
+    which sends each kind to the file that arms, fires and cancels it.
+    What a fired node ends is lifecycle.c's (corral__fire).
 
     A wait takes one node per thing waited on (one for a simple wait, one
     per member of an all/any). The coroutine's nodes are chained through
@@ -10501,63 +11341,12 @@ uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta)
 
     The files: timers.c (frames, seconds, realtime), polls.c (until,
     while), wakelists.c (signal, future), calls.c (join), groups.c (the
-    group memberships, which use the same nodes and lists). polls.c,
-    calls.c and groups.c are features: their tables arrive with their
-    first use (corral__feature_add, below).
+    group memberships, which use the same nodes and lists). Each kind's
+    table is the scheduler's (s->parts): the core's two are always there,
+    a part's when the scheduler was created with it.
 */
 
 #include <string.h>
-
-const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
-    CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-};
-
-/* ---- the kinds' tables: the core's are known here; a module's or a
-   feature's come with its first use, into a slot per kind (any thread may
-   use a module first, so the slots are atomic) */
-#define CORRAL__PART_none NULL
-#define CORRAL__PART_timer (&corral__timer_part)
-#define CORRAL__PART_poll NULL /* polls.c, a feature: corral__polls_use */
-#define CORRAL__PART_signal (&corral__signal_part)
-#define CORRAL__PART_future NULL /* futures.c, a feature: corral__futures_use */
-#define CORRAL__PART_join NULL /* calls.c, a feature: corral__calls_use */
-#define CORRAL__PART_channel NULL /* channels.c, a module */
-#define CORRAL__PART_semaphore NULL /* channels.c, a module */
-#define CORRAL__PART_waitgroup NULL /* channels.c, a module */
-#define CORRAL__PART_stop NULL /* group_ops.c: corral_wait_stop */
-#define CORRAL__PART_at NULL /* alarms.c: corral_wait_at */
-#define CORRAL__PART_pull NULL /* pulls.c: corral_generator_pull */
-static const corral__wait_part *const corral__core_parts[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
-    CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-};
-static corral__atomic_ptr corral__module_parts[CORRAL_WAIT_KIND_COUNT];
-
-void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part)
-{
-    for (uint32_t k = first; k <= last; k++)
-        if (corral__atomic_load_ptr(&corral__module_parts[k]) != part)
-            corral__atomic_cas_ptr(&corral__module_parts[k], NULL, part);
-}
-
-static corral__atomic_ptr corral__features[CORRAL__FEATURE_COUNT];
-void corral__feature_add(uint32_t feature, const void *part)
-{
-    if (corral__atomic_load_ptr(&corral__features[feature]) != part)
-        corral__atomic_cas_ptr(&corral__features[feature], NULL, part);
-}
-const void *corral__feature(uint32_t feature) { return corral__atomic_load_ptr(&corral__features[feature]); }
-
-static corral__atomic_ptr corral__arm_part;
-void corral__arm_part_set(const corral__wait_part *part) { corral__atomic_cas_ptr(&corral__arm_part, NULL, part); }
-const corral__wait_part *corral__node_part_of(uint32_t kind)
-{
-    if (kind < CORRAL_WAIT_KIND_COUNT) return corral__wait_part_of(kind);
-    return kind == CORRAL__NODE_ARM ? (const corral__wait_part *)corral__atomic_load_ptr(&corral__arm_part) : NULL;
-}
 
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
@@ -10574,62 +11363,53 @@ void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, cons
     if (!held) corral__list_push(v->s, corral__list_of(v->s, n), i);
 }
 
-const corral__wait_part *corral__wait_part_of(uint32_t kind)
+/* ---- node pool: two counted free lists (freelist.h) over the nodes, the
+   wait nodes [0, wait_count) and the group nodes [wait_count, count),
+   linked through `sibling` (N: the nodes) */
+static inline corral__freelist corral__wait_nodes(corral_sched *s, corral__node *N)
 {
-    if (kind >= CORRAL_WAIT_KIND_COUNT) return NULL;
-    const corral__wait_part *p = corral__core_parts[kind];
-    return p ? p : (const corral__wait_part *)corral__atomic_load_ptr(&corral__module_parts[kind]);
+    return (corral__freelist){N, sizeof *N, offsetof(corral__node, sibling), 0, s->nodes.wait_count,
+                              &s->nodes.wait_free, &s->nodes.wait_bump, &s->nodes.wait_free_count,
+                              &s->nodes.wait_peak};
 }
-
-/* ---- node pool */
-uint32_t corral__node_alloc(corral_sched *s)
+static inline corral__freelist corral__group_nodes(corral_sched *s, corral__node *N)
 {
-    corral__node *N = corral__nodes(s);
-    uint32_t i = s->nodes.wait_free;
-    if (i != CORRAL__NIL) s->nodes.wait_free = N[i].sibling;
-    else i = s->nodes.wait_bump++;
-    s->nodes.wait_free_count--;
-    if (s->nodes.wait_count - s->nodes.wait_free_count > s->nodes.wait_peak) s->nodes.wait_peak = s->nodes.wait_count - s->nodes.wait_free_count;
+    return (corral__freelist){N, sizeof *N, offsetof(corral__node, sibling), s->nodes.wait_count, s->nodes.count,
+                              &s->nodes.group_free, &s->nodes.group_bump, &s->nodes.group_free_count,
+                              &s->nodes.group_peak};
+}
+static CORRAL__ALWAYS_INLINE uint32_t corral__node_take(corral__node *N, const corral__freelist *fl)
+{
+    const uint32_t i = corral__freelist_take(fl);
     memset(&N[i], 0, sizeof N[i]);
     N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
     return i;
+}
+uint32_t corral__node_alloc(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    const corral__freelist fl = corral__wait_nodes(s, N);
+    return corral__node_take(N, &fl);
 }
 uint32_t corral__group_node_alloc(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
-    uint32_t i = s->nodes.group_free;
-    if (i != CORRAL__NIL) s->nodes.group_free = N[i].sibling;
-    else i = s->nodes.group_bump++;
-    s->nodes.group_free_count--;
-    {
-        uint32_t used = s->nodes.count - s->nodes.wait_count - s->nodes.group_free_count;
-        if (used > s->nodes.group_peak) s->nodes.group_peak = used;
-    }
-    memset(&N[i], 0, sizeof N[i]);
-    N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
-    return i;
+    const corral__freelist fl = corral__group_nodes(s, N);
+    return corral__node_take(N, &fl);
 }
-void corral__node_free(corral_sched *s, uint32_t i)
+static inline void corral__node_give(corral_sched *s, corral__node *N, uint32_t i)
 {
-    corral__node *N = corral__nodes(s);
     N[i].attached = 0;
     N[i].co = CORRAL__NIL; /* free: in no coroutine's chain (corral_verify tells them apart) */
     if (i >= s->nodes.wait_count) { /* a group node */
-        N[i].sibling = s->nodes.group_free;
-        s->nodes.group_free = i;
-        if (++s->nodes.group_free_count == s->nodes.count - s->nodes.wait_count) { /* all free: untouched again */
-            s->nodes.group_free = CORRAL__NIL;
-            s->nodes.group_bump = s->nodes.wait_count;
-        }
+        const corral__freelist group = corral__group_nodes(s, N);
+        corral__freelist_give(&group, i);
         return;
     }
-    N[i].sibling = s->nodes.wait_free;
-    s->nodes.wait_free = i;
-    if (++s->nodes.wait_free_count == s->nodes.wait_count) {
-        s->nodes.wait_free = CORRAL__NIL;
-        s->nodes.wait_bump = 0;
-    }
+    const corral__freelist wait = corral__wait_nodes(s, N);
+    corral__freelist_give(&wait, i);
 }
+void corral__node_free(corral_sched *s, uint32_t i) { corral__node_give(s, corral__nodes(s), i); }
 
 /* ---- lists: FIFO, doubly linked through the nodes */
 void corral__list_push(corral_sched *s, corral__list l, uint32_t i)
@@ -10655,12 +11435,12 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
    Timers sit in heaps, on no list; the kinds without a node never attach. */
 corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
-    if (n->kind >= CORRAL__NODE_OWNER) return corral__groups()->list(s, n); /* one exists: groups are in use */
+    if (n->kind >= CORRAL__NODE_OWNER) return corral__groups(s)->list(s, n); /* one exists: groups are in use */
     if (n->kind == CORRAL__NODE_OWNED) { /* its owner's joiners list (the owner has a side record) */
         corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side];
         return (corral__list){&sd->joiners_head, &sd->joiners_tail};
     }
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     return p && p->list ? p->list(s, n) : (corral__list){NULL, NULL};
 }
 
@@ -10691,12 +11471,12 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
     *first = CORRAL__NIL;
     while (i != CORRAL__NIL) {
         uint32_t next = N[i].sibling;
-        const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(N[i].kind) : NULL;
+        const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(s, N[i].kind) : NULL;
         if (p && p->leave && n_left < CORRAL_MAX_GROUP) left[n_left++] = N[i];
-        corral__node_free(s, i);
+        corral__node_give(s, N, i);
         i = next;
     }
-    for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(left[k].kind)->leave(s, &left[k]);
+    for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(s, left[k].kind)->leave(s, &left[k]);
 }
 
 void corral__release_wait(corral_sched *s, corral_co *co)
@@ -10705,6 +11485,21 @@ void corral__release_wait(corral_sched *s, corral_co *co)
     corral__free_chain(s, &m->wait);
     m->mode = CORRAL__MODE_NONE;
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].pending = 0;
+}
+
+/* Its step is on the C stack: it ends, with why, when that step returns. */
+void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+{
+    if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
+    co->state = CORRAL__STOPPING;
+    m->stop_why = (uint8_t)why;
+}
+
+/* its running step drops the wait it set (a second await, a call) */
+void corral__unwait(corral_sched *s, corral_co *co)
+{
+    corral__release_wait(s, co);
+    corral__unpark(co);
 }
 
 /* Its wait is over: queue it (or, if its step is on the stack right now,
@@ -10717,7 +11512,7 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
         m->hold |= CORRAL__HOLD_WOKEN;
         if ((m->hold & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
             corral__sides(s)[m->side].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
-            const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS);
+            const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS);
             if (p) p->ready(s, co);
         }
         return;
@@ -10730,32 +11525,6 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
     else corral__enqueue(s, co);
 }
 
-/* Node i was detached by its container: act on it. */
-void corral__fire(corral_sched *s, uint32_t i)
-{
-    corral__node *n = &corral__nodes(s)[i];
-    n->attached = 0;
-    corral_co *co = CORRAL__CO(s, n->co);
-    if (n->kind == CORRAL__NODE_DEADLINE) { /* a stop request's time is up */
-        corral__groups()->deadline_drop(s, co);
-        corral__stop_co(s, co, CORRAL_END_DEADLINE);
-        return;
-    }
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
-    if (p && p->fire) p->fire(s, i);
-    corral__meta *m = corral__meta_of(s, co);
-    if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
-    if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
-    const bool now = p && p->now;
-    corral__release_wait(s, co);
-    const uint32_t child = corral__sd(s, m)->child;
-    if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
-        corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
-        return;
-    }
-    corral__wake(s, co, now);
-}
-
 /* ---- pause: timers and predicates leave their containers, keeping what
    is left of their time; lists (signal, future, join) stay */
 void corral__hold_wait(corral_sched *s, corral_co *co)
@@ -10763,7 +11532,7 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
-        const corral__wait_part *p = corral__wait_part_of(N[i].kind);
+        const corral__wait_part *p = corral__wait_part_of(s, N[i].kind);
         if (!p || !p->hold) continue;
         p->hold(s, i);
         N[i].attached = 2;
@@ -10776,9 +11545,40 @@ void corral__unhold_wait(corral_sched *s, corral_co *co)
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         N[i].attached = 1;
-        corral__wait_part_of(N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
+        corral__wait_part_of(s, N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
     }
 }
+
+/* A load: a node of kind `kind` (member `member` of an all/any) for co,
+   at the head of its chain as an await attaches one and in the order of
+   attachment, `attached` as saved (1: in its container, 2: held by a
+   pause, 0: fired); its kind's table puts it in its container. Its index. */
+uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    uint32_t i = corral__node_alloc(s);
+    corral__node *n = &corral__nodes(s)[i];
+    n->co = corral__co_off(s, co);
+    n->kind = kind;
+    n->member = member;
+    n->sibling = m->wait;
+    m->wait = i;
+    n->attached = attached;
+    n->order = s->nodes.order++;
+    return i;
+}
+
+/* A reload: what the waits said they wait for (desc.wait_text) forgotten:
+   the old build's strings */
+void corral__wait_texts_forget(corral_sched *s)
+{
+    if (s->nodes.text_off) memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
+}
+
+/* A reload: the place in its coroutine's slot that node i's wait reads or
+   writes (a kind whose seq is in the slot: a channel's value, a result),
+   moved with its field */
+void corral__wait_slot_place(corral_sched *s, uint32_t i, uint32_t at) { corral__nodes(s)[i].u.t.seq = at; }
 
 void corral__nodes_order_past(corral_sched *s, uint32_t order)
 {
@@ -10789,40 +11589,30 @@ void corral__nodes_init(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.count; i++) N[i].attached = 0;
-    s->nodes.wait_free = s->nodes.group_free = CORRAL__NIL;
-    s->nodes.wait_bump = 0;
-    s->nodes.group_bump = s->nodes.wait_count;
-    s->nodes.wait_free_count = s->nodes.wait_count;
-    s->nodes.group_free_count = s->nodes.count - s->nodes.wait_count;
+    const corral__freelist wait = corral__wait_nodes(s, N), group = corral__group_nodes(s, N);
+    corral__freelist_clear(&wait);
+    corral__freelist_clear(&group);
 }
 
 /* ---- await */
 
-/* 1: already over; 0: must wait; -1: malformed, -3 gone: a signal, future,
-   channel, semaphore or wait group (error set). */
+/* 1: already over; 0: must wait; -1: malformed, or of a kind whose part s
+   has not; -3 gone: a signal, future, channel, semaphore or wait group
+   (error set). */
 static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
-    const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
+    const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
-    if (w->kind == CORRAL_WAIT_JOIN || w->kind == CORRAL_WAIT_UNTIL || w->kind == CORRAL_WAIT_WHILE ||
-        w->kind == CORRAL_WAIT_STOP || w->kind == CORRAL_WAIT_AT || w->kind == CORRAL_WAIT_PULL) {
-        /* its file arrives with its constructor, which this wait did not go through */
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
-                        "a join, predicate, stop, at or pull wait made field by field: make it with its "
-                        "constructor, corral_wait_join, _until, _while, _stop, _at or corral_generator_pull");
+    if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
+        (corral__kind_of(w->kind).how == CORRAL__HOW_LIST || corral__kind_of(w->kind).how == CORRAL__HOW_POLL ||
+         corral__kind_of(w->kind).how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
+        static const char *const part_of[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) #part,
+            CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+        };
+        corral__part_needed(call, s, co, NULL, part_of[w->kind]);
         return -1;
-    }
-    if (w->kind == CORRAL_WAIT_FUTURE) {
-        /* futures.c arrives with the first corral_future_create: before it no
-           future handle can be live, and a gone future is what futures.c says */
-        corral__fail_at(s, NULL, CORRAL_ERR_STALE_FUTURE, call, CORRAL__NOH, co, NULL);
-        return -3;
-    }
-    if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
-        /* a module's kind before the module's first use: its handle cannot be live */
-        corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
-        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED; /* as channels.c tells a gone one */
-        return -3;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */
     return -1;
@@ -10844,7 +11634,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     m->wait = i;
     n->attached = 1;
     n->order = s->nodes.order++;
-    corral__wait_part_of((uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
+    corral__wait_part_of(s, (uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
 }
 
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
@@ -10864,7 +11654,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         if (s->nodes.wait_free_count < w->count) { /* short of nodes: no member may take a value or a
                                                       permit it would then have to give back */
             for (uint32_t i = 0; i < w->count; i++) {
-                const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+                const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
                 if (p && p->takes) {
                     s->nodes.wait_failures++;
                     corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co,
@@ -10880,13 +11670,13 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
            fires, which ends it: its members in order, once. */
         const bool all = w->kind == CORRAL_WAIT_ALL;
         for (uint32_t i = 0; all && i < w->count; i++) {
-            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
             ready[i] = p && p->usable ? p->usable(call, s, co, &w->members[i])
                                       : corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
         }
         for (uint32_t i = 0; i < w->count; i++) {
-            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
             if (!all || (p && p->usable)) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
             if (ready[i] == 1 && !all) {
@@ -10937,7 +11727,7 @@ bool corral_await(corral_co *co, corral_wait w)
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */
     if ((m->hold & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
-        (corral__kinds[w.kind].how == CORRAL__HOW_FRAME || corral__kinds[w.kind].how == CORRAL__HOW_PHASE))
+        (corral__kind_of(w.kind).how == CORRAL__HOW_FRAME || corral__kind_of(w.kind).how == CORRAL__HOW_PHASE))
     {
         const char *text = w.text;
         w = corral_wait_frames(1);
@@ -10949,7 +11739,7 @@ bool corral_await(corral_co *co, corral_wait w)
     const uint32_t keep = co->flags & ~(CORRAL__PHASE_MASK | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG);
     const uint32_t own = co->flags & CORRAL__PHASE_MASK;
     if ((unsigned)w.kind < CORRAL_WAIT_KIND_COUNT) {
-        const corral__kind k = corral__kinds[w.kind];
+        const corral__kind k = corral__kind_of(w.kind);
         switch ((corral__how)k.how) {
         case CORRAL__HOW_PLAIN:
             co->flags = (uint8_t)(keep | own);
@@ -10976,7 +11766,7 @@ bool corral_await(corral_co *co, corral_wait w)
     co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
     int r = corral__register_wait(__func__, s, co, &w);
     if (r == -2) { /* it cannot wait, and must not go on as if the wait were over */
-        corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
+        corral__mark_stopping(s, co, m, CORRAL_END_WAIT_FAILED); /* its step is running */
         return true;
     }
     if (r == -3) return true; /* what it waits on is gone: a plain yield, so a loop that
@@ -10989,7 +11779,7 @@ int corral_wait_fired(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return -1;
-    return corral__sd(s, corral__meta_of(s, co))->fired;
+    return corral__side_of(s, corral__meta_of(s, co))->fired;
 }
 
 bool corral_wait_closed(const corral_co *co)
@@ -11032,11 +11822,23 @@ void corral__nodes_take(corral_sched *d, const corral_sched *o)
     d->nodes.debug_visits = o->nodes.debug_visits;
     d->nodes.order = o->nodes.order;
 }
+
+/* a restore: the wait nodes before wait_bump (at wait_at of snap) and the
+   group nodes from the first to group_bump (at group_at) as a snapshot
+   holds them; the pool's free lists and bumps come with corral__nodes_take */
+void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
+                           size_t group_at, uint32_t group_bump)
+{
+    corral__node *N = corral__nodes(s);
+    memcpy(N, snap + wait_at, (size_t)wait_bump * sizeof(corral__node));
+    memcpy(N + s->nodes.wait_count, snap + group_at, (size_t)(group_bump - s->nodes.wait_count) * sizeof(corral__node));
+}
 /* ---- src/core/wakelists.c ---- */
 /*
     wakelists.c -- signals: handles (from their pool, pool.c) to a FIFO
     list of the nodes waiting on them; raising a signal fires its list. A
-    set signal (events.c) lets every wait on it through until a reset.
+    set signal fires its list as a raise does and stays set: every later
+    wait on it is over at once (its ready), until a reset.
     Firing a list is shared with futures (futures.c).
 
     The nodes and what firing one wakes are the waits' (waits.c).
@@ -11152,6 +11954,33 @@ void corral__signal_fire(corral_sched *s, corral_signal sig)
     if (g) corral__fire_all(s, &g->head, &g->tail);
 }
 
+/* ---- signals that stay set */
+uint32_t corral_signal_set(corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return 0;
+    corral__signal *g = corral__signal_get(s, sig);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, 0);
+    g->set = 1;
+    return corral__fire_all(s, &g->head, &g->tail);
+}
+
+bool corral_signal_reset(corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return false;
+    corral__signal *g = corral__signal_get(s, sig);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, false);
+    g->set = 0;
+    return true;
+}
+
+bool corral_signal_is_set(const corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return false;
+    const corral__signal *g = corral__signal_get(s, sig);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, false);
+    return g->set != 0;
+}
+
 /* ---- save games: the signals' section (docs/SAVE.md) */
 
 static void corral__signals_save(corral__io *io, const corral_sched *s)
@@ -11248,7 +12077,18 @@ static corral__counter *corral__counter_get(const corral_sched *s, uint32_t inde
 }
 static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
 {
-    return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.ring_bytes);
+    const corral__chans *C = corral__chans_of(s);
+    return CORRAL__AT(s, C->data_off + (size_t)index * corral__ring_bytes(C));
+}
+
+/* its state at create: the sizes the desc gives and where its rings lie
+   (at: the region the plan keeps for them beside the pools, zeroed with
+   the rest of the state, corral__parts_init) */
+static void corral__chans_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+{
+    corral__chans *C = corral__chans_of(s);
+    C->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES;
+    C->data_off = at;
 }
 
 /* A value at v (NULL: none) of `size` bytes for channel c, or false with
@@ -11269,9 +12109,9 @@ static bool corral__value_fits(const char *call, corral_sched *s, const corral_c
 static corral_channel corral__chan_create(const char *call, corral_sched *s, uint32_t size, uint32_t cap)
 {
     corral_channel none = {0, 0};
-    if (!corral__check_in(s, call)) return none;
-    corral__channels_use();
-    const uint32_t room = s->chans.channel_bytes;
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.pool[CORRAL__POOL_CHANNEL], "channels"))
+        return none;
+    const uint32_t room = corral__chans_of(s)->channel_bytes;
     char why[128];
     if (size == 0 || size > room) {
         snprintf(why, sizeof why, "%s %u-byte value: a channel's values are 1 to desc.channel_bytes (%u) bytes",
@@ -11308,8 +12148,8 @@ corral_channel corral_channel_create_ex(corral_sched *s, uint32_t size, uint32_t
 static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32_t kind, uint32_t count,
                                        uint32_t *gen)
 {
-    if (!corral__check_in(s, call)) return CORRAL__NIL;
-    corral__channels_use();
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.pool[CORRAL__POOL_COUNTER], "channels"))
+        return CORRAL__NIL;
     uint32_t i = corral__pool_alloc(s, CORRAL__POOL_COUNTER, gen);
     CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, CORRAL__NIL);
     corral__counter *c = &corral__counters(s)[i];
@@ -11585,8 +12425,8 @@ bool corral_waitgroup_destroy(corral_sched *s, corral_waitgroup wg)
 /* a channel's ring in bounds; a waiter only where it must wait */
 static const char *corral__channel_rules(const corral_sched *s, const corral__channel *c, bool senders, bool receivers)
 {
-    if (c->size == 0 || c->size > s->chans.channel_bytes || c->count > c->cap ||
-        (c->cap ? c->first >= c->cap : c->first != 0) || (uint64_t)c->cap * c->size > s->chans.channel_bytes ||
+    if (c->size == 0 || c->size > corral__chans_of(s)->channel_bytes || c->count > c->cap ||
+        (c->cap ? c->first >= c->cap : c->first != 0) || (uint64_t)c->cap * c->size > corral__chans_of(s)->channel_bytes ||
         c->closed > 1)
         return "a channel's ring is out of bounds";
     if (c->count < c->cap && senders) return "a sender waits on a channel with room";
@@ -11610,7 +12450,7 @@ static corral__channel corral__chan_row(const corral_sched *s, uint32_t version,
     memset(&c, 0, sizeof c);
     c.size = corral__le32(row + 8);
     c.count = corral__le32(row + 12);
-    c.cap = version >= 5 ? corral__le32(row + 16) : c.size ? (uint32_t)(s->chans.channel_bytes / c.size) : 0u;
+    c.cap = version >= 5 ? corral__le32(row + 16) : c.size ? (uint32_t)(corral__chans_of(s)->channel_bytes / c.size) : 0u;
     c.closed = version >= 5 ? corral__le32(row + 20) : 0u;
     c.send_head = c.send_tail = c.recv_head = c.recv_tail = CORRAL__NIL;
     return c;
@@ -12016,7 +12856,7 @@ static void corral__channel_hash(const corral_sched *s, uint32_t i, const void *
     const corral__channel *c = (const corral__channel *)item;
     put(k, (uint64_t)i << 32 | c->size);
     put(k, c->count);
-    if (c->closed || c->cap != s->chans.channel_bytes / c->size) put(k, (uint64_t)c->closed << 32 | c->cap); /* not the defaults */
+    if (c->closed || c->cap != corral__chans_of(s)->channel_bytes / c->size) put(k, (uint64_t)c->closed << 32 | c->cap); /* not the defaults */
     const unsigned char *ring = corral__ring(s, i);
     for (uint32_t v = 0; v < c->count; v++)
         for (uint32_t b = 0; b < c->size; b++) put(k, ring[(size_t)((c->first + v) % c->cap) * c->size + b]);
@@ -12028,6 +12868,16 @@ static void corral__counter_hash(const corral_sched *s, uint32_t i, const void *
     const corral__counter *c = (const corral__counter *)item;
     put(k, (uint64_t)i << 32 | c->kind << 28 | c->count);
     if (c->max != UINT32_MAX) put(k, c->max); /* not the default */
+}
+/* a restore: the rings, and the bytes that align them after the counters,
+   as a snapshot holds them (section: its copy of the channels, then the
+   counters, then the rings; the items are restored by pool.c) */
+static void corral__channels_restore(corral_sched *s, const unsigned char *section)
+{
+    const size_t items_end = (size_t)s->pools[CORRAL__POOL_COUNTER].off +
+                             (size_t)s->pools[CORRAL__POOL_COUNTER].cap * corral__pool_item_size(CORRAL__POOL_COUNTER);
+    const size_t past = items_end - s->pools[CORRAL__POOL_CHANNEL].off;
+    memcpy(CORRAL__AT(s, items_end), section + past, corral__chans_bytes(s) - past);
 }
 static const corral__pool_part corral__channel_pool_part = {
     .row = 24,
@@ -12041,6 +12891,7 @@ static const corral__pool_part corral__channel_pool_part = {
     .verify = corral__channel_verify,
     .check = corral__channel_check,
     .hash = corral__channel_hash,
+    .restore = corral__channels_restore,
 };
 static const corral__pool_part corral__counter_pool_part = {
     .row = 20,
@@ -12054,14 +12905,16 @@ static const corral__pool_part corral__counter_pool_part = {
     .hash = corral__counter_hash,
 };
 
-void corral__channels_use(void)
-{
-    corral__pool_parts_add(CORRAL__POOL_CHANNEL, CORRAL__POOL_CHANNEL, &corral__channel_pool_part);
-    corral__pool_parts_add(CORRAL__POOL_COUNTER, CORRAL__POOL_COUNTER, &corral__counter_pool_part);
-    corral__wait_parts_add(CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part);
-    corral__wait_parts_add(CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part);
-    corral__wait_parts_add(CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part);
-}
+const corral_part corral_part_channels = {
+    .name = "channels",
+    .waits = {{CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part},
+              {CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part},
+              {CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part}},
+    .pools = {{CORRAL__POOL_CHANNEL, 1, &corral__channel_pool_part}, {CORRAL__POOL_COUNTER, 1, &corral__counter_pool_part}},
+    .feature = CORRAL__FEATURE_COUNT,
+    .state = CORRAL__STATE_CHANNELS,
+    .init = corral__chans_init,
+};
 #endif /* CORRAL_NO_CHANNELS */
 #ifndef CORRAL_NO_DOMAINS
 /* ---- src/modules/domains.c ---- */
@@ -12076,16 +12929,16 @@ void corral__channels_use(void)
 */
 
 /* the domain, or NULL with BAD_DOMAIN set */
-static struct corral__domain *corral__domain_at(const char *call, const corral_sched *s, uint32_t domain)
+static corral__domain *corral__domain_at(const char *call, const corral_sched *s, uint32_t domain)
 {
     if (!corral__check_in(s, call)) return NULL;
-    CORRAL__REQUIRE_AT(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, NULL);
-    return (struct corral__domain *)&s->domains.d[domain];
+    CORRAL__REQUIRE_AT(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, NULL);
+    return (corral__domain *)&corral__domains_of(s)->d[domain];
 }
 
 bool corral_domain_set_scale(corral_sched *s, uint32_t domain, float scale)
 {
-    struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d) return false;
     CORRAL__REQUIRE(s, scale >= 0.0f && scale <= CORRAL__SCALE_MAX, CORRAL_ERR_BAD_DT, false);
     corral__domain_scale_set(s, domain, scale);
@@ -12094,13 +12947,13 @@ bool corral_domain_set_scale(corral_sched *s, uint32_t domain, float scale)
 
 float corral_domain_scale(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     return d ? d->scale : 0.0f;
 }
 
 static bool corral__domain_hold(const char *call, corral_sched *s, uint32_t domain, uint32_t paused)
 {
-    struct corral__domain *d = corral__domain_at(call, s, domain);
+    corral__domain *d = corral__domain_at(call, s, domain);
     if (!d) return false;
     d->paused = paused;
     return true;
@@ -12110,23 +12963,23 @@ bool corral_domain_resume(corral_sched *s, uint32_t domain) { return corral__dom
 
 bool corral_domain_paused(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     return d && d->paused;
 }
 
 double corral_domain_time(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     return d ? d->time : 0.0;
 }
 
 bool corral_domain_set_parent(corral_sched *s, uint32_t domain, uint32_t parent)
 {
-    struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d) return false;
     if (parent != CORRAL_DOMAIN_NONE && parent >= domain) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_DOMAIN, __func__, CORRAL__NOH, NULL,
-                        parent >= s->domains.count ? "the parent is past desc.domains"
+                        parent >= corral__domains_of(s)->count ? "the parent is past desc.domains"
                                                    : "a domain follows one numbered before it");
         return false;
     }
@@ -12136,16 +12989,17 @@ bool corral_domain_set_parent(corral_sched *s, uint32_t domain, uint32_t parent)
 
 uint32_t corral_domain_parent(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     return d && d->parent ? d->parent - 1u : CORRAL_DOMAIN_NONE;
 }
 
 float corral_domain_rate(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d || corral__domain_held(s, domain)) return 0.0f;
     float rate = d->scale;
-    for (uint32_t p = d->parent; p; p = s->domains.d[p - 1].parent) rate *= s->domains.d[p - 1].scale;
+    const corral__domains *D = corral__domains_of(s);
+    for (uint32_t p = d->parent; p; p = D->d[p - 1].parent) rate *= D->d[p - 1].scale;
     return rate;
 }
 
@@ -12168,7 +13022,7 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
             else if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__domain_set(s, corral__co_of_global(s, N[i].u.t.target), domain);
         }
-        const corral__side *sd = corral__sd(s, m);
+        const corral__side *sd = corral__side_of(s, m);
         for (uint32_t i = sd->groups; i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_DEADLINE) corral__timer_move(s, i, heap);
         co = sd->child != CORRAL__NIL ? corral__co_of_global(s, sd->child) : NULL;
@@ -12200,13 +13054,13 @@ static uint32_t corral__op_domain(const char *call, corral_sched *s, corral_co *
 uint32_t corral_set_domain_owner(corral_sched *s, uint64_t owner, uint32_t domain)
 {
     if (!corral__check(s)) return 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
+    CORRAL__REQUIRE(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, 0);
     return corral__owner_op(__func__, s, owner, corral__op_domain, (corral__op_arg){domain, 0.0f});
 }
 uint32_t corral_set_domain_tags(corral_sched *s, uint32_t tags, uint32_t domain)
 {
     if (!corral__check(s)) return 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
+    CORRAL__REQUIRE(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, 0);
     return corral__tags_op(__func__, s, tags, corral__op_domain, (corral__op_arg){domain, 0.0f});
 }
 #endif /* CORRAL_NO_DOMAINS */
@@ -12363,7 +13217,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
             if (N[i].kind != CORRAL__NODE_ARM || N[i].u.t.target == CORRAL__NIL) continue;
             if (out->arms++ == 0) out->child = corral__handle_of(s, corral__co_of_global(s, N[i].u.t.target));
         }
-    } else if (corral__sd(s, m)->child != CORRAL__NIL) {
+    } else if (corral__side_of(s, m)->child != CORRAL__NIL) {
         out->call = CORRAL_CALL_ONE;
     }
     out->left = corral__time_left(s, m);
@@ -12375,12 +13229,12 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     else if (corral__calling(s, m)) out->state = CORRAL_CO_CALLING;
     else if (co->state == CORRAL__WAITING) out->state = CORRAL_CO_WAITING;
     else out->state = CORRAL_CO_QUEUED;
-    for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__side_of(s, m)->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) out->owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) out->tags |= 1u << N[i].u.g.tag;
     }
-    if (corral__sd(s, m)->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, corral__sd(s, m)->parent));
-    if (corral__sd(s, m)->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, corral__sd(s, m)->child));
+    if (corral__side_of(s, m)->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, corral__side_of(s, m)->parent));
+    if (corral__side_of(s, m)->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, corral__side_of(s, m)->child));
 }
 
 bool corral_next_co(const corral_sched *s, uint32_t *cursor, corral_co_info *out)
@@ -12558,7 +13412,7 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         CORRAL__PUT("%s of %u waiting", m->mode == CORRAL__MODE_ALL ? "all" : "any", n);
     } else {
         const corral__node *n = &N[m->wait];
-        const corral__wait_part *p = corral__wait_part_of(n->kind);
+        const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
         if (p && p->name) p->name(s, n, part, sizeof part);
@@ -12567,7 +13421,7 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
     if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
     if (m->mode == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
         const corral__node *n = &N[m->wait];
-        const corral__wait_part *p = corral__wait_part_of(n->kind);
+        const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
         if (p && p->why) p->why(s, n, part, sizeof part);
@@ -12617,7 +13471,7 @@ static void corral__chain_from(const corral_sched *s, const corral_co *co, uint3
                     corral__chain_from(s, corral__co_of_global(s, N[i].u.t.target), depth, mark, out);
             return;
         }
-        co = corral__sd(s, m)->child != CORRAL__NIL ? corral__co_of_global(s, corral__sd(s, m)->child) : NULL;
+        co = corral__side_of(s, m)->child != CORRAL__NIL ? corral__co_of_global(s, corral__side_of(s, m)->child) : NULL;
     }
 }
 
@@ -12631,8 +13485,8 @@ static bool corral__print_chain(const corral_sched *s, corral_handle h, corral__
     const corral_co *root = co;
     for (uint32_t n = 0; n <= s->arena.total_slots; n++) { /* up to the outermost caller */
         const corral__meta *m = corral__meta_of(s, root);
-        if (corral__sd(s, m)->parent == CORRAL__NIL) break;
-        root = corral__co_of_global(s, corral__sd(s, m)->parent);
+        if (corral__side_of(s, m)->parent == CORRAL__NIL) break;
+        root = corral__co_of_global(s, corral__side_of(s, m)->parent);
     }
     corral__chain_from(s, root, 0, co, out);
     return true;
@@ -12671,7 +13525,7 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
     corral_stats_arena(s, &a);
     corral_stats_pools(s, &p);
     corral__pf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",
-               s->now.frame, s->domains.d[0].time, s->now.unscaled_time);
+               s->now.frame, corral__domains_of(s)->d[0].time, s->now.unscaled_time);
     corral__pf(out,
                "  \"arena\": {\"total_bytes\": %" PRIu64 ", \"slab_bytes\": %" PRIu64 ", \"slot_bytes\": %" PRIu64
                ", \"slot_bytes_peak\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"ctx_bytes_peak\": %" PRIu64
@@ -12726,10 +13580,10 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
         corral__pf(out, "}}%s\n", i + 1 < s->types.type_count ? "," : "");
     }
     corral__pf(out, "  ],\n  \"domains\": [");
-    for (uint32_t d = 0; d < s->domains.count; d++) {
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
         corral__pf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s, \"parent\": ", d ? ", " : "",
-                   s->domains.d[d].time, (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
-        if (s->domains.d[d].parent) corral__pf(out, "%u}", s->domains.d[d].parent - 1u);
+                   corral__domains_of(s)->d[d].time, (double)corral__domains_of(s)->d[d].scale, corral__domains_of(s)->d[d].paused ? "true" : "false");
+        if (corral__domains_of(s)->d[d].parent) corral__pf(out, "%u}", corral__domains_of(s)->d[d].parent - 1u);
         else corral__pf(out, "null}");
     }
     corral__pf(out, "],\n  \"coroutines\": [");
@@ -12960,10 +13814,10 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->order = (corral_order)s->run.order;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
-    out->max_posts = s->posts.mask + 1;
-    out->domains = s->domains.count;
+    out->max_posts = corral__postq_of(s)->mask + 1;
+    out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
-    out->channel_bytes = s->chans.channel_bytes; /* a channel's default capacity is channel_bytes / size */
+    out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */
     out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
     out->wait_text = s->nodes.text_off != 0;
     out->validation = s->validation_given;
@@ -13053,7 +13907,7 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
                s->now.frame, 1.0 + (double)headroom);
     corral__ps(out, "   fields as the profiled scheduler had them (docs/API.md, \"Budgets: the desc to ship\").\n");
     corral__ps(out, "   Set this yourself: .memory, .memory_size, .allocator, .logger, .registry, .clock, .hooks,\n"
-                    "   .field_formatter, .predicates, .upgrade (0: the default)");
+                    "   .field_formatter, .predicates, .upgrade, .parts (0: the default)");
     bool any = false;
     for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) {
         if (!mine[i].had) continue;
@@ -13378,7 +14232,7 @@ static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uin
         return false;
     }
     corral__post *cells = corral__post_cells(s);
-    const uint32_t mask = s->posts.mask; /* set at create, never written again */
+    const uint32_t mask = q->mask; /* set at create, never written again */
     for (;;) {
         uint32_t pos = corral__atomic_load_u32(&q->tail);
         corral__post *c = &cells[pos & mask];
@@ -13622,8 +14476,7 @@ uint32_t corral_history(const corral_sched *s, corral_frame_sample *out, uint32_
 static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
 {
     corral_sched *s = corral__in_step(call, co, false);
-    if (!s) return false;
-    corral__races_use();
+    if (!s || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
@@ -13644,7 +14497,7 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
         const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
         uint8_t k = pm->mode & CORRAL__MODE_KIND;
         races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
-        g = corral__sd(s, pm)->parent;
+        g = corral__side_of(s, pm)->parent;
     }
     if (races > CORRAL_MAX_RACE_DEPTH) {
         corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
@@ -13723,7 +14576,7 @@ static void corral__arms_stop(corral_sched *s, const corral_co *co, const uint32
     for (uint32_t k = 0; k < n; k++) {
         corral_co *child = corral__co_of_global(s, kids[k]);
         corral__meta *cm = corral__meta_of(s, child);
-        if (!corral__state_alive(child->state) || corral__sd(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
+        if (!corral__state_alive(child->state) || corral__side_of(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
         corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not decide anything for co */
         corral__stop_co(s, child, why);
     }
@@ -13745,7 +14598,7 @@ bool corral_arms_start(corral_co *co)
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);
     const uint8_t kind = m->mode & CORRAL__MODE_KIND, failed = m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
-    if (failed || corral__sd(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
+    if (failed || corral__side_of(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
@@ -13841,12 +14694,14 @@ static const corral__wait_part corral__arm_table = {
 };
 
 static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
-void corral__races_use(void)
-{
-    corral__calls_use(); /* its arms are children: their ends go through calls.c */
-    corral__feature_add(CORRAL__FEATURE_RACES, &corral__races_table);
-    corral__arm_part_set(&corral__arm_table);
-}
+/* its arms are children: their ends go through calls.c */
+const corral_part corral_part_races = {
+    .name = "races",
+    .needs = {&corral_part_calls},
+    .feature = CORRAL__FEATURE_RACES,
+    .table = &corral__races_table,
+    .arm = &corral__arm_table,
+};
 #endif /* CORRAL_NO_RACES */
 #ifndef CORRAL_NO_RELOAD
 /* ---- src/modules/reload.c ---- */
@@ -13869,20 +14724,6 @@ void corral__races_use(void)
 
 #include <stdio.h>
 #include <string.h>
-
-/* the type table's hash again (types.c's layout), after the entries'
-   vtables changed */
-static void corral__reload_rehash(corral_sched *s)
-{
-    uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
-    memset(hash, 0, ((size_t)s->types.hash_mask + 1u) * sizeof *hash);
-    for (uint32_t t = 0; t < s->types.type_count; t++) {
-        uint32_t h = corral__type_hash(s, corral__types(s)[t].vt);
-        while (hash[h] != 0) h = (h + 1) & s->types.hash_mask;
-        hash[h] = (uint16_t)(t + 1);
-    }
-    s->types.last_vt = NULL;
-}
 
 /* the new registry's type with this id, or NULL; *budget its budget */
 static const corral_type *corral__reload_find(const corral_registry *reg, uint32_t id, uint32_t *budget)
@@ -13955,7 +14796,7 @@ static bool corral__reload_refuse(corral_sched *s, const char *fmt, const char *
 }
 
 /* contexts this small move through the stack; a larger one through a
-   free slot's room (corral__reload_scratch) */
+   free slot's room (arena.c's corral__scratch_lend) */
 #define CORRAL__RELOAD_STACK 256u
 
 /* whether a field o of the old build goes into f of the new one:
@@ -14051,9 +14892,9 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
     if (!corral__reload_need(s)) return true; /* no context moves */
     uint32_t budget;
     const char *field;
-    corral__node *N = corral__nodes(s);
+    const corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) { /* past the bump: never used */
-        corral__node *n = &N[i];
+        const corral__node *n = &N[i];
         if (n->co == CORRAL__NIL) continue;
         if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) { /* its argument, if it lies in a context */
             if (corral__predicate_arg_kind(s->types.predicates, n->u.p.fn) == CORRAL_PREDICATE_NUMBER) continue;
@@ -14066,10 +14907,10 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             if (at == CORRAL__NIL)
                 return corral__reload_refuse(s, "type %s: a predicate's argument lies in field %s, which the new "
                                                 "build does not have", te->vt->name, field);
-            if (put) n->u.p.user = (unsigned char *)o + at;
+            if (put) corral__poll_rebind(s, i, n->u.p.fn, (unsigned char *)o + at);
             continue;
         }
-        const corral__wait_part *p = corral__node_part_of(n->kind);
+        const corral__wait_part *p = corral__node_part_of(s, n->kind);
         const corral__type_entry *te = &corral__types(s)[CORRAL__CO(s, n->co)->type];
         if (!p || !p->seq_in_slot || n->u.t.seq == CORRAL__NIL || !te->moves) continue;
         const uint32_t at = corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), n->u.t.seq, true,
@@ -14077,7 +14918,7 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
         if (at == CORRAL__NIL)
             return corral__reload_refuse(s, "type %s: field %s holds what a wait reads or writes (a channel's value, "
                                             "a result) and is gone or changed", te->vt->name, field);
-        if (put) n->u.t.seq = at;
+        if (put) corral__wait_slot_place(s, i, at);
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* where a call's child's result goes */
         const corral__class *c = &s->arena.classes[ci];
@@ -14087,30 +14928,16 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             const corral__meta *m = corral__meta_of(s, co);
             if (m->side == CORRAL__NIL || corral__sides(s)[m->side].dest == CORRAL__NIL) continue;
             const corral__type_entry *te = &corral__types(s)[co->type];
-            corral__side *sd = &corral__sides(s)[m->side];
+            const corral__side *sd = &corral__sides(s)[m->side];
             const uint32_t at =
                 corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), sd->dest, true, &field);
             if (at == CORRAL__NIL)
                 return corral__reload_refuse(s, "type %s: field %s takes a called coroutine's result and is gone or "
                                                 "changed", te->vt->name, field);
-            if (put) sd->dest = at;
+            if (put) corral__side_set_dest(s, m, at);
         }
     }
     return true;
-}
-
-/* the context room of a free slot that holds need bytes, or NULL: none */
-static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need)
-{
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        if (c->slot_size - CORRAL__HEADER_SIZE < need) continue;
-        for (uint32_t k = 0; k < c->capacity; k++) {
-            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            if (!corral__state_alive(co->state)) return (unsigned char *)co + CORRAL__HEADER_SIZE;
-        }
-    }
-    return NULL;
 }
 
 /* which field of the new build each field of the old one goes into, for
@@ -14152,9 +14979,8 @@ static void corral__reload_move(corral_sched *s, corral_co *co, const corral__ty
                                 const corral__reload_map *m, unsigned char *tmp, const corral_reload_desc *d)
 {
     const corral_type *vt = te->vt, *nv = m->nv;
-    unsigned char *slot = (unsigned char *)co, *ctx = slot + nv->ctx_offset;
-    memcpy(tmp, slot + vt->ctx_offset, vt->ctx_size);
-    memset(slot + CORRAL__HEADER_SIZE, 0, s->arena.classes[te->cls].slot_size - CORRAL__HEADER_SIZE);
+    unsigned char *ctx = (unsigned char *)co + nv->ctx_offset;
+    corral__slot_empty(s, co, vt->ctx_offset, vt->ctx_size, tmp);
     uint32_t n = 0;
     const corral_field *f = vt->fields(&n);
     if (m->n != CORRAL__NIL) {
@@ -14203,7 +15029,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
     if (s->types.type_count + added > s->types.max_types)
         return corral__reload_refuse(s, "the new types do not fit the type table (desc.max_types)%s%s", NULL, NULL);
     for (uint32_t t = 0; t < s->types.type_count; t++) {
-        corral__type_entry *te = &corral__types(s)[t];
+        const corral__type_entry *te = &corral__types(s)[t];
         if (te->id == 0)
             return corral__reload_refuse(s, "type %s is in no registry: a reload finds types by their id%s",
                                          te->vt->name, NULL);
@@ -14212,7 +15038,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         if (!nv) return corral__reload_refuse(s, "type %s is not in the new registry%s", te->vt->name, NULL);
         if (budget != te->budget) return corral__reload_refuse(s, "type %s changed its budget%s", te->vt->name, NULL);
         const char *field;
-        te->moves = corral__reload_layout(te->vt, nv, &field) != NULL; /* cleared by the caller on a refusal */
+        corral__type_mark_moves(s, t, corral__reload_layout(te->vt, nv, &field) != NULL); /* cleared by the caller on a refusal */
         if (te->moves && !corral__reload_movable(s, te, nv)) return false;
         if (!corral__reload_follows(s, te, nv)) return false;
     }
@@ -14250,7 +15076,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
     }
     if (!corral__reload_places(s, reg, false)) return false;
     const uint32_t need = corral__reload_need(s);
-    if (need > CORRAL__RELOAD_STACK && !corral__reload_scratch(s, need)) {
+    if (need > CORRAL__RELOAD_STACK && !corral__scratch_lend(s, need)) {
         char why[160];
         snprintf(why, sizeof why, "a context of %u bytes moves, and no free slot holds as many to move it "
                  "through%%s%%s", (unsigned)need);
@@ -14277,10 +15103,11 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
         }
     }
     corral__reload_places(s, reg, true); /* checked: nothing fails; by the old build's predicates, as checked */
-    corral__node *N = corral__nodes(s);
+    const corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* past the bump: never used */
         if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL))
-            N[i].u.p.fn = corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn);
+            corral__poll_rebind(s, i, corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn),
+                                N[i].u.p.user);
     union { /* aligned for the upgrade hook's view of the old context */
         unsigned char b[CORRAL__RELOAD_STACK];
         uint64_t u;
@@ -14288,7 +15115,7 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
         void *p;
     } stack;
     const uint32_t need = corral__reload_need(s);
-    unsigned char *tmp = !need ? NULL : need <= CORRAL__RELOAD_STACK ? stack.b : corral__reload_scratch(s, need);
+    unsigned char *tmp = !need ? NULL : need <= CORRAL__RELOAD_STACK ? stack.b : corral__scratch_lend(s, need);
     corral__reload_map map;
     map.type = CORRAL__NIL;
     map.nv = NULL;
@@ -14303,43 +15130,20 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
             corral__reload_move(s, co, te, &map, tmp, d);
         }
     }
-    if (tmp && tmp != stack.b) memset(tmp, 0, need); /* a free slot: no context left in it */
+    if (tmp && tmp != stack.b) corral__scratch_return(tmp, need); /* a free slot: no context left in it */
     for (uint32_t t = 0; t < s->types.type_count; t++) {
-        corral__type_entry *te = &corral__types(s)[t];
         uint32_t budget;
-        const corral_type *nv = corral__reload_find(reg, te->id, &budget);
-        if (te->moves && !te->live && !te->budget && corral__class_for(s, nv) != te->cls) {
-            te->cls = corral__class_for(s, nv); /* none to move: its starts take the class it fits */
-            te->page = CORRAL__NIL;
-        } /* else its coroutines stay in their slots, which hold the new layout (checked) */
-        te->vt = nv;
-        te->step = nv->step;
-        te->run = nv->run;
-        te->cleanup = nv->cleanup;
-        s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)te->live * te->ctx_size + (uint64_t)te->live * nv->ctx_size;
-        if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
-        te->ctx_size = nv->ctx_size;
-        te->ctx_off = nv->ctx_offset;
-        te->plain = corral__plain(s, te);
-        te->moves = 0;
+        corral__type_rebind(s, t, corral__reload_find(reg, corral__types(s)[t].id, &budget));
     }
-    corral__reload_rehash(s);
+    corral__types_rehash(s);
     for (uint32_t i = 0; i < reg->count; i++) { /* types new to this scheduler */
         bool known = false;
         for (uint32_t t = 0; t < s->types.type_count && !known; t++) known = corral__types(s)[t].id == reg->ids[i];
-        if (!known) corral__types(s)[corral__type_lookup(s, reg->types[i])].id = reg->ids[i];
+        if (!known) corral__type_enter(s, reg->types[i], reg->ids[i]);
     }
-    if (s->nodes.text_off) /* what the waits said they wait for: the old build's strings */
-        memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
-    if (s->kept.off) { /* kept snapshots hold the old build's points and predicates: none is restored */
-        const corral__kept *K = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
-        for (uint32_t k = 0; k < K->count; k++) memset(corral__kept_at(s, K, k), 0, 8);
-    }
-    s->types.registry = reg;
-    s->types.predicates = d->predicates;
-    s->types.seen_count = 0; /* functions of the old build */
-    s->types.upgrade.fn = d->upgrade;
-    s->types.upgrade.user = d->upgrade_user;
+    corral__wait_texts_forget(s); /* what the waits said they wait for: the old build's strings */
+    corral__kept_forget(s); /* they hold the old build's points and predicates: none is restored */
+    corral__types_take_build(s, d);
 }
 
 bool corral_reload(corral_sched *s, const corral_reload_desc *d)
@@ -14348,7 +15152,7 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
     if (!corral__reload_check(s, d)) {
-        for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
+        corral__types_unmark_moves(s);
         return false;
     }
     corral__loading(s, true); /* its upgrade hook calls nothing on it */
@@ -14463,7 +15267,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
        "Clocks and their bounds") */
     const uint32_t dl = corral__deadline_of(s, co);
     for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
-        const corral__wait_part *p = corral__node_part_of(N[i].kind);
+        const corral__wait_part *p = corral__node_part_of(s, N[i].kind);
         const char *why = NULL;
         if (p && p->savable && !p->savable(s, &N[i], &why)) {
             snprintf(io->detail, sizeof io->detail, "a coroutine of type %s %s", vt->name, why);
@@ -14534,7 +15338,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
     corral__put_u(io, (uint32_t)s->now.frame - m->born, 4);
     corral__put_u(io, m->hold, 1);
-    const corral__side *sd = corral__sd(s, m);
+    const corral__side *sd = corral__side_of(s, m);
     corral__put_u(io, sd->outcome, 1);
     corral__put_u(io, (uint8_t)sd->fired, 1);
     corral__put_u(io, m->mode, 1);
@@ -14583,7 +15387,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
                           : n->attached == 2 ? CORRAL__SW_HELD : n->attached == 0 ? CORRAL__SW_FIRED : 0u, 1);
         corral__put_u(io, n->list, 1);
         corral__put_u(io, n->order, 4);
-        corral__node_part_of(n->kind)->save(io, s, te, n); /* a node's kind has a table */
+        corral__node_part_of(s, n->kind)->save(io, s, te, n); /* a node's kind has a table */
     }
     corral__put_bytes(io, CORRAL__AT(co, te->ctx_off), te->ctx_size);
 }
@@ -14641,23 +15445,23 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
     size_t body = io->at;
     corral__put_u(io, s->now.frame, 8);
     corral__put_u(io, s->now.frame_pos, 4);
-    corral__put_f64(io, s->domains.d[0].time);
+    corral__put_f64(io, corral__domains_of(s)->d[0].time);
     corral__put_f64(io, s->now.unscaled_time);
     corral__put_f64(io, s->now.fixed_time);
-    corral__put_f64(io, (double)s->domains.d[0].scale);
+    corral__put_f64(io, (double)corral__domains_of(s)->d[0].scale);
     corral__put_u(io, s->timers.seq, 4);
     corral__put_u(io, s->nodes.order, 4);
     /* the time domains past the game clock, and which are paused */
-    corral__put_u(io, s->domains.count, 4);
+    corral__put_u(io, corral__domains_of(s)->count, 4);
     uint32_t paused = 0;
-    for (uint32_t d = 0; d < s->domains.count; d++) {
-        paused |= (s->domains.d[d].paused ? 1u : 0u) << d;
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
+        paused |= (corral__domains_of(s)->d[d].paused ? 1u : 0u) << d;
         if (d == 0) continue;
-        corral__put_f64(io, s->domains.d[d].time);
-        corral__put_f64(io, (double)s->domains.d[d].scale);
+        corral__put_f64(io, corral__domains_of(s)->d[d].time);
+        corral__put_f64(io, (double)corral__domains_of(s)->d[d].scale);
     }
     corral__put_u(io, paused, 4);
-    for (uint32_t d = 1; d < s->domains.count; d++) corral__put_u(io, s->domains.d[d].parent, 1);
+    for (uint32_t d = 1; d < corral__domains_of(s)->count; d++) corral__put_u(io, corral__domains_of(s)->d[d].parent, 1);
     /* the types of the live coroutines */
     uint32_t ntypes = 0;
     for (uint32_t t = 0; t < s->types.type_count; t++) ntypes += corral__types(s)[t].live > 0;
@@ -14678,7 +15482,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
        row each, then their values), semaphores and wait groups; a pool
        whose module the game never used has no live item */
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
         if (part) part->save(io, s);
         else corral__put_u(io, 0, 4);
     }
@@ -14740,13 +15544,13 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     /* [0]: its waits, or its group nodes; [1]: its tie, among the waits */
-                    uint32_t first = groups ? corral__sd(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
+                    uint32_t first = groups ? corral__side_of(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
                         if (corral__nodes(s)[i].order < order[0] && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
                             corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
                             order[0] = corral__nodes(s)[i].order;
                     if (!groups)
-                        for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+                        for (uint32_t i = corral__side_of(s, m)->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
                             if (corral__nodes(s)[i].kind == CORRAL__NODE_OWNED) order[1] = corral__nodes(s)[i].order;
                     for (int e = 0; e < 2; e++) {
                         if (order[e] == UINT32_MAX) continue; /* none (a stop deadline is not a group) */
@@ -14805,15 +15609,15 @@ size_t corral_save(const corral_sched *s, void *buf, size_t size)
 #define CORRAL__LOAD_MAX_TYPES 128u
 
 /* a saved type, matched with this build's */
-typedef struct corral__ltype {
+typedef struct corral__load_type {
     uint32_t id, ti;  /* registry id; this scheduler's type index */
     uint32_t cls;     /* the class its saved coroutines are in, NIL: none seen */
     uint32_t ctx_size, nfields, npoints, result_off, result_size;
     size_t fields_at, points_at; /* in the save */
-} corral__ltype;
+} corral__load_type;
 
 
-typedef struct corral__lco {
+typedef struct corral__saved_co {
     uint32_t type; /* index in the loader's type table */
     uint8_t state, phase, contract, hold, outcome, fired, mode, domain, stop_requested, has_deadline;
     double deadline;
@@ -14825,10 +15629,10 @@ typedef struct corral__lco {
     uint32_t nwaits;
     corral__lwait w[CORRAL__SAVE_MAX_WAITS];
     size_t ctx_at;
-} corral__lco;
+} corral__saved_co;
 /* a loaded coroutine's own links need a side record (its groups, deadline
    and joiners take one on their way) */
-static bool corral__lneeds_side(const corral__lco *c)
+static bool corral__saved_co_needs_side(const corral__saved_co *c)
 {
     return c->parent != CORRAL__NIL || c->child != CORRAL__NIL || c->dest_field != CORRAL__NIL ||
            c->outcome != CORRAL_END_NONE || c->fired != 0xFF ||
@@ -14845,14 +15649,14 @@ typedef struct corral__loader {
     double dtime[CORRAL_MAX_DOMAINS], dscale[CORRAL_MAX_DOMAINS];
     uint32_t dparent[CORRAL_MAX_DOMAINS]; /* version 4: each domain's parent field */
     uint32_t ntypes;
-    corral__ltype t[CORRAL__LOAD_MAX_TYPES];
+    corral__load_type t[CORRAL__LOAD_MAX_TYPES];
     uint32_t nrows[CORRAL__POOL_COUNT]; /* each pool's saved items, and where their rows start */
     size_t rows_at[CORRAL__POOL_COUNT];
     uint32_t nco, nrun, ndefer, nwait_order, ngroup_order;
     size_t rec_at, table_at, run_at, defer_at, wait_order_at, group_order_at, slots_at;
 } corral__loader;
 
-static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, const char *b)
+static bool corral__load_fail(corral__loader *L, const char *fmt, const char *a, const char *b)
 {
     if (!L->io.bad) {
         snprintf(L->io.detail, sizeof L->io.detail, fmt, a ? a : "", b ? b : "");
@@ -14862,7 +15666,7 @@ static bool corral__lfail(corral__loader *L, const char *fmt, const char *a, con
     return false;
 }
 
-static uint32_t corral__ltype_of(const corral__loader *L, uint32_t id)
+static uint32_t corral__load_type_of(const corral__loader *L, uint32_t id)
 {
     for (uint32_t i = 0; i < L->ntypes; i++)
         if (L->t[i].id == id) return i;
@@ -14870,7 +15674,7 @@ static uint32_t corral__ltype_of(const corral__loader *L, uint32_t id)
 }
 
 /* the table entry of coroutine `index`: its position, or NIL */
-static uint32_t corral__lfind(const corral__loader *L, uint32_t index)
+static uint32_t corral__load_position(const corral__loader *L, uint32_t index)
 {
     uint32_t lo = 0, hi = L->nco;
     while (lo < hi) {
@@ -14882,11 +15686,11 @@ static uint32_t corral__lfind(const corral__loader *L, uint32_t index)
     return CORRAL__NIL;
 }
 
-static void corral__lread_co(corral__loader *L, corral__lco *c)
+static void corral__load_read_co(corral__loader *L, corral__saved_co *c)
 {
     corral__io *io = &L->io;
     memset(c, 0, sizeof *c);
-    c->type = corral__ltype_of(L, (uint32_t)corral__get_u(io, 4));
+    c->type = corral__load_type_of(L, (uint32_t)corral__get_u(io, 4));
     c->state = (uint8_t)corral__get_u(io, 1);
     c->phase = (uint8_t)corral__get_u(io, 1);
     c->contract = L->version >= 3 ? (uint8_t)(c->phase & ~CORRAL__PHASE_MASK) : 0u;
@@ -14918,6 +15722,21 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         corral__io_fail(io, "a coroutine has too many wait nodes");
         return;
     }
+    /* its links need the parts that own them (its waits: each kind's, below) */
+    const void *const *F = L->s->parts.feature;
+    const char *no = (c->owner || c->tags || c->has_deadline) && !F[CORRAL__FEATURE_GROUPS]
+                         ? "a coroutine has an owner, tags or a stop deadline: this scheduler has no groups part"
+                     : (c->parent != CORRAL__NIL || c->child != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]
+                         ? "a coroutine calls or is called: this scheduler has no calls part"
+                     : ((c->hold & CORRAL__HOLD_GENERATOR) || c->by != CORRAL__NIL) && !F[CORRAL__FEATURE_PULLS]
+                         ? "a coroutine is a generator: this scheduler has no pulls part"
+                     : (c->mode == CORRAL__MODE_RACE || c->mode == CORRAL__MODE_SYNC) && !F[CORRAL__FEATURE_RACES]
+                         ? "a coroutine races or syncs: this scheduler has no races part"
+                         : NULL;
+    if (no) {
+        corral__io_fail(io, no);
+        return;
+    }
     for (uint32_t i = 0; i < c->nwaits && !io->bad; i++) {
         corral__lwait *w = &c->w[i];
         w->kind = (uint8_t)corral__get_u(io, 1);
@@ -14927,10 +15746,9 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
         if (L->version < 2 && corral__kind_is(w->kind, CORRAL__HOW_POLL) && w->list >= CORRAL__PH_COUNT)
             w->list = (uint8_t)(w->list + CORRAL__PH_MAX - CORRAL__PH_COUNT); /* version 1: four phases */
         w->order = (uint32_t)corral__get_u(io, 4);
-        if (w->kind == CORRAL__NODE_ARM) corral__races_use(); /* a race comes back: its arms' table */
-        const corral__wait_part *p = corral__node_part_of(w->kind);
+        const corral__wait_part *p = corral__node_part_of(L->s, w->kind);
         if (!p || !p->read) {
-            corral__io_fail(io, "a wait node of a kind that takes no node, or of a module this process has not used");
+            corral__io_fail(io, "a wait node of a kind that takes no node, or of a part this scheduler has not");
             return;
         }
         p->read(io, w);
@@ -14944,19 +15762,19 @@ static void corral__lread_co(corral__loader *L, corral__lco *c)
 }
 
 /* the header, the types, the wake pools: read and checked */
-static bool corral__lread_head(corral__loader *L)
+static bool corral__load_read_head(corral__loader *L)
 {
     corral__io *io = &L->io;
     corral_sched *s = L->s;
     if (io->size < 24 || corral__get_u(io, 4) != CORRAL__SAVE_MAGIC)
-        return corral__lfail(L, "not a corral save%s%s", NULL, NULL);
+        return corral__load_fail(L, "not a corral save%s%s", NULL, NULL);
     L->version = (uint32_t)corral__get_u(io, 4);
     if (L->version < 1 || L->version > CORRAL__SAVE_VERSION)
-        return corral__lfail(L, "a save format this build does not read%s%s", NULL, NULL);
+        return corral__load_fail(L, "a save format this build does not read%s%s", NULL, NULL);
     io->version = L->version;
     uint64_t size = corral__get_u(io, 8), sum = corral__get_u(io, 8);
-    if (size != io->size) return corral__lfail(L, "the save's size is not the size given%s%s", NULL, NULL);
-    if (corral__fnv(io->r + 24, io->size - 24) != sum) return corral__lfail(L, "the save is damaged (checksum)%s%s", NULL, NULL);
+    if (size != io->size) return corral__load_fail(L, "the save's size is not the size given%s%s", NULL, NULL);
+    if (corral__fnv(io->r + 24, io->size - 24) != sum) return corral__load_fail(L, "the save is damaged (checksum)%s%s", NULL, NULL);
     L->frame = corral__get_u(io, 8);
     L->frame_pos = (uint32_t)corral__get_u(io, 4);
     L->time = corral__get_f64(io);
@@ -14969,29 +15787,29 @@ static bool corral__lread_head(corral__loader *L)
     L->paused = 0;
     if (L->version >= 2) {
         L->domains = (uint32_t)corral__get_u(io, 4);
-        if (L->domains == 0 || L->domains > s->domains.count)
-            return corral__lfail(L, "the save has more time domains than this scheduler (desc.domains)%s%s", NULL, NULL);
+        if (L->domains == 0 || L->domains > corral__domains_of(s)->count)
+            return corral__load_fail(L, "the save has more time domains than this scheduler (desc.domains)%s%s", NULL, NULL);
         for (uint32_t d = 1; d < L->domains; d++) {
             L->dtime[d] = corral__get_f64(io);
             L->dscale[d] = corral__get_f64(io);
             if (!corral__clock_ok(L->dtime[d], L->dscale[d]))
-                return corral__lfail(L, "the save's clocks are out of range%s%s", NULL, NULL);
+                return corral__load_fail(L, "the save's clocks are out of range%s%s", NULL, NULL);
         }
         L->paused = (uint32_t)corral__get_u(io, 4);
-        if (L->paused >> L->domains) return corral__lfail(L, "the save pauses a time domain it does not have%s%s", NULL, NULL);
+        if (L->paused >> L->domains) return corral__load_fail(L, "the save pauses a time domain it does not have%s%s", NULL, NULL);
         for (uint32_t d = 1; d < L->domains && L->version >= 4; d++) {
             L->dparent[d] = (uint32_t)corral__get_u(io, 1);
             if (!corral__domain_parent_ok(d, L->dparent[d]))
-                return corral__lfail(L, "a time domain of the save follows one not numbered before it%s%s", NULL, NULL);
+                return corral__load_fail(L, "a time domain of the save follows one not numbered before it%s%s", NULL, NULL);
         }
     }
     if (L->frame_pos > 1u + CORRAL__PH_END || !corral__clocks_ok(L->time, L->unscaled, L->fixed) ||
         !corral__clock_ok(L->time, L->scale))
-        return corral__lfail(L, "the save's clocks are out of range%s%s", NULL, NULL);
+        return corral__load_fail(L, "the save's clocks are out of range%s%s", NULL, NULL);
     L->ntypes = (uint32_t)corral__get_u(io, 4);
-    if (L->ntypes > CORRAL__LOAD_MAX_TYPES) return corral__lfail(L, "the save lists too many types%s%s", NULL, NULL);
+    if (L->ntypes > CORRAL__LOAD_MAX_TYPES) return corral__load_fail(L, "the save lists too many types%s%s", NULL, NULL);
     for (uint32_t i = 0; i < L->ntypes && !io->bad; i++) {
-        corral__ltype *t = &L->t[i];
+        corral__load_type *t = &L->t[i];
         t->id = (uint32_t)corral__get_u(io, 4);
         uint32_t nlen;
         const char *name = corral__get_str(io, &nlen);
@@ -15006,15 +15824,15 @@ static bool corral__lread_head(corral__loader *L)
         for (uint32_t k = 0; k < s->types.type_count; k++)
             if (t->id && corral__types(s)[k].id == t->id) t->ti = k;
         for (uint32_t j = 0; j < i; j++)
-            if (L->t[j].id == t->id) return corral__lfail(L, "the save lists type %s twice%s", tname, NULL);
-        if (t->ti == CORRAL__NIL) return corral__lfail(L, "type %s: its id is in no registry of this build%s", tname, NULL);
+            if (L->t[j].id == t->id) return corral__load_fail(L, "the save lists type %s twice%s", tname, NULL);
+        if (t->ti == CORRAL__NIL) return corral__load_fail(L, "type %s: its id is in no registry of this build%s", tname, NULL);
         /* a type is its name and its fields, not its id alone: another
            game's type under the same id is not this one */
         if (!corral__type_follows(corral__types(s)[t->ti].vt, name, nlen))
-            return corral__lfail(L, "type %s: its id names another type in this build (%s)", tname,
+            return corral__load_fail(L, "type %s: its id names another type in this build (%s)", tname,
                                  corral__types(s)[t->ti].vt->name);
         if (t->ctx_size > CORRAL_MAX_CONTEXT_SIZE || t->nfields > t->ctx_size + 1u)
-            return corral__lfail(L, "type %s: its context or fields are out of range%s", tname, NULL);
+            return corral__load_fail(L, "type %s: its context or fields are out of range%s", tname, NULL);
         const corral_type *vt = corral__types(s)[t->ti].vt;
         for (uint32_t f = 0; f < t->nfields && !io->bad; f++) {
             uint32_t fl, tl;
@@ -15026,18 +15844,18 @@ static bool corral__lread_head(corral__loader *L)
             char fn[64];
             snprintf(fn, sizeof fn, "%.*s", (int)(fl < 63 ? fl : 63), fname);
             if (off > t->ctx_size || fsize > t->ctx_size - off || kind >= CORRAL_FIELD_KIND_COUNT)
-                return corral__lfail(L, "type %s: field %s lies outside its context", tname, fn);
+                return corral__load_fail(L, "type %s: field %s lies outside its context", tname, fn);
             const corral_field *nf = corral__field_named(vt, fname, fl);
             if (nf && !corral__field_fits(nf, kind, fsize, ftype, tl))
-                return corral__lfail(L, "type %s: field %s changed its kind or narrowed", tname, fn);
+                return corral__load_fail(L, "type %s: field %s changed its kind or narrowed", tname, fn);
         }
         t->result_off = (uint32_t)corral__get_u(io, 4);
         t->result_size = (uint32_t)corral__get_u(io, 4);
         if (t->result_size > t->ctx_size || t->result_off > t->ctx_size - t->result_size)
-            return corral__lfail(L, "type %s: its result lies outside its context%s", tname, NULL);
+            return corral__load_fail(L, "type %s: its result lies outside its context%s", tname, NULL);
         t->npoints = (uint32_t)corral__get_u(io, 4);
         t->points_at = io->at;
-        if (t->npoints >= CORRAL__AUTO_POINTS) return corral__lfail(L, "type %s: too many resume points%s", tname, NULL);
+        if (t->npoints >= CORRAL__AUTO_POINTS) return corral__load_fail(L, "type %s: too many resume points%s", tname, NULL);
         for (uint32_t k = 0; k < t->npoints && !io->bad; k++) {
             uint32_t pl;
             corral__get_str(io, &pl);
@@ -15047,24 +15865,24 @@ static bool corral__lread_head(corral__loader *L)
     /* the pools' sections (version 1: signals and futures only) */
     for (uint32_t p = 0; p < (L->version >= 2 ? (uint32_t)CORRAL__POOL_COUNT : 2u) && !io->bad; p++) {
         const unsigned char *count = io->at + 4 <= io->size ? io->r + io->at : NULL;
-        if (count && corral__le32(count) && !corral__pool_part_of(p)) corral__channels_use(); /* it brings them back */
-        const corral__pool_part *part = corral__pool_part_of(p);
-        if (!part) { /* none of the pool's items: an empty section */
+        const corral__pool_part *part = corral__pool_part_of(s, p);
+        if (!part) { /* a part this scheduler has not: an empty section */
+            if (count && corral__le32(count)) return corral__load_fail(L, "the save holds futures, channels, semaphores or wait groups: this scheduler has not their part", NULL, NULL);
             corral__get_u(io, 4);
             continue;
         }
         const char *why = part->read(io, s, &L->nrows[p], &L->rows_at[p]);
-        if (why) return corral__lfail(L, why, NULL, NULL);
+        if (why) return corral__load_fail(L, why, NULL, NULL);
     }
     L->nco = (uint32_t)corral__get_u(io, 4);
     L->rec_at = io->at;
     if (!io->bad && L->nco > s->arena.total_slots)
-        return corral__lfail(L, "the save holds more coroutines than this scheduler has slots%s%s", NULL, NULL);
+        return corral__load_fail(L, "the save holds more coroutines than this scheduler has slots%s%s", NULL, NULL);
     return !io->bad;
 }
 
 /* the name of saved point p (1 .. npoints) of saved type t, or NULL */
-static const char *corral__lpoint_name(const corral__loader *L, const corral__ltype *t, uint32_t p, uint32_t *len)
+static const char *corral__load_point_name(const corral__loader *L, const corral__load_type *t, uint32_t p, uint32_t *len)
 {
     if (p == 0 || p > t->npoints) return NULL;
     corral__io io = L->io;
@@ -15075,12 +15893,12 @@ static const char *corral__lpoint_name(const corral__loader *L, const corral__lt
 }
 
 /* the point number in this build of saved point p of saved type t (0: the start) */
-static uint32_t corral__lpoint(corral__loader *L, const corral__ltype *t, uint32_t p, bool *ok)
+static uint32_t corral__load_point(corral__loader *L, const corral__load_type *t, uint32_t p, bool *ok)
 {
     *ok = true;
     if (p == 0) return 0;
     uint32_t len = 0;
-    const char *name = corral__lpoint_name(L, t, p, &len);
+    const char *name = corral__load_point_name(L, t, p, &len);
     const corral_type *vt = corral__types(L->s)[t->ti].vt;
     for (uint32_t k = 0; name && k < vt->point_count; k++)
         if (corral__str_is(name, len, vt->points[k])) return k + 1;
@@ -15090,7 +15908,7 @@ static uint32_t corral__lpoint(corral__loader *L, const corral__ltype *t, uint32
 
 /* the saved field dest_field of type t: this build's context offset, or
    NIL; *room (when asked): the bytes of that field from there on */
-static uint32_t corral__ldest_room(const corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta,
+static uint32_t corral__load_dest_room(const corral__loader *L, const corral__load_type *t, uint32_t dest_field, uint32_t delta,
                                    uint32_t *room)
 {
     const corral_type *vt = corral__types(L->s)[t->ti].vt;
@@ -15118,38 +15936,38 @@ static uint32_t corral__ldest_room(const corral__loader *L, const corral__ltype 
     }
     return CORRAL__NIL;
 }
-static uint32_t corral__ldest(corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta)
+static uint32_t corral__load_dest(corral__loader *L, const corral__load_type *t, uint32_t dest_field, uint32_t delta)
 {
-    return corral__ldest_room(L, t, dest_field, delta, NULL);
+    return corral__load_dest_room(L, t, dest_field, delta, NULL);
 }
 
 /* the saved coroutine `index`'s type, as the loader numbers the saved
    ones, or NIL: no such coroutine */
-static uint32_t corral__lsaved_type(const corral__loader *L, uint32_t index)
+static uint32_t corral__load_saved_type(const corral__loader *L, uint32_t index)
 {
-    const uint32_t pos = corral__lfind(L, index);
+    const uint32_t pos = corral__load_position(L, index);
     if (pos == CORRAL__NIL) return CORRAL__NIL;
     const size_t rec = corral__le32(L->io.r + L->table_at + 12 * (size_t)pos + 8);
     if (rec > L->io.size || L->io.size - rec < 4) return CORRAL__NIL;
-    return corral__ltype_of(L, corral__le32(L->io.r + rec));
+    return corral__load_type_of(L, corral__le32(L->io.r + rec));
 }
 
 /* the result size, in this build, of the saved coroutine `index`'s type
    (0: none, or no such coroutine) */
-static uint32_t corral__lresult_size(corral__loader *L, uint32_t index)
+static uint32_t corral__load_result_size(corral__loader *L, uint32_t index)
 {
-    const uint32_t t = corral__lsaved_type(L, index);
+    const uint32_t t = corral__load_saved_type(L, index);
     return t == CORRAL__NIL ? 0 : corral__types(L->s)[L->t[t].ti].vt->result_size;
 }
 
 /* a call's or an arm's destination: in this build's field, with room for
    the child's whole result (else its end would write past it) */
-static bool corral__ldest_fits(corral__loader *L, const corral__ltype *t, uint32_t dest_field, uint32_t delta,
+static bool corral__load_dest_fits(corral__loader *L, const corral__load_type *t, uint32_t dest_field, uint32_t delta,
                                uint32_t child)
 {
     uint32_t room;
-    if (corral__ldest_room(L, t, dest_field, delta, &room) == CORRAL__NIL) return false;
-    return child == CORRAL__NIL || corral__lresult_size(L, child) <= room;
+    if (corral__load_dest_room(L, t, dest_field, delta, &room) == CORRAL__NIL) return false;
+    return child == CORRAL__NIL || corral__load_result_size(L, child) <= room;
 }
 
 /* retired, or retired once the load ends what runs there (its last generation) */
@@ -15158,11 +15976,11 @@ static bool corral__will_retire(const corral_co *co)
     return co->state == CORRAL__RETIRED || (corral__state_alive(co->state) && co->gen == UINT32_MAX);
 }
 
-static void corral__lrecord(corral__loader *L, uint32_t i, corral__lco *c, uint32_t *index);
+static void corral__load_record(corral__loader *L, uint32_t i, corral__saved_co *c, uint32_t *index);
 
 /* c's child after `after` (NIL: its first): a call's child, or its race's
    or sync's running arms in arm order; NIL when there is none */
-static uint32_t corral__lchild(const corral__loader *L, const corral__lco *c, uint32_t after)
+static uint32_t corral__load_child(const corral__loader *L, const corral__saved_co *c, uint32_t after)
 {
     (void)L;
     if (c->mode != CORRAL__MODE_RACE && c->mode != CORRAL__MODE_SYNC)
@@ -15178,14 +15996,14 @@ static uint32_t corral__lchild(const corral__loader *L, const corral__lco *c, ui
 
 /* the coroutine records, the table and the order lists: checked */
 /* ---- what the kinds' tables ask of the load (corral__lview) */
-static corral_co *corral__lco_at(corral_sched *s, uint32_t index, uint32_t *global);
-static uint32_t corral__lv_find(const void *L, uint32_t ref) { return corral__lfind((const corral__loader *)L, ref); }
+static corral_co *corral__co_at_index(corral_sched *s, uint32_t index, uint32_t *global);
+static uint32_t corral__load_view_find(const void *L, uint32_t ref) { return corral__load_position((const corral__loader *)L, ref); }
 /* the saved item of a pool at index: its row, found by binary search in
    its section (rows ascend by index) */
-static const unsigned char *corral__lv_item(const void *Lp, uint32_t pool, uint32_t index)
+static const unsigned char *corral__load_view_item(const void *Lp, uint32_t pool, uint32_t index)
 {
     const corral__loader *L = (const corral__loader *)Lp;
-    const corral__pool_part *part = corral__pool_part_of(pool);
+    const corral__pool_part *part = corral__pool_part_of(L->s, pool);
     if (!part) return NULL;
     const size_t stride = L->version <= 4 && part->row4 ? part->row4 : part->row;
     uint32_t lo = 0, hi = L->nrows[pool];
@@ -15197,25 +16015,25 @@ static const unsigned char *corral__lv_item(const void *Lp, uint32_t pool, uint3
     }
     return NULL;
 }
-static uint32_t corral__lv_dest(const void *L, uint32_t type, uint32_t field, uint32_t delta)
+static uint32_t corral__load_view_dest(const void *L, uint32_t type, uint32_t field, uint32_t delta)
 {
     const corral__loader *l = (const corral__loader *)L;
-    return corral__ldest_room(l, &l->t[type], field, delta, NULL);
+    return corral__load_dest_room(l, &l->t[type], field, delta, NULL);
 }
-static uint32_t corral__lv_slot(const void *L, uint32_t ref)
+static uint32_t corral__load_view_slot(const void *L, uint32_t ref)
 {
     uint32_t g;
-    corral__lco_at(((const corral__loader *)L)->s, ref, &g);
+    corral__co_at_index(((const corral__loader *)L)->s, ref, &g);
     return g;
 }
-static uint32_t corral__lv_place(const void *Lp, uint32_t ref, uint32_t field, uint32_t delta)
+static uint32_t corral__load_view_place(const void *Lp, uint32_t ref, uint32_t field, uint32_t delta)
 {
     const corral__loader *L = (const corral__loader *)Lp;
-    const uint32_t t = corral__lsaved_type(L, ref);
-    const uint32_t at = t == CORRAL__NIL ? CORRAL__NIL : corral__ldest_room(L, &L->t[t], field, delta, NULL);
+    const uint32_t t = corral__load_saved_type(L, ref);
+    const uint32_t at = t == CORRAL__NIL ? CORRAL__NIL : corral__load_dest_room(L, &L->t[t], field, delta, NULL);
     return at == CORRAL__NIL ? CORRAL__NIL : corral__types(L->s)[L->t[t].ti].ctx_off + at;
 }
-static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, uint32_t type, uint32_t domain,
+static corral__lview corral__load_view_of(const corral__loader *L, uint32_t self, uint32_t type, uint32_t domain,
                                       const char **what)
 {
     corral__lview v = {L,
@@ -15226,11 +16044,11 @@ static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, ui
                        domain,
                        L->domains,
                        L->version,
-                       corral__lv_find,
-                       corral__lv_item,
-                       corral__lv_dest,
-                       corral__lv_slot,
-                       corral__lv_place,
+                       corral__load_view_find,
+                       corral__load_view_item,
+                       corral__load_view_dest,
+                       corral__load_view_slot,
+                       corral__load_view_place,
                        what};
     return v;
 }
@@ -15240,13 +16058,13 @@ static corral__lview corral__lview_of(const corral__loader *L, uint32_t self, ui
    load puts on its lists are known. A window of rows at a time, a byte
    each (bit l: list l gets a waiter), with a walk over the records for
    each window: one walk for a game's channels up to 1024 of them. */
-static bool corral__lcheck_items(corral__loader *L)
+static bool corral__load_check_items(corral__loader *L)
 {
     enum { WINDOW = 1024 };
     unsigned char lists[WINDOW];
-    corral__lco c;
+    corral__saved_co c;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(L->s, p);
         if (!part || !part->check) continue;
         const size_t stride = L->version <= 4 && part->row4 ? part->row4 : part->row;
         const unsigned char *rows = L->io.r + L->rows_at[p];
@@ -15255,12 +16073,12 @@ static bool corral__lcheck_items(corral__loader *L)
             memset(lists, 0, hi - lo);
             for (uint32_t i = 0; i < L->nco; i++) {
                 uint32_t index;
-                corral__lrecord(L, i, &c, &index);
+                corral__load_record(L, i, &c, &index);
                 for (uint32_t w = 0; w < c.nwaits; w++) {
                     if (c.w[w].flags != 0) continue; /* fired (in an all): on no list */
                     for (uint32_t l = 0; l < part->lists; l++) {
                         if (c.w[w].kind != part->list[l].kind && c.w[w].kind != part->list[l].kind2) continue;
-                        const unsigned char *row = corral__lv_item(L, p, c.w[w].ref); /* checked: it is there */
+                        const unsigned char *row = corral__load_view_item(L, p, c.w[w].ref); /* checked: it is there */
                         const size_t r = row ? (size_t)(row - rows) / stride : SIZE_MAX;
                         if (r >= lo && r < hi) lists[r - lo] |= (unsigned char)(1u << l);
                     }
@@ -15268,7 +16086,7 @@ static bool corral__lcheck_items(corral__loader *L)
             }
             for (uint32_t r = lo; r < hi; r++) {
                 const char *why = part->check(L->s, L->version, rows + stride * r, lists[r - lo]);
-                if (why) return corral__lfail(L, "the save breaks a rule of corral_verify: %s%s", why, NULL);
+                if (why) return corral__load_fail(L, "the save breaks a rule of corral_verify: %s%s", why, NULL);
             }
         }
     }
@@ -15279,7 +16097,7 @@ static bool corral__lcheck_items(corral__loader *L)
    capacity that holds every slot the save names in its class, before
    the rule (docs/API.md, "Save games"), which is what a long type name
    cuts from corral_last_error_detail */
-static bool corral__lslot_missing(corral__loader *L, const char *tn, uint32_t cls, uint32_t local, uint32_t gen)
+static bool corral__load_slot_missing(corral__loader *L, const char *tn, uint32_t cls, uint32_t local, uint32_t gen)
 {
     const corral_sched *s = L->s;
     char why[256];
@@ -15303,18 +16121,20 @@ static bool corral__lslot_missing(corral__loader *L, const char *tn, uint32_t cl
                  local, cls, c->slot_size, c->capacity, cls, last + 1 - budgets,
                  budgets ? ", plus the registry's budgets" : "");
     }
-    return corral__lfail(L, "%s%s", why, NULL);
+    return corral__load_fail(L, "%s%s", why, NULL);
 }
 
-static bool corral__lcheck(corral__loader *L)
+/* The sections after the records: the records' extent, the table, the
+   order lists and the slots (where the next starts go), each found and
+   read through; nothing past them, no order list longer than the
+   coroutines */
+static bool corral__load_find_sections(corral__loader *L)
 {
     corral__io *io = &L->io;
-    corral_sched *s = L->s;
     static const char *const none = NULL;
-    /* first the records' extent, to find the table */
     io->at = L->rec_at;
-    corral__lco c;
-    for (uint32_t i = 0; i < L->nco && !io->bad; i++) corral__lread_co(L, &c);
+    corral__saved_co c;
+    for (uint32_t i = 0; i < L->nco && !io->bad; i++) corral__load_read_co(L, &c);
     if (io->bad) return false;
     L->table_at = io->at;
     if (!corral__get_bytes(io, 12 * (size_t)L->nco)) return false;
@@ -15332,16 +16152,16 @@ static bool corral__lcheck(corral__loader *L)
     corral__get_bytes(io, 8 * (size_t)L->ngroup_order);
     L->slots_at = 0;
     if (L->version == CORRAL__SAVE_VERSION && io->at == io->size) /* only an older version's may end before it */
-        return corral__lfail(L, "the save ends before its last section, where the next starts go (slots)%s%s", none,
+        return corral__load_fail(L, "the save ends before its last section, where the next starts go (slots)%s%s", none,
                              none);
     if (L->version >= 3 && io->at < io->size) { /* where the next starts go: read through here, taken where it
-                                                  fits (corral__lslots) */
+                                                  fits (corral__load_slots) */
         L->slots_at = io->at;
         uint32_t nclass = (uint32_t)corral__get_u(io, 4);
-        if (nclass > CORRAL_MAX_CLASSES) return corral__lfail(L, "the save's slot section is malformed%s%s", none, none);
+        if (nclass > CORRAL_MAX_CLASSES) return corral__load_fail(L, "the save's slot section is malformed%s%s", none, none);
         for (uint32_t ci = 0; ci < nclass && !io->bad; ci++) {
             uint32_t pages = (uint32_t)corral__get_u(io, 4);
-            if (pages > CORRAL__LOCAL_MASK) return corral__lfail(L, "the save's slot section is malformed%s%s", none, none);
+            if (pages > CORRAL__LOCAL_MASK) return corral__load_fail(L, "the save's slot section is malformed%s%s", none, none);
             for (uint32_t pi = 0; pi < pages && !io->bad; pi++) {
                 corral__get_u(io, 2);
                 corral__get_bytes(io, 6 * (size_t)corral__get_u(io, 2));
@@ -15351,272 +16171,397 @@ static bool corral__lcheck(corral__loader *L)
         corral__get_bytes(io, 8 * (size_t)corral__get_u(io, 4));
     }
     if (io->bad) return false;
-    if (io->at != io->size) return corral__lfail(L, "the save has bytes past its end%s%s", none, none);
+    if (io->at != io->size) return corral__load_fail(L, "the save has bytes past its end%s%s", none, none);
     if (L->nrun > L->nco || L->ndefer > L->nco || L->nwait_order > 2 * (size_t)L->nco ||
         L->ngroup_order > L->nco)
-        return corral__lfail(L, "an order list is longer than the coroutines%s%s", none, none);
-    /* the table: ascending, each record where it says, each slot free here */
-    uint32_t per_class[CORRAL_MAX_CLASSES] = {0}, per_type[CORRAL__LOAD_MAX_TYPES] = {0};
-    uint32_t wait_nodes = 0, group_nodes = 0, sides = 0, joins = 0;
+        return corral__load_fail(L, "an order list is longer than the coroutines%s%s", none, none);
+    return true;
+}
+
+/* what the saved coroutines take of this scheduler, counted as their
+   records are checked */
+typedef struct corral__load_tally {
+    uint32_t per_class[CORRAL_MAX_CLASSES], per_type[CORRAL__LOAD_MAX_TYPES];
+    uint32_t wait_nodes, group_nodes, sides, joins;
+} corral__load_tally;
+
+/* a record's slot (class cls, slot local, generation gen): one this
+   scheduler has, not retired, in a class that holds its type (the type's
+   own, or one a hot reload kept it in: then without a budget and always
+   that one) */
+static bool corral__load_check_slot(corral__loader *L, corral__load_type *t, const char *tn, uint32_t cls,
+                                    uint32_t local, uint32_t gen)
+{
+    const corral_sched *s = L->s;
+    static const char *const none = NULL;
+    const corral__type_entry *te = &corral__types(s)[t->ti];
+    if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0)
+        return corral__load_slot_missing(L, tn, cls, local, gen);
+    /* another class than this build's: where a hot reload kept a type
+       that shrank; the load keeps it there, if it fits and has no budget */
+    if (t->cls != CORRAL__NIL && cls != t->cls)
+        return corral__load_fail(L, "type %s is saved in two size classes%s", tn, none);
+    if (cls != te->cls && te->budget)
+        return corral__load_fail(L, "type %s has a budget and is saved in another size class than this build's%s", tn,
+                             none);
+    if (cls != te->cls && !corral__slot_holds(s->arena.classes[cls].slot_size, te->vt)) {
+        char why[200];
+        snprintf(why, sizeof why, "type %%s is saved in %u-byte slots, too small for it in this build (%u bytes "
+                 "with its context): give that class more room (desc.classes)%%s",
+                 (unsigned)s->arena.classes[cls].slot_size, (unsigned)(te->vt->ctx_offset + te->vt->ctx_size));
+        return corral__load_fail(L, why, tn, none);
+    }
+    t->cls = cls;
+    const corral__class *k = &s->arena.classes[cls];
+    if (corral__will_retire(CORRAL__CO(s, corral__slot_off(k, local))))
+        return corral__load_fail(L, "a coroutine of type %s names a retired slot%s", tn, none);
+    return true;
+}
+
+/* a record's own fields: a state a save holds, every field in range, a
+   generator held as only a generator is, its resume point in this build */
+static bool corral__load_check_fields(corral__loader *L, const corral__saved_co *c, const corral__load_type *t,
+                                      const char *tn)
+{
+    const corral_sched *s = L->s;
+    static const char *const none = NULL;
+    if (c->state != CORRAL__QUEUED && c->state != CORRAL__WAITING && c->state != CORRAL__PAUSED &&
+        c->state != CORRAL__DEFERRED)
+        return corral__load_fail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
+    if (c->phase >= s->run.phases || (c->contract & ~CORRAL__FIRST_FLAG) || c->hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
+        c->outcome >= CORRAL_END_COUNT || c->mode > CORRAL__MODE_SYNC || c->domain >= L->domains || c->stop_requested > (L->version >= 7 ? 31 : L->version >= 5 ? 3 : 1) || (c->fired != 0xFF && c->fired >= CORRAL_MAX_GROUP) ||
+        c->pending > CORRAL_MAX_GROUP || c->age > L->frame)
+        return corral__load_fail(L, "a coroutine of type %s has fields out of range%s", tn, none);
+    const bool gen_waits = c->hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
+    if ((c->hold & CORRAL__HOLD_GENERATOR) &&
+        ((c->hold & ~(CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN)) != CORRAL__HOLD_GENERATOR ||
+         (c->hold & CORRAL__HOLD_WOKEN && !(c->hold & CORRAL__HOLD_WAITING)) || c->state != CORRAL__PAUSED ||
+         (c->nwaits != 0) != gen_waits || c->child != CORRAL__NIL || c->parent != CORRAL__NIL))
+        return corral__load_fail(L, "a generator of type %s is held with a wait or a call it cannot have%s", tn, none);
+    bool ok;
+    corral__load_point(L, t, c->point, &ok);
+    if (!ok) {
+        char pt[64] = "?";
+        uint32_t len = 0;
+        const char *name = corral__load_point_name(L, t, c->point, &len);
+        if (name) snprintf(pt, sizeof pt, "%.*s", (int)(len < 63 ? len : 63), name);
+        return corral__load_fail(L, "type %s has no resume point %s in this build", tn, pt);
+    }
+    return true;
+}
+
+/* a record's links (it is coroutine `index`): its caller, its child and
+   the coroutine a generator belongs to are saved coroutines other than
+   it, and a call's destination has room in this build */
+static bool corral__load_check_links(corral__loader *L, const corral__saved_co *c, const corral__load_type *t,
+                                     const char *tn, uint32_t index)
+{
+    static const char *const none = NULL;
+    if (c->parent != CORRAL__NIL) {
+        uint32_t p = corral__load_position(L, c->parent);
+        if (p == CORRAL__NIL || c->parent == index)
+            return corral__load_fail(L, "a coroutine of type %s has a caller the save does not hold%s", tn, none);
+    }
+    if (c->child != CORRAL__NIL && (corral__load_position(L, c->child) == CORRAL__NIL || c->child == index))
+        return corral__load_fail(L, "a coroutine of type %s awaits a child the save does not hold%s", tn, none);
+    if (c->by != CORRAL__NIL && (!(c->hold & CORRAL__HOLD_GENERATOR) || c->by == index || corral__load_position(L, c->by) == CORRAL__NIL))
+        return corral__load_fail(L, "a generator of type %s belongs to a coroutine the save does not hold%s", tn, none);
+    if (c->dest_field != CORRAL__NIL && !corral__load_dest_fits(L, t, c->dest_field, c->delta, c->child))
+        return corral__load_fail(L, "type %s: a call's destination field is gone from this build, or smaller than "
+                                "the child's result%s", tn, none);
+    return true;
+}
+
+/* a record's waits as a whole: its stop deadline in range, waits where its
+   state has them, at most CORRAL_MAX_GROUP nodes, an all/any's count */
+static bool corral__load_check_wait_shape(corral__loader *L, const corral__saved_co *c, const char *tn)
+{
+    static const char *const none = NULL;
+    if (c->has_deadline > 1 || (c->has_deadline && !corral__due_ok(c->deadline)))
+        return corral__load_fail(L, "a stop deadline of type %s is out of range%s", tn, none);
+    bool waits = c->nwaits > 0 || c->child != CORRAL__NIL;
+    if ((c->state == CORRAL__WAITING && !waits) || ((c->state == CORRAL__QUEUED || c->state == CORRAL__DEFERRED) && waits) ||
+        (c->state == CORRAL__PAUSED &&
+         waits != ((c->hold & CORRAL__HOLD_WAITING) && !(c->hold & CORRAL__HOLD_WOKEN))))
+        return corral__load_fail(L, "a coroutine of type %s waits on something its state does not allow%s", tn, none);
+    if (c->nwaits > CORRAL_MAX_GROUP) /* an all/any's members, a race's arms: at most that many */
+        return corral__load_fail(L, "a coroutine of type %s has more wait nodes than CORRAL_MAX_GROUP%s", tn, none);
+    if (c->nwaits && (c->mode == CORRAL__MODE_NONE || (c->mode == CORRAL__MODE_ONE && c->nwaits != 1) ||
+                     c->pending == 0 || c->pending > c->nwaits))
+        return corral__load_fail(L, "a coroutine of type %s has a malformed all/any wait%s", tn, none);
+    return true;
+}
+
+/* a race's or sync's arms: only arm nodes, each running arm a saved
+   coroutine named once, each result with room in this build, the arms
+   counted right (and no arm node outside a race or sync) */
+static bool corral__load_check_arms(corral__loader *L, const corral__saved_co *c, const corral__load_type *t,
+                                    const char *tn, uint32_t index)
+{
+    static const char *const none = NULL;
+    const bool arms = c->mode == CORRAL__MODE_RACE || c->mode == CORRAL__MODE_SYNC;
+    uint32_t running = 0;
+    for (uint32_t w = 0; w < c->nwaits; w++) {
+        const corral__lwait *lw = &c->w[w];
+        if ((lw->kind == CORRAL__NODE_ARM) != arms || (arms && (lw->flags || lw->member >= CORRAL_MAX_GROUP)))
+            return corral__load_fail(L, "a race or sync of type %s is malformed%s", tn, none);
+        if (!arms) continue;
+        if (lw->ref != CORRAL__NIL) {
+            running++;
+            for (uint32_t v = 0; v < w; v++)
+                if (c->w[v].kind == CORRAL__NODE_ARM && c->w[v].ref == lw->ref)
+                    return corral__load_fail(L, "a race of type %s names one arm twice%s", tn, none);
+            if (lw->ref == index || corral__load_position(L, lw->ref) == CORRAL__NIL)
+                return corral__load_fail(L, "a race of type %s has an arm the save does not hold%s", tn, none);
+        }
+        if (lw->user != CORRAL__NIL &&
+            (lw->user > 0xFFFFFFFFu || !corral__load_dest_fits(L, t, (uint32_t)lw->user, lw->seq, lw->ref)))
+            return corral__load_fail(L, "an arm's result of type %s has no place in this build, or too small a one%s",
+                                 tn, none);
+    }
+    if (arms && (c->nwaits == 0 || running == 0 || c->child != CORRAL__NIL || c->state == CORRAL__QUEUED ||
+                 (c->mode == CORRAL__MODE_SYNC && c->pending != running) ||
+                 (c->mode == CORRAL__MODE_RACE && c->pending != c->nwaits)))
+        return corral__load_fail(L, "a race or sync of type %s counts its arms wrong%s", tn, none);
+    return true;
+}
+
+/* each of a record's wait nodes but arms: held out of its container as a
+   pause holds it, fired only in an all, and whatever its kind's table
+   checks (its part's check) */
+static bool corral__load_check_waits(corral__loader *L, const corral__saved_co *c, const char *tn, uint32_t index)
+{
+    static const char *const none = NULL;
+    for (uint32_t w = 0; w < c->nwaits; w++) {
+        const corral__lwait *lw = &c->w[w];
+        if (lw->kind == CORRAL__NODE_ARM) continue; /* corral__load_check_arms */
+        bool held = (lw->flags & CORRAL__SW_HELD) != 0;
+        /* a pause holds timers and predicates out of their containers; list waits stay */
+        bool fired = lw->flags == CORRAL__SW_FIRED;
+        bool holds = !fired && c->state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST) &&
+                     !(c->hold & CORRAL__HOLD_GENERATOR); /* a generator's wait stays armed */
+        if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
+            (fired && c->mode != CORRAL__MODE_ALL))
+            return corral__load_fail(L, "a wait of type %s is malformed%s", tn, none);
+        const corral__wait_part *p = corral__node_part_of(L->s, lw->kind);
+        const char *what = NULL;
+        const corral__lview v = corral__load_view_of(L, index, c->type, c->domain, &what);
+        const char *why = p && p->check ? p->check(&v, lw) : "a wait of type %s is of no kind that waits%s";
+        if (why) return corral__load_fail(L, why, tn, what);
+    }
+    return true;
+}
+
+/* the table, entry by entry: ascending, each record where it says, in a
+   slot free here; each record checked and counted in *n */
+static bool corral__load_check_records(corral__loader *L, corral__load_tally *n)
+{
+    corral__io *io = &L->io;
+    static const char *const none = NULL;
+    corral__saved_co c;
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
         const unsigned char *e = io->r + L->table_at + 12 * (size_t)i;
         uint32_t index = corral__le32(e), gen = corral__le32(e + 4), off = corral__le32(e + 8);
         uint32_t cls = index >> CORRAL__CLASS_SHIFT, local = index & CORRAL__LOCAL_MASK;
-        if (i && index <= corral__le32(e - 12)) return corral__lfail(L, "the coroutine table is not in slot order%s%s", none, none);
-        if (off != io->at) return corral__lfail(L, "the coroutine table and its records disagree%s%s", none, none);
-        corral__lread_co(L, &c);
+        if (i && index <= corral__le32(e - 12)) return corral__load_fail(L, "the coroutine table is not in slot order%s%s", none, none);
+        if (off != io->at) return corral__load_fail(L, "the coroutine table and its records disagree%s%s", none, none);
+        corral__load_read_co(L, &c);
         if (io->bad) return false;
-        corral__ltype *t = &L->t[c.type];
-        const corral__type_entry *te = &corral__types(s)[t->ti];
-        const char *tn = te->vt->name;
-        if (cls >= s->arena.class_count || local >= s->arena.classes[cls].capacity || gen == 0)
-            return corral__lslot_missing(L, tn, cls, local, gen);
-        /* another class than this build's: where a hot reload kept a type
-           that shrank; the load keeps it there, if it fits and has no budget */
-        if (t->cls != CORRAL__NIL && cls != t->cls)
-            return corral__lfail(L, "type %s is saved in two size classes%s", tn, none);
-        if (cls != te->cls && te->budget)
-            return corral__lfail(L, "type %s has a budget and is saved in another size class than this build's%s", tn,
-                                 none);
-        if (cls != te->cls && !corral__slot_holds(s->arena.classes[cls].slot_size, te->vt)) {
-            char why[200];
-            snprintf(why, sizeof why, "type %%s is saved in %u-byte slots, too small for it in this build (%u bytes "
-                     "with its context): give that class more room (desc.classes)%%s",
-                     (unsigned)s->arena.classes[cls].slot_size, (unsigned)(te->vt->ctx_offset + te->vt->ctx_size));
-            return corral__lfail(L, why, tn, none);
-        }
-        t->cls = cls;
-        const corral__class *k = &s->arena.classes[cls];
-        if (corral__will_retire(CORRAL__CO(s, corral__slot_off(k, local))))
-            return corral__lfail(L, "a coroutine of type %s names a retired slot%s", tn, none);
-        per_class[cls]++;
-        per_type[c.type]++;
-        if (c.state != CORRAL__QUEUED && c.state != CORRAL__WAITING && c.state != CORRAL__PAUSED &&
-            c.state != CORRAL__DEFERRED)
-            return corral__lfail(L, "a coroutine of type %s is in a state a save does not hold%s", tn, none);
-        if (c.phase >= s->run.phases || (c.contract & ~CORRAL__FIRST_FLAG) || c.hold > (CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN | CORRAL__HOLD_GENERATOR) ||
-            c.outcome >= CORRAL_END_COUNT || c.mode > CORRAL__MODE_SYNC || c.domain >= L->domains || c.stop_requested > (L->version >= 7 ? 31 : L->version >= 5 ? 3 : 1) || (c.fired != 0xFF && c.fired >= CORRAL_MAX_GROUP) ||
-            c.pending > CORRAL_MAX_GROUP || c.age > L->frame)
-            return corral__lfail(L, "a coroutine of type %s has fields out of range%s", tn, none);
-        const bool gen_waits = c.hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
-        if ((c.hold & CORRAL__HOLD_GENERATOR) &&
-            ((c.hold & ~(CORRAL__HOLD_WAITING | CORRAL__HOLD_WOKEN)) != CORRAL__HOLD_GENERATOR ||
-             (c.hold & CORRAL__HOLD_WOKEN && !(c.hold & CORRAL__HOLD_WAITING)) || c.state != CORRAL__PAUSED ||
-             (c.nwaits != 0) != gen_waits || c.child != CORRAL__NIL || c.parent != CORRAL__NIL))
-            return corral__lfail(L, "a generator of type %s is held with a wait or a call it cannot have%s", tn, none);
-        bool ok;
-        corral__lpoint(L, t, c.point, &ok);
-        if (!ok) {
-            char pt[64] = "?";
-            uint32_t len = 0;
-            const char *name = corral__lpoint_name(L, t, c.point, &len);
-            if (name) snprintf(pt, sizeof pt, "%.*s", (int)(len < 63 ? len : 63), name);
-            return corral__lfail(L, "type %s has no resume point %s in this build", tn, pt);
-        }
-        if (c.parent != CORRAL__NIL) {
-            uint32_t p = corral__lfind(L, c.parent);
-            if (p == CORRAL__NIL || c.parent == index)
-                return corral__lfail(L, "a coroutine of type %s has a caller the save does not hold%s", tn, none);
-        }
-        if (c.child != CORRAL__NIL && (corral__lfind(L, c.child) == CORRAL__NIL || c.child == index))
-            return corral__lfail(L, "a coroutine of type %s awaits a child the save does not hold%s", tn, none);
-        if (c.by != CORRAL__NIL && (!(c.hold & CORRAL__HOLD_GENERATOR) || c.by == index || corral__lfind(L, c.by) == CORRAL__NIL))
-            return corral__lfail(L, "a generator of type %s belongs to a coroutine the save does not hold%s", tn, none);
-        if (c.dest_field != CORRAL__NIL && !corral__ldest_fits(L, t, c.dest_field, c.delta, c.child))
-            return corral__lfail(L, "type %s: a call's destination field is gone from this build, or smaller than "
-                                    "the child's result%s", tn, none);
-        group_nodes += corral__nodes_needed(c.owner, c.tags);
-        wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
-        sides += corral__lneeds_side(&c) || c.owner || c.tags || c.has_deadline || c.by != CORRAL__NIL;
-        joins += c.by != CORRAL__NIL; /* its owner's joiners list */
-        for (uint32_t w = 0; w < c.nwaits; w++) joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
-        if (c.has_deadline > 1 || (c.has_deadline && !corral__due_ok(c.deadline)))
-            return corral__lfail(L, "a stop deadline of type %s is out of range%s", tn, none);
-        bool waits = c.nwaits > 0 || c.child != CORRAL__NIL;
-        if ((c.state == CORRAL__WAITING && !waits) || ((c.state == CORRAL__QUEUED || c.state == CORRAL__DEFERRED) && waits) ||
-            (c.state == CORRAL__PAUSED &&
-             waits != ((c.hold & CORRAL__HOLD_WAITING) && !(c.hold & CORRAL__HOLD_WOKEN))))
-            return corral__lfail(L, "a coroutine of type %s waits on something its state does not allow%s", tn, none);
-        if (c.nwaits > CORRAL_MAX_GROUP) /* an all/any's members, a race's arms: at most that many */
-            return corral__lfail(L, "a coroutine of type %s has more wait nodes than CORRAL_MAX_GROUP%s", tn, none);
-        if (c.nwaits && (c.mode == CORRAL__MODE_NONE || (c.mode == CORRAL__MODE_ONE && c.nwaits != 1) ||
-                         c.pending == 0 || c.pending > c.nwaits))
-            return corral__lfail(L, "a coroutine of type %s has a malformed all/any wait%s", tn, none);
-        const bool arms = c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC;
-        uint32_t running = 0;
-        for (uint32_t w = 0; w < c.nwaits; w++) {
-            const corral__lwait *lw = &c.w[w];
-            if ((lw->kind == CORRAL__NODE_ARM) != arms || (arms && (lw->flags || lw->member >= CORRAL_MAX_GROUP)))
-                return corral__lfail(L, "a race or sync of type %s is malformed%s", tn, none);
-            if (!arms) continue;
-            if (lw->ref != CORRAL__NIL) {
-                running++;
-                for (uint32_t v = 0; v < w; v++)
-                    if (c.w[v].kind == CORRAL__NODE_ARM && c.w[v].ref == lw->ref)
-                        return corral__lfail(L, "a race of type %s names one arm twice%s", tn, none);
-                if (lw->ref == index || corral__lfind(L, lw->ref) == CORRAL__NIL)
-                    return corral__lfail(L, "a race of type %s has an arm the save does not hold%s", tn, none);
-            }
-            if (lw->user != CORRAL__NIL &&
-                (lw->user > 0xFFFFFFFFu || !corral__ldest_fits(L, t, (uint32_t)lw->user, lw->seq, lw->ref)))
-                return corral__lfail(L, "an arm's result of type %s has no place in this build, or too small a one%s",
-                                     tn, none);
-        }
-        if (arms && (c.nwaits == 0 || running == 0 || c.child != CORRAL__NIL || c.state == CORRAL__QUEUED ||
-                     (c.mode == CORRAL__MODE_SYNC && c.pending != running) ||
-                     (c.mode == CORRAL__MODE_RACE && c.pending != c.nwaits)))
-            return corral__lfail(L, "a race or sync of type %s counts its arms wrong%s", tn, none);
-        for (uint32_t w = 0; w < c.nwaits; w++) {
-            const corral__lwait *lw = &c.w[w];
-            if (lw->kind == CORRAL__NODE_ARM) continue; /* checked above */
-            bool held = (lw->flags & CORRAL__SW_HELD) != 0;
-            /* a pause holds timers and predicates out of their containers; list waits stay */
-            bool fired = lw->flags == CORRAL__SW_FIRED;
-            bool holds = !fired && c.state == CORRAL__PAUSED && !corral__kind_is(lw->kind, CORRAL__HOW_LIST) &&
-                         !(c.hold & CORRAL__HOLD_GENERATOR); /* a generator's wait stays armed */
-            if (lw->flags > CORRAL__SW_FIRED || lw->member >= CORRAL_MAX_GROUP || held != holds ||
-                (fired && c.mode != CORRAL__MODE_ALL))
-                return corral__lfail(L, "a wait of type %s is malformed%s", tn, none);
-            const corral__wait_part *p = corral__node_part_of(lw->kind);
-            const char *what = NULL;
-            const corral__lview v = corral__lview_of(L, index, c.type, c.domain, &what);
-            const char *why = p && p->check ? p->check(&v, lw) : "a wait of type %s is of no kind that waits%s";
-            if (why) return corral__lfail(L, why, tn, what);
-        }
+        corral__load_type *t = &L->t[c.type];
+        const char *tn = corral__types(L->s)[t->ti].vt->name;
+        if (!corral__load_check_slot(L, t, tn, cls, local, gen)) return false;
+        n->per_class[cls]++;
+        n->per_type[c.type]++;
+        if (!corral__load_check_fields(L, &c, t, tn) || !corral__load_check_links(L, &c, t, tn, index)) return false;
+        n->group_nodes += corral__nodes_needed(c.owner, c.tags);
+        n->wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
+        n->sides += corral__saved_co_needs_side(&c) || c.owner || c.tags || c.has_deadline || c.by != CORRAL__NIL;
+        n->joins += c.by != CORRAL__NIL; /* its owner's joiners list */
+        for (uint32_t w = 0; w < c.nwaits; w++) n->joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
+        if (!corral__load_check_wait_shape(L, &c, tn) || !corral__load_check_arms(L, &c, t, tn, index) ||
+            !corral__load_check_waits(L, &c, tn, index))
+            return false;
     }
-    if (io->bad) return false;
+    return !io->bad;
+}
+
+/* what the records take fits this scheduler: slots of each class (not
+   retired), each type's budget, wait and group nodes, side records */
+static bool corral__load_check_room(corral__loader *L, const corral__load_tally *n)
+{
+    const corral_sched *s = L->s;
+    static const char *const none = NULL;
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *k = &s->arena.classes[ci];
         uint32_t retired = 0;
         for (uint32_t j = 0; j < k->capacity; j++) retired += corral__will_retire(CORRAL__CO(s, corral__slot_off(k, j)));
-        if (per_class[ci] > k->capacity - retired)
-            return corral__lfail(L, "a size class has too few slots for the save%s%s", none, none);
+        if (n->per_class[ci] > k->capacity - retired)
+            return corral__load_fail(L, "a size class has too few slots for the save%s%s", none, none);
     }
     for (uint32_t ti = 0; ti < L->ntypes; ti++) { /* each budgeted coroutine takes its reservation */
         const corral__type_entry *te = &corral__types(s)[L->t[ti].ti];
-        if (te->budget && per_type[ti] > te->budget)
-            return corral__lfail(L, "the save holds more coroutines of type %s than its budget%s", te->vt->name, none);
+        if (te->budget && n->per_type[ti] > te->budget)
+            return corral__load_fail(L, "the save holds more coroutines of type %s than its budget%s", te->vt->name, none);
     }
-    if (wait_nodes > s->nodes.wait_count) return corral__lfail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
-    if (group_nodes > s->nodes.count - s->nodes.wait_count)
-        return corral__lfail(L, "the save needs more group nodes than desc.max_group_nodes%s%s", none, none);
+    if (n->wait_nodes > s->nodes.wait_count) return corral__load_fail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
+    if (n->group_nodes > s->nodes.count - s->nodes.wait_count)
+        return corral__load_fail(L, "the save needs more group nodes than desc.max_group_nodes%s%s", none, none);
     /* at most one side record a coroutine; a joined one's is counted once per join (at most) */
-    if ((sides + joins < L->nco ? sides + joins : L->nco) > s->sides.count)
-        return corral__lfail(L, "the save may need more side records than desc.max_side_records%s%s", none, none);
-    if (!corral__lcheck_items(L)) return false;
-    /* calls both ways: a caller's child names it as its caller */
+    if ((n->sides + n->joins < L->nco ? n->sides + n->joins : L->nco) > s->sides.count)
+        return corral__load_fail(L, "the save may need more side records than desc.max_side_records%s%s", none, none);
+    return true;
+}
+
+/* calls both ways: a caller's child names it as its caller, and a child's
+   caller names it (as its child, or as an arm of its race) */
+static bool corral__load_check_calls_agree(corral__loader *L)
+{
+    corral__io *io = &L->io;
+    static const char *const none = NULL;
+    corral__saved_co c;
     io->at = L->rec_at;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
         uint32_t index = corral__le32(io->r + L->table_at + 12 * (size_t)i);
-        corral__lread_co(L, &c);
+        corral__load_read_co(L, &c);
         for (int dir = 0; dir < 2; dir++) { /* its child names it; its caller names it */
             uint32_t other = dir ? c.parent : c.child;
             if (other == CORRAL__NIL) continue;
             size_t back = io->at;
-            io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__lfind(L, other) + 8);
-            corral__lco o;
-            corral__lread_co(L, &o);
+            io->at = corral__le32(io->r + L->table_at + 12 * (size_t)corral__load_position(L, other) + 8);
+            corral__saved_co o;
+            corral__load_read_co(L, &o);
             io->at = back;
             bool named = (dir ? o.child : o.parent) == index;
             if (!named && dir && (o.mode == CORRAL__MODE_RACE || o.mode == CORRAL__MODE_SYNC)) /* an arm of its race */
                 for (uint32_t w = 0; w < o.nwaits && !named; w++) named = o.w[w].kind == CORRAL__NODE_ARM && o.w[w].ref == index;
-            if (!named) return corral__lfail(L, "a call's caller and child disagree%s%s", none, none);
+            if (!named) return corral__load_fail(L, "a call's caller and child disagree%s%s", none, none);
         }
     }
-    /* no call chain is a cycle, and races nest at most CORRAL_MAX_RACE_DEPTH
-       deep: a walk down every tree from its root (a coroutine with no
-       caller), child by child, up through callers and on to the next arm,
-       with no memory but the records, reaches every coroutine that has a
-       caller exactly once; one in a cycle is never reached. Linear: each
-       coroutine is entered once and left once. */
+    return !io->bad;
+}
+
+/* No call chain is a cycle, and races nest at most CORRAL_MAX_RACE_DEPTH
+   deep: a walk down every tree from its root (a coroutine with no
+   caller), child by child, up through callers and on to the next arm,
+   with no memory but the records, reaches every coroutine that has a
+   caller exactly once; one in a cycle is never reached. Linear: each
+   coroutine is entered once and left once. */
+static bool corral__load_check_call_trees(corral__loader *L)
+{
+    corral__io *io = &L->io;
+    static const char *const none = NULL;
+    corral__saved_co c;
     uint32_t with_parent = 0, reached = 0;
     uint64_t steps = 4u * (uint64_t)L->nco + 16u;
     for (uint32_t i = 0; i < L->nco && !io->bad; i++) {
         uint32_t root;
-        corral__lrecord(L, i, &c, &root);
+        corral__load_record(L, i, &c, &root);
         with_parent += c.parent != CORRAL__NIL;
         if (c.parent != CORRAL__NIL) continue;
-        uint32_t cur = root, depth = 0, next = corral__lchild(L, &c, CORRAL__NIL);
+        uint32_t cur = root, depth = 0, next = corral__load_child(L, &c, CORRAL__NIL);
         while (!io->bad) {
             if (next != CORRAL__NIL) { /* down */
-                corral__lco p = c;
+                corral__saved_co p = c;
                 uint32_t up = cur;
-                if (steps-- == 0 || corral__lfind(L, next) == CORRAL__NIL) break;
-                corral__lrecord(L, corral__lfind(L, next), &c, &cur);
+                if (steps-- == 0 || corral__load_position(L, next) == CORRAL__NIL) break;
+                corral__load_record(L, corral__load_position(L, next), &c, &cur);
                 if (c.parent != up) /* an arm (or a call's child) names another caller, or none */
-                    return corral__lfail(L, "a call's or race's child does not name its caller%s%s", none, none);
+                    return corral__load_fail(L, "a call's or race's child does not name its caller%s%s", none, none);
                 reached++;
                 if (p.mode == CORRAL__MODE_RACE || p.mode == CORRAL__MODE_SYNC) depth++;
                 if (depth > CORRAL_MAX_RACE_DEPTH)
-                    return corral__lfail(L, "races nest deeper than CORRAL_MAX_RACE_DEPTH%s%s", none, none);
-                next = corral__lchild(L, &c, CORRAL__NIL);
+                    return corral__load_fail(L, "races nest deeper than CORRAL_MAX_RACE_DEPTH%s%s", none, none);
+                next = corral__load_child(L, &c, CORRAL__NIL);
                 continue;
             }
             if (cur == root) break; /* up, to the caller's next child after this one */
             uint32_t from = cur;
-            if (steps-- == 0 || corral__lfind(L, c.parent) == CORRAL__NIL) break;
-            corral__lrecord(L, corral__lfind(L, c.parent), &c, &cur);
+            if (steps-- == 0 || corral__load_position(L, c.parent) == CORRAL__NIL) break;
+            corral__load_record(L, corral__load_position(L, c.parent), &c, &cur);
             if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) depth--;
-            next = corral__lchild(L, &c, from);
+            next = corral__load_child(L, &c, from);
         }
     }
     if (io->bad) return false;
-    if (reached != with_parent) return corral__lfail(L, "a call chain is a cycle%s%s", none, none);
-    /* no generator belongs to itself through others: from each generator,
-       up through the owners while they come later in the save; one that
-       comes back is the first of a loop, one that meets an earlier record
-       goes on as that record's walk did (to an owner that is no
-       generator). The walks together are bounded; a save that runs past
-       the bound (chains tens of thousands deep, their records in the order
-       of their owners) loads unchecked here, and a loop of ties then holds
-       its slots only: its ends stay bounded (calls.c, pulls.c). */
+    if (reached != with_parent) return corral__load_fail(L, "a call chain is a cycle%s%s", none, none);
+    return true;
+}
+
+/* No generator belongs to itself through others: from each generator,
+   up through the owners while they come later in the save; one that
+   comes back is the first of a loop, one that meets an earlier record
+   goes on as that record's walk did (to an owner that is no generator).
+   The walks together are bounded; a save that runs past the bound
+   (chains tens of thousands deep, their records in the order of their
+   owners) loads unchecked here, and a loop of ties then holds its slots
+   only: its ends stay bounded (calls.c, pulls.c). */
+static bool corral__load_check_ties(corral__loader *L)
+{
+    static const char *const none = NULL;
+    corral__saved_co c;
     uint64_t tie_steps = 64u * (uint64_t)L->nco + 4096u;
-    for (uint32_t i = 0; i < L->nco && !io->bad && tie_steps; i++) {
+    for (uint32_t i = 0; i < L->nco && !L->io.bad && tie_steps; i++) {
         uint32_t at;
-        corral__lrecord(L, i, &c, &at);
+        corral__load_record(L, i, &c, &at);
         for (uint32_t by = c.by; by != CORRAL__NIL && tie_steps; tie_steps--) {
-            const uint32_t k = corral__lfind(L, by);
-            if (k == i) return corral__lfail(L, "generators belong to one another in a loop%s%s", none, none);
+            const uint32_t k = corral__load_position(L, by);
+            if (k == i) return corral__load_fail(L, "generators belong to one another in a loop%s%s", none, none);
             if (k == CORRAL__NIL || k < i) break;
-            corral__lrecord(L, k, &c, &at);
+            corral__load_record(L, k, &c, &at);
             by = c.by;
         }
     }
-    if (io->bad) return false;
-    /* the order lists name saved coroutines */
+    return !L->io.bad;
+}
+
+/* the order lists (run, deferred, waits and ties, groups) name saved coroutines */
+static bool corral__load_check_orders(corral__loader *L)
+{
+    static const char *const none = NULL;
     const size_t lists[4] = {L->run_at, L->defer_at, L->wait_order_at, L->group_order_at};
     const uint32_t counts[4] = {L->nrun, L->ndefer, L->nwait_order, L->ngroup_order};
     for (int l = 0; l < 4; l++)
         for (uint32_t i = 0; i < counts[l]; i++) {
             size_t at = lists[l] + (l < 2 ? 4 * (size_t)i : 8 * (size_t)i + 4);
-            const uint32_t ref = corral__le32(io->r + at) & (l == 2 && L->version >= 7 ? ~CORRAL__SAVE_TIE : ~0u);
-            if (corral__lfind(L, ref) == CORRAL__NIL)
-                return corral__lfail(L, "an order list names a coroutine the save does not hold%s%s", none, none);
+            const uint32_t ref = corral__le32(L->io.r + at) & (l == 2 && L->version >= 7 ? ~CORRAL__SAVE_TIE : ~0u);
+            if (corral__load_position(L, ref) == CORRAL__NIL)
+                return corral__load_fail(L, "an order list names a coroutine the save does not hold%s%s", none, none);
         }
-    return !io->bad;
+    return !L->io.bad;
 }
 
+/* Everything after the header, checked before anything is written: the
+   sections, every record, the room they take, the pools' items, the
+   calls, their trees, the generators' ties and the order lists */
+static bool corral__load_check(corral__loader *L)
+{
+    corral__load_tally n;
+    memset(&n, 0, sizeof n);
+    return corral__load_find_sections(L) && corral__load_check_records(L, &n) && corral__load_check_room(L, &n) &&
+           corral__load_check_items(L) && corral__load_check_calls_agree(L) && corral__load_check_call_trees(L) &&
+           corral__load_check_ties(L) && corral__load_check_orders(L);
+}
 /* ---- building the loaded state (everything was checked: nothing fails) */
 
 /* record i's tie to the coroutine it belongs to, once (the check counted it) */
-static void corral__ltie(corral__loader *L, uint32_t i)
+static void corral__load_tie(corral__loader *L, uint32_t i)
 {
-    corral__lco c;
+    corral__saved_co c;
     uint32_t index;
-    corral__lrecord(L, i, &c, &index);
+    corral__load_record(L, i, &c, &index);
     if (c.by == CORRAL__NIL) return;
     corral_sched *s = L->s;
-    corral_co *gen = corral__lco_at(s, index, NULL);
+    corral_co *gen = corral__co_at_index(s, index, NULL);
     const corral__meta *m = corral__meta_of(s, gen);
     if (m->side != CORRAL__NIL)
         for (uint32_t k = corral__sides(s)[m->side].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
             if (corral__nodes(s)[k].kind == CORRAL__NODE_OWNED) return; /* tied already */
-    corral__gen_own(s, gen, corral__lco_at(s, c.by, NULL));
+    corral__gen_own(s, gen, corral__co_at_index(s, c.by, NULL));
 }
 
 /* Where the next starts go, as the save had it (version 3), where it fits */
-static void corral__lslots(corral__loader *L)
+static void corral__load_slots(corral__loader *L)
 {
     corral_sched *s = L->s;
     if (!L->slots_at) return;
@@ -15642,15 +16587,11 @@ static void corral__lslots(corral__loader *L)
     uint32_t n = (uint32_t)corral__get_u(&io, 4);
     for (uint32_t i = 0; i < n && !io.bad; i++) {
         uint32_t id = (uint32_t)corral__get_u(&io, 4), page = (uint32_t)corral__get_u(&io, 4);
-        for (uint32_t t = 0; t < s->types.type_count && id; t++) {
-            corral__type_entry *te = &corral__types(s)[t];
-            if (te->id != id || te->cls == CORRAL__NO_CLASS) continue;
-            te->page = page < s->arena.classes[te->cls].page_count ? page : CORRAL__NIL;
-        }
+        corral__types_place(s, id, page);
     }
 }
 
-static corral_co *corral__lco_at(corral_sched *s, uint32_t index, uint32_t *global)
+static corral_co *corral__co_at_index(corral_sched *s, uint32_t index, uint32_t *global)
 {
     const corral__class *c = &s->arena.classes[index >> CORRAL__CLASS_SHIFT];
     uint32_t local = index & CORRAL__LOCAL_MASK;
@@ -15659,16 +16600,16 @@ static corral_co *corral__lco_at(corral_sched *s, uint32_t index, uint32_t *glob
 }
 
 /* the record of table entry i */
-static void corral__lrecord(corral__loader *L, uint32_t i, corral__lco *c, uint32_t *index)
+static void corral__load_record(corral__loader *L, uint32_t i, corral__saved_co *c, uint32_t *index)
 {
     const unsigned char *e = L->io.r + L->table_at + 12 * (size_t)i;
     *index = corral__le32(e);
     L->io.at = corral__le32(e + 8);
-    corral__lread_co(L, c);
+    corral__load_read_co(L, c);
 }
 
 /* a context from its saved bytes: fields by name, new ones zero */
-static void corral__lctx(corral__loader *L, const corral__ltype *t, const corral__lco *c, unsigned char *dst)
+static void corral__load_context(corral__loader *L, const corral__load_type *t, const corral__saved_co *c, unsigned char *dst)
 {
     corral_sched *s = L->s;
     const corral__type_entry *te = &corral__types(s)[t->ti];
@@ -15712,7 +16653,7 @@ static void corral__lctx(corral__loader *L, const corral__ltype *t, const corral
 
 
 /* its wait nodes, in the order they were attached */
-static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *c)
+static void corral__load_waits(corral__loader *L, corral_co *co, const corral__saved_co *c)
 {
     corral_sched *s = L->s;
     corral__meta *m = corral__meta_of(s, co);
@@ -15726,38 +16667,28 @@ static void corral__lwaits(corral__loader *L, corral_co *co, const corral__lco *
         w = best;
         const corral__lwait *lw = &c->w[w];
         bool held = lw->flags == CORRAL__SW_HELD, fired = lw->flags == CORRAL__SW_FIRED;
-        uint32_t i = corral__node_alloc(s);
-        corral__node *n = &corral__nodes(s)[i];
-        n->co = corral__co_off(s, co);
-        n->kind = lw->kind;
-        n->member = lw->member;
-        n->sibling = m->wait;
-        m->wait = i;
-        n->attached = held ? 2 : fired ? 0 : 1;
-        n->order = s->nodes.order++;
+        const uint32_t i = corral__node_load(s, co, lw->kind, lw->member, (uint8_t)(held ? 2u : fired ? 0u : 1u));
         held = held || fired; /* in no container */
-        const corral__lview v = corral__lview_of(L, CORRAL__NIL, c->type, m->domain, NULL);
-        corral__node_part_of(lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
+        const corral__lview v = corral__load_view_of(L, CORRAL__NIL, c->type, m->domain, NULL);
+        corral__node_part_of(s, lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
     }
 }
 
 /* a loaded coroutine's state: queued, deferred or paused (WAITING as placed) */
-static void corral__lplace(corral_sched *s, corral_co *co, uint8_t state)
+static void corral__load_place(corral_sched *s, corral_co *co, uint8_t state)
 {
     if (state == CORRAL__QUEUED) corral__enqueue(s, co);
     else if (state == CORRAL__DEFERRED) corral__defer(s, co);
     else if (state == CORRAL__PAUSED) corral__hold(co, corral__meta_of(s, co), corral__meta_of(s, co)->hold);
 }
 
-static void corral__lapply(corral__loader *L)
+/* what runs now ends, as at destroy (the reasons a destroy gives); every
+   part as at create, generations above what every slot, signal and future
+   issued; each saved type in the class it was saved in */
+static void corral__load_clear(corral__loader *L)
 {
     corral_sched *s = L->s;
-    /* what runs now ends, as at destroy (the reasons a destroy gives) */
-    uint32_t destroying = s->flags & CORRAL__DESTROYING;
-    s->flags |= CORRAL__DESTROYING;
     corral__end_all(s);
-    s->flags = (s->flags & ~(uint32_t)CORRAL__DESTROYING) | destroying;
-    /* generations stay above what every slot, signal and future issued */
     corral__floors_keep(s);
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
@@ -15765,66 +16696,75 @@ static void corral__lapply(corral__loader *L)
     corral__pools_set_floors(s, floors);
     corral__types_unplaced(s);
     for (uint32_t i = 0; i < L->ntypes; i++) /* checked: a class that holds it */
-        if (L->t[i].cls != CORRAL__NIL) corral__types(s)[L->t[i].ti].cls = L->t[i].cls;
+        if (L->t[i].cls != CORRAL__NIL) corral__type_set_class(s, L->t[i].ti, L->t[i].cls);
+}
+
+/* the frame and its clocks, each time domain's as saved (one the save
+   does not have: at 0, scale 1) */
+static void corral__load_clocks(corral__loader *L)
+{
+    corral_sched *s = L->s;
     corral__frame_restore(s, L->frame, L->frame_pos, L->unscaled, L->fixed);
-    for (uint32_t d = 0; d < s->domains.count; d++) { /* domain 0's from its own fields (version 1) */
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) { /* domain 0's from its own fields (version 1) */
         const double time = d == 0 ? L->time : d < L->domains ? L->dtime[d] : 0.0;
         const float scale = d == 0 ? (float)L->scale : d < L->domains ? (float)L->dscale[d] : 1.0f;
         corral__domain_restore(s, d, time, scale, (L->paused >> d) & 1u, d < L->domains ? L->dparent[d] : 0u);
     }
+}
 
-    corral__io *io = &L->io;
-    /* the pools' items, at their indices, with their generations */
+/* the pools' items, at their indices, with their generations; the free
+   lists of the rest */
+static void corral__load_items(corral__loader *L)
+{
+    corral_sched *s = L->s;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++)
-        if (L->nrows[p]) corral__pool_part_of(p)->load(&L->io, s, L->nrows[p], L->rows_at[p]);
+        if (L->nrows[p]) corral__pool_part_of(s, p)->load(&L->io, s, L->nrows[p], L->rows_at[p]);
     corral__pools_relink(s);
+}
 
-    /* the coroutines in their slots: header, context, meta, counters */
-    corral__lco c;
-    for (uint32_t i = 0; i < L->nco; i++) {
-        uint32_t index, g;
-        corral__lrecord(L, i, &c, &index);
-        corral_co *co = corral__lco_at(s, index, &g);
-        const corral__ltype *t = &L->t[c.type];
-        corral__type_entry *te = &corral__types(s)[t->ti];
-        bool ok;
-        co->gen = corral__le32(io->r + L->table_at + 12 * (size_t)i + 4);
-        co->type = (uint16_t)t->ti;
-        corral__park(co); /* its place comes below */
-        co->flags = (uint8_t)(c.phase | c.contract);
-        co->resume = corral__lpoint(L, t, c.point, &ok);
-        co->link = CORRAL__NIL;
-        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, s->arena.classes[te->cls].slot_size - CORRAL__HEADER_SIZE);
-        corral__lctx(L, t, &c, CORRAL__AT(co, te->ctx_off));
-        corral__meta *m = &corral__meta_table(s)[g];
-        corral__meta_reset(m);
-        m->born = (uint32_t)L->frame - c.age;
-        m->domain = c.domain;
-        if (c.stop_requested & 1u) m->stop_why |= CORRAL__STOP_REQUESTED;
-        if (c.stop_requested & 2u) m->stop_why |= CORRAL__WAIT_CLOSED;
-        m->stop_why |= (uint8_t)((c.stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
-        m->hold = c.hold;
-        m->mode = c.mode;
-        if (c.mode == CORRAL__MODE_RACE || c.mode == CORRAL__MODE_SYNC) corral__races_use(); /* its arms end through it */
-        if (corral__lneeds_side(&c)) { /* counted by the check: one is free */
-            corral__side *sd = corral__side_take("corral_load", s, m);
-            sd->outcome = c.outcome;
-            sd->fired = (int8_t)c.fired;
-            sd->pending = c.mode == CORRAL__MODE_ONE ? 0 : c.pending;
-            if (c.parent != CORRAL__NIL) corral__lco_at(s, c.parent, &sd->parent);
-            if (c.child != CORRAL__NIL) corral__lco_at(s, c.child, &sd->child);
-            if (c.dest_field != CORRAL__NIL) sd->dest = te->ctx_off + corral__ldest(L, t, c.dest_field, c.delta);
-        }
-        corral__class *k = &s->arena.classes[te->cls];
-        corral__budget_take(te, k); /* as a start takes it; its end gives it back */
-        corral__count_taken(s, te, k);
+/* table entry i's coroutine in its slot: header, context, meta, side
+   record, its type's and class's counters (*c: its record, read here) */
+static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_co *c)
+{
+    corral_sched *s = L->s;
+    const corral__io *io = &L->io;
+    uint32_t index, g;
+    corral__load_record(L, i, c, &index);
+    corral_co *co = corral__co_at_index(s, index, &g);
+    const corral__load_type *t = &L->t[c->type];
+    corral__type_entry *te = &corral__types(s)[t->ti];
+    bool ok;
+    corral__slot_load(s, co, corral__le32(io->r + L->table_at + 12 * (size_t)i + 4), t->ti,
+                      (uint8_t)(c->phase | c->contract), corral__load_point(L, t, c->point, &ok)); /* its place comes below */
+    corral__load_context(L, t, c, CORRAL__AT(co, te->ctx_off));
+    corral__meta *m = &corral__meta_table(s)[g];
+    uint8_t stop = (uint8_t)((c->stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
+    if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
+    if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
+    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->hold, c->mode);
+    if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
+        corral__side links = *corral__side_none();
+        links.outcome = c->outcome;
+        links.fired = (int8_t)c->fired;
+        links.pending = c->mode == CORRAL__MODE_ONE ? 0 : c->pending;
+        if (c->parent != CORRAL__NIL) corral__co_at_index(s, c->parent, &links.parent);
+        if (c->child != CORRAL__NIL) corral__co_at_index(s, c->child, &links.child);
+        if (c->dest_field != CORRAL__NIL) links.dest = te->ctx_off + corral__load_dest(L, t, c->dest_field, c->delta);
+        corral__side_load(s, m, &links);
     }
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
-    corral__lslots(L);
+    corral__class *k = &s->arena.classes[te->cls];
+    corral__budget_take(te, k); /* as a start takes it; its end gives it back */
+    corral__count_taken(s, te, k);
+}
 
-    /* groups, then waits and generators' ties, each in the order they were
-       taken (a tie before the waits taken after it: an owner's joiners
-       list keeps its order); any the lists left out after them */
+/* groups, then waits and generators' ties, each in the order they were
+   taken (a tie before the waits taken after it: an owner's joiners list
+   keeps its order); any the lists left out after them */
+static void corral__load_links(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    const corral__io *io = &L->io;
+    corral__saved_co c;
     for (int pass = 0; pass < 2; pass++) {
         size_t at = pass ? L->wait_order_at : L->group_order_at;
         uint32_t n = pass ? L->nwait_order : L->ngroup_order;
@@ -15833,52 +16773,81 @@ static void corral__lapply(corral__loader *L)
             if (j < n) {
                 const uint32_t ref = corral__le32(io->r + at + 8 * (size_t)j + 4);
                 if (pass && L->version >= 7 && (ref & CORRAL__SAVE_TIE)) { /* a generator's tie */
-                    corral__ltie(L, corral__lfind(L, ref & ~CORRAL__SAVE_TIE));
+                    corral__load_tie(L, corral__load_position(L, ref & ~CORRAL__SAVE_TIE));
                     continue;
                 }
-                from = corral__lfind(L, ref);
+                from = corral__load_position(L, ref);
                 to = from + 1;
             }
             for (uint32_t i = from; i < to; i++) {
                 uint32_t index;
-                corral__lrecord(L, i, &c, &index);
-                corral_co *co = corral__lco_at(s, index, NULL);
-                if (pass) corral__lwaits(L, co, &c);
-                else if ((c.owner | c.tags) && corral__sd(s, corral__meta_of(s, co))->groups == CORRAL__NIL)
+                corral__load_record(L, i, &c, &index);
+                corral_co *co = corral__co_at_index(s, index, NULL);
+                if (pass) corral__load_waits(L, co, &c);
+                else if ((c.owner | c.tags) && corral__side_of(s, corral__meta_of(s, co))->groups == CORRAL__NIL)
                     corral__join_groups("corral_load", s, co, c.owner, c.tags);
             }
         }
     }
-    /* stop deadlines, after the groups they are chained with */
+}
+
+/* stop deadlines, after the groups they are chained with */
+static void corral__load_deadlines(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    corral__saved_co c;
     for (uint32_t i = 0; i < L->nco; i++) {
         uint32_t index;
-        corral__lrecord(L, i, &c, &index);
+        corral__load_record(L, i, &c, &index);
         if (!c.has_deadline) continue;
-        corral_co *co = corral__lco_at(s, index, NULL);
+        corral_co *co = corral__co_at_index(s, index, NULL);
         corral__side_take("corral_load", s, corral__meta_of(s, co)); /* counted by the check */
         corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
                             c.deadline, c.deadline_seq, false);
     }
-    /* the ties the list left out */
-    for (uint32_t i = 0; i < L->nco; i++) corral__ltie(L, i);
-    /* the run order, then each coroutine's state */
+}
+
+/* the run order, then each coroutine's state (queued, deferred, paused)
+   where the lists left it out */
+static void corral__load_states(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    const corral__io *io = &L->io;
+    corral__saved_co c;
     for (int defer = 0; defer < 2; defer++) {
         size_t at = defer ? L->defer_at : L->run_at;
         uint32_t n = defer ? L->ndefer : L->nrun;
         for (uint32_t j = 0; j < n; j++) {
-            uint32_t i = corral__lfind(L, corral__le32(io->r + at + 4 * (size_t)j)), index;
-            corral__lrecord(L, i, &c, &index);
-            corral_co *co = corral__lco_at(s, index, NULL);
+            uint32_t i = corral__load_position(L, corral__le32(io->r + at + 4 * (size_t)j)), index;
+            corral__load_record(L, i, &c, &index);
+            corral_co *co = corral__co_at_index(s, index, NULL);
             if (co->link == CORRAL__NIL && c.state == (defer ? CORRAL__DEFERRED : CORRAL__QUEUED))
-                corral__lplace(s, co, c.state);
+                corral__load_place(s, co, c.state);
         }
     }
     for (uint32_t i = 0; i < L->nco; i++) { /* and what the lists left out */
         uint32_t index;
-        corral__lrecord(L, i, &c, &index);
-        corral_co *co = corral__lco_at(s, index, NULL);
-        if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__lplace(s, co, c.state);
+        corral__load_record(L, i, &c, &index);
+        corral_co *co = corral__co_at_index(s, index, NULL);
+        if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__load_place(s, co, c.state);
     }
+}
+
+/* the loaded state built, in that order (everything was checked) */
+static void corral__load_apply(corral__loader *L)
+{
+    corral_sched *s = L->s;
+    corral__load_clear(L);
+    corral__load_clocks(L);
+    corral__load_items(L);
+    corral__saved_co c;
+    for (uint32_t i = 0; i < L->nco; i++) corral__load_coroutine(L, i, &c);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__class_rebuild(s, &s->arena.classes[ci]);
+    corral__load_slots(L);
+    corral__load_links(L);
+    corral__load_deadlines(L);
+    for (uint32_t i = 0; i < L->nco; i++) corral__load_tie(L, i); /* the ties the list left out */
+    corral__load_states(L);
     corral__timers_seq_past(s, L->timer_seq);
     corral__nodes_order_past(s, L->node_order);
 }
@@ -15888,19 +16857,18 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
-    corral__features_use();
     corral__loader loader; /* about 7 KB of stack */
     corral__loader *L = &loader;
     memset(L, 0, sizeof *L);
     L->s = s;
     L->io.r = (const unsigned char *)buf;
     L->io.size = size;
-    if (!corral__lread_head(L) || !corral__lcheck(L)) {
+    if (!corral__load_read_head(L) || !corral__load_check(L)) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_SAVE, __func__, CORRAL__NOH, NULL, L->io.why);
         return false;
     }
     corral__loading(s, true); /* its hooks (cleanup, upgrade) call nothing on it */
-    corral__lapply(L);
+    corral__load_apply(L);
     corral__loading(s, false);
     return true;
 }
@@ -15985,7 +16953,7 @@ static uint64_t corral__mix(uint64_t h, uint64_t v)
 }
 static uint64_t corral__layout(const corral_sched *s)
 {
-    uint64_t h = corral__mix(CORRAL__SNAP_VERSION, sizeof(corral_sched));
+    uint64_t h = corral__mix(CORRAL__SNAP_VERSION, CORRAL__HEAD_BYTES);
     const uint32_t v[] = {s->types.max_types, s->types.hash_off, s->types.hash_mask, s->types.ends_off, s->run.order,
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
@@ -15994,8 +16962,8 @@ static uint64_t corral__layout(const corral_sched *s)
                           s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
                           s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
                           s->pools[CORRAL__POOL_FUTURE].cap, s->pools[CORRAL__POOL_CHANNEL].off,
-                          s->pools[CORRAL__POOL_CHANNEL].cap, s->chans.channel_bytes, s->chans.ring_bytes,
-                          s->pools[CORRAL__POOL_COUNTER].off, s->pools[CORRAL__POOL_COUNTER].cap, s->chans.data_off};
+                          s->pools[CORRAL__POOL_CHANNEL].cap, corral__chans_of(s)->channel_bytes, corral__ring_bytes(corral__chans_of(s)),
+                          s->pools[CORRAL__POOL_COUNTER].off, s->pools[CORRAL__POOL_COUNTER].cap, corral__chans_of(s)->data_off};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) h = corral__mix(h, v[i]);
     for (uint32_t i = 0; i < s->arena.class_count && i < CORRAL_MAX_CLASSES; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -16022,7 +16990,6 @@ static void corral__put(corral__cursor *k, const void *src, size_t n)
     k->at += n;
 }
 
-static uint32_t corral__owner_words(const corral_sched *s) { return 2u * (s->groups.owner_mask + 1u); }
 static uint32_t *corral__owner_table(const corral_sched *s)
 {
     return (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
@@ -16034,7 +17001,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__snap_head head = {CORRAL__SNAP_MAGIC, CORRAL__SNAP_VERSION, 0, corral__layout(s), 0};
     size_t head_at = k->at;
     corral__put(k, &head, sizeof head);
-    corral__put(k, s, sizeof *s);
+    corral__put(k, s, CORRAL__HEAD_BYTES); /* the scheduler and the head's states */
     corral__put(k, corral__types(s), (size_t)s->types.type_count * sizeof(corral__type_entry));
     corral__put(k, corral__ends(s, 0), (size_t)s->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
     corral__put(k, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
@@ -16103,7 +17070,7 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
 /* the saved scheduler and every section's place, checked against the
    live one before anything is written */
 typedef struct corral__snap_view {
-    corral_sched saved; /* a copy: the buffer need not be aligned */
+    corral__head saved; /* a copy of the head: the buffer need not be aligned */
     corral__image img;  /* the sections, for corral__verify_image */
     size_t ends_at;
 } corral__snap_view;
@@ -16121,28 +17088,12 @@ static bool corral__section(corral__cursor *k, size_t *at, size_t n)
     return true;
 }
 
-/* A type entry's counters (what a snapshot brings back of it); the rest
-   is what the type is, and must be the live entry's. */
-static void corral__type_counters(corral__type_entry *d, const corral__type_entry *o)
-{
-    d->live = o->live;
-    d->peak = o->peak;
-    d->started = o->started;
-    d->stopped = o->stopped;
-    d->failed = o->failed;
-    d->steps = o->steps;
-    d->step_ns = o->step_ns;
-    d->step_ns_max = o->step_ns_max;
-    d->steps_timed = o->steps_timed;
-    d->page = o->page;
-}
-
 /* each section's place in the snapshot in buf (size bytes) of v->saved:
    NULL, or where it runs short or on */
 static const char *corral__snap_sections(const corral_sched *s, const unsigned char *buf, size_t size,
                                          corral__snap_view *v)
 {
-    const corral_sched *o = &v->saved;
+    const corral_sched *o = &v->saved.sched;
     corral__snap_head head;
     corral__image *m = &v->img;
     memset(m, 0, sizeof *m);
@@ -16150,7 +17101,7 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
     m->s = o;
     m->blk = s;
     m->snap = buf;
-    corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size, false};
+    corral__cursor k = {NULL, buf, sizeof head + CORRAL__HEAD_BYTES, size, false};
     const char *cut = "it ends before its sections do";
     if (!corral__section(&k, &m->types_at, (size_t)o->types.type_count * sizeof(corral__type_entry)) ||
         !corral__section(&k, &v->ends_at, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t)) ||
@@ -16202,48 +17153,49 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
 static const char *corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
 {
     corral__snap_head head;
-    if (size < sizeof head + sizeof(corral_sched)) return "it is shorter than a snapshot's header";
+    if (size < sizeof head + CORRAL__HEAD_BYTES) return "it is shorter than a snapshot's header";
     memcpy(&head, buf, sizeof head);
     if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
         return "it is no snapshot, or one of another version of corral";
     if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
     if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
     if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
-    memcpy(&v->saved, buf + sizeof head, sizeof v->saved);
-    const corral_sched *o = &v->saved;
+    memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
+    const corral_sched *o = &v->saved.sched;
     /* everything but its state is the live scheduler's: layout, configuration, types */
-    corral_sched same;
-    memcpy(&same, o, sizeof same);
-    corral__parts_take(&same, s);
-    same.magic = s->magic;
-    same.flags = s->flags;
-    same.pad = s->pad;
-    same.last_error = s->last_error;
-    same.total_bytes = s->total_bytes;
-    same.allocator = s->allocator;
-    same.logger = s->logger;
-    same.validation = s->validation;
-    same.origin = s->origin;
-    same.owner = s->owner;
-    same.prof = s->prof;
-    same.now.clock = s->now.clock;
-    same.err = s->err;
-    same.types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
-    memcpy(same.types.seen, s->types.seen, sizeof same.types.seen); /* it only grows */
-    same.types.seen_count = s->types.seen_count;
-    if (memcmp(&same, s, sizeof same) != 0) return "its scheduler is configured otherwise";
+    corral__head same_head;
+    memcpy(&same_head, o, CORRAL__HEAD_BYTES);
+    corral_sched *same = &same_head.sched;
+    corral__parts_take(same, s);
+    same->magic = s->magic;
+    same->flags = s->flags;
+    same->pad = s->pad;
+    same->last_error = s->last_error;
+    same->total_bytes = s->total_bytes;
+    same->allocator = s->allocator;
+    same->logger = s->logger;
+    same->validation = s->validation;
+    same->origin = s->origin;
+    same->owner = s->owner;
+    same->prof = s->prof;
+    same->now.clock = s->now.clock;
+    same->err = s->err;
+    same->types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
+    memcpy(same->types.seen, s->types.seen, sizeof same->types.seen); /* it only grows */
+    same->types.seen_count = s->types.seen_count;
+    if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
-    if (!corral__clocks_ok(o->domains.d[0].time, o->now.unscaled_time, o->now.fixed_time))
+    if (!corral__clocks_ok(corral__domains_of(o)->d[0].time, o->now.unscaled_time, o->now.fixed_time))
         return "its clocks are out of range";
-    for (uint32_t d = 0; d < o->domains.count; d++)
-        if (!corral__clock_ok(o->domains.d[d].time, o->domains.d[d].scale) ||
-            !(o->domains.d[d].dt >= 0.0f && (double)o->domains.d[d].dt <= CORRAL__TIME_MAX) ||
-            !corral__domain_parent_ok(d, o->domains.d[d].parent))
+    for (uint32_t d = 0; d < corral__domains_of(o)->count; d++)
+        if (!corral__clock_ok(corral__domains_of(o)->d[d].time, corral__domains_of(o)->d[d].scale) ||
+            !(corral__domains_of(o)->d[d].dt >= 0.0f && (double)corral__domains_of(o)->d[d].dt <= CORRAL__TIME_MAX) ||
+            !corral__domain_parent_ok(d, corral__domains_of(o)->d[d].parent))
             return "its clocks are out of range";
-    if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
+    if (o->timers.heaps != 2u + corral__domains_of(o)->count || o->run.chunk_bump > o->run.chunk_count ||
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
         o->nodes.group_bump > o->nodes.count || o->sides.bump > o->sides.count)
         return "a bump is out of its pool";
@@ -16261,54 +17213,12 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     for (uint32_t t = 0; t < o->types.type_count; t++) {
         corral__type_entry e;
         memcpy(&e, buf + m->types_at + (size_t)t * sizeof e, sizeof e);
-        corral__type_counters(&e, &T[t]);
+        corral__type_counters_copy(&e, &T[t]);
         e.plain = T[t].plain; /* follows the live hooks and instrumentation */
         if (memcmp(&e, &T[t], sizeof e) != 0) return "a type in it is not the live scheduler's type at its place";
     }
     if (!corral__verify_image(m)) return m->why;
     return NULL;
-}
-
-/* the lowest generation a slot may take next without repeating one it had:
-   a free slot's generation was never issued, a live or retired one's was */
-static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
-static uint32_t corral__gen_unissued(const corral_co *co)
-{
-    if (co->state == CORRAL__FREE) return co->gen;
-    return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
-}
-
-static void corral__get(const unsigned char *buf, size_t at, void *dst, size_t n) { memcpy(dst, buf + at, n); }
-
-/* one class: its slots and meta back, each page's floor above what it issued */
-static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__image *m)
-{
-    corral__class *c = &s->arena.classes[ci];
-    corral__page *P = corral__pages(s, c);
-    corral__meta *M = corral__meta_table(s) + c->first;
-    for (uint32_t pi = 0; pi < c->page_count; pi++) {
-        corral__page pg;
-        uint64_t data;
-        corral__get(m->snap, m->pages_at[ci] + (size_t)pi * sizeof pg, &pg, sizeof pg);
-        corral__get(m->snap, m->data_at[ci] + (size_t)pi * sizeof data, &data, sizeof data);
-        /* every generation the page issues from now on is above what any
-           of its slots has issued (the page has counted them as it went) */
-        uint32_t first = pi << c->page_shift, unissued = corral__max_u32(P[pi].unissued, pg.unissued);
-        uint32_t floor = corral__max_u32(corral__max_u32(P[pi].floor, pg.floor), unissued);
-        /* touched now, untouched in the snapshot: free again */
-        for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
-            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            corral__slot_blank(co, corral__gen_unissued(co));
-            corral__meta_reset(&M[k]);
-        }
-        /* the prefix in one copy (a free slot in it below the floor is
-           raised to it when taken: corral__slot_alloc) */
-        corral__get(m->snap, (size_t)data, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)pg.bump * c->slot_size);
-        corral__get(m->snap, (size_t)data + (size_t)pg.bump * c->slot_size, &M[first], (size_t)pg.bump * sizeof(corral__meta));
-        pg.floor = floor;
-        pg.unissued = unissued;
-        P[pi] = pg;
-    }
 }
 
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v);
@@ -16317,7 +17227,6 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
-    corral__features_use();
     corral__snap_view view;
     const char *why = corral__snap_read(s, (const unsigned char *)buf, size, &view);
     if (why) {
@@ -16332,44 +17241,25 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
 {
     const corral__image *m = &v->img;
-    const corral_sched *o = &v->saved;
+    const corral_sched *o = &v->saved.sched;
 
     /* what a restore keeps from the present: generations above all issued */
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
 
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__restore_class(s, ci, m);
-    corral__get(m->snap, m->entries_at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
-    corral__get(m->snap, m->next_at, corral__chunk_next(s), (size_t)o->run.chunk_bump * sizeof(uint32_t));
-    corral__get(m->snap, m->wait_at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
-    corral__get(m->snap, m->group_at, corral__nodes(s) + s->nodes.wait_count,
-                (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node));
-    for (uint32_t h = 0; h < s->timers.heaps; h++)
-        corral__get(m->snap, m->heap_at[h], (uint32_t *)(uintptr_t)corral__heap_block(s, h, o->timers.heap_len[h]),
-                    (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
-    corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
-    corral__get(m->snap, m->sides_at, corral__sides(s), (size_t)o->sides.bump * sizeof(corral__side));
-    corral__get(m->snap, m->pool_at[CORRAL__POOL_SIGNAL], corral__signals(s),
-                (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
-    corral__get(m->snap, m->pool_at[CORRAL__POOL_FUTURE], corral__futures(s),
-                (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
-    corral__get(m->snap, m->chans_at, corral__channels(s), corral__chans_bytes(s));
-
-    /* the types: the live entries with the snapshot's counters; a type
-       met since stays known, its counters as before it was met */
-    corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < s->types.type_count; t++) {
-        corral__type_entry e;
-        memset(&e, 0, sizeof e);
-        e.page = CORRAL__NIL;
-        if (t < o->types.type_count) corral__get(m->snap, m->types_at + (size_t)t * sizeof e, &e, sizeof e);
-        corral__type_counters(&T[t], &e);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
+        corral__class_restore(s, ci, m->snap, m->pages_at[ci], m->data_at[ci]);
+    corral__run_restore(s, m->snap, m->entries_at, m->next_at, m->lanes_at, o->run.chunk_bump);
+    corral__nodes_restore(s, m->snap, m->wait_at, o->nodes.wait_bump, m->group_at, o->nodes.group_bump);
+    corral__timers_restore(s, m->snap, m->heap_at, o->timers.heap_len);
+    corral__groups_restore(s, m->snap + m->owner_at);
+    corral__sides_restore(s, m->snap + m->sides_at, o->sides.bump);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* the items, then what a part keeps past them (the rings) */
+        corral__pool_restore(s, p, m->snap + m->pool_at[p]);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
+        if (part && part->restore) part->restore(s, m->snap + m->pool_at[p]);
     }
-    if (s->types.type_count > o->types.type_count)
-        memset(corral__ends(s, o->types.type_count), 0,
-               (size_t)(s->types.type_count - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
-    corral__get(m->snap, v->ends_at, corral__ends(s, 0), (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
-    corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
+    corral__types_restore(s, m->snap, m->types_at, v->ends_at, o->types.type_count);
 
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__parts_take(s, o);
@@ -16399,6 +17289,14 @@ static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
     return false;
 }
 
+/* every kept snapshot forgotten: each place holds none (a reload: they
+   hold the old build's points and predicates) */
+void corral__kept_forget(corral_sched *s)
+{
+    const corral__kept *K = corral__kept_of(s);
+    for (uint32_t k = 0; K && k < K->count; k++) memset(corral__kept_place(s, k), 0, 8);
+}
+
 size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
 {
     if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return 0;
@@ -16424,9 +17322,8 @@ bool corral_restore_kept(corral_sched *s, uint32_t k)
     }
     /* this scheduler wrote it, in its own block: nothing to check but where
        its sections lie */
-    corral__features_use(); /* as it was when kept (a block adopted elsewhere too) */
     corral__snap_view view;
-    memcpy(&view.saved, buf + sizeof head, sizeof view.saved);
+    memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     if (corral__snap_sections(s, buf, (size_t)head.size, &view) != NULL) return false; /* never: it wrote them */
     corral__snap_apply(s, &view);
     return true;
@@ -16438,42 +17335,42 @@ typedef struct corral__hasher {
     uint64_t h;
 } corral__hasher;
 
-static void corral__h64(corral__hasher *k, uint64_t v) { k->h = corral__mix(k->h, v); }
-static void corral__hput(void *k, uint64_t v) { corral__h64((corral__hasher *)k, v); }
-static void corral__hdouble(corral__hasher *k, double d)
+static void corral__hash_word(corral__hasher *k, uint64_t v) { k->h = corral__mix(k->h, v); }
+static void corral__hash_put(void *k, uint64_t v) { corral__hash_word((corral__hasher *)k, v); }
+static void corral__hash_double(corral__hasher *k, double d)
 {
     uint64_t v;
     memcpy(&v, &d, sizeof v);
-    corral__h64(k, v);
+    corral__hash_word(k, v);
 }
-static void corral__hfloat(corral__hasher *k, float f)
+static void corral__hash_float(corral__hasher *k, float f)
 {
     uint32_t v;
     memcpy(&v, &f, sizeof v);
-    corral__h64(k, v);
+    corral__hash_word(k, v);
 }
 /* bytes as little-endian words: the same on every platform */
-static void corral__hbytes(corral__hasher *k, const unsigned char *p, size_t n)
+static void corral__hash_bytes(corral__hasher *k, const unsigned char *p, size_t n)
 {
-    corral__h64(k, n);
+    corral__hash_word(k, n);
     while (n) {
         uint64_t v = 0;
         size_t m = n < 8 ? n : 8;
         for (size_t i = 0; i < m; i++) v |= (uint64_t)p[i] << (8 * i);
-        corral__h64(k, v);
+        corral__hash_word(k, v);
         p += m;
         n -= m;
     }
 }
-static void corral__hstr(corral__hasher *k, const char *str)
+static void corral__hash_str(corral__hasher *k, const char *str)
 {
-    corral__hbytes(k, (const unsigned char *)str, str ? strlen(str) : 0);
+    corral__hash_bytes(k, (const unsigned char *)str, str ? strlen(str) : 0);
 }
 
 /* A handle field ({index, gen}, by its kind): its index and whether it
    names something live now; its generation differs between a run and its
    rollback replay. */
-static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_field_kind kind, const unsigned char *p)
+static void corral__hash_handle(corral__hasher *k, const corral_sched *s, corral_field_kind kind, const unsigned char *p)
 {
     uint32_t v[2];
     memcpy(v, p, sizeof v);
@@ -16493,93 +17390,93 @@ static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_fie
     default:
         break;
     }
-    corral__h64(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
+    corral__hash_word(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
 }
 
-static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head);
+static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head);
 /* a context by its fields (no padding, no pointers), else its bytes */
-static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
+static void corral__hash_context(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
     uint32_t n = 0;
     const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
     if (!f || n == 0) {
-        corral__hbytes(k, ctx, vt->ctx_size);
+        corral__hash_bytes(k, ctx, vt->ctx_size);
         return;
     }
     for (uint32_t i = 0; i < n; i++) {
         if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
         if (f[i].kind == CORRAL_FIELD_POINTER) continue;
         if (f[i].kind >= CORRAL_FIELD_HANDLE && f[i].kind < CORRAL_FIELD_KIND_COUNT && f[i].size == 8)
-            corral__hhandle(k, s, f[i].kind, ctx + f[i].offset);
-        else corral__hbytes(k, ctx + f[i].offset, f[i].size);
+            corral__hash_handle(k, s, f[i].kind, ctx + f[i].offset);
+        else corral__hash_bytes(k, ctx + f[i].offset, f[i].size);
     }
 }
 
-static void corral__hnode(corral__hasher *k, const corral__node *n)
+static void corral__hash_node(corral__hasher *k, const corral_sched *s, const corral__node *n)
 {
-    corral__h64(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
+    corral__hash_word(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
     if (corral__timer_node(n)) {
-        corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
+        corral__hash_double(k, n->u.t.due); /* not its seq: a count of all waits ever */
     } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM || n->kind == CORRAL__NODE_OWNED) {
-        corral__h64(k, n->u.t.target);
-        const corral__wait_part *p = corral__node_part_of(n->kind);
-        if (p && p->hash) p->hash(n, corral__hput, k);
+        corral__hash_word(k, n->u.t.target);
+        const corral__wait_part *p = corral__node_part_of(s, n->kind);
+        if (p && p->hash) p->hash(n, corral__hash_put, k);
     } else if (n->kind == CORRAL__NODE_OWNER || n->kind == CORRAL__NODE_TAG) {
-        corral__h64(k, n->u.g.owner);
-        corral__h64(k, n->u.g.tag);
+        corral__hash_word(k, n->u.g.owner);
+        corral__hash_word(k, n->u.g.tag);
     } /* predicates: a function and a pointer, addresses */
 }
 
-static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
+static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
     const corral__node *N = corral__nodes(s);
-    corral__h64(k, g);
-    corral__hstr(k, te->vt->name);
-    corral__h64(k, (uint64_t)co->state << 8 | co->flags);
+    corral__hash_word(k, g);
+    corral__hash_str(k, te->vt->name);
+    corral__hash_word(k, (uint64_t)co->state << 8 | co->flags);
     const uint32_t pt = co->resume & CORRAL__POINT_MASK; /* the point: its line is the build's */
-    if (pt >= 1 && pt <= te->vt->point_count) corral__hstr(k, te->vt->points[pt - 1]);
-    else corral__h64(k, pt); /* 0, or an unnamed point: the same within a build */
-    corral__hctx(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
-    const corral__side *sd = corral__sd(s, m);
+    if (pt >= 1 && pt <= te->vt->point_count) corral__hash_str(k, te->vt->points[pt - 1]);
+    else corral__hash_word(k, pt); /* 0, or an unnamed point: the same within a build */
+    corral__hash_context(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
+    const corral__side *sd = corral__side_of(s, m);
     const uint32_t pending = m->mode == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
-    corral__h64(k, (uint64_t)sd->parent << 32 | sd->child);
-    corral__h64(k, sd->dest);
-    corral__h64(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)m->mode << 16 |
+    corral__hash_word(k, (uint64_t)sd->parent << 32 | sd->child);
+    corral__hash_word(k, sd->dest);
+    corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)m->mode << 16 |
                        (uint64_t)sd->outcome << 8 | m->stop_why);
-    corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
+    corral__hash_word(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
+    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
-        corral__hnode(k, &N[i]);
-    if (sd->joiners_head != CORRAL__NIL) corral__hlist(k, s, sd->joiners_head); /* its joiners and ties, in order */
+        corral__hash_node(k, s, &N[i]);
+    if (sd->joiners_head != CORRAL__NIL) corral__hash_list(k, s, sd->joiners_head); /* its joiners and ties, in order */
 }
 
 /* the coroutines on a node list, in order */
-static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head)
+static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head)
 {
     const corral__node *N = corral__nodes(s);
     uint32_t len = 0;
     for (uint32_t i = head; i != CORRAL__NIL && len <= s->nodes.count; i = N[i].next, len++)
-        corral__h64(k, corral__global_of(s, CORRAL__CO(s, N[i].co)));
-    corral__h64(k, len);
+        corral__hash_word(k, corral__global_of(s, CORRAL__CO(s, N[i].co)));
+    corral__hash_word(k, len);
 }
 
 uint64_t corral_state_hash(const corral_sched *s)
 {
     if (!corral__check(s)) return 0;
     corral__hasher k = {0x636F7272616C3031ull};
-    corral__h64(&k, s->now.frame);
-    for (uint32_t d = 0; d < s->domains.count; d++) {
-        corral__hdouble(&k, s->domains.d[d].time);
-        corral__hfloat(&k, s->domains.d[d].scale);
-        corral__h64(&k, s->domains.d[d].paused);
-        if (s->domains.d[d].parent) corral__h64(&k, s->domains.d[d].parent); /* none: as before parents */
+    corral__hash_word(&k, s->now.frame);
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
+        corral__hash_double(&k, corral__domains_of(s)->d[d].time);
+        corral__hash_float(&k, corral__domains_of(s)->d[d].scale);
+        corral__hash_word(&k, corral__domains_of(s)->d[d].paused);
+        if (corral__domains_of(s)->d[d].parent) corral__hash_word(&k, corral__domains_of(s)->d[d].parent); /* none: as before parents */
     }
-    corral__hdouble(&k, s->now.unscaled_time);
-    corral__hdouble(&k, s->now.fixed_time);
-    corral__h64(&k, s->now.frame_pos);
+    corral__hash_double(&k, s->now.unscaled_time);
+    corral__hash_double(&k, s->now.fixed_time);
+    corral__hash_word(&k, s->now.frame_pos);
     /* the coroutines, in slot order (slots are taken in a deterministic order) */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
@@ -16588,7 +17485,7 @@ uint64_t corral_state_hash(const corral_sched *s)
             for (uint32_t j = 0, first = pi << c->page_shift; j < P[pi].bump; j++) {
                 const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + j));
                 if (!corral__state_alive(co->state)) continue;
-                corral__hco(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
+                corral__hash_co(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
             }
     }
     /* the order they run in: every lane, tombstones left out */
@@ -16596,23 +17493,23 @@ uint64_t corral_state_hash(const corral_sched *s)
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
         uint32_t c = L[l].head, j = 0;
         for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;)
-            corral__h64(&k, corral__global_of(s, CORRAL__CO(s, off)));
-        corral__h64(&k, 0xFFFFFFFFu);
+            corral__hash_word(&k, corral__global_of(s, CORRAL__CO(s, off)));
+        corral__hash_word(&k, 0xFFFFFFFFu);
     }
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        corral__hlist(&k, s, s->polls.head[ph]);
-        corral__hlist(&k, s, s->polls.next_head[ph]);
+        corral__hash_list(&k, s, s->polls.head[ph]);
+        corral__hash_list(&k, s, s->polls.next_head[ph]);
     }
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item: its owner's words, then its lists */
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
         for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
             const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
             if (!corral__item_live(x)) continue;
-            part->hash(s, i, x, corral__hput, &k);
+            part->hash(s, i, x, corral__hash_put, &k);
             for (uint32_t l = 0; l < part->lists; l++) {
                 uint32_t head;
                 memcpy(&head, x + part->list[l].at, sizeof head);
-                corral__hlist(&k, s, head);
+                corral__hash_list(&k, s, head);
             }
         }
     }
@@ -16650,18 +17547,18 @@ uint64_t corral_state_hash(const corral_sched *s)
 
 /* ---- reading the image */
 
-static const void *corral__iread(corral__image *m, size_t at, void *tmp, size_t n)
+static const void *corral__image_read(corral__image *m, size_t at, void *tmp, size_t n)
 {
     memcpy(tmp, m->snap + at, n);
     return tmp;
 }
-static const corral__page *corral__ipage(corral__image *m, uint32_t ci, uint32_t pi, corral__page *tmp)
+static const corral__page *corral__image_page(corral__image *m, uint32_t ci, uint32_t pi, corral__page *tmp)
 {
     if (!m->snap) return &corral__pages(m->blk, &m->s->arena.classes[ci])[pi];
-    return (const corral__page *)corral__iread(m, m->pages_at[ci] + (size_t)pi * sizeof *tmp, tmp, sizeof *tmp);
+    return (const corral__page *)corral__image_read(m, m->pages_at[ci] + (size_t)pi * sizeof *tmp, tmp, sizeof *tmp);
 }
 /* where page pi's slots (then their meta) start in the snapshot */
-static size_t corral__idata(corral__image *m, uint32_t ci, uint32_t pi)
+static size_t corral__image_data(corral__image *m, uint32_t ci, uint32_t pi)
 {
     uint64_t at;
     memcpy(&at, m->snap + m->data_at[ci] + (size_t)pi * sizeof at, sizeof at);
@@ -16669,12 +17566,12 @@ static size_t corral__idata(corral__image *m, uint32_t ci, uint32_t pi)
 }
 /* page pi of class ci in a snapshot: its bump, where its slots start (the
    last page asked for is kept: the walks go page by page) */
-static uint32_t corral__ipage_data(corral__image *m, uint32_t ci, uint32_t pi, size_t *data)
+static uint32_t corral__image_page_data(corral__image *m, uint32_t ci, uint32_t pi, size_t *data)
 {
     if (m->last_ci != ci || m->last_pi != pi) {
         corral__page pt;
-        m->last_bump = corral__ipage(m, ci, pi, &pt)->bump;
-        m->last_data = corral__idata(m, ci, pi);
+        m->last_bump = corral__image_page(m, ci, pi, &pt)->bump;
+        m->last_data = corral__image_data(m, ci, pi);
         m->last_ci = ci;
         m->last_pi = pi;
     }
@@ -16682,57 +17579,57 @@ static uint32_t corral__ipage_data(corral__image *m, uint32_t ci, uint32_t pi, s
     return m->last_bump;
 }
 /* slot k of class ci (a free one past its page's bump, in a snapshot) */
-static const corral_co *corral__ico(corral__image *m, uint32_t ci, uint32_t k, corral_co *tmp)
+static const corral_co *corral__image_co(corral__image *m, uint32_t ci, uint32_t k, corral_co *tmp)
 {
     const corral__class *c = &m->s->arena.classes[ci];
     if (!m->snap) return CORRAL__CO(m->blk, corral__slot_off(c, k));
     size_t data;
     uint32_t j = k & ((1u << c->page_shift) - 1u);
-    if (j >= corral__ipage_data(m, ci, k >> c->page_shift, &data)) {
+    if (j >= corral__image_page_data(m, ci, k >> c->page_shift, &data)) {
         memset(tmp, 0, sizeof *tmp);
         tmp->gen = 1;
         tmp->link = CORRAL__NIL;
         return tmp;
     }
-    return (const corral_co *)corral__iread(m, data + (size_t)j * c->slot_size, tmp, sizeof *tmp);
+    return (const corral_co *)corral__image_read(m, data + (size_t)j * c->slot_size, tmp, sizeof *tmp);
 }
-static const corral__meta *corral__imeta(corral__image *m, uint32_t ci, uint32_t k, corral__meta *tmp)
+static const corral__meta *corral__image_meta(corral__image *m, uint32_t ci, uint32_t k, corral__meta *tmp)
 {
     const corral__class *c = &m->s->arena.classes[ci];
     if (!m->snap) return &corral__meta_table(m->blk)[c->first + k];
     size_t data;
-    uint32_t j = k & ((1u << c->page_shift) - 1u), bump = corral__ipage_data(m, ci, k >> c->page_shift, &data);
+    uint32_t j = k & ((1u << c->page_shift) - 1u), bump = corral__image_page_data(m, ci, k >> c->page_shift, &data);
     if (j >= bump) {
         corral__meta_reset(tmp);
         return tmp;
     }
     size_t at = data + (size_t)bump * c->slot_size + (size_t)j * sizeof *tmp;
-    return (const corral__meta *)corral__iread(m, at, tmp, sizeof *tmp);
+    return (const corral__meta *)corral__image_read(m, at, tmp, sizeof *tmp);
 }
 /* a slot's side record: corral__side_none when it has none, NULL when its
    index is past the records ever taken */
-static const corral__side *corral__iside_i(corral__image *m, uint32_t i, corral__side *tmp) /* i < bump */
+static const corral__side *corral__image_side_index(corral__image *m, uint32_t i, corral__side *tmp) /* i < bump */
 {
     if (!m->snap) return &corral__sides(m->blk)[i];
-    return (const corral__side *)corral__iread(m, m->sides_at + (size_t)i * sizeof *tmp, tmp, sizeof *tmp);
+    return (const corral__side *)corral__image_read(m, m->sides_at + (size_t)i * sizeof *tmp, tmp, sizeof *tmp);
 }
-static const corral__side *corral__iside(corral__image *m, const corral__meta *md, corral__side *tmp)
+static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, corral__side *tmp)
 {
-    if (md->side == CORRAL__NIL) return &corral__side_none;
-    return md->side < m->s->sides.bump ? corral__iside_i(m, md->side, tmp) : NULL;
+    if (md->side == CORRAL__NIL) return corral__side_none();
+    return md->side < m->s->sides.bump ? corral__image_side_index(m, md->side, tmp) : NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
-static const corral__side *corral__iside_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
+static const corral__side *corral__image_side_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
 {
     corral__meta mt;
-    const corral__side *sd = corral__iside(m, corral__imeta(m, ci, k, &mt), tmp);
-    return sd ? sd : &corral__side_none;
+    const corral__side *sd = corral__image_side(m, corral__image_meta(m, ci, k, &mt), tmp);
+    return sd ? sd : corral__side_none();
 }
 /* what a type is (its class, context, vtable): the live entry, which a
    snapshot's must be (corral_restore checks) */
-static const corral__type_entry *corral__iwhat(const corral__image *m, uint32_t t) { return &corral__types(m->blk)[t]; }
+static const corral__type_entry *corral__image_what(const corral__image *m, uint32_t t) { return &corral__types(m->blk)[t]; }
 /* the class and index of a slot from its offset, or of a global index */
-static bool corral__islot(const corral_sched *s, uint32_t off, uint32_t *ci, uint32_t *k)
+static bool corral__image_slot(const corral_sched *s, uint32_t off, uint32_t *ci, uint32_t *k)
 {
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -16745,7 +17642,7 @@ static bool corral__islot(const corral_sched *s, uint32_t off, uint32_t *ci, uin
     }
     return false;
 }
-static bool corral__iglobal(const corral_sched *s, uint32_t g, uint32_t *ci, uint32_t *k)
+static bool corral__image_global(const corral_sched *s, uint32_t g, uint32_t *ci, uint32_t *k)
 {
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -16758,16 +17655,16 @@ static bool corral__iglobal(const corral_sched *s, uint32_t g, uint32_t *ci, uin
     return false;
 }
 /* node i, or NULL when it is out of range or untouched (past its part's bump) */
-static const corral__node *corral__inode(corral__image *m, uint32_t i, corral__node *tmp)
+static const corral__node *corral__image_node(corral__image *m, uint32_t i, corral__node *tmp)
 {
     const corral_sched *s = m->s;
     bool wait = i < s->nodes.wait_bump, group = i >= s->nodes.wait_count && i < s->nodes.group_bump;
     if (!wait && !group) return NULL;
     if (!m->snap) return &corral__nodes(m->blk)[i];
     size_t at = wait ? m->wait_at + (size_t)i * sizeof *tmp : m->group_at + (size_t)(i - s->nodes.wait_count) * sizeof *tmp;
-    return (const corral__node *)corral__iread(m, at, tmp, sizeof *tmp);
+    return (const corral__node *)corral__image_read(m, at, tmp, sizeof *tmp);
 }
-static uint32_t corral__iu32(corral__image *m, const uint32_t *live, size_t at, uint32_t i)
+static uint32_t corral__image_u32(corral__image *m, const uint32_t *live, size_t at, uint32_t i)
 {
     if (!m->snap) return live[i];
     uint32_t v;
@@ -16775,26 +17672,26 @@ static uint32_t corral__iu32(corral__image *m, const uint32_t *live, size_t at, 
     return v;
 }
 /* a run-queue entry (i < chunk_bump * CHUNK), the chunk after c (c < chunk_bump) */
-static uint32_t corral__ientry(corral__image *m, uint32_t e) { return corral__iu32(m, corral__entries(m->blk), m->entries_at, e); }
-static uint32_t corral__inext(corral__image *m, uint32_t c) { return corral__iu32(m, corral__chunk_next(m->blk), m->next_at, c); }
-static uint32_t corral__iheap(corral__image *m, uint32_t h, uint32_t pos)
+static uint32_t corral__image_entry(corral__image *m, uint32_t e) { return corral__image_u32(m, corral__entries(m->blk), m->entries_at, e); }
+static uint32_t corral__image_next(corral__image *m, uint32_t c) { return corral__image_u32(m, corral__chunk_next(m->blk), m->next_at, c); }
+static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
 {
     if (!m->snap) return CORRAL__HEAP_AT(corral__heap(m->blk, h), pos);
     const uint32_t len = m->s->timers.heap_len[h]; /* a snapshot holds the heap's block as it lies */
-    return corral__iu32(m, NULL, m->heap_at[h], (h & 1u) ? len - 1u - pos : pos);
+    return corral__image_u32(m, NULL, m->heap_at[h], (h & 1u) ? len - 1u - pos : pos);
 }
-static uint32_t corral__iowner(corral__image *m, uint32_t w)
+static uint32_t corral__image_owner(corral__image *m, uint32_t w)
 {
-    return corral__iu32(m, (const uint32_t *)(const void *)CORRAL__AT(m->blk, m->blk->groups.owner_off), m->owner_at, w);
+    return corral__image_u32(m, (const uint32_t *)(const void *)CORRAL__AT(m->blk, m->blk->groups.owner_off), m->owner_at, w);
 }
-#define CORRAL__IPOOL(fn, T, live, field)                                                        \
+#define CORRAL__IMAGE_ARRAY(fn, T, live, field)                                                        \
     static const T *fn(corral__image *m, uint32_t i, T *tmp)                               \
     {                                                                                           \
         if (!m->snap) return &live(m->blk)[i];                                                  \
-        return (const T *)corral__iread(m, m->field + (size_t)i * sizeof *tmp, tmp, sizeof *tmp); \
+        return (const T *)corral__image_read(m, m->field + (size_t)i * sizeof *tmp, tmp, sizeof *tmp); \
     }
-CORRAL__IPOOL(corral__ilane, corral__lane, corral__lanes, lanes_at)
-CORRAL__IPOOL(corral__itype, corral__type_entry, corral__types, types_at)
+CORRAL__IMAGE_ARRAY(corral__image_lane, corral__lane, corral__lanes, lanes_at)
+CORRAL__IMAGE_ARRAY(corral__image_type, corral__type_entry, corral__types, types_at)
 static bool corral__at_rest(const corral_sched *s) { return s->now.depth == 0 && !s->now.in_tick; }
 
 /* ---- the checks */
@@ -16808,20 +17705,20 @@ static bool corral__verify_pages(corral__image *m, uint32_t ci, uint32_t *free_t
     corral__page pt;
     corral_co ct;
     for (uint32_t pi = 0; pi < c->page_count; pi++) {
-        const corral__page pg = *corral__ipage(m, ci, pi, &pt);
+        const corral__page pg = *corral__image_page(m, ci, pi, &pt);
         uint32_t first = pi << c->page_shift, n = 0, size = 1u << c->page_shift;
         uint32_t end = first + size < c->capacity ? first + size : c->capacity;
         if (pg.slots != end - first) CORRAL__BAD("a page's slot count is wrong");
         if (pg.bump > pg.slots) CORRAL__BAD("a page's bump is past its slots");
-        for (uint32_t k = pg.free_head; k != CORRAL__NIL; k = corral__ico(m, ci, k, &ct)->link) {
+        for (uint32_t k = pg.free_head; k != CORRAL__NIL; k = corral__image_co(m, ci, k, &ct)->link) {
             if (k < first || k >= first + pg.bump) CORRAL__BAD("a page's free list links out of its touched slots");
             if (++n > pg.slots) CORRAL__BAD("a free list has a cycle");
-            if (corral__ico(m, ci, k, &ct)->state != CORRAL__FREE)
+            if (corral__image_co(m, ci, k, &ct)->state != CORRAL__FREE)
                 CORRAL__BAD("a slot on a free list is not free (double free?)");
         }
         if (!m->snap) /* a snapshot holds no slot past a bump: free by construction */
             for (uint32_t k = first + pg.bump; k < end; k++)
-                if (corral__ico(m, ci, k, &ct)->state != CORRAL__FREE) CORRAL__BAD("a slot past its page's bump is not free");
+                if (corral__image_co(m, ci, k, &ct)->state != CORRAL__FREE) CORRAL__BAD("a slot past its page's bump is not free");
         n += pg.slots - pg.bump;
         if (n != pg.free_count) CORRAL__BAD("a page's free count does not match its free list and bump");
         if (pg.list > CORRAL__PAGE_PARTIAL) CORRAL__BAD("a page is on an unknown list");
@@ -16838,7 +17735,7 @@ static bool corral__verify_pages(corral__image *m, uint32_t ci, uint32_t *free_t
         for (uint32_t pi = heads[l - 1]; pi != CORRAL__NIL;) {
             if (pi >= c->page_count) CORRAL__BAD("a page list links past its class");
             if (++n > c->page_count) CORRAL__BAD("a page list has a cycle");
-            const corral__page *pg = corral__ipage(m, ci, pi, &pt);
+            const corral__page *pg = corral__image_page(m, ci, pi, &pt);
             if (pg->list != l || pg->prev != prev) CORRAL__BAD("a page list is broken");
             prev = pi;
             pi = pg->next;
@@ -16854,7 +17751,7 @@ static bool corral__verify_pages(corral__image *m, uint32_t ci, uint32_t *free_t
         for (const corral__class *c = &(m)->s->arena.classes[ci]; c; c = NULL)                          \
             for (uint32_t pi_ = 0; pi_ < c->page_count; pi_++)                                          \
                 for (uint32_t k = pi_ << c->page_shift,                                                 \
-                              end_ = k + corral__ipage((m), ci, pi_, &(corral__page){0})->bump;         \
+                              end_ = k + corral__image_page((m), ci, pi_, &(corral__page){0})->bump;         \
                      k < end_; k++)
 
 static bool corral__verify_slots(corral__image *m)
@@ -16868,7 +17765,7 @@ static bool corral__verify_slots(corral__image *m)
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
         if (!corral__verify_pages(m, ci, &free_n[ci])) return false;
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
-        const corral_co *co = corral__ico(m, ci, k, &ct);
+        const corral_co *co = corral__image_co(m, ci, k, &ct);
         if (co->gen == 0) CORRAL__BAD("a slot has generation 0");
         if (co->state > CORRAL__DEFERRED) CORRAL__BAD("a slot has an unknown state");
         if (co->state == CORRAL__RETIRED) {
@@ -16883,7 +17780,7 @@ static bool corral__verify_slots(corral__image *m)
             CORRAL__BAD("a coroutine says its step is on the C stack between ticks");
         if ((co->flags & CORRAL__PHASE_MASK) >= s->run.phases) CORRAL__BAD("a coroutine lives in no phase");
         if (co->type >= s->types.type_count) CORRAL__BAD("a live slot names no type");
-        const corral__type_entry *te = corral__iwhat(m, co->type);
+        const corral__type_entry *te = corral__image_what(m, co->type);
         if (te->cls != ci) CORRAL__BAD("a live slot's type belongs to another class");
         if (corral__state_alive(co->state)) {
             live++;
@@ -16901,7 +17798,7 @@ static bool corral__verify_slots(corral__image *m)
         slot_bytes += (uint64_t)c->used * c->slot_size;
         uint64_t want = 0; /* budgets: each unused one reserved */
         for (uint32_t t = 0; t < s->types.type_count; t++) {
-            const corral__type_entry *te = corral__itype(m, t, &tt);
+            const corral__type_entry *te = corral__image_type(m, t, &tt);
             if (te->cls == ci && te->budget) want += te->budget - (te->live < te->budget ? te->live : te->budget);
             if (te->cls == ci && te->page != CORRAL__NIL && te->page >= c->page_count)
                 CORRAL__BAD("a type's page is out of its class");
@@ -16914,7 +17811,7 @@ static bool corral__verify_slots(corral__image *m)
         if (slot_bytes != s->arena.slot_bytes) CORRAL__BAD("the slot bytes counter is wrong");
         if (ctx_bytes != s->arena.ctx_bytes) CORRAL__BAD("the context bytes counter is wrong");
         for (uint32_t t = 0; t < s->types.type_count && t < 256; t++)
-            if (live_of_type[t] != corral__itype(m, t, &tt)->live) CORRAL__BAD("a type's live counter is wrong");
+            if (live_of_type[t] != corral__image_type(m, t, &tt)->live) CORRAL__BAD("a type's live counter is wrong");
     }
     if (s->arena.live_peak < s->arena.live || s->arena.slot_bytes_peak < s->arena.slot_bytes || s->arena.ctx_bytes_peak < s->arena.ctx_bytes)
         CORRAL__BAD("a peak is below its current value");
@@ -16929,15 +17826,15 @@ static bool corral__verify_lanes(corral__image *m)
     corral_co ct;
     corral__lane lt;
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
-        const corral__lane L = *corral__ilane(m, l, &lt);
+        const corral__lane L = *corral__image_lane(m, l, &lt);
         uint32_t c = L.head;
         for (uint32_t e = 0; e < L.count; e++) {
-            if (e && e % CORRAL__CHUNK == 0) c = corral__inext(m, c);
+            if (e && e % CORRAL__CHUNK == 0) c = corral__image_next(m, c);
             if (c == CORRAL__NIL || c >= bump) CORRAL__BAD("a lane is shorter than its count");
-            uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__ientry(m, at);
+            uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__image_entry(m, at);
             if (off == CORRAL__NIL) continue;
-            if (!corral__islot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
-            const corral_co *co = corral__ico(m, eci, ek, &ct);
+            if (!corral__image_slot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
+            const corral_co *co = corral__image_co(m, eci, ek, &ct);
             if (co->link != at) CORRAL__BAD("a lane entry and its coroutine disagree");
             if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED)
                 CORRAL__BAD("a lane entry names a coroutine that is not queued");
@@ -16945,7 +17842,7 @@ static bool corral__verify_lanes(corral__image *m)
             in_lanes++;
         }
         uint32_t held = 0, last = CORRAL__NIL;
-        for (c = L.head; c != CORRAL__NIL; c = corral__inext(m, c)) {
+        for (c = L.head; c != CORRAL__NIL; c = corral__image_next(m, c)) {
             if (c >= bump || ++chunks > s->run.chunk_count) CORRAL__BAD("a lane's chunk chain has a cycle or leaves the pool");
             held++;
             last = c;
@@ -16956,17 +17853,17 @@ static bool corral__verify_lanes(corral__image *m)
             CORRAL__BAD("a lane holds more chunks than its entries need");
     }
     if (bump > s->run.chunk_count) CORRAL__BAD("the chunk bump is past the pool");
-    for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = corral__inext(m, c))
-        if (c >= bump || ++chunks > s->run.chunk_count || corral__ientry(m, c * CORRAL__CHUNK) != CORRAL__FREE_CHUNK)
+    for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = corral__image_next(m, c))
+        if (c >= bump || ++chunks > s->run.chunk_count || corral__image_entry(m, c * CORRAL__CHUNK) != CORRAL__FREE_CHUNK)
             CORRAL__BAD("the free chunks and the lanes overlap");
     chunks += s->run.chunk_count - bump;
     if (chunks != s->run.chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
     /* every queued coroutine is where its link says */
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
-        const corral_co *co = corral__ico(m, ci, k, &ct);
+        const corral_co *co = corral__image_co(m, ci, k, &ct);
         if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || corral__slot_off(c, k) == s->run.running)
             continue;
-        if (co->link >= bump * CORRAL__CHUNK || corral__ientry(m, co->link) != corral__slot_off(c, k))
+        if (co->link >= bump * CORRAL__CHUNK || corral__image_entry(m, co->link) != corral__slot_off(c, k))
             CORRAL__BAD("a queued coroutine is in no lane");
         queued++;
     }
@@ -16982,12 +17879,12 @@ static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n
     corral_co ct;
     corral__meta mt;
     corral__node nt;
-    if (!corral__islot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__ico(m, ci, k, &ct)->state)) return false;
-    const corral__meta *cm = corral__imeta(m, ci, k, &mt);
+    if (!corral__image_slot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__image_co(m, ci, k, &ct)->state)) return false;
+    const corral__meta *cm = corral__image_meta(m, ci, k, &mt);
     corral__side st;
-    for (uint32_t j = group ? corral__iside_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
+    for (uint32_t j = group ? corral__image_side_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
         if (j == i) return true;
-        const corral__node *o = corral__inode(m, j, &nt);
+        const corral__node *o = corral__image_node(m, j, &nt);
         if (!o) return false;
         j = o->sibling;
     }
@@ -17008,7 +17905,7 @@ static bool corral__verify_list(corral__image *m, uint32_t head, uint32_t tail, 
     uint32_t prev = CORRAL__NIL, n = 0, limit = m->s->nodes.count;
     corral__node nt;
     for (uint32_t i = head; i != CORRAL__NIL;) {
-        const corral__node *nd = corral__inode(m, i, &nt);
+        const corral__node *nd = corral__image_node(m, i, &nt);
         if (!nd || ++n > limit) CORRAL__BAD("a wait list links an untouched node or has a cycle");
         uint32_t got = r.by == CORRAL__BY_TARGET ? nd->u.t.target
                        : r.by == CORRAL__BY_LIST ? nd->list
@@ -17041,7 +17938,7 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
    coroutine holding it ends. The restore moves it into this block. Any
    other predicate's argument comes back as the snapshot holds it (API.md,
    "Rollback"). */
-static bool corral__iplace(corral__image *m, const corral__node *n)
+static bool corral__image_place(corral__image *m, const corral__node *n)
 {
     if (!m->snap || !n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;
     const corral_sched *s = m->s;
@@ -17054,11 +17951,11 @@ static bool corral__iplace(corral__image *m, const corral__node *n)
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
 
 /* a live coroutine at global slot g (a join's target) */
-static bool corral__ialive(corral__image *m, uint32_t g)
+static bool corral__image_alive(corral__image *m, uint32_t g)
 {
     uint32_t ci, k;
     corral_co ct;
-    return corral__iglobal(m->s, g, &ci, &k) && corral__state_alive(corral__ico(m, ci, k, &ct)->state);
+    return corral__image_global(m->s, g, &ci, &k) && corral__state_alive(corral__image_co(m, ci, k, &ct)->state);
 }
 
 /* one wait node of a coroutine (global g, type te): its kind, its container, its target */
@@ -17070,7 +17967,7 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
     if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
         if (n->u.t.due != n->u.t.due) CORRAL__BAD("a timer is due at no time (NaN)"); /* a heap cannot order it */
         if (n->attached == 1 && (n->list >= s->timers.heaps || n->next >= s->timers.heap_len[n->list] ||
-                                 corral__iheap(m, n->list, n->next) != i))
+                                 corral__image_heap(m, n->list, n->next) != i))
             CORRAL__BAD("a timer is not where its heap position says");
         return true;
     }
@@ -17078,17 +17975,17 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
         bool on_list = n->list < s->run.phases || n->list == CORRAL__PRED_POLL ||
                        (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
         if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
-        if (!corral__iplace(m, n))
+        if (!corral__image_place(m, n))
             CORRAL__BAD("a predicate that reads through its argument (desc.predicates) has one in no slot's context room");
         *listed += n->attached == 1;
         return true;
     }
     if (!corral__kind_is(n->kind, CORRAL__HOW_LIST)) CORRAL__BAD("a wait node has a kind that takes no node");
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
-    if (!p) CORRAL__BAD("a wait node is of a module's kind the process has not used");
+    const corral__wait_part *p = corral__wait_part_of(m->blk, n->kind);
+    if (!p) CORRAL__BAD("a wait node is of a kind whose part the scheduler has not (desc.parts)");
     if (n->attached != 1 || !p->list) return true; /* fired (in an all): what it waited on may be gone;
                                                       no list: in no container (a stop wait) */
-    const corral__vquery q = {m, te, g, corral__pool_iitem, corral__ialive};
+    const corral__vquery q = {m, te, g, corral__pool_image_item, corral__image_alive};
     if (p->verify && !p->verify(&q, n)) CORRAL__BAD("a wait names a signal, future, coroutine, channel or count that is not there");
     (*listed)++;
     return true;
@@ -17099,179 +17996,265 @@ static uint32_t corral__result_of(corral__image *m, uint32_t g)
 {
     uint32_t ci, k;
     corral_co ct;
-    if (!corral__iglobal(m->s, g, &ci, &k)) return UINT32_MAX;
-    const corral_co *co = corral__ico(m, ci, k, &ct);
+    if (!corral__image_global(m->s, g, &ci, &k)) return UINT32_MAX;
+    const corral_co *co = corral__image_co(m, ci, k, &ct);
     if (co->type >= m->s->types.type_count) return UINT32_MAX;
-    return corral__iwhat(m, co->type)->vt->result_size;
+    return corral__image_what(m, co->type)->vt->result_size;
 }
 
-static bool corral__verify_nodes(corral__image *m)
+/* the wait and group nodes' free lists: in their part, untouched by none
+   past the bump, no cycle, their counts right */
+static bool corral__verify_free_nodes(corral__image *m)
 {
     const corral_sched *s = m->s;
-    uint32_t wait_used = 0, group_used = 0, n = 0, listed = 0, found = 0, grouped = 0;
-    corral__node nt, pt;
-    corral_co ct, pct;
-    corral__meta mt, pmt;
+    uint32_t n = 0;
+    corral__node nt;
     if (s->nodes.wait_bump > s->nodes.wait_count || s->nodes.group_bump < s->nodes.wait_count ||
         s->nodes.group_bump > s->nodes.count)
         CORRAL__BAD("a node bump is out of its part");
-    for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = corral__inode(m, i, &nt)->sibling) {
-        if (i >= s->nodes.wait_bump || corral__inode(m, i, &nt)->co != CORRAL__NIL)
+    for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = corral__image_node(m, i, &nt)->sibling) {
+        if (i >= s->nodes.wait_bump || corral__image_node(m, i, &nt)->co != CORRAL__NIL)
             CORRAL__BAD("the wait node free list holds an untouched, used or group node");
         if (++n > s->nodes.wait_count) CORRAL__BAD("the wait node free list has a cycle");
     }
     if (n + s->nodes.wait_count - s->nodes.wait_bump != s->nodes.wait_free_count)
         CORRAL__BAD("the free wait node count is wrong");
     n = 0;
-    for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = corral__inode(m, i, &nt)->sibling) {
-        if (i < s->nodes.wait_count || i >= s->nodes.group_bump || corral__inode(m, i, &nt)->co != CORRAL__NIL)
+    for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = corral__image_node(m, i, &nt)->sibling) {
+        if (i < s->nodes.wait_count || i >= s->nodes.group_bump || corral__image_node(m, i, &nt)->co != CORRAL__NIL)
             CORRAL__BAD("the group node free list holds an untouched, used or wait node");
         if (++n > s->nodes.count - s->nodes.wait_count) CORRAL__BAD("the group node free list has a cycle");
     }
     if (n + s->nodes.count - s->nodes.group_bump != s->nodes.group_free_count)
         CORRAL__BAD("the free group node count is wrong");
-    /* the side records: the free list's, then one per coroutine that has one */
-    n = 0;
-    corral__side st, pst;
+    return true;
+}
+
+/* the side records' free list: before the bump, none in use, no cycle,
+   its count right */
+static bool corral__verify_free_sides(corral__image *m)
+{
+    const corral_sched *s = m->s;
+    uint32_t n = 0;
+    corral__side st;
     if (s->sides.bump > s->sides.count || s->sides.free_count > s->sides.count ||
         s->sides.free_count < s->sides.count - s->sides.bump)
         CORRAL__BAD("the side records' bump or free count is out of range");
     for (uint32_t i = s->sides.free; i != CORRAL__NIL;) {
         if (i >= s->sides.bump) CORRAL__BAD("the side record free list holds an untouched record");
         if (++n > s->sides.bump) CORRAL__BAD("the side record free list has a cycle");
-        const corral__side *f = corral__iside_i(m, i, &st);
+        const corral__side *f = corral__image_side_index(m, i, &st);
         if (f->owner != CORRAL__NIL) CORRAL__BAD("the side record free list holds a record in use");
         i = f->parent;
     }
     if (n + s->sides.count - s->sides.bump != s->sides.free_count) CORRAL__BAD("the free side record count is wrong");
-    uint32_t sided = 0;
-    CORRAL__EACH_TOUCHED(m, ci, cl, k) {
-        uint32_t off = corral__slot_off(cl, k), pci, pk;
-        const corral_co *co = corral__ico(m, ci, k, &ct);
-        if (!corral__state_alive(co->state)) continue;
-        const corral__meta mm = *corral__imeta(m, ci, k, &mt);
-        const corral__meta *md = &mm;
-        const corral__side *sdp = corral__iside(m, md, &st);
-        if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
-        const corral__side sdv = *sdp, *sd = &sdv;
-        sided += md->side != CORRAL__NIL;
-        if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
-        if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) &&
-            md->side == CORRAL__NIL)
-            CORRAL__BAD("an all/any, race or sync has no side record for its count");
-        const corral__type_entry *te = corral__iwhat(m, co->type);
-        const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
-        uint32_t len = 0, running = 0;
-        if (md->domain >= s->domains.count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
-            (corral__at_rest(s) && md->mode != kind))
-            CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
-        const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
-        for (uint32_t i = md->wait; i != CORRAL__NIL;) {
-            const corral__node *nd = corral__inode(m, i, &nt);
-            if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
-            if (nd->co != off) CORRAL__BAD("a wait node names another coroutine");
-            if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
-            if ((nd->kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
-            if (arms && nd->attached) CORRAL__BAD("an arm's node is in a container");
-            if (arms && nd->u.t.target != CORRAL__NIL) {
-                if (!corral__iglobal(s, nd->u.t.target, &pci, &pk)) CORRAL__BAD("an arm's child is out of range");
-                const corral_co *ch = corral__ico(m, pci, pk, &pct);
-                if (!corral__state_alive(ch->state) || corral__iside_at(m, pci, pk, &pst)->parent != g)
-                    CORRAL__BAD("an arm's child does not name its caller as parent");
-                uint32_t rs = corral__result_of(m, nd->u.t.target);
-                if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, nd->u.t.seq, rs)))
-                    CORRAL__BAD("an arm's result has no place in its caller");
-                running++;
-            }
-            if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &listed)) return false;
-            i = nd->sibling;
+    return true;
+}
+
+/* what the coroutines' nodes and side records add up to, for the counts
+   and lists checked after them */
+typedef struct corral__node_tally {
+    uint32_t wait_used, group_used; /* nodes on the coroutines' chains */
+    uint32_t listed;                /* attached nodes that must be on a list */
+    uint32_t sided;                 /* coroutines with a side record */
+} corral__node_tally;
+
+/* a coroutine's wait chain (at off, global g): its own wait nodes, each of
+   a part the scheduler has; a race's or sync's arms name children that
+   name it, their results in place, counted right */
+static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
+                                      const corral__side *sd, const corral__type_entry *te, corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    corral__node nt;
+    corral_co pct;
+    corral__side pst;
+    uint32_t pci, pk, len = 0, running = 0;
+    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    for (uint32_t i = md->wait; i != CORRAL__NIL;) {
+        const corral__node *nd = corral__image_node(m, i, &nt);
+        if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
+        if ((nd->kind == CORRAL__NODE_ARM || corral__kind_is(nd->kind, CORRAL__HOW_TIMER) ||
+             corral__kind_is(nd->kind, CORRAL__HOW_POLL) || corral__kind_is(nd->kind, CORRAL__HOW_LIST)) &&
+            !corral__node_part_of(m->blk, nd->kind))
+            CORRAL__BAD("a wait node is of a kind whose part the scheduler has not (desc.parts)");
+        if (nd->co != off) CORRAL__BAD("a wait node names another coroutine");
+        if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
+        if ((nd->kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
+        if (arms && nd->attached) CORRAL__BAD("an arm's node is in a container");
+        if (arms && nd->u.t.target != CORRAL__NIL) {
+            if (!corral__image_global(s, nd->u.t.target, &pci, &pk)) CORRAL__BAD("an arm's child is out of range");
+            const corral_co *ch = corral__image_co(m, pci, pk, &pct);
+            if (!corral__state_alive(ch->state) || corral__image_side_at(m, pci, pk, &pst)->parent != g)
+                CORRAL__BAD("an arm's child does not name its caller as parent");
+            uint32_t rs = corral__result_of(m, nd->u.t.target);
+            if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, nd->u.t.seq, rs)))
+                CORRAL__BAD("an arm's result has no place in its caller");
+            running++;
         }
-        if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
-                     sd->child != CORRAL__NIL))
-            CORRAL__BAD("a race or sync counts its arms wrong");
-        wait_used += len;
-        len = 0;
-        uint32_t deadlines = 0, owned = 0;
-        for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
-            const corral__node *nd = corral__inode(m, i, &nt);
-            if (!nd) CORRAL__BAD("a group chain holds an untouched node");
-            if (nd->co != off) CORRAL__BAD("a group node names another coroutine");
-            if (nd->kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
-                if (i >= s->nodes.wait_count || nd->attached != 1 || ++deadlines > 1 || nd->list >= s->timers.heaps ||
-                    nd->next >= s->timers.heap_len[nd->list] || corral__iheap(m, nd->list, nd->next) != i)
-                    CORRAL__BAD("a stop deadline is not one wait node in a heap");
-                wait_used++;
-            } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
-                if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
-                    !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
-                    !corral__iglobal(s, nd->u.t.target, &pci, &pk) ||
-                    !corral__state_alive(corral__ico(m, pci, pk, &pct)->state))
-                    CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
-                                "a generator belongs to one");
-                wait_used++;
-                listed++; /* attached: found on its owner's joiners list below */
-            } else {
-                if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
-                if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
-                    (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
-                    CORRAL__BAD("a group node has a wait kind, or no group");
-                if (++len > CORRAL__GROUP_NODES_MAX) CORRAL__BAD("a group chain is too long (cycle?)");
-            }
-            i = nd->sibling;
-        }
-        group_used += len;
-        if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
-            CORRAL__BAD("a waiting coroutine waits on nothing");
-        if (corral__at_rest(s)) { /* what a state may wait on, outside every step */
-            const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
-            if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
-                co->state != CORRAL__PAUSED)
-                CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
-            if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
-                CORRAL__BAD("a queued coroutine waits on something");
-            if (co->state == CORRAL__PAUSED &&
-                waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
-                CORRAL__BAD("a paused coroutine's hold does not match its wait");
-        }
-        if (sd->child != CORRAL__NIL) {
-            if (!corral__iglobal(s, sd->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
-            const corral_co *ch = corral__ico(m, pci, pk, &pct);
-            if (!corral__state_alive(ch->state) || corral__iside_at(m, pci, pk, &pst)->parent != g)
-                CORRAL__BAD("a caller's child does not name it as parent");
-            uint32_t rs = corral__result_of(m, sd->child);
-            if (sd->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, sd->dest, rs)))
-                CORRAL__BAD("a child's result has no place in its caller");
-        }
-        if (sd->parent != CORRAL__NIL) {
-            if (!corral__iglobal(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
-            const corral_co *pa = corral__ico(m, pci, pk, &pct);
-            const corral__meta pm = *corral__imeta(m, pci, pk, &pmt);
-            bool awaited = corral__iside_at(m, pci, pk, &pst)->child == g;
-            if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
-                for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
-                    const corral__node *nd = corral__inode(m, i, &pt);
-                    if (!nd) break;
-                    awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
-                    i = nd->sibling;
-                }
-            if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
-        }
-        /* who waits for it to end */
-        corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_PULL, CORRAL__BY_TARGET, 0, g}; /* and its pullers */
-        if (!corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, &found)) return false;
+        if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &t->listed)) return false;
+        i = nd->sibling;
     }
-    if (sided != s->sides.count - s->sides.free_count)
-        CORRAL__BAD("the side records in use are not one per coroutine that has one");
-    /* every attached list and predicate node is on the list it names, once */
+    if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
+                 sd->child != CORRAL__NIL))
+        CORRAL__BAD("a race or sync counts its arms wrong");
+    t->wait_used += len;
+    return true;
+}
+
+/* a coroutine's group chain: its owner and tag nodes, at most one stop
+   deadline (a wait node in a heap) and one tie of a generator to its
+   owner (a wait node on the owner's joiners list) */
+static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
+                                       const corral__side *sd, corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    corral__node nt;
+    corral_co pct;
+    uint32_t pci, pk, len = 0, deadlines = 0, owned = 0;
+    for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
+        const corral__node *nd = corral__image_node(m, i, &nt);
+        if (!nd) CORRAL__BAD("a group chain holds an untouched node");
+        if (nd->co != off) CORRAL__BAD("a group node names another coroutine");
+        if (nd->kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
+            if (i >= s->nodes.wait_count || nd->attached != 1 || ++deadlines > 1 || nd->list >= s->timers.heaps ||
+                nd->next >= s->timers.heap_len[nd->list] || corral__image_heap(m, nd->list, nd->next) != i)
+                CORRAL__BAD("a stop deadline is not one wait node in a heap");
+            t->wait_used++;
+        } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
+            if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
+                !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
+                !corral__image_global(s, nd->u.t.target, &pci, &pk) ||
+                !corral__state_alive(corral__image_co(m, pci, pk, &pct)->state))
+                CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
+                            "a generator belongs to one");
+            t->wait_used++;
+            t->listed++; /* attached: found on its owner's joiners list below */
+        } else {
+            if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
+            if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
+                (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
+                CORRAL__BAD("a group node has a wait kind, or no group");
+            if (++len > CORRAL__GROUP_NODES_MAX) CORRAL__BAD("a group chain is too long (cycle?)");
+        }
+        i = nd->sibling;
+    }
+    t->group_used += len;
+    return true;
+}
+
+/* what a coroutine's state lets it wait on: a waiting one on something,
+   and outside every step only the states a tick leaves, each with its
+   waits */
+static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const corral__meta *md,
+                                    const corral__side *sd)
+{
+    if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
+        CORRAL__BAD("a waiting coroutine waits on nothing");
+    if (!corral__at_rest(m->s)) return true;
+    const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
+    if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
+        co->state != CORRAL__PAUSED)
+        CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
+    if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
+        CORRAL__BAD("a queued coroutine waits on something");
+    if (co->state == CORRAL__PAUSED && waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
+        CORRAL__BAD("a paused coroutine's hold does not match its wait");
+    return true;
+}
+
+/* a call both ways: a caller's child names it as parent (its result in
+   place), a child's parent awaits it (as its child or one of its arms) */
+static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral__side *sd, const corral__type_entry *te)
+{
+    const corral_sched *s = m->s;
+    corral__node pt;
+    corral_co pct;
+    corral__meta pmt;
+    corral__side pst;
+    uint32_t pci, pk;
+    if (sd->child != CORRAL__NIL) {
+        if (!corral__image_global(s, sd->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
+        const corral_co *ch = corral__image_co(m, pci, pk, &pct);
+        if (!corral__state_alive(ch->state) || corral__image_side_at(m, pci, pk, &pst)->parent != g)
+            CORRAL__BAD("a caller's child does not name it as parent");
+        uint32_t rs = corral__result_of(m, sd->child);
+        if (sd->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, sd->dest, rs)))
+            CORRAL__BAD("a child's result has no place in its caller");
+    }
+    if (sd->parent != CORRAL__NIL) {
+        if (!corral__image_global(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
+        const corral_co *pa = corral__image_co(m, pci, pk, &pct);
+        const corral__meta pm = *corral__image_meta(m, pci, pk, &pmt);
+        bool awaited = corral__image_side_at(m, pci, pk, &pst)->child == g;
+        if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
+            for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
+                const corral__node *nd = corral__image_node(m, i, &pt);
+                if (!nd) break;
+                awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
+                i = nd->sibling;
+            }
+        if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
+    }
+    return true;
+}
+
+/* one live coroutine (slot k of class ci): its side record its own, its
+   mode, hold and domain in range, its links of parts the scheduler has,
+   its chains, its waits, its calls and its joiners' list */
+static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral__class *cl, uint32_t k,
+                                    const corral_co *co, corral__node_tally *t, uint32_t *found)
+{
+    const corral_sched *s = m->s;
+    corral__meta mt;
+    corral__side st;
+    const uint32_t off = corral__slot_off(cl, k);
+    const corral__meta mm = *corral__image_meta(m, ci, k, &mt);
+    const corral__meta *md = &mm;
+    const corral__side *sdp = corral__image_side(m, md, &st);
+    if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
+    const corral__side sdv = *sdp, *sd = &sdv;
+    t->sided += md->side != CORRAL__NIL;
+    if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
+    if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) && md->side == CORRAL__NIL)
+        CORRAL__BAD("an all/any, race or sync has no side record for its count");
+    const corral__type_entry *te = corral__image_what(m, co->type);
+    const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
+    if (md->domain >= corral__domains_of(s)->count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
+        (corral__at_rest(s) && md->mode != kind))
+        CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
+    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    /* its links, each made by a part: the scheduler has it (a snapshot
+       may come from one with more parts) */
+    const void *const *F = m->blk->parts.feature;
+    if ((arms && !F[CORRAL__FEATURE_RACES]) || ((md->hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
+        (md->side != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
+                                       sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
+                                     (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
+        CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
+    if (!corral__verify_wait_chain(m, off, g, md, sd, te, t) || !corral__verify_group_chain(m, off, g, md, sd, t) ||
+        !corral__verify_co_waits(m, co, md, sd) || !corral__verify_call_links(m, g, sd, te))
+        return false;
+    /* who waits for it to end */
+    corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_PULL, CORRAL__BY_TARGET, 0, g}; /* and its pullers */
+    return corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, found);
+}
+
+/* every attached list and predicate node is on the list it names, once:
+   the pools' live items' lists (as their owners say), the predicates'
+   lists of each phase and the polled one */
+static bool corral__verify_wait_lists(corral__image *m, uint32_t listed, uint32_t found)
+{
+    const corral_sched *s = m->s;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item's lists, as its owner says */
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(m->blk, p);
         if (!part) {
-            if (s->pools[p].live) CORRAL__BAD("a pool of a module the process has not used has live items");
+            if (s->pools[p].live) CORRAL__BAD("a pool of a part the scheduler has not has live items");
             continue;
         }
         for (uint32_t i = 0; i < s->pools[p].cap; i++) {
             corral__any_item tmp;
-            const unsigned char *x = (const unsigned char *)corral__pool_iitem(m, p, i, &tmp);
+            const unsigned char *x = (const unsigned char *)corral__pool_image_item(m, p, i, &tmp);
             if (!corral__item_live(x)) continue;
             for (uint32_t l = 0; l < part->lists; l++) {
                 uint32_t ends[2];
@@ -17291,22 +18274,49 @@ static bool corral__verify_nodes(corral__image *m)
     corral__list_rule polled = {CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, CORRAL__BY_LIST, 0, CORRAL__PRED_POLL};
     if (!corral__verify_list(m, s->polls.poll_head, s->polls.poll_tail, polled, &found)) return false;
     if (found != listed) CORRAL__BAD("an attached wait is on no list, or on one twice");
-    /* every group node is on its owner's bucket or its tag's list, once */
+    return true;
+}
+
+/* every group node is on its owner's bucket or its tag's list, once, and
+   between ticks no node is lost */
+static bool corral__verify_group_lists(corral__image *m, const corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    uint32_t grouped = 0;
     if (corral__at_rest(s) && s->groups.side_depth != 0) CORRAL__BAD("a group operation is under way between ticks");
     for (uint32_t b = 0; b <= s->groups.owner_mask; b++) {
         corral__list_rule r = {CORRAL__NODE_OWNER, CORRAL__NODE_OWNER, CORRAL__BY_BUCKET, 1, b};
-        if (!corral__verify_list(m, corral__iowner(m, 2 * b), corral__iowner(m, 2 * b + 1), r, &grouped)) return false;
+        if (!corral__verify_list(m, corral__image_owner(m, 2 * b), corral__image_owner(m, 2 * b + 1), r, &grouped)) return false;
     }
-    for (uint32_t t = 0; t < 32; t++) {
-        corral__list_rule r = {CORRAL__NODE_TAG, CORRAL__NODE_TAG, CORRAL__BY_TAG, 1, t};
-        if (!corral__verify_list(m, s->groups.tag_head[t], s->groups.tag_tail[t], r, &grouped)) return false;
+    for (uint32_t tag = 0; tag < 32; tag++) {
+        corral__list_rule r = {CORRAL__NODE_TAG, CORRAL__NODE_TAG, CORRAL__BY_TAG, 1, tag};
+        if (!corral__verify_list(m, s->groups.tag_head[tag], s->groups.tag_tail[tag], r, &grouped)) return false;
     }
     if (corral__at_rest(s)) {
-        if (grouped != group_used) CORRAL__BAD("a group node is on no group list, or on one twice");
-        if (wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
-        if (group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count) CORRAL__BAD("a group node leaked");
+        if (grouped != t->group_used) CORRAL__BAD("a group node is on no group list, or on one twice");
+        if (t->wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
+        if (t->group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count)
+            CORRAL__BAD("a group node leaked");
     }
     return true;
+}
+
+/* the nodes and side records: free lists, each live coroutine's chains
+   and links, every list holding what is attached to it, no node lost */
+static bool corral__verify_nodes(corral__image *m)
+{
+    if (!corral__verify_free_nodes(m) || !corral__verify_free_sides(m)) return false;
+    corral__node_tally t = {0, 0, 0, 0};
+    uint32_t found = 0;
+    corral_co ct;
+    CORRAL__EACH_TOUCHED(m, ci, cl, k) {
+        const corral_co *co = corral__image_co(m, ci, k, &ct);
+        if (!corral__state_alive(co->state)) continue;
+        if (!corral__verify_co_nodes(m, ci, cl, k, co, &t, &found)) return false;
+    }
+    if (t.sided != m->s->sides.count - m->s->sides.free_count)
+        CORRAL__BAD("the side records in use are not one per coroutine that has one");
+    return corral__verify_wait_lists(m, t.listed, found) && corral__verify_group_lists(m, &t);
 }
 
 static bool corral__verify_heaps(corral__image *m)
@@ -17317,8 +18327,8 @@ static bool corral__verify_heaps(corral__image *m)
     uint32_t ci, k;
     for (uint32_t h = 0; h < s->timers.heaps; h++) {
         for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
-            uint32_t i = corral__iheap(m, h, pos);
-            const corral__node *nd = i < s->nodes.wait_count ? corral__inode(m, i, &nt) : NULL;
+            uint32_t i = corral__image_heap(m, h, pos);
+            const corral__node *nd = i < s->nodes.wait_count ? corral__image_node(m, i, &nt) : NULL;
             if (!nd) CORRAL__BAD("a heap holds a node out of range");
             if (nd->next != pos) CORRAL__BAD("a timer node does not know its heap position");
             if (nd->list != h) CORRAL__BAD("a timer node does not know its heap");
@@ -17328,13 +18338,13 @@ static bool corral__verify_heaps(corral__image *m)
             if (due != due) CORRAL__BAD("a timer is due at no time (NaN)");
             if (pos > 0) {
                 corral__node pt;
-                const corral__node *p = corral__inode(m, corral__iheap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
+                const corral__node *p = corral__image_node(m, corral__image_heap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
                 if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
             }
-            if (!corral__islot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
-            const corral_co *co = corral__ico(m, ci, k, &ct);
+            if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
+            const corral_co *co = corral__image_co(m, ci, k, &ct);
             corral__meta mt;
-            const corral__meta *tm = corral__imeta(m, ci, k, &mt);
+            const corral__meta *tm = corral__image_meta(m, ci, k, &mt);
             const bool gen_waits = co->state == CORRAL__PAUSED && tm &&
                                    tm->hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
             if (nd->kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
@@ -17350,10 +18360,10 @@ static bool corral__verify_pools(corral__image *m)
 {
     if (!corral__pools_verify(m)) return false;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(m->blk, p);
         for (uint32_t i = 0; part && part->verify && i < m->s->pools[p].cap; i++) {
             corral__any_item tmp;
-            const void *x = corral__pool_iitem(m, p, i, &tmp);
+            const void *x = corral__pool_image_item(m, p, i, &tmp);
             const char *why = corral__item_live(x) ? part->verify(m->s, x) : NULL;
             if (why) CORRAL__BAD(why);
         }
@@ -17366,10 +18376,10 @@ static bool corral__verify_control(corral__image *m)
 {
     const corral_sched *s = m->s;
     if (s->types.type_count > s->types.max_types || s->run.phases > CORRAL__PH_MAX ||
-        s->domains.count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
+        corral__domains_of(s)->count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
         CORRAL__BAD("a table's count is past its capacity");
-    for (uint32_t d = 0; d < s->domains.count; d++)
-        if (!corral__domain_parent_ok(d, s->domains.d[d].parent))
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++)
+        if (!corral__domain_parent_ok(d, corral__domains_of(s)->d[d].parent))
             CORRAL__BAD("a time domain follows one not numbered before it");
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
         if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||

@@ -98,25 +98,20 @@ typedef struct corral__kind {
     uint8_t how;   /* corral__how */
     uint8_t phase; /* internal phase, or CORRAL__PH_OWN */
 } corral__kind;
-extern const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT]; /* from CORRAL_WAIT_KINDS */
+/* what a wait kind is (kind < CORRAL_WAIT_KIND_COUNT), from CORRAL_WAIT_KINDS */
+static inline corral__kind corral__kind_of(uint32_t kind)
+{
+    static const corral__kind kinds[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
+        CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+    };
+    return kinds[kind];
+}
 static inline bool corral__kind_is(uint8_t kind, corral__how how)
 {
-    return kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[kind].how == how;
+    return kind < CORRAL_WAIT_KIND_COUNT && corral__kind_of(kind).how == how;
 }
-/* The kinds that take no node of their own (they wait by their phase, or
-   through their members' nodes), and the count: the switches over kinds
-   (waits.c, verify.c) list every kind, with no default, so -Wswitch names
-   a new one. */
-#define CORRAL__CASES_WITHOUT_NODE \
-    case CORRAL_WAIT_NONE:         \
-    case CORRAL_WAIT_NEXT_FRAME:   \
-    case CORRAL_WAIT_FIXED_UPDATE: \
-    case CORRAL_WAIT_LATE_UPDATE:  \
-    case CORRAL_WAIT_END_OF_FRAME: \
-    case CORRAL_WAIT_PHASE:        \
-    case CORRAL_WAIT_ALL:          \
-    case CORRAL_WAIT_ANY:          \
-    case CORRAL_WAIT_KIND_COUNT:
 /* timer heaps: domain 0's seconds, realtime, frames, then domain 1's, 2's ... seconds */
 enum { CORRAL__HEAP_SCALED = 0, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES, CORRAL__HEAP_MAX = 2 + CORRAL_MAX_DOMAINS };
 static inline uint32_t corral__domain_heap(uint32_t domain) { return domain ? 2u + domain : CORRAL__HEAP_SCALED; }
@@ -218,6 +213,7 @@ typedef struct corral__meta {
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
 /* the longest group chain a coroutine has (corral__side.groups): its
    owner's node and one per tag (the group nodes), a stop request's
    deadline and a generator's tie to its owner */
@@ -250,6 +246,35 @@ typedef struct corral__side {
     uint32_t owner;         /* global slot of the coroutine it is for; NIL: free */
 } corral__side;
 CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 bytes");
+
+/* ---- generations: one rule for a coroutine's slot (its page: arena.c,
+   slots.h) and a pooled item (its pool: pool.c). A handle holds its
+   record's generation and names the record while the two agree. The
+   record's generation moves to the next one up each time it changes hands
+   (a slot's when it is given back; a pooled item's at its take, to odd,
+   and when it is given back, to even), never to one below the floor of
+   its page or pool: a restore or a load raises the floor past every
+   generation issued there, so no handle from before one names a record
+   after it. The lowest generation a record has not issued is the one above
+   its own, but for a free slot, whose give back moved it on already. Past
+   UINT32_MAX there is none: a slot retires rather than wrap; a pooled
+   item's goes on from 0. */
+
+/* the generation a record moves to from gen: the next one up, no lower
+   than floor; 0 past UINT32_MAX (below a page's floor, which is 1 or more) */
+static inline uint32_t corral__gen_next(uint32_t gen, uint32_t floor)
+{
+    uint32_t next = gen + 1;
+    if (CORRAL__UNLIKELY(next < floor)) next = next ? floor : 0;
+    return next;
+}
+/* the lowest generation a record holding gen has not issued: gen itself
+   when it takes gen next (a free slot), else the one above (UINT32_MAX
+   stays) */
+static inline uint32_t corral__gen_unissued(uint32_t gen, bool takes_it_next)
+{
+    return takes_it_next ? gen : gen + (gen != UINT32_MAX);
+}
 
 /* ---- pool.c: the handle pools. Every kind of handle but a coroutine's
    (signals, futures, channels, semaphores and wait groups) names an item
@@ -417,6 +442,36 @@ typedef struct corral__err_rec {
     char text[384];        /* the words, made by corral_last_error_detail */
 } corral__err_rec;
 
+/* The tables of the parts a scheduler was created with (desc.parts, or
+   every part), each filled in at create from the parts' corral_part
+   tables (parts.c) and never written after: the core asks them for what a
+   wait kind, a pooled kind or a feature does. A slot is NULL when no part
+   the scheduler has brings it. Pointers to const tables of this image: a
+   restore compares a snapshot's copy with them (another set of parts is
+   refused) and writes none, and an adopted block is one this build made. */
+struct corral__wait_part;
+struct corral__pool_part;
+enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
+       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_PROFILE, CORRAL__FEATURE_BUDGET,
+       CORRAL__FEATURE_COUNT };
+/* The parts that keep state of their own in the block, each in its region
+   (corral_part.state names its slot; NONE: it keeps none) */
+enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
+       CORRAL__STATE_COUNT };
+/* the scheduler's room for wait kinds' tables: a kind added to
+   CORRAL_WAIT_KINDS moves no byte of the block */
+#define CORRAL__WAIT_TABLES 32u
+CORRAL__STATIC_ASSERT(CORRAL_WAIT_KIND_COUNT <= CORRAL__WAIT_TABLES, "corral: room for every wait kind's table");
+typedef struct corral__part_tables {
+    const struct corral__wait_part *wait[CORRAL__WAIT_TABLES]; /* by kind; room for kinds to come */
+    const struct corral__wait_part *arm; /* CORRAL__NODE_ARM: a race's or a sync's arm */
+    const struct corral__pool_part *pool[CORRAL__POOL_COUNT];
+    const void *feature[CORRAL__FEATURE_COUNT];
+    /* where each part's state lies in the block (slot CORRAL__STATE_x at
+       x - 1), an offset; 0: s has not the part */
+    uint32_t state[CORRAL__STATE_COUNT - 1];
+} corral__part_tables;
+
 /* The scheduler's state, one named part per file of src/ (the file that
    owns it is named beside each): a file writes its own part and reads the
    others'. Hot parts first: the walk touches `run`, `budget` and `now`. */
@@ -468,7 +523,6 @@ struct corral_sched {
            themselves are its links: co->link the next one's offset, meta.wait
            the one before (a ready coroutine waits on nothing); NIL ends it */
         uint32_t ready_head, ready_tail;
-        uint32_t spare;        /* the scheduler keeps its size */
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the list */
         uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
         uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
@@ -502,17 +556,6 @@ struct corral_sched {
         uint32_t seq;          /* order of waiting, for ties */
     } timers;
 
-    struct { /* domains.c: the time domains' clocks */
-        uint32_t count;
-        struct corral__domain {
-            double time;       /* its seconds since create */
-            float scale;       /* as set */
-            float dt;          /* this frame's: dt * scale, 0 while paused */
-            uint32_t paused;   /* its own pause (corral_domain_pause) */
-            uint32_t parent;   /* the domain it follows + 1; 0: none */
-        } d[CORRAL_MAX_DOMAINS];
-    } domains;
-
     struct { /* polls.c: predicate lists */
         uint32_t head[CORRAL__PH_MAX], tail[CORRAL__PH_MAX];
         uint32_t next_head[CORRAL__PH_MAX], next_tail[CORRAL__PH_MAX]; /* polled from the next frame */
@@ -527,9 +570,9 @@ struct corral_sched {
         uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
     } groups;
 
-    struct { /* posts.c: the cross-thread post queue (its state lives at off) */
-        uint32_t off, mask;
-    } posts;
+    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
+        uint32_t off;
+    } kept;
 
     corral__pool pools[CORRAL__POOL_COUNT]; /* pool.c: signals, futures, channels, counters */
 
@@ -540,15 +583,6 @@ struct corral_sched {
         uint32_t peak;
         uint64_t failures;
     } sides;
-
-    struct { /* channels.c: the rings of the channels' values */
-        uint32_t channel_bytes, data_off;
-        uint32_t ring_bytes; /* a channel's ring: channel_bytes rounded up to 8 */
-    } chans;
-
-    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
-        uint32_t off;
-    } kept;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
         uint32_t meta_off, total_slots;
@@ -574,15 +608,15 @@ struct corral_sched {
         double frame_start_time;
         uint64_t tick_ns_last, tick_ns_max, tick_ns_total;
         uint64_t chain_t;      /* timing: when the last step of a walk's fast path ended */
-        uint32_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
-        uint32_t count_only;   /* timing without step hooks: unsampled steps are only counted */
+        uint16_t chain_valid;  /* chain_t is the next step's start: one clock read a step */
+        uint16_t count_only;   /* timing without step hooks: unsampled steps are only counted */
         uint32_t sample_mask;  /* desc.timing_sample - 1: a type's step k is timed when
                                   k & mask is 0 (its first, then one in timing_sample) */
     } prof;
 
     struct { /* sched.c: the frame, its phases and its clocks */
         corral_clock clock;
-        double unscaled_time, fixed_time; /* domain 0's (scaled) time: domains.d[0] */
+        double unscaled_time, fixed_time; /* domain 0's (scaled) time: corral__domains_of(s)->d[0] */
         float unscaled_dt;   /* this frame's dt */
         float fixed_dt;
         float phase_dt;      /* what corral_dt returns in domain 0: fixed_dt in FIXED_UPDATE */
@@ -597,6 +631,8 @@ struct corral_sched {
                                 (corral__step_bare), 0: none (then run.running) */
         uint64_t frame;
     } now;
+
+    corral__part_tables parts; /* parts.c: what its parts do, set at create */
 
     corral__err_rec err; /* errors.c: the last error's detail, cold */
 };
@@ -624,6 +660,8 @@ static inline unsigned char *corral__kept_at(const corral_sched *s, const corral
 {
     return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
 }
+/* snapshot.c: every kept snapshot forgotten (a reload) */
+void corral__kept_forget(corral_sched *s);
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
 #define CORRAL__CO(s, off) ((corral_co *)(void *)CORRAL__AT(s, off))
@@ -638,9 +676,51 @@ static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
     return (uint64_t *)(void *)CORRAL__AT(s, s->types.ends_off) + (size_t)ti * CORRAL__END_SLOTS;
 }
 
-/* The type table sits right after the scheduler: at a constant offset, so
+/* The block's head: the scheduler, then the state of each part whose
+   state no desc sizes, at a constant offset: the time domains' clocks
+   (their slot of s->parts.state holds CORRAL__DOMAINS_OFF), which every
+   timer reads without first loading where they lie, and the channels'
+   sizes and where their rings lie (their slot: the rings). A snapshot
+   copies the head whole. */
+typedef struct corral__domain {
+    double time;       /* its seconds since create */
+    float scale;       /* as set */
+    float dt;          /* this frame's: dt * scale, 0 while paused */
+    uint32_t paused;   /* its own pause (corral_domain_pause) */
+    uint32_t parent;   /* the domain it follows + 1; 0: none */
+} corral__domain;
+typedef struct corral__domains { /* domains.c */
+    uint32_t count;    /* desc.domains */
+    corral__domain d[CORRAL_MAX_DOMAINS];
+} corral__domains;
+typedef struct corral__chans { /* channels.c */
+    uint32_t channel_bytes; /* desc.channel_bytes: what a channel's ring holds */
+    uint32_t data_off;      /* the rings of the channels' values, corral__ring_bytes each */
+} corral__chans;
+#define CORRAL__DOMAINS_OFF ((sizeof(corral_sched) + 7u) & ~(size_t)7u)
+#define CORRAL__CHANS_OFF (CORRAL__DOMAINS_OFF + sizeof(corral__domains))
+#define CORRAL__HEAD_BYTES (CORRAL__CHANS_OFF + sizeof(corral__chans))
+static inline corral__domains *corral__domains_of(const corral_sched *s)
+{
+    return (corral__domains *)(void *)((unsigned char *)(s) + CORRAL__DOMAINS_OFF);
+}
+/* all zero in a scheduler without the channels part */
+static inline corral__chans *corral__chans_of(const corral_sched *s)
+{
+    return (corral__chans *)(void *)((unsigned char *)(s) + CORRAL__CHANS_OFF);
+}
+/* a channel's ring: channel_bytes rounded up to 8 */
+static inline uint32_t corral__ring_bytes(const corral__chans *c) { return (c->channel_bytes + 7u) & ~7u; }
+
+/* a copy of the block's head, as a snapshot holds it */
+typedef union corral__head {
+    corral_sched sched;
+    unsigned char bytes[CORRAL__HEAD_BYTES];
+} corral__head;
+
+/* The type table sits right after the head: at a constant offset, so
    the walk finds a step function without loading where the table is. */
-#define CORRAL__TYPES_OFF ((sizeof(corral_sched) + 15u) & ~(size_t)15u)
+#define CORRAL__TYPES_OFF ((CORRAL__HEAD_BYTES + 15u) & ~(size_t)15u)
 static inline corral__type_entry *corral__types(const corral_sched *s)
 {
     return (corral__type_entry *)(void *)CORRAL__AT(s, CORRAL__TYPES_OFF);
@@ -683,16 +763,21 @@ static inline void corral__meta_reset(corral__meta *m)
     corral__meta_fresh(m);
     m->born = 0;
 }
-/* what a coroutine without a side record reads (arena.c) */
-extern const corral__side corral__side_none;
+/* what a coroutine without a side record reads: no links, no groups */
+static inline const corral__side *corral__side_none(void)
+{
+    static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
+                                      CORRAL__NIL, 0, -1, CORRAL_END_NONE, CORRAL__NIL};
+    return &none;
+}
 static inline corral__side *corral__sides(const corral_sched *s)
 {
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
 }
 /* its side record, or corral__side_none (read only) */
-static inline const corral__side *corral__sd(const corral_sched *s, const corral__meta *m)
+static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
-    return m->side == CORRAL__NIL ? &corral__side_none : &corral__sides(s)[m->side];
+    return m->side == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[m->side];
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -817,22 +902,36 @@ static inline void *corral__pool_item(const corral_sched *s, uint32_t pool, uint
 {
     return CORRAL__AT(s, s->pools[pool].off + (size_t)i * size);
 }
+/* bytes an item of each pool */
+static inline size_t corral__pool_item_size(uint32_t pool)
+{
+    static const size_t sizes[CORRAL__POOL_COUNT] = {sizeof(corral__signal), sizeof(corral__future),
+                                                     sizeof(corral__channel), sizeof(corral__counter)};
+    return sizes[pool];
+}
+/* a generation a live item has: odd (a free item's is even) */
+static inline bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
 /* the live item (index, gen) names, or NULL */
-void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen);
+static inline void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen)
+{
+    if (index >= s->pools[pool].cap || !corral__gen_live(gen)) return NULL;
+    void *it = corral__pool_item(s, pool, index, corral__pool_item_size(pool));
+    return ((const corral__item *)it)->gen == gen ? it : NULL;
+}
 /* a free item, now live (its generation in *gen), or NIL: the pool is full */
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen);
 void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index);
-bool corral__gen_live(uint32_t gen); /* a generation a live item has */
-size_t corral__pool_item_size(uint32_t pool); /* bytes an item */
 static inline bool corral__item_live(const void *item) { return corral__gen_live(((const corral__item *)item)->gen); }
 static inline uint32_t corral__item_gen(const void *item) { return ((const corral__item *)item)->gen; }
-/* the highest generation each pool issued, + 1 (no lower than its floor) */
+/* each pool's lowest generation not issued (no lower than its floor) */
 void corral__pools_floors(const corral_sched *s, uint32_t floors[CORRAL__POOL_COUNT]);
 void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POOL_COUNT]);
 /* a load: item i live with generation gen (odd); then relink rebuilds the
    free lists and the counts from the generations */
 void corral__pool_revive(corral_sched *s, uint32_t pool, uint32_t i, uint32_t gen);
 void corral__pools_relink(corral_sched *s);
+/* a restore: every item of a pool from a snapshot's copy of them (src) */
+void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *src);
 static inline corral__signal *corral__signals(const corral_sched *s)
 {
     return (corral__signal *)(void *)CORRAL__AT(s, s->pools[CORRAL__POOL_SIGNAL].off);
@@ -871,9 +970,9 @@ static inline const char *corral__a(uint64_t n)
 /* from a public function: it names itself */
 #define corral__fail(s, logger, err) corral__fail_at((s), (logger), (err), __func__, CORRAL__NOH, NULL, NULL)
 extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
-/* Debug builds of the library (no NDEBUG) keep a table of live
-   schedulers, so a call on a destroyed one is caught without reading the
-   freed block. */
+/* Debug builds of the library (no NDEBUG) check more: the thread that
+   calls, and a call on a scheduler this thread destroyed, which they
+   refuse without reading its freed block (errors.c). */
 #ifndef CORRAL_DEBUG
 #ifdef NDEBUG
 #define CORRAL_DEBUG 0
@@ -881,30 +980,30 @@ extern CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 #define CORRAL_DEBUG 1
 #endif
 #endif
-#if CORRAL_DEBUG && CORRAL__HAS_ATOMICS
-#define CORRAL__REGISTRY 1
-void corral__registry_add(const corral_sched *s);
-void corral__registry_remove(const corral_sched *s);
-bool corral__registry_has(const corral_sched *s); /* true also when untracked (table full) */
-#else
-#define CORRAL__REGISTRY 0
+#if CORRAL_DEBUG
+/* The blocks this thread destroyed last (thread-local, errors.c): s
+   destroyed and its block freed; s made or adopted (again); s is one. */
+void corral__destroyed_add(const corral_sched *s);
+void corral__destroyed_drop(const corral_sched *s);
+bool corral__destroyed_here(const corral_sched *s);
 #endif
 /* this thread, as a number: the address of a thread-local */
 uintptr_t corral__thread_token(void);
+/* An address in the library's image, mixed with its build: differs between
+   processes (address randomisation) and builds, so a block copied from
+   one cannot be adopted by another, where its code pointers mean nothing */
+uint64_t corral__origin(void);
 /* false (and the error set) for NULL, a pointer that is not a live
    scheduler, or (debug builds, validation on) a call from a thread that
    does not own it */
 bool corral__check_slow(const corral_sched *s, const char *call);
-static inline bool corral__check_in(const corral_sched *s, const char *call)
-{
-#if CORRAL__REGISTRY
-    return (s && corral__registry_has(s) && s->magic == CORRAL__MAGIC &&
-            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
-           corral__check_slow(s, call);
+#if CORRAL_DEBUG
+/* a destroyed block's and the owner thread's checks, then corral__check_slow */
+bool corral__check_in(const corral_sched *s, const char *call);
 #else
-    return (s && s->magic == CORRAL__MAGIC) || corral__check_slow(s, call);
+/* a live scheduler at a glance; anything else is corral__check_slow's */
+#define corral__check_in(s, call) (((s) && (s)->magic == CORRAL__MAGIC) || corral__check_slow((s), (call)))
 #endif
-}
 #define corral__check(s) corral__check_in((s), __func__)
 /* The checks of a public call's arguments, one line per rule: when `ok` is false the error is recorded and reported as
    the call's own, and the call returns `ret` (empty in a void call). */
@@ -943,7 +1042,7 @@ void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
 void corral__parts_init(corral_sched *s);
-void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED */
+void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED, as at destroy */
 /* a restore: every file's part of the state from a snapshot's copy o of the
    scheduler (sched.c), each part's own (queue.c, waits.c, timers.c, polls.c,
    groups.c, pool.c, arena.c; the domains' inline below) */
@@ -952,6 +1051,15 @@ void corral__run_take(corral_sched *d, const corral_sched *o);
 void corral__nodes_take(corral_sched *d, const corral_sched *o);
 void corral__timers_take(corral_sched *d, const corral_sched *o);
 void corral__pools_take(corral_sched *d, const corral_sched *o);
+/* a restore: the bytes of a snapshot (snap, each section at its offset)
+   into the lanes and chunks before the bump, the nodes before the bumps,
+   the timer heaps up to their lengths (lanes.c, waits.c, timers.c) */
+void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t next_at, size_t lanes_at,
+                         uint32_t chunk_bump);
+void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
+                           size_t group_at, uint32_t group_bump);
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
+                            const uint32_t len[CORRAL__HEAP_MAX]);
 void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
 void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
@@ -968,6 +1076,29 @@ void corral__class_rebuild(corral_sched *s, corral__class *c);
 void corral__class_lists(corral_sched *s, corral__class *c);
 void corral__page_adopt(corral_sched *s, corral__class *c, uint32_t pi, uint32_t bump, uint32_t k, const unsigned char *e);
 void corral__class_list_adopt(corral_sched *s, corral__class *c, int list, uint32_t n, const unsigned char *e);
+/* a restore: class ci's pages, slots and meta from a snapshot's bytes (at
+   pages_at its page table, at data_at a u64 per page: where its slots and
+   then their meta lie in snap), each page's floor above what it issued;
+   the side records before the bump (src: bump of them) */
+void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at);
+void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump);
+/* a load: co's slot header as saved (waiting for its place), its context's
+   room zeroed */
+void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume);
+/* a reload: `live` contexts grow or shrink from old_size to new_size bytes;
+   co's context (size bytes at off) out to tmp and its slot's room zeroed;
+   a free slot's room that holds need bytes lent to move contexts through
+   (NULL: none), and given back zeroed */
+void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size);
+void corral__slot_empty(corral_sched *s, corral_co *co, uint32_t off, uint32_t size, unsigned char *tmp);
+unsigned char *corral__scratch_lend(const corral_sched *s, uint32_t need);
+void corral__scratch_return(unsigned char *room, uint32_t need);
+/* a load: a coroutine's meta as saved (stop: the stop flags it had), and
+   its side record with the saved links of `saved` (caller, child, dest,
+   pending, fired, outcome); a reload: where its child's result goes */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode);
+void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
 static inline uint32_t corral__le32(const unsigned char *p)
 {
@@ -1003,70 +1134,9 @@ static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__t
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
 }
-/* Push a slot back on its page's free list (LIFO: it is warm). */
-static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
-                                     uint32_t local)
-{
-    c->used--;
-    uint32_t pi = local >> c->page_shift;
-    corral__page *pg = &corral__pages(s, c)[pi];
-    uint32_t gen = co->gen + 1;
-    if (CORRAL__UNLIKELY(gen < pg->floor)) { /* floor >= 1: a wrap lands here too */
-        if (gen == 0) { /* the next generation would alias an old handle */
-            corral__retire(c, co);
-            return;
-        }
-        gen = pg->floor;
-    }
-    corral__slot_blank(co, gen);
-    co->link = pg->free_head;
-    pg->free_head = local;
-    if (++pg->free_count == pg->slots && te->page != pi) { /* empty: back to untouched */
-        pg->free_head = CORRAL__NIL;
-        pg->bump = 0;
-        corral__page_move(s, c, pi, CORRAL__PAGE_EMPTY);
-    } else if (pg->list == CORRAL__PAGE_FULL) {
-        corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    }
-}
-/* A slot for a coroutine of type te: from the page it fills, else from an
-   empty page (which becomes its page), else from any page with room; in a
-   page, the last freed slot, else the first untouched one. */
-static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *te, corral__class *c,
-                                          corral_co **co_out)
-{
-    corral__page *P = corral__pages(s, c);
-    uint32_t pi = te->page;
-    if (pi == CORRAL__NIL || P[pi].free_count == 0) {
-        pi = c->empty_head != CORRAL__NIL ? c->empty_head : c->partial_head;
-        if (pi == CORRAL__NIL) return CORRAL__NIL;
-        te->page = pi;
-    }
-    corral__page *pg = &P[pi];
-    uint32_t local = pg->free_head;
-    corral_co *co;
-    if (CORRAL__LIKELY(local != CORRAL__NIL)) {
-        co = CORRAL__CO(s, corral__slot_off(c, local));
-        pg->free_head = co->link;
-    } else { /* untouched: every byte after the header written once (snapshots checksum them) */
-        local = (pi << c->page_shift) + pg->bump++;
-        co = CORRAL__CO(s, corral__slot_off(c, local));
-        memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
-    }
-    *co_out = co;
-    if (CORRAL__UNLIKELY(co->gen < pg->floor)) co->gen = pg->floor; /* free before a restore raised it */
-    if (co->gen >= pg->unissued) pg->unissued = co->gen + (co->gen != UINT32_MAX); /* it issues co->gen now */
-    if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
-    else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    if (++c->used > c->peak) c->peak = c->used;
-    return local;
-}
+/* corral__slot_free, corral__slot_alloc: slots.h */
 
 /* ---- sched.c: the scheduler and its frame */
-/* An address in the library's image, mixed with its build: differs between
-   processes (address randomisation) and builds, so a block copied from
-   one cannot be adopted by another, where its code pointers mean nothing */
-uint64_t corral__origin(void);
 /* The calls that need the scheduler at rest (tick and its phases, destroy,
    save, load, snapshot, restore) ask this one guard: false, the error set,
    while the scheduler is being destroyed (DESTROYING: a cleanup hook's
@@ -1174,7 +1244,6 @@ typedef struct corral__pulls_part {
        generator, the ties of that one's generators moved to the list's end */
     void (*owned)(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why);
 } corral__pulls_part;
-void corral__pulls_use(void);
 static inline void corral__entry_spent(corral_co *co)
 {
     co->state = CORRAL__RUNNING;
@@ -1186,13 +1255,11 @@ static inline void corral__unpark(corral_co *co)
 }
 void corral__release_wait(corral_sched *s, corral_co *co);
 /* its running step drops the wait it set (a second await, a call) */
-static inline void corral__unwait(corral_sched *s, corral_co *co)
-{
-    corral__release_wait(s, co);
-    corral__unpark(co);
-}
+void corral__unwait(corral_sched *s, corral_co *co);
+/* Its step is on the C stack: it ends, with why, when that step returns. */
+void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 
-/* ---- queue.c: the run queues */
+/* ---- lanes.c: the run lanes and the ready list */
 /* The resume contract's landing: a coroutine whose step yielded without
    parking on a wait joins its phase's lane, or its phase's next-frame lane
    when the step asked not to resume in this frame and that phase's run is
@@ -1210,13 +1277,21 @@ void corral__ready_unlink(corral_sched *s, corral_co *co);
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off); /* entry index */
 void corral__lane_tombstone(corral_sched *s, corral_co *co);
+/* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
+   lane holds w entries, all in the kept chunks. */
+void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w);
+/* Compact entries [from, count) of lane L in place; keep walk_end pointing
+   at the same boundary (for a lane whose walk has not started); free the
+   chunks no longer needed. */
+void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from);
+void corral__lanes_init(corral_sched *s);
+/* a new frame: the next-frame lanes join their phases' lanes, in order */
+void corral__lanes_next_frame(corral_sched *s);
+/* ---- queue.c: a phase run's walk */
 /* fix what a phase run will step: what is queued now (what joins later
    waits for the next run) */
 void corral__lanes_begin(corral_sched *s, uint32_t phase);
 uint32_t corral__run_lanes(corral_sched *s, uint32_t phase); /* steps run */
-void corral__lanes_init(corral_sched *s);
-/* a new frame: the next-frame lanes join their phases' lanes, in order */
-void corral__lanes_next_frame(corral_sched *s);
 /* a load: the frame's count, where it is, its clocks but the domains' */
 void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, double unscaled, double fixed);
 /* Time's bounds (API.md, "Clocks and their bounds"), kept where a value
@@ -1260,7 +1335,8 @@ typedef struct corral__postq {
     corral__atomic_u32 tail;   /* next position a producer takes */
     corral__atomic_u32 closed; /* set when the scheduler is destroyed */
     corral__atomic_u32 full;   /* posts refused: queue full */
-    unsigned char pad_[52];    /* the producers' line apart from the owner's */
+    uint32_t mask;             /* its capacity - 1, set at create, never written again */
+    unsigned char pad_[48];    /* the producers' line apart from the owner's */
     uint32_t head;             /* next position the owner applies (owner only) */
     uint32_t pad2_;
     uint64_t applied, stale;   /* applied; refused at apply (released, completed, destroyed) */
@@ -1268,14 +1344,17 @@ typedef struct corral__postq {
 enum { CORRAL__POST_FUTURE = 1, CORRAL__POST_SIGNAL };
 static inline corral__postq *corral__postq_of(const corral_sched *s)
 {
-    return (corral__postq *)(void *)CORRAL__AT(s, s->posts.off);
+    return (corral__postq *)(void *)CORRAL__AT(s, s->parts.state[CORRAL__STATE_POSTS - 1]);
 }
 static inline corral__post *corral__post_cells(const corral_sched *s)
 {
-    return (corral__post *)(void *)CORRAL__AT(s, s->posts.off + (uint32_t)sizeof(corral__postq));
+    return (corral__post *)(void *)CORRAL__AT(s, s->parts.state[CORRAL__STATE_POSTS - 1] + (uint32_t)sizeof(corral__postq));
 }
 /* postq.c, the owner's side */
-size_t corral__posts_bytes(uint32_t capacity); /* the queue's region */
+static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's region */
+{
+    return sizeof(corral__postq) + (size_t)capacity * sizeof(corral__post);
+}
 
 /* where the block goes, part by part (the report's table): each part of
    sched.c's plan (corral__make_plan) at its exact size, from the counts
@@ -1325,13 +1404,13 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
         (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
         (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
-        (uint64_t)P[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes,
+        corral__chans_of(s)->data_off ? (uint64_t)P[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(corral__chans_of(s)) : 0,
         (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter),
-        corral__posts_bytes(s->posts.mask + 1u),
+        corral__posts_bytes(corral__postq_of(s)->mask + 1u),
         (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
         (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
         kept,
-        sizeof(corral_sched) + max_types * sizeof(corral__type_entry) +
+        CORRAL__HEAD_BYTES + max_types * sizeof(corral__type_entry) +
             ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
         s->total_bytes > need ? s->total_bytes - need : 0,
     };
@@ -1341,7 +1420,6 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         out[i].per_slot = i < 7;
     }
 }
-void corral__posts_init(corral_sched *s);
 void corral__posts_close(corral_sched *s);
 void corral__posts_apply(corral_sched *s); /* at the start of a frame */
 void corral__posts_stats(const corral_sched *s, corral_pool_stats *out);
@@ -1358,7 +1436,7 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i);
 corral__list corral__list_of(corral_sched *s, const corral__node *n);
 bool corral__detach(corral_sched *s, uint32_t i); /* out of its container, if in one (true: it was) */
 void corral__free_chain(corral_sched *s, uint32_t *first); /* a sibling chain: detached, freed */
-/* node i was taken out of its container: act on it */
+/* node i was taken out of its container: act on it (lifecycle.c) */
 void corral__fire(corral_sched *s, uint32_t i);
 /* its wait is over (now: a join, which resumes in this run of its phase) */
 void corral__wake(corral_sched *s, corral_co *co, bool now);
@@ -1369,6 +1447,13 @@ void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same 
 int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
 void corral__nodes_order_past(corral_sched *s, uint32_t order); /* a load: attachments keep their order */
+/* a load: a node of kind for co at the head of its chain, attached as
+   saved (1 in its container, 2 held, 0 fired), its index */
+uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached);
+/* a reload: what the waits said they wait for forgotten; the place in its
+   coroutine's slot that node i's wait reads or writes, moved to at */
+void corral__wait_texts_forget(corral_sched *s);
+void corral__wait_slot_place(corral_sched *s, uint32_t i, uint32_t at);
 
 /* ---- a save's byte stream (save.c's format, docs/SAVE.md): little-endian
    words, bounds-checked; a kind's table writes and reads its node's own
@@ -1513,6 +1598,9 @@ typedef struct corral__wait_part {
     /* its coroutine resumes in the run of its phase under way when the node
        fires then (a join: a chain of them costs no frame) */
     bool now;
+    /* a timer kind whose node, held (paused), keeps its due time rather
+       than the time it had left (a wait until a time) */
+    bool keeps_due;
     /* node i fired, out of its container, its coroutine not yet woken: what
        the kind does then (NULL: nothing; the container's firing is all) */
     void (*fire)(corral_sched *s, uint32_t i);
@@ -1547,14 +1635,18 @@ typedef struct corral__wait_part {
 corral__list corral__join_list(corral_sched *s, const corral__node *n);
 bool corral__join_verify(const corral__vquery *q, const corral__node *n);
 void corral__join_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
-/* the table of a node kind past the wait kinds: an arm of a race or sync
-   (races.c hands it over with the races' table), else NULL */
-const corral__wait_part *corral__node_part_of(uint32_t kind);
+/* the table of node kind `kind` in s: a wait kind's, or past them an arm
+   of a race or sync (the races part's); NULL: s has no part for it */
+static inline const corral__wait_part *corral__node_part_of(const corral_sched *s, uint32_t kind)
+{
+    if (kind < CORRAL_WAIT_KIND_COUNT) return s->parts.wait[kind];
+    return kind == CORRAL__NODE_ARM ? s->parts.arm : NULL;
+}
 /* The save-game parts of a pooled kind (signals, futures, channels,
    counters), filled in by the file that owns it: its section of a save (a
    u32 count of live items, a row each in ascending index, then whatever
    the owner adds), read and checked against this scheduler, then placed.
-   A module's arrive with its first use (corral__pool_parts_add). */
+   A scheduler has the tables of the parts it was created with. */
 typedef struct corral__pool_part {
     uint32_t row; /* bytes of a row: {u32 index, u32 generation, the owner's words} */
     uint32_t row4; /* a row's bytes in saves of format 4 and before (0: row) */
@@ -1579,10 +1671,17 @@ typedef struct corral__pool_part {
     /* corral_state_hash: a live item's words (item i), each given to put;
        its lists follow, hashed by the state hash itself */
     void (*hash)(const corral_sched *s, uint32_t i, const void *item, void (*put)(void *k, uint64_t v), void *k);
+    /* corral_restore: what the part keeps in the block past its items (the
+       channels' rings), from the snapshot's section that starts with the
+       pool's items (their own restore is pool.c's); NULL: nothing */
+    void (*restore)(corral_sched *s, const unsigned char *section);
 } corral__pool_part;
-void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part);
-const corral__pool_part *corral__pool_part_of(uint32_t pool); /* NULL: its module is unused */
-extern const corral__pool_part corral__signal_pool_part; /* wakelists.c; futures.c's: corral__futures_use */
+/* NULL: s has no part that brings the pool's kind */
+static inline const corral__pool_part *corral__pool_part_of(const corral_sched *s, uint32_t pool)
+{
+    return s->parts.pool[pool];
+}
+extern const corral__pool_part corral__signal_pool_part; /* wakelists.c */
 /* a saved row's index and generation (little-endian), checked: in range,
    live, ascending after prev (i: its position) */
 bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen, uint32_t i,
@@ -1592,28 +1691,66 @@ bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, u
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
 void corral__index_read(corral__io *io, corral__lwait *w);
 void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
-/* the kinds' tables the core always has (timers.c, wakelists.c); polls.c's,
-   calls.c's and futures.c's come with their feature (corral__polls_use, ...) */
+/* the kinds' tables the core always has (timers.c, wakelists.c) */
 extern const corral__wait_part corral__timer_part, corral__signal_part;
-/* A module's kinds are known once the module is used: its first call
-   hands its table over (a handle it owns cannot exist before). */
-void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part);
-/* the table of kind k, or NULL: it takes no node, or its module is unused */
-const corral__wait_part *corral__wait_part_of(uint32_t kind);
+/* the table of kind k in s, or NULL: it takes no node, or s has no part for it */
+static inline const corral__wait_part *corral__wait_part_of(const corral_sched *s, uint32_t kind)
+{
+    return kind < CORRAL_WAIT_KIND_COUNT ? s->parts.wait[kind] : NULL;
+}
 
-/* The core's features a game may never use -- calls and joins (calls.c),
-   groups and stop deadlines (groups.c), predicates (polls.c), futures
-   (futures.c) -- and the
-   races module: each hands its table over at its first use (a call, a
-   join's constructor, a membership or a deadline, a predicate's
-   constructor, corral_future_create; a load or a restore asks for all of
-   them). Until then the
-   core has nothing of theirs to do, and a program that never uses one
-   links none of its file (docs/DESIGN.md, "The core and its modules"). */
-enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
-       CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_COUNT };
-void corral__feature_add(uint32_t feature, const void *part); /* waits.c */
-const void *corral__feature(uint32_t feature);              /* NULL: not used yet */
+/* What a part brings (struct corral_part, the public handle of one): the
+   parts it builds on, the wait kinds and pooled kinds it owns, and the
+   feature the core asks at an end, a frame or a post -- calls and joins
+   (calls.c), groups and stop deadlines (groups.c), predicates (polls.c),
+   futures (futures.c), races (races.c), pulls (pulls.c). The core asks a
+   feature's table only where a link it alone makes is there (a caller,
+   joiners, a group node, a predicate list, a posted completion), and a
+   scheduler without the part cannot make that link (docs/DESIGN.md,
+   "The core and its parts"). parts.c opens them into s->parts. */
+#define CORRAL__PART_WAITS 4u
+#define CORRAL__PART_POOLS 2u
+struct corral_part {
+    const char *name;
+    const corral_part *needs[2]; /* opened first (NULL: none) */
+    struct {
+        uint8_t first, last; /* wait kinds [first, last] (last 0: no more) */
+        const corral__wait_part *table;
+    } waits[CORRAL__PART_WAITS];
+    struct {
+        uint8_t pool, used; /* used 0: no more */
+        const corral__pool_part *table;
+    } pools[CORRAL__PART_POOLS];
+    uint32_t feature; /* CORRAL__FEATURE_*, or CORRAL__FEATURE_COUNT: none */
+    const void *table; /* the feature's table */
+    const corral__wait_part *arm; /* CORRAL__NODE_ARM's, or NULL */
+    /* its own state: its slot of s->parts.state, which keeps where its
+       region lies (CORRAL__STATE_NONE: it keeps none); the bytes of that
+       region for a desc (its zeros its defaults) and their alignment,
+       placed by the plan after the channels' rings in the order of the
+       slots (NULL: no such region; the domains' clocks are in the head,
+       the channels' rings beside the pools that size them); its state as
+       at create, once every region is placed (at: its slot's offset) */
+    uint32_t state, align;
+    uint64_t (*bytes)(const corral_sched_desc *d);
+    void (*init)(corral_sched *s, const corral_sched_desc *d, uint32_t at);
+};
+/* the parts every scheduler has: the time domains' clocks (sched.c, the
+   frame's; domains.c's calls set them), the post queue (postq.c) */
+extern const corral_part corral__part_domains, corral__part_posts;
+/* a scheduler of desc with the core and `parts` (NULL-terminated, or
+   NULL); call names the public function for its errors (sched.c) */
+corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
+/* the bytes corral__sched_create takes for desc and `parts` (0: refused,
+   the error set for call) */
+size_t corral__memory_size(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
+/* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
+   for call, naming the part that fills it (errors.c) */
+bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part);
+static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
+{
+    return s->parts.feature[feature]; /* NULL: s has no part that brings it */
+}
 /* calls.c: an ending coroutine that was called (its caller wakes with its
    result) or joined (its joiners wake) */
 typedef struct corral__calls_part {
@@ -1639,30 +1776,13 @@ typedef struct corral__futures_part {
     bool (*live)(const corral_sched *s, corral_future f);
     bool (*finish)(corral_sched *s, corral_future f, corral_value v);
 } corral__futures_part;
-void corral__calls_use(void);
-void corral__groups_use(void);
-void corral__polls_use(void);
-void corral__futures_use(void);
-void corral__stops_use(void); /* group_ops.c: the stop wait's table */
-void corral__alarms_use(void); /* alarms.c: the table of CORRAL_WAIT_AT */
-/* a load or a restore may bring any of them back */
-static inline void corral__features_use(void)
+static inline const corral__polls_part *corral__polls(const corral_sched *s)
 {
-    corral__calls_use();
-    corral__groups_use();
-    corral__polls_use();
-    corral__futures_use();
-    corral__stops_use();
-    corral__alarms_use();
-    corral__pulls_use();
+    return (const corral__polls_part *)corral__feature(s, CORRAL__FEATURE_POLLS);
 }
-static inline const corral__polls_part *corral__polls(void)
+static inline const corral__groups_part *corral__groups(const corral_sched *s)
 {
-    return (const corral__polls_part *)corral__feature(CORRAL__FEATURE_POLLS);
-}
-static inline const corral__groups_part *corral__groups(void)
-{
-    return (const corral__groups_part *)corral__feature(CORRAL__FEATURE_GROUPS);
+    return (const corral__groups_part *)corral__feature(s, CORRAL__FEATURE_GROUPS);
 }
 
 /* ---- timers.c: frames, seconds, realtime; alarms.c: a time on a clock
@@ -1676,7 +1796,7 @@ static inline double corral__timer_clock(const corral_sched *s, uint32_t h)
 {
     if (h == CORRAL__HEAP_REAL) return s->now.unscaled_time;
     if (h == CORRAL__HEAP_FRAMES) return (double)s->now.frame;
-    return s->domains.d[corral__heap_domain(h)].time;
+    return corral__domains_of(s)->d[corral__heap_domain(h)].time;
 }
 /* a timer's save-game parts, which alarms.c shares */
 void corral__timer_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n);
@@ -1685,7 +1805,7 @@ const char *corral__timer_check(const corral__lview *v, const corral__lwait *w);
 void corral__timer_load(const corral__lview *v, corral_co *co, uint32_t i, const corral__lwait *w, bool held);
 /* a stop request's deadline: node i into the heap of co's domain (seconds) */
 void corral__deadline_arm(corral_sched *s, corral_co *co, uint32_t i, float seconds);
-uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run */
+uint32_t corral__wake_timers(corral_sched *s); /* at a frame's first phase run (lifecycle.c) */
 void corral__timers_init(corral_sched *s);
 void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due, uint32_t seq, bool held);
 double corral__timer_left(const corral_sched *s, const corral__node *n);
@@ -1698,9 +1818,10 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
    no domains.c) */
 static inline void corral__domains_advance(corral_sched *s, float dt)
 {
-    for (uint32_t k = 0; k < s->domains.count; k++) { /* a parent is numbered before its children */
-        struct corral__domain *d = &s->domains.d[k];
-        const float in = d->parent ? s->domains.d[d->parent - 1].dt : dt; /* the parent's holds and scales */
+    corral__domains *D = corral__domains_of(s);
+    for (uint32_t k = 0; k < D->count; k++) { /* a parent is numbered before its children */
+        corral__domain *d = &D->d[k];
+        const float in = d->parent ? D->d[d->parent - 1].dt : dt; /* the parent's holds and scales */
         d->dt = d->paused ? 0.0f : in * d->scale; /* infinite past FLT_MAX */
         if (d->time + (double)d->dt <= CORRAL__TIME_MAX) {
             d->time += (double)d->dt;
@@ -1719,24 +1840,24 @@ static inline bool corral__domain_parent_ok(uint32_t domain, uint32_t parent)
 static inline bool corral__domain_held(const corral_sched *s, uint32_t domain)
 {
     for (uint32_t n = 0; n < CORRAL_MAX_DOMAINS; n++) {
-        const struct corral__domain *d = &s->domains.d[domain];
+        const corral__domain *d = &corral__domains_of(s)->d[domain];
         if (d->paused) return true;
         if (!d->parent) return false;
         domain = d->parent - 1u;
     }
     return false;
 }
-/* a restore: every clock as the snapshot's copy o has it */
+/* a restore: every clock as the snapshot's copy o of the head has it */
 static inline void corral__domains_take(corral_sched *d, const corral_sched *o)
 {
-    memcpy(d->domains.d, o->domains.d, sizeof d->domains.d);
+    memcpy(corral__domains_of(d)->d, corral__domains_of(o)->d, sizeof corral__domains_of(d)->d);
 }
 /* a load: a clock as saved (its time, scale, pause and parent field; no
    dt this frame) */
 static inline void corral__domain_restore(corral_sched *s, uint32_t domain, double time, float scale, bool paused,
                                           uint32_t parent)
 {
-    struct corral__domain *d = &s->domains.d[domain];
+    corral__domain *d = &corral__domains_of(s)->d[domain];
     d->time = time;
     d->scale = scale;
     d->paused = paused;
@@ -1746,7 +1867,7 @@ static inline void corral__domain_restore(corral_sched *s, uint32_t domain, doub
 /* a clock's scale (domain 0: the game's time scale, corral_set_time_scale) */
 static inline void corral__domain_scale_set(corral_sched *s, uint32_t domain, float scale)
 {
-    s->domains.d[domain].scale = scale;
+    corral__domains_of(s)->d[domain].scale = scale;
 }
 bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain); /* with its children */
 
@@ -1761,8 +1882,10 @@ bool corral__predicate_arg_ok(const corral_sched *s, corral_predicate fn, const 
    in a context */
 int corral__predicate_arg_kind(const corral_predicate_registry *pr, corral_predicate fn);
 bool corral__predicate_takes_address(const corral_sched *s, corral_predicate fn);
+/* a reload: predicate node i's function and argument in the new build */
+void corral__poll_rebind(corral_sched *s, uint32_t i, corral_predicate fn, void *user);
 /* the predicate lists as at create, and as a restore's copy o has them
-   (inline: a game that waits on no predicate links no polls.c) */
+   (every scheduler has the lists: empty without the polls part) */
 static inline void corral__polls_init(corral_sched *s)
 {
     for (uint32_t p = 0; p < CORRAL__PH_MAX; p++)
@@ -1775,7 +1898,7 @@ static inline void corral__polls_init(corral_sched *s)
    copy): its predicates' arguments in contexts into this block */
 static inline void corral__polls_moved(corral_sched *s)
 {
-    if (s->polls.base != (uint64_t)(uintptr_t)s && corral__polls()) corral__polls()->rebase(s);
+    if (s->polls.base != (uint64_t)(uintptr_t)s && corral__polls(s)) corral__polls(s)->rebase(s);
     s->polls.base = (uint64_t)(uintptr_t)s;
 }
 static inline void corral__polls_take(corral_sched *d, const corral_sched *o) { d->polls = o->polls; }
@@ -1789,20 +1912,23 @@ uint32_t corral__fire_all(corral_sched *s, uint32_t *head, uint32_t *tail); /* a
 void corral__item_name(const corral_sched *s, const corral__node *n, char *buf, size_t cap);
 
 /* ---- channels.c: channels, semaphores, wait groups */
-void corral__channels_use(void); /* their wait kinds known (a load that brings some back) */
 /* the region a snapshot copies: the channels, the counters, the rings (contiguous) */
 static inline size_t corral__chans_bytes(const corral_sched *s)
 {
-    return (size_t)s->chans.data_off - s->pools[CORRAL__POOL_CHANNEL].off +
-           (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes;
+    const corral__chans *C = corral__chans_of(s);
+    const corral__pool *P = s->pools;
+    if (!C->data_off) /* no channels part: the pools alone */
+        return (size_t)P[CORRAL__POOL_COUNTER].off - P[CORRAL__POOL_CHANNEL].off +
+               (size_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter);
+    return (size_t)C->data_off - P[CORRAL__POOL_CHANNEL].off + (size_t)P[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(C);
 }
 
-/* ---- calls.c: the ends of calls and joins (a feature: corral__calls_part);
-   call_start.c: calls; races.c: races and syncs */
+/* ---- calls.c: calls, their ends and joins (a feature: corral__calls_part);
+   races.c: races and syncs */
 /* it awaits a child (a call) or arms (a race, a sync) */
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
-    return corral__sd(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+    return corral__side_of(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */
@@ -1815,19 +1941,15 @@ bool corral__dest_of(const char *call, corral_sched *s, corral_co *co, const cor
 corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, const corral_type *vt,
                             const void *ctx, size_t ctx_size);
 /* races.c, a module: what an ending coroutine asks of it when it races or
-   syncs (end_arms), or is an arm (arm_end): the feature CORRAL__FEATURE_RACES,
-   from the first race or sync begun (corral__races_use), and from a load that
-   brings one back */
+   syncs (end_arms), or is an arm (arm_end): the feature CORRAL__FEATURE_RACES */
 typedef struct corral__race_part {
     void (*end_arms)(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
     void (*arm_end)(corral_sched *s, corral_co *p, corral__meta *pm, corral_co *co, const corral__type_entry *te,
                     corral_end_reason why);
 } corral__race_part;
-void corral__arm_part_set(const corral__wait_part *part); /* waits.c: an arm node's table */
-void corral__races_use(void);
 
 /* ---- groups.c: groups (a feature: corral__groups_part); group_ops.c: a whole
-   group at once, stop requests; pause.c: pause */
+   group at once, stop requests; lifecycle.c: pause */
 /* its stop request's deadline node (in its group chain), or NIL */
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co);
 void corral__deadline_drop(corral_sched *s, corral_co *co); /* out of its heap and chain, freed */
@@ -1854,8 +1976,8 @@ static inline uint32_t corral__nodes_needed(uint64_t owner, uint32_t tags)
     return n;
 }
 /* the tag lists, owner buckets and group operations as at create, and as a
-   restore's copy o has them (inline: a game that uses no group links no
-   groups.c) */
+   restore's copy o has them (every scheduler has them: empty without the
+   groups part) */
 static inline void corral__groups_init(corral_sched *s)
 {
     for (uint32_t t = 0; t < 32; t++) s->groups.tag_head[t] = s->groups.tag_tail[t] = CORRAL__NIL;
@@ -1870,6 +1992,12 @@ static inline void corral__groups_take(corral_sched *d, const corral_sched *o)
     memcpy(d->groups.side_head, o->groups.side_head, sizeof d->groups.side_head);
     memcpy(d->groups.side_tail, o->groups.side_tail, sizeof d->groups.side_tail);
     d->groups.side_depth = o->groups.side_depth;
+}
+/* the owner buckets' words and, a restore, the buckets as a snapshot holds them (src) */
+static inline uint32_t corral__owner_words(const corral_sched *s) { return 2u * (s->groups.owner_mask + 1u); }
+static inline void corral__groups_restore(corral_sched *s, const unsigned char *src)
+{
+    memcpy(CORRAL__AT(s, s->groups.owner_off), src, (size_t)corral__owner_words(s) * sizeof(uint32_t));
 }
 bool corral__pause_co(corral_sched *s, corral_co *co);
 /* A group operation: op on every live member of a group (an owner's, or of
@@ -1890,7 +2018,6 @@ bool corral__resume_co(corral_sched *s, corral_co *co);
    When not, why (cap bytes; NULL with 0 for none) names the type and what
    it breaks. */
 bool corral__type_check(const corral_type *vt, char *why, size_t cap);
-static inline bool corral__type_ok(const corral_type *vt) { return corral__type_check(vt, NULL, 0); }
 /* a start of vt refused as malformed: CORRAL_ERR_BAD_TYPE, the detail why */
 CORRAL__COLD void corral__type_refuse(const char *call, corral_sched *s, const corral_type *vt);
 /* index of vt in the type table, entering it if new; NIL if the table is
@@ -1904,11 +2031,6 @@ static inline uint32_t corral__type_hash(const corral_sched *s, const corral_typ
     return (uint32_t)(((k >> 4) * 0x9E3779B97F4A7C15ull) >> 40) & s->types.hash_mask;
 }
 #define CORRAL__BAD_TI 0xFFFFFFFEu
-static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
-{
-    if (vt == s->types.last_vt) return s->types.last_ti;
-    return corral__type_lookup(s, vt);
-}
 /* A slot of sz bytes holds a coroutine of type vt: room for the context at
    its offset, and sz a multiple of its alignment (slabs are 64-aligned, so
    every slot then is). The one rule of class choice: create, the registry
@@ -1920,6 +2042,25 @@ static inline bool corral__slot_holds(uint32_t sz, const corral_type *vt)
 uint32_t corral__class_for(const corral_sched *s, const corral_type *vt);
 void corral__types_unplaced(corral_sched *s); /* a load: no type fills a page yet */
 void corral__types_cache_clear(corral_sched *s); /* a restore: the lookup cache names no vtable */
+/* a restore: a type entry's counters from o into d; every entry's counters
+   and ends from a snapshot's bytes (saved_count entries at entries_at, their
+   ends at ends_at; a type met since as before it was met) */
+void corral__type_counters_copy(corral__type_entry *d, const corral__type_entry *o);
+void corral__types_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t ends_at,
+                           uint32_t saved_count);
+/* a load: type t's class, and the page the types of registry id `id` fill next */
+void corral__type_set_class(corral_sched *s, uint32_t t, uint32_t cls);
+void corral__types_place(corral_sched *s, uint32_t id, uint32_t page);
+/* a reload: whether type t's contexts move (its layout changes), or no
+   type's; entry t takes the new build's type (marked moving: its layout
+   changed; the mark goes), the hash is made again, a new type entered with
+   its id, and the new build's registry, predicates and upgrade hook taken */
+void corral__type_mark_moves(corral_sched *s, uint32_t t, bool moves);
+void corral__types_unmark_moves(corral_sched *s);
+void corral__type_rebind(corral_sched *s, uint32_t t, const corral_type *nv);
+void corral__types_rehash(corral_sched *s);
+void corral__type_enter(corral_sched *s, const corral_type *vt, uint32_t id);
+void corral__types_take_build(corral_sched *s, const corral_reload_desc *d);
 /* the field (index in its field table) a context offset lies in, and the
    byte in it; 0xFFFFFFFE: the result; NIL: none */
 uint32_t corral__field_at(const corral_type *vt, uint32_t off, uint32_t *delta);
@@ -1950,7 +2091,13 @@ static inline uint8_t corral__plain(const corral_sched *s, const corral__type_en
 /* the live coroutine h names, or NULL with the error set (call names the caller) */
 corral_co *corral__live(const char *call, corral_sched *s, corral_handle h);
 corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error *err);
-corral_handle corral__handle_of(const corral_sched *s, const corral_co *co);
+static inline corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
+{
+    const corral__type_entry *te = &corral__types(s)[co->type];
+    const corral__class *c = &s->arena.classes[te->cls];
+    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | corral__slot_local(c, corral__co_off(s, co)), co->gen};
+    return h;
+}
 
 static inline uint32_t corral__global_of(const corral_sched *s, const corral_co *co)
 {
@@ -1989,10 +2136,35 @@ static inline const corral__trace_ev *corral__trace_at(const corral_sched *s, ui
 }
 /* false (error set) for a bad scheduler or a NULL out pointer */
 bool corral__stats_ok(const char *call, const corral_sched *s, const void *out);
-corral_result corral__step_instrumented(corral_sched *s, corral_co *co);
-/* A step with profiling on: with timing and no step hooks, a step that is
-   not sampled (desc.timing_sample) is counted here, inline, and only the
-   sampled ones take the out-of-line path that reads the clock. */
+/* The profile part (stats.c): what a scheduler with timing, step hooks,
+   a frame history or a step trace does that one without them never does
+   (the feature CORRAL__FEATURE_PROFILE; a desc that asks for any of them
+   needs the part). walk, walk_budgeted: a run lane's walk with every step
+   instrumented (queue.c's, out of its run loop); step: one instrumented
+   step; sample_frame: write the open frame's sample to the history. */
+typedef struct corral__profile_part {
+    uint32_t (*walk)(corral_sched *s, uint32_t lane);
+    uint32_t (*walk_budgeted)(corral_sched *s, uint32_t lane);
+    corral_result (*step)(corral_sched *s, corral_co *co);
+    void (*sample_frame)(corral_sched *s);
+} corral__profile_part;
+static inline const corral__profile_part *corral__profile(const corral_sched *s)
+{
+    return (const corral__profile_part *)corral__feature(s, CORRAL__FEATURE_PROFILE);
+}
+/* The budget part (queue.c): a phase run under a time budget
+   (corral_set_budget), the feature CORRAL__FEATURE_BUDGET. run: step the
+   lanes [first, first + count) of phase until the budget is spent */
+typedef struct corral__budget_part {
+    uint32_t (*run)(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count);
+} corral__budget_part;
+/* queue.c: the profile part's walks */
+uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane);
+uint32_t corral__walk_budgeted_profiled(corral_sched *s, uint32_t lane);
+/* A step with profiling on (s->prof.instrument: s has the profile part):
+   with timing and no step hooks, a step that is not sampled
+   (desc.timing_sample) is counted here, inline, and only the sampled ones
+   take the part's out-of-line step that reads the clock. */
 static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s, corral_co *co)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
@@ -2000,9 +2172,8 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_profiled(corral_sched *s
         te->steps++;
         return te->step(co);
     }
-    return corral__step_instrumented(s, co);
+    return corral__profile(s)->step(s, co);
 }
-void corral__sample_frame(corral_sched *s); /* write the open frame's sample */
 
 /* ---- verify.c: the invariants, over the live block or a snapshot's sections */
 struct corral__image {
@@ -2021,7 +2192,7 @@ struct corral__image {
 bool corral__verify_image(corral__image *m);
 bool corral__pools_verify(corral__image *m); /* pool.c: free lists, counts, free items' lists */
 /* pool.c: item i of a pool in the image, copied to tmp, or NULL: out of range */
-const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp);
+const void *corral__pool_image_item(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp);
 
 /* Test hook: the checksum a snapshot carries over its bytes after the
    header (the hostile tests make it again after an edit). */
@@ -2037,6 +2208,8 @@ typedef struct corral__debugger_consts {
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
     uint8_t node_arm, wait_frames, wait_seconds, wait_realtime, wait_at;
+    uint32_t magic; /* a live scheduler's first word */
+    uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);

@@ -66,6 +66,7 @@
    several threads need another compiler (docs/API.md, "Platforms"). */
 #if defined(__TINYC__)
 #define CORRAL__THREAD_LOCAL
+#define CORRAL__HAS_THREAD_LOCAL 0
 #elif defined(_MSC_VER) && !defined(__clang__)
 #define CORRAL__THREAD_LOCAL __declspec(thread)
 #elif defined(__cplusplus)
@@ -73,24 +74,17 @@
 #else
 #define CORRAL__THREAD_LOCAL _Thread_local
 #endif
+#ifndef CORRAL__HAS_THREAD_LOCAL
+#define CORRAL__HAS_THREAD_LOCAL 1
+#endif
 
-/* ---- atomics: a pointer slot and a counter, sequentially consistent.
-   CORRAL__HAS_ATOMICS is 0 where there are none (tcc): what needs them
-   (the debug registry of live schedulers, the cross-thread post queue)
-   is then left out. */
+/* ---- atomics: a counter, sequentially consistent, and its acquire and
+   release forms. CORRAL__HAS_ATOMICS is 0 where there are none (tcc):
+   what needs them (the cross-thread post queue) is then left out. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #define CORRAL__HAS_ATOMICS 1
-typedef void *volatile corral__atomic_ptr;
 typedef volatile long corral__atomic_u32;
-static inline bool corral__atomic_cas_ptr(corral__atomic_ptr *p, const void *expect, const void *desired)
-{
-    return _InterlockedCompareExchangePointer((void *volatile *)p, (void *)desired, (void *)expect) == expect;
-}
-static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p)
-{
-    return _InterlockedCompareExchangePointer((void *volatile *)p, NULL, NULL);
-}
 static inline void corral__atomic_add_u32(corral__atomic_u32 *p, int32_t v) { _InterlockedExchangeAdd(p, v); }
 static inline uint32_t corral__atomic_load_u32(corral__atomic_u32 *p) { return (uint32_t)_InterlockedOr(p, 0); }
 static inline void corral__atomic_store_u32(corral__atomic_u32 *p, uint32_t v) { _InterlockedExchange(p, (long)v); }
@@ -105,13 +99,7 @@ static inline bool corral__atomic_cas_u32(corral__atomic_u32 *p, uint32_t expect
     !defined(__TINYC__)
 #include <stdatomic.h>
 #define CORRAL__HAS_ATOMICS 1
-typedef _Atomic(const void *) corral__atomic_ptr;
 typedef atomic_uint corral__atomic_u32;
-static inline bool corral__atomic_cas_ptr(corral__atomic_ptr *p, const void *expect, const void *desired)
-{
-    return atomic_compare_exchange_strong(p, &expect, desired);
-}
-static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p) { return atomic_load(p); }
 static inline void corral__atomic_add_u32(corral__atomic_u32 *p, int32_t v) { atomic_fetch_add(p, (unsigned)v); }
 static inline uint32_t corral__atomic_load_u32(corral__atomic_u32 *p) { return atomic_load(p); }
 static inline void corral__atomic_store_u32(corral__atomic_u32 *p, uint32_t v) { atomic_store(p, v); }
@@ -131,14 +119,6 @@ static inline bool corral__atomic_cas_u32(corral__atomic_u32 *p, uint32_t expect
 #else
 #define CORRAL__HAS_ATOMICS 0
 typedef volatile uint32_t corral__atomic_u32; /* the layout only: never shared between threads */
-typedef const void *volatile corral__atomic_ptr; /* one thread: a plain slot */
-static inline bool corral__atomic_cas_ptr(corral__atomic_ptr *p, const void *expect, const void *desired)
-{
-    if (*p != expect) return false;
-    *p = desired;
-    return true;
-}
-static inline const void *corral__atomic_load_ptr(corral__atomic_ptr *p) { return *p; }
 #endif
 
 /* ---- the monotonic clock, in nanoseconds: the default corral_clock.

@@ -491,8 +491,9 @@ Test(domains, parents_survive_a_snapshot_and_a_save_and_a_bad_one_is_refused)
     size_t m = corral_snapshot(c, snap, sizeof snap);
     uint64_t hc = corral_state_hash(c);
     const uint32_t follows_2 = 3; /* the parent field: domain 2 + 1 */
-    memcpy(snap + HOSTILE_SNAP_HEAD + offsetof(corral_sched, domains.d[1].parent), &follows_2, sizeof follows_2);
-    hostile_reseal_snapshot(snap, m); /* the scheduler's copy follows the snapshot's head */
+    memcpy(snap + HOSTILE_SNAP_HEAD + CORRAL__DOMAINS_OFF + offsetof(corral__domains, d[1].parent), &follows_2,
+           sizeof follows_2);
+    hostile_reseal_snapshot(snap, m); /* the copy of the block's head follows the snapshot's head */
     cr_assert(!corral_restore(c, snap, m), "domain 1 following domain 2 is refused");
     cr_assert_eq(corral_last_error(c), CORRAL_ERR_BAD_SNAPSHOT);
     cr_assert_eq(corral_state_hash(c), hc, "refused whole: nothing changed");

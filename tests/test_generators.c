@@ -611,7 +611,7 @@ Test(generators, verify_refuses_a_generator_tied_to_no_live_coroutine)
     corral_co *gen = corral__resolve(s, gunner_ctx_of(s, g)->gen, &err);
     cr_assert(gen);
     cr_assert(corral_verify(s));
-    corral__node *n = &corral__nodes(s)[corral__sd(s, corral__meta_of(s, gen))->groups];
+    corral__node *n = &corral__nodes(s)[corral__side_of(s, corral__meta_of(s, gen))->groups];
     cr_assert_eq(n->kind, CORRAL__NODE_OWNED, "the tie");
     const uint32_t owner = n->u.t.target;
     n->u.t.target = corral__global_of(s, gen); /* tied to itself: to no live owner */
@@ -712,13 +712,13 @@ Test(generators, verify_and_the_hash_take_the_longest_group_chain)
     corral_error err;
     corral_co *gen = corral__resolve(s, g, &err);
     uint32_t len = 0;
-    for (uint32_t i = corral__sd(s, corral__meta_of(s, gen))->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
+    for (uint32_t i = corral__side_of(s, corral__meta_of(s, gen))->groups; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
         len++;
     cr_assert_eq(len, 35);
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     cr_assert_neq(corral_state_hash(s), h0);
     /* the hash reaches the chain's last node */
-    uint32_t last = corral__sd(s, corral__meta_of(s, gen))->groups;
+    uint32_t last = corral__side_of(s, corral__meta_of(s, gen))->groups;
     while (corral__nodes(s)[last].sibling != CORRAL__NIL) last = corral__nodes(s)[last].sibling;
     const uint64_t h1 = corral_state_hash(s);
     corral__nodes(s)[last].member ^= 1u;

@@ -134,46 +134,146 @@ Test(misuse, two_coroutines_joining_each_other_is_a_cyclic_wait)
     cr_assert(deadlocked, "the cycle holds both until one is stopped");
 }
 
-/* A join's or a predicate's code arrives with its constructor
-   (corral_wait_join, corral_wait_until, corral_wait_while). A wait of
-   either kind made field by field, in a process that never called them
-   (each test runs in a process of its own), is refused with BAD_WAIT and
-   words that name the constructor; the coroutine goes on, nothing else
-   changes. Made by its constructor, the same wait waits. */
+/* A scheduler has the parts its desc names and no other: a join or a
+   predicate waited on in one created with corral_sched_create_min and no
+   part is refused with NO_PART and words that name the part; the
+   coroutine goes on, nothing else changes. In a scheduler with every
+   part (corral_sched_create), the same wait waits. */
 static bool always_true(void *user) { (void)user; return true; }
-static corral_result waits_by_hand(corral_co *co, actor_ctx *ctx)
+static corral_result waits_by_part(corral_co *co, actor_ctx *ctx)
 {
-    corral_wait w;
-    memset(&w, 0, sizeof w);
-    if (ctx->steps == 1) {
-        w.kind = CORRAL_WAIT_JOIN;
-        w.co = ctx->other;
-    } else if (ctx->steps == 2) {
-        w.kind = CORRAL_WAIT_UNTIL;
-        w.fn = always_true;
-    } else {
-        w = corral_wait_join(ctx->other); /* the constructor: now it waits */
-    }
+    corral_wait w = ctx->steps == 2 ? corral_wait_until(always_true, NULL) : corral_wait_join(ctx->other);
     ctx->id = corral_await(co, w) ? 1 : -(int)corral_last_error(corral_sched_of(co));
     return CORRAL_YIELD;
 }
-Test(misuse, a_join_or_predicate_wait_made_field_by_field_before_its_constructor_is_refused_in_words)
+Test(misuse, a_join_or_predicate_wait_in_a_scheduler_without_its_part_is_refused_in_words)
 {
     log_capture cap = {0};
-    corral_sched *s = report_sched(8, &cap);
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.validation = CORRAL_VALIDATION_REPORT;
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    corral_sched *s = corral_sched_create_min(&d);
+    cr_assert_not_null(s);
     corral_handle target = start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
-    corral_handle h = start_actor(s, 0, waits_by_hand, target, NULL);
+    corral_handle h = start_actor(s, 0, waits_by_part, target, NULL);
     actor_ctx *c = actor_ctx_of(s, h);
-    cr_assert_eq(c->id, -(int)CORRAL_ERR_BAD_WAIT, "the join made by hand is refused");
-    cr_assert(strstr(corral_last_error_detail(s), "corral_wait_join"), "%s", corral_last_error_detail(s));
+    cr_assert_eq(c->id, -(int)CORRAL_ERR_NO_PART, "the join is refused");
+    cr_assert(corral_error_is_misuse(CORRAL_ERR_NO_PART), "a forgotten part is fixed in the source: FATAL stops on it");
+    cr_assert(strstr(corral_last_error_detail(s), "it needs corral_part_calls in desc.parts"), "%s",
+              corral_last_error_detail(s));
     corral_tick(s, 1.0f / 60.0f);
-    cr_assert_eq(c->id, -(int)CORRAL_ERR_BAD_WAIT, "so is the predicate made by hand");
+    cr_assert_eq(c->id, -(int)CORRAL_ERR_NO_PART, "so is the predicate");
     cr_assert(corral_alive(s, h) && corral_alive(s, target), "both go on");
-    corral_tick(s, 1.0f / 60.0f);
-    cr_assert_eq(c->id, 1, "made by corral_wait_join, the join waits");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+
+    static const corral_part *const calls_only[] = {&corral_part_calls, NULL};
+    d.parts = calls_only;
+    s = corral_sched_create_min(&d);
+    cr_assert_not_null(s);
+    target = start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+    h = start_actor(s, 0, waits_by_part, target, NULL);
+    cr_assert_eq(actor_ctx_of(s, h)->id, 1, "with the calls part, the join waits");
     corral_co_info in;
     cr_assert(corral_co_info_of(s, h, &in));
     cr_assert_eq(in.wait, CORRAL_WAIT_JOIN);
+    corral_sched_destroy(s);
+}
+
+/* Timing, a frame history, a step trace and step hooks are the profile
+   part's: a desc that asks for one of them is refused by
+   corral_sched_create_min without the part (NO_PART, words that name
+   it), and made with it; corral_sched_memory_size plans as
+   corral_sched_create does (every part when desc.parts is NULL), so it
+   gives the size the scheduler takes. */
+static void count_step(const char *type, corral_handle h, void *user)
+{
+    (void)type, (void)h;
+    ++*(int *)user;
+}
+Test(misuse, profiling_in_a_scheduler_without_the_profile_part_is_refused_in_words)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    const size_t plain = corral_sched_memory_size(&d);
+    cr_assert_gt(plain, 0u);
+    d.history_frames = 4;
+    const size_t with_history = corral_sched_memory_size(&d);
+    cr_assert_gt(with_history, plain, "with desc.parts NULL, memory_size plans for every part");
+    int steps = 0;
+    corral_sched_desc asks[4] = {d, d, d, d};
+    asks[1].history_frames = 0, asks[1].timing = true;
+    asks[2].history_frames = 0, asks[2].timing = true, asks[2].trace_steps = 8;
+    asks[3].history_frames = 0, asks[3].hooks.step_begin = count_step, asks[3].hooks.user_data = &steps;
+    for (int i = 0; i < 4; i++) {
+        corral_sched *s = corral_sched_create_min(&asks[i]);
+        cr_assert_null(s, "desc %d asks for the profile part", i);
+        cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_NO_PART);
+        cr_assert(strstr(corral_last_error_detail(NULL), "corral_part_profile"), "%s",
+                  corral_last_error_detail(NULL));
+    }
+    static const corral_part *const profile_only[] = {&corral_part_profile, NULL};
+    for (int i = 0; i < 4; i++) {
+        asks[i].parts = profile_only;
+        const size_t need = corral_sched_memory_size(&asks[i]);
+        corral_sched *s = corral_sched_create_min(&asks[i]);
+        cr_assert_not_null(s, "desc %d with the profile part", i);
+        cr_assert_eq(s->total_bytes, need, "memory_size agrees with create for desc %d", i);
+        start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+        corral_tick(s, 1.0f / 60.0f);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        corral_sched_destroy(s);
+    }
+    cr_assert_gt(steps, 0, "the step hook ran");
+    corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    cr_assert_eq(s->total_bytes, with_history, "memory_size agrees with corral_sched_create");
+    corral_frame_sample f[4];
+    corral_tick(s, 1.0f / 60.0f);
+    cr_assert_eq(corral_history(s, f, 4), 1u, "the history keeps the frame");
+    corral_sched_destroy(s);
+}
+
+/* A time budget is the budget part's: corral_set_budget on a scheduler
+   without it is refused with NO_PART (a budget of 0, none, is not), and
+   every phase run steps as without a budget; with the part, a run stops
+   once the budget is spent. */
+static uint64_t g_budget_ns;
+static uint64_t budget_clock(void *user)
+{
+    (void)user;
+    return g_budget_ns += 1000;
+}
+Test(misuse, a_budget_in_a_scheduler_without_the_budget_part_is_refused_in_words)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.validation = CORRAL_VALIDATION_REPORT; /* a missing part is a misuse */
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    d.clock.now_ns = budget_clock;
+    corral_sched *s = corral_sched_create_min(&d);
+    cr_assert_not_null(s);
+    corral_set_budget(s, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "no budget needs no part");
+    corral_set_budget(s, 1500);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NO_PART);
+    cr_assert(strstr(corral_last_error_detail(s), "corral_part_budget"), "%s", corral_last_error_detail(s));
+    for (int i = 0; i < 4; i++) start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+    cr_assert_eq(corral_tick(s, 1.0f / 60.0f), 4u, "no budget: every coroutine steps");
+    corral_sched_destroy(s);
+
+    static const corral_part *const budget_only[] = {&corral_part_budget, NULL};
+    d.parts = budget_only;
+    s = corral_sched_create_min(&d);
+    cr_assert_not_null(s);
+    for (int i = 0; i < 4; i++) start_actor(s, 7, NULL, (corral_handle){0, 0}, NULL);
+    corral_set_budget(s, 1500);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK);
+    cr_assert_lt(corral_tick(s, 1.0f / 60.0f), 4u, "the budget stops the run");
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }

@@ -876,6 +876,7 @@ static const desc_field g_desc_fields[] = {
     DESC_FIELD(field_formatter, corral_field_formatter, NAMED),
     DESC_FIELD(predicates, const corral_predicate_registry *, NAMED),
     DESC_FIELD(upgrade, struct corral_upgrade, NAMED),
+    DESC_FIELD(parts, const corral_part *const *, NAMED),
 };
 #undef DESC_FIELD
 #define DESC_FIELD_COUNT (sizeof g_desc_fields / sizeof g_desc_fields[0])

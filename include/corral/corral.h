@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (157). The types,
+    INDEX: every function, in the order of this header (158). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -42,6 +42,7 @@
         corral_point_lost, corral_points_check
     the scheduler
         corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
+        corral_sched_create_min,
         corral_sched_destroy
     starting and stopping
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
@@ -180,8 +181,8 @@ extern "C" {
 #define CORRAL_MAX_PULL_DEPTH   256 /* generators pulling generators, nested (each pull a C frame) */
 #define CORRAL_MAX_RACE_DEPTH   256 /* races and syncs nested in races and syncs */
 
-/* What a zero field of corral_sched_desc stands for (the table at
-   corral_sched_desc says what each is) */
+/* What a zero field of corral_sched_desc stands for (the comment of each
+   field of corral_sched_desc says what it is) */
 #define CORRAL_DEFAULT_CLASS_SIZES      24, 32, 48, 64, 96, 128, 256, 512, 1024
 #define CORRAL_DEFAULT_CAPACITY         256u  /* slots per default class */
 #define CORRAL_DEFAULT_MAX_TYPES        64u
@@ -231,6 +232,9 @@ static inline uint32_t corral__run_state(const corral_co *co)
     return v;
 }
 #define CORRAL__RUN_AHEAD 8
+/* (internal) a lane entry that holds no coroutine (a stopped one's
+   tombstone): a walk stops there */
+#define CORRAL__RUN_HOLE 0xFFFFFFFFu
 
 /* Handle to a running coroutine (fixed name). Zero is invalid. */
 typedef struct corral_handle {
@@ -691,7 +695,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
     X(LOADING, "a load or reload is replacing the scheduler's state: no call on it from its hooks") \
     X(SEMAPHORE_FULL, "the release would give the semaphore more permits than its maximum: nothing released (the detail says how many)") \
-    X(BAD_COUNT, "a semaphore's permits past its maximum, or a wait group's count below 0 or past 2^32 - 1: nothing changed (the detail says which)")
+    X(BAD_COUNT, "a semaphore's permits past its maximum, or a wait group's count below 0 or past 2^32 - 1: nothing changed (the detail says which)") \
+    X(NO_PART, "the scheduler was created without the part the call needs (desc.parts; the detail names it)")
 
 typedef enum corral_error {
 #define CORRAL__X(id, msg) CORRAL_ERR_##id,
@@ -788,80 +793,31 @@ typedef struct corral_class_desc {
     uint32_t capacity;  /* slots; registry budgets are added to it */
 } corral_class_desc;
 
-/*
-    corral_sched_desc: zero means default.
+/* Parts: what a scheduler can do beyond the core (frames, seconds,
+   realtime, phases, signals, all/any, pause, the profile's counters). A
+   scheduler has the parts desc.parts names (each with the parts it builds
+   on) and no other; corral_sched_create gives every part when desc.parts
+   is NULL, corral_sched_create_min none. A program that creates its
+   schedulers with corral_sched_create_min links only the parts it names
+   (API.md, "Parts"). A call that needs a part the scheduler lacks is
+   refused with CORRAL_ERR_NO_PART. */
+typedef struct corral_part corral_part; /* one part's table (opaque) */
+#define CORRAL_PARTS(X)                                                            \
+    X(calls)    /* calls (CORRAL_CALL...) and joins (corral_wait_join) */          \
+    X(groups)   /* owner and tags, group operations, stop deadlines */             \
+    X(stops)    /* the stop wait (corral_wait_stop); builds on groups */           \
+    X(polls)    /* predicates (corral_wait_until, corral_wait_while) */            \
+    X(futures)  /* futures (corral_future_create, corral_wait_future) */           \
+    X(alarms)   /* waits until a time on a clock (corral_wait_at) */               \
+    X(pulls)    /* generators and pulls; builds on calls and groups */             \
+    X(races)    /* races and syncs; builds on calls */                             \
+    X(channels) /* channels, semaphores, wait groups */                            \
+    X(profile)  /* timing, step hooks, the frame history, the step trace */        \
+    X(budget)   /* time budgets of a phase run (corral_set_budget) */
+#define CORRAL__PART_DECL(name) CORRAL_API extern const corral_part corral_part_##name;
+CORRAL_PARTS(CORRAL__PART_DECL)
+#undef CORRAL__PART_DECL
 
-    field               default
-    memory, memory_size NULL, 0: one block of exactly
-                        corral_sched_memory_size(desc) bytes is allocated
-    allocator           malloc / free
-    logger              none (silent)
-    classes             if none given: CORRAL_DEFAULT_CLASS_SIZES, each
-                        with `default_capacity` slots (only when no
-                        registry is given either)
-    default_capacity    CORRAL_DEFAULT_CAPACITY
-    registry            none; its budgets are added to the capacity of the
-                        class each type falls in, and reserved for that type
-    max_types           CORRAL_DEFAULT_MAX_TYPES distinct types per scheduler
-    order               CORRAL_ORDER_FIFO: each phase resumes in queue order;
-                        CORRAL_ORDER_BY_TYPE: grouped by type (in type-table
-                        order), queue order within a type -- faster when many
-                        types interleave (the indirect call stays predicted)
-    fixed_dt            CORRAL_DEFAULT_FIXED_DT: the fixed-update clock's step
-    max_fixed_steps     CORRAL_DEFAULT_MAX_FIXED_STEPS: fixed steps
-                        corral_tick runs per frame at most
-    max_wait_nodes      total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES: one
-                        per waiting coroutine, one per member of an all/any
-    max_signals         CORRAL_DEFAULT_MAX_SIGNALS
-    max_futures         CORRAL_DEFAULT_MAX_FUTURES
-    max_posts           CORRAL_DEFAULT_MAX_POSTS: completions and raises other threads may have
-                        posted and the owner not applied yet (rounded up
-                        to a power of two; 24 bytes each)
-    wait_text           false: each wait node keeps the text of what it
-                        waits for (the wait macros' arguments as written),
-                        for the inspector, JSON and the text report: 8
-                        bytes per wait node
-    max_group_nodes     CORRAL_DEFAULT_MAX_GROUP_NODES: a coroutine started with an owner takes one,
-                        plus one per tag bit (a pool of its own)
-    max_side_records    CORRAL_DEFAULT_MAX_SIDE_RECORDS: the links few
-                        coroutines have (28 bytes each), a pool of its own:
-                        a coroutine takes one at the first call it makes or
-                        is (caller and child each), the first join of it, its
-                        owner or tags, a stop request's deadline or an
-                        all/any wait, and keeps it until it ends
-    custom_phases       0: phases besides the frame's four, at most
-                        CORRAL_MAX_CUSTOM_PHASES, run by the game with
-                        corral_run_phase(s, CORRAL_PHASE_CUSTOM(k))
-    max_channels        CORRAL_DEFAULT_MAX_CHANNELS: each with a ring of
-                        channel_bytes
-    channel_bytes       CORRAL_DEFAULT_CHANNEL_BYTES: a channel of values of
-                        n bytes holds channel_bytes / n
-    max_semaphores      CORRAL_DEFAULT_MAX_SEMAPHORES
-    max_waitgroups      CORRAL_DEFAULT_MAX_WAITGROUPS
-    domains             CORRAL_DEFAULT_DOMAINS: time domains, each a clock with its own scale and
-                        pause (at most CORRAL_MAX_DOMAINS); domain 0 is the
-                        game clock. Each past the first costs 4 bytes per
-                        wait node (its timer heap)
-    clock               the monotonic clock, in ns (time budgets, timing)
-    validation          CORRAL_VALIDATION_DEFAULT: FATAL in debug builds of
-                        the library, OFF in release (NDEBUG) builds
-    timing              false: per-type step times, tick times (by `clock`);
-                        off, the step loop is the same as without profiling
-    history_frames      0: frames of history kept (corral_history), one
-                        corral_frame_sample each, in the arena
-    timing_sample       CORRAL_DEFAULT_TIMING_SAMPLE: with timing, each type's first step and then
-                        one in N of its steps are timed (their time goes
-                        to the type's step_ns and max, and to the trace);
-                        every step is counted. N rounds up to a power of
-                        two. 1: every step timed, at a clock read a step
-    trace_steps         0: with timing, the last N timed steps kept for
-                        the Chrome trace (24 bytes each, in the arena)
-    hooks               none: step begin/end, slot alloc/free
-    field_formatter     none: prints CORRAL_FIELD_OTHER fields
-    predicates          none: save games find predicates by id in it
-    upgrade             none: save games: fills the new fields of a context
-                        loaded from an older build
-*/
 /* save games (PERSISTENCE, below): what desc.predicates and desc.upgrade take */
 typedef struct corral_saved_type {
     uint32_t id;
@@ -887,51 +843,116 @@ typedef struct corral_predicate_registry {
     uint32_t count;
     const uint8_t *args; /* corral_predicate_arg each; NULL: every one CONTEXT */
 } corral_predicate_registry;
+/* corral_sched_desc: zero means default. Each field's comment gives its
+   default first (CORRAL_DEFAULT_*, above), then what it is. */
 typedef struct corral_sched_desc {
-    void *memory;                /* caller-owned block, or NULL */
-    size_t memory_size;          /* its size */
-    corral_allocator allocator;  /* used when memory is NULL */
-    corral_logger logger;        /* silent when fn is NULL */
-    corral_class_desc classes[CORRAL_MAX_CLASSES]; /* ends at slot_size 0 */
-    uint32_t default_capacity;   /* CORRAL_DEFAULT_CAPACITY slots per default class */
-    const corral_registry *registry; /* or NULL */
-    uint32_t max_types;          /* CORRAL_DEFAULT_MAX_TYPES */
-    corral_order order;          /* CORRAL_ORDER_FIFO */
-    float fixed_dt;              /* CORRAL_DEFAULT_FIXED_DT */
-    uint32_t max_fixed_steps;    /* CORRAL_DEFAULT_MAX_FIXED_STEPS */
-    uint32_t max_wait_nodes;     /* total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES */
+    void *memory;                /* NULL: create allocates one block of exactly
+                                    corral_sched_memory_size(desc) bytes; else
+                                    the caller's block, which outlives the scheduler */
+    size_t memory_size;          /* the size of `memory` (unused without it) */
+    corral_allocator allocator;  /* malloc / free: used when memory is NULL */
+    corral_logger logger;        /* none (silent): called on every error */
+    corral_class_desc classes[CORRAL_MAX_CLASSES]; /* none: CORRAL_DEFAULT_CLASS_SIZES,
+                                    each with default_capacity slots; ends
+                                    at slot_size 0 */
+    uint32_t default_capacity;   /* CORRAL_DEFAULT_CAPACITY slots per default
+                                    class (none when a registry gives every
+                                    type a budget) */
+    const corral_registry *registry; /* none: its budgets are added to the
+                                    capacity of the class each type falls in,
+                                    and reserved for that type */
+    uint32_t max_types;          /* CORRAL_DEFAULT_MAX_TYPES distinct types per scheduler */
+    corral_order order;          /* CORRAL_ORDER_FIFO: each phase resumes in queue
+                                    order; CORRAL_ORDER_BY_TYPE: grouped by type
+                                    (in type-table order), queue order within a
+                                    type -- faster when many types interleave
+                                    (the indirect call stays predicted) */
+    float fixed_dt;              /* CORRAL_DEFAULT_FIXED_DT: the fixed-update clock's step */
+    uint32_t max_fixed_steps;    /* CORRAL_DEFAULT_MAX_FIXED_STEPS: fixed steps
+                                    corral_tick runs per frame at most */
+    uint32_t max_wait_nodes;     /* total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES:
+                                    one per waiting coroutine, one per member
+                                    of an all/any */
     uint32_t max_signals;        /* CORRAL_DEFAULT_MAX_SIGNALS */
     uint32_t max_futures;        /* CORRAL_DEFAULT_MAX_FUTURES */
-    uint32_t max_posts;          /* CORRAL_DEFAULT_MAX_POSTS: posted from other threads, pending at once */
-    uint32_t max_group_nodes;    /* CORRAL_DEFAULT_MAX_GROUP_NODES: one per owner or tag a coroutine has */
-    uint32_t domains;            /* CORRAL_DEFAULT_DOMAINS: time domains, domain 0 the game clock */
-    uint32_t custom_phases;      /* 0: phases the game runs itself, CORRAL_PHASE_CUSTOM(k) */
-    uint32_t max_channels;       /* CORRAL_DEFAULT_MAX_CHANNELS */
-    uint32_t channel_bytes;      /* CORRAL_DEFAULT_CHANNEL_BYTES: the ring of each channel */
+    uint32_t max_posts;          /* CORRAL_DEFAULT_MAX_POSTS: completions and raises
+                                    other threads may have posted and the owner
+                                    not applied yet (rounded up to a power of
+                                    two; 24 bytes each) */
+    uint32_t max_group_nodes;    /* CORRAL_DEFAULT_MAX_GROUP_NODES: a coroutine
+                                    started with an owner takes one, plus one
+                                    per tag bit (a pool of its own) */
+    uint32_t domains;            /* CORRAL_DEFAULT_DOMAINS: time domains, each a clock
+                                    with its own scale and pause (at most
+                                    CORRAL_MAX_DOMAINS); domain 0 is the game
+                                    clock. Each past the first costs 4 bytes
+                                    per wait node (its timer heap) */
+    uint32_t custom_phases;      /* 0: phases besides the frame's four, at most
+                                    CORRAL_MAX_CUSTOM_PHASES, run by the game with
+                                    corral_run_phase(s, CORRAL_PHASE_CUSTOM(k)) */
+    uint32_t max_channels;       /* CORRAL_DEFAULT_MAX_CHANNELS: each with a ring
+                                    of channel_bytes */
+    uint32_t channel_bytes;      /* CORRAL_DEFAULT_CHANNEL_BYTES: a channel of
+                                    values of n bytes holds channel_bytes / n */
     uint32_t max_semaphores;     /* CORRAL_DEFAULT_MAX_SEMAPHORES */
     uint32_t max_waitgroups;     /* CORRAL_DEFAULT_MAX_WAITGROUPS */
-    uint32_t max_side_records;   /* CORRAL_DEFAULT_MAX_SIDE_RECORDS: calls, joins, groups, all/any */
-    uint32_t kept_snapshots;     /* 0: snapshots kept in the arena (corral_snapshot_keep) */
-    bool wait_text;              /* false: keep each wait's text for the inspector */
-    corral_clock clock;          /* monotonic ns; used only by time budgets */
-    corral_validation validation; /* DEFAULT: FATAL in debug builds, OFF in release */
-    bool timing;                 /* false: step and tick times off */
-    uint32_t timing_sample;      /* CORRAL_DEFAULT_TIMING_SAMPLE: with timing, one step in N of a type timed */
-    uint32_t history_frames;     /* 0: no frame history */
-    uint32_t trace_steps;        /* 0: no per-step trace ring (needs timing) */
-    corral_hooks hooks;          /* none */
-    corral_field_formatter field_formatter; /* none */
-    const corral_predicate_registry *predicates; /* save games: predicates by id */
-    struct corral_upgrade {      /* save games: fills a loaded context's new fields
-                                    (calls on the scheduler from it: CORRAL_ERR_LOADING) */
+    uint32_t max_side_records;   /* CORRAL_DEFAULT_MAX_SIDE_RECORDS: the links few
+                                    coroutines have (32 bytes each), a pool of its own: a
+                                    coroutine takes one at the first call it
+                                    makes or is (caller and child each), the
+                                    first join of it, its owner or tags, a stop
+                                    request's deadline or an all/any wait, and
+                                    keeps it until it ends */
+    uint32_t kept_snapshots;     /* 0: places in the arena for snapshots the
+                                    scheduler keeps (corral_snapshot_keep) */
+    bool wait_text;              /* false: each wait node keeps the text of what
+                                    it waits for (the wait macros' arguments as
+                                    written), for the inspector, JSON and the
+                                    text report: 8 bytes per wait node */
+    corral_clock clock;          /* the monotonic clock, in ns: time budgets, timing */
+    corral_validation validation; /* CORRAL_VALIDATION_DEFAULT: FATAL in debug
+                                    builds of the library, OFF in release
+                                    (NDEBUG) builds */
+    bool timing;                 /* false: per-type step times, tick times (by
+                                    `clock`); off, the step loop is the same as
+                                    without profiling. It, history_frames,
+                                    trace_steps and the step hooks need the
+                                    profile part (desc.parts) */
+    uint32_t timing_sample;      /* CORRAL_DEFAULT_TIMING_SAMPLE: with timing, each
+                                    type's first step and then one in N of its
+                                    steps are timed (their time goes to the
+                                    type's step_ns and max, and to the trace);
+                                    every step is counted. N rounds up to a
+                                    power of two. 1: every step timed, at a
+                                    clock read a step */
+    uint32_t history_frames;     /* 0: frames of history kept (corral_history),
+                                    one corral_frame_sample each, in the arena */
+    uint32_t trace_steps;        /* 0: with timing, the last N timed steps kept
+                                    for the Chrome trace (24 bytes each, in the
+                                    arena) */
+    corral_hooks hooks;          /* none: step begin/end, slot alloc/free */
+    corral_field_formatter field_formatter; /* none: prints CORRAL_FIELD_OTHER fields */
+    const corral_predicate_registry *predicates; /* none: save games find
+                                    predicates by id in it */
+    struct corral_upgrade {      /* none: save games: fills the new fields of a
+                                    context loaded from an older build (calls on
+                                    the scheduler from it: CORRAL_ERR_LOADING) */
         void (*fn)(const corral_type *type, void *ctx, const corral_saved_type *old, const void *old_ctx,
                    void *user);
         void *user;
     } upgrade;
+    const corral_part *const *parts; /* NULL: corral_sched_create gives every part
+                                    of CORRAL_PARTS, corral_sched_create_min
+                                    none; else a NULL-terminated list of
+                                    &corral_part_NAME, each with the parts it
+                                    builds on (the list must outlive the call
+                                    only) */
 } corral_sched_desc;
 
-/* Bytes the arena needs for this desc (what create allocates, and what a
-   caller-owned block must hold at least). 0 if the desc is invalid. */
+/* Bytes the arena needs for this desc (what corral_sched_create allocates,
+   and what a caller-owned block must hold at least), with every part when
+   desc.parts is NULL, as corral_sched_create gives. 0 if the desc is
+   invalid. */
 CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
 
 /* The smallest slot size that holds a coroutine of this type (header,
@@ -940,8 +961,13 @@ CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
    vtable is malformed (NULL, bad alignment or offset). */
 CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 
-/* Create a scheduler. NULL on failure: corral_last_error(NULL) says why. */
+/* Create a scheduler. NULL on failure: corral_last_error(NULL) says why.
+   It has the parts desc.parts names, or every part if it names none, and
+   so links every part. */
 CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
+/* The same with the parts desc.parts names and no other (none if NULL):
+   a program that creates its schedulers only so links only those. */
+CORRAL_API corral_sched *corral_sched_create_min(const corral_sched_desc *desc);
 
 /* Ends every live coroutine (cleanup hooks run with CORRAL_END_DESTROYED,
    each exactly once) and frees the block if create allocated it. Refused
@@ -1035,33 +1061,34 @@ CORRAL_API void *corral_context(corral_sched *sched, corral_handle h, const corr
                        joiners): the first run of its phase after the event
                 GROUP  a node per member (all, any)
         phase   the phase it resumes in: OWN (its own) or a phase
-        part    the table of its parts inside the library (none: no node)
+        part    the part that brings it (corral_part_<part>; core: every
+                scheduler has it)
     Adding a kind: DESIGN.md, "Adding a wait kind".
 */
 #define CORRAL_WAIT_KINDS(X)                                         \
-    X(NONE,         "none",         PLAIN, OWN,          none)       \
-    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE,       none)       \
-    X(FRAMES,       "frames",       TIMER, OWN,          timer)      \
-    X(SECONDS,      "seconds",      TIMER, OWN,          timer)      \
-    X(REALTIME,     "realtime",     TIMER, OWN,          timer)      \
-    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE, none)       \
-    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE,  none)       \
-    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME, none)       \
-    X(UNTIL,        "until",        POLL,  OWN,          poll)       \
-    X(WHILE,        "while",        POLL,  OWN,          poll)       \
-    X(SIGNAL,       "signal",       LIST,  OWN,          signal)     \
-    X(FUTURE,       "future",       LIST,  OWN,          future)     \
-    X(JOIN,         "join",         LIST,  OWN,          join)       \
-    X(ALL,          "all",          GROUP, OWN,          none)       \
-    X(ANY,          "any",          GROUP, OWN,          none)       \
-    X(SEND,         "send",         LIST,  OWN,          channel)    \
-    X(RECEIVE,      "receive",      LIST,  OWN,          channel)    \
-    X(ACQUIRE,      "acquire",      LIST,  OWN,          semaphore)  \
-    X(WAIT_GROUP,   "wait group",   LIST,  OWN,          waitgroup)  \
-    X(PHASE,        "phase",        PHASE, OWN,          none)       \
-    X(STOP,         "stop",         LIST,  OWN,          stop)       \
-    X(AT,           "at",           TIMER, OWN,          at)         \
-    X(PULL,         "pull",         LIST,  OWN,          pull)
+    X(NONE,         "none",         PLAIN, OWN,          core)      \
+    X(NEXT_FRAME,   "next frame",   FRAME, UPDATE,       core)      \
+    X(FRAMES,       "frames",       TIMER, OWN,          core)      \
+    X(SECONDS,      "seconds",      TIMER, OWN,          core)      \
+    X(REALTIME,     "realtime",     TIMER, OWN,          core)      \
+    X(FIXED_UPDATE, "fixed update", PHASE, FIXED_UPDATE, core)      \
+    X(LATE_UPDATE,  "late update",  PHASE, LATE_UPDATE,  core)      \
+    X(END_OF_FRAME, "end of frame", PHASE, END_OF_FRAME, core)      \
+    X(UNTIL,        "until",        POLL,  OWN,          polls)     \
+    X(WHILE,        "while",        POLL,  OWN,          polls)     \
+    X(SIGNAL,       "signal",       LIST,  OWN,          core)      \
+    X(FUTURE,       "future",       LIST,  OWN,          futures)   \
+    X(JOIN,         "join",         LIST,  OWN,          calls)     \
+    X(ALL,          "all",          GROUP, OWN,          core)      \
+    X(ANY,          "any",          GROUP, OWN,          core)      \
+    X(SEND,         "send",         LIST,  OWN,          channels)  \
+    X(RECEIVE,      "receive",      LIST,  OWN,          channels)  \
+    X(ACQUIRE,      "acquire",      LIST,  OWN,          channels)  \
+    X(WAIT_GROUP,   "wait group",   LIST,  OWN,          channels)  \
+    X(PHASE,        "phase",        PHASE, OWN,          core)      \
+    X(STOP,         "stop",         LIST,  OWN,          stops)     \
+    X(AT,           "at",           TIMER, OWN,          alarms)    \
+    X(PULL,         "pull",         LIST,  OWN,          pulls)
 
 typedef enum corral_wait_kind {
 #define CORRAL__X(id, name, how, phase, part) CORRAL_WAIT_##id,
@@ -1135,9 +1162,8 @@ static inline corral_wait corral_wait_realtime(float t)
     w.seconds = t;
     return w;
 }
-/* Predicates, joins, stop and at waits: functions, not inline -- the code
-   that waits on them comes with them, so a game that uses none links none
-   of it. */
+/* Predicates, joins, stop and at waits: functions of their parts
+   (corral_part_polls, _calls, _stops, _alarms), not inline. */
 CORRAL_API corral_wait corral_wait_until(corral_predicate fn, void *user);
 CORRAL_API corral_wait corral_wait_while(corral_predicate fn, void *user);
 static inline corral_wait corral_wait_signal(corral_signal sig)
@@ -1382,7 +1408,9 @@ CORRAL_API uint32_t corral_run_phase(corral_sched *sched, corral_phase phase);
 /* Time budget (0: none, the default): each phase run stops stepping once
    it has spent `ns` by the desc's clock (it always makes one step). What
    did not run goes first in the next run of that phase: nothing starves.
-   A step can ask how much is left, to split dense work across frames. */
+   A step can ask how much is left, to split dense work across frames.
+   A budget needs the budget part (desc.parts): without it, a budget other
+   than 0 is refused with CORRAL_ERR_NO_PART. */
 CORRAL_API void corral_set_budget(corral_sched *sched, uint64_t ns);
 CORRAL_API uint64_t corral_budget_left(const corral_co *co); /* UINT64_MAX without a budget */
 

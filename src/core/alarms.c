@@ -3,7 +3,7 @@
     in its coroutine's domain heap (timers.c) due at that time. Unlike a
     time span, a paused one keeps its time, not what it had left; a time
     already past waits for the next frame, as every time wait does. Its
-    table arrives with corral_wait_at (a load or a restore asks for it).
+    table comes with the alarms part (corral_part_alarms).
 */
 #include "../corral_internal.h"
 
@@ -37,16 +37,20 @@ static const corral__wait_part corral__at_part = {
     .arm = corral__at_arm,
     .hold = corral__at_hold,
     .unhold = corral__at_unhold,
+    .keeps_due = true,
     .save = corral__timer_save,
     .read = corral__timer_read,
     .check = corral__timer_check,
     .place = corral__timer_load,
 };
-void corral__alarms_use(void) { corral__wait_parts_add(CORRAL_WAIT_AT, CORRAL_WAIT_AT, &corral__at_part); }
+const corral_part corral_part_alarms = {
+    .name = "alarms",
+    .waits = {{CORRAL_WAIT_AT, CORRAL_WAIT_AT, &corral__at_part}},
+    .feature = CORRAL__FEATURE_COUNT,
+};
 
 corral_wait corral_wait_at(double t)
 {
-    corral__alarms_use();
     corral_wait w;
     memset(&w, 0, sizeof w);
     w.kind = CORRAL_WAIT_AT;

@@ -8,17 +8,10 @@
     coroutine state is the lifecycle's (lifecycle.c).
 */
 #include "../corral_internal.h"
+#include "freelist.h"
 
 #include <stdio.h>
 #include <string.h>
-
-uint32_t corral_slot_size_for(const corral_type *type)
-{
-    if (!corral__type_ok(type)) return 0;
-    uint32_t a = type->ctx_align > CORRAL__SLOT_STEP ? type->ctx_align : CORRAL__SLOT_STEP;
-    uint32_t sz = (type->ctx_offset + type->ctx_size + a - 1) & ~(a - 1);
-    return sz < CORRAL__SLOT_MIN ? CORRAL__SLOT_MIN : sz; /* holds by construction (corral__slot_holds) */
-}
 
 /* Every slot free and untouched, every page on the empty list in address
    order (a type fills page 0, then 1, ...). */
@@ -112,16 +105,18 @@ void corral__meta_init(corral_sched *s)
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
 }
 
-/* ---- side records: taken from the free list, else past the bump */
+/* ---- side records: a counted free list (freelist.h) linked through .parent */
 
-const corral__side corral__side_none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
-                                        0, -1, CORRAL_END_NONE, CORRAL__NIL};
+static inline corral__freelist corral__side_records(corral_sched *s)
+{
+    return (corral__freelist){corral__sides(s), sizeof(corral__side), offsetof(corral__side, parent), 0,
+                              s->sides.count, &s->sides.free, &s->sides.bump, &s->sides.free_count, &s->sides.peak};
+}
 
 void corral__sides_init(corral_sched *s)
 {
-    s->sides.free = CORRAL__NIL;
-    s->sides.free_count = s->sides.count;
-    s->sides.bump = 0;
+    const corral__freelist fl = corral__side_records(s);
+    corral__freelist_clear(&fl);
 }
 
 bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
@@ -140,12 +135,9 @@ corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta 
     corral__side *S = corral__sides(s);
     if (m->side != CORRAL__NIL) return &S[m->side];
     if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
-    uint32_t i = s->sides.free;
-    if (i != CORRAL__NIL) s->sides.free = S[i].parent;
-    else i = s->sides.bump++;
-    s->sides.free_count--;
-    if (s->sides.count - s->sides.free_count > s->sides.peak) s->sides.peak = s->sides.count - s->sides.free_count;
-    S[i] = corral__side_none;
+    const corral__freelist fl = corral__side_records(s);
+    const uint32_t i = corral__freelist_take(&fl);
+    S[i] = *corral__side_none();
     S[i].owner = (uint32_t)(m - corral__meta_table(s));
     m->side = i;
     return &S[i];
@@ -156,12 +148,8 @@ void corral__side_drop(corral_sched *s, corral__meta *m)
     const uint32_t i = m->side;
     m->side = CORRAL__NIL;
     corral__sides(s)[i].owner = CORRAL__NIL;
-    if (++s->sides.free_count == s->sides.count) { /* all free: back to untouched */
-        corral__sides_init(s);
-        return;
-    }
-    corral__sides(s)[i].parent = s->sides.free;
-    s->sides.free = i;
+    const corral__freelist fl = corral__side_records(s);
+    corral__freelist_give(&fl, i);
 }
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
@@ -176,7 +164,7 @@ void corral__floors_keep(corral_sched *s)
         for (uint32_t pi = 0; pi < c->page_count; pi++)
             for (uint32_t k = 0, first = pi << c->page_shift; k < P[pi].slots; k++) {
                 const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + k));
-                uint32_t g = co->state == CORRAL__FREE ? co->gen : co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
+                const uint32_t g = corral__gen_unissued(co->gen, co->state == CORRAL__FREE);
                 if (g > P[pi].floor) P[pi].floor = g;
             }
         for (uint32_t pi = 0; pi < c->page_count; pi++)
@@ -348,3 +336,136 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
     d->sides.peak = o->sides.peak;
     d->sides.failures = o->sides.failures;
 }
+
+/* ---- a restore's and a load's part (snapshot.c and save.c read the
+   bytes; the pages, slots, meta and side records are this file's) */
+
+static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+/* Class ci as a snapshot holds it: at pages_at of snap its page table, at
+   data_at a u64 per page (where in snap that page's slots, then their
+   meta, start). Each page's floor stays above what it issued here and
+   there: a handle from after the snapshot is stale after the restore. */
+void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at)
+{
+    corral__class *c = &s->arena.classes[ci];
+    corral__page *P = corral__pages(s, c);
+    corral__meta *M = corral__meta_table(s) + c->first;
+    for (uint32_t pi = 0; pi < c->page_count; pi++) {
+        corral__page pg;
+        uint64_t data;
+        memcpy(&pg, snap + pages_at + (size_t)pi * sizeof pg, sizeof pg);
+        memcpy(&data, snap + data_at + (size_t)pi * sizeof data, sizeof data);
+        /* every generation the page issues from now on is above what any
+           of its slots has issued (the page has counted them as it went) */
+        uint32_t first = pi << c->page_shift, unissued = corral__max_u32(P[pi].unissued, pg.unissued);
+        uint32_t floor = corral__max_u32(corral__max_u32(P[pi].floor, pg.floor), unissued);
+        /* touched now, untouched in the snapshot: free again */
+        for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            corral__slot_blank(co, corral__gen_unissued(co->gen, co->state == CORRAL__FREE));
+            corral__meta_reset(&M[k]);
+        }
+        /* the prefix in one copy (a free slot in it below the floor is
+           raised to it when taken: corral__slot_alloc) */
+        memcpy(CORRAL__AT(s, corral__slot_off(c, first)), snap + (size_t)data, (size_t)pg.bump * c->slot_size);
+        memcpy(&M[first], snap + (size_t)data + (size_t)pg.bump * c->slot_size, (size_t)pg.bump * sizeof(corral__meta));
+        pg.floor = floor;
+        pg.unissued = unissued;
+        P[pi] = pg;
+    }
+}
+
+/* the side records before the bump as a snapshot holds them (src: bump
+   records); the pool's counts come with corral__arena_take */
+void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump)
+{
+    memcpy(corral__sides(s), src, (size_t)bump * sizeof(corral__side));
+}
+
+/* the room of co's slot past its header, zeroed (its type's class: the
+   slot's size) */
+static void corral__slot_room_clear(corral_sched *s, corral_co *co)
+{
+    const corral__class *c = &s->arena.classes[corral__types(s)[co->type].cls];
+    memset(CORRAL__AT(co, CORRAL__HEADER_SIZE), 0, c->slot_size - CORRAL__HEADER_SIZE);
+}
+
+/* A load: co's slot header as saved, waiting for its place (queued,
+   deferred, paused or on its waits: the load puts it there), and its
+   context's room zeroed for the fields to come. */
+void corral__slot_load(corral_sched *s, corral_co *co, uint32_t gen, uint32_t type, uint8_t flags, uint32_t resume)
+{
+    co->gen = gen;
+    co->type = (uint16_t)type;
+    corral__park(co);
+    co->flags = flags;
+    co->resume = resume;
+    co->link = CORRAL__NIL;
+    corral__slot_room_clear(s, co);
+}
+
+/* A reload: co's context (size bytes at off in its slot) copied out to
+   tmp, and its slot's room zeroed for the context in the new layout,
+   which the reload writes there field by field (fields.c's rule) */
+void corral__slot_empty(corral_sched *s, corral_co *co, uint32_t off, uint32_t size, unsigned char *tmp)
+{
+    memcpy(tmp, (unsigned char *)co + off, size);
+    corral__slot_room_clear(s, co);
+}
+
+/* A reload: the room of a free slot that holds need bytes, lent to move
+   contexts through, or NULL: none; given back zeroed (no context left in
+   a free slot) */
+unsigned char *corral__scratch_lend(const corral_sched *s, uint32_t need)
+{
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        if (c->slot_size - CORRAL__HEADER_SIZE < need) continue;
+        for (uint32_t k = 0; k < c->capacity; k++) {
+            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
+            if (!corral__state_alive(co->state)) return (unsigned char *)co + CORRAL__HEADER_SIZE;
+        }
+    }
+    return NULL;
+}
+void corral__scratch_return(unsigned char *room, uint32_t need) { memset(room, 0, need); }
+
+/* A reload: live coroutines of a type whose contexts change from old_size
+   to new_size bytes, in the arena's context counters */
+void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size, uint32_t new_size)
+{
+    s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)live * old_size + (uint64_t)live * new_size;
+    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+}
+
+/* A load: a coroutine's meta as saved: a free slot's, then its birth
+   frame, time domain, hold and wait mode, with the stop flags `stop`
+   (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode)
+{
+    corral__meta_reset(m);
+    m->born = born;
+    m->domain = domain;
+    m->stop_why |= stop;
+    m->hold = hold;
+    m->mode = mode;
+}
+
+/* A load: m's side record taken (the load's check counted one free) with
+   the links saved in `saved`: its caller, its child and where the child's
+   result goes, its last child's end, an all's count and an any's member
+   fired; its joiners and groups come as they are placed */
+void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved)
+{
+    corral__side *sd = corral__side_take("corral_load", s, m);
+    sd->parent = saved->parent;
+    sd->child = saved->child;
+    sd->dest = saved->dest;
+    sd->pending = saved->pending;
+    sd->fired = saved->fired;
+    sd->outcome = saved->outcome;
+}
+
+/* A reload: where m's child's result goes, moved with its field */
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[m->side].dest = dest; }

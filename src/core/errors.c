@@ -1,5 +1,7 @@
 /*
-    errors.c -- log items, last error, logger.
+    errors.c -- log items, last error, logger, and the checks a call
+    makes before it acts: a live scheduler of this copy of the library
+    (the image's origin), a step running, a part present.
 
     One X-macro list (CORRAL_LOG_ITEMS in corral.h) gives the enum and the
     message table. Every failing call lands in corral__fail: it records the
@@ -58,6 +60,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_CORRUPT:
     case CORRAL_ERR_BAD_POINT:
     case CORRAL_ERR_NO_CAPACITY:
+    case CORRAL_ERR_NO_PART:
         return true;
     default:
         return false;
@@ -176,9 +179,17 @@ const char *corral_end_reason_str(corral_end_reason why)
 static CORRAL__THREAD_LOCAL char corral__thread_mark;
 uintptr_t corral__thread_token(void) { return (uintptr_t)&corral__thread_mark; }
 
+static const char corral__origin_anchor = 0;
+uint64_t corral__origin(void)
+{
+    return (uint64_t)(uintptr_t)&corral__origin_anchor ^
+           ((uint64_t)sizeof(corral_sched) << 32 | (uint64_t)CORRAL_VERSION_MAJOR << 16 | CORRAL_VERSION_MINOR << 8 |
+            CORRAL_VERSION_PATCH);
+}
+
 /* A scheduler another copy of corral in this process made (a module with
    its own copy, linked -Bsymbolic, given the host's scheduler): its type
-   table, thread and registry are the other copy's, so this copy refuses
+   table and thread are the other copy's, so this copy refuses
    it, and says so through the scheduler's logger and error record when
    their layout is this copy's (the same version), on this thread only
    when it is not. */
@@ -197,84 +208,95 @@ static bool corral__made_elsewhere(const corral_sched *s, const char *call)
     return true;
 }
 
-#if CORRAL__REGISTRY
-static corral__atomic_u32 corral__made_here; /* schedulers this copy made or adopted, ever */
-/* A pointer outside the registry is read only while this copy has made
-   no scheduler: then it is no freed one of this copy's, and a module
-   with its own copy, handed the host's scheduler, is told so. */
-static bool corral__may_read(const corral_sched *s)
+#if CORRAL_DEBUG
+/* The blocks this thread destroyed last, freed with their schedulers: a
+   call on one of them is refused without reading it. A caller's block
+   stays readable and says so itself (its magic is cleared at destroy);
+   a block freed on another thread, or longer ago, is read as it is.
+   Without thread-local storage (tcc) the list is kept nowhere. */
+#if CORRAL__HAS_THREAD_LOCAL
+#define CORRAL__DESTROYED_KEPT 16u
+static CORRAL__THREAD_LOCAL const corral_sched *corral__destroyed[CORRAL__DESTROYED_KEPT];
+static CORRAL__THREAD_LOCAL uint32_t corral__destroyed_next;
+
+void corral__destroyed_add(const corral_sched *s)
 {
-    return corral__registry_has(s) || corral__atomic_load_u32(&corral__made_here) == 0;
+    corral__destroyed[corral__destroyed_next++ % CORRAL__DESTROYED_KEPT] = s;
+}
+
+void corral__destroyed_drop(const corral_sched *s)
+{
+    for (uint32_t i = 0; i < CORRAL__DESTROYED_KEPT; i++)
+        if (corral__destroyed[i] == s) corral__destroyed[i] = NULL;
+}
+
+bool corral__destroyed_here(const corral_sched *s)
+{
+    for (uint32_t i = 0; i < CORRAL__DESTROYED_KEPT; i++)
+        if (corral__destroyed[i] == s) return true;
+    return false;
 }
 #else
-static bool corral__may_read(const corral_sched *s)
+void corral__destroyed_add(const corral_sched *s) { (void)s; }
+void corral__destroyed_drop(const corral_sched *s) { (void)s; }
+bool corral__destroyed_here(const corral_sched *s)
 {
     (void)s;
-    return true;
+    return false;
+}
+#endif
+#endif
+
+bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part)
+{
+    if (CORRAL__LIKELY(slot != NULL)) return true;
+    char why[96];
+    snprintf(why, sizeof why, "it needs corral_part_%s in desc.parts", part);
+    corral__fail_at(s, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, self, why);
+    return false;
+}
+
+corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping)
+{
+    corral_sched *s = corral__tls_sched;
+    CORRAL__REQUIRE_AT(s, s && co && corral__is_running(s, co) && (stopping || co->state != CORRAL__STOPPING),
+                       CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL, NULL);
+    return s;
+}
+
+#if CORRAL_DEBUG
+bool corral__check_in(const corral_sched *s, const char *call)
+{
+    return (s && !corral__destroyed_here(s) && s->magic == CORRAL__MAGIC &&
+            (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF)) ||
+           corral__check_slow(s, call);
 }
 #endif
 
 bool corral__check_slow(const corral_sched *s, const char *call)
 {
-    corral_error err = CORRAL_ERR_NULL_SCHED;
-    if (s) {
-        err = CORRAL_ERR_NOT_A_SCHED;
-        if (corral__may_read(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) &&
-            corral__made_elsewhere(s, call))
-            return false;
-#if CORRAL__REGISTRY
-        if (corral__registry_has(s) && (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING)) {
-            if (s->owner == corral__thread_token() || s->validation == CORRAL_VALIDATION_OFF) {
-                if (s->magic == CORRAL__MAGIC) return true;
-                corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL); /* a hook's call, mid-load */
+    const corral_error err = s ? CORRAL_ERR_NOT_A_SCHED : CORRAL_ERR_NULL_SCHED;
+#if CORRAL_DEBUG
+    const bool freed = s && corral__destroyed_here(s); /* not read */
+#else
+    const bool freed = false;
+#endif
+    if (s && !freed) {
+        if (s->magic == CORRAL__MAGIC || s->magic == CORRAL__MAGIC_LOADING) {
+            if (corral__made_elsewhere(s, call)) return false;
+#if CORRAL_DEBUG
+            if (s->owner != corral__thread_token() && s->validation != CORRAL_VALIDATION_OFF) {
+                /* another thread's scheduler: its error state is not ours to write */
+                corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
+                if (s->validation == CORRAL_VALIDATION_FATAL) abort();
                 return false;
             }
-            /* another thread's scheduler: its error state is not ours to write */
-            corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
-            if (s->validation == CORRAL_VALIDATION_FATAL) abort();
-            return false;
-        }
-#else
-        if (s->magic == CORRAL__MAGIC) return true;
-        if (s->magic == CORRAL__MAGIC_LOADING) { /* a hook's call, mid-load */
-            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL);
-            return false;
-        }
 #endif
+            if (s->magic == CORRAL__MAGIC) return true;
+            corral__fail_at(s, NULL, CORRAL_ERR_LOADING, call, CORRAL__NOH, NULL, NULL); /* a hook's call, mid-load */
+            return false;
+        }
     }
     corral__fail_at(NULL, NULL, err, call, CORRAL__NOH, NULL, NULL);
     return false;
 }
-
-#if CORRAL__REGISTRY
-/* Live schedulers, for debug builds: a destroyed scheduler's pointer is
-   recognised without touching its (freed) memory. Beyond the table's size
-   schedulers are untracked and the magic number alone vouches for them. */
-#define CORRAL__REGISTRY_SIZE 64
-static corral__atomic_ptr corral__registry[CORRAL__REGISTRY_SIZE];
-static corral__atomic_u32 corral__untracked;
-
-void corral__registry_add(const corral_sched *s)
-{
-    corral__atomic_add_u32(&corral__made_here, 1);
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
-        if (corral__atomic_cas_ptr(&corral__registry[i], NULL, s)) return;
-    }
-    corral__atomic_add_u32(&corral__untracked, 1);
-}
-
-void corral__registry_remove(const corral_sched *s)
-{
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++) {
-        if (corral__atomic_cas_ptr(&corral__registry[i], s, NULL)) return;
-    }
-    corral__atomic_add_u32(&corral__untracked, -1);
-}
-
-bool corral__registry_has(const corral_sched *s)
-{
-    for (int i = 0; i < CORRAL__REGISTRY_SIZE; i++)
-        if (corral__atomic_load_ptr(&corral__registry[i]) == s) return true;
-    return corral__atomic_load_u32(&corral__untracked) != 0;
-}
-#endif

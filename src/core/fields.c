@@ -3,8 +3,8 @@
     field of the new build a field of the old one goes into (by name) and
     whether its value fits there (the same kind; integers and floats may
     widen; a type of its own keeps its type's name), and the copy that
-    widens it; and that a type keeps its name under its registry id. A save game's load and a hot reload share the rule; a program
-    that does neither links none of it.
+    widens it; and that a type keeps its name under its registry id. A
+    save game's load and a hot reload share the rule.
 */
 #include "../corral_internal.h"
 

@@ -19,8 +19,7 @@ static corral__future *corral__future_get(const corral_sched *s, corral_future f
 corral_future corral_future_create(corral_sched *s)
 {
     corral_future none = {0, 0};
-    if (!corral__check(s)) return none;
-    corral__futures_use();
+    if (!corral__check(s) || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_FUTURES], "futures")) return none;
     uint32_t gen = 0, i = corral__pool_alloc(s, CORRAL__POOL_FUTURE, &gen);
     CORRAL__REQUIRE(s, i != CORRAL__NIL, CORRAL_ERR_FUTURE_POOL_EXHAUSTED, none);
     corral__future *g = &corral__futures(s)[i];
@@ -190,11 +189,12 @@ static const corral__pool_part corral__future_pool_part = {
     .hash = corral__future_hash,
 };
 
-/* ---- the feature's tables */
+/* ---- the part's table */
 static const corral__futures_part corral__futures_table = {corral__future_live, corral__future_finish};
-void corral__futures_use(void)
-{
-    corral__feature_add(CORRAL__FEATURE_FUTURES, &corral__futures_table);
-    corral__wait_parts_add(CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, &corral__future_part);
-    corral__pool_parts_add(CORRAL__POOL_FUTURE, CORRAL__POOL_FUTURE, &corral__future_pool_part);
-}
+const corral_part corral_part_futures = {
+    .name = "futures",
+    .waits = {{CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, &corral__future_part}},
+    .pools = {{CORRAL__POOL_FUTURE, 1, &corral__future_pool_part}},
+    .feature = CORRAL__FEATURE_FUTURES,
+    .table = &corral__futures_table,
+};

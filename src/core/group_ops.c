@@ -25,7 +25,7 @@ uint32_t corral__instances(const corral_sched *s, uint64_t owner, uint32_t tags,
             const corral_co *co = CORRAL__CO(s, N[i].co);
             if (!corral__state_alive(co->state)) continue;
             uint64_t its = 0;
-            for (uint32_t j = corral__sd(s, corral__meta_of(s, co))->groups; j != CORRAL__NIL; j = N[j].sibling)
+            for (uint32_t j = corral__side_of(s, corral__meta_of(s, co))->groups; j != CORRAL__NIL; j = N[j].sibling)
                 if (N[j].kind == CORRAL__NODE_OWNER) its = N[j].u.g.owner;
             if (its != owner) continue;
             const uint32_t g = corral__global_of(s, co);
@@ -74,7 +74,7 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
-        const uint32_t child = corral__sd(s, m)->child;
+        const uint32_t child = corral__side_of(s, m)->child;
         co = child != CORRAL__NIL ? corral__co_of_global(s, child) : NULL;
     }
 }
@@ -103,7 +103,7 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
             corral__fire(s, stop);
             return;
         }
-        const uint32_t child = corral__sd(s, m)->child;
+        const uint32_t child = corral__side_of(s, m)->child;
         co = child != CORRAL__NIL ? corral__co_of_global(s, child) : NULL;
     }
 }
@@ -114,6 +114,7 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
 static bool corral__request_stop(const char *call, corral_sched *s, corral_co *co, float deadline)
 {
     if (deadline > 0.0f) {
+        if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_GROUPS], "groups")) return false; /* a deadline is in the group chain */
         uint32_t old = corral__deadline_of(s, co);
         const corral__node *N = corral__nodes(s);
         if (old == CORRAL__NIL || corral__timer_left(s, &N[old]) > (double)deadline) {
@@ -128,7 +129,7 @@ static bool corral__request_stop(const char *call, corral_sched *s, corral_co *c
         }
     }
     corral__request_flag(s, co);
-    if (corral__wait_part_of(CORRAL_WAIT_STOP) || corral__wait_part_of(CORRAL_WAIT_PULL))
+    if (corral__wait_part_of(s, CORRAL_WAIT_STOP) || corral__wait_part_of(s, CORRAL_WAIT_PULL))
         corral__request_fire(s, co); /* stop waits or pulls exist */
     return true;
 }
@@ -282,9 +283,12 @@ static const corral__wait_part corral__stop_part = {
     .check = corral__stop_check,
     .place = corral__stop_place,
 };
-void corral__stops_use(void) { corral__wait_parts_add(CORRAL_WAIT_STOP, CORRAL_WAIT_STOP, &corral__stop_part); }
+const corral_part corral_part_stops = {
+    .name = "stops",
+    .waits = {{CORRAL_WAIT_STOP, CORRAL_WAIT_STOP, &corral__stop_part}},
+    .feature = CORRAL__FEATURE_COUNT,
+};
 corral_wait corral_wait_stop(void)
 {
-    corral__stops_use();
     return corral__wait_of(CORRAL_WAIT_STOP);
 }

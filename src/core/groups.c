@@ -29,7 +29,9 @@ corral__list corral__group_list(corral_sched *s, const corral__node *n)
 
 bool corral__group_room(const char *call, corral_sched *s, corral__type_entry *te, uint64_t owner, uint32_t tags)
 {
-    if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
+    if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_GROUPS], "groups")) {
+        /* no membership without the part: nothing to count but the failure */
+    } else if (s->nodes.group_free_count < corral__nodes_needed(owner, tags)) {
         s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
     } else if (corral__sides_room(call, s, NULL, "none for the start's owner/tags")) {
@@ -43,7 +45,6 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
 {
     uint32_t need = corral__nodes_needed(owner, tags);
     if (need == 0) return true;
-    corral__groups_use();
     if (s->nodes.group_free_count < need) {
         s->nodes.group_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_GROUP_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL);
@@ -81,14 +82,13 @@ void corral__leave_groups(corral_sched *s, corral_co *co)
 uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
 {
     const corral__node *N = corral__nodes(s);
-    uint32_t i = corral__sd(s, corral__meta_of(s, co))->groups;
+    uint32_t i = corral__side_of(s, corral__meta_of(s, co))->groups;
     while (i != CORRAL__NIL && N[i].kind != CORRAL__NODE_DEADLINE) i = N[i].sibling;
     return i;
 }
 
 uint32_t corral__deadline_node(corral_sched *s, corral_co *co)
 {
-    corral__groups_use();
     corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side]; /* the caller took it */
     uint32_t i = corral__node_alloc(s);
     corral__node *n = &corral__nodes(s)[i];
@@ -120,4 +120,8 @@ static const corral__groups_part corral__groups_table = {
     .list = corral__group_list,
     .deadline_drop = corral__deadline_drop,
 };
-void corral__groups_use(void) { corral__feature_add(CORRAL__FEATURE_GROUPS, &corral__groups_table); }
+const corral_part corral_part_groups = {
+    .name = "groups",
+    .feature = CORRAL__FEATURE_GROUPS,
+    .table = &corral__groups_table,
+};

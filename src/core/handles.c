@@ -34,15 +34,6 @@ corral_co *corral__resolve(const corral_sched *s, corral_handle h, corral_error 
     return NULL;
 }
 
-corral_handle corral__handle_of(const corral_sched *s, const corral_co *co)
-{
-    const corral__type_entry *te = &corral__types(s)[co->type];
-    const corral__class *c = &s->arena.classes[te->cls];
-    uint32_t local = corral__slot_local(c, corral__co_off(s, co));
-    corral_handle h = {te->cls << CORRAL__CLASS_SHIFT | local, co->gen};
-    return h;
-}
-
 bool corral__debug_set_gen(corral_sched *s, uint32_t index, uint32_t gen)
 {
     uint32_t cls = index >> CORRAL__CLASS_SHIFT, local = index & CORRAL__LOCAL_MASK;

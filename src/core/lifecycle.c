@@ -1,12 +1,22 @@
 /*
     lifecycle.c -- a coroutine's life: admitted and started (its first step
-    at once, as Unity's StartCoroutine), stepped outside a lane (first
-    steps, the ready list), stopped, and ended (its cleanup, its links, its
-    slot back).
+    at once, as Unity's StartCoroutine, or later: corral__create), stepped outside a lane (first
+    steps, the ready list), paused and resumed, stopped, and ended (its
+    cleanup, its links, its slot back); and a wait's end, which wakes its
+    coroutine or stops it (corral__fire).
+
+    A paused coroutine is in no lane and its timers and predicates are out
+    of their containers (waits.c holds them); it keeps its place in every
+    list it waits on. A whole group at once is group_ops.c's.
+
+    A fired node (a timer due, a signal raised, a future done, a target
+    ended, ...) ends its coroutine's wait and wakes it (waits.c), or stops
+    it: a stop request's deadline, a call interrupted by its caller's wait.
+    The timers' heaps (timers.c) give up their due nodes here once a frame.
 
     A coroutine whose step is on the C stack is never freed under it:
     stopping it marks it STOPPING and it ends when its step returns. Where
-    a yield lands is the run queues' (queue.c), what it waits on the
+    a yield lands is the run lanes' (lanes.c), what it waits on the
     waits' (waits.c).
 */
 #include "../corral_internal.h"
@@ -22,27 +32,19 @@ void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const co
                        corral_end_reason why)
 {
     const corral__side *sd = &corral__sides(s)[m->side];
-    /* each link exists only once its feature is in use: its table is there */
-    if (sd->groups != CORRAL__NIL) corral__groups()->leave(s, co);
+    /* each link exists only in a scheduler with its part: its table is there */
+    if (sd->groups != CORRAL__NIL) corral__groups(s)->leave(s, co);
     if (sd->parent != CORRAL__NIL || sd->joiners_head != CORRAL__NIL)
-        ((const corral__calls_part *)corral__feature(CORRAL__FEATURE_CALLS))->end(s, co, m, te, why);
+        ((const corral__calls_part *)corral__feature(s, CORRAL__FEATURE_CALLS))->end(s, co, m, te, why);
     corral__side_drop(s, m);
 }
 
-/* the arms of a race or sync (races.c, a module: its table is there once
-   one began) */
+/* the arms of a race or sync (races.c: its table is there in a scheduler
+   that can race) */
 void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
 {
-    const corral__race_part *r = (const corral__race_part *)corral__feature(CORRAL__FEATURE_RACES);
+    const corral__race_part *r = (const corral__race_part *)corral__feature(s, CORRAL__FEATURE_RACES);
     if (r) r->end_arms(s, co, m, why);
-}
-
-/* Its step is on the C stack: it ends, with why, when that step returns. */
-void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
-{
-    if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
-    co->state = CORRAL__STOPPING;
-    m->stop_why = (uint8_t)why;
 }
 
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
@@ -87,6 +89,17 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
     corral__fail_at(s, NULL, err, call, CORRAL__NOH, NULL, why);
 }
 
+/* admit, then take, its first step not run: a call's child (its first
+   step runs later, from the ready list), a generator, a start queued
+   behind others. NULL, with the error set and counted, if it cannot. */
+corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
+                          uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out)
+{
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    if (ti == CORRAL__NIL) return NULL;
+    return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
+}
+
 corral_handle corral_start(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size)
 {
     return corral__start(__func__, s, vt, ctx, ctx_size, NULL, true);
@@ -102,10 +115,14 @@ bool corral_stop(corral_sched *s, corral_handle h)
     return true;
 }
 
-/* Every live coroutine ends with CORRAL_END_DESTROYED (destroy, a load);
-   the caller has set DESTROYING, so no cleanup hook starts another. */
+/* Every live coroutine ends with CORRAL_END_DESTROYED, as at destroy
+   (destroy, a load): the scheduler is DESTROYING meanwhile, so no cleanup
+   hook starts another and a race's arms end as destroyed; the flag is
+   after as it was before (a destroy has set it for good). */
 void corral__end_all(corral_sched *s)
 {
+    const uint32_t destroying = s->flags & CORRAL__DESTROYING;
+    s->flags |= CORRAL__DESTROYING;
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         corral__class *c = &s->arena.classes[i];
         for (uint32_t k = 0; k < c->capacity; k++) {
@@ -113,10 +130,127 @@ void corral__end_all(corral_sched *s)
             if (corral__state_alive(co->state)) corral__end(s, co, CORRAL_END_DESTROYED);
         }
     }
+    s->flags = (s->flags & ~(uint32_t)CORRAL__DESTROYING) | destroying;
 }
 
 void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
 {
     if (corral__is_running(s, co)) corral__mark_stopping(s, co, corral__meta_of(s, co), why);
     else corral__end(s, co, why);
+}
+
+/* ---- pause */
+
+bool corral__pause_co(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    if (co->state == CORRAL__PAUSED || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
+        return false;
+    if (corral__is_running(s, co)) { /* held when its step returns */
+        bool had = (co->flags & CORRAL__PAUSE_FLAG) != 0;
+        co->flags = (uint8_t)(co->flags | CORRAL__PAUSE_FLAG);
+        return !had;
+    }
+    uint8_t hold = 0;
+    if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) {
+        corral__lane_tombstone(s, co);
+    } else if (co->state == CORRAL__READY) {
+        corral__ready_unlink(s, co);
+        hold = CORRAL__HOLD_WOKEN;
+    } else if (co->state == CORRAL__WAITING) {
+        corral__hold_wait(s, co);
+        hold = CORRAL__HOLD_WAITING;
+    }
+    corral__hold(co, m, hold);
+    return true;
+}
+
+bool corral__resume_co(corral_sched *s, corral_co *co)
+{
+    if (co->flags & CORRAL__PAUSE_FLAG) { /* paused during its step: not held yet */
+        co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
+        return true;
+    }
+    if (co->state != CORRAL__PAUSED) return false;
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->hold & CORRAL__HOLD_GENERATOR) return false; /* only a pull steps it */
+    uint8_t hold = m->hold;
+    m->hold = 0;
+    if ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)) {
+        corral__park(co);
+        corral__unhold_wait(s, co);
+    } else {
+        corral__enqueue(s, co);
+    }
+    return true;
+}
+
+bool corral_pause(corral_sched *s, corral_handle h)
+{
+    corral_co *co = corral__live(__func__, s, h);
+    return co && corral__pause_co(s, co);
+}
+
+bool corral_resume(corral_sched *s, corral_handle h)
+{
+    corral_co *co = corral__live(__func__, s, h);
+    if (!co) return false;
+    CORRAL__REQUIRE_AT(s, corral__resume_co(s, co), CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
+    return true;
+}
+
+bool corral_paused(const corral_sched *s, corral_handle h)
+{
+    if (!corral__check(s)) return false;
+    corral_error err;
+    corral_co *co = corral__resolve(s, h, &err);
+    return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
+}
+
+/* ---- a wait's end */
+
+/* Node i was detached by its container: act on it. */
+void corral__fire(corral_sched *s, uint32_t i)
+{
+    corral__node *n = &corral__nodes(s)[i];
+    n->attached = 0;
+    corral_co *co = CORRAL__CO(s, n->co);
+    if (n->kind == CORRAL__NODE_DEADLINE) { /* a stop request's time is up */
+        corral__groups(s)->deadline_drop(s, co);
+        corral__stop_co(s, co, CORRAL_END_DEADLINE);
+        return;
+    }
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
+    if (p && p->fire) p->fire(s, i);
+    corral__meta *m = corral__meta_of(s, co);
+    if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
+    if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
+    const bool now = p && p->now;
+    corral__release_wait(s, co);
+    const uint32_t child = corral__side_of(s, m)->child;
+    if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
+        corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
+        return;
+    }
+    corral__wake(s, co, now);
+}
+
+/* every node due on its heap's clock, in due order: fired */
+uint32_t corral__wake_timers(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    uint32_t woken = 0;
+    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+        if (s->timers.heap_len[h] == 0) continue;
+        const double now = corral__timer_clock(s, h);
+        while (s->timers.heap_len[h] > 0) {
+            uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
+            if (N[i].u.t.due > now) break;
+            corral__timer_cancel(s, &N[i]); /* the root: out of heap h */
+            s->nodes.debug_visits++;
+            corral__fire(s, i);
+            woken++;
+        }
+    }
+    return woken;
 }

@@ -1,15 +1,24 @@
 /*
-    lifecycle.h -- the inline path of a coroutine's start, first step and
-    end, shared by lifecycle.c (corral_start, corral_stop, the ends),
-    starts.c (corral_start_ex, corral_start_n) and create.c (a coroutine
-    made without its first step): each takes its own copy, so a program
-    that calls only corral_start links no other. Include it after
-    corral_internal.h, in those files only.
+    lifecycle.h -- the inline path of a coroutine's start, first step,
+    after-step transitions and end, inlined where a spawn or a step is
+    timed: lifecycle.c (corral_start, corral_stop, the ends, a coroutine
+    made without its first step), starts.c (corral_start_ex,
+    corral_start_n), pulls.c (a generator's steps) and queue.c (the walk's
+    steps that do not yield in place). Include it after corral_internal.h.
 */
 #ifndef CORRAL_LIFECYCLE_H
 #define CORRAL_LIFECYCLE_H
 
 #include <string.h>
+
+#include "slots.h"
+
+/* the type table's index of vt (types.c), the last one looked up first */
+static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt)
+{
+    if (vt == s->types.last_vt) return s->types.last_ti;
+    return corral__type_lookup(s, vt);
+}
 
 /* The last part of every end: its cleanup hook, its counters, its slot
    back on the free list. (state is ENDING: not alive to the hook) */
@@ -56,9 +65,6 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
     corral__end_last(s, co, te, c, why, local, false);
 }
-
-/* Its step is on the C stack: it ends, with why, when that step returns. */
-void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 
 /* End a coroutine and, iteratively, the chain of children it awaits (each
    with PARENT_STOPPED; DESTROYED stays DESTROYED), and the arms of a race
@@ -126,21 +132,36 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
     return r;
 }
 
-/* After a detached step: queue it, park it or end it. m: its meta if at
-   hand, or NULL; local: its slot in its class if at hand, or NIL. */
-static CORRAL__ALWAYS_INLINE void corral__settle(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
-                                                corral_result r, bool pause)
+/* The after-step transitions: what a step's return (r; pause: it asked to
+   be paused) does to its coroutine. It ends (stopped during its step, or
+   finished), lands (yielded), or stays parked on its wait; then it is
+   paused if it asked. walked: its phase walk stepped it from its lane
+   (its state QUEUED while its entry is consumed; a yield in place never
+   comes here), else it was stepped outside a lane (RUNNING). m: its meta
+   if at hand, or NULL; local: its slot in its class if at hand, or NIL.
+   The walk's copy ends through corral__end, out of line, to keep the walk
+   small. */
+static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
+                                                    corral_result r, bool pause, bool walked)
 {
+    if (walked && pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
+        CORRAL__CONTRACT_DONE(co);
+        corral__hold(co, m ? m : corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
+        return;
+    }
     if (co->state == CORRAL__STOPPING || r == CORRAL_STOP) {
         if (!m) m = corral__meta_of(s, co);
-        corral__end_m(s, co, m, co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED, local);
-    } else if (co->state == CORRAL__RUNNING) {
-        corral__land(s, co);
+        if (walked && co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
+        const corral_end_reason why = co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED;
+        if (walked) corral__end(s, co, why);
+        else corral__end_m(s, co, m, why, local);
+    } else if (co->state == (walked ? CORRAL__QUEUED : CORRAL__RUNNING)) {
+        corral__land(s, co); /* walked: moved to another phase, or next frame */
     } else {
         /* WAITING: parked on its wait (or its child) */
         CORRAL__CONTRACT_DONE(co);
     }
-    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co);
+    if (pause && corral__state_alive(co->state)) corral__pause_co(s, co); /* a paused one stays as it is */
 }
 
 /* a top-level start (engine code, outside any step) also runs whatever the
@@ -166,7 +187,7 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
 {
     bool pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__settle(s, co, m, local, r, pause);
+    corral__after_step(s, co, m, local, r, pause, false);
 }
 
 /* Step a detached coroutine at once (see corral__top_begin). */
@@ -197,7 +218,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co 
         co->state = CORRAL__ENDING;
         corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
     } else {
-        corral__settle(s, co, m, local, r, pause);
+        corral__after_step(s, co, m, local, r, pause, false);
     }
     corral__top_end(s, top);
 }
@@ -309,10 +330,17 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
 }
 
-/* A start with a single mode (corral_start_desc.single): refuse, replace or
-   queue behind the live instances of its owner and tags. */
-corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
-                                   size_t ctx_size, uint32_t phase, const corral_start_desc *opts);
+/* A start's scheduler and options (opts: NULL, none): false, with the
+   error set, when they are not sound; else its phase in *phase. */
+static CORRAL__ALWAYS_INLINE bool corral__start_checks(const char *call, corral_sched *s,
+                                                       const corral_start_desc *opts, uint32_t *phase)
+{
+    if (!corral__check_in(s, call)) return false;
+    *phase = CORRAL__PH_UPDATE;
+    CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, phase), CORRAL_ERR_BAD_PHASE, false);
+    CORRAL__REQUIRE(s, !opts || opts->domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, false); /* domain 0 is always there */
+    return true;
+}
 
 /* split: a second copy of the path for plain types (corral_start's, whose
    speed is the spawn's); without, one copy that tests what plain folds away */
@@ -321,14 +349,10 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
                                                          const corral_start_desc *opts, bool split)
 {
     corral_handle h = {0, 0};
-    if (!corral__check_in(s, call)) return h;
-    uint32_t phase = CORRAL__PH_UPDATE;
-    CORRAL__REQUIRE(s, !opts || corral__phase_of(s, opts->phase, &phase), CORRAL_ERR_BAD_PHASE, h);
+    uint32_t phase;
+    if (CORRAL__UNLIKELY(!corral__start_checks(call, s, opts, &phase))) return h;
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, h);
-    if (CORRAL__UNLIKELY(opts && opts->single != CORRAL_SINGLE_NONE))
-        return corral__start_single(call, s, vt, ctx, ctx_size, phase, opts);
     uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */

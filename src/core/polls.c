@@ -313,18 +313,27 @@ static void corral__polls_rebase(corral_sched *s)
     s->polls.base = to;
 }
 
-/* ---- the feature's table and the constructors that bring it */
+/* ---- the part's table and the constructors */
 static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame,
                                                        corral__polls_rebase};
-void corral__polls_use(void)
+const corral_part corral_part_polls = {
+    .name = "polls",
+    .waits = {{CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, &corral__poll_part}},
+    .feature = CORRAL__FEATURE_POLLS,
+    .table = &corral__polls_table,
+};
+
+/* A reload: predicate node i's function and argument in the new build (an
+   argument in a context that moves, moved with its field) */
+void corral__poll_rebind(corral_sched *s, uint32_t i, corral_predicate fn, void *user)
 {
-    corral__feature_add(CORRAL__FEATURE_POLLS, &corral__polls_table);
-    corral__wait_parts_add(CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, &corral__poll_part);
+    corral__node *n = &corral__nodes(s)[i];
+    n->u.p.fn = fn;
+    n->u.p.user = user;
 }
 
 static corral_wait corral__predicate_wait(corral_wait_kind kind, corral_predicate fn, void *user)
 {
-    corral__polls_use();
     corral_wait w = corral__wait_of(kind);
     w.fn = fn;
     w.user = user;

@@ -4,34 +4,31 @@
     a free list; a handle is (index, generation). An item's generation is
     odd while it is live and even while it is free, and grows at every
     alloc and free, so a handle to an item that was freed (and perhaps
-    taken again) never names it. This file is the only one that reads or
-    writes an item's generation or free link (corral__item); the rest of an
-    item is its owner's (wakelists.c, channels.c).
+    taken again) never names it. This file is the only one that writes an
+    item's generation or free link (corral__item); a handle's lookup and an
+    item's liveness, which read the generation, are corral_internal.h's
+    (corral__pool_get, corral__item_live), inline. The rest of an item is
+    its owner's (wakelists.c, channels.c).
 */
 #include "../corral_internal.h"
 
 #include <string.h>
 
-/* each pool's items: their size, and where their wait lists lie (words
-   that read NIL while the item has no waiters) */
+/* where each pool's items' wait lists lie (words that read NIL while the
+   item has no waiters); their sizes are corral__pool_item_size's */
 static const struct corral__pool_kind {
-    uint32_t size;
     uint32_t lists_at, lists; /* first list word (bytes from the item), how many words */
 } corral__pool_kinds[CORRAL__POOL_COUNT] = {
-    {sizeof(corral__signal), offsetof(corral__signal, head), 2},
-    {sizeof(corral__future), offsetof(corral__future, head), 2},
-    {sizeof(corral__channel), offsetof(corral__channel, send_head), 4},
-    {sizeof(corral__counter), offsetof(corral__counter, head), 2},
+    {offsetof(corral__signal, head), 2},
+    {offsetof(corral__future, head), 2},
+    {offsetof(corral__channel, send_head), 4},
+    {offsetof(corral__counter, head), 2},
 };
 
 static corral__item *corral__item_at(const corral_sched *s, uint32_t pool, uint32_t i)
 {
-    return (corral__item *)corral__pool_item(s, pool, i, corral__pool_kinds[pool].size);
+    return (corral__item *)corral__pool_item(s, pool, i, corral__pool_item_size(pool));
 }
-
-bool corral__gen_live(uint32_t gen) { return (gen & 1u) != 0; }
-
-size_t corral__pool_item_size(uint32_t pool) { return corral__pool_kinds[pool].size; }
 
 void corral__pools_init(corral_sched *s)
 {
@@ -40,7 +37,7 @@ void corral__pools_init(corral_sched *s)
         const struct corral__pool_kind *k = &corral__pool_kinds[p];
         for (uint32_t i = 0; i < pool->cap; i++) {
             corral__item *it = corral__item_at(s, p, i);
-            memset(it, 0, k->size);
+            memset(it, 0, corral__pool_item_size(p));
             it->next_free = i + 1 < pool->cap ? i + 1 : CORRAL__NIL;
             for (uint32_t w = 0; w < k->lists; w++) {
                 const uint32_t nil = CORRAL__NIL;
@@ -50,13 +47,6 @@ void corral__pools_init(corral_sched *s)
         pool->free = pool->cap ? 0 : CORRAL__NIL;
         pool->live = 0;
     }
-}
-
-void *corral__pool_get(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen)
-{
-    if (index >= s->pools[pool].cap || !corral__gen_live(gen)) return NULL;
-    corral__item *it = corral__item_at(s, pool, index);
-    return it->gen == gen ? it : NULL;
 }
 
 uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen)
@@ -69,8 +59,9 @@ uint32_t corral__pool_alloc(corral_sched *s, uint32_t pool, uint32_t *gen)
     const uint32_t i = p->free;
     corral__item *it = corral__item_at(s, pool, i);
     p->free = it->next_free;
-    /* odd: live; never one issued before a restore or load (the floor) */
-    it->gen = it->gen + 1 < p->floor ? p->floor | 1u : it->gen + 1;
+    /* odd: live (a free item's is even: the next one up is odd, and so is
+       the floor it is raised to) */
+    it->gen = corral__gen_next(it->gen, p->floor | 1u);
     if (++p->live > p->peak) p->peak = p->live;
     *gen = it->gen;
     return i;
@@ -80,7 +71,7 @@ void corral__pool_free(corral_sched *s, uint32_t pool, uint32_t index)
 {
     corral__pool *p = &s->pools[pool];
     corral__item *it = corral__item_at(s, pool, index);
-    it->gen++; /* even: free; stale handles stay stale */
+    it->gen = corral__gen_next(it->gen, 0); /* even: free (its take raises it to the floor); stale handles stay stale */
     p->live--;
     it->next_free = p->free;
     p->free = index;
@@ -91,8 +82,8 @@ void corral__pools_floors(const corral_sched *s, uint32_t floors[CORRAL__POOL_CO
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
         uint32_t floor = s->pools[p].floor;
         for (uint32_t i = 0; i < s->pools[p].cap; i++) {
-            const uint32_t gen = corral__item_at(s, p, i)->gen;
-            const uint32_t next = gen == UINT32_MAX ? gen : gen + 1;
+            /* live or free, its next take moves past its generation */
+            const uint32_t next = corral__gen_unissued(corral__item_at(s, p, i)->gen, false);
             if (next > floor) floor = next;
         }
         floors[p] = floor;
@@ -104,22 +95,6 @@ void corral__pools_set_floors(corral_sched *s, const uint32_t floors[CORRAL__POO
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) s->pools[p].floor = floors[p];
 }
 
-/* ---- save games: each pooled kind's part (its owner's), known here */
-static const corral__pool_part *const corral__core_pool_parts[CORRAL__POOL_COUNT] = {
-    &corral__signal_pool_part, NULL /* futures.c, a feature */, NULL, NULL /* channels.c, a module */
-};
-static corral__atomic_ptr corral__module_pool_parts[CORRAL__POOL_COUNT];
-void corral__pool_parts_add(uint32_t first, uint32_t last, const corral__pool_part *part)
-{
-    for (uint32_t p = first; p <= last; p++)
-        if (corral__atomic_load_ptr(&corral__module_pool_parts[p]) != part)
-            corral__atomic_cas_ptr(&corral__module_pool_parts[p], NULL, part);
-}
-const corral__pool_part *corral__pool_part_of(uint32_t pool)
-{
-    const corral__pool_part *p = corral__core_pool_parts[pool];
-    return p ? p : (const corral__pool_part *)corral__atomic_load_ptr(&corral__module_pool_parts[pool]);
-}
 bool corral__pool_row_ok(const corral_sched *s, uint32_t pool, uint32_t index, uint32_t gen, uint32_t i,
                          uint32_t prev)
 {
@@ -153,17 +128,17 @@ void corral__pools_relink(corral_sched *s)
 /* ---- verify (verify.c asks): over an image, live block or snapshot */
 
 /* item i of pool p in the image (its corral__item and the owner's words) */
-static const corral__item *corral__iitem(corral__image *m, uint32_t p, uint32_t i, unsigned char *tmp)
+static const corral__item *corral__item_in_image(corral__image *m, uint32_t p, uint32_t i, unsigned char *tmp)
 {
-    const uint32_t size = corral__pool_kinds[p].size;
+    const uint32_t size = (uint32_t)corral__pool_item_size(p);
     if (!m->snap) return (const corral__item *)corral__pool_item(m->blk, p, i, size);
     memcpy(tmp, m->snap + m->pool_at[p] + (size_t)i * size, size);
     return (const corral__item *)(const void *)tmp;
 }
 
-const void *corral__pool_iitem(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp)
+const void *corral__pool_image_item(corral__image *m, uint32_t pool, uint32_t i, corral__any_item *tmp)
 {
-    return i < m->s->pools[pool].cap ? corral__iitem(m, pool, i, (unsigned char *)tmp) : NULL;
+    return i < m->s->pools[pool].cap ? corral__item_in_image(m, pool, i, (unsigned char *)tmp) : NULL;
 }
 
 bool corral__pools_verify(corral__image *m)
@@ -174,8 +149,8 @@ bool corral__pools_verify(corral__image *m)
         const corral__pool *pool = &s->pools[p];
         const struct corral__pool_kind *k = &corral__pool_kinds[p];
         uint32_t n = 0, live = 0;
-        for (uint32_t i = pool->free; i != CORRAL__NIL; i = corral__iitem(m, p, i, (unsigned char *)&tmp)->next_free) {
-            if (i >= pool->cap || corral__gen_live(corral__iitem(m, p, i, (unsigned char *)&tmp)->gen)) {
+        for (uint32_t i = pool->free; i != CORRAL__NIL; i = corral__item_in_image(m, p, i, (unsigned char *)&tmp)->next_free) {
+            if (i >= pool->cap || corral__gen_live(corral__item_in_image(m, p, i, (unsigned char *)&tmp)->gen)) {
                 m->why = "a live item of a pool (signal, future, channel, semaphore) is on its free list";
                 return false;
             }
@@ -185,7 +160,7 @@ bool corral__pools_verify(corral__image *m)
             }
         }
         for (uint32_t i = 0; i < pool->cap; i++) {
-            const corral__item *it = corral__iitem(m, p, i, (unsigned char *)&tmp);
+            const corral__item *it = corral__item_in_image(m, p, i, (unsigned char *)&tmp);
             if (corral__gen_live(it->gen)) {
                 live++;
                 continue;
@@ -222,4 +197,13 @@ void corral__pools_take(corral_sched *d, const corral_sched *o)
         d->pools[p].floor = o->pools[p].floor;
         d->pools[p].failures = o->pools[p].failures;
     }
+}
+
+/* a restore: every item of pool p as a snapshot holds them (src: the
+   pool's capacity of items, each its corral__item and its owner's words);
+   the free list and counts come with corral__pools_take */
+void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *src)
+{
+    const size_t size = corral__pool_item_size(pool);
+    memcpy(corral__pool_item(s, pool, 0, size), src, (size_t)s->pools[pool].cap * size);
 }

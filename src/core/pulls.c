@@ -4,8 +4,7 @@
     corral_generator_next steps it to its next value; a generator whose
     step waits stays held, its wait armed, until the wait is over and a
     pull goes on from there) and a paused coroutine's single step
-    (corral_step_once). A program that calls neither links none of it. The
-    step and end are lifecycle.h's; a coroutine that waits for a
+    (corral_step_once). The step and end are lifecycle.h's; a coroutine that waits for a
     generator's next value is calls.c's (corral_generator_pull).
 */
 #include "../corral_internal.h"
@@ -60,8 +59,6 @@ static corral_co *corral__gen_owner(corral_sched *s)
 
 void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
 {
-    corral__groups_use(); /* the generator's end leaves its chain */
-    corral__pulls_use();  /* the owner's end walks its joiners (calls.c) and ends it here */
     corral__side *bs = corral__side_take("corral_generator_start", s, corral__meta_of(s, by));
     corral__side *gs = corral__side_take("corral_generator_start", s, corral__meta_of(s, gen));
     const uint32_t i = corral__node_alloc(s);
@@ -116,13 +113,13 @@ static corral_handle corral__gen_start(const char *call, corral_sched *s, const 
                                        size_t ctx_size, const corral_start_desc *opts)
 {
     corral_handle h = {0, 0};
-    if (!corral__check_in(s, call)) return h;
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return h;
     const uint64_t owner = opts ? opts->owner : 0;
     const uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
     CORRAL__REQUIRE_AT(s, !opts || (opts->phase == CORRAL_PHASE_DEFAULT && opts->single == CORRAL_SINGLE_NONE),
                        CORRAL_ERR_BAD_START, call, CORRAL__NOH, NULL,
                        "a generator lives in no phase and has no single mode: give it an owner, tags, a domain", h);
-    CORRAL__REQUIRE_AT(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, h);
+    CORRAL__REQUIRE_AT(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, h);
     corral_co *by = corral__gen_owner(s);
     if (by) { /* its tie to its owner: a wait node and both side records, before anything is taken */
         if (s->nodes.wait_free_count == 0) {
@@ -382,16 +379,18 @@ static void corral__pullers_wake(corral_sched *s, corral_co *gen)
     }
 }
 static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, corral__owned_end};
-void corral__pulls_use(void)
-{
-    corral__calls_use(); /* a generator's end fires its list (calls.c) */
-    corral__feature_add(CORRAL__FEATURE_PULLS, &corral__pulls_table);
-    corral__wait_parts_add(CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part);
-}
+/* a generator's end fires its list (calls.c); one owned by a coroutine
+   leaves its chain (groups.c) */
+const corral_part corral_part_pulls = {
+    .name = "pulls",
+    .needs = {&corral_part_calls, &corral_part_groups},
+    .waits = {{CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part}},
+    .feature = CORRAL__FEATURE_PULLS,
+    .table = &corral__pulls_table,
+};
 
 corral_wait corral_wait_pull(corral_handle h)
 {
-    corral__pulls_use();
     corral_wait w = corral__wait_of(CORRAL_WAIT_PULL);
     w.co = h;
     return w;
@@ -400,8 +399,7 @@ corral_wait corral_wait_pull(corral_handle h)
 bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out_size)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
-    if (!s) return false;
-    corral__pulls_use();
+    if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return false;
     corral__meta *m = corral__meta_of(s, co);
     const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);

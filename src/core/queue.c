@@ -1,176 +1,24 @@
 /*
-    queue.c -- the run queues: the lanes, where a yield lands (the resume
-    contract's corral__land), the ready list, the walk a phase run makes
-    and its time budget. What a step does to a coroutine's life is the
+    queue.c -- the walk a phase run makes over its lanes (lanes.c), what a
+    step's return does to its coroutine (the after-step transitions), and
+    the run's time budget. What a step does to a coroutine's life is the
     lifecycle's (lifecycle.c); when a wait ends, the waits' (waits.c).
-
-    A lane is a chain of CORRAL__CHUNK-entry chunks from one pool shared by
-    every lane, so grouping by (phase, type) costs no memory per type. An
-    entry is a coroutine's offset, or NIL where a queued coroutine was
-    stopped (a tombstone: stop is O(1) and keeps the others' order).
 
     A phase run first fixes, for every lane of the phase, how many entries
     it will step (walk_end): what joins a lane during the run waits for the
     next one. The walk compacts the lane in place behind its cursor: a
     survivor stays where it is unless a hole opened before it, so in the
     steady state a step writes nothing but its own context.
-
-    The pool holds 2 * slots entries plus a chunk of slack per lane. That is
-    always enough: when it runs dry every lane is compacted (the part of the
-    lane being walked that the walk still needs is left alone), and lanes
-    with tombstones are compacted before their walk, so what cannot move is
-    at most one entry per live coroutine.
 */
 #include "../corral_internal.h"
-
-static uint32_t corral__chunk_pop(corral_sched *s)
-{
-    uint32_t c = s->run.chunk_free;
-    if (c != CORRAL__NIL) s->run.chunk_free = corral__chunk_next(s)[c];
-    else if (s->run.chunk_bump < s->run.chunk_count) c = s->run.chunk_bump++;
-    return c;
-}
-
-/* Chunk holding entry k of lane L (k < L->cap). */
-static uint32_t corral__chunk_at(const corral_sched *s, const corral__lane *L, uint32_t k)
-{
-    const uint32_t *next = corral__chunk_next(s);
-    uint32_t c = L->head;
-    for (uint32_t hop = k / CORRAL__CHUNK; hop > 0; hop--) c = next[c];
-    return c;
-}
-
-/* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
-   lane holds w entries, all in the kept chunks. */
-static void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w)
-{
-    uint32_t *next = corral__chunk_next(s);
-    uint32_t c = last == CORRAL__NIL ? L->head : next[last];
-    while (c != CORRAL__NIL) {
-        uint32_t n = next[c];
-        next[c] = s->run.chunk_free;
-        s->run.chunk_free = c;
-        corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
-        c = n;
-    }
-    if (last == CORRAL__NIL) L->head = CORRAL__NIL;
-    else next[last] = CORRAL__NIL;
-    L->tail = last;
-    L->cap = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK * CORRAL__CHUNK;
-}
-
-/* Compact entries [from, count) of lane L in place; keep walk_end pointing
-   at the same boundary (for a lane whose walk has not started); free the
-   chunks no longer needed. */
-static void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
-{
-    uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
-    uint32_t rc = corral__chunk_at(s, L, from), wc = rc;
-    uint32_t rp = from % CORRAL__CHUNK, wp = rp, w = from;
-    uint32_t new_walk_end = L->walk_end;
-    for (uint32_t k = from; k < L->count; k++) {
-        if (rp == CORRAL__CHUNK) {
-            rc = next[rc];
-            rp = 0;
-        }
-        if (k == L->walk_end) new_walk_end = w;
-        uint32_t off = E[rc * CORRAL__CHUNK + rp++];
-        if (off == CORRAL__NIL) continue;
-        if (wp == CORRAL__CHUNK) {
-            wc = next[wc];
-            wp = 0;
-        }
-        uint32_t e = wc * CORRAL__CHUNK + wp++;
-        E[e] = off;
-        CORRAL__CO(s, off)->link = e;
-        w++;
-    }
-    if (L->walk_end >= L->count) new_walk_end = w;
-    L->walk_end = new_walk_end;
-    L->count = w;
-    /* keep ceil(w / CHUNK) chunks */
-    uint32_t last = CORRAL__NIL;
-    for (uint32_t i = 0, keep = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK; i < keep; i++)
-        last = last == CORRAL__NIL ? L->head : next[last];
-    corral__truncate_lane(s, L, last, w);
-    if (from == 0) L->tombs = 0;
-}
-
-static void corral__compact_all(corral_sched *s)
-{
-    corral__lane *lanes = corral__lanes(s);
-    for (uint32_t i = 0; i < s->run.lane_count; i++)
-        corral__compact_lane(s, &lanes[i], i == s->run.walking_lane ? lanes[i].walk_end : 0);
-}
-
-uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
-{
-    corral__lane *L = &corral__lanes(s)[lane];
-    if (L->count == L->cap) {
-        uint32_t c = corral__chunk_pop(s);
-        if (c == CORRAL__NIL) {
-            corral__compact_all(s);
-            if (L->count == L->cap) c = corral__chunk_pop(s); /* sized so this cannot fail */
-        }
-        if (c != CORRAL__NIL) {
-            uint32_t *next = corral__chunk_next(s);
-            next[c] = CORRAL__NIL;
-            if (L->head == CORRAL__NIL) L->head = c;
-            else next[L->tail] = c;
-            L->tail = c;
-            L->cap += CORRAL__CHUNK;
-        }
-    }
-    uint32_t e = L->tail * CORRAL__CHUNK + L->count % CORRAL__CHUNK;
-    corral__entries(s)[e] = off;
-    L->count++;
-    return e;
-}
-
-void corral__lane_tombstone(corral_sched *s, corral_co *co)
-{
-    corral__entries(s)[co->link] = CORRAL__NIL;
-    corral__lanes(s)[corral__lane_of(s, co)].tombs++;
-}
-
-void corral__lanes_init(corral_sched *s)
-{
-    corral__lane *lanes = corral__lanes(s);
-    for (uint32_t i = 0; i < s->run.lane_count; i++) {
-        memset(&lanes[i], 0, sizeof lanes[i]); /* every byte: snapshots copy and checksum them */
-        lanes[i].head = lanes[i].tail = CORRAL__NIL;
-    }
-    /* entries are read ahead by the walk's prefetch before they are written */
-    memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
-    s->run.chunk_free = CORRAL__NIL;
-    s->run.chunk_bump = 0;
-    s->run.walking_lane = CORRAL__NIL;
-    s->run.running = CORRAL__NIL;
-    s->run.deferred = 0;
-}
+#include "lifecycle.h"
 
 /* After a walked coroutine's step did not end in a plain yield in place. */
 static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
 {
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
-    if (pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
-        CORRAL__CONTRACT_DONE(co);
-        corral__hold(co, corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
-    } else if (co->state == CORRAL__STOPPING) {
-        corral__meta *m = corral__meta_of(s, co);
-        corral_end_reason why = corral__stopping_why(m);
-        m->stop_why = CORRAL_END_STOPPED;
-        corral__end(s, co, why);
-    } else if (r == CORRAL_STOP) {
-        if (co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
-        corral__end(s, co, CORRAL_END_FINISHED);
-    } else if (co->state == CORRAL__QUEUED) {
-        corral__land(s, co); /* its entry is consumed: moved to another phase, or next frame */
-    } else { /* WAITING: parked on its wait */
-        CORRAL__CONTRACT_DONE(co);
-    }
-    if (pause && corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
+    corral__after_step(s, co, NULL, CORRAL__NIL, r, pause, true);
     /* whoever waited for what just ended resumes now, in this run */
     if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
 }
@@ -513,8 +361,9 @@ static uint32_t corral__walk_ahead(corral_sched *s, uint32_t lane)
     return corral__walk_impl(s, lane, false, false, corral__in_place_ahead);
 }
 static uint32_t corral__walk_budgeted(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, true, false, NULL); }
-static uint32_t corral__walk_instr(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
-static uint32_t corral__walk_budgeted_instr(corral_sched *s, uint32_t lane)
+/* the instrumented two: the profile part's (stats.c's table names them) */
+uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane) { return corral__walk_impl(s, lane, false, true, NULL); }
+uint32_t corral__walk_budgeted_profiled(corral_sched *s, uint32_t lane)
 {
     return corral__walk_impl(s, lane, true, true, NULL);
 }
@@ -643,34 +492,6 @@ void corral__lanes_begin(corral_sched *s, uint32_t phase)
     }
 }
 
-void corral__lanes_next_frame(corral_sched *s)
-{
-    corral__lane *lanes = corral__lanes(s);
-    uint32_t *E = corral__entries(s);
-    const uint32_t *next = corral__chunk_next(s);
-    s->run.deferred = 0;
-    for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        const uint32_t dl = s->run.defer_lane + ph;
-        corral__lane *D = &lanes[dl];
-        if (D->count == 0) continue;
-        /* pushes below may compact every lane to find a chunk: this one is
-           left alone while it is read (as a walked lane is) */
-        s->run.walking_lane = dl;
-        D->walk_end = D->count;
-        uint32_t c = D->head;
-        for (uint32_t k = 0; k < D->count; k++) {
-            if (k > 0 && k % CORRAL__CHUNK == 0) c = next[c];
-            uint32_t off = E[c * CORRAL__CHUNK + k % CORRAL__CHUNK];
-            if (off != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, off));
-        }
-        s->run.walking_lane = CORRAL__NIL;
-        D->walk_end = 0;
-        D->count = 0;
-        D->tombs = 0;
-        corral__truncate_lane(s, D, CORRAL__NIL, 0);
-    }
-}
-
 uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
 {
     corral__lane *lanes = corral__lanes(s);
@@ -679,7 +500,7 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
     uint32_t steps = 0;
     if (!s->budget.ns) {
         if (s->prof.instrument)
-            for (uint32_t i = first; i < first + count; i++) steps += corral__walk_instr(s, i);
+            for (uint32_t i = first; i < first + count; i++) steps += corral__profile(s)->walk(s, i);
         else if (s->run.order == CORRAL_ORDER_FIFO && s->types.type_count > 1) /* a lane of many types */
             steps += lanes[first].walk_end ? corral__walk_ahead(s, first) : 0;
         else
@@ -687,7 +508,16 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
                 if (lanes[i].walk_end) steps += corral__walk(s, i);
         return steps;
     }
-    /* budgeted: start where the last run stopped; what did not run goes first */
+    return ((const corral__budget_part *)corral__feature(s, CORRAL__FEATURE_BUDGET))->run(s, phase, first, count);
+}
+
+/* The budget part: a phase run with a time budget (s->budget.ns, which
+   only corral_set_budget sets, on a scheduler with the part). It starts
+   where the last run stopped; what did not run goes first. */
+static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t steps = 0;
     s->budget.out = 0;
     s->budget.steps = 0;
     uint32_t start = s->run.first_lane[phase] % count;
@@ -697,16 +527,25 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += s->prof.instrument ? corral__walk_budgeted_instr(s, i) : corral__walk_budgeted(s, i);
+        steps += s->prof.instrument ? corral__profile(s)->walk_budgeted(s, i) : corral__walk_budgeted(s, i);
         if (s->budget.out) s->run.first_lane[phase] = (start + j) % count;
     }
     if (!s->budget.out) s->run.first_lane[phase] = 0;
     return steps;
 }
 
+static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted};
+const corral_part corral_part_budget = {
+    .name = "budget",
+    .feature = CORRAL__FEATURE_BUDGET,
+    .table = &corral__budget_table,
+};
+
 void corral_set_budget(corral_sched *s, uint64_t ns)
 {
-    if (corral__check(s)) s->budget.ns = ns;
+    if (!corral__check(s)) return;
+    if (ns && !corral__part_needed(__func__, s, NULL, corral__feature(s, CORRAL__FEATURE_BUDGET), "budget")) return;
+    s->budget.ns = ns;
 }
 
 uint64_t corral_budget_left(const corral_co *co)
@@ -718,84 +557,3 @@ uint64_t corral_budget_left(const corral_co *co)
     return spent >= s->budget.ns ? 0 : s->budget.ns - spent;
 }
 
-void corral__enqueue(corral_sched *s, corral_co *co)
-{
-    uint32_t off = corral__co_off(s, co);
-    co->state = CORRAL__QUEUED;
-    co->link = corral__lane_push(s, corral__run_lane_of(s, co), off);
-}
-
-/* The resume contract (docs/API.md, "When a coroutine resumes") decides
-   here where a yield lands; the waits that park on nodes decide through
-   their containers (timers by their due time, predicates in
-   corral__attach), and every other path only queues. A yield waits for
-   the next frame when its step awaited next_frame, or when it is the
-   coroutine's first step and it awaited no phase (Unity: `yield return
-   null` from StartCoroutine resumes in the next frame; the coroutine does
-   not run twice in the frame it started in). */
-void corral__land(corral_sched *s, corral_co *co)
-{
-    const uint32_t f = co->flags;
-    CORRAL__CONTRACT_DONE(co);
-    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
-                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
-    if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
-        corral__defer(s, co);
-        return;
-    }
-    corral__enqueue(s, co);
-}
-
-void corral__defer(corral_sched *s, corral_co *co)
-{
-    co->state = CORRAL__DEFERRED;
-    s->run.deferred = 1;
-    co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
-}
-
-void corral__ready_push(corral_sched *s, corral_co *co)
-{
-    const uint32_t off = corral__co_off(s, co);
-    co->state = CORRAL__READY;
-    co->link = CORRAL__NIL;
-    corral__meta_of(s, co)->wait = s->run.ready_tail; /* waits on nothing: the link back */
-    if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
-    else s->run.ready_head = off;
-    s->run.ready_tail = off;
-}
-
-void corral__ready_unlink(corral_sched *s, corral_co *co)
-{
-    corral__meta *m = corral__meta_of(s, co);
-    const uint32_t prev = m->wait, next = co->link;
-    if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
-    else s->run.ready_head = next;
-    if (next != CORRAL__NIL) corral__meta_of(s, CORRAL__CO(s, next))->wait = prev;
-    else s->run.ready_tail = prev;
-    m->wait = CORRAL__NIL;
-    co->link = CORRAL__NIL;
-}
-
-void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
-{
-    if (s->run.starting || (s->now.in_tick && (co->flags & CORRAL__PHASE_MASK) == s->now.phase))
-        corral__ready_push(s, co);
-    else
-        corral__enqueue(s, co);
-}
-
-/* a restore: the lanes' chunk pool, the walk and the ready list as saved in o */
-void corral__run_take(corral_sched *d, const corral_sched *o)
-{
-    d->run.chunk_free = o->run.chunk_free;
-    d->run.chunk_bump = o->run.chunk_bump;
-    d->run.walking_lane = o->run.walking_lane;
-    d->run.running = o->run.running;
-    d->run.walk_skipped = o->run.walk_skipped;
-    d->run.ready_head = o->run.ready_head;
-    d->run.ready_tail = o->run.ready_tail;
-    d->run.starting = o->run.starting;
-    memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
-    d->run.deferred = o->run.deferred;
-    d->budget = o->budget;
-}

@@ -29,9 +29,11 @@ typedef struct corral__plan {
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots;
     uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains, phases;
-    uint64_t signals_off, max_signals, futures_off, max_futures;
-    uint64_t posts_off, max_posts, text_off;
+    uint64_t signals_off, max_signals, futures_off, max_futures, text_off;
     uint64_t channels_off, max_channels, channel_bytes, ring_bytes, data_off, counters_off, max_counters;
+    /* the part that holds each state slot (NULL: none) and where its state lies */
+    const corral_part *part[CORRAL__STATE_COUNT - 1];
+    uint64_t state_off[CORRAL__STATE_COUNT - 1];
     uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
     uint64_t kept_off, kept_count, kept_bytes;
@@ -56,19 +58,11 @@ static void corral__free(void *ptr, void *user) /* default allocator */
 
 static uint64_t corral__align64(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
-/* Fill `p` from the desc (defaults applied); CORRAL_ERR_OK or why not. */
-static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *p)
+/* the size classes of the desc (or the default ones), each with the
+   budgets of the registry's types that fall in it */
+static corral_error corral__plan_classes(const corral_sched_desc *d, corral__plan *p)
 {
-    memset(p, 0, sizeof *p);
-    p->max_types = d->max_types ? d->max_types : CORRAL_DEFAULT_MAX_TYPES;
-    if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
-    p->domains = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS;
-    if (p->domains > CORRAL_MAX_DOMAINS) return CORRAL_ERR_BAD_DESC;
-    p->heaps = 2u + p->domains;
     const corral_registry *reg = d->registry;
-    if (reg && (reg->count > p->max_types || (reg->count && (!reg->types || !reg->ids))))
-        return CORRAL_ERR_BAD_DESC;
-
     uint32_t n = 0;
     while (n < CORRAL_MAX_CLASSES && d->classes[n].slot_size != 0) n++;
     if (n == 0) {
@@ -123,8 +117,30 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
                  vt->name, reg->name ? reg->name : "?", reg->ids[t], p->classes[c].slot_size);
         return CORRAL_ERR_NO_CAPACITY;
     }
+    return CORRAL_ERR_OK;
+}
 
-    uint64_t off = CORRAL__TYPES_OFF; /* the type table: right after the scheduler */
+/* Fill `p` from the desc (defaults applied) for a scheduler whose state
+   slots the parts part[] hold (NULL: none; corral__parts_open);
+   CORRAL_ERR_OK or why not. */
+static corral_error corral__make_plan(const corral_sched_desc *d, const corral_part *const part[], corral__plan *p)
+{
+    memset(p, 0, sizeof *p);
+    memcpy(p->part, part, sizeof p->part);
+    p->max_types = d->max_types ? d->max_types : CORRAL_DEFAULT_MAX_TYPES;
+    if (p->max_types > 0xFFFEu) return CORRAL_ERR_BAD_DESC;
+    p->domains = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS;
+    if (p->domains > CORRAL_MAX_DOMAINS) return CORRAL_ERR_BAD_DESC;
+    p->heaps = 2u + p->domains;
+    const corral_registry *reg = d->registry;
+    if (reg && (reg->count > p->max_types || (reg->count && (!reg->types || !reg->ids))))
+        return CORRAL_ERR_BAD_DESC;
+
+    corral_error e = corral__plan_classes(d, p);
+    if (e != CORRAL_ERR_OK) return e;
+    const uint32_t n = p->class_count;
+
+    uint64_t off = CORRAL__TYPES_OFF; /* the type table: right after the block's head */
     off += (uint64_t)p->max_types * sizeof(corral__type_entry);
     p->hash_size = 1;
     while (p->hash_size < 2 * p->max_types) p->hash_size <<= 1;
@@ -157,9 +173,6 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : CORRAL_DEFAULT_MAX_SIGNALS;
     p->max_futures = d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
-    p->max_posts = 1; /* a power of two, at least the desc's */
-    while (p->max_posts < (d->max_posts ? d->max_posts : CORRAL_DEFAULT_MAX_POSTS) && p->max_posts < 0x40000000u)
-        p->max_posts <<= 1;
     p->max_channels = d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
     p->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES; /* channel_bytes / size values each */
     p->ring_bytes = (p->channel_bytes + 7u) & ~(uint64_t)7u;        /* rings 8-aligned */
@@ -201,11 +214,21 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     p->counters_off = off;
     off += p->max_counters * sizeof(corral__counter);
     off = corral__align64(off, 8);
-    p->data_off = off;
+    p->data_off = off; /* the channels' rings, beside the pools that size them */
     off += p->max_channels * p->ring_bytes;
-    off = corral__align64(off, 64); /* the queue's producer line alone in its cache line */
-    p->posts_off = off;
-    off += corral__posts_bytes((uint32_t)p->max_posts);
+    /* each part's state: the domains' clocks in the head, the channels'
+       with their rings, the others' (bytes) in a region of its own here,
+       in the order of the slots */
+    for (uint32_t k = 0; k < CORRAL__STATE_COUNT - 1; k++) {
+        const corral_part *part_k = p->part[k];
+        if (!part_k) continue;
+        if (k == CORRAL__STATE_DOMAINS - 1) p->state_off[k] = CORRAL__DOMAINS_OFF;
+        else if (k == CORRAL__STATE_CHANNELS - 1) p->state_off[k] = p->data_off;
+        if (!part_k->bytes) continue;
+        off = corral__align64(off, part_k->align);
+        p->state_off[k] = off;
+        off += part_k->bytes(d);
+    }
     p->hist_cap = d->history_frames;
     p->trace_cap = d->timing ? d->trace_steps : 0;
     if (p->hist_cap > 0x00FFFFFFu || p->trace_cap > 0x0FFFFFFFu) return CORRAL_ERR_TOO_LARGE;
@@ -245,54 +268,214 @@ static corral_error corral__make_plan(const corral_sched_desc *d, corral__plan *
     return CORRAL_ERR_OK;
 }
 
-size_t corral_sched_memory_size(const corral_sched_desc *desc)
+/* ---- the time domains' clocks (the frame's, in the block's head; their
+   calls are domains.c's): desc.domains of them, each at scale 1 */
+static void corral__domains_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
 {
-    corral__plan p;
-    CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, 0);
-    corral_error e = corral__make_plan(desc, &p);
-    if (e != CORRAL_ERR_OK) {
-        corral__fail_at(NULL, &desc->logger, e, __func__, CORRAL__NOH, NULL, p.why);
-        return 0;
-    }
-    return (size_t)p.total;
+    corral__domains *D = (corral__domains *)(void *)CORRAL__AT(s, at);
+    memset(D, 0, sizeof *D);
+    D->count = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS; /* at most CORRAL_MAX_DOMAINS: the plan's check */
+    for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) D->d[k].scale = 1.0f;
+}
+const corral_part corral__part_domains = {
+    .name = "domains",
+    .feature = CORRAL__FEATURE_COUNT,
+    .state = CORRAL__STATE_DOMAINS,
+    .init = corral__domains_init,
+};
+
+/* ---- its parts: the core's tables, the parts every scheduler has, then
+   each part named (after the parts it builds on), each slot filled by the
+   part that owns it; owner: the part that holds each state slot */
+static void corral__part_open(corral__part_tables *t, const corral_part *owner[], const corral_part *part, uint32_t depth)
+{
+    for (uint32_t n = 0; n < 2 && part->needs[n] && depth < 4; n++)
+        corral__part_open(t, owner, part->needs[n], depth + 1);
+    for (uint32_t w = 0; w < CORRAL__PART_WAITS && part->waits[w].last; w++)
+        for (uint32_t k = part->waits[w].first; k <= part->waits[w].last; k++) t->wait[k] = part->waits[w].table;
+    for (uint32_t p = 0; p < CORRAL__PART_POOLS && part->pools[p].used; p++)
+        t->pool[part->pools[p].pool] = part->pools[p].table;
+    if (part->feature < CORRAL__FEATURE_COUNT) t->feature[part->feature] = part->table;
+    if (part->arm) t->arm = part->arm;
+    if (part->state != CORRAL__STATE_NONE) owner[part->state - 1] = part;
+}
+static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains, &corral__part_posts};
+static void corral__parts_open(corral__part_tables *t, const corral_part *owner[], const corral_part *const *parts)
+{
+    memset(t, 0, sizeof *t);
+    memset(owner, 0, (CORRAL__STATE_COUNT - 1) * sizeof owner[0]);
+    /* the core's own kinds; a part brings the others (corral_part.waits) */
+    t->wait[CORRAL_WAIT_FRAMES] = t->wait[CORRAL_WAIT_SECONDS] = t->wait[CORRAL_WAIT_REALTIME] = &corral__timer_part;
+    t->wait[CORRAL_WAIT_SIGNAL] = &corral__signal_part;
+    t->pool[CORRAL__POOL_SIGNAL] = &corral__signal_pool_part;
+    for (uint32_t i = 0; i < sizeof corral__every_scheduler_has / sizeof corral__every_scheduler_has[0]; i++)
+        corral__part_open(t, owner, corral__every_scheduler_has[i], 0);
+    for (uint32_t i = 0; parts && parts[i]; i++) corral__part_open(t, owner, parts[i], 0);
 }
 
-corral_sched *corral_sched_create(const corral_sched_desc *desc)
+/* the plan of desc for the parts `parts` names (with those every
+   scheduler has), their tables in t; false (the error set for call) if
+   desc is refused */
+static bool corral__plan_for(const char *call, const corral_sched_desc *desc, const corral_part *const *parts,
+                             corral__part_tables *t, corral__plan *p)
 {
+    const corral_part *owner[CORRAL__STATE_COUNT - 1];
+    corral__parts_open(t, owner, parts);
+    if (!t->feature[CORRAL__FEATURE_PROFILE] &&
+        (desc->timing || desc->history_frames || desc->trace_steps || desc->hooks.step_begin || desc->hooks.step_end)) {
+        corral__fail_at(NULL, &desc->logger, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL,
+                        "desc.timing, history_frames, trace_steps and step hooks need corral_part_profile in desc.parts");
+        return false;
+    }
+    corral_error e = corral__make_plan(desc, owner, p);
+    if (e == CORRAL_ERR_OK) return true;
+    corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, p->why);
+    return false;
+}
+
+size_t corral__memory_size(const char *call, const corral_sched_desc *desc, const corral_part *const *parts)
+{
+    corral__part_tables t;
     corral__plan p;
-    CORRAL__REQUIRE(NULL, desc, CORRAL_ERR_NULL_ARG, NULL);
-    corral_error e = corral__make_plan(desc, &p);
-    if (e != CORRAL_ERR_OK) {
-        corral__fail_at(NULL, &desc->logger, e, __func__, CORRAL__NOH, NULL, p.why);
-        return NULL;
+    CORRAL__REQUIRE_AT(NULL, desc, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, 0);
+    return corral__plan_for(call, desc, parts, &t, &p) ? (size_t)p.total : 0;
+}
+
+/* the block the plan asks for: the caller's, or one taken from the
+   allocator (al: the desc's, or malloc and free); NULL, the error set */
+static unsigned char *corral__block_take(const char *call, const corral_sched_desc *desc, const corral__plan *p,
+                                         corral_allocator *al)
+{
+    *al = desc->allocator;
+    if (!al->alloc || !al->free) *al = (corral_allocator){corral__malloc, corral__free, NULL};
+    corral_error e = CORRAL_ERR_OK;
+    unsigned char *block = (unsigned char *)desc->memory;
+    if (block && desc->memory_size < p->total) e = CORRAL_ERR_MEMORY_TOO_SMALL;
+    if (!block) block = (unsigned char *)al->alloc((size_t)p->total, al->user_data); /* the one allocator call */
+    if (!block) e = CORRAL_ERR_ALLOC_FAILED;
+    if (e == CORRAL_ERR_OK) return block;
+    corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, NULL);
+    return NULL;
+}
+
+/* the scheduler's own fields and where each core file's part of the block
+   lies, from the plan */
+static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, const corral__plan *p)
+{
+    s->types.max_types = p->max_types;
+    s->types.hash_off = (uint32_t)p->hash_off;
+    s->types.hash_mask = p->hash_size - 1;
+    memset(corral__types(s), 0, (size_t)p->max_types * sizeof(corral__type_entry));
+    memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p->hash_size * sizeof(uint16_t));
+    s->types.ends_off = (uint32_t)p->ends_off;
+    memset(corral__ends(s, 0), 0, (size_t)p->max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
+    s->types.last_ti = CORRAL__NIL;
+    s->types.registry = desc->registry;
+    s->types.predicates = desc->predicates;
+    s->types.upgrade = desc->upgrade;
+    s->run.order = p->order;
+    s->run.lanes_off = (uint32_t)p->lanes_off;
+    s->run.lane_count = (uint32_t)p->lane_count;
+    s->run.phases = (uint32_t)p->phases;
+    s->run.defer_lane = (uint32_t)(p->lane_count - p->phases);
+    s->run.lanes_per_phase = (uint32_t)p->lanes_per_phase;
+    s->run.chunks_off = (uint32_t)p->chunks_off;
+    s->run.chunk_next_off = (uint32_t)p->chunk_next_off;
+    s->run.chunk_count = (uint32_t)p->chunk_count;
+    s->run.ready_head = s->run.ready_tail = CORRAL__NIL;
+    s->arena.meta_off = (uint32_t)p->meta_off;
+    s->arena.total_slots = (uint32_t)p->total_slots;
+    s->nodes.off = (uint32_t)p->nodes_off;
+    s->nodes.count = (uint32_t)p->node_count;
+    s->nodes.wait_count = (uint32_t)p->wait_nodes;
+    s->nodes.text_off = (uint32_t)p->text_off;
+    s->timers.heaps = (uint32_t)p->heaps;
+    for (uint32_t h = 0; h < p->heaps; h++) s->timers.heap_off[h] = (uint32_t)p->heap_off[h];
+    s->groups.owner_off = (uint32_t)p->owner_off;
+    s->groups.owner_mask = (uint32_t)p->owner_buckets - 1;
+    s->sides.off = (uint32_t)p->sides_off;
+    s->sides.count = (uint32_t)p->max_sides;
+    s->pools[CORRAL__POOL_SIGNAL] = (corral__pool){.off = (uint32_t)p->signals_off, .cap = (uint32_t)p->max_signals};
+    s->pools[CORRAL__POOL_FUTURE] = (corral__pool){.off = (uint32_t)p->futures_off, .cap = (uint32_t)p->max_futures};
+    s->pools[CORRAL__POOL_CHANNEL] = (corral__pool){.off = (uint32_t)p->channels_off, .cap = (uint32_t)p->max_channels};
+    s->pools[CORRAL__POOL_COUNTER] = (corral__pool){.off = (uint32_t)p->counters_off, .cap = (uint32_t)p->max_counters};
+    s->prof.timing = desc->timing ? 1u : 0u;
+    uint32_t sample = desc->timing_sample ? desc->timing_sample : CORRAL_DEFAULT_TIMING_SAMPLE;
+    s->prof.sample_mask = 1u;
+    while (s->prof.sample_mask < sample && s->prof.sample_mask < 0x80000000u) s->prof.sample_mask <<= 1;
+    s->prof.sample_mask -= 1u; /* a power of two: the test is a mask */
+    s->prof.count_only = s->prof.timing && !desc->hooks.step_begin && !desc->hooks.step_end;
+    s->prof.hooks = desc->hooks;
+    s->prof.instrument = s->prof.timing || desc->hooks.step_begin || desc->hooks.step_end;
+    s->prof.formatter = desc->field_formatter;
+    s->prof.hist_off = (uint32_t)p->hist_off;
+    s->prof.hist_cap = (uint32_t)p->hist_cap;
+    s->prof.trace_off = (uint32_t)p->trace_off;
+    s->prof.trace_cap = (uint32_t)p->trace_cap;
+    s->now.fixed_dt = p->fixed_dt;
+    s->now.max_fixed_steps = p->max_fixed_steps;
+    s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
+    s->now.phase = CORRAL__NIL;
+    s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
+}
+
+/* the size classes, each with its pages */
+static void corral__classes_setup(corral_sched *s, const corral__plan *p)
+{
+    s->arena.slab_bytes = p->slab_bytes;
+    s->arena.class_count = p->class_count;
+    uint32_t first = 0;
+    for (uint32_t i = 0; i < p->class_count; i++) {
+        corral__class *c = &s->arena.classes[i];
+        c->first = first;
+        first += p->classes[i].capacity;
+        c->slot_size = p->classes[i].slot_size;
+        c->capacity = p->classes[i].capacity;
+        c->base = (uint32_t)p->class_base[i];
+        c->reserved = p->reserved[i];
+        snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
+        c->pages_off = (uint32_t)p->pages_off[i];
+        c->page_shift = corral__page_shift_for(c->capacity);
+        c->page_count = corral__page_count_for(c->capacity);
+        c->shift = 0;
+        while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
+        uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
+        for (int it = 0; it < 5; it++) inv *= 2u - odd * inv;
+        c->inv = inv;
+        corral__pages_init(s, c);
     }
+}
+
+/* the kept snapshots' places (snapshot.c's): none holds a snapshot yet */
+static void corral__kept_setup(corral_sched *s, const corral__plan *p)
+{
+    s->kept.off = (uint32_t)p->kept_off;
+    if (!p->kept_count) return;
+    corral__kept *k = (corral__kept *)(void *)CORRAL__AT(s, s->kept.off);
+    k->count = (uint32_t)p->kept_count;
+    k->pad = 0;
+    k->bytes = p->kept_bytes;
+    for (uint32_t i = 0; i < k->count; i++) memset(CORRAL__AT(s, s->kept.off + 64u + i * p->kept_bytes), 0, 64);
+}
+
+/* a scheduler of desc with the parts `parts` names (call: the public
+   function, for its errors) */
+corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts)
+{
+    corral__part_tables tables;
+    corral__plan p;
+    corral_allocator al;
+    CORRAL__REQUIRE_AT(NULL, desc, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, NULL);
+    if (!corral__plan_for(call, desc, parts, &tables, &p)) return NULL;
     if ((unsigned)desc->validation >= (unsigned)CORRAL_VALIDATION_COUNT) {
-        corral__fail(NULL, &desc->logger, CORRAL_ERR_BAD_DESC);
+        corral__fail_at(NULL, &desc->logger, CORRAL_ERR_BAD_DESC, call, CORRAL__NOH, NULL, NULL);
         return NULL;
     }
-    corral_allocator al = desc->allocator;
-    if (!al.alloc || !al.free) {
-        al.alloc = corral__malloc;
-        al.free = corral__free;
-        al.user_data = NULL;
-    }
-    unsigned char *block;
-    if (desc->memory) {
-        if (desc->memory_size < p.total) {
-            corral__fail(NULL, &desc->logger, CORRAL_ERR_MEMORY_TOO_SMALL);
-            return NULL;
-        }
-        block = (unsigned char *)desc->memory;
-    } else {
-        block = (unsigned char *)al.alloc((size_t)p.total, al.user_data); /* the one allocator call */
-        if (!block) {
-            corral__fail(NULL, &desc->logger, CORRAL_ERR_ALLOC_FAILED);
-            return NULL;
-        }
-    }
+    unsigned char *block = corral__block_take(call, desc, &p, &al);
+    if (!block) return NULL;
     uintptr_t a = ((uintptr_t)block + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
     corral_sched *s = (corral_sched *)(void *)a;
-    memset(s, 0, sizeof *s);
+    memset(s, 0, CORRAL__HEAD_BYTES);
     s->magic = CORRAL__MAGIC;
     s->made_by = CORRAL__MADE_BY;
     s->origin = corral__origin();
@@ -304,101 +487,17 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
     s->validation = desc->validation != CORRAL_VALIDATION_DEFAULT ? desc->validation
                     : CORRAL_DEBUG ? CORRAL_VALIDATION_FATAL : CORRAL_VALIDATION_OFF;
     s->validation_given = desc->validation;
-    s->types.max_types = p.max_types;
-    s->types.hash_off = (uint32_t)p.hash_off;
-    s->types.hash_mask = p.hash_size - 1;
-    memset(corral__types(s), 0, (size_t)p.max_types * sizeof(corral__type_entry));
-    memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p.hash_size * sizeof(uint16_t));
-    s->types.ends_off = (uint32_t)p.ends_off;
-    memset(corral__ends(s, 0), 0, (size_t)p.max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
-    s->run.order = p.order;
-    s->run.lanes_off = (uint32_t)p.lanes_off;
-    s->run.lane_count = (uint32_t)p.lane_count;
-    s->run.phases = (uint32_t)p.phases;
-    s->run.defer_lane = (uint32_t)(p.lane_count - p.phases);
-    s->run.lanes_per_phase = (uint32_t)p.lanes_per_phase;
-    s->run.chunks_off = (uint32_t)p.chunks_off;
-    s->run.chunk_next_off = (uint32_t)p.chunk_next_off;
-    s->run.chunk_count = (uint32_t)p.chunk_count;
-    s->arena.meta_off = (uint32_t)p.meta_off;
-    s->run.ready_head = s->run.ready_tail = CORRAL__NIL;
-    s->arena.total_slots = (uint32_t)p.total_slots;
-    s->nodes.off = (uint32_t)p.nodes_off;
-    s->nodes.count = (uint32_t)p.node_count;
-    s->nodes.wait_count = (uint32_t)p.wait_nodes;
-    s->nodes.text_off = (uint32_t)p.text_off;
-    s->timers.heaps = (uint32_t)p.heaps;
-    for (uint32_t h = 0; h < p.heaps; h++) s->timers.heap_off[h] = (uint32_t)p.heap_off[h];
-    s->domains.count = (uint32_t)p.domains;
-    s->groups.owner_off = (uint32_t)p.owner_off;
-    s->groups.owner_mask = (uint32_t)p.owner_buckets - 1;
-    s->sides.off = (uint32_t)p.sides_off;
-    s->sides.count = (uint32_t)p.max_sides;
-    s->pools[CORRAL__POOL_SIGNAL] = (corral__pool){.off = (uint32_t)p.signals_off, .cap = (uint32_t)p.max_signals};
-    s->pools[CORRAL__POOL_FUTURE] = (corral__pool){.off = (uint32_t)p.futures_off, .cap = (uint32_t)p.max_futures};
-    s->pools[CORRAL__POOL_CHANNEL] = (corral__pool){.off = (uint32_t)p.channels_off, .cap = (uint32_t)p.max_channels};
-    s->pools[CORRAL__POOL_COUNTER] = (corral__pool){.off = (uint32_t)p.counters_off, .cap = (uint32_t)p.max_counters};
-    s->chans.channel_bytes = (uint32_t)p.channel_bytes;
-    s->chans.ring_bytes = (uint32_t)p.ring_bytes;
-    s->chans.data_off = (uint32_t)p.data_off;
-    s->posts.off = (uint32_t)p.posts_off;
-    s->posts.mask = (uint32_t)p.max_posts - 1;
-    s->prof.timing = desc->timing ? 1u : 0u;
-    uint32_t sample = desc->timing_sample ? desc->timing_sample : CORRAL_DEFAULT_TIMING_SAMPLE;
-    s->prof.sample_mask = 1u;
-    while (s->prof.sample_mask < sample && s->prof.sample_mask < 0x80000000u) s->prof.sample_mask <<= 1;
-    s->prof.sample_mask -= 1u; /* a power of two: the test is a mask */
-    s->prof.count_only = s->prof.timing && !desc->hooks.step_begin && !desc->hooks.step_end;
-    s->prof.hooks = desc->hooks;
-    s->prof.instrument = s->prof.timing || desc->hooks.step_begin || desc->hooks.step_end;
-    s->prof.formatter = desc->field_formatter;
-    s->prof.hist_off = (uint32_t)p.hist_off;
-    s->prof.hist_cap = (uint32_t)p.hist_cap;
-    s->prof.trace_off = (uint32_t)p.trace_off;
-    s->prof.trace_cap = (uint32_t)p.trace_cap;
-    s->now.fixed_dt = p.fixed_dt;
-    s->now.max_fixed_steps = p.max_fixed_steps;
-    for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) s->domains.d[k].scale = 1.0f;
-    s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
-    s->now.phase = CORRAL__NIL;
-    s->now.frame_pos = 1u + CORRAL__PH_END; /* frame 0 is over: the first tick is frame 1 */
-    s->types.last_ti = CORRAL__NIL;
-    s->types.registry = desc->registry;
-    s->types.predicates = desc->predicates;
-    s->types.upgrade = desc->upgrade;
-    s->arena.slab_bytes = p.slab_bytes;
-    s->arena.class_count = p.class_count;
-    uint32_t first = 0;
-    for (uint32_t i = 0; i < p.class_count; i++) {
-        corral__class *c = &s->arena.classes[i];
-        c->first = first;
-        first += p.classes[i].capacity;
-        c->slot_size = p.classes[i].slot_size;
-        c->capacity = p.classes[i].capacity;
-        c->base = (uint32_t)p.class_base[i];
-        c->reserved = p.reserved[i];
-        snprintf(c->name, sizeof c->name, "corral %uB", c->slot_size);
-        c->pages_off = (uint32_t)p.pages_off[i];
-        c->page_shift = corral__page_shift_for(c->capacity);
-        c->page_count = corral__page_count_for(c->capacity);
-        c->shift = 0;
-        while (((c->slot_size >> c->shift) & 1u) == 0) c->shift++;
-        uint32_t odd = c->slot_size >> c->shift, inv = odd; /* Newton: inv = odd^-1 mod 2^32 */
-        for (int it = 0; it < 5; it++) inv *= 2u - odd * inv;
-        c->inv = inv;
-        corral__pages_init(s, c);
+    s->owner = corral__thread_token();
+    corral__sched_setup(s, desc, &p);
+    corral__classes_setup(s, &p);
+    s->parts = tables;
+    for (uint32_t k = 0; k < CORRAL__STATE_COUNT - 1; k++) { /* each part's state, in its region */
+        if (!p.part[k]) continue;
+        s->parts.state[k] = (uint32_t)p.state_off[k];
+        p.part[k]->init(s, desc, s->parts.state[k]);
     }
     corral__parts_init(s);
-    corral__posts_init(s);
-    s->kept.off = (uint32_t)p.kept_off;
-    if (p.kept_count) { /* no place holds a snapshot yet */
-        corral__kept *k = (corral__kept *)(void *)CORRAL__AT(s, s->kept.off);
-        k->count = (uint32_t)p.kept_count;
-        k->pad = 0;
-        k->bytes = p.kept_bytes;
-        for (uint32_t i = 0; i < k->count; i++) memset(CORRAL__AT(s, s->kept.off + 64u + i * p.kept_bytes), 0, 64);
-    }
-    s->owner = corral__thread_token();
+    corral__kept_setup(s, &p);
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
         corral__type_entry *te = &corral__types(s)[ti];
@@ -406,10 +505,15 @@ corral_sched *corral_sched_create(const corral_sched_desc *desc)
         te->budget = desc->registry->budgets ? desc->registry->budgets[t] : 0;
         te->plain = corral__plain(s, te);
     }
-#if CORRAL__REGISTRY
-    corral__registry_add(s);
+#if CORRAL_DEBUG
+    corral__destroyed_drop(s); /* a new scheduler where this thread freed one */
 #endif
     return s;
+}
+
+corral_sched *corral_sched_create_min(const corral_sched_desc *desc)
+{
+    return corral__sched_create(__func__, desc, desc ? desc->parts : NULL);
 }
 
 bool corral__clock_ok(double time, double scale)
@@ -463,7 +567,8 @@ void corral__parts_init(corral_sched *s)
     corral__groups_init(s);
     corral__pools_init(s);
     /* the channels' rings are in every snapshot, checksum and all: no byte of them unwritten */
-    memset(CORRAL__AT(s, s->chans.data_off), 0, (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * s->chans.ring_bytes);
+    const corral__chans *C = corral__chans_of(s);
+    if (C->data_off) memset(CORRAL__AT(s, C->data_off), 0, (size_t)s->pools[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(C));
 }
 
 void corral_sched_destroy(corral_sched *s)
@@ -473,11 +578,11 @@ void corral_sched_destroy(corral_sched *s)
     s->flags |= CORRAL__DESTROYING;
     corral__posts_close(s); /* posts from now on are refused */
     corral__end_all(s);
-    s->magic = 0;
-#if CORRAL__REGISTRY
-    corral__registry_remove(s);
-#endif
+    s->magic = 0; /* a caller's block says it holds no scheduler now */
     if (s->flags & CORRAL__OWNS_MEMORY) {
+#if CORRAL_DEBUG
+        corral__destroyed_add(s); /* the freed block is not read again on this thread */
+#endif
         corral_allocator al = s->allocator;
         al.free((unsigned char *)s - s->pad, al.user_data); /* the allocator hook */
     }
@@ -489,22 +594,15 @@ const corral__debugger_consts corral__debugger = {
     CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_RACE, CORRAL__MODE_SYNC,
     CORRAL__HEAP_SCALED, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES,
     CORRAL__NODE_ARM, CORRAL_WAIT_FRAMES, CORRAL_WAIT_SECONDS, CORRAL_WAIT_REALTIME, CORRAL_WAIT_AT,
+    CORRAL__MAGIC, (uint32_t)CORRAL__DOMAINS_OFF, (uint32_t)CORRAL__TYPES_OFF,
 };
-
-static const char corral__origin_anchor = 0;
-uint64_t corral__origin(void)
-{
-    return (uint64_t)(uintptr_t)&corral__origin_anchor ^
-           ((uint64_t)sizeof(corral_sched) << 32 | (uint64_t)CORRAL_VERSION_MAJOR << 16 | CORRAL_VERSION_MINOR << 8 |
-            CORRAL_VERSION_PATCH);
-}
 
 corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 {
     CORRAL__REQUIRE(NULL, memory, CORRAL_ERR_NULL_ARG, NULL);
     uintptr_t a = ((uintptr_t)memory + (CORRAL__SLAB_ALIGN - 1)) & ~(uintptr_t)(CORRAL__SLAB_ALIGN - 1);
     corral_sched *s = (corral_sched *)(void *)a;
-    if (memory_size < sizeof *s + (a - (uintptr_t)memory) || s->magic != CORRAL__MAGIC ||
+    if (memory_size < CORRAL__HEAD_BYTES + (a - (uintptr_t)memory) || s->magic != CORRAL__MAGIC ||
         s->total_bytes > memory_size) {
         corral__fail(NULL, NULL, CORRAL_ERR_NOT_A_SCHED);
         return NULL;
@@ -517,8 +615,8 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
     s->pad = (uint32_t)(a - (uintptr_t)memory);
     s->owner = corral__thread_token(); /* the adopting thread owns the copy */
     corral__polls_moved(s);            /* predicates' arguments in its contexts: into the copy */
-#if CORRAL__REGISTRY
-    if (!corral__registry_has(s)) corral__registry_add(s);
+#if CORRAL_DEBUG
+    corral__destroyed_drop(s);
 #endif
     return s;
 }
@@ -538,14 +636,22 @@ static bool corral__may_run(const char *call, corral_sched *s)
     return corral__check_in(s, call) && corral__between_ticks(call, s);
 }
 
-void corral_frame_begin(corral_sched *s, float dt)
+/* the open frame ends: its sample goes to the history (the profile
+   part's, which a scheduler with a history has) */
+static void corral__frame_end(corral_sched *s)
 {
-    if (!corral__may_run(__func__, s)) return;
+    if (s->prof.hist_cap) corral__profile(s)->sample_frame(s);
+    s->prof.frame_open = 0;
+}
+
+/* a frame begins (corral_frame_begin, corral_tick: the guard asked) */
+static void corral__frame_begin(corral_sched *s, float dt)
+{
     if (!(dt >= 0.0f && dt - dt == 0.0f)) { /* negative, NaN or infinite (inf - inf is NaN) */
         corral__fail(s, NULL, CORRAL_ERR_BAD_DT);
         dt = 0.0f;
     }
-    if (s->prof.frame_open) corral__sample_frame(s); /* an engine driving phases: close the last frame */
+    if (s->prof.frame_open) corral__frame_end(s); /* an engine driving phases: close the last frame */
     s->prof.frame_open = 1;
     s->prof.frame_steps = 0;
     s->prof.frame_tick_ns = 0;
@@ -557,9 +663,14 @@ void corral_frame_begin(corral_sched *s, float dt)
     s->now.frame_pos = 0;
     /* what waited for this frame joins its phase's queue */
     if (s->run.deferred) corral__lanes_next_frame(s);
-    if (s->polls.next_pending) corral__polls()->next_frame(s); /* a predicate waits: polls.c is in use */
+    if (s->polls.next_pending) corral__polls(s)->next_frame(s); /* a predicate waits: polls.c is there */
     /* what other threads posted: as if completed or raised here */
     corral__posts_apply(s);
+}
+
+void corral_frame_begin(corral_sched *s, float dt)
+{
+    if (corral__may_run(__func__, s)) corral__frame_begin(s, dt);
 }
 
 static uint32_t corral__run(corral_sched *s, uint32_t phase)
@@ -572,7 +683,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
         s->now.fixed_time = corral__clock_add(s->now.fixed_time, (double)s->now.fixed_dt);
         s->now.phase_dt = s->now.fixed_dt;
     } else {
-        s->now.phase_dt = s->domains.d[0].dt;
+        s->now.phase_dt = corral__domains_of(s)->d[0].dt;
     }
     if (s->budget.ns) s->budget.run_start = s->now.clock.now_ns(s->now.clock.user_data);
     s->prof.chain_valid = 0;
@@ -581,7 +692,7 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
     bool first_run = s->now.frame_pos == 0;
     if (phase < CORRAL__PH_COUNT) s->now.frame_pos = 1u + phase; /* a custom run is outside the frame's order */
     if (first_run) corral__wake_timers(s);
-    if (s->polls.head[phase] != CORRAL__NIL) corral__polls()->poll(s, phase);
+    if (s->polls.head[phase] != CORRAL__NIL) corral__polls(s)->poll(s, phase);
     /* this run steps what is queued now; what is queued from here on
        (a step's yield in place included) waits for the next run */
     corral__lanes_begin(s, phase);
@@ -604,25 +715,31 @@ uint32_t corral_run_phase(corral_sched *s, corral_phase phase)
     return corral__run(s, ph);
 }
 
-uint32_t corral_fixed_steps_due(const corral_sched *s)
+/* (s checked) */
+static uint32_t corral__fixed_steps_due(const corral_sched *s)
 {
-    if (!corral__check(s) || !(s->now.fixed_dt > 0.0f)) return 0;
-    double behind = s->domains.d[0].time - s->now.fixed_time;
+    if (!(s->now.fixed_dt > 0.0f)) return 0;
+    double behind = corral__domains_of(s)->d[0].time - s->now.fixed_time;
     if (!(behind >= (double)s->now.fixed_dt)) return 0; /* NaN too: clocks gone infinite count no steps */
     double n = behind / (double)s->now.fixed_dt;
     return n >= (double)s->now.max_fixed_steps ? s->now.max_fixed_steps : (uint32_t)n;
+}
+
+uint32_t corral_fixed_steps_due(const corral_sched *s)
+{
+    return corral__check(s) ? corral__fixed_steps_due(s) : 0;
 }
 
 uint32_t corral_tick(corral_sched *s, float dt)
 {
     if (!corral__may_run(__func__, s)) return 0;
     uint64_t t0 = s->prof.timing ? s->now.clock.now_ns(s->now.clock.user_data) : 0;
-    corral_frame_begin(s, dt);
+    corral__frame_begin(s, dt);
     s->prof.frame_tick_start = t0;
     uint32_t steps = 0;
-    for (uint32_t n = corral_fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
+    for (uint32_t n = corral__fixed_steps_due(s); n > 0; n--) steps += corral__run(s, CORRAL__PH_FIXED);
     /* too far behind (a hitch): drop the fixed steps over the cap */
-    const double game_time = s->domains.d[0].time;
+    const double game_time = corral__domains_of(s)->d[0].time;
     if (s->now.fixed_dt > 0.0f && game_time - s->now.fixed_time >= (double)s->now.fixed_dt) {
         const double whole = (game_time - s->now.fixed_time) / (double)s->now.fixed_dt;
         if (whole < 0x1p63)
@@ -639,7 +756,7 @@ uint32_t corral_tick(corral_sched *s, float dt)
         s->prof.tick_ns_total += ns;
         if (ns > s->prof.tick_ns_max) s->prof.tick_ns_max = ns;
     }
-    corral__sample_frame(s);
+    corral__frame_end(s);
     return steps;
 }
 
@@ -652,7 +769,7 @@ void corral_set_time_scale(corral_sched *s, float scale)
 
 float corral_time_scale(const corral_sched *s)
 {
-    return corral__check(s) ? s->domains.d[0].scale : 0.0f;
+    return corral__check(s) ? corral__domains_of(s)->d[0].scale : 0.0f;
 }
 
 uint32_t corral_live_count(const corral_sched *s)
@@ -662,7 +779,7 @@ uint32_t corral_live_count(const corral_sched *s)
 
 double corral_time(const corral_sched *s)
 {
-    return corral__check(s) ? s->domains.d[0].time : 0.0;
+    return corral__check(s) ? corral__domains_of(s)->d[0].time : 0.0;
 }
 
 double corral_unscaled_time(const corral_sched *s)
@@ -680,21 +797,13 @@ uint64_t corral_frame(const corral_sched *s)
     return corral__check(s) ? s->now.frame : 0;
 }
 
-corral_sched *corral__in_step(const char *call, const corral_co *co, bool stopping)
-{
-    corral_sched *s = corral__tls_sched;
-    CORRAL__REQUIRE_AT(s, s && co && corral__is_running(s, co) && (stopping || co->state != CORRAL__STOPPING),
-                       CORRAL_ERR_NOT_IN_STEP, call, CORRAL__NOH, NULL, NULL, NULL);
-    return s;
-}
-
 float corral_dt(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return 0.0f;
-    if (CORRAL__LIKELY(s->domains.count == 1)) return s->now.in_tick ? s->now.phase_dt : s->domains.d[0].dt;
+    if (CORRAL__LIKELY(corral__domains_of(s)->count == 1)) return s->now.in_tick ? s->now.phase_dt : corral__domains_of(s)->d[0].dt;
     const uint32_t domain = corral__meta_of(s, co)->domain;
-    const struct corral__domain *d = &s->domains.d[domain];
+    const corral__domain *d = &corral__domains_of(s)->d[domain];
     if (corral__domain_held(s, domain)) return 0.0f;
     return s->now.in_tick && s->now.phase == CORRAL__PH_FIXED ? s->now.fixed_dt : d->dt;
 }

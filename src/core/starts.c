@@ -8,10 +8,12 @@
 
 /* A start with a single mode (corral_start_desc.single): refuse, replace or
    queue behind the live instances of its owner and tags. */
-corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
-                                   size_t ctx_size, uint32_t phase, const corral_start_desc *opts)
+static corral_handle corral__start_single(const char *call, corral_sched *s, const corral_type *vt, const void *ctx,
+                                          size_t ctx_size, const corral_start_desc *opts)
 {
     corral_handle h = {0, 0};
+    uint32_t phase;
+    if (!corral__start_checks(call, s, opts, &phase)) return h;
     CORRAL__REQUIRE_AT(s, (unsigned)opts->single < CORRAL_SINGLE_COUNT && opts->tags, CORRAL_ERR_BAD_START, call,
                        CORRAL__NOH, NULL, NULL, h);
     uint32_t found[CORRAL_MAX_GROUP];
@@ -76,5 +78,7 @@ size_t corral_start_n(corral_sched *s, const corral_type *vt, const void *ctxs, 
 corral_handle corral_start_ex(corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                               const corral_start_desc *opts)
 {
+    if (CORRAL__UNLIKELY(opts && opts->single != CORRAL_SINGLE_NONE))
+        return corral__start_single(__func__, s, vt, ctx, ctx_size, opts);
     return corral__start(__func__, s, vt, ctx, ctx_size, opts, false);
 }

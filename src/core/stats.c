@@ -1,6 +1,8 @@
 /*
-    stats.c -- the profile as the game runs: the instrumented step (timing,
-    hooks, the step trace) and the frame history's samples.
+    stats.c -- the profile part (corral_part_profile): the instrumented
+    step (timing, hooks, the step trace) and the frame history's samples,
+    which a scheduler reaches through the part's table (queue.c's
+    instrumented walks are named in it too).
 
     The counters themselves are kept by the files that count (lifecycle.c on
     start and end, the pools on their failures) as plain adds; profile.c
@@ -12,11 +14,17 @@
 
 /* ---- timing and hooks: the instrumented step (the plain walk never
    comes here) */
-corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
+/* the handle a step hook or the step trace is given: off the timed path */
+static CORRAL__COLD corral_handle corral__hooked_handle(const corral_sched *s, const corral_co *co)
+{
+    return corral__handle_of(s, co);
+}
+
+static corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     corral_handle h = {0, 0};
-    if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__handle_of(s, co);
+    if (s->prof.hooks.step_begin || s->prof.hooks.step_end) h = corral__hooked_handle(s, co);
     if (s->prof.hooks.step_begin) s->prof.hooks.step_begin(te->vt->name, h, s->prof.hooks.user_data);
     /* one in timing_sample of a type's steps is timed (corral__step_profiled
        counts the others inline unless step hooks bring them here) */
@@ -46,7 +54,7 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
             e->dur_ns = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
             e->type = (uint16_t)type;
             e->line = r == CORRAL_YIELD ? (uint16_t)(co->resume >> 16) : 0u;
-            if (h.gen == 0) h = corral__handle_of(s, co);
+            if (h.gen == 0) h = corral__hooked_handle(s, co);
             e->index = h.index;
             e->gen = h.gen;
             s->prof.trace_head = (s->prof.trace_head + 1) % s->prof.trace_cap;
@@ -58,7 +66,7 @@ corral_result corral__step_instrumented(corral_sched *s, corral_co *co)
 }
 
 /* ---- frame history */
-void corral__sample_frame(corral_sched *s)
+static void corral__sample_frame(corral_sched *s)
 {
     s->prof.frame_open = 0;
     if (!s->prof.hist_cap) return;
@@ -79,3 +87,15 @@ void corral__sample_frame(corral_sched *s)
     s->prof.hist_head = (s->prof.hist_head + 1) % s->prof.hist_cap;
     if (s->prof.hist_count < s->prof.hist_cap) s->prof.hist_count++;
 }
+
+static const corral__profile_part corral__profile_table = {
+    .walk = corral__walk_profiled,
+    .walk_budgeted = corral__walk_budgeted_profiled,
+    .step = corral__step_instrumented,
+    .sample_frame = corral__sample_frame,
+};
+const corral_part corral_part_profile = {
+    .name = "profile",
+    .feature = CORRAL__FEATURE_PROFILE,
+    .table = &corral__profile_table,
+};

@@ -7,7 +7,7 @@
 
     Timers are checked once a frame, before its first phase run (sched.c):
     a frame with nothing due looks at three heap roots and nothing else.
-    What a fired node wakes is the waits' (waits.c).
+    The due nodes are fired by lifecycle.c (corral__wake_timers).
 */
 #include "../corral_internal.h"
 
@@ -135,7 +135,11 @@ static int corral__timer_ready(const char *call, corral_sched *s, corral_co *co,
 
 /* held, a timer keeps the time it has left; an AT wait (alarms.c) keeps
    its time on the clock */
-static bool corral__keeps_left(const corral__node *n) { return n->kind != CORRAL_WAIT_AT; }
+static bool corral__keeps_left(const corral_sched *s, const corral__node *n)
+{
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
+    return !(p && p->keeps_due);
+}
 
 /* paused: out of its heap, keeping the time it has left */
 static void corral__timer_hold(corral_sched *s, uint32_t i)
@@ -198,7 +202,7 @@ const corral__wait_part corral__timer_part = {
 /* Time (frames) until a timer node is due; a held one's is what it keeps. */
 double corral__timer_left(const corral_sched *s, const corral__node *n)
 {
-    return n->attached == 2 && corral__keeps_left(n) ? n->u.t.due : n->u.t.due - corral__timer_clock(s, n->list);
+    return n->attached == 2 && corral__keeps_left(s, n) ? n->u.t.due : n->u.t.due - corral__timer_clock(s, n->list);
 }
 
 /* A sleeper moves to another domain's heap with the time it has left
@@ -208,7 +212,7 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     corral__node *n = &corral__nodes(s)[i];
     if (n->list == heap) return;
     if (n->attached != 1) {
-        if (!corral__keeps_left(n))
+        if (!corral__keeps_left(s, n))
             n->u.t.due =
                 corral__due_on(heap, n->u.t.due + corral__timer_clock(s, heap) - corral__timer_clock(s, n->list));
         n->list = (uint8_t)heap;
@@ -219,25 +223,6 @@ void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap)
     n->list = (uint8_t)heap;
     n->u.t.due = corral__due_on(heap, corral__timer_clock(s, heap) + left);
     corral__heap_push(s, heap, i);
-}
-
-uint32_t corral__wake_timers(corral_sched *s)
-{
-    corral__node *N = corral__nodes(s);
-    uint32_t woken = 0;
-    for (uint32_t h = 0; h < s->timers.heaps; h++) {
-        if (s->timers.heap_len[h] == 0) continue;
-        const double now = corral__timer_clock(s, h);
-        while (s->timers.heap_len[h] > 0) {
-            uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
-            if (N[i].u.t.due > now) break;
-            corral__heap_remove(s, h, 0);
-            s->nodes.debug_visits++;
-            corral__fire(s, i);
-            woken++;
-        }
-    }
-    return woken;
 }
 
 /* a loaded timer (save.c): its heap, due time (held: the time it has
@@ -266,4 +251,14 @@ void corral__timers_take(corral_sched *d, const corral_sched *o)
 {
     memcpy(d->timers.heap_len, o->timers.heap_len, sizeof d->timers.heap_len);
     d->timers.seq = o->timers.seq;
+}
+
+/* a restore: each heap's first len[h] entries as a snapshot holds them (at
+   at[h] of snap, in the order corral__heap_block lays them); the lengths
+   come with corral__timers_take */
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
+                            const uint32_t len[CORRAL__HEAP_MAX])
+{
+    for (uint32_t h = 0; h < s->timers.heaps; h++)
+        memcpy((uint32_t *)(uintptr_t)corral__heap_block(s, h, len[h]), snap + at[h], (size_t)len[h] * sizeof(uint32_t));
 }

@@ -1,7 +1,8 @@
 /*
     waits.c -- what every wait kind shares: the node pool, the lists nodes
-    sit on, firing a node and waking its coroutine, and corral_await, which
-    sends each kind to the file that arms, fires and cancels it.
+    sit on, a wait released and its coroutine woken, and corral_await,
+    which sends each kind to the file that arms, fires and cancels it.
+    What a fired node ends is lifecycle.c's (corral__fire).
 
     A wait takes one node per thing waited on (one for a simple wait, one
     per member of an all/any). The coroutine's nodes are chained through
@@ -11,64 +12,14 @@
 
     The files: timers.c (frames, seconds, realtime), polls.c (until,
     while), wakelists.c (signal, future), calls.c (join), groups.c (the
-    group memberships, which use the same nodes and lists). polls.c,
-    calls.c and groups.c are features: their tables arrive with their
-    first use (corral__feature_add, below).
+    group memberships, which use the same nodes and lists). Each kind's
+    table is the scheduler's (s->parts): the core's two are always there,
+    a part's when the scheduler was created with it.
 */
 #include "../corral_internal.h"
+#include "freelist.h"
 
 #include <string.h>
-
-const corral__kind corral__kinds[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) {CORRAL__HOW_##how, CORRAL__PHOF_##phase},
-    CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-};
-
-/* ---- the kinds' tables: the core's are known here; a module's or a
-   feature's come with its first use, into a slot per kind (any thread may
-   use a module first, so the slots are atomic) */
-#define CORRAL__PART_none NULL
-#define CORRAL__PART_timer (&corral__timer_part)
-#define CORRAL__PART_poll NULL /* polls.c, a feature: corral__polls_use */
-#define CORRAL__PART_signal (&corral__signal_part)
-#define CORRAL__PART_future NULL /* futures.c, a feature: corral__futures_use */
-#define CORRAL__PART_join NULL /* calls.c, a feature: corral__calls_use */
-#define CORRAL__PART_channel NULL /* channels.c, a module */
-#define CORRAL__PART_semaphore NULL /* channels.c, a module */
-#define CORRAL__PART_waitgroup NULL /* channels.c, a module */
-#define CORRAL__PART_stop NULL /* group_ops.c: corral_wait_stop */
-#define CORRAL__PART_at NULL /* alarms.c: corral_wait_at */
-#define CORRAL__PART_pull NULL /* pulls.c: corral_generator_pull */
-static const corral__wait_part *const corral__core_parts[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
-    CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-};
-static corral__atomic_ptr corral__module_parts[CORRAL_WAIT_KIND_COUNT];
-
-void corral__wait_parts_add(uint32_t first, uint32_t last, const corral__wait_part *part)
-{
-    for (uint32_t k = first; k <= last; k++)
-        if (corral__atomic_load_ptr(&corral__module_parts[k]) != part)
-            corral__atomic_cas_ptr(&corral__module_parts[k], NULL, part);
-}
-
-static corral__atomic_ptr corral__features[CORRAL__FEATURE_COUNT];
-void corral__feature_add(uint32_t feature, const void *part)
-{
-    if (corral__atomic_load_ptr(&corral__features[feature]) != part)
-        corral__atomic_cas_ptr(&corral__features[feature], NULL, part);
-}
-const void *corral__feature(uint32_t feature) { return corral__atomic_load_ptr(&corral__features[feature]); }
-
-static corral__atomic_ptr corral__arm_part;
-void corral__arm_part_set(const corral__wait_part *part) { corral__atomic_cas_ptr(&corral__arm_part, NULL, part); }
-const corral__wait_part *corral__node_part_of(uint32_t kind)
-{
-    if (kind < CORRAL_WAIT_KIND_COUNT) return corral__wait_part_of(kind);
-    return kind == CORRAL__NODE_ARM ? (const corral__wait_part *)corral__atomic_load_ptr(&corral__arm_part) : NULL;
-}
 
 void corral__index_save(corral__io *io, const corral_sched *s, const corral__type_entry *te, const corral__node *n)
 {
@@ -85,62 +36,53 @@ void corral__index_place(const corral__lview *v, corral_co *co, uint32_t i, cons
     if (!held) corral__list_push(v->s, corral__list_of(v->s, n), i);
 }
 
-const corral__wait_part *corral__wait_part_of(uint32_t kind)
+/* ---- node pool: two counted free lists (freelist.h) over the nodes, the
+   wait nodes [0, wait_count) and the group nodes [wait_count, count),
+   linked through `sibling` (N: the nodes) */
+static inline corral__freelist corral__wait_nodes(corral_sched *s, corral__node *N)
 {
-    if (kind >= CORRAL_WAIT_KIND_COUNT) return NULL;
-    const corral__wait_part *p = corral__core_parts[kind];
-    return p ? p : (const corral__wait_part *)corral__atomic_load_ptr(&corral__module_parts[kind]);
+    return (corral__freelist){N, sizeof *N, offsetof(corral__node, sibling), 0, s->nodes.wait_count,
+                              &s->nodes.wait_free, &s->nodes.wait_bump, &s->nodes.wait_free_count,
+                              &s->nodes.wait_peak};
 }
-
-/* ---- node pool */
-uint32_t corral__node_alloc(corral_sched *s)
+static inline corral__freelist corral__group_nodes(corral_sched *s, corral__node *N)
 {
-    corral__node *N = corral__nodes(s);
-    uint32_t i = s->nodes.wait_free;
-    if (i != CORRAL__NIL) s->nodes.wait_free = N[i].sibling;
-    else i = s->nodes.wait_bump++;
-    s->nodes.wait_free_count--;
-    if (s->nodes.wait_count - s->nodes.wait_free_count > s->nodes.wait_peak) s->nodes.wait_peak = s->nodes.wait_count - s->nodes.wait_free_count;
+    return (corral__freelist){N, sizeof *N, offsetof(corral__node, sibling), s->nodes.wait_count, s->nodes.count,
+                              &s->nodes.group_free, &s->nodes.group_bump, &s->nodes.group_free_count,
+                              &s->nodes.group_peak};
+}
+static CORRAL__ALWAYS_INLINE uint32_t corral__node_take(corral__node *N, const corral__freelist *fl)
+{
+    const uint32_t i = corral__freelist_take(fl);
     memset(&N[i], 0, sizeof N[i]);
     N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
     return i;
+}
+uint32_t corral__node_alloc(corral_sched *s)
+{
+    corral__node *N = corral__nodes(s);
+    const corral__freelist fl = corral__wait_nodes(s, N);
+    return corral__node_take(N, &fl);
 }
 uint32_t corral__group_node_alloc(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
-    uint32_t i = s->nodes.group_free;
-    if (i != CORRAL__NIL) s->nodes.group_free = N[i].sibling;
-    else i = s->nodes.group_bump++;
-    s->nodes.group_free_count--;
-    {
-        uint32_t used = s->nodes.count - s->nodes.wait_count - s->nodes.group_free_count;
-        if (used > s->nodes.group_peak) s->nodes.group_peak = used;
-    }
-    memset(&N[i], 0, sizeof N[i]);
-    N[i].next = N[i].prev = N[i].sibling = CORRAL__NIL;
-    return i;
+    const corral__freelist fl = corral__group_nodes(s, N);
+    return corral__node_take(N, &fl);
 }
-void corral__node_free(corral_sched *s, uint32_t i)
+static inline void corral__node_give(corral_sched *s, corral__node *N, uint32_t i)
 {
-    corral__node *N = corral__nodes(s);
     N[i].attached = 0;
     N[i].co = CORRAL__NIL; /* free: in no coroutine's chain (corral_verify tells them apart) */
     if (i >= s->nodes.wait_count) { /* a group node */
-        N[i].sibling = s->nodes.group_free;
-        s->nodes.group_free = i;
-        if (++s->nodes.group_free_count == s->nodes.count - s->nodes.wait_count) { /* all free: untouched again */
-            s->nodes.group_free = CORRAL__NIL;
-            s->nodes.group_bump = s->nodes.wait_count;
-        }
+        const corral__freelist group = corral__group_nodes(s, N);
+        corral__freelist_give(&group, i);
         return;
     }
-    N[i].sibling = s->nodes.wait_free;
-    s->nodes.wait_free = i;
-    if (++s->nodes.wait_free_count == s->nodes.wait_count) {
-        s->nodes.wait_free = CORRAL__NIL;
-        s->nodes.wait_bump = 0;
-    }
+    const corral__freelist wait = corral__wait_nodes(s, N);
+    corral__freelist_give(&wait, i);
 }
+void corral__node_free(corral_sched *s, uint32_t i) { corral__node_give(s, corral__nodes(s), i); }
 
 /* ---- lists: FIFO, doubly linked through the nodes */
 void corral__list_push(corral_sched *s, corral__list l, uint32_t i)
@@ -166,12 +108,12 @@ void corral__list_unlink(corral_sched *s, corral__list l, uint32_t i)
    Timers sit in heaps, on no list; the kinds without a node never attach. */
 corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
-    if (n->kind >= CORRAL__NODE_OWNER) return corral__groups()->list(s, n); /* one exists: groups are in use */
+    if (n->kind >= CORRAL__NODE_OWNER) return corral__groups(s)->list(s, n); /* one exists: groups are in use */
     if (n->kind == CORRAL__NODE_OWNED) { /* its owner's joiners list (the owner has a side record) */
         corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side];
         return (corral__list){&sd->joiners_head, &sd->joiners_tail};
     }
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
+    const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     return p && p->list ? p->list(s, n) : (corral__list){NULL, NULL};
 }
 
@@ -202,12 +144,12 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
     *first = CORRAL__NIL;
     while (i != CORRAL__NIL) {
         uint32_t next = N[i].sibling;
-        const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(N[i].kind) : NULL;
+        const corral__wait_part *p = corral__detach(s, i) ? corral__wait_part_of(s, N[i].kind) : NULL;
         if (p && p->leave && n_left < CORRAL_MAX_GROUP) left[n_left++] = N[i];
-        corral__node_free(s, i);
+        corral__node_give(s, N, i);
         i = next;
     }
-    for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(left[k].kind)->leave(s, &left[k]);
+    for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(s, left[k].kind)->leave(s, &left[k]);
 }
 
 void corral__release_wait(corral_sched *s, corral_co *co)
@@ -216,6 +158,21 @@ void corral__release_wait(corral_sched *s, corral_co *co)
     corral__free_chain(s, &m->wait);
     m->mode = CORRAL__MODE_NONE;
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].pending = 0;
+}
+
+/* Its step is on the C stack: it ends, with why, when that step returns. */
+void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+{
+    if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
+    co->state = CORRAL__STOPPING;
+    m->stop_why = (uint8_t)why;
+}
+
+/* its running step drops the wait it set (a second await, a call) */
+void corral__unwait(corral_sched *s, corral_co *co)
+{
+    corral__release_wait(s, co);
+    corral__unpark(co);
 }
 
 /* Its wait is over: queue it (or, if its step is on the stack right now,
@@ -228,7 +185,7 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
         m->hold |= CORRAL__HOLD_WOKEN;
         if ((m->hold & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
             corral__sides(s)[m->side].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
-            const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(CORRAL__FEATURE_PULLS);
+            const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS);
             if (p) p->ready(s, co);
         }
         return;
@@ -241,32 +198,6 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
     else corral__enqueue(s, co);
 }
 
-/* Node i was detached by its container: act on it. */
-void corral__fire(corral_sched *s, uint32_t i)
-{
-    corral__node *n = &corral__nodes(s)[i];
-    n->attached = 0;
-    corral_co *co = CORRAL__CO(s, n->co);
-    if (n->kind == CORRAL__NODE_DEADLINE) { /* a stop request's time is up */
-        corral__groups()->deadline_drop(s, co);
-        corral__stop_co(s, co, CORRAL_END_DEADLINE);
-        return;
-    }
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
-    if (p && p->fire) p->fire(s, i);
-    corral__meta *m = corral__meta_of(s, co);
-    if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
-    if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
-    const bool now = p && p->now;
-    corral__release_wait(s, co);
-    const uint32_t child = corral__sd(s, m)->child;
-    if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
-        corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
-        return;
-    }
-    corral__wake(s, co, now);
-}
-
 /* ---- pause: timers and predicates leave their containers, keeping what
    is left of their time; lists (signal, future, join) stay */
 void corral__hold_wait(corral_sched *s, corral_co *co)
@@ -274,7 +205,7 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
-        const corral__wait_part *p = corral__wait_part_of(N[i].kind);
+        const corral__wait_part *p = corral__wait_part_of(s, N[i].kind);
         if (!p || !p->hold) continue;
         p->hold(s, i);
         N[i].attached = 2;
@@ -287,9 +218,40 @@ void corral__unhold_wait(corral_sched *s, corral_co *co)
     for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         N[i].attached = 1;
-        corral__wait_part_of(N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
+        corral__wait_part_of(s, N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
     }
 }
+
+/* A load: a node of kind `kind` (member `member` of an all/any) for co,
+   at the head of its chain as an await attaches one and in the order of
+   attachment, `attached` as saved (1: in its container, 2: held by a
+   pause, 0: fired); its kind's table puts it in its container. Its index. */
+uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t member, uint8_t attached)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    uint32_t i = corral__node_alloc(s);
+    corral__node *n = &corral__nodes(s)[i];
+    n->co = corral__co_off(s, co);
+    n->kind = kind;
+    n->member = member;
+    n->sibling = m->wait;
+    m->wait = i;
+    n->attached = attached;
+    n->order = s->nodes.order++;
+    return i;
+}
+
+/* A reload: what the waits said they wait for (desc.wait_text) forgotten:
+   the old build's strings */
+void corral__wait_texts_forget(corral_sched *s)
+{
+    if (s->nodes.text_off) memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
+}
+
+/* A reload: the place in its coroutine's slot that node i's wait reads or
+   writes (a kind whose seq is in the slot: a channel's value, a result),
+   moved with its field */
+void corral__wait_slot_place(corral_sched *s, uint32_t i, uint32_t at) { corral__nodes(s)[i].u.t.seq = at; }
 
 void corral__nodes_order_past(corral_sched *s, uint32_t order)
 {
@@ -300,40 +262,30 @@ void corral__nodes_init(corral_sched *s)
 {
     corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.count; i++) N[i].attached = 0;
-    s->nodes.wait_free = s->nodes.group_free = CORRAL__NIL;
-    s->nodes.wait_bump = 0;
-    s->nodes.group_bump = s->nodes.wait_count;
-    s->nodes.wait_free_count = s->nodes.wait_count;
-    s->nodes.group_free_count = s->nodes.count - s->nodes.wait_count;
+    const corral__freelist wait = corral__wait_nodes(s, N), group = corral__group_nodes(s, N);
+    corral__freelist_clear(&wait);
+    corral__freelist_clear(&group);
 }
 
 /* ---- await */
 
-/* 1: already over; 0: must wait; -1: malformed, -3 gone: a signal, future,
-   channel, semaphore or wait group (error set). */
+/* 1: already over; 0: must wait; -1: malformed, or of a kind whose part s
+   has not; -3 gone: a signal, future, channel, semaphore or wait group
+   (error set). */
 static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {
-    const corral__wait_part *p = corral__wait_part_of((uint32_t)w->kind);
+    const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->kind);
     if (p) return p->ready(call, s, co, w);
-    if (w->kind == CORRAL_WAIT_JOIN || w->kind == CORRAL_WAIT_UNTIL || w->kind == CORRAL_WAIT_WHILE ||
-        w->kind == CORRAL_WAIT_STOP || w->kind == CORRAL_WAIT_AT || w->kind == CORRAL_WAIT_PULL) {
-        /* its file arrives with its constructor, which this wait did not go through */
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co,
-                        "a join, predicate, stop, at or pull wait made field by field: make it with its "
-                        "constructor, corral_wait_join, _until, _while, _stop, _at or corral_generator_pull");
+    if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
+        (corral__kind_of(w->kind).how == CORRAL__HOW_LIST || corral__kind_of(w->kind).how == CORRAL__HOW_POLL ||
+         corral__kind_of(w->kind).how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
+        static const char *const part_of[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) #part,
+            CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+        };
+        corral__part_needed(call, s, co, NULL, part_of[w->kind]);
         return -1;
-    }
-    if (w->kind == CORRAL_WAIT_FUTURE) {
-        /* futures.c arrives with the first corral_future_create: before it no
-           future handle can be live, and a gone future is what futures.c says */
-        corral__fail_at(s, NULL, CORRAL_ERR_STALE_FUTURE, call, CORRAL__NOH, co, NULL);
-        return -3;
-    }
-    if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT && corral__kinds[w->kind].how == CORRAL__HOW_LIST) {
-        /* a module's kind before the module's first use: its handle cannot be live */
-        corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
-        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED; /* as channels.c tells a gone one */
-        return -3;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */
     return -1;
@@ -355,7 +307,7 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     m->wait = i;
     n->attached = 1;
     n->order = s->nodes.order++;
-    corral__wait_part_of((uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
+    corral__wait_part_of(s, (uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
 }
 
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
@@ -375,7 +327,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         if (s->nodes.wait_free_count < w->count) { /* short of nodes: no member may take a value or a
                                                       permit it would then have to give back */
             for (uint32_t i = 0; i < w->count; i++) {
-                const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+                const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
                 if (p && p->takes) {
                     s->nodes.wait_failures++;
                     corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co,
@@ -391,13 +343,13 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
            fires, which ends it: its members in order, once. */
         const bool all = w->kind == CORRAL_WAIT_ALL;
         for (uint32_t i = 0; all && i < w->count; i++) {
-            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
             ready[i] = p && p->usable ? p->usable(call, s, co, &w->members[i])
                                       : corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
         }
         for (uint32_t i = 0; i < w->count; i++) {
-            const corral__wait_part *p = corral__wait_part_of((uint32_t)w->members[i].kind);
+            const corral__wait_part *p = corral__wait_part_of(s, (uint32_t)w->members[i].kind);
             if (!all || (p && p->usable)) ready[i] = corral__wait_ready(call, s, co, &w->members[i]);
             if (ready[i] < 0) return ready[i];
             if (ready[i] == 1 && !all) {
@@ -448,7 +400,7 @@ bool corral_await(corral_co *co, corral_wait w)
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */
     if ((m->hold & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
-        (corral__kinds[w.kind].how == CORRAL__HOW_FRAME || corral__kinds[w.kind].how == CORRAL__HOW_PHASE))
+        (corral__kind_of(w.kind).how == CORRAL__HOW_FRAME || corral__kind_of(w.kind).how == CORRAL__HOW_PHASE))
     {
         const char *text = w.text;
         w = corral_wait_frames(1);
@@ -460,7 +412,7 @@ bool corral_await(corral_co *co, corral_wait w)
     const uint32_t keep = co->flags & ~(CORRAL__PHASE_MASK | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG);
     const uint32_t own = co->flags & CORRAL__PHASE_MASK;
     if ((unsigned)w.kind < CORRAL_WAIT_KIND_COUNT) {
-        const corral__kind k = corral__kinds[w.kind];
+        const corral__kind k = corral__kind_of(w.kind);
         switch ((corral__how)k.how) {
         case CORRAL__HOW_PLAIN:
             co->flags = (uint8_t)(keep | own);
@@ -487,7 +439,7 @@ bool corral_await(corral_co *co, corral_wait w)
     co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
     int r = corral__register_wait(__func__, s, co, &w);
     if (r == -2) { /* it cannot wait, and must not go on as if the wait were over */
-        corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
+        corral__mark_stopping(s, co, m, CORRAL_END_WAIT_FAILED); /* its step is running */
         return true;
     }
     if (r == -3) return true; /* what it waits on is gone: a plain yield, so a loop that
@@ -500,7 +452,7 @@ int corral_wait_fired(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return -1;
-    return corral__sd(s, corral__meta_of(s, co))->fired;
+    return corral__side_of(s, corral__meta_of(s, co))->fired;
 }
 
 bool corral_wait_closed(const corral_co *co)
@@ -542,4 +494,15 @@ void corral__nodes_take(corral_sched *d, const corral_sched *o)
     d->nodes.group_failures = o->nodes.group_failures;
     d->nodes.debug_visits = o->nodes.debug_visits;
     d->nodes.order = o->nodes.order;
+}
+
+/* a restore: the wait nodes before wait_bump (at wait_at of snap) and the
+   group nodes from the first to group_bump (at group_at) as a snapshot
+   holds them; the pool's free lists and bumps come with corral__nodes_take */
+void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
+                           size_t group_at, uint32_t group_bump)
+{
+    corral__node *N = corral__nodes(s);
+    memcpy(N, snap + wait_at, (size_t)wait_bump * sizeof(corral__node));
+    memcpy(N + s->nodes.wait_count, snap + group_at, (size_t)(group_bump - s->nodes.wait_count) * sizeof(corral__node));
 }

@@ -1,7 +1,8 @@
 /*
     wakelists.c -- signals: handles (from their pool, pool.c) to a FIFO
     list of the nodes waiting on them; raising a signal fires its list. A
-    set signal (events.c) lets every wait on it through until a reset.
+    set signal fires its list as a raise does and stays set: every later
+    wait on it is over at once (its ready), until a reset.
     Firing a list is shared with futures (futures.c).
 
     The nodes and what firing one wakes are the waits' (waits.c).
@@ -116,6 +117,33 @@ void corral__signal_fire(corral_sched *s, corral_signal sig)
 {
     corral__signal *g = corral__signal_get(s, sig);
     if (g) corral__fire_all(s, &g->head, &g->tail);
+}
+
+/* ---- signals that stay set */
+uint32_t corral_signal_set(corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return 0;
+    corral__signal *g = corral__signal_get(s, sig);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, 0);
+    g->set = 1;
+    return corral__fire_all(s, &g->head, &g->tail);
+}
+
+bool corral_signal_reset(corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return false;
+    corral__signal *g = corral__signal_get(s, sig);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, false);
+    g->set = 0;
+    return true;
+}
+
+bool corral_signal_is_set(const corral_sched *s, corral_signal sig)
+{
+    if (!corral__check(s)) return false;
+    const corral__signal *g = corral__signal_get(s, sig);
+    CORRAL__REQUIRE(s, g, CORRAL_ERR_STALE_SIGNAL, false);
+    return g->set != 0;
 }
 
 /* ---- save games: the signals' section (docs/SAVE.md) */

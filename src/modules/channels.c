@@ -33,7 +33,18 @@ static corral__counter *corral__counter_get(const corral_sched *s, uint32_t inde
 }
 static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
 {
-    return CORRAL__AT(s, s->chans.data_off + (size_t)index * s->chans.ring_bytes);
+    const corral__chans *C = corral__chans_of(s);
+    return CORRAL__AT(s, C->data_off + (size_t)index * corral__ring_bytes(C));
+}
+
+/* its state at create: the sizes the desc gives and where its rings lie
+   (at: the region the plan keeps for them beside the pools, zeroed with
+   the rest of the state, corral__parts_init) */
+static void corral__chans_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+{
+    corral__chans *C = corral__chans_of(s);
+    C->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES;
+    C->data_off = at;
 }
 
 /* A value at v (NULL: none) of `size` bytes for channel c, or false with
@@ -54,9 +65,9 @@ static bool corral__value_fits(const char *call, corral_sched *s, const corral_c
 static corral_channel corral__chan_create(const char *call, corral_sched *s, uint32_t size, uint32_t cap)
 {
     corral_channel none = {0, 0};
-    if (!corral__check_in(s, call)) return none;
-    corral__channels_use();
-    const uint32_t room = s->chans.channel_bytes;
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.pool[CORRAL__POOL_CHANNEL], "channels"))
+        return none;
+    const uint32_t room = corral__chans_of(s)->channel_bytes;
     char why[128];
     if (size == 0 || size > room) {
         snprintf(why, sizeof why, "%s %u-byte value: a channel's values are 1 to desc.channel_bytes (%u) bytes",
@@ -93,8 +104,8 @@ corral_channel corral_channel_create_ex(corral_sched *s, uint32_t size, uint32_t
 static uint32_t corral__counter_create(const char *call, corral_sched *s, uint32_t kind, uint32_t count,
                                        uint32_t *gen)
 {
-    if (!corral__check_in(s, call)) return CORRAL__NIL;
-    corral__channels_use();
+    if (!corral__check_in(s, call) || !corral__part_needed(call, s, NULL, s->parts.pool[CORRAL__POOL_COUNTER], "channels"))
+        return CORRAL__NIL;
     uint32_t i = corral__pool_alloc(s, CORRAL__POOL_COUNTER, gen);
     CORRAL__REQUIRE_AT(s, i != CORRAL__NIL, CORRAL_ERR_CHANNEL_POOL_EXHAUSTED, call, CORRAL__NOH, NULL, NULL, CORRAL__NIL);
     corral__counter *c = &corral__counters(s)[i];
@@ -370,8 +381,8 @@ bool corral_waitgroup_destroy(corral_sched *s, corral_waitgroup wg)
 /* a channel's ring in bounds; a waiter only where it must wait */
 static const char *corral__channel_rules(const corral_sched *s, const corral__channel *c, bool senders, bool receivers)
 {
-    if (c->size == 0 || c->size > s->chans.channel_bytes || c->count > c->cap ||
-        (c->cap ? c->first >= c->cap : c->first != 0) || (uint64_t)c->cap * c->size > s->chans.channel_bytes ||
+    if (c->size == 0 || c->size > corral__chans_of(s)->channel_bytes || c->count > c->cap ||
+        (c->cap ? c->first >= c->cap : c->first != 0) || (uint64_t)c->cap * c->size > corral__chans_of(s)->channel_bytes ||
         c->closed > 1)
         return "a channel's ring is out of bounds";
     if (c->count < c->cap && senders) return "a sender waits on a channel with room";
@@ -395,7 +406,7 @@ static corral__channel corral__chan_row(const corral_sched *s, uint32_t version,
     memset(&c, 0, sizeof c);
     c.size = corral__le32(row + 8);
     c.count = corral__le32(row + 12);
-    c.cap = version >= 5 ? corral__le32(row + 16) : c.size ? (uint32_t)(s->chans.channel_bytes / c.size) : 0u;
+    c.cap = version >= 5 ? corral__le32(row + 16) : c.size ? (uint32_t)(corral__chans_of(s)->channel_bytes / c.size) : 0u;
     c.closed = version >= 5 ? corral__le32(row + 20) : 0u;
     c.send_head = c.send_tail = c.recv_head = c.recv_tail = CORRAL__NIL;
     return c;
@@ -801,7 +812,7 @@ static void corral__channel_hash(const corral_sched *s, uint32_t i, const void *
     const corral__channel *c = (const corral__channel *)item;
     put(k, (uint64_t)i << 32 | c->size);
     put(k, c->count);
-    if (c->closed || c->cap != s->chans.channel_bytes / c->size) put(k, (uint64_t)c->closed << 32 | c->cap); /* not the defaults */
+    if (c->closed || c->cap != corral__chans_of(s)->channel_bytes / c->size) put(k, (uint64_t)c->closed << 32 | c->cap); /* not the defaults */
     const unsigned char *ring = corral__ring(s, i);
     for (uint32_t v = 0; v < c->count; v++)
         for (uint32_t b = 0; b < c->size; b++) put(k, ring[(size_t)((c->first + v) % c->cap) * c->size + b]);
@@ -813,6 +824,16 @@ static void corral__counter_hash(const corral_sched *s, uint32_t i, const void *
     const corral__counter *c = (const corral__counter *)item;
     put(k, (uint64_t)i << 32 | c->kind << 28 | c->count);
     if (c->max != UINT32_MAX) put(k, c->max); /* not the default */
+}
+/* a restore: the rings, and the bytes that align them after the counters,
+   as a snapshot holds them (section: its copy of the channels, then the
+   counters, then the rings; the items are restored by pool.c) */
+static void corral__channels_restore(corral_sched *s, const unsigned char *section)
+{
+    const size_t items_end = (size_t)s->pools[CORRAL__POOL_COUNTER].off +
+                             (size_t)s->pools[CORRAL__POOL_COUNTER].cap * corral__pool_item_size(CORRAL__POOL_COUNTER);
+    const size_t past = items_end - s->pools[CORRAL__POOL_CHANNEL].off;
+    memcpy(CORRAL__AT(s, items_end), section + past, corral__chans_bytes(s) - past);
 }
 static const corral__pool_part corral__channel_pool_part = {
     .row = 24,
@@ -826,6 +847,7 @@ static const corral__pool_part corral__channel_pool_part = {
     .verify = corral__channel_verify,
     .check = corral__channel_check,
     .hash = corral__channel_hash,
+    .restore = corral__channels_restore,
 };
 static const corral__pool_part corral__counter_pool_part = {
     .row = 20,
@@ -839,11 +861,13 @@ static const corral__pool_part corral__counter_pool_part = {
     .hash = corral__counter_hash,
 };
 
-void corral__channels_use(void)
-{
-    corral__pool_parts_add(CORRAL__POOL_CHANNEL, CORRAL__POOL_CHANNEL, &corral__channel_pool_part);
-    corral__pool_parts_add(CORRAL__POOL_COUNTER, CORRAL__POOL_COUNTER, &corral__counter_pool_part);
-    corral__wait_parts_add(CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part);
-    corral__wait_parts_add(CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part);
-    corral__wait_parts_add(CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part);
-}
+const corral_part corral_part_channels = {
+    .name = "channels",
+    .waits = {{CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part},
+              {CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part},
+              {CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part}},
+    .pools = {{CORRAL__POOL_CHANNEL, 1, &corral__channel_pool_part}, {CORRAL__POOL_COUNTER, 1, &corral__counter_pool_part}},
+    .feature = CORRAL__FEATURE_COUNT,
+    .state = CORRAL__STATE_CHANNELS,
+    .init = corral__chans_init,
+};

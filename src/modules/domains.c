@@ -10,16 +10,16 @@
 #include "../corral_internal.h"
 
 /* the domain, or NULL with BAD_DOMAIN set */
-static struct corral__domain *corral__domain_at(const char *call, const corral_sched *s, uint32_t domain)
+static corral__domain *corral__domain_at(const char *call, const corral_sched *s, uint32_t domain)
 {
     if (!corral__check_in(s, call)) return NULL;
-    CORRAL__REQUIRE_AT(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, NULL);
-    return (struct corral__domain *)&s->domains.d[domain];
+    CORRAL__REQUIRE_AT(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, call, CORRAL__NOH, NULL, NULL, NULL);
+    return (corral__domain *)&corral__domains_of(s)->d[domain];
 }
 
 bool corral_domain_set_scale(corral_sched *s, uint32_t domain, float scale)
 {
-    struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d) return false;
     CORRAL__REQUIRE(s, scale >= 0.0f && scale <= CORRAL__SCALE_MAX, CORRAL_ERR_BAD_DT, false);
     corral__domain_scale_set(s, domain, scale);
@@ -28,13 +28,13 @@ bool corral_domain_set_scale(corral_sched *s, uint32_t domain, float scale)
 
 float corral_domain_scale(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     return d ? d->scale : 0.0f;
 }
 
 static bool corral__domain_hold(const char *call, corral_sched *s, uint32_t domain, uint32_t paused)
 {
-    struct corral__domain *d = corral__domain_at(call, s, domain);
+    corral__domain *d = corral__domain_at(call, s, domain);
     if (!d) return false;
     d->paused = paused;
     return true;
@@ -44,23 +44,23 @@ bool corral_domain_resume(corral_sched *s, uint32_t domain) { return corral__dom
 
 bool corral_domain_paused(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     return d && d->paused;
 }
 
 double corral_domain_time(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     return d ? d->time : 0.0;
 }
 
 bool corral_domain_set_parent(corral_sched *s, uint32_t domain, uint32_t parent)
 {
-    struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d) return false;
     if (parent != CORRAL_DOMAIN_NONE && parent >= domain) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_DOMAIN, __func__, CORRAL__NOH, NULL,
-                        parent >= s->domains.count ? "the parent is past desc.domains"
+                        parent >= corral__domains_of(s)->count ? "the parent is past desc.domains"
                                                    : "a domain follows one numbered before it");
         return false;
     }
@@ -70,16 +70,17 @@ bool corral_domain_set_parent(corral_sched *s, uint32_t domain, uint32_t parent)
 
 uint32_t corral_domain_parent(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     return d && d->parent ? d->parent - 1u : CORRAL_DOMAIN_NONE;
 }
 
 float corral_domain_rate(const corral_sched *s, uint32_t domain)
 {
-    const struct corral__domain *d = corral__domain_at(__func__, s, domain);
+    const corral__domain *d = corral__domain_at(__func__, s, domain);
     if (!d || corral__domain_held(s, domain)) return 0.0f;
     float rate = d->scale;
-    for (uint32_t p = d->parent; p; p = s->domains.d[p - 1].parent) rate *= s->domains.d[p - 1].scale;
+    const corral__domains *D = corral__domains_of(s);
+    for (uint32_t p = d->parent; p; p = D->d[p - 1].parent) rate *= D->d[p - 1].scale;
     return rate;
 }
 
@@ -102,7 +103,7 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
             else if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__domain_set(s, corral__co_of_global(s, N[i].u.t.target), domain);
         }
-        const corral__side *sd = corral__sd(s, m);
+        const corral__side *sd = corral__side_of(s, m);
         for (uint32_t i = sd->groups; i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_DEADLINE) corral__timer_move(s, i, heap);
         co = sd->child != CORRAL__NIL ? corral__co_of_global(s, sd->child) : NULL;
@@ -134,12 +135,12 @@ static uint32_t corral__op_domain(const char *call, corral_sched *s, corral_co *
 uint32_t corral_set_domain_owner(corral_sched *s, uint64_t owner, uint32_t domain)
 {
     if (!corral__check(s)) return 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
+    CORRAL__REQUIRE(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, 0);
     return corral__owner_op(__func__, s, owner, corral__op_domain, (corral__op_arg){domain, 0.0f});
 }
 uint32_t corral_set_domain_tags(corral_sched *s, uint32_t tags, uint32_t domain)
 {
     if (!corral__check(s)) return 0;
-    CORRAL__REQUIRE(s, domain < s->domains.count, CORRAL_ERR_BAD_DOMAIN, 0);
+    CORRAL__REQUIRE(s, domain < corral__domains_of(s)->count, CORRAL_ERR_BAD_DOMAIN, 0);
     return corral__tags_op(__func__, s, tags, corral__op_domain, (corral__op_arg){domain, 0.0f});
 }

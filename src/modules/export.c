@@ -150,7 +150,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
             if (N[i].kind != CORRAL__NODE_ARM || N[i].u.t.target == CORRAL__NIL) continue;
             if (out->arms++ == 0) out->child = corral__handle_of(s, corral__co_of_global(s, N[i].u.t.target));
         }
-    } else if (corral__sd(s, m)->child != CORRAL__NIL) {
+    } else if (corral__side_of(s, m)->child != CORRAL__NIL) {
         out->call = CORRAL_CALL_ONE;
     }
     out->left = corral__time_left(s, m);
@@ -162,12 +162,12 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     else if (corral__calling(s, m)) out->state = CORRAL_CO_CALLING;
     else if (co->state == CORRAL__WAITING) out->state = CORRAL_CO_WAITING;
     else out->state = CORRAL_CO_QUEUED;
-    for (uint32_t i = corral__sd(s, m)->groups; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__side_of(s, m)->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) out->owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) out->tags |= 1u << N[i].u.g.tag;
     }
-    if (corral__sd(s, m)->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, corral__sd(s, m)->parent));
-    if (corral__sd(s, m)->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, corral__sd(s, m)->child));
+    if (corral__side_of(s, m)->parent != CORRAL__NIL) out->parent = corral__handle_of(s, corral__co_of_global(s, corral__side_of(s, m)->parent));
+    if (corral__side_of(s, m)->child != CORRAL__NIL) out->child = corral__handle_of(s, corral__co_of_global(s, corral__side_of(s, m)->child));
 }
 
 bool corral_next_co(const corral_sched *s, uint32_t *cursor, corral_co_info *out)
@@ -345,7 +345,7 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         CORRAL__PUT("%s of %u waiting", m->mode == CORRAL__MODE_ALL ? "all" : "any", n);
     } else {
         const corral__node *n = &N[m->wait];
-        const corral__wait_part *p = corral__wait_part_of(n->kind);
+        const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
         if (p && p->name) p->name(s, n, part, sizeof part);
@@ -354,7 +354,7 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
     if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
     if (m->mode == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
         const corral__node *n = &N[m->wait];
-        const corral__wait_part *p = corral__wait_part_of(n->kind);
+        const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
         if (p && p->why) p->why(s, n, part, sizeof part);
@@ -404,7 +404,7 @@ static void corral__chain_from(const corral_sched *s, const corral_co *co, uint3
                     corral__chain_from(s, corral__co_of_global(s, N[i].u.t.target), depth, mark, out);
             return;
         }
-        co = corral__sd(s, m)->child != CORRAL__NIL ? corral__co_of_global(s, corral__sd(s, m)->child) : NULL;
+        co = corral__side_of(s, m)->child != CORRAL__NIL ? corral__co_of_global(s, corral__side_of(s, m)->child) : NULL;
     }
 }
 
@@ -418,8 +418,8 @@ static bool corral__print_chain(const corral_sched *s, corral_handle h, corral__
     const corral_co *root = co;
     for (uint32_t n = 0; n <= s->arena.total_slots; n++) { /* up to the outermost caller */
         const corral__meta *m = corral__meta_of(s, root);
-        if (corral__sd(s, m)->parent == CORRAL__NIL) break;
-        root = corral__co_of_global(s, corral__sd(s, m)->parent);
+        if (corral__side_of(s, m)->parent == CORRAL__NIL) break;
+        root = corral__co_of_global(s, corral__side_of(s, m)->parent);
     }
     corral__chain_from(s, root, 0, co, out);
     return true;
@@ -458,7 +458,7 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
     corral_stats_arena(s, &a);
     corral_stats_pools(s, &p);
     corral__pf(out, "{\n  \"corral_report\": 1,\n  \"frame\": %" PRIu64 ",\n  \"time\": %.9g,\n  \"unscaled_time\": %.9g,\n",
-               s->now.frame, s->domains.d[0].time, s->now.unscaled_time);
+               s->now.frame, corral__domains_of(s)->d[0].time, s->now.unscaled_time);
     corral__pf(out,
                "  \"arena\": {\"total_bytes\": %" PRIu64 ", \"slab_bytes\": %" PRIu64 ", \"slot_bytes\": %" PRIu64
                ", \"slot_bytes_peak\": %" PRIu64 ", \"ctx_bytes\": %" PRIu64 ", \"ctx_bytes_peak\": %" PRIu64
@@ -513,10 +513,10 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
         corral__pf(out, "}}%s\n", i + 1 < s->types.type_count ? "," : "");
     }
     corral__pf(out, "  ],\n  \"domains\": [");
-    for (uint32_t d = 0; d < s->domains.count; d++) {
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
         corral__pf(out, "%s{\"time\": %.9g, \"scale\": %.9g, \"paused\": %s, \"parent\": ", d ? ", " : "",
-                   s->domains.d[d].time, (double)s->domains.d[d].scale, s->domains.d[d].paused ? "true" : "false");
-        if (s->domains.d[d].parent) corral__pf(out, "%u}", s->domains.d[d].parent - 1u);
+                   corral__domains_of(s)->d[d].time, (double)corral__domains_of(s)->d[d].scale, corral__domains_of(s)->d[d].paused ? "true" : "false");
+        if (corral__domains_of(s)->d[d].parent) corral__pf(out, "%u}", corral__domains_of(s)->d[d].parent - 1u);
         else corral__pf(out, "null}");
     }
     corral__pf(out, "],\n  \"coroutines\": [");
@@ -747,10 +747,10 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->order = (corral_order)s->run.order;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
-    out->max_posts = s->posts.mask + 1;
-    out->domains = s->domains.count;
+    out->max_posts = corral__postq_of(s)->mask + 1;
+    out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
-    out->channel_bytes = s->chans.channel_bytes; /* a channel's default capacity is channel_bytes / size */
+    out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */
     out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
     out->wait_text = s->nodes.text_off != 0;
     out->validation = s->validation_given;
@@ -840,7 +840,7 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
                s->now.frame, 1.0 + (double)headroom);
     corral__ps(out, "   fields as the profiled scheduler had them (docs/API.md, \"Budgets: the desc to ship\").\n");
     corral__ps(out, "   Set this yourself: .memory, .memory_size, .allocator, .logger, .registry, .clock, .hooks,\n"
-                    "   .field_formatter, .predicates, .upgrade (0: the default)");
+                    "   .field_formatter, .predicates, .upgrade, .parts (0: the default)");
     bool any = false;
     for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) {
         if (!mine[i].had) continue;

@@ -24,7 +24,7 @@ static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uin
         return false;
     }
     corral__post *cells = corral__post_cells(s);
-    const uint32_t mask = s->posts.mask; /* set at create, never written again */
+    const uint32_t mask = q->mask; /* set at create, never written again */
     for (;;) {
         uint32_t pos = corral__atomic_load_u32(&q->tail);
         corral__post *c = &cells[pos & mask];

@@ -15,8 +15,7 @@
 static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
 {
     corral_sched *s = corral__in_step(call, co, false);
-    if (!s) return false;
-    corral__races_use();
+    if (!s || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
@@ -37,7 +36,7 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
         const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
         uint8_t k = pm->mode & CORRAL__MODE_KIND;
         races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
-        g = corral__sd(s, pm)->parent;
+        g = corral__side_of(s, pm)->parent;
     }
     if (races > CORRAL_MAX_RACE_DEPTH) {
         corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
@@ -116,7 +115,7 @@ static void corral__arms_stop(corral_sched *s, const corral_co *co, const uint32
     for (uint32_t k = 0; k < n; k++) {
         corral_co *child = corral__co_of_global(s, kids[k]);
         corral__meta *cm = corral__meta_of(s, child);
-        if (!corral__state_alive(child->state) || corral__sd(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
+        if (!corral__state_alive(child->state) || corral__side_of(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
         corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not decide anything for co */
         corral__stop_co(s, child, why);
     }
@@ -138,7 +137,7 @@ bool corral_arms_start(corral_co *co)
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);
     const uint8_t kind = m->mode & CORRAL__MODE_KIND, failed = m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
-    if (failed || corral__sd(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
+    if (failed || corral__side_of(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
@@ -234,9 +233,11 @@ static const corral__wait_part corral__arm_table = {
 };
 
 static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
-void corral__races_use(void)
-{
-    corral__calls_use(); /* its arms are children: their ends go through calls.c */
-    corral__feature_add(CORRAL__FEATURE_RACES, &corral__races_table);
-    corral__arm_part_set(&corral__arm_table);
-}
+/* its arms are children: their ends go through calls.c */
+const corral_part corral_part_races = {
+    .name = "races",
+    .needs = {&corral_part_calls},
+    .feature = CORRAL__FEATURE_RACES,
+    .table = &corral__races_table,
+    .arm = &corral__arm_table,
+};

@@ -19,20 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* the type table's hash again (types.c's layout), after the entries'
-   vtables changed */
-static void corral__reload_rehash(corral_sched *s)
-{
-    uint16_t *hash = (uint16_t *)(void *)CORRAL__AT(s, s->types.hash_off);
-    memset(hash, 0, ((size_t)s->types.hash_mask + 1u) * sizeof *hash);
-    for (uint32_t t = 0; t < s->types.type_count; t++) {
-        uint32_t h = corral__type_hash(s, corral__types(s)[t].vt);
-        while (hash[h] != 0) h = (h + 1) & s->types.hash_mask;
-        hash[h] = (uint16_t)(t + 1);
-    }
-    s->types.last_vt = NULL;
-}
-
 /* the new registry's type with this id, or NULL; *budget its budget */
 static const corral_type *corral__reload_find(const corral_registry *reg, uint32_t id, uint32_t *budget)
 {
@@ -104,7 +90,7 @@ static bool corral__reload_refuse(corral_sched *s, const char *fmt, const char *
 }
 
 /* contexts this small move through the stack; a larger one through a
-   free slot's room (corral__reload_scratch) */
+   free slot's room (arena.c's corral__scratch_lend) */
 #define CORRAL__RELOAD_STACK 256u
 
 /* whether a field o of the old build goes into f of the new one:
@@ -200,9 +186,9 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
     if (!corral__reload_need(s)) return true; /* no context moves */
     uint32_t budget;
     const char *field;
-    corral__node *N = corral__nodes(s);
+    const corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) { /* past the bump: never used */
-        corral__node *n = &N[i];
+        const corral__node *n = &N[i];
         if (n->co == CORRAL__NIL) continue;
         if (corral__kind_is(n->kind, CORRAL__HOW_POLL)) { /* its argument, if it lies in a context */
             if (corral__predicate_arg_kind(s->types.predicates, n->u.p.fn) == CORRAL_PREDICATE_NUMBER) continue;
@@ -215,10 +201,10 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             if (at == CORRAL__NIL)
                 return corral__reload_refuse(s, "type %s: a predicate's argument lies in field %s, which the new "
                                                 "build does not have", te->vt->name, field);
-            if (put) n->u.p.user = (unsigned char *)o + at;
+            if (put) corral__poll_rebind(s, i, n->u.p.fn, (unsigned char *)o + at);
             continue;
         }
-        const corral__wait_part *p = corral__node_part_of(n->kind);
+        const corral__wait_part *p = corral__node_part_of(s, n->kind);
         const corral__type_entry *te = &corral__types(s)[CORRAL__CO(s, n->co)->type];
         if (!p || !p->seq_in_slot || n->u.t.seq == CORRAL__NIL || !te->moves) continue;
         const uint32_t at = corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), n->u.t.seq, true,
@@ -226,7 +212,7 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
         if (at == CORRAL__NIL)
             return corral__reload_refuse(s, "type %s: field %s holds what a wait reads or writes (a channel's value, "
                                             "a result) and is gone or changed", te->vt->name, field);
-        if (put) n->u.t.seq = at;
+        if (put) corral__wait_slot_place(s, i, at);
     }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) { /* where a call's child's result goes */
         const corral__class *c = &s->arena.classes[ci];
@@ -236,30 +222,16 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             const corral__meta *m = corral__meta_of(s, co);
             if (m->side == CORRAL__NIL || corral__sides(s)[m->side].dest == CORRAL__NIL) continue;
             const corral__type_entry *te = &corral__types(s)[co->type];
-            corral__side *sd = &corral__sides(s)[m->side];
+            const corral__side *sd = &corral__sides(s)[m->side];
             const uint32_t at =
                 corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), sd->dest, true, &field);
             if (at == CORRAL__NIL)
                 return corral__reload_refuse(s, "type %s: field %s takes a called coroutine's result and is gone or "
                                                 "changed", te->vt->name, field);
-            if (put) sd->dest = at;
+            if (put) corral__side_set_dest(s, m, at);
         }
     }
     return true;
-}
-
-/* the context room of a free slot that holds need bytes, or NULL: none */
-static unsigned char *corral__reload_scratch(corral_sched *s, uint32_t need)
-{
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        if (c->slot_size - CORRAL__HEADER_SIZE < need) continue;
-        for (uint32_t k = 0; k < c->capacity; k++) {
-            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            if (!corral__state_alive(co->state)) return (unsigned char *)co + CORRAL__HEADER_SIZE;
-        }
-    }
-    return NULL;
 }
 
 /* which field of the new build each field of the old one goes into, for
@@ -301,9 +273,8 @@ static void corral__reload_move(corral_sched *s, corral_co *co, const corral__ty
                                 const corral__reload_map *m, unsigned char *tmp, const corral_reload_desc *d)
 {
     const corral_type *vt = te->vt, *nv = m->nv;
-    unsigned char *slot = (unsigned char *)co, *ctx = slot + nv->ctx_offset;
-    memcpy(tmp, slot + vt->ctx_offset, vt->ctx_size);
-    memset(slot + CORRAL__HEADER_SIZE, 0, s->arena.classes[te->cls].slot_size - CORRAL__HEADER_SIZE);
+    unsigned char *ctx = (unsigned char *)co + nv->ctx_offset;
+    corral__slot_empty(s, co, vt->ctx_offset, vt->ctx_size, tmp);
     uint32_t n = 0;
     const corral_field *f = vt->fields(&n);
     if (m->n != CORRAL__NIL) {
@@ -352,7 +323,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
     if (s->types.type_count + added > s->types.max_types)
         return corral__reload_refuse(s, "the new types do not fit the type table (desc.max_types)%s%s", NULL, NULL);
     for (uint32_t t = 0; t < s->types.type_count; t++) {
-        corral__type_entry *te = &corral__types(s)[t];
+        const corral__type_entry *te = &corral__types(s)[t];
         if (te->id == 0)
             return corral__reload_refuse(s, "type %s is in no registry: a reload finds types by their id%s",
                                          te->vt->name, NULL);
@@ -361,7 +332,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
         if (!nv) return corral__reload_refuse(s, "type %s is not in the new registry%s", te->vt->name, NULL);
         if (budget != te->budget) return corral__reload_refuse(s, "type %s changed its budget%s", te->vt->name, NULL);
         const char *field;
-        te->moves = corral__reload_layout(te->vt, nv, &field) != NULL; /* cleared by the caller on a refusal */
+        corral__type_mark_moves(s, t, corral__reload_layout(te->vt, nv, &field) != NULL); /* cleared by the caller on a refusal */
         if (te->moves && !corral__reload_movable(s, te, nv)) return false;
         if (!corral__reload_follows(s, te, nv)) return false;
     }
@@ -399,7 +370,7 @@ static bool corral__reload_check(corral_sched *s, const corral_reload_desc *d)
     }
     if (!corral__reload_places(s, reg, false)) return false;
     const uint32_t need = corral__reload_need(s);
-    if (need > CORRAL__RELOAD_STACK && !corral__reload_scratch(s, need)) {
+    if (need > CORRAL__RELOAD_STACK && !corral__scratch_lend(s, need)) {
         char why[160];
         snprintf(why, sizeof why, "a context of %u bytes moves, and no free slot holds as many to move it "
                  "through%%s%%s", (unsigned)need);
@@ -426,10 +397,11 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
         }
     }
     corral__reload_places(s, reg, true); /* checked: nothing fails; by the old build's predicates, as checked */
-    corral__node *N = corral__nodes(s);
+    const corral__node *N = corral__nodes(s);
     for (uint32_t i = 0; i < s->nodes.wait_bump; i++) /* past the bump: never used */
         if (N[i].co != CORRAL__NIL && corral__kind_is(N[i].kind, CORRAL__HOW_POLL))
-            N[i].u.p.fn = corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn);
+            corral__poll_rebind(s, i, corral__reload_predicate(s->types.predicates, d->predicates, N[i].u.p.fn),
+                                N[i].u.p.user);
     union { /* aligned for the upgrade hook's view of the old context */
         unsigned char b[CORRAL__RELOAD_STACK];
         uint64_t u;
@@ -437,7 +409,7 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
         void *p;
     } stack;
     const uint32_t need = corral__reload_need(s);
-    unsigned char *tmp = !need ? NULL : need <= CORRAL__RELOAD_STACK ? stack.b : corral__reload_scratch(s, need);
+    unsigned char *tmp = !need ? NULL : need <= CORRAL__RELOAD_STACK ? stack.b : corral__scratch_lend(s, need);
     corral__reload_map map;
     map.type = CORRAL__NIL;
     map.nv = NULL;
@@ -452,43 +424,20 @@ static void corral__reload_apply(corral_sched *s, const corral_reload_desc *d)
             corral__reload_move(s, co, te, &map, tmp, d);
         }
     }
-    if (tmp && tmp != stack.b) memset(tmp, 0, need); /* a free slot: no context left in it */
+    if (tmp && tmp != stack.b) corral__scratch_return(tmp, need); /* a free slot: no context left in it */
     for (uint32_t t = 0; t < s->types.type_count; t++) {
-        corral__type_entry *te = &corral__types(s)[t];
         uint32_t budget;
-        const corral_type *nv = corral__reload_find(reg, te->id, &budget);
-        if (te->moves && !te->live && !te->budget && corral__class_for(s, nv) != te->cls) {
-            te->cls = corral__class_for(s, nv); /* none to move: its starts take the class it fits */
-            te->page = CORRAL__NIL;
-        } /* else its coroutines stay in their slots, which hold the new layout (checked) */
-        te->vt = nv;
-        te->step = nv->step;
-        te->run = nv->run;
-        te->cleanup = nv->cleanup;
-        s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)te->live * te->ctx_size + (uint64_t)te->live * nv->ctx_size;
-        if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
-        te->ctx_size = nv->ctx_size;
-        te->ctx_off = nv->ctx_offset;
-        te->plain = corral__plain(s, te);
-        te->moves = 0;
+        corral__type_rebind(s, t, corral__reload_find(reg, corral__types(s)[t].id, &budget));
     }
-    corral__reload_rehash(s);
+    corral__types_rehash(s);
     for (uint32_t i = 0; i < reg->count; i++) { /* types new to this scheduler */
         bool known = false;
         for (uint32_t t = 0; t < s->types.type_count && !known; t++) known = corral__types(s)[t].id == reg->ids[i];
-        if (!known) corral__types(s)[corral__type_lookup(s, reg->types[i])].id = reg->ids[i];
+        if (!known) corral__type_enter(s, reg->types[i], reg->ids[i]);
     }
-    if (s->nodes.text_off) /* what the waits said they wait for: the old build's strings */
-        memset(CORRAL__AT(s, s->nodes.text_off), 0, (size_t)s->nodes.wait_count * sizeof(const char *));
-    if (s->kept.off) { /* kept snapshots hold the old build's points and predicates: none is restored */
-        const corral__kept *K = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
-        for (uint32_t k = 0; k < K->count; k++) memset(corral__kept_at(s, K, k), 0, 8);
-    }
-    s->types.registry = reg;
-    s->types.predicates = d->predicates;
-    s->types.seen_count = 0; /* functions of the old build */
-    s->types.upgrade.fn = d->upgrade;
-    s->types.upgrade.user = d->upgrade_user;
+    corral__wait_texts_forget(s); /* what the waits said they wait for: the old build's strings */
+    corral__kept_forget(s); /* they hold the old build's points and predicates: none is restored */
+    corral__types_take_build(s, d);
 }
 
 bool corral_reload(corral_sched *s, const corral_reload_desc *d)
@@ -497,7 +446,7 @@ bool corral_reload(corral_sched *s, const corral_reload_desc *d)
     CORRAL__REQUIRE_AT(s, d && d->registry, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
     if (!corral__reload_check(s, d)) {
-        for (uint32_t t = 0; t < s->types.type_count; t++) corral__types(s)[t].moves = 0;
+        corral__types_unmark_moves(s);
         return false;
     }
     corral__loading(s, true); /* its upgrade hook calls nothing on it */

@@ -31,6 +31,7 @@
     never names a later coroutine.
 */
 #include "../corral_internal.h"
+#include "../core/slots.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -77,7 +78,7 @@ static uint64_t corral__mix(uint64_t h, uint64_t v)
 }
 static uint64_t corral__layout(const corral_sched *s)
 {
-    uint64_t h = corral__mix(CORRAL__SNAP_VERSION, sizeof(corral_sched));
+    uint64_t h = corral__mix(CORRAL__SNAP_VERSION, CORRAL__HEAD_BYTES);
     const uint32_t v[] = {s->types.max_types, s->types.hash_off, s->types.hash_mask, s->types.ends_off, s->run.order,
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
@@ -86,8 +87,8 @@ static uint64_t corral__layout(const corral_sched *s)
                           s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
                           s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
                           s->pools[CORRAL__POOL_FUTURE].cap, s->pools[CORRAL__POOL_CHANNEL].off,
-                          s->pools[CORRAL__POOL_CHANNEL].cap, s->chans.channel_bytes, s->chans.ring_bytes,
-                          s->pools[CORRAL__POOL_COUNTER].off, s->pools[CORRAL__POOL_COUNTER].cap, s->chans.data_off};
+                          s->pools[CORRAL__POOL_CHANNEL].cap, corral__chans_of(s)->channel_bytes, corral__ring_bytes(corral__chans_of(s)),
+                          s->pools[CORRAL__POOL_COUNTER].off, s->pools[CORRAL__POOL_COUNTER].cap, corral__chans_of(s)->data_off};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) h = corral__mix(h, v[i]);
     for (uint32_t i = 0; i < s->arena.class_count && i < CORRAL_MAX_CLASSES; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -114,7 +115,6 @@ static void corral__put(corral__cursor *k, const void *src, size_t n)
     k->at += n;
 }
 
-static uint32_t corral__owner_words(const corral_sched *s) { return 2u * (s->groups.owner_mask + 1u); }
 static uint32_t *corral__owner_table(const corral_sched *s)
 {
     return (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
@@ -126,7 +126,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__snap_head head = {CORRAL__SNAP_MAGIC, CORRAL__SNAP_VERSION, 0, corral__layout(s), 0};
     size_t head_at = k->at;
     corral__put(k, &head, sizeof head);
-    corral__put(k, s, sizeof *s);
+    corral__put(k, s, CORRAL__HEAD_BYTES); /* the scheduler and the head's states */
     corral__put(k, corral__types(s), (size_t)s->types.type_count * sizeof(corral__type_entry));
     corral__put(k, corral__ends(s, 0), (size_t)s->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
     corral__put(k, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
@@ -195,7 +195,7 @@ size_t corral_snapshot(const corral_sched *s, void *buf, size_t size)
 /* the saved scheduler and every section's place, checked against the
    live one before anything is written */
 typedef struct corral__snap_view {
-    corral_sched saved; /* a copy: the buffer need not be aligned */
+    corral__head saved; /* a copy of the head: the buffer need not be aligned */
     corral__image img;  /* the sections, for corral__verify_image */
     size_t ends_at;
 } corral__snap_view;
@@ -213,28 +213,12 @@ static bool corral__section(corral__cursor *k, size_t *at, size_t n)
     return true;
 }
 
-/* A type entry's counters (what a snapshot brings back of it); the rest
-   is what the type is, and must be the live entry's. */
-static void corral__type_counters(corral__type_entry *d, const corral__type_entry *o)
-{
-    d->live = o->live;
-    d->peak = o->peak;
-    d->started = o->started;
-    d->stopped = o->stopped;
-    d->failed = o->failed;
-    d->steps = o->steps;
-    d->step_ns = o->step_ns;
-    d->step_ns_max = o->step_ns_max;
-    d->steps_timed = o->steps_timed;
-    d->page = o->page;
-}
-
 /* each section's place in the snapshot in buf (size bytes) of v->saved:
    NULL, or where it runs short or on */
 static const char *corral__snap_sections(const corral_sched *s, const unsigned char *buf, size_t size,
                                          corral__snap_view *v)
 {
-    const corral_sched *o = &v->saved;
+    const corral_sched *o = &v->saved.sched;
     corral__snap_head head;
     corral__image *m = &v->img;
     memset(m, 0, sizeof *m);
@@ -242,7 +226,7 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
     m->s = o;
     m->blk = s;
     m->snap = buf;
-    corral__cursor k = {NULL, buf, sizeof head + sizeof *o, size, false};
+    corral__cursor k = {NULL, buf, sizeof head + CORRAL__HEAD_BYTES, size, false};
     const char *cut = "it ends before its sections do";
     if (!corral__section(&k, &m->types_at, (size_t)o->types.type_count * sizeof(corral__type_entry)) ||
         !corral__section(&k, &v->ends_at, (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t)) ||
@@ -294,48 +278,49 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
 static const char *corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
 {
     corral__snap_head head;
-    if (size < sizeof head + sizeof(corral_sched)) return "it is shorter than a snapshot's header";
+    if (size < sizeof head + CORRAL__HEAD_BYTES) return "it is shorter than a snapshot's header";
     memcpy(&head, buf, sizeof head);
     if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
         return "it is no snapshot, or one of another version of corral";
     if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
     if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
     if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
-    memcpy(&v->saved, buf + sizeof head, sizeof v->saved);
-    const corral_sched *o = &v->saved;
+    memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
+    const corral_sched *o = &v->saved.sched;
     /* everything but its state is the live scheduler's: layout, configuration, types */
-    corral_sched same;
-    memcpy(&same, o, sizeof same);
-    corral__parts_take(&same, s);
-    same.magic = s->magic;
-    same.flags = s->flags;
-    same.pad = s->pad;
-    same.last_error = s->last_error;
-    same.total_bytes = s->total_bytes;
-    same.allocator = s->allocator;
-    same.logger = s->logger;
-    same.validation = s->validation;
-    same.origin = s->origin;
-    same.owner = s->owner;
-    same.prof = s->prof;
-    same.now.clock = s->now.clock;
-    same.err = s->err;
-    same.types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
-    memcpy(same.types.seen, s->types.seen, sizeof same.types.seen); /* it only grows */
-    same.types.seen_count = s->types.seen_count;
-    if (memcmp(&same, s, sizeof same) != 0) return "its scheduler is configured otherwise";
+    corral__head same_head;
+    memcpy(&same_head, o, CORRAL__HEAD_BYTES);
+    corral_sched *same = &same_head.sched;
+    corral__parts_take(same, s);
+    same->magic = s->magic;
+    same->flags = s->flags;
+    same->pad = s->pad;
+    same->last_error = s->last_error;
+    same->total_bytes = s->total_bytes;
+    same->allocator = s->allocator;
+    same->logger = s->logger;
+    same->validation = s->validation;
+    same->origin = s->origin;
+    same->owner = s->owner;
+    same->prof = s->prof;
+    same->now.clock = s->now.clock;
+    same->err = s->err;
+    same->types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
+    memcpy(same->types.seen, s->types.seen, sizeof same->types.seen); /* it only grows */
+    same->types.seen_count = s->types.seen_count;
+    if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
-    if (!corral__clocks_ok(o->domains.d[0].time, o->now.unscaled_time, o->now.fixed_time))
+    if (!corral__clocks_ok(corral__domains_of(o)->d[0].time, o->now.unscaled_time, o->now.fixed_time))
         return "its clocks are out of range";
-    for (uint32_t d = 0; d < o->domains.count; d++)
-        if (!corral__clock_ok(o->domains.d[d].time, o->domains.d[d].scale) ||
-            !(o->domains.d[d].dt >= 0.0f && (double)o->domains.d[d].dt <= CORRAL__TIME_MAX) ||
-            !corral__domain_parent_ok(d, o->domains.d[d].parent))
+    for (uint32_t d = 0; d < corral__domains_of(o)->count; d++)
+        if (!corral__clock_ok(corral__domains_of(o)->d[d].time, corral__domains_of(o)->d[d].scale) ||
+            !(corral__domains_of(o)->d[d].dt >= 0.0f && (double)corral__domains_of(o)->d[d].dt <= CORRAL__TIME_MAX) ||
+            !corral__domain_parent_ok(d, corral__domains_of(o)->d[d].parent))
             return "its clocks are out of range";
-    if (o->timers.heaps != 2u + o->domains.count || o->run.chunk_bump > o->run.chunk_count ||
+    if (o->timers.heaps != 2u + corral__domains_of(o)->count || o->run.chunk_bump > o->run.chunk_count ||
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
         o->nodes.group_bump > o->nodes.count || o->sides.bump > o->sides.count)
         return "a bump is out of its pool";
@@ -353,54 +338,12 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     for (uint32_t t = 0; t < o->types.type_count; t++) {
         corral__type_entry e;
         memcpy(&e, buf + m->types_at + (size_t)t * sizeof e, sizeof e);
-        corral__type_counters(&e, &T[t]);
+        corral__type_counters_copy(&e, &T[t]);
         e.plain = T[t].plain; /* follows the live hooks and instrumentation */
         if (memcmp(&e, &T[t], sizeof e) != 0) return "a type in it is not the live scheduler's type at its place";
     }
     if (!corral__verify_image(m)) return m->why;
     return NULL;
-}
-
-/* the lowest generation a slot may take next without repeating one it had:
-   a free slot's generation was never issued, a live or retired one's was */
-static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
-static uint32_t corral__gen_unissued(const corral_co *co)
-{
-    if (co->state == CORRAL__FREE) return co->gen;
-    return co->gen == UINT32_MAX ? UINT32_MAX : co->gen + 1;
-}
-
-static void corral__get(const unsigned char *buf, size_t at, void *dst, size_t n) { memcpy(dst, buf + at, n); }
-
-/* one class: its slots and meta back, each page's floor above what it issued */
-static void corral__restore_class(corral_sched *s, uint32_t ci, const corral__image *m)
-{
-    corral__class *c = &s->arena.classes[ci];
-    corral__page *P = corral__pages(s, c);
-    corral__meta *M = corral__meta_table(s) + c->first;
-    for (uint32_t pi = 0; pi < c->page_count; pi++) {
-        corral__page pg;
-        uint64_t data;
-        corral__get(m->snap, m->pages_at[ci] + (size_t)pi * sizeof pg, &pg, sizeof pg);
-        corral__get(m->snap, m->data_at[ci] + (size_t)pi * sizeof data, &data, sizeof data);
-        /* every generation the page issues from now on is above what any
-           of its slots has issued (the page has counted them as it went) */
-        uint32_t first = pi << c->page_shift, unissued = corral__max_u32(P[pi].unissued, pg.unissued);
-        uint32_t floor = corral__max_u32(corral__max_u32(P[pi].floor, pg.floor), unissued);
-        /* touched now, untouched in the snapshot: free again */
-        for (uint32_t k = first + pg.bump; k < first + P[pi].bump; k++) {
-            corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
-            corral__slot_blank(co, corral__gen_unissued(co));
-            corral__meta_reset(&M[k]);
-        }
-        /* the prefix in one copy (a free slot in it below the floor is
-           raised to it when taken: corral__slot_alloc) */
-        corral__get(m->snap, (size_t)data, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)pg.bump * c->slot_size);
-        corral__get(m->snap, (size_t)data + (size_t)pg.bump * c->slot_size, &M[first], (size_t)pg.bump * sizeof(corral__meta));
-        pg.floor = floor;
-        pg.unissued = unissued;
-        P[pi] = pg;
-    }
 }
 
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v);
@@ -409,7 +352,6 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
     if (!corral__check(s)) return false;
     CORRAL__REQUIRE_AT(s, buf, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     if (!corral__between_ticks(__func__, s)) return false;
-    corral__features_use();
     corral__snap_view view;
     const char *why = corral__snap_read(s, (const unsigned char *)buf, size, &view);
     if (why) {
@@ -424,44 +366,25 @@ bool corral_restore(corral_sched *s, const void *buf, size_t size)
 static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
 {
     const corral__image *m = &v->img;
-    const corral_sched *o = &v->saved;
+    const corral_sched *o = &v->saved.sched;
 
     /* what a restore keeps from the present: generations above all issued */
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
 
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) corral__restore_class(s, ci, m);
-    corral__get(m->snap, m->entries_at, corral__entries(s), (size_t)o->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
-    corral__get(m->snap, m->next_at, corral__chunk_next(s), (size_t)o->run.chunk_bump * sizeof(uint32_t));
-    corral__get(m->snap, m->wait_at, corral__nodes(s), (size_t)o->nodes.wait_bump * sizeof(corral__node));
-    corral__get(m->snap, m->group_at, corral__nodes(s) + s->nodes.wait_count,
-                (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node));
-    for (uint32_t h = 0; h < s->timers.heaps; h++)
-        corral__get(m->snap, m->heap_at[h], (uint32_t *)(uintptr_t)corral__heap_block(s, h, o->timers.heap_len[h]),
-                    (size_t)o->timers.heap_len[h] * sizeof(uint32_t));
-    corral__get(m->snap, m->owner_at, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
-    corral__get(m->snap, m->sides_at, corral__sides(s), (size_t)o->sides.bump * sizeof(corral__side));
-    corral__get(m->snap, m->pool_at[CORRAL__POOL_SIGNAL], corral__signals(s),
-                (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
-    corral__get(m->snap, m->pool_at[CORRAL__POOL_FUTURE], corral__futures(s),
-                (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
-    corral__get(m->snap, m->chans_at, corral__channels(s), corral__chans_bytes(s));
-
-    /* the types: the live entries with the snapshot's counters; a type
-       met since stays known, its counters as before it was met */
-    corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < s->types.type_count; t++) {
-        corral__type_entry e;
-        memset(&e, 0, sizeof e);
-        e.page = CORRAL__NIL;
-        if (t < o->types.type_count) corral__get(m->snap, m->types_at + (size_t)t * sizeof e, &e, sizeof e);
-        corral__type_counters(&T[t], &e);
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
+        corral__class_restore(s, ci, m->snap, m->pages_at[ci], m->data_at[ci]);
+    corral__run_restore(s, m->snap, m->entries_at, m->next_at, m->lanes_at, o->run.chunk_bump);
+    corral__nodes_restore(s, m->snap, m->wait_at, o->nodes.wait_bump, m->group_at, o->nodes.group_bump);
+    corral__timers_restore(s, m->snap, m->heap_at, o->timers.heap_len);
+    corral__groups_restore(s, m->snap + m->owner_at);
+    corral__sides_restore(s, m->snap + m->sides_at, o->sides.bump);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* the items, then what a part keeps past them (the rings) */
+        corral__pool_restore(s, p, m->snap + m->pool_at[p]);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
+        if (part && part->restore) part->restore(s, m->snap + m->pool_at[p]);
     }
-    if (s->types.type_count > o->types.type_count)
-        memset(corral__ends(s, o->types.type_count), 0,
-               (size_t)(s->types.type_count - o->types.type_count) * CORRAL__END_SLOTS * sizeof(uint64_t));
-    corral__get(m->snap, v->ends_at, corral__ends(s, 0), (size_t)o->types.type_count * CORRAL__END_SLOTS * sizeof(uint64_t));
-    corral__get(m->snap, m->lanes_at, corral__lanes(s), (size_t)s->run.lane_count * sizeof(corral__lane));
+    corral__types_restore(s, m->snap, m->types_at, v->ends_at, o->types.type_count);
 
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__parts_take(s, o);
@@ -491,6 +414,14 @@ static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
     return false;
 }
 
+/* every kept snapshot forgotten: each place holds none (a reload: they
+   hold the old build's points and predicates) */
+void corral__kept_forget(corral_sched *s)
+{
+    const corral__kept *K = corral__kept_of(s);
+    for (uint32_t k = 0; K && k < K->count; k++) memset(corral__kept_place(s, k), 0, 8);
+}
+
 size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
 {
     if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return 0;
@@ -516,9 +447,8 @@ bool corral_restore_kept(corral_sched *s, uint32_t k)
     }
     /* this scheduler wrote it, in its own block: nothing to check but where
        its sections lie */
-    corral__features_use(); /* as it was when kept (a block adopted elsewhere too) */
     corral__snap_view view;
-    memcpy(&view.saved, buf + sizeof head, sizeof view.saved);
+    memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     if (corral__snap_sections(s, buf, (size_t)head.size, &view) != NULL) return false; /* never: it wrote them */
     corral__snap_apply(s, &view);
     return true;
@@ -530,42 +460,42 @@ typedef struct corral__hasher {
     uint64_t h;
 } corral__hasher;
 
-static void corral__h64(corral__hasher *k, uint64_t v) { k->h = corral__mix(k->h, v); }
-static void corral__hput(void *k, uint64_t v) { corral__h64((corral__hasher *)k, v); }
-static void corral__hdouble(corral__hasher *k, double d)
+static void corral__hash_word(corral__hasher *k, uint64_t v) { k->h = corral__mix(k->h, v); }
+static void corral__hash_put(void *k, uint64_t v) { corral__hash_word((corral__hasher *)k, v); }
+static void corral__hash_double(corral__hasher *k, double d)
 {
     uint64_t v;
     memcpy(&v, &d, sizeof v);
-    corral__h64(k, v);
+    corral__hash_word(k, v);
 }
-static void corral__hfloat(corral__hasher *k, float f)
+static void corral__hash_float(corral__hasher *k, float f)
 {
     uint32_t v;
     memcpy(&v, &f, sizeof v);
-    corral__h64(k, v);
+    corral__hash_word(k, v);
 }
 /* bytes as little-endian words: the same on every platform */
-static void corral__hbytes(corral__hasher *k, const unsigned char *p, size_t n)
+static void corral__hash_bytes(corral__hasher *k, const unsigned char *p, size_t n)
 {
-    corral__h64(k, n);
+    corral__hash_word(k, n);
     while (n) {
         uint64_t v = 0;
         size_t m = n < 8 ? n : 8;
         for (size_t i = 0; i < m; i++) v |= (uint64_t)p[i] << (8 * i);
-        corral__h64(k, v);
+        corral__hash_word(k, v);
         p += m;
         n -= m;
     }
 }
-static void corral__hstr(corral__hasher *k, const char *str)
+static void corral__hash_str(corral__hasher *k, const char *str)
 {
-    corral__hbytes(k, (const unsigned char *)str, str ? strlen(str) : 0);
+    corral__hash_bytes(k, (const unsigned char *)str, str ? strlen(str) : 0);
 }
 
 /* A handle field ({index, gen}, by its kind): its index and whether it
    names something live now; its generation differs between a run and its
    rollback replay. */
-static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_field_kind kind, const unsigned char *p)
+static void corral__hash_handle(corral__hasher *k, const corral_sched *s, corral_field_kind kind, const unsigned char *p)
 {
     uint32_t v[2];
     memcpy(v, p, sizeof v);
@@ -585,93 +515,93 @@ static void corral__hhandle(corral__hasher *k, const corral_sched *s, corral_fie
     default:
         break;
     }
-    corral__h64(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
+    corral__hash_word(k, v[1] == 0 ? 0 : (uint64_t)v[0] << 1 | (live ? 1u : 0u));
 }
 
-static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head);
+static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head);
 /* a context by its fields (no padding, no pointers), else its bytes */
-static void corral__hctx(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
+static void corral__hash_context(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
     uint32_t n = 0;
     const corral_field *f = vt->fields ? vt->fields(&n) : NULL;
     if (!f || n == 0) {
-        corral__hbytes(k, ctx, vt->ctx_size);
+        corral__hash_bytes(k, ctx, vt->ctx_size);
         return;
     }
     for (uint32_t i = 0; i < n; i++) {
         if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
         if (f[i].kind == CORRAL_FIELD_POINTER) continue;
         if (f[i].kind >= CORRAL_FIELD_HANDLE && f[i].kind < CORRAL_FIELD_KIND_COUNT && f[i].size == 8)
-            corral__hhandle(k, s, f[i].kind, ctx + f[i].offset);
-        else corral__hbytes(k, ctx + f[i].offset, f[i].size);
+            corral__hash_handle(k, s, f[i].kind, ctx + f[i].offset);
+        else corral__hash_bytes(k, ctx + f[i].offset, f[i].size);
     }
 }
 
-static void corral__hnode(corral__hasher *k, const corral__node *n)
+static void corral__hash_node(corral__hasher *k, const corral_sched *s, const corral__node *n)
 {
-    corral__h64(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
+    corral__hash_word(k, (uint64_t)n->kind << 24 | (uint64_t)n->member << 16 | (uint64_t)n->attached << 8 | n->list);
     if (corral__timer_node(n)) {
-        corral__hdouble(k, n->u.t.due); /* not its seq: a count of all waits ever */
+        corral__hash_double(k, n->u.t.due); /* not its seq: a count of all waits ever */
     } else if (corral__kind_is(n->kind, CORRAL__HOW_LIST) || n->kind == CORRAL__NODE_ARM || n->kind == CORRAL__NODE_OWNED) {
-        corral__h64(k, n->u.t.target);
-        const corral__wait_part *p = corral__node_part_of(n->kind);
-        if (p && p->hash) p->hash(n, corral__hput, k);
+        corral__hash_word(k, n->u.t.target);
+        const corral__wait_part *p = corral__node_part_of(s, n->kind);
+        if (p && p->hash) p->hash(n, corral__hash_put, k);
     } else if (n->kind == CORRAL__NODE_OWNER || n->kind == CORRAL__NODE_TAG) {
-        corral__h64(k, n->u.g.owner);
-        corral__h64(k, n->u.g.tag);
+        corral__hash_word(k, n->u.g.owner);
+        corral__hash_word(k, n->u.g.tag);
     } /* predicates: a function and a pointer, addresses */
 }
 
-static void corral__hco(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
+static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
     const corral__node *N = corral__nodes(s);
-    corral__h64(k, g);
-    corral__hstr(k, te->vt->name);
-    corral__h64(k, (uint64_t)co->state << 8 | co->flags);
+    corral__hash_word(k, g);
+    corral__hash_str(k, te->vt->name);
+    corral__hash_word(k, (uint64_t)co->state << 8 | co->flags);
     const uint32_t pt = co->resume & CORRAL__POINT_MASK; /* the point: its line is the build's */
-    if (pt >= 1 && pt <= te->vt->point_count) corral__hstr(k, te->vt->points[pt - 1]);
-    else corral__h64(k, pt); /* 0, or an unnamed point: the same within a build */
-    corral__hctx(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
-    const corral__side *sd = corral__sd(s, m);
+    if (pt >= 1 && pt <= te->vt->point_count) corral__hash_str(k, te->vt->points[pt - 1]);
+    else corral__hash_word(k, pt); /* 0, or an unnamed point: the same within a build */
+    corral__hash_context(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
+    const corral__side *sd = corral__side_of(s, m);
     const uint32_t pending = m->mode == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
-    corral__h64(k, (uint64_t)sd->parent << 32 | sd->child);
-    corral__h64(k, sd->dest);
-    corral__h64(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)m->mode << 16 |
+    corral__hash_word(k, (uint64_t)sd->parent << 32 | sd->child);
+    corral__hash_word(k, sd->dest);
+    corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)m->mode << 16 |
                        (uint64_t)sd->outcome << 8 | m->stop_why);
-    corral__h64(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
+    corral__hash_word(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
     uint32_t len = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hnode(k, &N[i]);
+    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
-        corral__hnode(k, &N[i]);
-    if (sd->joiners_head != CORRAL__NIL) corral__hlist(k, s, sd->joiners_head); /* its joiners and ties, in order */
+        corral__hash_node(k, s, &N[i]);
+    if (sd->joiners_head != CORRAL__NIL) corral__hash_list(k, s, sd->joiners_head); /* its joiners and ties, in order */
 }
 
 /* the coroutines on a node list, in order */
-static void corral__hlist(corral__hasher *k, const corral_sched *s, uint32_t head)
+static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head)
 {
     const corral__node *N = corral__nodes(s);
     uint32_t len = 0;
     for (uint32_t i = head; i != CORRAL__NIL && len <= s->nodes.count; i = N[i].next, len++)
-        corral__h64(k, corral__global_of(s, CORRAL__CO(s, N[i].co)));
-    corral__h64(k, len);
+        corral__hash_word(k, corral__global_of(s, CORRAL__CO(s, N[i].co)));
+    corral__hash_word(k, len);
 }
 
 uint64_t corral_state_hash(const corral_sched *s)
 {
     if (!corral__check(s)) return 0;
     corral__hasher k = {0x636F7272616C3031ull};
-    corral__h64(&k, s->now.frame);
-    for (uint32_t d = 0; d < s->domains.count; d++) {
-        corral__hdouble(&k, s->domains.d[d].time);
-        corral__hfloat(&k, s->domains.d[d].scale);
-        corral__h64(&k, s->domains.d[d].paused);
-        if (s->domains.d[d].parent) corral__h64(&k, s->domains.d[d].parent); /* none: as before parents */
+    corral__hash_word(&k, s->now.frame);
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
+        corral__hash_double(&k, corral__domains_of(s)->d[d].time);
+        corral__hash_float(&k, corral__domains_of(s)->d[d].scale);
+        corral__hash_word(&k, corral__domains_of(s)->d[d].paused);
+        if (corral__domains_of(s)->d[d].parent) corral__hash_word(&k, corral__domains_of(s)->d[d].parent); /* none: as before parents */
     }
-    corral__hdouble(&k, s->now.unscaled_time);
-    corral__hdouble(&k, s->now.fixed_time);
-    corral__h64(&k, s->now.frame_pos);
+    corral__hash_double(&k, s->now.unscaled_time);
+    corral__hash_double(&k, s->now.fixed_time);
+    corral__hash_word(&k, s->now.frame_pos);
     /* the coroutines, in slot order (slots are taken in a deterministic order) */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
@@ -680,7 +610,7 @@ uint64_t corral_state_hash(const corral_sched *s)
             for (uint32_t j = 0, first = pi << c->page_shift; j < P[pi].bump; j++) {
                 const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + j));
                 if (!corral__state_alive(co->state)) continue;
-                corral__hco(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
+                corral__hash_co(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
             }
     }
     /* the order they run in: every lane, tombstones left out */
@@ -688,23 +618,23 @@ uint64_t corral_state_hash(const corral_sched *s)
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
         uint32_t c = L[l].head, j = 0;
         for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;)
-            corral__h64(&k, corral__global_of(s, CORRAL__CO(s, off)));
-        corral__h64(&k, 0xFFFFFFFFu);
+            corral__hash_word(&k, corral__global_of(s, CORRAL__CO(s, off)));
+        corral__hash_word(&k, 0xFFFFFFFFu);
     }
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        corral__hlist(&k, s, s->polls.head[ph]);
-        corral__hlist(&k, s, s->polls.next_head[ph]);
+        corral__hash_list(&k, s, s->polls.head[ph]);
+        corral__hash_list(&k, s, s->polls.next_head[ph]);
     }
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item: its owner's words, then its lists */
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(s, p);
         for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
             const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
             if (!corral__item_live(x)) continue;
-            part->hash(s, i, x, corral__hput, &k);
+            part->hash(s, i, x, corral__hash_put, &k);
             for (uint32_t l = 0; l < part->lists; l++) {
                 uint32_t head;
                 memcpy(&head, x + part->list[l].at, sizeof head);
-                corral__hlist(&k, s, head);
+                corral__hash_list(&k, s, head);
             }
         }
     }

@@ -28,18 +28,18 @@
 
 /* ---- reading the image */
 
-static const void *corral__iread(corral__image *m, size_t at, void *tmp, size_t n)
+static const void *corral__image_read(corral__image *m, size_t at, void *tmp, size_t n)
 {
     memcpy(tmp, m->snap + at, n);
     return tmp;
 }
-static const corral__page *corral__ipage(corral__image *m, uint32_t ci, uint32_t pi, corral__page *tmp)
+static const corral__page *corral__image_page(corral__image *m, uint32_t ci, uint32_t pi, corral__page *tmp)
 {
     if (!m->snap) return &corral__pages(m->blk, &m->s->arena.classes[ci])[pi];
-    return (const corral__page *)corral__iread(m, m->pages_at[ci] + (size_t)pi * sizeof *tmp, tmp, sizeof *tmp);
+    return (const corral__page *)corral__image_read(m, m->pages_at[ci] + (size_t)pi * sizeof *tmp, tmp, sizeof *tmp);
 }
 /* where page pi's slots (then their meta) start in the snapshot */
-static size_t corral__idata(corral__image *m, uint32_t ci, uint32_t pi)
+static size_t corral__image_data(corral__image *m, uint32_t ci, uint32_t pi)
 {
     uint64_t at;
     memcpy(&at, m->snap + m->data_at[ci] + (size_t)pi * sizeof at, sizeof at);
@@ -47,12 +47,12 @@ static size_t corral__idata(corral__image *m, uint32_t ci, uint32_t pi)
 }
 /* page pi of class ci in a snapshot: its bump, where its slots start (the
    last page asked for is kept: the walks go page by page) */
-static uint32_t corral__ipage_data(corral__image *m, uint32_t ci, uint32_t pi, size_t *data)
+static uint32_t corral__image_page_data(corral__image *m, uint32_t ci, uint32_t pi, size_t *data)
 {
     if (m->last_ci != ci || m->last_pi != pi) {
         corral__page pt;
-        m->last_bump = corral__ipage(m, ci, pi, &pt)->bump;
-        m->last_data = corral__idata(m, ci, pi);
+        m->last_bump = corral__image_page(m, ci, pi, &pt)->bump;
+        m->last_data = corral__image_data(m, ci, pi);
         m->last_ci = ci;
         m->last_pi = pi;
     }
@@ -60,57 +60,57 @@ static uint32_t corral__ipage_data(corral__image *m, uint32_t ci, uint32_t pi, s
     return m->last_bump;
 }
 /* slot k of class ci (a free one past its page's bump, in a snapshot) */
-static const corral_co *corral__ico(corral__image *m, uint32_t ci, uint32_t k, corral_co *tmp)
+static const corral_co *corral__image_co(corral__image *m, uint32_t ci, uint32_t k, corral_co *tmp)
 {
     const corral__class *c = &m->s->arena.classes[ci];
     if (!m->snap) return CORRAL__CO(m->blk, corral__slot_off(c, k));
     size_t data;
     uint32_t j = k & ((1u << c->page_shift) - 1u);
-    if (j >= corral__ipage_data(m, ci, k >> c->page_shift, &data)) {
+    if (j >= corral__image_page_data(m, ci, k >> c->page_shift, &data)) {
         memset(tmp, 0, sizeof *tmp);
         tmp->gen = 1;
         tmp->link = CORRAL__NIL;
         return tmp;
     }
-    return (const corral_co *)corral__iread(m, data + (size_t)j * c->slot_size, tmp, sizeof *tmp);
+    return (const corral_co *)corral__image_read(m, data + (size_t)j * c->slot_size, tmp, sizeof *tmp);
 }
-static const corral__meta *corral__imeta(corral__image *m, uint32_t ci, uint32_t k, corral__meta *tmp)
+static const corral__meta *corral__image_meta(corral__image *m, uint32_t ci, uint32_t k, corral__meta *tmp)
 {
     const corral__class *c = &m->s->arena.classes[ci];
     if (!m->snap) return &corral__meta_table(m->blk)[c->first + k];
     size_t data;
-    uint32_t j = k & ((1u << c->page_shift) - 1u), bump = corral__ipage_data(m, ci, k >> c->page_shift, &data);
+    uint32_t j = k & ((1u << c->page_shift) - 1u), bump = corral__image_page_data(m, ci, k >> c->page_shift, &data);
     if (j >= bump) {
         corral__meta_reset(tmp);
         return tmp;
     }
     size_t at = data + (size_t)bump * c->slot_size + (size_t)j * sizeof *tmp;
-    return (const corral__meta *)corral__iread(m, at, tmp, sizeof *tmp);
+    return (const corral__meta *)corral__image_read(m, at, tmp, sizeof *tmp);
 }
 /* a slot's side record: corral__side_none when it has none, NULL when its
    index is past the records ever taken */
-static const corral__side *corral__iside_i(corral__image *m, uint32_t i, corral__side *tmp) /* i < bump */
+static const corral__side *corral__image_side_index(corral__image *m, uint32_t i, corral__side *tmp) /* i < bump */
 {
     if (!m->snap) return &corral__sides(m->blk)[i];
-    return (const corral__side *)corral__iread(m, m->sides_at + (size_t)i * sizeof *tmp, tmp, sizeof *tmp);
+    return (const corral__side *)corral__image_read(m, m->sides_at + (size_t)i * sizeof *tmp, tmp, sizeof *tmp);
 }
-static const corral__side *corral__iside(corral__image *m, const corral__meta *md, corral__side *tmp)
+static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, corral__side *tmp)
 {
-    if (md->side == CORRAL__NIL) return &corral__side_none;
-    return md->side < m->s->sides.bump ? corral__iside_i(m, md->side, tmp) : NULL;
+    if (md->side == CORRAL__NIL) return corral__side_none();
+    return md->side < m->s->sides.bump ? corral__image_side_index(m, md->side, tmp) : NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
-static const corral__side *corral__iside_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
+static const corral__side *corral__image_side_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
 {
     corral__meta mt;
-    const corral__side *sd = corral__iside(m, corral__imeta(m, ci, k, &mt), tmp);
-    return sd ? sd : &corral__side_none;
+    const corral__side *sd = corral__image_side(m, corral__image_meta(m, ci, k, &mt), tmp);
+    return sd ? sd : corral__side_none();
 }
 /* what a type is (its class, context, vtable): the live entry, which a
    snapshot's must be (corral_restore checks) */
-static const corral__type_entry *corral__iwhat(const corral__image *m, uint32_t t) { return &corral__types(m->blk)[t]; }
+static const corral__type_entry *corral__image_what(const corral__image *m, uint32_t t) { return &corral__types(m->blk)[t]; }
 /* the class and index of a slot from its offset, or of a global index */
-static bool corral__islot(const corral_sched *s, uint32_t off, uint32_t *ci, uint32_t *k)
+static bool corral__image_slot(const corral_sched *s, uint32_t off, uint32_t *ci, uint32_t *k)
 {
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -123,7 +123,7 @@ static bool corral__islot(const corral_sched *s, uint32_t off, uint32_t *ci, uin
     }
     return false;
 }
-static bool corral__iglobal(const corral_sched *s, uint32_t g, uint32_t *ci, uint32_t *k)
+static bool corral__image_global(const corral_sched *s, uint32_t g, uint32_t *ci, uint32_t *k)
 {
     for (uint32_t i = 0; i < s->arena.class_count; i++) {
         const corral__class *c = &s->arena.classes[i];
@@ -136,16 +136,16 @@ static bool corral__iglobal(const corral_sched *s, uint32_t g, uint32_t *ci, uin
     return false;
 }
 /* node i, or NULL when it is out of range or untouched (past its part's bump) */
-static const corral__node *corral__inode(corral__image *m, uint32_t i, corral__node *tmp)
+static const corral__node *corral__image_node(corral__image *m, uint32_t i, corral__node *tmp)
 {
     const corral_sched *s = m->s;
     bool wait = i < s->nodes.wait_bump, group = i >= s->nodes.wait_count && i < s->nodes.group_bump;
     if (!wait && !group) return NULL;
     if (!m->snap) return &corral__nodes(m->blk)[i];
     size_t at = wait ? m->wait_at + (size_t)i * sizeof *tmp : m->group_at + (size_t)(i - s->nodes.wait_count) * sizeof *tmp;
-    return (const corral__node *)corral__iread(m, at, tmp, sizeof *tmp);
+    return (const corral__node *)corral__image_read(m, at, tmp, sizeof *tmp);
 }
-static uint32_t corral__iu32(corral__image *m, const uint32_t *live, size_t at, uint32_t i)
+static uint32_t corral__image_u32(corral__image *m, const uint32_t *live, size_t at, uint32_t i)
 {
     if (!m->snap) return live[i];
     uint32_t v;
@@ -153,26 +153,26 @@ static uint32_t corral__iu32(corral__image *m, const uint32_t *live, size_t at, 
     return v;
 }
 /* a run-queue entry (i < chunk_bump * CHUNK), the chunk after c (c < chunk_bump) */
-static uint32_t corral__ientry(corral__image *m, uint32_t e) { return corral__iu32(m, corral__entries(m->blk), m->entries_at, e); }
-static uint32_t corral__inext(corral__image *m, uint32_t c) { return corral__iu32(m, corral__chunk_next(m->blk), m->next_at, c); }
-static uint32_t corral__iheap(corral__image *m, uint32_t h, uint32_t pos)
+static uint32_t corral__image_entry(corral__image *m, uint32_t e) { return corral__image_u32(m, corral__entries(m->blk), m->entries_at, e); }
+static uint32_t corral__image_next(corral__image *m, uint32_t c) { return corral__image_u32(m, corral__chunk_next(m->blk), m->next_at, c); }
+static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
 {
     if (!m->snap) return CORRAL__HEAP_AT(corral__heap(m->blk, h), pos);
     const uint32_t len = m->s->timers.heap_len[h]; /* a snapshot holds the heap's block as it lies */
-    return corral__iu32(m, NULL, m->heap_at[h], (h & 1u) ? len - 1u - pos : pos);
+    return corral__image_u32(m, NULL, m->heap_at[h], (h & 1u) ? len - 1u - pos : pos);
 }
-static uint32_t corral__iowner(corral__image *m, uint32_t w)
+static uint32_t corral__image_owner(corral__image *m, uint32_t w)
 {
-    return corral__iu32(m, (const uint32_t *)(const void *)CORRAL__AT(m->blk, m->blk->groups.owner_off), m->owner_at, w);
+    return corral__image_u32(m, (const uint32_t *)(const void *)CORRAL__AT(m->blk, m->blk->groups.owner_off), m->owner_at, w);
 }
-#define CORRAL__IPOOL(fn, T, live, field)                                                        \
+#define CORRAL__IMAGE_ARRAY(fn, T, live, field)                                                        \
     static const T *fn(corral__image *m, uint32_t i, T *tmp)                               \
     {                                                                                           \
         if (!m->snap) return &live(m->blk)[i];                                                  \
-        return (const T *)corral__iread(m, m->field + (size_t)i * sizeof *tmp, tmp, sizeof *tmp); \
+        return (const T *)corral__image_read(m, m->field + (size_t)i * sizeof *tmp, tmp, sizeof *tmp); \
     }
-CORRAL__IPOOL(corral__ilane, corral__lane, corral__lanes, lanes_at)
-CORRAL__IPOOL(corral__itype, corral__type_entry, corral__types, types_at)
+CORRAL__IMAGE_ARRAY(corral__image_lane, corral__lane, corral__lanes, lanes_at)
+CORRAL__IMAGE_ARRAY(corral__image_type, corral__type_entry, corral__types, types_at)
 static bool corral__at_rest(const corral_sched *s) { return s->now.depth == 0 && !s->now.in_tick; }
 
 /* ---- the checks */
@@ -186,20 +186,20 @@ static bool corral__verify_pages(corral__image *m, uint32_t ci, uint32_t *free_t
     corral__page pt;
     corral_co ct;
     for (uint32_t pi = 0; pi < c->page_count; pi++) {
-        const corral__page pg = *corral__ipage(m, ci, pi, &pt);
+        const corral__page pg = *corral__image_page(m, ci, pi, &pt);
         uint32_t first = pi << c->page_shift, n = 0, size = 1u << c->page_shift;
         uint32_t end = first + size < c->capacity ? first + size : c->capacity;
         if (pg.slots != end - first) CORRAL__BAD("a page's slot count is wrong");
         if (pg.bump > pg.slots) CORRAL__BAD("a page's bump is past its slots");
-        for (uint32_t k = pg.free_head; k != CORRAL__NIL; k = corral__ico(m, ci, k, &ct)->link) {
+        for (uint32_t k = pg.free_head; k != CORRAL__NIL; k = corral__image_co(m, ci, k, &ct)->link) {
             if (k < first || k >= first + pg.bump) CORRAL__BAD("a page's free list links out of its touched slots");
             if (++n > pg.slots) CORRAL__BAD("a free list has a cycle");
-            if (corral__ico(m, ci, k, &ct)->state != CORRAL__FREE)
+            if (corral__image_co(m, ci, k, &ct)->state != CORRAL__FREE)
                 CORRAL__BAD("a slot on a free list is not free (double free?)");
         }
         if (!m->snap) /* a snapshot holds no slot past a bump: free by construction */
             for (uint32_t k = first + pg.bump; k < end; k++)
-                if (corral__ico(m, ci, k, &ct)->state != CORRAL__FREE) CORRAL__BAD("a slot past its page's bump is not free");
+                if (corral__image_co(m, ci, k, &ct)->state != CORRAL__FREE) CORRAL__BAD("a slot past its page's bump is not free");
         n += pg.slots - pg.bump;
         if (n != pg.free_count) CORRAL__BAD("a page's free count does not match its free list and bump");
         if (pg.list > CORRAL__PAGE_PARTIAL) CORRAL__BAD("a page is on an unknown list");
@@ -216,7 +216,7 @@ static bool corral__verify_pages(corral__image *m, uint32_t ci, uint32_t *free_t
         for (uint32_t pi = heads[l - 1]; pi != CORRAL__NIL;) {
             if (pi >= c->page_count) CORRAL__BAD("a page list links past its class");
             if (++n > c->page_count) CORRAL__BAD("a page list has a cycle");
-            const corral__page *pg = corral__ipage(m, ci, pi, &pt);
+            const corral__page *pg = corral__image_page(m, ci, pi, &pt);
             if (pg->list != l || pg->prev != prev) CORRAL__BAD("a page list is broken");
             prev = pi;
             pi = pg->next;
@@ -232,7 +232,7 @@ static bool corral__verify_pages(corral__image *m, uint32_t ci, uint32_t *free_t
         for (const corral__class *c = &(m)->s->arena.classes[ci]; c; c = NULL)                          \
             for (uint32_t pi_ = 0; pi_ < c->page_count; pi_++)                                          \
                 for (uint32_t k = pi_ << c->page_shift,                                                 \
-                              end_ = k + corral__ipage((m), ci, pi_, &(corral__page){0})->bump;         \
+                              end_ = k + corral__image_page((m), ci, pi_, &(corral__page){0})->bump;         \
                      k < end_; k++)
 
 static bool corral__verify_slots(corral__image *m)
@@ -246,7 +246,7 @@ static bool corral__verify_slots(corral__image *m)
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
         if (!corral__verify_pages(m, ci, &free_n[ci])) return false;
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
-        const corral_co *co = corral__ico(m, ci, k, &ct);
+        const corral_co *co = corral__image_co(m, ci, k, &ct);
         if (co->gen == 0) CORRAL__BAD("a slot has generation 0");
         if (co->state > CORRAL__DEFERRED) CORRAL__BAD("a slot has an unknown state");
         if (co->state == CORRAL__RETIRED) {
@@ -261,7 +261,7 @@ static bool corral__verify_slots(corral__image *m)
             CORRAL__BAD("a coroutine says its step is on the C stack between ticks");
         if ((co->flags & CORRAL__PHASE_MASK) >= s->run.phases) CORRAL__BAD("a coroutine lives in no phase");
         if (co->type >= s->types.type_count) CORRAL__BAD("a live slot names no type");
-        const corral__type_entry *te = corral__iwhat(m, co->type);
+        const corral__type_entry *te = corral__image_what(m, co->type);
         if (te->cls != ci) CORRAL__BAD("a live slot's type belongs to another class");
         if (corral__state_alive(co->state)) {
             live++;
@@ -279,7 +279,7 @@ static bool corral__verify_slots(corral__image *m)
         slot_bytes += (uint64_t)c->used * c->slot_size;
         uint64_t want = 0; /* budgets: each unused one reserved */
         for (uint32_t t = 0; t < s->types.type_count; t++) {
-            const corral__type_entry *te = corral__itype(m, t, &tt);
+            const corral__type_entry *te = corral__image_type(m, t, &tt);
             if (te->cls == ci && te->budget) want += te->budget - (te->live < te->budget ? te->live : te->budget);
             if (te->cls == ci && te->page != CORRAL__NIL && te->page >= c->page_count)
                 CORRAL__BAD("a type's page is out of its class");
@@ -292,7 +292,7 @@ static bool corral__verify_slots(corral__image *m)
         if (slot_bytes != s->arena.slot_bytes) CORRAL__BAD("the slot bytes counter is wrong");
         if (ctx_bytes != s->arena.ctx_bytes) CORRAL__BAD("the context bytes counter is wrong");
         for (uint32_t t = 0; t < s->types.type_count && t < 256; t++)
-            if (live_of_type[t] != corral__itype(m, t, &tt)->live) CORRAL__BAD("a type's live counter is wrong");
+            if (live_of_type[t] != corral__image_type(m, t, &tt)->live) CORRAL__BAD("a type's live counter is wrong");
     }
     if (s->arena.live_peak < s->arena.live || s->arena.slot_bytes_peak < s->arena.slot_bytes || s->arena.ctx_bytes_peak < s->arena.ctx_bytes)
         CORRAL__BAD("a peak is below its current value");
@@ -307,15 +307,15 @@ static bool corral__verify_lanes(corral__image *m)
     corral_co ct;
     corral__lane lt;
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
-        const corral__lane L = *corral__ilane(m, l, &lt);
+        const corral__lane L = *corral__image_lane(m, l, &lt);
         uint32_t c = L.head;
         for (uint32_t e = 0; e < L.count; e++) {
-            if (e && e % CORRAL__CHUNK == 0) c = corral__inext(m, c);
+            if (e && e % CORRAL__CHUNK == 0) c = corral__image_next(m, c);
             if (c == CORRAL__NIL || c >= bump) CORRAL__BAD("a lane is shorter than its count");
-            uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__ientry(m, at);
+            uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__image_entry(m, at);
             if (off == CORRAL__NIL) continue;
-            if (!corral__islot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
-            const corral_co *co = corral__ico(m, eci, ek, &ct);
+            if (!corral__image_slot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
+            const corral_co *co = corral__image_co(m, eci, ek, &ct);
             if (co->link != at) CORRAL__BAD("a lane entry and its coroutine disagree");
             if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED)
                 CORRAL__BAD("a lane entry names a coroutine that is not queued");
@@ -323,7 +323,7 @@ static bool corral__verify_lanes(corral__image *m)
             in_lanes++;
         }
         uint32_t held = 0, last = CORRAL__NIL;
-        for (c = L.head; c != CORRAL__NIL; c = corral__inext(m, c)) {
+        for (c = L.head; c != CORRAL__NIL; c = corral__image_next(m, c)) {
             if (c >= bump || ++chunks > s->run.chunk_count) CORRAL__BAD("a lane's chunk chain has a cycle or leaves the pool");
             held++;
             last = c;
@@ -334,17 +334,17 @@ static bool corral__verify_lanes(corral__image *m)
             CORRAL__BAD("a lane holds more chunks than its entries need");
     }
     if (bump > s->run.chunk_count) CORRAL__BAD("the chunk bump is past the pool");
-    for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = corral__inext(m, c))
-        if (c >= bump || ++chunks > s->run.chunk_count || corral__ientry(m, c * CORRAL__CHUNK) != CORRAL__FREE_CHUNK)
+    for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = corral__image_next(m, c))
+        if (c >= bump || ++chunks > s->run.chunk_count || corral__image_entry(m, c * CORRAL__CHUNK) != CORRAL__FREE_CHUNK)
             CORRAL__BAD("the free chunks and the lanes overlap");
     chunks += s->run.chunk_count - bump;
     if (chunks != s->run.chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
     /* every queued coroutine is where its link says */
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
-        const corral_co *co = corral__ico(m, ci, k, &ct);
+        const corral_co *co = corral__image_co(m, ci, k, &ct);
         if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || corral__slot_off(c, k) == s->run.running)
             continue;
-        if (co->link >= bump * CORRAL__CHUNK || corral__ientry(m, co->link) != corral__slot_off(c, k))
+        if (co->link >= bump * CORRAL__CHUNK || corral__image_entry(m, co->link) != corral__slot_off(c, k))
             CORRAL__BAD("a queued coroutine is in no lane");
         queued++;
     }
@@ -360,12 +360,12 @@ static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n
     corral_co ct;
     corral__meta mt;
     corral__node nt;
-    if (!corral__islot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__ico(m, ci, k, &ct)->state)) return false;
-    const corral__meta *cm = corral__imeta(m, ci, k, &mt);
+    if (!corral__image_slot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__image_co(m, ci, k, &ct)->state)) return false;
+    const corral__meta *cm = corral__image_meta(m, ci, k, &mt);
     corral__side st;
-    for (uint32_t j = group ? corral__iside_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
+    for (uint32_t j = group ? corral__image_side_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
         if (j == i) return true;
-        const corral__node *o = corral__inode(m, j, &nt);
+        const corral__node *o = corral__image_node(m, j, &nt);
         if (!o) return false;
         j = o->sibling;
     }
@@ -386,7 +386,7 @@ static bool corral__verify_list(corral__image *m, uint32_t head, uint32_t tail, 
     uint32_t prev = CORRAL__NIL, n = 0, limit = m->s->nodes.count;
     corral__node nt;
     for (uint32_t i = head; i != CORRAL__NIL;) {
-        const corral__node *nd = corral__inode(m, i, &nt);
+        const corral__node *nd = corral__image_node(m, i, &nt);
         if (!nd || ++n > limit) CORRAL__BAD("a wait list links an untouched node or has a cycle");
         uint32_t got = r.by == CORRAL__BY_TARGET ? nd->u.t.target
                        : r.by == CORRAL__BY_LIST ? nd->list
@@ -419,7 +419,7 @@ static bool corral__known_predicate(corral__image *m, corral_predicate fn)
    coroutine holding it ends. The restore moves it into this block. Any
    other predicate's argument comes back as the snapshot holds it (API.md,
    "Rollback"). */
-static bool corral__iplace(corral__image *m, const corral__node *n)
+static bool corral__image_place(corral__image *m, const corral__node *n)
 {
     if (!m->snap || !n->u.p.user || !corral__predicate_takes_address(m->blk, n->u.p.fn)) return true;
     const corral_sched *s = m->s;
@@ -432,11 +432,11 @@ static bool corral__iplace(corral__image *m, const corral__node *n)
 /* a result or value of n bytes at byte `at` of a slot of type te: inside its context */
 
 /* a live coroutine at global slot g (a join's target) */
-static bool corral__ialive(corral__image *m, uint32_t g)
+static bool corral__image_alive(corral__image *m, uint32_t g)
 {
     uint32_t ci, k;
     corral_co ct;
-    return corral__iglobal(m->s, g, &ci, &k) && corral__state_alive(corral__ico(m, ci, k, &ct)->state);
+    return corral__image_global(m->s, g, &ci, &k) && corral__state_alive(corral__image_co(m, ci, k, &ct)->state);
 }
 
 /* one wait node of a coroutine (global g, type te): its kind, its container, its target */
@@ -448,7 +448,7 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
     if (corral__kind_is(n->kind, CORRAL__HOW_TIMER)) {
         if (n->u.t.due != n->u.t.due) CORRAL__BAD("a timer is due at no time (NaN)"); /* a heap cannot order it */
         if (n->attached == 1 && (n->list >= s->timers.heaps || n->next >= s->timers.heap_len[n->list] ||
-                                 corral__iheap(m, n->list, n->next) != i))
+                                 corral__image_heap(m, n->list, n->next) != i))
             CORRAL__BAD("a timer is not where its heap position says");
         return true;
     }
@@ -456,17 +456,17 @@ static bool corral__verify_wait_node(corral__image *m, uint32_t i, const corral_
         bool on_list = n->list < s->run.phases || n->list == CORRAL__PRED_POLL ||
                        (n->list >= CORRAL__PRED_NEXT && n->list < CORRAL__PRED_NEXT + s->run.phases);
         if (!on_list || !corral__known_predicate(m, n->u.p.fn)) CORRAL__BAD("a predicate is on no list, or unknown");
-        if (!corral__iplace(m, n))
+        if (!corral__image_place(m, n))
             CORRAL__BAD("a predicate that reads through its argument (desc.predicates) has one in no slot's context room");
         *listed += n->attached == 1;
         return true;
     }
     if (!corral__kind_is(n->kind, CORRAL__HOW_LIST)) CORRAL__BAD("a wait node has a kind that takes no node");
-    const corral__wait_part *p = corral__wait_part_of(n->kind);
-    if (!p) CORRAL__BAD("a wait node is of a module's kind the process has not used");
+    const corral__wait_part *p = corral__wait_part_of(m->blk, n->kind);
+    if (!p) CORRAL__BAD("a wait node is of a kind whose part the scheduler has not (desc.parts)");
     if (n->attached != 1 || !p->list) return true; /* fired (in an all): what it waited on may be gone;
                                                       no list: in no container (a stop wait) */
-    const corral__vquery q = {m, te, g, corral__pool_iitem, corral__ialive};
+    const corral__vquery q = {m, te, g, corral__pool_image_item, corral__image_alive};
     if (p->verify && !p->verify(&q, n)) CORRAL__BAD("a wait names a signal, future, coroutine, channel or count that is not there");
     (*listed)++;
     return true;
@@ -477,179 +477,265 @@ static uint32_t corral__result_of(corral__image *m, uint32_t g)
 {
     uint32_t ci, k;
     corral_co ct;
-    if (!corral__iglobal(m->s, g, &ci, &k)) return UINT32_MAX;
-    const corral_co *co = corral__ico(m, ci, k, &ct);
+    if (!corral__image_global(m->s, g, &ci, &k)) return UINT32_MAX;
+    const corral_co *co = corral__image_co(m, ci, k, &ct);
     if (co->type >= m->s->types.type_count) return UINT32_MAX;
-    return corral__iwhat(m, co->type)->vt->result_size;
+    return corral__image_what(m, co->type)->vt->result_size;
 }
 
-static bool corral__verify_nodes(corral__image *m)
+/* the wait and group nodes' free lists: in their part, untouched by none
+   past the bump, no cycle, their counts right */
+static bool corral__verify_free_nodes(corral__image *m)
 {
     const corral_sched *s = m->s;
-    uint32_t wait_used = 0, group_used = 0, n = 0, listed = 0, found = 0, grouped = 0;
-    corral__node nt, pt;
-    corral_co ct, pct;
-    corral__meta mt, pmt;
+    uint32_t n = 0;
+    corral__node nt;
     if (s->nodes.wait_bump > s->nodes.wait_count || s->nodes.group_bump < s->nodes.wait_count ||
         s->nodes.group_bump > s->nodes.count)
         CORRAL__BAD("a node bump is out of its part");
-    for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = corral__inode(m, i, &nt)->sibling) {
-        if (i >= s->nodes.wait_bump || corral__inode(m, i, &nt)->co != CORRAL__NIL)
+    for (uint32_t i = s->nodes.wait_free; i != CORRAL__NIL; i = corral__image_node(m, i, &nt)->sibling) {
+        if (i >= s->nodes.wait_bump || corral__image_node(m, i, &nt)->co != CORRAL__NIL)
             CORRAL__BAD("the wait node free list holds an untouched, used or group node");
         if (++n > s->nodes.wait_count) CORRAL__BAD("the wait node free list has a cycle");
     }
     if (n + s->nodes.wait_count - s->nodes.wait_bump != s->nodes.wait_free_count)
         CORRAL__BAD("the free wait node count is wrong");
     n = 0;
-    for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = corral__inode(m, i, &nt)->sibling) {
-        if (i < s->nodes.wait_count || i >= s->nodes.group_bump || corral__inode(m, i, &nt)->co != CORRAL__NIL)
+    for (uint32_t i = s->nodes.group_free; i != CORRAL__NIL; i = corral__image_node(m, i, &nt)->sibling) {
+        if (i < s->nodes.wait_count || i >= s->nodes.group_bump || corral__image_node(m, i, &nt)->co != CORRAL__NIL)
             CORRAL__BAD("the group node free list holds an untouched, used or wait node");
         if (++n > s->nodes.count - s->nodes.wait_count) CORRAL__BAD("the group node free list has a cycle");
     }
     if (n + s->nodes.count - s->nodes.group_bump != s->nodes.group_free_count)
         CORRAL__BAD("the free group node count is wrong");
-    /* the side records: the free list's, then one per coroutine that has one */
-    n = 0;
-    corral__side st, pst;
+    return true;
+}
+
+/* the side records' free list: before the bump, none in use, no cycle,
+   its count right */
+static bool corral__verify_free_sides(corral__image *m)
+{
+    const corral_sched *s = m->s;
+    uint32_t n = 0;
+    corral__side st;
     if (s->sides.bump > s->sides.count || s->sides.free_count > s->sides.count ||
         s->sides.free_count < s->sides.count - s->sides.bump)
         CORRAL__BAD("the side records' bump or free count is out of range");
     for (uint32_t i = s->sides.free; i != CORRAL__NIL;) {
         if (i >= s->sides.bump) CORRAL__BAD("the side record free list holds an untouched record");
         if (++n > s->sides.bump) CORRAL__BAD("the side record free list has a cycle");
-        const corral__side *f = corral__iside_i(m, i, &st);
+        const corral__side *f = corral__image_side_index(m, i, &st);
         if (f->owner != CORRAL__NIL) CORRAL__BAD("the side record free list holds a record in use");
         i = f->parent;
     }
     if (n + s->sides.count - s->sides.bump != s->sides.free_count) CORRAL__BAD("the free side record count is wrong");
-    uint32_t sided = 0;
-    CORRAL__EACH_TOUCHED(m, ci, cl, k) {
-        uint32_t off = corral__slot_off(cl, k), pci, pk;
-        const corral_co *co = corral__ico(m, ci, k, &ct);
-        if (!corral__state_alive(co->state)) continue;
-        const corral__meta mm = *corral__imeta(m, ci, k, &mt);
-        const corral__meta *md = &mm;
-        const corral__side *sdp = corral__iside(m, md, &st);
-        if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
-        const corral__side sdv = *sdp, *sd = &sdv;
-        sided += md->side != CORRAL__NIL;
-        if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
-        if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) &&
-            md->side == CORRAL__NIL)
-            CORRAL__BAD("an all/any, race or sync has no side record for its count");
-        const corral__type_entry *te = corral__iwhat(m, co->type);
-        const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
-        uint32_t len = 0, running = 0;
-        if (md->domain >= s->domains.count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
-            (corral__at_rest(s) && md->mode != kind))
-            CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
-        const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
-        for (uint32_t i = md->wait; i != CORRAL__NIL;) {
-            const corral__node *nd = corral__inode(m, i, &nt);
-            if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
-            if (nd->co != off) CORRAL__BAD("a wait node names another coroutine");
-            if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
-            if ((nd->kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
-            if (arms && nd->attached) CORRAL__BAD("an arm's node is in a container");
-            if (arms && nd->u.t.target != CORRAL__NIL) {
-                if (!corral__iglobal(s, nd->u.t.target, &pci, &pk)) CORRAL__BAD("an arm's child is out of range");
-                const corral_co *ch = corral__ico(m, pci, pk, &pct);
-                if (!corral__state_alive(ch->state) || corral__iside_at(m, pci, pk, &pst)->parent != g)
-                    CORRAL__BAD("an arm's child does not name its caller as parent");
-                uint32_t rs = corral__result_of(m, nd->u.t.target);
-                if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, nd->u.t.seq, rs)))
-                    CORRAL__BAD("an arm's result has no place in its caller");
-                running++;
-            }
-            if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &listed)) return false;
-            i = nd->sibling;
+    return true;
+}
+
+/* what the coroutines' nodes and side records add up to, for the counts
+   and lists checked after them */
+typedef struct corral__node_tally {
+    uint32_t wait_used, group_used; /* nodes on the coroutines' chains */
+    uint32_t listed;                /* attached nodes that must be on a list */
+    uint32_t sided;                 /* coroutines with a side record */
+} corral__node_tally;
+
+/* a coroutine's wait chain (at off, global g): its own wait nodes, each of
+   a part the scheduler has; a race's or sync's arms name children that
+   name it, their results in place, counted right */
+static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
+                                      const corral__side *sd, const corral__type_entry *te, corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    corral__node nt;
+    corral_co pct;
+    corral__side pst;
+    uint32_t pci, pk, len = 0, running = 0;
+    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    for (uint32_t i = md->wait; i != CORRAL__NIL;) {
+        const corral__node *nd = corral__image_node(m, i, &nt);
+        if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
+        if ((nd->kind == CORRAL__NODE_ARM || corral__kind_is(nd->kind, CORRAL__HOW_TIMER) ||
+             corral__kind_is(nd->kind, CORRAL__HOW_POLL) || corral__kind_is(nd->kind, CORRAL__HOW_LIST)) &&
+            !corral__node_part_of(m->blk, nd->kind))
+            CORRAL__BAD("a wait node is of a kind whose part the scheduler has not (desc.parts)");
+        if (nd->co != off) CORRAL__BAD("a wait node names another coroutine");
+        if (++len > CORRAL_MAX_GROUP) CORRAL__BAD("a wait chain is too long (cycle?)");
+        if ((nd->kind == CORRAL__NODE_ARM) != arms) CORRAL__BAD("a race's or sync's chain holds another kind");
+        if (arms && nd->attached) CORRAL__BAD("an arm's node is in a container");
+        if (arms && nd->u.t.target != CORRAL__NIL) {
+            if (!corral__image_global(s, nd->u.t.target, &pci, &pk)) CORRAL__BAD("an arm's child is out of range");
+            const corral_co *ch = corral__image_co(m, pci, pk, &pct);
+            if (!corral__state_alive(ch->state) || corral__image_side_at(m, pci, pk, &pst)->parent != g)
+                CORRAL__BAD("an arm's child does not name its caller as parent");
+            uint32_t rs = corral__result_of(m, nd->u.t.target);
+            if (nd->u.t.seq != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, nd->u.t.seq, rs)))
+                CORRAL__BAD("an arm's result has no place in its caller");
+            running++;
         }
-        if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
-                     sd->child != CORRAL__NIL))
-            CORRAL__BAD("a race or sync counts its arms wrong");
-        wait_used += len;
-        len = 0;
-        uint32_t deadlines = 0, owned = 0;
-        for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
-            const corral__node *nd = corral__inode(m, i, &nt);
-            if (!nd) CORRAL__BAD("a group chain holds an untouched node");
-            if (nd->co != off) CORRAL__BAD("a group node names another coroutine");
-            if (nd->kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
-                if (i >= s->nodes.wait_count || nd->attached != 1 || ++deadlines > 1 || nd->list >= s->timers.heaps ||
-                    nd->next >= s->timers.heap_len[nd->list] || corral__iheap(m, nd->list, nd->next) != i)
-                    CORRAL__BAD("a stop deadline is not one wait node in a heap");
-                wait_used++;
-            } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
-                if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
-                    !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
-                    !corral__iglobal(s, nd->u.t.target, &pci, &pk) ||
-                    !corral__state_alive(corral__ico(m, pci, pk, &pct)->state))
-                    CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
-                                "a generator belongs to one");
-                wait_used++;
-                listed++; /* attached: found on its owner's joiners list below */
-            } else {
-                if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
-                if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
-                    (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
-                    CORRAL__BAD("a group node has a wait kind, or no group");
-                if (++len > CORRAL__GROUP_NODES_MAX) CORRAL__BAD("a group chain is too long (cycle?)");
-            }
-            i = nd->sibling;
-        }
-        group_used += len;
-        if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
-            CORRAL__BAD("a waiting coroutine waits on nothing");
-        if (corral__at_rest(s)) { /* what a state may wait on, outside every step */
-            const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
-            if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
-                co->state != CORRAL__PAUSED)
-                CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
-            if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
-                CORRAL__BAD("a queued coroutine waits on something");
-            if (co->state == CORRAL__PAUSED &&
-                waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
-                CORRAL__BAD("a paused coroutine's hold does not match its wait");
-        }
-        if (sd->child != CORRAL__NIL) {
-            if (!corral__iglobal(s, sd->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
-            const corral_co *ch = corral__ico(m, pci, pk, &pct);
-            if (!corral__state_alive(ch->state) || corral__iside_at(m, pci, pk, &pst)->parent != g)
-                CORRAL__BAD("a caller's child does not name it as parent");
-            uint32_t rs = corral__result_of(m, sd->child);
-            if (sd->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, sd->dest, rs)))
-                CORRAL__BAD("a child's result has no place in its caller");
-        }
-        if (sd->parent != CORRAL__NIL) {
-            if (!corral__iglobal(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
-            const corral_co *pa = corral__ico(m, pci, pk, &pct);
-            const corral__meta pm = *corral__imeta(m, pci, pk, &pmt);
-            bool awaited = corral__iside_at(m, pci, pk, &pst)->child == g;
-            if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
-                for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
-                    const corral__node *nd = corral__inode(m, i, &pt);
-                    if (!nd) break;
-                    awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
-                    i = nd->sibling;
-                }
-            if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
-        }
-        /* who waits for it to end */
-        corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_PULL, CORRAL__BY_TARGET, 0, g}; /* and its pullers */
-        if (!corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, &found)) return false;
+        if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &t->listed)) return false;
+        i = nd->sibling;
     }
-    if (sided != s->sides.count - s->sides.free_count)
-        CORRAL__BAD("the side records in use are not one per coroutine that has one");
-    /* every attached list and predicate node is on the list it names, once */
+    if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
+                 sd->child != CORRAL__NIL))
+        CORRAL__BAD("a race or sync counts its arms wrong");
+    t->wait_used += len;
+    return true;
+}
+
+/* a coroutine's group chain: its owner and tag nodes, at most one stop
+   deadline (a wait node in a heap) and one tie of a generator to its
+   owner (a wait node on the owner's joiners list) */
+static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
+                                       const corral__side *sd, corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    corral__node nt;
+    corral_co pct;
+    uint32_t pci, pk, len = 0, deadlines = 0, owned = 0;
+    for (uint32_t i = sd->groups; i != CORRAL__NIL;) {
+        const corral__node *nd = corral__image_node(m, i, &nt);
+        if (!nd) CORRAL__BAD("a group chain holds an untouched node");
+        if (nd->co != off) CORRAL__BAD("a group node names another coroutine");
+        if (nd->kind == CORRAL__NODE_DEADLINE) { /* a wait node in a heap, one at most */
+            if (i >= s->nodes.wait_count || nd->attached != 1 || ++deadlines > 1 || nd->list >= s->timers.heaps ||
+                nd->next >= s->timers.heap_len[nd->list] || corral__image_heap(m, nd->list, nd->next) != i)
+                CORRAL__BAD("a stop deadline is not one wait node in a heap");
+            t->wait_used++;
+        } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
+            if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
+                !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
+                !corral__image_global(s, nd->u.t.target, &pci, &pk) ||
+                !corral__state_alive(corral__image_co(m, pci, pk, &pct)->state))
+                CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
+                            "a generator belongs to one");
+            t->wait_used++;
+            t->listed++; /* attached: found on its owner's joiners list below */
+        } else {
+            if (i < s->nodes.wait_count) CORRAL__BAD("a group chain holds a wait node");
+            if ((nd->kind != CORRAL__NODE_OWNER && nd->kind != CORRAL__NODE_TAG) || nd->attached != 1 ||
+                (nd->kind == CORRAL__NODE_TAG ? nd->u.g.tag >= 32u : nd->u.g.bucket > s->groups.owner_mask))
+                CORRAL__BAD("a group node has a wait kind, or no group");
+            if (++len > CORRAL__GROUP_NODES_MAX) CORRAL__BAD("a group chain is too long (cycle?)");
+        }
+        i = nd->sibling;
+    }
+    t->group_used += len;
+    return true;
+}
+
+/* what a coroutine's state lets it wait on: a waiting one on something,
+   and outside every step only the states a tick leaves, each with its
+   waits */
+static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const corral__meta *md,
+                                    const corral__side *sd)
+{
+    if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
+        CORRAL__BAD("a waiting coroutine waits on nothing");
+    if (!corral__at_rest(m->s)) return true;
+    const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
+    if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
+        co->state != CORRAL__PAUSED)
+        CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
+    if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
+        CORRAL__BAD("a queued coroutine waits on something");
+    if (co->state == CORRAL__PAUSED && waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
+        CORRAL__BAD("a paused coroutine's hold does not match its wait");
+    return true;
+}
+
+/* a call both ways: a caller's child names it as parent (its result in
+   place), a child's parent awaits it (as its child or one of its arms) */
+static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral__side *sd, const corral__type_entry *te)
+{
+    const corral_sched *s = m->s;
+    corral__node pt;
+    corral_co pct;
+    corral__meta pmt;
+    corral__side pst;
+    uint32_t pci, pk;
+    if (sd->child != CORRAL__NIL) {
+        if (!corral__image_global(s, sd->child, &pci, &pk)) CORRAL__BAD("a child link is out of range");
+        const corral_co *ch = corral__image_co(m, pci, pk, &pct);
+        if (!corral__state_alive(ch->state) || corral__image_side_at(m, pci, pk, &pst)->parent != g)
+            CORRAL__BAD("a caller's child does not name it as parent");
+        uint32_t rs = corral__result_of(m, sd->child);
+        if (sd->dest != CORRAL__NIL && (rs == UINT32_MAX || !corral__ctx_holds(te, sd->dest, rs)))
+            CORRAL__BAD("a child's result has no place in its caller");
+    }
+    if (sd->parent != CORRAL__NIL) {
+        if (!corral__image_global(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
+        const corral_co *pa = corral__image_co(m, pci, pk, &pct);
+        const corral__meta pm = *corral__image_meta(m, pci, pk, &pmt);
+        bool awaited = corral__image_side_at(m, pci, pk, &pst)->child == g;
+        if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
+            for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
+                const corral__node *nd = corral__image_node(m, i, &pt);
+                if (!nd) break;
+                awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
+                i = nd->sibling;
+            }
+        if (!corral__state_alive(pa->state) || !awaited) CORRAL__BAD("a child's parent does not await it");
+    }
+    return true;
+}
+
+/* one live coroutine (slot k of class ci): its side record its own, its
+   mode, hold and domain in range, its links of parts the scheduler has,
+   its chains, its waits, its calls and its joiners' list */
+static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral__class *cl, uint32_t k,
+                                    const corral_co *co, corral__node_tally *t, uint32_t *found)
+{
+    const corral_sched *s = m->s;
+    corral__meta mt;
+    corral__side st;
+    const uint32_t off = corral__slot_off(cl, k);
+    const corral__meta mm = *corral__image_meta(m, ci, k, &mt);
+    const corral__meta *md = &mm;
+    const corral__side *sdp = corral__image_side(m, md, &st);
+    if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
+    const corral__side sdv = *sdp, *sd = &sdv;
+    t->sided += md->side != CORRAL__NIL;
+    if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
+    if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) && md->side == CORRAL__NIL)
+        CORRAL__BAD("an all/any, race or sync has no side record for its count");
+    const corral__type_entry *te = corral__image_what(m, co->type);
+    const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
+    if (md->domain >= corral__domains_of(s)->count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
+        (corral__at_rest(s) && md->mode != kind))
+        CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
+    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    /* its links, each made by a part: the scheduler has it (a snapshot
+       may come from one with more parts) */
+    const void *const *F = m->blk->parts.feature;
+    if ((arms && !F[CORRAL__FEATURE_RACES]) || ((md->hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
+        (md->side != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
+                                       sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
+                                     (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
+        CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
+    if (!corral__verify_wait_chain(m, off, g, md, sd, te, t) || !corral__verify_group_chain(m, off, g, md, sd, t) ||
+        !corral__verify_co_waits(m, co, md, sd) || !corral__verify_call_links(m, g, sd, te))
+        return false;
+    /* who waits for it to end */
+    corral__list_rule join = {CORRAL_WAIT_JOIN, CORRAL_WAIT_PULL, CORRAL__BY_TARGET, 0, g}; /* and its pullers */
+    return corral__verify_list(m, sd->joiners_head, sd->joiners_tail, join, found);
+}
+
+/* every attached list and predicate node is on the list it names, once:
+   the pools' live items' lists (as their owners say), the predicates'
+   lists of each phase and the polled one */
+static bool corral__verify_wait_lists(corral__image *m, uint32_t listed, uint32_t found)
+{
+    const corral_sched *s = m->s;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item's lists, as its owner says */
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(m->blk, p);
         if (!part) {
-            if (s->pools[p].live) CORRAL__BAD("a pool of a module the process has not used has live items");
+            if (s->pools[p].live) CORRAL__BAD("a pool of a part the scheduler has not has live items");
             continue;
         }
         for (uint32_t i = 0; i < s->pools[p].cap; i++) {
             corral__any_item tmp;
-            const unsigned char *x = (const unsigned char *)corral__pool_iitem(m, p, i, &tmp);
+            const unsigned char *x = (const unsigned char *)corral__pool_image_item(m, p, i, &tmp);
             if (!corral__item_live(x)) continue;
             for (uint32_t l = 0; l < part->lists; l++) {
                 uint32_t ends[2];
@@ -669,22 +755,49 @@ static bool corral__verify_nodes(corral__image *m)
     corral__list_rule polled = {CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, CORRAL__BY_LIST, 0, CORRAL__PRED_POLL};
     if (!corral__verify_list(m, s->polls.poll_head, s->polls.poll_tail, polled, &found)) return false;
     if (found != listed) CORRAL__BAD("an attached wait is on no list, or on one twice");
-    /* every group node is on its owner's bucket or its tag's list, once */
+    return true;
+}
+
+/* every group node is on its owner's bucket or its tag's list, once, and
+   between ticks no node is lost */
+static bool corral__verify_group_lists(corral__image *m, const corral__node_tally *t)
+{
+    const corral_sched *s = m->s;
+    uint32_t grouped = 0;
     if (corral__at_rest(s) && s->groups.side_depth != 0) CORRAL__BAD("a group operation is under way between ticks");
     for (uint32_t b = 0; b <= s->groups.owner_mask; b++) {
         corral__list_rule r = {CORRAL__NODE_OWNER, CORRAL__NODE_OWNER, CORRAL__BY_BUCKET, 1, b};
-        if (!corral__verify_list(m, corral__iowner(m, 2 * b), corral__iowner(m, 2 * b + 1), r, &grouped)) return false;
+        if (!corral__verify_list(m, corral__image_owner(m, 2 * b), corral__image_owner(m, 2 * b + 1), r, &grouped)) return false;
     }
-    for (uint32_t t = 0; t < 32; t++) {
-        corral__list_rule r = {CORRAL__NODE_TAG, CORRAL__NODE_TAG, CORRAL__BY_TAG, 1, t};
-        if (!corral__verify_list(m, s->groups.tag_head[t], s->groups.tag_tail[t], r, &grouped)) return false;
+    for (uint32_t tag = 0; tag < 32; tag++) {
+        corral__list_rule r = {CORRAL__NODE_TAG, CORRAL__NODE_TAG, CORRAL__BY_TAG, 1, tag};
+        if (!corral__verify_list(m, s->groups.tag_head[tag], s->groups.tag_tail[tag], r, &grouped)) return false;
     }
     if (corral__at_rest(s)) {
-        if (grouped != group_used) CORRAL__BAD("a group node is on no group list, or on one twice");
-        if (wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
-        if (group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count) CORRAL__BAD("a group node leaked");
+        if (grouped != t->group_used) CORRAL__BAD("a group node is on no group list, or on one twice");
+        if (t->wait_used + s->nodes.wait_free_count != s->nodes.wait_count) CORRAL__BAD("a wait node leaked");
+        if (t->group_used + s->nodes.group_free_count != s->nodes.count - s->nodes.wait_count)
+            CORRAL__BAD("a group node leaked");
     }
     return true;
+}
+
+/* the nodes and side records: free lists, each live coroutine's chains
+   and links, every list holding what is attached to it, no node lost */
+static bool corral__verify_nodes(corral__image *m)
+{
+    if (!corral__verify_free_nodes(m) || !corral__verify_free_sides(m)) return false;
+    corral__node_tally t = {0, 0, 0, 0};
+    uint32_t found = 0;
+    corral_co ct;
+    CORRAL__EACH_TOUCHED(m, ci, cl, k) {
+        const corral_co *co = corral__image_co(m, ci, k, &ct);
+        if (!corral__state_alive(co->state)) continue;
+        if (!corral__verify_co_nodes(m, ci, cl, k, co, &t, &found)) return false;
+    }
+    if (t.sided != m->s->sides.count - m->s->sides.free_count)
+        CORRAL__BAD("the side records in use are not one per coroutine that has one");
+    return corral__verify_wait_lists(m, t.listed, found) && corral__verify_group_lists(m, &t);
 }
 
 static bool corral__verify_heaps(corral__image *m)
@@ -695,8 +808,8 @@ static bool corral__verify_heaps(corral__image *m)
     uint32_t ci, k;
     for (uint32_t h = 0; h < s->timers.heaps; h++) {
         for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
-            uint32_t i = corral__iheap(m, h, pos);
-            const corral__node *nd = i < s->nodes.wait_count ? corral__inode(m, i, &nt) : NULL;
+            uint32_t i = corral__image_heap(m, h, pos);
+            const corral__node *nd = i < s->nodes.wait_count ? corral__image_node(m, i, &nt) : NULL;
             if (!nd) CORRAL__BAD("a heap holds a node out of range");
             if (nd->next != pos) CORRAL__BAD("a timer node does not know its heap position");
             if (nd->list != h) CORRAL__BAD("a timer node does not know its heap");
@@ -706,13 +819,13 @@ static bool corral__verify_heaps(corral__image *m)
             if (due != due) CORRAL__BAD("a timer is due at no time (NaN)");
             if (pos > 0) {
                 corral__node pt;
-                const corral__node *p = corral__inode(m, corral__iheap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
+                const corral__node *p = corral__image_node(m, corral__image_heap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
                 if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
             }
-            if (!corral__islot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
-            const corral_co *co = corral__ico(m, ci, k, &ct);
+            if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
+            const corral_co *co = corral__image_co(m, ci, k, &ct);
             corral__meta mt;
-            const corral__meta *tm = corral__imeta(m, ci, k, &mt);
+            const corral__meta *tm = corral__image_meta(m, ci, k, &mt);
             const bool gen_waits = co->state == CORRAL__PAUSED && tm &&
                                    tm->hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
             if (nd->kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
@@ -728,10 +841,10 @@ static bool corral__verify_pools(corral__image *m)
 {
     if (!corral__pools_verify(m)) return false;
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
-        const corral__pool_part *part = corral__pool_part_of(p);
+        const corral__pool_part *part = corral__pool_part_of(m->blk, p);
         for (uint32_t i = 0; part && part->verify && i < m->s->pools[p].cap; i++) {
             corral__any_item tmp;
-            const void *x = corral__pool_iitem(m, p, i, &tmp);
+            const void *x = corral__pool_image_item(m, p, i, &tmp);
             const char *why = corral__item_live(x) ? part->verify(m->s, x) : NULL;
             if (why) CORRAL__BAD(why);
         }
@@ -744,10 +857,10 @@ static bool corral__verify_control(corral__image *m)
 {
     const corral_sched *s = m->s;
     if (s->types.type_count > s->types.max_types || s->run.phases > CORRAL__PH_MAX ||
-        s->domains.count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
+        corral__domains_of(s)->count > CORRAL_MAX_DOMAINS || s->timers.heaps > CORRAL__HEAP_MAX)
         CORRAL__BAD("a table's count is past its capacity");
-    for (uint32_t d = 0; d < s->domains.count; d++)
-        if (!corral__domain_parent_ok(d, s->domains.d[d].parent))
+    for (uint32_t d = 0; d < corral__domains_of(s)->count; d++)
+        if (!corral__domain_parent_ok(d, corral__domains_of(s)->d[d].parent))
             CORRAL__BAD("a time domain follows one not numbered before it");
     for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
         if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||

@@ -1,6 +1,8 @@
 /*
     one_coroutine -- the smallest game: create, start one type, tick with
-    frame, seconds and signal waits, stop one, destroy. tools/link_check.sh
+    frame, seconds and signal waits, stop one, destroy. It creates its
+    scheduler with corral_sched_create_min and names no part: what it uses
+    is the core's. tools/link_check.sh
     links it statically against the library and fails if a module's object
     comes along (a program pays only for the modules it calls) or if the
     corral text it links grows past its limit.
@@ -22,7 +24,7 @@ DEFINE_COROUTINE(hello)
 
 int main(void)
 {
-    corral_sched *s = corral_sched_create(&(corral_sched_desc){0});
+    corral_sched *s = corral_sched_create_min(&(corral_sched_desc){0});
     if (!s) return 1;
     corral_signal go = corral_signal_create(s);
     hello_start(s, (hello_ctx){.go = go});

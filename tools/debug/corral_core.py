@@ -33,6 +33,9 @@ class Reader:
     def typed(self, type_name, addr):  # an object of a named type as text, or None
         return None
 
+    def sched_pointers(self):  # every corral_sched * the threads' frames see
+        raise NotImplementedError
+
 
 class Layout:
     """Offsets, sizes and constants asked of the debug information once each."""
@@ -87,7 +90,7 @@ class Sched:
         self.m = Mem(r, self.lay)
         L, m = self.lay, self.m
         S = "corral_sched"
-        self.types_at = addr + ((L.size(S) + 15) & ~15)
+        self.types_at = addr + L.const("types_off")
         self.te_size = L.size("corral__type_entry")
         self.class_size = L.size("corral__class")
         self.classes_at = addr + L.off(S, "arena.classes")
@@ -167,7 +170,7 @@ class Sched:
         if heap == L.const("heap_frames"):
             return float(self.m.u(self.addr, S, "now.frame"))
         domain = 0 if heap == L.const("heap_scaled") else heap - 2
-        return self.m.f64(self.addr, S, "domains.d[%d].time" % domain)
+        return self.m.f64(self.addr + L.const("domains_off"), "corral__domains", "d[%d].time" % domain)
 
     def time_left(self, co):
         L = self.lay
@@ -317,15 +320,22 @@ class Sched:
 
 
 def scheds(r):
-    """every live scheduler, through the library's registry"""
-    at = r.ev_int("(unsigned long)&corral__registry")
-    n = r.ev_int("sizeof(corral__registry) / sizeof(corral__registry[0])")
+    """every live scheduler the program's threads see: a corral_sched *
+    among their frames' arguments, locals and their files' statics that
+    points at one (its first word the library's magic number)"""
     lay = Layout(r)
     r.layout = lay
     m = Mem(r, lay)
-    for i in range(n):
-        p = m.ptr(at + i * lay.size("void *"))
-        if p:  # a scheduler is in the registry from create to destroy
+    seen = set()
+    for p in r.sched_pointers():
+        if not p or p in seen:
+            continue
+        seen.add(p)
+        try:
+            live = m.u(p, "corral_sched", "magic") == lay.const("magic")
+        except Exception:  # not readable: no scheduler there
+            live = False
+        if live:
             yield Sched(r, p)
 
 

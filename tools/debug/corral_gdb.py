@@ -53,6 +53,39 @@ class GdbReader(core.Reader):
         except gdb.error:
             return None
 
+    def sched_pointers(self):
+        out = []
+        selected = gdb.selected_thread()
+        frame0 = gdb.selected_frame() if selected is not None else None
+        for thread in gdb.selected_inferior().threads():
+            thread.switch()
+            frame = gdb.newest_frame()
+            while frame is not None:
+                try:
+                    block = frame.block()
+                except RuntimeError:  # no debug information here
+                    block = None
+                while block is not None:
+                    for sym in block:
+                        if (sym.is_variable or sym.is_argument) and _is_sched_pointer(sym.type):
+                            try:
+                                out.append(int(sym.value(frame)))
+                            except gdb.error:
+                                pass
+                    block = block.superblock
+                frame = frame.older()
+        if selected is not None:
+            selected.switch()
+            frame0.select()
+        return out
+
+
+def _is_sched_pointer(t):
+    if t is None:
+        return False
+    t = t.strip_typedefs()
+    return t.code == gdb.TYPE_CODE_PTR and t.target().strip_typedefs().tag == "corral_sched"
+
 
 R = GdbReader()
 

@@ -86,6 +86,17 @@ class LldbReader(core.Reader):
             return None
         return _text(target.CreateValueFromAddress("v", lldb.SBAddress(addr, target), t))
 
+    def sched_pointers(self):
+        out = []
+        for thread in _target().GetProcess():
+            for frame in thread:
+                for v in frame.GetVariables(True, True, True, False):  # arguments, locals, statics, all
+                    t = v.GetType().GetCanonicalType()
+                    if t.IsPointerType() and t.GetPointeeType().GetCanonicalType().GetName() in (
+                        "corral_sched", "struct corral_sched"):
+                        out.append(v.GetValueAsUnsigned())
+        return out
+
 
 R = LldbReader()
 

@@ -1,0 +1,274 @@
+/*
+    lanes.c -- the run lanes and the ready list: where a yield lands (the
+    resume contract's corral__land), a coroutine queued, unlinked or left
+    as a tombstone, the next-frame lanes joining their phases. The lanes
+    own their entries; the walk that steps them is queue.c's.
+
+    A lane is a chain of CORRAL__CHUNK-entry chunks from one pool shared by
+    every lane, so grouping by (phase, type) costs no memory per type. An
+    entry is a coroutine's offset, or NIL where a queued coroutine was
+    stopped (a tombstone: stop is O(1) and keeps the others' order).
+
+    The pool holds 2 * slots entries plus a chunk of slack per lane. That is
+    always enough: when it runs dry every lane is compacted (the part of the
+    lane being walked that the walk still needs is left alone), and lanes
+    with tombstones are compacted before their walk, so what cannot move is
+    at most one entry per live coroutine.
+*/
+#include "../corral_internal.h"
+#include "freelist.h"
+
+#include <string.h>
+
+/* the chunks: an uncounted free list (freelist.h) linked through next[] */
+static inline corral__freelist corral__chunks(corral_sched *s)
+{
+    return (corral__freelist){corral__chunk_next(s), sizeof(uint32_t), 0, 0, s->run.chunk_count,
+                              &s->run.chunk_free, &s->run.chunk_bump, NULL, NULL};
+}
+static uint32_t corral__chunk_pop(corral_sched *s)
+{
+    const corral__freelist fl = corral__chunks(s);
+    return corral__freelist_take(&fl);
+}
+
+/* Chunk holding entry k of lane L (k < L->cap). */
+static uint32_t corral__chunk_at(const corral_sched *s, const corral__lane *L, uint32_t k)
+{
+    const uint32_t *next = corral__chunk_next(s);
+    uint32_t c = L->head;
+    for (uint32_t hop = k / CORRAL__CHUNK; hop > 0; hop--) c = next[c];
+    return c;
+}
+
+/* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
+   lane holds w entries, all in the kept chunks. */
+void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w)
+{
+    uint32_t *next = corral__chunk_next(s);
+    const corral__freelist fl = corral__chunks(s);
+    uint32_t c = last == CORRAL__NIL ? L->head : next[last];
+    while (c != CORRAL__NIL) {
+        uint32_t n = next[c];
+        corral__freelist_give(&fl, c);
+        corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
+        c = n;
+    }
+    if (last == CORRAL__NIL) L->head = CORRAL__NIL;
+    else next[last] = CORRAL__NIL;
+    L->tail = last;
+    L->cap = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK * CORRAL__CHUNK;
+}
+
+/* Compact entries [from, count) of lane L in place; keep walk_end pointing
+   at the same boundary (for a lane whose walk has not started); free the
+   chunks no longer needed. */
+void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
+{
+    uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+    uint32_t rc = corral__chunk_at(s, L, from), wc = rc;
+    uint32_t rp = from % CORRAL__CHUNK, wp = rp, w = from;
+    uint32_t new_walk_end = L->walk_end;
+    for (uint32_t k = from; k < L->count; k++) {
+        if (rp == CORRAL__CHUNK) {
+            rc = next[rc];
+            rp = 0;
+        }
+        if (k == L->walk_end) new_walk_end = w;
+        uint32_t off = E[rc * CORRAL__CHUNK + rp++];
+        if (off == CORRAL__NIL) continue;
+        if (wp == CORRAL__CHUNK) {
+            wc = next[wc];
+            wp = 0;
+        }
+        uint32_t e = wc * CORRAL__CHUNK + wp++;
+        E[e] = off;
+        CORRAL__CO(s, off)->link = e;
+        w++;
+    }
+    if (L->walk_end >= L->count) new_walk_end = w;
+    L->walk_end = new_walk_end;
+    L->count = w;
+    /* keep ceil(w / CHUNK) chunks */
+    uint32_t last = CORRAL__NIL;
+    for (uint32_t i = 0, keep = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK; i < keep; i++)
+        last = last == CORRAL__NIL ? L->head : next[last];
+    corral__truncate_lane(s, L, last, w);
+    if (from == 0) L->tombs = 0;
+}
+
+static void corral__compact_all(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    for (uint32_t i = 0; i < s->run.lane_count; i++)
+        corral__compact_lane(s, &lanes[i], i == s->run.walking_lane ? lanes[i].walk_end : 0);
+}
+
+uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
+{
+    corral__lane *L = &corral__lanes(s)[lane];
+    if (L->count == L->cap) {
+        uint32_t c = corral__chunk_pop(s);
+        if (c == CORRAL__NIL) {
+            corral__compact_all(s);
+            if (L->count == L->cap) c = corral__chunk_pop(s); /* sized so this cannot fail */
+        }
+        if (c != CORRAL__NIL) {
+            uint32_t *next = corral__chunk_next(s);
+            next[c] = CORRAL__NIL;
+            if (L->head == CORRAL__NIL) L->head = c;
+            else next[L->tail] = c;
+            L->tail = c;
+            L->cap += CORRAL__CHUNK;
+        }
+    }
+    uint32_t e = L->tail * CORRAL__CHUNK + L->count % CORRAL__CHUNK;
+    corral__entries(s)[e] = off;
+    L->count++;
+    return e;
+}
+
+void corral__lane_tombstone(corral_sched *s, corral_co *co)
+{
+    corral__entries(s)[co->link] = CORRAL__NIL;
+    corral__lanes(s)[corral__lane_of(s, co)].tombs++;
+}
+
+void corral__lanes_init(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    for (uint32_t i = 0; i < s->run.lane_count; i++) {
+        memset(&lanes[i], 0, sizeof lanes[i]); /* every byte: snapshots copy and checksum them */
+        lanes[i].head = lanes[i].tail = CORRAL__NIL;
+    }
+    /* entries are read ahead by the walk's prefetch before they are written */
+    memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
+    const corral__freelist chunks = corral__chunks(s);
+    corral__freelist_clear(&chunks);
+    s->run.walking_lane = CORRAL__NIL;
+    s->run.running = CORRAL__NIL;
+    s->run.deferred = 0;
+}
+
+void corral__lanes_next_frame(corral_sched *s)
+{
+    corral__lane *lanes = corral__lanes(s);
+    uint32_t *E = corral__entries(s);
+    const uint32_t *next = corral__chunk_next(s);
+    s->run.deferred = 0;
+    for (uint32_t ph = 0; ph < s->run.phases; ph++) {
+        const uint32_t dl = s->run.defer_lane + ph;
+        corral__lane *D = &lanes[dl];
+        if (D->count == 0) continue;
+        /* pushes below may compact every lane to find a chunk: this one is
+           left alone while it is read (as a walked lane is) */
+        s->run.walking_lane = dl;
+        D->walk_end = D->count;
+        uint32_t c = D->head;
+        for (uint32_t k = 0; k < D->count; k++) {
+            if (k > 0 && k % CORRAL__CHUNK == 0) c = next[c];
+            uint32_t off = E[c * CORRAL__CHUNK + k % CORRAL__CHUNK];
+            if (off != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, off));
+        }
+        s->run.walking_lane = CORRAL__NIL;
+        D->walk_end = 0;
+        D->count = 0;
+        D->tombs = 0;
+        corral__truncate_lane(s, D, CORRAL__NIL, 0);
+    }
+}
+
+void corral__enqueue(corral_sched *s, corral_co *co)
+{
+    uint32_t off = corral__co_off(s, co);
+    co->state = CORRAL__QUEUED;
+    co->link = corral__lane_push(s, corral__run_lane_of(s, co), off);
+}
+
+/* The resume contract (docs/API.md, "When a coroutine resumes") decides
+   here where a yield lands; the waits that park on nodes decide through
+   their containers (timers by their due time, predicates in
+   corral__attach), and every other path only queues. A yield waits for
+   the next frame when its step awaited next_frame, or when it is the
+   coroutine's first step and it awaited no phase (Unity: `yield return
+   null` from StartCoroutine resumes in the next frame; the coroutine does
+   not run twice in the frame it started in). */
+void corral__land(corral_sched *s, corral_co *co)
+{
+    const uint32_t f = co->flags;
+    CORRAL__CONTRACT_DONE(co);
+    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
+                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
+    if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
+        corral__defer(s, co);
+        return;
+    }
+    corral__enqueue(s, co);
+}
+
+void corral__defer(corral_sched *s, corral_co *co)
+{
+    co->state = CORRAL__DEFERRED;
+    s->run.deferred = 1;
+    co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
+}
+
+void corral__ready_push(corral_sched *s, corral_co *co)
+{
+    const uint32_t off = corral__co_off(s, co);
+    co->state = CORRAL__READY;
+    co->link = CORRAL__NIL;
+    corral__meta_of(s, co)->wait = s->run.ready_tail; /* waits on nothing: the link back */
+    if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
+    else s->run.ready_head = off;
+    s->run.ready_tail = off;
+}
+
+void corral__ready_unlink(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    const uint32_t prev = m->wait, next = co->link;
+    if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
+    else s->run.ready_head = next;
+    if (next != CORRAL__NIL) corral__meta_of(s, CORRAL__CO(s, next))->wait = prev;
+    else s->run.ready_tail = prev;
+    m->wait = CORRAL__NIL;
+    co->link = CORRAL__NIL;
+}
+
+void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
+{
+    if (s->run.starting || (s->now.in_tick && (co->flags & CORRAL__PHASE_MASK) == s->now.phase))
+        corral__ready_push(s, co);
+    else
+        corral__enqueue(s, co);
+}
+
+/* a restore: the lanes' chunk pool, the walk and the ready list as saved in o */
+void corral__run_take(corral_sched *d, const corral_sched *o)
+{
+    d->run.chunk_free = o->run.chunk_free;
+    d->run.chunk_bump = o->run.chunk_bump;
+    d->run.walking_lane = o->run.walking_lane;
+    d->run.running = o->run.running;
+    d->run.walk_skipped = o->run.walk_skipped;
+    d->run.ready_head = o->run.ready_head;
+    d->run.ready_tail = o->run.ready_tail;
+    d->run.starting = o->run.starting;
+    memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
+    d->run.deferred = o->run.deferred;
+    d->budget = o->budget;
+}
+
+/* a restore: the chunks before the bump (chunk_bump of them: their entries
+   at entries_at of snap, their links at next_at) and every lane (at
+   lanes_at) as a snapshot holds them; the pool's free list and bump come
+   with corral__run_take */
+void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entries_at, size_t next_at, size_t lanes_at,
+                         uint32_t chunk_bump)
+{
+    memcpy(corral__entries(s), snap + entries_at, (size_t)chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
+    memcpy(corral__chunk_next(s), snap + next_at, (size_t)chunk_bump * sizeof(uint32_t));
+    memcpy(corral__lanes(s), snap + lanes_at, (size_t)s->run.lane_count * sizeof(corral__lane));
+}
+
