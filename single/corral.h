@@ -8,9 +8,10 @@
         #define CORRAL_IMPLEMENTATION
         #include "corral.h"
     A module the game does not use can be left out of that file by
-    defining, before the include, any of CORRAL_NO_CHANNELS, CORRAL_NO_DOMAINS,
-    CORRAL_NO_EXPORT, CORRAL_NO_POSTS, CORRAL_NO_PROFILE, CORRAL_NO_RACES,
-    CORRAL_NO_RELOAD, CORRAL_NO_SAVE, CORRAL_NO_SNAPSHOT, CORRAL_NO_VERIFY (docs/API.md,
+    defining, before the include, any of
+    CORRAL_NO_CHANNELS, CORRAL_NO_DOMAINS, CORRAL_NO_EXPORT, CORRAL_NO_POSTS,
+    CORRAL_NO_PROFILE, CORRAL_NO_RACES, CORRAL_NO_RELOAD, CORRAL_NO_SAVE,
+    CORRAL_NO_SNAPSHOT, CORRAL_NO_VERIFY (docs/API.md,
     "Modules", says what each holds and which need which).
 */
 #if defined(CORRAL_IMPLEMENTATION) && !defined(_WIN32) && !defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
@@ -5018,7 +5019,8 @@ typedef struct corral__debugger_consts {
     uint8_t free, running, stopping, retired, waiting, paused;
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
-    uint8_t node_arm, wait_frames, wait_seconds, wait_realtime, wait_at;
+    uint8_t node_arm;
+    uint8_t timer_kind[CORRAL__WAIT_TABLES]; /* by wait kind: 1 when it waits in a timer heap */
     uint32_t magic; /* a live scheduler's first word */
     uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
 } corral__debugger_consts;
@@ -10389,7 +10391,12 @@ const corral__debugger_consts corral__debugger = {
     CORRAL__FREE, CORRAL__RUNNING, CORRAL__STOPPING, CORRAL__RETIRED, CORRAL__WAITING, CORRAL__PAUSED,
     CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_RACE, CORRAL__MODE_SYNC,
     CORRAL__HEAP_SCALED, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES,
-    CORRAL__NODE_ARM, CORRAL_WAIT_FRAMES, CORRAL_WAIT_SECONDS, CORRAL_WAIT_REALTIME, CORRAL_WAIT_AT,
+    CORRAL__NODE_ARM,
+    {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__HOW_##how == CORRAL__HOW_TIMER,
+        CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+    },
     CORRAL__MAGIC, (uint32_t)CORRAL__DOMAINS_OFF, (uint32_t)CORRAL__TYPES_OFF,
 };
 
@@ -14512,7 +14519,8 @@ bool corral_sync_begin(corral_co *co) { return corral__arms_begin(__func__, co, 
 bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest, size_t dest_size)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
-    if (!s) return false;
+    /* without the part no race is open: the begin was refused for it */
+    if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
@@ -14593,7 +14601,7 @@ static void corral__racer_ends(corral_sched *s, corral_co *co, corral__meta *m, 
 bool corral_arms_start(corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
-    if (!s) return false;
+    if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);

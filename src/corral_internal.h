@@ -2207,7 +2207,8 @@ typedef struct corral__debugger_consts {
     uint8_t free, running, stopping, retired, waiting, paused;
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
-    uint8_t node_arm, wait_frames, wait_seconds, wait_realtime, wait_at;
+    uint8_t node_arm;
+    uint8_t timer_kind[CORRAL__WAIT_TABLES]; /* by wait kind: 1 when it waits in a timer heap */
     uint32_t magic; /* a live scheduler's first word */
     uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
 } corral__debugger_consts;

@@ -51,7 +51,8 @@ bool corral_sync_begin(corral_co *co) { return corral__arms_begin(__func__, co, 
 bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ctx_size, void *dest, size_t dest_size)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
-    if (!s) return false;
+    /* without the part no race is open: the begin was refused for it */
+    if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
@@ -132,7 +133,7 @@ static void corral__racer_ends(corral_sched *s, corral_co *co, corral__meta *m, 
 bool corral_arms_start(corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
-    if (!s) return false;
+    if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);

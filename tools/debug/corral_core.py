@@ -172,17 +172,20 @@ class Sched:
         domain = 0 if heap == L.const("heap_scaled") else heap - 2
         return self.m.f64(self.addr + L.const("domains_off"), "corral__domains", "d[%d].time" % domain)
 
+    def keeps_due(self, kind):  # its table (s->parts.wait[kind]) says a held node keeps its due time
+        table = self.m.ptr(self.addr + self.lay.off("corral_sched", "parts.wait[%d]" % kind))
+        return table != 0 and self.m.u(table, "corral__wait_part", "keeps_due") != 0
+
     def time_left(self, co):
         L = self.lay
-        timers = (L.const("wait_frames"), L.const("wait_seconds"), L.const("wait_realtime"), L.const("wait_at"))
         left = None
         i = self.meta(co, "wait")
         while i != NIL:
             attached = self.node(i, "attached")
             kind = self.node(i, "kind")
-            if kind in timers and attached:
+            if attached and L.const("timer_kind[%d]" % kind):
                 due = self.m.f64(self.nodes_at + i * self.node_size, "corral__node", "u.t.due")
-                if attached != 2 or kind == L.const("wait_at"):  # held: due is the time left, but an at's keeps its time
+                if attached != 2 or self.keeps_due(kind):  # held: due is the time left, unless its kind keeps its time
                     due -= self.clock_of(self.node(i, "list"))
                 left = due if left is None else min(left, due)
             i = self.node(i, "sibling")
