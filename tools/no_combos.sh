@@ -55,7 +55,7 @@ mkdir -p $out/include/corral
 cp single/corral.h $out/include/corral/corral.h
 
 # the modules, and the pairs "A B": leaving A out needs B left out
-modules=$(sed -n 's/^#ifndef CORRAL_NO_\([A-Z][A-Z]*\)$/\1/p' single/corral.h)
+modules=$(sed -n 's/^#ifndef CORRAL_NO_\([A-Z][A-Z]*\)$/\1/p' single/corral.h | sort -u) # a module may be tested in more than one place
 needs=$(sed -n 's/^#if defined(CORRAL_NO_\([A-Z]*\)) && !defined(CORRAL_NO_\([A-Z]*\))$/\1 \2/p' single/corral.h)
 n=$(echo $modules | wc -w)
 if [ "$n" -lt 1 ]; then echo "no_combos: single/corral.h has no piece under #ifndef CORRAL_NO_*" >&2; exit 1; fi
