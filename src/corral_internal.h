@@ -660,7 +660,7 @@ static inline unsigned char *corral__kept_at(const corral_sched *s, const corral
 {
     return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
 }
-/* snapshot.c: every kept snapshot forgotten (a reload) */
+/* sched.c: every kept snapshot forgotten (setup, a reload) */
 void corral__kept_forget(corral_sched *s);
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))

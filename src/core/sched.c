@@ -446,7 +446,8 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
     }
 }
 
-/* the kept snapshots' places (snapshot.c's): none holds a snapshot yet */
+/* the kept snapshots' places (snapshot.c takes and restores them): none
+   holds a snapshot yet */
 static void corral__kept_setup(corral_sched *s, const corral__plan *p)
 {
     s->kept.off = (uint32_t)p->kept_off;
@@ -455,7 +456,16 @@ static void corral__kept_setup(corral_sched *s, const corral__plan *p)
     k->count = (uint32_t)p->kept_count;
     k->pad = 0;
     k->bytes = p->kept_bytes;
-    for (uint32_t i = 0; i < k->count; i++) memset(CORRAL__AT(s, s->kept.off + 64u + i * p->kept_bytes), 0, 64);
+    corral__kept_forget(s);
+}
+
+/* every kept snapshot forgotten: each place holds none (at setup, and at
+   a reload: they hold the old build's points and predicates) */
+void corral__kept_forget(corral_sched *s)
+{
+    if (!s->kept.off) return;
+    const corral__kept *k = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
+    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, 64);
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public

@@ -414,14 +414,6 @@ static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
     return false;
 }
 
-/* every kept snapshot forgotten: each place holds none (a reload: they
-   hold the old build's points and predicates) */
-void corral__kept_forget(corral_sched *s)
-{
-    const corral__kept *K = corral__kept_of(s);
-    for (uint32_t k = 0; K && k < K->count; k++) memset(corral__kept_place(s, k), 0, 8);
-}
-
 size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
 {
     if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return 0;
