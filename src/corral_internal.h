@@ -1711,7 +1711,6 @@ static inline const corral__wait_part *corral__wait_part_of(const corral_sched *
 #define CORRAL__PART_WAITS 4u
 #define CORRAL__PART_POOLS 2u
 struct corral_part {
-    const char *name;
     const corral_part *needs[2]; /* opened first (NULL: none) */
     struct {
         uint8_t first, last; /* wait kinds [first, last] (last 0: no more) */

@@ -44,7 +44,6 @@ static const corral__wait_part corral__at_part = {
     .place = corral__timer_load,
 };
 const corral_part corral_part_alarms = {
-    .name = "alarms",
     .waits = {{CORRAL_WAIT_AT, CORRAL_WAIT_AT, &corral__at_part}},
     .feature = CORRAL__FEATURE_COUNT,
 };

@@ -365,7 +365,6 @@ static void corral__calls_end(corral_sched *s, corral_co *co, corral__meta *m, c
 }
 static const corral__calls_part corral__calls_table = {corral__calls_end};
 const corral_part corral_part_calls = {
-    .name = "calls",
     .waits = {{CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, &corral__join_part}},
     .feature = CORRAL__FEATURE_CALLS,
     .table = &corral__calls_table,

@@ -17,8 +17,19 @@
 CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 static CORRAL__THREAD_LOCAL corral_error corral__tls_error;
 
-static const char *const corral__messages[CORRAL_ERR_COUNT] = {
+/* the items' sentences, packed in one object of their own (a program
+   keeps them with corral__fail_at, and nothing else with them) */
+static const struct {
+#define CORRAL__X(id, msg) char m_##id[sizeof msg];
+    CORRAL_LOG_ITEMS(CORRAL__X)
+#undef CORRAL__X
+} corral__message_text = {
 #define CORRAL__X(id, msg) msg,
+    CORRAL_LOG_ITEMS(CORRAL__X)
+#undef CORRAL__X
+};
+static const char *const corral__messages[CORRAL_ERR_COUNT] = {
+#define CORRAL__X(id, msg) corral__message_text.m_##id,
     CORRAL_LOG_ITEMS(CORRAL__X)
 #undef CORRAL__X
 };

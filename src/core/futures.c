@@ -192,7 +192,6 @@ static const corral__pool_part corral__future_pool_part = {
 /* ---- the part's table */
 static const corral__futures_part corral__futures_table = {corral__future_live, corral__future_finish};
 const corral_part corral_part_futures = {
-    .name = "futures",
     .waits = {{CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, &corral__future_part}},
     .pools = {{CORRAL__POOL_FUTURE, 1, &corral__future_pool_part}},
     .feature = CORRAL__FEATURE_FUTURES,

@@ -284,7 +284,6 @@ static const corral__wait_part corral__stop_part = {
     .place = corral__stop_place,
 };
 const corral_part corral_part_stops = {
-    .name = "stops",
     .waits = {{CORRAL_WAIT_STOP, CORRAL_WAIT_STOP, &corral__stop_part}},
     .feature = CORRAL__FEATURE_COUNT,
 };

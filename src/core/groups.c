@@ -121,7 +121,6 @@ static const corral__groups_part corral__groups_table = {
     .deadline_drop = corral__deadline_drop,
 };
 const corral_part corral_part_groups = {
-    .name = "groups",
     .feature = CORRAL__FEATURE_GROUPS,
     .table = &corral__groups_table,
 };

@@ -317,7 +317,6 @@ static void corral__polls_rebase(corral_sched *s)
 static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame,
                                                        corral__polls_rebase};
 const corral_part corral_part_polls = {
-    .name = "polls",
     .waits = {{CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, &corral__poll_part}},
     .feature = CORRAL__FEATURE_POLLS,
     .table = &corral__polls_table,

@@ -38,7 +38,6 @@ static void corral__posts_init(corral_sched *s, const corral_sched_desc *d, uint
 }
 
 const corral_part corral__part_posts = {
-    .name = "posts",
     .feature = CORRAL__FEATURE_COUNT,
     .state = CORRAL__STATE_POSTS,
     .align = 64, /* the producers' line alone in its cache line */

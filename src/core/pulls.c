@@ -382,7 +382,6 @@ static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, cor
 /* a generator's end fires its list (calls.c); one owned by a coroutine
    leaves its chain (groups.c) */
 const corral_part corral_part_pulls = {
-    .name = "pulls",
     .needs = {&corral_part_calls, &corral_part_groups},
     .waits = {{CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part}},
     .feature = CORRAL__FEATURE_PULLS,

@@ -536,7 +536,6 @@ static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t f
 
 static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted};
 const corral_part corral_part_budget = {
-    .name = "budget",
     .feature = CORRAL__FEATURE_BUDGET,
     .table = &corral__budget_table,
 };

@@ -278,7 +278,6 @@ static void corral__domains_init(corral_sched *s, const corral_sched_desc *d, ui
     for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) D->d[k].scale = 1.0f;
 }
 const corral_part corral__part_domains = {
-    .name = "domains",
     .feature = CORRAL__FEATURE_COUNT,
     .state = CORRAL__STATE_DOMAINS,
     .init = corral__domains_init,

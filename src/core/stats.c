@@ -95,7 +95,6 @@ static const corral__profile_part corral__profile_table = {
     .sample_frame = corral__sample_frame,
 };
 const corral_part corral_part_profile = {
-    .name = "profile",
     .feature = CORRAL__FEATURE_PROFILE,
     .table = &corral__profile_table,
 };

@@ -862,7 +862,6 @@ static const corral__pool_part corral__counter_pool_part = {
 };
 
 const corral_part corral_part_channels = {
-    .name = "channels",
     .waits = {{CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part},
               {CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part},
               {CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part}},

@@ -236,7 +236,6 @@ static const corral__wait_part corral__arm_table = {
 static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
 /* its arms are children: their ends go through calls.c */
 const corral_part corral_part_races = {
-    .name = "races",
     .needs = {&corral_part_calls},
     .feature = CORRAL__FEATURE_RACES,
     .table = &corral__races_table,
