@@ -453,7 +453,7 @@ struct corral__wait_part;
 struct corral__pool_part;
 enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
        CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_PROFILE, CORRAL__FEATURE_BUDGET,
-       CORRAL__FEATURE_COUNT };
+       CORRAL__FEATURE_POSTS, CORRAL__FEATURE_COUNT };
 /* The parts that keep state of their own in the block, each in its region
    (corral_part.state names its slot; NONE: it keeps none) */
 enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
@@ -1406,7 +1406,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
         corral__chans_of(s)->data_off ? (uint64_t)P[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(corral__chans_of(s)) : 0,
         (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter),
-        corral__posts_bytes(corral__postq_of(s)->mask + 1u),
+        s->parts.state[CORRAL__STATE_POSTS - 1] ? corral__posts_bytes(corral__postq_of(s)->mask + 1u) : 0u,
         (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
         (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
         kept,
@@ -1420,9 +1420,17 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         out[i].per_slot = i < 7;
     }
 }
-void corral__posts_close(corral_sched *s);
-void corral__posts_apply(corral_sched *s); /* at the start of a frame */
-void corral__posts_stats(const corral_sched *s, corral_pool_stats *out);
+/* the feature CORRAL__FEATURE_POSTS (corral_part_posts): close at destroy,
+   apply at the start of a frame, its counters for corral_stats_pools */
+typedef struct corral__posts_part {
+    void (*close)(corral_sched *s);
+    void (*apply)(corral_sched *s);
+    void (*stats)(const corral_sched *s, corral_pool_stats *out);
+} corral__posts_part;
+static inline const corral__posts_part *corral__posts(const corral_sched *s)
+{
+    return (const corral__posts_part *)s->parts.feature[CORRAL__FEATURE_POSTS]; /* NULL: s has not the part */
+}
 
 /* ---- waits.c: nodes, their lists, firing; the dispatch of each kind to the file that owns it */
 typedef struct corral__list {
@@ -1736,7 +1744,7 @@ struct corral_part {
 };
 /* the parts every scheduler has: the time domains' clocks (sched.c, the
    frame's; domains.c's calls set them), the post queue (postq.c) */
-extern const corral_part corral__part_domains, corral__part_posts;
+extern const corral_part corral__part_domains;
 /* a scheduler of desc with the core and `parts` (NULL-terminated, or
    NULL); call names the public function for its errors (sched.c) */
 corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);

@@ -496,6 +496,88 @@ Test(parts, memory_size_bytes_hold_the_scheduler_made_by_create_and_by_create_mi
     }
 }
 
+/* a post from another thread: refused in the posting thread's record by a
+   scheduler without corral_part_posts (nothing queued, nothing changed),
+   applied at the next frame by one with it */
+#define PP_FIELDS(F) F(corral_signal, sig) F(int, woken)
+DECLARE_COROUTINE(pp, PP_FIELDS)
+DEFINE_COROUTINE(pp)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_AWAIT(co, corral_wait_signal(ctx->sig));
+    ctx->woken = 1;
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+Test(parts, a_post_is_refused_without_the_posts_part_and_applied_with_it)
+{
+    for (int with = 0; with < 2; with++) {
+        static const corral_part *const posts[] = {&corral_part_posts, NULL};
+        log_capture cap = {0};
+        corral_sched_desc d = pt_desc(&cap, with ? posts : NULL);
+        corral_sched *s = corral_sched_create_min(&d);
+        cr_assert_not_null(s);
+        g_bystander = start_tracer(s, 1, 0);
+        corral_tick(s, 0.1f);
+        corral_signal sig = corral_signal_create(s);
+        cr_assert(sig.gen != 0);
+        corral_handle waiter = pp_start(s, (pp_ctx){.sig = sig});
+        const uint64_t before = corral_state_hash(s);
+        const bool posted = corral_signal_post(s, sig);
+        if (!with) {
+            cr_assert_not(posted, "a post without corral_part_posts");
+            cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_NO_PART, "%s", corral_error_str(corral_last_error(NULL)));
+            cr_assert(strstr(corral_last_error_detail(NULL), "corral_part_posts"), "%s", corral_last_error_detail(NULL));
+            cr_assert_eq(corral_state_hash(s), before, "a refused post changed the state");
+            corral_tick(s, 0.1f);
+            cr_assert_eq(pp_ctx_of(s, waiter)->woken, 0, "a refused post raised its signal");
+        } else {
+            cr_assert(posted, "%s", corral_last_error_detail(NULL));
+            corral_tick(s, 0.1f);
+            cr_assert_eq(pp_ctx_of(s, waiter)->woken, 1, "the post was applied at the next frame");
+        }
+        cr_assert(corral_alive(s, g_bystander));
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        corral_sched_destroy(s);
+    }
+}
+
+/* a pool whose part a scheduler has not takes none of its block: the
+   desc's sizes for futures, channels, semaphores, wait groups and posts
+   cost bytes only with corral_part_futures, _channels or _posts */
+Test(parts, a_scheduler_without_a_pools_part_spends_no_block_on_that_pool)
+{
+    static const corral_part *const none[] = {NULL};
+    static const corral_part *const futures[] = {&corral_part_futures, NULL};
+    static const corral_part *const channels[] = {&corral_part_channels, NULL};
+    static const corral_part *const posts[] = {&corral_part_posts, NULL};
+    corral_sched_desc small = {.parts = none}, big = {.parts = none};
+    big.max_futures = 4096;
+    big.max_channels = 4096;
+    big.channel_bytes = 256;
+    big.max_semaphores = 4096;
+    big.max_waitgroups = 4096;
+    big.max_posts = 4096;
+    const size_t core_small = corral_sched_memory_size(&small), core_big = corral_sched_memory_size(&big);
+    cr_assert_gt(core_small, 0u);
+    cr_assert_eq(core_big, core_small, "no part for them, yet the pools' sizes cost %zu bytes", core_big - core_small);
+    small.parts = big.parts = futures;
+    cr_assert_gt(corral_sched_memory_size(&big), corral_sched_memory_size(&small) + 4096u * 16u, "futures' pool");
+    cr_assert_gt(corral_sched_memory_size(&small), core_small, "the futures' default pool");
+    small.parts = big.parts = channels;
+    cr_assert_gt(corral_sched_memory_size(&big), corral_sched_memory_size(&small) + 4096u * 256u, "channels' rings");
+    small.parts = big.parts = posts;
+    cr_assert_gt(corral_sched_memory_size(&big), corral_sched_memory_size(&small) + 3000u * 16u, "the post queue");
+    /* a scheduler of no part still starts and runs, and refuses a future in words */
+    corral_sched *s = corral_sched_create_min(&(corral_sched_desc){.parts = none, .validation = CORRAL_VALIDATION_REPORT});
+    cr_assert_not_null(s);
+    corral_future f = corral_future_create(s);
+    cr_assert(f.index == 0 && f.gen == 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NO_PART);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
 /* ---- 5. destroyed schedulers (debug builds) */
 #if CORRAL_DEBUG && CORRAL__HAS_THREAD_LOCAL
 Test(parts, the_last_16_schedulers_destroyed_on_this_thread_are_refused_without_being_read)

@@ -813,7 +813,8 @@ typedef struct corral_part corral_part; /* one part's table (opaque) */
     X(races)    /* races and syncs; builds on calls */                             \
     X(channels) /* channels, semaphores, wait groups */                            \
     X(profile)  /* timing, step hooks, the frame history, the step trace */        \
-    X(budget)   /* time budgets of a phase run (corral_set_budget) */
+    X(budget)   /* time budgets of a phase run (corral_set_budget) */              \
+    X(posts)    /* posts from other threads (corral_signal_post, _future_post) */
 #define CORRAL__PART_DECL(name) CORRAL_API extern const corral_part corral_part_##name;
 CORRAL_PARTS(CORRAL__PART_DECL)
 #undef CORRAL__PART_DECL

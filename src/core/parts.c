@@ -10,7 +10,7 @@
 static const corral_part *const corral__every_part[] = {
     &corral_part_calls, &corral_part_groups, &corral_part_stops, &corral_part_polls,
     &corral_part_futures, &corral_part_alarms, &corral_part_pulls, &corral_part_profile,
-    &corral_part_budget,
+    &corral_part_budget, &corral_part_posts,
 #ifndef CORRAL_NO_RACES /* the one header may leave these two modules out */
     &corral_part_races,
 #endif

@@ -1,6 +1,6 @@
 /*
-    postq.c -- the post queue's owner side: its part (corral__part_posts,
-    which every scheduler has: its region and its state at create), applied at
+    postq.c -- the post queue's owner side: its part (corral_part_posts:
+    its region and its state at create, and its table), applied at
     the start of each frame (what other threads posted, as if completed or
     raised there), closed at destroy. The queue is a bounded
     multi-producer, single-consumer ring of cells in the arena, each with a
@@ -37,17 +37,9 @@ static void corral__posts_init(corral_sched *s, const corral_sched_desc *d, uint
 #endif
 }
 
-const corral_part corral__part_posts = {
-    .feature = CORRAL__FEATURE_COUNT,
-    .state = CORRAL__STATE_POSTS,
-    .align = 64, /* the producers' line alone in its cache line */
-    .bytes = corral__posts_region,
-    .init = corral__posts_init,
-};
-
 #if CORRAL__HAS_ATOMICS
-void corral__posts_close(corral_sched *s) { corral__atomic_store_u32(&corral__postq_of(s)->closed, 1); }
-void corral__posts_apply(corral_sched *s)
+static void corral__posts_close(corral_sched *s) { corral__atomic_store_u32(&corral__postq_of(s)->closed, 1); }
+static void corral__posts_apply(corral_sched *s)
 {
     corral__postq *q = corral__postq_of(s);
     corral__post *cells = corral__post_cells(s);
@@ -76,7 +68,7 @@ void corral__posts_apply(corral_sched *s)
         else q->stale++; /* released, completed already, destroyed: never another's */
     }
 }
-void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
+static void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 {
     corral__postq *q = corral__postq_of(s);
     out->posts_capacity = q->mask + 1;
@@ -85,10 +77,20 @@ void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
     out->posts_full = corral__atomic_load_u32(&q->full);
 }
 #else
-void corral__posts_close(corral_sched *s) { (void)s; }
-void corral__posts_apply(corral_sched *s) { (void)s; }
-void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
+static void corral__posts_close(corral_sched *s) { (void)s; }
+static void corral__posts_apply(corral_sched *s) { (void)s; }
+static void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 {
     out->posts_capacity = corral__postq_of(s)->mask + 1; /* the ring is in the block; every post is refused (NO_THREADS) */
 }
 #endif
+
+static const corral__posts_part corral__posts_table = {corral__posts_close, corral__posts_apply, corral__posts_stats};
+const corral_part corral_part_posts = {
+    .feature = CORRAL__FEATURE_POSTS,
+    .table = &corral__posts_table,
+    .state = CORRAL__STATE_POSTS,
+    .align = 64, /* the producers' line alone in its cache line */
+    .bytes = corral__posts_region,
+    .init = corral__posts_init,
+};

@@ -123,7 +123,8 @@ static corral_error corral__plan_classes(const corral_sched_desc *d, corral__pla
 /* Fill `p` from the desc (defaults applied) for a scheduler whose state
    slots the parts part[] hold (NULL: none; corral__parts_open);
    CORRAL_ERR_OK or why not. */
-static corral_error corral__make_plan(const corral_sched_desc *d, const corral_part *const part[], corral__plan *p)
+static corral_error corral__make_plan(const corral_sched_desc *d, const corral__part_tables *t,
+                                      const corral_part *const part[], corral__plan *p)
 {
     memset(p, 0, sizeof *p);
     memcpy(p->part, part, sizeof p->part);
@@ -172,12 +173,14 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral_p
     p->owner_buckets = 16;
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : CORRAL_DEFAULT_MAX_SIGNALS;
-    p->max_futures = d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
-    p->max_channels = d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
+    /* a pool the scheduler has no part for has no items */
+    p->max_futures = !t->pool[CORRAL__POOL_FUTURE] ? 0 : d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
+    p->max_channels = !t->pool[CORRAL__POOL_CHANNEL] ? 0 : d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
     p->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES; /* channel_bytes / size values each */
     p->ring_bytes = (p->channel_bytes + 7u) & ~(uint64_t)7u;        /* rings 8-aligned */
-    p->max_counters = (uint64_t)(d->max_semaphores ? d->max_semaphores : CORRAL_DEFAULT_MAX_SEMAPHORES) +
-                     (d->max_waitgroups ? d->max_waitgroups : CORRAL_DEFAULT_MAX_WAITGROUPS);
+    p->max_counters = !t->pool[CORRAL__POOL_COUNTER] ? 0
+                      : (uint64_t)(d->max_semaphores ? d->max_semaphores : CORRAL_DEFAULT_MAX_SEMAPHORES) +
+                            (d->max_waitgroups ? d->max_waitgroups : CORRAL_DEFAULT_MAX_WAITGROUPS);
     if (p->node_count > 0x7FFFFFFFu || p->max_sides > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu ||
         p->max_channels > 0x00FFFFFFu || p->channel_bytes > 0x00FFFFFFu || p->max_counters > 0x00FFFFFFu)
         return CORRAL_ERR_TOO_LARGE;
@@ -288,6 +291,7 @@ const corral_part corral__part_domains = {
    part that owns it; owner: the part that holds each state slot */
 static void corral__part_open(corral__part_tables *t, const corral_part *owner[], const corral_part *part, uint32_t depth)
 {
+    assert(depth < 4 && "corral: a part's needs are at most 3 deep (a cycle?)");
     for (uint32_t n = 0; n < 2 && part->needs[n] && depth < 4; n++)
         corral__part_open(t, owner, part->needs[n], depth + 1);
     for (uint32_t w = 0; w < CORRAL__PART_WAITS && part->waits[w].last; w++)
@@ -298,7 +302,7 @@ static void corral__part_open(corral__part_tables *t, const corral_part *owner[]
     if (part->arm) t->arm = part->arm;
     if (part->state != CORRAL__STATE_NONE) owner[part->state - 1] = part;
 }
-static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains, &corral__part_posts};
+static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains};
 static void corral__parts_open(corral__part_tables *t, const corral_part *owner[], const corral_part *const *parts)
 {
     memset(t, 0, sizeof *t);
@@ -326,7 +330,7 @@ static bool corral__plan_for(const char *call, const corral_sched_desc *desc, co
                         "desc.timing, history_frames, trace_steps and step hooks need corral_part_profile in desc.parts");
         return false;
     }
-    corral_error e = corral__make_plan(desc, owner, p);
+    corral_error e = corral__make_plan(desc, t, owner, p);
     if (e == CORRAL_ERR_OK) return true;
     corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, p->why);
     return false;
@@ -585,7 +589,7 @@ void corral_sched_destroy(corral_sched *s)
     if (!s) return;
     if (!corral__check(s) || !corral__between_ticks(__func__, s)) return;
     s->flags |= CORRAL__DESTROYING;
-    corral__posts_close(s); /* posts from now on are refused */
+    if (corral__posts(s)) corral__posts(s)->close(s); /* posts from now on are refused */
     corral__end_all(s);
     s->magic = 0; /* a caller's block says it holds no scheduler now */
     if (s->flags & CORRAL__OWNS_MEMORY) {
@@ -679,7 +683,7 @@ static void corral__frame_begin(corral_sched *s, float dt)
     if (s->run.deferred) corral__lanes_next_frame(s);
     if (s->polls.next_pending) corral__polls(s)->next_frame(s); /* a predicate waits: polls.c is there */
     /* what other threads posted: as if completed or raised here */
-    corral__posts_apply(s);
+    if (corral__posts(s)) corral__posts(s)->apply(s);
 }
 
 void corral_frame_begin(corral_sched *s, float dt)

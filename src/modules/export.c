@@ -747,7 +747,7 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->order = (corral_order)s->run.order;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
-    out->max_posts = corral__postq_of(s)->mask + 1;
+    out->max_posts = s->parts.state[CORRAL__STATE_POSTS - 1] ? corral__postq_of(s)->mask + 1 : 0;
     out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
     out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */

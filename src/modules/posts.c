@@ -11,11 +11,16 @@
 #include "../corral_internal.h"
 
 #if CORRAL__HAS_ATOMICS
-/* Any thread. The scheduler's own fields are not read: only the queue. */
+/* Any thread. Of the scheduler only its parts (set at create, read-only
+   since) and the queue are read. */
 static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uint32_t gen, uint64_t value, const char *call)
 {
     if (!s) {
         corral__fail_at(NULL, NULL, CORRAL_ERR_NULL_SCHED, call, CORRAL__NOH, NULL, NULL);
+        return false;
+    }
+    if (!s->parts.feature[CORRAL__FEATURE_POSTS]) { /* set at create, read-only since: any thread may read it */
+        corral__fail_at(NULL, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, "it needs corral_part_posts in desc.parts");
         return false;
     }
     corral__postq *q = corral__postq_of(s);

@@ -141,7 +141,7 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     out->counters_capacity = P[CORRAL__POOL_COUNTER].cap;
     out->channel_failures = P[CORRAL__POOL_CHANNEL].failures;
     out->counter_failures = P[CORRAL__POOL_COUNTER].failures;
-    corral__posts_stats(s, out);
+    if (corral__posts(s)) corral__posts(s)->stats(s, out);
     return true;
 }
 
