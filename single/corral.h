@@ -947,7 +947,8 @@ typedef struct corral_part corral_part; /* one part's table (opaque) */
     X(races)    /* races and syncs; builds on calls */                             \
     X(channels) /* channels, semaphores, wait groups */                            \
     X(profile)  /* timing, step hooks, the frame history, the step trace */        \
-    X(budget)   /* time budgets of a phase run (corral_set_budget) */
+    X(budget)   /* time budgets of a phase run (corral_set_budget) */              \
+    X(posts)    /* posts from other threads (corral_signal_post, _future_post) */
 #define CORRAL__PART_DECL(name) CORRAL_API extern const corral_part corral_part_##name;
 CORRAL_PARTS(CORRAL__PART_DECL)
 #undef CORRAL__PART_DECL
@@ -3265,7 +3266,7 @@ struct corral__wait_part;
 struct corral__pool_part;
 enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, CORRAL__FEATURE_FUTURES,
        CORRAL__FEATURE_RACES, CORRAL__FEATURE_PULLS, CORRAL__FEATURE_PROFILE, CORRAL__FEATURE_BUDGET,
-       CORRAL__FEATURE_COUNT };
+       CORRAL__FEATURE_POSTS, CORRAL__FEATURE_COUNT };
 /* The parts that keep state of their own in the block, each in its region
    (corral_part.state names its slot; NONE: it keeps none) */
 enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
@@ -3472,7 +3473,7 @@ static inline unsigned char *corral__kept_at(const corral_sched *s, const corral
 {
     return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
 }
-/* snapshot.c: every kept snapshot forgotten (a reload) */
+/* sched.c: every kept snapshot forgotten (setup, a reload) */
 void corral__kept_forget(corral_sched *s);
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
@@ -4218,7 +4219,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
         corral__chans_of(s)->data_off ? (uint64_t)P[CORRAL__POOL_CHANNEL].cap * corral__ring_bytes(corral__chans_of(s)) : 0,
         (uint64_t)P[CORRAL__POOL_COUNTER].cap * sizeof(corral__counter),
-        corral__posts_bytes(corral__postq_of(s)->mask + 1u),
+        s->parts.state[CORRAL__STATE_POSTS - 1] ? corral__posts_bytes(corral__postq_of(s)->mask + 1u) : 0u,
         (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
         (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
         kept,
@@ -4232,9 +4233,17 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         out[i].per_slot = i < 7;
     }
 }
-void corral__posts_close(corral_sched *s);
-void corral__posts_apply(corral_sched *s); /* at the start of a frame */
-void corral__posts_stats(const corral_sched *s, corral_pool_stats *out);
+/* the feature CORRAL__FEATURE_POSTS (corral_part_posts): close at destroy,
+   apply at the start of a frame, its counters for corral_stats_pools */
+typedef struct corral__posts_part {
+    void (*close)(corral_sched *s);
+    void (*apply)(corral_sched *s);
+    void (*stats)(const corral_sched *s, corral_pool_stats *out);
+} corral__posts_part;
+static inline const corral__posts_part *corral__posts(const corral_sched *s)
+{
+    return (const corral__posts_part *)s->parts.feature[CORRAL__FEATURE_POSTS]; /* NULL: s has not the part */
+}
 
 /* ---- waits.c: nodes, their lists, firing; the dispatch of each kind to the file that owns it */
 typedef struct corral__list {
@@ -4523,7 +4532,6 @@ static inline const corral__wait_part *corral__wait_part_of(const corral_sched *
 #define CORRAL__PART_WAITS 4u
 #define CORRAL__PART_POOLS 2u
 struct corral_part {
-    const char *name;
     const corral_part *needs[2]; /* opened first (NULL: none) */
     struct {
         uint8_t first, last; /* wait kinds [first, last] (last 0: no more) */
@@ -4549,7 +4557,7 @@ struct corral_part {
 };
 /* the parts every scheduler has: the time domains' clocks (sched.c, the
    frame's; domains.c's calls set them), the post queue (postq.c) */
-extern const corral_part corral__part_domains, corral__part_posts;
+extern const corral_part corral__part_domains;
 /* a scheduler of desc with the core and `parts` (NULL-terminated, or
    NULL); call names the public function for its errors (sched.c) */
 corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
@@ -5587,7 +5595,6 @@ static const corral__wait_part corral__at_part = {
     .place = corral__timer_load,
 };
 const corral_part corral_part_alarms = {
-    .name = "alarms",
     .waits = {{CORRAL_WAIT_AT, CORRAL_WAIT_AT, &corral__at_part}},
     .feature = CORRAL__FEATURE_COUNT,
 };
@@ -6437,7 +6444,6 @@ static void corral__calls_end(corral_sched *s, corral_co *co, corral__meta *m, c
 }
 static const corral__calls_part corral__calls_table = {corral__calls_end};
 const corral_part corral_part_calls = {
-    .name = "calls",
     .waits = {{CORRAL_WAIT_JOIN, CORRAL_WAIT_JOIN, &corral__join_part}},
     .feature = CORRAL__FEATURE_CALLS,
     .table = &corral__calls_table,
@@ -6492,8 +6498,19 @@ int corral_race_settle(corral_co *co, const corral_handle *hs, uint32_t n)
 CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 static CORRAL__THREAD_LOCAL corral_error corral__tls_error;
 
-static const char *const corral__messages[CORRAL_ERR_COUNT] = {
+/* the items' sentences, packed in one object of their own (a program
+   keeps them with corral__fail_at, and nothing else with them) */
+static const struct {
+#define CORRAL__X(id, msg) char m_##id[sizeof msg];
+    CORRAL_LOG_ITEMS(CORRAL__X)
+#undef CORRAL__X
+} corral__message_text = {
 #define CORRAL__X(id, msg) msg,
+    CORRAL_LOG_ITEMS(CORRAL__X)
+#undef CORRAL__X
+};
+static const char *const corral__messages[CORRAL_ERR_COUNT] = {
+#define CORRAL__X(id, msg) corral__message_text.m_##id,
     CORRAL_LOG_ITEMS(CORRAL__X)
 #undef CORRAL__X
 };
@@ -7039,7 +7056,6 @@ static const corral__pool_part corral__future_pool_part = {
 /* ---- the part's table */
 static const corral__futures_part corral__futures_table = {corral__future_live, corral__future_finish};
 const corral_part corral_part_futures = {
-    .name = "futures",
     .waits = {{CORRAL_WAIT_FUTURE, CORRAL_WAIT_FUTURE, &corral__future_part}},
     .pools = {{CORRAL__POOL_FUTURE, 1, &corral__future_pool_part}},
     .feature = CORRAL__FEATURE_FUTURES,
@@ -7331,7 +7347,6 @@ static const corral__wait_part corral__stop_part = {
     .place = corral__stop_place,
 };
 const corral_part corral_part_stops = {
-    .name = "stops",
     .waits = {{CORRAL_WAIT_STOP, CORRAL_WAIT_STOP, &corral__stop_part}},
     .feature = CORRAL__FEATURE_COUNT,
 };
@@ -7462,7 +7477,6 @@ static const corral__groups_part corral__groups_table = {
     .deadline_drop = corral__deadline_drop,
 };
 const corral_part corral_part_groups = {
-    .name = "groups",
     .feature = CORRAL__FEATURE_GROUPS,
     .table = &corral__groups_table,
 };
@@ -8077,7 +8091,7 @@ uint32_t corral__wake_timers(corral_sched *s)
 static const corral_part *const corral__every_part[] = {
     &corral_part_calls, &corral_part_groups, &corral_part_stops, &corral_part_polls,
     &corral_part_futures, &corral_part_alarms, &corral_part_pulls, &corral_part_profile,
-    &corral_part_budget,
+    &corral_part_budget, &corral_part_posts,
 #ifndef CORRAL_NO_RACES /* the one header may leave these two modules out */
     &corral_part_races,
 #endif
@@ -8475,7 +8489,6 @@ static void corral__polls_rebase(corral_sched *s)
 static const corral__polls_part corral__polls_table = {corral__poll_predicates, corral__predicates_next_frame,
                                                        corral__polls_rebase};
 const corral_part corral_part_polls = {
-    .name = "polls",
     .waits = {{CORRAL_WAIT_UNTIL, CORRAL_WAIT_WHILE, &corral__poll_part}},
     .feature = CORRAL__FEATURE_POLLS,
     .table = &corral__polls_table,
@@ -8710,8 +8723,8 @@ void corral__pool_restore(corral_sched *s, uint32_t pool, const unsigned char *s
 }
 /* ---- src/core/postq.c ---- */
 /*
-    postq.c -- the post queue's owner side: its part (corral__part_posts,
-    which every scheduler has: its region and its state at create), applied at
+    postq.c -- the post queue's owner side: its part (corral_part_posts:
+    its region and its state at create, and its table), applied at
     the start of each frame (what other threads posted, as if completed or
     raised there), closed at destroy. The queue is a bounded
     multi-producer, single-consumer ring of cells in the arena, each with a
@@ -8747,18 +8760,9 @@ static void corral__posts_init(corral_sched *s, const corral_sched_desc *d, uint
 #endif
 }
 
-const corral_part corral__part_posts = {
-    .name = "posts",
-    .feature = CORRAL__FEATURE_COUNT,
-    .state = CORRAL__STATE_POSTS,
-    .align = 64, /* the producers' line alone in its cache line */
-    .bytes = corral__posts_region,
-    .init = corral__posts_init,
-};
-
 #if CORRAL__HAS_ATOMICS
-void corral__posts_close(corral_sched *s) { corral__atomic_store_u32(&corral__postq_of(s)->closed, 1); }
-void corral__posts_apply(corral_sched *s)
+static void corral__posts_close(corral_sched *s) { corral__atomic_store_u32(&corral__postq_of(s)->closed, 1); }
+static void corral__posts_apply(corral_sched *s)
 {
     corral__postq *q = corral__postq_of(s);
     corral__post *cells = corral__post_cells(s);
@@ -8787,7 +8791,7 @@ void corral__posts_apply(corral_sched *s)
         else q->stale++; /* released, completed already, destroyed: never another's */
     }
 }
-void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
+static void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 {
     corral__postq *q = corral__postq_of(s);
     out->posts_capacity = q->mask + 1;
@@ -8796,13 +8800,23 @@ void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
     out->posts_full = corral__atomic_load_u32(&q->full);
 }
 #else
-void corral__posts_close(corral_sched *s) { (void)s; }
-void corral__posts_apply(corral_sched *s) { (void)s; }
-void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
+static void corral__posts_close(corral_sched *s) { (void)s; }
+static void corral__posts_apply(corral_sched *s) { (void)s; }
+static void corral__posts_stats(const corral_sched *s, corral_pool_stats *out)
 {
     out->posts_capacity = corral__postq_of(s)->mask + 1; /* the ring is in the block; every post is refused (NO_THREADS) */
 }
 #endif
+
+static const corral__posts_part corral__posts_table = {corral__posts_close, corral__posts_apply, corral__posts_stats};
+const corral_part corral_part_posts = {
+    .feature = CORRAL__FEATURE_POSTS,
+    .table = &corral__posts_table,
+    .state = CORRAL__STATE_POSTS,
+    .align = 64, /* the producers' line alone in its cache line */
+    .bytes = corral__posts_region,
+    .init = corral__posts_init,
+};
 /* ---- src/core/pulls.c ---- */
 /*
     pulls.c -- coroutines stepped by the caller instead of the frame:
@@ -9186,7 +9200,6 @@ static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, cor
 /* a generator's end fires its list (calls.c); one owned by a coroutine
    leaves its chain (groups.c) */
 const corral_part corral_part_pulls = {
-    .name = "pulls",
     .needs = {&corral_part_calls, &corral_part_groups},
     .waits = {{CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part}},
     .feature = CORRAL__FEATURE_PULLS,
@@ -9775,7 +9788,6 @@ static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t f
 
 static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted};
 const corral_part corral_part_budget = {
-    .name = "budget",
     .feature = CORRAL__FEATURE_BUDGET,
     .table = &corral__budget_table,
 };
@@ -9921,7 +9933,8 @@ static corral_error corral__plan_classes(const corral_sched_desc *d, corral__pla
 /* Fill `p` from the desc (defaults applied) for a scheduler whose state
    slots the parts part[] hold (NULL: none; corral__parts_open);
    CORRAL_ERR_OK or why not. */
-static corral_error corral__make_plan(const corral_sched_desc *d, const corral_part *const part[], corral__plan *p)
+static corral_error corral__make_plan(const corral_sched_desc *d, const corral__part_tables *t,
+                                      const corral_part *const part[], corral__plan *p)
 {
     memset(p, 0, sizeof *p);
     memcpy(p->part, part, sizeof p->part);
@@ -9970,12 +9983,14 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral_p
     p->owner_buckets = 16;
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : CORRAL_DEFAULT_MAX_SIGNALS;
-    p->max_futures = d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
-    p->max_channels = d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
+    /* a pool the scheduler has no part for has no items */
+    p->max_futures = !t->pool[CORRAL__POOL_FUTURE] ? 0 : d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
+    p->max_channels = !t->pool[CORRAL__POOL_CHANNEL] ? 0 : d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
     p->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES; /* channel_bytes / size values each */
     p->ring_bytes = (p->channel_bytes + 7u) & ~(uint64_t)7u;        /* rings 8-aligned */
-    p->max_counters = (uint64_t)(d->max_semaphores ? d->max_semaphores : CORRAL_DEFAULT_MAX_SEMAPHORES) +
-                     (d->max_waitgroups ? d->max_waitgroups : CORRAL_DEFAULT_MAX_WAITGROUPS);
+    p->max_counters = !t->pool[CORRAL__POOL_COUNTER] ? 0
+                      : (uint64_t)(d->max_semaphores ? d->max_semaphores : CORRAL_DEFAULT_MAX_SEMAPHORES) +
+                            (d->max_waitgroups ? d->max_waitgroups : CORRAL_DEFAULT_MAX_WAITGROUPS);
     if (p->node_count > 0x7FFFFFFFu || p->max_sides > 0x7FFFFFFFu || p->max_signals > 0x7FFFFFFFu || p->max_futures > 0x7FFFFFFFu ||
         p->max_channels > 0x00FFFFFFu || p->channel_bytes > 0x00FFFFFFu || p->max_counters > 0x00FFFFFFu)
         return CORRAL_ERR_TOO_LARGE;
@@ -10076,7 +10091,6 @@ static void corral__domains_init(corral_sched *s, const corral_sched_desc *d, ui
     for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) D->d[k].scale = 1.0f;
 }
 const corral_part corral__part_domains = {
-    .name = "domains",
     .feature = CORRAL__FEATURE_COUNT,
     .state = CORRAL__STATE_DOMAINS,
     .init = corral__domains_init,
@@ -10087,6 +10101,7 @@ const corral_part corral__part_domains = {
    part that owns it; owner: the part that holds each state slot */
 static void corral__part_open(corral__part_tables *t, const corral_part *owner[], const corral_part *part, uint32_t depth)
 {
+    assert(depth < 4 && "corral: a part's needs are at most 3 deep (a cycle?)");
     for (uint32_t n = 0; n < 2 && part->needs[n] && depth < 4; n++)
         corral__part_open(t, owner, part->needs[n], depth + 1);
     for (uint32_t w = 0; w < CORRAL__PART_WAITS && part->waits[w].last; w++)
@@ -10097,7 +10112,7 @@ static void corral__part_open(corral__part_tables *t, const corral_part *owner[]
     if (part->arm) t->arm = part->arm;
     if (part->state != CORRAL__STATE_NONE) owner[part->state - 1] = part;
 }
-static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains, &corral__part_posts};
+static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains};
 static void corral__parts_open(corral__part_tables *t, const corral_part *owner[], const corral_part *const *parts)
 {
     memset(t, 0, sizeof *t);
@@ -10125,7 +10140,7 @@ static bool corral__plan_for(const char *call, const corral_sched_desc *desc, co
                         "desc.timing, history_frames, trace_steps and step hooks need corral_part_profile in desc.parts");
         return false;
     }
-    corral_error e = corral__make_plan(desc, owner, p);
+    corral_error e = corral__make_plan(desc, t, owner, p);
     if (e == CORRAL_ERR_OK) return true;
     corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, p->why);
     return false;
@@ -10244,7 +10259,8 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
     }
 }
 
-/* the kept snapshots' places (snapshot.c's): none holds a snapshot yet */
+/* the kept snapshots' places (snapshot.c takes and restores them): none
+   holds a snapshot yet */
 static void corral__kept_setup(corral_sched *s, const corral__plan *p)
 {
     s->kept.off = (uint32_t)p->kept_off;
@@ -10253,7 +10269,16 @@ static void corral__kept_setup(corral_sched *s, const corral__plan *p)
     k->count = (uint32_t)p->kept_count;
     k->pad = 0;
     k->bytes = p->kept_bytes;
-    for (uint32_t i = 0; i < k->count; i++) memset(CORRAL__AT(s, s->kept.off + 64u + i * p->kept_bytes), 0, 64);
+    corral__kept_forget(s);
+}
+
+/* every kept snapshot forgotten: each place holds none (at setup, and at
+   a reload: they hold the old build's points and predicates) */
+void corral__kept_forget(corral_sched *s)
+{
+    if (!s->kept.off) return;
+    const corral__kept *k = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
+    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, 64);
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public
@@ -10374,7 +10399,7 @@ void corral_sched_destroy(corral_sched *s)
     if (!s) return;
     if (!corral__check(s) || !corral__between_ticks(__func__, s)) return;
     s->flags |= CORRAL__DESTROYING;
-    corral__posts_close(s); /* posts from now on are refused */
+    if (corral__posts(s)) corral__posts(s)->close(s); /* posts from now on are refused */
     corral__end_all(s);
     s->magic = 0; /* a caller's block says it holds no scheduler now */
     if (s->flags & CORRAL__OWNS_MEMORY) {
@@ -10468,7 +10493,7 @@ static void corral__frame_begin(corral_sched *s, float dt)
     if (s->run.deferred) corral__lanes_next_frame(s);
     if (s->polls.next_pending) corral__polls(s)->next_frame(s); /* a predicate waits: polls.c is there */
     /* what other threads posted: as if completed or raised here */
-    corral__posts_apply(s);
+    if (corral__posts(s)) corral__posts(s)->apply(s);
 }
 
 void corral_frame_begin(corral_sched *s, float dt)
@@ -10814,7 +10839,6 @@ static const corral__profile_part corral__profile_table = {
     .sample_frame = corral__sample_frame,
 };
 const corral_part corral_part_profile = {
-    .name = "profile",
     .feature = CORRAL__FEATURE_PROFILE,
     .table = &corral__profile_table,
 };
@@ -11613,12 +11637,27 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
         (corral__kind_of(w->kind).how == CORRAL__HOW_LIST || corral__kind_of(w->kind).how == CORRAL__HOW_POLL ||
          corral__kind_of(w->kind).how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
-        static const char *const part_of[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) #part,
+        /* each kind's part by its index in CORRAL_PARTS (0: the core),
+           the names packed, none a pointer */
+        enum {
+            CORRAL__PART_core,
+#define CORRAL__X(name) CORRAL__PART_##name,
+            CORRAL_PARTS(CORRAL__X)
+#undef CORRAL__X
+            CORRAL__PART_NAMES
+        };
+        static const char names[CORRAL__PART_NAMES][10] = {
+            "core",
+#define CORRAL__X(name) #name,
+            CORRAL_PARTS(CORRAL__X)
+#undef CORRAL__X
+        };
+        static const uint8_t part_of[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
             CORRAL_WAIT_KINDS(CORRAL__X)
 #undef CORRAL__X
         };
-        corral__part_needed(call, s, co, NULL, part_of[w->kind]);
+        corral__part_needed(call, s, co, NULL, names[part_of[w->kind]]);
         return -1;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */
@@ -12913,7 +12952,6 @@ static const corral__pool_part corral__counter_pool_part = {
 };
 
 const corral_part corral_part_channels = {
-    .name = "channels",
     .waits = {{CORRAL_WAIT_SEND, CORRAL_WAIT_RECEIVE, &corral__channel_part},
               {CORRAL_WAIT_ACQUIRE, CORRAL_WAIT_ACQUIRE, &corral__semaphore_part},
               {CORRAL_WAIT_WAIT_GROUP, CORRAL_WAIT_WAIT_GROUP, &corral__waitgroup_part}},
@@ -13821,7 +13859,7 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->order = (corral_order)s->run.order;
     out->fixed_dt = s->now.fixed_dt;
     out->max_fixed_steps = s->now.max_fixed_steps;
-    out->max_posts = corral__postq_of(s)->mask + 1;
+    out->max_posts = s->parts.state[CORRAL__STATE_POSTS - 1] ? corral__postq_of(s)->mask + 1 : 0;
     out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
     out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */
@@ -14226,11 +14264,16 @@ void corral_report_text_to(const corral_sched *s, corral_writer *w)
 */
 
 #if CORRAL__HAS_ATOMICS
-/* Any thread. The scheduler's own fields are not read: only the queue. */
+/* Any thread. Of the scheduler only its parts (set at create, read-only
+   since) and the queue are read. */
 static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uint32_t gen, uint64_t value, const char *call)
 {
     if (!s) {
         corral__fail_at(NULL, NULL, CORRAL_ERR_NULL_SCHED, call, CORRAL__NOH, NULL, NULL);
+        return false;
+    }
+    if (!s->parts.feature[CORRAL__FEATURE_POSTS]) { /* set at create, read-only since: any thread may read it */
+        corral__fail_at(NULL, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, "it needs corral_part_posts in desc.parts");
         return false;
     }
     corral__postq *q = corral__postq_of(s);
@@ -14427,7 +14470,7 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     out->counters_capacity = P[CORRAL__POOL_COUNTER].cap;
     out->channel_failures = P[CORRAL__POOL_CHANNEL].failures;
     out->counter_failures = P[CORRAL__POOL_COUNTER].failures;
-    corral__posts_stats(s, out);
+    if (corral__posts(s)) corral__posts(s)->stats(s, out);
     return true;
 }
 
@@ -14704,7 +14747,6 @@ static const corral__wait_part corral__arm_table = {
 static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
 /* its arms are children: their ends go through calls.c */
 const corral_part corral_part_races = {
-    .name = "races",
     .needs = {&corral_part_calls},
     .feature = CORRAL__FEATURE_RACES,
     .table = &corral__races_table,
@@ -17295,14 +17337,6 @@ static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
     snprintf(why, sizeof why, "kept snapshot %u asked for; desc.kept_snapshots is %u", k, K ? K->count : 0u);
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL, why);
     return false;
-}
-
-/* every kept snapshot forgotten: each place holds none (a reload: they
-   hold the old build's points and predicates) */
-void corral__kept_forget(corral_sched *s)
-{
-    const corral__kept *K = corral__kept_of(s);
-    for (uint32_t k = 0; K && k < K->count; k++) memset(corral__kept_place(s, k), 0, 8);
 }
 
 size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
