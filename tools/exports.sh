@@ -12,14 +12,7 @@ cmake --build "$out" >/dev/null
 # the library of this version (an earlier version's may lie in the same directory)
 lib="$out/libcorral.so.$(sed -n 's/^project(corral VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
 nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ { print $3 }' | sort > "$out/exported.txt"
-{
-    grep -oE '^CORRAL_API [^(]*\bcorral_[a-z0-9_]+\(' include/corral/corral.h |
-        sed -E 's/.*\b(corral_[a-z0-9_]+)\($/\1/'
-    # the parts' tables, declared CORRAL_API by CORRAL_PARTS(X)
-    awk '/^#define CORRAL_PARTS\(X\)/ { on = 1; next }
-         on { if (match($0, /X\([a-z0-9_]+\)/)) print "corral_part_" substr($0, RSTART + 2, RLENGTH - 3)
-              if ($0 !~ /\\$/) on = 0 }' include/corral/corral.h
-} | sort > "$out/declared.txt"
+tools/declared.sh > "$out/declared.txt"
 bad=$(grep -vE '^corral_[a-z0-9][a-z0-9_]*$' "$out/exported.txt" || true)
 if [ -n "$bad" ]; then
     echo "exports: the shared library exports symbols outside the public API:" >&2

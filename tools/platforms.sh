@@ -210,11 +210,7 @@ done
             awk '/\[Ordinal\/Name Pointer\] Table/ {on=1; next} on && NF == 0 {on=0} on {print $NF}' > "$d/exports.txt"
         n=$(wc -l < "$d/exports.txt")
         stray=$(grep -v '^corral_' "$d/exports.txt" || true)
-        api=$(grep -c '^CORRAL_API' include/corral/corral.h || true)
-        # and the parts' tables, declared CORRAL_API by CORRAL_PARTS(X)
-        parts=$(awk '/^#define CORRAL_PARTS\(X\)/ { on = 1; next } on { if ($0 ~ /X\([a-z0-9_]+\)/) n++; if ($0 !~ /\\$/) on = 0 }
-                     END { print n + 0 }' include/corral/corral.h)
-        api=$((api + parts))
+        api=$(tools/declared.sh | wc -l) # CORRAL_API functions and the parts' tables
         if [ -n "$stray" ] || [ "$n" -ne "$api" ]; then
             echo "   corral.dll exports $n symbols, the header declares $api CORRAL_API functions and parts; not corral_*: $stray"
             failed="$failed windows-dll"
