@@ -171,12 +171,14 @@ void corral__timer_read(corral__io *io, corral__lwait *w)
     w->due = corral__get_f64(io);
     w->seq = (uint32_t)corral__get_u(io, 4);
 }
-/* in range, and in its kind's heap (a wait of 0 sits in the frames' heap) */
+/* in range, and in its kind's heap (a wait of 0 sits in the frames' heap):
+   frames and realtime in theirs, every other timer kind in its
+   coroutine's time domain's */
 const char *corral__timer_check(const corral__lview *v, const corral__lwait *w)
 {
-    const uint32_t own = w->kind == CORRAL_WAIT_SECONDS || w->kind == CORRAL_WAIT_AT ? corral__domain_heap(v->domain)
+    const uint32_t own = w->kind == CORRAL_WAIT_FRAMES     ? (uint32_t)CORRAL__HEAP_FRAMES
                          : w->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
-                                                           : (uint32_t)CORRAL__HEAP_FRAMES;
+                                                           : corral__domain_heap(v->domain);
     if (!corral__due_ok(w->due) || w->list >= 2u + v->domains ||
         (w->list != CORRAL__HEAP_FRAMES && w->list != own))
         return "a timer of type %s is out of range%s";

@@ -97,8 +97,7 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
         corral__node *N = corral__nodes(s);
         m->domain = (uint8_t)domain;
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
-            if ((N[i].kind == CORRAL_WAIT_SECONDS || N[i].kind == CORRAL_WAIT_AT) &&
-                corral__heap_domain(N[i].list) != CORRAL__NIL)
+            if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && corral__heap_domain(N[i].list) != CORRAL__NIL)
                 corral__timer_move(s, i, heap);
             else if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__domain_set(s, corral__co_of_global(s, N[i].u.t.target), domain);
