@@ -15,8 +15,10 @@ check() { # build dir, build type, C flags of that type
     cmake -S . -B "$b" -DCMAKE_BUILD_TYPE="$2" "-DCMAKE_C_FLAGS_$(echo "$2" | tr a-z A-Z)=$3" \
         -DCORRAL_BUILD_TESTS=OFF -DCORRAL_BUILD_EXAMPLES=OFF -DCORRAL_INSTALL=OFF >/dev/null
     cmake --build "$b" --target corral -j 2 >/dev/null
-    found=$(for o in "$b"/CMakeFiles/corral.dir/src/*/*.c.o; do
-        objdump -t "$o" | awk -v o="${o##*/}" '
+    # the archive's objects (a build tree may keep objects of files since removed)
+    found=$(objdump -t "$b/libcorral.a" | awk '
+            /^In archive/ { next }
+            /file format/ { o = $1; sub(/:$/, "", o); next }
             NF >= 5 {
                 for (i = 2; i < NF; i++) {
                     sec = $i
@@ -25,9 +27,8 @@ check() { # build dir, build type, C flags of that type
                         break
                     }
                 }
-            }'
-    done)
-    objects=$(ls "$b"/CMakeFiles/corral.dir/src/*/*.c.o | wc -l)
+            }')
+    objects=$(ar t "$b/libcorral.a" | wc -l)
     if [ -n "$found" ]; then
         echo "globals_check: writable process-global objects in the library ($2 build):" >&2
         echo "$found" >&2

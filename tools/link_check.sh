@@ -5,7 +5,9 @@
 # one type started, frame, seconds and signal waits, a stop, destroy)
 # against it with --gc-sections, and the same program on the one header
 # with the flags the README gives. Prints corral's share of each program:
-# its code (.text), constants (.rodata) and unwind tables (.eh_frame), from
+# its code (.text), constants (.rodata, and .data.rel.ro: the const tables
+# that hold pointers, which a position-independent build keeps apart) and
+# unwind tables (.eh_frame), from
 # the link map; fails if code and constants pass LIMIT, if a function of
 # a module (src/modules/) is kept in the static link, or if the README no
 # longer gives the flags. Prints the whole library's size beside them.
@@ -22,7 +24,7 @@ if [ -z "$gc" ]; then
     exit 1
 fi
 # corral's input sections kept in a link, from its map: FILTER picks the
-# input files that are corral's; prints "text rodata eh_frame"
+# input files that are corral's; prints "text constants eh_frame"
 share() {
     awk -v filter="$2" '
         /^Linker script and memory map/ { on = 1; next }
@@ -35,7 +37,7 @@ share() {
             if (file !~ filter) { sec = ""; return }
             n = strtonum(size)
             if (sec ~ /^\.text/) text += n
-            else if (sec ~ /^\.rodata/) ro += n
+            else if (sec ~ /^\.rodata/ || sec ~ /^\.data\.rel\.ro/) ro += n
             else if (sec ~ /^\.eh_frame/) eh += n
             sec = ""
         }
