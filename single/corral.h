@@ -53,15 +53,15 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (158). The types,
+    INDEX: every function, in the order of this header (159). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
     the body of a step
         corral_point_lost, corral_points_check
     the scheduler
-        corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
-        corral_sched_create_min,
+        corral_sched_memory_size, corral_sched_memory_size_min,
+        corral_slot_size_for, corral_sched_create, corral_sched_create_min,
         corral_sched_destroy
     starting and stopping
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
@@ -914,7 +914,7 @@ typedef enum corral_validation {
                                       NDEBUG, OFF with NDEBUG (release) */
     CORRAL_VALIDATION_OFF,         /* cheap checks only; misuse is logged, the call refused */
     CORRAL_VALIDATION_REPORT,      /* all checks; misuse is logged, the call refused */
-    CORRAL_VALIDATION_FATAL,       /* all checks; misuse is logged (CORRAL_LOG_PANIC), then abort() */
+    CORRAL_VALIDATION_FATAL,       /* all checks; misuse logged (PANIC; stderr if no logger), then abort() */
     CORRAL_VALIDATION_COUNT
 } corral_validation;
 
@@ -1089,6 +1089,9 @@ typedef struct corral_sched_desc {
    desc.parts is NULL, as corral_sched_create gives. 0 if the desc is
    invalid. */
 CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
+/* The same for corral_sched_create_min: the parts desc.parts names and no
+   other (none if NULL); it links only those, as create_min does. */
+CORRAL_API size_t corral_sched_memory_size_min(const corral_sched_desc *desc);
 
 /* The smallest slot size that holds a coroutine of this type (header,
    context at its offset, rounded up to a multiple of 8 and of the context's
@@ -1097,8 +1100,8 @@ CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
 CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 
 /* Create a scheduler. NULL on failure: corral_last_error(NULL) says why.
-   It has the parts desc.parts names, or every part if it names none, and
-   so links every part. */
+   It has every part when desc.parts is NULL, and so links every part; a
+   list, even an empty one ({NULL}), gives exactly the parts it names. */
 CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
 /* The same with the parts desc.parts names and no other (none if NULL):
    a program that creates its schedulers only so links only those. */
@@ -3257,7 +3260,7 @@ typedef struct corral__err_rec {
 
 /* The tables of the parts a scheduler was created with (desc.parts, or
    every part), each filled in at create from the parts' corral_part
-   tables (parts.c) and never written after: the core asks them for what a
+   tables (sched.c) and never written after: the core asks them for what a
    wait kind, a pooled kind or a feature does. A slot is NULL when no part
    the scheduler has brings it. Pointers to const tables of this image: a
    restore compares a snapshot's copy with them (another set of parts is
@@ -3269,8 +3272,7 @@ enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, COR
        CORRAL__FEATURE_POSTS, CORRAL__FEATURE_COUNT };
 /* The parts that keep state of their own in the block, each in its region
    (corral_part.state names its slot; NONE: it keeps none) */
-enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
-       CORRAL__STATE_COUNT };
+enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS, CORRAL__STATE_COUNT };
 /* the scheduler's room for wait kinds' tables: a kind added to
    CORRAL_WAIT_KINDS moves no byte of the block */
 #define CORRAL__WAIT_TABLES 32u
@@ -3468,10 +3470,13 @@ typedef struct corral__kept {
 /* the bytes a kept snapshot's place needs: at most every byte before it
    in the block once, plus a header and 8 bytes a page (snapshot.c) */
 #define CORRAL__KEPT_SLACK 64u
+/* the places follow 64 bytes of their own header (a corral__kept); a
+   place whose first 64 bytes are zero holds no snapshot */
+#define CORRAL__KEPT_HEAD 64u
 /* place k of the kept snapshots (its header first) */
 static inline unsigned char *corral__kept_at(const corral_sched *s, const corral__kept *K, uint32_t k)
 {
-    return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
+    return (unsigned char *)(s) + s->kept.off + CORRAL__KEPT_HEAD + (size_t)k * K->bytes;
 }
 /* sched.c: every kept snapshot forgotten (setup, a reload) */
 void corral__kept_forget(corral_sched *s);
@@ -3767,9 +3772,13 @@ static inline corral__counter *corral__counters(const corral_sched *s)
    handle it was given (zero: none), `self` the coroutine whose step made
    the call (NULL: none), `detail` more text (NULL: none). Aborts for a
    misuse under CORRAL_VALIDATION_FATAL. */
-void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
+CORRAL__COLD void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
                      const char *call, corral_handle h, const corral_co *self, const char *detail);
 #define CORRAL__NOH ((corral_handle){0, 0})
+/* the same for a call another thread makes on s (a post; s may be NULL):
+   the error on that thread only, s's logger not called; a misuse under
+   s's FATAL validation prints its words to stderr and aborts */
+CORRAL__COLD void corral__fail_elsewhere(const corral_sched *s, corral_error err, const char *call, const char *detail);
 /* the article a detail puts before the number n said aloud: "an 8-byte
    value", "an 11-byte value", "a 4-byte value" */
 static inline const char *corral__a(uint64_t n)
@@ -3854,12 +3863,12 @@ corral_co *corral__co_holding(const corral_sched *s, const void *p);
 void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
-void corral__parts_init(corral_sched *s);
+void corral__state_init(corral_sched *s);
 void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED, as at destroy */
 /* a restore: every file's part of the state from a snapshot's copy o of the
    scheduler (sched.c), each part's own (queue.c, waits.c, timers.c, polls.c,
    groups.c, pool.c, arena.c; the domains' inline below) */
-void corral__parts_take(corral_sched *d, const corral_sched *o);
+void corral__state_take(corral_sched *d, const corral_sched *o);
 void corral__run_take(corral_sched *d, const corral_sched *o);
 void corral__nodes_take(corral_sched *d, const corral_sched *o);
 void corral__timers_take(corral_sched *d, const corral_sched *o);
@@ -4192,7 +4201,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         end = (uint64_t)c->base + (uint64_t)c->capacity * c->slot_size;
     }
     const corral__kept *K = s->kept.off ? (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off) : NULL;
-    const uint64_t kept = K ? 64u + (uint64_t)K->count * K->bytes : 0;
+    const uint64_t kept = K ? CORRAL__KEPT_HEAD + (uint64_t)K->count * K->bytes : 0;
     if (K) end = s->kept.off + kept;
     const uint64_t need = end + CORRAL__SLAB_ALIGN; /* what the plan asked for */
     const corral__pool *P = s->pools;
@@ -4524,11 +4533,13 @@ static inline const corral__wait_part *corral__wait_part_of(const corral_sched *
    parts it builds on, the wait kinds and pooled kinds it owns, and the
    feature the core asks at an end, a frame or a post -- calls and joins
    (calls.c), groups and stop deadlines (groups.c), predicates (polls.c),
-   futures (futures.c), races (races.c), pulls (pulls.c). The core asks a
+   futures (futures.c), races (races.c), pulls (pulls.c), the profile
+   (stats.c), budgets (queue.c), posts (postq.c). The core asks a
    feature's table only where a link it alone makes is there (a caller,
    joiners, a group node, a predicate list, a posted completion), and a
    scheduler without the part cannot make that link (docs/DESIGN.md,
-   "The core and its parts"). parts.c opens them into s->parts. */
+   "The core and its parts"). sched.c's corral__parts_open opens them
+   into s->parts. */
 #define CORRAL__PART_WAITS 4u
 #define CORRAL__PART_POOLS 2u
 struct corral_part {
@@ -4555,9 +4566,6 @@ struct corral_part {
     uint64_t (*bytes)(const corral_sched_desc *d);
     void (*init)(corral_sched *s, const corral_sched_desc *d, uint32_t at);
 };
-/* the parts every scheduler has: the time domains' clocks (sched.c, the
-   frame's; domains.c's calls set them), the post queue (postq.c) */
-extern const corral_part corral__part_domains;
 /* a scheduler of desc with the core and `parts` (NULL-terminated, or
    NULL); call names the public function for its errors (sched.c) */
 corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
@@ -4567,6 +4575,12 @@ size_t corral__memory_size(const char *call, const corral_sched_desc *desc, cons
 /* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
    for call, naming the part that fills it (errors.c) */
 bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part);
+/* the name of the part that brings wait kind `kind`, pool `pool` ("core"
+   for the core's own); of a part `need` has and `have` lacks, or NULL
+   (errors.c) */
+const char *corral__part_of_kind(uint32_t kind);
+const char *corral__part_of_pool(uint32_t pool);
+const char *corral__part_lacking(const corral__part_tables *have, const corral__part_tables *need);
 static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
 {
     return s->parts.feature[feature]; /* NULL: s has no part that brings it */
@@ -6499,26 +6513,29 @@ CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 static CORRAL__THREAD_LOCAL corral_error corral__tls_error;
 
 /* the items' sentences, packed in one object of their own (a program
-   keeps them with corral__fail_at, and nothing else with them) */
-static const struct {
+   keeps them with corral__fail_at, and nothing else with them), each
+   found by its offset: no pointer, nothing to relocate */
+typedef struct corral__message_text {
 #define CORRAL__X(id, msg) char m_##id[sizeof msg];
     CORRAL_LOG_ITEMS(CORRAL__X)
 #undef CORRAL__X
-} corral__message_text = {
+} corral__message_text;
+static const corral__message_text corral__messages = {
 #define CORRAL__X(id, msg) msg,
     CORRAL_LOG_ITEMS(CORRAL__X)
 #undef CORRAL__X
 };
-static const char *const corral__messages[CORRAL_ERR_COUNT] = {
-#define CORRAL__X(id, msg) corral__message_text.m_##id,
+static const uint16_t corral__message_at[CORRAL_ERR_COUNT] = {
+#define CORRAL__X(id, msg) (uint16_t)offsetof(corral__message_text, m_##id),
     CORRAL_LOG_ITEMS(CORRAL__X)
 #undef CORRAL__X
 };
+CORRAL__STATIC_ASSERT(sizeof(corral__message_text) <= 0xFFFFu, "corral: the sentences' offsets fit 16 bits");
 
 const char *corral_error_str(corral_error err)
 {
     if ((unsigned)err >= (unsigned)CORRAL_ERR_COUNT) return "unknown error";
-    return corral__messages[err];
+    return (const char *)&corral__messages + corral__message_at[err];
 }
 
 corral_error corral_last_error(const corral_sched *sched)
@@ -6600,7 +6617,7 @@ static void corral__record(corral__err_rec *r, const char *call, corral_handle h
 
 static CORRAL__THREAD_LOCAL corral__err_rec corral__tls_rec;
 
-void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
+CORRAL__COLD void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
                      const char *call, corral_handle h, const corral_co *self, const char *detail)
 {
     corral__tls_error = err;
@@ -6625,7 +6642,23 @@ void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_
     corral__words(msg, sizeof msg, err, call, h, self_type, sh, detail);
     if (logger && logger->fn)
         logger->fn(fatal ? CORRAL_LOG_PANIC : CORRAL_LOG_ERROR, err, msg, s, logger->user_data);
+    else corral_log_stderr(CORRAL_LOG_PANIC, err, msg, s, NULL); /* fatal, no logger: the words are not lost */
     if (fatal) abort(); /* CORRAL_VALIDATION_FATAL: stop at the mistake, in the debugger */
+}
+
+/* A call another thread makes on s (a post): the error on that thread's
+   record only, and s's logger, which is its own thread's, not called; a
+   misuse under s's FATAL validation (set at create) prints its words and
+   aborts that thread. */
+CORRAL__COLD void corral__fail_elsewhere(const corral_sched *s, corral_error err, const char *call, const char *detail)
+{
+    corral__tls_error = err;
+    corral__record(&corral__tls_rec, call, CORRAL__NOH, NULL, CORRAL__NOH, detail);
+    if (!(s && s->validation == CORRAL_VALIDATION_FATAL && corral_error_is_misuse(err))) return;
+    char msg[384];
+    corral__words(msg, sizeof msg, err, call, CORRAL__NOH, NULL, CORRAL__NOH, detail);
+    corral_log_stderr(CORRAL_LOG_PANIC, err, msg, s, NULL);
+    abort();
 }
 
 const char *corral_last_error_detail(const corral_sched *sched)
@@ -6738,6 +6771,71 @@ bool corral__destroyed_here(const corral_sched *s)
 }
 #endif
 #endif
+
+/* ---- the parts' names, for the words of a refusal: by a part's index
+   (0 the core, then CORRAL_PARTS in order), packed, none a pointer */
+enum {
+    CORRAL__PART_core,
+#define CORRAL__X(name) CORRAL__PART_##name,
+    CORRAL_PARTS(CORRAL__X)
+#undef CORRAL__X
+    CORRAL__PART_NAMES
+};
+#define CORRAL__PART_NAME_MAX 12u
+#define CORRAL__X(name) CORRAL__STATIC_ASSERT(sizeof #name <= CORRAL__PART_NAME_MAX, "corral: a part's name fits its row");
+CORRAL_PARTS(CORRAL__X)
+#undef CORRAL__X
+static const char corral__part_names[CORRAL__PART_NAMES][CORRAL__PART_NAME_MAX] = {
+    "core",
+#define CORRAL__X(name) #name,
+    CORRAL_PARTS(CORRAL__X)
+#undef CORRAL__X
+};
+
+const char *corral__part_of_kind(uint32_t kind)
+{
+    static const uint8_t part[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
+        CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+    };
+    return corral__part_names[kind < CORRAL_WAIT_KIND_COUNT ? part[kind] : CORRAL__PART_core];
+}
+
+const char *corral__part_of_pool(uint32_t pool)
+{
+    static const uint8_t part[CORRAL__POOL_COUNT] = {
+        [CORRAL__POOL_SIGNAL] = CORRAL__PART_core,
+        [CORRAL__POOL_FUTURE] = CORRAL__PART_futures,
+        [CORRAL__POOL_CHANNEL] = CORRAL__PART_channels,
+        [CORRAL__POOL_COUNTER] = CORRAL__PART_channels,
+    };
+    return corral__part_names[pool < CORRAL__POOL_COUNT ? part[pool] : CORRAL__PART_core];
+}
+
+/* the name of a part `need` has and `have` lacks (by the kinds, pools,
+   features and state their tables hold), or NULL */
+const char *corral__part_lacking(const corral__part_tables *have, const corral__part_tables *need)
+{
+    static const uint8_t feature_part[CORRAL__FEATURE_COUNT] = {
+        [CORRAL__FEATURE_CALLS] = CORRAL__PART_calls,   [CORRAL__FEATURE_GROUPS] = CORRAL__PART_groups,
+        [CORRAL__FEATURE_POLLS] = CORRAL__PART_polls,   [CORRAL__FEATURE_FUTURES] = CORRAL__PART_futures,
+        [CORRAL__FEATURE_RACES] = CORRAL__PART_races,   [CORRAL__FEATURE_PULLS] = CORRAL__PART_pulls,
+        [CORRAL__FEATURE_PROFILE] = CORRAL__PART_profile, [CORRAL__FEATURE_BUDGET] = CORRAL__PART_budget,
+        [CORRAL__FEATURE_POSTS] = CORRAL__PART_posts,
+    };
+    CORRAL__STATIC_ASSERT(CORRAL__FEATURE_COUNT == 9, "corral: every feature has its part's name above");
+    for (uint32_t f = 0; f < CORRAL__FEATURE_COUNT; f++)
+        if (need->feature[f] && !have->feature[f]) return corral__part_names[feature_part[f]];
+    for (uint32_t k = 0; k < CORRAL__WAIT_TABLES; k++)
+        if (need->wait[k] && !have->wait[k]) return corral__part_of_kind(k);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++)
+        if (need->pool[p] && !have->pool[p]) return corral__part_of_pool(p);
+    if (need->arm && !have->arm) return corral__part_names[CORRAL__PART_races];
+    if (need->state[CORRAL__STATE_CHANNELS - 1] && !have->state[CORRAL__STATE_CHANNELS - 1])
+        return corral__part_names[CORRAL__PART_channels];
+    return NULL;
+}
 
 bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part)
 {
@@ -9978,12 +10076,15 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     /* 2 entries per slot + slack: see queue.c for why that always suffices */
     p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
-    p->node_count = p->wait_nodes + (d->max_group_nodes ? d->max_group_nodes : CORRAL_DEFAULT_MAX_GROUP_NODES);
+    /* group nodes are the groups part's (owner, tags, deadlines) */
+    p->node_count = p->wait_nodes + (!t->feature[CORRAL__FEATURE_GROUPS] ? 0
+                                     : d->max_group_nodes              ? d->max_group_nodes
+                                                                       : CORRAL_DEFAULT_MAX_GROUP_NODES);
     p->max_sides = d->max_side_records ? d->max_side_records : CORRAL_DEFAULT_MAX_SIDE_RECORDS;
     p->owner_buckets = 16;
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : CORRAL_DEFAULT_MAX_SIGNALS;
-    /* a pool the scheduler has no part for has no items */
+    /* a pool the scheduler has no part for has no items (the signals' is the core's) */
     p->max_futures = !t->pool[CORRAL__POOL_FUTURE] ? 0 : d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
     p->max_channels = !t->pool[CORRAL__POOL_CHANNEL] ? 0 : d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
     p->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES; /* channel_bytes / size values each */
@@ -10029,14 +10130,12 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->data_off = off; /* the channels' rings, beside the pools that size them */
     off += p->max_channels * p->ring_bytes;
-    /* each part's state: the domains' clocks in the head, the channels'
-       with their rings, the others' (bytes) in a region of its own here,
-       in the order of the slots */
+    /* each part's state: the channels' with their rings, the others'
+       (bytes) in a region of its own here, in the order of the slots */
     for (uint32_t k = 0; k < CORRAL__STATE_COUNT - 1; k++) {
         const corral_part *part_k = p->part[k];
         if (!part_k) continue;
-        if (k == CORRAL__STATE_DOMAINS - 1) p->state_off[k] = CORRAL__DOMAINS_OFF;
-        else if (k == CORRAL__STATE_CHANNELS - 1) p->state_off[k] = p->data_off;
+        if (k == CORRAL__STATE_CHANNELS - 1) p->state_off[k] = p->data_off;
         if (!part_k->bytes) continue;
         off = corral__align64(off, part_k->align);
         p->state_off[k] = off;
@@ -10074,31 +10173,27 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
         off = corral__align64(off, 64);
         p->kept_off = off;
         p->kept_bytes = corral__align64(off + CORRAL__KEPT_SLACK + pages * sizeof(uint64_t), 64);
-        off += 64 + p->kept_count * p->kept_bytes;
+        off += CORRAL__KEPT_HEAD + p->kept_count * p->kept_bytes;
     }
     if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
     p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
     return CORRAL_ERR_OK;
 }
 
-/* ---- the time domains' clocks (the frame's, in the block's head; their
-   calls are domains.c's): desc.domains of them, each at scale 1 */
-static void corral__domains_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+/* ---- the time domains' clocks (the frame's, in the block's head, read
+   by every timer; their calls are domains.c's): desc.domains of them, each
+   at scale 1 */
+static void corral__domains_init(corral_sched *s, const corral_sched_desc *d)
 {
-    corral__domains *D = (corral__domains *)(void *)CORRAL__AT(s, at);
+    corral__domains *D = corral__domains_of(s);
     memset(D, 0, sizeof *D);
     D->count = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS; /* at most CORRAL_MAX_DOMAINS: the plan's check */
     for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) D->d[k].scale = 1.0f;
 }
-const corral_part corral__part_domains = {
-    .feature = CORRAL__FEATURE_COUNT,
-    .state = CORRAL__STATE_DOMAINS,
-    .init = corral__domains_init,
-};
 
-/* ---- its parts: the core's tables, the parts every scheduler has, then
-   each part named (after the parts it builds on), each slot filled by the
-   part that owns it; owner: the part that holds each state slot */
+/* ---- its parts: the core's tables, then each part named (after the
+   parts it builds on), each slot filled by the part that owns it; owner:
+   the part that holds each state slot */
 static void corral__part_open(corral__part_tables *t, const corral_part *owner[], const corral_part *part, uint32_t depth)
 {
     assert(depth < 4 && "corral: a part's needs are at most 3 deep (a cycle?)");
@@ -10112,7 +10207,6 @@ static void corral__part_open(corral__part_tables *t, const corral_part *owner[]
     if (part->arm) t->arm = part->arm;
     if (part->state != CORRAL__STATE_NONE) owner[part->state - 1] = part;
 }
-static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains};
 static void corral__parts_open(corral__part_tables *t, const corral_part *owner[], const corral_part *const *parts)
 {
     memset(t, 0, sizeof *t);
@@ -10121,14 +10215,11 @@ static void corral__parts_open(corral__part_tables *t, const corral_part *owner[
     t->wait[CORRAL_WAIT_FRAMES] = t->wait[CORRAL_WAIT_SECONDS] = t->wait[CORRAL_WAIT_REALTIME] = &corral__timer_part;
     t->wait[CORRAL_WAIT_SIGNAL] = &corral__signal_part;
     t->pool[CORRAL__POOL_SIGNAL] = &corral__signal_pool_part;
-    for (uint32_t i = 0; i < sizeof corral__every_scheduler_has / sizeof corral__every_scheduler_has[0]; i++)
-        corral__part_open(t, owner, corral__every_scheduler_has[i], 0);
     for (uint32_t i = 0; parts && parts[i]; i++) corral__part_open(t, owner, parts[i], 0);
 }
 
-/* the plan of desc for the parts `parts` names (with those every
-   scheduler has), their tables in t; false (the error set for call) if
-   desc is refused */
+/* the plan of desc for the parts `parts` names, their tables in t;
+   false (the error set for call) if desc is refused */
 static bool corral__plan_for(const char *call, const corral_sched_desc *desc, const corral_part *const *parts,
                              corral__part_tables *t, corral__plan *p)
 {
@@ -10278,7 +10369,7 @@ void corral__kept_forget(corral_sched *s)
 {
     if (!s->kept.off) return;
     const corral__kept *k = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
-    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, 64);
+    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, CORRAL__KEPT_HEAD);
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public
@@ -10314,12 +10405,13 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
     corral__sched_setup(s, desc, &p);
     corral__classes_setup(s, &p);
     s->parts = tables;
+    corral__domains_init(s, desc);
     for (uint32_t k = 0; k < CORRAL__STATE_COUNT - 1; k++) { /* each part's state, in its region */
         if (!p.part[k]) continue;
         s->parts.state[k] = (uint32_t)p.state_off[k];
         p.part[k]->init(s, desc, s->parts.state[k]);
     }
-    corral__parts_init(s);
+    corral__state_init(s);
     corral__kept_setup(s, &p);
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
@@ -10337,6 +10429,11 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
 corral_sched *corral_sched_create_min(const corral_sched_desc *desc)
 {
     return corral__sched_create(__func__, desc, desc ? desc->parts : NULL);
+}
+
+size_t corral_sched_memory_size_min(const corral_sched_desc *desc)
+{
+    return corral__memory_size(__func__, desc, desc ? desc->parts : NULL);
 }
 
 bool corral__clock_ok(double time, double scale)
@@ -10362,7 +10459,7 @@ void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, 
    file. The rest (where everything lies, the configuration, the
    environment, profiling) stays the live scheduler's; a snapshot whose
    rest differs is refused before this. */
-void corral__parts_take(corral_sched *d, const corral_sched *o)
+void corral__state_take(corral_sched *d, const corral_sched *o)
 {
     d->types.last_vt = o->types.last_vt;
     d->types.last_ti = o->types.last_ti;
@@ -10379,7 +10476,7 @@ void corral__parts_take(corral_sched *d, const corral_sched *o)
     d->now.clock = clock;
 }
 
-void corral__parts_init(corral_sched *s)
+void corral__state_init(corral_sched *s)
 {
     corral__lanes_init(s);
     corral__meta_init(s);
@@ -11015,12 +11112,14 @@ void corral__timer_read(corral__io *io, corral__lwait *w)
     w->due = corral__get_f64(io);
     w->seq = (uint32_t)corral__get_u(io, 4);
 }
-/* in range, and in its kind's heap (a wait of 0 sits in the frames' heap) */
+/* in range, and in its kind's heap (a wait of 0 sits in the frames' heap):
+   frames and realtime in theirs, every other timer kind in its
+   coroutine's time domain's */
 const char *corral__timer_check(const corral__lview *v, const corral__lwait *w)
 {
-    const uint32_t own = w->kind == CORRAL_WAIT_SECONDS || w->kind == CORRAL_WAIT_AT ? corral__domain_heap(v->domain)
+    const uint32_t own = w->kind == CORRAL_WAIT_FRAMES     ? (uint32_t)CORRAL__HEAP_FRAMES
                          : w->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
-                                                           : (uint32_t)CORRAL__HEAP_FRAMES;
+                                                           : corral__domain_heap(v->domain);
     if (!corral__due_ok(w->due) || w->list >= 2u + v->domains ||
         (w->list != CORRAL__HEAP_FRAMES && w->list != own))
         return "a timer of type %s is out of range%s";
@@ -11637,27 +11736,7 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
         (corral__kind_of(w->kind).how == CORRAL__HOW_LIST || corral__kind_of(w->kind).how == CORRAL__HOW_POLL ||
          corral__kind_of(w->kind).how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
-        /* each kind's part by its index in CORRAL_PARTS (0: the core),
-           the names packed, none a pointer */
-        enum {
-            CORRAL__PART_core,
-#define CORRAL__X(name) CORRAL__PART_##name,
-            CORRAL_PARTS(CORRAL__X)
-#undef CORRAL__X
-            CORRAL__PART_NAMES
-        };
-        static const char names[CORRAL__PART_NAMES][10] = {
-            "core",
-#define CORRAL__X(name) #name,
-            CORRAL_PARTS(CORRAL__X)
-#undef CORRAL__X
-        };
-        static const uint8_t part_of[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
-            CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-        };
-        corral__part_needed(call, s, co, NULL, names[part_of[w->kind]]);
+        corral__part_needed(call, s, co, NULL, corral__part_of_kind(w->kind));
         return -1;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */
@@ -12129,7 +12208,7 @@ static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
 
 /* its state at create: the sizes the desc gives and where its rings lie
    (at: the region the plan keeps for them beside the pools, zeroed with
-   the rest of the state, corral__parts_init) */
+   the rest of the state, corral__state_init) */
 static void corral__chans_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
 {
     corral__chans *C = corral__chans_of(s);
@@ -13061,8 +13140,7 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
         corral__node *N = corral__nodes(s);
         m->domain = (uint8_t)domain;
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
-            if ((N[i].kind == CORRAL_WAIT_SECONDS || N[i].kind == CORRAL_WAIT_AT) &&
-                corral__heap_domain(N[i].list) != CORRAL__NIL)
+            if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && corral__heap_domain(N[i].list) != CORRAL__NIL)
                 corral__timer_move(s, i, heap);
             else if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__domain_set(s, corral__co_of_global(s, N[i].u.t.target), domain);
@@ -14269,16 +14347,16 @@ void corral_report_text_to(const corral_sched *s, corral_writer *w)
 static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uint32_t gen, uint64_t value, const char *call)
 {
     if (!s) {
-        corral__fail_at(NULL, NULL, CORRAL_ERR_NULL_SCHED, call, CORRAL__NOH, NULL, NULL);
+        corral__fail_elsewhere(NULL, CORRAL_ERR_NULL_SCHED, call, NULL);
         return false;
     }
     if (!s->parts.feature[CORRAL__FEATURE_POSTS]) { /* set at create, read-only since: any thread may read it */
-        corral__fail_at(NULL, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, "it needs corral_part_posts in desc.parts");
+        corral__fail_elsewhere(s, CORRAL_ERR_NO_PART, call, "it needs corral_part_posts in desc.parts");
         return false;
     }
     corral__postq *q = corral__postq_of(s);
     if (corral__atomic_load_u32(&q->closed)) {
-        corral__fail_at(NULL, NULL, CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL);
+        corral__fail_elsewhere(s, CORRAL_ERR_DESTROYING, call, NULL);
         return false;
     }
     corral__post *cells = corral__post_cells(s);
@@ -14298,7 +14376,7 @@ static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uin
         }
         if (dif < 0) { /* the owner has not applied this cell's last lap yet: full */
             corral__atomic_add_u32(&q->full, 1);
-            corral__fail_at(NULL, NULL, CORRAL_ERR_POST_QUEUE_FULL, call, CORRAL__NOH, NULL, NULL);
+            corral__fail_elsewhere(s, CORRAL_ERR_POST_QUEUE_FULL, call, NULL);
             return false;
         }
         /* dif > 0: the tail moved on under us; look again */
@@ -14312,7 +14390,7 @@ static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uin
     (void)index;
     (void)gen;
     (void)value;
-    corral__fail_at(NULL, NULL, CORRAL_ERR_NO_THREADS, call, CORRAL__NOH, NULL, NULL);
+    corral__fail_elsewhere(s, CORRAL_ERR_NO_THREADS, call, NULL);
     return false;
 }
 #endif
@@ -15775,13 +15853,13 @@ static void corral__load_read_co(corral__loader *L, corral__saved_co *c)
     /* its links need the parts that own them (its waits: each kind's, below) */
     const void *const *F = L->s->parts.feature;
     const char *no = (c->owner || c->tags || c->has_deadline) && !F[CORRAL__FEATURE_GROUPS]
-                         ? "a coroutine has an owner, tags or a stop deadline: this scheduler has no groups part"
+                         ? "a coroutine has an owner, tags or a stop deadline: it needs corral_part_groups in desc.parts"
                      : (c->parent != CORRAL__NIL || c->child != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]
-                         ? "a coroutine calls or is called: this scheduler has no calls part"
+                         ? "a coroutine calls or is called: it needs corral_part_calls in desc.parts"
                      : ((c->hold & CORRAL__HOLD_GENERATOR) || c->by != CORRAL__NIL) && !F[CORRAL__FEATURE_PULLS]
-                         ? "a coroutine is a generator: this scheduler has no pulls part"
+                         ? "a coroutine is a generator: it needs corral_part_pulls in desc.parts"
                      : (c->mode == CORRAL__MODE_RACE || c->mode == CORRAL__MODE_SYNC) && !F[CORRAL__FEATURE_RACES]
-                         ? "a coroutine races or syncs: this scheduler has no races part"
+                         ? "a coroutine races or syncs: it needs corral_part_races in desc.parts"
                          : NULL;
     if (no) {
         corral__io_fail(io, no);
@@ -15797,8 +15875,15 @@ static void corral__load_read_co(corral__loader *L, corral__saved_co *c)
             w->list = (uint8_t)(w->list + CORRAL__PH_MAX - CORRAL__PH_COUNT); /* version 1: four phases */
         w->order = (uint32_t)corral__get_u(io, 4);
         const corral__wait_part *p = corral__node_part_of(L->s, w->kind);
+        if (!p && w->kind < CORRAL_WAIT_KIND_COUNT && strcmp(corral__part_of_kind(w->kind), "core") != 0 &&
+            !io->bad) { /* a kind of a part this scheduler has not */
+            snprintf(io->detail, sizeof io->detail, "a coroutine's wait needs corral_part_%s in desc.parts",
+                     corral__part_of_kind(w->kind));
+            corral__io_fail(io, io->detail);
+            return;
+        }
         if (!p || !p->read) {
-            corral__io_fail(io, "a wait node of a kind that takes no node, or of a part this scheduler has not");
+            corral__io_fail(io, "a wait node of a kind that takes no node");
             return;
         }
         p->read(io, w);
@@ -15917,7 +16002,11 @@ static bool corral__load_read_head(corral__loader *L)
         const unsigned char *count = io->at + 4 <= io->size ? io->r + io->at : NULL;
         const corral__pool_part *part = corral__pool_part_of(s, p);
         if (!part) { /* a part this scheduler has not: an empty section */
-            if (count && corral__le32(count)) return corral__load_fail(L, "the save holds futures, channels, semaphores or wait groups: this scheduler has not their part", NULL, NULL);
+            static const char items[CORRAL__POOL_COUNT][28] = {"signals", "futures", "channels",
+                                                               "semaphores or wait groups"};
+            if (count && corral__le32(count))
+                return corral__load_fail(L, "the save holds %s: it needs corral_part_%s in desc.parts", items[p],
+                                         corral__part_of_pool(p));
             corral__get_u(io, 4);
             continue;
         }
@@ -16742,7 +16831,7 @@ static void corral__load_clear(corral__loader *L)
     corral__floors_keep(s);
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
-    corral__parts_init(s);
+    corral__state_init(s);
     corral__pools_set_floors(s, floors);
     corral__types_unplaced(s);
     for (uint32_t i = 0; i < L->ntypes; i++) /* checked: a class that holds it */
@@ -16970,6 +17059,7 @@ typedef struct corral__snap_head {
     uint64_t layout; /* corral__layout of the scheduler it came from */
     uint64_t sum;    /* corral__snap_sum of every byte after the header */
 } corral__snap_head;
+CORRAL__STATIC_ASSERT(sizeof(corral__snap_head) <= CORRAL__KEPT_HEAD, "corral: a forgotten kept place has no header");
 
 /* A checksum of n bytes: Fletcher's sums (a running sum of the words and
    a sum of those sums, so a changed bit or a moved word shows) in four
@@ -17123,6 +17213,7 @@ typedef struct corral__snap_view {
     corral__head saved; /* a copy of the head: the buffer need not be aligned */
     corral__image img;  /* the sections, for corral__verify_image */
     size_t ends_at;
+    char why[128];      /* a refusal's words, where they name something */
 } corral__snap_view;
 
 static bool corral__take_bytes(const corral__cursor *k, size_t at, size_t n)
@@ -17208,15 +17299,27 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
         return "it is no snapshot, or one of another version of corral";
     if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
-    if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
-    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     const corral_sched *o = &v->saved.sched;
+    if (o->made_by == CORRAL__MADE_BY && o->origin == corral__origin()) { /* this copy's: its parts are comparable */
+        const char *part = corral__part_lacking(&s->parts, &o->parts);
+        if (part) {
+            snprintf(v->why, sizeof v->why, "it is of a scheduler with corral_part_%s: it needs corral_part_%s in desc.parts",
+                     part, part);
+            return v->why;
+        }
+        if ((part = corral__part_lacking(&o->parts, &s->parts)) != NULL) {
+            snprintf(v->why, sizeof v->why, "it is of a scheduler without corral_part_%s, which this one has", part);
+            return v->why;
+        }
+    }
+    if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
+    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     /* everything but its state is the live scheduler's: layout, configuration, types */
     corral__head same_head;
     memcpy(&same_head, o, CORRAL__HEAD_BYTES);
     corral_sched *same = &same_head.sched;
-    corral__parts_take(same, s);
+    corral__state_take(same, s);
     same->magic = s->magic;
     same->flags = s->flags;
     same->pad = s->pad;
@@ -17312,7 +17415,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
     corral__types_restore(s, m->snap, m->types_at, v->ends_at, o->types.type_count);
 
     /* the scheduler's state; its layout, configuration and environment stay */
-    corral__parts_take(s, o);
+    corral__state_take(s, o);
     corral__polls_moved(s); /* a snapshot of another block: predicates' arguments in contexts into this one */
     corral__types_cache_clear(s);
     corral__pools_set_floors(s, floors);

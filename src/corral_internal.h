@@ -444,7 +444,7 @@ typedef struct corral__err_rec {
 
 /* The tables of the parts a scheduler was created with (desc.parts, or
    every part), each filled in at create from the parts' corral_part
-   tables (parts.c) and never written after: the core asks them for what a
+   tables (sched.c) and never written after: the core asks them for what a
    wait kind, a pooled kind or a feature does. A slot is NULL when no part
    the scheduler has brings it. Pointers to const tables of this image: a
    restore compares a snapshot's copy with them (another set of parts is
@@ -456,8 +456,7 @@ enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, COR
        CORRAL__FEATURE_POSTS, CORRAL__FEATURE_COUNT };
 /* The parts that keep state of their own in the block, each in its region
    (corral_part.state names its slot; NONE: it keeps none) */
-enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_DOMAINS, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS,
-       CORRAL__STATE_COUNT };
+enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS, CORRAL__STATE_COUNT };
 /* the scheduler's room for wait kinds' tables: a kind added to
    CORRAL_WAIT_KINDS moves no byte of the block */
 #define CORRAL__WAIT_TABLES 32u
@@ -655,10 +654,13 @@ typedef struct corral__kept {
 /* the bytes a kept snapshot's place needs: at most every byte before it
    in the block once, plus a header and 8 bytes a page (snapshot.c) */
 #define CORRAL__KEPT_SLACK 64u
+/* the places follow 64 bytes of their own header (a corral__kept); a
+   place whose first 64 bytes are zero holds no snapshot */
+#define CORRAL__KEPT_HEAD 64u
 /* place k of the kept snapshots (its header first) */
 static inline unsigned char *corral__kept_at(const corral_sched *s, const corral__kept *K, uint32_t k)
 {
-    return (unsigned char *)(s) + s->kept.off + 64u + (size_t)k * K->bytes;
+    return (unsigned char *)(s) + s->kept.off + CORRAL__KEPT_HEAD + (size_t)k * K->bytes;
 }
 /* sched.c: every kept snapshot forgotten (setup, a reload) */
 void corral__kept_forget(corral_sched *s);
@@ -954,9 +956,13 @@ static inline corral__counter *corral__counters(const corral_sched *s)
    handle it was given (zero: none), `self` the coroutine whose step made
    the call (NULL: none), `detail` more text (NULL: none). Aborts for a
    misuse under CORRAL_VALIDATION_FATAL. */
-void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
+CORRAL__COLD void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
                      const char *call, corral_handle h, const corral_co *self, const char *detail);
 #define CORRAL__NOH ((corral_handle){0, 0})
+/* the same for a call another thread makes on s (a post; s may be NULL):
+   the error on that thread only, s's logger not called; a misuse under
+   s's FATAL validation prints its words to stderr and aborts */
+CORRAL__COLD void corral__fail_elsewhere(const corral_sched *s, corral_error err, const char *call, const char *detail);
 /* the article a detail puts before the number n said aloud: "an 8-byte
    value", "an 11-byte value", "a 4-byte value" */
 static inline const char *corral__a(uint64_t n)
@@ -1041,12 +1047,12 @@ corral_co *corral__co_holding(const corral_sched *s, const void *p);
 void corral__meta_init(corral_sched *s);
 /* every file's part of the state as at create: lanes, meta, nodes, timers, polls,
    groups, signals and futures (sched.c) */
-void corral__parts_init(corral_sched *s);
+void corral__state_init(corral_sched *s);
 void corral__end_all(corral_sched *s); /* lifecycle.c: every live coroutine, DESTROYED, as at destroy */
 /* a restore: every file's part of the state from a snapshot's copy o of the
    scheduler (sched.c), each part's own (queue.c, waits.c, timers.c, polls.c,
    groups.c, pool.c, arena.c; the domains' inline below) */
-void corral__parts_take(corral_sched *d, const corral_sched *o);
+void corral__state_take(corral_sched *d, const corral_sched *o);
 void corral__run_take(corral_sched *d, const corral_sched *o);
 void corral__nodes_take(corral_sched *d, const corral_sched *o);
 void corral__timers_take(corral_sched *d, const corral_sched *o);
@@ -1379,7 +1385,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         end = (uint64_t)c->base + (uint64_t)c->capacity * c->slot_size;
     }
     const corral__kept *K = s->kept.off ? (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off) : NULL;
-    const uint64_t kept = K ? 64u + (uint64_t)K->count * K->bytes : 0;
+    const uint64_t kept = K ? CORRAL__KEPT_HEAD + (uint64_t)K->count * K->bytes : 0;
     if (K) end = s->kept.off + kept;
     const uint64_t need = end + CORRAL__SLAB_ALIGN; /* what the plan asked for */
     const corral__pool *P = s->pools;
@@ -1711,11 +1717,13 @@ static inline const corral__wait_part *corral__wait_part_of(const corral_sched *
    parts it builds on, the wait kinds and pooled kinds it owns, and the
    feature the core asks at an end, a frame or a post -- calls and joins
    (calls.c), groups and stop deadlines (groups.c), predicates (polls.c),
-   futures (futures.c), races (races.c), pulls (pulls.c). The core asks a
+   futures (futures.c), races (races.c), pulls (pulls.c), the profile
+   (stats.c), budgets (queue.c), posts (postq.c). The core asks a
    feature's table only where a link it alone makes is there (a caller,
    joiners, a group node, a predicate list, a posted completion), and a
    scheduler without the part cannot make that link (docs/DESIGN.md,
-   "The core and its parts"). parts.c opens them into s->parts. */
+   "The core and its parts"). sched.c's corral__parts_open opens them
+   into s->parts. */
 #define CORRAL__PART_WAITS 4u
 #define CORRAL__PART_POOLS 2u
 struct corral_part {
@@ -1742,9 +1750,6 @@ struct corral_part {
     uint64_t (*bytes)(const corral_sched_desc *d);
     void (*init)(corral_sched *s, const corral_sched_desc *d, uint32_t at);
 };
-/* the parts every scheduler has: the time domains' clocks (sched.c, the
-   frame's; domains.c's calls set them), the post queue (postq.c) */
-extern const corral_part corral__part_domains;
 /* a scheduler of desc with the core and `parts` (NULL-terminated, or
    NULL); call names the public function for its errors (sched.c) */
 corral_sched *corral__sched_create(const char *call, const corral_sched_desc *desc, const corral_part *const *parts);
@@ -1754,6 +1759,12 @@ size_t corral__memory_size(const char *call, const corral_sched_desc *desc, cons
 /* slot (one of s->parts) is filled, or the error CORRAL_ERR_NO_PART set
    for call, naming the part that fills it (errors.c) */
 bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part);
+/* the name of the part that brings wait kind `kind`, pool `pool` ("core"
+   for the core's own); of a part `need` has and `have` lacks, or NULL
+   (errors.c) */
+const char *corral__part_of_kind(uint32_t kind);
+const char *corral__part_of_pool(uint32_t pool);
+const char *corral__part_lacking(const corral__part_tables *have, const corral__part_tables *need);
 static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
 {
     return s->parts.feature[feature]; /* NULL: s has no part that brings it */

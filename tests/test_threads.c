@@ -2,7 +2,8 @@
     test_threads.c -- completions and raises posted from other threads
     (corral_future_post, corral_signal_post): applied at the owner's next
     frame, in order per thread, each exactly once, never to a released
-    future; a full queue refuses; the stress of four producers posting 10^6
+    future; a full queue refuses; a scheduler without the posts part
+    refuses in the posting thread's record; the stress of four producers posting 10^6
     completions while the owner ticks; schedulers on several threads apart;
     and, in debug builds, a call from a thread that does not own the
     scheduler caught and named. CI runs this file under ThreadSanitizer.
@@ -48,6 +49,56 @@ Test(threads, a_post_applies_at_the_owners_next_frame_and_its_waiter_resumes_in_
     cr_assert_eq(ps.posts_stale, 0);
     cr_assert_eq(ps.posts_capacity, 256);
     corral_sched_destroy(s);
+}
+
+/* from another thread: a scheduler without corral_part_posts refuses the
+   post in that thread's record (NO_PART, naming the part; nothing queued,
+   the owner's record untouched); with the part the post is applied */
+typedef struct post_try {
+    corral_sched *s;
+    corral_future f;
+    bool posted;
+    corral_error err;
+    char detail[160];
+} post_try;
+static void *post_from_thread(void *arg)
+{
+    post_try *t = arg;
+    t->posted = corral_future_post(t->s, t->f, (corral_value){.i = 5});
+    t->err = corral_last_error(NULL);
+    snprintf(t->detail, sizeof t->detail, "%s", corral_last_error_detail(NULL));
+    return NULL;
+}
+Test(threads, another_threads_post_is_refused_in_its_own_record_without_the_posts_part)
+{
+    for (int with = 0; with < 2; with++) {
+        const corral_part *parts[] = {&corral_part_futures, with ? &corral_part_posts : NULL, NULL};
+        corral_sched_desc d = one_class_desc(64, 16);
+        d.parts = parts;
+        d.validation = CORRAL_VALIDATION_REPORT; /* FATAL would abort the posting thread */
+        corral_sched *s = corral_sched_create_min(&d);
+        cr_assert_not_null(s);
+        corral_future f = corral_future_create(s);
+        corral_handle h = fwait_start(s, (fwait_ctx){f, 0, 0});
+        corral_tick(s, 0.016f);
+        post_try t = {.s = s, .f = f};
+        pthread_t th;
+        cr_assert_eq(pthread_create(&th, NULL, post_from_thread, &t), 0);
+        pthread_join(th, NULL);
+        corral_tick(s, 0.016f);
+        if (!with) {
+            cr_assert_not(t.posted);
+            cr_assert_eq(t.err, CORRAL_ERR_NO_PART, "%s", corral_error_str(t.err));
+            cr_assert(strstr(t.detail, "corral_part_posts"), "'%s'", t.detail);
+            cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "the owner's record is the owner's");
+            cr_assert_not(corral_future_done(s, f));
+        } else {
+            cr_assert(t.posted, "%s", t.detail);
+            cr_assert(corral_future_done(s, f));
+            cr_assert_eq(fwait_ctx_of(s, h)->got, 5);
+        }
+        corral_sched_destroy(s);
+    }
 }
 
 Test(threads, a_post_for_a_released_or_completed_future_is_dropped_never_applied_to_another)

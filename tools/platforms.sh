@@ -214,10 +214,15 @@ done
         if [ -n "$stray" ] || [ "$n" -ne "$api" ]; then
             echo "   corral.dll exports $n symbols, the header declares $api CORRAL_API functions and parts; not corral_*: $stray"
             failed="$failed windows-dll"
-        elif (cd "$d" && run_on foo_bar.out ./foo_bar.exe) && cmp -s "$d/foo_bar.out" tests/expected/foo_bar.txt; then
-            echo "   corral.dll exports exactly the $n CORRAL_API functions and parts; foo_bar.exe against it matches"
-        else
+        elif ! (cd "$d" && run_on foo_bar.out ./foo_bar.exe) || ! cmp -s "$d/foo_bar.out" tests/expected/foo_bar.txt; then
             echo "   foo_bar.exe against corral.dll: output differs"; failed="$failed windows-dll"
+        elif ! $cc -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -Igen -DCORRAL_SHARED tests/link/named_parts.c \
+                 "$d/libcorral.dll.a" -o "$d/named_parts.exe" || ! (cd "$d" && run_on named_parts.out ./named_parts.exe); then
+            echo "   named_parts.exe (a list of parts, as API.md writes it) against corral.dll: FAILED"
+            failed="$failed windows-dll"
+        else
+            echo "   corral.dll exports exactly the $n CORRAL_API functions and parts; foo_bar.exe against it matches;"
+            echo "   named_parts.exe names its parts against it and runs"
         fi
     else
         failed="$failed windows-dll"

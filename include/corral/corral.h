@@ -34,15 +34,15 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (158). The types,
+    INDEX: every function, in the order of this header (159). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
     the body of a step
         corral_point_lost, corral_points_check
     the scheduler
-        corral_sched_memory_size, corral_slot_size_for, corral_sched_create,
-        corral_sched_create_min,
+        corral_sched_memory_size, corral_sched_memory_size_min,
+        corral_slot_size_for, corral_sched_create, corral_sched_create_min,
         corral_sched_destroy
     starting and stopping
         corral_start, corral_start_ex, corral_start_n, corral_stop, corral_alive,
@@ -780,7 +780,7 @@ typedef enum corral_validation {
                                       NDEBUG, OFF with NDEBUG (release) */
     CORRAL_VALIDATION_OFF,         /* cheap checks only; misuse is logged, the call refused */
     CORRAL_VALIDATION_REPORT,      /* all checks; misuse is logged, the call refused */
-    CORRAL_VALIDATION_FATAL,       /* all checks; misuse is logged (CORRAL_LOG_PANIC), then abort() */
+    CORRAL_VALIDATION_FATAL,       /* all checks; misuse logged (PANIC; stderr if no logger), then abort() */
     CORRAL_VALIDATION_COUNT
 } corral_validation;
 
@@ -955,6 +955,9 @@ typedef struct corral_sched_desc {
    desc.parts is NULL, as corral_sched_create gives. 0 if the desc is
    invalid. */
 CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
+/* The same for corral_sched_create_min: the parts desc.parts names and no
+   other (none if NULL); it links only those, as create_min does. */
+CORRAL_API size_t corral_sched_memory_size_min(const corral_sched_desc *desc);
 
 /* The smallest slot size that holds a coroutine of this type (header,
    context at its offset, rounded up to a multiple of 8 and of the context's
@@ -963,8 +966,8 @@ CORRAL_API size_t corral_sched_memory_size(const corral_sched_desc *desc);
 CORRAL_API uint32_t corral_slot_size_for(const corral_type *type);
 
 /* Create a scheduler. NULL on failure: corral_last_error(NULL) says why.
-   It has the parts desc.parts names, or every part if it names none, and
-   so links every part. */
+   It has every part when desc.parts is NULL, and so links every part; a
+   list, even an empty one ({NULL}), gives exactly the parts it names. */
 CORRAL_API corral_sched *corral_sched_create(const corral_sched_desc *desc);
 /* The same with the parts desc.parts names and no other (none if NULL):
    a program that creates its schedulers only so links only those. */

@@ -18,26 +18,29 @@ CORRAL__THREAD_LOCAL corral_sched *corral__tls_sched;
 static CORRAL__THREAD_LOCAL corral_error corral__tls_error;
 
 /* the items' sentences, packed in one object of their own (a program
-   keeps them with corral__fail_at, and nothing else with them) */
-static const struct {
+   keeps them with corral__fail_at, and nothing else with them), each
+   found by its offset: no pointer, nothing to relocate */
+typedef struct corral__message_text {
 #define CORRAL__X(id, msg) char m_##id[sizeof msg];
     CORRAL_LOG_ITEMS(CORRAL__X)
 #undef CORRAL__X
-} corral__message_text = {
+} corral__message_text;
+static const corral__message_text corral__messages = {
 #define CORRAL__X(id, msg) msg,
     CORRAL_LOG_ITEMS(CORRAL__X)
 #undef CORRAL__X
 };
-static const char *const corral__messages[CORRAL_ERR_COUNT] = {
-#define CORRAL__X(id, msg) corral__message_text.m_##id,
+static const uint16_t corral__message_at[CORRAL_ERR_COUNT] = {
+#define CORRAL__X(id, msg) (uint16_t)offsetof(corral__message_text, m_##id),
     CORRAL_LOG_ITEMS(CORRAL__X)
 #undef CORRAL__X
 };
+CORRAL__STATIC_ASSERT(sizeof(corral__message_text) <= 0xFFFFu, "corral: the sentences' offsets fit 16 bits");
 
 const char *corral_error_str(corral_error err)
 {
     if ((unsigned)err >= (unsigned)CORRAL_ERR_COUNT) return "unknown error";
-    return corral__messages[err];
+    return (const char *)&corral__messages + corral__message_at[err];
 }
 
 corral_error corral_last_error(const corral_sched *sched)
@@ -119,7 +122,7 @@ static void corral__record(corral__err_rec *r, const char *call, corral_handle h
 
 static CORRAL__THREAD_LOCAL corral__err_rec corral__tls_rec;
 
-void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
+CORRAL__COLD void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_error err,
                      const char *call, corral_handle h, const corral_co *self, const char *detail)
 {
     corral__tls_error = err;
@@ -144,7 +147,23 @@ void corral__fail_at(const corral_sched *s, const corral_logger *logger, corral_
     corral__words(msg, sizeof msg, err, call, h, self_type, sh, detail);
     if (logger && logger->fn)
         logger->fn(fatal ? CORRAL_LOG_PANIC : CORRAL_LOG_ERROR, err, msg, s, logger->user_data);
+    else corral_log_stderr(CORRAL_LOG_PANIC, err, msg, s, NULL); /* fatal, no logger: the words are not lost */
     if (fatal) abort(); /* CORRAL_VALIDATION_FATAL: stop at the mistake, in the debugger */
+}
+
+/* A call another thread makes on s (a post): the error on that thread's
+   record only, and s's logger, which is its own thread's, not called; a
+   misuse under s's FATAL validation (set at create) prints its words and
+   aborts that thread. */
+CORRAL__COLD void corral__fail_elsewhere(const corral_sched *s, corral_error err, const char *call, const char *detail)
+{
+    corral__tls_error = err;
+    corral__record(&corral__tls_rec, call, CORRAL__NOH, NULL, CORRAL__NOH, detail);
+    if (!(s && s->validation == CORRAL_VALIDATION_FATAL && corral_error_is_misuse(err))) return;
+    char msg[384];
+    corral__words(msg, sizeof msg, err, call, CORRAL__NOH, NULL, CORRAL__NOH, detail);
+    corral_log_stderr(CORRAL_LOG_PANIC, err, msg, s, NULL);
+    abort();
 }
 
 const char *corral_last_error_detail(const corral_sched *sched)
@@ -257,6 +276,71 @@ bool corral__destroyed_here(const corral_sched *s)
 }
 #endif
 #endif
+
+/* ---- the parts' names, for the words of a refusal: by a part's index
+   (0 the core, then CORRAL_PARTS in order), packed, none a pointer */
+enum {
+    CORRAL__PART_core,
+#define CORRAL__X(name) CORRAL__PART_##name,
+    CORRAL_PARTS(CORRAL__X)
+#undef CORRAL__X
+    CORRAL__PART_NAMES
+};
+#define CORRAL__PART_NAME_MAX 12u
+#define CORRAL__X(name) CORRAL__STATIC_ASSERT(sizeof #name <= CORRAL__PART_NAME_MAX, "corral: a part's name fits its row");
+CORRAL_PARTS(CORRAL__X)
+#undef CORRAL__X
+static const char corral__part_names[CORRAL__PART_NAMES][CORRAL__PART_NAME_MAX] = {
+    "core",
+#define CORRAL__X(name) #name,
+    CORRAL_PARTS(CORRAL__X)
+#undef CORRAL__X
+};
+
+const char *corral__part_of_kind(uint32_t kind)
+{
+    static const uint8_t part[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
+        CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+    };
+    return corral__part_names[kind < CORRAL_WAIT_KIND_COUNT ? part[kind] : CORRAL__PART_core];
+}
+
+const char *corral__part_of_pool(uint32_t pool)
+{
+    static const uint8_t part[CORRAL__POOL_COUNT] = {
+        [CORRAL__POOL_SIGNAL] = CORRAL__PART_core,
+        [CORRAL__POOL_FUTURE] = CORRAL__PART_futures,
+        [CORRAL__POOL_CHANNEL] = CORRAL__PART_channels,
+        [CORRAL__POOL_COUNTER] = CORRAL__PART_channels,
+    };
+    return corral__part_names[pool < CORRAL__POOL_COUNT ? part[pool] : CORRAL__PART_core];
+}
+
+/* the name of a part `need` has and `have` lacks (by the kinds, pools,
+   features and state their tables hold), or NULL */
+const char *corral__part_lacking(const corral__part_tables *have, const corral__part_tables *need)
+{
+    static const uint8_t feature_part[CORRAL__FEATURE_COUNT] = {
+        [CORRAL__FEATURE_CALLS] = CORRAL__PART_calls,   [CORRAL__FEATURE_GROUPS] = CORRAL__PART_groups,
+        [CORRAL__FEATURE_POLLS] = CORRAL__PART_polls,   [CORRAL__FEATURE_FUTURES] = CORRAL__PART_futures,
+        [CORRAL__FEATURE_RACES] = CORRAL__PART_races,   [CORRAL__FEATURE_PULLS] = CORRAL__PART_pulls,
+        [CORRAL__FEATURE_PROFILE] = CORRAL__PART_profile, [CORRAL__FEATURE_BUDGET] = CORRAL__PART_budget,
+        [CORRAL__FEATURE_POSTS] = CORRAL__PART_posts,
+    };
+    CORRAL__STATIC_ASSERT(CORRAL__FEATURE_COUNT == 9, "corral: every feature has its part's name above");
+    for (uint32_t f = 0; f < CORRAL__FEATURE_COUNT; f++)
+        if (need->feature[f] && !have->feature[f]) return corral__part_names[feature_part[f]];
+    for (uint32_t k = 0; k < CORRAL__WAIT_TABLES; k++)
+        if (need->wait[k] && !have->wait[k]) return corral__part_of_kind(k);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++)
+        if (need->pool[p] && !have->pool[p]) return corral__part_of_pool(p);
+    if (need->arm && !have->arm) return corral__part_names[CORRAL__PART_races];
+    if (need->state[CORRAL__STATE_CHANNELS - 1] && !have->state[CORRAL__STATE_CHANNELS - 1])
+        return corral__part_names[CORRAL__PART_channels];
+    return NULL;
+}
 
 bool corral__part_needed(const char *call, corral_sched *s, const corral_co *self, const void *slot, const char *part)
 {

@@ -168,12 +168,15 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     /* 2 entries per slot + slack: see queue.c for why that always suffices */
     p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
-    p->node_count = p->wait_nodes + (d->max_group_nodes ? d->max_group_nodes : CORRAL_DEFAULT_MAX_GROUP_NODES);
+    /* group nodes are the groups part's (owner, tags, deadlines) */
+    p->node_count = p->wait_nodes + (!t->feature[CORRAL__FEATURE_GROUPS] ? 0
+                                     : d->max_group_nodes              ? d->max_group_nodes
+                                                                       : CORRAL_DEFAULT_MAX_GROUP_NODES);
     p->max_sides = d->max_side_records ? d->max_side_records : CORRAL_DEFAULT_MAX_SIDE_RECORDS;
     p->owner_buckets = 16;
     while (p->owner_buckets < (p->node_count - p->wait_nodes) / 2) p->owner_buckets <<= 1;
     p->max_signals = d->max_signals ? d->max_signals : CORRAL_DEFAULT_MAX_SIGNALS;
-    /* a pool the scheduler has no part for has no items */
+    /* a pool the scheduler has no part for has no items (the signals' is the core's) */
     p->max_futures = !t->pool[CORRAL__POOL_FUTURE] ? 0 : d->max_futures ? d->max_futures : CORRAL_DEFAULT_MAX_FUTURES;
     p->max_channels = !t->pool[CORRAL__POOL_CHANNEL] ? 0 : d->max_channels ? d->max_channels : CORRAL_DEFAULT_MAX_CHANNELS;
     p->channel_bytes = d->channel_bytes ? d->channel_bytes : CORRAL_DEFAULT_CHANNEL_BYTES; /* channel_bytes / size values each */
@@ -219,14 +222,12 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->data_off = off; /* the channels' rings, beside the pools that size them */
     off += p->max_channels * p->ring_bytes;
-    /* each part's state: the domains' clocks in the head, the channels'
-       with their rings, the others' (bytes) in a region of its own here,
-       in the order of the slots */
+    /* each part's state: the channels' with their rings, the others'
+       (bytes) in a region of its own here, in the order of the slots */
     for (uint32_t k = 0; k < CORRAL__STATE_COUNT - 1; k++) {
         const corral_part *part_k = p->part[k];
         if (!part_k) continue;
-        if (k == CORRAL__STATE_DOMAINS - 1) p->state_off[k] = CORRAL__DOMAINS_OFF;
-        else if (k == CORRAL__STATE_CHANNELS - 1) p->state_off[k] = p->data_off;
+        if (k == CORRAL__STATE_CHANNELS - 1) p->state_off[k] = p->data_off;
         if (!part_k->bytes) continue;
         off = corral__align64(off, part_k->align);
         p->state_off[k] = off;
@@ -264,31 +265,27 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
         off = corral__align64(off, 64);
         p->kept_off = off;
         p->kept_bytes = corral__align64(off + CORRAL__KEPT_SLACK + pages * sizeof(uint64_t), 64);
-        off += 64 + p->kept_count * p->kept_bytes;
+        off += CORRAL__KEPT_HEAD + p->kept_count * p->kept_bytes;
     }
     if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
     p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
     return CORRAL_ERR_OK;
 }
 
-/* ---- the time domains' clocks (the frame's, in the block's head; their
-   calls are domains.c's): desc.domains of them, each at scale 1 */
-static void corral__domains_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+/* ---- the time domains' clocks (the frame's, in the block's head, read
+   by every timer; their calls are domains.c's): desc.domains of them, each
+   at scale 1 */
+static void corral__domains_init(corral_sched *s, const corral_sched_desc *d)
 {
-    corral__domains *D = (corral__domains *)(void *)CORRAL__AT(s, at);
+    corral__domains *D = corral__domains_of(s);
     memset(D, 0, sizeof *D);
     D->count = d->domains ? d->domains : CORRAL_DEFAULT_DOMAINS; /* at most CORRAL_MAX_DOMAINS: the plan's check */
     for (uint32_t k = 0; k < CORRAL_MAX_DOMAINS; k++) D->d[k].scale = 1.0f;
 }
-const corral_part corral__part_domains = {
-    .feature = CORRAL__FEATURE_COUNT,
-    .state = CORRAL__STATE_DOMAINS,
-    .init = corral__domains_init,
-};
 
-/* ---- its parts: the core's tables, the parts every scheduler has, then
-   each part named (after the parts it builds on), each slot filled by the
-   part that owns it; owner: the part that holds each state slot */
+/* ---- its parts: the core's tables, then each part named (after the
+   parts it builds on), each slot filled by the part that owns it; owner:
+   the part that holds each state slot */
 static void corral__part_open(corral__part_tables *t, const corral_part *owner[], const corral_part *part, uint32_t depth)
 {
     assert(depth < 4 && "corral: a part's needs are at most 3 deep (a cycle?)");
@@ -302,7 +299,6 @@ static void corral__part_open(corral__part_tables *t, const corral_part *owner[]
     if (part->arm) t->arm = part->arm;
     if (part->state != CORRAL__STATE_NONE) owner[part->state - 1] = part;
 }
-static const corral_part *const corral__every_scheduler_has[] = {&corral__part_domains};
 static void corral__parts_open(corral__part_tables *t, const corral_part *owner[], const corral_part *const *parts)
 {
     memset(t, 0, sizeof *t);
@@ -311,14 +307,11 @@ static void corral__parts_open(corral__part_tables *t, const corral_part *owner[
     t->wait[CORRAL_WAIT_FRAMES] = t->wait[CORRAL_WAIT_SECONDS] = t->wait[CORRAL_WAIT_REALTIME] = &corral__timer_part;
     t->wait[CORRAL_WAIT_SIGNAL] = &corral__signal_part;
     t->pool[CORRAL__POOL_SIGNAL] = &corral__signal_pool_part;
-    for (uint32_t i = 0; i < sizeof corral__every_scheduler_has / sizeof corral__every_scheduler_has[0]; i++)
-        corral__part_open(t, owner, corral__every_scheduler_has[i], 0);
     for (uint32_t i = 0; parts && parts[i]; i++) corral__part_open(t, owner, parts[i], 0);
 }
 
-/* the plan of desc for the parts `parts` names (with those every
-   scheduler has), their tables in t; false (the error set for call) if
-   desc is refused */
+/* the plan of desc for the parts `parts` names, their tables in t;
+   false (the error set for call) if desc is refused */
 static bool corral__plan_for(const char *call, const corral_sched_desc *desc, const corral_part *const *parts,
                              corral__part_tables *t, corral__plan *p)
 {
@@ -468,7 +461,7 @@ void corral__kept_forget(corral_sched *s)
 {
     if (!s->kept.off) return;
     const corral__kept *k = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
-    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, 64);
+    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, CORRAL__KEPT_HEAD);
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public
@@ -504,12 +497,13 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
     corral__sched_setup(s, desc, &p);
     corral__classes_setup(s, &p);
     s->parts = tables;
+    corral__domains_init(s, desc);
     for (uint32_t k = 0; k < CORRAL__STATE_COUNT - 1; k++) { /* each part's state, in its region */
         if (!p.part[k]) continue;
         s->parts.state[k] = (uint32_t)p.state_off[k];
         p.part[k]->init(s, desc, s->parts.state[k]);
     }
-    corral__parts_init(s);
+    corral__state_init(s);
     corral__kept_setup(s, &p);
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
@@ -527,6 +521,11 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
 corral_sched *corral_sched_create_min(const corral_sched_desc *desc)
 {
     return corral__sched_create(__func__, desc, desc ? desc->parts : NULL);
+}
+
+size_t corral_sched_memory_size_min(const corral_sched_desc *desc)
+{
+    return corral__memory_size(__func__, desc, desc ? desc->parts : NULL);
 }
 
 bool corral__clock_ok(double time, double scale)
@@ -552,7 +551,7 @@ void corral__frame_restore(corral_sched *s, uint64_t frame, uint32_t frame_pos, 
    file. The rest (where everything lies, the configuration, the
    environment, profiling) stays the live scheduler's; a snapshot whose
    rest differs is refused before this. */
-void corral__parts_take(corral_sched *d, const corral_sched *o)
+void corral__state_take(corral_sched *d, const corral_sched *o)
 {
     d->types.last_vt = o->types.last_vt;
     d->types.last_ti = o->types.last_ti;
@@ -569,7 +568,7 @@ void corral__parts_take(corral_sched *d, const corral_sched *o)
     d->now.clock = clock;
 }
 
-void corral__parts_init(corral_sched *s)
+void corral__state_init(corral_sched *s)
 {
     corral__lanes_init(s);
     corral__meta_init(s);

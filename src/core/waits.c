@@ -279,27 +279,7 @@ static int corral__wait_ready(const char *call, corral_sched *s, corral_co *co, 
     if ((unsigned)w->kind < CORRAL_WAIT_KIND_COUNT &&
         (corral__kind_of(w->kind).how == CORRAL__HOW_LIST || corral__kind_of(w->kind).how == CORRAL__HOW_POLL ||
          corral__kind_of(w->kind).how == CORRAL__HOW_TIMER)) { /* a part's kind, and s has not that part */
-        /* each kind's part by its index in CORRAL_PARTS (0: the core),
-           the names packed, none a pointer */
-        enum {
-            CORRAL__PART_core,
-#define CORRAL__X(name) CORRAL__PART_##name,
-            CORRAL_PARTS(CORRAL__X)
-#undef CORRAL__X
-            CORRAL__PART_NAMES
-        };
-        static const char names[CORRAL__PART_NAMES][10] = {
-            "core",
-#define CORRAL__X(name) #name,
-            CORRAL_PARTS(CORRAL__X)
-#undef CORRAL__X
-        };
-        static const uint8_t part_of[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
-            CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-        };
-        corral__part_needed(call, s, co, NULL, names[part_of[w->kind]]);
+        corral__part_needed(call, s, co, NULL, corral__part_of_kind(w->kind));
         return -1;
     }
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL); /* no node: never a member */

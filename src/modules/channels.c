@@ -39,7 +39,7 @@ static unsigned char *corral__ring(const corral_sched *s, uint32_t index)
 
 /* its state at create: the sizes the desc gives and where its rings lie
    (at: the region the plan keeps for them beside the pools, zeroed with
-   the rest of the state, corral__parts_init) */
+   the rest of the state, corral__state_init) */
 static void corral__chans_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
 {
     corral__chans *C = corral__chans_of(s);

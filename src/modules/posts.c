@@ -16,16 +16,16 @@
 static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uint32_t gen, uint64_t value, const char *call)
 {
     if (!s) {
-        corral__fail_at(NULL, NULL, CORRAL_ERR_NULL_SCHED, call, CORRAL__NOH, NULL, NULL);
+        corral__fail_elsewhere(NULL, CORRAL_ERR_NULL_SCHED, call, NULL);
         return false;
     }
     if (!s->parts.feature[CORRAL__FEATURE_POSTS]) { /* set at create, read-only since: any thread may read it */
-        corral__fail_at(NULL, NULL, CORRAL_ERR_NO_PART, call, CORRAL__NOH, NULL, "it needs corral_part_posts in desc.parts");
+        corral__fail_elsewhere(s, CORRAL_ERR_NO_PART, call, "it needs corral_part_posts in desc.parts");
         return false;
     }
     corral__postq *q = corral__postq_of(s);
     if (corral__atomic_load_u32(&q->closed)) {
-        corral__fail_at(NULL, NULL, CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL);
+        corral__fail_elsewhere(s, CORRAL_ERR_DESTROYING, call, NULL);
         return false;
     }
     corral__post *cells = corral__post_cells(s);
@@ -45,7 +45,7 @@ static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uin
         }
         if (dif < 0) { /* the owner has not applied this cell's last lap yet: full */
             corral__atomic_add_u32(&q->full, 1);
-            corral__fail_at(NULL, NULL, CORRAL_ERR_POST_QUEUE_FULL, call, CORRAL__NOH, NULL, NULL);
+            corral__fail_elsewhere(s, CORRAL_ERR_POST_QUEUE_FULL, call, NULL);
             return false;
         }
         /* dif > 0: the tail moved on under us; look again */
@@ -59,7 +59,7 @@ static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uin
     (void)index;
     (void)gen;
     (void)value;
-    corral__fail_at(NULL, NULL, CORRAL_ERR_NO_THREADS, call, CORRAL__NOH, NULL, NULL);
+    corral__fail_elsewhere(s, CORRAL_ERR_NO_THREADS, call, NULL);
     return false;
 }
 #endif

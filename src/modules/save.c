@@ -561,13 +561,13 @@ static void corral__load_read_co(corral__loader *L, corral__saved_co *c)
     /* its links need the parts that own them (its waits: each kind's, below) */
     const void *const *F = L->s->parts.feature;
     const char *no = (c->owner || c->tags || c->has_deadline) && !F[CORRAL__FEATURE_GROUPS]
-                         ? "a coroutine has an owner, tags or a stop deadline: this scheduler has no groups part"
+                         ? "a coroutine has an owner, tags or a stop deadline: it needs corral_part_groups in desc.parts"
                      : (c->parent != CORRAL__NIL || c->child != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]
-                         ? "a coroutine calls or is called: this scheduler has no calls part"
+                         ? "a coroutine calls or is called: it needs corral_part_calls in desc.parts"
                      : ((c->hold & CORRAL__HOLD_GENERATOR) || c->by != CORRAL__NIL) && !F[CORRAL__FEATURE_PULLS]
-                         ? "a coroutine is a generator: this scheduler has no pulls part"
+                         ? "a coroutine is a generator: it needs corral_part_pulls in desc.parts"
                      : (c->mode == CORRAL__MODE_RACE || c->mode == CORRAL__MODE_SYNC) && !F[CORRAL__FEATURE_RACES]
-                         ? "a coroutine races or syncs: this scheduler has no races part"
+                         ? "a coroutine races or syncs: it needs corral_part_races in desc.parts"
                          : NULL;
     if (no) {
         corral__io_fail(io, no);
@@ -583,8 +583,15 @@ static void corral__load_read_co(corral__loader *L, corral__saved_co *c)
             w->list = (uint8_t)(w->list + CORRAL__PH_MAX - CORRAL__PH_COUNT); /* version 1: four phases */
         w->order = (uint32_t)corral__get_u(io, 4);
         const corral__wait_part *p = corral__node_part_of(L->s, w->kind);
+        if (!p && w->kind < CORRAL_WAIT_KIND_COUNT && strcmp(corral__part_of_kind(w->kind), "core") != 0 &&
+            !io->bad) { /* a kind of a part this scheduler has not */
+            snprintf(io->detail, sizeof io->detail, "a coroutine's wait needs corral_part_%s in desc.parts",
+                     corral__part_of_kind(w->kind));
+            corral__io_fail(io, io->detail);
+            return;
+        }
         if (!p || !p->read) {
-            corral__io_fail(io, "a wait node of a kind that takes no node, or of a part this scheduler has not");
+            corral__io_fail(io, "a wait node of a kind that takes no node");
             return;
         }
         p->read(io, w);
@@ -703,7 +710,11 @@ static bool corral__load_read_head(corral__loader *L)
         const unsigned char *count = io->at + 4 <= io->size ? io->r + io->at : NULL;
         const corral__pool_part *part = corral__pool_part_of(s, p);
         if (!part) { /* a part this scheduler has not: an empty section */
-            if (count && corral__le32(count)) return corral__load_fail(L, "the save holds futures, channels, semaphores or wait groups: this scheduler has not their part", NULL, NULL);
+            static const char items[CORRAL__POOL_COUNT][28] = {"signals", "futures", "channels",
+                                                               "semaphores or wait groups"};
+            if (count && corral__le32(count))
+                return corral__load_fail(L, "the save holds %s: it needs corral_part_%s in desc.parts", items[p],
+                                         corral__part_of_pool(p));
             corral__get_u(io, 4);
             continue;
         }
@@ -1528,7 +1539,7 @@ static void corral__load_clear(corral__loader *L)
     corral__floors_keep(s);
     uint32_t floors[CORRAL__POOL_COUNT];
     corral__pools_floors(s, floors);
-    corral__parts_init(s);
+    corral__state_init(s);
     corral__pools_set_floors(s, floors);
     corral__types_unplaced(s);
     for (uint32_t i = 0; i < L->ntypes; i++) /* checked: a class that holds it */

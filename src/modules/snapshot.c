@@ -45,6 +45,7 @@ typedef struct corral__snap_head {
     uint64_t layout; /* corral__layout of the scheduler it came from */
     uint64_t sum;    /* corral__snap_sum of every byte after the header */
 } corral__snap_head;
+CORRAL__STATIC_ASSERT(sizeof(corral__snap_head) <= CORRAL__KEPT_HEAD, "corral: a forgotten kept place has no header");
 
 /* A checksum of n bytes: Fletcher's sums (a running sum of the words and
    a sum of those sums, so a changed bit or a moved word shows) in four
@@ -198,6 +199,7 @@ typedef struct corral__snap_view {
     corral__head saved; /* a copy of the head: the buffer need not be aligned */
     corral__image img;  /* the sections, for corral__verify_image */
     size_t ends_at;
+    char why[128];      /* a refusal's words, where they name something */
 } corral__snap_view;
 
 static bool corral__take_bytes(const corral__cursor *k, size_t at, size_t n)
@@ -283,15 +285,27 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
         return "it is no snapshot, or one of another version of corral";
     if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
-    if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
-    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     const corral_sched *o = &v->saved.sched;
+    if (o->made_by == CORRAL__MADE_BY && o->origin == corral__origin()) { /* this copy's: its parts are comparable */
+        const char *part = corral__part_lacking(&s->parts, &o->parts);
+        if (part) {
+            snprintf(v->why, sizeof v->why, "it is of a scheduler with corral_part_%s: it needs corral_part_%s in desc.parts",
+                     part, part);
+            return v->why;
+        }
+        if ((part = corral__part_lacking(&o->parts, &s->parts)) != NULL) {
+            snprintf(v->why, sizeof v->why, "it is of a scheduler without corral_part_%s, which this one has", part);
+            return v->why;
+        }
+    }
+    if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
+    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     /* everything but its state is the live scheduler's: layout, configuration, types */
     corral__head same_head;
     memcpy(&same_head, o, CORRAL__HEAD_BYTES);
     corral_sched *same = &same_head.sched;
-    corral__parts_take(same, s);
+    corral__state_take(same, s);
     same->magic = s->magic;
     same->flags = s->flags;
     same->pad = s->pad;
@@ -387,7 +401,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
     corral__types_restore(s, m->snap, m->types_at, v->ends_at, o->types.type_count);
 
     /* the scheduler's state; its layout, configuration and environment stay */
-    corral__parts_take(s, o);
+    corral__state_take(s, o);
     corral__polls_moved(s); /* a snapshot of another block: predicates' arguments in contexts into this one */
     corral__types_cache_clear(s);
     corral__pools_set_floors(s, floors);
