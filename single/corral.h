@@ -53,7 +53,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (159). The types,
+    INDEX: every function, in the order of this header (166). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -1945,8 +1945,10 @@ CORRAL_API bool corral_reload(corral_sched *sched, const corral_reload_desc *des
    of its next frame (corral_tick / corral_frame_begin), in post order per
    thread; its waiters then resume as if the owner had called
    corral_future_complete / corral_signal_raise there. false: the queue is
-   full (retry later), the scheduler is being destroyed, or this build has
-   no atomics; the reason is this thread's corral_last_error(NULL). A post
+   full (retry later), the scheduler is being destroyed, it has no
+   corral_part_posts (NO_PART, a misuse: under FATAL validation the posting
+   thread prints the words and aborts), or this build has no atomics; the
+   reason is this thread's corral_last_error(NULL). A post
    for a future or signal that is gone when it is applied is dropped and
    counted (corral_pool_stats.posts_stale), never applied to another. Every
    other call belongs to the scheduler's own thread. */
@@ -3494,12 +3496,11 @@ static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
     return (uint64_t *)(void *)CORRAL__AT(s, s->types.ends_off) + (size_t)ti * CORRAL__END_SLOTS;
 }
 
-/* The block's head: the scheduler, then the state of each part whose
-   state no desc sizes, at a constant offset: the time domains' clocks
-   (their slot of s->parts.state holds CORRAL__DOMAINS_OFF), which every
-   timer reads without first loading where they lie, and the channels'
-   sizes and where their rings lie (their slot: the rings). A snapshot
-   copies the head whole. */
+/* The block's head: the scheduler, then at constant offsets the time
+   domains' clocks (the frame's, sched.c's), which every timer reads
+   without first loading where they lie, and the channels' part's sizes
+   and where its rings lie (its slot of s->parts.state: the rings). A
+   snapshot copies the head whole. */
 typedef struct corral__domain {
     double time;       /* its seconds since create */
     float scale;       /* as set */
@@ -4579,6 +4580,7 @@ bool corral__part_needed(const char *call, corral_sched *s, const corral_co *sel
    for the core's own); of a part `need` has and `have` lacks, or NULL
    (errors.c) */
 const char *corral__part_of_kind(uint32_t kind);
+bool corral__kind_of_a_part(uint32_t kind); /* a part brings it (not the core) */
 const char *corral__part_of_pool(uint32_t pool);
 const char *corral__part_lacking(const corral__part_tables *have, const corral__part_tables *need);
 static inline const void *corral__feature(const corral_sched *s, uint32_t feature)
@@ -6570,6 +6572,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_BAD_POINT:
     case CORRAL_ERR_NO_CAPACITY:
     case CORRAL_ERR_NO_PART:
+    case CORRAL_ERR_WRONG_THREAD:
         return true;
     default:
         return false;
@@ -6792,14 +6795,18 @@ static const char corral__part_names[CORRAL__PART_NAMES][CORRAL__PART_NAME_MAX] 
 #undef CORRAL__X
 };
 
+static const uint8_t corral__kind_part[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
+    CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+};
 const char *corral__part_of_kind(uint32_t kind)
 {
-    static const uint8_t part[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
-        CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-    };
-    return corral__part_names[kind < CORRAL_WAIT_KIND_COUNT ? part[kind] : CORRAL__PART_core];
+    return corral__part_names[kind < CORRAL_WAIT_KIND_COUNT ? corral__kind_part[kind] : CORRAL__PART_core];
+}
+bool corral__kind_of_a_part(uint32_t kind)
+{
+    return kind < CORRAL_WAIT_KIND_COUNT && corral__kind_part[kind] != CORRAL__PART_core;
 }
 
 const char *corral__part_of_pool(uint32_t pool)
@@ -6878,7 +6885,10 @@ bool corral__check_slow(const corral_sched *s, const char *call)
             if (s->owner != corral__thread_token() && s->validation != CORRAL_VALIDATION_OFF) {
                 /* another thread's scheduler: its error state is not ours to write */
                 corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
-                if (s->validation == CORRAL_VALIDATION_FATAL) abort();
+                if (s->validation == CORRAL_VALIDATION_FATAL) {
+                    if (!s->logger.fn) corral__fail_elsewhere(s, CORRAL_ERR_WRONG_THREAD, call, NULL); /* its words */
+                    abort();
+                }
                 return false;
             }
 #endif
@@ -14342,8 +14352,9 @@ void corral_report_text_to(const corral_sched *s, corral_writer *w)
 */
 
 #if CORRAL__HAS_ATOMICS
-/* Any thread. Of the scheduler only its parts (set at create, read-only
-   since) and the queue are read. */
+/* Any thread. Of the scheduler only its parts and its validation (set at
+   create, read-only since) and the queue are read; an error is this
+   thread's alone (corral__fail_elsewhere). */
 static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uint32_t gen, uint64_t value, const char *call)
 {
     if (!s) {
@@ -15875,8 +15886,7 @@ static void corral__load_read_co(corral__loader *L, corral__saved_co *c)
             w->list = (uint8_t)(w->list + CORRAL__PH_MAX - CORRAL__PH_COUNT); /* version 1: four phases */
         w->order = (uint32_t)corral__get_u(io, 4);
         const corral__wait_part *p = corral__node_part_of(L->s, w->kind);
-        if (!p && w->kind < CORRAL_WAIT_KIND_COUNT && strcmp(corral__part_of_kind(w->kind), "core") != 0 &&
-            !io->bad) { /* a kind of a part this scheduler has not */
+        if (!p && corral__kind_of_a_part(w->kind) && !io->bad) { /* a kind of a part this scheduler has not */
             snprintf(io->detail, sizeof io->detail, "a coroutine's wait needs corral_part_%s in desc.parts",
                      corral__part_of_kind(w->kind));
             corral__io_fail(io, io->detail);
@@ -17299,6 +17309,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
         return "it is no snapshot, or one of another version of corral";
     if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
+    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     const corral_sched *o = &v->saved.sched;
     if (o->made_by == CORRAL__MADE_BY && o->origin == corral__origin()) { /* this copy's: its parts are comparable */
@@ -17314,7 +17325,6 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         }
     }
     if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
-    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     /* everything but its state is the live scheduler's: layout, configuration, types */
     corral__head same_head;
     memcpy(&same_head, o, CORRAL__HEAD_BYTES);

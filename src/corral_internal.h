@@ -678,12 +678,11 @@ static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
     return (uint64_t *)(void *)CORRAL__AT(s, s->types.ends_off) + (size_t)ti * CORRAL__END_SLOTS;
 }
 
-/* The block's head: the scheduler, then the state of each part whose
-   state no desc sizes, at a constant offset: the time domains' clocks
-   (their slot of s->parts.state holds CORRAL__DOMAINS_OFF), which every
-   timer reads without first loading where they lie, and the channels'
-   sizes and where their rings lie (their slot: the rings). A snapshot
-   copies the head whole. */
+/* The block's head: the scheduler, then at constant offsets the time
+   domains' clocks (the frame's, sched.c's), which every timer reads
+   without first loading where they lie, and the channels' part's sizes
+   and where its rings lie (its slot of s->parts.state: the rings). A
+   snapshot copies the head whole. */
 typedef struct corral__domain {
     double time;       /* its seconds since create */
     float scale;       /* as set */
@@ -1763,6 +1762,7 @@ bool corral__part_needed(const char *call, corral_sched *s, const corral_co *sel
    for the core's own); of a part `need` has and `have` lacks, or NULL
    (errors.c) */
 const char *corral__part_of_kind(uint32_t kind);
+bool corral__kind_of_a_part(uint32_t kind); /* a part brings it (not the core) */
 const char *corral__part_of_pool(uint32_t pool);
 const char *corral__part_lacking(const corral__part_tables *have, const corral__part_tables *need);
 static inline const void *corral__feature(const corral_sched *s, uint32_t feature)

@@ -1,6 +1,6 @@
 # The index at the top of corral.h names every CORRAL_API function, and
-# nothing that is not one: a function added or removed without its index
-# line fails here.
+# nothing that is not one, and says how many: a function added or removed
+# without its index line fails here.
 file(READ ${HEADER} text)
 string(FIND "${text}" "    INDEX:" at)
 string(FIND "${text}" "    MANUALS" end)
@@ -33,4 +33,8 @@ if(missing OR extra)
     message(FATAL_ERROR "corral.h's INDEX: missing [${missing}], not declared [${extra}]")
 endif()
 list(LENGTH declared n)
+string(REGEX MATCH "in the order of this header \\(([0-9]+)\\)" said "${index}")
+if(NOT CMAKE_MATCH_1 EQUAL n)
+    message(FATAL_ERROR "corral.h's INDEX says it names ${CMAKE_MATCH_1} functions; the header declares ${n}")
+endif()
 message(STATUS "corral.h's INDEX names all ${n} functions")

@@ -11,6 +11,9 @@
 #include "common.h"
 
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define FW_FIELDS(F) F(corral_future, f) F(int64_t, got) F(int32_t, step)
 DECLARE_COROUTINE(fwait, FW_FIELDS)
@@ -76,6 +79,9 @@ Test(threads, another_threads_post_is_refused_in_its_own_record_without_the_post
         corral_sched_desc d = one_class_desc(64, 16);
         d.parts = parts;
         d.validation = CORRAL_VALIDATION_REPORT; /* FATAL would abort the posting thread */
+        log_capture cap = {0};
+        d.logger.fn = capture_log; /* the owner's: never called from the posting thread */
+        d.logger.user_data = &cap;
         corral_sched *s = corral_sched_create_min(&d);
         cr_assert_not_null(s);
         corral_future f = corral_future_create(s);
@@ -91,6 +97,7 @@ Test(threads, another_threads_post_is_refused_in_its_own_record_without_the_post
             cr_assert_eq(t.err, CORRAL_ERR_NO_PART, "%s", corral_error_str(t.err));
             cr_assert(strstr(t.detail, "corral_part_posts"), "'%s'", t.detail);
             cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "the owner's record is the owner's");
+            cr_assert_eq(cap.count, 0, "the owner's logger was called for another thread's post: %s", cap.message);
             cr_assert_not(corral_future_done(s, f));
         } else {
             cr_assert(t.posted, "%s", t.detail);
@@ -99,6 +106,41 @@ Test(threads, another_threads_post_is_refused_in_its_own_record_without_the_post
         }
         corral_sched_destroy(s);
     }
+}
+
+/* under FATAL a post without the posts part prints its words and aborts
+   the posting thread (a child process, which the abort takes down; the
+   post is made on its one thread: the path is the same from any thread,
+   and a child of a threaded process may not start threads under TSan) */
+Test(threads, a_post_without_the_posts_part_aborts_the_posting_thread_under_fatal_with_its_words)
+{
+    char path[] = "/tmp/corral_post_fatal_XXXXXX";
+    const int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    const pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        dup2(fd, 2);
+        const corral_part *parts[] = {&corral_part_futures, NULL};
+        corral_sched_desc d = one_class_desc(64, 16);
+        d.parts = parts;
+        d.validation = CORRAL_VALIDATION_FATAL;
+        corral_sched *s = corral_sched_create_min(&d);
+        if (!s) _exit(3);
+        post_try t = {.s = s, .f = corral_future_create(s)};
+        post_from_thread(&t);
+        _exit(0); /* not reached: the post aborts */
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "status %d", status);
+    char words[512] = {0};
+    const ssize_t n = pread(fd, words, sizeof words - 1, 0);
+    close(fd);
+    unlink(path);
+    cr_assert_gt(n, 0, "nothing on stderr");
+    cr_assert(strstr(words, "corral: fatal: corral_future_post"), "'%s'", words);
+    cr_assert(strstr(words, "corral_part_posts"), "'%s'", words);
 }
 
 Test(threads, a_post_for_a_released_or_completed_future_is_dropped_never_applied_to_another)

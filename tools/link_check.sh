@@ -70,7 +70,11 @@ cc -O2 -DNDEBUG -I$b/single $gc tests/link/one_coroutine.c $b/one_header_impl.o 
 set -- $(share $b/one_header.map 'one_header_impl')
 one_text=$1 one_ro=$2 one_eh=$3
 # the whole library
-set -- $(size $b/libcorral.a | awk 'NR > 1 {t += $1; n++} END {print t, n}')
+# code, constants (pointer tables too) and unwind tables of every object
+set -- $(size -A $b/libcorral.a | awk '
+    /^[^ ].*\(ex / { n++ }
+    $1 ~ /^\.(text|rodata|data\.rel\.ro|eh_frame)/ { t += $2 }
+    END { print t, n }')
 whole=$1 objects=$2
 fmt='  %-34s %6d B code + %5d B constants = %6d B (limit %d); unwind tables %5d B\n'
 printf "$fmt" "one_coroutine, static library:" $lib_text $lib_ro $((lib_text + lib_ro)) $LIMIT $lib_eh

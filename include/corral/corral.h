@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (159). The types,
+    INDEX: every function, in the order of this header (166). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -1811,8 +1811,10 @@ CORRAL_API bool corral_reload(corral_sched *sched, const corral_reload_desc *des
    of its next frame (corral_tick / corral_frame_begin), in post order per
    thread; its waiters then resume as if the owner had called
    corral_future_complete / corral_signal_raise there. false: the queue is
-   full (retry later), the scheduler is being destroyed, or this build has
-   no atomics; the reason is this thread's corral_last_error(NULL). A post
+   full (retry later), the scheduler is being destroyed, it has no
+   corral_part_posts (NO_PART, a misuse: under FATAL validation the posting
+   thread prints the words and aborts), or this build has no atomics; the
+   reason is this thread's corral_last_error(NULL). A post
    for a future or signal that is gone when it is applied is dropped and
    counted (corral_pool_stats.posts_stale), never applied to another. Every
    other call belongs to the scheduler's own thread. */

@@ -75,6 +75,7 @@ bool corral_error_is_misuse(corral_error err)
     case CORRAL_ERR_BAD_POINT:
     case CORRAL_ERR_NO_CAPACITY:
     case CORRAL_ERR_NO_PART:
+    case CORRAL_ERR_WRONG_THREAD:
         return true;
     default:
         return false;
@@ -297,14 +298,18 @@ static const char corral__part_names[CORRAL__PART_NAMES][CORRAL__PART_NAME_MAX] 
 #undef CORRAL__X
 };
 
+static const uint8_t corral__kind_part[CORRAL_WAIT_KIND_COUNT] = {
+#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
+    CORRAL_WAIT_KINDS(CORRAL__X)
+#undef CORRAL__X
+};
 const char *corral__part_of_kind(uint32_t kind)
 {
-    static const uint8_t part[CORRAL_WAIT_KIND_COUNT] = {
-#define CORRAL__X(id, name, how, phase, part) CORRAL__PART_##part,
-        CORRAL_WAIT_KINDS(CORRAL__X)
-#undef CORRAL__X
-    };
-    return corral__part_names[kind < CORRAL_WAIT_KIND_COUNT ? part[kind] : CORRAL__PART_core];
+    return corral__part_names[kind < CORRAL_WAIT_KIND_COUNT ? corral__kind_part[kind] : CORRAL__PART_core];
+}
+bool corral__kind_of_a_part(uint32_t kind)
+{
+    return kind < CORRAL_WAIT_KIND_COUNT && corral__kind_part[kind] != CORRAL__PART_core;
 }
 
 const char *corral__part_of_pool(uint32_t pool)
@@ -383,7 +388,10 @@ bool corral__check_slow(const corral_sched *s, const char *call)
             if (s->owner != corral__thread_token() && s->validation != CORRAL_VALIDATION_OFF) {
                 /* another thread's scheduler: its error state is not ours to write */
                 corral__fail_at(NULL, &s->logger, CORRAL_ERR_WRONG_THREAD, call, CORRAL__NOH, NULL, NULL);
-                if (s->validation == CORRAL_VALIDATION_FATAL) abort();
+                if (s->validation == CORRAL_VALIDATION_FATAL) {
+                    if (!s->logger.fn) corral__fail_elsewhere(s, CORRAL_ERR_WRONG_THREAD, call, NULL); /* its words */
+                    abort();
+                }
                 return false;
             }
 #endif

@@ -11,8 +11,9 @@
 #include "../corral_internal.h"
 
 #if CORRAL__HAS_ATOMICS
-/* Any thread. Of the scheduler only its parts (set at create, read-only
-   since) and the queue are read. */
+/* Any thread. Of the scheduler only its parts and its validation (set at
+   create, read-only since) and the queue are read; an error is this
+   thread's alone (corral__fail_elsewhere). */
 static bool corral__post_one(corral_sched *s, uint32_t kind, uint32_t index, uint32_t gen, uint64_t value, const char *call)
 {
     if (!s) {

@@ -583,8 +583,7 @@ static void corral__load_read_co(corral__loader *L, corral__saved_co *c)
             w->list = (uint8_t)(w->list + CORRAL__PH_MAX - CORRAL__PH_COUNT); /* version 1: four phases */
         w->order = (uint32_t)corral__get_u(io, 4);
         const corral__wait_part *p = corral__node_part_of(L->s, w->kind);
-        if (!p && w->kind < CORRAL_WAIT_KIND_COUNT && strcmp(corral__part_of_kind(w->kind), "core") != 0 &&
-            !io->bad) { /* a kind of a part this scheduler has not */
+        if (!p && corral__kind_of_a_part(w->kind) && !io->bad) { /* a kind of a part this scheduler has not */
             snprintf(io->detail, sizeof io->detail, "a coroutine's wait needs corral_part_%s in desc.parts",
                      corral__part_of_kind(w->kind));
             corral__io_fail(io, io->detail);

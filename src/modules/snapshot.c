@@ -285,6 +285,7 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
     if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
         return "it is no snapshot, or one of another version of corral";
     if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
+    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     const corral_sched *o = &v->saved.sched;
     if (o->made_by == CORRAL__MADE_BY && o->origin == corral__origin()) { /* this copy's: its parts are comparable */
@@ -300,7 +301,6 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         }
     }
     if (head.layout != corral__layout(s)) return "it is of a scheduler with another layout";
-    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     /* everything but its state is the live scheduler's: layout, configuration, types */
     corral__head same_head;
     memcpy(&same_head, o, CORRAL__HEAD_BYTES);
