@@ -781,7 +781,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(TYPE_BUDGET, "the type has reached its registry budget")                           \
     X(TOO_MANY_TYPES, "the scheduler's type table is full (raise desc.max_types)")       \
     X(BAD_DESC, "the desc is invalid (classes not ascending, sizes not multiples of 8 or under 24)") \
-    X(MEMORY_TOO_SMALL, "desc.memory_size is smaller than corral_sched_memory_size()")   \
+    X(MEMORY_TOO_SMALL, "desc.memory_size is below corral_sched_memory_size(_min)")      \
     X(ALLOC_FAILED, "the allocator returned NULL")                                       \
     X(TOO_LARGE, "the arena would exceed 4 GiB or 2^24 slots per class")                 \
     X(IN_TICK, "the call is not allowed while the scheduler is ticking")                 \
@@ -10268,7 +10268,11 @@ static unsigned char *corral__block_take(const char *call, const corral_sched_de
     if (!block) block = (unsigned char *)al->alloc((size_t)p->total, al->user_data); /* the one allocator call */
     if (!block) e = CORRAL_ERR_ALLOC_FAILED;
     if (e == CORRAL_ERR_OK) return block;
-    corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, NULL);
+    char why[64] = "";
+    if (e == CORRAL_ERR_MEMORY_TOO_SMALL)
+        snprintf(why, sizeof why, "%llu bytes, %llu needed", (unsigned long long)desc->memory_size,
+                 (unsigned long long)p->total);
+    corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, why[0] ? why : NULL);
     return NULL;
 }
 

@@ -91,6 +91,9 @@ Test(arena, block_one_byte_short_of_memory_size_is_refused)
     d.memory_size = need - 1;
     cr_assert_null(corral_sched_create(&d));
     cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_MEMORY_TOO_SMALL);
+    char want[96]; /* the words give both sizes */
+    snprintf(want, sizeof want, "%zu bytes, %zu needed", need - 1, need);
+    cr_assert(strstr(corral_last_error_detail(NULL), want), "'%s'", corral_last_error_detail(NULL));
     free(mem);
 }
 

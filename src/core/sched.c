@@ -350,7 +350,11 @@ static unsigned char *corral__block_take(const char *call, const corral_sched_de
     if (!block) block = (unsigned char *)al->alloc((size_t)p->total, al->user_data); /* the one allocator call */
     if (!block) e = CORRAL_ERR_ALLOC_FAILED;
     if (e == CORRAL_ERR_OK) return block;
-    corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, NULL);
+    char why[64] = "";
+    if (e == CORRAL_ERR_MEMORY_TOO_SMALL)
+        snprintf(why, sizeof why, "%llu bytes, %llu needed", (unsigned long long)desc->memory_size,
+                 (unsigned long long)p->total);
+    corral__fail_at(NULL, &desc->logger, e, call, CORRAL__NOH, NULL, why[0] ? why : NULL);
     return NULL;
 }
 
