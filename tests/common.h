@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -188,6 +190,29 @@ static inline corral_handle start_tracer(corral_sched *s, int id, int stop_after
 static inline corral_handle start_actor(corral_sched *s, int id, actor_fn fn, corral_handle other, void *user)
 {
     return actor_start(s, (actor_ctx){.fn = fn, .id = id, .other = other, .user = user});
+}
+
+/* Runs fn(arg) in a child process whose stderr goes to a file: true when
+   SIGABRT ended it (the abort FATAL validation makes), what it wrote
+   there in words (cap - 1 bytes at most, NUL-ended) */
+static inline bool child_aborts(void (*fn)(void *arg), void *arg, char *words, size_t cap)
+{
+    char path[] = "/tmp/corral_child_XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) return false;
+    unlink(path);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd, 2);
+        fn(arg);
+        _exit(0);
+    }
+    int status = 0;
+    const bool aborted = pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+    const ssize_t n = pread(fd, words, cap - 1, 0);
+    words[n > 0 ? (size_t)n : 0] = 0;
+    close(fd);
+    return aborted;
 }
 
 #endif
