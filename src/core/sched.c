@@ -244,10 +244,12 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->text_off = d->wait_text ? off : 0;
     if (d->wait_text) off += p->wait_nodes * sizeof(const char *);
+    const uint64_t pages_at = off;
     for (uint32_t i = 0; i < n; i++) {
         p->pages_off[i] = off;
         off += (uint64_t)corral__page_count_for(p->classes[i].capacity) * sizeof(corral__page);
     }
+    const uint64_t pages = (off - pages_at) / sizeof(corral__page);
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
         p->class_base[i] = off;
@@ -255,17 +257,25 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
         p->slab_bytes += bytes;
         off += bytes;
     }
-    /* the kept snapshots last: a snapshot copies parts of what lies before
-       them, each at most once, plus its header and 8 bytes a page */
+    /* the kept snapshots' ring last: desc.kept_bytes, or room for
+       kept_snapshots snapshots of twice the new scheduler's (its head,
+       the types the registry enters, the lanes, the page tables, the
+       owner buckets and the pools a snapshot copies whole) */
     p->kept_count = d->kept_snapshots;
     if (p->kept_count > 0xFFFFu) return CORRAL_ERR_TOO_LARGE;
-    if (p->kept_count) {
-        uint64_t pages = 0;
-        for (uint32_t i = 0; i < n; i++) pages += corral__page_count_for(p->classes[i].capacity);
+    p->kept_bytes = corral__align64(d->kept_bytes, 64);
+    if (!p->kept_bytes && p->kept_count) {
+        uint64_t fresh = CORRAL__KEPT_ENTRY + CORRAL__HEAD_BYTES + p->lane_count * sizeof(corral__lane) +
+                         p->owner_buckets * 2u * sizeof(uint32_t) +
+                         (p->data_off + p->max_channels * p->ring_bytes - p->signals_off);
+        if (reg) fresh += (uint64_t)reg->count * (sizeof(corral__type_entry) + CORRAL__END_SLOTS * sizeof(uint64_t));
+        fresh += pages * (sizeof(corral__page) + sizeof(uint64_t)); /* each page and where its slots start */
+        p->kept_bytes = p->kept_count * corral__align64(2u * fresh + CORRAL__KEPT_ENTRY, 64);
+    }
+    if (p->kept_bytes) {
         off = corral__align64(off, 64);
         p->kept_off = off;
-        p->kept_bytes = corral__align64(off + CORRAL__KEPT_SLACK + pages * sizeof(uint64_t), 64);
-        off += CORRAL__KEPT_HEAD + p->kept_count * p->kept_bytes;
+        off += CORRAL__KEPT_HEAD + p->kept_bytes;
     }
     if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
     p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
@@ -446,26 +456,32 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
     }
 }
 
-/* the kept snapshots' places (snapshot.c takes and restores them): none
-   holds a snapshot yet */
-static void corral__kept_setup(corral_sched *s, const corral__plan *p)
+/* the kept snapshots' ring (snapshot.c keeps and restores them): empty */
+static void corral__kept_setup(corral_sched *s, const corral_sched_desc *d, const corral__plan *p)
 {
     s->kept.off = (uint32_t)p->kept_off;
-    if (!p->kept_count) return;
-    corral__kept *k = (corral__kept *)(void *)CORRAL__AT(s, s->kept.off);
-    k->count = (uint32_t)p->kept_count;
-    k->pad = 0;
-    k->bytes = p->kept_bytes;
-    corral__kept_forget(s);
+    corral__kept *K = corral__kept_of(s);
+    if (!K) return;
+    memset(K, 0, CORRAL__KEPT_HEAD);
+    K->bytes = p->kept_bytes;
+    K->asked = (uint32_t)p->kept_count;
+    K->given = d->kept_bytes;
+    K->oldest = K->newest = CORRAL__NIL;
 }
 
-/* every kept snapshot forgotten: each place holds none (at setup, and at
-   a reload: they hold the old build's points and predicates) */
+/* every kept snapshot forgotten, at a reload: they hold the old build's
+   points and predicates */
 void corral__kept_forget(corral_sched *s)
 {
-    if (!s->kept.off) return;
-    const corral__kept *k = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
-    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, CORRAL__KEPT_HEAD);
+    corral__kept *K = corral__kept_of(s);
+    if (!K) return;
+    const corral__kept was = *K;
+    memset(K, 0, CORRAL__KEPT_HEAD);
+    K->bytes = was.bytes;
+    K->asked = was.asked;
+    K->given = was.given;
+    K->oldest = K->newest = CORRAL__NIL;
+    K->reloaded = 1;
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public
@@ -508,7 +524,7 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
         p.part[k]->init(s, desc, s->parts.state[k]);
     }
     corral__state_init(s);
-    corral__kept_setup(s, &p);
+    corral__kept_setup(s, desc, &p);
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
         corral__type_entry *te = &corral__types(s)[ti];
