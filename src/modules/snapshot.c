@@ -576,8 +576,8 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
         snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
                  k, K->count, (unsigned long long)K->bytes);
     else if (in)
-        snprintf(why, sizeof why, "no snapshot is kept under tag %u: never kept, or dropped among the %u tags from %u to %u dropped so far",
-                 k, K->drops, K->drop_lo, K->drop_hi);
+        snprintf(why, sizeof why, "no snapshot is kept under tag %u: never kept, or dropped before the last %u drops (%u so far, of tags %u to %u)",
+                 k, CORRAL__KEPT_RECENT, K->drops, K->drop_lo, K->drop_hi);
     else if (K->reloaded)
         snprintf(why, sizeof why, "no snapshot kept under tag %u since the last reload (a reload forgets the kept snapshots)", k);
     else
