@@ -670,10 +670,22 @@ typedef struct corral__kept {
 CORRAL__STATIC_ASSERT(sizeof(corral__kept) <= CORRAL__KEPT_HEAD, "corral: the kept ring's header fits its place");
 /* an entry's header: 64 bytes before its snapshot */
 #define CORRAL__KEPT_ENTRY 64u
+typedef struct corral__kept_entry {
+    uint32_t tag;
+    uint32_t live; /* 0: forgotten (kept again elsewhere under its tag) */
+    uint32_t next; /* the next newer entry's offset, CORRAL__NIL for the newest */
+    uint32_t room; /* its bytes in the ring, this header included, a multiple of 64 */
+} corral__kept_entry;
+CORRAL__STATIC_ASSERT(sizeof(corral__kept_entry) <= CORRAL__KEPT_ENTRY, "corral: a kept entry's header fits its place");
 /* the ring of s, or NULL without one */
 static inline corral__kept *corral__kept_of(const corral_sched *s)
 {
     return s->kept.off ? (corral__kept *)(void *)((unsigned char *)(s) + s->kept.off) : NULL;
+}
+/* the ring's entry at offset `at` */
+static inline corral__kept_entry *corral__kept_entry_at(const corral__kept *K, uint32_t at)
+{
+    return (corral__kept_entry *)(void *)((unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD + at);
 }
 /* sched.c: every kept snapshot forgotten (a reload: they hold the old
    build's points and predicates) */

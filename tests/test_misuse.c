@@ -13,7 +13,7 @@
 #include <unistd.h>
 #endif
 
-static corral_sched *report_sched(uint32_t cap, log_capture *cap_log)
+static corral_sched_desc report_desc(uint32_t cap, log_capture *cap_log)
 {
     corral_sched_desc d = one_class_desc(64, cap);
     d.validation = CORRAL_VALIDATION_REPORT;
@@ -21,8 +21,9 @@ static corral_sched *report_sched(uint32_t cap, log_capture *cap_log)
         d.logger.fn = capture_log;
         d.logger.user_data = cap_log;
     }
-    return sched_of(d);
+    return d;
 }
+static corral_sched *report_sched(uint32_t cap, log_capture *cap_log) { return sched_of(report_desc(cap, cap_log)); }
 
 Test(misuse, a_handle_with_a_generation_its_slot_never_had_is_forged)
 {
@@ -496,6 +497,34 @@ Test(misuse, corral_verify_reports_damage_it_did_not_cause)
     cr_assert(strstr(cap.message, "used counter") != NULL, "%s", cap.message);
     s->arena.classes[0].used--;
     cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(misuse, corral_verify_reports_a_damaged_kept_ring)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = report_desc(8, &cap);
+    d.kept_snapshots = 2;
+    corral_sched *s = sched_of(d);
+    for (int i = 0; i < 3; i++) start_tracer(s, i, 0);
+    for (uint32_t f = 0; f < 5; f++) { /* the ring wraps */
+        cr_assert_gt(corral_snapshot_keep(s, f), 0u);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral__kept *K = corral__kept_of(s);
+    corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
+    const uint32_t next = e->next;
+    e->next = K->oldest; /* a stray write: the oldest links to itself */
+    cr_assert_not(corral_verify(s));
+    cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
+    cr_assert(strstr(cap.message, "kept snapshot") != NULL, "%s", cap.message);
+    e->next = next;
+    K->count++;
+    cr_assert_not(corral_verify(s));
+    cr_assert(strstr(cap.message, "kept snapshot") != NULL, "%s", cap.message);
+    K->count--;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
 

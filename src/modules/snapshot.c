@@ -416,20 +416,9 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
    free, at the end or, wrapped, at the start. A restore finds the tag and
    applies the entry's snapshot as corral_restore applies a checked one. */
 
-typedef struct corral__kept_entry {
-    uint32_t tag;
-    uint32_t live; /* 0: forgotten (kept again elsewhere under its tag) */
-    uint32_t next; /* the next newer entry's offset, CORRAL__NIL for the newest */
-    uint32_t room; /* its bytes in the ring, this header included, a multiple of 64 */
-} corral__kept_entry;
-CORRAL__STATIC_ASSERT(sizeof(corral__kept_entry) <= CORRAL__KEPT_ENTRY, "corral: a kept entry's header fits its place");
 CORRAL__STATIC_ASSERT(sizeof(corral__snap_head) <= CORRAL__KEPT_ENTRY, "corral: the plan counts a snapshot's header as 64 bytes");
 
 static unsigned char *corral__kept_bytes(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
-static corral__kept_entry *corral__kept_entry_at(const corral__kept *K, uint32_t at)
-{
-    return (corral__kept_entry *)(void *)(corral__kept_bytes(K) + at);
-}
 
 /* the live entry tagged k (its offset, and the one before it in age in
    *prev), or CORRAL__NIL; a ring whose links run astray ends the walk */
