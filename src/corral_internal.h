@@ -645,6 +645,17 @@ struct corral_sched {
     ((uint32_t)CORRAL_VERSION_MAJOR << 16 | (uint32_t)CORRAL_VERSION_MINOR << 8 | (uint32_t)CORRAL_VERSION_PATCH | \
      (uint32_t)((sizeof(corral_sched) ^ offsetof(corral_sched, err) << 4) / 8u & 0xFFu) << 24)
 
+/* A snapshot's header (snapshot.c writes and reads it; the plan sizes
+   the kept ring with it, corral_verify checks the kept ones') */
+#define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
+#define CORRAL__SNAP_VERSION 7u
+typedef struct corral__snap_head {
+    uint32_t magic, version;
+    uint64_t size;   /* bytes of the whole snapshot */
+    uint64_t layout; /* corral__layout of the scheduler it came from */
+    uint64_t sum;    /* corral__snap_sum of every byte after the header */
+} corral__snap_head;
+
 /* The kept snapshots' ring (desc.kept_bytes), after everything a
    snapshot copies: this header, then `bytes` of entries, each a 64-byte
    corral__kept_entry and a snapshot (snapshot.c), 64-aligned, oldest

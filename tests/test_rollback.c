@@ -642,8 +642,57 @@ Test(rollback, a_snapshot_larger_than_the_ring_is_refused_with_both_sizes_and_ch
     corral_sched_destroy(s);
 }
 
-/* The default ring: kept_snapshots x twice the new scheduler's snapshot
-   and 64 bytes each, so 8 snapshots of a small game in a large arena
+/* A ring given too few bytes to hold even the new scheduler's snapshot
+   (and its 64-byte entry) would refuse every keep: create refuses it and
+   names the least it takes; the least holds a keep. kept_snapshots sizes
+   nothing when kept_bytes is given. */
+static void rb_least_ring(corral_sched_desc d, corral_sched *(*create)(const corral_sched_desc *))
+{
+    d.kept_snapshots = 0;
+    d.kept_bytes = 0;
+    corral_sched *fresh = create(&d);
+    cr_assert_not_null(fresh);
+    const size_t least = (corral_snapshot_size(fresh) + 64 + 63) & ~(size_t)63;
+    corral_sched_destroy(fresh);
+
+    d.kept_bytes = (uint32_t)(least - 64);
+    cr_assert_null(create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
+    char want[96];
+    snprintf(want, sizeof want, "desc.kept_bytes under %zu B holds no snapshot", least);
+    cr_assert(strstr(corral_last_error_detail(NULL), want), "%s", corral_last_error_detail(NULL));
+    cr_assert_eq(corral_sched_memory_size(&d), 0);
+    d.kept_bytes = 64;
+    cr_assert_null(create(&d));
+
+    d.kept_bytes = (uint32_t)(least - 63); /* rounded up to 64: the least */
+    d.kept_snapshots = 0x10000;             /* unused beside kept_bytes */
+    corral_sched *s = create(&d);
+    cr_assert_not_null(s, "%s", corral_last_error_detail(NULL));
+    cr_assert_eq(corral_snapshot_keep(s, 1), corral_snapshot_size(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_restore_kept(s, 1), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+
+    d.kept_bytes = 0; /* the default's product is bounded */
+    cr_assert_null(create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_TOO_LARGE);
+}
+Test(rollback, a_ring_too_small_for_a_new_schedulers_snapshot_is_refused_at_create_with_the_least)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d); /* the default classes, every part */
+    rb_least_ring(d, corral_sched_create);
+    rb_least_ring(d, corral_sched_create_min); /* no part: the pools alone */
+    d = one_class_desc(64, 300);
+    d.max_signals = 5;
+    d.max_futures = 3;
+    d.max_side_records = 7;
+    d.max_channels = 3;
+    rb_least_ring(d, corral_sched_create);
+}
+
+/* The default ring: kept_snapshots x (twice the new scheduler's snapshot
+   and 64 bytes, rounded up to 64), so 8 snapshots of a small game in a large arena
    fit, and cost at most twice their own bytes. */
 Test(rollback, the_default_ring_holds_kept_snapshots_of_a_small_game_at_twice_their_bytes_at_most)
 {
@@ -655,8 +704,9 @@ Test(rollback, the_default_ring_holds_kept_snapshots_of_a_small_game_at_twice_th
     corral_sched_desc none = d;
     d.kept_snapshots = 8;
     const size_t ring = corral_sched_memory_size(&d) - corral_sched_memory_size(&none);
-    cr_assert_geq(ring, 8 * (2 * empty + 64), "at least twice the new scheduler's, 8 times");
-    cr_assert_leq(ring, 8 * (2 * empty + 64 + 256) + 128, "and not much more");
+    const size_t each = (2 * empty + 64 + 63) & ~(size_t)63;
+    cr_assert(8 * each + 128 <= ring && ring < 8 * each + 128 + 64,
+              "twice the new scheduler's snapshot and 64 B, rounded up to 64, 8 times, and the ring's header: %zu B", ring);
 
     corral_sched *s = sched_of(d);
     for (int i = 1; i <= 12; i++) rb_walker_start(s, (rb_walker_ctx){i, 0, 0.03f, NULL});

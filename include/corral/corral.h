@@ -906,11 +906,13 @@ typedef struct corral_sched_desc {
                                     keeps it until it ends */
     uint32_t kept_snapshots;     /* 0: snapshots the kept ring is sized for
                                     when kept_bytes is 0 (corral_snapshot_keep) */
-    uint32_t kept_bytes;         /* 0: kept_snapshots x twice the snapshot of
-                                    the new scheduler, and 64 bytes each: the
-                                    ring in the arena that holds the kept
-                                    snapshots, as many as fit, each the size
-                                    of the state it was taken of */
+    uint32_t kept_bytes;         /* 0: kept_snapshots x (twice the snapshot of
+                                    the new scheduler and 64 bytes, rounded up
+                                    to 64): the ring in the arena that holds
+                                    the kept snapshots, as many as fit, each
+                                    the size of the state it was taken of; at
+                                    least the new scheduler's snapshot and 64
+                                    bytes, rounded up to 64 (CORRAL_ERR_BAD_DESC) */
     bool wait_text;              /* false: each wait node keeps the text of what
                                     it waits for (the wait macros' arguments as
                                     written), for the inspector, JSON and the

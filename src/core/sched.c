@@ -36,7 +36,7 @@ typedef struct corral__plan {
     uint64_t state_off[CORRAL__STATE_COUNT - 1];
     uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
-    uint64_t kept_off, kept_count, kept_bytes;
+    uint64_t kept_off, kept_bytes;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
     uint64_t slab_bytes;
@@ -257,22 +257,28 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
         p->slab_bytes += bytes;
         off += bytes;
     }
-    /* the kept snapshots' ring last: desc.kept_bytes, or room for
-       kept_snapshots snapshots of twice the new scheduler's (its head,
-       the types the registry enters, the lanes, the page tables, the
-       owner buckets and the pools a snapshot copies whole) */
-    p->kept_count = d->kept_snapshots;
-    if (p->kept_count > 0xFFFFu) return CORRAL_ERR_TOO_LARGE;
+    /* the kept snapshots' ring last: desc.kept_bytes, at least an entry
+       of the new scheduler's snapshot (its header, head, the types the
+       registry enters, the lanes, the page tables, the owner buckets and
+       the pools a snapshot copies whole); 0: kept_snapshots entries of
+       twice that snapshot, each with its 64-byte entry header, rounded
+       up to 64 */
+    uint64_t fresh = sizeof(corral__snap_head) + CORRAL__HEAD_BYTES + p->lane_count * sizeof(corral__lane) +
+                     p->owner_buckets * 2u * sizeof(uint32_t) +
+                     (p->data_off + p->max_channels * p->ring_bytes - p->signals_off);
+    if (reg) fresh += (uint64_t)reg->count * (sizeof(corral__type_entry) + CORRAL__END_SLOTS * sizeof(uint64_t));
+    fresh += pages * (sizeof(corral__page) + sizeof(uint64_t)); /* each page and where its slots start */
     p->kept_bytes = corral__align64(d->kept_bytes, 64);
-    if (!p->kept_bytes && p->kept_count) {
-        uint64_t fresh = CORRAL__KEPT_ENTRY + CORRAL__HEAD_BYTES + p->lane_count * sizeof(corral__lane) +
-                         p->owner_buckets * 2u * sizeof(uint32_t) +
-                         (p->data_off + p->max_channels * p->ring_bytes - p->signals_off);
-        if (reg) fresh += (uint64_t)reg->count * (sizeof(corral__type_entry) + CORRAL__END_SLOTS * sizeof(uint64_t));
-        fresh += pages * (sizeof(corral__page) + sizeof(uint64_t)); /* each page and where its slots start */
-        p->kept_bytes = p->kept_count * corral__align64(2u * fresh + CORRAL__KEPT_ENTRY, 64);
+    if (!p->kept_bytes && d->kept_snapshots) {
+        if (d->kept_snapshots > 0xFFFFu) return CORRAL_ERR_TOO_LARGE; /* the product below stays in 64 bits */
+        p->kept_bytes = d->kept_snapshots * corral__align64(2u * fresh + CORRAL__KEPT_ENTRY, 64);
     }
     if (p->kept_bytes) {
+        const uint64_t least = corral__align64(fresh + CORRAL__KEPT_ENTRY, 64); /* the default is more */
+        if (p->kept_bytes < least) {
+            snprintf(p->why, sizeof p->why, "desc.kept_bytes under %llu B holds no snapshot", (unsigned long long)least);
+            return CORRAL_ERR_BAD_DESC;
+        }
         off = corral__align64(off, 64);
         p->kept_off = off;
         off += CORRAL__KEPT_HEAD + p->kept_bytes;
@@ -464,7 +470,7 @@ static void corral__kept_setup(corral_sched *s, const corral_sched_desc *d, cons
     if (!K) return;
     memset(K, 0, CORRAL__KEPT_HEAD);
     K->bytes = p->kept_bytes;
-    K->asked = (uint32_t)p->kept_count;
+    K->asked = d->kept_snapshots;
     K->given = d->kept_bytes;
     K->oldest = K->newest = CORRAL__NIL;
 }

@@ -36,16 +36,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 7u
-
-typedef struct corral__snap_head {
-    uint32_t magic, version;
-    uint64_t size;   /* bytes of the whole snapshot */
-    uint64_t layout; /* corral__layout of the scheduler it came from */
-    uint64_t sum;    /* corral__snap_sum of every byte after the header */
-} corral__snap_head;
-
 /* A checksum of n bytes: Fletcher's sums (a running sum of the words and
    a sum of those sums, so a changed bit or a moved word shows) in four
    independent lanes of 64-bit words, adds only, so a snapshot a frame
@@ -415,8 +405,6 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
    and appends, dropping the oldest entries until the room it needs is
    free, at the end or, wrapped, at the start. A restore finds the tag and
    applies the entry's snapshot as corral_restore applies a checked one. */
-
-CORRAL__STATIC_ASSERT(sizeof(corral__snap_head) <= CORRAL__KEPT_ENTRY, "corral: the plan counts a snapshot's header as 64 bytes");
 
 static unsigned char *corral__kept_bytes(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
 
