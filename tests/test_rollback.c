@@ -7,6 +7,7 @@
     replayed state hashing as the first time.
 */
 #include "common.h"
+#include "corral_internal.h"
 #include "model.h"
 
 static unsigned char g_buf[1 << 20];
@@ -573,6 +574,37 @@ Test(rollback, a_tag_kept_again_replaces_its_snapshot_and_drops_nothing)
     cr_assert(corral_restore_kept(s, 1));
     cr_assert_eq(corral_state_hash(s), one, "the larger one under 1");
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* A tag kept again whose snapshot outgrows its place forgets the old one;
+   when that one is the oldest it is dropped at once, so the ring's oldest
+   entry is always one it holds. One forgotten between others keeps its
+   bytes until it is the oldest. */
+Test(rollback, a_forgotten_snapshot_that_is_the_oldest_is_dropped_at_once)
+{
+    corral_sched *s = rb_steady(rb_steady_ring(6));
+    const corral__kept *K = corral__kept_of(s);
+    for (uint32_t f = 1; f <= 3; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    rb_step_start(s, (rb_step_ctx){9, 0}); /* a slot more: larger snapshots */
+    cr_assert_gt(corral_snapshot_keep(s, 2), 0, "%s", corral_last_error_detail(s));
+    cr_assert_eq(K->count, 4, "2 forgotten between 1 and 3 keeps its bytes");
+    const uint64_t two = corral_state_hash(s);
+    corral_tick(s, 0.016f);
+    cr_assert_gt(corral_snapshot_keep(s, 1), 0, "%s", corral_last_error_detail(s));
+    const uint64_t one = corral_state_hash(s);
+    cr_assert_eq(K->count, 3, "1, the oldest, and the forgotten 2 behind it dropped at once: 3, 2, 1 left");
+    cr_assert_eq(corral__kept_entry_at(K, K->oldest)->tag, 3);
+    cr_assert(corral__kept_entry_at(K, K->oldest)->live);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_restore_kept(s, 2), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), two);
+    cr_assert(corral_restore_kept(s, 1), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), one);
+    cr_assert(corral_restore_kept(s, 3), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
 

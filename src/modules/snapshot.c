@@ -402,9 +402,10 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
    each a corral__kept_entry then a snapshot, the size of the state it was
    taken of. A keep measures the snapshot, writes it in place of the one
    kept under its tag when it fits there, and otherwise forgets that one
-   and appends, dropping the oldest entries until the room it needs is
-   free, at the end or, wrapped, at the start. A restore finds the tag and
-   applies the entry's snapshot as corral_restore applies a checked one. */
+   (dropped at once when it is the oldest) and appends, dropping the
+   oldest entries until the room it needs is free, at the end or,
+   wrapped, at the start. A restore finds the tag and applies the entry's
+   snapshot as corral_restore applies a checked one. */
 
 static unsigned char *corral__kept_bytes(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
 
@@ -425,8 +426,22 @@ static uint32_t corral__kept_find(const corral__kept *K, uint32_t k, uint32_t *p
     return CORRAL__NIL;
 }
 
-/* the oldest entry dropped; a live one's tag remembered for the words of
-   a refusal */
+/* the oldest entry taken off the ring */
+static void corral__kept_advance(corral__kept *K)
+{
+    K->oldest = corral__kept_entry_at(K, K->oldest)->next;
+    if (--K->count == 0) K->oldest = K->newest = CORRAL__NIL;
+}
+
+/* forgotten entries at the oldest end taken off: their bytes are free at
+   once, and the oldest entry is always live */
+static void corral__kept_trim(corral__kept *K)
+{
+    while (K->count && !corral__kept_entry_at(K, K->oldest)->live) corral__kept_advance(K);
+}
+
+/* the oldest entry dropped, its tag remembered for the words of a
+   refusal */
 static void corral__kept_drop(corral__kept *K)
 {
     const corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
@@ -444,8 +459,8 @@ static void corral__kept_drop(corral__kept *K)
         K->recent[K->drops % CORRAL__KEPT_RECENT] = t;
         if (K->drops < UINT32_MAX) K->drops++;
     }
-    K->oldest = e->next;
-    if (--K->count == 0) K->oldest = K->newest = CORRAL__NIL;
+    corral__kept_advance(K);
+    corral__kept_trim(K);
 }
 
 /* the newest entry taken back (it is being kept again) */
@@ -515,8 +530,12 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
     }
     uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev);
     if (at != CORRAL__NIL && need > corral__kept_fits(K, at)) { /* the one kept under k is forgotten */
-        if (at == K->newest) corral__kept_pop(K, at, prev);
-        else corral__kept_entry_at(K, at)->live = 0;
+        if (at == K->newest) {
+            corral__kept_pop(K, at, prev);
+        } else {
+            corral__kept_entry_at(K, at)->live = 0;
+            corral__kept_trim(K); /* it was the oldest: dropped now */
+        }
         at = CORRAL__NIL;
     }
     if (at == CORRAL__NIL) { /* appended, the newest */

@@ -904,6 +904,7 @@ static bool corral__verify_kept(corral__image *m)
             wrapped = true;
         }
         if (wrapped && at + e->room > K->oldest) CORRAL__BAD("kept snapshots overlap where the ring wraps");
+        if (i == 0 && !e->live) CORRAL__BAD("the oldest kept snapshot is a forgotten one (it is dropped when forgotten)");
         last = at;
         at = e->next;
     }
