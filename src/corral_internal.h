@@ -738,6 +738,20 @@ typedef struct corral__chans { /* channels.c */
 #define CORRAL__DOMAINS_OFF ((sizeof(corral_sched) + 7u) & ~(size_t)7u)
 #define CORRAL__CHANS_OFF (CORRAL__DOMAINS_OFF + sizeof(corral__domains))
 #define CORRAL__HEAD_BYTES (CORRAL__CHANS_OFF + sizeof(corral__chans))
+/* the snapshot header of the kept ring's entry at `at`, copied to *h, as
+   a kept restore trusts it (corral_verify checks it for each live entry):
+   the entry inside the ring and large enough for a header and a head,
+   the header corral's, its size at least a header and a head and no more
+   than the entry holds after its own 64 bytes; else false */
+static inline bool corral__kept_head(const corral__kept *K, uint32_t at, corral__snap_head *h)
+{
+    const corral__kept_entry *e = corral__kept_entry_at(K, at);
+    const uint64_t least = sizeof *h + CORRAL__HEAD_BYTES;
+    if (at >= K->bytes || e->room > K->bytes - at || e->room < CORRAL__KEPT_ENTRY + least) return false;
+    memcpy(h, (const unsigned char *)e + CORRAL__KEPT_ENTRY, sizeof *h);
+    return h->magic == CORRAL__SNAP_MAGIC && h->version == CORRAL__SNAP_VERSION && h->size >= least &&
+           h->size <= e->room - CORRAL__KEPT_ENTRY;
+}
 static inline corral__domains *corral__domains_of(const corral_sched *s)
 {
     return (corral__domains *)(void *)((unsigned char *)(s) + CORRAL__DOMAINS_OFF);

@@ -1712,15 +1712,16 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
 /* Snapshots kept in the arena, for a rollback loop (API.md, "Kept
    snapshots"): a ring of desc.kept_bytes, each snapshot the size of the
    state it was taken of, the oldest dropped first to make room. The
-   scheduler wrote them and nothing else can, so a restore from one checks
-   nothing and costs copies only. k is a tag the game chooses (a frame
-   number).
+   scheduler wrote them and nothing else does, so a restore from one
+   checks only its header and where its sections lie, and costs copies
+   only. k is a tag the game chooses (a frame number, increasing).
    corral_snapshot_keep: the live state into the ring under tag k, in
    place of one kept under k before; bytes written, or 0
    (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
    corral_restore_kept: rewinds to the snapshot tagged k, as
    corral_restore does; false (CORRAL_ERR_BAD_SNAPSHOT, nothing changed)
-   if none is kept under k (never kept, or dropped: the detail says). */
+   if none is kept under k (never kept, or dropped: the detail says) or
+   a stray write damaged its header (corral_verify names it). */
 CORRAL_API size_t corral_snapshot_keep(corral_sched *sched, uint32_t k);
 CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
 /* 64 bits over the logical state: each live coroutine (slot, type name,

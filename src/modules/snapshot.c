@@ -591,16 +591,23 @@ bool corral_restore_kept(corral_sched *s, uint32_t k)
         corral__kept_missing(s, K, k);
         return false;
     }
-    /* this scheduler wrote it, in its own block: nothing to check but where
-       its sections lie */
+    /* this scheduler wrote it, in its own block: nothing to check but its
+       header, which bounds what is read to the entry, and where its
+       sections lie (a stray write into the block can reach them) */
     const unsigned char *buf = corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY;
     corral__snap_head head;
-    memcpy(&head, buf, sizeof head);
     corral__snap_view view;
-    memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
-    if (corral__snap_sections(s, buf, (size_t)head.size, &view) != NULL) return false; /* never: it wrote them */
-    corral__snap_apply(s, &view);
-    return true;
+    if (corral__kept_head(K, at, &head)) {
+        memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
+        if (corral__snap_sections(s, buf, (size_t)head.size, &view) == NULL) {
+            corral__snap_apply(s, &view);
+            return true;
+        }
+    }
+    char why[128];
+    snprintf(why, sizeof why, "kept snapshot %u is damaged (a write into the block outside corral; corral_verify names it)", k);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, why);
+    return false;
 }
 
 /* ---- the state hash */

@@ -882,7 +882,8 @@ bool corral__verify_image(corral__image *m)
 
 /* the kept snapshots' ring (snapshot.c): inside the block, its entries
    linked oldest to newest as it counts them, each after the one before
-   or, once, wrapped to the start and ending before the oldest */
+   or, once, wrapped to the start and ending before the oldest, the oldest
+   live, each live one's snapshot header what a kept restore trusts */
 static bool corral__verify_kept(corral__image *m)
 {
     const corral_sched *s = m->s;
@@ -905,6 +906,9 @@ static bool corral__verify_kept(corral__image *m)
         }
         if (wrapped && at + e->room > K->oldest) CORRAL__BAD("kept snapshots overlap where the ring wraps");
         if (i == 0 && !e->live) CORRAL__BAD("the oldest kept snapshot is a forgotten one (it is dropped when forgotten)");
+        corral__snap_head h;
+        if (e->live && !corral__kept_head(K, at, &h))
+            CORRAL__BAD("a kept snapshot's header is damaged (magic, version, or a size out of its entry)");
         last = at;
         at = e->next;
     }
