@@ -6,7 +6,8 @@
     plays the frames since again. The snapshot of each frame's start is
     kept in the arena under its frame number (desc.kept_snapshots,
     corral_snapshot_keep): a ring that drops the oldest frames as new ones
-    come, whose restore (corral_restore_kept) is a copy, nothing to check.
+    come, whose restore (corral_restore_kept) is a copy, only its header
+    checked.
 
     The game is all coroutines: a fighter per player moves and fires by its
     input, each shot flies a few frames and raises the hit fighter's
@@ -136,7 +137,13 @@ static corral_sched *new_game(corral_handle fighter[2])
     memset(&d, 0, sizeof d);
     d.classes[0].slot_size = 64;
     d.classes[0].capacity = 64;
-    d.kept_snapshots = MAX_ROLLBACK + 1; /* a ring for the starts of the last 9 frames at least */
+    /* the default ring: 9 x (twice the new scheduler's snapshot + 64). It
+       holds the starts of the last 9 frames while each frame's live
+       state (slots, their meta, wait nodes, run queue entries) is no
+       larger than the new scheduler's snapshot, as this game's few
+       coroutines are; one fewer where unequal sizes leave a gap at the
+       wrap, still the 8 a rollback reaches back */
+    d.kept_snapshots = MAX_ROLLBACK + 1;
     corral_sched *s = corral_sched_create(&d);
     if (!s) exit(2);
     corral_signal hurt[2] = {corral_signal_create(s), corral_signal_create(s)};

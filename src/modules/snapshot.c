@@ -564,13 +564,16 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
 /* the words of a restore of tag k the ring does not hold */
 static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_t k)
 {
+    uint32_t live = 0; /* the snapshots it holds: its entries less the forgotten ones */
+    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next)
+        live += corral__kept_entry_at(K, at)->live != 0;
     bool recent = false;
     for (uint32_t i = 0; i < CORRAL__KEPT_RECENT && i < K->drops; i++) recent = recent || K->recent[i] == k;
     const bool in = K->drops && k >= K->drop_lo && k <= K->drop_hi;
     char why[192];
     if (recent || (in && K->dense))
         snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
-                 k, K->count, (unsigned long long)K->bytes);
+                 k, live, (unsigned long long)K->bytes);
     else if (in)
         snprintf(why, sizeof why, "no snapshot is kept under tag %u: never kept, or dropped before the last %u drops (%u so far, of tags %u to %u)",
                  k, CORRAL__KEPT_RECENT, K->drops, K->drop_lo, K->drop_hi);
