@@ -296,7 +296,7 @@ static corral_registry broll_moved_registry(void)
     return (corral_registry){"broll", g_broll_moved_types, g_broll_moved_ids, NULL, 1};
 }
 
-static corral_sched *broll_game_kept(size_t n, corral_signal sig[8], uint32_t kept)
+static corral_sched *broll_game_kept(size_t n, corral_signal sig[8], uint32_t kept_bytes)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
@@ -304,7 +304,7 @@ static corral_sched *broll_game_kept(size_t n, corral_signal sig[8], uint32_t ke
     d.classes[0].slot_size = a > b ? a : b; /* either build's context fits */
     d.classes[0].capacity = (uint32_t)n;
     d.max_signals = 8;
-    d.kept_snapshots = kept;
+    d.kept_bytes = kept_bytes;
     d.registry = &broll_registry;
     corral_sched *s = corral_sched_create(&d);
     if (!s) return NULL;
@@ -333,10 +333,22 @@ static bool snap_room(size_t need)
     g_snap_cap = g_snap_buf ? need : 0;
     return g_snap_buf != NULL;
 }
+/* the kept ring's bytes for two snapshots of the game 8 frames in, as a
+   game sizes it: measured on a first run */
+static uint32_t broll_ring(size_t n)
+{
+    corral_signal sig[8];
+    corral_sched *probe = broll_game(n, sig);
+    if (!probe) return 0;
+    for (int f = 0; f < 8; f++) broll_tick(probe, sig, f);
+    const size_t size = corral_snapshot_size(probe);
+    corral_sched_destroy(probe);
+    return (uint32_t)(2u * (size + 128u));
+}
 static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kept)
 {
     corral_signal sig[8];
-    corral_sched *s = broll_game_kept(n, sig, kept ? 1u : 0u);
+    corral_sched *s = broll_game_kept(n, sig, kept ? broll_ring(n) : 0u);
     if (!s) return -1;
     for (int f = 0; f < 8; f++) broll_tick(s, sig, f);
     if (kind == 4) { /* hot reload: every coroutine rebound to a registry of the same types, per coroutine */
@@ -419,8 +431,9 @@ static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kep
     return 0;
 }
 
-/* kinds 0 and 1 with a snapshot kept in the arena (corral_snapshot_keep,
-   corral_restore_kept): the rollback loop's way, no check */
+/* kinds 0 and 1 with a snapshot kept in the arena's ring
+   (corral_snapshot_keep, corral_restore_kept): the rollback loop's way,
+   no check */
 static int bc_rollback_as(size_t n, int kind, int reps, bench_out *out, bool kept);
 static int bc_rollback_kept(size_t n, int kind, int reps, bench_out *out)
 {

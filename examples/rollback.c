@@ -4,8 +4,10 @@
     when a late input turns out different from the guess, rewinds its
     scheduler to the frame the input belongs to (up to 8 frames back) and
     plays the frames since again. The snapshot of each frame's start is
-    kept in the arena (desc.kept_snapshots, corral_snapshot_keep): its
-    restore (corral_restore_kept) is a copy, nothing to check.
+    kept in the arena under its frame number (desc.kept_snapshots,
+    corral_snapshot_keep): a ring that drops the oldest frames as new ones
+    come, whose restore (corral_restore_kept) is a copy, only its header
+    checked.
 
     The game is all coroutines: a fighter per player moves and fires by its
     input, each shot flies a few frames and raises the hit fighter's
@@ -135,7 +137,13 @@ static corral_sched *new_game(corral_handle fighter[2])
     memset(&d, 0, sizeof d);
     d.classes[0].slot_size = 64;
     d.classes[0].capacity = 64;
-    d.kept_snapshots = MAX_ROLLBACK + 1; /* the start of each of the last 9 frames */
+    /* the default ring: 9 x (twice the new scheduler's snapshot + 64). It
+       holds the starts of the last 9 frames while each frame's live
+       state (slots, their meta, wait nodes, run queue entries) is no
+       larger than the new scheduler's snapshot, as this game's few
+       coroutines are; one fewer where unequal sizes leave a gap at the
+       wrap, still the 8 a rollback reaches back */
+    d.kept_snapshots = MAX_ROLLBACK + 1;
     corral_sched *s = corral_sched_create(&d);
     if (!s) exit(2);
     corral_signal hurt[2] = {corral_signal_create(s), corral_signal_create(s)};
@@ -158,7 +166,7 @@ static int input_at(const peer *P, int p, int f)
 /* play frame f: keep a snapshot of its start, set the inputs, tick */
 static void play(peer *P, int f)
 {
-    if (!corral_snapshot_keep(P->s, (uint32_t)(f % (MAX_ROLLBACK + 1)))) {
+    if (!corral_snapshot_keep(P->s, (uint32_t)f)) { /* kept again when f is played again */
         fprintf(stderr, "%s: snapshot: %s\n", P->name, corral_error_str(corral_last_error(P->s)));
         exit(2);
     }
@@ -183,8 +191,8 @@ static void peer_frame(peer *P, int now)
         if (g < redo && P->known[other][g] != P->used[other][g]) redo = g;
     }
     if (redo < now) {
-        if (now - redo > MAX_ROLLBACK || !corral_restore_kept(P->s, (uint32_t)(redo % (MAX_ROLLBACK + 1)))) {
-            fprintf(stderr, "%s: restore of frame %d failed\n", P->name, redo);
+        if (now - redo > MAX_ROLLBACK || !corral_restore_kept(P->s, (uint32_t)redo)) {
+            fprintf(stderr, "%s: restore of frame %d failed: %s\n", P->name, redo, corral_last_error_detail(P->s));
             exit(2);
         }
         P->rollbacks++;

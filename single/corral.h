@@ -1038,8 +1038,15 @@ typedef struct corral_sched_desc {
                                     first join of it, its owner or tags, a stop
                                     request's deadline or an all/any wait, and
                                     keeps it until it ends */
-    uint32_t kept_snapshots;     /* 0: places in the arena for snapshots the
-                                    scheduler keeps (corral_snapshot_keep) */
+    uint32_t kept_snapshots;     /* 0: snapshots the kept ring is sized for
+                                    when kept_bytes is 0 (corral_snapshot_keep) */
+    uint32_t kept_bytes;         /* 0: kept_snapshots x (twice the snapshot of
+                                    the new scheduler and 64 bytes, rounded up
+                                    to 64): the ring in the arena that holds
+                                    the kept snapshots, as many as fit, each
+                                    the size of the state it was taken of; at
+                                    least the new scheduler's snapshot and 64
+                                    bytes, rounded up to 64 (CORRAL_ERR_BAD_DESC) */
     bool wait_text;              /* false: each wait node keeps the text of what
                                     it waits for (the wait macros' arguments as
                                     written), for the inspector, JSON and the
@@ -1837,13 +1844,18 @@ CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
 CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
 /* Snapshots kept in the arena, for a rollback loop (API.md, "Kept
-   snapshots"): desc.kept_snapshots places, each as large as the biggest
-   snapshot the scheduler can make. The scheduler wrote them and nothing
-   else can, so a restore from one checks nothing and costs copies only.
-   corral_snapshot_keep: the live state into place k; bytes written, or 0.
-   corral_restore_kept: rewinds to place k, as corral_restore does; false
-   (CORRAL_ERR_BAD_SNAPSHOT, nothing changed) if k is past the places or
-   holds no snapshot. */
+   snapshots"): a ring of desc.kept_bytes, each snapshot the size of the
+   state it was taken of, the oldest dropped first to make room. The
+   scheduler wrote them and nothing else does, so a restore from one
+   checks only its header and where its sections lie, and costs copies
+   only. k is a tag the game chooses (a frame number, increasing).
+   corral_snapshot_keep: the live state into the ring under tag k, in
+   place of one kept under k before; bytes written, or 0
+   (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
+   corral_restore_kept: rewinds to the snapshot tagged k, as
+   corral_restore does; false (CORRAL_ERR_BAD_SNAPSHOT, nothing changed)
+   if none is kept under k (never kept, or dropped: the detail says) or
+   a stray write damaged its header (corral_verify names it). */
 CORRAL_API size_t corral_snapshot_keep(corral_sched *sched, uint32_t k);
 CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
 /* 64 bits over the logical state: each live coroutine (slot, type name,
@@ -3387,7 +3399,7 @@ struct corral_sched {
         uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
     } groups;
 
-    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
+    struct { /* snapshot.c: the kept snapshots' ring (a corral__kept at off), 0: none */
         uint32_t off;
     } kept;
 
@@ -3463,24 +3475,61 @@ struct corral_sched {
     ((uint32_t)CORRAL_VERSION_MAJOR << 16 | (uint32_t)CORRAL_VERSION_MINOR << 8 | (uint32_t)CORRAL_VERSION_PATCH | \
      (uint32_t)((sizeof(corral_sched) ^ offsetof(corral_sched, err) << 4) / 8u & 0xFFu) << 24)
 
-/* The kept snapshots' places (desc.kept_snapshots), after everything a
-   snapshot copies: count places of `bytes` each (64-aligned) follow. */
+/* A snapshot's header (snapshot.c writes and reads it; the plan sizes
+   the kept ring with it, corral_verify checks the kept ones') */
+#define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
+#define CORRAL__SNAP_VERSION 7u
+typedef struct corral__snap_head {
+    uint32_t magic, version;
+    uint64_t size;   /* bytes of the whole snapshot */
+    uint64_t layout; /* corral__layout of the scheduler it came from */
+    uint64_t sum;    /* corral__snap_sum of every byte after the header */
+} corral__snap_head;
+
+/* The kept snapshots' ring (desc.kept_bytes), after everything a
+   snapshot copies: this header, then `bytes` of entries, each a 64-byte
+   corral__kept_entry and a snapshot (snapshot.c), 64-aligned, oldest
+   first from `oldest` along their `next` offsets; an entry wraps to 0
+   where the next would run past the end. Offsets are from the ring's
+   first entry byte. */
+#define CORRAL__KEPT_RECENT 16u /* the dropped tags a refusal can name one by one */
 typedef struct corral__kept {
-    uint32_t count, pad;
-    uint64_t bytes;
+    uint64_t bytes;          /* the entries' bytes: desc.kept_bytes or its default, a multiple of 64 */
+    uint32_t asked, given;   /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
+    uint32_t count;          /* entries in the ring, forgotten ones included */
+    uint32_t oldest, newest; /* their offsets, CORRAL__NIL when empty */
+    uint32_t end;            /* one past the newest entry */
+    uint32_t reloaded;       /* a reload forgot what the ring held */
+    /* the live snapshots dropped to make room since create or the last
+       reload, for a refusal's words: how many, their least and greatest
+       tags, whether every tag between was dropped, the last few */
+    uint32_t drops, drop_lo, drop_hi, dense;
+    uint32_t recent[CORRAL__KEPT_RECENT];
 } corral__kept;
-/* the bytes a kept snapshot's place needs: at most every byte before it
-   in the block once, plus a header and 8 bytes a page (snapshot.c) */
-#define CORRAL__KEPT_SLACK 64u
-/* the places follow 64 bytes of their own header (a corral__kept); a
-   place whose first 64 bytes are zero holds no snapshot */
-#define CORRAL__KEPT_HEAD 64u
-/* place k of the kept snapshots (its header first) */
-static inline unsigned char *corral__kept_at(const corral_sched *s, const corral__kept *K, uint32_t k)
+/* the ring's header: 128 bytes before its first entry */
+#define CORRAL__KEPT_HEAD 128u
+CORRAL__STATIC_ASSERT(sizeof(corral__kept) <= CORRAL__KEPT_HEAD, "corral: the kept ring's header fits its place");
+/* an entry's header: 64 bytes before its snapshot */
+#define CORRAL__KEPT_ENTRY 64u
+typedef struct corral__kept_entry {
+    uint32_t tag;
+    uint32_t live; /* 0: forgotten (kept again elsewhere under its tag) */
+    uint32_t next; /* the next newer entry's offset, CORRAL__NIL for the newest */
+    uint32_t room; /* its bytes in the ring, this header included, a multiple of 64 */
+} corral__kept_entry;
+CORRAL__STATIC_ASSERT(sizeof(corral__kept_entry) <= CORRAL__KEPT_ENTRY, "corral: a kept entry's header fits its place");
+/* the ring of s, or NULL without one */
+static inline corral__kept *corral__kept_of(const corral_sched *s)
 {
-    return (unsigned char *)(s) + s->kept.off + CORRAL__KEPT_HEAD + (size_t)k * K->bytes;
+    return s->kept.off ? (corral__kept *)(void *)((unsigned char *)(s) + s->kept.off) : NULL;
 }
-/* sched.c: every kept snapshot forgotten (setup, a reload) */
+/* the ring's entry at offset `at` */
+static inline corral__kept_entry *corral__kept_entry_at(const corral__kept *K, uint32_t at)
+{
+    return (corral__kept_entry *)(void *)((unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD + at);
+}
+/* sched.c: every kept snapshot forgotten (a reload: they hold the old
+   build's points and predicates) */
 void corral__kept_forget(corral_sched *s);
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
@@ -3519,6 +3568,20 @@ typedef struct corral__chans { /* channels.c */
 #define CORRAL__DOMAINS_OFF ((sizeof(corral_sched) + 7u) & ~(size_t)7u)
 #define CORRAL__CHANS_OFF (CORRAL__DOMAINS_OFF + sizeof(corral__domains))
 #define CORRAL__HEAD_BYTES (CORRAL__CHANS_OFF + sizeof(corral__chans))
+/* the snapshot header of the kept ring's entry at `at`, copied to *h, as
+   a kept restore trusts it (corral_verify checks it for each live entry):
+   the entry inside the ring and large enough for a header and a head,
+   the header corral's, its size at least a header and a head and no more
+   than the entry holds after its own 64 bytes; else false */
+static inline bool corral__kept_head(const corral__kept *K, uint32_t at, corral__snap_head *h)
+{
+    const corral__kept_entry *e = corral__kept_entry_at(K, at);
+    const uint64_t least = sizeof *h + CORRAL__HEAD_BYTES;
+    if (at >= K->bytes || e->room > K->bytes - at || e->room < CORRAL__KEPT_ENTRY + least) return false;
+    memcpy(h, (const unsigned char *)e + CORRAL__KEPT_ENTRY, sizeof *h);
+    return h->magic == CORRAL__SNAP_MAGIC && h->version == CORRAL__SNAP_VERSION && h->size >= least &&
+           h->size <= e->room - CORRAL__KEPT_ENTRY;
+}
 static inline corral__domains *corral__domains_of(const corral_sched *s)
 {
     return (corral__domains *)(void *)((unsigned char *)(s) + CORRAL__DOMAINS_OFF);
@@ -4201,8 +4264,8 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         page_bytes += (uint64_t)c->page_count * sizeof(corral__page);
         end = (uint64_t)c->base + (uint64_t)c->capacity * c->slot_size;
     }
-    const corral__kept *K = s->kept.off ? (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off) : NULL;
-    const uint64_t kept = K ? CORRAL__KEPT_HEAD + (uint64_t)K->count * K->bytes : 0;
+    const corral__kept *K = corral__kept_of(s);
+    const uint64_t kept = K ? CORRAL__KEPT_HEAD + K->bytes : 0;
     if (K) end = s->kept.off + kept;
     const uint64_t need = end + CORRAL__SLAB_ALIGN; /* what the plan asked for */
     const corral__pool *P = s->pools;
@@ -9954,7 +10017,7 @@ typedef struct corral__plan {
     uint64_t state_off[CORRAL__STATE_COUNT - 1];
     uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
-    uint64_t kept_off, kept_count, kept_bytes;
+    uint64_t kept_off, kept_bytes;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
     uint64_t slab_bytes;
@@ -10162,10 +10225,12 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->text_off = d->wait_text ? off : 0;
     if (d->wait_text) off += p->wait_nodes * sizeof(const char *);
+    const uint64_t pages_at = off;
     for (uint32_t i = 0; i < n; i++) {
         p->pages_off[i] = off;
         off += (uint64_t)corral__page_count_for(p->classes[i].capacity) * sizeof(corral__page);
     }
+    const uint64_t pages = (off - pages_at) / sizeof(corral__page);
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
         p->class_base[i] = off;
@@ -10173,17 +10238,31 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
         p->slab_bytes += bytes;
         off += bytes;
     }
-    /* the kept snapshots last: a snapshot copies parts of what lies before
-       them, each at most once, plus its header and 8 bytes a page */
-    p->kept_count = d->kept_snapshots;
-    if (p->kept_count > 0xFFFFu) return CORRAL_ERR_TOO_LARGE;
-    if (p->kept_count) {
-        uint64_t pages = 0;
-        for (uint32_t i = 0; i < n; i++) pages += corral__page_count_for(p->classes[i].capacity);
+    /* the kept snapshots' ring last: desc.kept_bytes, at least an entry
+       of the new scheduler's snapshot (its header, head, the types the
+       registry enters, the lanes, the page tables, the owner buckets and
+       the pools a snapshot copies whole); 0: kept_snapshots entries of
+       twice that snapshot, each with its 64-byte entry header, rounded
+       up to 64 */
+    uint64_t fresh = sizeof(corral__snap_head) + CORRAL__HEAD_BYTES + p->lane_count * sizeof(corral__lane) +
+                     p->owner_buckets * 2u * sizeof(uint32_t) +
+                     (p->data_off + p->max_channels * p->ring_bytes - p->signals_off);
+    if (reg) fresh += (uint64_t)reg->count * (sizeof(corral__type_entry) + CORRAL__END_SLOTS * sizeof(uint64_t));
+    fresh += pages * (sizeof(corral__page) + sizeof(uint64_t)); /* each page and where its slots start */
+    p->kept_bytes = corral__align64(d->kept_bytes, 64);
+    if (!p->kept_bytes && d->kept_snapshots) {
+        if (d->kept_snapshots > 0xFFFFu) return CORRAL_ERR_TOO_LARGE; /* the product below stays in 64 bits */
+        p->kept_bytes = d->kept_snapshots * corral__align64(2u * fresh + CORRAL__KEPT_ENTRY, 64);
+    }
+    if (p->kept_bytes) {
+        const uint64_t least = corral__align64(fresh + CORRAL__KEPT_ENTRY, 64); /* the default is more */
+        if (p->kept_bytes < least) {
+            snprintf(p->why, sizeof p->why, "desc.kept_bytes under %llu B holds no snapshot", (unsigned long long)least);
+            return CORRAL_ERR_BAD_DESC;
+        }
         off = corral__align64(off, 64);
         p->kept_off = off;
-        p->kept_bytes = corral__align64(off + CORRAL__KEPT_SLACK + pages * sizeof(uint64_t), 64);
-        off += CORRAL__KEPT_HEAD + p->kept_count * p->kept_bytes;
+        off += CORRAL__KEPT_HEAD + p->kept_bytes;
     }
     if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
     p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
@@ -10364,26 +10443,32 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
     }
 }
 
-/* the kept snapshots' places (snapshot.c takes and restores them): none
-   holds a snapshot yet */
-static void corral__kept_setup(corral_sched *s, const corral__plan *p)
+/* the kept snapshots' ring (snapshot.c keeps and restores them): empty */
+static void corral__kept_setup(corral_sched *s, const corral_sched_desc *d, const corral__plan *p)
 {
     s->kept.off = (uint32_t)p->kept_off;
-    if (!p->kept_count) return;
-    corral__kept *k = (corral__kept *)(void *)CORRAL__AT(s, s->kept.off);
-    k->count = (uint32_t)p->kept_count;
-    k->pad = 0;
-    k->bytes = p->kept_bytes;
-    corral__kept_forget(s);
+    corral__kept *K = corral__kept_of(s);
+    if (!K) return;
+    memset(K, 0, CORRAL__KEPT_HEAD);
+    K->bytes = p->kept_bytes;
+    K->asked = d->kept_snapshots;
+    K->given = d->kept_bytes;
+    K->oldest = K->newest = CORRAL__NIL;
 }
 
-/* every kept snapshot forgotten: each place holds none (at setup, and at
-   a reload: they hold the old build's points and predicates) */
+/* every kept snapshot forgotten, at a reload: they hold the old build's
+   points and predicates */
 void corral__kept_forget(corral_sched *s)
 {
-    if (!s->kept.off) return;
-    const corral__kept *k = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
-    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, CORRAL__KEPT_HEAD);
+    corral__kept *K = corral__kept_of(s);
+    if (!K) return;
+    const corral__kept was = *K;
+    memset(K, 0, CORRAL__KEPT_HEAD);
+    K->bytes = was.bytes;
+    K->asked = was.asked;
+    K->given = was.given;
+    K->oldest = K->newest = CORRAL__NIL;
+    K->reloaded = 1;
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public
@@ -10426,7 +10511,7 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
         p.part[k]->init(s, desc, s->parts.state[k]);
     }
     corral__state_init(s);
-    corral__kept_setup(s, &p);
+    corral__kept_setup(s, desc, &p);
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
         corral__type_entry *te = &corral__types(s)[ti];
@@ -13955,7 +14040,8 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
     out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */
-    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
+    out->kept_snapshots = corral__kept_of(s) ? corral__kept_of(s)->asked : 0u;
+    out->kept_bytes = corral__kept_of(s) ? corral__kept_of(s)->given : 0u;
     out->wait_text = s->nodes.text_off != 0;
     out->validation = s->validation_given;
     out->timing = s->prof.timing != 0;
@@ -14003,10 +14089,10 @@ static const struct { const char *name; uint16_t off; uint8_t kind, peak; } corr
     CORRAL__F(custom_phases, U32, NONE),      CORRAL__F(max_channels, U32, CHANNELS),
     CORRAL__F(channel_bytes, U32, NONE),      CORRAL__F(max_semaphores, U32, COUNTERS),
     CORRAL__F(max_waitgroups, U32, NONE),     CORRAL__F(max_side_records, U32, SIDES),
-    CORRAL__F(kept_snapshots, U32, NONE),     CORRAL__F(wait_text, BOOL, NONE),
-    CORRAL__F(validation, VALIDATION, NONE),  CORRAL__F(timing, BOOL, NONE),
-    CORRAL__F(timing_sample, U32, NONE),      CORRAL__F(history_frames, U32, NONE),
-    CORRAL__F(trace_steps, U32, NONE),
+    CORRAL__F(kept_snapshots, U32, NONE),     CORRAL__F(kept_bytes, U32, NONE),
+    CORRAL__F(wait_text, BOOL, NONE),         CORRAL__F(validation, VALIDATION, NONE),
+    CORRAL__F(timing, BOOL, NONE),            CORRAL__F(timing_sample, U32, NONE),
+    CORRAL__F(history_frames, U32, NONE),     CORRAL__F(trace_steps, U32, NONE),
 #undef CORRAL__F
 };
 
@@ -17064,17 +17150,6 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
 #include <stdio.h>
 #include <string.h>
 
-#define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 7u
-
-typedef struct corral__snap_head {
-    uint32_t magic, version;
-    uint64_t size;   /* bytes of the whole snapshot */
-    uint64_t layout; /* corral__layout of the scheduler it came from */
-    uint64_t sum;    /* corral__snap_sum of every byte after the header */
-} corral__snap_head;
-CORRAL__STATIC_ASSERT(sizeof(corral__snap_head) <= CORRAL__KEPT_HEAD, "corral: a forgotten kept place has no header");
-
 /* A checksum of n bytes: Fletcher's sums (a running sum of the words and
    a sum of those sums, so a changed bit or a moved word shows) in four
    independent lanes of 64-bit words, adds only, so a snapshot a frame
@@ -17435,57 +17510,221 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
     corral__pools_set_floors(s, floors);
 }
 
-/* ---- kept snapshots: places in the arena only the scheduler writes */
+/* ---- kept snapshots: a ring in the arena only the scheduler writes
 
-static corral__kept *corral__kept_of(const corral_sched *s)
+   The ring (corral__kept, corral_internal.h) holds entries oldest first,
+   each a corral__kept_entry then a snapshot, the size of the state it was
+   taken of. A keep measures the snapshot, writes it in place of the one
+   kept under its tag when it fits there, and otherwise forgets that one
+   (dropped at once when it is the oldest) and appends, dropping the
+   oldest entries until the room it needs is free, at the end or,
+   wrapped, at the start. A restore finds the tag and applies the entry's
+   snapshot as corral_restore applies a checked one. */
+
+static unsigned char *corral__kept_bytes(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
+
+/* the live entry tagged k (its offset, and the one before it in age in
+   *prev), or CORRAL__NIL; a ring whose links run astray ends the walk */
+static uint32_t corral__kept_find(const corral__kept *K, uint32_t k, uint32_t *prev)
 {
-    return s->kept.off ? (corral__kept *)(void *)CORRAL__AT(s, s->kept.off) : NULL;
+    uint32_t at = K->oldest, before = CORRAL__NIL;
+    for (uint32_t i = 0; i < K->count && at != CORRAL__NIL && at < K->bytes; i++) {
+        const corral__kept_entry *e = corral__kept_entry_at(K, at);
+        if (e->live && e->tag == k) {
+            *prev = before;
+            return at;
+        }
+        before = at;
+        at = e->next;
+    }
+    return CORRAL__NIL;
 }
-static unsigned char *corral__kept_place(const corral_sched *s, uint32_t k)
+
+/* the oldest entry taken off the ring */
+static void corral__kept_advance(corral__kept *K)
 {
-    return corral__kept_at(s, corral__kept_of(s), k);
+    K->oldest = corral__kept_entry_at(K, K->oldest)->next;
+    if (--K->count == 0) K->oldest = K->newest = CORRAL__NIL;
 }
-/* place k exists, or the error set (the detail says how many there are) */
-static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
+
+/* forgotten entries at the oldest end taken off: their bytes are free at
+   once, and the oldest entry is always live */
+static void corral__kept_trim(corral__kept *K)
 {
-    const corral__kept *K = corral__kept_of(s);
-    if (K && k < K->count) return true;
-    char why[96];
-    snprintf(why, sizeof why, "kept snapshot %u asked for; desc.kept_snapshots is %u", k, K ? K->count : 0u);
-    corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL, why);
-    return false;
+    while (K->count && !corral__kept_entry_at(K, K->oldest)->live) corral__kept_advance(K);
+}
+
+/* the oldest entry dropped, its tag remembered for the words of a
+   refusal */
+static void corral__kept_drop(corral__kept *K)
+{
+    const corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
+    if (e->live) {
+        const uint32_t t = e->tag;
+        if (K->drops == 0) {
+            K->drop_lo = K->drop_hi = t;
+            K->dense = 1;
+        } else {
+            if ((uint64_t)t + 1u < K->drop_lo || (uint64_t)t > (uint64_t)K->drop_hi + 1u)
+                K->dense = 0; /* a gap between it and the others */
+            if (t < K->drop_lo) K->drop_lo = t;
+            if (t > K->drop_hi) K->drop_hi = t;
+        }
+        K->recent[K->drops % CORRAL__KEPT_RECENT] = t;
+        if (K->drops < UINT32_MAX) K->drops++;
+    }
+    corral__kept_advance(K);
+    corral__kept_trim(K);
+}
+
+/* the newest entry taken back (it is being kept again) */
+static void corral__kept_pop(corral__kept *K, uint32_t at, uint32_t prev)
+{
+    if (prev == CORRAL__NIL) {
+        K->count = 0;
+        K->oldest = K->newest = CORRAL__NIL;
+        return;
+    }
+    corral__kept_entry_at(K, prev)->next = CORRAL__NIL;
+    K->newest = prev;
+    K->end = at == 0 ? prev + corral__kept_entry_at(K, prev)->room : at;
+    K->count--;
+}
+
+/* where `need` bytes go: the oldest entries dropped until they are free
+   after the newest, or, wrapped, at the start */
+static uint32_t corral__kept_room(corral__kept *K, uint64_t need)
+{
+    for (;;) {
+        if (K->count == 0) return 0;
+        const uint64_t o = K->oldest, e = K->end;
+        if (o < e) { /* one run, [o, e) */
+            if (K->bytes - e >= need) return (uint32_t)e;
+            if (o >= need) return 0;
+        } else if (o - e >= need) { /* wrapped: free between the newest and the oldest */
+            return (uint32_t)e;
+        }
+        corral__kept_drop(K);
+    }
+}
+
+/* the bytes entry `at` may hold in place: up to the next newer entry, or
+   to the ring's end where the next wrapped (nothing else lies there) */
+static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
+{
+    const corral__kept_entry *e = corral__kept_entry_at(K, at);
+    if (e->next == CORRAL__NIL) return e->room;
+    return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
+}
+
+/* the ring, or the error set */
+static corral__kept *corral__kept_ok(const char *call, corral_sched *s)
+{
+    corral__kept *K = corral__kept_of(s);
+    if (!K)
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL,
+                        "no kept snapshots: desc.kept_snapshots and desc.kept_bytes are 0");
+    return K;
 }
 
 size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
 {
-    if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return 0;
-    corral__cursor w = {corral__kept_place(s, k), NULL, 0, (size_t)corral__kept_of(s)->bytes, true};
-    corral__snap_write(s, &w);
-    if (w.at > w.size) { /* the place is sized for the largest snapshot: never */
-        memset(w.w, 0, sizeof(corral__snap_head));
-        corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, NULL);
+    if (!corral__check(s) || !corral__between_ticks(__func__, s)) return 0;
+    corral__kept *K = corral__kept_ok(__func__, s);
+    if (!K) return 0;
+    corral__cursor m = {NULL, NULL, 0, 0, true};
+    corral__snap_write(s, &m);
+    const uint64_t need = ((uint64_t)CORRAL__KEPT_ENTRY + m.at + 63u) & ~(uint64_t)63u;
+    if (need > K->bytes) {
+        char why[160];
+        snprintf(why, sizeof why, "this state's snapshot takes %llu B with its 64-byte entry; the ring holds %llu B (desc.kept_bytes)",
+                 (unsigned long long)need, (unsigned long long)K->bytes);
+        corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, why);
         return 0;
     }
+    uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev);
+    if (at != CORRAL__NIL && need > corral__kept_fits(K, at)) { /* the one kept under k is forgotten */
+        if (at == K->newest) {
+            corral__kept_pop(K, at, prev);
+        } else {
+            corral__kept_entry_at(K, at)->live = 0;
+            corral__kept_trim(K); /* it was the oldest: dropped now */
+        }
+        at = CORRAL__NIL;
+    }
+    if (at == CORRAL__NIL) { /* appended, the newest */
+        at = corral__kept_room(K, need);
+        corral__kept_entry *e = corral__kept_entry_at(K, at);
+        e->tag = k;
+        e->live = 1;
+        e->next = CORRAL__NIL;
+        e->room = (uint32_t)need;
+        if (K->count) corral__kept_entry_at(K, K->newest)->next = at;
+        else K->oldest = at;
+        K->newest = at;
+        K->end = at + (uint32_t)need;
+        K->count++;
+    } else if (at == K->newest) { /* in place: its room follows what it holds now */
+        corral__kept_entry_at(K, at)->room = (uint32_t)need;
+        K->end = at + (uint32_t)need;
+    } else if (need > corral__kept_entry_at(K, at)->room) { /* in place, into the wrapped end's spare bytes */
+        corral__kept_entry_at(K, at)->room = (uint32_t)need;
+    }
+    corral__cursor w = {corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
+    corral__snap_write(s, &w);
     return w.at;
+}
+
+/* the words of a restore of tag k the ring does not hold */
+static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_t k)
+{
+    uint32_t live = 0; /* the snapshots it holds: its entries less the forgotten ones */
+    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next)
+        live += corral__kept_entry_at(K, at)->live != 0;
+    bool recent = false;
+    for (uint32_t i = 0; i < CORRAL__KEPT_RECENT && i < K->drops; i++) recent = recent || K->recent[i] == k;
+    const bool in = K->drops && k >= K->drop_lo && k <= K->drop_hi;
+    char why[192];
+    if (recent || (in && K->dense))
+        snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
+                 k, live, (unsigned long long)K->bytes);
+    else if (in)
+        snprintf(why, sizeof why, "no snapshot is kept under tag %u: never kept, or dropped before the last %u drops (%u so far, of tags %u to %u)",
+                 k, CORRAL__KEPT_RECENT, K->drops, K->drop_lo, K->drop_hi);
+    else if (K->reloaded)
+        snprintf(why, sizeof why, "no snapshot kept under tag %u since the last reload (a reload forgets the kept snapshots)", k);
+    else
+        snprintf(why, sizeof why, "no snapshot was ever kept under tag %u", k);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, "corral_restore_kept", CORRAL__NOH, NULL, why);
 }
 
 bool corral_restore_kept(corral_sched *s, uint32_t k)
 {
-    if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return false;
-    const unsigned char *buf = corral__kept_place(s, k);
-    corral__snap_head head;
-    memcpy(&head, buf, sizeof head);
-    if (head.magic != CORRAL__SNAP_MAGIC) {
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, "that place holds no snapshot yet");
+    if (!corral__check(s) || !corral__between_ticks(__func__, s)) return false;
+    const corral__kept *K = corral__kept_ok(__func__, s);
+    if (!K) return false;
+    uint32_t prev, at = corral__kept_find(K, k, &prev);
+    if (at == CORRAL__NIL) {
+        corral__kept_missing(s, K, k);
         return false;
     }
-    /* this scheduler wrote it, in its own block: nothing to check but where
-       its sections lie */
+    /* this scheduler wrote it, in its own block: nothing to check but its
+       header, which bounds what is read to the entry, and where its
+       sections lie (a stray write into the block can reach them) */
+    const unsigned char *buf = corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY;
+    corral__snap_head head;
     corral__snap_view view;
-    memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
-    if (corral__snap_sections(s, buf, (size_t)head.size, &view) != NULL) return false; /* never: it wrote them */
-    corral__snap_apply(s, &view);
-    return true;
+    if (corral__kept_head(K, at, &head)) {
+        memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
+        if (corral__snap_sections(s, buf, (size_t)head.size, &view) == NULL) {
+            corral__snap_apply(s, &view);
+            return true;
+        }
+    }
+    char why[128];
+    snprintf(why, sizeof why, "kept snapshot %u is damaged (a write into the block outside corral; corral_verify names it)", k);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, why);
+    return false;
 }
 
 /* ---- the state hash */
@@ -18558,13 +18797,50 @@ bool corral__verify_image(corral__image *m)
            corral__verify_nodes(m) && corral__verify_heaps(m) && corral__verify_pools(m);
 }
 
+/* the kept snapshots' ring (snapshot.c): inside the block, its entries
+   linked oldest to newest as it counts them, each after the one before
+   or, once, wrapped to the start and ending before the oldest, the oldest
+   live, each live one's snapshot header what a kept restore trusts */
+static bool corral__verify_kept(corral__image *m)
+{
+    const corral_sched *s = m->s;
+    const corral__kept *K = corral__kept_of(s);
+    if (!K) return true;
+    if (K->bytes % 64u || (uint64_t)s->kept.off + CORRAL__KEPT_HEAD + K->bytes > s->total_bytes - s->pad)
+        CORRAL__BAD("the kept snapshots' ring runs past the block");
+    if ((K->count == 0) != (K->oldest == CORRAL__NIL) || (K->count == 0) != (K->newest == CORRAL__NIL))
+        CORRAL__BAD("the kept snapshots' ring's count and ends disagree");
+    uint32_t at = K->oldest, last = CORRAL__NIL;
+    bool wrapped = false;
+    for (uint32_t i = 0; i < K->count; i++) {
+        if (at == CORRAL__NIL || at % 64u || at >= K->bytes) CORRAL__BAD("a kept snapshot's link runs out of the ring");
+        const corral__kept_entry *e = corral__kept_entry_at(K, at);
+        if (e->room < CORRAL__KEPT_ENTRY || e->room % 64u || e->room > K->bytes - at || e->live > 1u)
+            CORRAL__BAD("a kept snapshot's entry is damaged");
+        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->room) {
+            if (at != 0 || wrapped) CORRAL__BAD("kept snapshots overlap or leave a hole between them");
+            wrapped = true;
+        }
+        if (wrapped && at + e->room > K->oldest) CORRAL__BAD("kept snapshots overlap where the ring wraps");
+        if (i == 0 && !e->live) CORRAL__BAD("the oldest kept snapshot is a forgotten one (it is dropped when forgotten)");
+        corral__snap_head h;
+        if (e->live && !corral__kept_head(K, at, &h))
+            CORRAL__BAD("a kept snapshot's header is damaged (magic, version, or a size out of its entry)");
+        last = at;
+        at = e->next;
+    }
+    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->room))
+        CORRAL__BAD("the kept snapshots' ring's newest entry is not where it says");
+    return true;
+}
+
 bool corral_verify(const corral_sched *s)
 {
     if (!corral__check(s)) return false;
     corral__image m;
     memset(&m, 0, sizeof m);
     m.s = m.blk = s;
-    if (corral__verify_image(&m)) return true;
+    if (corral__verify_image(&m) && corral__verify_kept(&m)) return true;
     corral__fail_at(s, NULL, CORRAL_ERR_CORRUPT, "corral_verify", CORRAL__NOH, NULL, m.why);
     return false;
 }

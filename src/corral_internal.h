@@ -569,7 +569,7 @@ struct corral_sched {
         uint32_t side_head[CORRAL__SIDE_MAX], side_tail[CORRAL__SIDE_MAX], side_depth;
     } groups;
 
-    struct { /* snapshot.c: the kept snapshots (a corral__kept at off), 0: none */
+    struct { /* snapshot.c: the kept snapshots' ring (a corral__kept at off), 0: none */
         uint32_t off;
     } kept;
 
@@ -645,24 +645,61 @@ struct corral_sched {
     ((uint32_t)CORRAL_VERSION_MAJOR << 16 | (uint32_t)CORRAL_VERSION_MINOR << 8 | (uint32_t)CORRAL_VERSION_PATCH | \
      (uint32_t)((sizeof(corral_sched) ^ offsetof(corral_sched, err) << 4) / 8u & 0xFFu) << 24)
 
-/* The kept snapshots' places (desc.kept_snapshots), after everything a
-   snapshot copies: count places of `bytes` each (64-aligned) follow. */
+/* A snapshot's header (snapshot.c writes and reads it; the plan sizes
+   the kept ring with it, corral_verify checks the kept ones') */
+#define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
+#define CORRAL__SNAP_VERSION 7u
+typedef struct corral__snap_head {
+    uint32_t magic, version;
+    uint64_t size;   /* bytes of the whole snapshot */
+    uint64_t layout; /* corral__layout of the scheduler it came from */
+    uint64_t sum;    /* corral__snap_sum of every byte after the header */
+} corral__snap_head;
+
+/* The kept snapshots' ring (desc.kept_bytes), after everything a
+   snapshot copies: this header, then `bytes` of entries, each a 64-byte
+   corral__kept_entry and a snapshot (snapshot.c), 64-aligned, oldest
+   first from `oldest` along their `next` offsets; an entry wraps to 0
+   where the next would run past the end. Offsets are from the ring's
+   first entry byte. */
+#define CORRAL__KEPT_RECENT 16u /* the dropped tags a refusal can name one by one */
 typedef struct corral__kept {
-    uint32_t count, pad;
-    uint64_t bytes;
+    uint64_t bytes;          /* the entries' bytes: desc.kept_bytes or its default, a multiple of 64 */
+    uint32_t asked, given;   /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
+    uint32_t count;          /* entries in the ring, forgotten ones included */
+    uint32_t oldest, newest; /* their offsets, CORRAL__NIL when empty */
+    uint32_t end;            /* one past the newest entry */
+    uint32_t reloaded;       /* a reload forgot what the ring held */
+    /* the live snapshots dropped to make room since create or the last
+       reload, for a refusal's words: how many, their least and greatest
+       tags, whether every tag between was dropped, the last few */
+    uint32_t drops, drop_lo, drop_hi, dense;
+    uint32_t recent[CORRAL__KEPT_RECENT];
 } corral__kept;
-/* the bytes a kept snapshot's place needs: at most every byte before it
-   in the block once, plus a header and 8 bytes a page (snapshot.c) */
-#define CORRAL__KEPT_SLACK 64u
-/* the places follow 64 bytes of their own header (a corral__kept); a
-   place whose first 64 bytes are zero holds no snapshot */
-#define CORRAL__KEPT_HEAD 64u
-/* place k of the kept snapshots (its header first) */
-static inline unsigned char *corral__kept_at(const corral_sched *s, const corral__kept *K, uint32_t k)
+/* the ring's header: 128 bytes before its first entry */
+#define CORRAL__KEPT_HEAD 128u
+CORRAL__STATIC_ASSERT(sizeof(corral__kept) <= CORRAL__KEPT_HEAD, "corral: the kept ring's header fits its place");
+/* an entry's header: 64 bytes before its snapshot */
+#define CORRAL__KEPT_ENTRY 64u
+typedef struct corral__kept_entry {
+    uint32_t tag;
+    uint32_t live; /* 0: forgotten (kept again elsewhere under its tag) */
+    uint32_t next; /* the next newer entry's offset, CORRAL__NIL for the newest */
+    uint32_t room; /* its bytes in the ring, this header included, a multiple of 64 */
+} corral__kept_entry;
+CORRAL__STATIC_ASSERT(sizeof(corral__kept_entry) <= CORRAL__KEPT_ENTRY, "corral: a kept entry's header fits its place");
+/* the ring of s, or NULL without one */
+static inline corral__kept *corral__kept_of(const corral_sched *s)
 {
-    return (unsigned char *)(s) + s->kept.off + CORRAL__KEPT_HEAD + (size_t)k * K->bytes;
+    return s->kept.off ? (corral__kept *)(void *)((unsigned char *)(s) + s->kept.off) : NULL;
 }
-/* sched.c: every kept snapshot forgotten (setup, a reload) */
+/* the ring's entry at offset `at` */
+static inline corral__kept_entry *corral__kept_entry_at(const corral__kept *K, uint32_t at)
+{
+    return (corral__kept_entry *)(void *)((unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD + at);
+}
+/* sched.c: every kept snapshot forgotten (a reload: they hold the old
+   build's points and predicates) */
 void corral__kept_forget(corral_sched *s);
 
 #define CORRAL__AT(s, off) ((unsigned char *)(s) + (off))
@@ -701,6 +738,20 @@ typedef struct corral__chans { /* channels.c */
 #define CORRAL__DOMAINS_OFF ((sizeof(corral_sched) + 7u) & ~(size_t)7u)
 #define CORRAL__CHANS_OFF (CORRAL__DOMAINS_OFF + sizeof(corral__domains))
 #define CORRAL__HEAD_BYTES (CORRAL__CHANS_OFF + sizeof(corral__chans))
+/* the snapshot header of the kept ring's entry at `at`, copied to *h, as
+   a kept restore trusts it (corral_verify checks it for each live entry):
+   the entry inside the ring and large enough for a header and a head,
+   the header corral's, its size at least a header and a head and no more
+   than the entry holds after its own 64 bytes; else false */
+static inline bool corral__kept_head(const corral__kept *K, uint32_t at, corral__snap_head *h)
+{
+    const corral__kept_entry *e = corral__kept_entry_at(K, at);
+    const uint64_t least = sizeof *h + CORRAL__HEAD_BYTES;
+    if (at >= K->bytes || e->room > K->bytes - at || e->room < CORRAL__KEPT_ENTRY + least) return false;
+    memcpy(h, (const unsigned char *)e + CORRAL__KEPT_ENTRY, sizeof *h);
+    return h->magic == CORRAL__SNAP_MAGIC && h->version == CORRAL__SNAP_VERSION && h->size >= least &&
+           h->size <= e->room - CORRAL__KEPT_ENTRY;
+}
 static inline corral__domains *corral__domains_of(const corral_sched *s)
 {
     return (corral__domains *)(void *)((unsigned char *)(s) + CORRAL__DOMAINS_OFF);
@@ -1383,8 +1434,8 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         page_bytes += (uint64_t)c->page_count * sizeof(corral__page);
         end = (uint64_t)c->base + (uint64_t)c->capacity * c->slot_size;
     }
-    const corral__kept *K = s->kept.off ? (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off) : NULL;
-    const uint64_t kept = K ? CORRAL__KEPT_HEAD + (uint64_t)K->count * K->bytes : 0;
+    const corral__kept *K = corral__kept_of(s);
+    const uint64_t kept = K ? CORRAL__KEPT_HEAD + K->bytes : 0;
     if (K) end = s->kept.off + kept;
     const uint64_t need = end + CORRAL__SLAB_ALIGN; /* what the plan asked for */
     const corral__pool *P = s->pools;

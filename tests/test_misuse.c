@@ -9,7 +9,7 @@
 
 #include <signal.h>
 
-static corral_sched *report_sched(uint32_t cap, log_capture *cap_log)
+static corral_sched_desc report_desc(uint32_t cap, log_capture *cap_log)
 {
     corral_sched_desc d = one_class_desc(64, cap);
     d.validation = CORRAL_VALIDATION_REPORT;
@@ -17,8 +17,9 @@ static corral_sched *report_sched(uint32_t cap, log_capture *cap_log)
         d.logger.fn = capture_log;
         d.logger.user_data = cap_log;
     }
-    return sched_of(d);
+    return d;
 }
+static corral_sched *report_sched(uint32_t cap, log_capture *cap_log) { return sched_of(report_desc(cap, cap_log)); }
 
 Test(misuse, a_handle_with_a_generation_its_slot_never_had_is_forged)
 {
@@ -478,6 +479,86 @@ Test(misuse, corral_verify_reports_damage_it_did_not_cause)
     cr_assert(strstr(cap.message, "used counter") != NULL, "%s", cap.message);
     s->arena.classes[0].used--;
     cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+Test(misuse, corral_verify_reports_a_damaged_kept_ring)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = report_desc(8, &cap);
+    d.kept_snapshots = 2;
+    corral_sched *s = sched_of(d);
+    for (int i = 0; i < 3; i++) start_tracer(s, i, 0);
+    for (uint32_t f = 0; f < 5; f++) { /* the ring wraps */
+        cr_assert_gt(corral_snapshot_keep(s, f), 0u);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral__kept *K = corral__kept_of(s);
+    corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
+    const uint32_t next = e->next;
+    e->next = K->oldest; /* a stray write: the oldest links to itself */
+    cr_assert_not(corral_verify(s));
+    cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
+    cr_assert(strstr(cap.message, "kept snapshot") != NULL, "%s", cap.message);
+    e->next = next;
+    K->count++;
+    cr_assert_not(corral_verify(s));
+    cr_assert(strstr(cap.message, "kept snapshot") != NULL, "%s", cap.message);
+    K->count--;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* A kept restore trusts the entry's snapshot header: a stray write into
+   it is named by corral_verify, and the restore refuses (nothing changed)
+   rather than read past the entry or the ring. */
+Test(misuse, a_damaged_kept_snapshot_header_is_named_by_verify_and_refused_by_a_kept_restore)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = report_desc(8, &cap);
+    d.kept_snapshots = 2;
+    corral_sched *s = sched_of(d);
+    for (int i = 0; i < 3; i++) start_tracer(s, i, 0);
+    for (uint32_t f = 0; f < 5; f++) { /* the ring wraps */
+        cr_assert_gt(corral_snapshot_keep(s, f), 0u);
+        corral_tick(s, 0.016f);
+    }
+    corral__kept *K = corral__kept_of(s);
+    const uint32_t tag = corral__kept_entry_at(K, K->oldest)->tag;
+    unsigned char *head = (unsigned char *)corral__kept_entry_at(K, K->oldest) + CORRAL__KEPT_ENTRY;
+    const uint64_t room = corral__kept_entry_at(K, K->oldest)->room;
+    corral__snap_head was;
+    memcpy(&was, head, sizeof was);
+    const uint64_t h = corral_state_hash(s);
+    const corral__snap_head bad[] = {
+        {was.magic ^ 1u, was.version, was.size, was.layout, was.sum},
+        {was.magic, was.version + 1u, was.size, was.layout, was.sum},
+        {was.magic, was.version, room - CORRAL__KEPT_ENTRY + 8u, was.layout, was.sum}, /* past its entry */
+        {was.magic, was.version, (uint64_t)K->bytes * 4u, was.layout, was.sum},       /* past the ring */
+        {was.magic, was.version, UINT64_MAX, was.layout, was.sum},
+        {was.magic, was.version, sizeof was + CORRAL__HEAD_BYTES - 1u, was.layout, was.sum}, /* less than a head */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memcpy(head, &bad[i], sizeof bad[i]);
+        cap.last = CORRAL_ERR_OK;
+        cr_assert_not(corral_verify(s), "damage %zu", i);
+        cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
+        cr_assert(strstr(cap.message, "a kept snapshot's header is damaged") != NULL, "%zu: %s", i, cap.message);
+        cr_assert_not(corral_restore_kept(s, tag), "damage %zu", i);
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+        char want[64];
+        snprintf(want, sizeof want, "kept snapshot %u is damaged", tag);
+        cr_assert(strstr(corral_last_error_detail(s), want), "%zu: %s", i, corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), h, "nothing changed");
+    }
+    memcpy(head, &was, sizeof was);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_restore_kept(s, tag), "%s", corral_last_error_detail(s));
+    corral__kept_entry_at(K, K->newest)->room = (uint32_t)(K->bytes + 64u); /* an entry's room past the ring */
+    cr_assert_not(corral_verify(s));
+    cr_assert_not(corral_restore_kept(s, corral__kept_entry_at(K, K->newest)->tag));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
     corral_sched_destroy(s);
 }
 

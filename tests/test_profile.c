@@ -865,6 +865,7 @@ static const desc_field g_desc_fields[] = {
     DESC_FIELD(max_waitgroups, uint32_t, SIZED),
     DESC_FIELD(max_side_records, uint32_t, SIZED),
     DESC_FIELD(kept_snapshots, uint32_t, CARRIED),
+    DESC_FIELD(kept_bytes, uint32_t, CARRIED),
     DESC_FIELD(wait_text, bool, CARRIED),
     DESC_FIELD(clock, corral_clock, NAMED),
     DESC_FIELD(validation, corral_validation, CARRIED),

@@ -116,6 +116,8 @@ Test(reload, a_new_build_takes_over_every_waiting_coroutine_where_it_stood)
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     dlclose(v1.lib); /* the old code is gone: nothing may call it */
     cr_assert(!corral_restore_kept(s, 0), "a snapshot kept before the reload holds the old build's points");
+    cr_assert(strstr(corral_last_error_detail(s), "no snapshot kept under tag 0 since the last reload"), "%s",
+              corral_last_error_detail(s));
     cr_assert(!corral_restore(s, snap, snap_n), "so does one in a buffer: refused by its types");
     cr_assert_eq(corral_state_hash(s), before);
 

@@ -7,6 +7,7 @@
     replayed state hashing as the first time.
 */
 #include "common.h"
+#include "corral_internal.h"
 #include "model.h"
 
 static unsigned char g_buf[1 << 20];
@@ -307,7 +308,7 @@ Test(rollback, snapshot_and_restore_allocate_nothing)
     cr_assert_eq(ac.frees, 1);
 }
 
-/* ---- kept snapshots: places in the arena, written and read only by the scheduler */
+/* ---- kept snapshots: a ring in the arena, written and read only by the scheduler */
 
 static corral_sched *rb_kept_sched(uint32_t cap, uint32_t kept)
 {
@@ -362,7 +363,7 @@ static void rb_game_frame(corral_sched *s, const rb_game *g, int f)
     corral_tick(s, 0.016f);
 }
 
-Test(rollback, kept_snapshots_rewind_as_snapshots_do_each_place_holding_its_frame)
+Test(rollback, kept_snapshots_rewind_as_snapshots_do_each_tag_holding_its_frame)
 {
     enum { FRAMES = 12, KEPT = 8 };
     corral_sched *s = rb_kept_sched(64, KEPT);
@@ -371,19 +372,19 @@ Test(rollback, kept_snapshots_rewind_as_snapshots_do_each_place_holding_its_fram
     uint64_t hash[FRAMES + 8];
     size_t n4 = 0;
     for (int f = 0; f < FRAMES; f++) {
-        size_t n = corral_snapshot_keep(s, (uint32_t)f % KEPT);
+        size_t n = corral_snapshot_keep(s, (uint32_t)f);
         cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
         cr_assert_eq(n, corral_snapshot_size(s), "a kept snapshot is a snapshot");
         if (f == 4) n4 = snap(s); /* the same frame in a caller's buffer */
         hash[f] = corral_state_hash(s);
         rb_game_frame(s, &g, f);
     }
-    /* places 0..7 hold frames 8, 9, 10, 11, 4, 5, 6, 7 */
-    cr_assert(corral_restore_kept(s, 9 % KEPT), "%s", corral_last_error_detail(s));
+    /* the ring holds at least the last 8 frames, 4 to 11 */
+    cr_assert(corral_restore_kept(s, 9), "%s", corral_last_error_detail(s));
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     cr_assert_eq(corral_state_hash(s), hash[9]);
     for (int f = 9; f < FRAMES; f++) {
-        cr_assert_eq(corral_state_hash(s), hash[f], "frame %d replayed from the kept place differs", f);
+        cr_assert_eq(corral_state_hash(s), hash[f], "frame %d replayed from the kept one differs", f);
         rb_game_frame(s, &g, f);
     }
     cr_assert(corral_restore_kept(s, 4), "%s", corral_last_error_detail(s));
@@ -391,7 +392,7 @@ Test(rollback, kept_snapshots_rewind_as_snapshots_do_each_place_holding_its_fram
     uint64_t replay[FRAMES];
     for (int f = 4; f < FRAMES; f++) {
         replay[f] = corral_state_hash(s);
-        cr_assert_eq(replay[f], hash[f], "frame %d replayed from place 4 differs", f);
+        cr_assert_eq(replay[f], hash[f], "frame %d replayed from kept frame 4 differs", f);
         rb_game_frame(s, &g, f);
     }
     /* the caller's copy of frame 4 and the kept one are the same state */
@@ -411,14 +412,15 @@ static corral_result rb_keeps_in_step(corral_co *co, actor_ctx *ctx)
     ctx->id = (int)corral_snapshot_keep(g_in_step, 0) + (corral_restore_kept(g_in_step, 0) ? 1 : 0);
     return CORRAL_STOP;
 }
-Test(rollback, kept_snapshot_refusals_name_the_place_and_change_nothing)
+Test(rollback, kept_snapshot_refusals_name_the_tag_and_change_nothing)
 {
     corral_sched *none = rb_kept_sched(8, 0);
     rb_walker_start(none, (rb_walker_ctx){1, 0, 0.05f, NULL});
     uint64_t h = corral_state_hash(none);
     cr_assert_eq(corral_snapshot_keep(none, 0), 0);
     cr_assert_eq(corral_last_error(none), CORRAL_ERR_BAD_SNAPSHOT);
-    cr_assert(strstr(corral_last_error_detail(none), "desc.kept_snapshots is 0"), "%s", corral_last_error_detail(none));
+    cr_assert(strstr(corral_last_error_detail(none), "desc.kept_snapshots and desc.kept_bytes are 0"), "%s",
+              corral_last_error_detail(none));
     cr_assert_not(corral_restore_kept(none, 0));
     cr_assert_eq(corral_state_hash(none), h);
     corral_sched_destroy(none);
@@ -427,13 +429,12 @@ Test(rollback, kept_snapshot_refusals_name_the_place_and_change_nothing)
     rb_walker_start(s, (rb_walker_ctx){1, 0, 0.05f, NULL});
     corral_tick(s, 0.016f);
     h = corral_state_hash(s);
-    cr_assert_not(corral_restore_kept(s, 1), "nothing kept there yet");
+    cr_assert_not(corral_restore_kept(s, 1), "nothing kept under 1 yet");
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
-    cr_assert(strstr(corral_last_error_detail(s), "no snapshot"), "%s", corral_last_error_detail(s));
-    cr_assert_eq(corral_snapshot_keep(s, 2), 0, "two places: 0 and 1");
-    cr_assert_not(corral_restore_kept(s, 2));
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert(strstr(corral_last_error_detail(s), "no snapshot was ever kept under tag 1"), "%s",
+              corral_last_error_detail(s));
     cr_assert_eq(corral_state_hash(s), h, "nothing changed");
+    cr_assert_gt(corral_snapshot_keep(s, 70000), 0, "a tag is any number the game chooses");
     cr_assert_gt(corral_snapshot_keep(s, 0), 0);
     g_in_step = s;
     corral_handle a = start_actor(s, 0, rb_keeps_in_step, (corral_handle){0, 0}, NULL);
@@ -441,11 +442,234 @@ Test(rollback, kept_snapshot_refusals_name_the_place_and_change_nothing)
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_IN_TICK, "not between ticks: neither");
     cr_assert(corral_restore_kept(s, 0), "between ticks: rewound");
     cr_assert_eq(corral_state_hash(s), h);
+    cr_assert(corral_restore_kept(s, 70000));
+    cr_assert_eq(corral_state_hash(s), h);
     corral_sched_destroy(s);
 }
 
-/* A place holds the largest snapshot the scheduler can make: every slot
-   live and asleep, every node, side record, signal and future taken. */
+/* a ring of exactly `fit` entries of the state s has now: its snapshot
+   with its 64-byte entry, rounded to 64 */
+static uint32_t rb_ring_for(corral_sched *s, uint32_t fit)
+{
+    return fit * (uint32_t)((64u + corral_snapshot_size(s) + 63u) & ~(size_t)63u);
+}
+/* steppers, a game whose snapshot keeps its size: none starts, ends or
+   waits on a timer; they save (a registry) */
+#define RB_STEP_FIELDS(F) F(int, id) F(int, x)
+DECLARE_COROUTINE(rb_step, RB_STEP_FIELDS)
+DEFINE_COROUTINE(rb_step)
+{
+    ctx->x += ctx->id;
+    return CORRAL_YIELD;
+}
+#define RB_STEADY_TYPES(X) X(rb_step, 1, 0)
+CORRAL_DECLARE_REGISTRY(rb_steady, RB_STEADY_TYPES)
+CORRAL_DEFINE_REGISTRY(rb_steady, RB_STEADY_TYPES);
+static corral_sched *rb_steady(uint32_t kept_bytes)
+{
+    corral_sched_desc d = one_class_desc(64, 16);
+    d.kept_bytes = kept_bytes;
+    d.registry = &rb_steady_registry;
+    corral_sched *s = sched_of(d);
+    for (int i = 1; i <= 4; i++) rb_step_start(s, (rb_step_ctx){i, 0});
+    return s;
+}
+static uint32_t rb_steady_ring(uint32_t fit)
+{
+    corral_sched *probe = rb_steady(0);
+    uint32_t bytes = rb_ring_for(probe, fit);
+    corral_sched_destroy(probe);
+    return bytes;
+}
+
+Test(rollback, the_kept_ring_drops_the_oldest_first_and_holds_the_newest_that_fit)
+{
+    corral_sched *s = rb_steady(rb_steady_ring(3));
+    size_t n = corral_snapshot_size(s);
+    uint64_t hash[6];
+    for (uint32_t f = 0; f < 6; f++) {
+        cr_assert_eq(corral_snapshot_keep(s, 100 + f), n, "%s", corral_last_error_detail(s));
+        cr_assert_eq(corral_snapshot_size(s), n, "the state keeps its size");
+        hash[f] = corral_state_hash(s);
+        corral_tick(s, 0.016f);
+    }
+    for (uint32_t f = 5; f >= 3; f--) {
+        cr_assert(corral_restore_kept(s, 100 + f), "frame %u is among the 3 newest: %s", f, corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), hash[f]);
+    }
+    for (uint32_t f = 0; f < 3; f++) {
+        cr_assert_not(corral_restore_kept(s, 100 + f), "frame %u was dropped", f);
+        char want[64];
+        snprintf(want, sizeof want, "kept snapshot %u was dropped", 100 + f);
+        cr_assert(strstr(corral_last_error_detail(s), want), "%s", corral_last_error_detail(s));
+    }
+    /* one more: 103 goes, 104 and 105 stay */
+    cr_assert_eq(corral_snapshot_keep(s, 106), n);
+    cr_assert_not(corral_restore_kept(s, 103));
+    cr_assert(corral_restore_kept(s, 104));
+    cr_assert_eq(corral_state_hash(s), hash[4]);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(rollback, a_dropped_tag_is_refused_in_words_that_say_so_and_changes_nothing)
+{
+    corral_sched *s = rb_steady(rb_steady_ring(3));
+    for (uint32_t f = 0; f < 8; f++) { /* every other frame: 0, 2, ..., 14; 0 to 8 dropped */
+        cr_assert_gt(corral_snapshot_keep(s, 2 * f), 0, "%s", corral_last_error_detail(s));
+        corral_tick(s, 0.016f);
+    }
+    const uint64_t h = corral_state_hash(s);
+    const uint64_t frame = corral_frame(s);
+    cr_assert_not(corral_restore_kept(s, 4));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 4 was dropped, oldest first"), "%s",
+              corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), h, "nothing changed");
+    cr_assert_eq(corral_frame(s), frame);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert_not(corral_restore_kept(s, 15), "past every tag kept");
+    cr_assert(strstr(corral_last_error_detail(s), "no snapshot was ever kept under tag 15"), "%s",
+              corral_last_error_detail(s));
+    cr_assert_not(corral_restore_kept(s, 3), "between dropped tags, never kept itself");
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 3 was dropped") == NULL, "%s", corral_last_error_detail(s));
+    cr_assert(strstr(corral_last_error_detail(s), "tag 3: never kept, or dropped"), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), h, "nothing changed");
+    cr_assert(corral_restore_kept(s, 14), "the newest is there: %s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(rollback, a_tag_kept_again_replaces_its_snapshot_and_drops_nothing)
+{
+    corral_sched *s = rb_steady(rb_steady_ring(3));
+    uint64_t hash[4];
+    for (uint32_t f = 1; f <= 3; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        hash[f] = corral_state_hash(s);
+        corral_tick(s, 0.016f);
+    }
+    /* rewound to 2 and played again otherwise: 2 and 3 kept anew */
+    cr_assert(corral_restore_kept(s, 2));
+    corral_tick(s, 0.05f);
+    cr_assert_gt(corral_snapshot_keep(s, 2), 0, "%s", corral_last_error_detail(s));
+    const uint64_t two = corral_state_hash(s);
+    cr_assert_neq(two, hash[2]);
+    corral_tick(s, 0.05f);
+    cr_assert_gt(corral_snapshot_keep(s, 3), 0);
+    const uint64_t three = corral_state_hash(s);
+    corral_tick(s, 0.016f);
+    cr_assert(corral_restore_kept(s, 1), "the full ring dropped nothing for them: %s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), hash[1]);
+    cr_assert(corral_restore_kept(s, 2));
+    cr_assert_eq(corral_state_hash(s), two, "the new snapshot under 2, not the old");
+    cr_assert(corral_restore_kept(s, 3));
+    cr_assert_eq(corral_state_hash(s), three);
+
+    /* one that outgrows its room is kept anew as the newest: the old one forgotten */
+    cr_assert(corral_restore_kept(s, 1));
+    rb_step_start(s, (rb_step_ctx){9, 0}); /* a slot more: a larger snapshot */
+    cr_assert_gt(corral_snapshot_keep(s, 1), 0, "%s", corral_last_error_detail(s));
+    const uint64_t one = corral_state_hash(s);
+    corral_tick(s, 0.016f);
+    cr_assert(corral_restore_kept(s, 1));
+    cr_assert_eq(corral_state_hash(s), one, "the larger one under 1");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* A tag kept again whose snapshot outgrows its place forgets the old one;
+   when that one is the oldest it is dropped at once, so the ring's oldest
+   entry is always one it holds. One forgotten between others keeps its
+   bytes until it is the oldest. */
+Test(rollback, a_forgotten_snapshot_that_is_the_oldest_is_dropped_at_once)
+{
+    corral_sched *s = rb_steady(rb_steady_ring(6));
+    const corral__kept *K = corral__kept_of(s);
+    for (uint32_t f = 1; f <= 3; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    rb_step_start(s, (rb_step_ctx){9, 0}); /* a slot more: larger snapshots */
+    cr_assert_gt(corral_snapshot_keep(s, 2), 0, "%s", corral_last_error_detail(s));
+    cr_assert_eq(K->count, 4, "2 forgotten between 1 and 3 keeps its bytes");
+    const uint64_t two = corral_state_hash(s);
+    corral_tick(s, 0.016f);
+    cr_assert_gt(corral_snapshot_keep(s, 1), 0, "%s", corral_last_error_detail(s));
+    const uint64_t one = corral_state_hash(s);
+    cr_assert_eq(K->count, 3, "1, the oldest, and the forgotten 2 behind it dropped at once: 3, 2, 1 left");
+    cr_assert_eq(corral__kept_entry_at(K, K->oldest)->tag, 3);
+    cr_assert(corral__kept_entry_at(K, K->oldest)->live);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_restore_kept(s, 2), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), two);
+    cr_assert(corral_restore_kept(s, 1), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), one);
+    cr_assert(corral_restore_kept(s, 3), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+
+    /* one forgotten between others is counted by the ring, not by the
+       words of a refusal: they count the snapshots it holds */
+    s = rb_steady(rb_steady_ring(5));
+    K = corral__kept_of(s);
+    for (uint32_t f = 1; f <= 6; f++) { /* 6 drops 1 and wraps */
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert(corral_restore_kept(s, 5));
+    rb_step_start(s, (rb_step_ctx){9, 0});
+    cr_assert_gt(corral_snapshot_keep(s, 5), 0, "%s", corral_last_error_detail(s)); /* drops 2 and 3 */
+    cr_assert_eq(K->count, 4, "4, the forgotten 5, 6, 5");
+    cr_assert_not(corral_restore_kept(s, 2));
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 2 was dropped, oldest first, to make room for newer ones "
+                                                  "(the ring holds 3 in "),
+              "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* An entry whose next newer one wrapped to the ring's start may grow in
+   place into the spare bytes after it, up to the ring's end: kept again
+   larger there, it keeps its place and age and drops nothing. */
+Test(rollback, a_snapshot_kept_again_grows_in_place_into_the_spare_bytes_where_the_ring_wraps)
+{
+    const uint32_t one = rb_steady_ring(1);
+    corral_sched *s = rb_steady(4u * one - 64u); /* 3 fit, and one less 64 B spare at the end */
+    const corral__kept *K = corral__kept_of(s);
+    uint64_t hash[5];
+    for (uint32_t f = 1; f <= 4; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
+        hash[f] = corral_state_hash(s);
+        corral_tick(s, 0.016f);
+    }
+    /* 1 dropped, 4 wrapped to the start: 2, 3, then 4 at 0 */
+    cr_assert_eq(K->count, 3);
+    cr_assert_eq(K->newest, 0u);
+    const uint32_t at3 = corral__kept_entry_at(K, K->oldest)->next;
+    cr_assert_eq(corral__kept_entry_at(K, at3)->tag, 3);
+    cr_assert_eq(corral__kept_entry_at(K, at3)->next, 0u, "3's next wrapped");
+    cr_assert_eq(at3 + one, 3u * one, "3 ends one less 64 B before the ring does");
+
+    cr_assert(corral_restore_kept(s, 3));
+    rb_step_start(s, (rb_step_ctx){9, 0}); /* a slot more: a larger snapshot */
+    const size_t n = corral_snapshot_size(s);
+    const uint32_t need = (uint32_t)((n + 64 + 63) & ~(size_t)63);
+    cr_assert_gt(need, one, "it outgrows its room");
+    cr_assert_leq(need, 2u * one - 64u, "and fits before the ring's end");
+    cr_assert_eq(corral_snapshot_keep(s, 3), n, "%s", corral_last_error_detail(s));
+    hash[3] = corral_state_hash(s);
+    cr_assert_eq(K->count, 3, "nothing dropped");
+    cr_assert_eq(corral__kept_entry_at(K, K->oldest)->next, at3, "in its place, with its age");
+    cr_assert_eq(corral__kept_entry_at(K, at3)->room, need, "grown into the spare bytes");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    for (uint32_t f = 2; f <= 4; f++) {
+        cr_assert(corral_restore_kept(s, f), "%u: %s", f, corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), hash[f], "%u", f);
+    }
+    corral_sched_destroy(s);
+}
+
+/* The largest snapshot a scheduler can make: every slot live and asleep,
+   every node, side record, signal and future taken. */
 #define RB_FULL_FIELDS(F) F(float, nap) F(corral_signal, sig) F(int, deep)
 DECLARE_COROUTINE(rb_full, RB_FULL_FIELDS)
 DEFINE_COROUTINE(rb_full)
@@ -457,7 +681,7 @@ DEFINE_COROUTINE(rb_full)
     }
     CORRAL_END(co);
 }
-Test(rollback, a_kept_place_holds_the_largest_snapshot)
+Test(rollback, a_snapshot_larger_than_the_ring_is_refused_with_both_sizes_and_changes_nothing)
 {
     enum { CAP = 300 };
     corral_sched_desc d = one_class_desc(64, CAP);
@@ -470,23 +694,212 @@ Test(rollback, a_kept_place_holds_the_largest_snapshot)
     corral_signal sig[4];
     for (int i = 0; i < 4; i++) sig[i] = corral_signal_create(s);
     for (int i = 0; i < 4; i++) corral_future_create(s);
+    cr_assert_gt(corral_snapshot_keep(s, 1), 0, "a small state fits the default ring");
+    const uint64_t h1 = corral_state_hash(s);
     for (int i = 0; i < CAP; i++) rb_full_start(s, (rb_full_ctx){10.0f, sig[i % 4], 0});
     cr_assert_eq(corral_live_count(s), CAP, "every slot");
-    corral_pool_stats ps;
-    cr_assert(corral_stats_pools(s, &ps));
-    cr_assert_eq(ps.wait_nodes, CAP, "every wait node asleep");
-    size_t n = corral_snapshot_size(s);
-    cr_assert_eq(corral_snapshot_keep(s, 0), n, "%s", corral_last_error_detail(s));
+    const size_t n = corral_snapshot_size(s);
+    const uint64_t h = corral_state_hash(s);
+    cr_assert_eq(corral_snapshot_keep(s, 2), 0, "a full scheduler's snapshot is past the default ring");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SNAPSHOT_TOO_SMALL);
+    char want[96];
+    snprintf(want, sizeof want, "takes %zu B", (n + 64 + 63) & ~(size_t)63);
+    cr_assert(strstr(corral_last_error_detail(s), want), "%s", corral_last_error_detail(s));
+    const char *holds = strstr(corral_last_error_detail(s), "the ring holds ");
+    unsigned long long ring = 0;
+    cr_assert(holds && sscanf(holds, "the ring holds %llu B", &ring) == 1, "%s", corral_last_error_detail(s));
     corral_sched_desc d0 = d;
     d0.kept_snapshots = 0;
-    cr_assert_geq(corral_sched_memory_size(&d) - corral_sched_memory_size(&d0), n, "the place is at least that large");
-    uint64_t h = corral_state_hash(s);
+    const size_t cost = corral_sched_memory_size(&d) - corral_sched_memory_size(&d0);
+    cr_assert(ring + 128 <= cost && cost < ring + 128 + 64, "the ring's %llu B and its header are what it costs (%zu B)",
+              ring, cost);
+    cr_assert_eq(corral_state_hash(s), h, "nothing changed");
+    cr_assert(corral_restore_kept(s, 1), "the one kept before is still there: %s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), h1);
+    corral_sched_destroy(s);
+
+    /* a ring given the bytes holds it */
+    d.kept_bytes = (uint32_t)(n + 64);
+    s = sched_of(d);
+    for (int i = 0; i < 4; i++) sig[i] = corral_signal_create(s);
+    for (int i = 0; i < 4; i++) corral_future_create(s);
+    for (int i = 0; i < CAP; i++) rb_full_start(s, (rb_full_ctx){10.0f, sig[i % 4], 0});
+    cr_assert_eq(corral_snapshot_keep(s, 0), n, "%s", corral_last_error_detail(s));
+    uint64_t full = corral_state_hash(s);
     corral_tick(s, 11.0f);
-    cr_assert_neq(corral_state_hash(s), h);
+    cr_assert_neq(corral_state_hash(s), full);
     cr_assert(corral_restore_kept(s, 0));
-    cr_assert_eq(corral_state_hash(s), h);
+    cr_assert_eq(corral_state_hash(s), full);
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
+}
+
+/* A ring given too few bytes to hold even the new scheduler's snapshot
+   (and its 64-byte entry) would refuse every keep: create refuses it and
+   names the least it takes; the least holds a keep. kept_snapshots sizes
+   nothing when kept_bytes is given. */
+static void rb_least_ring(corral_sched_desc d, corral_sched *(*create)(const corral_sched_desc *))
+{
+    d.kept_snapshots = 0;
+    d.kept_bytes = 0;
+    corral_sched *fresh = create(&d);
+    cr_assert_not_null(fresh);
+    const size_t least = (corral_snapshot_size(fresh) + 64 + 63) & ~(size_t)63;
+    corral_sched_destroy(fresh);
+
+    d.kept_bytes = (uint32_t)(least - 64);
+    cr_assert_null(create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_BAD_DESC);
+    char want[96];
+    snprintf(want, sizeof want, "desc.kept_bytes under %zu B holds no snapshot", least);
+    cr_assert(strstr(corral_last_error_detail(NULL), want), "%s", corral_last_error_detail(NULL));
+    cr_assert_eq(corral_sched_memory_size(&d), 0);
+    d.kept_bytes = 64;
+    cr_assert_null(create(&d));
+
+    d.kept_bytes = (uint32_t)(least - 63); /* rounded up to 64: the least */
+    d.kept_snapshots = 0x10000;             /* unused beside kept_bytes */
+    corral_sched *s = create(&d);
+    cr_assert_not_null(s, "%s", corral_last_error_detail(NULL));
+    cr_assert_eq(corral_snapshot_keep(s, 1), corral_snapshot_size(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_restore_kept(s, 1), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+
+    d.kept_bytes = 0; /* the default's product is bounded */
+    cr_assert_null(create(&d));
+    cr_assert_eq(corral_last_error(NULL), CORRAL_ERR_TOO_LARGE);
+}
+Test(rollback, a_ring_too_small_for_a_new_schedulers_snapshot_is_refused_at_create_with_the_least)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d); /* the default classes, every part */
+    rb_least_ring(d, corral_sched_create);
+    rb_least_ring(d, corral_sched_create_min); /* no part: the pools alone */
+    d = one_class_desc(64, 300);
+    d.max_signals = 5;
+    d.max_futures = 3;
+    d.max_side_records = 7;
+    d.max_channels = 3;
+    rb_least_ring(d, corral_sched_create);
+}
+
+/* The default ring: kept_snapshots x (twice the new scheduler's snapshot
+   and 64 bytes, rounded up to 64), so 8 snapshots of a small game in a large arena
+   fit, and cost at most twice their own bytes. */
+Test(rollback, the_default_ring_holds_kept_snapshots_of_a_small_game_at_twice_their_bytes_at_most)
+{
+    corral_sched_desc d;
+    memset(&d, 0, sizeof d); /* the default classes: a large arena */
+    corral_sched *fresh = sched_of(d);
+    const size_t empty = corral_snapshot_size(fresh);
+    corral_sched_destroy(fresh);
+    corral_sched_desc none = d;
+    d.kept_snapshots = 8;
+    const size_t ring = corral_sched_memory_size(&d) - corral_sched_memory_size(&none);
+    const size_t each = (2 * empty + 64 + 63) & ~(size_t)63;
+    cr_assert(8 * each + 128 <= ring && ring < 8 * each + 128 + 64,
+              "twice the new scheduler's snapshot and 64 B, rounded up to 64, 8 times, and the ring's header: %zu B", ring);
+
+    corral_sched *s = sched_of(d);
+    for (int i = 1; i <= 12; i++) rb_walker_start(s, (rb_walker_ctx){i, 0, 0.03f, NULL});
+    corral_tick(s, 0.016f);
+    const size_t n = corral_snapshot_size(s);
+    cr_assert_leq(ring, 2 * 8 * n, "%zu B of ring for 8 snapshots of %zu B", ring, n);
+    uint64_t hash[8];
+    for (uint32_t f = 0; f < 8; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, 1000 + f), 0, "%s", corral_last_error_detail(s));
+        hash[f] = corral_state_hash(s);
+        corral_tick(s, 0.016f);
+    }
+    for (uint32_t f = 0; f < 8; f++) {
+        cr_assert(corral_restore_kept(s, 1000 + f), "all 8 held: %s", corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), hash[f]);
+    }
+    corral_sched_destroy(s);
+}
+
+Test(rollback, kept_snapshots_survive_restores_and_loads)
+{
+    corral_sched *s = rb_steady(rb_steady_ring(4));
+    cr_assert_gt(corral_snapshot_keep(s, 1), 0);
+    const uint64_t h1 = corral_state_hash(s);
+    corral_tick(s, 0.016f);
+    cr_assert_gt(corral_snapshot_keep(s, 2), 0);
+    const uint64_t h2 = corral_state_hash(s);
+    corral_tick(s, 0.016f);
+    size_t n = snap(s);
+    const uint64_t h3 = corral_state_hash(s);
+    static unsigned char save[1 << 16];
+    const size_t saved = corral_save(s, save, sizeof save);
+    cr_assert_gt(saved, 0, "%s", corral_last_error_detail(s));
+    corral_tick(s, 0.016f);
+
+    cr_assert(corral_restore(s, g_buf, n));
+    cr_assert_eq(corral_state_hash(s), h3);
+    cr_assert(corral_restore_kept(s, 1), "after a restore: %s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), h1);
+    cr_assert(corral_restore_kept(s, 2), "after a kept restore");
+    cr_assert_eq(corral_state_hash(s), h2);
+    cr_assert(corral_load(s, save, saved), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), h3);
+    cr_assert(corral_restore_kept(s, 1), "after a load: %s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), h1);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* Random keeps and restores over states of changing size, with tags
+   kept again in and out of order: a restore gives back exactly the state
+   last kept under its tag or is refused and changes nothing; the newest
+   is always there; the ring never holds more than its bytes allow. */
+static uint64_t rb_xorshift(uint64_t *x); /* the model-based test's, below */
+Test(rollback, random_keeps_and_restores_give_back_what_each_tag_holds)
+{
+    enum { TAGS = 12, ROUNDS = 2000, SEEDS = 8 };
+    const uint32_t ring = rb_steady_ring(5);
+    uint32_t held = 0, refused = 0;
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        corral_sched *s = rb_steady(ring);
+        uint64_t hash[TAGS] = {0}, x = seed * 0x9E3779B97F4A7C15ull;
+        bool ever[TAGS] = {false};
+        corral_handle h[16];
+        uint32_t live = 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            const uint32_t what = (uint32_t)(rb_xorshift(&x) % 10u), tag = (uint32_t)(rb_xorshift(&x) % TAGS);
+            if (what < 3) {
+                const size_t n = corral_snapshot_keep(s, tag);
+                cr_assert_gt(n, 0, "round %d: %s", r, corral_last_error_detail(s));
+                hash[tag] = corral_state_hash(s);
+                ever[tag] = true;
+                cr_assert(corral_restore_kept(s, tag), "the newest is there");
+                cr_assert_eq(corral_state_hash(s), hash[tag]);
+            } else if (what < 6) {
+                if (live < 12 && (live < 2 || (rb_xorshift(&x) & 1u)))
+                    h[live++] = rb_step_start(s, (rb_step_ctx){(int)r, 0});
+                else if (live)
+                    corral_stop(s, h[--live]); /* stale after a restore: refused, and that is fine */
+            } else if (what < 7) {
+                corral_tick(s, 0.016f);
+            } else {
+                const uint64_t before = corral_state_hash(s);
+                if (corral_restore_kept(s, tag)) {
+                    cr_assert(ever[tag]);
+                    cr_assert_eq(corral_state_hash(s), hash[tag], "round %d: tag %u gave back another state", r, tag);
+                    held++;
+                } else {
+                    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+                    cr_assert_eq(corral_state_hash(s), before, "a refusal changes nothing");
+                    if (!ever[tag]) /* never said to be dropped */
+                        cr_assert_null(strstr(corral_last_error_detail(s), "was dropped"), "%s", corral_last_error_detail(s));
+                    refused++;
+                }
+            }
+            if (r % 16 == 0) cr_assert(corral_verify(s), "round %d: %s", r, corral_last_error_detail(s));
+        }
+        corral_sched_destroy(s);
+    }
+    cr_assert_gt(held, 400u, "restores found their tags");
+    cr_assert_gt(refused, 100u, "and some were dropped");
 }
 
 Test(rollback, a_snapshot_grows_with_the_live_state_not_the_capacity)

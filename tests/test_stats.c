@@ -266,13 +266,13 @@ Test(stats, the_block_table_names_every_byte_kept_snapshots_and_channels_include
                  (unsigned long long)a.total_bytes, buf);
 
     /* the kept snapshots: what the plan reserved, and what the desc costs */
-    const corral__kept *K = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
+    const corral__kept *K = corral__kept_of(s);
     const uint64_t kept = line_bytes(l, n, "kept snapshots");
-    cr_assert_eq(kept, 64u + 8u * K->bytes, "%s", buf);
+    cr_assert_eq(kept, CORRAL__KEPT_HEAD + K->bytes, "%s", buf);
     corral_sched_desc none = d;
     none.kept_snapshots = 0;
     const uint64_t cost = corral_sched_memory_size(&d) - corral_sched_memory_size(&none);
-    cr_assert(cost >= kept && cost - kept < 64, "the places cost %llu B, their line says %llu",
+    cr_assert(cost >= kept && cost - kept < 64, "the ring costs %llu B, its line says %llu",
               (unsigned long long)cost, (unsigned long long)kept);
 
     /* the channels, their buffers, the semaphores' and wait groups' pool */

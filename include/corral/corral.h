@@ -904,8 +904,15 @@ typedef struct corral_sched_desc {
                                     first join of it, its owner or tags, a stop
                                     request's deadline or an all/any wait, and
                                     keeps it until it ends */
-    uint32_t kept_snapshots;     /* 0: places in the arena for snapshots the
-                                    scheduler keeps (corral_snapshot_keep) */
+    uint32_t kept_snapshots;     /* 0: snapshots the kept ring is sized for
+                                    when kept_bytes is 0 (corral_snapshot_keep) */
+    uint32_t kept_bytes;         /* 0: kept_snapshots x (twice the snapshot of
+                                    the new scheduler and 64 bytes, rounded up
+                                    to 64): the ring in the arena that holds
+                                    the kept snapshots, as many as fit, each
+                                    the size of the state it was taken of; at
+                                    least the new scheduler's snapshot and 64
+                                    bytes, rounded up to 64 (CORRAL_ERR_BAD_DESC) */
     bool wait_text;              /* false: each wait node keeps the text of what
                                     it waits for (the wait macros' arguments as
                                     written), for the inspector, JSON and the
@@ -1703,13 +1710,18 @@ CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
 CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
 /* Snapshots kept in the arena, for a rollback loop (API.md, "Kept
-   snapshots"): desc.kept_snapshots places, each as large as the biggest
-   snapshot the scheduler can make. The scheduler wrote them and nothing
-   else can, so a restore from one checks nothing and costs copies only.
-   corral_snapshot_keep: the live state into place k; bytes written, or 0.
-   corral_restore_kept: rewinds to place k, as corral_restore does; false
-   (CORRAL_ERR_BAD_SNAPSHOT, nothing changed) if k is past the places or
-   holds no snapshot. */
+   snapshots"): a ring of desc.kept_bytes, each snapshot the size of the
+   state it was taken of, the oldest dropped first to make room. The
+   scheduler wrote them and nothing else does, so a restore from one
+   checks only its header and where its sections lie, and costs copies
+   only. k is a tag the game chooses (a frame number, increasing).
+   corral_snapshot_keep: the live state into the ring under tag k, in
+   place of one kept under k before; bytes written, or 0
+   (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
+   corral_restore_kept: rewinds to the snapshot tagged k, as
+   corral_restore does; false (CORRAL_ERR_BAD_SNAPSHOT, nothing changed)
+   if none is kept under k (never kept, or dropped: the detail says) or
+   a stray write damaged its header (corral_verify names it). */
 CORRAL_API size_t corral_snapshot_keep(corral_sched *sched, uint32_t k);
 CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
 /* 64 bits over the logical state: each live coroutine (slot, type name,

@@ -36,7 +36,7 @@ typedef struct corral__plan {
     uint64_t state_off[CORRAL__STATE_COUNT - 1];
     uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
     uint64_t hist_off, hist_cap, trace_off, trace_cap;
-    uint64_t kept_off, kept_count, kept_bytes;
+    uint64_t kept_off, kept_bytes;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
     uint64_t slab_bytes;
@@ -244,10 +244,12 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->text_off = d->wait_text ? off : 0;
     if (d->wait_text) off += p->wait_nodes * sizeof(const char *);
+    const uint64_t pages_at = off;
     for (uint32_t i = 0; i < n; i++) {
         p->pages_off[i] = off;
         off += (uint64_t)corral__page_count_for(p->classes[i].capacity) * sizeof(corral__page);
     }
+    const uint64_t pages = (off - pages_at) / sizeof(corral__page);
     for (uint32_t i = 0; i < n; i++) {
         off = corral__align64(off, CORRAL__SLAB_ALIGN);
         p->class_base[i] = off;
@@ -255,17 +257,31 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
         p->slab_bytes += bytes;
         off += bytes;
     }
-    /* the kept snapshots last: a snapshot copies parts of what lies before
-       them, each at most once, plus its header and 8 bytes a page */
-    p->kept_count = d->kept_snapshots;
-    if (p->kept_count > 0xFFFFu) return CORRAL_ERR_TOO_LARGE;
-    if (p->kept_count) {
-        uint64_t pages = 0;
-        for (uint32_t i = 0; i < n; i++) pages += corral__page_count_for(p->classes[i].capacity);
+    /* the kept snapshots' ring last: desc.kept_bytes, at least an entry
+       of the new scheduler's snapshot (its header, head, the types the
+       registry enters, the lanes, the page tables, the owner buckets and
+       the pools a snapshot copies whole); 0: kept_snapshots entries of
+       twice that snapshot, each with its 64-byte entry header, rounded
+       up to 64 */
+    uint64_t fresh = sizeof(corral__snap_head) + CORRAL__HEAD_BYTES + p->lane_count * sizeof(corral__lane) +
+                     p->owner_buckets * 2u * sizeof(uint32_t) +
+                     (p->data_off + p->max_channels * p->ring_bytes - p->signals_off);
+    if (reg) fresh += (uint64_t)reg->count * (sizeof(corral__type_entry) + CORRAL__END_SLOTS * sizeof(uint64_t));
+    fresh += pages * (sizeof(corral__page) + sizeof(uint64_t)); /* each page and where its slots start */
+    p->kept_bytes = corral__align64(d->kept_bytes, 64);
+    if (!p->kept_bytes && d->kept_snapshots) {
+        if (d->kept_snapshots > 0xFFFFu) return CORRAL_ERR_TOO_LARGE; /* the product below stays in 64 bits */
+        p->kept_bytes = d->kept_snapshots * corral__align64(2u * fresh + CORRAL__KEPT_ENTRY, 64);
+    }
+    if (p->kept_bytes) {
+        const uint64_t least = corral__align64(fresh + CORRAL__KEPT_ENTRY, 64); /* the default is more */
+        if (p->kept_bytes < least) {
+            snprintf(p->why, sizeof p->why, "desc.kept_bytes under %llu B holds no snapshot", (unsigned long long)least);
+            return CORRAL_ERR_BAD_DESC;
+        }
         off = corral__align64(off, 64);
         p->kept_off = off;
-        p->kept_bytes = corral__align64(off + CORRAL__KEPT_SLACK + pages * sizeof(uint64_t), 64);
-        off += CORRAL__KEPT_HEAD + p->kept_count * p->kept_bytes;
+        off += CORRAL__KEPT_HEAD + p->kept_bytes;
     }
     if (off > 0xFFFFFFF0u) return CORRAL_ERR_TOO_LARGE; /* offsets are 32-bit */
     p->total = off + CORRAL__SLAB_ALIGN;               /* slack to align the block */
@@ -446,26 +462,32 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
     }
 }
 
-/* the kept snapshots' places (snapshot.c takes and restores them): none
-   holds a snapshot yet */
-static void corral__kept_setup(corral_sched *s, const corral__plan *p)
+/* the kept snapshots' ring (snapshot.c keeps and restores them): empty */
+static void corral__kept_setup(corral_sched *s, const corral_sched_desc *d, const corral__plan *p)
 {
     s->kept.off = (uint32_t)p->kept_off;
-    if (!p->kept_count) return;
-    corral__kept *k = (corral__kept *)(void *)CORRAL__AT(s, s->kept.off);
-    k->count = (uint32_t)p->kept_count;
-    k->pad = 0;
-    k->bytes = p->kept_bytes;
-    corral__kept_forget(s);
+    corral__kept *K = corral__kept_of(s);
+    if (!K) return;
+    memset(K, 0, CORRAL__KEPT_HEAD);
+    K->bytes = p->kept_bytes;
+    K->asked = d->kept_snapshots;
+    K->given = d->kept_bytes;
+    K->oldest = K->newest = CORRAL__NIL;
 }
 
-/* every kept snapshot forgotten: each place holds none (at setup, and at
-   a reload: they hold the old build's points and predicates) */
+/* every kept snapshot forgotten, at a reload: they hold the old build's
+   points and predicates */
 void corral__kept_forget(corral_sched *s)
 {
-    if (!s->kept.off) return;
-    const corral__kept *k = (const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off);
-    for (uint32_t i = 0; i < k->count; i++) memset(corral__kept_at(s, k, i), 0, CORRAL__KEPT_HEAD);
+    corral__kept *K = corral__kept_of(s);
+    if (!K) return;
+    const corral__kept was = *K;
+    memset(K, 0, CORRAL__KEPT_HEAD);
+    K->bytes = was.bytes;
+    K->asked = was.asked;
+    K->given = was.given;
+    K->oldest = K->newest = CORRAL__NIL;
+    K->reloaded = 1;
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public
@@ -508,7 +530,7 @@ corral_sched *corral__sched_create(const char *call, const corral_sched_desc *de
         p.part[k]->init(s, desc, s->parts.state[k]);
     }
     corral__state_init(s);
-    corral__kept_setup(s, &p);
+    corral__kept_setup(s, desc, &p);
     for (uint32_t t = 0; desc->registry && t < desc->registry->count; t++) {
         uint32_t ti = corral__type_lookup(s, desc->registry->types[t]); /* validated by the plan */
         corral__type_entry *te = &corral__types(s)[ti];

@@ -751,7 +751,8 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
     out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */
-    out->kept_snapshots = s->kept.off ? ((const corral__kept *)(const void *)CORRAL__AT(s, s->kept.off))->count : 0u;
+    out->kept_snapshots = corral__kept_of(s) ? corral__kept_of(s)->asked : 0u;
+    out->kept_bytes = corral__kept_of(s) ? corral__kept_of(s)->given : 0u;
     out->wait_text = s->nodes.text_off != 0;
     out->validation = s->validation_given;
     out->timing = s->prof.timing != 0;
@@ -799,10 +800,10 @@ static const struct { const char *name; uint16_t off; uint8_t kind, peak; } corr
     CORRAL__F(custom_phases, U32, NONE),      CORRAL__F(max_channels, U32, CHANNELS),
     CORRAL__F(channel_bytes, U32, NONE),      CORRAL__F(max_semaphores, U32, COUNTERS),
     CORRAL__F(max_waitgroups, U32, NONE),     CORRAL__F(max_side_records, U32, SIDES),
-    CORRAL__F(kept_snapshots, U32, NONE),     CORRAL__F(wait_text, BOOL, NONE),
-    CORRAL__F(validation, VALIDATION, NONE),  CORRAL__F(timing, BOOL, NONE),
-    CORRAL__F(timing_sample, U32, NONE),      CORRAL__F(history_frames, U32, NONE),
-    CORRAL__F(trace_steps, U32, NONE),
+    CORRAL__F(kept_snapshots, U32, NONE),     CORRAL__F(kept_bytes, U32, NONE),
+    CORRAL__F(wait_text, BOOL, NONE),         CORRAL__F(validation, VALIDATION, NONE),
+    CORRAL__F(timing, BOOL, NONE),            CORRAL__F(timing_sample, U32, NONE),
+    CORRAL__F(history_frames, U32, NONE),     CORRAL__F(trace_steps, U32, NONE),
 #undef CORRAL__F
 };
 

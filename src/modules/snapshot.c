@@ -36,17 +36,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CORRAL__SNAP_MAGIC 0x4E535243u /* "CRSN" */
-#define CORRAL__SNAP_VERSION 7u
-
-typedef struct corral__snap_head {
-    uint32_t magic, version;
-    uint64_t size;   /* bytes of the whole snapshot */
-    uint64_t layout; /* corral__layout of the scheduler it came from */
-    uint64_t sum;    /* corral__snap_sum of every byte after the header */
-} corral__snap_head;
-CORRAL__STATIC_ASSERT(sizeof(corral__snap_head) <= CORRAL__KEPT_HEAD, "corral: a forgotten kept place has no header");
-
 /* A checksum of n bytes: Fletcher's sums (a running sum of the words and
    a sum of those sums, so a changed bit or a moved word shows) in four
    independent lanes of 64-bit words, adds only, so a snapshot a frame
@@ -407,57 +396,221 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
     corral__pools_set_floors(s, floors);
 }
 
-/* ---- kept snapshots: places in the arena only the scheduler writes */
+/* ---- kept snapshots: a ring in the arena only the scheduler writes
 
-static corral__kept *corral__kept_of(const corral_sched *s)
+   The ring (corral__kept, corral_internal.h) holds entries oldest first,
+   each a corral__kept_entry then a snapshot, the size of the state it was
+   taken of. A keep measures the snapshot, writes it in place of the one
+   kept under its tag when it fits there, and otherwise forgets that one
+   (dropped at once when it is the oldest) and appends, dropping the
+   oldest entries until the room it needs is free, at the end or,
+   wrapped, at the start. A restore finds the tag and applies the entry's
+   snapshot as corral_restore applies a checked one. */
+
+static unsigned char *corral__kept_bytes(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
+
+/* the live entry tagged k (its offset, and the one before it in age in
+   *prev), or CORRAL__NIL; a ring whose links run astray ends the walk */
+static uint32_t corral__kept_find(const corral__kept *K, uint32_t k, uint32_t *prev)
 {
-    return s->kept.off ? (corral__kept *)(void *)CORRAL__AT(s, s->kept.off) : NULL;
+    uint32_t at = K->oldest, before = CORRAL__NIL;
+    for (uint32_t i = 0; i < K->count && at != CORRAL__NIL && at < K->bytes; i++) {
+        const corral__kept_entry *e = corral__kept_entry_at(K, at);
+        if (e->live && e->tag == k) {
+            *prev = before;
+            return at;
+        }
+        before = at;
+        at = e->next;
+    }
+    return CORRAL__NIL;
 }
-static unsigned char *corral__kept_place(const corral_sched *s, uint32_t k)
+
+/* the oldest entry taken off the ring */
+static void corral__kept_advance(corral__kept *K)
 {
-    return corral__kept_at(s, corral__kept_of(s), k);
+    K->oldest = corral__kept_entry_at(K, K->oldest)->next;
+    if (--K->count == 0) K->oldest = K->newest = CORRAL__NIL;
 }
-/* place k exists, or the error set (the detail says how many there are) */
-static bool corral__kept_ok(const char *call, corral_sched *s, uint32_t k)
+
+/* forgotten entries at the oldest end taken off: their bytes are free at
+   once, and the oldest entry is always live */
+static void corral__kept_trim(corral__kept *K)
 {
-    const corral__kept *K = corral__kept_of(s);
-    if (K && k < K->count) return true;
-    char why[96];
-    snprintf(why, sizeof why, "kept snapshot %u asked for; desc.kept_snapshots is %u", k, K ? K->count : 0u);
-    corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL, why);
-    return false;
+    while (K->count && !corral__kept_entry_at(K, K->oldest)->live) corral__kept_advance(K);
+}
+
+/* the oldest entry dropped, its tag remembered for the words of a
+   refusal */
+static void corral__kept_drop(corral__kept *K)
+{
+    const corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
+    if (e->live) {
+        const uint32_t t = e->tag;
+        if (K->drops == 0) {
+            K->drop_lo = K->drop_hi = t;
+            K->dense = 1;
+        } else {
+            if ((uint64_t)t + 1u < K->drop_lo || (uint64_t)t > (uint64_t)K->drop_hi + 1u)
+                K->dense = 0; /* a gap between it and the others */
+            if (t < K->drop_lo) K->drop_lo = t;
+            if (t > K->drop_hi) K->drop_hi = t;
+        }
+        K->recent[K->drops % CORRAL__KEPT_RECENT] = t;
+        if (K->drops < UINT32_MAX) K->drops++;
+    }
+    corral__kept_advance(K);
+    corral__kept_trim(K);
+}
+
+/* the newest entry taken back (it is being kept again) */
+static void corral__kept_pop(corral__kept *K, uint32_t at, uint32_t prev)
+{
+    if (prev == CORRAL__NIL) {
+        K->count = 0;
+        K->oldest = K->newest = CORRAL__NIL;
+        return;
+    }
+    corral__kept_entry_at(K, prev)->next = CORRAL__NIL;
+    K->newest = prev;
+    K->end = at == 0 ? prev + corral__kept_entry_at(K, prev)->room : at;
+    K->count--;
+}
+
+/* where `need` bytes go: the oldest entries dropped until they are free
+   after the newest, or, wrapped, at the start */
+static uint32_t corral__kept_room(corral__kept *K, uint64_t need)
+{
+    for (;;) {
+        if (K->count == 0) return 0;
+        const uint64_t o = K->oldest, e = K->end;
+        if (o < e) { /* one run, [o, e) */
+            if (K->bytes - e >= need) return (uint32_t)e;
+            if (o >= need) return 0;
+        } else if (o - e >= need) { /* wrapped: free between the newest and the oldest */
+            return (uint32_t)e;
+        }
+        corral__kept_drop(K);
+    }
+}
+
+/* the bytes entry `at` may hold in place: up to the next newer entry, or
+   to the ring's end where the next wrapped (nothing else lies there) */
+static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
+{
+    const corral__kept_entry *e = corral__kept_entry_at(K, at);
+    if (e->next == CORRAL__NIL) return e->room;
+    return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
+}
+
+/* the ring, or the error set */
+static corral__kept *corral__kept_ok(const char *call, corral_sched *s)
+{
+    corral__kept *K = corral__kept_of(s);
+    if (!K)
+        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL,
+                        "no kept snapshots: desc.kept_snapshots and desc.kept_bytes are 0");
+    return K;
 }
 
 size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
 {
-    if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return 0;
-    corral__cursor w = {corral__kept_place(s, k), NULL, 0, (size_t)corral__kept_of(s)->bytes, true};
-    corral__snap_write(s, &w);
-    if (w.at > w.size) { /* the place is sized for the largest snapshot: never */
-        memset(w.w, 0, sizeof(corral__snap_head));
-        corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, NULL);
+    if (!corral__check(s) || !corral__between_ticks(__func__, s)) return 0;
+    corral__kept *K = corral__kept_ok(__func__, s);
+    if (!K) return 0;
+    corral__cursor m = {NULL, NULL, 0, 0, true};
+    corral__snap_write(s, &m);
+    const uint64_t need = ((uint64_t)CORRAL__KEPT_ENTRY + m.at + 63u) & ~(uint64_t)63u;
+    if (need > K->bytes) {
+        char why[160];
+        snprintf(why, sizeof why, "this state's snapshot takes %llu B with its 64-byte entry; the ring holds %llu B (desc.kept_bytes)",
+                 (unsigned long long)need, (unsigned long long)K->bytes);
+        corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, why);
         return 0;
     }
+    uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev);
+    if (at != CORRAL__NIL && need > corral__kept_fits(K, at)) { /* the one kept under k is forgotten */
+        if (at == K->newest) {
+            corral__kept_pop(K, at, prev);
+        } else {
+            corral__kept_entry_at(K, at)->live = 0;
+            corral__kept_trim(K); /* it was the oldest: dropped now */
+        }
+        at = CORRAL__NIL;
+    }
+    if (at == CORRAL__NIL) { /* appended, the newest */
+        at = corral__kept_room(K, need);
+        corral__kept_entry *e = corral__kept_entry_at(K, at);
+        e->tag = k;
+        e->live = 1;
+        e->next = CORRAL__NIL;
+        e->room = (uint32_t)need;
+        if (K->count) corral__kept_entry_at(K, K->newest)->next = at;
+        else K->oldest = at;
+        K->newest = at;
+        K->end = at + (uint32_t)need;
+        K->count++;
+    } else if (at == K->newest) { /* in place: its room follows what it holds now */
+        corral__kept_entry_at(K, at)->room = (uint32_t)need;
+        K->end = at + (uint32_t)need;
+    } else if (need > corral__kept_entry_at(K, at)->room) { /* in place, into the wrapped end's spare bytes */
+        corral__kept_entry_at(K, at)->room = (uint32_t)need;
+    }
+    corral__cursor w = {corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
+    corral__snap_write(s, &w);
     return w.at;
+}
+
+/* the words of a restore of tag k the ring does not hold */
+static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_t k)
+{
+    uint32_t live = 0; /* the snapshots it holds: its entries less the forgotten ones */
+    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next)
+        live += corral__kept_entry_at(K, at)->live != 0;
+    bool recent = false;
+    for (uint32_t i = 0; i < CORRAL__KEPT_RECENT && i < K->drops; i++) recent = recent || K->recent[i] == k;
+    const bool in = K->drops && k >= K->drop_lo && k <= K->drop_hi;
+    char why[192];
+    if (recent || (in && K->dense))
+        snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
+                 k, live, (unsigned long long)K->bytes);
+    else if (in)
+        snprintf(why, sizeof why, "no snapshot is kept under tag %u: never kept, or dropped before the last %u drops (%u so far, of tags %u to %u)",
+                 k, CORRAL__KEPT_RECENT, K->drops, K->drop_lo, K->drop_hi);
+    else if (K->reloaded)
+        snprintf(why, sizeof why, "no snapshot kept under tag %u since the last reload (a reload forgets the kept snapshots)", k);
+    else
+        snprintf(why, sizeof why, "no snapshot was ever kept under tag %u", k);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, "corral_restore_kept", CORRAL__NOH, NULL, why);
 }
 
 bool corral_restore_kept(corral_sched *s, uint32_t k)
 {
-    if (!corral__check(s) || !corral__between_ticks(__func__, s) || !corral__kept_ok(__func__, s, k)) return false;
-    const unsigned char *buf = corral__kept_place(s, k);
-    corral__snap_head head;
-    memcpy(&head, buf, sizeof head);
-    if (head.magic != CORRAL__SNAP_MAGIC) {
-        corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, "that place holds no snapshot yet");
+    if (!corral__check(s) || !corral__between_ticks(__func__, s)) return false;
+    const corral__kept *K = corral__kept_ok(__func__, s);
+    if (!K) return false;
+    uint32_t prev, at = corral__kept_find(K, k, &prev);
+    if (at == CORRAL__NIL) {
+        corral__kept_missing(s, K, k);
         return false;
     }
-    /* this scheduler wrote it, in its own block: nothing to check but where
-       its sections lie */
+    /* this scheduler wrote it, in its own block: nothing to check but its
+       header, which bounds what is read to the entry, and where its
+       sections lie (a stray write into the block can reach them) */
+    const unsigned char *buf = corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY;
+    corral__snap_head head;
     corral__snap_view view;
-    memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
-    if (corral__snap_sections(s, buf, (size_t)head.size, &view) != NULL) return false; /* never: it wrote them */
-    corral__snap_apply(s, &view);
-    return true;
+    if (corral__kept_head(K, at, &head)) {
+        memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
+        if (corral__snap_sections(s, buf, (size_t)head.size, &view) == NULL) {
+            corral__snap_apply(s, &view);
+            return true;
+        }
+    }
+    char why[128];
+    snprintf(why, sizeof why, "kept snapshot %u is damaged (a write into the block outside corral; corral_verify names it)", k);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, why);
+    return false;
 }
 
 /* ---- the state hash */
