@@ -780,7 +780,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(POOL_EXHAUSTED, "the size class for this type has no free slot")                   \
     X(TYPE_BUDGET, "the type has reached its registry budget")                           \
     X(TOO_MANY_TYPES, "the scheduler's type table is full (raise desc.max_types)")       \
-    X(BAD_DESC, "the desc is invalid (classes not ascending, sizes not multiples of 8 or under 24)") \
+    X(BAD_DESC, "a desc field is out of range (classes: ascending, multiples of 8 from 24)") \
     X(MEMORY_TOO_SMALL, "desc.memory_size is below corral_sched_memory_size(_min)")      \
     X(ALLOC_FAILED, "the allocator returned NULL")                                       \
     X(TOO_LARGE, "the arena would exceed 4 GiB or 2^24 slots per class")                 \
@@ -805,8 +805,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")           \
     X(CYCLIC_WAIT, "the wait could never end: it waits for itself, an ancestor, or a coroutine waiting for it") \
     X(CORRUPT, "the scheduler's state breaks an invariant (corral_verify)")               \
-    X(SNAPSHOT_TOO_SMALL, "the buffer is smaller than corral_snapshot_size()")            \
-    X(BAD_SNAPSHOT, "not a snapshot of a scheduler of this layout, or damaged")          \
+    X(SNAPSHOT_TOO_SMALL, "the buffer or kept ring is smaller than the snapshot")        \
+    X(BAD_SNAPSHOT, "the snapshot is refused: damaged, of another layout, or not kept")  \
     X(UNSAVABLE, "the state holds something a save cannot carry (the detail names it)")   \
     X(BAD_SAVE, "the save is damaged, not a corral save, or does not fit this build (the detail says why)") \
     X(FOREIGN_BLOCK, "the block was made by another process or build: its code pointers mean nothing here (use corral_save / corral_load)") \
@@ -1847,15 +1847,19 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    snapshots"): a ring of desc.kept_bytes, each snapshot the size of the
    state it was taken of, the oldest dropped first to make room. The
    scheduler wrote them and nothing else does, so a restore from one
-   checks only its header and where its sections lie, and costs copies
-   only. k is a tag the game chooses (a frame number, increasing).
+   checks only what bounds its reads (its header, the head saved in it)
+   and costs copies only. k is a tag the game chooses (a frame number,
+   increasing). Both refuse, changing nothing: with no ring
+   (CORRAL_ERR_BAD_SNAPSHOT), inside a tick, or when a stray write
+   damaged the ring's structure (CORRAL_ERR_CORRUPT, as corral_verify
+   words it).
    corral_snapshot_keep: the live state into the ring under tag k, in
-   place of one kept under k before; bytes written, or 0
+   place of one kept under k before; the snapshot's bytes, or 0
    (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
    corral_restore_kept: rewinds to the snapshot tagged k, as
-   corral_restore does; false (CORRAL_ERR_BAD_SNAPSHOT, nothing changed)
-   if none is kept under k (never kept, or dropped: the detail says) or
-   a stray write damaged its header (corral_verify names it). */
+   corral_restore does; false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept
+   under k (never kept, or dropped: the detail says) or its saved head
+   is damaged. */
 CORRAL_API size_t corral_snapshot_keep(corral_sched *sched, uint32_t k);
 CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
 /* 64 bits over the logical state: each live coroutine (slot, type name,
@@ -3495,7 +3499,7 @@ typedef struct corral__snap_head {
 #define CORRAL__KEPT_RECENT 16u /* the dropped tags a refusal can name one by one */
 typedef struct corral__kept {
     uint64_t bytes;          /* the entries' bytes: desc.kept_bytes or its default, a multiple of 64 */
-    uint32_t asked, given;   /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
+    uint32_t desc_snapshots, desc_bytes; /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
     uint32_t count;          /* entries in the ring, forgotten ones included */
     uint32_t oldest, newest; /* their offsets, CORRAL__NIL when empty */
     uint32_t end;            /* one past the newest entry */
@@ -3581,6 +3585,41 @@ static inline bool corral__kept_head(const corral__kept *K, uint32_t at, corral_
     memcpy(h, (const unsigned char *)e + CORRAL__KEPT_ENTRY, sizeof *h);
     return h->magic == CORRAL__SNAP_MAGIC && h->version == CORRAL__SNAP_VERSION && h->size >= least &&
            h->size <= e->room - CORRAL__KEPT_ENTRY;
+}
+/* what is wrong with the ring's structure, or NULL: inside the block, its
+   entries linked oldest to newest as it counts them, each after the one
+   before or, once, wrapped to the start and ending before the oldest, the
+   oldest live, each live one's snapshot header what a kept restore trusts.
+   A keep and a kept restore check it before they follow a link (a stray
+   write into the block can reach the ring); corral_verify reports it. */
+static inline const char *corral__kept_damage(const corral_sched *s, const corral__kept *K)
+{
+    if (K->bytes % 64u || (uint64_t)s->kept.off + CORRAL__KEPT_HEAD + K->bytes > s->total_bytes - s->pad)
+        return "the kept snapshots' ring runs past the block";
+    if ((K->count == 0) != (K->oldest == CORRAL__NIL) || (K->count == 0) != (K->newest == CORRAL__NIL))
+        return "the kept snapshots' ring's count and ends disagree";
+    uint32_t at = K->oldest, last = CORRAL__NIL;
+    bool wrapped = false;
+    for (uint32_t i = 0; i < K->count; i++) {
+        if (at == CORRAL__NIL || at % 64u || at >= K->bytes) return "a kept snapshot's link runs out of the ring";
+        const corral__kept_entry *e = corral__kept_entry_at(K, at);
+        if (e->room < CORRAL__KEPT_ENTRY || e->room % 64u || e->room > K->bytes - at || e->live > 1u)
+            return "a kept snapshot's entry is damaged";
+        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->room) {
+            if (at != 0 || wrapped) return "kept snapshots overlap or leave a hole between them";
+            wrapped = true;
+        }
+        if (wrapped && at + e->room > K->oldest) return "kept snapshots overlap where the ring wraps";
+        if (i == 0 && !e->live) return "the oldest kept snapshot is a forgotten one (it is dropped when forgotten)";
+        corral__snap_head h;
+        if (e->live && !corral__kept_head(K, at, &h))
+            return "a kept snapshot's header is damaged (magic, version, or a size out of its entry)";
+        last = at;
+        at = e->next;
+    }
+    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->room))
+        return "the kept snapshots' ring's newest entry is not where it says";
+    return NULL;
 }
 static inline corral__domains *corral__domains_of(const corral_sched *s)
 {
@@ -10443,17 +10482,25 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
     }
 }
 
+/* the kept snapshots' ring emptied: its bytes and what the desc asked
+   stay (reloaded: a reload forgot what it held) */
+static void corral__kept_empty(corral__kept *K, uint64_t bytes, uint32_t desc_snapshots, uint32_t desc_bytes,
+                               uint32_t reloaded)
+{
+    memset(K, 0, CORRAL__KEPT_HEAD);
+    K->bytes = bytes;
+    K->desc_snapshots = desc_snapshots;
+    K->desc_bytes = desc_bytes;
+    K->oldest = K->newest = CORRAL__NIL;
+    K->reloaded = reloaded;
+}
+
 /* the kept snapshots' ring (snapshot.c keeps and restores them): empty */
 static void corral__kept_setup(corral_sched *s, const corral_sched_desc *d, const corral__plan *p)
 {
     s->kept.off = (uint32_t)p->kept_off;
     corral__kept *K = corral__kept_of(s);
-    if (!K) return;
-    memset(K, 0, CORRAL__KEPT_HEAD);
-    K->bytes = p->kept_bytes;
-    K->asked = d->kept_snapshots;
-    K->given = d->kept_bytes;
-    K->oldest = K->newest = CORRAL__NIL;
+    if (K) corral__kept_empty(K, p->kept_bytes, d->kept_snapshots, d->kept_bytes, 0);
 }
 
 /* every kept snapshot forgotten, at a reload: they hold the old build's
@@ -10461,14 +10508,7 @@ static void corral__kept_setup(corral_sched *s, const corral_sched_desc *d, cons
 void corral__kept_forget(corral_sched *s)
 {
     corral__kept *K = corral__kept_of(s);
-    if (!K) return;
-    const corral__kept was = *K;
-    memset(K, 0, CORRAL__KEPT_HEAD);
-    K->bytes = was.bytes;
-    K->asked = was.asked;
-    K->given = was.given;
-    K->oldest = K->newest = CORRAL__NIL;
-    K->reloaded = 1;
+    if (K) corral__kept_empty(K, K->bytes, K->desc_snapshots, K->desc_bytes, 1);
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public
@@ -14040,8 +14080,8 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
     out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */
-    out->kept_snapshots = corral__kept_of(s) ? corral__kept_of(s)->asked : 0u;
-    out->kept_bytes = corral__kept_of(s) ? corral__kept_of(s)->given : 0u;
+    out->kept_snapshots = corral__kept_of(s) ? corral__kept_of(s)->desc_snapshots : 0u;
+    out->kept_bytes = corral__kept_of(s) ? corral__kept_of(s)->desc_bytes : 0u;
     out->wait_text = s->nodes.text_off != 0;
     out->validation = s->validation_given;
     out->timing = s->prof.timing != 0;
@@ -17378,17 +17418,14 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
     return NULL;
 }
 
-/* why a snapshot is refused, or NULL: its sizes, its sections, its
-   configuration and types against the live scheduler, then its contents */
-static const char *corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
+/* why the scheduler head saved in the snapshot in buf (size bytes) is
+   refused, or NULL: its parts, configuration and types the live
+   scheduler's, its bumps inside their pools, its sections inside buf */
+static const char *corral__snap_head_read(const corral_sched *s, const unsigned char *buf, size_t size,
+                                          corral__snap_view *v)
 {
     corral__snap_head head;
-    if (size < sizeof head + CORRAL__HEAD_BYTES) return "it is shorter than a snapshot's header";
     memcpy(&head, buf, sizeof head);
-    if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
-        return "it is no snapshot, or one of another version of corral";
-    if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
-    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     const corral_sched *o = &v->saved.sched;
     if (o->made_by == CORRAL__MADE_BY && o->origin == corral__origin()) { /* this copy's: its parts are comparable */
@@ -17459,7 +17496,23 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         e.plain = T[t].plain; /* follows the live hooks and instrumentation */
         if (memcmp(&e, &T[t], sizeof e) != 0) return "a type in it is not the live scheduler's type at its place";
     }
-    if (!corral__verify_image(m)) return m->why;
+    return NULL;
+}
+
+/* why a snapshot is refused, or NULL: its sizes, its sections, its
+   configuration and types against the live scheduler, then its contents */
+static const char *corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
+{
+    corral__snap_head head;
+    if (size < sizeof head + CORRAL__HEAD_BYTES) return "it is shorter than a snapshot's header";
+    memcpy(&head, buf, sizeof head);
+    if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
+        return "it is no snapshot, or one of another version of corral";
+    if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
+    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
+    const char *why = corral__snap_head_read(s, buf, size, v);
+    if (why) return why;
+    if (!corral__verify_image(&v->img)) return v->img.why;
     return NULL;
 }
 
@@ -17521,7 +17574,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
    wrapped, at the start. A restore finds the tag and applies the entry's
    snapshot as corral_restore applies a checked one. */
 
-static unsigned char *corral__kept_bytes(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
+static unsigned char *corral__kept_base(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
 
 /* the live entry tagged k (its offset, and the one before it in age in
    *prev), or CORRAL__NIL; a ring whose links run astray ends the walk */
@@ -17617,13 +17670,20 @@ static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
     return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
 }
 
-/* the ring, or the error set */
+/* the ring, sound, or the error set */
 static corral__kept *corral__kept_ok(const char *call, corral_sched *s)
 {
     corral__kept *K = corral__kept_of(s);
-    if (!K)
+    if (!K) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL,
                         "no kept snapshots: desc.kept_snapshots and desc.kept_bytes are 0");
+        return NULL;
+    }
+    const char *why = corral__kept_damage(s, K);
+    if (why) {
+        corral__fail_at(s, NULL, CORRAL_ERR_CORRUPT, call, CORRAL__NOH, NULL, why);
+        return NULL;
+    }
     return K;
 }
 
@@ -17648,7 +17708,7 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
             corral__kept_pop(K, at, prev);
         } else {
             corral__kept_entry_at(K, at)->live = 0;
-            corral__kept_trim(K); /* it was the oldest: dropped now */
+            corral__kept_trim(K); /* dropped now if it was the oldest */
         }
         at = CORRAL__NIL;
     }
@@ -17670,7 +17730,7 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
     } else if (need > corral__kept_entry_at(K, at)->room) { /* in place, into the wrapped end's spare bytes */
         corral__kept_entry_at(K, at)->room = (uint32_t)need;
     }
-    corral__cursor w = {corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
+    corral__cursor w = {corral__kept_base(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
     corral__snap_write(s, &w);
     return w.at;
 }
@@ -17708,18 +17768,17 @@ bool corral_restore_kept(corral_sched *s, uint32_t k)
         corral__kept_missing(s, K, k);
         return false;
     }
-    /* this scheduler wrote it, in its own block: nothing to check but its
-       header, which bounds what is read to the entry, and where its
-       sections lie (a stray write into the block can reach them) */
-    const unsigned char *buf = corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY;
+    /* this scheduler wrote it, in its own block: its contents are not
+       checked, only what bounds what is read -- its header, which keeps
+       the read inside the entry, and the scheduler head saved in it,
+       whose counts and bumps place its sections (a stray write into the
+       block can reach them) */
+    const unsigned char *buf = corral__kept_base(K) + at + CORRAL__KEPT_ENTRY;
     corral__snap_head head;
     corral__snap_view view;
-    if (corral__kept_head(K, at, &head)) {
-        memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
-        if (corral__snap_sections(s, buf, (size_t)head.size, &view) == NULL) {
-            corral__snap_apply(s, &view);
-            return true;
-        }
+    if (corral__kept_head(K, at, &head) && corral__snap_head_read(s, buf, (size_t)head.size, &view) == NULL) {
+        corral__snap_apply(s, &view);
+        return true;
     }
     char why[128];
     snprintf(why, sizeof why, "kept snapshot %u is damaged (a write into the block outside corral; corral_verify names it)", k);
@@ -18797,40 +18856,12 @@ bool corral__verify_image(corral__image *m)
            corral__verify_nodes(m) && corral__verify_heaps(m) && corral__verify_pools(m);
 }
 
-/* the kept snapshots' ring (snapshot.c): inside the block, its entries
-   linked oldest to newest as it counts them, each after the one before
-   or, once, wrapped to the start and ending before the oldest, the oldest
-   live, each live one's snapshot header what a kept restore trusts */
+/* the kept snapshots' ring (snapshot.c's; the rules are corral__kept_damage's) */
 static bool corral__verify_kept(corral__image *m)
 {
-    const corral_sched *s = m->s;
-    const corral__kept *K = corral__kept_of(s);
-    if (!K) return true;
-    if (K->bytes % 64u || (uint64_t)s->kept.off + CORRAL__KEPT_HEAD + K->bytes > s->total_bytes - s->pad)
-        CORRAL__BAD("the kept snapshots' ring runs past the block");
-    if ((K->count == 0) != (K->oldest == CORRAL__NIL) || (K->count == 0) != (K->newest == CORRAL__NIL))
-        CORRAL__BAD("the kept snapshots' ring's count and ends disagree");
-    uint32_t at = K->oldest, last = CORRAL__NIL;
-    bool wrapped = false;
-    for (uint32_t i = 0; i < K->count; i++) {
-        if (at == CORRAL__NIL || at % 64u || at >= K->bytes) CORRAL__BAD("a kept snapshot's link runs out of the ring");
-        const corral__kept_entry *e = corral__kept_entry_at(K, at);
-        if (e->room < CORRAL__KEPT_ENTRY || e->room % 64u || e->room > K->bytes - at || e->live > 1u)
-            CORRAL__BAD("a kept snapshot's entry is damaged");
-        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->room) {
-            if (at != 0 || wrapped) CORRAL__BAD("kept snapshots overlap or leave a hole between them");
-            wrapped = true;
-        }
-        if (wrapped && at + e->room > K->oldest) CORRAL__BAD("kept snapshots overlap where the ring wraps");
-        if (i == 0 && !e->live) CORRAL__BAD("the oldest kept snapshot is a forgotten one (it is dropped when forgotten)");
-        corral__snap_head h;
-        if (e->live && !corral__kept_head(K, at, &h))
-            CORRAL__BAD("a kept snapshot's header is damaged (magic, version, or a size out of its entry)");
-        last = at;
-        at = e->next;
-    }
-    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->room))
-        CORRAL__BAD("the kept snapshots' ring's newest entry is not where it says");
+    const corral__kept *K = corral__kept_of(m->s);
+    const char *why = K ? corral__kept_damage(m->s, K) : NULL;
+    if (why) CORRAL__BAD(why);
     return true;
 }
 

@@ -665,7 +665,7 @@ typedef struct corral__snap_head {
 #define CORRAL__KEPT_RECENT 16u /* the dropped tags a refusal can name one by one */
 typedef struct corral__kept {
     uint64_t bytes;          /* the entries' bytes: desc.kept_bytes or its default, a multiple of 64 */
-    uint32_t asked, given;   /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
+    uint32_t desc_snapshots, desc_bytes; /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
     uint32_t count;          /* entries in the ring, forgotten ones included */
     uint32_t oldest, newest; /* their offsets, CORRAL__NIL when empty */
     uint32_t end;            /* one past the newest entry */
@@ -751,6 +751,41 @@ static inline bool corral__kept_head(const corral__kept *K, uint32_t at, corral_
     memcpy(h, (const unsigned char *)e + CORRAL__KEPT_ENTRY, sizeof *h);
     return h->magic == CORRAL__SNAP_MAGIC && h->version == CORRAL__SNAP_VERSION && h->size >= least &&
            h->size <= e->room - CORRAL__KEPT_ENTRY;
+}
+/* what is wrong with the ring's structure, or NULL: inside the block, its
+   entries linked oldest to newest as it counts them, each after the one
+   before or, once, wrapped to the start and ending before the oldest, the
+   oldest live, each live one's snapshot header what a kept restore trusts.
+   A keep and a kept restore check it before they follow a link (a stray
+   write into the block can reach the ring); corral_verify reports it. */
+static inline const char *corral__kept_damage(const corral_sched *s, const corral__kept *K)
+{
+    if (K->bytes % 64u || (uint64_t)s->kept.off + CORRAL__KEPT_HEAD + K->bytes > s->total_bytes - s->pad)
+        return "the kept snapshots' ring runs past the block";
+    if ((K->count == 0) != (K->oldest == CORRAL__NIL) || (K->count == 0) != (K->newest == CORRAL__NIL))
+        return "the kept snapshots' ring's count and ends disagree";
+    uint32_t at = K->oldest, last = CORRAL__NIL;
+    bool wrapped = false;
+    for (uint32_t i = 0; i < K->count; i++) {
+        if (at == CORRAL__NIL || at % 64u || at >= K->bytes) return "a kept snapshot's link runs out of the ring";
+        const corral__kept_entry *e = corral__kept_entry_at(K, at);
+        if (e->room < CORRAL__KEPT_ENTRY || e->room % 64u || e->room > K->bytes - at || e->live > 1u)
+            return "a kept snapshot's entry is damaged";
+        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->room) {
+            if (at != 0 || wrapped) return "kept snapshots overlap or leave a hole between them";
+            wrapped = true;
+        }
+        if (wrapped && at + e->room > K->oldest) return "kept snapshots overlap where the ring wraps";
+        if (i == 0 && !e->live) return "the oldest kept snapshot is a forgotten one (it is dropped when forgotten)";
+        corral__snap_head h;
+        if (e->live && !corral__kept_head(K, at, &h))
+            return "a kept snapshot's header is damaged (magic, version, or a size out of its entry)";
+        last = at;
+        at = e->next;
+    }
+    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->room))
+        return "the kept snapshots' ring's newest entry is not where it says";
+    return NULL;
 }
 static inline corral__domains *corral__domains_of(const corral_sched *s)
 {

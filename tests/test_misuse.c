@@ -482,17 +482,24 @@ Test(misuse, corral_verify_reports_damage_it_did_not_cause)
     corral_sched_destroy(s);
 }
 
-Test(misuse, corral_verify_reports_a_damaged_kept_ring)
+/* three tracers, five frames kept in a ring sized for two: it wraps */
+static corral_sched *kept_wrapped(log_capture *cap)
 {
-    log_capture cap = {0};
-    corral_sched_desc d = report_desc(8, &cap);
+    corral_sched_desc d = report_desc(8, cap);
     d.kept_snapshots = 2;
     corral_sched *s = sched_of(d);
     for (int i = 0; i < 3; i++) start_tracer(s, i, 0);
-    for (uint32_t f = 0; f < 5; f++) { /* the ring wraps */
+    for (uint32_t f = 0; f < 5; f++) {
         cr_assert_gt(corral_snapshot_keep(s, f), 0u);
         corral_tick(s, 0.016f);
     }
+    return s;
+}
+
+Test(misuse, corral_verify_reports_a_damaged_kept_ring)
+{
+    log_capture cap = {0};
+    corral_sched *s = kept_wrapped(&cap);
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral__kept *K = corral__kept_of(s);
     corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
@@ -516,14 +523,7 @@ Test(misuse, corral_verify_reports_a_damaged_kept_ring)
 Test(misuse, a_damaged_kept_snapshot_header_is_named_by_verify_and_refused_by_a_kept_restore)
 {
     log_capture cap = {0};
-    corral_sched_desc d = report_desc(8, &cap);
-    d.kept_snapshots = 2;
-    corral_sched *s = sched_of(d);
-    for (int i = 0; i < 3; i++) start_tracer(s, i, 0);
-    for (uint32_t f = 0; f < 5; f++) { /* the ring wraps */
-        cr_assert_gt(corral_snapshot_keep(s, f), 0u);
-        corral_tick(s, 0.016f);
-    }
+    corral_sched *s = kept_wrapped(&cap);
     corral__kept *K = corral__kept_of(s);
     const uint32_t tag = corral__kept_entry_at(K, K->oldest)->tag;
     unsigned char *head = (unsigned char *)corral__kept_entry_at(K, K->oldest) + CORRAL__KEPT_ENTRY;
@@ -546,10 +546,11 @@ Test(misuse, a_damaged_kept_snapshot_header_is_named_by_verify_and_refused_by_a_
         cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
         cr_assert(strstr(cap.message, "a kept snapshot's header is damaged") != NULL, "%zu: %s", i, cap.message);
         cr_assert_not(corral_restore_kept(s, tag), "damage %zu", i);
-        cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
-        char want[64];
-        snprintf(want, sizeof want, "kept snapshot %u is damaged", tag);
-        cr_assert(strstr(corral_last_error_detail(s), want), "%zu: %s", i, corral_last_error_detail(s));
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_CORRUPT);
+        cr_assert(strstr(corral_last_error_detail(s), "a kept snapshot's header is damaged"), "%zu: %s", i,
+                  corral_last_error_detail(s));
+        cr_assert_eq(corral_snapshot_keep(s, 99), 0u, "a keep refuses the damaged ring too");
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_CORRUPT);
         cr_assert_eq(corral_state_hash(s), h, "nothing changed");
     }
     memcpy(head, &was, sizeof was);
@@ -558,7 +559,86 @@ Test(misuse, a_damaged_kept_snapshot_header_is_named_by_verify_and_refused_by_a_
     corral__kept_entry_at(K, K->newest)->room = (uint32_t)(K->bytes + 64u); /* an entry's room past the ring */
     cr_assert_not(corral_verify(s));
     cr_assert_not(corral_restore_kept(s, corral__kept_entry_at(K, K->newest)->tag));
-    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_CORRUPT);
+    corral_sched_destroy(s);
+}
+
+/* A stray write into the ring's header or links: a keep and a kept
+   restore refuse the ring (CORRUPT, the words corral_verify gives)
+   before they follow a link or write a byte, and change nothing. */
+Test(misuse, a_damaged_kept_ring_is_refused_by_a_keep_and_a_kept_restore_before_they_follow_it)
+{
+    log_capture cap = {0};
+    corral_sched *s = kept_wrapped(&cap);
+    corral__kept *K = corral__kept_of(s);
+    const corral__kept was = *K;
+    const uint32_t newest_tag = corral__kept_entry_at(K, K->newest)->tag;
+    const uint32_t oldest_next = corral__kept_entry_at(K, K->oldest)->next;
+    const uint64_t h = corral_state_hash(s);
+    for (int i = 0; i < 7; i++) {
+        *K = was;
+        corral__kept_entry_at(K, K->oldest)->next = oldest_next;
+        const char *want = "the kept snapshots' ring runs past the block";
+        switch (i) {
+        case 0: K->bytes *= 4u; break;
+        case 1: K->bytes += 8u; break;
+        case 2: K->end = (uint32_t)K->bytes + 512u; want = "the kept snapshots' ring's newest entry is not where it says"; break;
+        case 3: K->oldest += 8u; want = "a kept snapshot's link runs out of the ring"; break;
+        case 4: K->count = 0; want = "the kept snapshots' ring's count and ends disagree"; break;
+        case 5: corral__kept_entry_at(K, K->oldest)->next = (uint32_t)K->bytes; want = "a kept snapshot's link runs out of the ring"; break;
+        case 6: K->count += 1u; want = "a kept snapshot's link runs out of the ring"; break;
+        }
+        cap.last = CORRAL_ERR_OK;
+        cr_assert_not(corral_verify(s), "damage %d", i);
+        cr_assert(strstr(cap.message, want) != NULL, "%d: %s", i, cap.message);
+        cr_assert_eq(corral_snapshot_keep(s, 100u + (uint32_t)i), 0u, "damage %d", i);
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_CORRUPT);
+        cr_assert(strstr(corral_last_error_detail(s), want), "%d: %s", i, corral_last_error_detail(s));
+        cr_assert_not(corral_restore_kept(s, newest_tag), "damage %d", i);
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_CORRUPT);
+        cr_assert_eq(corral_state_hash(s), h, "nothing changed");
+    }
+    *K = was;
+    corral__kept_entry_at(K, K->oldest)->next = oldest_next;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_restore_kept(s, newest_tag), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* A stray write into the scheduler head saved in a kept snapshot (its
+   counts place the snapshot's sections): the kept restore checks that
+   head as a checked restore does before it reads a section, and refuses. */
+Test(misuse, a_kept_snapshot_whose_saved_head_is_damaged_is_refused_before_its_sections_are_read)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.kept_snapshots = 2;
+    corral_sched *s = sched_of(d);
+    for (int i = 0; i < 3; i++) start_tracer(s, i, 0);
+    cr_assert_gt(corral_snapshot_keep(s, 7), 0u);
+    corral_tick(s, 0.016f);
+    corral__kept *K = corral__kept_of(s);
+    unsigned char *saved = (unsigned char *)corral__kept_entry_at(K, K->newest) + CORRAL__KEPT_ENTRY + sizeof(corral__snap_head);
+    corral_sched head;
+    memcpy(&head, saved, sizeof head);
+    const uint64_t h = corral_state_hash(s);
+    for (int i = 0; i < 5; i++) {
+        corral_sched bad = head;
+        switch (i) {
+        case 0: bad.arena.class_count = 200; break;
+        case 1: bad.timers.heaps = 12; break;
+        case 2: bad.types.type_count = 60000; break;
+        case 3: bad.run.chunk_bump = bad.run.chunk_count + 1u; break;
+        case 4: bad.nodes.wait_bump = UINT32_MAX; break;
+        }
+        memcpy(saved, &bad, sizeof bad);
+        cr_assert(corral_verify(s), "the ring's structure holds: %s", corral_last_error_detail(s));
+        cr_assert_not(corral_restore_kept(s, 7), "damage %d", i);
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
+        cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 7 is damaged"), "%d: %s", i, corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), h, "nothing changed");
+    }
+    memcpy(saved, &head, sizeof head);
+    cr_assert(corral_restore_kept(s, 7), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
 

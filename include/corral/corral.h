@@ -646,7 +646,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(POOL_EXHAUSTED, "the size class for this type has no free slot")                   \
     X(TYPE_BUDGET, "the type has reached its registry budget")                           \
     X(TOO_MANY_TYPES, "the scheduler's type table is full (raise desc.max_types)")       \
-    X(BAD_DESC, "the desc is invalid (classes not ascending, sizes not multiples of 8 or under 24)") \
+    X(BAD_DESC, "a desc field is out of range (classes: ascending, multiples of 8 from 24)") \
     X(MEMORY_TOO_SMALL, "desc.memory_size is below corral_sched_memory_size(_min)")      \
     X(ALLOC_FAILED, "the allocator returned NULL")                                       \
     X(TOO_LARGE, "the arena would exceed 4 GiB or 2^24 slots per class")                 \
@@ -671,8 +671,8 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(GROUP_DEPTH, "group operations nested more than 8 deep (from cleanup hooks)")           \
     X(CYCLIC_WAIT, "the wait could never end: it waits for itself, an ancestor, or a coroutine waiting for it") \
     X(CORRUPT, "the scheduler's state breaks an invariant (corral_verify)")               \
-    X(SNAPSHOT_TOO_SMALL, "the buffer is smaller than corral_snapshot_size()")            \
-    X(BAD_SNAPSHOT, "not a snapshot of a scheduler of this layout, or damaged")          \
+    X(SNAPSHOT_TOO_SMALL, "the buffer or kept ring is smaller than the snapshot")        \
+    X(BAD_SNAPSHOT, "the snapshot is refused: damaged, of another layout, or not kept")  \
     X(UNSAVABLE, "the state holds something a save cannot carry (the detail names it)")   \
     X(BAD_SAVE, "the save is damaged, not a corral save, or does not fit this build (the detail says why)") \
     X(FOREIGN_BLOCK, "the block was made by another process or build: its code pointers mean nothing here (use corral_save / corral_load)") \
@@ -1713,15 +1713,19 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    snapshots"): a ring of desc.kept_bytes, each snapshot the size of the
    state it was taken of, the oldest dropped first to make room. The
    scheduler wrote them and nothing else does, so a restore from one
-   checks only its header and where its sections lie, and costs copies
-   only. k is a tag the game chooses (a frame number, increasing).
+   checks only what bounds its reads (its header, the head saved in it)
+   and costs copies only. k is a tag the game chooses (a frame number,
+   increasing). Both refuse, changing nothing: with no ring
+   (CORRAL_ERR_BAD_SNAPSHOT), inside a tick, or when a stray write
+   damaged the ring's structure (CORRAL_ERR_CORRUPT, as corral_verify
+   words it).
    corral_snapshot_keep: the live state into the ring under tag k, in
-   place of one kept under k before; bytes written, or 0
+   place of one kept under k before; the snapshot's bytes, or 0
    (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
    corral_restore_kept: rewinds to the snapshot tagged k, as
-   corral_restore does; false (CORRAL_ERR_BAD_SNAPSHOT, nothing changed)
-   if none is kept under k (never kept, or dropped: the detail says) or
-   a stray write damaged its header (corral_verify names it). */
+   corral_restore does; false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept
+   under k (never kept, or dropped: the detail says) or its saved head
+   is damaged. */
 CORRAL_API size_t corral_snapshot_keep(corral_sched *sched, uint32_t k);
 CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
 /* 64 bits over the logical state: each live coroutine (slot, type name,

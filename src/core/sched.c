@@ -462,17 +462,25 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
     }
 }
 
+/* the kept snapshots' ring emptied: its bytes and what the desc asked
+   stay (reloaded: a reload forgot what it held) */
+static void corral__kept_empty(corral__kept *K, uint64_t bytes, uint32_t desc_snapshots, uint32_t desc_bytes,
+                               uint32_t reloaded)
+{
+    memset(K, 0, CORRAL__KEPT_HEAD);
+    K->bytes = bytes;
+    K->desc_snapshots = desc_snapshots;
+    K->desc_bytes = desc_bytes;
+    K->oldest = K->newest = CORRAL__NIL;
+    K->reloaded = reloaded;
+}
+
 /* the kept snapshots' ring (snapshot.c keeps and restores them): empty */
 static void corral__kept_setup(corral_sched *s, const corral_sched_desc *d, const corral__plan *p)
 {
     s->kept.off = (uint32_t)p->kept_off;
     corral__kept *K = corral__kept_of(s);
-    if (!K) return;
-    memset(K, 0, CORRAL__KEPT_HEAD);
-    K->bytes = p->kept_bytes;
-    K->asked = d->kept_snapshots;
-    K->given = d->kept_bytes;
-    K->oldest = K->newest = CORRAL__NIL;
+    if (K) corral__kept_empty(K, p->kept_bytes, d->kept_snapshots, d->kept_bytes, 0);
 }
 
 /* every kept snapshot forgotten, at a reload: they hold the old build's
@@ -480,14 +488,7 @@ static void corral__kept_setup(corral_sched *s, const corral_sched_desc *d, cons
 void corral__kept_forget(corral_sched *s)
 {
     corral__kept *K = corral__kept_of(s);
-    if (!K) return;
-    const corral__kept was = *K;
-    memset(K, 0, CORRAL__KEPT_HEAD);
-    K->bytes = was.bytes;
-    K->asked = was.asked;
-    K->given = was.given;
-    K->oldest = K->newest = CORRAL__NIL;
-    K->reloaded = 1;
+    if (K) corral__kept_empty(K, K->bytes, K->desc_snapshots, K->desc_bytes, 1);
 }
 
 /* a scheduler of desc with the parts `parts` names (call: the public

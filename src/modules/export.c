@@ -751,8 +751,8 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
     out->domains = corral__domains_of(s)->count;
     out->custom_phases = s->run.phases - CORRAL__PH_COUNT;
     out->channel_bytes = corral__chans_of(s)->channel_bytes; /* a channel's default capacity is channel_bytes / size */
-    out->kept_snapshots = corral__kept_of(s) ? corral__kept_of(s)->asked : 0u;
-    out->kept_bytes = corral__kept_of(s) ? corral__kept_of(s)->given : 0u;
+    out->kept_snapshots = corral__kept_of(s) ? corral__kept_of(s)->desc_snapshots : 0u;
+    out->kept_bytes = corral__kept_of(s) ? corral__kept_of(s)->desc_bytes : 0u;
     out->wait_text = s->nodes.text_off != 0;
     out->validation = s->validation_given;
     out->timing = s->prof.timing != 0;

@@ -264,17 +264,14 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
     return NULL;
 }
 
-/* why a snapshot is refused, or NULL: its sizes, its sections, its
-   configuration and types against the live scheduler, then its contents */
-static const char *corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
+/* why the scheduler head saved in the snapshot in buf (size bytes) is
+   refused, or NULL: its parts, configuration and types the live
+   scheduler's, its bumps inside their pools, its sections inside buf */
+static const char *corral__snap_head_read(const corral_sched *s, const unsigned char *buf, size_t size,
+                                          corral__snap_view *v)
 {
     corral__snap_head head;
-    if (size < sizeof head + CORRAL__HEAD_BYTES) return "it is shorter than a snapshot's header";
     memcpy(&head, buf, sizeof head);
-    if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
-        return "it is no snapshot, or one of another version of corral";
-    if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
-    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
     memcpy(&v->saved, buf + sizeof head, CORRAL__HEAD_BYTES);
     const corral_sched *o = &v->saved.sched;
     if (o->made_by == CORRAL__MADE_BY && o->origin == corral__origin()) { /* this copy's: its parts are comparable */
@@ -345,7 +342,23 @@ static const char *corral__snap_read(const corral_sched *s, const unsigned char 
         e.plain = T[t].plain; /* follows the live hooks and instrumentation */
         if (memcmp(&e, &T[t], sizeof e) != 0) return "a type in it is not the live scheduler's type at its place";
     }
-    if (!corral__verify_image(m)) return m->why;
+    return NULL;
+}
+
+/* why a snapshot is refused, or NULL: its sizes, its sections, its
+   configuration and types against the live scheduler, then its contents */
+static const char *corral__snap_read(const corral_sched *s, const unsigned char *buf, size_t size, corral__snap_view *v)
+{
+    corral__snap_head head;
+    if (size < sizeof head + CORRAL__HEAD_BYTES) return "it is shorter than a snapshot's header";
+    memcpy(&head, buf, sizeof head);
+    if (head.magic != CORRAL__SNAP_MAGIC || head.version != CORRAL__SNAP_VERSION)
+        return "it is no snapshot, or one of another version of corral";
+    if (head.size != size) return "its size is not the size it was written with (cut short or run on)";
+    if (corral__snap_sum(buf + sizeof head, size - sizeof head) != head.sum) return "its checksum does not match (damaged)";
+    const char *why = corral__snap_head_read(s, buf, size, v);
+    if (why) return why;
+    if (!corral__verify_image(&v->img)) return v->img.why;
     return NULL;
 }
 
@@ -407,7 +420,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
    wrapped, at the start. A restore finds the tag and applies the entry's
    snapshot as corral_restore applies a checked one. */
 
-static unsigned char *corral__kept_bytes(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
+static unsigned char *corral__kept_base(const corral__kept *K) { return (unsigned char *)(uintptr_t)K + CORRAL__KEPT_HEAD; }
 
 /* the live entry tagged k (its offset, and the one before it in age in
    *prev), or CORRAL__NIL; a ring whose links run astray ends the walk */
@@ -503,13 +516,20 @@ static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
     return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
 }
 
-/* the ring, or the error set */
+/* the ring, sound, or the error set */
 static corral__kept *corral__kept_ok(const char *call, corral_sched *s)
 {
     corral__kept *K = corral__kept_of(s);
-    if (!K)
+    if (!K) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, call, CORRAL__NOH, NULL,
                         "no kept snapshots: desc.kept_snapshots and desc.kept_bytes are 0");
+        return NULL;
+    }
+    const char *why = corral__kept_damage(s, K);
+    if (why) {
+        corral__fail_at(s, NULL, CORRAL_ERR_CORRUPT, call, CORRAL__NOH, NULL, why);
+        return NULL;
+    }
     return K;
 }
 
@@ -534,7 +554,7 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
             corral__kept_pop(K, at, prev);
         } else {
             corral__kept_entry_at(K, at)->live = 0;
-            corral__kept_trim(K); /* it was the oldest: dropped now */
+            corral__kept_trim(K); /* dropped now if it was the oldest */
         }
         at = CORRAL__NIL;
     }
@@ -556,7 +576,7 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
     } else if (need > corral__kept_entry_at(K, at)->room) { /* in place, into the wrapped end's spare bytes */
         corral__kept_entry_at(K, at)->room = (uint32_t)need;
     }
-    corral__cursor w = {corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
+    corral__cursor w = {corral__kept_base(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
     corral__snap_write(s, &w);
     return w.at;
 }
@@ -594,18 +614,17 @@ bool corral_restore_kept(corral_sched *s, uint32_t k)
         corral__kept_missing(s, K, k);
         return false;
     }
-    /* this scheduler wrote it, in its own block: nothing to check but its
-       header, which bounds what is read to the entry, and where its
-       sections lie (a stray write into the block can reach them) */
-    const unsigned char *buf = corral__kept_bytes(K) + at + CORRAL__KEPT_ENTRY;
+    /* this scheduler wrote it, in its own block: its contents are not
+       checked, only what bounds what is read -- its header, which keeps
+       the read inside the entry, and the scheduler head saved in it,
+       whose counts and bumps place its sections (a stray write into the
+       block can reach them) */
+    const unsigned char *buf = corral__kept_base(K) + at + CORRAL__KEPT_ENTRY;
     corral__snap_head head;
     corral__snap_view view;
-    if (corral__kept_head(K, at, &head)) {
-        memcpy(&view.saved, buf + sizeof head, CORRAL__HEAD_BYTES);
-        if (corral__snap_sections(s, buf, (size_t)head.size, &view) == NULL) {
-            corral__snap_apply(s, &view);
-            return true;
-        }
+    if (corral__kept_head(K, at, &head) && corral__snap_head_read(s, buf, (size_t)head.size, &view) == NULL) {
+        corral__snap_apply(s, &view);
+        return true;
     }
     char why[128];
     snprintf(why, sizeof why, "kept snapshot %u is damaged (a write into the block outside corral; corral_verify names it)", k);

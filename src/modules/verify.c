@@ -880,40 +880,12 @@ bool corral__verify_image(corral__image *m)
            corral__verify_nodes(m) && corral__verify_heaps(m) && corral__verify_pools(m);
 }
 
-/* the kept snapshots' ring (snapshot.c): inside the block, its entries
-   linked oldest to newest as it counts them, each after the one before
-   or, once, wrapped to the start and ending before the oldest, the oldest
-   live, each live one's snapshot header what a kept restore trusts */
+/* the kept snapshots' ring (snapshot.c's; the rules are corral__kept_damage's) */
 static bool corral__verify_kept(corral__image *m)
 {
-    const corral_sched *s = m->s;
-    const corral__kept *K = corral__kept_of(s);
-    if (!K) return true;
-    if (K->bytes % 64u || (uint64_t)s->kept.off + CORRAL__KEPT_HEAD + K->bytes > s->total_bytes - s->pad)
-        CORRAL__BAD("the kept snapshots' ring runs past the block");
-    if ((K->count == 0) != (K->oldest == CORRAL__NIL) || (K->count == 0) != (K->newest == CORRAL__NIL))
-        CORRAL__BAD("the kept snapshots' ring's count and ends disagree");
-    uint32_t at = K->oldest, last = CORRAL__NIL;
-    bool wrapped = false;
-    for (uint32_t i = 0; i < K->count; i++) {
-        if (at == CORRAL__NIL || at % 64u || at >= K->bytes) CORRAL__BAD("a kept snapshot's link runs out of the ring");
-        const corral__kept_entry *e = corral__kept_entry_at(K, at);
-        if (e->room < CORRAL__KEPT_ENTRY || e->room % 64u || e->room > K->bytes - at || e->live > 1u)
-            CORRAL__BAD("a kept snapshot's entry is damaged");
-        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->room) {
-            if (at != 0 || wrapped) CORRAL__BAD("kept snapshots overlap or leave a hole between them");
-            wrapped = true;
-        }
-        if (wrapped && at + e->room > K->oldest) CORRAL__BAD("kept snapshots overlap where the ring wraps");
-        if (i == 0 && !e->live) CORRAL__BAD("the oldest kept snapshot is a forgotten one (it is dropped when forgotten)");
-        corral__snap_head h;
-        if (e->live && !corral__kept_head(K, at, &h))
-            CORRAL__BAD("a kept snapshot's header is damaged (magic, version, or a size out of its entry)");
-        last = at;
-        at = e->next;
-    }
-    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->room))
-        CORRAL__BAD("the kept snapshots' ring's newest entry is not where it says");
+    const corral__kept *K = corral__kept_of(m->s);
+    const char *why = K ? corral__kept_damage(m->s, K) : NULL;
+    if (why) CORRAL__BAD(why);
     return true;
 }
 
