@@ -6,8 +6,9 @@
     plays the frames since again. The snapshot of each frame's start is
     kept in the arena under its frame number (desc.kept_snapshots,
     corral_snapshot_keep): a ring that drops the oldest frames as new ones
-    come, whose restore (corral_restore_kept) is a copy, only its header
-    checked.
+    come, whose restore (corral_restore_kept) is a copy, only what places
+    its reads checked, and forgets the frames after it: they are played
+    and kept again.
 
     The game is all coroutines: a fighter per player moves and fires by its
     input, each shot flies a few frames and raises the hit fighter's

@@ -675,6 +675,9 @@ typedef struct corral__kept {
        tags, whether every tag between was dropped, the last few */
     uint32_t drops, drop_lo, drop_hi, dense;
     uint32_t recent[CORRAL__KEPT_RECENT];
+    /* the last kept restore that forgot snapshots kept after its own: its
+       tag, the least and greatest tags it forgot (cut_to NIL: none yet) */
+    uint32_t cut_to, cut_lo, cut_hi;
 } corral__kept;
 /* the ring's header: 128 bytes before its first entry */
 #define CORRAL__KEPT_HEAD 128u

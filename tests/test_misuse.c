@@ -606,8 +606,9 @@ Test(misuse, a_damaged_kept_ring_is_refused_by_a_keep_and_a_kept_restore_before_
 }
 
 /* A stray write into the scheduler head saved in a kept snapshot (its
-   counts place the snapshot's sections): the kept restore checks that
-   head as a checked restore does before it reads a section, and refuses. */
+   counts place the snapshot's sections, its free lists' heads are the
+   live scheduler's once restored): the kept restore checks the head's sum
+   and its counts before it reads a section, and refuses. */
 Test(misuse, a_kept_snapshot_whose_saved_head_is_damaged_is_refused_before_its_sections_are_read)
 {
     corral_sched_desc d = one_class_desc(64, 8);
@@ -621,9 +622,10 @@ Test(misuse, a_kept_snapshot_whose_saved_head_is_damaged_is_refused_before_its_s
     corral_sched head;
     memcpy(&head, saved, sizeof head);
     const uint64_t h = corral_state_hash(s);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         corral_sched bad = head;
         switch (i) {
+        case 5: bad.arena.classes[0].empty_head = 0x00FFFFF0u; break; /* no range check reads it: the head's sum does */
         case 0: bad.arena.class_count = 200; break;
         case 1: bad.timers.heaps = 12; break;
         case 2: bad.types.type_count = 60000; break;
@@ -639,6 +641,7 @@ Test(misuse, a_kept_snapshot_whose_saved_head_is_damaged_is_refused_before_its_s
     }
     memcpy(saved, &head, sizeof head);
     cr_assert(corral_restore_kept(s, 7), "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
 

@@ -503,11 +503,18 @@ Test(rollback, the_kept_ring_drops_the_oldest_first_and_holds_the_newest_that_fi
         snprintf(want, sizeof want, "kept snapshot %u was dropped", 100 + f);
         cr_assert(strstr(corral_last_error_detail(s), want), "%s", corral_last_error_detail(s));
     }
-    /* one more: 103 goes, 104 and 105 stay */
+    /* rewound to 103, the ring holds it alone: 104 and 105 are forgotten,
+       and three more fill it again before 103 is dropped */
+    cr_assert_not(corral_restore_kept(s, 104));
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 104 was forgotten when the ring was rewound to tag 103"),
+              "%s", corral_last_error_detail(s));
     cr_assert_eq(corral_snapshot_keep(s, 106), n);
-    cr_assert_not(corral_restore_kept(s, 103));
-    cr_assert(corral_restore_kept(s, 104));
-    cr_assert_eq(corral_state_hash(s), hash[4]);
+    cr_assert_eq(corral_snapshot_keep(s, 107), n);
+    cr_assert(corral_restore_kept(s, 107), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_snapshot_keep(s, 108), n);
+    cr_assert_not(corral_restore_kept(s, 103), "the oldest made room for 108");
+    cr_assert(corral_restore_kept(s, 106), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), hash[3], "106 was kept of 103's state");
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
@@ -558,15 +565,14 @@ Test(rollback, a_tag_kept_again_replaces_its_snapshot_and_drops_nothing)
     cr_assert_gt(corral_snapshot_keep(s, 3), 0);
     const uint64_t three = corral_state_hash(s);
     corral_tick(s, 0.016f);
-    cr_assert(corral_restore_kept(s, 1), "the full ring dropped nothing for them: %s", corral_last_error_detail(s));
-    cr_assert_eq(corral_state_hash(s), hash[1]);
+    cr_assert(corral_restore_kept(s, 3), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), three);
     cr_assert(corral_restore_kept(s, 2));
     cr_assert_eq(corral_state_hash(s), two, "the new snapshot under 2, not the old");
-    cr_assert(corral_restore_kept(s, 3));
-    cr_assert_eq(corral_state_hash(s), three);
+    cr_assert(corral_restore_kept(s, 1), "the full ring dropped nothing for them: %s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), hash[1]);
 
-    /* one that outgrows its room is kept anew as the newest: the old one forgotten */
-    cr_assert(corral_restore_kept(s, 1));
+    /* one that outgrows its room is kept anew as the newest */
     rb_step_start(s, (rb_step_ctx){9, 0}); /* a slot more: a larger snapshot */
     cr_assert_gt(corral_snapshot_keep(s, 1), 0, "%s", corral_last_error_detail(s));
     const uint64_t one = corral_state_hash(s);
@@ -600,10 +606,10 @@ Test(rollback, a_forgotten_snapshot_that_is_the_oldest_is_dropped_at_once)
     cr_assert_eq(corral__kept_entry_at(K, K->oldest)->tag, 3);
     cr_assert(corral__kept_entry_at(K, K->oldest)->live);
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
-    cr_assert(corral_restore_kept(s, 2), "%s", corral_last_error_detail(s));
-    cr_assert_eq(corral_state_hash(s), two);
     cr_assert(corral_restore_kept(s, 1), "%s", corral_last_error_detail(s));
     cr_assert_eq(corral_state_hash(s), one);
+    cr_assert(corral_restore_kept(s, 2), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), two);
     cr_assert(corral_restore_kept(s, 3), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 
@@ -615,7 +621,6 @@ Test(rollback, a_forgotten_snapshot_that_is_the_oldest_is_dropped_at_once)
         cr_assert_gt(corral_snapshot_keep(s, f), 0);
         corral_tick(s, 0.016f);
     }
-    cr_assert(corral_restore_kept(s, 5));
     rb_step_start(s, (rb_step_ctx){9, 0});
     cr_assert_gt(corral_snapshot_keep(s, 5), 0, "%s", corral_last_error_detail(s)); /* drops 2 and 3 */
     cr_assert_eq(K->count, 4, "4, the forgotten 5, 6, 5");
@@ -649,7 +654,6 @@ Test(rollback, a_snapshot_kept_again_grows_in_place_into_the_spare_bytes_where_t
     cr_assert_eq(corral__kept_entry_at(K, at3)->next, 0u, "3's next wrapped");
     cr_assert_eq(at3 + one, 3u * one, "3 ends one less 64 B before the ring does");
 
-    cr_assert(corral_restore_kept(s, 3));
     rb_step_start(s, (rb_step_ctx){9, 0}); /* a slot more: a larger snapshot */
     const size_t n = corral_snapshot_size(s);
     const uint32_t need = (uint32_t)((n + 64 + 63) & ~(size_t)63);
@@ -661,7 +665,7 @@ Test(rollback, a_snapshot_kept_again_grows_in_place_into_the_spare_bytes_where_t
     cr_assert_eq(corral__kept_entry_at(K, K->oldest)->next, at3, "in its place, with its age");
     cr_assert_eq(corral__kept_entry_at(K, at3)->room, need, "grown into the spare bytes");
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
-    for (uint32_t f = 2; f <= 4; f++) {
+    for (uint32_t f = 4; f >= 2; f--) { /* newest first: a kept restore forgets what came after it */
         cr_assert(corral_restore_kept(s, f), "%u: %s", f, corral_last_error_detail(s));
         cr_assert_eq(corral_state_hash(s), hash[f], "%u", f);
     }
@@ -783,9 +787,6 @@ Test(rollback, a_ring_too_small_for_a_new_schedulers_snapshot_is_refused_at_crea
     rb_least_ring(d, corral_sched_create);
 }
 
-/* The default ring: kept_snapshots x (twice the new scheduler's snapshot
-   and 64 bytes, rounded up to 64), so 8 snapshots of a small game in a large arena
-   fit, and cost at most twice their own bytes. */
 /* a ring one entry long: each keep drops the one before and takes the
    start again */
 Test(rollback, a_ring_one_entry_long_holds_the_newest_and_names_the_one_before_dropped)
@@ -843,52 +844,102 @@ Test(rollback, the_newest_wrapped_to_the_start_kept_again_larger_drops_the_oldes
     corral_tick(s, 0.016f);
     cr_assert_not(corral_restore_kept(s, 1), "the oldest made room");
     cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 1 was dropped"), "%s", corral_last_error_detail(s));
-    cr_assert(corral_restore_kept(s, 2), "%s", corral_last_error_detail(s));
-    cr_assert_eq(corral_state_hash(s), hash[2]);
     cr_assert(corral_restore_kept(s, 3), "%s", corral_last_error_detail(s));
     cr_assert_eq(corral_state_hash(s), h3, "the larger one");
+    cr_assert(corral_restore_kept(s, 2), "%s", corral_last_error_detail(s));
+    cr_assert_eq(corral_state_hash(s), hash[2]);
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
 
-/* the docs' sizing: a ring of n + 2 entries of the largest snapshot holds
-   the last n of a game whose snapshots grow frame by frame (one entry's
-   room may be lost where the ring wraps, and one may stand free while
-   the oldest waits to be dropped) */
-static void rb_growing_frame(corral_sched *s, uint32_t f)
+/* the docs' sizing: a ring of n + 1 entries of the largest snapshot holds
+   the last n of a rollback loop whose frames, played again with the
+   inputs that arrived late, keep snapshots now larger, now smaller than
+   the first time (a kept restore forgets what was kept after it, so no
+   forgotten snapshot stays in the ring, and age follows the frames) */
+enum { RB_LOOP_N = 4, RB_LOOP_FRAMES = 60 };
+static corral_sched *rb_loop_sched(uint32_t kept_bytes)
 {
-    if (f % 2 == 0 && f < 32) rb_step_start(s, (rb_step_ctx){(int)f, 0});
+    corral_sched_desc d = one_class_desc(64, 256);
+    d.kept_bytes = kept_bytes;
+    return sched_of(d);
 }
-Test(rollback, a_ring_of_n_plus_2_of_the_largest_snapshot_holds_the_last_n_of_unequal_sizes)
+/* a coroutine that sleeps a frame and ends: the timer heap's length, and
+   with it the snapshot's size, follows how many a frame starts */
+#define RB_NAP_FIELDS(F) F(int, f)
+DECLARE_COROUTINE(rb_nap, RB_NAP_FIELDS)
+DEFINE_COROUTINE(rb_nap)
 {
-    enum { N = 4, FRAMES = 40 };
-    corral_sched *probe = rb_steady(0);
-    size_t largest = 0, smallest = (size_t)-1;
-    for (uint32_t f = 0; f < FRAMES; f++) {
-        rb_growing_frame(probe, f);
-        size_t n = corral_snapshot_size(probe);
-        largest = n > largest ? n : largest;
-        smallest = n < smallest ? n : smallest;
-        corral_tick(probe, 0.016f);
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_FRAMES(co, 1);
+    CORRAL_END(co);
+}
+/* frame f's inputs, the play-th time it is played: up to 200 naps (all of
+   them at frame 0, so that every slot and node a later frame takes was
+   taken before and only the heap's length changes the size) */
+static void rb_loop_frame(corral_sched *s, uint32_t f, uint32_t play)
+{
+    uint64_t x = (f + 1u) * 0x9E3779B97F4A7C15ull + play * 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    const uint32_t naps = f == 0 ? 200u : (uint32_t)(x % 201u);
+    for (uint32_t i = 0; i < naps; i++) rb_nap_start(s, (rb_nap_ctx){(int)f});
+}
+/* every 5th frame, the input of the frame n back arrives: rewound there
+   and played again. The largest snapshot kept, or 0 with the words
+   of the first refusal in why. */
+static size_t rb_rollback_loop(corral_sched *s, char *why, size_t cap)
+{
+    size_t largest = 0;
+    uint32_t plays[RB_LOOP_FRAMES] = {0};
+    for (uint32_t now = 0; now < RB_LOOP_FRAMES; now++) {
+        uint32_t from = now;
+        if (now % 5 == 4) {
+            from = now - RB_LOOP_N; /* the oldest of the n kept before now */
+            if (!corral_restore_kept(s, from)) {
+                snprintf(why, cap, "frame %u: %u is among the last %d: %s", now, from, RB_LOOP_N, corral_last_error_detail(s));
+                return 0;
+            }
+        }
+        for (uint32_t f = from; f <= now; f++) { /* kept at its start, as a rollback loop keeps frames */
+            const size_t n = corral_snapshot_keep(s, f);
+            if (!n) {
+                snprintf(why, cap, "frame %u: %s", f, corral_last_error_detail(s));
+                return 0;
+            }
+            largest = n > largest ? n : largest;
+            const corral__kept *K = corral__kept_of(s);
+            uint32_t at = K->oldest;
+            for (uint32_t i = 0; i < K->count; i++, at = corral__kept_entry_at(K, at)->next)
+                if (!corral__kept_entry_at(K, at)->live) {
+                    snprintf(why, cap, "frame %u: a forgotten snapshot is still in the ring", f);
+                    return 0;
+                }
+            rb_loop_frame(s, f, plays[f]++);
+            corral_tick(s, 0.016f);
+        }
     }
+    return largest;
+}
+Test(rollback, a_ring_of_n_plus_1_of_the_largest_snapshot_holds_the_last_n_of_a_rollback_loop)
+{
+    char why[256] = "";
+    corral_sched *probe = rb_loop_sched(0);
+    const uint32_t ring = (uint32_t)corral_sched_memory_size(&(corral_sched_desc){0}); /* room enough */
     corral_sched_destroy(probe);
-    cr_assert_gt(largest, smallest + 64, "the snapshots' sizes differ (%zu to %zu)", smallest, largest);
+    probe = rb_loop_sched(ring);
+    const size_t largest = rb_rollback_loop(probe, why, sizeof why);
+    cr_assert_gt(largest, 0u, "%s", why);
+    corral_sched_destroy(probe);
     const uint32_t entry = (uint32_t)((largest + 64u + 63u) & ~(size_t)63u);
-    corral_sched *s = rb_steady((N + 2) * entry);
-    for (uint32_t f = 0; f < FRAMES; f++) {
-        rb_growing_frame(s, f);
-        cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
-        const uint64_t h = corral_state_hash(s);
-        for (uint32_t j = f + 1 > N ? f + 1 - N : 0; j <= f; j++)
-            cr_assert(corral_restore_kept(s, j), "frame %u: %u is among the last %d: %s", f, j, N,
-                      corral_last_error_detail(s));
-        cr_assert_eq(corral_state_hash(s), h, "back at the newest");
-        corral_tick(s, 0.016f);
-    }
+    corral_sched *s = rb_loop_sched((RB_LOOP_N + 1) * entry);
+    cr_assert_gt(rb_rollback_loop(s, why, sizeof why), 0u, "%s", why);
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
 
+/* The default ring: kept_snapshots x (twice the new scheduler's snapshot
+   and 64 bytes, rounded up to 64), so 8 snapshots of a small game in a large arena
+   fit, and cost at most twice their own bytes. */
 Test(rollback, the_default_ring_holds_kept_snapshots_of_a_small_game_at_twice_their_bytes_at_most)
 {
     corral_sched_desc d;
@@ -914,7 +965,7 @@ Test(rollback, the_default_ring_holds_kept_snapshots_of_a_small_game_at_twice_th
         hash[f] = corral_state_hash(s);
         corral_tick(s, 0.016f);
     }
-    for (uint32_t f = 0; f < 8; f++) {
+    for (uint32_t f = 8; f-- > 0;) { /* newest first: a kept restore forgets what came after it */
         cr_assert(corral_restore_kept(s, 1000 + f), "all 8 held: %s", corral_last_error_detail(s));
         cr_assert_eq(corral_state_hash(s), hash[f]);
     }
@@ -939,10 +990,12 @@ Test(rollback, kept_snapshots_survive_restores_and_loads)
 
     cr_assert(corral_restore(s, g_buf, n));
     cr_assert_eq(corral_state_hash(s), h3);
-    cr_assert(corral_restore_kept(s, 1), "after a restore: %s", corral_last_error_detail(s));
-    cr_assert_eq(corral_state_hash(s), h1);
-    cr_assert(corral_restore_kept(s, 2), "after a kept restore");
+    cr_assert(corral_restore_kept(s, 2), "after a restore: %s", corral_last_error_detail(s));
     cr_assert_eq(corral_state_hash(s), h2);
+    cr_assert(corral_restore_kept(s, 1), "after a kept restore");
+    cr_assert_eq(corral_state_hash(s), h1);
+    cr_assert(corral_restore_kept(s, 1), "again: a kept frame can be restored any number of times");
+    cr_assert_eq(corral_state_hash(s), h1);
     cr_assert(corral_load(s, save, saved), "%s", corral_last_error_detail(s));
     cr_assert_eq(corral_state_hash(s), h3);
     cr_assert(corral_restore_kept(s, 1), "after a load: %s", corral_last_error_detail(s));

@@ -1723,9 +1723,10 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    place of one kept under k before; the snapshot's bytes, or 0
    (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
    corral_restore_kept: rewinds to the snapshot tagged k, as
-   corral_restore does; false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept
-   under k (never kept, or dropped: the detail says) or its saved head
-   is damaged. */
+   corral_restore does, and forgets the ones kept after it (their frames
+   are played again); false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept
+   under k (never kept, dropped or forgotten: the detail says) or its
+   saved head is damaged. */
 CORRAL_API size_t corral_snapshot_keep(corral_sched *sched, uint32_t k);
 CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
 /* 64 bits over the logical state: each live coroutine (slot, type name,

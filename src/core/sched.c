@@ -471,7 +471,7 @@ static void corral__kept_empty(corral__kept *K, uint64_t bytes, uint32_t desc_sn
     K->bytes = bytes;
     K->desc_snapshots = desc_snapshots;
     K->desc_bytes = desc_bytes;
-    K->oldest = K->newest = CORRAL__NIL;
+    K->oldest = K->newest = K->cut_to = CORRAL__NIL;
     K->reloaded = reloaded;
 }
 

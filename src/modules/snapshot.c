@@ -96,7 +96,8 @@ typedef struct corral__cursor {
     unsigned char *w;       /* writing a snapshot, or NULL */
     const unsigned char *r; /* reading one, or NULL */
     size_t at, size;
-    bool kept;              /* a kept snapshot: no checksum (nothing reads it but a kept restore) */
+    bool kept;              /* a kept snapshot: its sum covers the saved head alone (a kept restore
+                               checks what places its reads, not its contents) */
 } corral__cursor;
 
 static void corral__put(corral__cursor *k, const void *src, size_t n)
@@ -150,7 +151,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__channels(s), corral__chans_bytes(s));
     head.size = k->at - head_at;
     if (k->w && k->at <= k->size) {
-        if (!k->kept) head.sum = corral__snap_sum(k->w + head_at + sizeof head, (size_t)head.size - sizeof head);
+        head.sum = corral__snap_sum(k->w + head_at + sizeof head, k->kept ? CORRAL__HEAD_BYTES : (size_t)head.size - sizeof head);
         memcpy(k->w + head_at, &head, sizeof head);
     }
 }
@@ -581,6 +582,31 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
     return w.at;
 }
 
+/* the entries kept after the one at `at` forgotten: a kept restore to it
+   is followed by its frames played again, kept again under their tags */
+static void corral__kept_cut_after(corral__kept *K, uint32_t at)
+{
+    corral__kept_entry *e = corral__kept_entry_at(K, at);
+    if (e->next == CORRAL__NIL) return;
+    uint32_t held = 1, lo = UINT32_MAX, hi = 0;
+    for (uint32_t u = K->oldest; u != at; u = corral__kept_entry_at(K, u)->next) held++;
+    for (uint32_t u = e->next; u != CORRAL__NIL; u = corral__kept_entry_at(K, u)->next) {
+        const corral__kept_entry *c = corral__kept_entry_at(K, u);
+        if (!c->live) continue;
+        lo = c->tag < lo ? c->tag : lo;
+        hi = c->tag > hi ? c->tag : hi;
+    }
+    if (lo <= hi) {
+        K->cut_to = e->tag;
+        K->cut_lo = lo;
+        K->cut_hi = hi;
+    }
+    e->next = CORRAL__NIL;
+    K->newest = at;
+    K->end = at + e->room;
+    K->count = held;
+}
+
 /* the words of a restore of tag k the ring does not hold */
 static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_t k)
 {
@@ -591,7 +617,10 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
     for (uint32_t i = 0; i < CORRAL__KEPT_RECENT && i < K->drops; i++) recent = recent || K->recent[i] == k;
     const bool in = K->drops && k >= K->drop_lo && k <= K->drop_hi;
     char why[192];
-    if (recent || (in && K->dense))
+    if (K->cut_to != CORRAL__NIL && k >= K->cut_lo && k <= K->cut_hi && k != K->cut_to)
+        snprintf(why, sizeof why, "kept snapshot %u was forgotten when the ring was rewound to tag %u (a kept restore forgets what was kept after it)",
+                 k, K->cut_to);
+    else if (recent || (in && K->dense))
         snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
                  k, live, (unsigned long long)K->bytes);
     else if (in)
@@ -607,7 +636,7 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
 bool corral_restore_kept(corral_sched *s, uint32_t k)
 {
     if (!corral__check(s) || !corral__between_ticks(__func__, s)) return false;
-    const corral__kept *K = corral__kept_ok(__func__, s);
+    corral__kept *K = corral__kept_ok(__func__, s);
     if (!K) return false;
     uint32_t prev, at = corral__kept_find(K, k, &prev);
     if (at == CORRAL__NIL) {
@@ -615,19 +644,26 @@ bool corral_restore_kept(corral_sched *s, uint32_t k)
         return false;
     }
     /* this scheduler wrote it, in its own block: its contents are not
-       checked, only what bounds what is read -- its header, which keeps
-       the read inside the entry, and the scheduler head saved in it,
-       whose counts and bumps place its sections (a stray write into the
-       block can reach them) */
+       checked, only what places what is read -- its header, which keeps
+       the read inside the entry, and the scheduler head saved in it
+       (its sum, then its counts and bumps, which place its sections): a
+       stray write into the block can reach them */
     const unsigned char *buf = corral__kept_base(K) + at + CORRAL__KEPT_ENTRY;
     corral__snap_head head;
     corral__snap_view view;
-    if (corral__kept_head(K, at, &head) && corral__snap_head_read(s, buf, (size_t)head.size, &view) == NULL) {
-        corral__snap_apply(s, &view);
-        return true;
+    const char *bad = "its header";
+    if (corral__kept_head(K, at, &head)) {
+        bad = corral__snap_sum(buf + sizeof head, CORRAL__HEAD_BYTES) != head.sum
+                  ? "its saved scheduler head does not match its sum"
+                  : corral__snap_head_read(s, buf, (size_t)head.size, &view);
+        if (!bad) {
+            corral__snap_apply(s, &view);
+            corral__kept_cut_after(K, at);
+            return true;
+        }
     }
-    char why[128];
-    snprintf(why, sizeof why, "kept snapshot %u is damaged (a write into the block outside corral; corral_verify names it)", k);
+    char why[192];
+    snprintf(why, sizeof why, "kept snapshot %u is damaged (a write into the block outside corral): %s", k, bad);
     corral__fail_at(s, NULL, CORRAL_ERR_BAD_SNAPSHOT, __func__, CORRAL__NOH, NULL, why);
     return false;
 }
