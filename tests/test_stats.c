@@ -474,3 +474,44 @@ Test(stats, batches_count_what_ends_at_once_what_lives_and_what_a_full_pool_refu
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
+
+/* The epoch of counted rises wraps to 1, never 0, with every type's stamp
+   0: a stamp from before the wrap never passes for a cover after it. */
+Test(stats, the_peaks_epoch_wraps_past_every_types_stamp)
+{
+    corral_sched *s = g_sched = small_sched(8);
+    corral_handle none = {0, 0};
+    start_tracer(s, 1, 1); /* ends at once: the tracer's peaks cover one more */
+    start_actor(s, 1, NULL, none, NULL); /* lives */
+    corral__type_entry *te = &corral__types(s)[0];
+    cr_assert_eq(te->vt, &tracer_type);
+    s->arena.epoch = UINT32_MAX;
+    te->peak_epoch = 1; /* a cover long ago, at epoch 1 */
+    start_actor(s, 2, NULL, none, NULL); /* counted: the epoch wraps */
+    cr_assert_eq(s->arena.epoch, 1);
+    cr_assert_eq(te->peak_epoch, 0);
+    start_tracer(s, 2, 1); /* 2 actors live and this one: its peaks covered again */
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.live, 2);
+    cr_assert_eq(a.live_peak, 3);
+    corral_class_stats c;
+    corral_stats_class(s, 0, &c);
+    cr_assert_eq(c.peak, 3);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* verify holds a type to what its stamp says: peaks that cover one more */
+Test(stats, verify_refuses_a_stamp_whose_peaks_do_not_cover_one_more)
+{
+    corral_sched *s = small_sched(4);
+    start_tracer(s, 1, 0); /* lives: counted, the epoch moves past the stamp */
+    corral__type_entry *te = &corral__types(s)[0];
+    cr_assert(corral_verify(s));
+    te->peak_epoch = s->arena.epoch; /* peak 1, live 1: not covered */
+    cr_assert_not(corral_verify(s));
+    cr_assert(strstr(corral_last_error_detail(s), "peak_epoch") != NULL, "%s", corral_last_error_detail(s));
+    te->peak_epoch = 0;
+    corral_sched_destroy(s);
+}
