@@ -246,8 +246,10 @@ static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_
         te->started++;
         if (CORRAL__UNLIKELY(te->peak_epoch != s->arena.epoch)) corral__cover_one(s, te, c);
         s->now.uncounted = self;
-    } else if (plain) {
-        corral__count_taken(s, te, c);
+    } else if (plain) { /* counted before its step, as a start of a type that is not plain */
+        if (!top && CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s);
+        te->started++;
+        corral__count_live(s, te, c);
     }
     corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
     if (deferred && CORRAL__UNLIKELY(s->now.uncounted != self)) corral__uncount(s, co); /* counted during its step */
