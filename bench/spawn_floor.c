@@ -30,9 +30,13 @@
                       with their peaks; the birth frame
       R7' deferred    R7 with the instant spawn's net-zero counts left out
                       (only its peaks raised and `started` counted; pages as
-                      in R7): what a design that counts a coroutine only
-                      once its first step is over would pay. corral does
-                      not do this.
+                      in R7), the peaks tested at every spawn
+      R8  counted     R6 with the counts corral keeps: `started` and the
+          once        birth frame; the spawn marked as the one not counted
+                      live (readers add it); the peaks raised only when the
+                      arena's epoch moved since the type's last cover (one
+                      compare an instant spawn). corral's path since
+                      issue 54.
 
     Run: build/bench/bench/corral_spawn_floor [--reps R] [--count N]
          [--smoke]. The ratios divide by corral's step at 10^4 coroutines
@@ -79,6 +83,7 @@ typedef struct sf_type {
     const void *vt;
     uint32_t cls, ctx_size, live, peak, page, budget;
     uint8_t plain;
+    uint32_t peak_epoch; /* R8: the epoch its peaks last covered one more of it */
     uint64_t started;
 } sf_type;
 typedef struct sf_page {
@@ -101,6 +106,7 @@ typedef struct sf_sched {
     uint32_t last_ti;
     uint32_t live, live_peak;
     uint64_t slot_bytes, slot_bytes_peak, ctx_bytes, ctx_bytes_peak;
+    uint32_t epoch, uncounted; /* R8: counted rises; the spawn in its first step not counted live */
     sf_type types[4];
     sf_class classes[2];
     sf_meta *meta;
@@ -122,8 +128,21 @@ SF_NOINLINE static int sf_step(sf_co *co)
 /* every branch to here is a failure the rungs' input never has */
 SF_NOINLINE static void sf_fail(sf_sched *s) { s->failures++; }
 
-/* Every rung, from one body: `rung` has every piece up to it; `defer`
-   makes R7' (the counters net-zero for an instant spawn; pages as R7).
+/* R8's peaks raised to cover one more of t (never on the measured path:
+   the epoch does not move between instant spawns) */
+SF_NOINLINE static void sf_cover(sf_sched *s, sf_type *t, sf_class *c)
+{
+    if (t->live >= t->peak) t->peak = t->live + 1;
+    if (c->used >= c->peak) c->peak = c->used + 1;
+    if (s->live >= s->live_peak) s->live_peak = s->live + 1;
+    if (s->slot_bytes + c->slot_size > s->slot_bytes_peak) s->slot_bytes_peak = s->slot_bytes + c->slot_size;
+    if (s->ctx_bytes + t->ctx_size > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes + t->ctx_size;
+    t->peak_epoch = s->epoch;
+}
+
+/* Every rung, from one body: `rung` has every piece up to it (R8: R6's
+   and its own counts, not R7's); `defer` makes R7' (the counters net-zero
+   for an instant spawn; pages as R7).
    Always inlined into the rung functions below, where both are constants,
    so each rung keeps only its own pieces. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -153,7 +172,8 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
             return h;
         }
     }
-    const bool count = rung >= 7 && !defer; /* counters moved as they happen */
+    const bool count = rung == 7 && !defer; /* counters moved as they happen */
+    const bool once = rung == 8;             /* counted once: started, the peaks by epoch */
     sf_page *pg = &c->pages[pi];
     uint32_t local = pg->free_head;
     sf_co *co = (sf_co *)(void *)(c->base + (size_t)local * c->slot_size);
@@ -180,7 +200,13 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
         if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
     }
     sf_meta *m = &s->meta[local];
-    if (count) m->born = s->frame;
+    if (count || once) m->born = s->frame;
+    if (once) {
+        if (SF_UNLIKELY(s->uncounted)) sf_fail(s); /* a first step it runs in: counted first */
+        t->started++;
+        if (SF_UNLIKELY(t->peak_epoch != s->epoch)) sf_cover(s, t, c);
+        s->uncounted = local + 1;
+    }
     h.index = t->cls << 24 | local;
     h.gen = co->gen;
     bool top = false;
@@ -202,6 +228,10 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
         sf_current = prev;
     }
     if (rung >= 2) co->flags &= 0x3f;
+    if (once) {
+        if (SF_UNLIKELY(s->uncounted != local + 1)) sf_fail(s); /* counted during its step */
+        s->uncounted = 0;
+    }
     bool instant = r == 1;
     if (rung >= 2) instant = instant && co->state == 2;
     if (rung >= 3) instant = instant && m->side == SF_NIL;
@@ -215,7 +245,7 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
         s->slot_bytes -= c->slot_size;
         s->ctx_bytes -= t->ctx_size;
         c->used--;
-    } else if (rung >= 7) { /* defer: only what an instant spawn leaves behind */
+    } else if (rung == 7) { /* defer: only what an instant spawn leaves behind */
         t->started++;
         if (t->live + 1 > t->peak) t->peak = t->live + 1;
         if (c->used + 1 > c->peak) c->peak = c->used + 1;
@@ -256,6 +286,7 @@ SF_RUNG(sf_r5, 5, false)
 SF_RUNG(sf_r6, 6, false)
 SF_RUNG(sf_r7, 7, false)
 SF_RUNG(sf_r7d, 7, true)
+SF_RUNG(sf_r8, 8, false)
 
 static sf_sched *sf_create(void)
 {
@@ -263,6 +294,7 @@ static sf_sched *sf_create(void)
     if (!s) return NULL;
     s->magic = SF_MAGIC;
     s->ready_head = SF_NIL;
+    s->epoch = 1;
     s->last_vt = s;
     s->types[0] = (sf_type){.step = sf_step, .vt = s, .ctx_size = 8, .page = 0, .plain = 1};
     sf_class *c = &s->classes[0];
@@ -396,9 +428,9 @@ static int sf_cmp(const void *a, const void *b)
 }
 
 #ifdef BENCH_HAVE_CPP20
-enum { SF_ROWS = 12, SF_MAX_REPS = 64 };
+enum { SF_ROWS = 13, SF_MAX_REPS = 64 };
 #else
-enum { SF_ROWS = 11, SF_MAX_REPS = 64 };
+enum { SF_ROWS = 12, SF_MAX_REPS = 64 };
 #endif
 
 int main(int argc, char **argv)
@@ -424,12 +456,12 @@ int main(int argc, char **argv)
         "R2 + header",                  "R3 + links test",
         "R4 + step bracket",            "R5 + slot state",
         "R6 + pages",                   "R7 + exact counters",
-        "R7' counters deferred",
+        "R7' counters deferred",        "R8 R6 + counted once",
 #ifdef BENCH_HAVE_CPP20
         "C++20 heap frame (spawn)",
 #endif
     };
-    static const sf_spawn_fn rungs[] = {sf_r0, sf_r1, sf_r2, sf_r3, sf_r4, sf_r5, sf_r6, sf_r7, sf_r7d};
+    static const sf_spawn_fn rungs[] = {sf_r0, sf_r1, sf_r2, sf_r3, sf_r4, sf_r5, sf_r6, sf_r7, sf_r7d, sf_r8};
     enum { SF_RUNGS = sizeof rungs / sizeof rungs[0] };
     static double t[SF_ROWS][SF_MAX_REPS];
     for (int r = 0; r < reps; r++) { /* interleaved: every row once per repetition */
@@ -452,7 +484,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "spawn_floor: a wrong checksum (a spawn or step that did not run)\n");
         return 1;
     }
-    const double cpp20 = SF_ROWS == 12 ? med[SF_ROWS - 1] : 0.0;
+    const double cpp20 = SF_ROWS == 13 ? med[SF_ROWS - 1] : 0.0;
     printf("spawn floor: %d repetition(s) of %zu spawns, median [min..max] ns, x corral's step%s\n\n", reps, count,
            cpp20 > 0 ? ", x C++20's spawn" : "");
     for (int k = 0; k < SF_ROWS; k++) {

@@ -417,6 +417,11 @@ typedef union corral__type_entry {
         uint8_t plain;   /* corral__plain: start and end skip the tests for hooks,
                             instrumentation, cleanup and budget */
         uint8_t moves;   /* corral_reload, while it runs: its context's layout changes */
+        uint8_t lives;   /* a plain type's last first step did not end it: the next one is
+                            counted live before its step (lifecycle.h, corral__first_step) */
+        /* the arena's epoch when its peaks were last raised to cover one
+           more of it (corral__cover_one): while the two are equal, they do */
+        uint32_t peak_epoch;
     };
     unsigned char size_[128];
 } corral__type_entry;
@@ -586,6 +591,9 @@ struct corral_sched {
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
         uint32_t meta_off, total_slots;
         uint32_t class_count;
+        uint32_t epoch; /* counted rises of the live counts, never 0: a type's peak_epoch equal to
+                           it says the peaks cover one more of the type (lifecycle.h,
+                           corral__first_step; corral__counts_rose) */
         corral__class classes[CORRAL_MAX_CLASSES];
         uint32_t live, live_peak;
         uint64_t slab_bytes;
@@ -628,6 +636,8 @@ struct corral_sched {
         uint32_t pulls;      /* generator pulls on the C stack (CORRAL_MAX_PULL_DEPTH) */
         uint32_t self;       /* the coroutine whose step runs innermost outside a walk
                                 (corral__step_bare), 0: none (then run.running) */
+        uint32_t uncounted;  /* the coroutine whose first step runs before it is counted live
+                                (lifecycle.h, corral__first_step), 0: none */
         uint64_t frame;
     } now;
 
@@ -1216,18 +1226,54 @@ static inline void corral__slot_blank(corral_co *co, uint32_t gen)
     co->flags = 0;
     co->link = CORRAL__NIL;
 }
-/* A slot was taken for a coroutine of type te (a start, or a load that
-   brings one back): the type's and the arena's counts and peaks. */
-static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, const corral__class *c)
+/* A count may have risen (a load's rebuild, a reload): the epoch moves on
+   (lifecycle.c) */
+void corral__counts_rose(corral_sched *s);
+/* the epoch wrapped to 0: 1, and every type's peak_epoch 0 (none is taken
+   as covered) */
+void corral__epoch_wrapped(corral_sched *s);
+/* A coroutine of type te in class c counted live: the type's, the class's
+   and the arena's counts and peaks, and the epoch they rose in. */
+static CORRAL__ALWAYS_INLINE void corral__count_live(corral_sched *s, corral__type_entry *te, corral__class *c)
 {
-    te->started++;
     if (++te->live > te->peak) te->peak = te->live;
+    if (++c->used > c->peak) c->peak = c->used;
     if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
     s->arena.slot_bytes += c->slot_size;
     if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    if (CORRAL__UNLIKELY(++s->arena.epoch == 0)) corral__epoch_wrapped(s);
 }
+/* The coroutine in a first step not yet counted (s->now.uncounted, set)
+   counted live now: whatever reads or raises a count from inside that
+   step calls it first (lifecycle.c). */
+void corral__count_uncounted(corral_sched *s);
+/* A slot was taken for a coroutine of type te (a start, or a load that
+   brings one back): started, and live. */
+static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, corral__class *c)
+{
+    if (CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s); /* its peaks count that one too */
+    te->started++;
+    corral__count_live(s, te, c);
+}
+/* The coroutine in a first step not yet counted, or NULL: the counts a
+   reader gives (corral_stats, the reports, verify) add it, one live
+   coroutine of its type in its class. */
+static inline const corral_co *corral__uncounted(const corral_sched *s)
+{
+    return s->now.uncounted ? CORRAL__CO(s, s->now.uncounted) : NULL;
+}
+/* what it adds to type t's live count, to class ci's used count */
+static inline uint32_t corral__uncounted_of_type(const corral_sched *s, uint32_t t)
+{
+    const corral_co *u = corral__uncounted(s);
+    return u && u->type == t;
+}
+uint32_t corral__uncounted_of_class(const corral_sched *s, uint32_t ci);
+/* the arena's counts as read: live, slot bytes, context bytes (o: NULL, or
+   the three) */
+uint32_t corral__live_read(const corral_sched *s, uint64_t *slot_bytes, uint64_t *ctx_bytes);
 /* corral__slot_free, corral__slot_alloc: slots.h */
 
 /* ---- sched.c: the scheduler and its frame */

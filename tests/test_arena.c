@@ -449,7 +449,8 @@ Test(arena, registry_budgets_size_the_classes_and_cap_each_type)
     corral_sched_destroy(s);
 }
 
-Test(arena, budgeted_slots_are_reserved_against_unbudgeted_types)
+/* the registry's budgets in class 0 of 64 B: 2 shared slots + 5 reserved */
+static corral_sched *reserved_sched(void)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
@@ -457,6 +458,13 @@ Test(arena, budgeted_slots_are_reserved_against_unbudgeted_types)
     d.classes[0].slot_size = 64;
     d.classes[0].capacity = 2; /* + 5 reserved = 7 */
     corral_sched *s = corral_sched_create(&d);
+    cr_assert_not_null(s);
+    return s;
+}
+
+Test(arena, budgeted_slots_are_reserved_against_unbudgeted_types)
+{
+    corral_sched *s = reserved_sched();
     corral_handle none = {0, 0};
     cr_assert_neq(start_actor(s, 1, NULL, none, NULL).gen, 0);
     cr_assert_neq(start_actor(s, 2, NULL, none, NULL).gen, 0);
@@ -465,6 +473,50 @@ Test(arena, budgeted_slots_are_reserved_against_unbudgeted_types)
     for (int i = 0; i < 3; i++) cr_assert_neq(start_tracer(s, i, 0).gen, 0);
     for (int i = 0; i < 2; i++) cr_assert_neq(cleaned_start(s, (cleaned_ctx){.id = -1}).gen, 0);
     cr_assert_eq(corral_live_count(s), 7);
+    corral_sched_destroy(s);
+}
+
+/* A start inside a first step reads the reservations with the coroutine
+   whose first step it is counted, though a plain type's is counted live
+   only once that step is over: actor 1 starts actor 2 in its first step,
+   which starts actor 3 in its own; 2 of the 7 slots are not reserved. */
+static corral_sched *g_reserved_sched;
+static corral_handle g_nested[4];
+static corral_result start_the_next_actor(corral_co *co, struct actor_ctx *ctx)
+{
+    (void)co;
+    if (ctx->steps == 1 && ctx->id < 3) {
+        g_nested[ctx->id + 1] = start_actor(g_reserved_sched, ctx->id + 1, start_the_next_actor, ctx->other, NULL);
+        if (ctx->id == 1) { /* a budgeted type's budget, read inside the first step */
+            for (int i = 0; i < 4; i++) start_tracer(g_reserved_sched, 100 + i, 0);
+        }
+    }
+    return CORRAL_YIELD;
+}
+
+Test(arena, a_start_inside_a_first_step_counts_the_starting_coroutine_against_the_reservations)
+{
+    corral_sched *s = g_reserved_sched = reserved_sched();
+    corral_handle none = {0, 0};
+    memset(g_nested, 0, sizeof g_nested);
+    g_nested[1] = start_actor(s, 1, start_the_next_actor, none, NULL);
+    cr_assert_neq(g_nested[1].gen, 0);
+    cr_assert_neq(g_nested[2].gen, 0, "actor 2 takes the second free slot");
+    cr_assert_eq(g_nested[3].gen, 0, "actor 3 would take a reserved one");
+    corral_type_stats t;
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.live, 3, "three tracers inside actor 1's first step: its budget");
+    cr_assert_eq(t.failed, 1);
+    corral_stats_type_of(s, &actor_type, &t);
+    cr_assert_eq(t.live, 2);
+    cr_assert_eq(t.peak, 2);
+    cr_assert_eq(t.failed, 1);
+    for (int i = 0; i < 2; i++) cr_assert_neq(cleaned_start(s, (cleaned_ctx){.id = -1}).gen, 0);
+    cr_assert_eq(corral_live_count(s), 7);
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.live_peak, 7);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
 

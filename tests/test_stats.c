@@ -326,3 +326,192 @@ Test(stats, a_caller_block_larger_than_needed_shows_what_is_unused_not_alignment
     cr_assert_eq(line_bytes(l, n, "step trace"), 4u * sizeof(corral__trace_ev));
     corral_sched_destroy(s);
 }
+
+/* ---- counts read inside a first step: a plain type's coroutine is counted
+   live only once its first step is over (lifecycle.h, corral__first_step);
+   what reads a count meanwhile counts it as live */
+typedef struct seen_counts {
+    corral_type_stats t;
+    corral_class_stats c;
+    corral_arena_stats a;
+    uint32_t live;
+    bool verified;
+} seen_counts;
+static seen_counts g_seen;
+static corral_sched *g_sched;
+
+static corral_result read_counts_and_stop(corral_co *co, struct actor_ctx *ctx)
+{
+    (void)co;
+    (void)ctx;
+    corral_stats_type_of(g_sched, &actor_type, &g_seen.t);
+    corral_stats_class(g_sched, 0, &g_seen.c);
+    corral_stats_arena(g_sched, &g_seen.a);
+    g_seen.live = corral_live_count(g_sched);
+    g_seen.verified = corral_verify(g_sched);
+    return CORRAL_STOP;
+}
+
+Test(stats, counts_read_inside_a_first_step_count_the_coroutine_running_it)
+{
+    corral_sched *s = g_sched = small_sched(4);
+    corral_handle none = {0, 0};
+    start_tracer(s, 1, 0); /* lives on */
+    memset(&g_seen, 0, sizeof g_seen);
+    corral_handle h = start_actor(s, 2, read_counts_and_stop, none, NULL);
+    cr_assert_eq(g_seen.t.live, 1);
+    cr_assert_eq(g_seen.t.peak, 1);
+    cr_assert_eq(g_seen.t.started, 1);
+    cr_assert_eq(g_seen.t.finished, 0);
+    cr_assert_eq(g_seen.c.used, 2);
+    cr_assert_eq(g_seen.c.peak, 2);
+    cr_assert_eq(g_seen.c.ctx_bytes, sizeof(tracer_ctx) + sizeof(actor_ctx));
+    cr_assert_eq(g_seen.a.live, 2);
+    cr_assert_eq(g_seen.a.live_peak, 2);
+    cr_assert_eq(g_seen.a.slot_bytes, 128);
+    cr_assert_eq(g_seen.a.slot_bytes_peak, 128);
+    cr_assert_eq(g_seen.a.ctx_bytes, sizeof(tracer_ctx) + sizeof(actor_ctx));
+    cr_assert_eq(g_seen.live, 2);
+    cr_assert(g_seen.verified, "%s", corral_last_error_detail(s));
+    cr_assert_not(corral_alive(s, h), "it ended in its first step: its handle is stale");
+    corral_type_stats t;
+    corral_class_stats c;
+    corral_arena_stats a;
+    corral_stats_type_of(s, &actor_type, &t);
+    corral_stats_class(s, 0, &c);
+    corral_stats_arena(s, &a);
+    cr_assert_eq(t.live, 0);
+    cr_assert_eq(t.peak, 1);
+    cr_assert_eq(t.finished, 1);
+    cr_assert_eq(c.used, 1);
+    cr_assert_eq(c.peak, 2);
+    cr_assert_eq(a.live, 1);
+    cr_assert_eq(a.live_peak, 2);
+    cr_assert_eq(a.slot_bytes, 64);
+    cr_assert_eq(a.slot_bytes_peak, 128);
+    cr_assert_eq(a.ctx_bytes_peak, sizeof(tracer_ctx) + sizeof(actor_ctx));
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+static void expect_peaks(corral_sched *s, uint32_t type_peak, uint32_t peak)
+{
+    corral_type_stats t;
+    corral_class_stats c;
+    corral_arena_stats a;
+    corral_stats_type_of(s, &tracer_type, &t);
+    corral_stats_class(s, 0, &c);
+    corral_stats_arena(s, &a);
+    cr_assert_eq(t.peak, type_peak);
+    cr_assert_eq(c.peak, peak);
+    cr_assert_eq(a.live_peak, peak);
+    cr_assert_eq(a.slot_bytes_peak, 64u * peak);
+    cr_assert_eq(a.ctx_bytes_peak, a.live_peak == type_peak ? sizeof(tracer_ctx) * peak : a.ctx_bytes_peak);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+}
+
+Test(stats, spawns_that_end_at_once_raise_the_peaks_by_one_over_the_live_count)
+{
+    corral_sched *s = small_sched(8);
+    expect_peaks(s, 0, 0);
+    for (int i = 0; i < 5; i++) start_tracer(s, i, 1); /* each ends in its first step */
+    expect_peaks(s, 1, 1);
+    corral_handle a = start_tracer(s, 10, 0), b = start_tracer(s, 11, 0);
+    expect_peaks(s, 2, 2);
+    start_tracer(s, 12, 1);
+    expect_peaks(s, 3, 3);
+    corral_stop(s, a);
+    corral_stop(s, b);
+    start_tracer(s, 13, 1);
+    expect_peaks(s, 3, 3);
+    for (int i = 0; i < 3; i++) start_tracer(s, 20 + i, 0);
+    start_tracer(s, 14, 1);
+    expect_peaks(s, 4, 4);
+    corral_handle none = {0, 0};
+    start_actor(s, 1, read_counts_and_stop, none, NULL); /* another type, in the same class */
+    corral_class_stats c;
+    corral_stats_class(s, 0, &c);
+    cr_assert_eq(c.peak, 4, "3 tracers live + the actor");
+    corral_type_stats t;
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.started, 13);
+    cr_assert_eq(t.finished, 8);
+    cr_assert_eq(t.stopped, 2);
+    cr_assert_eq(t.live, 3);
+    corral_sched_destroy(s);
+}
+
+Test(stats, batches_count_what_ends_at_once_what_lives_and_what_a_full_pool_refuses)
+{
+    corral_sched *s = small_sched(8);
+    tracer_ctx ctxs[64];
+    for (int i = 0; i < 64; i++) ctxs[i] = (tracer_ctx){.id = i, .stop_after = 1};
+    corral_handle out[64];
+    cr_assert_eq(corral_start_n(s, &tracer_type, ctxs, sizeof ctxs[0], 64, out), 64);
+    cr_assert_not(corral_alive(s, out[0]) || corral_alive(s, out[63]), "each ended in its first step");
+    corral_type_stats t;
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.started, 64);
+    cr_assert_eq(t.finished, 64);
+    cr_assert_eq(t.live, 0);
+    cr_assert_eq(t.peak, 1);
+    for (int i = 0; i < 64; i++) ctxs[i].stop_after = 0;
+    cr_assert_eq(corral_start_n(s, &tracer_type, ctxs, sizeof ctxs[0], 10, out), 8, "a pool of 8");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_POOL_EXHAUSTED);
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.started, 72);
+    cr_assert_eq(t.live, 8);
+    cr_assert_eq(t.peak, 8);
+    cr_assert_eq(t.failed, 1);
+    corral_class_stats c;
+    corral_stats_class(s, 0, &c);
+    cr_assert_eq(c.used, 8);
+    cr_assert_eq(c.failures, 1);
+    cr_assert_eq(start_tracer(s, 99, 1).gen, 0, "full: even a spawn that would end at once");
+    corral_stats_type_of(s, &tracer_type, &t);
+    cr_assert_eq(t.started, 72);
+    cr_assert_eq(t.failed, 2);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* The epoch of counted rises wraps to 1, never 0, with every type's stamp
+   0: a stamp from before the wrap never passes for a cover after it. */
+Test(stats, the_peaks_epoch_wraps_past_every_types_stamp)
+{
+    corral_sched *s = g_sched = small_sched(8);
+    corral_handle none = {0, 0};
+    start_tracer(s, 1, 1); /* ends at once: the tracer's peaks cover one more */
+    start_actor(s, 1, NULL, none, NULL); /* lives */
+    corral__type_entry *te = &corral__types(s)[0];
+    cr_assert_eq(te->vt, &tracer_type);
+    s->arena.epoch = UINT32_MAX;
+    te->peak_epoch = 1; /* a cover long ago, at epoch 1 */
+    start_actor(s, 2, NULL, none, NULL); /* counted: the epoch wraps */
+    cr_assert_eq(s->arena.epoch, 1);
+    cr_assert_eq(te->peak_epoch, 0);
+    start_tracer(s, 2, 1); /* 2 actors live and this one: its peaks covered again */
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.live, 2);
+    cr_assert_eq(a.live_peak, 3);
+    corral_class_stats c;
+    corral_stats_class(s, 0, &c);
+    cr_assert_eq(c.peak, 3);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* verify holds a type to what its stamp says: peaks that cover one more */
+Test(stats, verify_refuses_a_stamp_whose_peaks_do_not_cover_one_more)
+{
+    corral_sched *s = small_sched(4);
+    start_tracer(s, 1, 0); /* lives: counted, the epoch moves past the stamp */
+    corral__type_entry *te = &corral__types(s)[0];
+    cr_assert(corral_verify(s));
+    te->peak_epoch = s->arena.epoch; /* peak 1, live 1: not covered */
+    cr_assert_not(corral_verify(s));
+    cr_assert(strstr(corral_last_error_detail(s), "peak_epoch") != NULL, "%s", corral_last_error_detail(s));
+    te->peak_epoch = 0;
+    corral_sched_destroy(s);
+}

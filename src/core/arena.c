@@ -212,6 +212,7 @@ void corral__class_rebuild(corral_sched *s, corral__class *c)
     }
     c->used = used - c->retired;
     if (c->used > c->peak) c->peak = c->used;
+    corral__counts_rose(s);
 }
 
 /* a class's empty and partial lists from its pages' list fields, in page order */
@@ -328,6 +329,7 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
     d->arena.slot_bytes_peak = o->arena.slot_bytes_peak;
     d->arena.ctx_bytes = o->arena.ctx_bytes;
     d->arena.ctx_bytes_peak = o->arena.ctx_bytes_peak;
+    d->arena.epoch = o->arena.epoch;
     /* the pool's state, not where it lies or its size: those are this
        scheduler's (a snapshot's copy of them is not trusted) */
     d->sides.free = o->sides.free;
@@ -437,6 +439,7 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
 {
     s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)live * old_size + (uint64_t)live * new_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    corral__counts_rose(s);
 }
 
 /* A load: a coroutine's meta as saved: a free slot's, then its birth

@@ -62,12 +62,86 @@ void corral__drain_ready(corral_sched *s)
     }
 }
 
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
+                            bool pause)
+{
+    corral__after_step(s, co, m, local, r, pause, false);
+}
+
+/* ---- the counts of a first step not yet counted (lifecycle.h,
+   corral__first_step) */
+void corral__count_uncounted(corral_sched *s)
+{
+    const corral_co *co = CORRAL__CO(s, s->now.uncounted);
+    corral__type_entry *te = &corral__types(s)[co->type];
+    s->now.uncounted = 0;
+    corral__count_live(s, te, &s->arena.classes[te->cls]);
+}
+
+uint32_t corral__uncounted_of_class(const corral_sched *s, uint32_t ci)
+{
+    const corral_co *u = corral__uncounted(s);
+    return u && corral__types(s)[u->type].cls == ci;
+}
+
+uint32_t corral__live_read(const corral_sched *s, uint64_t *slot_bytes, uint64_t *ctx_bytes)
+{
+    const corral_co *u = corral__uncounted(s);
+    const corral__type_entry *te = u ? &corral__types(s)[u->type] : NULL;
+    if (slot_bytes) *slot_bytes = s->arena.slot_bytes + (te ? s->arena.classes[te->cls].slot_size : 0u);
+    if (ctx_bytes) *ctx_bytes = s->arena.ctx_bytes + (te ? te->ctx_size : 0u);
+    return s->arena.live + (te != NULL);
+}
+
+void corral__counts_rose(corral_sched *s)
+{
+    if (++s->arena.epoch == 0) corral__epoch_wrapped(s);
+}
+
+void corral__epoch_wrapped(corral_sched *s)
+{
+    s->arena.epoch = 1;
+    corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < s->types.type_count; t++) T[t].peak_epoch = 0;
+}
+
+void corral__uncount(corral_sched *s, const corral_co *co)
+{
+    corral__type_entry *te = &corral__types(s)[co->type];
+    corral__class *c = &s->arena.classes[te->cls];
+    te->live--;
+    c->used--;
+    s->arena.live--;
+    s->arena.slot_bytes -= c->slot_size;
+    s->arena.ctx_bytes -= te->ctx_size;
+    s->now.uncounted = corral__co_off(s, co);
+}
+
+void corral__cover_one(corral_sched *s, corral__type_entry *te, corral__class *c)
+{
+    if (te->live >= te->peak) te->peak = te->live + 1;
+    if (c->used >= c->peak) c->peak = c->used + 1;
+    if (s->arena.live >= s->arena.live_peak) s->arena.live_peak = s->arena.live + 1;
+    if (s->arena.slot_bytes + c->slot_size > s->arena.slot_bytes_peak)
+        s->arena.slot_bytes_peak = s->arena.slot_bytes + c->slot_size;
+    if (s->arena.ctx_bytes + te->ctx_size > s->arena.ctx_bytes_peak)
+        s->arena.ctx_bytes_peak = s->arena.ctx_bytes + te->ctx_size;
+    te->peak_epoch = s->arena.epoch;
+}
+
+bool corral__room_beyond_reserved(corral_sched *s, const corral__class *c)
+{
+    if (s->now.uncounted) corral__count_uncounted(s);
+    return c->capacity - c->used - c->retired > c->reserved;
+}
+
 /* A start of type te refused for want of room (err: NO_CLASS,
    POOL_EXHAUSTED or TYPE_BUDGET), reported with the type and its class in words. */
 CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral__type_entry *te,
                                  corral_error err)
 {
     char why[192];
+    if (s->now.uncounted) corral__count_uncounted(s); /* the words' counts exact */
     if (err == CORRAL_ERR_NO_CLASS) {
         snprintf(why, sizeof why, "type '%s' needs a %u-byte slot; the largest is %u", te->vt->name,
                  te->ctx_off + te->ctx_size,

@@ -21,27 +21,32 @@ static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt
 }
 
 /* The last part of every end: its cleanup hook, its counters, its slot
-   back on the free list. (state is ENDING: not alive to the hook) */
+   back on the free list. (state is ENDING: not alive to the hook)
+   counted: it was counted live (a first step's coroutine may not be:
+   corral__first_step). */
 static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,
                                                 corral__class *c, corral_end_reason why, uint32_t local,
-                                                bool plain)
+                                                bool plain, bool counted)
 {
     if (!plain && te->cleanup) {
         s->now.depth++;
         te->cleanup(CORRAL__AT(co, te->ctx_off), why);
         s->now.depth--;
     }
-    te->live--;
+    if (counted) {
+        te->live--;
+        s->arena.live--;
+        s->arena.slot_bytes -= c->slot_size;
+        s->arena.ctx_bytes -= te->ctx_size;
+    }
     if (why == CORRAL_END_STOPPED) te->stopped++;
     else if (why >= CORRAL__END_FIRST_COUNTED) {
         assert(why < CORRAL_END_COUNT && "corral: an end reason out of range");
         if (why < CORRAL_END_COUNT) corral__ends(s, co->type)[why - CORRAL__END_FIRST_COUNTED]++;
     }
     if (!plain && te->budget) c->reserved++;
-    s->arena.live--;
-    s->arena.slot_bytes -= c->slot_size;
-    s->arena.ctx_bytes -= te->ctx_size;
     if (!plain && s->prof.hooks.free) s->prof.hooks.free(c->name, co, c->slot_size, s->prof.hooks.user_data);
+    if (counted) c->used--;
     corral__slot_free(s, te, c, co, local);
 }
 
@@ -63,7 +68,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     if (m->side != CORRAL__NIL) corral__end_links(s, co, m, te, why);
     corral__class *c = &s->arena.classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
-    corral__end_last(s, co, te, c, why, local, false);
+    corral__end_last(s, co, te, c, why, local, false, true);
 }
 
 /* End a coroutine and, iteratively, the chain of children it awaits (each
@@ -164,6 +169,11 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
     if (pause && corral__state_alive(co->state)) corral__pause_co(s, co); /* a paused one stays as it is */
 }
 
+/* corral__after_step of a step outside a lane, out of line: one copy for
+   every first step that does not end at once and the ready list's steps */
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
+                            bool pause);
+
 /* a top-level start (engine code, outside any step) also runs whatever the
    first step woke or called, at once */
 static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
@@ -187,7 +197,7 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
 {
     bool pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__after_step(s, co, m, local, r, pause, false);
+    corral__after_detached(s, co, m, local, r, pause);
 }
 
 /* Step a detached coroutine at once (see corral__top_begin). */
@@ -199,6 +209,13 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
     corral__top_end(s, top);
 }
 
+/* A plain type's peaks raised to cover one more of it (corral__first_step:
+   a coroutine in its first step, not yet counted live) */
+void corral__cover_one(corral_sched *s, corral__type_entry *te, corral__class *c);
+/* co, counted live during its first step (corral__count_uncounted), not
+   counted again: s->now.uncounted once more */
+void corral__uncount(corral_sched *s, const corral_co *co);
+
 /* The first step of a new coroutine. A spawn that is over at once -- the
    first step returns STOP, its state is still RUNNING (it did not stop
    itself or park on a wait) and nothing is tied to it (no child, caller,
@@ -206,20 +223,59 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
    at hand instead of looked up again: the same end as corral__end_m's for
    it (a pause it asked for is moot), in fewer instructions. Anything else
    goes the general way. (Laid out as the likely case; a first step that
-   yields pays nothing measurable for it: docs/DESIGN.md, "Spawn path".) */
+   yields pays nothing measurable for it: docs/DESIGN.md, "Spawn path".)
+   A plain type's coroutine (plain: its copy of the path; corral__take did
+   not count it) whose type's last first step ended at once (!te->lives)
+   is counted started at once but live only if its first step does not
+   end it: while that step runs it is s->now.uncounted, which the readers
+   of the counts add (corral__uncounted) and whatever raises or reads a
+   count for a decision counts first (corral__count_uncounted); its type's
+   peaks cover it before the step (corral__cover_one, only when a count
+   rose since they last did). So an instant spawn writes only its
+   `started`; the live counts it would raise and lower are never moved.
+   After a first step that did not end, the type's next one is counted
+   live before its step, as any other. */
+static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_co *co, corral__meta *m,
+                                                       corral__type_entry *te, corral__class *c, uint32_t local,
+                                                       bool plain, bool deferred, bool top)
+{
+    bool pause;
+    const uint32_t self = corral__co_off(s, co);
+    if (deferred) {
+        if (!top && CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s); /* the first step this one runs in */
+        te->started++;
+        if (CORRAL__UNLIKELY(te->peak_epoch != s->arena.epoch)) corral__cover_one(s, te, c);
+        s->now.uncounted = self;
+    } else if (plain) { /* counted before its step, as a start of a type that is not plain */
+        if (!top && CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s);
+        te->started++;
+        corral__count_live(s, te, c);
+    }
+    corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
+    if (deferred && CORRAL__UNLIKELY(s->now.uncounted != self)) corral__uncount(s, co); /* counted during its step */
+    if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
+                       m->side == CORRAL__NIL)) {
+        co->state = CORRAL__ENDING;
+        if (deferred) s->now.uncounted = 0;
+        else if (plain) te->lives = 0; /* the next one is deferred */
+        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain, !deferred);
+    } else {
+        if (deferred) { /* it lives on (or ends the general way): counted, and the next one at once */
+            corral__count_uncounted(s);
+            te->lives = 1;
+        }
+        if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING && !pause) corral__land(s, co); /* the common case */
+        else corral__after_detached(s, co, m, local, r, pause);
+    }
+}
+
 static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co *co, corral__meta *m,
                                                     corral__type_entry *te, corral__class *c, uint32_t local,
                                                     bool plain)
 {
-    bool top = corral__top_begin(s), pause;
-    corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
-    if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       m->side == CORRAL__NIL)) {
-        co->state = CORRAL__ENDING;
-        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
-    } else {
-        corral__after_step(s, co, m, local, r, pause, false);
-    }
+    const bool top = corral__top_begin(s);
+    if (plain && !te->lives) corral__first_step_as(s, co, m, te, c, local, true, true, top);
+    else corral__first_step_as(s, co, m, te, c, local, plain, false, top);
     corral__top_end(s, top);
 }
 
@@ -228,6 +284,10 @@ static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co 
 CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral__type_entry *te,
                                  corral_error err);
 
+/* Whether class c has a free slot beyond its reservations (c->reserved
+   set), the counts exact first (corral__count_uncounted) */
+bool corral__room_beyond_reserved(corral_sched *s, const corral__class *c);
+
 /* Room for one more coroutine of type te: its budget, and the reservations
    of budgeted types (a type without a budget may not take a class's last
    free slots while they are reserved; with none reserved, an empty free
@@ -235,8 +295,7 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
 static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sched *s, corral__type_entry *te)
 {
     corral__class *c = &s->arena.classes[te->cls];
-    if (CORRAL__LIKELY(te->budget ? te->live < te->budget
-                                  : !c->reserved || c->capacity - c->used - c->retired > c->reserved))
+    if (CORRAL__LIKELY(te->budget ? te->live < te->budget : !c->reserved || corral__room_beyond_reserved(s, c)))
         return true;
     te->failed++;
     if (!te->budget) c->failures++;
@@ -274,7 +333,8 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
 /* Take a slot for an admitted coroutine of type ti and copy its context in
    (no step yet). NULL, with the error set and counted, if no slot is free.
    plain: the type's corral__plain, a constant where the caller knows it so
-   that the tests it stands for fold away. */
+   that the tests it stands for fold away; a plain take is not counted yet
+   (its first step follows at once: corral__first_step counts it). */
 static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
                                                     size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
                                                     corral_handle *out, corral__meta **meta_out, bool plain)
@@ -303,7 +363,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     default: memcpy(dst, ctx, ctx_size); break;
     }
 
-    corral__count_taken(s, te, c);
+    if (!plain) corral__count_taken(s, te, c); /* plain: counted by its first step (corral__first_step) */
     corral__meta *m = &corral__meta_table(s)[c->first + local];
     corral__meta_fresh(m);
     m->born = (uint32_t)s->now.frame;

@@ -440,6 +440,7 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
 {
     s->arena.slab_bytes = p->slab_bytes;
     s->arena.class_count = p->class_count;
+    s->arena.epoch = 1; /* past every new type's peak_epoch (0) */
     uint32_t first = 0;
     for (uint32_t i = 0; i < p->class_count; i++) {
         corral__class *c = &s->arena.classes[i];
@@ -593,6 +594,7 @@ void corral__state_take(corral_sched *d, const corral_sched *o)
     corral_clock clock = d->now.clock;
     d->now = o->now;
     d->now.clock = clock;
+    d->now.uncounted = 0; /* a snapshot is taken between steps */
 }
 
 void corral__state_init(corral_sched *s)
@@ -818,7 +820,7 @@ float corral_time_scale(const corral_sched *s)
 
 uint32_t corral_live_count(const corral_sched *s)
 {
-    return corral__check(s) ? s->arena.live : 0;
+    return corral__check(s) ? s->arena.live + (s->now.uncounted != 0) : 0; /* with a first step's, not counted yet */
 }
 
 double corral_time(const corral_sched *s)

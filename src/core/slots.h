@@ -8,11 +8,11 @@
 
 #include <string.h>
 
-/* Push a slot back on its page's free list (LIFO: it is warm). */
+/* Push a slot back on its page's free list (LIFO: it is warm); the
+   class's used count is the lifecycle's (corral__end_last). */
 static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
                                      uint32_t local)
 {
-    c->used--;
     uint32_t pi = local >> c->page_shift;
     corral__page *pg = &corral__pages(s, c)[pi];
     const uint32_t gen = corral__gen_next(co->gen, pg->floor);
@@ -60,8 +60,7 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
     if (co->gen >= pg->unissued) pg->unissued = corral__gen_unissued(co->gen, false); /* it issues co->gen now */
     if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
     else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    if (++c->used > c->peak) c->peak = c->used;
-    return local;
+    return local; /* the class's used count is the lifecycle's (corral__count_live) */
 }
 
 #endif

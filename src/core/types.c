@@ -141,6 +141,8 @@ void corral__type_counters_copy(corral__type_entry *d, const corral__type_entry 
 {
     d->live = o->live;
     d->peak = o->peak;
+    d->peak_epoch = o->peak_epoch;
+    d->lives = o->lives;
     d->started = o->started;
     d->stopped = o->stopped;
     d->failed = o->failed;

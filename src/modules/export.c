@@ -301,7 +301,7 @@ static void corral__dump(const corral_sched *s, corral__out *out)
 {
     if (!corral__check(s)) return;
     CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, );
-    corral__pf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", s->arena.live, s->now.frame);
+    corral__pf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", corral__live_read(s, NULL, NULL), s->now.frame);
     uint32_t cur = 0;
     corral_co_info in;
     while (corral_next_co(s, &cur, &in)) corral__print_info(s, &in, out);
@@ -975,14 +975,16 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
 {
     if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
     char a[32], b[32], c[32], d[32];
+    uint64_t slot_bytes, ctx_bytes;
+    const uint32_t live = corral__live_read(s, &slot_bytes, &ctx_bytes);
     corral__pf(out, "corral arena: %s block, %s of slabs, %u live (peak %u), frame %" PRIu64 "\n",
-               corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->arena.slab_bytes), s->arena.live,
+               corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->arena.slab_bytes), live,
                s->arena.live_peak, s->now.frame);
-    corral__pf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, s->arena.slot_bytes),
+    corral__pf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, slot_bytes),
                corral__bytes(b, sizeof b, s->arena.slot_bytes_peak));
     corral__pf(out, "  contexts  %12s   peak %12s   (padding now %s, at peak %s)\n",
-               corral__bytes(a, sizeof a, s->arena.ctx_bytes), corral__bytes(b, sizeof b, s->arena.ctx_bytes_peak),
-               corral__bytes(c, sizeof c, s->arena.slot_bytes - s->arena.ctx_bytes),
+               corral__bytes(a, sizeof a, ctx_bytes), corral__bytes(b, sizeof b, s->arena.ctx_bytes_peak),
+               corral__bytes(c, sizeof c, slot_bytes - ctx_bytes),
                corral__bytes(d, sizeof d, s->arena.slot_bytes_peak - s->arena.ctx_bytes_peak));
     if (s->prof.timing)
         corral__pf(out, "  ticks     last %" PRIu64 " ns, max %" PRIu64 " ns, mean %" PRIu64 " ns\n", s->prof.tick_ns_last,
@@ -996,7 +998,8 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
         const char *flag = k->failures ? "  <- FULL: starts were refused"
                            : (usable && pct >= 90) ? "  <- over 90% at peak"
                                                    : "";
-        corral__pf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity, k->used,
+        corral__pf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity,
+                   k->used + corral__uncounted_of_class(s, i),
                    k->peak, usable - k->peak, pct, k->failures, k->retired, flag);
     }
     corral_pool_stats p = {0};
@@ -1076,7 +1079,7 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
             if (any) corral__pc(out, '\n');
         }
     }
-    if (s->nodes.text_off && s->arena.live) corral__report_waits(s, out);
+    if (s->nodes.text_off && corral__live_read(s, NULL, NULL)) corral__report_waits(s, out);
 }
 
 /* ---------------------------------------------------------------- the two forms of every output */

@@ -37,7 +37,7 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
     out->ctx_size = te->ctx_size;
     out->class_index = te->cls;
     out->slot_size = te->cls == CORRAL__NO_CLASS ? 0 : s->arena.classes[te->cls].slot_size;
-    out->live = te->live;
+    out->live = te->live + corral__uncounted_of_type(s, i); /* a first step's, not counted yet */
     out->peak = te->peak;
     out->started = te->started;
     uint64_t other = 0;
@@ -46,7 +46,7 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
         out->ended[CORRAL__END_FIRST_COUNTED + r] = ends[r];
         other += ends[r];
     }
-    out->finished = te->started - te->live - te->stopped - other;
+    out->finished = te->started - out->live - te->stopped - other;
     out->stopped = te->stopped;
     out->ended[CORRAL_END_FINISHED] = out->finished;
     out->ended[CORRAL_END_STOPPED] = te->stopped;
@@ -75,7 +75,7 @@ bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *o
     memset(out, 0, sizeof *out);
     out->slot_size = c->slot_size;
     out->capacity = c->capacity;
-    out->used = c->used;
+    out->used = c->used + corral__uncounted_of_class(s, i); /* a first step's, not counted yet */
     out->peak = c->peak;
     out->retired = c->retired;
     out->failures = c->failures;
@@ -83,8 +83,8 @@ bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *o
        off the start and end paths) */
     const corral__type_entry *T = corral__types(s);
     for (uint32_t t = 0; t < s->types.type_count; t++)
-        if (T[t].cls == i) out->ctx_bytes += (uint64_t)T[t].live * T[t].ctx_size;
-    out->padding_bytes = (uint64_t)c->used * c->slot_size - out->ctx_bytes;
+        if (T[t].cls == i) out->ctx_bytes += (uint64_t)(T[t].live + corral__uncounted_of_type(s, t)) * T[t].ctx_size;
+    out->padding_bytes = (uint64_t)out->used * c->slot_size - out->ctx_bytes;
     memcpy(out->name, c->name, sizeof out->name);
     return true;
 }
@@ -95,11 +95,9 @@ bool corral_stats_arena(const corral_sched *s, corral_arena_stats *out)
     memset(out, 0, sizeof *out);
     out->total_bytes = s->total_bytes;
     out->slab_bytes = s->arena.slab_bytes;
-    out->slot_bytes = s->arena.slot_bytes;
+    out->live = corral__live_read(s, &out->slot_bytes, &out->ctx_bytes); /* with a first step's, not counted yet */
     out->slot_bytes_peak = s->arena.slot_bytes_peak;
-    out->ctx_bytes = s->arena.ctx_bytes;
     out->ctx_bytes_peak = s->arena.ctx_bytes_peak;
-    out->live = s->arena.live;
     out->live_peak = s->arena.live_peak;
     out->frames = s->now.frame;
     out->tick_ns_last = s->prof.tick_ns_last;

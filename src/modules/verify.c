@@ -243,6 +243,7 @@ static bool corral__verify_slots(corral__image *m)
     corral__type_entry tt;
     corral_co ct;
     uint32_t free_n[CORRAL_MAX_CLASSES] = {0}, used[CORRAL_MAX_CLASSES] = {0}, retired[CORRAL_MAX_CLASSES] = {0};
+    uint32_t uncounted_ci = CORRAL__NIL; /* the class of a first step's coroutine not counted yet */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
         if (!corral__verify_pages(m, ci, &free_n[ci])) return false;
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
@@ -264,16 +265,19 @@ static bool corral__verify_slots(corral__image *m)
         const corral__type_entry *te = corral__image_what(m, co->type);
         if (te->cls != ci) CORRAL__BAD("a live slot's type belongs to another class");
         if (corral__state_alive(co->state)) {
+            if (s->now.uncounted && s->now.uncounted == corral__slot_off(c, k)) uncounted_ci = ci;
             live++;
             if (co->type < 256) live_of_type[co->type]++;
             ctx_bytes += te->ctx_size;
         }
     }
+    if (s->now.uncounted && (uncounted_ci == CORRAL__NIL || corral__at_rest(s)))
+        CORRAL__BAD("the coroutine a first step has not counted yet is no live slot, or no step runs");
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
         if (free_n[ci] + used[ci] + retired[ci] != c->capacity)
             CORRAL__BAD("a class's free + used + retired != capacity");
-        if (used[ci] != c->used) CORRAL__BAD("a class's used counter is wrong");
+        if (used[ci] != c->used + (ci == uncounted_ci)) CORRAL__BAD("a class's used counter is wrong");
         if (retired[ci] != c->retired) CORRAL__BAD("a class's retired counter is wrong");
         if (c->peak < c->used) CORRAL__BAD("a class's peak is below its use");
         slot_bytes += (uint64_t)c->used * c->slot_size;
@@ -296,6 +300,16 @@ static bool corral__verify_slots(corral__image *m)
     }
     if (s->arena.live_peak < s->arena.live || s->arena.slot_bytes_peak < s->arena.slot_bytes || s->arena.ctx_bytes_peak < s->arena.ctx_bytes)
         CORRAL__BAD("a peak is below its current value");
+    if (s->arena.epoch == 0) CORRAL__BAD("the counts' epoch is 0");
+    for (uint32_t t = 0; t < s->types.type_count; t++) { /* peaks it says cover one more of a type do */
+        const corral__type_entry *te = corral__image_type(m, t, &tt);
+        if (te->peak_epoch != s->arena.epoch || te->cls >= s->arena.class_count) continue;
+        const corral__class *c = &s->arena.classes[te->cls];
+        if (te->peak <= te->live || c->peak <= c->used || s->arena.live_peak <= s->arena.live ||
+            s->arena.slot_bytes_peak < s->arena.slot_bytes + c->slot_size ||
+            s->arena.ctx_bytes_peak < s->arena.ctx_bytes + te->ctx_size)
+            CORRAL__BAD("a type's peaks do not cover one more of it, as its peak_epoch says");
+    }
     return true;
 }
 
