@@ -3252,6 +3252,11 @@ typedef union corral__type_entry {
         uint8_t plain;   /* corral__plain: start and end skip the tests for hooks,
                             instrumentation, cleanup and budget */
         uint8_t moves;   /* corral_reload, while it runs: its context's layout changes */
+        uint8_t lives;   /* a plain type's last first step did not end it: the next one is
+                            counted live before its step (lifecycle.h, corral__first_step) */
+        /* the arena's epoch when its peaks were last raised to cover one
+           more of it (corral__cover_one): while the two are equal, they do */
+        uint32_t peak_epoch;
     };
     unsigned char size_[128];
 } corral__type_entry;
@@ -3421,6 +3426,9 @@ struct corral_sched {
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
         uint32_t meta_off, total_slots;
         uint32_t class_count;
+        uint32_t epoch; /* counted rises of the live counts, never 0: a type's peak_epoch equal to
+                           it says the peaks cover one more of the type (lifecycle.h,
+                           corral__first_step; corral__counts_rose) */
         corral__class classes[CORRAL_MAX_CLASSES];
         uint32_t live, live_peak;
         uint64_t slab_bytes;
@@ -3463,6 +3471,8 @@ struct corral_sched {
         uint32_t pulls;      /* generator pulls on the C stack (CORRAL_MAX_PULL_DEPTH) */
         uint32_t self;       /* the coroutine whose step runs innermost outside a walk
                                 (corral__step_bare), 0: none (then run.running) */
+        uint32_t uncounted;  /* the coroutine whose first step runs before it is counted live
+                                (lifecycle.h, corral__first_step), 0: none */
         uint64_t frame;
     } now;
 
@@ -4051,18 +4061,54 @@ static inline void corral__slot_blank(corral_co *co, uint32_t gen)
     co->flags = 0;
     co->link = CORRAL__NIL;
 }
-/* A slot was taken for a coroutine of type te (a start, or a load that
-   brings one back): the type's and the arena's counts and peaks. */
-static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, const corral__class *c)
+/* A count may have risen (a load's rebuild, a reload): the epoch moves on
+   (lifecycle.c) */
+void corral__counts_rose(corral_sched *s);
+/* the epoch wrapped to 0: 1, and every type's peak_epoch 0 (none is taken
+   as covered) */
+void corral__epoch_wrapped(corral_sched *s);
+/* A coroutine of type te in class c counted live: the type's, the class's
+   and the arena's counts and peaks, and the epoch they rose in. */
+static CORRAL__ALWAYS_INLINE void corral__count_live(corral_sched *s, corral__type_entry *te, corral__class *c)
 {
-    te->started++;
     if (++te->live > te->peak) te->peak = te->live;
+    if (++c->used > c->peak) c->peak = c->used;
     if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
     s->arena.slot_bytes += c->slot_size;
     if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
     s->arena.ctx_bytes += te->ctx_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    if (CORRAL__UNLIKELY(++s->arena.epoch == 0)) corral__epoch_wrapped(s);
 }
+/* The coroutine in a first step not yet counted (s->now.uncounted, set)
+   counted live now: whatever reads or raises a count from inside that
+   step calls it first (lifecycle.c). */
+void corral__count_uncounted(corral_sched *s);
+/* A slot was taken for a coroutine of type te (a start, or a load that
+   brings one back): started, and live. */
+static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, corral__class *c)
+{
+    if (CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s); /* its peaks count that one too */
+    te->started++;
+    corral__count_live(s, te, c);
+}
+/* The coroutine in a first step not yet counted, or NULL: the counts a
+   reader gives (corral_stats, the reports, verify) add it, one live
+   coroutine of its type in its class. */
+static inline const corral_co *corral__uncounted(const corral_sched *s)
+{
+    return s->now.uncounted ? CORRAL__CO(s, s->now.uncounted) : NULL;
+}
+/* what it adds to type t's live count, to class ci's used count */
+static inline uint32_t corral__uncounted_of_type(const corral_sched *s, uint32_t t)
+{
+    const corral_co *u = corral__uncounted(s);
+    return u && u->type == t;
+}
+uint32_t corral__uncounted_of_class(const corral_sched *s, uint32_t ci);
+/* the arena's counts as read: live, slot bytes, context bytes (o: NULL, or
+   the three) */
+uint32_t corral__live_read(const corral_sched *s, uint64_t *slot_bytes, uint64_t *ctx_bytes);
 /* corral__slot_free, corral__slot_alloc: slots.h */
 
 /* ---- sched.c: the scheduler and its frame */
@@ -5173,11 +5219,11 @@ bool corral__debug_set_gen(corral_sched *s, uint32_t index, uint32_t gen);
 
 #include <string.h>
 
-/* Push a slot back on its page's free list (LIFO: it is warm). */
+/* Push a slot back on its page's free list (LIFO: it is warm); the
+   class's used count is the lifecycle's (corral__end_last). */
 static inline void corral__slot_free(corral_sched *s, const corral__type_entry *te, corral__class *c, corral_co *co,
                                      uint32_t local)
 {
-    c->used--;
     uint32_t pi = local >> c->page_shift;
     corral__page *pg = &corral__pages(s, c)[pi];
     const uint32_t gen = corral__gen_next(co->gen, pg->floor);
@@ -5225,8 +5271,7 @@ static inline uint32_t corral__slot_alloc(corral_sched *s, corral__type_entry *t
     if (co->gen >= pg->unissued) pg->unissued = corral__gen_unissued(co->gen, false); /* it issues co->gen now */
     if (--pg->free_count == 0) corral__page_move(s, c, pi, CORRAL__PAGE_FULL);
     else if (pg->list == CORRAL__PAGE_EMPTY) corral__page_move(s, c, pi, CORRAL__PAGE_PARTIAL);
-    if (++c->used > c->peak) c->peak = c->used;
-    return local;
+    return local; /* the class's used count is the lifecycle's (corral__count_live) */
 }
 
 #endif
@@ -5329,27 +5374,32 @@ static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt
 }
 
 /* The last part of every end: its cleanup hook, its counters, its slot
-   back on the free list. (state is ENDING: not alive to the hook) */
+   back on the free list. (state is ENDING: not alive to the hook)
+   counted: it was counted live (a first step's coroutine may not be:
+   corral__first_step). */
 static CORRAL__ALWAYS_INLINE void corral__end_last(corral_sched *s, corral_co *co, corral__type_entry *te,
                                                 corral__class *c, corral_end_reason why, uint32_t local,
-                                                bool plain)
+                                                bool plain, bool counted)
 {
     if (!plain && te->cleanup) {
         s->now.depth++;
         te->cleanup(CORRAL__AT(co, te->ctx_off), why);
         s->now.depth--;
     }
-    te->live--;
+    if (counted) {
+        te->live--;
+        s->arena.live--;
+        s->arena.slot_bytes -= c->slot_size;
+        s->arena.ctx_bytes -= te->ctx_size;
+    }
     if (why == CORRAL_END_STOPPED) te->stopped++;
     else if (why >= CORRAL__END_FIRST_COUNTED) {
         assert(why < CORRAL_END_COUNT && "corral: an end reason out of range");
         if (why < CORRAL_END_COUNT) corral__ends(s, co->type)[why - CORRAL__END_FIRST_COUNTED]++;
     }
     if (!plain && te->budget) c->reserved++;
-    s->arena.live--;
-    s->arena.slot_bytes -= c->slot_size;
-    s->arena.ctx_bytes -= te->ctx_size;
     if (!plain && s->prof.hooks.free) s->prof.hooks.free(c->name, co, c->slot_size, s->prof.hooks.user_data);
+    if (counted) c->used--;
     corral__slot_free(s, te, c, co, local);
 }
 
@@ -5371,7 +5421,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     if (m->side != CORRAL__NIL) corral__end_links(s, co, m, te, why);
     corral__class *c = &s->arena.classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
-    corral__end_last(s, co, te, c, why, local, false);
+    corral__end_last(s, co, te, c, why, local, false, true);
 }
 
 /* End a coroutine and, iteratively, the chain of children it awaits (each
@@ -5472,6 +5522,11 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
     if (pause && corral__state_alive(co->state)) corral__pause_co(s, co); /* a paused one stays as it is */
 }
 
+/* corral__after_step of a step outside a lane, out of line: one copy for
+   every first step that does not end at once and the ready list's steps */
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
+                            bool pause);
+
 /* a top-level start (engine code, outside any step) also runs whatever the
    first step woke or called, at once */
 static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
@@ -5495,7 +5550,7 @@ static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_
 {
     bool pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__after_step(s, co, m, local, r, pause, false);
+    corral__after_detached(s, co, m, local, r, pause);
 }
 
 /* Step a detached coroutine at once (see corral__top_begin). */
@@ -5507,6 +5562,13 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
     corral__top_end(s, top);
 }
 
+/* A plain type's peaks raised to cover one more of it (corral__first_step:
+   a coroutine in its first step, not yet counted live) */
+void corral__cover_one(corral_sched *s, corral__type_entry *te, corral__class *c);
+/* co, counted live during its first step (corral__count_uncounted), not
+   counted again: s->now.uncounted once more */
+void corral__uncount(corral_sched *s, const corral_co *co);
+
 /* The first step of a new coroutine. A spawn that is over at once -- the
    first step returns STOP, its state is still RUNNING (it did not stop
    itself or park on a wait) and nothing is tied to it (no child, caller,
@@ -5514,20 +5576,59 @@ static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *c
    at hand instead of looked up again: the same end as corral__end_m's for
    it (a pause it asked for is moot), in fewer instructions. Anything else
    goes the general way. (Laid out as the likely case; a first step that
-   yields pays nothing measurable for it: docs/DESIGN.md, "Spawn path".) */
+   yields pays nothing measurable for it: docs/DESIGN.md, "Spawn path".)
+   A plain type's coroutine (plain: its copy of the path; corral__take did
+   not count it) whose type's last first step ended at once (!te->lives)
+   is counted started at once but live only if its first step does not
+   end it: while that step runs it is s->now.uncounted, which the readers
+   of the counts add (corral__uncounted) and whatever raises or reads a
+   count for a decision counts first (corral__count_uncounted); its type's
+   peaks cover it before the step (corral__cover_one, only when a count
+   rose since they last did). So an instant spawn writes only its
+   `started`; the live counts it would raise and lower are never moved.
+   After a first step that did not end, the type's next one is counted
+   live before its step, as any other. */
+static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_co *co, corral__meta *m,
+                                                       corral__type_entry *te, corral__class *c, uint32_t local,
+                                                       bool plain, bool deferred, bool top)
+{
+    bool pause;
+    const uint32_t self = corral__co_off(s, co);
+    if (deferred) {
+        if (!top && CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s); /* the first step this one runs in */
+        te->started++;
+        if (CORRAL__UNLIKELY(te->peak_epoch != s->arena.epoch)) corral__cover_one(s, te, c);
+        s->now.uncounted = self;
+    } else if (plain) { /* counted before its step, as a start of a type that is not plain */
+        if (!top && CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s);
+        te->started++;
+        corral__count_live(s, te, c);
+    }
+    corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
+    if (deferred && CORRAL__UNLIKELY(s->now.uncounted != self)) corral__uncount(s, co); /* counted during its step */
+    if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
+                       m->side == CORRAL__NIL)) {
+        co->state = CORRAL__ENDING;
+        if (deferred) s->now.uncounted = 0;
+        else if (plain) te->lives = 0; /* the next one is deferred */
+        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain, !deferred);
+    } else {
+        if (deferred) { /* it lives on (or ends the general way): counted, and the next one at once */
+            corral__count_uncounted(s);
+            te->lives = 1;
+        }
+        if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING && !pause) corral__land(s, co); /* the common case */
+        else corral__after_detached(s, co, m, local, r, pause);
+    }
+}
+
 static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co *co, corral__meta *m,
                                                     corral__type_entry *te, corral__class *c, uint32_t local,
                                                     bool plain)
 {
-    bool top = corral__top_begin(s), pause;
-    corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
-    if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       m->side == CORRAL__NIL)) {
-        co->state = CORRAL__ENDING;
-        corral__end_last(s, co, te, c, CORRAL_END_FINISHED, local, plain);
-    } else {
-        corral__after_step(s, co, m, local, r, pause, false);
-    }
+    const bool top = corral__top_begin(s);
+    if (plain && !te->lives) corral__first_step_as(s, co, m, te, c, local, true, true, top);
+    else corral__first_step_as(s, co, m, te, c, local, plain, false, top);
     corral__top_end(s, top);
 }
 
@@ -5536,6 +5637,10 @@ static CORRAL__ALWAYS_INLINE void corral__first_step(corral_sched *s, corral_co 
 CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral__type_entry *te,
                                  corral_error err);
 
+/* Whether class c has a free slot beyond its reservations (c->reserved
+   set), the counts exact first (corral__count_uncounted) */
+bool corral__room_beyond_reserved(corral_sched *s, const corral__class *c);
+
 /* Room for one more coroutine of type te: its budget, and the reservations
    of budgeted types (a type without a budget may not take a class's last
    free slots while they are reserved; with none reserved, an empty free
@@ -5543,8 +5648,7 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
 static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sched *s, corral__type_entry *te)
 {
     corral__class *c = &s->arena.classes[te->cls];
-    if (CORRAL__LIKELY(te->budget ? te->live < te->budget
-                                  : !c->reserved || c->capacity - c->used - c->retired > c->reserved))
+    if (CORRAL__LIKELY(te->budget ? te->live < te->budget : !c->reserved || corral__room_beyond_reserved(s, c)))
         return true;
     te->failed++;
     if (!te->budget) c->failures++;
@@ -5582,7 +5686,8 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
 /* Take a slot for an admitted coroutine of type ti and copy its context in
    (no step yet). NULL, with the error set and counted, if no slot is free.
    plain: the type's corral__plain, a constant where the caller knows it so
-   that the tests it stands for fold away. */
+   that the tests it stands for fold away; a plain take is not counted yet
+   (its first step follows at once: corral__first_step counts it). */
 static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sched *s, uint32_t ti, const void *ctx,
                                                     size_t ctx_size, uint32_t phase, uint64_t owner, uint32_t tags,
                                                     corral_handle *out, corral__meta **meta_out, bool plain)
@@ -5611,7 +5716,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     default: memcpy(dst, ctx, ctx_size); break;
     }
 
-    corral__count_taken(s, te, c);
+    if (!plain) corral__count_taken(s, te, c); /* plain: counted by its first step (corral__first_step) */
     corral__meta *m = &corral__meta_table(s)[c->first + local];
     corral__meta_fresh(m);
     m->born = (uint32_t)s->now.frame;
@@ -5942,6 +6047,7 @@ void corral__class_rebuild(corral_sched *s, corral__class *c)
     }
     c->used = used - c->retired;
     if (c->used > c->peak) c->peak = c->used;
+    corral__counts_rose(s);
 }
 
 /* a class's empty and partial lists from its pages' list fields, in page order */
@@ -6058,6 +6164,7 @@ void corral__arena_take(corral_sched *d, const corral_sched *o)
     d->arena.slot_bytes_peak = o->arena.slot_bytes_peak;
     d->arena.ctx_bytes = o->arena.ctx_bytes;
     d->arena.ctx_bytes_peak = o->arena.ctx_bytes_peak;
+    d->arena.epoch = o->arena.epoch;
     /* the pool's state, not where it lies or its size: those are this
        scheduler's (a snapshot's copy of them is not trusted) */
     d->sides.free = o->sides.free;
@@ -6167,6 +6274,7 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
 {
     s->arena.ctx_bytes = s->arena.ctx_bytes - (uint64_t)live * old_size + (uint64_t)live * new_size;
     if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    corral__counts_rose(s);
 }
 
 /* A load: a coroutine's meta as saved: a free slot's, then its birth
@@ -8101,12 +8209,86 @@ void corral__drain_ready(corral_sched *s)
     }
 }
 
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
+                            bool pause)
+{
+    corral__after_step(s, co, m, local, r, pause, false);
+}
+
+/* ---- the counts of a first step not yet counted (lifecycle.h,
+   corral__first_step) */
+void corral__count_uncounted(corral_sched *s)
+{
+    const corral_co *co = CORRAL__CO(s, s->now.uncounted);
+    corral__type_entry *te = &corral__types(s)[co->type];
+    s->now.uncounted = 0;
+    corral__count_live(s, te, &s->arena.classes[te->cls]);
+}
+
+uint32_t corral__uncounted_of_class(const corral_sched *s, uint32_t ci)
+{
+    const corral_co *u = corral__uncounted(s);
+    return u && corral__types(s)[u->type].cls == ci;
+}
+
+uint32_t corral__live_read(const corral_sched *s, uint64_t *slot_bytes, uint64_t *ctx_bytes)
+{
+    const corral_co *u = corral__uncounted(s);
+    const corral__type_entry *te = u ? &corral__types(s)[u->type] : NULL;
+    if (slot_bytes) *slot_bytes = s->arena.slot_bytes + (te ? s->arena.classes[te->cls].slot_size : 0u);
+    if (ctx_bytes) *ctx_bytes = s->arena.ctx_bytes + (te ? te->ctx_size : 0u);
+    return s->arena.live + (te != NULL);
+}
+
+void corral__counts_rose(corral_sched *s)
+{
+    if (++s->arena.epoch == 0) corral__epoch_wrapped(s);
+}
+
+void corral__epoch_wrapped(corral_sched *s)
+{
+    s->arena.epoch = 1;
+    corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < s->types.type_count; t++) T[t].peak_epoch = 0;
+}
+
+void corral__uncount(corral_sched *s, const corral_co *co)
+{
+    corral__type_entry *te = &corral__types(s)[co->type];
+    corral__class *c = &s->arena.classes[te->cls];
+    te->live--;
+    c->used--;
+    s->arena.live--;
+    s->arena.slot_bytes -= c->slot_size;
+    s->arena.ctx_bytes -= te->ctx_size;
+    s->now.uncounted = corral__co_off(s, co);
+}
+
+void corral__cover_one(corral_sched *s, corral__type_entry *te, corral__class *c)
+{
+    if (te->live >= te->peak) te->peak = te->live + 1;
+    if (c->used >= c->peak) c->peak = c->used + 1;
+    if (s->arena.live >= s->arena.live_peak) s->arena.live_peak = s->arena.live + 1;
+    if (s->arena.slot_bytes + c->slot_size > s->arena.slot_bytes_peak)
+        s->arena.slot_bytes_peak = s->arena.slot_bytes + c->slot_size;
+    if (s->arena.ctx_bytes + te->ctx_size > s->arena.ctx_bytes_peak)
+        s->arena.ctx_bytes_peak = s->arena.ctx_bytes + te->ctx_size;
+    te->peak_epoch = s->arena.epoch;
+}
+
+bool corral__room_beyond_reserved(corral_sched *s, const corral__class *c)
+{
+    if (s->now.uncounted) corral__count_uncounted(s);
+    return c->capacity - c->used - c->retired > c->reserved;
+}
+
 /* A start of type te refused for want of room (err: NO_CLASS,
    POOL_EXHAUSTED or TYPE_BUDGET), reported with the type and its class in words. */
 CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral__type_entry *te,
                                  corral_error err)
 {
     char why[192];
+    if (s->now.uncounted) corral__count_uncounted(s); /* the words' counts exact */
     if (err == CORRAL_ERR_NO_CLASS) {
         snprintf(why, sizeof why, "type '%s' needs a %u-byte slot; the largest is %u", te->vt->name,
                  te->ctx_off + te->ctx_size,
@@ -10464,6 +10646,7 @@ static void corral__classes_setup(corral_sched *s, const corral__plan *p)
 {
     s->arena.slab_bytes = p->slab_bytes;
     s->arena.class_count = p->class_count;
+    s->arena.epoch = 1; /* past every new type's peak_epoch (0) */
     uint32_t first = 0;
     for (uint32_t i = 0; i < p->class_count; i++) {
         corral__class *c = &s->arena.classes[i];
@@ -10617,6 +10800,7 @@ void corral__state_take(corral_sched *d, const corral_sched *o)
     corral_clock clock = d->now.clock;
     d->now = o->now;
     d->now.clock = clock;
+    d->now.uncounted = 0; /* a snapshot is taken between steps */
 }
 
 void corral__state_init(corral_sched *s)
@@ -10842,7 +11026,7 @@ float corral_time_scale(const corral_sched *s)
 
 uint32_t corral_live_count(const corral_sched *s)
 {
-    return corral__check(s) ? s->arena.live : 0;
+    return corral__check(s) ? s->arena.live + (s->now.uncounted != 0) : 0; /* with a first step's, not counted yet */
 }
 
 double corral_time(const corral_sched *s)
@@ -11491,6 +11675,8 @@ void corral__type_counters_copy(corral__type_entry *d, const corral__type_entry 
 {
     d->live = o->live;
     d->peak = o->peak;
+    d->peak_epoch = o->peak_epoch;
+    d->lives = o->lives;
     d->started = o->started;
     d->stopped = o->stopped;
     d->failed = o->failed;
@@ -13634,7 +13820,7 @@ static void corral__dump(const corral_sched *s, corral__out *out)
 {
     if (!corral__check(s)) return;
     CORRAL__REQUIRE_AT(s, corral__out_target(out), CORRAL_ERR_NULL_ARG, out->call, CORRAL__NOH, NULL, NULL, );
-    corral__pf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", s->arena.live, s->now.frame);
+    corral__pf(out, "corral: %u live coroutines at frame %" PRIu64 "\n", corral__live_read(s, NULL, NULL), s->now.frame);
     uint32_t cur = 0;
     corral_co_info in;
     while (corral_next_co(s, &cur, &in)) corral__print_info(s, &in, out);
@@ -14308,14 +14494,16 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
 {
     if (!corral__stats_ok(out->call, s, corral__out_target(out))) return;
     char a[32], b[32], c[32], d[32];
+    uint64_t slot_bytes, ctx_bytes;
+    const uint32_t live = corral__live_read(s, &slot_bytes, &ctx_bytes);
     corral__pf(out, "corral arena: %s block, %s of slabs, %u live (peak %u), frame %" PRIu64 "\n",
-               corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->arena.slab_bytes), s->arena.live,
+               corral__bytes(a, sizeof a, s->total_bytes), corral__bytes(b, sizeof b, s->arena.slab_bytes), live,
                s->arena.live_peak, s->now.frame);
-    corral__pf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, s->arena.slot_bytes),
+    corral__pf(out, "  in slots  %12s   peak %12s\n", corral__bytes(a, sizeof a, slot_bytes),
                corral__bytes(b, sizeof b, s->arena.slot_bytes_peak));
     corral__pf(out, "  contexts  %12s   peak %12s   (padding now %s, at peak %s)\n",
-               corral__bytes(a, sizeof a, s->arena.ctx_bytes), corral__bytes(b, sizeof b, s->arena.ctx_bytes_peak),
-               corral__bytes(c, sizeof c, s->arena.slot_bytes - s->arena.ctx_bytes),
+               corral__bytes(a, sizeof a, ctx_bytes), corral__bytes(b, sizeof b, s->arena.ctx_bytes_peak),
+               corral__bytes(c, sizeof c, slot_bytes - ctx_bytes),
                corral__bytes(d, sizeof d, s->arena.slot_bytes_peak - s->arena.ctx_bytes_peak));
     if (s->prof.timing)
         corral__pf(out, "  ticks     last %" PRIu64 " ns, max %" PRIu64 " ns, mean %" PRIu64 " ns\n", s->prof.tick_ns_last,
@@ -14329,7 +14517,8 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
         const char *flag = k->failures ? "  <- FULL: starts were refused"
                            : (usable && pct >= 90) ? "  <- over 90% at peak"
                                                    : "";
-        corral__pf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity, k->used,
+        corral__pf(out, "  %-5u %6u %9u %7u %7u %9u %6u%% %9" PRIu64 " %8u%s\n", i, k->slot_size, k->capacity,
+                   k->used + corral__uncounted_of_class(s, i),
                    k->peak, usable - k->peak, pct, k->failures, k->retired, flag);
     }
     corral_pool_stats p = {0};
@@ -14409,7 +14598,7 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
             if (any) corral__pc(out, '\n');
         }
     }
-    if (s->nodes.text_off && s->arena.live) corral__report_waits(s, out);
+    if (s->nodes.text_off && corral__live_read(s, NULL, NULL)) corral__report_waits(s, out);
 }
 
 /* ---------------------------------------------------------------- the two forms of every output */
@@ -14589,7 +14778,7 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
     out->ctx_size = te->ctx_size;
     out->class_index = te->cls;
     out->slot_size = te->cls == CORRAL__NO_CLASS ? 0 : s->arena.classes[te->cls].slot_size;
-    out->live = te->live;
+    out->live = te->live + corral__uncounted_of_type(s, i); /* a first step's, not counted yet */
     out->peak = te->peak;
     out->started = te->started;
     uint64_t other = 0;
@@ -14598,7 +14787,7 @@ bool corral_stats_type(const corral_sched *s, uint32_t i, corral_type_stats *out
         out->ended[CORRAL__END_FIRST_COUNTED + r] = ends[r];
         other += ends[r];
     }
-    out->finished = te->started - te->live - te->stopped - other;
+    out->finished = te->started - out->live - te->stopped - other;
     out->stopped = te->stopped;
     out->ended[CORRAL_END_FINISHED] = out->finished;
     out->ended[CORRAL_END_STOPPED] = te->stopped;
@@ -14627,7 +14816,7 @@ bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *o
     memset(out, 0, sizeof *out);
     out->slot_size = c->slot_size;
     out->capacity = c->capacity;
-    out->used = c->used;
+    out->used = c->used + corral__uncounted_of_class(s, i); /* a first step's, not counted yet */
     out->peak = c->peak;
     out->retired = c->retired;
     out->failures = c->failures;
@@ -14635,8 +14824,8 @@ bool corral_stats_class(const corral_sched *s, uint32_t i, corral_class_stats *o
        off the start and end paths) */
     const corral__type_entry *T = corral__types(s);
     for (uint32_t t = 0; t < s->types.type_count; t++)
-        if (T[t].cls == i) out->ctx_bytes += (uint64_t)T[t].live * T[t].ctx_size;
-    out->padding_bytes = (uint64_t)c->used * c->slot_size - out->ctx_bytes;
+        if (T[t].cls == i) out->ctx_bytes += (uint64_t)(T[t].live + corral__uncounted_of_type(s, t)) * T[t].ctx_size;
+    out->padding_bytes = (uint64_t)out->used * c->slot_size - out->ctx_bytes;
     memcpy(out->name, c->name, sizeof out->name);
     return true;
 }
@@ -14647,11 +14836,9 @@ bool corral_stats_arena(const corral_sched *s, corral_arena_stats *out)
     memset(out, 0, sizeof *out);
     out->total_bytes = s->total_bytes;
     out->slab_bytes = s->arena.slab_bytes;
-    out->slot_bytes = s->arena.slot_bytes;
+    out->live = corral__live_read(s, &out->slot_bytes, &out->ctx_bytes); /* with a first step's, not counted yet */
     out->slot_bytes_peak = s->arena.slot_bytes_peak;
-    out->ctx_bytes = s->arena.ctx_bytes;
     out->ctx_bytes_peak = s->arena.ctx_bytes_peak;
-    out->live = s->arena.live;
     out->live_peak = s->arena.live_peak;
     out->frames = s->now.frame;
     out->tick_ns_last = s->prof.tick_ns_last;
@@ -18259,6 +18446,7 @@ static bool corral__verify_slots(corral__image *m)
     corral__type_entry tt;
     corral_co ct;
     uint32_t free_n[CORRAL_MAX_CLASSES] = {0}, used[CORRAL_MAX_CLASSES] = {0}, retired[CORRAL_MAX_CLASSES] = {0};
+    uint32_t uncounted_ci = CORRAL__NIL; /* the class of a first step's coroutine not counted yet */
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++)
         if (!corral__verify_pages(m, ci, &free_n[ci])) return false;
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
@@ -18280,16 +18468,19 @@ static bool corral__verify_slots(corral__image *m)
         const corral__type_entry *te = corral__image_what(m, co->type);
         if (te->cls != ci) CORRAL__BAD("a live slot's type belongs to another class");
         if (corral__state_alive(co->state)) {
+            if (s->now.uncounted && s->now.uncounted == corral__slot_off(c, k)) uncounted_ci = ci;
             live++;
             if (co->type < 256) live_of_type[co->type]++;
             ctx_bytes += te->ctx_size;
         }
     }
+    if (s->now.uncounted && (uncounted_ci == CORRAL__NIL || corral__at_rest(s)))
+        CORRAL__BAD("the coroutine a first step has not counted yet is no live slot, or no step runs");
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
         if (free_n[ci] + used[ci] + retired[ci] != c->capacity)
             CORRAL__BAD("a class's free + used + retired != capacity");
-        if (used[ci] != c->used) CORRAL__BAD("a class's used counter is wrong");
+        if (used[ci] != c->used + (ci == uncounted_ci)) CORRAL__BAD("a class's used counter is wrong");
         if (retired[ci] != c->retired) CORRAL__BAD("a class's retired counter is wrong");
         if (c->peak < c->used) CORRAL__BAD("a class's peak is below its use");
         slot_bytes += (uint64_t)c->used * c->slot_size;
@@ -18312,6 +18503,16 @@ static bool corral__verify_slots(corral__image *m)
     }
     if (s->arena.live_peak < s->arena.live || s->arena.slot_bytes_peak < s->arena.slot_bytes || s->arena.ctx_bytes_peak < s->arena.ctx_bytes)
         CORRAL__BAD("a peak is below its current value");
+    if (s->arena.epoch == 0) CORRAL__BAD("the counts' epoch is 0");
+    for (uint32_t t = 0; t < s->types.type_count; t++) { /* peaks it says cover one more of a type do */
+        const corral__type_entry *te = corral__image_type(m, t, &tt);
+        if (te->peak_epoch != s->arena.epoch || te->cls >= s->arena.class_count) continue;
+        const corral__class *c = &s->arena.classes[te->cls];
+        if (te->peak <= te->live || c->peak <= c->used || s->arena.live_peak <= s->arena.live ||
+            s->arena.slot_bytes_peak < s->arena.slot_bytes + c->slot_size ||
+            s->arena.ctx_bytes_peak < s->arena.ctx_bytes + te->ctx_size)
+            CORRAL__BAD("a type's peaks do not cover one more of it, as its peak_epoch says");
+    }
     return true;
 }
 
