@@ -763,7 +763,7 @@ Test(sched, ready_joiners_taken_out_of_the_ready_list_keep_the_others_in_order)
    frame ran is checked against the resume contract: each phase's run
    steps, in order, what joined its lane (FIFO, per type under BY_TYPE),
    and each coroutine steps as often as its moves say. */
-enum { HOP_SLOTS = 3000, HOP_IDS = 32768, HOP_RUN = 2 * HOP_SLOTS };
+enum { HOP_SLOTS = 3000, HOP_IDS = 65536, HOP_RUN = 2 * HOP_SLOTS };
 enum { HOP_SIT, HOP_BY_FIXED, HOP_BY_NEXT_FRAME }; /* role: id % 3 */
 #define HOP_FIELDS(F) \
     F(int, id)        \
@@ -775,7 +775,7 @@ static struct hop_world {
     int frame;
     int seq[4][HOP_RUN], len[4]; /* this frame's runs: FIXED, UPDATE, LATE, END */
     int prev[4][HOP_RUN], prev_len[4];
-    int live[HOP_SLOTS];
+    int live[HOP_SLOTS], pos[HOP_IDS]; /* the live ids; where each is in live */
     corral_handle handle[HOP_IDS];
     int next_id;
     int stopped[HOP_IDS], started[HOP_IDS]; /* the frame it happened in (+1: 0 is never) */
@@ -783,9 +783,10 @@ static struct hop_world {
     int updated[HOP_IDS];                   /* the frame it stepped in UPDATE (+1) */
     int total_steps;
     bool pause_too; /* reapers also pause and resume one */
+    bool all_sit;   /* every coroutine a sitter */
 } H;
-static int hop_role(int id) { return id % 3; }
-static bool hop_reaps(int id) { return id % 7 == 0; } /* (not in the frame it starts: no step stops its starter) */
+static int hop_role(int id) { return H.all_sit ? HOP_SIT : id % 3; }
+static bool hop_reaps(int id) { return id % (H.all_sit ? 3 : 7) == 0; } /* (not in the frame it starts: no step stops its starter) */
 static corral_handle hop_start(corral_sched *s, int id)
 {
     H.handle[id] = id % 2 ? hop_b_start(s, (hop_b_ctx){.id = id}) : hop_a_start(s, (hop_a_ctx){.id = id});
@@ -801,13 +802,21 @@ static void hop_reap(corral_sched *s, int id)
             cr_assert(corral_resume(s, h));
         }
     }
-    const int k = (id * 7 + H.frame * 13) % HOP_SLOTS, t = H.live[k];
+    int k = (id * 7 + H.frame * 13) % HOP_SLOTS, t = H.live[k];
+    if (H.all_sit) { /* the last one stepped before it (its entry is behind the walk's cursor) */
+        t = -1;
+        for (int i = H.len[1] - 1; i >= 0 && t < 0; i--)
+            if (H.started[H.seq[1][i]] != H.frame + 1 && H.stopped[H.seq[1][i]] != H.frame + 1) t = H.seq[1][i];
+        if (t < 0) return;
+        k = H.pos[t];
+    }
     if (t == id) return;
     cr_assert(corral_stop(s, H.handle[t]));
     H.stopped[t] = H.frame + 1;
     const int n = H.next_id++;
     cr_assert_lt(n, HOP_IDS);
     H.live[k] = n;
+    H.pos[n] = k;
     H.started[n] = H.frame + 1;
     hop_start(s, n);
 }
@@ -843,9 +852,10 @@ static corral_result hop_step(corral_co *co, int *steps, int id)
 DEFINE_COROUTINE(hop_a) { return hop_step(co, &ctx->steps, ctx->id); }
 DEFINE_COROUTINE(hop_b) { return hop_step(co, &ctx->steps, ctx->id); }
 
-static corral_sched *hop_world(corral_order order)
+static corral_sched *hop_world(corral_order order, bool all_sit)
 {
     memset(&H, 0, sizeof H);
+    H.all_sit = all_sit;
     corral_sched_desc d = one_class_desc(64, HOP_SLOTS);
     d.order = order;
     d.max_types = 2; /* few lanes: their chunks' slack is small beside the slots' entries */
@@ -854,7 +864,7 @@ static corral_sched *hop_world(corral_order order)
     cr_assert_eq(s->arena.total_slots, HOP_SLOTS);
     cr_assert_eq(s->run.chunk_count, corral__chunks_for(HOP_SLOTS, s->run.lane_count), "an entry a slot");
     for (int i = 0; i < HOP_SLOTS; i++) {
-        H.live[i] = i;
+        H.live[i] = H.pos[i] = i;
         hop_start(s, i);
     }
     H.next_id = HOP_SLOTS;
@@ -954,9 +964,9 @@ static void hop_frame(corral_sched *s, bool counted)
     }
 }
 
-static void hop_run(corral_order order)
+static void hop_run(corral_order order, bool all_sit)
 {
-    corral_sched *s = hop_world(order);
+    corral_sched *s = hop_world(order, all_sit);
     for (int f = 0; f < 40; f++) {
         hop_frame(s, true);
         if (H.frame > 1) hop_check_order(order == CORRAL_ORDER_BY_TYPE ? 2 : 1);
@@ -965,10 +975,22 @@ static void hop_run(corral_order order)
     corral_sched_destroy(s);
 }
 
-Test(sched, every_slot_live_and_changing_lanes_keeps_fifo_order_with_an_entry_a_slot) { hop_run(CORRAL_ORDER_FIFO); }
+Test(sched, every_slot_live_and_changing_lanes_keeps_fifo_order_with_an_entry_a_slot) { hop_run(CORRAL_ORDER_FIFO, false); }
 Test(sched, every_slot_live_and_changing_lanes_keeps_by_type_order_with_an_entry_a_slot)
 {
-    hop_run(CORRAL_ORDER_BY_TYPE);
+    hop_run(CORRAL_ORDER_BY_TYPE, false);
+}
+/* Every coroutine stays in the UPDATE lane, so a walk runs in place (no
+   write cursor) while reapers stop coroutines before and after them and
+   the ones they start wait in the next-frame lane: the pool runs dry in
+   the walk's in-place loop. */
+Test(sched, every_slot_live_and_staying_in_place_keeps_fifo_order_with_an_entry_a_slot)
+{
+    hop_run(CORRAL_ORDER_FIFO, true);
+}
+Test(sched, every_slot_live_and_staying_in_place_keeps_by_type_order_with_an_entry_a_slot)
+{
+    hop_run(CORRAL_ORDER_BY_TYPE, true);
 }
 
 /* The same under a time budget (each step spends 100 ns of an injected
@@ -995,7 +1017,7 @@ static void hop_budget_run(corral_order order)
     memset(last_step, 0, sizeof last_step);
     H.pause_too = true;
     for (int i = 0; i < HOP_SLOTS; i++) {
-        H.live[i] = i;
+        H.live[i] = H.pos[i] = i;
         hop_start(s, i);
     }
     H.next_id = HOP_SLOTS;
