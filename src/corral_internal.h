@@ -74,10 +74,13 @@ enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END,
 /* The chunk pool: one entry a slot, and chunks that are never full: one
    per lane (its last), and what a walk holds, its read and write chunks
    and the partial chunk of the second part of its lane a compaction
-   leaves (lanes.c shows it suffices). */
+   leaves (lanes.c shows it suffices); and an eighth of an entry a slot
+   more, so that a pool run dry, compacted, has room for slots / 8 new
+   entries before it runs dry again: a compaction's cost, a walk over the
+   lanes, is spread over that many. */
 static inline uint64_t corral__chunks_for(uint64_t slots, uint64_t lanes)
 {
-    return (slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + lanes + 3;
+    return (slots + slots / 8u + CORRAL__CHUNK - 1) / CORRAL__CHUNK + lanes + 3;
 }
 typedef struct corral__lane {
     uint32_t head, tail; /* chunk chain, NIL if none */
