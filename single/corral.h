@@ -2700,18 +2700,21 @@ constexpr corral_field_kind corral__kind_of()
    loop sits at the same offset in every program it is linked into */
 #define CORRAL__HOT_LOOP_FN __attribute__((noinline, aligned(64)))
 #define CORRAL__COLD __attribute__((cold, noinline))
+#define CORRAL__NOINLINE __attribute__((noinline)) /* one copy where several callers would each inline it */
 #elif defined(_MSC_VER)
 #define CORRAL__LIKELY(x) (x)
 #define CORRAL__UNLIKELY(x) (x)
 #define CORRAL__ALWAYS_INLINE __forceinline
 #define CORRAL__HOT_LOOP_FN __declspec(noinline)
 #define CORRAL__COLD __declspec(noinline)
+#define CORRAL__NOINLINE __declspec(noinline)
 #else
 #define CORRAL__LIKELY(x) (x)
 #define CORRAL__UNLIKELY(x) (x)
 #define CORRAL__ALWAYS_INLINE inline
 #define CORRAL__HOT_LOOP_FN
 #define CORRAL__COLD
+#define CORRAL__NOINLINE
 #endif
 
 /* ---- printf-style functions of the library's own: their formats checked */
@@ -2840,7 +2843,7 @@ uint64_t corral__monotonic_ns(void *user)
 
     Everything below lives inside the one block create carves up:
 
-        [pad][corral_sched][type table][type hash][run queue x2][slabs...]
+        [pad][corral_sched][type table][type hash][run queue][slabs...]
 
     Links are 32-bit byte offsets from the corral_sched (or indices), never
     pointers: the state is position-independent bytes. The only pointers are
@@ -2906,6 +2909,17 @@ enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END,
 #define CORRAL__CHUNK 32u
 #define CORRAL__PREFETCH 8u /* the walk asks for the context this many entries on */
 #define CORRAL__FREE_CHUNK 0xFFFFFFFEu /* a free chunk's first entry: in no lane (corral_verify) */
+/* The chunk pool: one entry a slot, and chunks that are never full: one
+   per lane (its last), and what a walk holds, its read and write chunks
+   and the partial chunk of the second part of its lane a compaction
+   leaves (lanes.c shows it suffices); and an eighth of an entry a slot
+   more, so that a pool run dry, compacted, has room for slots / 8 new
+   entries before it runs dry again: a compaction's cost, a walk over the
+   lanes, is spread over that many. */
+static inline uint64_t corral__chunks_for(uint64_t slots, uint64_t lanes)
+{
+    return (slots + slots / 8u + CORRAL__CHUNK - 1) / CORRAL__CHUNK + lanes + 3;
+}
 typedef struct corral__lane {
     uint32_t head, tail; /* chunk chain, NIL if none */
     uint32_t count;      /* entries, tombstones included */
@@ -3356,7 +3370,12 @@ struct corral_sched {
         uint32_t defer_lane;   /* first of the `phases` next-frame lanes (after the run lanes) */
         uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
         uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
-        uint32_t walk_skipped; /* tombstones the current walk met */
+        uint32_t walk_steps;   /* the current walk's steps: walk_end at its start, less the tombstones */
+        /* what a compaction during the walk leaves alone: the chunk it reads
+           and the one it writes survivors into (NIL: the one it reads) */
+        uint32_t walk_read, walk_write;
+        uint32_t walk_rk, walk_wk; /* the places in the lane's chain of the read chunk and of the write cursor's */
+        uint32_t walk_cut;     /* tombstones compaction took from what the walk has yet to read */
         /* ready list: joiners woken during a phase run, in that phase, resume in
            the same run (a chain that ends costs no frame). The coroutines
            themselves are its links: co->link the next one's offset, meta.wait
@@ -4255,11 +4274,13 @@ void corral__lane_tombstone(corral_sched *s, corral_co *co);
 /* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
    lane holds w entries, all in the kept chunks. */
 void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w);
-/* Compact entries [from, count) of lane L in place; keep walk_end pointing
-   at the same boundary (for a lane whose walk has not started); free the
-   chunks no longer needed. */
+/* Compact entries [from, count) of lane L in place; keep walk_end and
+   walk_orig pointing at the same boundaries; free the chunks no longer
+   needed. */
 void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from);
 void corral__lanes_init(corral_sched *s);
+/* a walk is over: no lane is walked, and what a compaction told it is spent */
+void corral__walk_over(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
 /* ---- queue.c: a phase run's walk */
@@ -5142,9 +5163,13 @@ static inline const corral__profile_part *corral__profile(const corral_sched *s)
 }
 /* The budget part (queue.c): a phase run under a time budget
    (corral_set_budget), the feature CORRAL__FEATURE_BUDGET. run: step the
-   lanes [first, first + count) of phase until the budget is spent */
+   lanes [first, first + count) of phase until the budget is spent.
+   defer_first: after a run of lane L limited by the last budget stop
+   (walk_limit), its w entries reordered, what did not run first; how many
+   are left */
 typedef struct corral__budget_part {
     uint32_t (*run)(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count);
+    uint32_t (*defer_first)(corral_sched *s, corral__lane *L, uint32_t w);
 } corral__budget_part;
 /* queue.c: the profile part's walks */
 uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane);
@@ -7885,13 +7910,19 @@ void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
     entry is a coroutine's offset, or NIL where a queued coroutine was
     stopped (a tombstone: stop is O(1) and keeps the others' order).
 
-    The pool holds 2 * slots entries plus a chunk of slack per lane. That is
-    always enough: when it runs dry every lane is compacted (the part of the
-    lane being walked that the walk still needs is left alone), and lanes
-    with tombstones are compacted before their walk, so what cannot move is
-    at most one entry per live coroutine.
+    The pool holds an entry a slot, a chunk a lane and three more
+    (corral__chunks_for). That is always enough: when it runs dry every lane
+    with tombstones is compacted, and the lane a walk is stepping too, all
+    but the two chunks the walk holds pointers into, the one it reads and
+    the one it writes survivors into (corral__compact_walked). A lane then
+    holds its queued coroutines in full chunks and one partial chunk; the
+    walked lane holds them in two compacted parts (two partial chunks) and
+    those two. Every queued coroutine has one entry in them, so the lanes
+    hold at most slots / CHUNK + (lanes - 1) + 2 + 2 chunks, the one a push
+    takes included.
 */
 
+#include <assert.h>
 #include <string.h>
 
 /* the chunks: an uncounted free list (freelist.h) linked through next[] */
@@ -7904,6 +7935,13 @@ static uint32_t corral__chunk_pop(corral_sched *s)
 {
     const corral__freelist fl = corral__chunks(s);
     return corral__freelist_take(&fl);
+}
+/* a chunk back to the pool, marked free (corral_verify) */
+CORRAL__NOINLINE static void corral__chunk_drop(corral_sched *s, uint32_t c)
+{
+    const corral__freelist fl = corral__chunks(s);
+    corral__freelist_give(&fl, c);
+    corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
 }
 
 /* Chunk holding entry k of lane L (k < L->cap). */
@@ -7920,12 +7958,10 @@ static uint32_t corral__chunk_at(const corral_sched *s, const corral__lane *L, u
 void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w)
 {
     uint32_t *next = corral__chunk_next(s);
-    const corral__freelist fl = corral__chunks(s);
     uint32_t c = last == CORRAL__NIL ? L->head : next[last];
     while (c != CORRAL__NIL) {
         uint32_t n = next[c];
-        corral__freelist_give(&fl, c);
-        corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
+        corral__chunk_drop(s, c);
         c = n;
     }
     if (last == CORRAL__NIL) L->head = CORRAL__NIL;
@@ -7934,21 +7970,22 @@ void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint
     L->cap = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK * CORRAL__CHUNK;
 }
 
-/* Compact entries [from, count) of lane L in place; keep walk_end pointing
-   at the same boundary (for a lane whose walk has not started); free the
-   chunks no longer needed. */
+/* Compact entries [from, count) of lane L in place; keep walk_end and
+   walk_orig pointing at the same boundaries; free the chunks no longer
+   needed. */
 void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
 {
     uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
     uint32_t rc = corral__chunk_at(s, L, from), wc = rc;
     uint32_t rp = from % CORRAL__CHUNK, wp = rp, w = from;
-    uint32_t new_walk_end = L->walk_end;
+    uint32_t new_walk_end = L->walk_end, new_walk_orig = L->walk_orig;
     for (uint32_t k = from; k < L->count; k++) {
         if (rp == CORRAL__CHUNK) {
             rc = next[rc];
             rp = 0;
         }
         if (k == L->walk_end) new_walk_end = w;
+        if (k == L->walk_orig) new_walk_orig = w;
         uint32_t off = E[rc * CORRAL__CHUNK + rp++];
         if (off == CORRAL__NIL) continue;
         if (wp == CORRAL__CHUNK) {
@@ -7961,7 +7998,9 @@ void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
         w++;
     }
     if (L->walk_end >= L->count) new_walk_end = w;
+    if (L->walk_orig >= L->count) new_walk_orig = w;
     L->walk_end = new_walk_end;
+    L->walk_orig = new_walk_orig;
     L->count = w;
     /* keep ceil(w / CHUNK) chunks */
     uint32_t last = CORRAL__NIL;
@@ -7971,23 +8010,82 @@ void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
     if (from == 0) L->tombs = 0;
 }
 
-static void corral__compact_all(corral_sched *s)
+/* Free the chunks of a chain after `from` up to (not including) `to`, now
+   linked: how many entries they held */
+static uint32_t corral__drop_between(corral_sched *s, uint32_t from, uint32_t to)
+{
+    uint32_t *next = corral__chunk_next(s), dropped = 0;
+    for (uint32_t c = next[from]; c != to; c = next[from], dropped += CORRAL__CHUNK) {
+        next[from] = next[c];
+        corral__chunk_drop(s, c);
+    }
+    return dropped;
+}
+
+/* The lane a walk is stepping: the chunk it reads and the chunk it writes
+   survivors into stay as they are, entries and places (the walk holds
+   pointers into them). The chunks between those and the read chunk hold
+   only entries the walk has read and moved on: they are freed. The
+   survivors before the write chunk move to the front, the rest of the
+   last chunk they fill made tombstones, and the chunks they leave are
+   freed. What is after the read chunk is compacted: what the walk has yet
+   to read (the tombstones taken from it are not steps, walk_steps, and
+   walk_cut tells the walk's count of what is left) and what joined. So
+   the lane holds its queued coroutines in two compacted parts, plus two
+   chunks. */
+static void corral__compact_walked(corral_sched *s, corral__lane *L)
+{
+    uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+    const uint32_t rc = s->run.walk_read, wc = s->run.walk_write == CORRAL__NIL ? rc : s->run.walk_write;
+    uint32_t dropped = wc != rc ? corral__drop_between(s, wc, rc) : 0;
+    s->run.walk_rk -= dropped / CORRAL__CHUNK;
+    if (L->tombs && L->head != wc) {
+        uint32_t to = L->head, at = 0;
+        for (uint32_t c = L->head; c != wc; c = next[c])
+            for (uint32_t i = 0; i < CORRAL__CHUNK; i++) {
+                const uint32_t off = E[(size_t)c * CORRAL__CHUNK + i];
+                if (off == CORRAL__NIL) continue;
+                if (at == CORRAL__CHUNK) {
+                    to = next[to];
+                    at = 0;
+                }
+                E[(size_t)to * CORRAL__CHUNK + at] = off;
+                CORRAL__CO(s, off)->link = to * CORRAL__CHUNK + at++;
+            }
+        for (; at < CORRAL__CHUNK; at++, L->tombs++) E[(size_t)to * CORRAL__CHUNK + at] = CORRAL__NIL;
+        const uint32_t before = corral__drop_between(s, to, wc);
+        s->run.walk_rk -= before / CORRAL__CHUNK;
+        s->run.walk_wk -= before / CORRAL__CHUNK;
+        dropped += before;
+    }
+    L->count -= dropped;
+    L->cap -= dropped;
+    L->walk_end -= dropped;
+    L->walk_orig -= dropped;
+    if (!L->tombs) return;
+    /* after the read chunk: what the walk has yet to read, then what joined */
+    const uint32_t end = (s->run.walk_rk + 1) * CORRAL__CHUNK, walk_end = L->walk_end;
+    corral__compact_lane(s, L, walk_end < end ? walk_end : end);
+    s->run.walk_cut += walk_end - L->walk_end;
+    s->run.walk_steps -= walk_end - L->walk_end;
+}
+
+CORRAL__COLD static void corral__compact_all(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
     for (uint32_t i = 0; i < s->run.lane_count; i++)
-        corral__compact_lane(s, &lanes[i], i == s->run.walking_lane ? lanes[i].walk_end : 0);
+        if (i == s->run.walking_lane) corral__compact_walked(s, &lanes[i]);
+        else if (lanes[i].tombs) corral__compact_lane(s, &lanes[i], 0);
 }
 
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
 {
     corral__lane *L = &corral__lanes(s)[lane];
     if (L->count == L->cap) {
-        uint32_t c = corral__chunk_pop(s);
-        if (c == CORRAL__NIL) {
-            corral__compact_all(s);
-            if (L->count == L->cap) c = corral__chunk_pop(s); /* sized so this cannot fail */
-        }
-        if (c != CORRAL__NIL) {
+        if (s->run.chunk_free == CORRAL__NIL && s->run.chunk_bump == s->run.chunk_count) corral__compact_all(s);
+        if (L->count == L->cap) {
+            const uint32_t c = corral__chunk_pop(s); /* the pool is sized so there is one */
+            assert(c != CORRAL__NIL && "corral: the run queue's chunks ran out");
             uint32_t *next = corral__chunk_next(s);
             next[c] = CORRAL__NIL;
             if (L->head == CORRAL__NIL) L->head = c;
@@ -8008,6 +8106,12 @@ void corral__lane_tombstone(corral_sched *s, corral_co *co)
     corral__lanes(s)[corral__lane_of(s, co)].tombs++;
 }
 
+void corral__walk_over(corral_sched *s)
+{
+    s->run.walking_lane = s->run.walk_write = CORRAL__NIL;
+    s->run.walk_cut = 0;
+}
+
 void corral__lanes_init(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
@@ -8019,7 +8123,8 @@ void corral__lanes_init(corral_sched *s)
     memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
     const corral__freelist chunks = corral__chunks(s);
     corral__freelist_clear(&chunks);
-    s->run.walking_lane = CORRAL__NIL;
+    s->run.walk_read = CORRAL__NIL;
+    corral__walk_over(s);
     s->run.running = CORRAL__NIL;
     s->run.deferred = 0;
 }
@@ -8027,28 +8132,25 @@ void corral__lanes_init(corral_sched *s)
 void corral__lanes_next_frame(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
-    uint32_t *E = corral__entries(s);
-    const uint32_t *next = corral__chunk_next(s);
+    const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
     s->run.deferred = 0;
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        const uint32_t dl = s->run.defer_lane + ph;
-        corral__lane *D = &lanes[dl];
-        if (D->count == 0) continue;
-        /* pushes below may compact every lane to find a chunk: this one is
-           left alone while it is read (as a walked lane is) */
-        s->run.walking_lane = dl;
-        D->walk_end = D->count;
-        uint32_t c = D->head;
-        for (uint32_t k = 0; k < D->count; k++) {
-            if (k > 0 && k % CORRAL__CHUNK == 0) c = next[c];
-            uint32_t off = E[c * CORRAL__CHUNK + k % CORRAL__CHUNK];
-            if (off != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, off));
+        corral__lane *D = &lanes[s->run.defer_lane + ph];
+        /* a chunk at a time from the head, freed before its coroutines
+           are queued: the pushes may compact every lane to find a chunk */
+        while (D->count != 0) {
+            uint32_t at[CORRAL__CHUNK];
+            const uint32_t c = D->head, take = D->count < CORRAL__CHUNK ? D->count : CORRAL__CHUNK;
+            memcpy(at, E + (size_t)c * CORRAL__CHUNK, take * sizeof(uint32_t));
+            D->head = next[c];
+            if (D->head == CORRAL__NIL) D->tail = CORRAL__NIL;
+            D->count -= take;
+            D->cap -= CORRAL__CHUNK;
+            corral__chunk_drop(s, c);
+            for (uint32_t k = 0; k < take; k++)
+                if (at[k] != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, at[k]));
         }
-        s->run.walking_lane = CORRAL__NIL;
-        D->walk_end = 0;
-        D->count = 0;
         D->tombs = 0;
-        corral__truncate_lane(s, D, CORRAL__NIL, 0);
     }
 }
 
@@ -8125,7 +8227,12 @@ void corral__run_take(corral_sched *d, const corral_sched *o)
     d->run.chunk_bump = o->run.chunk_bump;
     d->run.walking_lane = o->run.walking_lane;
     d->run.running = o->run.running;
-    d->run.walk_skipped = o->run.walk_skipped;
+    d->run.walk_steps = o->run.walk_steps;
+    d->run.walk_read = o->run.walk_read;
+    d->run.walk_write = o->run.walk_write;
+    d->run.walk_rk = o->run.walk_rk;
+    d->run.walk_wk = o->run.walk_wk;
+    d->run.walk_cut = o->run.walk_cut;
     d->run.ready_head = o->run.ready_head;
     d->run.ready_tail = o->run.ready_tail;
     d->run.starting = o->run.starting;
@@ -9689,18 +9796,17 @@ static uint32_t *corral__chunk_after(const corral_sched *s, const uint32_t *p_in
     return E + (size_t)corral__chunk_next(s)[c] * CORRAL__CHUNK;
 }
 
-static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
-                                       uint32_t n);
-static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w);
+static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun);
+static uint32_t corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w);
 
-/* A budgeted walk, before entry k of L (at rp): when the run's time is up,
+/* A budgeted walk, before the entry of L at rp: when the run's time is up,
    reorder the lane so what did not run goes first, and end the walk. */
-static bool corral__budget_spent(corral_sched *s, corral__lane *L, uint32_t *rp, uint32_t k, uint32_t n)
+static bool corral__budget_spent(corral_sched *s, corral__lane *L, uint32_t *rp)
 {
     if (s->budget.steps == 0 || s->now.clock.now_ns(s->now.clock.user_data) - s->budget.run_start < s->budget.ns) return false;
     s->budget.out = 1;
-    corral__rotate_after_budget(s, L, rp, k, n);
-    s->run.walking_lane = CORRAL__NIL;
+    corral__rotate_after_budget(s, L, rp);
+    corral__walk_over(s);
     s->run.running = CORRAL__NIL;
     return true;
 }
@@ -9763,7 +9869,7 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
            wasted hint, never a fault) */
         CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH - 1]));
         if (off == CORRAL__NIL) { /* stopped while queued */
-            s->run.walk_skipped++;
+            s->run.walk_steps--;
             return rp;
         }
         corral_co *co = CORRAL__CO(s, off);
@@ -9805,7 +9911,7 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_ahead_impl(corral_sched 
         rp++;
         CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH - 1]));
         if (off == CORRAL__NIL) { /* stopped while queued */
-            s->run.walk_skipped++;
+            s->run.walk_steps--;
             return rp;
         }
         corral_co *co = CORRAL__CO(s, off);
@@ -9835,6 +9941,76 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_ahead_impl(corral_sched 
     }
 }
 
+/* The end of a walk of L, its read cursor at rp (past the last entry it
+   stepped), its write cursor at wp (wend: the end of its chunk, whose
+   place in the chain is walk_wk): what joined moves down behind the
+   survivors, a limited run's deferred go first, the chunks past them are
+   freed. Out of line: one copy for the walk's kinds. The steps it made. */
+static uint32_t corral__walk_finish(corral_sched *s, corral__lane *L, uint32_t *rp, uint32_t *wp, uint32_t *wend)
+{
+    uint32_t *const E = corral__entries(s);
+    const uint32_t *const next = corral__chunk_next(s);
+    /* the read cursor as a (chunk, end) pair for the tail copy below */
+    uint32_t *rend = corral__chunk_end(s, rp - 1);
+    uint32_t rc = (uint32_t)((size_t)(rp - 1 - E) / CORRAL__CHUNK);
+    uint32_t wc = (uint32_t)((size_t)(wend - 1 - E) / CORRAL__CHUNK);
+    s->run.running = CORRAL__NIL;
+    const uint32_t steps = s->run.walk_steps;
+    const bool limited = L->walk_orig > L->walk_end;
+    /* a limited run reorders the lane below: whoever waits for what ended
+       resumes first, and what that queues here joins */
+    if (limited && s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    uint32_t wk = s->run.walk_wk; /* (after the drain: a compaction there may free chunks before it) */
+    /* what joined during the walk moves down behind the survivors */
+    if (limited) { /* count the survivors, then the deferred */
+        L->walk_survivors = wk * CORRAL__CHUNK + (uint32_t)(wp - (wend - CORRAL__CHUNK));
+        L->walk_deferred = 0;
+    }
+    for (uint32_t k = L->walk_end; k < L->count; k++) {
+        if (rp == rend) {
+            rc = next[rc];
+            rp = E + (size_t)rc * CORRAL__CHUNK;
+            rend = rp + CORRAL__CHUNK;
+        }
+        uint32_t off = *rp++;
+        if (off == CORRAL__NIL) continue;
+        if (wp == wend) {
+            wc = next[wc];
+            wp = E + (size_t)wc * CORRAL__CHUNK;
+            wend = wp + CORRAL__CHUNK;
+            wk++;
+        }
+        *wp = off;
+        CORRAL__CO(s, off)->link = (uint32_t)(wp - E);
+        wp++;
+        if (k < L->walk_orig) L->walk_deferred++;
+    }
+    /* survivors: full chunks before the write chunk, plus its fill */
+    const uint32_t fill = (uint32_t)(wp - (wend - CORRAL__CHUNK));
+    uint32_t w = wk * CORRAL__CHUNK + fill;
+    if (limited) /* deferred go first (walk_limit is the budget part's) */
+        w = ((const corral__budget_part *)corral__feature(s, CORRAL__FEATURE_BUDGET))->defer_first(s, L, w);
+    /* free the chunks past the survivors */
+    L->walk_end = L->count; /* nothing left to protect */
+    L->count = w;
+    if (!limited && (fill != 0 || w == 0)) {
+        /* the write chunk holds the last survivor (or, with none, is the
+           head): keep the chunks up to it */
+        corral__truncate_lane(s, L, w == 0 ? CORRAL__NIL : wc, w);
+    } else {
+        /* the first hole opened at a chunk's start and nothing followed
+           (or a limited run, reordered, left out its tombstones): the last
+           survivor is found along the chain */
+        uint32_t tombs = L->tombs;
+        corral__compact_lane(s, L, w); /* frees the tail chunks, entries already compact */
+        L->tombs = tombs; /* stops during the walk may have left tombstones behind the cursor */
+    }
+    L->walk_end = 0;
+    corral__walk_over(s);
+    s->nodes.debug_visits += steps;
+    return steps;
+}
+
 typedef uint32_t *(*corral__in_place_fn)(corral_sched *s, uint32_t *rp, uint32_t *stop);
 
 /* Step every entry [0, walk_end) of one lane once. in_place: the plain
@@ -9846,16 +10022,21 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
     corral__lane *L = &corral__lanes(s)[lane];
     const uint32_t n = L->walk_end;
     if (n == 0) return 0;
-    uint32_t done = 0; /* entries consumed (budgeted walks only) */
     uint32_t *rp = corral__entries(s) + (size_t)L->head * CORRAL__CHUNK;
     uint32_t *wp = rp, *wend = rp + CORRAL__CHUNK;
-    /* chunk ordinals (0: the lane's head) of the read and write cursors,
-       kept as they move so that the end of the walk knows how many
-       survivors there are and where the last one is without walking the
-       chain again: a chain walk is one dependent load per 32 entries */
-    uint32_t rk = 0, wk = 0;
     s->run.walking_lane = lane;
-    s->run.walk_skipped = 0;
+    s->run.walk_steps = n;
+    /* the read and write cursors' chunks and their places in the chain
+       (0: the lane's head), kept as they move, in the scheduler: a
+       compaction moves them, and the end of the walk knows how many
+       survivors there are and where the last one is without walking the
+       chain again (a chain walk is one dependent load per 32 entries) */
+    s->run.walk_read = L->head;
+    s->run.walk_rk = 0;
+    if (!in_place) { /* else NIL (walk_over) until a hole opens */
+        s->run.walk_write = L->head;
+        s->run.walk_wk = 0;
+    }
     const uint32_t expect = corral__state_flags_of(CORRAL__QUEUED, s->now.phase);
     /* Until the first hole opens, every survivor stays where it is; after
        that, the loop below compacts behind its cursor. */
@@ -9882,19 +10063,19 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
                 holes = true;
                 wp = h - 1; /* the hole */
                 wend = corral__chunk_end(s, wp);
-                wk = rk;
                 rp = h;
+                s->run.walk_write = s->run.walk_read;
+                s->run.walk_wk = s->run.walk_rk;
             }
         }
         for (; rp != stop; rp++) {
             uint32_t off = *rp;
             CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH]));
             if (budgeted) {
-                if (corral__budget_spent(s, L, rp, n - left - (uint32_t)(stop - rp), n)) return done - s->run.walk_skipped;
-                done++;
+                if (corral__budget_spent(s, L, rp)) return 0; /* (a budgeted run counts its steps) */
             }
             if (off == CORRAL__NIL) { /* stopped while queued */
-                s->run.walk_skipped++;
+                s->run.walk_steps--;
                 continue;
             }
             corral_co *co = CORRAL__CO(s, off);
@@ -9902,10 +10083,12 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
             if (budgeted) s->budget.steps++;
             corral_result r = instrumented ? corral__step_profiled(s, co) : corral__types(s)[co->type].step(co);
             if (((uint32_t)r | (corral__state_flags(co) ^ expect)) == 0) {
-                if (wp == wend) {
-                    wp = corral__chunk_after(s, wp - 1);
+                if (wp == wend) { /* the write cursor's chunk is full: on to the next */
+                    const uint32_t c = corral__chunk_next(s)[s->run.walk_write];
+                    s->run.walk_write = c;
+                    s->run.walk_wk++;
+                    wp = corral__entries(s) + (size_t)c * CORRAL__CHUNK;
                     wend = wp + CORRAL__CHUNK;
-                    wk++;
                 }
                 if (wp != rp) {
                     *wp = off;
@@ -9917,70 +10100,22 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
             s->run.running = CORRAL__NIL;
             corral__after_walk(s, co, r);
         }
+        if (s->run.walk_cut) { /* a compaction took tombstones from what is left to read */
+            left -= s->run.walk_cut;
+            s->run.walk_cut = 0;
+        }
         if (left == 0) break;
-        rp = corral__chunk_after(s, rp - 1);
-        rk++;
+        const uint32_t c = corral__chunk_next(s)[s->run.walk_read];
+        s->run.walk_read = c;
+        s->run.walk_rk++;
+        rp = corral__entries(s) + (size_t)c * CORRAL__CHUNK;
     }
     if (!holes) { /* the write cursor is the read cursor */
         wp = rp;
         wend = corral__chunk_end(s, rp - 1);
-        wk = rk;
+        s->run.walk_wk = s->run.walk_rk;
     }
-    uint32_t *const E = corral__entries(s);
-    const uint32_t *const next = corral__chunk_next(s);
-    uint32_t skipped = s->run.walk_skipped;
-    /* the read cursor as a (chunk, end) pair for the tail copy below */
-    uint32_t *rend = corral__chunk_end(s, rp - 1);
-    uint32_t rc = (uint32_t)((size_t)(rp - 1 - E) / CORRAL__CHUNK);
-    uint32_t wc = (uint32_t)((size_t)(wend - 1 - E) / CORRAL__CHUNK);
-    s->run.running = CORRAL__NIL;
-    const uint32_t steps = n - skipped;
-    /* what joined during the walk moves down behind the survivors */
-    if (L->walk_orig > n) { /* a limited run: count the survivors, then the deferred */
-        L->walk_survivors = wk * CORRAL__CHUNK + (uint32_t)(wp - (wend - CORRAL__CHUNK));
-        L->walk_deferred = 0;
-    }
-    for (uint32_t k = n; k < L->count; k++) {
-        if (rp == rend) {
-            rc = next[rc];
-            rp = E + (size_t)rc * CORRAL__CHUNK;
-            rend = rp + CORRAL__CHUNK;
-        }
-        uint32_t off = *rp++;
-        if (off == CORRAL__NIL) continue;
-        if (wp == wend) {
-            wc = next[wc];
-            wp = E + (size_t)wc * CORRAL__CHUNK;
-            wend = wp + CORRAL__CHUNK;
-            wk++;
-        }
-        *wp = off;
-        CORRAL__CO(s, off)->link = (uint32_t)(wp - E);
-        wp++;
-        if (k < L->walk_orig) L->walk_deferred++;
-    }
-    /* survivors: full chunks before the write chunk, plus its fill */
-    const uint32_t fill = (uint32_t)(wp - (wend - CORRAL__CHUNK));
-    const uint32_t w = wk * CORRAL__CHUNK + fill;
-    if (L->walk_orig > n) corral__defer_first(s, L, w); /* a limited run: deferred go first */
-    /* free the chunks past the survivors */
-    L->walk_end = L->count; /* nothing left to protect */
-    L->count = w;
-    if (fill != 0 || w == 0) {
-        /* the write chunk holds the last survivor (or, with none, is the
-           head): keep the chunks up to it */
-        corral__truncate_lane(s, L, w == 0 ? CORRAL__NIL : wc, w);
-    } else {
-        /* the first hole opened at a chunk's start and nothing followed:
-           the last survivor ends the chunk before, found along the chain */
-        uint32_t tombs = L->tombs;
-        corral__compact_lane(s, L, w); /* frees the tail chunks, entries already compact */
-        L->tombs = tombs; /* stops during the walk may have left tombstones behind the cursor */
-    }
-    L->walk_end = 0;
-    s->run.walking_lane = CORRAL__NIL;
-    s->nodes.debug_visits += steps;
-    return steps;
+    return corral__walk_finish(s, L, rp, wp, wend);
 }
 
 /* (the phase being run is s->now.phase) */
@@ -10053,10 +10188,10 @@ static uint32_t corral__chains_write(corral_sched *s, corral__lane *L, const cor
 
 /* After a run limited to n entries of L, its w entries are: the survivors
    of those n, then the deferred ones (which did not run), then what joined.
-   Reorder them as deferred, survivors, joined. */
-static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
+   Reorder them as deferred, survivors, joined, leaving out the tombstones
+   of those stopped since; how many there are. */
+static uint32_t corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
 {
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
     /* the walk counted the survivors and the deferred while compacting */
@@ -10065,20 +10200,23 @@ static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
     uint32_t *p = E + (size_t)L->head * CORRAL__CHUNK;
     for (uint32_t i = 0; i < w; i++) {
         if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
-        corral__chain_add(s, &part[i < survivors ? 1 : i < deferred_end ? 0 : 2], *p++);
+        const uint32_t off = *p++;
+        if (off != CORRAL__NIL) corral__chain_add(s, &part[i < survivors ? 1 : i < deferred_end ? 0 : 2], off);
     }
-    corral__chains_write(s, L, part, 3);
+    return corral__chains_write(s, L, part, 3);
 }
 
-/* The budget ran out at entry k of L (rp points at it; [k, n) did not run).
-   Rebuild L as: what did not run, then what ran and stayed, then what joined
-   during the run. */
-static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
-                                       uint32_t n)
+/* The budget ran out at entry k of L (rp points at it; [k, walk_end) did
+   not run). Rebuild L as: what did not run, then what ran and stayed, then
+   what joined during the run. */
+static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun)
 {
     if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
+    /* (after the drain: a compaction there may free chunks before rp) */
+    const uint32_t at = (uint32_t)(rp_unrun - E), n = L->walk_end;
+    const uint32_t k = s->run.walk_rk * CORRAL__CHUNK + at % CORRAL__CHUNK;
     corral__chain part[3] = {{CORRAL__NIL, CORRAL__NIL}, {CORRAL__NIL, CORRAL__NIL}, {CORRAL__NIL, CORRAL__NIL}};
     /* those that ran and stayed: the survivors compacted at the front (first,
        while every link still points at its entry) */
@@ -10165,7 +10303,6 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
 static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count)
 {
     corral__lane *lanes = corral__lanes(s);
-    uint32_t steps = 0;
     s->budget.out = 0;
     s->budget.steps = 0;
     uint32_t start = s->run.first_lane[phase] % count;
@@ -10175,14 +10312,15 @@ static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t f
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += s->prof.instrument ? corral__profile(s)->walk_budgeted(s, i) : corral__walk_budgeted(s, i);
+        if (s->prof.instrument) corral__profile(s)->walk_budgeted(s, i);
+        else corral__walk_budgeted(s, i);
         if (s->budget.out) s->run.first_lane[phase] = (start + j) % count;
     }
     if (!s->budget.out) s->run.first_lane[phase] = 0;
-    return steps;
+    return s->budget.steps;
 }
 
-static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted};
+static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted, .defer_first = corral__defer_first};
 const corral_part corral_part_budget = {
     .feature = CORRAL__FEATURE_BUDGET,
     .table = &corral__budget_table,
@@ -10371,8 +10509,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     if (d->custom_phases > CORRAL_MAX_CUSTOM_PHASES) return CORRAL_ERR_BAD_DESC;
     p->phases = CORRAL__PH_COUNT + d->custom_phases;
     p->lane_count = p->lanes_per_phase * p->phases + p->phases;
-    /* 2 entries per slot + slack: see queue.c for why that always suffices */
-    p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
+    p->chunk_count = corral__chunks_for(slots, p->lane_count);
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
     /* group nodes are the groups part's (owner, tags, deadlines) */
     p->node_count = p->wait_nodes + (!t->feature[CORRAL__FEATURE_GROUPS] ? 0
@@ -18549,7 +18686,13 @@ static bool corral__verify_lanes(corral__image *m)
         if (L.cap != held * CORRAL__CHUNK || L.walk_end > L.count) CORRAL__BAD("a lane's capacity is not its chunks' entries");
         if (s->run.walking_lane != l && held != (L.count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
             CORRAL__BAD("a lane holds more chunks than its entries need");
+        if (L.walk_limit && !m->blk->parts.feature[CORRAL__FEATURE_BUDGET])
+            CORRAL__BAD("a lane's run is limited by a budget stop on a scheduler without the budget part");
     }
+    /* an entry a slot and a chunk a lane (and 3) hold every queued coroutine
+       and what a walk leaves until the pool runs dry (lanes.c) */
+    if (s->run.chunk_count != corral__chunks_for(s->arena.total_slots, s->run.lane_count) || in_lanes > s->arena.total_slots)
+        CORRAL__BAD("the run queue's chunks are not what the plan gives for the slots and lanes");
     if (bump > s->run.chunk_count) CORRAL__BAD("the chunk bump is past the pool");
     for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = corral__image_next(m, c))
         if (c >= bump || ++chunks > s->run.chunk_count || corral__image_entry(m, c * CORRAL__CHUNK) != CORRAL__FREE_CHUNK)
@@ -19084,7 +19227,8 @@ static bool corral__verify_control(corral__image *m)
             ((h & 1u) && (uint64_t)s->timers.heap_len[h - 1] + s->timers.heap_len[h] > s->nodes.wait_count))
             CORRAL__BAD("a timer heap is too long");
     if (corral__at_rest(s) &&
-        (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.starting || s->now.pulls ||
+        (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.walk_write != CORRAL__NIL ||
+         s->run.walk_cut || s->run.starting || s->now.pulls ||
          s->run.ready_head != CORRAL__NIL || s->run.ready_tail != CORRAL__NIL))
         CORRAL__BAD("a walk, a start or a pull is under way between ticks");
     return true;

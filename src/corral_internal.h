@@ -3,7 +3,7 @@
 
     Everything below lives inside the one block create carves up:
 
-        [pad][corral_sched][type table][type hash][run queue x2][slabs...]
+        [pad][corral_sched][type table][type hash][run queue][slabs...]
 
     Links are 32-bit byte offsets from the corral_sched (or indices), never
     pointers: the state is position-independent bytes. The only pointers are
@@ -71,6 +71,17 @@ enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END,
 #define CORRAL__CHUNK 32u
 #define CORRAL__PREFETCH 8u /* the walk asks for the context this many entries on */
 #define CORRAL__FREE_CHUNK 0xFFFFFFFEu /* a free chunk's first entry: in no lane (corral_verify) */
+/* The chunk pool: one entry a slot, and chunks that are never full: one
+   per lane (its last), and what a walk holds, its read and write chunks
+   and the partial chunk of the second part of its lane a compaction
+   leaves (lanes.c shows it suffices); and an eighth of an entry a slot
+   more, so that a pool run dry, compacted, has room for slots / 8 new
+   entries before it runs dry again: a compaction's cost, a walk over the
+   lanes, is spread over that many. */
+static inline uint64_t corral__chunks_for(uint64_t slots, uint64_t lanes)
+{
+    return (slots + slots / 8u + CORRAL__CHUNK - 1) / CORRAL__CHUNK + lanes + 3;
+}
 typedef struct corral__lane {
     uint32_t head, tail; /* chunk chain, NIL if none */
     uint32_t count;      /* entries, tombstones included */
@@ -521,7 +532,12 @@ struct corral_sched {
         uint32_t defer_lane;   /* first of the `phases` next-frame lanes (after the run lanes) */
         uint32_t walking_lane; /* lane a phase run is stepping, or NIL */
         uint32_t running;      /* offset of the coroutine that walk is stepping, or NIL */
-        uint32_t walk_skipped; /* tombstones the current walk met */
+        uint32_t walk_steps;   /* the current walk's steps: walk_end at its start, less the tombstones */
+        /* what a compaction during the walk leaves alone: the chunk it reads
+           and the one it writes survivors into (NIL: the one it reads) */
+        uint32_t walk_read, walk_write;
+        uint32_t walk_rk, walk_wk; /* the places in the lane's chain of the read chunk and of the write cursor's */
+        uint32_t walk_cut;     /* tombstones compaction took from what the walk has yet to read */
         /* ready list: joiners woken during a phase run, in that phase, resume in
            the same run (a chain that ends costs no frame). The coroutines
            themselves are its links: co->link the next one's offset, meta.wait
@@ -1420,11 +1436,13 @@ void corral__lane_tombstone(corral_sched *s, corral_co *co);
 /* Keep lane L's chunks up to `last` (NIL: none) and free the rest; the
    lane holds w entries, all in the kept chunks. */
 void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w);
-/* Compact entries [from, count) of lane L in place; keep walk_end pointing
-   at the same boundary (for a lane whose walk has not started); free the
-   chunks no longer needed. */
+/* Compact entries [from, count) of lane L in place; keep walk_end and
+   walk_orig pointing at the same boundaries; free the chunks no longer
+   needed. */
 void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from);
 void corral__lanes_init(corral_sched *s);
+/* a walk is over: no lane is walked, and what a compaction told it is spent */
+void corral__walk_over(corral_sched *s);
 /* a new frame: the next-frame lanes join their phases' lanes, in order */
 void corral__lanes_next_frame(corral_sched *s);
 /* ---- queue.c: a phase run's walk */
@@ -2307,9 +2325,13 @@ static inline const corral__profile_part *corral__profile(const corral_sched *s)
 }
 /* The budget part (queue.c): a phase run under a time budget
    (corral_set_budget), the feature CORRAL__FEATURE_BUDGET. run: step the
-   lanes [first, first + count) of phase until the budget is spent */
+   lanes [first, first + count) of phase until the budget is spent.
+   defer_first: after a run of lane L limited by the last budget stop
+   (walk_limit), its w entries reordered, what did not run first; how many
+   are left */
 typedef struct corral__budget_part {
     uint32_t (*run)(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count);
+    uint32_t (*defer_first)(corral_sched *s, corral__lane *L, uint32_t w);
 } corral__budget_part;
 /* queue.c: the profile part's walks */
 uint32_t corral__walk_profiled(corral_sched *s, uint32_t lane);

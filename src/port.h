@@ -38,18 +38,21 @@
    loop sits at the same offset in every program it is linked into */
 #define CORRAL__HOT_LOOP_FN __attribute__((noinline, aligned(64)))
 #define CORRAL__COLD __attribute__((cold, noinline))
+#define CORRAL__NOINLINE __attribute__((noinline)) /* one copy where several callers would each inline it */
 #elif defined(_MSC_VER)
 #define CORRAL__LIKELY(x) (x)
 #define CORRAL__UNLIKELY(x) (x)
 #define CORRAL__ALWAYS_INLINE __forceinline
 #define CORRAL__HOT_LOOP_FN __declspec(noinline)
 #define CORRAL__COLD __declspec(noinline)
+#define CORRAL__NOINLINE __declspec(noinline)
 #else
 #define CORRAL__LIKELY(x) (x)
 #define CORRAL__UNLIKELY(x) (x)
 #define CORRAL__ALWAYS_INLINE inline
 #define CORRAL__HOT_LOOP_FN
 #define CORRAL__COLD
+#define CORRAL__NOINLINE
 #endif
 
 /* ---- printf-style functions of the library's own: their formats checked */

@@ -1,5 +1,6 @@
 /* test_sched.c -- start, yield, stop, tick order, Unity's semantics. */
 #include "common.h"
+#include "corral_internal.h"
 
 static void setup(void)
 {
@@ -752,3 +753,287 @@ Test(sched, ready_joiners_taken_out_of_the_ready_list_keep_the_others_in_order)
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
+
+/* ---- the run queue at its limit: an entry a slot. Every slot is live and
+   most coroutines change lanes several times a frame (UPDATE, then LATE,
+   then END, then FIXED or the next frame's UPDATE), each move leaving the
+   entry it had to a compaction; reapers stop others (queued before or
+   after them in their walk) and start new ones in the slots they free;
+   sitters stay in the UPDATE lane, so a walk has survivors. What each
+   frame ran is checked against the resume contract: each phase's run
+   steps, in order, what joined its lane (FIFO, per type under BY_TYPE),
+   and each coroutine steps as often as its moves say. */
+enum { HOP_SLOTS = 3000, HOP_IDS = 65536, HOP_RUN = 2 * HOP_SLOTS };
+enum { HOP_SIT, HOP_BY_FIXED, HOP_BY_NEXT_FRAME }; /* role: id % 3 */
+#define HOP_FIELDS(F) \
+    F(int, id)        \
+    F(int, steps)
+DECLARE_COROUTINE(hop_a, HOP_FIELDS)
+DECLARE_COROUTINE(hop_b, HOP_FIELDS)
+static struct hop_world {
+    bool in_frame;
+    int frame;
+    int seq[4][HOP_RUN], len[4]; /* this frame's runs: FIXED, UPDATE, LATE, END */
+    int prev[4][HOP_RUN], prev_len[4];
+    int live[HOP_SLOTS], pos[HOP_IDS]; /* the live ids; where each is in live */
+    corral_handle handle[HOP_IDS];
+    int next_id;
+    int stopped[HOP_IDS], started[HOP_IDS]; /* the frame it happened in (+1: 0 is never) */
+    int steps[HOP_IDS];                     /* its steps in this frame */
+    int updated[HOP_IDS];                   /* the frame it stepped in UPDATE (+1) */
+    int total_steps;
+    bool pause_too; /* reapers also pause and resume one */
+    bool all_sit;   /* every coroutine a sitter */
+} H;
+static int hop_role(int id) { return H.all_sit ? HOP_SIT : id % 3; }
+static bool hop_reaps(int id) { return id % (H.all_sit ? 3 : 7) == 0; } /* (not in the frame it starts: no step stops its starter) */
+static corral_handle hop_start(corral_sched *s, int id)
+{
+    H.handle[id] = id % 2 ? hop_b_start(s, (hop_b_ctx){.id = id}) : hop_a_start(s, (hop_a_ctx){.id = id});
+    cr_assert_neq(H.handle[id].gen, 0, "a slot freed by a stop takes a new coroutine");
+    return H.handle[id];
+}
+static void hop_reap(corral_sched *s, int id)
+{
+    if (H.pause_too) { /* a tombstone, and at once a new entry at its lane's end */
+        const corral_handle h = H.handle[H.live[(id * 11 + H.frame) % HOP_SLOTS]];
+        if (h.index != H.handle[id].index || h.gen != H.handle[id].gen) {
+            cr_assert(corral_pause(s, h));
+            cr_assert(corral_resume(s, h));
+        }
+    }
+    int k = (id * 7 + H.frame * 13) % HOP_SLOTS, t = H.live[k];
+    if (H.all_sit) { /* the last one stepped before it (its entry is behind the walk's cursor) */
+        t = -1;
+        for (int i = H.len[1] - 1; i >= 0 && t < 0; i--)
+            if (H.started[H.seq[1][i]] != H.frame + 1 && H.stopped[H.seq[1][i]] != H.frame + 1) t = H.seq[1][i];
+        if (t < 0) return;
+        k = H.pos[t];
+    }
+    if (t == id) return;
+    cr_assert(corral_stop(s, H.handle[t]));
+    H.stopped[t] = H.frame + 1;
+    const int n = H.next_id++;
+    cr_assert_lt(n, HOP_IDS);
+    H.live[k] = n;
+    H.pos[n] = k;
+    H.started[n] = H.frame + 1;
+    hop_start(s, n);
+}
+static corral_result hop_step(corral_co *co, int *steps, int id)
+{
+    (*steps)++;
+    corral_phase to = CORRAL_PHASE_LATE_UPDATE; /* a start outside a tick: next LATE */
+    if (H.in_frame) {
+        const int ph = (int)corral_current_phase(co) - (int)CORRAL_PHASE_FIXED_UPDATE;
+        cr_assert(ph >= 0 && ph < 4);
+        /* (what it starts lands first: the order of the log is the order
+           in which they join their next lanes) */
+        if (ph == 1 && hop_reaps(id) && H.started[id] != H.frame + 1) hop_reap(corral_sched_of(co), id);
+        cr_assert_lt(H.len[ph], HOP_RUN);
+        H.seq[ph][H.len[ph]++] = id;
+        if (ph == 1) H.updated[id] = H.frame + 1;
+        H.steps[id]++;
+        H.total_steps++;
+        if (ph == 1 && hop_role(id) == HOP_SIT) return CORRAL_YIELD; /* stays in UPDATE */
+        if (ph == 3 && hop_role(id) == HOP_BY_NEXT_FRAME) {
+            cr_assert(corral_await(co, corral_wait_next_frame()));
+            return CORRAL_YIELD;
+        }
+        const corral_phase next[4] = {CORRAL_PHASE_UPDATE, CORRAL_PHASE_LATE_UPDATE, CORRAL_PHASE_END_OF_FRAME,
+                                      CORRAL_PHASE_FIXED_UPDATE};
+        to = next[ph];
+    } else if (hop_role(id) == HOP_SIT) {
+        return CORRAL_YIELD;
+    }
+    cr_assert(corral_await(co, corral_wait_phase(to)));
+    return CORRAL_YIELD;
+}
+DEFINE_COROUTINE(hop_a) { return hop_step(co, &ctx->steps, ctx->id); }
+DEFINE_COROUTINE(hop_b) { return hop_step(co, &ctx->steps, ctx->id); }
+
+static corral_sched *hop_world(corral_order order, bool all_sit)
+{
+    memset(&H, 0, sizeof H);
+    H.all_sit = all_sit;
+    corral_sched_desc d = one_class_desc(64, HOP_SLOTS);
+    d.order = order;
+    d.max_types = 2; /* few lanes: their chunks' slack is small beside the slots' entries */
+    d.fixed_dt = 0.25f; /* a frame of 0.25 s runs one fixed step */
+    corral_sched *s = sched_of(d);
+    cr_assert_eq(s->arena.total_slots, HOP_SLOTS);
+    cr_assert_eq(s->run.chunk_count, corral__chunks_for(HOP_SLOTS, s->run.lane_count), "an entry a slot");
+    for (int i = 0; i < HOP_SLOTS; i++) {
+        H.live[i] = H.pos[i] = i;
+        hop_start(s, i);
+    }
+    H.next_id = HOP_SLOTS;
+    cr_assert_eq(corral_live_count(s), HOP_SLOTS);
+    return s;
+}
+
+/* out = the ids of in (n of them) that keep(id, arg) and are of type t (-1: any) */
+static int hop_pick(int *out, const int *in, int n, bool (*keep)(int id, int arg), int arg, int t)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (keep(in[i], arg) && (t < 0 || in[i] % 2 == t)) out[m++] = in[i];
+    return m;
+}
+static bool hop_goes_on(int id, int frame) { return hop_role(id) != HOP_SIT && H.stopped[id] != frame + 1; }
+static bool hop_old_sitter(int id, int frame)
+{
+    return hop_role(id) == HOP_SIT && H.started[id] != frame + 1 && H.stopped[id] != frame + 1;
+}
+static bool hop_new_sitter(int id, int frame)
+{
+    return hop_role(id) == HOP_SIT && H.started[id] == frame + 1 && H.stopped[id] != frame + 1;
+}
+static bool hop_by(int id, int role) { return hop_role(id) == role; }
+static bool hop_not_new(int id, int frame) { return H.started[id] != frame + 1; }
+static bool hop_ran_or_stays(int id, int frame)
+{
+    return H.stopped[id] != frame + 1 || H.updated[id] == frame + 1; /* stopped: if it stepped before */
+}
+static void hop_same(const int *a, int na, const int *b, int nb, const char *what, int t)
+{
+    if (getenv("HOP_DEBUG") && (na != nb || memcmp(a, b, (size_t)na * sizeof *a))) {
+        fprintf(stderr, "%s got:", what); for (int i = 0; i < na; i++) fprintf(stderr, " %d", a[i]);
+        fprintf(stderr, "\n%s want:", what); for (int i = 0; i < nb; i++) fprintf(stderr, " %d", b[i]);
+        fprintf(stderr, "\nU:"); for (int i = 0; i < H.len[1]; i++) fprintf(stderr, " %d%s", H.seq[1][i], H.started[H.seq[1][i]] == H.frame + 1 ? "n" : "");
+        fprintf(stderr, "\n");
+    }
+    cr_assert_eq(na, nb, "frame %d, type %d, %s: %d stepped, %d expected", H.frame, t, what, na, nb);
+    for (int i = 0; i < na; i++)
+        cr_assert_eq(a[i], b[i], "frame %d, type %d, %s: step %d is %d, expected %d", H.frame, t, what, i, a[i], b[i]);
+}
+static bool hop_any(int id, int arg)
+{
+    (void)id;
+    (void)arg;
+    return true;
+}
+/* this frame's runs against the last frame's, type by type (types 1: all
+   in one) */
+static void hop_check_order(int types)
+{
+    static int want[HOP_RUN * 2], got[HOP_RUN * 2], tmp[HOP_RUN * 2];
+    const int f = H.frame, last = f - 1;
+    for (int k = 0; k < types; k++) {
+        const int t = types > 1 ? k : -1;
+        /* FIXED: the last frame's END that went by FIXED */
+        int nw = hop_pick(want, H.prev[3], H.prev_len[3], hop_by, HOP_BY_FIXED, t);
+        int ng = hop_pick(got, H.seq[0], H.len[0], hop_any, 0, t);
+        hop_same(got, ng, want, nw, "FIXED", t);
+        /* UPDATE: the sitters that stayed, the sitters started last frame,
+           the last END's next-frame ones, then this FIXED's; less those
+           stopped before their step, and the ones started now */
+        nw = hop_pick(tmp, H.prev[1], H.prev_len[1], hop_old_sitter, last, t);
+        nw += hop_pick(tmp + nw, H.prev[1], H.prev_len[1], hop_new_sitter, last, t);
+        nw += hop_pick(tmp + nw, H.prev[3], H.prev_len[3], hop_by, HOP_BY_NEXT_FRAME, t);
+        nw += hop_pick(tmp + nw, H.seq[0], H.len[0], hop_by, HOP_BY_FIXED, t);
+        nw = hop_pick(want, tmp, nw, hop_ran_or_stays, f, t);
+        ng = hop_pick(got, H.seq[1], H.len[1], hop_not_new, f, t);
+        hop_same(got, ng, want, nw, "UPDATE", t);
+        /* LATE: what went on from this UPDATE; END: the same */
+        nw = hop_pick(want, H.seq[1], H.len[1], hop_goes_on, f, t);
+        ng = hop_pick(got, H.seq[2], H.len[2], hop_any, 0, t);
+        hop_same(got, ng, want, nw, "LATE", t);
+        ng = hop_pick(got, H.seq[3], H.len[3], hop_any, 0, t);
+        hop_same(got, ng, want, nw, "END", t);
+    }
+}
+
+/* one frame; then corral_verify, every slot live, and (past the first
+   frame, whose runs began outside a tick) each coroutine's steps */
+static void hop_frame(corral_sched *s, bool counted)
+{
+    memcpy(H.prev, H.seq, sizeof H.seq);
+    memcpy(H.prev_len, H.len, sizeof H.len);
+    memset(H.len, 0, sizeof H.len);
+    memset(H.steps, 0, sizeof H.steps);
+    H.frame++;
+    H.in_frame = true;
+    corral_tick(s, 0.25f);
+    H.in_frame = false;
+    cr_assert(corral_verify(s), "frame %d", H.frame);
+    cr_assert_eq(corral_live_count(s), HOP_SLOTS);
+    for (int i = 0; counted && H.frame > 1 && i < HOP_SLOTS; i++) {
+        const int id = H.live[i], want = hop_role(id) == HOP_SIT ? 1 : hop_role(id) == HOP_BY_FIXED ? 4 : 3;
+        if (H.started[id] != H.frame + 1) cr_assert_eq(H.steps[id], want, "frame %d: %d stepped %d times", H.frame, id, H.steps[id]);
+    }
+}
+
+static void hop_run(corral_order order, bool all_sit)
+{
+    corral_sched *s = hop_world(order, all_sit);
+    for (int f = 0; f < 40; f++) {
+        hop_frame(s, true);
+        if (H.frame > 1) hop_check_order(order == CORRAL_ORDER_BY_TYPE ? 2 : 1);
+    }
+    cr_assert_gt(H.next_id, HOP_SLOTS + 40 * 100, "reapers started many");
+    corral_sched_destroy(s);
+}
+
+Test(sched, every_slot_live_and_changing_lanes_keeps_fifo_order_with_an_entry_a_slot) { hop_run(CORRAL_ORDER_FIFO, false); }
+Test(sched, every_slot_live_and_changing_lanes_keeps_by_type_order_with_an_entry_a_slot)
+{
+    hop_run(CORRAL_ORDER_BY_TYPE, false);
+}
+/* Every coroutine stays in the UPDATE lane, so a walk runs in place (no
+   write cursor) while reapers stop coroutines before and after them and
+   the ones they start wait in the next-frame lane: the pool runs dry in
+   the walk's in-place loop. */
+Test(sched, every_slot_live_and_staying_in_place_keeps_fifo_order_with_an_entry_a_slot)
+{
+    hop_run(CORRAL_ORDER_FIFO, true);
+}
+Test(sched, every_slot_live_and_staying_in_place_keeps_by_type_order_with_an_entry_a_slot)
+{
+    hop_run(CORRAL_ORDER_BY_TYPE, true);
+}
+
+/* The same under a time budget (each step spends 100 ns of an injected
+   clock, a run 1200 steps' worth): runs stop part way, what did not run
+   goes first next time, BY_TYPE lanes run limited; the reapers also pause
+   and resume a coroutine (a tombstone and a new entry). Nothing is lost:
+   every coroutine steps at least once in any 8 frames. */
+static uint64_t g_hop_now;
+static uint64_t hop_clock(void *user)
+{
+    (void)user;
+    return g_hop_now += 100;
+}
+static void hop_budget_run(corral_order order)
+{
+    memset(&H, 0, sizeof H);
+    corral_sched_desc d = one_class_desc(64, HOP_SLOTS);
+    d.order = order;
+    d.max_types = 2;
+    d.fixed_dt = 0.25f;
+    d.clock.now_ns = hop_clock;
+    corral_sched *s = sched_of(d);
+    static int last_step[HOP_IDS];
+    memset(last_step, 0, sizeof last_step);
+    H.pause_too = true;
+    for (int i = 0; i < HOP_SLOTS; i++) {
+        H.live[i] = H.pos[i] = i;
+        hop_start(s, i);
+    }
+    H.next_id = HOP_SLOTS;
+    corral_set_budget(s, 1200 * 200); /* (the clock moves at each read: two a step) */
+    for (int f = 0; f < 60; f++) {
+        hop_frame(s, false);
+        for (int i = 0; i < HOP_SLOTS; i++) {
+            const int id = H.live[i];
+            if (H.steps[id] || H.started[id] == H.frame + 1) last_step[id] = H.frame;
+            cr_assert_leq(H.frame - last_step[id], 8, "frame %d: %d has not stepped since frame %d", H.frame, id,
+                          last_step[id]);
+        }
+        cr_assert(corral_verify(s));
+    }
+    corral_sched_destroy(s);
+}
+
+Test(sched, every_slot_live_under_a_budget_loses_no_coroutine_fifo) { hop_budget_run(CORRAL_ORDER_FIFO); }
+Test(sched, every_slot_live_under_a_budget_loses_no_coroutine_by_type) { hop_budget_run(CORRAL_ORDER_BY_TYPE); }

@@ -169,8 +169,9 @@ static void check_block_parts(corral_sched *s)
         sum += parts[i].bytes;
         if (!strcmp(parts[i].name, "slots")) cr_assert_eq(parts[i].bytes, a.slab_bytes);
         if (!strcmp(parts[i].name, "slot meta")) cr_assert_eq(parts[i].bytes, slots * sizeof(corral__meta));
-        if (!strcmp(parts[i].name, "run queue")) /* 2 entries a slot, chunks of slack, the next links */
-            cr_assert_geq(parts[i].bytes, slots * 2 * sizeof(uint32_t));
+        if (!strcmp(parts[i].name, "run queue")) /* an entry a slot, a chunk a lane and 3, the next links */
+            cr_assert_eq(parts[i].bytes, (corral__chunks_for(slots, s->run.lane_count) * (CORRAL__CHUNK + 1) + CORRAL__PREFETCH) *
+                                             sizeof(uint32_t) + s->run.lane_count * sizeof(corral__lane));
         if (!strcmp(parts[i].name, "wait nodes"))
             cr_assert_eq(parts[i].bytes, (uint64_t)s->nodes.wait_count * sizeof(corral__node));
     }

@@ -9,15 +9,21 @@
     entry is a coroutine's offset, or NIL where a queued coroutine was
     stopped (a tombstone: stop is O(1) and keeps the others' order).
 
-    The pool holds 2 * slots entries plus a chunk of slack per lane. That is
-    always enough: when it runs dry every lane is compacted (the part of the
-    lane being walked that the walk still needs is left alone), and lanes
-    with tombstones are compacted before their walk, so what cannot move is
-    at most one entry per live coroutine.
+    The pool holds an entry a slot, a chunk a lane and three more
+    (corral__chunks_for). That is always enough: when it runs dry every lane
+    with tombstones is compacted, and the lane a walk is stepping too, all
+    but the two chunks the walk holds pointers into, the one it reads and
+    the one it writes survivors into (corral__compact_walked). A lane then
+    holds its queued coroutines in full chunks and one partial chunk; the
+    walked lane holds them in two compacted parts (two partial chunks) and
+    those two. Every queued coroutine has one entry in them, so the lanes
+    hold at most slots / CHUNK + (lanes - 1) + 2 + 2 chunks, the one a push
+    takes included.
 */
 #include "../corral_internal.h"
 #include "freelist.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* the chunks: an uncounted free list (freelist.h) linked through next[] */
@@ -30,6 +36,13 @@ static uint32_t corral__chunk_pop(corral_sched *s)
 {
     const corral__freelist fl = corral__chunks(s);
     return corral__freelist_take(&fl);
+}
+/* a chunk back to the pool, marked free (corral_verify) */
+CORRAL__NOINLINE static void corral__chunk_drop(corral_sched *s, uint32_t c)
+{
+    const corral__freelist fl = corral__chunks(s);
+    corral__freelist_give(&fl, c);
+    corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
 }
 
 /* Chunk holding entry k of lane L (k < L->cap). */
@@ -46,12 +59,10 @@ static uint32_t corral__chunk_at(const corral_sched *s, const corral__lane *L, u
 void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint32_t w)
 {
     uint32_t *next = corral__chunk_next(s);
-    const corral__freelist fl = corral__chunks(s);
     uint32_t c = last == CORRAL__NIL ? L->head : next[last];
     while (c != CORRAL__NIL) {
         uint32_t n = next[c];
-        corral__freelist_give(&fl, c);
-        corral__entries(s)[(size_t)c * CORRAL__CHUNK] = CORRAL__FREE_CHUNK;
+        corral__chunk_drop(s, c);
         c = n;
     }
     if (last == CORRAL__NIL) L->head = CORRAL__NIL;
@@ -60,21 +71,22 @@ void corral__truncate_lane(corral_sched *s, corral__lane *L, uint32_t last, uint
     L->cap = (w + CORRAL__CHUNK - 1) / CORRAL__CHUNK * CORRAL__CHUNK;
 }
 
-/* Compact entries [from, count) of lane L in place; keep walk_end pointing
-   at the same boundary (for a lane whose walk has not started); free the
-   chunks no longer needed. */
+/* Compact entries [from, count) of lane L in place; keep walk_end and
+   walk_orig pointing at the same boundaries; free the chunks no longer
+   needed. */
 void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
 {
     uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
     uint32_t rc = corral__chunk_at(s, L, from), wc = rc;
     uint32_t rp = from % CORRAL__CHUNK, wp = rp, w = from;
-    uint32_t new_walk_end = L->walk_end;
+    uint32_t new_walk_end = L->walk_end, new_walk_orig = L->walk_orig;
     for (uint32_t k = from; k < L->count; k++) {
         if (rp == CORRAL__CHUNK) {
             rc = next[rc];
             rp = 0;
         }
         if (k == L->walk_end) new_walk_end = w;
+        if (k == L->walk_orig) new_walk_orig = w;
         uint32_t off = E[rc * CORRAL__CHUNK + rp++];
         if (off == CORRAL__NIL) continue;
         if (wp == CORRAL__CHUNK) {
@@ -87,7 +99,9 @@ void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
         w++;
     }
     if (L->walk_end >= L->count) new_walk_end = w;
+    if (L->walk_orig >= L->count) new_walk_orig = w;
     L->walk_end = new_walk_end;
+    L->walk_orig = new_walk_orig;
     L->count = w;
     /* keep ceil(w / CHUNK) chunks */
     uint32_t last = CORRAL__NIL;
@@ -97,23 +111,82 @@ void corral__compact_lane(corral_sched *s, corral__lane *L, uint32_t from)
     if (from == 0) L->tombs = 0;
 }
 
-static void corral__compact_all(corral_sched *s)
+/* Free the chunks of a chain after `from` up to (not including) `to`, now
+   linked: how many entries they held */
+static uint32_t corral__drop_between(corral_sched *s, uint32_t from, uint32_t to)
+{
+    uint32_t *next = corral__chunk_next(s), dropped = 0;
+    for (uint32_t c = next[from]; c != to; c = next[from], dropped += CORRAL__CHUNK) {
+        next[from] = next[c];
+        corral__chunk_drop(s, c);
+    }
+    return dropped;
+}
+
+/* The lane a walk is stepping: the chunk it reads and the chunk it writes
+   survivors into stay as they are, entries and places (the walk holds
+   pointers into them). The chunks between those and the read chunk hold
+   only entries the walk has read and moved on: they are freed. The
+   survivors before the write chunk move to the front, the rest of the
+   last chunk they fill made tombstones, and the chunks they leave are
+   freed. What is after the read chunk is compacted: what the walk has yet
+   to read (the tombstones taken from it are not steps, walk_steps, and
+   walk_cut tells the walk's count of what is left) and what joined. So
+   the lane holds its queued coroutines in two compacted parts, plus two
+   chunks. */
+static void corral__compact_walked(corral_sched *s, corral__lane *L)
+{
+    uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
+    const uint32_t rc = s->run.walk_read, wc = s->run.walk_write == CORRAL__NIL ? rc : s->run.walk_write;
+    uint32_t dropped = wc != rc ? corral__drop_between(s, wc, rc) : 0;
+    s->run.walk_rk -= dropped / CORRAL__CHUNK;
+    if (L->tombs && L->head != wc) {
+        uint32_t to = L->head, at = 0;
+        for (uint32_t c = L->head; c != wc; c = next[c])
+            for (uint32_t i = 0; i < CORRAL__CHUNK; i++) {
+                const uint32_t off = E[(size_t)c * CORRAL__CHUNK + i];
+                if (off == CORRAL__NIL) continue;
+                if (at == CORRAL__CHUNK) {
+                    to = next[to];
+                    at = 0;
+                }
+                E[(size_t)to * CORRAL__CHUNK + at] = off;
+                CORRAL__CO(s, off)->link = to * CORRAL__CHUNK + at++;
+            }
+        for (; at < CORRAL__CHUNK; at++, L->tombs++) E[(size_t)to * CORRAL__CHUNK + at] = CORRAL__NIL;
+        const uint32_t before = corral__drop_between(s, to, wc);
+        s->run.walk_rk -= before / CORRAL__CHUNK;
+        s->run.walk_wk -= before / CORRAL__CHUNK;
+        dropped += before;
+    }
+    L->count -= dropped;
+    L->cap -= dropped;
+    L->walk_end -= dropped;
+    L->walk_orig -= dropped;
+    if (!L->tombs) return;
+    /* after the read chunk: what the walk has yet to read, then what joined */
+    const uint32_t end = (s->run.walk_rk + 1) * CORRAL__CHUNK, walk_end = L->walk_end;
+    corral__compact_lane(s, L, walk_end < end ? walk_end : end);
+    s->run.walk_cut += walk_end - L->walk_end;
+    s->run.walk_steps -= walk_end - L->walk_end;
+}
+
+CORRAL__COLD static void corral__compact_all(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
     for (uint32_t i = 0; i < s->run.lane_count; i++)
-        corral__compact_lane(s, &lanes[i], i == s->run.walking_lane ? lanes[i].walk_end : 0);
+        if (i == s->run.walking_lane) corral__compact_walked(s, &lanes[i]);
+        else if (lanes[i].tombs) corral__compact_lane(s, &lanes[i], 0);
 }
 
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
 {
     corral__lane *L = &corral__lanes(s)[lane];
     if (L->count == L->cap) {
-        uint32_t c = corral__chunk_pop(s);
-        if (c == CORRAL__NIL) {
-            corral__compact_all(s);
-            if (L->count == L->cap) c = corral__chunk_pop(s); /* sized so this cannot fail */
-        }
-        if (c != CORRAL__NIL) {
+        if (s->run.chunk_free == CORRAL__NIL && s->run.chunk_bump == s->run.chunk_count) corral__compact_all(s);
+        if (L->count == L->cap) {
+            const uint32_t c = corral__chunk_pop(s); /* the pool is sized so there is one */
+            assert(c != CORRAL__NIL && "corral: the run queue's chunks ran out");
             uint32_t *next = corral__chunk_next(s);
             next[c] = CORRAL__NIL;
             if (L->head == CORRAL__NIL) L->head = c;
@@ -134,6 +207,12 @@ void corral__lane_tombstone(corral_sched *s, corral_co *co)
     corral__lanes(s)[corral__lane_of(s, co)].tombs++;
 }
 
+void corral__walk_over(corral_sched *s)
+{
+    s->run.walking_lane = s->run.walk_write = CORRAL__NIL;
+    s->run.walk_cut = 0;
+}
+
 void corral__lanes_init(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
@@ -145,7 +224,8 @@ void corral__lanes_init(corral_sched *s)
     memset(corral__entries(s), 0, ((size_t)s->run.chunk_count * CORRAL__CHUNK + CORRAL__PREFETCH) * sizeof(uint32_t));
     const corral__freelist chunks = corral__chunks(s);
     corral__freelist_clear(&chunks);
-    s->run.walking_lane = CORRAL__NIL;
+    s->run.walk_read = CORRAL__NIL;
+    corral__walk_over(s);
     s->run.running = CORRAL__NIL;
     s->run.deferred = 0;
 }
@@ -153,28 +233,25 @@ void corral__lanes_init(corral_sched *s)
 void corral__lanes_next_frame(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
-    uint32_t *E = corral__entries(s);
-    const uint32_t *next = corral__chunk_next(s);
+    const uint32_t *E = corral__entries(s), *next = corral__chunk_next(s);
     s->run.deferred = 0;
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        const uint32_t dl = s->run.defer_lane + ph;
-        corral__lane *D = &lanes[dl];
-        if (D->count == 0) continue;
-        /* pushes below may compact every lane to find a chunk: this one is
-           left alone while it is read (as a walked lane is) */
-        s->run.walking_lane = dl;
-        D->walk_end = D->count;
-        uint32_t c = D->head;
-        for (uint32_t k = 0; k < D->count; k++) {
-            if (k > 0 && k % CORRAL__CHUNK == 0) c = next[c];
-            uint32_t off = E[c * CORRAL__CHUNK + k % CORRAL__CHUNK];
-            if (off != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, off));
+        corral__lane *D = &lanes[s->run.defer_lane + ph];
+        /* a chunk at a time from the head, freed before its coroutines
+           are queued: the pushes may compact every lane to find a chunk */
+        while (D->count != 0) {
+            uint32_t at[CORRAL__CHUNK];
+            const uint32_t c = D->head, take = D->count < CORRAL__CHUNK ? D->count : CORRAL__CHUNK;
+            memcpy(at, E + (size_t)c * CORRAL__CHUNK, take * sizeof(uint32_t));
+            D->head = next[c];
+            if (D->head == CORRAL__NIL) D->tail = CORRAL__NIL;
+            D->count -= take;
+            D->cap -= CORRAL__CHUNK;
+            corral__chunk_drop(s, c);
+            for (uint32_t k = 0; k < take; k++)
+                if (at[k] != CORRAL__NIL) corral__enqueue(s, CORRAL__CO(s, at[k]));
         }
-        s->run.walking_lane = CORRAL__NIL;
-        D->walk_end = 0;
-        D->count = 0;
         D->tombs = 0;
-        corral__truncate_lane(s, D, CORRAL__NIL, 0);
     }
 }
 
@@ -251,7 +328,12 @@ void corral__run_take(corral_sched *d, const corral_sched *o)
     d->run.chunk_bump = o->run.chunk_bump;
     d->run.walking_lane = o->run.walking_lane;
     d->run.running = o->run.running;
-    d->run.walk_skipped = o->run.walk_skipped;
+    d->run.walk_steps = o->run.walk_steps;
+    d->run.walk_read = o->run.walk_read;
+    d->run.walk_write = o->run.walk_write;
+    d->run.walk_rk = o->run.walk_rk;
+    d->run.walk_wk = o->run.walk_wk;
+    d->run.walk_cut = o->run.walk_cut;
     d->run.ready_head = o->run.ready_head;
     d->run.ready_tail = o->run.ready_tail;
     d->run.starting = o->run.starting;

@@ -41,18 +41,17 @@ static uint32_t *corral__chunk_after(const corral_sched *s, const uint32_t *p_in
     return E + (size_t)corral__chunk_next(s)[c] * CORRAL__CHUNK;
 }
 
-static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
-                                       uint32_t n);
-static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w);
+static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun);
+static uint32_t corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w);
 
-/* A budgeted walk, before entry k of L (at rp): when the run's time is up,
+/* A budgeted walk, before the entry of L at rp: when the run's time is up,
    reorder the lane so what did not run goes first, and end the walk. */
-static bool corral__budget_spent(corral_sched *s, corral__lane *L, uint32_t *rp, uint32_t k, uint32_t n)
+static bool corral__budget_spent(corral_sched *s, corral__lane *L, uint32_t *rp)
 {
     if (s->budget.steps == 0 || s->now.clock.now_ns(s->now.clock.user_data) - s->budget.run_start < s->budget.ns) return false;
     s->budget.out = 1;
-    corral__rotate_after_budget(s, L, rp, k, n);
-    s->run.walking_lane = CORRAL__NIL;
+    corral__rotate_after_budget(s, L, rp);
+    corral__walk_over(s);
     s->run.running = CORRAL__NIL;
     return true;
 }
@@ -115,7 +114,7 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_impl(corral_sched *s, ui
            wasted hint, never a fault) */
         CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH - 1]));
         if (off == CORRAL__NIL) { /* stopped while queued */
-            s->run.walk_skipped++;
+            s->run.walk_steps--;
             return rp;
         }
         corral_co *co = CORRAL__CO(s, off);
@@ -157,7 +156,7 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_ahead_impl(corral_sched 
         rp++;
         CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH - 1]));
         if (off == CORRAL__NIL) { /* stopped while queued */
-            s->run.walk_skipped++;
+            s->run.walk_steps--;
             return rp;
         }
         corral_co *co = CORRAL__CO(s, off);
@@ -187,6 +186,76 @@ static CORRAL__ALWAYS_INLINE uint32_t *corral__in_place_ahead_impl(corral_sched 
     }
 }
 
+/* The end of a walk of L, its read cursor at rp (past the last entry it
+   stepped), its write cursor at wp (wend: the end of its chunk, whose
+   place in the chain is walk_wk): what joined moves down behind the
+   survivors, a limited run's deferred go first, the chunks past them are
+   freed. Out of line: one copy for the walk's kinds. The steps it made. */
+static uint32_t corral__walk_finish(corral_sched *s, corral__lane *L, uint32_t *rp, uint32_t *wp, uint32_t *wend)
+{
+    uint32_t *const E = corral__entries(s);
+    const uint32_t *const next = corral__chunk_next(s);
+    /* the read cursor as a (chunk, end) pair for the tail copy below */
+    uint32_t *rend = corral__chunk_end(s, rp - 1);
+    uint32_t rc = (uint32_t)((size_t)(rp - 1 - E) / CORRAL__CHUNK);
+    uint32_t wc = (uint32_t)((size_t)(wend - 1 - E) / CORRAL__CHUNK);
+    s->run.running = CORRAL__NIL;
+    const uint32_t steps = s->run.walk_steps;
+    const bool limited = L->walk_orig > L->walk_end;
+    /* a limited run reorders the lane below: whoever waits for what ended
+       resumes first, and what that queues here joins */
+    if (limited && s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    uint32_t wk = s->run.walk_wk; /* (after the drain: a compaction there may free chunks before it) */
+    /* what joined during the walk moves down behind the survivors */
+    if (limited) { /* count the survivors, then the deferred */
+        L->walk_survivors = wk * CORRAL__CHUNK + (uint32_t)(wp - (wend - CORRAL__CHUNK));
+        L->walk_deferred = 0;
+    }
+    for (uint32_t k = L->walk_end; k < L->count; k++) {
+        if (rp == rend) {
+            rc = next[rc];
+            rp = E + (size_t)rc * CORRAL__CHUNK;
+            rend = rp + CORRAL__CHUNK;
+        }
+        uint32_t off = *rp++;
+        if (off == CORRAL__NIL) continue;
+        if (wp == wend) {
+            wc = next[wc];
+            wp = E + (size_t)wc * CORRAL__CHUNK;
+            wend = wp + CORRAL__CHUNK;
+            wk++;
+        }
+        *wp = off;
+        CORRAL__CO(s, off)->link = (uint32_t)(wp - E);
+        wp++;
+        if (k < L->walk_orig) L->walk_deferred++;
+    }
+    /* survivors: full chunks before the write chunk, plus its fill */
+    const uint32_t fill = (uint32_t)(wp - (wend - CORRAL__CHUNK));
+    uint32_t w = wk * CORRAL__CHUNK + fill;
+    if (limited) /* deferred go first (walk_limit is the budget part's) */
+        w = ((const corral__budget_part *)corral__feature(s, CORRAL__FEATURE_BUDGET))->defer_first(s, L, w);
+    /* free the chunks past the survivors */
+    L->walk_end = L->count; /* nothing left to protect */
+    L->count = w;
+    if (!limited && (fill != 0 || w == 0)) {
+        /* the write chunk holds the last survivor (or, with none, is the
+           head): keep the chunks up to it */
+        corral__truncate_lane(s, L, w == 0 ? CORRAL__NIL : wc, w);
+    } else {
+        /* the first hole opened at a chunk's start and nothing followed
+           (or a limited run, reordered, left out its tombstones): the last
+           survivor is found along the chain */
+        uint32_t tombs = L->tombs;
+        corral__compact_lane(s, L, w); /* frees the tail chunks, entries already compact */
+        L->tombs = tombs; /* stops during the walk may have left tombstones behind the cursor */
+    }
+    L->walk_end = 0;
+    corral__walk_over(s);
+    s->nodes.debug_visits += steps;
+    return steps;
+}
+
 typedef uint32_t *(*corral__in_place_fn)(corral_sched *s, uint32_t *rp, uint32_t *stop);
 
 /* Step every entry [0, walk_end) of one lane once. in_place: the plain
@@ -198,16 +267,21 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
     corral__lane *L = &corral__lanes(s)[lane];
     const uint32_t n = L->walk_end;
     if (n == 0) return 0;
-    uint32_t done = 0; /* entries consumed (budgeted walks only) */
     uint32_t *rp = corral__entries(s) + (size_t)L->head * CORRAL__CHUNK;
     uint32_t *wp = rp, *wend = rp + CORRAL__CHUNK;
-    /* chunk ordinals (0: the lane's head) of the read and write cursors,
-       kept as they move so that the end of the walk knows how many
-       survivors there are and where the last one is without walking the
-       chain again: a chain walk is one dependent load per 32 entries */
-    uint32_t rk = 0, wk = 0;
     s->run.walking_lane = lane;
-    s->run.walk_skipped = 0;
+    s->run.walk_steps = n;
+    /* the read and write cursors' chunks and their places in the chain
+       (0: the lane's head), kept as they move, in the scheduler: a
+       compaction moves them, and the end of the walk knows how many
+       survivors there are and where the last one is without walking the
+       chain again (a chain walk is one dependent load per 32 entries) */
+    s->run.walk_read = L->head;
+    s->run.walk_rk = 0;
+    if (!in_place) { /* else NIL (walk_over) until a hole opens */
+        s->run.walk_write = L->head;
+        s->run.walk_wk = 0;
+    }
     const uint32_t expect = corral__state_flags_of(CORRAL__QUEUED, s->now.phase);
     /* Until the first hole opens, every survivor stays where it is; after
        that, the loop below compacts behind its cursor. */
@@ -234,19 +308,19 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
                 holes = true;
                 wp = h - 1; /* the hole */
                 wend = corral__chunk_end(s, wp);
-                wk = rk;
                 rp = h;
+                s->run.walk_write = s->run.walk_read;
+                s->run.walk_wk = s->run.walk_rk;
             }
         }
         for (; rp != stop; rp++) {
             uint32_t off = *rp;
             CORRAL__PREFETCH_W(CORRAL__AT(s, rp[CORRAL__PREFETCH]));
             if (budgeted) {
-                if (corral__budget_spent(s, L, rp, n - left - (uint32_t)(stop - rp), n)) return done - s->run.walk_skipped;
-                done++;
+                if (corral__budget_spent(s, L, rp)) return 0; /* (a budgeted run counts its steps) */
             }
             if (off == CORRAL__NIL) { /* stopped while queued */
-                s->run.walk_skipped++;
+                s->run.walk_steps--;
                 continue;
             }
             corral_co *co = CORRAL__CO(s, off);
@@ -254,10 +328,12 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
             if (budgeted) s->budget.steps++;
             corral_result r = instrumented ? corral__step_profiled(s, co) : corral__types(s)[co->type].step(co);
             if (((uint32_t)r | (corral__state_flags(co) ^ expect)) == 0) {
-                if (wp == wend) {
-                    wp = corral__chunk_after(s, wp - 1);
+                if (wp == wend) { /* the write cursor's chunk is full: on to the next */
+                    const uint32_t c = corral__chunk_next(s)[s->run.walk_write];
+                    s->run.walk_write = c;
+                    s->run.walk_wk++;
+                    wp = corral__entries(s) + (size_t)c * CORRAL__CHUNK;
                     wend = wp + CORRAL__CHUNK;
-                    wk++;
                 }
                 if (wp != rp) {
                     *wp = off;
@@ -269,70 +345,22 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__walk_impl(corral_sched *s, uint32_
             s->run.running = CORRAL__NIL;
             corral__after_walk(s, co, r);
         }
+        if (s->run.walk_cut) { /* a compaction took tombstones from what is left to read */
+            left -= s->run.walk_cut;
+            s->run.walk_cut = 0;
+        }
         if (left == 0) break;
-        rp = corral__chunk_after(s, rp - 1);
-        rk++;
+        const uint32_t c = corral__chunk_next(s)[s->run.walk_read];
+        s->run.walk_read = c;
+        s->run.walk_rk++;
+        rp = corral__entries(s) + (size_t)c * CORRAL__CHUNK;
     }
     if (!holes) { /* the write cursor is the read cursor */
         wp = rp;
         wend = corral__chunk_end(s, rp - 1);
-        wk = rk;
+        s->run.walk_wk = s->run.walk_rk;
     }
-    uint32_t *const E = corral__entries(s);
-    const uint32_t *const next = corral__chunk_next(s);
-    uint32_t skipped = s->run.walk_skipped;
-    /* the read cursor as a (chunk, end) pair for the tail copy below */
-    uint32_t *rend = corral__chunk_end(s, rp - 1);
-    uint32_t rc = (uint32_t)((size_t)(rp - 1 - E) / CORRAL__CHUNK);
-    uint32_t wc = (uint32_t)((size_t)(wend - 1 - E) / CORRAL__CHUNK);
-    s->run.running = CORRAL__NIL;
-    const uint32_t steps = n - skipped;
-    /* what joined during the walk moves down behind the survivors */
-    if (L->walk_orig > n) { /* a limited run: count the survivors, then the deferred */
-        L->walk_survivors = wk * CORRAL__CHUNK + (uint32_t)(wp - (wend - CORRAL__CHUNK));
-        L->walk_deferred = 0;
-    }
-    for (uint32_t k = n; k < L->count; k++) {
-        if (rp == rend) {
-            rc = next[rc];
-            rp = E + (size_t)rc * CORRAL__CHUNK;
-            rend = rp + CORRAL__CHUNK;
-        }
-        uint32_t off = *rp++;
-        if (off == CORRAL__NIL) continue;
-        if (wp == wend) {
-            wc = next[wc];
-            wp = E + (size_t)wc * CORRAL__CHUNK;
-            wend = wp + CORRAL__CHUNK;
-            wk++;
-        }
-        *wp = off;
-        CORRAL__CO(s, off)->link = (uint32_t)(wp - E);
-        wp++;
-        if (k < L->walk_orig) L->walk_deferred++;
-    }
-    /* survivors: full chunks before the write chunk, plus its fill */
-    const uint32_t fill = (uint32_t)(wp - (wend - CORRAL__CHUNK));
-    const uint32_t w = wk * CORRAL__CHUNK + fill;
-    if (L->walk_orig > n) corral__defer_first(s, L, w); /* a limited run: deferred go first */
-    /* free the chunks past the survivors */
-    L->walk_end = L->count; /* nothing left to protect */
-    L->count = w;
-    if (fill != 0 || w == 0) {
-        /* the write chunk holds the last survivor (or, with none, is the
-           head): keep the chunks up to it */
-        corral__truncate_lane(s, L, w == 0 ? CORRAL__NIL : wc, w);
-    } else {
-        /* the first hole opened at a chunk's start and nothing followed:
-           the last survivor ends the chunk before, found along the chain */
-        uint32_t tombs = L->tombs;
-        corral__compact_lane(s, L, w); /* frees the tail chunks, entries already compact */
-        L->tombs = tombs; /* stops during the walk may have left tombstones behind the cursor */
-    }
-    L->walk_end = 0;
-    s->run.walking_lane = CORRAL__NIL;
-    s->nodes.debug_visits += steps;
-    return steps;
+    return corral__walk_finish(s, L, rp, wp, wend);
 }
 
 /* (the phase being run is s->now.phase) */
@@ -405,10 +433,10 @@ static uint32_t corral__chains_write(corral_sched *s, corral__lane *L, const cor
 
 /* After a run limited to n entries of L, its w entries are: the survivors
    of those n, then the deferred ones (which did not run), then what joined.
-   Reorder them as deferred, survivors, joined. */
-static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
+   Reorder them as deferred, survivors, joined, leaving out the tombstones
+   of those stopped since; how many there are. */
+static uint32_t corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
 {
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
     /* the walk counted the survivors and the deferred while compacting */
@@ -417,20 +445,23 @@ static void corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w)
     uint32_t *p = E + (size_t)L->head * CORRAL__CHUNK;
     for (uint32_t i = 0; i < w; i++) {
         if (i > 0 && i % CORRAL__CHUNK == 0) p = E + (size_t)next[(size_t)(p - 1 - E) / CORRAL__CHUNK] * CORRAL__CHUNK;
-        corral__chain_add(s, &part[i < survivors ? 1 : i < deferred_end ? 0 : 2], *p++);
+        const uint32_t off = *p++;
+        if (off != CORRAL__NIL) corral__chain_add(s, &part[i < survivors ? 1 : i < deferred_end ? 0 : 2], off);
     }
-    corral__chains_write(s, L, part, 3);
+    return corral__chains_write(s, L, part, 3);
 }
 
-/* The budget ran out at entry k of L (rp points at it; [k, n) did not run).
-   Rebuild L as: what did not run, then what ran and stayed, then what joined
-   during the run. */
-static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun, uint32_t k,
-                                       uint32_t n)
+/* The budget ran out at entry k of L (rp points at it; [k, walk_end) did
+   not run). Rebuild L as: what did not run, then what ran and stayed, then
+   what joined during the run. */
+static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun)
 {
     if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
+    /* (after the drain: a compaction there may free chunks before rp) */
+    const uint32_t at = (uint32_t)(rp_unrun - E), n = L->walk_end;
+    const uint32_t k = s->run.walk_rk * CORRAL__CHUNK + at % CORRAL__CHUNK;
     corral__chain part[3] = {{CORRAL__NIL, CORRAL__NIL}, {CORRAL__NIL, CORRAL__NIL}, {CORRAL__NIL, CORRAL__NIL}};
     /* those that ran and stayed: the survivors compacted at the front (first,
        while every link still points at its entry) */
@@ -517,7 +548,6 @@ uint32_t corral__run_lanes(corral_sched *s, uint32_t phase)
 static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t first, uint32_t count)
 {
     corral__lane *lanes = corral__lanes(s);
-    uint32_t steps = 0;
     s->budget.out = 0;
     s->budget.steps = 0;
     uint32_t start = s->run.first_lane[phase] % count;
@@ -527,14 +557,15 @@ static uint32_t corral__run_budgeted(corral_sched *s, uint32_t phase, uint32_t f
             lanes[i].walk_end = 0;
             continue;
         }
-        steps += s->prof.instrument ? corral__profile(s)->walk_budgeted(s, i) : corral__walk_budgeted(s, i);
+        if (s->prof.instrument) corral__profile(s)->walk_budgeted(s, i);
+        else corral__walk_budgeted(s, i);
         if (s->budget.out) s->run.first_lane[phase] = (start + j) % count;
     }
     if (!s->budget.out) s->run.first_lane[phase] = 0;
-    return steps;
+    return s->budget.steps;
 }
 
-static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted};
+static const corral__budget_part corral__budget_table = {.run = corral__run_budgeted, .defer_first = corral__defer_first};
 const corral_part corral_part_budget = {
     .feature = CORRAL__FEATURE_BUDGET,
     .table = &corral__budget_table,

@@ -165,8 +165,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     if (d->custom_phases > CORRAL_MAX_CUSTOM_PHASES) return CORRAL_ERR_BAD_DESC;
     p->phases = CORRAL__PH_COUNT + d->custom_phases;
     p->lane_count = p->lanes_per_phase * p->phases + p->phases;
-    /* 2 entries per slot + slack: see queue.c for why that always suffices */
-    p->chunk_count = (2 * slots + CORRAL__CHUNK - 1) / CORRAL__CHUNK + 2 * p->lane_count + 1;
+    p->chunk_count = corral__chunks_for(slots, p->lane_count);
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
     /* group nodes are the groups part's (owner, tags, deadlines) */
     p->node_count = p->wait_nodes + (!t->feature[CORRAL__FEATURE_GROUPS] ? 0

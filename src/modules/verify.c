@@ -346,7 +346,13 @@ static bool corral__verify_lanes(corral__image *m)
         if (L.cap != held * CORRAL__CHUNK || L.walk_end > L.count) CORRAL__BAD("a lane's capacity is not its chunks' entries");
         if (s->run.walking_lane != l && held != (L.count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
             CORRAL__BAD("a lane holds more chunks than its entries need");
+        if (L.walk_limit && !m->blk->parts.feature[CORRAL__FEATURE_BUDGET])
+            CORRAL__BAD("a lane's run is limited by a budget stop on a scheduler without the budget part");
     }
+    /* an entry a slot and a chunk a lane (and 3) hold every queued coroutine
+       and what a walk leaves until the pool runs dry (lanes.c) */
+    if (s->run.chunk_count != corral__chunks_for(s->arena.total_slots, s->run.lane_count) || in_lanes > s->arena.total_slots)
+        CORRAL__BAD("the run queue's chunks are not what the plan gives for the slots and lanes");
     if (bump > s->run.chunk_count) CORRAL__BAD("the chunk bump is past the pool");
     for (uint32_t c = s->run.chunk_free; c != CORRAL__NIL; c = corral__image_next(m, c))
         if (c >= bump || ++chunks > s->run.chunk_count || corral__image_entry(m, c * CORRAL__CHUNK) != CORRAL__FREE_CHUNK)
@@ -881,7 +887,8 @@ static bool corral__verify_control(corral__image *m)
             ((h & 1u) && (uint64_t)s->timers.heap_len[h - 1] + s->timers.heap_len[h] > s->nodes.wait_count))
             CORRAL__BAD("a timer heap is too long");
     if (corral__at_rest(s) &&
-        (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.starting || s->now.pulls ||
+        (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.walk_write != CORRAL__NIL ||
+         s->run.walk_cut || s->run.starting || s->now.pulls ||
          s->run.ready_head != CORRAL__NIL || s->run.ready_tail != CORRAL__NIL))
         CORRAL__BAD("a walk, a start or a pull is under way between ticks");
     return true;
