@@ -4081,36 +4081,18 @@ static inline void corral__slot_blank(corral_co *co, uint32_t gen)
     co->link = CORRAL__NIL;
 }
 /* A count may have risen (a load's rebuild, a reload): the epoch moves on
-   (lifecycle.c) */
+   (arena.c, as the arena's counts) */
 void corral__counts_rose(corral_sched *s);
 /* the epoch wrapped to 0: 1, and every type's peak_epoch 0 (none is taken
    as covered) */
 void corral__epoch_wrapped(corral_sched *s);
-/* A coroutine of type te in class c counted live: the type's, the class's
-   and the arena's counts and peaks, and the epoch they rose in. */
-static CORRAL__ALWAYS_INLINE void corral__count_live(corral_sched *s, corral__type_entry *te, corral__class *c)
-{
-    if (++te->live > te->peak) te->peak = te->live;
-    if (++c->used > c->peak) c->peak = c->used;
-    if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
-    s->arena.slot_bytes += c->slot_size;
-    if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
-    s->arena.ctx_bytes += te->ctx_size;
-    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
-    if (CORRAL__UNLIKELY(++s->arena.epoch == 0)) corral__epoch_wrapped(s);
-}
 /* The coroutine in a first step not yet counted (s->now.uncounted, set)
    counted live now: whatever reads or raises a count from inside that
-   step calls it first (lifecycle.c). */
+   step calls it first (lifecycle.c; the inlines that count are
+   lifecycle.h's). */
 void corral__count_uncounted(corral_sched *s);
-/* A slot was taken for a coroutine of type te (a start, or a load that
-   brings one back): started, and live. */
-static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, corral__class *c)
-{
-    if (CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s); /* its peaks count that one too */
-    te->started++;
-    corral__count_live(s, te, c);
-}
+/* a coroutine a load brings back, counted started and live (lifecycle.c) */
+void corral__count_loaded(corral_sched *s, corral__type_entry *te, corral__class *c);
 /* The coroutine in a first step not yet counted, or NULL: the counts a
    reader gives (corral_stats, the reports, verify) add it, one live
    coroutine of its type in its class. */
@@ -5398,6 +5380,27 @@ static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt
     return corral__type_lookup(s, vt);
 }
 
+/* A coroutine of type te in class c counted live: the type's, the class's
+   and the arena's counts and peaks, and the epoch they rose in. */
+static CORRAL__ALWAYS_INLINE void corral__count_live(corral_sched *s, corral__type_entry *te, corral__class *c)
+{
+    if (++te->live > te->peak) te->peak = te->live;
+    if (++c->used > c->peak) c->peak = c->used;
+    if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
+    s->arena.slot_bytes += c->slot_size;
+    if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
+    s->arena.ctx_bytes += te->ctx_size;
+    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    if (CORRAL__UNLIKELY(++s->arena.epoch == 0)) corral__epoch_wrapped(s);
+}
+/* A slot was taken for a coroutine of type te (a start, or a load that
+   brings one back): started, and live. */
+static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, corral__class *c)
+{
+    if (CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s); /* its peaks count that one too */
+    te->started++;
+    corral__count_live(s, te, c);
+}
 /* The last part of every end: its cleanup hook, its counters, its slot
    back on the free list. (state is ENDING: not alive to the hook)
    counted: it was counted live (a first step's coroutine may not be:
@@ -6073,6 +6076,20 @@ void corral__class_rebuild(corral_sched *s, corral__class *c)
     c->used = used - c->retired;
     if (c->used > c->peak) c->peak = c->used;
     corral__counts_rose(s);
+}
+
+/* the arena's counts rose outside a start (a load's rebuild, a reload):
+   a new epoch, so no type's peaks are taken as covering it */
+void corral__counts_rose(corral_sched *s)
+{
+    if (++s->arena.epoch == 0) corral__epoch_wrapped(s);
+}
+
+void corral__epoch_wrapped(corral_sched *s)
+{
+    s->arena.epoch = 1;
+    corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < s->types.type_count; t++) T[t].peak_epoch = 0;
 }
 
 /* a class's empty and partial lists from its pages' list fields, in page order */
@@ -8332,6 +8349,8 @@ void corral__count_uncounted(corral_sched *s)
     corral__count_live(s, te, &s->arena.classes[te->cls]);
 }
 
+void corral__count_loaded(corral_sched *s, corral__type_entry *te, corral__class *c) { corral__count_taken(s, te, c); }
+
 uint32_t corral__uncounted_of_class(const corral_sched *s, uint32_t ci)
 {
     const corral_co *u = corral__uncounted(s);
@@ -8345,18 +8364,6 @@ uint32_t corral__live_read(const corral_sched *s, uint64_t *slot_bytes, uint64_t
     if (slot_bytes) *slot_bytes = s->arena.slot_bytes + (te ? s->arena.classes[te->cls].slot_size : 0u);
     if (ctx_bytes) *ctx_bytes = s->arena.ctx_bytes + (te ? te->ctx_size : 0u);
     return s->arena.live + (te != NULL);
-}
-
-void corral__counts_rose(corral_sched *s)
-{
-    if (++s->arena.epoch == 0) corral__epoch_wrapped(s);
-}
-
-void corral__epoch_wrapped(corral_sched *s)
-{
-    s->arena.epoch = 1;
-    corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < s->types.type_count; t++) T[t].peak_epoch = 0;
 }
 
 void corral__uncount(corral_sched *s, const corral_co *co)
@@ -17361,7 +17368,7 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
     }
     corral__class *k = &s->arena.classes[te->cls];
     corral__budget_take(te, k); /* as a start takes it; its end gives it back */
-    corral__count_taken(s, te, k);
+    corral__count_loaded(s, te, k);
 }
 
 /* groups, then waits and generators' ties, each in the order they were
@@ -19180,7 +19187,8 @@ static bool corral__verify_heaps(corral__image *m)
             if (pos > 0) {
                 corral__node pt;
                 const corral__node *p = corral__image_node(m, corral__image_heap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
-                if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
+                if (p && (p->u.t.due > due || (p->u.t.due == due && (int32_t)(p->u.t.seq - nd->u.t.seq) > 0)))
+                    CORRAL__BAD("a timer heap is out of order"); /* by due time, ties by the order of waiting */
             }
             if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__image_co(m, ci, k, &ct);

@@ -1243,36 +1243,18 @@ static inline void corral__slot_blank(corral_co *co, uint32_t gen)
     co->link = CORRAL__NIL;
 }
 /* A count may have risen (a load's rebuild, a reload): the epoch moves on
-   (lifecycle.c) */
+   (arena.c, as the arena's counts) */
 void corral__counts_rose(corral_sched *s);
 /* the epoch wrapped to 0: 1, and every type's peak_epoch 0 (none is taken
    as covered) */
 void corral__epoch_wrapped(corral_sched *s);
-/* A coroutine of type te in class c counted live: the type's, the class's
-   and the arena's counts and peaks, and the epoch they rose in. */
-static CORRAL__ALWAYS_INLINE void corral__count_live(corral_sched *s, corral__type_entry *te, corral__class *c)
-{
-    if (++te->live > te->peak) te->peak = te->live;
-    if (++c->used > c->peak) c->peak = c->used;
-    if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
-    s->arena.slot_bytes += c->slot_size;
-    if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
-    s->arena.ctx_bytes += te->ctx_size;
-    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
-    if (CORRAL__UNLIKELY(++s->arena.epoch == 0)) corral__epoch_wrapped(s);
-}
 /* The coroutine in a first step not yet counted (s->now.uncounted, set)
    counted live now: whatever reads or raises a count from inside that
-   step calls it first (lifecycle.c). */
+   step calls it first (lifecycle.c; the inlines that count are
+   lifecycle.h's). */
 void corral__count_uncounted(corral_sched *s);
-/* A slot was taken for a coroutine of type te (a start, or a load that
-   brings one back): started, and live. */
-static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, corral__class *c)
-{
-    if (CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s); /* its peaks count that one too */
-    te->started++;
-    corral__count_live(s, te, c);
-}
+/* a coroutine a load brings back, counted started and live (lifecycle.c) */
+void corral__count_loaded(corral_sched *s, corral__type_entry *te, corral__class *c);
 /* The coroutine in a first step not yet counted, or NULL: the counts a
    reader gives (corral_stats, the reports, verify) add it, one live
    coroutine of its type in its class. */

@@ -215,6 +215,20 @@ void corral__class_rebuild(corral_sched *s, corral__class *c)
     corral__counts_rose(s);
 }
 
+/* the arena's counts rose outside a start (a load's rebuild, a reload):
+   a new epoch, so no type's peaks are taken as covering it */
+void corral__counts_rose(corral_sched *s)
+{
+    if (++s->arena.epoch == 0) corral__epoch_wrapped(s);
+}
+
+void corral__epoch_wrapped(corral_sched *s)
+{
+    s->arena.epoch = 1;
+    corral__type_entry *T = corral__types(s);
+    for (uint32_t t = 0; t < s->types.type_count; t++) T[t].peak_epoch = 0;
+}
+
 /* a class's empty and partial lists from its pages' list fields, in page order */
 void corral__class_lists(corral_sched *s, corral__class *c)
 {

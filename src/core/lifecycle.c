@@ -78,6 +78,8 @@ void corral__count_uncounted(corral_sched *s)
     corral__count_live(s, te, &s->arena.classes[te->cls]);
 }
 
+void corral__count_loaded(corral_sched *s, corral__type_entry *te, corral__class *c) { corral__count_taken(s, te, c); }
+
 uint32_t corral__uncounted_of_class(const corral_sched *s, uint32_t ci)
 {
     const corral_co *u = corral__uncounted(s);
@@ -91,18 +93,6 @@ uint32_t corral__live_read(const corral_sched *s, uint64_t *slot_bytes, uint64_t
     if (slot_bytes) *slot_bytes = s->arena.slot_bytes + (te ? s->arena.classes[te->cls].slot_size : 0u);
     if (ctx_bytes) *ctx_bytes = s->arena.ctx_bytes + (te ? te->ctx_size : 0u);
     return s->arena.live + (te != NULL);
-}
-
-void corral__counts_rose(corral_sched *s)
-{
-    if (++s->arena.epoch == 0) corral__epoch_wrapped(s);
-}
-
-void corral__epoch_wrapped(corral_sched *s)
-{
-    s->arena.epoch = 1;
-    corral__type_entry *T = corral__types(s);
-    for (uint32_t t = 0; t < s->types.type_count; t++) T[t].peak_epoch = 0;
 }
 
 void corral__uncount(corral_sched *s, const corral_co *co)

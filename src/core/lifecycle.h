@@ -20,6 +20,27 @@ static inline uint32_t corral__type_index(corral_sched *s, const corral_type *vt
     return corral__type_lookup(s, vt);
 }
 
+/* A coroutine of type te in class c counted live: the type's, the class's
+   and the arena's counts and peaks, and the epoch they rose in. */
+static CORRAL__ALWAYS_INLINE void corral__count_live(corral_sched *s, corral__type_entry *te, corral__class *c)
+{
+    if (++te->live > te->peak) te->peak = te->live;
+    if (++c->used > c->peak) c->peak = c->used;
+    if (++s->arena.live > s->arena.live_peak) s->arena.live_peak = s->arena.live;
+    s->arena.slot_bytes += c->slot_size;
+    if (s->arena.slot_bytes > s->arena.slot_bytes_peak) s->arena.slot_bytes_peak = s->arena.slot_bytes;
+    s->arena.ctx_bytes += te->ctx_size;
+    if (s->arena.ctx_bytes > s->arena.ctx_bytes_peak) s->arena.ctx_bytes_peak = s->arena.ctx_bytes;
+    if (CORRAL__UNLIKELY(++s->arena.epoch == 0)) corral__epoch_wrapped(s);
+}
+/* A slot was taken for a coroutine of type te (a start, or a load that
+   brings one back): started, and live. */
+static CORRAL__ALWAYS_INLINE void corral__count_taken(corral_sched *s, corral__type_entry *te, corral__class *c)
+{
+    if (CORRAL__UNLIKELY(s->now.uncounted)) corral__count_uncounted(s); /* its peaks count that one too */
+    te->started++;
+    corral__count_live(s, te, c);
+}
 /* The last part of every end: its cleanup hook, its counters, its slot
    back on the free list. (state is ENDING: not alive to the hook)
    counted: it was counted live (a first step's coroutine may not be:

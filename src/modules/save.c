@@ -1600,7 +1600,7 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
     }
     corral__class *k = &s->arena.classes[te->cls];
     corral__budget_take(te, k); /* as a start takes it; its end gives it back */
-    corral__count_taken(s, te, k);
+    corral__count_loaded(s, te, k);
 }
 
 /* groups, then waits and generators' ties, each in the order they were
