@@ -7940,6 +7940,7 @@ void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
 */
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the chunks: an uncounted free list (freelist.h) linked through next[] */
@@ -8087,6 +8088,15 @@ static void corral__compact_walked(corral_sched *s, corral__lane *L)
     s->run.walk_steps -= walk_end - L->walk_end;
 }
 
+/* an invariant broken (the pool is sized so that a push always finds a
+   chunk): said, and the program stopped before a coroutine is lost */
+CORRAL__COLD static void corral__lanes_ran_out(corral_sched *s)
+{
+    corral__fail_at(s, NULL, CORRAL_ERR_CORRUPT, "corral_tick", CORRAL__NOH, NULL,
+                    "the run queue's chunks ran out (an invariant corral_verify checks)");
+    abort();
+}
+
 CORRAL__COLD static void corral__compact_all(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
@@ -8102,7 +8112,7 @@ uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
         if (s->run.chunk_free == CORRAL__NIL && s->run.chunk_bump == s->run.chunk_count) corral__compact_all(s);
         if (L->count == L->cap) {
             const uint32_t c = corral__chunk_pop(s); /* the pool is sized so there is one */
-            assert(c != CORRAL__NIL && "corral: the run queue's chunks ran out");
+            if (CORRAL__UNLIKELY(c == CORRAL__NIL)) corral__lanes_ran_out(s);
             uint32_t *next = corral__chunk_next(s);
             next[c] = CORRAL__NIL;
             if (L->head == CORRAL__NIL) L->head = c;
@@ -18620,6 +18630,11 @@ static bool corral__verify_slots(corral__image *m)
     }
     if (s->now.uncounted && (uncounted_ci == CORRAL__NIL || corral__at_rest(s)))
         CORRAL__BAD("the coroutine a first step has not counted yet is no live slot, or no step runs");
+    if (s->now.uncounted && !m->snap) { /* nothing raised a count since its peaks covered it (corral__first_step) */
+        const corral__type_entry *ut = corral__image_what(m, CORRAL__CO(s, s->now.uncounted)->type);
+        if (!ut->plain || ut->peak_epoch != s->arena.epoch)
+            CORRAL__BAD("the coroutine a first step has not counted yet is of a type whose peaks may not cover it");
+    }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
         if (free_n[ci] + used[ci] + retired[ci] != c->capacity)
@@ -18669,12 +18684,16 @@ static bool corral__verify_lanes(corral__image *m)
     corral__lane lt;
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
         const corral__lane L = *corral__image_lane(m, l, &lt);
-        uint32_t c = L.head;
+        uint32_t c = L.head, tombs = 0;
         for (uint32_t e = 0; e < L.count; e++) {
             if (e && e % CORRAL__CHUNK == 0) c = corral__image_next(m, c);
             if (c == CORRAL__NIL || c >= bump) CORRAL__BAD("a lane is shorter than its count");
             uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__image_entry(m, at);
-            if (off == CORRAL__NIL) continue;
+            if (off == CORRAL__NIL) {
+                /* a pool run dry compacts only lanes that count tombstones */
+                if (++tombs > L.tombs && s->run.walking_lane != l) CORRAL__BAD("a lane holds more tombstones than it counts");
+                continue;
+            }
             if (!corral__image_slot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
             const corral_co *co = corral__image_co(m, eci, ek, &ct);
             if (co->link != at) CORRAL__BAD("a lane entry and its coroutine disagree");

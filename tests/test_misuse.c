@@ -482,6 +482,29 @@ Test(misuse, corral_verify_reports_damage_it_did_not_cause)
     corral_sched_destroy(s);
 }
 
+/* a lane that counts fewer tombstones than it holds would be passed over
+   by a pool run dry, which compacts only lanes that count some */
+Test(misuse, corral_verify_reports_a_lane_that_undercounts_its_tombstones)
+{
+    log_capture cap = {0};
+    corral_sched *s = report_sched(8, &cap);
+    corral_handle h[3];
+    for (int i = 0; i < 3; i++) h[i] = start_tracer(s, i, 0);
+    cr_assert(corral_stop(s, h[1]), "a tombstone in its lane");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral__lane *L = NULL;
+    for (uint32_t l = 0; l < s->run.lane_count; l++)
+        if (corral__lanes(s)[l].tombs) L = &corral__lanes(s)[l];
+    cr_assert_not_null(L, "the lane counts it");
+    const uint32_t tombs = L->tombs;
+    L->tombs = 0;
+    cr_assert_not(corral_verify(s));
+    cr_assert(strstr(cap.message, "more tombstones than it counts") != NULL, "%s", cap.message);
+    L->tombs = tombs;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
 /* three tracers, five frames kept in a ring sized for two: it wraps */
 static corral_sched *kept_wrapped(log_capture *cap)
 {

@@ -24,6 +24,7 @@
 #include "freelist.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the chunks: an uncounted free list (freelist.h) linked through next[] */
@@ -171,6 +172,15 @@ static void corral__compact_walked(corral_sched *s, corral__lane *L)
     s->run.walk_steps -= walk_end - L->walk_end;
 }
 
+/* an invariant broken (the pool is sized so that a push always finds a
+   chunk): said, and the program stopped before a coroutine is lost */
+CORRAL__COLD static void corral__lanes_ran_out(corral_sched *s)
+{
+    corral__fail_at(s, NULL, CORRAL_ERR_CORRUPT, "corral_tick", CORRAL__NOH, NULL,
+                    "the run queue's chunks ran out (an invariant corral_verify checks)");
+    abort();
+}
+
 CORRAL__COLD static void corral__compact_all(corral_sched *s)
 {
     corral__lane *lanes = corral__lanes(s);
@@ -186,7 +196,7 @@ uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
         if (s->run.chunk_free == CORRAL__NIL && s->run.chunk_bump == s->run.chunk_count) corral__compact_all(s);
         if (L->count == L->cap) {
             const uint32_t c = corral__chunk_pop(s); /* the pool is sized so there is one */
-            assert(c != CORRAL__NIL && "corral: the run queue's chunks ran out");
+            if (CORRAL__UNLIKELY(c == CORRAL__NIL)) corral__lanes_ran_out(s);
             uint32_t *next = corral__chunk_next(s);
             next[c] = CORRAL__NIL;
             if (L->head == CORRAL__NIL) L->head = c;

@@ -273,6 +273,11 @@ static bool corral__verify_slots(corral__image *m)
     }
     if (s->now.uncounted && (uncounted_ci == CORRAL__NIL || corral__at_rest(s)))
         CORRAL__BAD("the coroutine a first step has not counted yet is no live slot, or no step runs");
+    if (s->now.uncounted && !m->snap) { /* nothing raised a count since its peaks covered it (corral__first_step) */
+        const corral__type_entry *ut = corral__image_what(m, CORRAL__CO(s, s->now.uncounted)->type);
+        if (!ut->plain || ut->peak_epoch != s->arena.epoch)
+            CORRAL__BAD("the coroutine a first step has not counted yet is of a type whose peaks may not cover it");
+    }
     for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
         const corral__class *c = &s->arena.classes[ci];
         if (free_n[ci] + used[ci] + retired[ci] != c->capacity)
@@ -322,12 +327,16 @@ static bool corral__verify_lanes(corral__image *m)
     corral__lane lt;
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
         const corral__lane L = *corral__image_lane(m, l, &lt);
-        uint32_t c = L.head;
+        uint32_t c = L.head, tombs = 0;
         for (uint32_t e = 0; e < L.count; e++) {
             if (e && e % CORRAL__CHUNK == 0) c = corral__image_next(m, c);
             if (c == CORRAL__NIL || c >= bump) CORRAL__BAD("a lane is shorter than its count");
             uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__image_entry(m, at);
-            if (off == CORRAL__NIL) continue;
+            if (off == CORRAL__NIL) {
+                /* a pool run dry compacts only lanes that count tombstones */
+                if (++tombs > L.tombs && s->run.walking_lane != l) CORRAL__BAD("a lane holds more tombstones than it counts");
+                continue;
+            }
             if (!corral__image_slot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
             const corral_co *co = corral__image_co(m, eci, ek, &ct);
             if (co->link != at) CORRAL__BAD("a lane entry and its coroutine disagree");
