@@ -17904,6 +17904,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
 
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__state_take(s, o);
+    corral__epoch_wrapped(s); /* no type's peaks taken as covering one more: the snapshot's stamps are not trusted */
     corral__polls_moved(s); /* a snapshot of another block: predicates' arguments in contexts into this one */
     corral__types_cache_clear(s);
     corral__pools_set_floors(s, floors);
@@ -19206,8 +19207,7 @@ static bool corral__verify_heaps(corral__image *m)
             if (pos > 0) {
                 corral__node pt;
                 const corral__node *p = corral__image_node(m, corral__image_heap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
-                if (p && (p->u.t.due > due || (p->u.t.due == due && (int32_t)(p->u.t.seq - nd->u.t.seq) > 0)))
-                    CORRAL__BAD("a timer heap is out of order"); /* by due time, ties by the order of waiting */
+                if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
             }
             if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__image_co(m, ci, k, &ct);

@@ -345,20 +345,6 @@ Test(timers, verify_names_a_damaged_timer)
         N[i].next = pos;
         cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
 
-        if (N[i].next > 0) { /* a tie with its parent, but waiting since before it */
-            const uint32_t parent = CORRAL__HEAP_AT(corral__heap(s, N[i].list), (N[i].next - 1) / CORRAL__HEAP_ARITY);
-            const double due_was = N[parent].u.t.due;
-            const uint32_t seq = N[i].u.t.seq;
-            N[parent].u.t.due = N[i].u.t.due;
-            N[i].u.t.seq = N[parent].u.t.seq - 1u;
-            cr_assert_not(corral_verify(s), "heap %u: a tie out of the order of waiting", heaps[k]);
-            cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
-            cr_assert(strstr(cap.message, "out of order") != NULL, "%s", cap.message);
-            N[parent].u.t.due = due_was;
-            N[i].u.t.seq = seq;
-            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
-        }
-
         const uint8_t heap = N[i].list;
         N[i].list = (uint8_t)(heap == CORRAL__HEAP_FRAMES ? CORRAL__HEAP_REAL : CORRAL__HEAP_FRAMES);
         cr_assert_not(corral_verify(s), "heap %u: a timer that names another heap", heaps[k]);

@@ -405,6 +405,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
 
     /* the scheduler's state; its layout, configuration and environment stay */
     corral__state_take(s, o);
+    corral__epoch_wrapped(s); /* no type's peaks taken as covering one more: the snapshot's stamps are not trusted */
     corral__polls_moved(s); /* a snapshot of another block: predicates' arguments in contexts into this one */
     corral__types_cache_clear(s);
     corral__pools_set_floors(s, floors);

@@ -849,8 +849,7 @@ static bool corral__verify_heaps(corral__image *m)
             if (pos > 0) {
                 corral__node pt;
                 const corral__node *p = corral__image_node(m, corral__image_heap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
-                if (p && (p->u.t.due > due || (p->u.t.due == due && (int32_t)(p->u.t.seq - nd->u.t.seq) > 0)))
-                    CORRAL__BAD("a timer heap is out of order"); /* by due time, ties by the order of waiting */
+                if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
             }
             if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__image_co(m, ci, k, &ct);
