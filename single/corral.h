@@ -3552,7 +3552,7 @@ typedef struct corral__kept_entry {
     uint32_t tag;
     uint32_t live; /* 0: forgotten (kept again elsewhere under its tag) */
     uint32_t next; /* the next newer entry's offset, CORRAL__NIL for the newest */
-    uint32_t room; /* its bytes in the ring, this header included, a multiple of 64 */
+    uint32_t span; /* its bytes in the ring, this header included, a multiple of 64 */
 } corral__kept_entry;
 CORRAL__STATIC_ASSERT(sizeof(corral__kept_entry) <= CORRAL__KEPT_ENTRY, "corral: a kept entry's header fits its place");
 /* the ring of s, or NULL without one */
@@ -3614,10 +3614,10 @@ static inline bool corral__kept_head(const corral__kept *K, uint32_t at, corral_
 {
     const corral__kept_entry *e = corral__kept_entry_at(K, at);
     const uint64_t least = sizeof *h + CORRAL__HEAD_BYTES;
-    if (at >= K->bytes || e->room > K->bytes - at || e->room < CORRAL__KEPT_ENTRY + least) return false;
+    if (at >= K->bytes || e->span > K->bytes - at || e->span < CORRAL__KEPT_ENTRY + least) return false;
     memcpy(h, (const unsigned char *)e + CORRAL__KEPT_ENTRY, sizeof *h);
     return h->magic == CORRAL__SNAP_MAGIC && h->version == CORRAL__SNAP_VERSION && h->size >= least &&
-           h->size <= e->room - CORRAL__KEPT_ENTRY;
+           h->size <= e->span - CORRAL__KEPT_ENTRY;
 }
 /* what is wrong with the ring's structure, or NULL: inside the block, its
    entries linked oldest to newest as it counts them, each after the one
@@ -3636,13 +3636,13 @@ static inline const char *corral__kept_damage(const corral_sched *s, const corra
     for (uint32_t i = 0; i < K->count; i++) {
         if (at == CORRAL__NIL || at % 64u || at >= K->bytes) return "a kept snapshot's link runs out of the ring";
         const corral__kept_entry *e = corral__kept_entry_at(K, at);
-        if (e->room < CORRAL__KEPT_ENTRY || e->room % 64u || e->room > K->bytes - at || e->live > 1u)
+        if (e->span < CORRAL__KEPT_ENTRY || e->span % 64u || e->span > K->bytes - at || e->live > 1u)
             return "a kept snapshot's entry is damaged";
-        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->room) {
+        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->span) {
             if (at != 0 || wrapped) return "kept snapshots overlap or leave a hole between them";
             wrapped = true;
         }
-        if (wrapped && at + e->room > K->oldest) return "kept snapshots overlap where the ring wraps";
+        if (wrapped && at + e->span > K->oldest) return "kept snapshots overlap where the ring wraps";
         if (i == 0 && !e->live) return "the oldest kept snapshot is a forgotten one (it is dropped when forgotten)";
         corral__snap_head h;
         if (e->live && !corral__kept_head(K, at, &h))
@@ -3650,7 +3650,7 @@ static inline const char *corral__kept_damage(const corral_sched *s, const corra
         last = at;
         at = e->next;
     }
-    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->room))
+    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->span))
         return "the kept snapshots' ring's newest entry is not where it says";
     return NULL;
 }
@@ -17917,7 +17917,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
    taken of. A keep measures the snapshot, writes it in place of the one
    kept under its tag when it fits there, and otherwise forgets that one
    (dropped at once when it is the oldest) and appends, dropping the
-   oldest entries until the room it needs is free, at the end or,
+   oldest entries until the bytes it needs are free, at the end or,
    wrapped, at the start. A restore finds the tag and applies the entry's
    snapshot as corral_restore applies a checked one. */
 
@@ -17987,13 +17987,13 @@ static void corral__kept_pop(corral__kept *K, uint32_t at, uint32_t prev)
     }
     corral__kept_entry_at(K, prev)->next = CORRAL__NIL;
     K->newest = prev;
-    K->end = at == 0 ? prev + corral__kept_entry_at(K, prev)->room : at;
+    K->end = at == 0 ? prev + corral__kept_entry_at(K, prev)->span : at;
     K->count--;
 }
 
 /* where `need` bytes go: the oldest entries dropped until they are free
    after the newest, or, wrapped, at the start */
-static uint32_t corral__kept_room(corral__kept *K, uint64_t need)
+static uint32_t corral__kept_place(corral__kept *K, uint64_t need)
 {
     for (;;) {
         if (K->count == 0) return 0;
@@ -18013,7 +18013,7 @@ static uint32_t corral__kept_room(corral__kept *K, uint64_t need)
 static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
 {
     const corral__kept_entry *e = corral__kept_entry_at(K, at);
-    if (e->next == CORRAL__NIL) return e->room;
+    if (e->next == CORRAL__NIL) return e->span;
     return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
 }
 
@@ -18060,22 +18060,22 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         at = CORRAL__NIL;
     }
     if (at == CORRAL__NIL) { /* appended, the newest */
-        at = corral__kept_room(K, need);
+        at = corral__kept_place(K, need);
         corral__kept_entry *e = corral__kept_entry_at(K, at);
         e->tag = k;
         e->live = 1;
         e->next = CORRAL__NIL;
-        e->room = (uint32_t)need;
+        e->span = (uint32_t)need;
         if (K->count) corral__kept_entry_at(K, K->newest)->next = at;
         else K->oldest = at;
         K->newest = at;
         K->end = at + (uint32_t)need;
         K->count++;
-    } else if (at == K->newest) { /* in place: its room follows what it holds now */
-        corral__kept_entry_at(K, at)->room = (uint32_t)need;
+    } else if (at == K->newest) { /* in place: its span follows what it holds now */
+        corral__kept_entry_at(K, at)->span = (uint32_t)need;
         K->end = at + (uint32_t)need;
-    } else if (need > corral__kept_entry_at(K, at)->room) { /* in place, into the wrapped end's spare bytes */
-        corral__kept_entry_at(K, at)->room = (uint32_t)need;
+    } else if (need > corral__kept_entry_at(K, at)->span) { /* in place, into the wrapped end's spare bytes */
+        corral__kept_entry_at(K, at)->span = (uint32_t)need;
     }
     corral__cursor w = {corral__kept_base(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
     corral__snap_write(s, &w);
@@ -18103,7 +18103,7 @@ static void corral__kept_cut_after(corral__kept *K, uint32_t at)
     }
     e->next = CORRAL__NIL;
     K->newest = at;
-    K->end = at + e->room;
+    K->end = at + e->span;
     K->count = held;
 }
 

@@ -714,7 +714,7 @@ typedef struct corral__kept_entry {
     uint32_t tag;
     uint32_t live; /* 0: forgotten (kept again elsewhere under its tag) */
     uint32_t next; /* the next newer entry's offset, CORRAL__NIL for the newest */
-    uint32_t room; /* its bytes in the ring, this header included, a multiple of 64 */
+    uint32_t span; /* its bytes in the ring, this header included, a multiple of 64 */
 } corral__kept_entry;
 CORRAL__STATIC_ASSERT(sizeof(corral__kept_entry) <= CORRAL__KEPT_ENTRY, "corral: a kept entry's header fits its place");
 /* the ring of s, or NULL without one */
@@ -776,10 +776,10 @@ static inline bool corral__kept_head(const corral__kept *K, uint32_t at, corral_
 {
     const corral__kept_entry *e = corral__kept_entry_at(K, at);
     const uint64_t least = sizeof *h + CORRAL__HEAD_BYTES;
-    if (at >= K->bytes || e->room > K->bytes - at || e->room < CORRAL__KEPT_ENTRY + least) return false;
+    if (at >= K->bytes || e->span > K->bytes - at || e->span < CORRAL__KEPT_ENTRY + least) return false;
     memcpy(h, (const unsigned char *)e + CORRAL__KEPT_ENTRY, sizeof *h);
     return h->magic == CORRAL__SNAP_MAGIC && h->version == CORRAL__SNAP_VERSION && h->size >= least &&
-           h->size <= e->room - CORRAL__KEPT_ENTRY;
+           h->size <= e->span - CORRAL__KEPT_ENTRY;
 }
 /* what is wrong with the ring's structure, or NULL: inside the block, its
    entries linked oldest to newest as it counts them, each after the one
@@ -798,13 +798,13 @@ static inline const char *corral__kept_damage(const corral_sched *s, const corra
     for (uint32_t i = 0; i < K->count; i++) {
         if (at == CORRAL__NIL || at % 64u || at >= K->bytes) return "a kept snapshot's link runs out of the ring";
         const corral__kept_entry *e = corral__kept_entry_at(K, at);
-        if (e->room < CORRAL__KEPT_ENTRY || e->room % 64u || e->room > K->bytes - at || e->live > 1u)
+        if (e->span < CORRAL__KEPT_ENTRY || e->span % 64u || e->span > K->bytes - at || e->live > 1u)
             return "a kept snapshot's entry is damaged";
-        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->room) {
+        if (last != CORRAL__NIL && at != last + corral__kept_entry_at(K, last)->span) {
             if (at != 0 || wrapped) return "kept snapshots overlap or leave a hole between them";
             wrapped = true;
         }
-        if (wrapped && at + e->room > K->oldest) return "kept snapshots overlap where the ring wraps";
+        if (wrapped && at + e->span > K->oldest) return "kept snapshots overlap where the ring wraps";
         if (i == 0 && !e->live) return "the oldest kept snapshot is a forgotten one (it is dropped when forgotten)";
         corral__snap_head h;
         if (e->live && !corral__kept_head(K, at, &h))
@@ -812,7 +812,7 @@ static inline const char *corral__kept_damage(const corral_sched *s, const corra
         last = at;
         at = e->next;
     }
-    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->room))
+    if (at != CORRAL__NIL || last != K->newest || (last != CORRAL__NIL && K->end != last + corral__kept_entry_at(K, last)->span))
         return "the kept snapshots' ring's newest entry is not where it says";
     return NULL;
 }

@@ -550,14 +550,14 @@ Test(misuse, a_damaged_kept_snapshot_header_is_named_by_verify_and_refused_by_a_
     corral__kept *K = corral__kept_of(s);
     const uint32_t tag = corral__kept_entry_at(K, K->oldest)->tag;
     unsigned char *head = (unsigned char *)corral__kept_entry_at(K, K->oldest) + CORRAL__KEPT_ENTRY;
-    const uint64_t room = corral__kept_entry_at(K, K->oldest)->room;
+    const uint64_t span = corral__kept_entry_at(K, K->oldest)->span;
     corral__snap_head was;
     memcpy(&was, head, sizeof was);
     const uint64_t h = corral_state_hash(s);
     const corral__snap_head bad[] = {
         {was.magic ^ 1u, was.version, was.size, was.layout, was.sum},
         {was.magic, was.version + 1u, was.size, was.layout, was.sum},
-        {was.magic, was.version, room - CORRAL__KEPT_ENTRY + 8u, was.layout, was.sum}, /* past its entry */
+        {was.magic, was.version, span - CORRAL__KEPT_ENTRY + 8u, was.layout, was.sum}, /* past its entry */
         {was.magic, was.version, (uint64_t)K->bytes * 4u, was.layout, was.sum},       /* past the ring */
         {was.magic, was.version, UINT64_MAX, was.layout, was.sum},
         {was.magic, was.version, sizeof was + CORRAL__HEAD_BYTES - 1u, was.layout, was.sum}, /* less than a head */
@@ -579,7 +579,7 @@ Test(misuse, a_damaged_kept_snapshot_header_is_named_by_verify_and_refused_by_a_
     memcpy(head, &was, sizeof was);
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     cr_assert(corral_restore_kept(s, tag), "%s", corral_last_error_detail(s));
-    corral__kept_entry_at(K, K->newest)->room = (uint32_t)(K->bytes + 64u); /* an entry's room past the ring */
+    corral__kept_entry_at(K, K->newest)->span = (uint32_t)(K->bytes + 64u); /* an entry's span past the ring */
     cr_assert_not(corral_verify(s));
     cr_assert_not(corral_restore_kept(s, corral__kept_entry_at(K, K->newest)->tag));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_CORRUPT);

@@ -572,7 +572,7 @@ Test(rollback, a_tag_kept_again_replaces_its_snapshot_and_drops_nothing)
     cr_assert(corral_restore_kept(s, 1), "the full ring dropped nothing for them: %s", corral_last_error_detail(s));
     cr_assert_eq(corral_state_hash(s), hash[1]);
 
-    /* one that outgrows its room is kept anew as the newest */
+    /* one that outgrows its entry is kept anew as the newest */
     rb_step_start(s, (rb_step_ctx){9, 0}); /* a slot more: a larger snapshot */
     cr_assert_gt(corral_snapshot_keep(s, 1), 0, "%s", corral_last_error_detail(s));
     const uint64_t one = corral_state_hash(s);
@@ -657,13 +657,13 @@ Test(rollback, a_snapshot_kept_again_grows_in_place_into_the_spare_bytes_where_t
     rb_step_start(s, (rb_step_ctx){9, 0}); /* a slot more: a larger snapshot */
     const size_t n = corral_snapshot_size(s);
     const uint32_t need = (uint32_t)((n + 64 + 63) & ~(size_t)63);
-    cr_assert_gt(need, one, "it outgrows its room");
+    cr_assert_gt(need, one, "it outgrows its entry");
     cr_assert_leq(need, 2u * one - 64u, "and fits before the ring's end");
     cr_assert_eq(corral_snapshot_keep(s, 3), n, "%s", corral_last_error_detail(s));
     hash[3] = corral_state_hash(s);
     cr_assert_eq(K->count, 3, "nothing dropped");
     cr_assert_eq(corral__kept_entry_at(K, K->oldest)->next, at3, "in its place, with its age");
-    cr_assert_eq(corral__kept_entry_at(K, at3)->room, need, "grown into the spare bytes");
+    cr_assert_eq(corral__kept_entry_at(K, at3)->span, need, "grown into the spare bytes");
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     for (uint32_t f = 4; f >= 2; f--) { /* newest first: a kept restore forgets what came after it */
         cr_assert(corral_restore_kept(s, f), "%u: %s", f, corral_last_error_detail(s));

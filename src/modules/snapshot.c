@@ -418,7 +418,7 @@ static void corral__snap_apply(corral_sched *s, const corral__snap_view *v)
    taken of. A keep measures the snapshot, writes it in place of the one
    kept under its tag when it fits there, and otherwise forgets that one
    (dropped at once when it is the oldest) and appends, dropping the
-   oldest entries until the room it needs is free, at the end or,
+   oldest entries until the bytes it needs are free, at the end or,
    wrapped, at the start. A restore finds the tag and applies the entry's
    snapshot as corral_restore applies a checked one. */
 
@@ -488,13 +488,13 @@ static void corral__kept_pop(corral__kept *K, uint32_t at, uint32_t prev)
     }
     corral__kept_entry_at(K, prev)->next = CORRAL__NIL;
     K->newest = prev;
-    K->end = at == 0 ? prev + corral__kept_entry_at(K, prev)->room : at;
+    K->end = at == 0 ? prev + corral__kept_entry_at(K, prev)->span : at;
     K->count--;
 }
 
 /* where `need` bytes go: the oldest entries dropped until they are free
    after the newest, or, wrapped, at the start */
-static uint32_t corral__kept_room(corral__kept *K, uint64_t need)
+static uint32_t corral__kept_place(corral__kept *K, uint64_t need)
 {
     for (;;) {
         if (K->count == 0) return 0;
@@ -514,7 +514,7 @@ static uint32_t corral__kept_room(corral__kept *K, uint64_t need)
 static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
 {
     const corral__kept_entry *e = corral__kept_entry_at(K, at);
-    if (e->next == CORRAL__NIL) return e->room;
+    if (e->next == CORRAL__NIL) return e->span;
     return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
 }
 
@@ -561,22 +561,22 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         at = CORRAL__NIL;
     }
     if (at == CORRAL__NIL) { /* appended, the newest */
-        at = corral__kept_room(K, need);
+        at = corral__kept_place(K, need);
         corral__kept_entry *e = corral__kept_entry_at(K, at);
         e->tag = k;
         e->live = 1;
         e->next = CORRAL__NIL;
-        e->room = (uint32_t)need;
+        e->span = (uint32_t)need;
         if (K->count) corral__kept_entry_at(K, K->newest)->next = at;
         else K->oldest = at;
         K->newest = at;
         K->end = at + (uint32_t)need;
         K->count++;
-    } else if (at == K->newest) { /* in place: its room follows what it holds now */
-        corral__kept_entry_at(K, at)->room = (uint32_t)need;
+    } else if (at == K->newest) { /* in place: its span follows what it holds now */
+        corral__kept_entry_at(K, at)->span = (uint32_t)need;
         K->end = at + (uint32_t)need;
-    } else if (need > corral__kept_entry_at(K, at)->room) { /* in place, into the wrapped end's spare bytes */
-        corral__kept_entry_at(K, at)->room = (uint32_t)need;
+    } else if (need > corral__kept_entry_at(K, at)->span) { /* in place, into the wrapped end's spare bytes */
+        corral__kept_entry_at(K, at)->span = (uint32_t)need;
     }
     corral__cursor w = {corral__kept_base(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
     corral__snap_write(s, &w);
@@ -604,7 +604,7 @@ static void corral__kept_cut_after(corral__kept *K, uint32_t at)
     }
     e->next = CORRAL__NIL;
     K->newest = at;
-    K->end = at + e->room;
+    K->end = at + e->span;
     K->count = held;
 }
 
