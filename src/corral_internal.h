@@ -225,6 +225,78 @@ typedef struct corral__meta {
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
 CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
+/* ---- a coroutine's meta by what it means: outside corral__meta_fresh,
+   corral__meta_reset (below) and corral__meta_load (arena.c), which own
+   its layout, every read and write of these fields goes through here */
+/* a PAUSED coroutine's hold: CORRAL__HOLD_* (0 once it is taken out of it) */
+static inline uint8_t corral__co_hold(const corral_co *co, const corral__meta *m)
+{
+    (void)co;
+    return m->hold;
+}
+static inline void corral__co_hold_set(corral_co *co, corral__meta *m, uint32_t hold)
+{
+    (void)co;
+    m->hold = (uint8_t)hold;
+}
+/* its time domain (0: the default) */
+static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
+{
+    (void)s;
+    return m->domain;
+}
+static inline void corral__co_domain_set(corral_sched *s, corral__meta *m, uint32_t domain)
+{
+    (void)s;
+    m->domain = (uint8_t)domain;
+}
+/* the frame it started in (low 32 bits): its age is the frame count less this */
+static inline uint32_t corral__co_born(const corral_sched *s, const corral__meta *m)
+{
+    (void)s;
+    return m->born;
+}
+static inline void corral__co_born_set(corral_sched *s, corral__meta *m, uint32_t frame)
+{
+    (void)s;
+    m->born = frame;
+}
+/* its stop and answer bits: a STOPPING coroutine's end reason
+   (CORRAL__END_MASK), CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED and
+   CORRAL__GOT_MASK (corral__meta.stop_why) */
+static inline uint8_t corral__co_stop_why(const corral__meta *m)
+{
+    return m->stop_why;
+}
+static inline void corral__co_stop_why_set(corral__meta *m, uint32_t why)
+{
+    m->stop_why = (uint8_t)why;
+}
+static inline void corral__co_stop_why_add(corral__meta *m, uint32_t bits)
+{
+    m->stop_why = (uint8_t)(m->stop_why | bits);
+}
+static inline void corral__co_stop_why_clear(corral__meta *m, uint32_t bits)
+{
+    m->stop_why = (uint8_t)(m->stop_why & ~bits);
+}
+/* how its current wait waits: CORRAL__MODE_* */
+static inline uint8_t corral__co_mode(const corral_sched *s, const corral__meta *m)
+{
+    (void)s;
+    return m->mode;
+}
+static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_t mode)
+{
+    (void)s;
+    m->mode = (uint8_t)mode;
+}
+/* its current wait is a race's or a sync's arms */
+static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
+{
+    const uint8_t mode = corral__co_mode(s, m);
+    return mode == CORRAL__MODE_RACE || mode == CORRAL__MODE_SYNC;
+}
 /* the longest group chain a coroutine has (corral__side.groups): its
    owner's node and one per tag (the group nodes), a stop request's
    deadline and a generator's tie to its owner */
@@ -235,7 +307,7 @@ CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombsto
    the answer bits of a wait or pull are not part of it) */
 static inline corral_end_reason corral__stopping_why(const corral__meta *m)
 {
-    const uint32_t why = m->stop_why & CORRAL__END_MASK;
+    const uint32_t why = corral__co_stop_why(m) & CORRAL__END_MASK;
     assert(why < CORRAL_END_COUNT && "corral: a stopping coroutine's end reason is out of range");
     return why < CORRAL_END_COUNT ? (corral_end_reason)why : CORRAL_END_STOPPED;
 }
@@ -1356,7 +1428,7 @@ static inline void corral__park(corral_co *co)
 static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
 {
     co->state = CORRAL__PAUSED;
-    m->hold = hold;
+    corral__co_hold_set(co, m, hold);
 }
 /* the coroutine whose step runs innermost (a generator started now belongs
    to it), or NULL: plain code */
@@ -1366,9 +1438,10 @@ static inline corral_co *corral__stepping(const corral_sched *s)
     return off != 0 && off != CORRAL__NIL ? CORRAL__CO(s, off) : NULL;
 }
 /* a held generator can be pulled: its step did not wait, or its wait is over */
-static inline bool corral__gen_ready(const corral__meta *m)
+static inline bool corral__gen_ready(const corral_co *co, const corral__meta *m)
 {
-    return !(m->hold & CORRAL__HOLD_WAITING) || (m->hold & CORRAL__HOLD_WOKEN);
+    const uint8_t hold = corral__co_hold(co, m);
+    return !(hold & CORRAL__HOLD_WAITING) || (hold & CORRAL__HOLD_WOKEN);
 }
 /* pulls.c: a pull of generator h (what it gave; the value in out); its
    waiting pullers woken (the feature CORRAL__FEATURE_PULLS: a generator's
@@ -2081,7 +2154,7 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
 /* it awaits a child (a call) or arms (a race, a sync) */
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
-    return corral__side_of(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+    return corral__side_of(s, m)->child != CORRAL__NIL || corral__co_awaits_arms(s, m);
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */

@@ -18,7 +18,7 @@ static int corral__at_ready(const char *call, corral_sched *s, corral_co *co, co
 
 static void corral__at_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
-    const uint32_t h = corral__domain_heap(corral__meta_of(s, co)->domain);
+    const uint32_t h = corral__domain_heap(corral__co_domain(s, corral__meta_of(s, co)));
     const double span = w->at - corral__timer_clock(s, h);
     if (span > 0.0) corral__timer_push(s, i, h, w->at, (float)span);
     else corral__timer_push(s, i, CORRAL__HEAP_FRAMES, (double)(s->now.frame + 1), 0.0f); /* past, or NaN */

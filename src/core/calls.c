@@ -77,7 +77,7 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
     if (!child) return NULL;
     corral__side_take(call, s, cm)->parent = corral__global_of(s, co); /* free: checked above */
-    cm->domain = pm->domain;
+    corral__co_domain_set(s, cm, corral__co_domain(s, pm));
     return child;
 }
 
@@ -116,7 +116,7 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !(pm->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
+    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !(corral__co_mode(s, pm) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
     corral__side *ps = corral__side_take(__func__, s, pm); /* the call's links and its outcome */
     if (!ps) return false;
     if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) {
@@ -175,7 +175,7 @@ static void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, co
     sd->parent = CORRAL__NIL;
     if (ps->child != corral__global_of(s, co)) {
         const corral__race_part *r = corral__races_part(s);
-        if (r && (pm->mode == CORRAL__MODE_RACE || pm->mode == CORRAL__MODE_SYNC)) r->arm_end(s, p, pm, co, te, why);
+        if (r && (corral__co_awaits_arms(s, pm))) r->arm_end(s, p, pm, co, te, why);
         return;
     }
     if (why == CORRAL_END_FINISHED && te->vt->result_size && ps->dest != CORRAL__NIL)
@@ -201,7 +201,8 @@ static bool corral__waits_for(const corral_sched *s, const corral_co *from, cons
         const corral__meta *m = corral__meta_of(s, c);
         const uint32_t child = corral__side_of(s, m)->child;
         if (child != CORRAL__NIL && n < 64) stack[n++] = child;
-        if (m->mode != CORRAL__MODE_ONE && m->mode != CORRAL__MODE_ALL && m->mode != CORRAL__MODE_SYNC) continue;
+        const uint8_t mode = corral__co_mode(s, m);
+        if (mode != CORRAL__MODE_ONE && mode != CORRAL__MODE_ALL && mode != CORRAL__MODE_SYNC) continue;
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
             if ((N[i].kind == CORRAL_WAIT_JOIN || N[i].kind == CORRAL__NODE_ARM) && N[i].u.t.target != CORRAL__NIL &&
                 n < 64)
@@ -343,9 +344,9 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
             continue;
         }
         if (n->kind == CORRAL_WAIT_PULL) /* n->list: a CORRAL_PULL's own wait (pulls.c) */
-            corral__meta_of(s, CORRAL__CO(s, n->co))->stop_why |=
-                (uint8_t)(n->list ? (why == CORRAL_END_FINISHED ? CORRAL__GOT_PULL_FINISHED : CORRAL__GOT_PULL_STOPPED)
-                                  : CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
+            corral__co_stop_why_add(corral__meta_of(s, CORRAL__CO(s, n->co)),
+                                    n->list ? (why == CORRAL_END_FINISHED ? CORRAL__GOT_PULL_FINISHED : CORRAL__GOT_PULL_STOPPED)
+                                            : CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
         if (n->u.t.seq != CORRAL__NIL && why == CORRAL_END_FINISHED && size) {
             corral_co *j = CORRAL__CO(s, n->co);
             if (corral__ctx_holds(&corral__types(s)[j->type], n->u.t.seq, size))

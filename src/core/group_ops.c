@@ -70,7 +70,7 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
     const corral__node *N = corral__nodes(s);
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
-        m->stop_why |= CORRAL__STOP_REQUESTED;
+        corral__co_stop_why_add(m, CORRAL__STOP_REQUESTED);
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
@@ -91,14 +91,14 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_fire(s, corral__co_of_global(s, N[i].u.t.target));
-            else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && m->mode == CORRAL__MODE_ONE)) &&
+            else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && corral__co_mode(s, m) == CORRAL__MODE_ONE)) &&
                      N[i].attached == 1)
                 stop = i; /* a stop wait; or a pull waited on alone, which then gives nothing */
         }
         if (stop != CORRAL__NIL) { /* what lies below it ends with the wait, or has its own request */
             if (N[stop].kind == CORRAL_WAIT_PULL) {
                 corral__detach(s, stop);          /* off its generator's list */
-                m->stop_why |= CORRAL__GOT_NOTHING; /* corral_wait_got: NOT_YET */
+                corral__co_stop_why_add(m, CORRAL__GOT_NOTHING); /* corral_wait_got: NOT_YET */
             }
             corral__fire(s, stop);
             return;
@@ -154,7 +154,7 @@ uint32_t corral_request_stop_tags(corral_sched *s, uint32_t tags, float deadline
 bool corral_stop_requested(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s && (corral__meta_of(s, co)->stop_why & CORRAL__STOP_REQUESTED);
+    return s && (corral__co_stop_why(corral__meta_of(s, co)) & CORRAL__STOP_REQUESTED);
 }
 
 static uint32_t corral__op_request(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg)
@@ -233,7 +233,7 @@ static int corral__stop_ready(const char *call, corral_sched *s, corral_co *co, 
 {
     (void)call;
     (void)w;
-    return (corral__meta_of(s, co)->stop_why & CORRAL__STOP_REQUESTED) ? 1 : 0;
+    return (corral__co_stop_why(corral__meta_of(s, co)) & CORRAL__STOP_REQUESTED) ? 1 : 0;
 }
 static void corral__stop_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {

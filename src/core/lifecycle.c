@@ -237,9 +237,9 @@ bool corral__resume_co(corral_sched *s, corral_co *co)
     }
     if (co->state != CORRAL__PAUSED) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (m->hold & CORRAL__HOLD_GENERATOR) return false; /* only a pull steps it */
-    uint8_t hold = m->hold;
-    m->hold = 0;
+    const uint8_t hold = corral__co_hold(co, m);
+    if (hold & CORRAL__HOLD_GENERATOR) return false; /* only a pull steps it */
+    corral__co_hold_set(co, m, 0);
     if ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)) {
         corral__park(co);
         corral__unhold_wait(s, co);
@@ -287,8 +287,8 @@ void corral__fire(corral_sched *s, uint32_t i)
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
-    if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
-    if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
+    if (corral__co_mode(s, m) == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
+    if (corral__co_mode(s, m) == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
     const bool now = p && p->now;
     corral__release_wait(s, co);
     const uint32_t child = corral__side_of(s, m)->child;

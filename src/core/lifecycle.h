@@ -112,7 +112,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
                 corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not wake us */
             }
         }
-        if (CORRAL__UNLIKELY((m->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
+        if (CORRAL__UNLIKELY((corral__co_mode(s, m) & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
         corral__end_one(s, co, m, why, local);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
@@ -130,7 +130,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
 static inline corral_end_reason corral__stop_reason(corral__meta *m)
 {
     corral_end_reason why = corral__stopping_why(m);
-    m->stop_why = CORRAL_END_STOPPED;
+    corral__co_stop_why_set(m, CORRAL_END_STOPPED);
     return why;
 }
 
@@ -387,7 +387,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     if (!plain) corral__count_taken(s, te, c); /* plain: counted by its first step (corral__first_step) */
     corral__meta *m = &corral__meta_table(s)[c->first + local];
     corral__meta_fresh(m);
-    m->born = (uint32_t)s->now.frame;
+    corral__co_born_set(s, m, (uint32_t)s->now.frame);
     *meta_out = m;
     if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);
 
@@ -405,7 +405,7 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     corral__meta *m;
     corral_co *co = corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, h, &m, plain);
     if (!co) return;
-    m->domain = (uint8_t)domain;
+    corral__co_domain_set(s, m, domain);
     corral__type_entry *te = &corral__types(s)[ti];
     /* Unity: the first step runs at once, in the caller's frame */
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);

@@ -23,7 +23,7 @@ static corral_got corral__gen_step(corral_sched *s, corral_co *co, corral__meta 
         return CORRAL_GOT_ERROR;
     }
     s->now.pulls++;
-    m->hold = CORRAL__HOLD_GENERATOR; /* its wait, if any, is over */
+    corral__co_hold_set(co, m, CORRAL__HOLD_GENERATOR); /* its wait, if any, is over */
     bool top = corral__top_begin(s), pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
     corral_got got = CORRAL_GOT_VALUE;
@@ -139,7 +139,7 @@ static corral_handle corral__gen_start(const char *call, corral_sched *s, const 
     corral__meta *m;
     corral_co *co = corral__create(call, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, owner, tags, &h, &m);
     if (!co) return (corral_handle){0, 0};
-    m->domain = (uint8_t)domain;
+    corral__co_domain_set(s, m, domain);
     corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
     if (by) corral__gen_own(s, co, by);
     return h;
@@ -172,7 +172,7 @@ bool corral_generator_give(corral_sched *s, corral_handle h, corral_handle owner
 {
     corral_co *gen = corral__live(__func__, s, h);
     if (!gen) return false;
-    CORRAL__REQUIRE_AT(s, gen->state == CORRAL__PAUSED && (corral__meta_of(s, gen)->hold & CORRAL__HOLD_GENERATOR),
+    CORRAL__REQUIRE_AT(s, gen->state == CORRAL__PAUSED && (corral__co_hold(gen, corral__meta_of(s, gen)) & CORRAL__HOLD_GENERATOR),
                        CORRAL_ERR_NOT_PAUSED, __func__, h, NULL,
                        "not a generator (corral_generator_start), or its step is running", false);
     corral_co *by = NULL;
@@ -242,7 +242,7 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
     if (!co) return CORRAL_GOT_ERROR;
     corral__meta *m = corral__meta_of(s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
-    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (m->hold & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
+    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
                        call, h, NULL, "not a generator (corral_generator_start), or its step is running",
                        CORRAL_GOT_ERROR);
     if (!(out || !out_size) || out_size != te->vt->result_size) {
@@ -256,7 +256,7 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, h, NULL, why);
         return CORRAL_GOT_ERROR;
     }
-    const corral_got got = corral__gen_ready(m) ? corral__gen_step(s, co, m) : CORRAL_GOT_NOT_YET;
+    const corral_got got = corral__gen_ready(co, m) ? corral__gen_step(s, co, m) : CORRAL_GOT_NOT_YET;
     if (got == CORRAL_GOT_NOT_YET) s->last_error = CORRAL_ERR_NOT_READY;
     if (got == CORRAL_GOT_VALUE && out_size)
         memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
@@ -289,12 +289,12 @@ bool corral_step_once(corral_sched *s, corral_handle h)
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
         return false;
     }
-    if (m->hold & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
-        if (corral__gen_ready(m)) (void)corral__gen_step(s, co, m);
+    if (corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
+        if (corral__gen_ready(co, m)) (void)corral__gen_step(s, co, m);
         return true;
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
-    m->hold = 0;
+    corral__co_hold_set(co, m, 0);
     corral__step_held(s, co, m, h.index & CORRAL__LOCAL_MASK);
     if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
     return true;
@@ -309,13 +309,13 @@ static int corral__pull_ready(const char *call, corral_sched *s, corral_co *co, 
     corral_co *g = corral__resolve(s, w->co, &err);
     if (!g) { /* gone before the wait: over at once, ERROR, as a take of it */
         corral__fail_at(s, NULL, err, call, w->co, co, "a wait to pull a generator that had ended");
-        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR;
+        corral__co_stop_why_add(corral__meta_of(s, co), CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR);
         return 1;
     }
     const corral__meta *gm = corral__meta_of(s, g);
-    CORRAL__REQUIRE_AT(s, g != co && g->state == CORRAL__PAUSED && (gm->hold & CORRAL__HOLD_GENERATOR),
+    CORRAL__REQUIRE_AT(s, g != co && g->state == CORRAL__PAUSED && (corral__co_hold(g, gm) & CORRAL__HOLD_GENERATOR),
                        CORRAL_ERR_BAD_WAIT, call, w->co, co, "a pull waits for a generator that is not its own step", -1);
-    if (corral__gen_ready(gm)) return 1;
+    if (corral__gen_ready(g, gm)) return 1;
     if (!corral__side_take(call, s, corral__meta_of(s, g))) return -2; /* its list */
     return 0;
 }
@@ -400,13 +400,13 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
-    m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
+    const uint8_t told = (uint8_t)(corral__co_stop_why(m) & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
+    corral__co_stop_why_clear(m, (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     corral_error err;
     if ((told == CORRAL__GOT_PULL_FINISHED || told == CORRAL__GOT_PULL_STOPPED) && !corral__resolve(s, h, &err)) {
         /* it ended while this pull waited: its end said how (calls.c); any other wait's answer is not this one's */
-        m->stop_why |= (uint8_t)(told == CORRAL__GOT_PULL_FINISHED ? CORRAL__WAIT_CLOSED
-                                                                   : CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED);
+        corral__co_stop_why_add(m, (uint8_t)(told == CORRAL__GOT_PULL_FINISHED ? CORRAL__WAIT_CLOSED
+                                                                   : CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED));
         return false;
     }
     const corral_got got = corral__generator_pull(__func__, s, h, out, out_size);
@@ -414,22 +414,22 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
        hold the reason it ends with, the answer bits stay its own; a pull
        that gave nothing does not wait (its body goes on to its next yield) */
     if (co->state == CORRAL__STOPPING && got == CORRAL_GOT_NOT_YET) {
-        m->stop_why |= CORRAL__GOT_NOTHING;
+        corral__co_stop_why_add(m, CORRAL__GOT_NOTHING);
         return false;
     }
     switch (got) {
     case CORRAL_GOT_VALUE: return false; /* a value: go on */
-    case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
-    case CORRAL_GOT_STOPPED: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED; return false;
-    case CORRAL_GOT_ERROR: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR; return false;
+    case CORRAL_GOT_CLOSED: corral__co_stop_why_add(m, CORRAL__WAIT_CLOSED); return false;
+    case CORRAL_GOT_STOPPED: corral__co_stop_why_add(m, CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED); return false;
+    case CORRAL_GOT_ERROR: corral__co_stop_why_add(m, CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR); return false;
     case CORRAL_GOT_NOT_YET: break;
     }
-    if (m->stop_why & CORRAL__STOP_REQUESTED) { /* asked to stop: a pull does not wait any more */
-        m->stop_why |= CORRAL__GOT_NOTHING;
+    if (corral__co_stop_why(m) & CORRAL__STOP_REQUESTED) { /* asked to stop: a pull does not wait any more */
+        corral__co_stop_why_add(m, CORRAL__GOT_NOTHING);
         return false;
     }
     if (!corral_await(co, corral_wait_pull(h))) return false; /* pull again (or malformed) */
-    if (m->mode == CORRAL__MODE_ONE && m->wait != CORRAL__NIL)
+    if (corral__co_mode(s, m) == CORRAL__MODE_ONE && m->wait != CORRAL__NIL)
         corral__nodes(s)[m->wait].list = 1; /* its own wait: the generator's end is told to this pull alone */
     return true;
 }

@@ -847,7 +847,7 @@ float corral_dt(const corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return 0.0f;
     if (CORRAL__LIKELY(corral__domains_of(s)->count == 1)) return s->now.in_tick ? s->now.phase_dt : corral__domains_of(s)->d[0].dt;
-    const uint32_t domain = corral__meta_of(s, co)->domain;
+    const uint32_t domain = corral__co_domain(s, corral__meta_of(s, co));
     const corral__domain *d = &corral__domains_of(s)->d[domain];
     if (corral__domain_held(s, domain)) return 0.0f;
     return s->now.in_tick && s->now.phase == CORRAL__PH_FIXED ? s->now.fixed_dt : d->dt;

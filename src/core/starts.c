@@ -41,7 +41,7 @@ static corral_handle corral__start_single(const char *call, corral_sched *s, con
     corral__meta *m;
     corral_co *co = corral__create(call, s, vt, ctx, ctx_size, phase, opts->owner, opts->tags, &h, &m);
     if (!co) return (corral_handle){0, 0};
-    m->domain = (uint8_t)opts->domain;
+    corral__co_domain_set(s, m, opts->domain);
     corral_wait joins[CORRAL_MAX_GROUP];
     for (uint32_t k = 0; k < n; k++) joins[k] = corral_wait_join(corral__handle_of(s, corral__co_of_global(s, found[k])));
     corral_wait all = corral_wait_all(joins, n);

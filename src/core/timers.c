@@ -99,7 +99,7 @@ static void corral__timer_arm(corral_sched *s, corral_co *co, uint32_t i, const 
 {
     (void)co;
     uint32_t h = w->kind == CORRAL_WAIT_SECONDS
-                     ? corral__domain_heap(corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))->domain)
+                     ? corral__domain_heap(corral__co_domain(s, corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))))
                  : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
                                                    : CORRAL__HEAP_FRAMES;
     const float span = w->kind == CORRAL_WAIT_FRAMES ? (float)w->count : w->seconds;

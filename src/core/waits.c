@@ -156,7 +156,7 @@ void corral__release_wait(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
     corral__free_chain(s, &m->wait);
-    m->mode = CORRAL__MODE_NONE;
+    corral__co_mode_set(s, m, CORRAL__MODE_NONE);
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].pending = 0;
 }
 
@@ -165,7 +165,7 @@ void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corr
 {
     if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
     co->state = CORRAL__STOPPING;
-    m->stop_why = (uint8_t)why;
+    corral__co_stop_why_set(m, (uint8_t)why);
 }
 
 /* its running step drops the wait it set (a second await, a call) */
@@ -182,8 +182,8 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
 {
     if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume, or a generator's next pull */
         corral__meta *m = corral__meta_of(s, co);
-        m->hold |= CORRAL__HOLD_WOKEN;
-        if ((m->hold & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
+        corral__co_hold_set(co, m, corral__co_hold(co, m) | CORRAL__HOLD_WOKEN);
+        if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
             corral__sides(s)[m->side].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
             const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS);
             if (p) p->ready(s, co);
@@ -361,7 +361,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         }
         for (uint32_t i = 0; i < w->count; i++)
             if (ready[i] == 0) corral__attach(s, co, &w->members[i], i, w->text);
-        m->mode = w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY;
+        corral__co_mode_set(s, m, w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY);
         sd->pending = (uint16_t)waiting;
         corral__park(co);
         return 1;
@@ -374,7 +374,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         return -2;
     }
     corral__attach(s, co, w, 0, w->text);
-    m->mode = CORRAL__MODE_ONE;
+    corral__co_mode_set(s, m, CORRAL__MODE_ONE);
     corral__park(co);
     return 1;
 }
@@ -383,7 +383,7 @@ bool corral_await(corral_co *co, corral_wait w)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__calling(s, m) || (m->mode & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
+    if (corral__calling(s, m) || (corral__co_mode(s, m) & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
@@ -391,10 +391,10 @@ bool corral_await(corral_co *co, corral_wait w)
         corral__unwait(s, co);
     }
     if (m->side != CORRAL__NIL) corral__sides(s)[m->side].fired = -1;
-    m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
+    corral__co_stop_why_clear(m, (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */
-    if ((m->hold & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
+    if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
         (corral__kind_of(w.kind).how == CORRAL__HOW_FRAME || corral__kind_of(w.kind).how == CORRAL__HOW_PHASE))
     {
         const char *text = w.text;
@@ -439,7 +439,7 @@ bool corral_await(corral_co *co, corral_wait w)
     }
     if (r == -3) return true; /* what it waits on is gone: a plain yield, so a loop that
                                  waits on it again is not a loop that never yields */
-    if (r == -1) m->stop_why |= CORRAL__GOT_ERROR; /* malformed: corral_wait_got says so */
+    if (r == -1) corral__co_stop_why_add(m, CORRAL__GOT_ERROR); /* malformed: corral_wait_got says so */
     return r == 1;
 }
 
@@ -453,14 +453,14 @@ int corral_wait_fired(const corral_co *co)
 bool corral_wait_closed(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
+    return s && (corral__co_stop_why(corral__meta_of(s, co)) & CORRAL__WAIT_CLOSED);
 }
 
 corral_got corral_wait_got(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return CORRAL_GOT_ERROR;
-    const uint32_t why = corral__meta_of(s, co)->stop_why;
+    const uint32_t why = corral__co_stop_why(corral__meta_of(s, co));
     switch (why & CORRAL__GOT_MASK) {
     case CORRAL__GOT_NOTHING: return CORRAL_GOT_NOT_YET;
     case CORRAL__GOT_STOPPED: return CORRAL_GOT_STOPPED;

@@ -142,7 +142,7 @@ static void corral__fire_closed(corral_sched *s, uint32_t *head, uint32_t *tail)
 {
     const corral__node *N = corral__nodes(s);
     for (uint32_t i = *head; i != CORRAL__NIL; i = N[i].next)
-        corral__meta_of(s, CORRAL__CO(s, N[i].co))->stop_why |= CORRAL__WAIT_CLOSED;
+        corral__co_stop_why_add(corral__meta_of(s, CORRAL__CO(s, N[i].co)), CORRAL__WAIT_CLOSED);
     corral__fire_all(s, head, tail);
 }
 
@@ -418,7 +418,7 @@ static corral__channel corral__chan_row(const corral_sched *s, uint32_t version,
 static int corral__gone(const char *call, corral_sched *s, corral_co *co)
 {
     corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
-    corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED;
+    corral__co_stop_why_add(corral__meta_of(s, co), CORRAL__WAIT_CLOSED);
     return -3;
 }
 
@@ -451,7 +451,7 @@ static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, 
     if (w->kind == CORRAL_WAIT_SEND ? !c->closed && corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user))
         return 1;
     if (!c->closed) return 0;
-    corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED; /* closed (and drained): over, nothing moved */
+    corral__co_stop_why_add(corral__meta_of(s, co), CORRAL__WAIT_CLOSED); /* closed (and drained): over, nothing moved */
     return 1;
 }
 

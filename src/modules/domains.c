@@ -91,11 +91,11 @@ float corral_domain_rate(const corral_sched *s, uint32_t domain)
 bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
 {
     const uint32_t heap = corral__domain_heap(domain);
-    bool changed = corral__meta_of(s, co)->domain != domain;
+    bool changed = corral__co_domain(s, corral__meta_of(s, co)) != domain;
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
         corral__node *N = corral__nodes(s);
-        m->domain = (uint8_t)domain;
+        corral__co_domain_set(s, m, domain);
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
             if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && corral__heap_domain(N[i].list) != CORRAL__NIL)
                 corral__timer_move(s, i, heap);
@@ -122,7 +122,7 @@ bool corral_set_domain(corral_sched *s, corral_handle h, uint32_t domain)
 uint32_t corral_domain_of(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s ? corral__meta_of(s, co)->domain : 0u;
+    return s ? corral__co_domain(s, corral__meta_of(s, co)) : 0u;
 }
 
 /* a group into a time domain: its members that were elsewhere */

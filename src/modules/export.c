@@ -136,15 +136,15 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     out->handle = corral__handle_of(s, co);
     out->phase = corral__public_phase(co->flags & CORRAL__PHASE_MASK);
     out->ctx = CORRAL__AT(co, te->ctx_off);
-    out->age_frames = (uint32_t)((uint32_t)s->now.frame - m->born);
+    out->age_frames = (uint32_t)((uint32_t)s->now.frame - corral__co_born(s, m));
     if (m->wait != CORRAL__NIL)
-        out->wait = m->mode == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
-                    : m->mode == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
+        out->wait = corral__co_mode(s, m) == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
+                    : corral__co_mode(s, m) == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
                                                   : (corral_wait_kind)N[m->wait].kind;
     out->file = te->vt->file;
     out->line = co->resume >> 16;
-    if (m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC) {
-        out->call = m->mode == CORRAL__MODE_RACE ? CORRAL_CALL_RACE : CORRAL_CALL_SYNC;
+    if (corral__co_awaits_arms(s, m)) {
+        out->call = corral__co_mode(s, m) == CORRAL__MODE_RACE ? CORRAL_CALL_RACE : CORRAL_CALL_SYNC;
         out->wait = CORRAL_WAIT_NONE;
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
             if (N[i].kind != CORRAL__NODE_ARM || N[i].u.t.target == CORRAL__NIL) continue;
@@ -154,7 +154,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
         out->call = CORRAL_CALL_ONE;
     }
     out->left = corral__time_left(s, m);
-    out->domain = m->domain;
+    out->domain = corral__co_domain(s, m);
     if (s->nodes.text_off && m->wait != CORRAL__NIL && N[m->wait].kind != CORRAL__NODE_ARM)
         out->wait_text = ((const char *const *)(const void *)CORRAL__AT(s, s->nodes.text_off))[m->wait];
     if (corral__is_running(s, co)) out->state = CORRAL_CO_RUNNING;
@@ -339,10 +339,10 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         if (in->call == CORRAL_CALL_NONE) CORRAL__PUT(co->state == CORRAL__DEFERRED ? "queued for the next frame" : "queued");
         return;
     }
-    if (m->mode == CORRAL__MODE_ALL || m->mode == CORRAL__MODE_ANY) {
+    if (corral__co_mode(s, m) == CORRAL__MODE_ALL || corral__co_mode(s, m) == CORRAL__MODE_ANY) {
         uint32_t n = 0;
         for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) n += N[i].attached != 0;
-        CORRAL__PUT("%s of %u waiting", m->mode == CORRAL__MODE_ALL ? "all" : "any", n);
+        CORRAL__PUT("%s of %u waiting", corral__co_mode(s, m) == CORRAL__MODE_ALL ? "all" : "any", n);
     } else {
         const corral__node *n = &N[m->wait];
         const corral__wait_part *p = corral__wait_part_of(s, n->kind);
@@ -352,7 +352,7 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         CORRAL__PUT("%s%s", corral_wait_kind_str((corral_wait_kind)n->kind), part);
     }
     if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
-    if (m->mode == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
+    if (corral__co_mode(s, m) == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
         const corral__node *n = &N[m->wait];
         const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
@@ -398,7 +398,7 @@ static void corral__chain_from(const corral_sched *s, const corral_co *co, uint3
         const corral__meta *m = corral__meta_of(s, co);
         corral__chain_line(s, co, depth, co == mark, out);
         depth++;
-        if (m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC) {
+        if (corral__co_awaits_arms(s, m)) {
             for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
                 if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                     corral__chain_from(s, corral__co_of_global(s, N[i].u.t.target), depth, mark, out);

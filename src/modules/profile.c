@@ -155,7 +155,7 @@ bool corral_stats_generators(const corral_sched *s, corral_generator_stats *out)
         for (uint32_t k = 0; k < c->capacity; k++) {
             const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             const corral__meta *m = &corral__meta_table(s)[c->first + k];
-            if (!corral__state_alive(co->state) || !(m->hold & CORRAL__HOLD_GENERATOR)) continue;
+            if (!corral__state_alive(co->state) || !(corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR)) continue;
             out->live++;
             if (m->side == CORRAL__NIL) continue;
             for (uint32_t n = corral__sides(s)[m->side].groups; n != CORRAL__NIL; n = N[n].sibling)

@@ -17,13 +17,13 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     corral_sched *s = corral__in_step(call, co, false);
     if (!s || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
+    CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(corral__co_mode(s, m) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
     if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
-    m->mode = (uint8_t)(CORRAL__MODE_OPEN | kind);
+    corral__co_mode_set(s, m, (uint8_t)(CORRAL__MODE_OPEN | kind));
     corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome */
     if (!sd) {
-        m->mode |= CORRAL__MODE_BAD; /* its arms start none; it goes on with outcome NONE */
+        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD); /* its arms start none; it goes on with outcome NONE */
         return false;
     }
     sd->pending = 0; /* arms so far */
@@ -34,13 +34,13 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     uint32_t races = 1;
     for (uint32_t g = sd->parent; g != CORRAL__NIL && races <= CORRAL_MAX_RACE_DEPTH;) {
         const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
-        uint8_t k = pm->mode & CORRAL__MODE_KIND;
+        uint8_t k = corral__co_mode(s, pm) & CORRAL__MODE_KIND;
         races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
         g = corral__side_of(s, pm)->parent;
     }
     if (races > CORRAL_MAX_RACE_DEPTH) {
         corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
-        m->mode |= CORRAL__MODE_BAD; /* its arms start none; it goes on with outcome NONE */
+        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD); /* its arms start none; it goes on with outcome NONE */
         return false;
     }
     return true;
@@ -54,29 +54,29 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     /* without the part no race is open: the begin was refused for it */
     if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
+    CORRAL__REQUIRE_AT(s, corral__co_mode(s, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
-    if (m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
+    if (corral__co_mode(s, m) & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
     corral__side *sd = &corral__sides(s)[m->side]; /* the begin took it */
     uint32_t dest_off;
     if (sd->pending >= CORRAL_MAX_GROUP) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "more than CORRAL_MAX_GROUP arms");
-        m->mode |= CORRAL__MODE_BAD;
+        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD);
         return false;
     }
     if (!corral__dest_of(__func__, s, co, vt, dest, dest_size, &dest_off)) {
-        m->mode |= CORRAL__MODE_BAD;
+        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD);
         return false;
     }
     if (s->nodes.wait_free_count == 0) { /* first: a child made without its node would be lost */
         s->nodes.wait_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, __func__, CORRAL__NOH, co, NULL);
-        m->mode |= CORRAL__MODE_NO_NODE;
+        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_NO_NODE);
         return false;
     }
     corral_co *child = corral__child_of(__func__, s, co, vt, ctx, ctx_size);
     if (!child) {
-        m->mode |= CORRAL__MODE_BAD;
+        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD);
         return false;
     }
     uint32_t i = corral__node_alloc(s);
@@ -135,9 +135,10 @@ bool corral_arms_start(corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
+    CORRAL__REQUIRE_AT(s, corral__co_mode(s, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);
-    const uint8_t kind = m->mode & CORRAL__MODE_KIND, failed = m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
+    const uint8_t mode = corral__co_mode(s, m);
+    const uint8_t kind = mode & CORRAL__MODE_KIND, failed = mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
     if (failed || corral__side_of(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
@@ -153,7 +154,7 @@ bool corral_arms_start(corral_co *co)
         }
         return false;
     }
-    m->mode = kind;
+    corral__co_mode_set(s, m, kind);
     corral__park(co);
     return true;
 }
@@ -177,7 +178,7 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
     N[i].u.t.target = CORRAL__NIL;
     if (why == CORRAL_END_FINISHED && te->vt->result_size && N[i].u.t.seq != CORRAL__NIL)
         memcpy(CORRAL__AT(p, N[i].u.t.seq), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
-    if (pm->mode == CORRAL__MODE_SYNC) {
+    if (corral__co_mode(s, pm) == CORRAL__MODE_SYNC) {
         if (why != CORRAL_END_FINISHED && ps->outcome == CORRAL_END_NONE) ps->outcome = (uint8_t)why;
         if (--ps->pending > 0) return;
         if (ps->outcome == CORRAL_END_NONE) ps->outcome = CORRAL_END_FINISHED;

@@ -87,7 +87,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
             return false;
         }
-    if (corral__meta_of(s, co)->mode & CORRAL__MODE_OPEN) { /* its step builds a race: a save is outside steps */
+    if (corral__co_mode(s, corral__meta_of(s, co)) & CORRAL__MODE_OPEN) { /* its step builds a race: a save is outside steps */
         snprintf(io->detail, sizeof io->detail, "a coroutine of type %s is building a race", vt->name);
         return false;
     }
@@ -172,13 +172,13 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, co->flags & (CORRAL__PHASE_MASK | CORRAL__CONTRACT_FLAGS), 1); /* its phase, and (version 3)
                                                                                    a first step still to come */
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
-    corral__put_u(io, (uint32_t)s->now.frame - m->born, 4);
-    corral__put_u(io, m->hold, 1);
+    corral__put_u(io, (uint32_t)s->now.frame - corral__co_born(s, m), 4);
+    corral__put_u(io, corral__co_hold(co, m), 1);
     const corral__side *sd = corral__side_of(s, m);
     corral__put_u(io, sd->outcome, 1);
     corral__put_u(io, (uint8_t)sd->fired, 1);
-    corral__put_u(io, m->mode, 1);
-    corral__put_u(io, m->mode == CORRAL__MODE_ONE ? 1u : sd->pending, 2); /* a single wait counts 1 */
+    corral__put_u(io, corral__co_mode(s, m), 1);
+    corral__put_u(io, corral__co_mode(s, m) == CORRAL__MODE_ONE ? 1u : sd->pending, 2); /* a single wait counts 1 */
     corral__put_u(io, sd->parent == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, sd->parent), 4);
     corral__put_u(io, sd->child == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, sd->child), 4);
     uint32_t delta = 0, dest_field = CORRAL__NIL;
@@ -201,9 +201,10 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, owner, 8);
     corral__put_u(io, tags, 4);
     corral__put_u(io, gorder, 4);
-    corral__put_u(io, m->domain, 1);
-    corral__put_u(io, ((m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((m->stop_why & CORRAL__WAIT_CLOSED) ? 2u : 0u) |
-                          (uint32_t)(m->stop_why & CORRAL__GOT_MASK) >> 2 | (by != CORRAL__NIL ? 16u : 0u),
+    corral__put_u(io, corral__co_domain(s, m), 1);
+    const uint8_t why = corral__co_stop_why(m);
+    corral__put_u(io, ((why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((why & CORRAL__WAIT_CLOSED) ? 2u : 0u) |
+                          (why & CORRAL__GOT_MASK) >> 2 | (by != CORRAL__NIL ? 16u : 0u),
                   1); /* version 5: and whether its last wait ended on a close; 7: what it gave (bits 2-3),
                          whether it belongs to a coroutine (bit 4) */
     const uint32_t dl = corral__deadline_of(s, co); /* a stop request's deadline: its due time on its domain's clock */
@@ -1515,7 +1516,7 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
         bool held = lw->flags == CORRAL__SW_HELD, fired = lw->flags == CORRAL__SW_FIRED;
         const uint32_t i = corral__node_load(s, co, lw->kind, lw->member, (uint8_t)(held ? 2u : fired ? 0u : 1u));
         held = held || fired; /* in no container */
-        const corral__lview v = corral__load_view_of(L, CORRAL__NIL, c->type, m->domain, NULL);
+        const corral__lview v = corral__load_view_of(L, CORRAL__NIL, c->type, corral__co_domain(s, m), NULL);
         corral__node_part_of(s, lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
     }
 }
@@ -1525,7 +1526,10 @@ static void corral__load_place(corral_sched *s, corral_co *co, uint8_t state)
 {
     if (state == CORRAL__QUEUED) corral__enqueue(s, co);
     else if (state == CORRAL__DEFERRED) corral__defer(s, co);
-    else if (state == CORRAL__PAUSED) corral__hold(co, corral__meta_of(s, co), corral__meta_of(s, co)->hold);
+    else if (state == CORRAL__PAUSED) {
+        corral__meta *m = corral__meta_of(s, co);
+        corral__hold(co, m, (uint8_t)corral__co_hold(co, m));
+    }
 }
 
 /* what runs now ends, as at destroy (the reasons a destroy gives); every
@@ -1648,7 +1652,7 @@ static void corral__load_deadlines(corral__loader *L)
         if (!c.has_deadline) continue;
         corral_co *co = corral__co_at_index(s, index, NULL);
         corral__side_take("corral_load", s, corral__meta_of(s, co)); /* counted by the check */
-        corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
+        corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__co_domain(s, corral__meta_of(s, co))),
                             c.deadline, c.deadline_seq, false);
     }
 }

@@ -580,7 +580,7 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
     corral_co pct;
     corral__side pst;
     uint32_t pci, pk, len = 0, running = 0;
-    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    const bool arms = corral__co_awaits_arms(s, md);
     for (uint32_t i = md->wait; i != CORRAL__NIL;) {
         const corral__node *nd = corral__image_node(m, i, &nt);
         if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
@@ -605,7 +605,7 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
         if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &t->listed)) return false;
         i = nd->sibling;
     }
-    if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
+    if (arms && (running == 0 || (corral__co_mode(s, md) == CORRAL__MODE_SYNC && sd->pending != running) ||
                  sd->child != CORRAL__NIL))
         CORRAL__BAD("a race or sync counts its arms wrong");
     t->wait_used += len;
@@ -615,8 +615,8 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
 /* a coroutine's group chain: its owner and tag nodes, at most one stop
    deadline (a wait node in a heap) and one tie of a generator to its
    owner (a wait node on the owner's joiners list) */
-static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
-                                       const corral__side *sd, corral__node_tally *t)
+static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t g, const corral_co *co,
+                                       const corral__meta *md, const corral__side *sd, corral__node_tally *t)
 {
     const corral_sched *s = m->s;
     corral__node nt;
@@ -633,7 +633,7 @@ static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t 
             t->wait_used++;
         } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
             if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
-                !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
+                !(corral__co_hold(co, md) & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
                 !corral__image_global(s, nd->u.t.target, &pci, &pk) ||
                 !corral__state_alive(corral__image_co(m, pci, pk, &pct)->state))
                 CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
@@ -668,7 +668,8 @@ static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const
         CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
     if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
         CORRAL__BAD("a queued coroutine waits on something");
-    if (co->state == CORRAL__PAUSED && waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
+    const uint8_t hold = corral__co_hold(co, md);
+    if (co->state == CORRAL__PAUSED && waits != ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)))
         CORRAL__BAD("a paused coroutine's hold does not match its wait");
     return true;
 }
@@ -697,7 +698,7 @@ static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral
         const corral_co *pa = corral__image_co(m, pci, pk, &pct);
         const corral__meta pm = *corral__image_meta(m, pci, pk, &pmt);
         bool awaited = corral__image_side_at(m, pci, pk, &pst)->child == g;
-        if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
+        if (corral__co_awaits_arms(s, &pm))
             for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
                 const corral__node *nd = corral__image_node(m, i, &pt);
                 if (!nd) break;
@@ -726,23 +727,24 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
     const corral__side sdv = *sdp, *sd = &sdv;
     t->sided += md->side != CORRAL__NIL;
     if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
-    if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) && md->side == CORRAL__NIL)
+    const uint8_t mode = corral__co_mode(s, md);
+    if ((mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(mode & CORRAL__MODE_BAD) && md->side == CORRAL__NIL)
         CORRAL__BAD("an all/any, race or sync has no side record for its count");
     const corral__type_entry *te = corral__image_what(m, co->type);
-    const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
-    if (md->domain >= corral__domains_of(s)->count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
-        (corral__at_rest(s) && md->mode != kind))
+    const uint32_t g = cl->first + k, kind = mode & CORRAL__MODE_KIND, hold = corral__co_hold(co, md);
+    if (corral__co_domain(s, md) >= corral__domains_of(s)->count || hold > 7u || kind > CORRAL__MODE_SYNC ||
+        (corral__at_rest(s) && mode != kind))
         CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
-    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    const bool arms = corral__co_awaits_arms(s, md);
     /* its links, each made by a part: the scheduler has it (a snapshot
        may come from one with more parts) */
     const void *const *F = m->blk->parts.feature;
-    if ((arms && !F[CORRAL__FEATURE_RACES]) || ((md->hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
+    if ((arms && !F[CORRAL__FEATURE_RACES]) || ((hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
         (md->side != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
                                        sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
                                      (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
         CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
-    if (!corral__verify_wait_chain(m, off, g, md, sd, te, t) || !corral__verify_group_chain(m, off, g, md, sd, t) ||
+    if (!corral__verify_wait_chain(m, off, g, md, sd, te, t) || !corral__verify_group_chain(m, off, g, co, md, sd, t) ||
         !corral__verify_co_waits(m, co, md, sd) || !corral__verify_call_links(m, g, sd, te))
         return false;
     /* who waits for it to end */
@@ -856,7 +858,7 @@ static bool corral__verify_heaps(corral__image *m)
             corral__meta mt;
             const corral__meta *tm = corral__image_meta(m, ci, k, &mt);
             const bool gen_waits = co->state == CORRAL__PAUSED && tm &&
-                                   tm->hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
+                                   corral__co_hold(co, tm) == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
             if (nd->kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
                                                   : co->state != CORRAL__WAITING && !gen_waits)
                 CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
