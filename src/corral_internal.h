@@ -228,6 +228,45 @@ CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombsto
 /* ---- a coroutine's meta by what it means: outside corral__meta_fresh,
    corral__meta_reset (below) and corral__meta_load (arena.c), which own
    its layout, every read and write of these fields goes through here */
+/* the first node of its current wait (corral__node.sibling links the
+   rest), NIL: none */
+static inline uint32_t corral__co_wait(const corral_co *co, const corral__meta *m)
+{
+    (void)co;
+    return m->wait;
+}
+static inline void corral__co_wait_set(corral_co *co, corral__meta *m, uint32_t i)
+{
+    (void)co;
+    m->wait = i;
+}
+/* where its first wait node is named: for code that links into the chain */
+static inline uint32_t *corral__co_wait_at(corral_co *co, corral__meta *m)
+{
+    (void)co;
+    return &m->wait;
+}
+/* READY (it waits on nothing): the coroutine before it in the ready list,
+   NIL: it is the first (co->link names the one after it) */
+static inline uint32_t corral__ready_prev(const corral_co *co, const corral__meta *m)
+{
+    (void)co;
+    return m->wait;
+}
+static inline void corral__ready_prev_set(corral_co *co, corral__meta *m, uint32_t off)
+{
+    (void)co;
+    m->wait = off;
+}
+/* its side record (corral__side), NIL: none */
+static inline uint32_t corral__co_side(const corral__meta *m)
+{
+    return m->side;
+}
+static inline void corral__co_side_set(corral__meta *m, uint32_t i)
+{
+    m->side = i;
+}
 /* a PAUSED coroutine's hold: CORRAL__HOLD_* (0 once it is taken out of it) */
 static inline uint8_t corral__co_hold(const corral_co *co, const corral__meta *m)
 {
@@ -965,7 +1004,7 @@ static inline corral__side *corral__sides(const corral_sched *s)
 /* its side record, or corral__side_none (read only) */
 static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
-    return m->side == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[m->side];
+    return corral__co_side(m) == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[corral__co_side(m)];
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */

@@ -133,20 +133,20 @@ bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m)
 {
     corral__side *S = corral__sides(s);
-    if (m->side != CORRAL__NIL) return &S[m->side];
+    if (corral__co_side(m) != CORRAL__NIL) return &S[corral__co_side(m)];
     if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
     const corral__freelist fl = corral__side_records(s);
     const uint32_t i = corral__freelist_take(&fl);
     S[i] = *corral__side_none();
     S[i].owner = (uint32_t)(m - corral__meta_table(s));
-    m->side = i;
+    corral__co_side_set(m, i);
     return &S[i];
 }
 
 void corral__side_drop(corral_sched *s, corral__meta *m)
 {
-    const uint32_t i = m->side;
-    m->side = CORRAL__NIL;
+    const uint32_t i = corral__co_side(m);
+    corral__co_side_set(m, CORRAL__NIL);
     corral__sides(s)[i].owner = CORRAL__NIL;
     const corral__freelist fl = corral__side_records(s);
     corral__freelist_give(&fl, i);
@@ -485,4 +485,4 @@ void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *sav
 }
 
 /* A reload: where m's child's result goes, moved with its field */
-void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[m->side].dest = dest; }
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[corral__co_side(m)].dest = dest; }

@@ -305,7 +305,7 @@ void corral__ready_push(corral_sched *s, corral_co *co)
     const uint32_t off = corral__co_off(s, co);
     co->state = CORRAL__READY;
     co->link = CORRAL__NIL;
-    corral__meta_of(s, co)->wait = s->run.ready_tail; /* waits on nothing: the link back */
+    corral__ready_prev_set(co, corral__meta_of(s, co), s->run.ready_tail); /* waits on nothing */
     if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
     else s->run.ready_head = off;
     s->run.ready_tail = off;
@@ -314,12 +314,16 @@ void corral__ready_push(corral_sched *s, corral_co *co)
 void corral__ready_unlink(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
-    const uint32_t prev = m->wait, next = co->link;
+    const uint32_t prev = corral__ready_prev(co, m), next = co->link;
     if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
     else s->run.ready_head = next;
-    if (next != CORRAL__NIL) corral__meta_of(s, CORRAL__CO(s, next))->wait = prev;
-    else s->run.ready_tail = prev;
-    m->wait = CORRAL__NIL;
+    if (next != CORRAL__NIL) {
+        corral_co *after = CORRAL__CO(s, next);
+        corral__ready_prev_set(after, corral__meta_of(s, after), prev);
+    } else {
+        s->run.ready_tail = prev;
+    }
+    corral__ready_prev_set(co, m, CORRAL__NIL);
     co->link = CORRAL__NIL;
 }
 

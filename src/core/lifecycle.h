@@ -86,7 +86,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     else if (co->state == CORRAL__READY) corral__ready_unlink(s, co);
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     /* the common end has no links: no side record */
-    if (m->side != CORRAL__NIL) corral__end_links(s, co, m, te, why);
+    if (corral__co_side(m) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
     corral__class *c = &s->arena.classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
     corral__end_last(s, co, te, c, why, local, false, true);
@@ -103,13 +103,13 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
     for (;;) {
         corral_co *child = NULL;
         corral__meta *cm = NULL;
-        if (m->side != CORRAL__NIL) {
-            corral__side *sd = &corral__sides(s)[m->side];
+        if (corral__co_side(m) != CORRAL__NIL) {
+            corral__side *sd = &corral__sides(s)[corral__co_side(m)];
             if (sd->child != CORRAL__NIL) { /* the child has a side record too */
                 child = corral__co_of_global(s, sd->child);
                 cm = corral__meta_of(s, child);
                 sd->child = CORRAL__NIL;
-                corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not wake us */
+                corral__sides(s)[corral__co_side(cm)].parent = CORRAL__NIL; /* it must not wake us */
             }
         }
         if (CORRAL__UNLIKELY((corral__co_mode(s, m) & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
@@ -275,7 +275,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_
     corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
     if (deferred && CORRAL__UNLIKELY(s->now.uncounted != self)) corral__uncount(s, co); /* counted during its step */
     if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       m->side == CORRAL__NIL)) {
+                       corral__co_side(m) == CORRAL__NIL)) {
         co->state = CORRAL__ENDING;
         if (deferred) s->now.uncounted = 0;
         else if (plain) te->lives = 0; /* the next one is deferred */

@@ -110,7 +110,7 @@ corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
     if (n->kind >= CORRAL__NODE_OWNER) return corral__groups(s)->list(s, n); /* one exists: groups are in use */
     if (n->kind == CORRAL__NODE_OWNED) { /* its owner's joiners list (the owner has a side record) */
-        corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side];
+        corral__side *sd = &corral__sides(s)[corral__co_side(&corral__meta_table(s)[n->u.t.target])];
         return (corral__list){&sd->joiners_head, &sd->joiners_tail};
     }
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
@@ -155,9 +155,9 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
 void corral__release_wait(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
-    corral__free_chain(s, &m->wait);
+    corral__free_chain(s, corral__co_wait_at(co, m));
     corral__co_mode_set(s, m, CORRAL__MODE_NONE);
-    if (m->side != CORRAL__NIL) corral__sides(s)[m->side].pending = 0;
+    if (corral__co_side(m) != CORRAL__NIL) corral__sides(s)[corral__co_side(m)].pending = 0;
 }
 
 /* Its step is on the C stack: it ends, with why, when that step returns. */
@@ -183,8 +183,8 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
     if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume, or a generator's next pull */
         corral__meta *m = corral__meta_of(s, co);
         corral__co_hold_set(co, m, corral__co_hold(co, m) | CORRAL__HOLD_WOKEN);
-        if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
-            corral__sides(s)[m->side].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
+        if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && corral__co_side(m) != CORRAL__NIL &&
+            corral__sides(s)[corral__co_side(m)].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
             const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS);
             if (p) p->ready(s, co);
         }
@@ -203,7 +203,7 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
 void corral__hold_wait(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
         const corral__wait_part *p = corral__wait_part_of(s, N[i].kind);
         if (!p || !p->hold) continue;
@@ -215,7 +215,7 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
 void corral__unhold_wait(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         N[i].attached = 1;
         corral__wait_part_of(s, N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
@@ -234,8 +234,8 @@ uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t
     n->co = corral__co_off(s, co);
     n->kind = kind;
     n->member = member;
-    n->sibling = m->wait;
-    m->wait = i;
+    n->sibling = corral__co_wait(co, m);
+    corral__co_wait_set(co, m, i);
     n->attached = attached;
     n->order = s->nodes.order++;
     return i;
@@ -298,8 +298,8 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     n->co = corral__co_off(s, co);
     n->kind = (uint8_t)w->kind;
     n->member = (uint8_t)member;
-    n->sibling = m->wait;
-    m->wait = i;
+    n->sibling = corral__co_wait(co, m);
+    corral__co_wait_set(co, m, i);
     n->attached = 1;
     n->order = s->nodes.order++;
     corral__wait_part_of(s, (uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
@@ -387,10 +387,10 @@ bool corral_await(corral_co *co, corral_wait w)
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
-    if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
+    if (corral__co_wait(co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
         corral__unwait(s, co);
     }
-    if (m->side != CORRAL__NIL) corral__sides(s)[m->side].fired = -1;
+    if (corral__co_side(m) != CORRAL__NIL) corral__sides(s)[corral__co_side(m)].fired = -1;
     corral__co_stop_why_clear(m, (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */

@@ -19,7 +19,7 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(corral__co_mode(s, m) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
-    if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
+    if (corral__co_wait(co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
     corral__co_mode_set(s, m, (uint8_t)(CORRAL__MODE_OPEN | kind));
     corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome */
     if (!sd) {
@@ -57,7 +57,7 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     CORRAL__REQUIRE_AT(s, corral__co_mode(s, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
     if (corral__co_mode(s, m) & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
-    corral__side *sd = &corral__sides(s)[m->side]; /* the begin took it */
+    corral__side *sd = &corral__sides(s)[corral__co_side(m)]; /* the begin took it */
     uint32_t dest_off;
     if (sd->pending >= CORRAL_MAX_GROUP) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "more than CORRAL_MAX_GROUP arms");
@@ -87,7 +87,7 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     n->order = s->nodes.order++;
     n->u.t.target = corral__global_of(s, child);
     n->u.t.seq = dest_off;
-    uint32_t *at = &m->wait; /* in arm order */
+    uint32_t *at = corral__co_wait_at(co, m); /* in arm order */
     while (*at != CORRAL__NIL) at = &N[*at].sibling;
     *at = i;
     corral__ready_push(s, child); /* its first step: right after this step returns */
@@ -101,7 +101,7 @@ static uint32_t corral__arms_take(corral_sched *s, corral_co *co, uint32_t kids[
     corral__meta *m = corral__meta_of(s, co);
     const corral__node *N = corral__nodes(s);
     uint32_t n = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling)
         if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL && n < CORRAL_MAX_GROUP)
             kids[n++] = N[i].u.t.target;
     corral__release_wait(s, co);
@@ -117,7 +117,7 @@ static void corral__arms_stop(corral_sched *s, const corral_co *co, const uint32
         corral_co *child = corral__co_of_global(s, kids[k]);
         corral__meta *cm = corral__meta_of(s, child);
         if (!corral__state_alive(child->state) || corral__side_of(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
-        corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not decide anything for co */
+        corral__sides(s)[corral__co_side(cm)].parent = CORRAL__NIL; /* it must not decide anything for co */
         corral__stop_co(s, child, why);
     }
 }
@@ -143,8 +143,8 @@ bool corral_arms_start(corral_co *co)
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
-        if (m->side != CORRAL__NIL) { /* none when the begin found no side record */
-            corral__side *sd = &corral__sides(s)[m->side];
+        if (corral__co_side(m) != CORRAL__NIL) { /* none when the begin found no side record */
+            corral__side *sd = &corral__sides(s)[corral__co_side(m)];
             sd->fired = -1;
             sd->outcome = (uint8_t)(!failed && kind == CORRAL__MODE_SYNC ? CORRAL_END_FINISHED : CORRAL_END_NONE);
         }
@@ -171,10 +171,10 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
 {
     corral__node *N = corral__nodes(s);
     const uint32_t g = corral__global_of(s, co);
-    uint32_t i = pm->wait;
+    uint32_t i = corral__co_wait(p, pm);
     while (i != CORRAL__NIL && !(N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target == g)) i = N[i].sibling;
     if (i == CORRAL__NIL) return;
-    corral__side *ps = &corral__sides(s)[pm->side]; /* a racer has one */
+    corral__side *ps = &corral__sides(s)[corral__co_side(pm)]; /* a racer has one */
     N[i].u.t.target = CORRAL__NIL;
     if (why == CORRAL_END_FINISHED && te->vt->result_size && N[i].u.t.seq != CORRAL__NIL)
         memcpy(CORRAL__AT(p, N[i].u.t.seq), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
@@ -218,9 +218,9 @@ static void corral__arm_load(const corral__lview *v, corral_co *co, uint32_t i, 
     corral_sched *s = v->s;
     corral__meta *m = corral__meta_of(s, co);
     corral__node *N = corral__nodes(s), *n = &N[i];
-    m->wait = n->sibling;
+    corral__co_wait_set(co, m, n->sibling);
     n->sibling = CORRAL__NIL;
-    uint32_t *tail = &m->wait;
+    uint32_t *tail = corral__co_wait_at(co, m);
     while (*tail != CORRAL__NIL) tail = &N[*tail].sibling;
     *tail = i;
     n->attached = 0;

@@ -102,7 +102,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
        wait past CORRAL__TIME_NEVER: the seconds saturate below it, API.md,
        "Clocks and their bounds") */
     const uint32_t dl = corral__deadline_of(s, co);
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) {
         const corral__wait_part *p = corral__node_part_of(s, N[i].kind);
         const char *why = NULL;
         if (p && p->savable && !p->savable(s, &N[i], &why)) {
@@ -214,9 +214,9 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     if (by != CORRAL__NIL) corral__put_u(io, by, 4); /* version 7: the coroutine a generator belongs to */
     /* its wait nodes */
     uint32_t count = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) count++;
+    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) count++;
     corral__put_u(io, count, 1);
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) {
         const corral__node *n = &N[i];
         corral__put_u(io, n->kind, 1);
         corral__put_u(io, n->member, 1);
@@ -381,7 +381,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     /* [0]: its waits, or its group nodes; [1]: its tie, among the waits */
-                    uint32_t first = groups ? corral__side_of(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
+                    uint32_t first = groups ? corral__side_of(s, m)->groups : corral__co_wait(co, m), order[2] = {UINT32_MAX, UINT32_MAX};
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
                         if (corral__nodes(s)[i].order < order[0] && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
                             corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
@@ -1401,8 +1401,8 @@ static void corral__load_tie(corral__loader *L, uint32_t i)
     corral_sched *s = L->s;
     corral_co *gen = corral__co_at_index(s, index, NULL);
     const corral__meta *m = corral__meta_of(s, gen);
-    if (m->side != CORRAL__NIL)
-        for (uint32_t k = corral__sides(s)[m->side].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
+    if (corral__co_side(m) != CORRAL__NIL)
+        for (uint32_t k = corral__sides(s)[corral__co_side(m)].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
             if (corral__nodes(s)[k].kind == CORRAL__NODE_OWNED) return; /* tied already */
     corral__gen_own(s, gen, corral__co_at_index(s, c.by, NULL));
 }
@@ -1504,7 +1504,7 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
 {
     corral_sched *s = L->s;
     corral__meta *m = corral__meta_of(s, co);
-    if (m->wait != CORRAL__NIL || c->nwaits == 0) return; /* done already */
+    if (corral__co_wait(co, m) != CORRAL__NIL || c->nwaits == 0) return; /* done already */
     bool used[CORRAL__SAVE_MAX_WAITS] = {false};
     for (uint32_t k = 0; k < c->nwaits; k++) {
         uint32_t w = 0, best = CORRAL__NIL;

@@ -786,7 +786,7 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
                        (uint64_t)sd->outcome << 8 | corral__co_stop_why(m));
     corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)corral__co_hold(co, m) << 32 | corral__co_born(s, m));
     uint32_t len = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
+    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
         corral__hash_node(k, s, &N[i]);

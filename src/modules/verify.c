@@ -96,8 +96,8 @@ static const corral__side *corral__image_side_index(corral__image *m, uint32_t i
 }
 static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, corral__side *tmp)
 {
-    if (md->side == CORRAL__NIL) return corral__side_none();
-    return md->side < m->s->sides.bump ? corral__image_side_index(m, md->side, tmp) : NULL;
+    if (corral__co_side(md) == CORRAL__NIL) return corral__side_none();
+    return corral__co_side(md) < m->s->sides.bump ? corral__image_side_index(m, corral__co_side(md), tmp) : NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
 static const corral__side *corral__image_side_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
@@ -389,10 +389,12 @@ static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n
     corral_co ct;
     corral__meta mt;
     corral__node nt;
-    if (!corral__image_slot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__image_co(m, ci, k, &ct)->state)) return false;
+    if (!corral__image_slot(m->s, n->co, &ci, &k)) return false;
+    const corral_co *cc = corral__image_co(m, ci, k, &ct);
+    if (!corral__state_alive(cc->state)) return false;
     const corral__meta *cm = corral__image_meta(m, ci, k, &mt);
     corral__side st;
-    for (uint32_t j = group ? corral__image_side_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
+    for (uint32_t j = group ? corral__image_side_at(m, ci, k, &st)->groups : corral__co_wait(cc, cm); j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
         if (j == i) return true;
         const corral__node *o = corral__image_node(m, j, &nt);
         if (!o) return false;
@@ -572,8 +574,9 @@ typedef struct corral__node_tally {
 /* a coroutine's wait chain (at off, global g): its own wait nodes, each of
    a part the scheduler has; a race's or sync's arms name children that
    name it, their results in place, counted right */
-static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
-                                      const corral__side *sd, const corral__type_entry *te, corral__node_tally *t)
+static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g, const corral_co *co,
+                                      const corral__meta *md, const corral__side *sd, const corral__type_entry *te,
+                                      corral__node_tally *t)
 {
     const corral_sched *s = m->s;
     corral__node nt;
@@ -581,7 +584,7 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
     corral__side pst;
     uint32_t pci, pk, len = 0, running = 0;
     const bool arms = corral__co_awaits_arms(s, md);
-    for (uint32_t i = md->wait; i != CORRAL__NIL;) {
+    for (uint32_t i = corral__co_wait(co, md); i != CORRAL__NIL;) {
         const corral__node *nd = corral__image_node(m, i, &nt);
         if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
         if ((nd->kind == CORRAL__NODE_ARM || corral__kind_is(nd->kind, CORRAL__HOW_TIMER) ||
@@ -659,10 +662,10 @@ static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t 
 static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const corral__meta *md,
                                     const corral__side *sd)
 {
-    if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
+    if (co->state == CORRAL__WAITING && corral__co_wait(co, md) == CORRAL__NIL && sd->child == CORRAL__NIL)
         CORRAL__BAD("a waiting coroutine waits on nothing");
     if (!corral__at_rest(m->s)) return true;
-    const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
+    const bool waits = corral__co_wait(co, md) != CORRAL__NIL || sd->child != CORRAL__NIL;
     if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
         co->state != CORRAL__PAUSED)
         CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
@@ -699,7 +702,7 @@ static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral
         const corral__meta pm = *corral__image_meta(m, pci, pk, &pmt);
         bool awaited = corral__image_side_at(m, pci, pk, &pst)->child == g;
         if (corral__co_awaits_arms(s, &pm))
-            for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
+            for (uint32_t i = corral__co_wait(pa, &pm), hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
                 const corral__node *nd = corral__image_node(m, i, &pt);
                 if (!nd) break;
                 awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
@@ -725,10 +728,10 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
     const corral__side *sdp = corral__image_side(m, md, &st);
     if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
     const corral__side sdv = *sdp, *sd = &sdv;
-    t->sided += md->side != CORRAL__NIL;
-    if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
+    t->sided += corral__co_side(md) != CORRAL__NIL;
+    if (corral__co_side(md) != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
     const uint8_t mode = corral__co_mode(s, md);
-    if ((mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(mode & CORRAL__MODE_BAD) && md->side == CORRAL__NIL)
+    if ((mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(mode & CORRAL__MODE_BAD) && corral__co_side(md) == CORRAL__NIL)
         CORRAL__BAD("an all/any, race or sync has no side record for its count");
     const corral__type_entry *te = corral__image_what(m, co->type);
     const uint32_t g = cl->first + k, kind = mode & CORRAL__MODE_KIND, hold = corral__co_hold(co, md);
@@ -740,11 +743,11 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
        may come from one with more parts) */
     const void *const *F = m->blk->parts.feature;
     if ((arms && !F[CORRAL__FEATURE_RACES]) || ((hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
-        (md->side != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
+        (corral__co_side(md) != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
                                        sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
                                      (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
         CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
-    if (!corral__verify_wait_chain(m, off, g, md, sd, te, t) || !corral__verify_group_chain(m, off, g, co, md, sd, t) ||
+    if (!corral__verify_wait_chain(m, off, g, co, md, sd, te, t) || !corral__verify_group_chain(m, off, g, co, md, sd, t) ||
         !corral__verify_co_waits(m, co, md, sd) || !corral__verify_call_links(m, g, sd, te))
         return false;
     /* who waits for it to end */
