@@ -966,10 +966,22 @@ static inline uint32_t corral__co_off(const corral_sched *s, const corral_co *co
 {
     return (uint32_t)((const unsigned char *)co - (const unsigned char *)s);
 }
+/* held (corral_pause, a generator between pulls): in no lane, its hold
+   says what its resume does */
+static inline bool corral__paused(uint8_t state)
+{
+    return state == CORRAL__PAUSED;
+}
+/* the state a save writes and the state hash reads: a held coroutine's is
+   CORRAL__PAUSED, its hold apart */
+static inline uint8_t corral__state_saved(uint8_t state)
+{
+    return state;
+}
 static inline bool corral__state_alive(uint8_t state)
 {
     return state == CORRAL__QUEUED || state == CORRAL__RUNNING || state == CORRAL__WAITING ||
-           state == CORRAL__READY || state == CORRAL__PAUSED || state == CORRAL__DEFERRED;
+           state == CORRAL__READY || state == CORRAL__PAUSED || state == CORRAL__DEFERRED; /* or corral__paused */
 }
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 #define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */

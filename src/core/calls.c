@@ -183,7 +183,7 @@ static void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, co
     ps->outcome = (uint8_t)why;
     ps->child = ps->dest = CORRAL__NIL;
     if (corral__co_wait(p, pm) != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
-    if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+    if (p->state == CORRAL__WAITING || corral__paused(p->state)) corral__wake(s, p, true);
 }
 
 /* Validation: does `from` wait, through calls (a caller waits for its

@@ -208,7 +208,7 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
 bool corral__pause_co(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
-    if (co->state == CORRAL__PAUSED || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
+    if (corral__paused(co->state) || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
         return false;
     if (corral__is_running(s, co)) { /* held when its step returns */
         bool had = (co->flags & CORRAL__PAUSE_FLAG) != 0;
@@ -235,7 +235,7 @@ bool corral__resume_co(corral_sched *s, corral_co *co)
         co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
         return true;
     }
-    if (co->state != CORRAL__PAUSED) return false;
+    if (!corral__paused(co->state)) return false;
     corral__meta *m = corral__meta_of(s, co);
     const uint8_t hold = corral__co_hold(co, m);
     if (hold & CORRAL__HOLD_GENERATOR) return false; /* only a pull steps it */
@@ -268,7 +268,7 @@ bool corral_paused(const corral_sched *s, corral_handle h)
     if (!corral__check(s)) return false;
     corral_error err;
     corral_co *co = corral__resolve(s, h, &err);
-    return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
+    return co && (corral__paused(co->state) || (co->flags & CORRAL__PAUSE_FLAG));
 }
 
 /* ---- a wait's end */

@@ -172,7 +172,7 @@ bool corral_generator_give(corral_sched *s, corral_handle h, corral_handle owner
 {
     corral_co *gen = corral__live(__func__, s, h);
     if (!gen) return false;
-    CORRAL__REQUIRE_AT(s, gen->state == CORRAL__PAUSED && (corral__co_hold(gen, corral__meta_of(s, gen)) & CORRAL__HOLD_GENERATOR),
+    CORRAL__REQUIRE_AT(s, corral__paused(gen->state) && (corral__co_hold(gen, corral__meta_of(s, gen)) & CORRAL__HOLD_GENERATOR),
                        CORRAL_ERR_NOT_PAUSED, __func__, h, NULL,
                        "not a generator (corral_generator_start), or its step is running", false);
     corral_co *by = NULL;
@@ -242,7 +242,7 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
     if (!co) return CORRAL_GOT_ERROR;
     corral__meta *m = corral__meta_of(s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
-    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
+    CORRAL__REQUIRE_AT(s, corral__paused(co->state) && (corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
                        call, h, NULL, "not a generator (corral_generator_start), or its step is running",
                        CORRAL_GOT_ERROR);
     if (!(out || !out_size) || out_size != te->vt->result_size) {
@@ -283,7 +283,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
 {
     corral_co *co = corral__live(__func__, s, h);
     if (!co) return false;
-    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
+    CORRAL__REQUIRE_AT(s, corral__paused(co->state), CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
     corral__meta *m = corral__meta_of(s, co);
     if (corral__calling(s, m)) { /* its child runs on; stepping it would abandon that */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
@@ -296,7 +296,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     corral__release_wait(s, co); /* one step, whatever it waited on */
     corral__co_hold_set(co, m, 0);
     corral__step_held(s, co, m, h.index & CORRAL__LOCAL_MASK);
-    if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
+    if (corral__state_alive(co->state) && !corral__paused(co->state)) corral__pause_co(s, co);
     return true;
 }
 
@@ -313,7 +313,7 @@ static int corral__pull_ready(const char *call, corral_sched *s, corral_co *co, 
         return 1;
     }
     const corral__meta *gm = corral__meta_of(s, g);
-    CORRAL__REQUIRE_AT(s, g != co && g->state == CORRAL__PAUSED && (corral__co_hold(g, gm) & CORRAL__HOLD_GENERATOR),
+    CORRAL__REQUIRE_AT(s, g != co && corral__paused(g->state) && (corral__co_hold(g, gm) & CORRAL__HOLD_GENERATOR),
                        CORRAL_ERR_BAD_WAIT, call, w->co, co, "a pull waits for a generator that is not its own step", -1);
     if (corral__gen_ready(g, gm)) return 1;
     if (!corral__side_take(call, s, corral__meta_of(s, g))) return -2; /* its list */

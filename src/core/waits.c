@@ -180,7 +180,7 @@ void corral__unwait(corral_sched *s, corral_co *co)
    during a run of the joiner's phase resumes in that same run. */
 void corral__wake(corral_sched *s, corral_co *co, bool now)
 {
-    if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume, or a generator's next pull */
+    if (corral__paused(co->state)) { /* remembered: it resumes on corral_resume, or a generator's next pull */
         corral__meta *m = corral__meta_of(s, co);
         corral__co_hold_set(co, m, corral__co_hold(co, m) | CORRAL__HOLD_WOKEN);
         if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && corral__co_side(m) != CORRAL__NIL &&

@@ -158,7 +158,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     if (s->nodes.text_off && corral__co_wait(co, m) != CORRAL__NIL && N[corral__co_wait(co, m)].kind != CORRAL__NODE_ARM)
         out->wait_text = ((const char *const *)(const void *)CORRAL__AT(s, s->nodes.text_off))[corral__co_wait(co, m)];
     if (corral__is_running(s, co)) out->state = CORRAL_CO_RUNNING;
-    else if (co->state == CORRAL__PAUSED) out->state = CORRAL_CO_PAUSED;
+    else if (corral__paused(co->state)) out->state = CORRAL_CO_PAUSED;
     else if (corral__calling(s, m)) out->state = CORRAL_CO_CALLING;
     else if (co->state == CORRAL__WAITING) out->state = CORRAL_CO_WAITING;
     else out->state = CORRAL_CO_QUEUED;

@@ -183,7 +183,7 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
         if (--ps->pending > 0) return;
         if (ps->outcome == CORRAL_END_NONE) ps->outcome = CORRAL_END_FINISHED;
         corral__release_wait(s, p);
-        if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+        if (p->state == CORRAL__WAITING || corral__paused(p->state)) corral__wake(s, p, true);
         return;
     }
     ps->fired = (int8_t)N[i].member;
@@ -191,7 +191,7 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
     uint32_t kids[CORRAL_MAX_GROUP];
     uint32_t n = corral__arms_take(s, p, kids);
     /* woken first: a loser's cleanup hook that stops the caller finds it queued */
-    if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+    if (p->state == CORRAL__WAITING || corral__paused(p->state)) corral__wake(s, p, true);
     corral__arms_stop(s, p, kids, n, (s->flags & CORRAL__DESTROYING) ? CORRAL_END_DESTROYED : CORRAL_END_LOST_RACE);
 }
 

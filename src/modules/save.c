@@ -168,7 +168,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     const corral__meta *m = &corral__meta_table(s)[g];
     const corral__node *N = corral__nodes(s);
     corral__put_u(io, te->id, 4);
-    corral__put_u(io, co->state, 1);
+    corral__put_u(io, corral__state_saved(co->state), 1);
     corral__put_u(io, co->flags & (CORRAL__PHASE_MASK | CORRAL__CONTRACT_FLAGS), 1); /* its phase, and (version 3)
                                                                                    a first step still to come */
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */

@@ -773,7 +773,7 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
     const corral__node *N = corral__nodes(s);
     corral__hash_word(k, g);
     corral__hash_str(k, te->vt->name);
-    corral__hash_word(k, (uint64_t)co->state << 8 | co->flags);
+    corral__hash_word(k, (uint64_t)corral__state_saved(co->state) << 8 | co->flags);
     const uint32_t pt = co->resume & CORRAL__POINT_MASK; /* the point: its line is the build's */
     if (pt >= 1 && pt <= te->vt->point_count) corral__hash_str(k, te->vt->points[pt - 1]);
     else corral__hash_word(k, pt); /* 0, or an unnamed point: the same within a build */

@@ -667,12 +667,12 @@ static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const
     if (!corral__at_rest(m->s)) return true;
     const bool waits = corral__co_wait(co, md) != CORRAL__NIL || sd->child != CORRAL__NIL;
     if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
-        co->state != CORRAL__PAUSED)
+        !corral__paused(co->state))
         CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
     if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
         CORRAL__BAD("a queued coroutine waits on something");
     const uint8_t hold = corral__co_hold(co, md);
-    if (co->state == CORRAL__PAUSED && waits != ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)))
+    if (corral__paused(co->state) && waits != ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)))
         CORRAL__BAD("a paused coroutine's hold does not match its wait");
     return true;
 }
@@ -860,7 +860,7 @@ static bool corral__verify_heaps(corral__image *m)
             const corral_co *co = corral__image_co(m, ci, k, &ct);
             corral__meta mt;
             const corral__meta *tm = corral__image_meta(m, ci, k, &mt);
-            const bool gen_waits = co->state == CORRAL__PAUSED && tm &&
+            const bool gen_waits = corral__paused(co->state) && tm &&
                                    corral__co_hold(co, tm) == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
             if (nd->kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
                                                   : co->state != CORRAL__WAITING && !gen_waits)
