@@ -40,7 +40,9 @@ enum {
     CORRAL__RETIRED,    /* generation exhausted: never reused */
     CORRAL__WAITING,    /* parked on wait nodes (timers, lists), in no lane */
     CORRAL__READY,      /* in the ready list: resumes later in this phase run */
-    CORRAL__PAUSED,     /* held: in no lane; meta.hold says what to do on resume */
+    CORRAL__PAUSED,     /* held, as a save writes it and the state hash reads it (with
+                           its hold apart); in memory a held coroutine's state is
+                           CORRAL__HELD | its hold */
     CORRAL__DEFERRED    /* in its phase's next-frame lane: joins its lane when the
                            next frame begins (the resume contract, corral__land) */
 };
@@ -153,12 +155,27 @@ enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNED, CORRAL_
    the list being polled, or the phase's list for the next frame */
 #define CORRAL__PRED_POLL CORRAL__PH_MAX
 #define CORRAL__PRED_NEXT (CORRAL__PH_MAX + 1u) /* + phase */
-/* meta.hold, while PAUSED */
+/* A held coroutine (corral_pause, a generator between pulls) is in no
+   lane; its state is CORRAL__HELD | its hold, the CORRAL__HOLD_* bits
+   that say what its resume or next pull does. */
+#define CORRAL__HELD 0x10u
+#define CORRAL__HOLD_MASK 0x07u
 #define CORRAL__HOLD_WAITING 0x01u /* it was waiting when paused */
 #define CORRAL__HOLD_WOKEN 0x02u   /* its wait ended while paused: queue it on resume */
 #define CORRAL__HOLD_GENERATOR 0x04u /* a generator: held between nexts, never resumed into a lane;
                                         with HOLD_WAITING its step waited, its wait armed (not held) */
 #define CORRAL__SIDE_MAX 8u        /* nested group operations */
+/* held: in no lane, its hold in its state */
+static inline bool corral__paused(uint8_t state)
+{
+    return state >= CORRAL__HELD; /* no other state is as high (verify: none past CORRAL__HELD | its mask) */
+}
+/* the state a save writes and the state hash reads: a held coroutine's is
+   CORRAL__PAUSED, its hold apart */
+static inline uint8_t corral__state_saved(uint8_t state)
+{
+    return corral__paused(state) ? (uint8_t)CORRAL__PAUSED : state;
+}
 
 typedef struct corral__node {
     union {
@@ -219,8 +236,8 @@ typedef struct corral__meta {
                                CORRAL__STOP_REQUESTED: corral_request_stop was called;
                                CORRAL__WAIT_CLOSED: corral_wait_closed;
                                CORRAL__GOT_MASK: corral_wait_got */
-    uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
     uint8_t domain;         /* its time domain */
+    uint8_t spare;          /* 0: free (a held coroutine's hold is in its state) */
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
@@ -267,16 +284,19 @@ static inline void corral__co_side_set(corral__meta *m, uint32_t i)
 {
     m->side = i;
 }
-/* a PAUSED coroutine's hold: CORRAL__HOLD_* (0 once it is taken out of it) */
+/* a held coroutine's hold: CORRAL__HOLD_* (0: it is not held; a
+   generator's step has corral__co_is_generator) */
 static inline uint8_t corral__co_hold(const corral_co *co, const corral__meta *m)
 {
-    (void)co;
-    return m->hold;
+    (void)m;
+    return corral__paused(co->state) ? (uint8_t)(co->state & CORRAL__HOLD_MASK) : 0u;
 }
+/* a held coroutine's hold changed: it stays held */
 static inline void corral__co_hold_set(corral_co *co, corral__meta *m, uint32_t hold)
 {
-    (void)co;
-    m->hold = (uint8_t)hold;
+    (void)m;
+    assert(corral__paused(co->state) && "corral: only a held coroutine has a hold");
+    co->state = (uint8_t)(CORRAL__HELD | hold);
 }
 /* its time domain (0: the default) */
 static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
@@ -765,6 +785,8 @@ struct corral_sched {
                                 (corral__step_bare), 0: none (then run.running) */
         uint32_t uncounted;  /* the coroutine whose first step runs before it is counted live
                                 (lifecycle.h, corral__first_step), 0: none */
+        uint32_t gen;        /* the generator whose step a pull runs innermost, 0: none;
+                                its co->link names the one its pull runs in (pulls.c) */
         uint64_t frame;
     } now;
 
@@ -966,22 +988,10 @@ static inline uint32_t corral__co_off(const corral_sched *s, const corral_co *co
 {
     return (uint32_t)((const unsigned char *)co - (const unsigned char *)s);
 }
-/* held (corral_pause, a generator between pulls): in no lane, its hold
-   says what its resume does */
-static inline bool corral__paused(uint8_t state)
-{
-    return state == CORRAL__PAUSED;
-}
-/* the state a save writes and the state hash reads: a held coroutine's is
-   CORRAL__PAUSED, its hold apart */
-static inline uint8_t corral__state_saved(uint8_t state)
-{
-    return state;
-}
 static inline bool corral__state_alive(uint8_t state)
 {
     return state == CORRAL__QUEUED || state == CORRAL__RUNNING || state == CORRAL__WAITING ||
-           state == CORRAL__READY || state == CORRAL__PAUSED || state == CORRAL__DEFERRED; /* or corral__paused */
+           state == CORRAL__READY || state == CORRAL__DEFERRED || corral__paused(state);
 }
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 #define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */
@@ -992,8 +1002,8 @@ static inline void corral__meta_fresh(corral__meta *m)
 {
     m->mode = CORRAL__MODE_NONE;
     m->stop_why = CORRAL_END_STOPPED;
-    m->hold = 0;
     m->domain = 0;
+    m->spare = 0;
 }
 /* a free slot's metadata: no wait, no side record */
 static inline void corral__meta_reset(corral__meta *m)
@@ -1339,7 +1349,7 @@ void corral__scratch_return(unsigned char *room, uint32_t need);
 /* a load: a coroutine's meta as saved (stop: the stop flags it had), and
    its side record with the saved links of `saved` (caller, child, dest,
    pending, fired, outcome); a reload: where its child's result goes */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode);
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t mode);
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
 void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
@@ -1478,8 +1488,8 @@ static inline void corral__park(corral_co *co)
 }
 static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
 {
-    co->state = CORRAL__PAUSED;
-    corral__co_hold_set(co, m, hold);
+    (void)m;
+    co->state = (uint8_t)(CORRAL__HELD | hold);
 }
 /* the coroutine whose step runs innermost (a generator started now belongs
    to it), or NULL: plain code */
@@ -1487,6 +1497,20 @@ static inline corral_co *corral__stepping(const corral_sched *s)
 {
     const uint32_t off = s->now.self ? s->now.self : s->run.running;
     return off != 0 && off != CORRAL__NIL ? CORRAL__CO(s, off) : NULL;
+}
+/* a generator: held between pulls, or its step running (a pull of it on
+   the C stack: the chain from now.gen) */
+static inline bool corral__co_is_generator(const corral_sched *s, const corral_co *co)
+{
+    if (corral__paused(co->state)) return (co->state & CORRAL__HOLD_GENERATOR) != 0;
+    for (uint32_t g = s->now.gen; g != 0; g = CORRAL__CO(s, g)->link)
+        if (CORRAL__CO(s, g) == co) return true;
+    return false;
+}
+/* co's step is the one a pull runs innermost: a generator's */
+static inline bool corral__gen_stepping(const corral_sched *s, const corral_co *co)
+{
+    return s->now.gen != 0 && s->now.gen == corral__co_off(s, co);
 }
 /* a held generator can be pulled: its step did not wait, or its wait is over */
 static inline bool corral__gen_ready(const corral_co *co, const corral__meta *m)
@@ -2485,7 +2509,8 @@ uint64_t corral__snap_sum(const unsigned char *p, size_t n);
    not find where the enums are anonymous. */
 typedef struct corral__debugger_consts {
     uint32_t version; /* 1 */
-    uint8_t free, running, stopping, retired, waiting, paused;
+    uint8_t free, running, stopping, retired, waiting;
+    uint8_t paused; /* held: a state this high ("paused" | its hold) */
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
     uint8_t node_arm;

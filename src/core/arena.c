@@ -457,15 +457,14 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
 }
 
 /* A load: a coroutine's meta as saved: a free slot's, then its birth
-   frame, time domain, hold and wait mode, with the stop flags `stop`
+   frame, time domain and wait mode, with the stop flags `stop`
    (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode)
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t mode)
 {
     corral__meta_reset(m);
     m->born = born;
     m->domain = domain;
     m->stop_why |= stop;
-    m->hold = hold;
     m->mode = mode;
 }
 

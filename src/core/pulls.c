@@ -25,7 +25,12 @@ static corral_got corral__gen_step(corral_sched *s, corral_co *co, corral__meta 
     s->now.pulls++;
     corral__co_hold_set(co, m, CORRAL__HOLD_GENERATOR); /* its wait, if any, is over */
     bool top = corral__top_begin(s), pause;
+    const uint32_t link = co->link; /* a generator is in no lane: its link names the pull it runs in */
+    co->link = s->now.gen;
+    s->now.gen = corral__co_off(s, co);
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
+    s->now.gen = co->link;
+    co->link = link;
     corral_got got = CORRAL_GOT_VALUE;
     if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING) { /* held again, for the next pull */
         CORRAL__CONTRACT_DONE(co);

@@ -394,7 +394,7 @@ bool corral_await(corral_co *co, corral_wait w)
     corral__co_stop_why_clear(m, (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */
-    if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
+    if (corral__gen_stepping(s, co) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
         (corral__kind_of(w.kind).how == CORRAL__HOW_FRAME || corral__kind_of(w.kind).how == CORRAL__HOW_PHASE))
     {
         const char *text = w.text;

@@ -143,8 +143,9 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     return true;
 }
 
-/* a walk of the slots: a generator's meta says so (CORRAL__HOLD_GENERATOR,
-   held or stepping), its tie is a node of its chain (pulls.c) */
+/* a walk of the slots: a generator's state says so (CORRAL__HOLD_GENERATOR
+   held) or the chain of pulls on the C stack (stepping), its tie is a node
+   of its chain (pulls.c) */
 bool corral_stats_generators(const corral_sched *s, corral_generator_stats *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return false;
@@ -155,7 +156,7 @@ bool corral_stats_generators(const corral_sched *s, corral_generator_stats *out)
         for (uint32_t k = 0; k < c->capacity; k++) {
             const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             const corral__meta *m = &corral__meta_table(s)[c->first + k];
-            if (!corral__state_alive(co->state) || !(corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR)) continue;
+            if (!corral__state_alive(co->state) || !corral__co_is_generator(s, co)) continue;
             out->live++;
             if (corral__co_side(m) == CORRAL__NIL) continue;
             for (uint32_t n = corral__sides(s)[corral__co_side(m)].groups; n != CORRAL__NIL; n = N[n].sibling)

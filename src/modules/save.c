@@ -1521,15 +1521,13 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
     }
 }
 
-/* a loaded coroutine's state: queued, deferred or paused (WAITING as placed) */
-static void corral__load_place(corral_sched *s, corral_co *co, uint8_t state)
+/* a loaded coroutine's state, as saved (c): queued, deferred or held with
+   its hold (WAITING as placed) */
+static void corral__load_place(corral_sched *s, corral_co *co, const corral__saved_co *c)
 {
-    if (state == CORRAL__QUEUED) corral__enqueue(s, co);
-    else if (state == CORRAL__DEFERRED) corral__defer(s, co);
-    else if (state == CORRAL__PAUSED) {
-        corral__meta *m = corral__meta_of(s, co);
-        corral__hold(co, m, (uint8_t)corral__co_hold(co, m));
-    }
+    if (c->state == CORRAL__QUEUED) corral__enqueue(s, co);
+    else if (c->state == CORRAL__DEFERRED) corral__defer(s, co);
+    else if (c->state == CORRAL__PAUSED) corral__hold(co, corral__meta_of(s, co), c->hold);
 }
 
 /* what runs now ends, as at destroy (the reasons a destroy gives); every
@@ -1591,7 +1589,7 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
     uint8_t stop = (uint8_t)((c->stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
     if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
     if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
-    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->hold, c->mode);
+    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->mode);
     if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
         corral__side links = *corral__side_none();
         links.outcome = c->outcome;
@@ -1672,14 +1670,14 @@ static void corral__load_states(corral__loader *L)
             corral__load_record(L, i, &c, &index);
             corral_co *co = corral__co_at_index(s, index, NULL);
             if (co->link == CORRAL__NIL && c.state == (defer ? CORRAL__DEFERRED : CORRAL__QUEUED))
-                corral__load_place(s, co, c.state);
+                corral__load_place(s, co, &c);
         }
     }
     for (uint32_t i = 0; i < L->nco; i++) { /* and what the lists left out */
         uint32_t index;
         corral__load_record(L, i, &c, &index);
         corral_co *co = corral__co_at_index(s, index, NULL);
-        if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__load_place(s, co, c.state);
+        if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__load_place(s, co, &c);
     }
 }
 

@@ -311,7 +311,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->types.seen_count = s->types.seen_count;
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
-    if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != CORRAL__NIL ||
+    if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_head != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
     if (!corral__clocks_ok(corral__domains_of(o)->d[0].time, o->now.unscaled_time, o->now.fixed_time))
@@ -784,7 +784,10 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
     corral__hash_word(k, sd->dest);
     corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)corral__co_mode(s, m) << 16 |
                        (uint64_t)sd->outcome << 8 | corral__co_stop_why(m));
-    corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)corral__co_hold(co, m) << 32 | corral__co_born(s, m));
+    const uint32_t hold = corral__paused(co->state)         ? corral__co_hold(co, m)
+                          : corral__co_is_generator(s, co) ? CORRAL__HOLD_GENERATOR /* its step: as held */
+                                                           : 0u;
+    corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)hold << 32 | corral__co_born(s, m));
     uint32_t len = 0;
     for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;

@@ -249,7 +249,8 @@ static bool corral__verify_slots(corral__image *m)
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
         const corral_co *co = corral__image_co(m, ci, k, &ct);
         if (co->gen == 0) CORRAL__BAD("a slot has generation 0");
-        if (co->state > CORRAL__DEFERRED) CORRAL__BAD("a slot has an unknown state");
+        if ((co->state > CORRAL__DEFERRED && !corral__paused(co->state)) || co->state > (CORRAL__HELD | CORRAL__HOLD_MASK))
+            CORRAL__BAD("a slot has an unknown state");
         if (co->state == CORRAL__RETIRED) {
             retired[ci]++;
             continue;
@@ -615,6 +616,14 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
     return true;
 }
 
+/* the coroutine at off (co: its header in the image) is a generator: held,
+   or its step running (a snapshot is taken at rest: its are held) */
+static bool corral__image_generator(const corral__image *m, const corral_co *co, const corral__meta *md, uint32_t off)
+{
+    return (corral__co_hold(co, md) & CORRAL__HOLD_GENERATOR) ||
+           (!m->snap && !corral__paused(co->state) && corral__co_is_generator(m->s, CORRAL__CO(m->s, off)));
+}
+
 /* a coroutine's group chain: its owner and tag nodes, at most one stop
    deadline (a wait node in a heap) and one tie of a generator to its
    owner (a wait node on the owner's joiners list) */
@@ -636,7 +645,7 @@ static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t 
             t->wait_used++;
         } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
             if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
-                !(corral__co_hold(co, md) & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
+                !corral__image_generator(m, co, md, off) || nd->u.t.target == g ||
                 !corral__image_global(s, nd->u.t.target, &pci, &pk) ||
                 !corral__state_alive(corral__image_co(m, pci, pk, &pct)->state))
                 CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
@@ -734,15 +743,15 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
     if ((mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(mode & CORRAL__MODE_BAD) && corral__co_side(md) == CORRAL__NIL)
         CORRAL__BAD("an all/any, race or sync has no side record for its count");
     const corral__type_entry *te = corral__image_what(m, co->type);
-    const uint32_t g = cl->first + k, kind = mode & CORRAL__MODE_KIND, hold = corral__co_hold(co, md);
-    if (corral__co_domain(s, md) >= corral__domains_of(s)->count || hold > 7u || kind > CORRAL__MODE_SYNC ||
+    const uint32_t g = cl->first + k, kind = mode & CORRAL__MODE_KIND;
+    if (corral__co_domain(s, md) >= corral__domains_of(s)->count || kind > CORRAL__MODE_SYNC ||
         (corral__at_rest(s) && mode != kind))
-        CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
+        CORRAL__BAD("a coroutine's wait mode or time domain is out of range");
     const bool arms = corral__co_awaits_arms(s, md);
     /* its links, each made by a part: the scheduler has it (a snapshot
        may come from one with more parts) */
     const void *const *F = m->blk->parts.feature;
-    if ((arms && !F[CORRAL__FEATURE_RACES]) || ((hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
+    if ((arms && !F[CORRAL__FEATURE_RACES]) || (corral__image_generator(m, co, md, off) && !F[CORRAL__FEATURE_PULLS]) ||
         (corral__co_side(md) != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
                                        sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
                                      (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
@@ -902,7 +911,7 @@ static bool corral__verify_control(corral__image *m)
             CORRAL__BAD("a timer heap is too long");
     if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.walk_write != CORRAL__NIL ||
-         s->run.walk_cut || s->run.starting || s->now.pulls ||
+         s->run.walk_cut || s->run.starting || s->now.pulls || s->now.gen ||
          s->run.ready_head != CORRAL__NIL || s->run.ready_tail != CORRAL__NIL))
         CORRAL__BAD("a walk, a start or a pull is under way between ticks");
     return true;

@@ -204,7 +204,7 @@ class Sched:
         if st in (L.const("running"), L.const("stopping")) or \
                 co - self.addr == self.m.u(self.addr, "corral_sched", "run.running"):
             return "running"
-        if st == L.const("paused"):
+        if st >= L.const("paused"):  # held: "paused" | its hold (no other state is as high)
             return "paused"
         if mode == L.const("mode_race"):
             return "calling (race)"
