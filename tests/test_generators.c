@@ -569,6 +569,56 @@ static corral_generator_stats gens_of(corral_sched *s)
     return g;
 }
 
+/* probe: a generator whose step, run by a pull inside its puller's step,
+   counts the generators alive, checks the scheduler and hashes it */
+static corral_generator_stats g_probe_stats;
+static bool g_probe_sound;
+static uint64_t g_probe_hash;
+#define PROBE_FIELDS(F) F(int, n)
+DECLARE_COROUTINE_R(probe, PROBE_FIELDS, int)
+DEFINE_COROUTINE(probe)
+{
+    CORRAL_BEGIN(co);
+    corral_sched *s = corral_sched_of(co);
+    g_probe_sound = corral_stats_generators(s, &g_probe_stats) && corral_verify(s);
+    g_probe_hash = corral_state_hash(s);
+    CORRAL_YIELD_VALUE(co, 1);
+    CORRAL_END(co);
+}
+/* prober: a generator whose step pulls a probe it makes */
+#define PROBER_FIELDS(F)  \
+    F(corral_handle, src) \
+    F(int, x)
+DECLARE_COROUTINE_R(prober, PROBER_FIELDS, int)
+DEFINE_COROUTINE(prober)
+{
+    CORRAL_BEGIN(co);
+    ctx->src = probe_gen(corral_sched_of(co), (probe_ctx){0});
+    if (probe_next(corral_sched_of(co), ctx->src, &ctx->x)) CORRAL_YIELD_VALUE(co, ctx->x);
+    CORRAL_END(co);
+}
+
+Test(generators, a_generator_pulled_inside_another_s_step_counts_both_as_generators)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle held = range_gen(s, (range_ctx){.from = 0, .to = 3});
+    corral_handle p = prober_gen(s, (prober_ctx){0});
+    int v = 0;
+    g_probe_sound = false;
+    cr_assert(prober_next(s, p, &v));
+    cr_assert_eq(v, 1);
+    cr_assert(g_probe_sound, "stats and verify inside the inner step: %s", corral_last_error_detail(s));
+    cr_assert_eq(g_probe_stats.live, 3, "one held, two stepping (got %u)", g_probe_stats.live);
+    cr_assert_eq(g_probe_stats.owned, 1, "the probe is its puller's (got %u)", g_probe_stats.owned);
+    cr_assert_neq(g_probe_hash, 0);
+    corral_generator_stats g = gens_of(s);
+    cr_assert_eq(g.live, 3, "all held between pulls (got %u)", g.live);
+    cr_assert(corral_verify(s));
+    cr_assert(corral_stop(s, p) && corral_stop(s, held));
+    cr_assert_eq(corral_live_count(s), 0, "the probe ended with its owner");
+    corral_sched_destroy(s);
+}
+
 Test(generators, the_profile_counts_the_generators_alive_and_whose_they_are)
 {
     corral_sched *s = small_sched(16);
