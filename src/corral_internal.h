@@ -1503,7 +1503,8 @@ static inline corral_co *corral__stepping(const corral_sched *s)
 static inline bool corral__co_is_generator(const corral_sched *s, const corral_co *co)
 {
     if (corral__paused(co->state)) return (co->state & CORRAL__HOLD_GENERATOR) != 0;
-    for (uint32_t g = s->now.gen; g != 0; g = CORRAL__CO(s, g)->link)
+    uint32_t g = s->now.gen;
+    for (uint32_t n = 0; g != 0 && n < s->now.pulls; g = CORRAL__CO(s, g)->link, n++) /* one a pull */
         if (CORRAL__CO(s, g) == co) return true;
     return false;
 }

@@ -617,11 +617,12 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
 }
 
 /* the coroutine at off (co: its header in the image) is a generator: held,
-   or its step running (a snapshot is taken at rest: its are held) */
+   or its step running (at rest, a snapshot's too, every one is held) */
 static bool corral__image_generator(const corral__image *m, const corral_co *co, const corral__meta *md, uint32_t off)
 {
     return (corral__co_hold(co, md) & CORRAL__HOLD_GENERATOR) ||
-           (!m->snap && !corral__paused(co->state) && corral__co_is_generator(m->s, CORRAL__CO(m->s, off)));
+           (!m->snap && !corral__at_rest(m->s) && !corral__paused(co->state) &&
+            corral__co_is_generator(m->s, CORRAL__CO(m->s, off)));
 }
 
 /* a coroutine's group chain: its owner and tag nodes, at most one stop
