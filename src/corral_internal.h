@@ -226,9 +226,9 @@ static inline bool corral__timer_node(const corral__node *n)
    them for its answer (corral_generator_pull makes them CLOSED, STOPPED) */
 #define CORRAL__GOT_PULL_FINISHED (CORRAL__WAIT_CLOSED | CORRAL__GOT_NOTHING)
 #define CORRAL__GOT_PULL_STOPPED CORRAL__GOT_STOPPED
-/* per slot: what every coroutine has (16 bytes) */
+/* per slot: what every coroutine has (12 bytes; the first node of its
+   wait is in its header's link while it waits: corral__co_wait) */
 typedef struct corral__meta {
-    uint32_t wait;          /* first node of its current wait, NIL */
     uint32_t side;          /* its side record (corral__side), NIL: none */
     uint32_t born;          /* frame count at its start (low 32 bits): its age */
     uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
@@ -239,41 +239,42 @@ typedef struct corral__meta {
     uint8_t domain;         /* its time domain */
     uint8_t spare;          /* 0: free (a held coroutine's hold is in its state) */
 } corral__meta;
-CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
+CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 12, "corral: a slot's meta is 12 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
 CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
 /* ---- a coroutine's meta by what it means: outside corral__meta_fresh,
    corral__meta_reset (below) and corral__meta_load (arena.c), which own
    its layout, every read and write of these fields goes through here */
-/* the first node of its current wait (corral__node.sibling links the
-   rest), NIL: none */
+/* Its header's link is the first node of its current wait
+   (corral__node.sibling links the rest) while it has a wait chain: it
+   waits (WAITING, or held with CORRAL__HOLD_WAITING), or its step builds
+   a race or sync (CORRAL__MODE_OPEN). Otherwise the link is its lane
+   entry, its free-list or ready-list link. A wait begins with
+   corral__wait_open, which makes the link an empty chain; a walked
+   coroutine whose step drops the wait again gets its entry back
+   (corral__unchained). */
+static inline bool corral__co_chained(const corral_co *co, const corral__meta *m)
+{
+    return co->state == CORRAL__WAITING || (m->mode & CORRAL__MODE_OPEN) ||
+           (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING));
+}
+/* the first node of its current wait, NIL: none */
 static inline uint32_t corral__co_wait(const corral_co *co, const corral__meta *m)
 {
-    (void)co;
-    return m->wait;
+    return corral__co_chained(co, m) ? co->link : CORRAL__NIL;
 }
+/* its chain's head set (it has a wait chain: corral__wait_open began it) */
 static inline void corral__co_wait_set(corral_co *co, corral__meta *m, uint32_t i)
 {
-    (void)co;
-    m->wait = i;
+    (void)m;
+    co->link = i;
 }
-/* where its first wait node is named: for code that links into the chain */
+/* where its first wait node is named: for code that links into the chain
+   (it has one: corral__wait_open began it) */
 static inline uint32_t *corral__co_wait_at(corral_co *co, corral__meta *m)
 {
-    (void)co;
-    return &m->wait;
-}
-/* READY (it waits on nothing): the coroutine before it in the ready list,
-   NIL: it is the first (co->link names the one after it) */
-static inline uint32_t corral__ready_prev(const corral_co *co, const corral__meta *m)
-{
-    (void)co;
-    return m->wait;
-}
-static inline void corral__ready_prev_set(corral_co *co, corral__meta *m, uint32_t off)
-{
-    (void)co;
-    m->wait = off;
+    (void)m;
+    return &co->link;
 }
 /* its side record (corral__side), NIL: none */
 static inline uint32_t corral__co_side(const corral__meta *m)
@@ -671,8 +672,9 @@ struct corral_sched {
         uint32_t walk_cut;     /* tombstones compaction took from what the walk has yet to read */
         /* ready list: joiners woken during a phase run, in that phase, resume in
            the same run (a chain that ends costs no frame). The coroutines
-           themselves are its links: co->link the next one's offset, meta.wait
-           the one before (a ready coroutine waits on nothing); NIL ends it */
+           themselves are its links: co->link the next one's offset; NIL ends
+           it (an unlink other than the drain's, of its head, looks for the
+           one before from the head: a stop or pause in the step that woke it) */
         uint32_t ready_head, ready_tail;
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the list */
         uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
@@ -785,8 +787,7 @@ struct corral_sched {
                                 (corral__step_bare), 0: none (then run.running) */
         uint32_t uncounted;  /* the coroutine whose first step runs before it is counted live
                                 (lifecycle.h, corral__first_step), 0: none */
-        uint32_t gen;        /* the generator whose step a pull runs innermost, 0: none;
-                                its co->link names the one its pull runs in (pulls.c) */
+        uint32_t gen;        /* the generator whose step a pull runs innermost, 0: none */
         uint64_t frame;
     } now;
 
@@ -872,6 +873,15 @@ void corral__kept_forget(corral_sched *s);
    own beside the type table, snapshotted with it. */
 #define CORRAL__END_FIRST_COUNTED CORRAL_END_DESTROYED
 #define CORRAL__END_SLOTS ((uint32_t)CORRAL_END_COUNT - (uint32_t)CORRAL__END_FIRST_COUNTED)
+/* the generators the pulls on the C stack step ([0, now.pulls), 0 past
+   them), outermost first: CORRAL_MAX_PULL_DEPTH offsets right after the
+   ends the types count (sched.c lays them out), which no snapshot holds,
+   as none is taken during a pull */
+static inline uint32_t *corral__pulled(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(
+        s, s->types.ends_off + (size_t)s->types.max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
+}
 static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
 {
     return (uint64_t *)(void *)CORRAL__AT(s, s->types.ends_off) + (size_t)ti * CORRAL__END_SLOTS;
@@ -1008,7 +1018,7 @@ static inline void corral__meta_fresh(corral__meta *m)
 /* a free slot's metadata: no wait, no side record */
 static inline void corral__meta_reset(corral__meta *m)
 {
-    m->wait = m->side = CORRAL__NIL;
+    m->side = CORRAL__NIL;
     corral__meta_fresh(m);
     m->born = 0;
 }
@@ -1499,13 +1509,14 @@ static inline corral_co *corral__stepping(const corral_sched *s)
     return off != 0 && off != CORRAL__NIL ? CORRAL__CO(s, off) : NULL;
 }
 /* a generator: held between pulls, or its step running (a pull of it on
-   the C stack: the chain from now.gen) */
+   the C stack: in corral__pulled) */
 static inline bool corral__co_is_generator(const corral_sched *s, const corral_co *co)
 {
     if (corral__paused(co->state)) return (co->state & CORRAL__HOLD_GENERATOR) != 0;
-    uint32_t g = s->now.gen;
-    for (uint32_t n = 0; g != 0 && n < s->now.pulls; g = CORRAL__CO(s, g)->link, n++) /* one a pull */
-        if (CORRAL__CO(s, g) == co) return true;
+    const uint32_t off = corral__co_off(s, co);
+    const uint32_t *pulled = corral__pulled(s);
+    for (uint32_t n = 0; n < s->now.pulls && n < CORRAL_MAX_PULL_DEPTH; n++) /* one a pull */
+        if (pulled[n] == off) return true;
     return false;
 }
 /* co's step is the one a pull runs innermost: a generator's */
@@ -1535,10 +1546,26 @@ static inline void corral__entry_spent(corral_co *co)
 {
     co->state = CORRAL__RUNNING;
 }
+/* lanes.c: the coroutine a walk steps, whose step began a wait chain in
+   its link and dropped it: its link is its lane entry again (the entry is
+   in the chunk the walk reads, which no compaction moves) */
+void corral__unchained(corral_sched *s, corral_co *co);
 /* the state a coroutine whose step is running has when it waits on nothing */
-static inline void corral__unpark(corral_co *co)
+static inline void corral__unpark(corral_sched *s, corral_co *co)
 {
-    co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+    if (co->flags & CORRAL__ONSTACK_FLAG) {
+        co->state = CORRAL__RUNNING;
+        return;
+    }
+    co->state = CORRAL__QUEUED;
+    corral__unchained(s, co);
+}
+/* A wait begins in a step: its link becomes its wait chain, empty (what
+   the link held, a walked coroutine's lane entry, comes back with
+   corral__unpark if the step drops the wait) */
+static inline void corral__wait_open(corral_co *co)
+{
+    if (co->state != CORRAL__WAITING) co->link = CORRAL__NIL;
 }
 void corral__release_wait(corral_sched *s, corral_co *co);
 /* its running step drops the wait it set (a second await, a call) */
@@ -1651,7 +1678,7 @@ static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's regio
    between parts and the block's own alignment slack alone, with whatever
    a caller-owned block has past what the plan needs ("unused"). Inline,
    so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 21 };
+enum { CORRAL__BLOCK_PARTS = 22 };
 typedef struct corral__block_part {
     const char *name;
     uint64_t bytes;
@@ -1676,7 +1703,8 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     static const char *const names[CORRAL__BLOCK_PARTS] = {
         "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", /* per slot */
         "group nodes", "owner buckets", "side records", "signals", "futures", "channels", "channel buffers",
-        "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "scheduler, types", "unused",
+        "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "pull stack", "scheduler, types",
+        "unused",
     };
     const uint64_t bytes[CORRAL__BLOCK_PARTS] = {
         s->arena.slab_bytes,
@@ -1699,6 +1727,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
         (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
         kept,
+        CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t),
         CORRAL__HEAD_BYTES + max_types * sizeof(corral__type_entry) +
             ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
         s->total_bytes > need ? s->total_bytes - need : 0,
@@ -2515,6 +2544,7 @@ typedef struct corral__debugger_consts {
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
     uint8_t node_arm;
+    uint8_t hold_waiting, mode_open; /* its wait chain is in its link: WAITING, held with this hold bit, or this mode bit */
     uint8_t timer_kind[CORRAL__WAIT_TABLES]; /* by wait kind: 1 when it waits in a timer heap */
     uint32_t magic; /* a live scheduler's first word */
     uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */

@@ -1053,3 +1053,48 @@ Test(generators, a_give_that_would_make_a_cycle_or_names_a_stale_owner_is_refuse
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
+
+/* a generator whose step begins a wait, then pulls another: its wait's
+   chain and the pulls on the C stack are apart */
+#define WAITPROBER_FIELDS(F) \
+    F(corral_handle, src)    \
+    F(int, x)
+DECLARE_COROUTINE_R(waitprober, WAITPROBER_FIELDS, int)
+DEFINE_COROUTINE(waitprober)
+{
+    CORRAL_BEGIN(co);
+    corral_await(co, corral_wait_frames(2));
+    ctx->src = probe_gen(corral_sched_of(co), (probe_ctx){0});
+    probe_next(corral_sched_of(co), ctx->src, &ctx->x);
+    CORRAL_WAIT_FRAME(co); /* held, its wait armed */
+    CORRAL_YIELD_VALUE(co, ctx->x);
+    CORRAL_END(co);
+}
+
+Test(generators, a_generator_that_waits_then_pulls_inside_its_step_keeps_both)
+{
+    corral_sched *s = small_sched(8);
+    corral_handle p = waitprober_gen(s, (waitprober_ctx){0});
+    int v = 0;
+    g_probe_sound = false;
+    cr_assert(!waitprober_next(s, p, &v), "it waits");
+    cr_assert(g_probe_sound, "stats and verify inside the inner step: %s", corral_last_error_detail(s));
+    cr_assert_eq(g_probe_stats.live, 2, "two stepping (got %u)", g_probe_stats.live);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    static unsigned char snap[1 << 14];
+    const size_t k = corral_snapshot(s, snap, sizeof snap);
+    cr_assert_gt(k, 0, "%s", corral_last_error_detail(s));
+    for (int round = 0; round < 2; round++) {
+        if (round) cr_assert(corral_restore(s, snap, k), "%s", corral_last_error_detail(s));
+        corral_tick(s, 0.016f);
+        cr_assert(!waitprober_next(s, p, &v), "one frame of two");
+        corral_tick(s, 0.016f);
+        corral_tick(s, 0.016f);
+        cr_assert(waitprober_next(s, p, &v), "%s", corral_last_error_detail(s));
+        cr_assert_eq(v, 1);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+    cr_assert(corral_stop(s, p));
+    cr_assert_eq(corral_live_count(s), 0);
+    corral_sched_destroy(s);
+}

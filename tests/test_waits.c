@@ -784,3 +784,179 @@ Test(waits, two_clocks_sharing_one_heap_array_fill_it_either_way_and_wake_in_ord
         corral_sched_destroy(s);
     }
 }
+
+/* ---- a wait's first node is in the header's link while it waits: a
+   coroutine that begins a wait in its own step and drops it again, while
+   the walk holds its lane entry, gets its entry back */
+static int g_relink_steps;
+#define RELINKER_FIELDS(F)   \
+    F(int, mode)             \
+    F(corral_signal, a)      \
+    F(corral_signal, b)      \
+    F(int, steps)
+DECLARE_COROUTINE(relinker, RELINKER_FIELDS)
+DEFINE_COROUTINE(relinker)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        ctx->steps++;
+        g_relink_steps++;
+        if (ctx->mode == 1) { /* a wait, then a second await that waits on nothing */
+            corral_await(co, corral_wait_signal(ctx->a));
+            CORRAL_AWAIT(co, (corral_wait){0});
+        } else if (ctx->mode == 2) { /* a wait it ends itself: woken while its step runs */
+            corral_await(co, corral_wait_signal(ctx->a));
+            corral_signal_raise(corral_sched_of(co), ctx->a);
+            CORRAL_WAIT_FRAME(co);
+        } else if (ctx->mode == 3) { /* an all of two, then a second await */
+            corral_wait two[2] = {corral_wait_signal(ctx->a), corral_wait_signal(ctx->b)};
+            corral_await(co, corral_wait_all(two, 2));
+            CORRAL_AWAIT(co, (corral_wait){0});
+        } else {
+            CORRAL_WAIT_FRAME(co);
+        }
+    }
+    CORRAL_END(co);
+}
+
+Test(waits, a_wait_begun_and_dropped_in_its_own_step_leaves_its_lane_entry_as_it_was)
+{
+    corral_sched_desc d = one_class_desc(64, 160);
+    corral_sched *s = sched_of(d);
+    const corral_signal a = corral_signal_create(s), b = corral_signal_create(s);
+    enum { N = 120 };
+    corral_handle h[N];
+    g_relink_steps = 0;
+    for (int i = 0; i < N; i++) h[i] = relinker_start(s, (relinker_ctx){.mode = i % 4, .a = a, .b = b});
+    corral_tick(s, 0.016f);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    for (int f = 0; f < 4; f++) {
+        const int before = g_relink_steps;
+        corral_tick(s, 0.016f);
+        cr_assert_eq(g_relink_steps - before, N, "every one stepped once (%d)", g_relink_steps - before);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+    /* their links name their entries: a stop leaves a tombstone there */
+    for (int i = 0; i < N; i += 3) cr_assert(corral_stop(s, h[i]));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    const int before = g_relink_steps;
+    corral_tick(s, 0.016f);
+    cr_assert_eq(g_relink_steps - before, N - (N + 2) / 3);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    for (int i = 0; i < N; i++)
+        if (i % 3) cr_assert_geq(relinker_ctx_of(s, h[i])->steps, 6);
+    /* paused and resumed: out of the lane by its link, and back */
+    for (int i = 1; i < N; i += 3) cr_assert(corral_pause(s, h[i]));
+    corral_tick(s, 0.016f);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    for (int i = 1; i < N; i += 3) cr_assert(corral_resume(s, h[i]));
+    corral_tick(s, 0.016f);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* held while waiting: the chain stays in its link through a pause, a
+   snapshot, a save and a load; a sleeper keeps the time it has left */
+#define NAPPER_FIELDS(F) F(int32_t, kind) F(float, secs) F(corral_signal, sig) F(int32_t, resumed_frame)
+#define NAPPER_POINTS(P) P(slept) P(signalled) P(idle)
+DECLARE_COROUTINE(napper, NAPPER_FIELDS)
+DEFINE_COROUTINE_AT(napper, NAPPER_POINTS)
+{
+    CORRAL_BEGIN_AT(co, NAPPER_POINTS);
+    ctx->resumed_frame = -1;
+    if (ctx->kind) CORRAL_AWAIT_AT(co, slept, corral_wait_seconds(ctx->secs));
+    else CORRAL_AWAIT_AT(co, signalled, corral_wait_signal(ctx->sig));
+    ctx->resumed_frame = (int32_t)corral_frame(corral_sched_of(co));
+    for (;;) CORRAL_WAIT_FRAME_AT(co, idle);
+    CORRAL_END(co);
+}
+#define HELD_TYPES(X) X(napper, 1, 0)
+CORRAL_DECLARE_REGISTRY(held, HELD_TYPES)
+CORRAL_DEFINE_REGISTRY(held, HELD_TYPES);
+static int32_t napped(corral_sched *s, corral_handle h)
+{
+    const napper_ctx *c = napper_ctx_of(s, h);
+    cr_assert_not_null(c);
+    return c->resumed_frame;
+}
+Test(waits, a_held_wait_keeps_its_chain_through_snapshot_save_and_load)
+{
+    corral_sched_desc d = one_class_desc(128, 16);
+    d.registry = &held_registry;
+    corral_sched *s = sched_of(d);
+    const corral_signal sig = corral_signal_create(s);
+    corral_handle on_sig = napper_start(s, (napper_ctx){.sig = sig});
+    corral_handle asleep = napper_start(s, (napper_ctx){.kind = 1, .secs = 0.1f});
+    corral_handle queued = napper_start(s, (napper_ctx){.sig = sig});
+    corral_tick(s, 0.016f);
+    cr_assert(corral_pause(s, on_sig) && corral_pause(s, asleep));
+    for (int f = 0; f < 20; f++) corral_tick(s, 0.016f); /* 0.32 s: held, the sleeper keeps its 0.084 s */
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    const uint64_t h0 = corral_state_hash(s);
+    static unsigned char snap[1 << 16], save[1 << 14];
+    const size_t k = corral_snapshot(s, snap, sizeof snap);
+    const size_t n = corral_save(s, save, sizeof save);
+    cr_assert(k > 0 && n > 0, "%s", corral_last_error_detail(s));
+    for (int round = 0; round < 3; round++) {
+        if (round == 1) cr_assert(corral_restore(s, snap, k), "%s", corral_last_error_detail(s));
+        if (round == 2) cr_assert(corral_load(s, save, n), "%s", corral_last_error_detail(s));
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        if (round) cr_assert_eq(corral_state_hash(s), h0);
+        corral_signal_raise(s, sig); /* wakes the queued one; the held one is woken, held */
+        corral_tick(s, 0.016f);
+        cr_assert_neq(napped(s, queued), -1);
+        cr_assert_eq(napped(s, on_sig), -1, "held");
+        cr_assert(corral_resume(s, on_sig) && corral_resume(s, asleep));
+        corral_tick(s, 0.016f);
+        cr_assert_neq(napped(s, on_sig), -1, "woken while held: it runs once resumed");
+        cr_assert_eq(napped(s, asleep), -1, "0.084 s left");
+        for (int f = 0; f < 6; f++) corral_tick(s, 0.016f);
+        cr_assert_neq(napped(s, asleep), -1, "its time left has passed");
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+    corral_sched_destroy(s);
+}
+
+/* joiners woken in a run wait in the ready list; one stopped there by the
+   first to resume leaves the list whole */
+#define READIER_FIELDS(F)       \
+    F(corral_handle, target)    \
+    F(corral_handle, victim)    \
+    F(int, resumed)
+DECLARE_COROUTINE(readier, READIER_FIELDS)
+DEFINE_COROUTINE(readier)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_JOIN(co, ctx->target);
+    ctx->resumed = 1;
+    if (ctx->victim.index) corral_stop(corral_sched_of(co), ctx->victim);
+    for (;;) CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+#define ENDER_FIELDS(F) F(int, n)
+DECLARE_COROUTINE(ender, ENDER_FIELDS)
+DEFINE_COROUTINE(ender)
+{
+    CORRAL_BEGIN(co);
+    CORRAL_WAIT_FRAME(co);
+    CORRAL_END(co);
+}
+
+Test(waits, a_joiner_stopped_in_the_ready_list_leaves_it_whole)
+{
+    corral_sched *s = wsched(16);
+    corral_handle x = ender_start(s, (ender_ctx){0});
+    corral_handle j[4];
+    for (int i = 0; i < 4; i++) j[i] = readier_start(s, (readier_ctx){.target = x});
+    readier_ctx_of(s, j[0])->victim = j[2]; /* not the list's head when it is stopped */
+    corral_tick(s, 0.016f);
+    corral_tick(s, 0.016f);
+    cr_assert(!corral_alive(s, x));
+    cr_assert(!corral_alive(s, j[2]));
+    cr_assert(readier_ctx_of(s, j[0])->resumed && readier_ctx_of(s, j[1])->resumed &&
+              readier_ctx_of(s, j[3])->resumed);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_tick(s, 0.016f);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}

@@ -103,6 +103,7 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     corral__side *ps = &corral__sides(s)[corral__co_side(pm)]; /* corral__child_of took it */
     ps->child = corral__global_of(s, child);
     ps->dest = dest_off;
+    corral__wait_open(co); /* waiting on its child: its interrupt's chain, or none */
     corral__park(co);
     /* the child's first step runs right after this step returns: never on
        the caller's C stack, so chains of any depth cost no stack */

@@ -305,26 +305,36 @@ void corral__ready_push(corral_sched *s, corral_co *co)
     const uint32_t off = corral__co_off(s, co);
     co->state = CORRAL__READY;
     co->link = CORRAL__NIL;
-    corral__ready_prev_set(co, corral__meta_of(s, co), s->run.ready_tail); /* waits on nothing */
     if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
     else s->run.ready_head = off;
     s->run.ready_tail = off;
 }
 
+/* the drain takes the head; a stop or pause of another looks for the one
+   before it from the head */
 void corral__ready_unlink(corral_sched *s, corral_co *co)
 {
-    corral__meta *m = corral__meta_of(s, co);
-    const uint32_t prev = corral__ready_prev(co, m), next = co->link;
+    const uint32_t off = corral__co_off(s, co), next = co->link;
+    uint32_t prev = CORRAL__NIL;
+    for (uint32_t k = s->run.ready_head; k != off && k != CORRAL__NIL; k = CORRAL__CO(s, k)->link) prev = k;
     if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
     else s->run.ready_head = next;
-    if (next != CORRAL__NIL) {
-        corral_co *after = CORRAL__CO(s, next);
-        corral__ready_prev_set(after, corral__meta_of(s, after), prev);
-    } else {
-        s->run.ready_tail = prev;
-    }
-    corral__ready_prev_set(co, m, CORRAL__NIL);
+    if (next == CORRAL__NIL) s->run.ready_tail = prev;
     co->link = CORRAL__NIL;
+}
+
+void corral__unchained(corral_sched *s, corral_co *co)
+{
+    const uint32_t off = corral__co_off(s, co), c = s->run.walk_read;
+    assert(off == s->run.running && c != CORRAL__NIL && "corral: a queued coroutine on the C stack is the walk's");
+    if (off != s->run.running || c == CORRAL__NIL) return;
+    const uint32_t *E = corral__entries(s) + (size_t)c * CORRAL__CHUNK;
+    for (uint32_t k = 0; k < CORRAL__CHUNK; k++)
+        if (E[k] == off) {
+            co->link = c * CORRAL__CHUNK + k;
+            return;
+        }
+    assert(!"corral: the walked coroutine's entry is in the chunk the walk reads");
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)

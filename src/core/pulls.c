@@ -22,15 +22,13 @@ static corral_got corral__gen_step(corral_sched *s, corral_co *co, corral__meta 
         corral__fail_at(s, NULL, CORRAL_ERR_PULL_DEPTH, "corral_generator_next", corral__handle_of(s, co), NULL, NULL);
         return CORRAL_GOT_ERROR;
     }
-    s->now.pulls++;
+    const uint32_t outer = s->now.gen;
+    corral__pulled(s)[s->now.pulls++] = s->now.gen = corral__co_off(s, co);
     corral__co_hold_set(co, m, CORRAL__HOLD_GENERATOR); /* its wait, if any, is over */
     bool top = corral__top_begin(s), pause;
-    const uint32_t link = co->link; /* a generator is in no lane: its link names the pull it runs in */
-    co->link = s->now.gen;
-    s->now.gen = corral__co_off(s, co);
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    s->now.gen = co->link;
-    co->link = link;
+    corral__pulled(s)[s->now.pulls - 1] = 0;
+    s->now.gen = outer;
     corral_got got = CORRAL_GOT_VALUE;
     if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING) { /* held again, for the next pull */
         CORRAL__CONTRACT_DONE(co);

@@ -150,6 +150,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->ends_off = off;
     off += (uint64_t)p->max_types * CORRAL__END_SLOTS * sizeof(uint64_t);
+    off += CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t); /* the pulls on the C stack (corral__pulled) */
     uint64_t slots = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (p->classes[i].capacity > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
@@ -384,6 +385,7 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p->hash_size * sizeof(uint16_t));
     s->types.ends_off = (uint32_t)p->ends_off;
     memset(corral__ends(s, 0), 0, (size_t)p->max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
+    memset(corral__pulled(s), 0, CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t));
     s->types.last_ti = CORRAL__NIL;
     s->types.registry = desc->registry;
     s->types.predicates = desc->predicates;
@@ -634,6 +636,7 @@ const corral__debugger_consts corral__debugger = {
     CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_RACE, CORRAL__MODE_SYNC,
     CORRAL__HEAP_SCALED, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES,
     CORRAL__NODE_ARM,
+    CORRAL__HOLD_WAITING, CORRAL__MODE_OPEN,
     {
 #define CORRAL__X(id, name, how, phase, part) CORRAL__HOW_##how == CORRAL__HOW_TIMER,
         CORRAL_WAIT_KINDS(CORRAL__X)

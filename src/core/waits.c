@@ -6,7 +6,8 @@
 
     A wait takes one node per thing waited on (one for a simple wait, one
     per member of an all/any). The coroutine's nodes are chained through
-    `sibling` from its meta entry, so stopping it detaches them all. Firing
+    `sibling` from its header's link (corral__co_wait), so stopping it
+    detaches them all. Firing
     a node wakes its coroutine (any), or counts down (all); waking only
     queues it, no user code runs, so waking is safe from anywhere.
 
@@ -155,7 +156,7 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
 void corral__release_wait(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
-    corral__free_chain(s, corral__co_wait_at(co, m));
+    if (corral__co_chained(co, m)) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
     corral__co_mode_set(s, m, CORRAL__MODE_NONE);
     if (corral__co_side(m) != CORRAL__NIL) corral__sides(s)[corral__co_side(m)].pending = 0;
 }
@@ -172,7 +173,7 @@ void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corr
 void corral__unwait(corral_sched *s, corral_co *co)
 {
     corral__release_wait(s, co);
-    corral__unpark(co);
+    corral__unpark(s, co);
 }
 
 /* Its wait is over: queue it (or, if its step is on the stack right now,
@@ -191,7 +192,7 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
         return;
     }
     if (corral__is_running(s, co)) {
-        corral__unpark(co);
+        corral__unpark(s, co);
         return;
     }
     if (now) corral__wake_now_or_queue(s, co);
@@ -298,8 +299,9 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     n->co = corral__co_off(s, co);
     n->kind = (uint8_t)w->kind;
     n->member = (uint8_t)member;
-    n->sibling = corral__co_wait(co, m);
-    corral__co_wait_set(co, m, i);
+    uint32_t *head = corral__co_wait_at(co, m); /* corral__wait_open began its chain */
+    n->sibling = *head;
+    *head = i;
     n->attached = 1;
     n->order = s->nodes.order++;
     corral__wait_part_of(s, (uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
@@ -359,6 +361,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
             corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
             return -2;
         }
+        corral__wait_open(co);
         for (uint32_t i = 0; i < w->count; i++)
             if (ready[i] == 0) corral__attach(s, co, &w->members[i], i, w->text);
         corral__co_mode_set(s, m, w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY);
@@ -373,6 +376,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
         return -2;
     }
+    corral__wait_open(co);
     corral__attach(s, co, w, 0, w->text);
     corral__co_mode_set(s, m, CORRAL__MODE_ONE);
     corral__park(co);

@@ -20,6 +20,7 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(corral__co_mode(s, m) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
     if (corral__co_wait(co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
+    corral__wait_open(co); /* its arms chain in its link */
     corral__co_mode_set(s, m, (uint8_t)(CORRAL__MODE_OPEN | kind));
     corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome */
     if (!sd) {
@@ -142,6 +143,7 @@ bool corral_arms_start(corral_co *co)
     if (failed || corral__side_of(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
+        if (co->state == CORRAL__QUEUED) corral__unchained(s, co); /* walked: its lane entry back in its link */
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
         if (corral__co_side(m) != CORRAL__NIL) { /* none when the begin found no side record */
             corral__side *sd = &corral__sides(s)[corral__co_side(m)];

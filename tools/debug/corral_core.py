@@ -160,6 +160,15 @@ class Sched:
         i = self.meta(co, "side")
         return NIL if i == NIL else self.m.u(self.sides_at + i * self.side_size, "corral__side", member)
 
+    def wait_head(self, co):
+        """the first node of its wait: its header's link while it has a wait
+        chain (waiting, held while waiting, or building a race's arms)"""
+        L = self.lay
+        st = self.co(co, "state")
+        chained = st == L.const("waiting") or (self.meta(co, "mode") & L.const("mode_open")) or \
+            (st >= L.const("paused") and (st & L.const("hold_waiting")))
+        return self.co(co, "link") if chained else NIL
+
     def node(self, i, member):
         return self.m.u(self.nodes_at + i * self.node_size, "corral__node", member)
 
@@ -179,7 +188,7 @@ class Sched:
     def time_left(self, co):
         L = self.lay
         left = None
-        i = self.meta(co, "wait")
+        i = self.wait_head(co)
         while i != NIL:
             attached = self.node(i, "attached")
             kind = self.node(i, "kind")
@@ -216,7 +225,7 @@ class Sched:
 
     def waits(self, co):
         L = self.lay
-        w = self.meta(co, "wait")
+        w = self.wait_head(co)
         if self.co(co, "state") != L.const("waiting") or w == NIL or self.racing(co):
             return None
         mode = self.meta(co, "mode")
@@ -311,7 +320,7 @@ class Sched:
             out.append("%s%s%s" % ("> " if co == mark else "  ", "  " * depth, self.describe(co)))
             depth += 1
             if self.racing(co):
-                i = self.meta(co, "wait")
+                i = self.wait_head(co)
                 while i != NIL:
                     target = self.node(i, "u.t.target")
                     if self.node(i, "kind") == self.lay.const("node_arm") and target != NIL:
