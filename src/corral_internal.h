@@ -227,17 +227,19 @@ static inline bool corral__timer_node(const corral__node *n)
 #define CORRAL__GOT_PULL_FINISHED (CORRAL__WAIT_CLOSED | CORRAL__GOT_NOTHING)
 #define CORRAL__GOT_PULL_STOPPED CORRAL__GOT_STOPPED
 /* per slot: what every coroutine has (12 bytes; the first node of its
-   wait is in its header's link while it waits: corral__co_wait) */
+   wait is in its header's link while it waits, corral__co_wait; how it
+   waits is its chain's or its side record's, corral__co_mode) */
 typedef struct corral__meta {
     uint32_t side;          /* its side record (corral__side), NIL: none */
     uint32_t born;          /* frame count at its start (low 32 bits): its age */
-    uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
     uint8_t stop_why;       /* STOPPING: the reason it ends with (low 4 bits);
                                CORRAL__STOP_REQUESTED: corral_request_stop was called;
                                CORRAL__WAIT_CLOSED: corral_wait_closed;
                                CORRAL__GOT_MASK: corral_wait_got */
     uint8_t domain;         /* its time domain */
-    uint8_t spare;          /* 0: free (a held coroutine's hold is in its state) */
+    uint8_t spare[2];       /* 0: free (a held coroutine's hold is in its state, its wait's
+                               mode in its chain or side record): written with the two
+                               bytes before them in one store */
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 12, "corral: a slot's meta is 12 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
@@ -245,24 +247,6 @@ CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombsto
 /* ---- a coroutine's meta by what it means: outside corral__meta_fresh,
    corral__meta_reset (below) and corral__meta_load (arena.c), which own
    its layout, every read and write of these fields goes through here */
-/* Its header's link is the first node of its current wait
-   (corral__node.sibling links the rest) while it has a wait chain: it
-   waits (WAITING, or held with CORRAL__HOLD_WAITING), or its step builds
-   a race or sync (CORRAL__MODE_OPEN). Otherwise the link is its lane
-   entry, its free-list or ready-list link. A wait begins with
-   corral__wait_open, which makes the link an empty chain; a walked
-   coroutine whose step drops the wait again gets its entry back
-   (corral__unchained). */
-static inline bool corral__co_chained(const corral_co *co, const corral__meta *m)
-{
-    return co->state == CORRAL__WAITING || (m->mode & CORRAL__MODE_OPEN) ||
-           (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING));
-}
-/* the first node of its current wait, NIL: none */
-static inline uint32_t corral__co_wait(const corral_co *co, const corral__meta *m)
-{
-    return corral__co_chained(co, m) ? co->link : CORRAL__NIL;
-}
 /* its chain's head set (it has a wait chain: corral__wait_open began it) */
 static inline void corral__co_wait_set(corral_co *co, corral__meta *m, uint32_t i)
 {
@@ -340,23 +324,6 @@ static inline void corral__co_stop_why_clear(corral__meta *m, uint32_t bits)
 {
     m->stop_why = (uint8_t)(m->stop_why & ~bits);
 }
-/* how its current wait waits: CORRAL__MODE_* */
-static inline uint8_t corral__co_mode(const corral_sched *s, const corral__meta *m)
-{
-    (void)s;
-    return m->mode;
-}
-static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_t mode)
-{
-    (void)s;
-    m->mode = (uint8_t)mode;
-}
-/* its current wait is a race's or a sync's arms */
-static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
-{
-    const uint8_t mode = corral__co_mode(s, m);
-    return mode == CORRAL__MODE_RACE || mode == CORRAL__MODE_SYNC;
-}
 /* the longest group chain a coroutine has (corral__side.groups): its
    owner's node and one per tag (the group nodes), a stop request's
    deadline and a generator's tie to its owner */
@@ -383,12 +350,16 @@ typedef struct corral__side {
     uint32_t child;         /* global slot of the child it awaits, NIL */
     uint32_t dest;          /* where the child's result goes (offset in this slot), NIL */
     uint32_t groups;        /* first of its group membership nodes, NIL */
-    uint16_t pending;       /* ALL: members not fired yet */
+    uint8_t pending;        /* ALL: members not fired yet; a race or sync: its arms (at most CORRAL_MAX_GROUP) */
+    uint8_t mode;           /* how its wait waits when it is more than one node: CORRAL__MODE_ALL, ANY,
+                               RACE, SYNC (with CORRAL__MODE_OPEN, BAD, NO_NODE while its step
+                               builds a race or sync); 0 otherwise (corral__co_mode) */
     int8_t fired;           /* ANY: the member that fired, -1 */
     uint8_t outcome;        /* how the last child it called ended */
     uint32_t owner;         /* global slot of the coroutine it is for; NIL: free */
 } corral__side;
 CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 bytes");
+CORRAL__STATIC_ASSERT(CORRAL_MAX_GROUP <= 255, "corral: an all's or a race's count fits corral__side.pending");
 
 /* ---- generations: one rule for a coroutine's slot (its page: arena.c,
    slots.h) and a pooled item (its pool: pool.c). A handle holds its
@@ -1010,10 +981,9 @@ static inline bool corral__state_alive(uint8_t state)
    no side record): its state is the same whoever held the slot before */
 static inline void corral__meta_fresh(corral__meta *m)
 {
-    m->mode = CORRAL__MODE_NONE;
     m->stop_why = CORRAL_END_STOPPED;
     m->domain = 0;
-    m->spare = 0;
+    m->spare[0] = m->spare[1] = 0;
 }
 /* a free slot's metadata: no wait, no side record */
 static inline void corral__meta_reset(corral__meta *m)
@@ -1026,7 +996,7 @@ static inline void corral__meta_reset(corral__meta *m)
 static inline const corral__side *corral__side_none(void)
 {
     static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
-                                      CORRAL__NIL, 0, -1, CORRAL_END_NONE, CORRAL__NIL};
+                                      CORRAL__NIL, 0, CORRAL__MODE_NONE, -1, CORRAL_END_NONE, CORRAL__NIL};
     return &none;
 }
 static inline corral__side *corral__sides(const corral_sched *s)
@@ -1037,6 +1007,66 @@ static inline corral__side *corral__sides(const corral_sched *s)
 static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
     return corral__co_side(m) == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[corral__co_side(m)];
+}
+/* A race or sync begun in a step whose side record could not be taken:
+   its link says so until corral_arms_start (no lane entry, slot offset,
+   node or free-list link is this odd value) */
+#define CORRAL__ARMS_NO_SIDE 0xFFFFFFFDu
+/* Its header's link is the first node of its current wait
+   (corral__node.sibling links the rest) while it has a wait chain: it
+   waits (WAITING, or held with CORRAL__HOLD_WAITING), or its step builds
+   a race or sync (CORRAL__MODE_OPEN in its side record). Otherwise the link is its lane
+   entry, its free-list or ready-list link. A wait begins with
+   corral__wait_open, which makes the link an empty chain; a walked
+   coroutine whose step drops the wait again gets its entry back
+   (corral__unchained). */
+static inline bool corral__chained_by(const corral_co *co, const corral__side *sd)
+{
+    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+           (sd->mode & CORRAL__MODE_OPEN);
+}
+static inline bool corral__co_chained(const corral_sched *s, const corral_co *co, const corral__meta *m)
+{
+    return corral__chained_by(co, corral__side_of(s, m));
+}
+/* the same by a side record at hand (corral_verify's copy of a snapshot's):
+   the first node of its wait; how it waits */
+static inline uint32_t corral__wait_by(const corral_co *co, const corral__side *sd)
+{
+    return corral__chained_by(co, sd) ? co->link : CORRAL__NIL;
+}
+static inline uint8_t corral__mode_by(const corral_co *co, const corral__side *sd)
+{
+    if (sd->mode) return sd->mode;
+    if (corral__wait_by(co, sd) != CORRAL__NIL) return CORRAL__MODE_ONE;
+    return co->link == CORRAL__ARMS_NO_SIDE ? (uint8_t)(CORRAL__MODE_OPEN | CORRAL__MODE_BAD) : CORRAL__MODE_NONE;
+}
+/* the first node of its current wait, NIL: none */
+static inline uint32_t corral__co_wait(const corral_sched *s, const corral_co *co, const corral__meta *m)
+{
+    return corral__co_chained(s, co, m) ? co->link : CORRAL__NIL;
+}
+/* how its current wait waits (CORRAL__MODE_*): a wait of several nodes
+   has a side record that says (an all, an any, a race's or a sync's arms);
+   else one node is ONE, none NONE (a race begun without a side record:
+   OPEN | BAD until its arms start) */
+static inline uint8_t corral__co_mode(const corral_sched *s, const corral_co *co, const corral__meta *m)
+{
+    return corral__mode_by(co, corral__side_of(s, m));
+}
+/* its wait's mode, a wait of several nodes' in its side record (it has
+   one); ONE and NONE are its chain's */
+static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_t mode)
+{
+    const uint32_t side = corral__co_side(m);
+    assert((side != CORRAL__NIL || mode <= CORRAL__MODE_ONE) && "corral: a wait of several nodes has a side record");
+    if (side != CORRAL__NIL) corral__sides(s)[side].mode = (uint8_t)(mode <= CORRAL__MODE_ONE ? 0u : mode);
+}
+/* its current wait is a race's or a sync's arms */
+static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
+{
+    const uint8_t mode = corral__side_of(s, m)->mode;
+    return mode == CORRAL__MODE_RACE || mode == CORRAL__MODE_SYNC;
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -1359,7 +1389,7 @@ void corral__scratch_return(unsigned char *room, uint32_t need);
 /* a load: a coroutine's meta as saved (stop: the stop flags it had), and
    its side record with the saved links of `saved` (caller, child, dest,
    pending, fired, outcome); a reload: where its child's result goes */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t mode);
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop);
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
 void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
@@ -2545,6 +2575,7 @@ typedef struct corral__debugger_consts {
     uint8_t heap_scaled, heap_real, heap_frames;
     uint8_t node_arm;
     uint8_t hold_waiting, mode_open; /* its wait chain is in its link: WAITING, held with this hold bit, or this mode bit */
+    uint8_t mode_one;                /* a wait of one node (a side record's mode is 0 then) */
     uint8_t timer_kind[CORRAL__WAIT_TABLES]; /* by wait kind: 1 when it waits in a timer heap */
     uint32_t magic; /* a live scheduler's first word */
     uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */

@@ -596,3 +596,58 @@ Test(race, a_load_brings_races_into_a_process_that_never_began_one)
     cr_assert_eq(corral_live_count(b), 0, "the races were decided and the tree ran to its end");
     corral_sched_destroy(b);
 }
+
+/* a race begun with no side record free: its arms start none and it goes
+   on (outcome NONE), in its first step and in steps a walk runs, whose
+   lane entries stay as they were */
+#define NOSIDE_FIELDS(F) \
+    F(int, got)          \
+    F(int, steps)        \
+    F(int, raced)
+DECLARE_COROUTINE(noside, NOSIDE_FIELDS)
+DEFINE_COROUTINE(noside)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        ctx->steps++;
+        CORRAL_RACE(co, worker_arm(co, (worker_ctx){.id = 60, .frames = 1, .value = 1}, &ctx->got));
+        ctx->raced += corral_race_winner(co) >= 0;
+        CORRAL_WAIT_FRAME(co);
+    }
+    CORRAL_END(co);
+}
+
+Test(race, a_race_begun_with_no_side_record_free_starts_no_arm_and_goes_on)
+{
+    memset(w_steps, 0, sizeof w_steps);
+    corral_sched_desc d = one_class_desc(192, 64);
+    d.max_side_records = 1;
+    corral_sched *s = sched_of(d);
+    corral_start_desc o = {.owner = 7}; /* takes the only side record */
+    const corral_handle keeper = worker_start_ex(s, (worker_ctx){.id = 61, .frames = 1000, .value = 1}, &o);
+    cr_assert_neq(keeper.gen, 0);
+    enum { N = 40 };
+    corral_handle h[N];
+    for (int i = 0; i < N; i++) h[i] = noside_start(s, (noside_ctx){0});
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    for (int f = 0; f < 3; f++) {
+        corral_tick(s, 0.016f);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+    for (int i = 0; i < N; i++) {
+        cr_assert(corral_alive(s, h[i]));
+        cr_assert_eq(noside_ctx_of(s, h[i])->steps, 4, "it went on each step (%d)", noside_ctx_of(s, h[i])->steps);
+    }
+    cr_assert_eq(w_steps[60], 0, "no arm started");
+    cr_assert_eq(corral_live_count(s), N + 1);
+    for (int i = 0; i < N; i += 2) cr_assert(corral_stop(s, h[i])); /* tombstones where their links say */
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_stop(s, keeper)); /* one record free: a race takes it, its arm finds none */
+    for (int f = 0; f < 4; f++) {
+        corral_tick(s, 0.016f);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+    for (int i = 1; i < N; i += 2) cr_assert(corral_alive(s, h[i]));
+    corral_sched_destroy(s);
+}

@@ -457,15 +457,16 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
 }
 
 /* A load: a coroutine's meta as saved: a free slot's, then its birth
-   frame, time domain and wait mode, with the stop flags `stop`
-   (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t mode)
+   frame and time domain, with the stop flags `stop`
+   (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added
+   (its wait's mode is its side record's, corral__side_load, or its
+   chain's) */
+void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop)
 {
     corral__meta_reset(m);
     m->born = born;
     m->domain = domain;
     m->stop_why |= stop;
-    m->mode = mode;
 }
 
 /* A load: m's side record taken (the load's check counted one free) with
@@ -479,6 +480,7 @@ void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *sav
     sd->child = saved->child;
     sd->dest = saved->dest;
     sd->pending = saved->pending;
+    sd->mode = saved->mode;
     sd->fired = saved->fired;
     sd->outcome = saved->outcome;
 }

@@ -95,7 +95,7 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     }
     uint32_t dest_off;
     if (!corral__dest_of(call, s, co, vt, dest, dest_size, &dest_off)) return false;
-    if (!keep_wait && (corral__co_wait(co, pm) != CORRAL__NIL || co->state == CORRAL__WAITING)) { /* replaces an await */
+    if (!keep_wait && (corral__co_wait(s, co, pm) != CORRAL__NIL || co->state == CORRAL__WAITING)) { /* replaces an await */
         corral__unwait(s, co);
     }
     corral_co *child = corral__child_of(call, s, co, vt, ctx, ctx_size);
@@ -117,10 +117,10 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !(corral__co_mode(s, pm) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
+    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !(corral__co_mode(s, co, pm) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
     corral__side *ps = corral__side_take(__func__, s, pm); /* the call's links and its outcome */
     if (!ps) return false;
-    if (corral__co_wait(co, pm) != CORRAL__NIL || co->state == CORRAL__WAITING) {
+    if (corral__co_wait(s, co, pm) != CORRAL__NIL || co->state == CORRAL__WAITING) {
         corral__unwait(s, co);
     }
     ps->fired = -1;
@@ -183,7 +183,7 @@ static void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, co
         memcpy(CORRAL__AT(p, ps->dest), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
     ps->outcome = (uint8_t)why;
     ps->child = ps->dest = CORRAL__NIL;
-    if (corral__co_wait(p, pm) != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
+    if (corral__co_wait(s, p, pm) != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
     if (p->state == CORRAL__WAITING || corral__paused(p->state)) corral__wake(s, p, true);
 }
 
@@ -202,9 +202,9 @@ static bool corral__waits_for(const corral_sched *s, const corral_co *from, cons
         const corral__meta *m = corral__meta_of(s, c);
         const uint32_t child = corral__side_of(s, m)->child;
         if (child != CORRAL__NIL && n < 64) stack[n++] = child;
-        const uint8_t mode = corral__co_mode(s, m);
+        const uint8_t mode = corral__co_mode(s, c, m);
         if (mode != CORRAL__MODE_ONE && mode != CORRAL__MODE_ALL && mode != CORRAL__MODE_SYNC) continue;
-        for (uint32_t i = corral__co_wait(c, m); i != CORRAL__NIL; i = N[i].sibling)
+        for (uint32_t i = corral__co_wait(s, c, m); i != CORRAL__NIL; i = N[i].sibling)
             if ((N[i].kind == CORRAL_WAIT_JOIN || N[i].kind == CORRAL__NODE_ARM) && N[i].u.t.target != CORRAL__NIL &&
                 n < 64)
                 stack[n++] = N[i].u.t.target;

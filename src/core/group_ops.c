@@ -71,7 +71,7 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
         corral__co_stop_why_add(m, CORRAL__STOP_REQUESTED);
-        for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling)
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
         const uint32_t child = corral__side_of(s, m)->child;
@@ -88,10 +88,10 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
         uint32_t stop = CORRAL__NIL;
-        for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) {
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_fire(s, corral__co_of_global(s, N[i].u.t.target));
-            else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && corral__co_mode(s, m) == CORRAL__MODE_ONE)) &&
+            else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && corral__co_mode(s, co, m) == CORRAL__MODE_ONE)) &&
                      N[i].attached == 1)
                 stop = i; /* a stop wait; or a pull waited on alone, which then gives nothing */
         }

@@ -287,8 +287,11 @@ void corral__fire(corral_sched *s, uint32_t i)
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_mode(s, m) == CORRAL__MODE_ALL && --corral__sides(s)[corral__co_side(m)].pending > 0) return; /* all/any: a side record */
-    if (corral__co_mode(s, m) == CORRAL__MODE_ANY) corral__sides(s)[corral__co_side(m)].fired = (int8_t)n->member;
+    if (corral__co_side(m) != CORRAL__NIL) { /* an all/any's count and what fired are in its side record */
+        corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+        if (sd->mode == CORRAL__MODE_ALL && --sd->pending > 0) return;
+        if (sd->mode == CORRAL__MODE_ANY) sd->fired = (int8_t)n->member;
+    }
     const bool now = p && p->now;
     corral__release_wait(s, co);
     const uint32_t child = corral__side_of(s, m)->child;

@@ -111,8 +111,8 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
                 sd->child = CORRAL__NIL;
                 corral__sides(s)[corral__co_side(cm)].parent = CORRAL__NIL; /* it must not wake us */
             }
+            if (CORRAL__UNLIKELY((sd->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
         }
-        if (CORRAL__UNLIKELY((corral__co_mode(s, m) & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
         corral__end_one(s, co, m, why, local);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;

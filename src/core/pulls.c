@@ -432,7 +432,7 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
         return false;
     }
     if (!corral_await(co, corral_wait_pull(h))) return false; /* pull again (or malformed) */
-    if (corral__co_mode(s, m) == CORRAL__MODE_ONE && corral__co_wait(co, m) != CORRAL__NIL)
-        corral__nodes(s)[corral__co_wait(co, m)].list = 1; /* its own wait: the generator's end is told to this pull alone */
+    if (corral__co_mode(s, co, m) == CORRAL__MODE_ONE && corral__co_wait(s, co, m) != CORRAL__NIL)
+        corral__nodes(s)[corral__co_wait(s, co, m)].list = 1; /* its own wait: the generator's end is told to this pull alone */
     return true;
 }

@@ -156,9 +156,12 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
 void corral__release_wait(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_chained(co, m)) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
-    corral__co_mode_set(s, m, CORRAL__MODE_NONE);
-    if (corral__co_side(m) != CORRAL__NIL) corral__sides(s)[corral__co_side(m)].pending = 0;
+    if (corral__co_chained(s, co, m)) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
+    if (corral__co_side(m) != CORRAL__NIL) { /* the mode and count of a wait of several nodes */
+        corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+        sd->mode = CORRAL__MODE_NONE;
+        sd->pending = 0;
+    }
 }
 
 /* Its step is on the C stack: it ends, with why, when that step returns. */
@@ -204,7 +207,7 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
 void corral__hold_wait(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = corral__co_wait(co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
         const corral__wait_part *p = corral__wait_part_of(s, N[i].kind);
         if (!p || !p->hold) continue;
@@ -216,7 +219,7 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
 void corral__unhold_wait(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = corral__co_wait(co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         N[i].attached = 1;
         corral__wait_part_of(s, N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
@@ -235,7 +238,7 @@ uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t
     n->co = corral__co_off(s, co);
     n->kind = kind;
     n->member = member;
-    n->sibling = corral__co_wait(co, m);
+    n->sibling = corral__co_wait(s, co, m);
     corral__co_wait_set(co, m, i);
     n->attached = attached;
     n->order = s->nodes.order++;
@@ -365,7 +368,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         for (uint32_t i = 0; i < w->count; i++)
             if (ready[i] == 0) corral__attach(s, co, &w->members[i], i, w->text);
         corral__co_mode_set(s, m, w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY);
-        sd->pending = (uint16_t)waiting;
+        sd->pending = (uint8_t)waiting;
         corral__park(co);
         return 1;
     }
@@ -378,7 +381,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
     }
     corral__wait_open(co);
     corral__attach(s, co, w, 0, w->text);
-    corral__co_mode_set(s, m, CORRAL__MODE_ONE);
+    corral__co_mode_set(s, m, CORRAL__MODE_ONE); /* its chain of one node says it: no mode of several */
     corral__park(co);
     return 1;
 }
@@ -387,11 +390,11 @@ bool corral_await(corral_co *co, corral_wait w)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__calling(s, m) || (corral__co_mode(s, m) & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
+    if (corral__calling(s, m) || (corral__co_mode(s, co, m) & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
-    if (corral__co_wait(co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
+    if (corral__co_wait(s, co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
         corral__unwait(s, co);
     }
     if (corral__co_side(m) != CORRAL__NIL) corral__sides(s)[corral__co_side(m)].fired = -1;

@@ -96,7 +96,7 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
         corral__meta *m = corral__meta_of(s, co);
         corral__node *N = corral__nodes(s);
         corral__co_domain_set(s, m, domain);
-        for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) {
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && corral__heap_domain(N[i].list) != CORRAL__NIL)
                 corral__timer_move(s, i, heap);
             else if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)

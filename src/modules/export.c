@@ -116,7 +116,7 @@ static double corral__time_left(const corral_sched *s, const corral_co *co, cons
     const corral__node *N = corral__nodes(s);
     double left = 0.0;
     bool any = false;
-    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
         if (!corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) || N[i].attached == 0) continue;
         double t = corral__timer_left(s, &N[i]);
         if (!any || t < left) left = t;
@@ -137,16 +137,16 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     out->phase = corral__public_phase(co->flags & CORRAL__PHASE_MASK);
     out->ctx = CORRAL__AT(co, te->ctx_off);
     out->age_frames = (uint32_t)((uint32_t)s->now.frame - corral__co_born(s, m));
-    if (corral__co_wait(co, m) != CORRAL__NIL)
-        out->wait = corral__co_mode(s, m) == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
-                    : corral__co_mode(s, m) == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
-                                                  : (corral_wait_kind)N[corral__co_wait(co, m)].kind;
+    if (corral__co_wait(s, co, m) != CORRAL__NIL)
+        out->wait = corral__co_mode(s, co, m) == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
+                    : corral__co_mode(s, co, m) == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
+                                                  : (corral_wait_kind)N[corral__co_wait(s, co, m)].kind;
     out->file = te->vt->file;
     out->line = co->resume >> 16;
     if (corral__co_awaits_arms(s, m)) {
-        out->call = corral__co_mode(s, m) == CORRAL__MODE_RACE ? CORRAL_CALL_RACE : CORRAL_CALL_SYNC;
+        out->call = corral__co_mode(s, co, m) == CORRAL__MODE_RACE ? CORRAL_CALL_RACE : CORRAL_CALL_SYNC;
         out->wait = CORRAL_WAIT_NONE;
-        for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) {
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (N[i].kind != CORRAL__NODE_ARM || N[i].u.t.target == CORRAL__NIL) continue;
             if (out->arms++ == 0) out->child = corral__handle_of(s, corral__co_of_global(s, N[i].u.t.target));
         }
@@ -155,8 +155,8 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     }
     out->left = corral__time_left(s, co, m);
     out->domain = corral__co_domain(s, m);
-    if (s->nodes.text_off && corral__co_wait(co, m) != CORRAL__NIL && N[corral__co_wait(co, m)].kind != CORRAL__NODE_ARM)
-        out->wait_text = ((const char *const *)(const void *)CORRAL__AT(s, s->nodes.text_off))[corral__co_wait(co, m)];
+    if (s->nodes.text_off && corral__co_wait(s, co, m) != CORRAL__NIL && N[corral__co_wait(s, co, m)].kind != CORRAL__NODE_ARM)
+        out->wait_text = ((const char *const *)(const void *)CORRAL__AT(s, s->nodes.text_off))[corral__co_wait(s, co, m)];
     if (corral__is_running(s, co)) out->state = CORRAL_CO_RUNNING;
     else if (corral__paused(co->state)) out->state = CORRAL_CO_PAUSED;
     else if (corral__calling(s, m)) out->state = CORRAL_CO_CALLING;
@@ -334,17 +334,17 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
                     in->arms == 1 ? "" : "s");
         return;
     }
-    if (in->call == CORRAL_CALL_ONE) CORRAL__PUT(corral__co_wait(co, m) != CORRAL__NIL ? "call, unless " : "call");
-    if (corral__co_wait(co, m) == CORRAL__NIL) {
+    if (in->call == CORRAL_CALL_ONE) CORRAL__PUT(corral__co_wait(s, co, m) != CORRAL__NIL ? "call, unless " : "call");
+    if (corral__co_wait(s, co, m) == CORRAL__NIL) {
         if (in->call == CORRAL_CALL_NONE) CORRAL__PUT(co->state == CORRAL__DEFERRED ? "queued for the next frame" : "queued");
         return;
     }
-    if (corral__co_mode(s, m) == CORRAL__MODE_ALL || corral__co_mode(s, m) == CORRAL__MODE_ANY) {
+    if (corral__co_mode(s, co, m) == CORRAL__MODE_ALL || corral__co_mode(s, co, m) == CORRAL__MODE_ANY) {
         uint32_t n = 0;
-        for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) n += N[i].attached != 0;
-        CORRAL__PUT("%s of %u waiting", corral__co_mode(s, m) == CORRAL__MODE_ALL ? "all" : "any", n);
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) n += N[i].attached != 0;
+        CORRAL__PUT("%s of %u waiting", corral__co_mode(s, co, m) == CORRAL__MODE_ALL ? "all" : "any", n);
     } else {
-        const corral__node *n = &N[corral__co_wait(co, m)];
+        const corral__node *n = &N[corral__co_wait(s, co, m)];
         const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
@@ -352,15 +352,15 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         CORRAL__PUT("%s%s", corral_wait_kind_str((corral_wait_kind)n->kind), part);
     }
     if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
-    if (corral__co_mode(s, m) == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
-        const corral__node *n = &N[corral__co_wait(co, m)];
+    if (corral__co_mode(s, co, m) == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
+        const corral__node *n = &N[corral__co_wait(s, co, m)];
         const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
         if (p && p->why) p->why(s, n, part, sizeof part);
         CORRAL__PUT("%s", part);
     }
-    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling)
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
         if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && N[i].attached) {
             float span;
             memcpy(&span, &N[i].u.t.target, sizeof span); /* as it began (0: unknown, a loaded wait) */
@@ -399,7 +399,7 @@ static void corral__chain_from(const corral_sched *s, const corral_co *co, uint3
         corral__chain_line(s, co, depth, co == mark, out);
         depth++;
         if (corral__co_awaits_arms(s, m)) {
-            for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling)
+            for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
                 if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                     corral__chain_from(s, corral__co_of_global(s, N[i].u.t.target), depth, mark, out);
             return;

@@ -17,16 +17,16 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     corral_sched *s = corral__in_step(call, co, false);
     if (!s || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(corral__co_mode(s, m) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
+    CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(corral__co_mode(s, co, m) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
-    if (corral__co_wait(co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
+    if (corral__co_wait(s, co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
     corral__wait_open(co); /* its arms chain in its link */
-    corral__co_mode_set(s, m, (uint8_t)(CORRAL__MODE_OPEN | kind));
-    corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome */
-    if (!sd) {
-        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD); /* its arms start none; it goes on with outcome NONE */
+    corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome, the mode */
+    if (!sd) { /* its arms start none; it goes on with outcome NONE */
+        co->link = CORRAL__ARMS_NO_SIDE;
         return false;
     }
+    sd->mode = (uint8_t)(CORRAL__MODE_OPEN | kind);
     sd->pending = 0; /* arms so far */
     sd->fired = -1;
     sd->outcome = CORRAL_END_NONE;
@@ -35,13 +35,13 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     uint32_t races = 1;
     for (uint32_t g = sd->parent; g != CORRAL__NIL && races <= CORRAL_MAX_RACE_DEPTH;) {
         const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
-        uint8_t k = corral__co_mode(s, pm) & CORRAL__MODE_KIND;
+        uint8_t k = corral__side_of(s, pm)->mode & CORRAL__MODE_KIND;
         races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
         g = corral__side_of(s, pm)->parent;
     }
     if (races > CORRAL_MAX_RACE_DEPTH) {
         corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
-        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD); /* its arms start none; it goes on with outcome NONE */
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_BAD); /* its arms start none; it goes on with outcome NONE */
         return false;
     }
     return true;
@@ -55,29 +55,29 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     /* without the part no race is open: the begin was refused for it */
     if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, corral__co_mode(s, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
+    CORRAL__REQUIRE_AT(s, corral__co_mode(s, co, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
-    if (corral__co_mode(s, m) & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
+    if (corral__co_mode(s, co, m) & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
     corral__side *sd = &corral__sides(s)[corral__co_side(m)]; /* the begin took it */
     uint32_t dest_off;
     if (sd->pending >= CORRAL_MAX_GROUP) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "more than CORRAL_MAX_GROUP arms");
-        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD);
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_BAD);
         return false;
     }
     if (!corral__dest_of(__func__, s, co, vt, dest, dest_size, &dest_off)) {
-        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD);
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_BAD);
         return false;
     }
     if (s->nodes.wait_free_count == 0) { /* first: a child made without its node would be lost */
         s->nodes.wait_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, __func__, CORRAL__NOH, co, NULL);
-        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_NO_NODE);
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_NO_NODE);
         return false;
     }
     corral_co *child = corral__child_of(__func__, s, co, vt, ctx, ctx_size);
     if (!child) {
-        corral__co_mode_set(s, m, corral__co_mode(s, m) | CORRAL__MODE_BAD);
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_BAD);
         return false;
     }
     uint32_t i = corral__node_alloc(s);
@@ -102,7 +102,7 @@ static uint32_t corral__arms_take(corral_sched *s, corral_co *co, uint32_t kids[
     corral__meta *m = corral__meta_of(s, co);
     const corral__node *N = corral__nodes(s);
     uint32_t n = 0;
-    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling)
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
         if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL && n < CORRAL_MAX_GROUP)
             kids[n++] = N[i].u.t.target;
     corral__release_wait(s, co);
@@ -136,13 +136,14 @@ bool corral_arms_start(corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, corral__co_mode(s, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
+    CORRAL__REQUIRE_AT(s, corral__co_mode(s, co, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);
-    const uint8_t mode = corral__co_mode(s, m);
+    const uint8_t mode = corral__co_mode(s, co, m);
     const uint8_t kind = mode & CORRAL__MODE_KIND, failed = mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
     if (failed || corral__side_of(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
+        if (co->link == CORRAL__ARMS_NO_SIDE) co->link = CORRAL__NIL;
         if (co->state == CORRAL__QUEUED) corral__unchained(s, co); /* walked: its lane entry back in its link */
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
         if (corral__co_side(m) != CORRAL__NIL) { /* none when the begin found no side record */
@@ -173,14 +174,14 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
 {
     corral__node *N = corral__nodes(s);
     const uint32_t g = corral__global_of(s, co);
-    uint32_t i = corral__co_wait(p, pm);
+    uint32_t i = corral__co_wait(s, p, pm);
     while (i != CORRAL__NIL && !(N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target == g)) i = N[i].sibling;
     if (i == CORRAL__NIL) return;
     corral__side *ps = &corral__sides(s)[corral__co_side(pm)]; /* a racer has one */
     N[i].u.t.target = CORRAL__NIL;
     if (why == CORRAL_END_FINISHED && te->vt->result_size && N[i].u.t.seq != CORRAL__NIL)
         memcpy(CORRAL__AT(p, N[i].u.t.seq), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
-    if (corral__co_mode(s, pm) == CORRAL__MODE_SYNC) {
+    if (corral__co_mode(s, p, pm) == CORRAL__MODE_SYNC) {
         if (why != CORRAL_END_FINISHED && ps->outcome == CORRAL_END_NONE) ps->outcome = (uint8_t)why;
         if (--ps->pending > 0) return;
         if (ps->outcome == CORRAL_END_NONE) ps->outcome = CORRAL_END_FINISHED;

@@ -87,7 +87,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
             return false;
         }
-    if (corral__co_mode(s, corral__meta_of(s, co)) & CORRAL__MODE_OPEN) { /* its step builds a race: a save is outside steps */
+    if (corral__co_mode(s, co, corral__meta_of(s, co)) & CORRAL__MODE_OPEN) { /* its step builds a race: a save is outside steps */
         snprintf(io->detail, sizeof io->detail, "a coroutine of type %s is building a race", vt->name);
         return false;
     }
@@ -102,7 +102,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
        wait past CORRAL__TIME_NEVER: the seconds saturate below it, API.md,
        "Clocks and their bounds") */
     const uint32_t dl = corral__deadline_of(s, co);
-    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
         const corral__wait_part *p = corral__node_part_of(s, N[i].kind);
         const char *why = NULL;
         if (p && p->savable && !p->savable(s, &N[i], &why)) {
@@ -177,8 +177,8 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     const corral__side *sd = corral__side_of(s, m);
     corral__put_u(io, sd->outcome, 1);
     corral__put_u(io, (uint8_t)sd->fired, 1);
-    corral__put_u(io, corral__co_mode(s, m), 1);
-    corral__put_u(io, corral__co_mode(s, m) == CORRAL__MODE_ONE ? 1u : sd->pending, 2); /* a single wait counts 1 */
+    corral__put_u(io, corral__co_mode(s, co, m), 1);
+    corral__put_u(io, corral__co_mode(s, co, m) == CORRAL__MODE_ONE ? 1u : sd->pending, 2); /* a single wait counts 1 */
     corral__put_u(io, sd->parent == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, sd->parent), 4);
     corral__put_u(io, sd->child == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, sd->child), 4);
     uint32_t delta = 0, dest_field = CORRAL__NIL;
@@ -214,9 +214,9 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     if (by != CORRAL__NIL) corral__put_u(io, by, 4); /* version 7: the coroutine a generator belongs to */
     /* its wait nodes */
     uint32_t count = 0;
-    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) count++;
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) count++;
     corral__put_u(io, count, 1);
-    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
         const corral__node *n = &N[i];
         corral__put_u(io, n->kind, 1);
         corral__put_u(io, n->member, 1);
@@ -381,7 +381,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     /* [0]: its waits, or its group nodes; [1]: its tie, among the waits */
-                    uint32_t first = groups ? corral__side_of(s, m)->groups : corral__co_wait(co, m), order[2] = {UINT32_MAX, UINT32_MAX};
+                    uint32_t first = groups ? corral__side_of(s, m)->groups : corral__co_wait(s, co, m), order[2] = {UINT32_MAX, UINT32_MAX};
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
                         if (corral__nodes(s)[i].order < order[0] && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
                             corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
@@ -1504,7 +1504,7 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
 {
     corral_sched *s = L->s;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_wait(co, m) != CORRAL__NIL || c->nwaits == 0) return; /* done already */
+    if (corral__co_wait(s, co, m) != CORRAL__NIL || c->nwaits == 0) return; /* done already */
     bool used[CORRAL__SAVE_MAX_WAITS] = {false};
     for (uint32_t k = 0; k < c->nwaits; k++) {
         uint32_t w = 0, best = CORRAL__NIL;
@@ -1589,12 +1589,13 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
     uint8_t stop = (uint8_t)((c->stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
     if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
     if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
-    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->mode);
+    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop);
     if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
         corral__side links = *corral__side_none();
         links.outcome = c->outcome;
         links.fired = (int8_t)c->fired;
-        links.pending = c->mode == CORRAL__MODE_ONE ? 0 : c->pending;
+        links.pending = c->mode == CORRAL__MODE_ONE ? 0 : (uint8_t)c->pending; /* checked: at most CORRAL_MAX_GROUP */
+        links.mode = c->mode <= CORRAL__MODE_ONE ? CORRAL__MODE_NONE : c->mode;
         if (c->parent != CORRAL__NIL) corral__co_at_index(s, c->parent, &links.parent);
         if (c->child != CORRAL__NIL) corral__co_at_index(s, c->child, &links.child);
         if (c->dest_field != CORRAL__NIL) links.dest = te->ctx_off + corral__load_dest(L, t, c->dest_field, c->delta);

@@ -779,17 +779,17 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
     else corral__hash_word(k, pt); /* 0, or an unnamed point: the same within a build */
     corral__hash_context(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
     const corral__side *sd = corral__side_of(s, m);
-    const uint32_t pending = corral__co_mode(s, m) == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
+    const uint32_t pending = corral__co_mode(s, co, m) == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
     corral__hash_word(k, (uint64_t)sd->parent << 32 | sd->child);
     corral__hash_word(k, sd->dest);
-    corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)corral__co_mode(s, m) << 16 |
+    corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)corral__co_mode(s, co, m) << 16 |
                        (uint64_t)sd->outcome << 8 | corral__co_stop_why(m));
     const uint32_t hold = corral__paused(co->state)         ? corral__co_hold(co, m)
                           : corral__co_is_generator(s, co) ? CORRAL__HOLD_GENERATOR /* its step: as held */
                                                            : 0u;
     corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)hold << 32 | corral__co_born(s, m));
     uint32_t len = 0;
-    for (uint32_t i = corral__co_wait(co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
         corral__hash_node(k, s, &N[i]);

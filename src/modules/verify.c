@@ -395,7 +395,9 @@ static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n
     if (!corral__state_alive(cc->state)) return false;
     const corral__meta *cm = corral__image_meta(m, ci, k, &mt);
     corral__side st;
-    for (uint32_t j = group ? corral__image_side_at(m, ci, k, &st)->groups : corral__co_wait(cc, cm); j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
+    const corral__side *cs = corral__image_side_at(m, ci, k, &st);
+    (void)cm;
+    for (uint32_t j = group ? cs->groups : corral__wait_by(cc, cs); j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
         if (j == i) return true;
         const corral__node *o = corral__image_node(m, j, &nt);
         if (!o) return false;
@@ -579,13 +581,14 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
                                       const corral__meta *md, const corral__side *sd, const corral__type_entry *te,
                                       corral__node_tally *t)
 {
+    (void)md; /* its wait is its header's and its side record's */
     const corral_sched *s = m->s;
     corral__node nt;
     corral_co pct;
     corral__side pst;
     uint32_t pci, pk, len = 0, running = 0;
-    const bool arms = corral__co_awaits_arms(s, md);
-    for (uint32_t i = corral__co_wait(co, md); i != CORRAL__NIL;) {
+    const bool arms = sd->mode == CORRAL__MODE_RACE || sd->mode == CORRAL__MODE_SYNC;
+    for (uint32_t i = corral__wait_by(co, sd); i != CORRAL__NIL;) {
         const corral__node *nd = corral__image_node(m, i, &nt);
         if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
         if ((nd->kind == CORRAL__NODE_ARM || corral__kind_is(nd->kind, CORRAL__HOW_TIMER) ||
@@ -609,7 +612,7 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
         if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &t->listed)) return false;
         i = nd->sibling;
     }
-    if (arms && (running == 0 || (corral__co_mode(s, md) == CORRAL__MODE_SYNC && sd->pending != running) ||
+    if (arms && (running == 0 || (sd->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
                  sd->child != CORRAL__NIL))
         CORRAL__BAD("a race or sync counts its arms wrong");
     t->wait_used += len;
@@ -672,10 +675,11 @@ static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t 
 static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const corral__meta *md,
                                     const corral__side *sd)
 {
-    if (co->state == CORRAL__WAITING && corral__co_wait(co, md) == CORRAL__NIL && sd->child == CORRAL__NIL)
+    (void)md;
+    if (co->state == CORRAL__WAITING && corral__wait_by(co, sd) == CORRAL__NIL && sd->child == CORRAL__NIL)
         CORRAL__BAD("a waiting coroutine waits on nothing");
     if (!corral__at_rest(m->s)) return true;
-    const bool waits = corral__co_wait(co, md) != CORRAL__NIL || sd->child != CORRAL__NIL;
+    const bool waits = corral__wait_by(co, sd) != CORRAL__NIL || sd->child != CORRAL__NIL;
     if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
         !corral__paused(co->state))
         CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
@@ -694,7 +698,6 @@ static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral
     const corral_sched *s = m->s;
     corral__node pt;
     corral_co pct;
-    corral__meta pmt;
     corral__side pst;
     uint32_t pci, pk;
     if (sd->child != CORRAL__NIL) {
@@ -709,10 +712,10 @@ static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral
     if (sd->parent != CORRAL__NIL) {
         if (!corral__image_global(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
         const corral_co *pa = corral__image_co(m, pci, pk, &pct);
-        const corral__meta pm = *corral__image_meta(m, pci, pk, &pmt);
-        bool awaited = corral__image_side_at(m, pci, pk, &pst)->child == g;
-        if (corral__co_awaits_arms(s, &pm))
-            for (uint32_t i = corral__co_wait(pa, &pm), hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
+        const corral__side *ps = corral__image_side_at(m, pci, pk, &pst);
+        bool awaited = ps->child == g;
+        if (ps->mode == CORRAL__MODE_RACE || ps->mode == CORRAL__MODE_SYNC)
+            for (uint32_t i = corral__wait_by(pa, ps), hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
                 const corral__node *nd = corral__image_node(m, i, &pt);
                 if (!nd) break;
                 awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
@@ -740,15 +743,13 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
     const corral__side sdv = *sdp, *sd = &sdv;
     t->sided += corral__co_side(md) != CORRAL__NIL;
     if (corral__co_side(md) != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
-    const uint8_t mode = corral__co_mode(s, md);
-    if ((mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(mode & CORRAL__MODE_BAD) && corral__co_side(md) == CORRAL__NIL)
-        CORRAL__BAD("an all/any, race or sync has no side record for its count");
+    const uint8_t mode = corral__mode_by(co, sd);
     const corral__type_entry *te = corral__image_what(m, co->type);
     const uint32_t g = cl->first + k, kind = mode & CORRAL__MODE_KIND;
     if (corral__co_domain(s, md) >= corral__domains_of(s)->count || kind > CORRAL__MODE_SYNC ||
         (corral__at_rest(s) && mode != kind))
         CORRAL__BAD("a coroutine's wait mode or time domain is out of range");
-    const bool arms = corral__co_awaits_arms(s, md);
+    const bool arms = sd->mode == CORRAL__MODE_RACE || sd->mode == CORRAL__MODE_SYNC;
     /* its links, each made by a part: the scheduler has it (a snapshot
        may come from one with more parts) */
     const void *const *F = m->blk->parts.feature;

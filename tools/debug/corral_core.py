@@ -165,9 +165,21 @@ class Sched:
         chain (waiting, held while waiting, or building a race's arms)"""
         L = self.lay
         st = self.co(co, "state")
-        chained = st == L.const("waiting") or (self.meta(co, "mode") & L.const("mode_open")) or \
+        chained = st == L.const("waiting") or (self.side_mode(co) & L.const("mode_open")) or \
             (st >= L.const("paused") and (st & L.const("hold_waiting")))
         return self.co(co, "link") if chained else NIL
+
+    def side_mode(self, co):  # a wait of several nodes' mode, in its side record (0: none)
+        m = self.side(co, "mode")
+        return 0 if m == NIL else m
+
+    def mode(self, co):
+        """how its wait waits: a wait of several nodes' mode is its side
+        record's; else one node is ONE, none 0"""
+        m = self.side_mode(co)
+        if m:
+            return m
+        return self.lay.const("mode_one") if self.wait_head(co) != NIL else 0
 
     def node(self, i, member):
         return self.m.u(self.nodes_at + i * self.node_size, "corral__node", member)
@@ -201,13 +213,13 @@ class Sched:
         return None if left is None else max(left, 0.0)
 
     def racing(self, co):
-        mode = self.meta(co, "mode")
+        mode = self.mode(co)
         return mode in (self.lay.const("mode_race"), self.lay.const("mode_sync"))
 
     def state(self, co):
         L = self.lay
         st = self.co(co, "state")
-        mode = self.meta(co, "mode")
+        mode = self.mode(co)
         # a first step inside start is RUNNING (or STOPPING); a walk's step is
         # the one run.running names
         if st in (L.const("running"), L.const("stopping")) or \
@@ -228,7 +240,7 @@ class Sched:
         w = self.wait_head(co)
         if self.co(co, "state") != L.const("waiting") or w == NIL or self.racing(co):
             return None
-        mode = self.meta(co, "mode")
+        mode = self.mode(co)
         if mode == L.const("mode_all"):
             kind = "all"
         elif mode == L.const("mode_any"):
