@@ -819,10 +819,19 @@ DEFINE_COROUTINE(relinker)
     CORRAL_END(co);
 }
 
+static void relink_run(int config);
 Test(waits, a_wait_begun_and_dropped_in_its_own_step_leaves_its_lane_entry_as_it_was)
 {
+    for (int config = 0; config < 4; config++) relink_run(config); /* plain, timed, by type, budgeted walks */
+}
+static void relink_run(int config)
+{
     corral_sched_desc d = one_class_desc(64, 160);
+    d.timing = config == 1;
+    if (config == 2) d.order = CORRAL_ORDER_BY_TYPE;
     corral_sched *s = sched_of(d);
+    if (config == 3) corral_set_budget(s, 1000000000u); /* the budgeted walk, never out of time */
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "%s", corral_last_error_detail(s));
     const corral_signal a = corral_signal_create(s), b = corral_signal_create(s);
     enum { N = 120 };
     corral_handle h[N];
