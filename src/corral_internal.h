@@ -213,34 +213,43 @@ static inline bool corral__timer_node(const corral__node *n)
     return corral__kind_is(n->kind, CORRAL__HOW_TIMER) || n->kind == CORRAL__NODE_DEADLINE;
 }
 
-#define CORRAL__STOP_REQUESTED 0x80u
-#define CORRAL__WAIT_CLOSED 0x40u /* its last wait ended on a closed or destroyed channel */
+/* A coroutine's meta byte (corral__meta.bits): CORRAL__HAS_SIDE, and its
+   stop and answer bits. While it is not STOPPING: CORRAL__STOP_REQUESTED
+   and the answer of its last wait or pull (CORRAL__WAIT_CLOSED,
+   CORRAL__GOT_MASK). A STOPPING coroutine's end reason (CORRAL__END_MASK)
+   lies over CORRAL__STOP_REQUESTED (a stopping coroutine is past asking)
+   and the bits above it; its answer bits stay its own (a pull the stop
+   came in answers NOT_YET). */
+#define CORRAL__HAS_SIDE 0x01u       /* it has a side record (the side records' lookup finds it) */
+#define CORRAL__STOP_REQUESTED 0x10u /* corral_request_stop was called */
+#define CORRAL__WAIT_CLOSED 0x08u    /* its last wait ended on a closed or destroyed channel */
 /* what its last wait or pull gave, beside WAIT_CLOSED (corral_wait_got):
    0 a value (or closed, with WAIT_CLOSED), or one of these */
-#define CORRAL__GOT_MASK 0x30u
-#define CORRAL__GOT_NOTHING 0x10u /* a pull gave nothing: a stop request ended its wait */
-#define CORRAL__GOT_STOPPED 0x20u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
-#define CORRAL__GOT_ERROR 0x30u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
+#define CORRAL__GOT_MASK 0x06u
+#define CORRAL__GOT_NOTHING 0x02u /* a pull gave nothing: a stop request ended its wait */
+#define CORRAL__GOT_STOPPED 0x04u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
+#define CORRAL__GOT_ERROR 0x06u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
 /* the generator a CORRAL_PULL waited for ended meanwhile (calls.c), told
    in words no other wait leaves, so that only the pull that waited takes
    them for its answer (corral_generator_pull makes them CLOSED, STOPPED) */
 #define CORRAL__GOT_PULL_FINISHED (CORRAL__WAIT_CLOSED | CORRAL__GOT_NOTHING)
 #define CORRAL__GOT_PULL_STOPPED CORRAL__GOT_STOPPED
-/* per slot: what every coroutine has (16 bytes) */
+#define CORRAL__END_SHIFT 4u
+#define CORRAL__END_MASK 0xF0u /* a STOPPING coroutine's end reason, shifted by CORRAL__END_SHIFT */
+/* per slot: what every coroutine has (12 bytes) */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
-    uint32_t side;          /* its side record (corral__side), NIL: none */
     uint32_t born;          /* frame count at its start (low 32 bits): its age */
     uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
-    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 4 bits);
-                               CORRAL__STOP_REQUESTED: corral_request_stop was called;
-                               CORRAL__WAIT_CLOSED: corral_wait_closed;
-                               CORRAL__GOT_MASK: corral_wait_got */
+    uint8_t bits;           /* CORRAL__HAS_SIDE, its stop and answer bits (above) */
     uint8_t domain;         /* its time domain */
-    uint8_t spare;          /* 0: free (a held coroutine's hold is in its state) */
+    uint8_t spare;          /* 0: free */
 } corral__meta;
-CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
-CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 12, "corral: a slot's meta is 12 bytes");
+CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= (CORRAL__END_MASK >> CORRAL__END_SHIFT) + 1u,
+                      "corral: an end reason fits in CORRAL__END_MASK");
+CORRAL__STATIC_ASSERT(((CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK | CORRAL__HAS_SIDE) & CORRAL__END_MASK) == 0,
+                      "corral: a stopping coroutine's end reason leaves its answer bits and side bit alone");
 CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
 /* ---- a coroutine's meta by what it means: outside corral__meta_fresh,
    corral__meta_reset (below) and corral__meta_load (arena.c), which own
@@ -275,14 +284,10 @@ static inline void corral__ready_prev_set(corral_co *co, corral__meta *m, uint32
     (void)co;
     m->wait = off;
 }
-/* its side record (corral__side), NIL: none */
-static inline uint32_t corral__co_side(const corral__meta *m)
+/* it has a side record (corral__side_at finds it) */
+static inline bool corral__co_sided(const corral__meta *m)
 {
-    return m->side;
-}
-static inline void corral__co_side_set(corral__meta *m, uint32_t i)
-{
-    m->side = i;
+    return (m->bits & CORRAL__HAS_SIDE) != 0;
 }
 /* a held coroutine's hold: CORRAL__HOLD_* (0: it is not held; a
    generator's step has corral__co_is_generator) */
@@ -322,22 +327,32 @@ static inline void corral__co_born_set(corral_sched *s, corral__meta *m, uint32_
 }
 /* its stop and answer bits: a STOPPING coroutine's end reason
    (CORRAL__END_MASK), CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED and
-   CORRAL__GOT_MASK (corral__meta.stop_why) */
+   CORRAL__GOT_MASK (corral__meta.bits without CORRAL__HAS_SIDE) */
 static inline uint8_t corral__co_stop_why(const corral__meta *m)
 {
-    return m->stop_why;
+    return (uint8_t)(m->bits & ~CORRAL__HAS_SIDE);
 }
 static inline void corral__co_stop_why_set(corral__meta *m, uint32_t why)
 {
-    m->stop_why = (uint8_t)why;
+    m->bits = (uint8_t)((m->bits & CORRAL__HAS_SIDE) | (why & ~CORRAL__HAS_SIDE));
 }
 static inline void corral__co_stop_why_add(corral__meta *m, uint32_t bits)
 {
-    m->stop_why = (uint8_t)(m->stop_why | bits);
+    m->bits = (uint8_t)(m->bits | (bits & ~CORRAL__HAS_SIDE));
 }
 static inline void corral__co_stop_why_clear(corral__meta *m, uint32_t bits)
 {
-    m->stop_why = (uint8_t)(m->stop_why & ~bits);
+    m->bits = (uint8_t)(m->bits & ~(bits & ~CORRAL__HAS_SIDE));
+}
+/* corral_request_stop was called for it (a STOPPING one is past asking:
+   its end reason lies over the bit) */
+static inline bool corral__co_stop_requested(const corral_co *co, const corral__meta *m)
+{
+    return co->state != CORRAL__STOPPING && (corral__co_stop_why(m) & CORRAL__STOP_REQUESTED);
+}
+static inline void corral__co_stop_request(const corral_co *co, corral__meta *m)
+{
+    if (co->state != CORRAL__STOPPING) corral__co_stop_why_add(m, CORRAL__STOP_REQUESTED);
 }
 /* how its current wait waits: CORRAL__MODE_* */
 static inline uint8_t corral__co_mode(const corral_sched *s, const corral__meta *m)
@@ -361,12 +376,11 @@ static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__m
    deadline and a generator's tie to its owner */
 #define CORRAL__GROUP_NODES_MAX (1u + 32u)
 #define CORRAL__GROUP_CHAIN_MAX (CORRAL__GROUP_NODES_MAX + 1u + 1u)
-#define CORRAL__END_MASK 0x0Fu /* stop_why's bits that hold a STOPPING coroutine's end reason */
-/* the end reason a STOPPING coroutine ends with (its stop_why's own bits;
+/* the end reason a STOPPING coroutine ends with (its stop bits' own;
    the answer bits of a wait or pull are not part of it) */
 static inline corral_end_reason corral__stopping_why(const corral__meta *m)
 {
-    const uint32_t why = corral__co_stop_why(m) & CORRAL__END_MASK;
+    const uint32_t why = (corral__co_stop_why(m) & CORRAL__END_MASK) >> CORRAL__END_SHIFT;
     assert(why < CORRAL_END_COUNT && "corral: a stopping coroutine's end reason is out of range");
     return why < CORRAL_END_COUNT ? (corral_end_reason)why : CORRAL_END_STOPPED;
 }
@@ -733,6 +747,8 @@ struct corral_sched {
         uint32_t bump;             /* records [bump, count) untouched since all were last free */
         uint32_t peak;
         uint64_t failures;
+        uint32_t lookup_off;       /* the lookup from a global slot to its record */
+        uint32_t lookup_shift;     /* 32 - log2 of its entries */
     } sides;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
@@ -1001,14 +1017,14 @@ static inline bool corral__state_alive(uint8_t state)
 static inline void corral__meta_fresh(corral__meta *m)
 {
     m->mode = CORRAL__MODE_NONE;
-    m->stop_why = CORRAL_END_STOPPED;
+    m->bits = 0;
     m->domain = 0;
     m->spare = 0;
 }
 /* a free slot's metadata: no wait, no side record */
 static inline void corral__meta_reset(corral__meta *m)
 {
-    m->wait = m->side = CORRAL__NIL;
+    m->wait = CORRAL__NIL;
     corral__meta_fresh(m);
     m->born = 0;
 }
@@ -1023,10 +1039,19 @@ static inline corral__side *corral__sides(const corral_sched *s)
 {
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
 }
+/* The side records' lookup (arena.c): an open-addressed table of
+   desc.max_side_records x 2 entries rounded up to a power of 2, each a
+   side record's index or NIL, placed by the owner's global slot (linear
+   probing, a record's key its .owner). Only the side records say what it
+   holds: a restore or a load rebuilds it, snapshots and the state hash
+   leave it out, corral_verify checks it against them. */
+uint32_t corral__side_find(const corral_sched *s, uint32_t g);
+/* the side record of a coroutine that has one (corral__co_sided) */
+corral__side *corral__side_at(const corral_sched *s, const corral__meta *m);
 /* its side record, or corral__side_none (read only) */
 static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
-    return corral__co_side(m) == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[corral__co_side(m)];
+    return corral__co_sided(m) ? corral__side_at(s, m) : corral__side_none();
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -1038,6 +1063,9 @@ bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self
 /* an ending coroutine's record back to the pool */
 void corral__side_drop(corral_sched *s, corral__meta *m);
 void corral__sides_init(corral_sched *s);
+/* corral_verify's: the lookup holds each side record in use once, where
+   its owner's probe finds it, and nothing else */
+bool corral__side_lookup_sound(const corral_sched *s);
 
 /* state and flags as one 16-bit value (the walk's yielded-in-place test) */
 CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,
@@ -1651,7 +1679,7 @@ static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's regio
    between parts and the block's own alignment slack alone, with whatever
    a caller-owned block has past what the plan needs ("unused"). Inline,
    so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 21 };
+enum { CORRAL__BLOCK_PARTS = 22 };
 typedef struct corral__block_part {
     const char *name;
     uint64_t bytes;
@@ -1675,7 +1703,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     const uint64_t chunks = s->run.chunk_count;
     static const char *const names[CORRAL__BLOCK_PARTS] = {
         "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", /* per slot */
-        "group nodes", "owner buckets", "side records", "signals", "futures", "channels", "channel buffers",
+        "group nodes", "owner buckets", "side records", "side lookup", "signals", "futures", "channels", "channel buffers",
         "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "scheduler, types", "unused",
     };
     const uint64_t bytes[CORRAL__BLOCK_PARTS] = {
@@ -1690,6 +1718,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)(s->nodes.count - s->nodes.wait_count) * node,
         ((uint64_t)s->groups.owner_mask + 1u) * 2u * sizeof(uint32_t),
         (uint64_t)s->sides.count * sizeof(corral__side),
+        ((uint64_t)UINT32_MAX >> s->sides.lookup_shift) * sizeof(uint32_t) + sizeof(uint32_t),
         (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
         (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
         (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),

@@ -934,7 +934,7 @@ Test(generators, the_hash_takes_the_order_of_an_owners_joiners)
     corral_sched *s = order_game(&a);
     const uint64_t h0 = corral_state_hash(s);
     corral_error err;
-    corral__side *owner = &corral__sides(s)[corral__meta_of(s, corral__resolve(s, a, &err))->side];
+    corral__side *owner = corral__side_at(s, corral__meta_of(s, corral__resolve(s, a, &err)));
     cr_assert(owner);
     const uint32_t first = owner->joiners_head, second = owner->joiners_tail;
     corral__node *N = corral__nodes(s);

@@ -113,10 +113,61 @@ static inline corral__freelist corral__side_records(corral_sched *s)
                               s->sides.count, &s->sides.free, &s->sides.bump, &s->sides.free_count, &s->sides.peak};
 }
 
+/* ---- the lookup from a coroutine's global slot to its side record
+   (corral_internal.h, corral__side_find): linear probing, deletion by
+   placing the entries after the hole again (no tombstones) */
+
+static uint32_t *corral__side_lookup(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->sides.lookup_off);
+}
+static uint32_t corral__side_mask(const corral_sched *s) { return UINT32_MAX >> s->sides.lookup_shift; }
+static uint32_t corral__side_home(const corral_sched *s, uint32_t g) { return (g * 0x9E3779B1u) >> s->sides.lookup_shift; }
+
+/* where g's entry is, or the empty entry its probe ends at */
+static uint32_t corral__side_probe(const corral_sched *s, uint32_t g)
+{
+    const uint32_t *T = corral__side_lookup(s), mask = corral__side_mask(s);
+    const corral__side *S = corral__sides(s);
+    uint32_t h = corral__side_home(s, g);
+    while (T[h] != CORRAL__NIL && S[T[h]].owner != g) h = (h + 1u) & mask;
+    return h;
+}
+
+CORRAL__NOINLINE uint32_t corral__side_find(const corral_sched *s, uint32_t g) { return corral__side_lookup(s)[corral__side_probe(s, g)]; }
+
+CORRAL__NOINLINE corral__side *corral__side_at(const corral_sched *s, const corral__meta *m)
+{
+    assert(corral__co_sided(m) && "corral: a side record of a coroutine that has none");
+    return &corral__sides(s)[corral__side_find(s, (uint32_t)(m - corral__meta_table(s)))];
+}
+
+static void corral__side_enter(corral_sched *s, uint32_t g, uint32_t i)
+{
+    corral__side_lookup(s)[corral__side_probe(s, g)] = i;
+}
+
+/* g's entry out of the lookup, and the entries after it up to the next
+   empty one placed again (no entry past a hole its probe must cross):
+   its record's index */
+static uint32_t corral__side_leave(corral_sched *s, uint32_t g)
+{
+    uint32_t *T = corral__side_lookup(s);
+    const uint32_t mask = corral__side_mask(s), at = corral__side_probe(s, g), i = T[at];
+    assert(i != CORRAL__NIL && "corral: a side record the lookup does not hold");
+    T[at] = CORRAL__NIL;
+    for (uint32_t j = (at + 1u) & mask, k; (k = T[j]) != CORRAL__NIL; j = (j + 1u) & mask) {
+        T[j] = CORRAL__NIL;
+        corral__side_enter(s, corral__sides(s)[k].owner, k);
+    }
+    return i;
+}
+
 void corral__sides_init(corral_sched *s)
 {
     const corral__freelist fl = corral__side_records(s);
     corral__freelist_clear(&fl);
+    memset(corral__side_lookup(s), 0xFF, ((size_t)corral__side_mask(s) + 1u) * sizeof(uint32_t)); /* NIL: empty */
 }
 
 bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
@@ -132,24 +183,40 @@ bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self
 
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m)
 {
-    corral__side *S = corral__sides(s);
-    if (corral__co_side(m) != CORRAL__NIL) return &S[corral__co_side(m)];
+    if (corral__co_sided(m)) return corral__side_at(s, m);
     if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
+    corral__side *S = corral__sides(s);
     const corral__freelist fl = corral__side_records(s);
-    const uint32_t i = corral__freelist_take(&fl);
+    const uint32_t i = corral__freelist_take(&fl), g = (uint32_t)(m - corral__meta_table(s));
     S[i] = *corral__side_none();
-    S[i].owner = (uint32_t)(m - corral__meta_table(s));
-    corral__co_side_set(m, i);
+    S[i].owner = g;
+    corral__side_enter(s, g, i);
+    m->bits |= CORRAL__HAS_SIDE;
     return &S[i];
 }
 
 void corral__side_drop(corral_sched *s, corral__meta *m)
 {
-    const uint32_t i = corral__co_side(m);
-    corral__co_side_set(m, CORRAL__NIL);
+    const uint32_t i = corral__side_leave(s, (uint32_t)(m - corral__meta_table(s)));
+    m->bits &= (uint8_t)~CORRAL__HAS_SIDE;
     corral__sides(s)[i].owner = CORRAL__NIL;
     const corral__freelist fl = corral__side_records(s);
     corral__freelist_give(&fl, i);
+}
+
+/* corral_verify's part: the lookup holds each record in use once, where
+   a probe for its owner finds it, and nothing else */
+bool corral__side_lookup_sound(const corral_sched *s)
+{
+    const uint32_t *T = corral__side_lookup(s);
+    const corral__side *S = corral__sides(s);
+    uint32_t n = 0;
+    for (uint32_t h = 0; h <= corral__side_mask(s); h++) {
+        if (T[h] == CORRAL__NIL) continue;
+        if (T[h] >= s->sides.bump || S[T[h]].owner == CORRAL__NIL || corral__side_probe(s, S[T[h]].owner) != h) return false;
+        n++;
+    }
+    return n == s->sides.count - s->sides.free_count;
 }
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
@@ -396,7 +463,14 @@ void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *sn
    records); the pool's counts come with corral__arena_take */
 void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump)
 {
-    memcpy(corral__sides(s), src, (size_t)bump * sizeof(corral__side));
+    /* the lookup follows the records: the present ones' entries out (the
+       records touched, not the whole table), the snapshot's in */
+    corral__side *S = corral__sides(s);
+    for (uint32_t i = 0; i < s->sides.bump; i++)
+        if (S[i].owner != CORRAL__NIL) corral__side_leave(s, S[i].owner);
+    memcpy(S, src, (size_t)bump * sizeof(corral__side));
+    for (uint32_t i = 0; i < bump; i++)
+        if (S[i].owner != CORRAL__NIL) corral__side_enter(s, S[i].owner, i);
 }
 
 /* the room of co's slot past its header, zeroed (its type's class: the
@@ -464,7 +538,7 @@ void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t s
     corral__meta_reset(m);
     m->born = born;
     m->domain = domain;
-    m->stop_why |= stop;
+    corral__co_stop_why_add(m, stop);
     m->mode = mode;
 }
 
@@ -484,4 +558,4 @@ void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *sav
 }
 
 /* A reload: where m's child's result goes, moved with its field */
-void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[corral__co_side(m)].dest = dest; }
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__side_at(s, m)->dest = dest; }

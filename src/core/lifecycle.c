@@ -31,7 +31,7 @@
 void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                        corral_end_reason why)
 {
-    const corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+    const corral__side *sd = corral__side_at(s, m);
     /* each link exists only in a scheduler with its part: its table is there */
     if (sd->groups != CORRAL__NIL) corral__groups(s)->leave(s, co);
     if (sd->parent != CORRAL__NIL || sd->joiners_head != CORRAL__NIL)
@@ -287,8 +287,8 @@ void corral__fire(corral_sched *s, uint32_t i)
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_mode(s, m) == CORRAL__MODE_ALL && --corral__sides(s)[corral__co_side(m)].pending > 0) return; /* all/any: a side record */
-    if (corral__co_mode(s, m) == CORRAL__MODE_ANY) corral__sides(s)[corral__co_side(m)].fired = (int8_t)n->member;
+    if (corral__co_mode(s, m) == CORRAL__MODE_ALL && --corral__side_at(s, m)->pending > 0) return; /* all/any: a side record */
+    if (corral__co_mode(s, m) == CORRAL__MODE_ANY) corral__side_at(s, m)->fired = (int8_t)n->member;
     const bool now = p && p->now;
     corral__release_wait(s, co);
     const uint32_t child = corral__side_of(s, m)->child;

@@ -86,7 +86,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     else if (co->state == CORRAL__READY) corral__ready_unlink(s, co);
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     /* the common end has no links: no side record */
-    if (corral__co_side(m) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
+    if (corral__co_sided(m)) corral__end_links(s, co, m, te, why);
     corral__class *c = &s->arena.classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
     corral__end_last(s, co, te, c, why, local, false, true);
@@ -103,13 +103,13 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
     for (;;) {
         corral_co *child = NULL;
         corral__meta *cm = NULL;
-        if (corral__co_side(m) != CORRAL__NIL) {
-            corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+        if (corral__co_sided(m)) {
+            corral__side *sd = corral__side_at(s, m);
             if (sd->child != CORRAL__NIL) { /* the child has a side record too */
                 child = corral__co_of_global(s, sd->child);
                 cm = corral__meta_of(s, child);
                 sd->child = CORRAL__NIL;
-                corral__sides(s)[corral__co_side(cm)].parent = CORRAL__NIL; /* it must not wake us */
+                corral__side_at(s, cm)->parent = CORRAL__NIL; /* it must not wake us */
             }
         }
         if (CORRAL__UNLIKELY((corral__co_mode(s, m) & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
@@ -130,7 +130,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
 static inline corral_end_reason corral__stop_reason(corral__meta *m)
 {
     corral_end_reason why = corral__stopping_why(m);
-    corral__co_stop_why_set(m, CORRAL_END_STOPPED);
+    corral__co_stop_why_set(m, 0);
     return why;
 }
 
@@ -275,7 +275,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_
     corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
     if (deferred && CORRAL__UNLIKELY(s->now.uncounted != self)) corral__uncount(s, co); /* counted during its step */
     if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       corral__co_side(m) == CORRAL__NIL)) {
+                       !corral__co_sided(m))) {
         co->state = CORRAL__ENDING;
         if (deferred) s->now.uncounted = 0;
         else if (plain) te->lives = 0; /* the next one is deferred */

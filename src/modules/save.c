@@ -204,7 +204,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, corral__co_domain(s, m), 1);
     const uint8_t why = corral__co_stop_why(m);
     corral__put_u(io, ((why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((why & CORRAL__WAIT_CLOSED) ? 2u : 0u) |
-                          (why & CORRAL__GOT_MASK) >> 2 | (by != CORRAL__NIL ? 16u : 0u),
+                          (why & CORRAL__GOT_MASK) << 1 | (by != CORRAL__NIL ? 16u : 0u),
                   1); /* version 5: and whether its last wait ended on a close; 7: what it gave (bits 2-3),
                          whether it belongs to a coroutine (bit 4) */
     const uint32_t dl = corral__deadline_of(s, co); /* a stop request's deadline: its due time on its domain's clock */
@@ -1401,8 +1401,8 @@ static void corral__load_tie(corral__loader *L, uint32_t i)
     corral_sched *s = L->s;
     corral_co *gen = corral__co_at_index(s, index, NULL);
     const corral__meta *m = corral__meta_of(s, gen);
-    if (corral__co_side(m) != CORRAL__NIL)
-        for (uint32_t k = corral__sides(s)[corral__co_side(m)].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
+    if (corral__co_sided(m))
+        for (uint32_t k = corral__side_at(s, m)->groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
             if (corral__nodes(s)[k].kind == CORRAL__NODE_OWNED) return; /* tied already */
     corral__gen_own(s, gen, corral__co_at_index(s, c.by, NULL));
 }
@@ -1586,7 +1586,7 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
                       (uint8_t)(c->phase | c->contract), corral__load_point(L, t, c->point, &ok)); /* its place comes below */
     corral__load_context(L, t, c, CORRAL__AT(co, te->ctx_off));
     corral__meta *m = &corral__meta_table(s)[g];
-    uint8_t stop = (uint8_t)((c->stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
+    uint8_t stop = (uint8_t)((c->stop_requested & 12u) >> 1); /* CORRAL__GOT_MASK */
     if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
     if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
     corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->mode);

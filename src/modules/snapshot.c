@@ -767,6 +767,16 @@ static void corral__hash_node(corral__hasher *k, const corral_sched *s, const co
     } /* predicates: a function and a pointer, addresses */
 }
 
+/* its stop and answer bits in the word the hash has always taken: a
+   STOPPING coroutine's end reason in bits 0-3, otherwise the reason a
+   stop ends with by default (CORRAL_END_STOPPED); the answer bits at 4-6,
+   a stop request at 7 (its side record is not state: not hashed) */
+static uint32_t corral__stop_word(const corral_co *co, const corral__meta *m)
+{
+    const uint32_t why = corral__co_stop_why(m), answer = (why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK)) << 3;
+    if (co->state == CORRAL__STOPPING) return answer | (why & CORRAL__END_MASK) >> CORRAL__END_SHIFT;
+    return answer | ((why & CORRAL__STOP_REQUESTED) ? 0x80u : 0u) | CORRAL_END_STOPPED;
+}
 static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
@@ -783,7 +793,7 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
     corral__hash_word(k, (uint64_t)sd->parent << 32 | sd->child);
     corral__hash_word(k, sd->dest);
     corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)corral__co_mode(s, m) << 16 |
-                       (uint64_t)sd->outcome << 8 | corral__co_stop_why(m));
+                       (uint64_t)sd->outcome << 8 | corral__stop_word(co, m));
     const uint32_t hold = corral__paused(co->state)         ? corral__co_hold(co, m)
                           : corral__co_is_generator(s, co) ? CORRAL__HOLD_GENERATOR /* its step: as held */
                                                            : 0u;
