@@ -236,16 +236,16 @@ static inline bool corral__timer_node(const corral__node *n)
 #define CORRAL__GOT_PULL_STOPPED CORRAL__GOT_STOPPED
 #define CORRAL__END_SHIFT 4u
 #define CORRAL__END_MASK 0xF0u /* a STOPPING coroutine's end reason, shifted by CORRAL__END_SHIFT */
-/* per slot: what every coroutine has (12 bytes) */
+/* per slot: what every coroutine has (8 bytes; its birth frame, with
+   desc.timing, is in the profile's ages: corral__co_born) */
 typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
-    uint32_t born;          /* frame count at its start (low 32 bits): its age */
     uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
     uint8_t bits;           /* CORRAL__HAS_SIDE, its stop and answer bits (above) */
     uint8_t domain;         /* its time domain */
     uint8_t spare;          /* 0: free */
 } corral__meta;
-CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 12, "corral: a slot's meta is 12 bytes");
+CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 8, "corral: a slot's meta is 8 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= (CORRAL__END_MASK >> CORRAL__END_SHIFT) + 1u,
                       "corral: an end reason fits in CORRAL__END_MASK");
 CORRAL__STATIC_ASSERT(((CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK | CORRAL__HAS_SIDE) & CORRAL__END_MASK) == 0,
@@ -313,17 +313,6 @@ static inline void corral__co_domain_set(corral_sched *s, corral__meta *m, uint3
 {
     (void)s;
     m->domain = (uint8_t)domain;
-}
-/* the frame it started in (low 32 bits): its age is the frame count less this */
-static inline uint32_t corral__co_born(const corral_sched *s, const corral__meta *m)
-{
-    (void)s;
-    return m->born;
-}
-static inline void corral__co_born_set(corral_sched *s, corral__meta *m, uint32_t frame)
-{
-    (void)s;
-    m->born = frame;
 }
 /* its stop and answer bits: a STOPPING coroutine's end reason
    (CORRAL__END_MASK), CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED and
@@ -771,6 +760,7 @@ struct corral_sched {
         corral_field_formatter formatter;
         uint32_t hist_off, hist_cap, hist_head, hist_count; /* corral_frame_sample ring */
         uint32_t trace_off, trace_cap, trace_head, trace_count; /* corral__trace_ev ring */
+        uint32_t ages_off;     /* timing: each slot's birth frame (corral__co_age), 0: none */
         uint32_t frame_open;   /* a frame began and its sample is not written yet */
         uint32_t frame_steps;  /* steps run in the open frame */
         uint64_t frame_tick_start; /* clock at its corral_tick start (timing) */
@@ -1026,7 +1016,6 @@ static inline void corral__meta_reset(corral__meta *m)
 {
     m->wait = CORRAL__NIL;
     corral__meta_fresh(m);
-    m->born = 0;
 }
 /* what a coroutine without a side record reads: no links, no groups */
 static inline const corral__side *corral__side_none(void)
@@ -1142,6 +1131,26 @@ static inline corral__meta *corral__meta_of(const corral_sched *s, const corral_
 static inline corral__meta *corral__meta_table(const corral_sched *s)
 {
     return (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
+}
+/* The frame it started in (low 32 bits), kept while desc.timing is on, in
+   the profile's ages (a u32 a slot, by global slot): its age is the frame
+   count less this. Without timing none is kept: its age reads 0. */
+static inline uint32_t *corral__ages(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->prof.ages_off);
+}
+static inline uint32_t corral__co_age(const corral_sched *s, const corral__meta *m)
+{
+    return s->prof.ages_off ? (uint32_t)s->now.frame - corral__ages(s)[m - corral__meta_table(s)] : 0u;
+}
+/* the bytes a snapshot copies beside each slot: its meta, its birth frame with timing */
+static inline uint32_t corral__slot_beside(const corral_sched *s)
+{
+    return (uint32_t)sizeof(corral__meta) + (s->prof.ages_off ? (uint32_t)sizeof(uint32_t) : 0u);
+}
+static inline void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age)
+{
+    if (s->prof.ages_off) corral__ages(s)[m - corral__meta_table(s)] = (uint32_t)s->now.frame - age;
 }
 /* timer heaps are 4-ary: a level's children sit side by side, so a sift
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
@@ -1377,7 +1386,7 @@ void corral__scratch_return(unsigned char *room, uint32_t need);
 /* a load: a coroutine's meta as saved (stop: the stop flags it had), and
    its side record with the saved links of `saved` (caller, child, dest,
    pending, fired, outcome); a reload: where its child's result goes */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t mode);
+void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t domain, uint8_t stop, uint8_t mode);
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
 void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
@@ -1679,7 +1688,7 @@ static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's regio
    between parts and the block's own alignment slack alone, with whatever
    a caller-owned block has past what the plan needs ("unused"). Inline,
    so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 22 };
+enum { CORRAL__BLOCK_PARTS = 23 };
 typedef struct corral__block_part {
     const char *name;
     uint64_t bytes;
@@ -1702,7 +1711,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     const corral__pool *P = s->pools;
     const uint64_t chunks = s->run.chunk_count;
     static const char *const names[CORRAL__BLOCK_PARTS] = {
-        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", /* per slot */
+        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", "ages", /* per slot */
         "group nodes", "owner buckets", "side records", "side lookup", "signals", "futures", "channels", "channel buffers",
         "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "scheduler, types", "unused",
     };
@@ -1715,6 +1724,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
         s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
         page_bytes,
+        s->prof.ages_off ? (uint64_t)s->arena.total_slots * sizeof(uint32_t) : 0u,
         (uint64_t)(s->nodes.count - s->nodes.wait_count) * node,
         ((uint64_t)s->groups.owner_mask + 1u) * 2u * sizeof(uint32_t),
         (uint64_t)s->sides.count * sizeof(corral__side),
@@ -1735,7 +1745,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
         out[i].name = names[i];
         out[i].bytes = bytes[i];
-        out[i].per_slot = i < 7;
+        out[i].per_slot = i < 8;
     }
 }
 /* the feature CORRAL__FEATURE_POSTS (corral_part_posts): close at destroy,

@@ -209,7 +209,7 @@ Test(sides, a_load_that_needs_more_records_than_the_desc_gives_is_refused_whole)
    figure bench/README.md and the report quote. */
 Test(sides, a_slot_costs_its_meta_and_no_side_record_at_the_defaults)
 {
-    cr_assert_eq(sizeof(corral__meta), 12);
+    cr_assert_eq(sizeof(corral__meta), 8);
     cr_assert_eq(sizeof(corral__side), 32);
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
@@ -218,12 +218,12 @@ Test(sides, a_slot_costs_its_meta_and_no_side_record_at_the_defaults)
     const size_t empty = corral_sched_memory_size(&d);
     d.classes[0].capacity = 1024;
     const size_t full = corral_sched_memory_size(&d);
-    /* slot 48 + meta 12 + run queue 4.5 (an entry a slot, an eighth of
+    /* slot 48 + meta 8 + run queue 4.5 (an entry a slot, an eighth of
        one more, a chunk's link over its 32 entries) + a wait node 40 + a
        heap entry per pair of clocks' heaps (3 clocks: 2 x 4) (+ the page
        table's share) */
     const double per = (double)(full - empty) / 1024.0;
-    cr_assert(per >= 112.5 && per < 113.5, "%.2f bytes a slot", per);
+    cr_assert(per >= 108.5 && per < 109.5, "%.2f bytes a slot", per);
 }
 
 /* The lookup from a slot to its record (arena.c) probes past others'
@@ -295,4 +295,58 @@ Test(sides, verify_catches_a_side_bit_and_a_lookup_that_disagree)
     sd->owner = owner;
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
+}
+
+/* a coroutine's age in frames (corral_co_info.age_frames) */
+static uint64_t age_of(corral_sched *s, corral_handle h)
+{
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, h, &in));
+    return in.age_frames;
+}
+
+/* A coroutine's birth frame is the profile's: kept with desc.timing, in
+   a per-slot array, through a save and load, a snapshot and restore;
+   without timing none is kept, its age reads 0 and a save holds 0. */
+Test(sides, an_age_is_kept_with_timing_through_save_load_and_restore_and_is_0_without)
+{
+    static unsigned char buf[1 << 16];
+    for (int timing = 0; timing < 2; timing++) {
+        corral_sched_desc d = one_class_desc(128, 8);
+        d.max_side_records = 4;
+        d.registry = &g_registry;
+        d.timing = timing;
+        corral_sched *s = sched_of(d);
+        corral_handle old = sleeper_start(s, (sleeper_ctx){.frames = 50});
+        for (int f = 0; f < 5; f++) corral_tick(s, 0.01f);
+        corral_handle young = sleeper_start(s, (sleeper_ctx){.frames = 50});
+        corral_tick(s, 0.01f);
+        const uint64_t want_old = timing ? 6u : 0u, want_young = timing ? 1u : 0u;
+        cr_assert_eq(age_of(s, old), want_old, "timing %d", timing);
+        cr_assert_eq(age_of(s, young), want_young, "timing %d", timing);
+        const size_t size = corral_snapshot_size(s);
+        cr_assert(size && size <= sizeof buf && corral_snapshot(s, buf, size));
+        for (int f = 0; f < 3; f++) corral_tick(s, 0.01f);
+        cr_assert_eq(age_of(s, old), timing ? 9u : 0u);
+        cr_assert(corral_restore(s, buf, size));
+        cr_assert(corral_verify(s));
+        cr_assert_eq(age_of(s, old), want_old, "restored, timing %d", timing);
+        cr_assert_eq(age_of(s, young), want_young, "restored, timing %d", timing);
+        const size_t n = corral_save(s, buf, sizeof buf);
+        cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+        corral_sched *t = sched_of(d);
+        cr_assert(corral_load(t, buf, n), "%s", corral_last_error_detail(t));
+        cr_assert(corral_verify(t));
+        cr_assert_eq(corral_state_hash(t), corral_state_hash(s));
+        uint32_t cur = 0, seen = 0;
+        corral_co_info in;
+        while (corral_next_co(t, &cur, &in)) {
+            cr_assert(in.age_frames == want_old || in.age_frames == want_young, "loaded, timing %d: %llu", timing,
+                      (unsigned long long)in.age_frames);
+            seen |= in.age_frames == want_old ? 1u : 2u;
+        }
+        cr_assert_eq(seen, timing ? 3u : 1u, "both ages came back");
+        corral_sched_destroy(t);
+        corral_sched_destroy(s);
+    }
 }

@@ -1973,7 +1973,7 @@ typedef struct corral_co_info {
     corral_phase phase;
     uint64_t owner;
     uint32_t tags;
-    uint64_t age_frames;     /* frames since it started */
+    uint64_t age_frames;     /* frames since it started (desc.timing; 0 without) */
     corral_handle parent;    /* the caller awaiting it, or zero */
     corral_handle child;     /* the child it awaits (a race or sync: its first arm
                                 still running), or zero */

@@ -103,6 +103,7 @@ void corral__meta_init(corral_sched *s)
 {
     corral__meta *M = corral__meta_table(s);
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
+    if (s->prof.ages_off) memset(corral__ages(s), 0, (size_t)s->arena.total_slots * sizeof(uint32_t));
 }
 
 /* ---- side records: a counted free list (freelist.h) linked through .parent */
@@ -427,7 +428,7 @@ static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; 
 
 /* Class ci as a snapshot holds it: at pages_at of snap its page table, at
    data_at a u64 per page (where in snap that page's slots, then their
-   meta, start). Each page's floor stays above what it issued here and
+   meta and, with timing, their birth frames, start). Each page's floor stays above what it issued here and
    there: a handle from after the snapshot is stale after the restore. */
 void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at)
 {
@@ -453,6 +454,10 @@ void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *sn
            raised to it when taken: corral__slot_alloc) */
         memcpy(CORRAL__AT(s, corral__slot_off(c, first)), snap + (size_t)data, (size_t)pg.bump * c->slot_size);
         memcpy(&M[first], snap + (size_t)data + (size_t)pg.bump * c->slot_size, (size_t)pg.bump * sizeof(corral__meta));
+        if (s->prof.ages_off)
+            memcpy(corral__ages(s) + c->first + first,
+                   snap + (size_t)data + (size_t)pg.bump * (c->slot_size + sizeof(corral__meta)),
+                   (size_t)pg.bump * sizeof(uint32_t));
         pg.floor = floor;
         pg.unissued = unissued;
         P[pi] = pg;
@@ -533,10 +538,10 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
 /* A load: a coroutine's meta as saved: a free slot's, then its birth
    frame, time domain and wait mode, with the stop flags `stop`
    (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t mode)
+void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t domain, uint8_t stop, uint8_t mode)
 {
     corral__meta_reset(m);
-    m->born = born;
+    corral__co_age_set(s, m, age);
     m->domain = domain;
     corral__co_stop_why_add(m, stop);
     m->mode = mode;

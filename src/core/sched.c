@@ -35,7 +35,7 @@ typedef struct corral__plan {
     const corral_part *part[CORRAL__STATE_COUNT - 1];
     uint64_t state_off[CORRAL__STATE_COUNT - 1];
     uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides, side_lookup_off, side_lookup_shift;
-    uint64_t hist_off, hist_cap, trace_off, trace_cap;
+    uint64_t hist_off, hist_cap, trace_off, trace_cap, ages_off;
     uint64_t kept_off, kept_bytes;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
@@ -245,6 +245,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off += p->hist_cap * sizeof(corral_frame_sample);
     p->trace_off = off;
     off += p->trace_cap * sizeof(corral__trace_ev);
+    p->ages_off = d->timing ? off : 0; /* each slot's birth frame, kept with timing */
+    if (d->timing) off += slots * sizeof(uint32_t);
     off = corral__align64(off, 8);
     p->text_off = d->wait_text ? off : 0;
     if (d->wait_text) off += p->wait_nodes * sizeof(const char *);
@@ -434,6 +436,7 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->prof.hist_cap = (uint32_t)p->hist_cap;
     s->prof.trace_off = (uint32_t)p->trace_off;
     s->prof.trace_cap = (uint32_t)p->trace_cap;
+    s->prof.ages_off = (uint32_t)p->ages_off;
     s->now.fixed_dt = p->fixed_dt;
     s->now.max_fixed_steps = p->max_fixed_steps;
     s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};

@@ -172,7 +172,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, co->flags & (CORRAL__PHASE_MASK | CORRAL__CONTRACT_FLAGS), 1); /* its phase, and (version 3)
                                                                                    a first step still to come */
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
-    corral__put_u(io, (uint32_t)s->now.frame - corral__co_born(s, m), 4);
+    corral__put_u(io, corral__co_age(s, m), 4); /* 0 without timing */
     corral__put_u(io, corral__co_hold(co, m), 1);
     const corral__side *sd = corral__side_of(s, m);
     corral__put_u(io, sd->outcome, 1);
@@ -1589,7 +1589,7 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
     uint8_t stop = (uint8_t)((c->stop_requested & 12u) >> 1); /* CORRAL__GOT_MASK */
     if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
     if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
-    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->mode);
+    corral__meta_load(s, m, c->age, c->domain, stop, c->mode); /* its age: kept with timing */
     if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
         corral__side links = *corral__side_none();
         links.outcome = c->outcome;
