@@ -242,8 +242,7 @@ typedef struct corral__meta {
     uint32_t wait;          /* first node of its current wait, NIL */
     uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
     uint8_t bits;           /* CORRAL__HAS_SIDE, its stop and answer bits (above) */
-    uint8_t domain;         /* its time domain */
-    uint8_t spare;          /* 0: free */
+    uint8_t spare[2];       /* 0: free */
 } corral__meta;
 CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 8, "corral: a slot's meta is 8 bytes");
 CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= (CORRAL__END_MASK >> CORRAL__END_SHIFT) + 1u,
@@ -302,17 +301,6 @@ static inline void corral__co_hold_set(corral_co *co, corral__meta *m, uint32_t 
     (void)m;
     assert(corral__paused(co->state) && "corral: only a held coroutine has a hold");
     co->state = (uint8_t)(CORRAL__HELD | hold);
-}
-/* its time domain (0: the default) */
-static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
-{
-    (void)s;
-    return m->domain;
-}
-static inline void corral__co_domain_set(corral_sched *s, corral__meta *m, uint32_t domain)
-{
-    (void)s;
-    m->domain = (uint8_t)domain;
 }
 /* its stop and answer bits: a STOPPING coroutine's end reason
    (CORRAL__END_MASK), CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED and
@@ -385,12 +373,14 @@ typedef struct corral__side {
     uint32_t child;         /* global slot of the child it awaits, NIL */
     uint32_t dest;          /* where the child's result goes (offset in this slot), NIL */
     uint32_t groups;        /* first of its group membership nodes, NIL */
-    uint16_t pending;       /* ALL: members not fired yet */
+    uint8_t pending;        /* ALL: members not fired yet */
+    uint8_t domain;         /* its time domain (one other than 0 holds a record) */
     int8_t fired;           /* ANY: the member that fired, -1 */
     uint8_t outcome;        /* how the last child it called ended */
     uint32_t owner;         /* global slot of the coroutine it is for; NIL: free */
 } corral__side;
 CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 bytes");
+CORRAL__STATIC_ASSERT(CORRAL_MAX_GROUP <= 255 && CORRAL_MAX_DOMAINS <= 256, "corral: an all's count and a domain fit a byte");
 
 /* ---- generations: one rule for a coroutine's slot (its page: arena.c,
    slots.h) and a pooled item (its pool: pool.c). A handle holds its
@@ -1008,8 +998,7 @@ static inline void corral__meta_fresh(corral__meta *m)
 {
     m->mode = CORRAL__MODE_NONE;
     m->bits = 0;
-    m->domain = 0;
-    m->spare = 0;
+    m->spare[0] = m->spare[1] = 0;
 }
 /* a free slot's metadata: no wait, no side record */
 static inline void corral__meta_reset(corral__meta *m)
@@ -1021,7 +1010,7 @@ static inline void corral__meta_reset(corral__meta *m)
 static inline const corral__side *corral__side_none(void)
 {
     static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
-                                      CORRAL__NIL, 0, -1, CORRAL_END_NONE, CORRAL__NIL};
+                                      CORRAL__NIL, 0, 0, -1, CORRAL_END_NONE, CORRAL__NIL};
     return &none;
 }
 static inline corral__side *corral__sides(const corral_sched *s)
@@ -1042,6 +1031,15 @@ static inline const corral__side *corral__side_of(const corral_sched *s, const c
 {
     return corral__co_sided(m) ? corral__side_at(s, m) : corral__side_none();
 }
+/* its time domain (0: the default; another is in its side record) */
+static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
+{
+    return corral__co_sided(m) ? corral__side_at(s, m)->domain : 0u;
+}
+/* its time domain set: a record taken for one other than 0 if it has
+   none (false, with SIDE_POOL_EXHAUSTED set and counted for `call`, if
+   none is free: callers that must not fail check corral__sides_room first) */
+bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, uint32_t domain);
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m);
@@ -1148,10 +1146,8 @@ static inline uint32_t corral__slot_beside(const corral_sched *s)
 {
     return (uint32_t)sizeof(corral__meta) + (s->prof.ages_off ? (uint32_t)sizeof(uint32_t) : 0u);
 }
-static inline void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age)
-{
-    if (s->prof.ages_off) corral__ages(s)[m - corral__meta_table(s)] = (uint32_t)s->now.frame - age;
-}
+/* its age set (kept with timing; nothing without) */
+void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age);
 /* timer heaps are 4-ary: a level's children sit side by side, so a sift
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
    four children overlap where a binary heap waits for each level's two */
@@ -1386,7 +1382,7 @@ void corral__scratch_return(unsigned char *room, uint32_t need);
 /* a load: a coroutine's meta as saved (stop: the stop flags it had), and
    its side record with the saved links of `saved` (caller, child, dest,
    pending, fired, outcome); a reload: where its child's result goes */
-void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t domain, uint8_t stop, uint8_t mode);
+void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t stop, uint8_t mode);
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
 void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */

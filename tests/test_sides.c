@@ -67,13 +67,14 @@ static const corral_type *const g_types[] = {&sleeper_type, &calls_type, &joins_
 static const uint32_t g_ids[] = {1, 2, 3, 4};
 static const corral_registry g_registry = {"sides", g_types, g_ids, NULL, 4};
 
-static corral_sched *ssched(uint32_t cap, uint32_t sides)
+static corral_sched_desc sdesc(uint32_t cap, uint32_t sides)
 {
     corral_sched_desc d = one_class_desc(128, cap);
     d.max_side_records = sides;
     d.registry = &g_registry; /* saves find types by id */
-    return sched_of(d);
+    return d;
 }
+static corral_sched *ssched(uint32_t cap, uint32_t sides) { return sched_of(sdesc(cap, sides)); }
 
 Test(sides, a_plain_coroutine_takes_none_and_a_call_takes_two_until_both_end)
 {
@@ -312,9 +313,7 @@ Test(sides, an_age_is_kept_with_timing_through_save_load_and_restore_and_is_0_wi
 {
     static unsigned char buf[1 << 16];
     for (int timing = 0; timing < 2; timing++) {
-        corral_sched_desc d = one_class_desc(128, 8);
-        d.max_side_records = 4;
-        d.registry = &g_registry;
+        corral_sched_desc d = sdesc(8, 4);
         d.timing = timing;
         corral_sched *s = sched_of(d);
         corral_handle old = sleeper_start(s, (sleeper_ctx){.frames = 50});
@@ -349,4 +348,78 @@ Test(sides, an_age_is_kept_with_timing_through_save_load_and_restore_and_is_0_wi
         corral_sched_destroy(t);
         corral_sched_destroy(s);
     }
+}
+
+/* A time domain other than 0 is kept in the coroutine's side record: a
+   start, a generator's or corral_set_domain that finds none free is
+   refused whole with SIDE_POOL_EXHAUSTED; domain 0 takes none */
+Test(sides, a_domain_other_than_0_holds_a_record_and_one_that_finds_none_is_refused_whole)
+{
+    corral_sched_desc d = sdesc(8, 1);
+    d.domains = 3;
+    corral_sched *s = sched_of(d);
+    corral_handle zero = sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &(corral_start_desc){.domain = 0});
+    cr_assert(corral_alive(s, zero));
+    cr_assert_eq(pools_of(s).side_records, 0, "domain 0 takes none");
+    corral_handle two = sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &(corral_start_desc){.domain = 2});
+    cr_assert(corral_alive(s, two));
+    cr_assert_eq(pools_of(s).side_records, 1);
+    const uint32_t live = pools_of(s).side_records;
+    corral_handle refused = sleeper_start_ex(s, (sleeper_ctx){.frames = 9}, &(corral_start_desc){.domain = 1});
+    cr_assert_eq(refused.gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    cr_assert(strstr(corral_last_error_detail(s), "time domain"), "%s", corral_last_error_detail(s));
+    corral_arena_stats a;
+    corral_stats_arena(s, &a);
+    cr_assert_eq(a.live, 2u, "nothing taken");
+    cr_assert(!corral_set_domain(s, zero, 1));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, zero, &in) && in.domain == 0, "not moved");
+    cr_assert(corral_set_domain(s, two, 1), "one that holds a record moves");
+    cr_assert(corral_co_info_of(s, two, &in) && in.domain == 1);
+    cr_assert(corral_set_domain(s, zero, 0), "to 0: none needed");
+    cr_assert_eq(pools_of(s).side_records, live);
+    cr_assert(corral_verify(s));
+    cr_assert(corral_stop(s, two));
+    cr_assert(corral_set_domain(s, zero, 2), "the record freed");
+    cr_assert(corral_co_info_of(s, zero, &in) && in.domain == 2);
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
+/* a coroutine's domain comes back from a snapshot and from a save */
+Test(sides, a_domain_survives_snapshot_restore_and_save_load)
+{
+    static unsigned char buf[1 << 16];
+    corral_sched_desc d = sdesc(8, 4);
+    d.domains = 4;
+    corral_sched *s = sched_of(d);
+    corral_handle a = sleeper_start_ex(s, (sleeper_ctx){.frames = 30}, &(corral_start_desc){.domain = 3});
+    corral_handle b = sleeper_start(s, (sleeper_ctx){.frames = 30});
+    corral_tick(s, 0.01f);
+    const size_t size = corral_snapshot_size(s);
+    cr_assert(size && size <= sizeof buf && corral_snapshot(s, buf, size));
+    const uint64_t hash = corral_state_hash(s);
+    cr_assert(corral_set_domain(s, a, 0));
+    cr_assert(corral_set_domain(s, b, 2));
+    cr_assert_neq(corral_state_hash(s), hash, "the hash sees the domains");
+    cr_assert(corral_restore(s, buf, size));
+    cr_assert(corral_verify(s));
+    cr_assert_eq(corral_state_hash(s), hash);
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, a, &in) && in.domain == 3);
+    cr_assert(corral_co_info_of(s, b, &in) && in.domain == 0);
+    const size_t n = corral_save(s, buf, sizeof buf);
+    cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
+    corral_sched *t = sched_of(d);
+    cr_assert(corral_load(t, buf, n), "%s", corral_last_error_detail(t));
+    cr_assert(corral_verify(t));
+    cr_assert_eq(corral_state_hash(t), hash);
+    cr_assert_eq(pools_of(t).side_records, 1, "the one in domain 3 holds one");
+    uint32_t cur = 0, domains = 0;
+    while (corral_next_co(t, &cur, &in)) domains |= 1u << in.domain;
+    cr_assert_eq(domains, (1u << 3) | 1u);
+    corral_sched_destroy(t);
+    corral_sched_destroy(s);
 }

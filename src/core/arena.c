@@ -205,6 +205,14 @@ void corral__side_drop(corral_sched *s, corral__meta *m)
     corral__freelist_give(&fl, i);
 }
 
+bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, uint32_t domain)
+{
+    if (!domain && !corral__co_sided(m)) return true; /* 0 needs no record */
+    corral__side *sd = corral__side_take(call, s, m);
+    if (sd) sd->domain = (uint8_t)domain;
+    return sd != NULL;
+}
+
 /* corral_verify's part: the lookup holds each record in use once, where
    a probe for its owner finds it, and nothing else */
 bool corral__side_lookup_sound(const corral_sched *s)
@@ -535,22 +543,26 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
     corral__counts_rose(s);
 }
 
-/* A load: a coroutine's meta as saved: a free slot's, then its birth
-   frame, time domain and wait mode, with the stop flags `stop`
+CORRAL__NOINLINE void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age)
+{
+    if (s->prof.ages_off) corral__ages(s)[m - corral__meta_table(s)] = (uint32_t)s->now.frame - age;
+}
+
+/* A load: a coroutine's meta as saved: a free slot's, then its age
+   (kept with timing) and wait mode, with the stop flags `stop`
    (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
-void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t domain, uint8_t stop, uint8_t mode)
+void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t stop, uint8_t mode)
 {
     corral__meta_reset(m);
     corral__co_age_set(s, m, age);
-    m->domain = domain;
     corral__co_stop_why_add(m, stop);
     m->mode = mode;
 }
 
 /* A load: m's side record taken (the load's check counted one free) with
    the links saved in `saved`: its caller, its child and where the child's
-   result goes, its last child's end, an all's count and an any's member
-   fired; its joiners and groups come as they are placed */
+   result goes, its last child's end, an all's count, an any's member
+   fired and its time domain; its joiners and groups come as they are placed */
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved)
 {
     corral__side *sd = corral__side_take("corral_load", s, m);
@@ -558,6 +570,7 @@ void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *sav
     sd->child = saved->child;
     sd->dest = saved->dest;
     sd->pending = saved->pending;
+    sd->domain = saved->domain;
     sd->fired = saved->fired;
     sd->outcome = saved->outcome;
 }

@@ -77,7 +77,7 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
     if (!child) return NULL;
     corral__side_take(call, s, cm)->parent = corral__global_of(s, co); /* free: checked above */
-    corral__co_domain_set(s, cm, corral__co_domain(s, pm));
+    corral__side_at(s, cm)->domain = corral__co_domain(s, pm); /* its caller's */
     return child;
 }
 

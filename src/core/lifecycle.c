@@ -159,7 +159,7 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
 corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                           uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out)
 {
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags, 0); /* a domain: its caller's check */
     if (ti == CORRAL__NIL) return NULL;
     return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
 }

@@ -328,7 +328,8 @@ static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sche
    group nodes, budget, reservations): its type index, or NIL with the
    error set and counted. */
 static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sched *s, const corral_type *vt,
-                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags)
+                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags,
+                                                   uint32_t domain)
 {
     const uint32_t none = CORRAL__NIL;
     CORRAL__REQUIRE_AT(s, vt && ctx, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, none);
@@ -346,7 +347,12 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
         corral__refuse(call, s, te, CORRAL_ERR_NO_CLASS);
         return none;
     }
-    if (CORRAL__UNLIKELY(owner | tags) && !corral__group_room(call, s, te, owner, tags)) return none; /* before taking anything */
+    if (CORRAL__UNLIKELY(owner | tags)) {
+        if (!corral__group_room(call, s, te, owner, tags)) return none; /* before taking anything */
+    } else if (CORRAL__UNLIKELY(domain) && !corral__sides_room(call, s, NULL, "none for the start's time domain")) {
+        te->failed++; /* a domain other than 0 is kept in a side record (the groups' one, if it has them) */
+        return none;
+    }
     if (!corral__room_for(call, s, te)) return none;
     return ti;
 }
@@ -405,7 +411,7 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     corral__meta *m;
     corral_co *co = corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, h, &m, plain);
     if (!co) return;
-    corral__co_domain_set(s, m, domain);
+    if (domain) corral__co_domain_put(call, s, m, domain); /* a record free: admitted */
     corral__type_entry *te = &corral__types(s)[ti];
     /* Unity: the first step runs at once, in the caller's frame */
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
@@ -434,7 +440,7 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     if (CORRAL__UNLIKELY(!corral__start_checks(call, s, opts, &phase))) return h;
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags, domain);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */
     if (split && corral__types(s)[ti].plain)

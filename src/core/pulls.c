@@ -140,11 +140,13 @@ static corral_handle corral__gen_start(const char *call, corral_sched *s, const 
                             "a generator started in a step and its owner take a side record each");
             return h;
         }
+    } else if (domain && !(owner | tags) && !corral__sides_room(call, s, NULL, "none for the generator's time domain")) {
+        return h; /* its domain's record, before anything is taken */
     }
     corral__meta *m;
     corral_co *co = corral__create(call, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, owner, tags, &h, &m);
     if (!co) return (corral_handle){0, 0};
-    corral__co_domain_set(s, m, domain);
+    corral__co_domain_put(call, s, m, domain); /* a record free: checked above */
     corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
     if (by) corral__gen_own(s, co, by);
     return h;

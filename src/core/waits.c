@@ -362,7 +362,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         for (uint32_t i = 0; i < w->count; i++)
             if (ready[i] == 0) corral__attach(s, co, &w->members[i], i, w->text);
         corral__co_mode_set(s, m, w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY);
-        sd->pending = (uint16_t)waiting;
+        sd->pending = (uint8_t)waiting;
         corral__park(co);
         return 1;
     }

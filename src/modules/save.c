@@ -473,7 +473,7 @@ static bool corral__saved_co_needs_side(const corral__saved_co *c)
 {
     return c->parent != CORRAL__NIL || c->child != CORRAL__NIL || c->dest_field != CORRAL__NIL ||
            c->outcome != CORRAL_END_NONE || c->fired != 0xFF ||
-           (c->mode != CORRAL__MODE_NONE && c->mode != CORRAL__MODE_ONE);
+           (c->mode != CORRAL__MODE_NONE && c->mode != CORRAL__MODE_ONE) || c->domain != 0;
 }
 
 typedef struct corral__loader {
@@ -1589,12 +1589,13 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
     uint8_t stop = (uint8_t)((c->stop_requested & 12u) >> 1); /* CORRAL__GOT_MASK */
     if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
     if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
-    corral__meta_load(s, m, c->age, c->domain, stop, c->mode); /* its age: kept with timing */
+    corral__meta_load(s, m, c->age, stop, c->mode); /* its age: kept with timing */
     if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
         corral__side links = *corral__side_none();
         links.outcome = c->outcome;
         links.fired = (int8_t)c->fired;
-        links.pending = c->mode == CORRAL__MODE_ONE ? 0 : c->pending;
+        links.pending = c->mode == CORRAL__MODE_ONE ? 0 : (uint8_t)c->pending;
+        links.domain = c->domain;
         if (c->parent != CORRAL__NIL) corral__co_at_index(s, c->parent, &links.parent);
         if (c->child != CORRAL__NIL) corral__co_at_index(s, c->child, &links.child);
         if (c->dest_field != CORRAL__NIL) links.dest = te->ctx_off + corral__load_dest(L, t, c->dest_field, c->delta);

@@ -758,7 +758,7 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
         CORRAL__BAD("an all/any, race or sync has no side record for its count");
     const corral__type_entry *te = corral__image_what(m, co->type);
     const uint32_t g = cl->first + k, kind = mode & CORRAL__MODE_KIND;
-    if (corral__co_domain(s, md) >= corral__domains_of(s)->count || kind > CORRAL__MODE_SYNC ||
+    if (sd->domain >= corral__domains_of(s)->count || kind > CORRAL__MODE_SYNC ||
         (corral__at_rest(s) && mode != kind))
         CORRAL__BAD("a coroutine's wait mode or time domain is out of range");
     const bool arms = corral__co_awaits_arms(s, md);
