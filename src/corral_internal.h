@@ -213,36 +213,41 @@ static inline bool corral__timer_node(const corral__node *n)
     return corral__kind_is(n->kind, CORRAL__HOW_TIMER) || n->kind == CORRAL__NODE_DEADLINE;
 }
 
-#define CORRAL__STOP_REQUESTED 0x80u
-#define CORRAL__WAIT_CLOSED 0x40u /* its last wait ended on a closed or destroyed channel */
+/* A coroutine's meta byte (corral__meta.bits): CORRAL__HAS_SIDE, and its
+   stop and answer bits. While it is not STOPPING: CORRAL__STOP_REQUESTED
+   and the answer of its last wait or pull (CORRAL__WAIT_CLOSED,
+   CORRAL__GOT_MASK). A STOPPING coroutine's end reason (CORRAL__END_MASK)
+   lies over CORRAL__STOP_REQUESTED (a stopping coroutine is past asking)
+   and the bits above it; its answer bits stay its own (a pull the stop
+   came in answers NOT_YET). */
+#define CORRAL__HAS_SIDE 0x01u       /* it has a side record (the side records' lookup finds it) */
+#define CORRAL__STOP_REQUESTED 0x10u /* corral_request_stop was called */
+#define CORRAL__WAIT_CLOSED 0x08u    /* its last wait ended on a closed or destroyed channel */
 /* what its last wait or pull gave, beside WAIT_CLOSED (corral_wait_got):
    0 a value (or closed, with WAIT_CLOSED), or one of these */
-#define CORRAL__GOT_MASK 0x30u
-#define CORRAL__GOT_NOTHING 0x10u /* a pull gave nothing: a stop request ended its wait */
-#define CORRAL__GOT_STOPPED 0x20u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
-#define CORRAL__GOT_ERROR 0x30u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
+#define CORRAL__GOT_MASK 0x06u
+#define CORRAL__GOT_NOTHING 0x02u /* a pull gave nothing: a stop request ended its wait */
+#define CORRAL__GOT_STOPPED 0x04u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
+#define CORRAL__GOT_ERROR 0x06u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
 /* the generator a CORRAL_PULL waited for ended meanwhile (calls.c), told
    in words no other wait leaves, so that only the pull that waited takes
    them for its answer (corral_generator_pull makes them CLOSED, STOPPED) */
 #define CORRAL__GOT_PULL_FINISHED (CORRAL__WAIT_CLOSED | CORRAL__GOT_NOTHING)
 #define CORRAL__GOT_PULL_STOPPED CORRAL__GOT_STOPPED
-/* per slot: what every coroutine has (12 bytes; the first node of its
+#define CORRAL__END_SHIFT 4u
+#define CORRAL__END_MASK 0xF0u /* a STOPPING coroutine's end reason, shifted by CORRAL__END_SHIFT */
+/* per slot: what every coroutine has (1 byte; the first node of its
    wait is in its header's link while it waits, corral__co_wait; how it
-   waits is its chain's or its side record's, corral__co_mode) */
+   waits is its chain's or its side record's, corral__co_mode; its birth
+   frame, with desc.timing, is in the profile's ages: corral__co_born) */
 typedef struct corral__meta {
-    uint32_t side;          /* its side record (corral__side), NIL: none */
-    uint32_t born;          /* frame count at its start (low 32 bits): its age */
-    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 4 bits);
-                               CORRAL__STOP_REQUESTED: corral_request_stop was called;
-                               CORRAL__WAIT_CLOSED: corral_wait_closed;
-                               CORRAL__GOT_MASK: corral_wait_got */
-    uint8_t domain;         /* its time domain */
-    uint8_t spare[2];       /* 0: free (a held coroutine's hold is in its state, its wait's
-                               mode in its chain or side record): written with the two
-                               bytes before them in one store */
+    uint8_t bits;           /* CORRAL__HAS_SIDE, its stop and answer bits (above) */
 } corral__meta;
-CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 12, "corral: a slot's meta is 12 bytes");
-CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 1, "corral: a slot's meta is 1 byte");
+CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= (CORRAL__END_MASK >> CORRAL__END_SHIFT) + 1u,
+                      "corral: an end reason fits in CORRAL__END_MASK");
+CORRAL__STATIC_ASSERT(((CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK | CORRAL__HAS_SIDE) & CORRAL__END_MASK) == 0,
+                      "corral: a stopping coroutine's end reason leaves its answer bits and side bit alone");
 CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
 /* ---- a coroutine's meta by what it means: outside corral__meta_fresh,
    corral__meta_reset (below) and corral__meta_load (arena.c), which own
@@ -260,14 +265,10 @@ static inline uint32_t *corral__co_wait_at(corral_co *co, corral__meta *m)
     (void)m;
     return &co->link;
 }
-/* its side record (corral__side), NIL: none */
-static inline uint32_t corral__co_side(const corral__meta *m)
+/* it has a side record (corral__side_at finds it) */
+static inline bool corral__co_sided(const corral__meta *m)
 {
-    return m->side;
-}
-static inline void corral__co_side_set(corral__meta *m, uint32_t i)
-{
-    m->side = i;
+    return (m->bits & CORRAL__HAS_SIDE) != 0;
 }
 /* a held coroutine's hold: CORRAL__HOLD_* (0: it is not held; a
    generator's step has corral__co_is_generator) */
@@ -283,58 +284,45 @@ static inline void corral__co_hold_set(corral_co *co, corral__meta *m, uint32_t 
     assert(corral__paused(co->state) && "corral: only a held coroutine has a hold");
     co->state = (uint8_t)(CORRAL__HELD | hold);
 }
-/* its time domain (0: the default) */
-static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
-{
-    (void)s;
-    return m->domain;
-}
-static inline void corral__co_domain_set(corral_sched *s, corral__meta *m, uint32_t domain)
-{
-    (void)s;
-    m->domain = (uint8_t)domain;
-}
-/* the frame it started in (low 32 bits): its age is the frame count less this */
-static inline uint32_t corral__co_born(const corral_sched *s, const corral__meta *m)
-{
-    (void)s;
-    return m->born;
-}
-static inline void corral__co_born_set(corral_sched *s, corral__meta *m, uint32_t frame)
-{
-    (void)s;
-    m->born = frame;
-}
 /* its stop and answer bits: a STOPPING coroutine's end reason
    (CORRAL__END_MASK), CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED and
-   CORRAL__GOT_MASK (corral__meta.stop_why) */
+   CORRAL__GOT_MASK (corral__meta.bits without CORRAL__HAS_SIDE) */
 static inline uint8_t corral__co_stop_why(const corral__meta *m)
 {
-    return m->stop_why;
+    return (uint8_t)(m->bits & ~CORRAL__HAS_SIDE);
 }
 static inline void corral__co_stop_why_set(corral__meta *m, uint32_t why)
 {
-    m->stop_why = (uint8_t)why;
+    m->bits = (uint8_t)((m->bits & CORRAL__HAS_SIDE) | (why & ~CORRAL__HAS_SIDE));
 }
 static inline void corral__co_stop_why_add(corral__meta *m, uint32_t bits)
 {
-    m->stop_why = (uint8_t)(m->stop_why | bits);
+    m->bits = (uint8_t)(m->bits | (bits & ~CORRAL__HAS_SIDE));
 }
 static inline void corral__co_stop_why_clear(corral__meta *m, uint32_t bits)
 {
-    m->stop_why = (uint8_t)(m->stop_why & ~bits);
+    m->bits = (uint8_t)(m->bits & ~(bits & ~CORRAL__HAS_SIDE));
+}
+/* corral_request_stop was called for it (a STOPPING one is past asking:
+   its end reason lies over the bit) */
+static inline bool corral__co_stop_requested(const corral_co *co, const corral__meta *m)
+{
+    return co->state != CORRAL__STOPPING && (corral__co_stop_why(m) & CORRAL__STOP_REQUESTED);
+}
+static inline void corral__co_stop_request(const corral_co *co, corral__meta *m)
+{
+    if (co->state != CORRAL__STOPPING) corral__co_stop_why_add(m, CORRAL__STOP_REQUESTED);
 }
 /* the longest group chain a coroutine has (corral__side.groups): its
    owner's node and one per tag (the group nodes), a stop request's
    deadline and a generator's tie to its owner */
 #define CORRAL__GROUP_NODES_MAX (1u + 32u)
 #define CORRAL__GROUP_CHAIN_MAX (CORRAL__GROUP_NODES_MAX + 1u + 1u)
-#define CORRAL__END_MASK 0x0Fu /* stop_why's bits that hold a STOPPING coroutine's end reason */
-/* the end reason a STOPPING coroutine ends with (its stop_why's own bits;
+/* the end reason a STOPPING coroutine ends with (its stop bits' own;
    the answer bits of a wait or pull are not part of it) */
 static inline corral_end_reason corral__stopping_why(const corral__meta *m)
 {
-    const uint32_t why = corral__co_stop_why(m) & CORRAL__END_MASK;
+    const uint32_t why = (corral__co_stop_why(m) & CORRAL__END_MASK) >> CORRAL__END_SHIFT;
     assert(why < CORRAL_END_COUNT && "corral: a stopping coroutine's end reason is out of range");
     return why < CORRAL_END_COUNT ? (corral_end_reason)why : CORRAL_END_STOPPED;
 }
@@ -357,9 +345,11 @@ typedef struct corral__side {
     int8_t fired;           /* ANY: the member that fired, -1 */
     uint8_t outcome;        /* how the last child it called ended */
     uint32_t owner;         /* global slot of the coroutine it is for; NIL: free */
+    uint8_t domain;         /* its time domain (one other than 0 holds a record) */
+    uint8_t spare[3];       /* 0 */
 } corral__side;
-CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 bytes");
-CORRAL__STATIC_ASSERT(CORRAL_MAX_GROUP <= 255, "corral: an all's or a race's count fits corral__side.pending");
+CORRAL__STATIC_ASSERT(sizeof(corral__side) == 36, "corral: a side record is 36 bytes");
+CORRAL__STATIC_ASSERT(CORRAL_MAX_GROUP <= 255 && CORRAL_MAX_DOMAINS <= 256, "corral: an all's count and a domain fit a byte");
 
 /* ---- generations: one rule for a coroutine's slot (its page: arena.c,
    slots.h) and a pooled item (its pool: pool.c). A handle holds its
@@ -706,6 +696,8 @@ struct corral_sched {
         uint32_t bump;             /* records [bump, count) untouched since all were last free */
         uint32_t peak;
         uint64_t failures;
+        uint32_t lookup_off;       /* the lookup from a global slot to its record */
+        uint32_t lookup_shift;     /* 32 - log2 of its entries */
     } sides;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
@@ -728,6 +720,7 @@ struct corral_sched {
         corral_field_formatter formatter;
         uint32_t hist_off, hist_cap, hist_head, hist_count; /* corral_frame_sample ring */
         uint32_t trace_off, trace_cap, trace_head, trace_count; /* corral__trace_ev ring */
+        uint32_t ages_off;     /* timing: each slot's birth frame (corral__co_age), 0: none */
         uint32_t frame_open;   /* a frame began and its sample is not written yet */
         uint32_t frame_steps;  /* steps run in the open frame */
         uint64_t frame_tick_start; /* clock at its corral_tick start (timing) */
@@ -981,33 +974,47 @@ static inline bool corral__state_alive(uint8_t state)
    no side record): its state is the same whoever held the slot before */
 static inline void corral__meta_fresh(corral__meta *m)
 {
-    m->stop_why = CORRAL_END_STOPPED;
-    m->domain = 0;
-    m->spare[0] = m->spare[1] = 0;
+    m->bits = 0;
 }
 /* a free slot's metadata: no wait, no side record */
 static inline void corral__meta_reset(corral__meta *m)
 {
-    m->side = CORRAL__NIL;
     corral__meta_fresh(m);
-    m->born = 0;
 }
 /* what a coroutine without a side record reads: no links, no groups */
 static inline const corral__side *corral__side_none(void)
 {
     static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
-                                      CORRAL__NIL, 0, CORRAL__MODE_NONE, -1, CORRAL_END_NONE, CORRAL__NIL};
+                                      CORRAL__NIL, 0, CORRAL__MODE_NONE, -1, CORRAL_END_NONE, CORRAL__NIL, 0, {0, 0, 0}};
     return &none;
 }
 static inline corral__side *corral__sides(const corral_sched *s)
 {
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
 }
+/* The side records' lookup (arena.c): an open-addressed table of
+   desc.max_side_records x 2 entries rounded up to a power of 2, each a
+   side record's index or NIL, placed by the owner's global slot (linear
+   probing, a record's key its .owner). Only the side records say what it
+   holds: a restore or a load rebuilds it, snapshots and the state hash
+   leave it out, corral_verify checks it against them. */
+uint32_t corral__side_find(const corral_sched *s, uint32_t g);
+/* the side record of a coroutine that has one (corral__co_sided) */
+corral__side *corral__side_at(const corral_sched *s, const corral__meta *m);
 /* its side record, or corral__side_none (read only) */
 static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
 {
-    return corral__co_side(m) == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[corral__co_side(m)];
+    return corral__co_sided(m) ? corral__side_at(s, m) : corral__side_none();
 }
+/* its time domain (0: the default; another is in its side record) */
+static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
+{
+    return corral__co_sided(m) ? corral__side_at(s, m)->domain : 0u;
+}
+/* its time domain set: a record taken for one other than 0 if it has
+   none (false, with SIDE_POOL_EXHAUSTED set and counted for `call`, if
+   none is free: callers that must not fail check corral__sides_room first) */
+bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, uint32_t domain);
 /* A race or sync begun in a step whose side record could not be taken:
    its link says so until corral_arms_start (no lane entry, slot offset,
    node or free-list link is this odd value) */
@@ -1027,7 +1034,8 @@ static inline bool corral__chained_by(const corral_co *co, const corral__side *s
 }
 static inline bool corral__co_chained(const corral_sched *s, const corral_co *co, const corral__meta *m)
 {
-    return corral__chained_by(co, corral__side_of(s, m));
+    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+           (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN));
 }
 /* the same by a side record at hand (corral_verify's copy of a snapshot's):
    the first node of its wait; how it waits */
@@ -1058,9 +1066,9 @@ static inline uint8_t corral__co_mode(const corral_sched *s, const corral_co *co
    one); ONE and NONE are its chain's */
 static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_t mode)
 {
-    const uint32_t side = corral__co_side(m);
-    assert((side != CORRAL__NIL || mode <= CORRAL__MODE_ONE) && "corral: a wait of several nodes has a side record");
-    if (side != CORRAL__NIL) corral__sides(s)[side].mode = (uint8_t)(mode <= CORRAL__MODE_ONE ? 0u : mode);
+    const bool sided = corral__co_sided(m);
+    assert((sided || mode <= CORRAL__MODE_ONE) && "corral: a wait of several nodes has a side record");
+    if (sided) corral__side_at(s, m)->mode = (uint8_t)(mode <= CORRAL__MODE_ONE ? 0u : mode);
 }
 /* its current wait is a race's or a sync's arms */
 static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
@@ -1078,6 +1086,9 @@ bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self
 /* an ending coroutine's record back to the pool */
 void corral__side_drop(corral_sched *s, corral__meta *m);
 void corral__sides_init(corral_sched *s);
+/* corral_verify's: the lookup holds each side record in use once, where
+   its owner's probe finds it, and nothing else */
+bool corral__side_lookup_sound(const corral_sched *s);
 
 /* state and flags as one 16-bit value (the walk's yielded-in-place test) */
 CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,
@@ -1155,6 +1166,24 @@ static inline corral__meta *corral__meta_table(const corral_sched *s)
 {
     return (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
 }
+/* The frame it started in (low 32 bits), kept while desc.timing is on, in
+   the profile's ages (a u32 a slot, by global slot): its age is the frame
+   count less this. Without timing none is kept: its age reads 0. */
+static inline uint32_t *corral__ages(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->prof.ages_off);
+}
+static inline uint32_t corral__co_age(const corral_sched *s, const corral__meta *m)
+{
+    return s->prof.ages_off ? (uint32_t)s->now.frame - corral__ages(s)[m - corral__meta_table(s)] : 0u;
+}
+/* the bytes a snapshot copies beside each slot: its meta, its birth frame with timing */
+static inline uint32_t corral__slot_beside(const corral_sched *s)
+{
+    return (uint32_t)sizeof(corral__meta) + (s->prof.ages_off ? (uint32_t)sizeof(uint32_t) : 0u);
+}
+/* its age set (kept with timing; nothing without) */
+void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age);
 /* timer heaps are 4-ary: a level's children sit side by side, so a sift
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
    four children overlap where a binary heap waits for each level's two */
@@ -1389,7 +1418,7 @@ void corral__scratch_return(unsigned char *room, uint32_t need);
 /* a load: a coroutine's meta as saved (stop: the stop flags it had), and
    its side record with the saved links of `saved` (caller, child, dest,
    pending, fired, outcome); a reload: where its child's result goes */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop);
+void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t stop);
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
 void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
@@ -1708,7 +1737,7 @@ static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's regio
    between parts and the block's own alignment slack alone, with whatever
    a caller-owned block has past what the plan needs ("unused"). Inline,
    so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 22 };
+enum { CORRAL__BLOCK_PARTS = 24 };
 typedef struct corral__block_part {
     const char *name;
     uint64_t bytes;
@@ -1731,8 +1760,8 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     const corral__pool *P = s->pools;
     const uint64_t chunks = s->run.chunk_count;
     static const char *const names[CORRAL__BLOCK_PARTS] = {
-        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", /* per slot */
-        "group nodes", "owner buckets", "side records", "signals", "futures", "channels", "channel buffers",
+        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", "ages", /* per slot */
+        "group nodes", "owner buckets", "side records", "side lookup", "signals", "futures", "channels", "channel buffers",
         "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "pull stack", "scheduler, types",
         "unused",
     };
@@ -1745,9 +1774,11 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
         s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
         page_bytes,
+        s->prof.ages_off ? (uint64_t)s->arena.total_slots * sizeof(uint32_t) : 0u,
         (uint64_t)(s->nodes.count - s->nodes.wait_count) * node,
         ((uint64_t)s->groups.owner_mask + 1u) * 2u * sizeof(uint32_t),
         (uint64_t)s->sides.count * sizeof(corral__side),
+        ((uint64_t)UINT32_MAX >> s->sides.lookup_shift) * sizeof(uint32_t) + sizeof(uint32_t),
         (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
         (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
         (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
@@ -1765,7 +1796,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
         out[i].name = names[i];
         out[i].bytes = bytes[i];
-        out[i].per_slot = i < 7;
+        out[i].per_slot = i < 8;
     }
 }
 /* the feature CORRAL__FEATURE_POSTS (corral_part_posts): close at destroy,

@@ -379,7 +379,7 @@ static void cx_frame(void)
    *got and *want; returns 0 when they agree, else -1 (with *why set). */
 static int cx_run_cell(cx_row row, int col, int P, cx_at *got, cx_at *want, const char **why)
 {
-    static unsigned char block[1 << 16];
+    static unsigned char block[1 << 17];
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
     d.memory = block;

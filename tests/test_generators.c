@@ -279,6 +279,31 @@ Test(generators, a_generator_started_in_a_step_ends_with_the_coroutine_a_group_s
     corral_sched_destroy(s);
 }
 
+/* a generator in a time domain other than 0 holds a side record for it:
+   with none free its start is refused whole (SIDE_POOL_EXHAUSTED) */
+Test(generators, a_generator_in_a_domain_other_than_0_is_refused_whole_when_no_side_record_is_free)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.max_side_records = 1;
+    d.domains = 2;
+    corral_sched *s = sched_of(d);
+    volley_reset();
+    corral_handle a = volley_gen_ex(s, (volley_ctx){.n = 3}, &(corral_start_desc){.domain = 1});
+    cr_assert_neq(a.gen, 0, "%s", corral_last_error_detail(s));
+    cr_assert_eq(pools_of(s).side_records, 1);
+    corral_handle b = volley_gen_ex(s, (volley_ctx){.n = 3}, &(corral_start_desc){.domain = 1});
+    cr_assert_eq(b.gen, 0);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SIDE_POOL_EXHAUSTED);
+    corral_arena_stats st;
+    corral_stats_arena(s, &st);
+    cr_assert_eq(st.live, 1u, "nothing taken");
+    corral_co_info in;
+    cr_assert(corral_co_info_of(s, a, &in) && in.domain == 1);
+    cr_assert(volley_gen(s, (volley_ctx){.n = 3}).gen, "domain 0 needs none");
+    cr_assert(corral_verify(s));
+    corral_sched_destroy(s);
+}
+
 Test(generators, a_generator_started_from_plain_code_takes_an_owner_and_tags_for_the_group_operations)
 {
     corral_sched *s = small_sched(8);
@@ -934,7 +959,7 @@ Test(generators, the_hash_takes_the_order_of_an_owners_joiners)
     corral_sched *s = order_game(&a);
     const uint64_t h0 = corral_state_hash(s);
     corral_error err;
-    corral__side *owner = &corral__sides(s)[corral__meta_of(s, corral__resolve(s, a, &err))->side];
+    corral__side *owner = corral__side_at(s, corral__meta_of(s, corral__resolve(s, a, &err)));
     cr_assert(owner);
     const uint32_t first = owner->joiners_head, second = owner->joiners_tail;
     corral__node *N = corral__nodes(s);

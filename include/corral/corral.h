@@ -1449,7 +1449,10 @@ CORRAL_API float corral_time_scale(const corral_sched *sched);
     still step, as under Unity's timeScale 0 (to hold them too: the
     group pause). false / 0 with CORRAL_ERR_BAD_DOMAIN for a domain past
     desc.domains, CORRAL_ERR_BAD_DT for a negative or NaN scale or one
-    past 10^9.
+    past 10^9. A coroutine in a domain other than 0 holds a side record
+    (desc.max_side_records) while it is there: a start, a generator's
+    start or corral_set_domain that finds none free is refused with
+    CORRAL_ERR_SIDE_POOL_EXHAUSTED, taking and changing nothing.
 */
 CORRAL_API bool corral_domain_set_scale(corral_sched *sched, uint32_t domain, float scale);
 CORRAL_API float corral_domain_scale(const corral_sched *sched, uint32_t domain);
@@ -1973,7 +1976,7 @@ typedef struct corral_co_info {
     corral_phase phase;
     uint64_t owner;
     uint32_t tags;
-    uint64_t age_frames;     /* frames since it started */
+    uint64_t age_frames;     /* frames since it started (desc.timing; 0 without) */
     corral_handle parent;    /* the caller awaiting it, or zero */
     corral_handle child;     /* the child it awaits (a race or sync: its first arm
                                 still running), or zero */

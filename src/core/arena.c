@@ -103,6 +103,7 @@ void corral__meta_init(corral_sched *s)
 {
     corral__meta *M = corral__meta_table(s);
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
+    if (s->prof.ages_off) memset(corral__ages(s), 0, (size_t)s->arena.total_slots * sizeof(uint32_t));
 }
 
 /* ---- side records: a counted free list (freelist.h) linked through .parent */
@@ -113,10 +114,61 @@ static inline corral__freelist corral__side_records(corral_sched *s)
                               s->sides.count, &s->sides.free, &s->sides.bump, &s->sides.free_count, &s->sides.peak};
 }
 
+/* ---- the lookup from a coroutine's global slot to its side record
+   (corral_internal.h, corral__side_find): linear probing, deletion by
+   placing the entries after the hole again (no tombstones) */
+
+static uint32_t *corral__side_lookup(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->sides.lookup_off);
+}
+static uint32_t corral__side_mask(const corral_sched *s) { return UINT32_MAX >> s->sides.lookup_shift; }
+static uint32_t corral__side_home(const corral_sched *s, uint32_t g) { return (g * 0x9E3779B1u) >> s->sides.lookup_shift; }
+
+/* where g's entry is, or the empty entry its probe ends at */
+static uint32_t corral__side_probe(const corral_sched *s, uint32_t g)
+{
+    const uint32_t *T = corral__side_lookup(s), mask = corral__side_mask(s);
+    const corral__side *S = corral__sides(s);
+    uint32_t h = corral__side_home(s, g);
+    while (T[h] != CORRAL__NIL && S[T[h]].owner != g) h = (h + 1u) & mask;
+    return h;
+}
+
+CORRAL__NOINLINE uint32_t corral__side_find(const corral_sched *s, uint32_t g) { return corral__side_lookup(s)[corral__side_probe(s, g)]; }
+
+CORRAL__NOINLINE corral__side *corral__side_at(const corral_sched *s, const corral__meta *m)
+{
+    assert(corral__co_sided(m) && "corral: a side record of a coroutine that has none");
+    return &corral__sides(s)[corral__side_find(s, (uint32_t)(m - corral__meta_table(s)))];
+}
+
+static void corral__side_enter(corral_sched *s, uint32_t g, uint32_t i)
+{
+    corral__side_lookup(s)[corral__side_probe(s, g)] = i;
+}
+
+/* g's entry out of the lookup, and the entries after it up to the next
+   empty one placed again (no entry past a hole its probe must cross):
+   its record's index */
+static uint32_t corral__side_leave(corral_sched *s, uint32_t g)
+{
+    uint32_t *T = corral__side_lookup(s);
+    const uint32_t mask = corral__side_mask(s), at = corral__side_probe(s, g), i = T[at];
+    assert(i != CORRAL__NIL && "corral: a side record the lookup does not hold");
+    T[at] = CORRAL__NIL;
+    for (uint32_t j = (at + 1u) & mask, k; (k = T[j]) != CORRAL__NIL; j = (j + 1u) & mask) {
+        T[j] = CORRAL__NIL;
+        corral__side_enter(s, corral__sides(s)[k].owner, k);
+    }
+    return i;
+}
+
 void corral__sides_init(corral_sched *s)
 {
     const corral__freelist fl = corral__side_records(s);
     corral__freelist_clear(&fl);
+    memset(corral__side_lookup(s), 0xFF, ((size_t)corral__side_mask(s) + 1u) * sizeof(uint32_t)); /* NIL: empty */
 }
 
 bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
@@ -132,24 +184,48 @@ bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self
 
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m)
 {
-    corral__side *S = corral__sides(s);
-    if (corral__co_side(m) != CORRAL__NIL) return &S[corral__co_side(m)];
+    if (corral__co_sided(m)) return corral__side_at(s, m);
     if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
+    corral__side *S = corral__sides(s);
     const corral__freelist fl = corral__side_records(s);
-    const uint32_t i = corral__freelist_take(&fl);
+    const uint32_t i = corral__freelist_take(&fl), g = (uint32_t)(m - corral__meta_table(s));
     S[i] = *corral__side_none();
-    S[i].owner = (uint32_t)(m - corral__meta_table(s));
-    corral__co_side_set(m, i);
+    S[i].owner = g;
+    corral__side_enter(s, g, i);
+    m->bits |= CORRAL__HAS_SIDE;
     return &S[i];
 }
 
 void corral__side_drop(corral_sched *s, corral__meta *m)
 {
-    const uint32_t i = corral__co_side(m);
-    corral__co_side_set(m, CORRAL__NIL);
+    const uint32_t i = corral__side_leave(s, (uint32_t)(m - corral__meta_table(s)));
+    m->bits &= (uint8_t)~CORRAL__HAS_SIDE;
     corral__sides(s)[i].owner = CORRAL__NIL;
     const corral__freelist fl = corral__side_records(s);
     corral__freelist_give(&fl, i);
+}
+
+bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, uint32_t domain)
+{
+    if (!domain && !corral__co_sided(m)) return true; /* 0 needs no record */
+    corral__side *sd = corral__side_take(call, s, m);
+    if (sd) sd->domain = (uint8_t)domain;
+    return sd != NULL;
+}
+
+/* corral_verify's part: the lookup holds each record in use once, where
+   a probe for its owner finds it, and nothing else */
+bool corral__side_lookup_sound(const corral_sched *s)
+{
+    const uint32_t *T = corral__side_lookup(s);
+    const corral__side *S = corral__sides(s);
+    uint32_t n = 0;
+    for (uint32_t h = 0; h <= corral__side_mask(s); h++) {
+        if (T[h] == CORRAL__NIL) continue;
+        if (T[h] >= s->sides.bump || S[T[h]].owner == CORRAL__NIL || corral__side_probe(s, S[T[h]].owner) != h) return false;
+        n++;
+    }
+    return n == s->sides.count - s->sides.free_count;
 }
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
@@ -360,7 +436,7 @@ static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; 
 
 /* Class ci as a snapshot holds it: at pages_at of snap its page table, at
    data_at a u64 per page (where in snap that page's slots, then their
-   meta, start). Each page's floor stays above what it issued here and
+   meta and, with timing, their birth frames, start). Each page's floor stays above what it issued here and
    there: a handle from after the snapshot is stale after the restore. */
 void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at)
 {
@@ -386,6 +462,10 @@ void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *sn
            raised to it when taken: corral__slot_alloc) */
         memcpy(CORRAL__AT(s, corral__slot_off(c, first)), snap + (size_t)data, (size_t)pg.bump * c->slot_size);
         memcpy(&M[first], snap + (size_t)data + (size_t)pg.bump * c->slot_size, (size_t)pg.bump * sizeof(corral__meta));
+        if (s->prof.ages_off)
+            memcpy(corral__ages(s) + c->first + first,
+                   snap + (size_t)data + (size_t)pg.bump * (c->slot_size + sizeof(corral__meta)),
+                   (size_t)pg.bump * sizeof(uint32_t));
         pg.floor = floor;
         pg.unissued = unissued;
         P[pi] = pg;
@@ -396,7 +476,14 @@ void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *sn
    records); the pool's counts come with corral__arena_take */
 void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump)
 {
-    memcpy(corral__sides(s), src, (size_t)bump * sizeof(corral__side));
+    /* the lookup follows the records: the present ones' entries out (the
+       records touched, not the whole table), the snapshot's in */
+    corral__side *S = corral__sides(s);
+    for (uint32_t i = 0; i < s->sides.bump; i++)
+        if (S[i].owner != CORRAL__NIL) corral__side_leave(s, S[i].owner);
+    memcpy(S, src, (size_t)bump * sizeof(corral__side));
+    for (uint32_t i = 0; i < bump; i++)
+        if (S[i].owner != CORRAL__NIL) corral__side_enter(s, S[i].owner, i);
 }
 
 /* the room of co's slot past its header, zeroed (its type's class: the
@@ -456,23 +543,26 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
     corral__counts_rose(s);
 }
 
-/* A load: a coroutine's meta as saved: a free slot's, then its birth
-   frame and time domain, with the stop flags `stop`
-   (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added
-   (its wait's mode is its side record's, corral__side_load, or its
-   chain's) */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop)
+CORRAL__NOINLINE void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age)
+{
+    if (s->prof.ages_off) corral__ages(s)[m - corral__meta_table(s)] = (uint32_t)s->now.frame - age;
+}
+
+/* A load: a coroutine's meta as saved: a free slot's, then its age
+   (kept with timing), with the stop flags `stop` (CORRAL__STOP_REQUESTED,
+   CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added (its wait's mode is its
+   side record's, corral__side_load, or its chain's) */
+void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t stop)
 {
     corral__meta_reset(m);
-    m->born = born;
-    m->domain = domain;
-    m->stop_why |= stop;
+    corral__co_age_set(s, m, age);
+    corral__co_stop_why_add(m, stop);
 }
 
 /* A load: m's side record taken (the load's check counted one free) with
    the links saved in `saved`: its caller, its child and where the child's
-   result goes, its last child's end, an all's count and an any's member
-   fired; its joiners and groups come as they are placed */
+   result goes, its last child's end, an all's count, an any's member
+   fired and its time domain; its joiners and groups come as they are placed */
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved)
 {
     corral__side *sd = corral__side_take("corral_load", s, m);
@@ -481,9 +571,10 @@ void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *sav
     sd->dest = saved->dest;
     sd->pending = saved->pending;
     sd->mode = saved->mode;
+    sd->domain = saved->domain;
     sd->fired = saved->fired;
     sd->outcome = saved->outcome;
 }
 
 /* A reload: where m's child's result goes, moved with its field */
-void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[corral__co_side(m)].dest = dest; }
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__side_at(s, m)->dest = dest; }

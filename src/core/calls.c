@@ -64,10 +64,10 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     corral__meta *pm = corral__meta_of(s, co);
     /* the caller's record (kept: it holds the outcome), then room for the
        child's before anything is taken for it */
-    if (corral__co_side(pm) == CORRAL__NIL && !corral__sides_room(call, s, co, "none for the caller")) return NULL;
+    if (!corral__co_sided(pm) && !corral__sides_room(call, s, co, "none for the caller")) return NULL;
     corral__side_take(call, s, pm); /* free: checked above */
     if (!corral__sides_room(call, s, co, "none for the called child")) return NULL;
-    for (uint32_t i = corral__sides(s)[corral__co_side(pm)].groups; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__side_at(s, pm)->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) tags |= 1u << N[i].u.g.tag;
     }
@@ -77,7 +77,7 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
     if (!child) return NULL;
     corral__side_take(call, s, cm)->parent = corral__global_of(s, co); /* free: checked above */
-    corral__co_domain_set(s, cm, corral__co_domain(s, pm));
+    corral__side_at(s, cm)->domain = corral__co_domain(s, pm); /* its caller's */
     return child;
 }
 
@@ -88,7 +88,7 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     corral_sched *s = corral__in_step(call, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    if (corral__co_side(pm) != CORRAL__NIL) corral__sides(s)[corral__co_side(pm)].outcome = CORRAL_END_NONE;
+    if (corral__co_sided(pm)) corral__side_at(s, pm)->outcome = CORRAL_END_NONE;
     if (corral__calling(s, pm)) { /* one call at a time */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, "it awaits a child already");
         return false;
@@ -100,7 +100,7 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     }
     corral_co *child = corral__child_of(call, s, co, vt, ctx, ctx_size);
     if (!child) return false; /* outcome NONE: the caller goes on */
-    corral__side *ps = &corral__sides(s)[corral__co_side(pm)]; /* corral__child_of took it */
+    corral__side *ps = corral__side_at(s, pm); /* corral__child_of took it */
     ps->child = corral__global_of(s, child);
     ps->dest = dest_off;
     corral__wait_open(co); /* waiting on its child: its interrupt's chain, or none */
@@ -169,10 +169,10 @@ static const corral__race_part *corral__races_part(const corral_sched *s)
 static void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                              corral_end_reason why)
 {
-    corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+    corral__side *sd = corral__side_at(s, m);
     corral_co *p = corral__co_of_global(s, sd->parent);
     corral__meta *pm = corral__meta_of(s, p);
-    corral__side *ps = &corral__sides(s)[corral__co_side(pm)]; /* a caller has one */
+    corral__side *ps = corral__side_at(s, pm); /* a caller has one */
     sd->parent = CORRAL__NIL;
     if (ps->child != corral__global_of(s, co)) {
         const corral__race_part *r = corral__races_part(s);
@@ -251,7 +251,7 @@ static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, 
 }
 corral__list corral__join_list(corral_sched *s, const corral__node *n)
 {
-    corral__side *sd = &corral__sides(s)[corral__co_side(&corral__meta_table(s)[n->u.t.target])]; /* a joined one has one */
+    corral__side *sd = corral__side_at(s, &corral__meta_table(s)[n->u.t.target]); /* a joined one has one */
     return (corral__list){&sd->joiners_head, &sd->joiners_tail};
 }
 static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
@@ -334,7 +334,7 @@ static const corral__wait_part corral__join_part = {
    pulls.c's, one after the other) */
 static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__type_entry *te, corral_end_reason why)
 {
-    corral__side *sd = &corral__sides(s)[corral__co_side(corral__meta_of(s, co))];
+    corral__side *sd = corral__side_at(s, corral__meta_of(s, co));
     corral__list l = {&sd->joiners_head, &sd->joiners_tail};
     const uint32_t size = te->vt->result_size;
     while (sd->joiners_head != CORRAL__NIL) {
@@ -362,8 +362,8 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
 static void corral__calls_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                               corral_end_reason why)
 {
-    if (corral__sides(s)[corral__co_side(m)].parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
-    if (corral__sides(s)[corral__co_side(m)].joiners_head != CORRAL__NIL) corral__wake_joiners(s, co, te, why);
+    if (corral__side_at(s, m)->parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
+    if (corral__side_at(s, m)->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co, te, why);
 }
 static const corral__calls_part corral__calls_table = {corral__calls_end};
 const corral_part corral_part_calls = {

@@ -70,7 +70,7 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
     const corral__node *N = corral__nodes(s);
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
-        corral__co_stop_why_add(m, CORRAL__STOP_REQUESTED);
+        corral__co_stop_request(co, m);
         for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
@@ -154,7 +154,7 @@ uint32_t corral_request_stop_tags(corral_sched *s, uint32_t tags, float deadline
 bool corral_stop_requested(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s && (corral__co_stop_why(corral__meta_of(s, co)) & CORRAL__STOP_REQUESTED);
+    return s && corral__co_stop_requested(co, corral__meta_of(s, co));
 }
 
 static uint32_t corral__op_request(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg)
@@ -233,7 +233,7 @@ static int corral__stop_ready(const char *call, corral_sched *s, corral_co *co, 
 {
     (void)call;
     (void)w;
-    return (corral__co_stop_why(corral__meta_of(s, co)) & CORRAL__STOP_REQUESTED) ? 1 : 0;
+    return corral__co_stop_requested(co, corral__meta_of(s, co)) ? 1 : 0;
 }
 static void corral__stop_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {

@@ -73,7 +73,7 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
 
 void corral__leave_groups(corral_sched *s, corral_co *co)
 {
-    corral__free_chain(s, &corral__sides(s)[corral__co_side(corral__meta_of(s, co))].groups);
+    corral__free_chain(s, &corral__side_at(s, corral__meta_of(s, co))->groups);
 }
 
 /* ---- a stop request's deadline: a timer node chained with the group
@@ -89,7 +89,7 @@ uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
 
 uint32_t corral__deadline_node(corral_sched *s, corral_co *co)
 {
-    corral__side *sd = &corral__sides(s)[corral__co_side(corral__meta_of(s, co))]; /* the caller took it */
+    corral__side *sd = corral__side_at(s, corral__meta_of(s, co)); /* the caller took it */
     uint32_t i = corral__node_alloc(s);
     corral__node *n = &corral__nodes(s)[i];
     n->co = corral__co_off(s, co);
@@ -105,8 +105,8 @@ void corral__deadline_drop(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
     const corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_side(m) == CORRAL__NIL) return;
-    uint32_t *at = &corral__sides(s)[corral__co_side(m)].groups;
+    if (!corral__co_sided(m)) return;
+    uint32_t *at = &corral__side_at(s, m)->groups;
     while (*at != CORRAL__NIL && N[*at].kind != CORRAL__NODE_DEADLINE) at = &N[*at].sibling;
     if (*at == CORRAL__NIL) return;
     uint32_t i = *at;

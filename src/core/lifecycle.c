@@ -31,7 +31,7 @@
 void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                        corral_end_reason why)
 {
-    const corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+    const corral__side *sd = corral__side_at(s, m);
     /* each link exists only in a scheduler with its part: its table is there */
     if (sd->groups != CORRAL__NIL) corral__groups(s)->leave(s, co);
     if (sd->parent != CORRAL__NIL || sd->joiners_head != CORRAL__NIL)
@@ -159,7 +159,7 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
 corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                           uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out)
 {
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags, 0); /* a domain: its caller's check */
     if (ti == CORRAL__NIL) return NULL;
     return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
 }
@@ -287,8 +287,8 @@ void corral__fire(corral_sched *s, uint32_t i)
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_side(m) != CORRAL__NIL) { /* an all/any's count and what fired are in its side record */
-        corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+    if (corral__co_sided(m)) { /* an all/any's count and what fired are in its side record */
+        corral__side *sd = corral__side_at(s, m);
         if (sd->mode == CORRAL__MODE_ALL && --sd->pending > 0) return;
         if (sd->mode == CORRAL__MODE_ANY) sd->fired = (int8_t)n->member;
     }

@@ -86,7 +86,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
     else if (co->state == CORRAL__READY) corral__ready_unlink(s, co);
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     /* the common end has no links: no side record */
-    if (corral__co_side(m) != CORRAL__NIL) corral__end_links(s, co, m, te, why);
+    if (corral__co_sided(m)) corral__end_links(s, co, m, te, why);
     corral__class *c = &s->arena.classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
     corral__end_last(s, co, te, c, why, local, false, true);
@@ -103,13 +103,13 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
     for (;;) {
         corral_co *child = NULL;
         corral__meta *cm = NULL;
-        if (corral__co_side(m) != CORRAL__NIL) {
-            corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+        if (corral__co_sided(m)) {
+            corral__side *sd = corral__side_at(s, m);
             if (sd->child != CORRAL__NIL) { /* the child has a side record too */
                 child = corral__co_of_global(s, sd->child);
                 cm = corral__meta_of(s, child);
                 sd->child = CORRAL__NIL;
-                corral__sides(s)[corral__co_side(cm)].parent = CORRAL__NIL; /* it must not wake us */
+                corral__side_at(s, cm)->parent = CORRAL__NIL; /* it must not wake us */
             }
             if (CORRAL__UNLIKELY((sd->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
         }
@@ -130,7 +130,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
 static inline corral_end_reason corral__stop_reason(corral__meta *m)
 {
     corral_end_reason why = corral__stopping_why(m);
-    corral__co_stop_why_set(m, CORRAL_END_STOPPED);
+    corral__co_stop_why_set(m, 0);
     return why;
 }
 
@@ -275,7 +275,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_
     corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
     if (deferred && CORRAL__UNLIKELY(s->now.uncounted != self)) corral__uncount(s, co); /* counted during its step */
     if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       corral__co_side(m) == CORRAL__NIL)) {
+                       !corral__co_sided(m))) {
         co->state = CORRAL__ENDING;
         if (deferred) s->now.uncounted = 0;
         else if (plain) te->lives = 0; /* the next one is deferred */
@@ -328,7 +328,8 @@ static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sche
    group nodes, budget, reservations): its type index, or NIL with the
    error set and counted. */
 static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sched *s, const corral_type *vt,
-                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags)
+                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags,
+                                                   uint32_t domain)
 {
     const uint32_t none = CORRAL__NIL;
     CORRAL__REQUIRE_AT(s, vt && ctx, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, none);
@@ -346,7 +347,12 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
         corral__refuse(call, s, te, CORRAL_ERR_NO_CLASS);
         return none;
     }
-    if (CORRAL__UNLIKELY(owner | tags) && !corral__group_room(call, s, te, owner, tags)) return none; /* before taking anything */
+    if (CORRAL__UNLIKELY(owner | tags)) {
+        if (!corral__group_room(call, s, te, owner, tags)) return none; /* before taking anything */
+    } else if (CORRAL__UNLIKELY(domain) && !corral__sides_room(call, s, NULL, "none for the start's time domain")) {
+        te->failed++; /* a domain other than 0 is kept in a side record (the groups' one, if it has them) */
+        return none;
+    }
     if (!corral__room_for(call, s, te)) return none;
     return ti;
 }
@@ -387,7 +393,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     if (!plain) corral__count_taken(s, te, c); /* plain: counted by its first step (corral__first_step) */
     corral__meta *m = &corral__meta_table(s)[c->first + local];
     corral__meta_fresh(m);
-    corral__co_born_set(s, m, (uint32_t)s->now.frame);
+    if (!plain) corral__co_age_set(s, m, 0); /* kept with timing, which no plain type has */
     *meta_out = m;
     if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);
 
@@ -405,7 +411,7 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     corral__meta *m;
     corral_co *co = corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, h, &m, plain);
     if (!co) return;
-    corral__co_domain_set(s, m, domain);
+    if (domain) corral__co_domain_put(call, s, m, domain); /* a record free: admitted */
     corral__type_entry *te = &corral__types(s)[ti];
     /* Unity: the first step runs at once, in the caller's frame */
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
@@ -434,7 +440,7 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     if (CORRAL__UNLIKELY(!corral__start_checks(call, s, opts, &phase))) return h;
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags, domain);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */
     if (split && corral__types(s)[ti].plain)

@@ -89,15 +89,15 @@ void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
 static void corral__owned_end(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why)
 {
     corral__node *N = corral__nodes(s);
-    corral__side *sd = &corral__sides(s)[corral__co_side(corral__meta_of(s, owner))];
+    corral__side *sd = corral__side_at(s, corral__meta_of(s, owner));
     const corral__list l = {&sd->joiners_head, &sd->joiners_tail};
     corral__list_unlink(s, l, i);
     N[i].attached = 0; /* its generator's chain frees the node */
     corral_co *gen = CORRAL__CO(s, N[i].co);
     if (!corral__state_alive(gen->state)) return; /* one ending already (a loaded tie that loops back) */
-    const uint32_t side = corral__co_side(corral__meta_of(s, gen));
-    if (side != CORRAL__NIL && !corral__is_running(s, gen)) {
-        corral__side *gs = &corral__sides(s)[side];
+    const corral__meta *gm = corral__meta_of(s, gen);
+    if (corral__co_sided(gm) && !corral__is_running(s, gen)) {
+        corral__side *gs = corral__side_at(s, gm);
         const corral__list gl = {&gs->joiners_head, &gs->joiners_tail};
         for (uint32_t k = gs->joiners_head; k != CORRAL__NIL;) {
             const uint32_t next = N[k].next;
@@ -131,18 +131,20 @@ static corral_handle corral__gen_start(const char *call, corral_sched *s, const 
                             "a generator started in a step takes a wait node: its tie to the coroutine it belongs to");
             return h;
         }
-        const uint32_t sides = 1u + (corral__co_side(corral__meta_of(s, by)) == CORRAL__NIL ? 1u : 0u);
+        const uint32_t sides = 1u + (!corral__co_sided(corral__meta_of(s, by)) ? 1u : 0u);
         if (s->sides.free_count < sides) {
             s->sides.failures++;
             corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, by,
                             "a generator started in a step and its owner take a side record each");
             return h;
         }
+    } else if (domain && !(owner | tags) && !corral__sides_room(call, s, NULL, "none for the generator's time domain")) {
+        return h; /* its domain's record, before anything is taken */
     }
     corral__meta *m;
     corral_co *co = corral__create(call, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, owner, tags, &h, &m);
     if (!co) return (corral_handle){0, 0};
-    corral__co_domain_set(s, m, domain);
+    corral__co_domain_put(call, s, m, domain); /* a record free: checked above */
     corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
     if (by) corral__gen_own(s, co, by);
     return h;
@@ -163,9 +165,9 @@ corral_handle corral_generator_start_ex(corral_sched *s, const corral_type *vt, 
 static uint32_t *corral__tie_at(corral_sched *s, const corral_co *gen)
 {
     const corral__meta *m = corral__meta_of(s, gen);
-    if (corral__co_side(m) == CORRAL__NIL) return NULL;
+    if (!corral__co_sided(m)) return NULL;
     corral__node *N = corral__nodes(s);
-    uint32_t *at = &corral__sides(s)[corral__co_side(m)].groups;
+    uint32_t *at = &corral__side_at(s, m)->groups;
     for (uint32_t len = 0; *at != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; at = &N[*at].sibling, len++)
         if (N[*at].kind == CORRAL__NODE_OWNED) return at;
     return NULL;
@@ -203,8 +205,8 @@ bool corral_generator_give(corral_sched *s, corral_handle h, corral_handle owner
     corral__node *N = corral__nodes(s);
     if (at && by && N[*at].u.t.target == corral__global_of(s, by)) return true; /* its owner already */
     if (by) { /* what the tie takes, before anything changes */
-        const uint32_t sides = (corral__co_side(corral__meta_of(s, by)) == CORRAL__NIL ? 1u : 0u) +
-                               (corral__co_side(corral__meta_of(s, gen)) == CORRAL__NIL ? 1u : 0u);
+        const uint32_t sides = (!corral__co_sided(corral__meta_of(s, by)) ? 1u : 0u) +
+                               (!corral__co_sided(corral__meta_of(s, gen)) ? 1u : 0u);
         if (!at && s->nodes.wait_free_count == 0) {
             s->nodes.wait_failures++;
             corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, __func__, h, NULL,
@@ -369,7 +371,7 @@ static const corral__wait_part corral__pull_part = {
    (the joiners waiting for its end stay) */
 static void corral__pullers_wake(corral_sched *s, corral_co *gen)
 {
-    corral__side *sd = &corral__sides(s)[corral__co_side(corral__meta_of(s, gen))];
+    corral__side *sd = corral__side_at(s, corral__meta_of(s, gen));
     corral__list l = {&sd->joiners_head, &sd->joiners_tail};
     corral__node *N = corral__nodes(s);
     for (uint32_t i = sd->joiners_head; i != CORRAL__NIL;) {
@@ -427,7 +429,7 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
     case CORRAL_GOT_ERROR: corral__co_stop_why_add(m, CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR); return false;
     case CORRAL_GOT_NOT_YET: break;
     }
-    if (corral__co_stop_why(m) & CORRAL__STOP_REQUESTED) { /* asked to stop: a pull does not wait any more */
+    if (corral__co_stop_requested(co, m)) { /* asked to stop: a pull does not wait any more */
         corral__co_stop_why_add(m, CORRAL__GOT_NOTHING);
         return false;
     }

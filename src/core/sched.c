@@ -34,8 +34,8 @@ typedef struct corral__plan {
     /* the part that holds each state slot (NULL: none) and where its state lies */
     const corral_part *part[CORRAL__STATE_COUNT - 1];
     uint64_t state_off[CORRAL__STATE_COUNT - 1];
-    uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
-    uint64_t hist_off, hist_cap, trace_off, trace_cap;
+    uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides, side_lookup_off, side_lookup_shift;
+    uint64_t hist_off, hist_cap, trace_off, trace_cap, ages_off;
     uint64_t kept_off, kept_bytes;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
@@ -208,6 +208,11 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off += p->owner_buckets * 2 * sizeof(uint32_t);
     p->sides_off = off;
     off += p->max_sides * sizeof(corral__side);
+    /* the lookup from a slot to its side record: twice the records, a power of 2 */
+    p->side_lookup_shift = 31; /* entries: 2 << (31 - shift), at least twice the records */
+    while ((2ull << (31u - p->side_lookup_shift)) < 2u * p->max_sides) p->side_lookup_shift--;
+    p->side_lookup_off = off;
+    off += (2ull << (31u - p->side_lookup_shift)) * sizeof(uint32_t);
     off = corral__align64(off, 8);
     p->signals_off = off;
     off += p->max_signals * sizeof(corral__signal);
@@ -241,6 +246,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off += p->hist_cap * sizeof(corral_frame_sample);
     p->trace_off = off;
     off += p->trace_cap * sizeof(corral__trace_ev);
+    p->ages_off = d->timing ? off : 0; /* each slot's birth frame, kept with timing */
+    if (d->timing) off += slots * sizeof(uint32_t);
     off = corral__align64(off, 8);
     p->text_off = d->wait_text ? off : 0;
     if (d->wait_text) off += p->wait_nodes * sizeof(const char *);
@@ -412,6 +419,8 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->groups.owner_mask = (uint32_t)p->owner_buckets - 1;
     s->sides.off = (uint32_t)p->sides_off;
     s->sides.count = (uint32_t)p->max_sides;
+    s->sides.lookup_off = (uint32_t)p->side_lookup_off;
+    s->sides.lookup_shift = (uint32_t)p->side_lookup_shift;
     s->pools[CORRAL__POOL_SIGNAL] = (corral__pool){.off = (uint32_t)p->signals_off, .cap = (uint32_t)p->max_signals};
     s->pools[CORRAL__POOL_FUTURE] = (corral__pool){.off = (uint32_t)p->futures_off, .cap = (uint32_t)p->max_futures};
     s->pools[CORRAL__POOL_CHANNEL] = (corral__pool){.off = (uint32_t)p->channels_off, .cap = (uint32_t)p->max_channels};
@@ -429,6 +438,7 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->prof.hist_cap = (uint32_t)p->hist_cap;
     s->prof.trace_off = (uint32_t)p->trace_off;
     s->prof.trace_cap = (uint32_t)p->trace_cap;
+    s->prof.ages_off = (uint32_t)p->ages_off;
     s->now.fixed_dt = p->fixed_dt;
     s->now.max_fixed_steps = p->max_fixed_steps;
     s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};

@@ -41,7 +41,7 @@ static corral_handle corral__start_single(const char *call, corral_sched *s, con
     corral__meta *m;
     corral_co *co = corral__create(call, s, vt, ctx, ctx_size, phase, opts->owner, opts->tags, &h, &m);
     if (!co) return (corral_handle){0, 0};
-    corral__co_domain_set(s, m, opts->domain);
+    corral__co_domain_put(call, s, m, opts->domain); /* its tags' record (admitted) holds it */
     corral_wait joins[CORRAL_MAX_GROUP];
     for (uint32_t k = 0; k < n; k++) joins[k] = corral_wait_join(corral__handle_of(s, corral__co_of_global(s, found[k])));
     corral_wait all = corral_wait_all(joins, n);
@@ -69,7 +69,7 @@ size_t corral_start_n(corral_sched *s, const corral_type *vt, const void *ctxs, 
                       corral_handle *out)
 {
     if (!corral__check(s) || n == 0) return 0;
-    uint32_t ti = corral__admit(__func__, s, vt, ctxs, ctx_size, 0, 0);
+    uint32_t ti = corral__admit(__func__, s, vt, ctxs, ctx_size, 0, 0, 0);
     if (ti == CORRAL__NIL) return 0;
     if (corral__types(s)[ti].plain) return corral__start_batch(s, ti, (const unsigned char *)ctxs, ctx_size, n, out, true);
     return corral__start_batch(s, ti, (const unsigned char *)ctxs, ctx_size, n, out, false);

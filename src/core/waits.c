@@ -111,7 +111,7 @@ corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
     if (n->kind >= CORRAL__NODE_OWNER) return corral__groups(s)->list(s, n); /* one exists: groups are in use */
     if (n->kind == CORRAL__NODE_OWNED) { /* its owner's joiners list (the owner has a side record) */
-        corral__side *sd = &corral__sides(s)[corral__co_side(&corral__meta_table(s)[n->u.t.target])];
+        corral__side *sd = corral__side_at(s, &corral__meta_table(s)[n->u.t.target]);
         return (corral__list){&sd->joiners_head, &sd->joiners_tail};
     }
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
@@ -157,8 +157,8 @@ void corral__release_wait(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
     if (corral__co_chained(s, co, m)) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
-    if (corral__co_side(m) != CORRAL__NIL) { /* the mode and count of a wait of several nodes */
-        corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+    if (corral__co_sided(m)) { /* the mode and count of a wait of several nodes */
+        corral__side *sd = corral__side_at(s, m);
         sd->mode = CORRAL__MODE_NONE;
         sd->pending = 0;
     }
@@ -169,7 +169,7 @@ void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corr
 {
     if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
     co->state = CORRAL__STOPPING;
-    corral__co_stop_why_set(m, (uint8_t)why);
+    corral__co_stop_why_set(m, (uint32_t)why << CORRAL__END_SHIFT);
 }
 
 /* its running step drops the wait it set (a second await, a call) */
@@ -187,8 +187,8 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
     if (corral__paused(co->state)) { /* remembered: it resumes on corral_resume, or a generator's next pull */
         corral__meta *m = corral__meta_of(s, co);
         corral__co_hold_set(co, m, corral__co_hold(co, m) | CORRAL__HOLD_WOKEN);
-        if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && corral__co_side(m) != CORRAL__NIL &&
-            corral__sides(s)[corral__co_side(m)].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
+        if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && corral__co_sided(m) &&
+            corral__side_at(s, m)->joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
             const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS);
             if (p) p->ready(s, co);
         }
@@ -397,7 +397,7 @@ bool corral_await(corral_co *co, corral_wait w)
     if (corral__co_wait(s, co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
         corral__unwait(s, co);
     }
-    if (corral__co_side(m) != CORRAL__NIL) corral__sides(s)[corral__co_side(m)].fired = -1;
+    if (corral__co_sided(m)) corral__side_at(s, m)->fired = -1;
     corral__co_stop_why_clear(m, (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */

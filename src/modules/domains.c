@@ -95,7 +95,9 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
         corral__node *N = corral__nodes(s);
-        corral__co_domain_set(s, m, domain);
+        const bool put = corral__co_domain_put("corral_set_domain", s, m, domain); /* the caller made room */
+        assert(put && "corral: a domain's side record was counted free");
+        (void)put;
         for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && corral__heap_domain(N[i].list) != CORRAL__NIL)
                 corral__timer_move(s, i, heap);
@@ -115,6 +117,10 @@ bool corral_set_domain(corral_sched *s, corral_handle h, uint32_t domain)
     if (!corral__domain_at(__func__, s, domain)) return false;
     corral_co *co = corral__live(__func__, s, h);
     if (!co) return false;
+    /* a domain other than 0 is kept in a side record: the coroutine's own
+       (its children down the chain have theirs) */
+    if (domain && !corral__co_sided(corral__meta_of(s, co)) && !corral__sides_room(__func__, s, NULL, "none for the coroutine's time domain"))
+        return false;
     corral__domain_set(s, co, domain);
     return true;
 }

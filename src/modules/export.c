@@ -136,7 +136,7 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     out->handle = corral__handle_of(s, co);
     out->phase = corral__public_phase(co->flags & CORRAL__PHASE_MASK);
     out->ctx = CORRAL__AT(co, te->ctx_off);
-    out->age_frames = (uint32_t)((uint32_t)s->now.frame - corral__co_born(s, m));
+    out->age_frames = corral__co_age(s, m); /* 0 without timing */
     if (corral__co_wait(s, co, m) != CORRAL__NIL)
         out->wait = corral__co_mode(s, co, m) == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
                     : corral__co_mode(s, co, m) == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY

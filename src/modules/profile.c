@@ -158,8 +158,8 @@ bool corral_stats_generators(const corral_sched *s, corral_generator_stats *out)
             const corral__meta *m = &corral__meta_table(s)[c->first + k];
             if (!corral__state_alive(co->state) || !corral__co_is_generator(s, co)) continue;
             out->live++;
-            if (corral__co_side(m) == CORRAL__NIL) continue;
-            for (uint32_t n = corral__sides(s)[corral__co_side(m)].groups; n != CORRAL__NIL; n = N[n].sibling)
+            if (!corral__co_sided(m)) continue;
+            for (uint32_t n = corral__side_at(s, m)->groups; n != CORRAL__NIL; n = N[n].sibling)
                 if (N[n].kind == CORRAL__NODE_OWNED) {
                     out->owned++;
                     break;

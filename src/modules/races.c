@@ -58,7 +58,7 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     CORRAL__REQUIRE_AT(s, corral__co_mode(s, co, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
     if (corral__co_mode(s, co, m) & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
-    corral__side *sd = &corral__sides(s)[corral__co_side(m)]; /* the begin took it */
+    corral__side *sd = corral__side_at(s, m); /* the begin took it */
     uint32_t dest_off;
     if (sd->pending >= CORRAL_MAX_GROUP) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "more than CORRAL_MAX_GROUP arms");
@@ -118,7 +118,7 @@ static void corral__arms_stop(corral_sched *s, const corral_co *co, const uint32
         corral_co *child = corral__co_of_global(s, kids[k]);
         corral__meta *cm = corral__meta_of(s, child);
         if (!corral__state_alive(child->state) || corral__side_of(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
-        corral__sides(s)[corral__co_side(cm)].parent = CORRAL__NIL; /* it must not decide anything for co */
+        corral__side_at(s, cm)->parent = CORRAL__NIL; /* it must not decide anything for co */
         corral__stop_co(s, child, why);
     }
 }
@@ -146,8 +146,8 @@ bool corral_arms_start(corral_co *co)
         if (co->link == CORRAL__ARMS_NO_SIDE) co->link = CORRAL__NIL;
         if (co->state == CORRAL__QUEUED) corral__unchained(s, co); /* walked: its lane entry back in its link */
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
-        if (corral__co_side(m) != CORRAL__NIL) { /* none when the begin found no side record */
-            corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+        if (corral__co_sided(m)) { /* none when the begin found no side record */
+            corral__side *sd = corral__side_at(s, m);
             sd->fired = -1;
             sd->outcome = (uint8_t)(!failed && kind == CORRAL__MODE_SYNC ? CORRAL_END_FINISHED : CORRAL_END_NONE);
         }
@@ -177,7 +177,7 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
     uint32_t i = corral__co_wait(s, p, pm);
     while (i != CORRAL__NIL && !(N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target == g)) i = N[i].sibling;
     if (i == CORRAL__NIL) return;
-    corral__side *ps = &corral__sides(s)[corral__co_side(pm)]; /* a racer has one */
+    corral__side *ps = corral__side_at(s, pm); /* a racer has one */
     N[i].u.t.target = CORRAL__NIL;
     if (why == CORRAL_END_FINISHED && te->vt->result_size && N[i].u.t.seq != CORRAL__NIL)
         memcpy(CORRAL__AT(p, N[i].u.t.seq), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);

@@ -220,9 +220,9 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             if (!corral__state_alive(co->state) || !corral__types(s)[co->type].moves) continue;
             const corral__meta *m = corral__meta_of(s, co);
-            if (corral__co_side(m) == CORRAL__NIL || corral__sides(s)[corral__co_side(m)].dest == CORRAL__NIL) continue;
+            if (!corral__co_sided(m) || corral__side_at(s, m)->dest == CORRAL__NIL) continue;
             const corral__type_entry *te = &corral__types(s)[co->type];
-            const corral__side *sd = &corral__sides(s)[corral__co_side(m)];
+            const corral__side *sd = corral__side_at(s, m);
             const uint32_t at =
                 corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), sd->dest, true, &field);
             if (at == CORRAL__NIL)

@@ -172,7 +172,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, co->flags & (CORRAL__PHASE_MASK | CORRAL__CONTRACT_FLAGS), 1); /* its phase, and (version 3)
                                                                                    a first step still to come */
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
-    corral__put_u(io, (uint32_t)s->now.frame - corral__co_born(s, m), 4);
+    corral__put_u(io, corral__co_age(s, m), 4); /* 0 without timing */
     corral__put_u(io, corral__co_hold(co, m), 1);
     const corral__side *sd = corral__side_of(s, m);
     corral__put_u(io, sd->outcome, 1);
@@ -204,7 +204,7 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, corral__co_domain(s, m), 1);
     const uint8_t why = corral__co_stop_why(m);
     corral__put_u(io, ((why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((why & CORRAL__WAIT_CLOSED) ? 2u : 0u) |
-                          (why & CORRAL__GOT_MASK) >> 2 | (by != CORRAL__NIL ? 16u : 0u),
+                          (why & CORRAL__GOT_MASK) << 1 | (by != CORRAL__NIL ? 16u : 0u),
                   1); /* version 5: and whether its last wait ended on a close; 7: what it gave (bits 2-3),
                          whether it belongs to a coroutine (bit 4) */
     const uint32_t dl = corral__deadline_of(s, co); /* a stop request's deadline: its due time on its domain's clock */
@@ -473,7 +473,7 @@ static bool corral__saved_co_needs_side(const corral__saved_co *c)
 {
     return c->parent != CORRAL__NIL || c->child != CORRAL__NIL || c->dest_field != CORRAL__NIL ||
            c->outcome != CORRAL_END_NONE || c->fired != 0xFF ||
-           (c->mode != CORRAL__MODE_NONE && c->mode != CORRAL__MODE_ONE);
+           (c->mode != CORRAL__MODE_NONE && c->mode != CORRAL__MODE_ONE) || c->domain != 0;
 }
 
 typedef struct corral__loader {
@@ -1401,8 +1401,8 @@ static void corral__load_tie(corral__loader *L, uint32_t i)
     corral_sched *s = L->s;
     corral_co *gen = corral__co_at_index(s, index, NULL);
     const corral__meta *m = corral__meta_of(s, gen);
-    if (corral__co_side(m) != CORRAL__NIL)
-        for (uint32_t k = corral__sides(s)[corral__co_side(m)].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
+    if (corral__co_sided(m))
+        for (uint32_t k = corral__side_at(s, m)->groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
             if (corral__nodes(s)[k].kind == CORRAL__NODE_OWNED) return; /* tied already */
     corral__gen_own(s, gen, corral__co_at_index(s, c.by, NULL));
 }
@@ -1586,16 +1586,17 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
                       (uint8_t)(c->phase | c->contract), corral__load_point(L, t, c->point, &ok)); /* its place comes below */
     corral__load_context(L, t, c, CORRAL__AT(co, te->ctx_off));
     corral__meta *m = &corral__meta_table(s)[g];
-    uint8_t stop = (uint8_t)((c->stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
+    uint8_t stop = (uint8_t)((c->stop_requested & 12u) >> 1); /* CORRAL__GOT_MASK */
     if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
     if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
-    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop);
+    corral__meta_load(s, m, c->age, stop); /* its age: kept with timing */
     if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
         corral__side links = *corral__side_none();
         links.outcome = c->outcome;
         links.fired = (int8_t)c->fired;
         links.pending = c->mode == CORRAL__MODE_ONE ? 0 : (uint8_t)c->pending; /* checked: at most CORRAL_MAX_GROUP */
         links.mode = c->mode <= CORRAL__MODE_ONE ? CORRAL__MODE_NONE : c->mode;
+        links.domain = c->domain;
         if (c->parent != CORRAL__NIL) corral__co_at_index(s, c->parent, &links.parent);
         if (c->child != CORRAL__NIL) corral__co_at_index(s, c->child, &links.child);
         if (c->dest_field != CORRAL__NIL) links.dest = te->ctx_off + corral__load_dest(L, t, c->dest_field, c->delta);

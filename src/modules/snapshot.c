@@ -73,7 +73,7 @@ static uint64_t corral__layout(const corral_sched *s)
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
                           s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
-                          s->sides.off, s->sides.count,
+                          s->sides.off, s->sides.count, s->prof.ages_off,
                           s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
                           s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
                           s->pools[CORRAL__POOL_FUTURE].cap, s->pools[CORRAL__POOL_CHANNEL].off,
@@ -128,13 +128,14 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
         uint64_t data = k->at + (uint64_t)c->page_count * sizeof data; /* where each page's slots start */
         for (uint32_t pi = 0; pi < c->page_count; pi++) {
             corral__put(k, &data, sizeof data);
-            data += (uint64_t)P[pi].bump * (c->slot_size + sizeof(corral__meta));
+            data += (uint64_t)P[pi].bump * (c->slot_size + corral__slot_beside(s));
         }
         for (uint32_t pi = 0; pi < c->page_count; pi++) {
             if (!P[pi].bump) continue;
             uint32_t first = pi << c->page_shift;
             corral__put(k, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)P[pi].bump * c->slot_size);
             corral__put(k, &corral__meta_table(s)[c->first + first], (size_t)P[pi].bump * sizeof(corral__meta));
+            if (s->prof.ages_off) corral__put(k, corral__ages(s) + c->first + first, (size_t)P[pi].bump * sizeof(uint32_t));
         }
     }
     corral__put(k, corral__entries(s), (size_t)s->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
@@ -236,7 +237,7 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
             memcpy(&pg, buf + m->pages_at[ci] + (size_t)pi * sizeof pg, sizeof pg);
             memcpy(&data, buf + m->data_at[ci] + (size_t)pi * sizeof data, sizeof data);
             if (pg.bump > pg.slots || pg.slots > (1u << c->page_shift)) return "a page's bump is past its slots";
-            if (!corral__section(&k, &at, (size_t)pg.bump * (c->slot_size + sizeof(corral__meta)))) return cut;
+            if (!corral__section(&k, &at, (size_t)pg.bump * (c->slot_size + corral__slot_beside(s)))) return cut;
             if (data != at) return "a page's slots are not where its table says";
         }
     }
@@ -767,6 +768,16 @@ static void corral__hash_node(corral__hasher *k, const corral_sched *s, const co
     } /* predicates: a function and a pointer, addresses */
 }
 
+/* its stop and answer bits in the word the hash has always taken: a
+   STOPPING coroutine's end reason in bits 0-3, otherwise the reason a
+   stop ends with by default (CORRAL_END_STOPPED); the answer bits at 4-6,
+   a stop request at 7 (its side record is not state: not hashed) */
+static uint32_t corral__stop_word(const corral_co *co, const corral__meta *m)
+{
+    const uint32_t why = corral__co_stop_why(m), answer = (why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK)) << 3;
+    if (co->state == CORRAL__STOPPING) return answer | (why & CORRAL__END_MASK) >> CORRAL__END_SHIFT;
+    return answer | ((why & CORRAL__STOP_REQUESTED) ? 0x80u : 0u) | CORRAL_END_STOPPED;
+}
 static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
@@ -783,11 +794,11 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
     corral__hash_word(k, (uint64_t)sd->parent << 32 | sd->child);
     corral__hash_word(k, sd->dest);
     corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)corral__co_mode(s, co, m) << 16 |
-                       (uint64_t)sd->outcome << 8 | corral__co_stop_why(m));
+                       (uint64_t)sd->outcome << 8 | corral__stop_word(co, m));
     const uint32_t hold = corral__paused(co->state)         ? corral__co_hold(co, m)
                           : corral__co_is_generator(s, co) ? CORRAL__HOLD_GENERATOR /* its step: as held */
                                                            : 0u;
-    corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)hold << 32 | corral__co_born(s, m));
+    corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)hold << 32 | corral__co_age(s, m));
     uint32_t len = 0;
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;

@@ -94,16 +94,28 @@ static const corral__side *corral__image_side_index(corral__image *m, uint32_t i
     if (!m->snap) return &corral__sides(m->blk)[i];
     return (const corral__side *)corral__image_read(m, m->sides_at + (size_t)i * sizeof *tmp, tmp, sizeof *tmp);
 }
-static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, corral__side *tmp)
+/* the side record of the coroutine at global slot g (its meta md):
+   corral__side_none when it has none, NULL when no record is its. The
+   live block's lookup finds it; a snapshot holds no lookup (a restore
+   rebuilds it): the records touched are searched for its owner. */
+static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, uint32_t g, corral__side *tmp)
 {
-    if (corral__co_side(md) == CORRAL__NIL) return corral__side_none();
-    return corral__co_side(md) < m->s->sides.bump ? corral__image_side_index(m, corral__co_side(md), tmp) : NULL;
+    if (!corral__co_sided(md)) return corral__side_none();
+    if (!m->snap) {
+        const uint32_t i = corral__side_find(m->blk, g);
+        return i < m->s->sides.bump ? &corral__sides(m->blk)[i] : NULL;
+    }
+    for (uint32_t i = 0; i < m->s->sides.bump; i++) {
+        const corral__side *sd = corral__image_side_index(m, i, tmp);
+        if (sd->owner == g) return sd;
+    }
+    return NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
 static const corral__side *corral__image_side_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
 {
     corral__meta mt;
-    const corral__side *sd = corral__image_side(m, corral__image_meta(m, ci, k, &mt), tmp);
+    const corral__side *sd = corral__image_side(m, corral__image_meta(m, ci, k, &mt), m->s->arena.classes[ci].first + k, tmp);
     return sd ? sd : corral__side_none();
 }
 /* what a type is (its class, context, vtable): the live entry, which a
@@ -563,6 +575,7 @@ static bool corral__verify_free_sides(corral__image *m)
         i = f->parent;
     }
     if (n + s->sides.count - s->sides.bump != s->sides.free_count) CORRAL__BAD("the free side record count is wrong");
+    if (!m->snap && !corral__side_lookup_sound(m->blk)) CORRAL__BAD("the side records' lookup does not hold each record in use once");
     return true;
 }
 
@@ -738,15 +751,15 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
     const uint32_t off = corral__slot_off(cl, k);
     const corral__meta mm = *corral__image_meta(m, ci, k, &mt);
     const corral__meta *md = &mm;
-    const corral__side *sdp = corral__image_side(m, md, &st);
-    if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
+    const corral__side *sdp = corral__image_side(m, md, cl->first + k, &st);
+    if (!sdp) CORRAL__BAD("a coroutine has no side record its meta says it has");
     const corral__side sdv = *sdp, *sd = &sdv;
-    t->sided += corral__co_side(md) != CORRAL__NIL;
-    if (corral__co_side(md) != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
+    t->sided += corral__co_sided(md);
+    if (corral__co_sided(md) && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
     const uint8_t mode = corral__mode_by(co, sd);
     const corral__type_entry *te = corral__image_what(m, co->type);
     const uint32_t g = cl->first + k, kind = mode & CORRAL__MODE_KIND;
-    if (corral__co_domain(s, md) >= corral__domains_of(s)->count || kind > CORRAL__MODE_SYNC ||
+    if (sd->domain >= corral__domains_of(s)->count || kind > CORRAL__MODE_SYNC ||
         (corral__at_rest(s) && mode != kind))
         CORRAL__BAD("a coroutine's wait mode or time domain is out of range");
     const bool arms = sd->mode == CORRAL__MODE_RACE || sd->mode == CORRAL__MODE_SYNC;
@@ -754,7 +767,7 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
        may come from one with more parts) */
     const void *const *F = m->blk->parts.feature;
     if ((arms && !F[CORRAL__FEATURE_RACES]) || (corral__image_generator(m, co, md, off) && !F[CORRAL__FEATURE_PULLS]) ||
-        (corral__co_side(md) != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
+        (corral__co_sided(md) && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
                                        sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
                                      (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
         CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
