@@ -2579,10 +2579,12 @@ struct corral__image {
     size_t pages_at[CORRAL_MAX_CLASSES]; /* per class: its corral__page array */
     size_t data_at[CORRAL_MAX_CLASSES];  /* per class: a uint64_t per page, where its slots start */
     size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, sides_at, chans_at;
+    size_t sided_at; /* a snapshot's: the side records in use, {owner's global slot, record} by owner ascending */
     size_t pool_at[CORRAL__POOL_COUNT]; /* each pool's items */
     size_t heap_at[CORRAL__HEAP_MAX];
     const char *why; /* the first invariant that does not hold */
     uint32_t last_ci, last_pi, last_bump; /* the page read last (a snapshot's) */
+    uint32_t last_sided;                  /* the {owner, record} pair found last (a snapshot's) */
     size_t last_data;
 };
 bool corral__verify_image(corral__image *m);

@@ -143,7 +143,7 @@ CORRAL__NOINLINE corral__side *corral__side_at(const corral_sched *s, const corr
     return &corral__sides(s)[corral__side_find(s, (uint32_t)(m - corral__meta_table(s)))];
 }
 
-static void corral__side_enter(corral_sched *s, uint32_t g, uint32_t i)
+static CORRAL__NOINLINE void corral__side_enter(corral_sched *s, uint32_t g, uint32_t i)
 {
     corral__side_lookup(s)[corral__side_probe(s, g)] = i;
 }

@@ -7,13 +7,16 @@
     What a snapshot holds: the scheduler's control state (the corral_sched
     itself, the type table's counters and ends, the lanes, the pages and
     where each page's slots start), then every pool's touched prefix: per
-    page the slots before its bump with their meta, the chunks, wait and
-    group nodes before their bumps, the timer heaps up to their lengths,
-    the owner buckets, signals, futures and channels. What lies past a
-    bump is untouched and free by construction (arena.c, queue.c, waits.c),
-    so the copy grows with what is and was recently alive, not with
-    capacity, and a restore gives back the same free lists: the same
-    slots, nodes and chunks are taken next, in the same order.
+    page the slots before its bump with their meta (and, with timing, their
+    birth frames), the chunks, wait and group nodes before their bumps, the
+    timer heaps up to their lengths, the owner buckets, the side records
+    before their bump and those in use as {owner, record} pairs in their
+    owners' order (the lookup from a slot to its record is rebuilt, not
+    copied), signals, futures and channels. What lies past a bump is
+    untouched and free by construction (arena.c, queue.c, waits.c), so the
+    copy grows with what is and was recently alive, not with capacity, and a
+    restore gives back the same free lists: the same slots, nodes and
+    chunks are taken next, in the same order.
 
     A restore trusts nothing in it: the header, the checksum, the sizes,
     the configuration and the types are checked against the live
@@ -147,6 +150,19 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
         corral__put(k, corral__heap_block(s, h, s->timers.heap_len[h]), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__put(k, corral__sides(s), (size_t)s->sides.bump * sizeof(corral__side));
+    /* the records in use, {owner, record} in their owners' order: a
+       snapshot holds no lookup (a restore rebuilds it), so verify finds a
+       slot's record here */
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const corral__page *P = corral__pages(s, c);
+        for (uint32_t pi = 0; pi < c->page_count; pi++)
+            for (uint32_t g = c->first + (pi << c->page_shift), end = g + P[pi].bump; g < end; g++)
+                if (corral__co_sided(&corral__meta_table(s)[g])) {
+                    const uint32_t pair[2] = {g, corral__side_find(s, g)};
+                    corral__put(k, pair, sizeof pair);
+                }
+    }
     corral__put(k, corral__signals(s), (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
     corral__put(k, corral__futures(s), (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
     corral__put(k, corral__channels(s), corral__chans_bytes(s));
@@ -252,7 +268,8 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
             return cut;
     m->heap_at[0] = timers_at;
     if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
-        !corral__section(&k, &m->sides_at, (size_t)o->sides.bump * sizeof(corral__side)) ||
+        !corral__section(&k, &m->sides_at, (size_t)o->sides.bump * sizeof(corral__side)) || o->sides.free_count > o->sides.count ||
+        !corral__section(&k, &m->sided_at, (size_t)(o->sides.count - o->sides.free_count) * 2u * sizeof(uint32_t)) ||
         !corral__section(&k, &m->pool_at[CORRAL__POOL_SIGNAL],
                          (size_t)o->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal)) ||
         !corral__section(&k, &m->pool_at[CORRAL__POOL_FUTURE],

@@ -94,10 +94,17 @@ static const corral__side *corral__image_side_index(corral__image *m, uint32_t i
     if (!m->snap) return &corral__sides(m->blk)[i];
     return (const corral__side *)corral__image_read(m, m->sides_at + (size_t)i * sizeof *tmp, tmp, sizeof *tmp);
 }
+/* a snapshot's k-th record in use, by owner: its owner (half 0) or its index (half 1) */
+static uint32_t corral__image_sided(const corral__image *m, uint32_t k, uint32_t half)
+{
+    uint32_t v;
+    memcpy(&v, m->snap + m->sided_at + ((size_t)k * 2u + half) * sizeof v, sizeof v);
+    return v;
+}
 /* the side record of the coroutine at global slot g (its meta md):
    corral__side_none when it has none, NULL when no record is its. The
    live block's lookup finds it; a snapshot holds no lookup (a restore
-   rebuilds it): the records touched are searched for its owner. */
+   rebuilds it) but its records in use in their owners' order, searched. */
 static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, uint32_t g, corral__side *tmp)
 {
     if (!corral__co_sided(md)) return corral__side_none();
@@ -105,11 +112,29 @@ static const corral__side *corral__image_side(corral__image *m, const corral__me
         const uint32_t i = corral__side_find(m->blk, g);
         return i < m->s->sides.bump ? &corral__sides(m->blk)[i] : NULL;
     }
-    for (uint32_t i = 0; i < m->s->sides.bump; i++) {
-        const corral__side *sd = corral__image_side_index(m, i, tmp);
-        if (sd->owner == g) return sd;
+    /* the snapshot's records in use, by owner: the walk asks in that order,
+       so the pair found last or the next one is it, else a search */
+    const uint32_t n = m->s->sides.count - m->s->sides.free_count;
+    uint32_t lo = 0, hi = n;
+    if (m->last_sided < n) {
+        const uint32_t at = m->last_sided, owner = corral__image_sided(m, at, 0);
+        if (owner == g) lo = hi = at;
+        else if (owner > g) hi = at;
+        else if (at + 1u < n && corral__image_sided(m, at + 1u, 0) >= g) lo = hi = at + 1u;
+        else lo = at + 1u;
     }
-    return NULL;
+    for (uint32_t len = hi - lo; len > 1;) { /* the first of [lo, hi) whose owner is g or more: no branch a step */
+        const uint32_t half = len / 2u;
+        lo = corral__image_sided(m, lo + half - 1u, 0) < g ? lo + half : lo;
+        len -= half;
+    }
+    if (lo < hi && corral__image_sided(m, lo, 0) < g) lo++;
+    if (lo == n || corral__image_sided(m, lo, 0) != g) return NULL;
+    m->last_sided = lo;
+    const uint32_t i = corral__image_sided(m, lo, 1);
+    if (i >= m->s->sides.bump) return NULL; /* verify_free_sides says why */
+    const corral__side *sd = corral__image_side_index(m, i, tmp);
+    return sd->owner == g ? sd : NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
 static const corral__side *corral__image_side_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
@@ -576,6 +601,13 @@ static bool corral__verify_free_sides(corral__image *m)
     }
     if (n + s->sides.count - s->sides.bump != s->sides.free_count) CORRAL__BAD("the free side record count is wrong");
     if (!m->snap && !corral__side_lookup_sound(m->blk)) CORRAL__BAD("the side records' lookup does not hold each record in use once");
+    for (uint32_t k = 0, last = 0; m->snap && k < s->sides.count - s->sides.free_count; k++) {
+        const uint32_t g = corral__image_sided(m, k, 0), i = corral__image_sided(m, k, 1);
+        if (i >= s->sides.bump) CORRAL__BAD("a snapshot's list of side records in use names one never taken");
+        if (corral__image_side_index(m, i, &st)->owner != g || g == CORRAL__NIL || (k && g <= last))
+            CORRAL__BAD("a snapshot's list of side records in use is not one each, its owner's, in their order");
+        last = g;
+    }
     return true;
 }
 
