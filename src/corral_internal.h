@@ -1070,6 +1070,11 @@ static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_
     assert((sided || mode <= CORRAL__MODE_ONE) && "corral: a wait of several nodes has a side record");
     if (sided) corral__side_at(s, m)->mode = (uint8_t)(mode <= CORRAL__MODE_ONE ? 0u : mode);
 }
+/* its step is building a race or sync (corral_race_begin .. corral_arms_start) */
+static inline bool corral__co_building_arms(const corral_sched *s, const corral_co *co, const corral__meta *m)
+{
+    return co->link == CORRAL__ARMS_NO_SIDE || (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN));
+}
 /* its current wait is a race's or a sync's arms */
 static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
 {

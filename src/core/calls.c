@@ -117,7 +117,7 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !(corral__co_mode(s, co, pm) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
+    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !corral__co_building_arms(s, co, pm), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
     corral__side *ps = corral__side_take(__func__, s, pm); /* the call's links and its outcome */
     if (!ps) return false;
     if (corral__co_wait(s, co, pm) != CORRAL__NIL || co->state == CORRAL__WAITING) {

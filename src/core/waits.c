@@ -390,11 +390,11 @@ bool corral_await(corral_co *co, corral_wait w)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__calling(s, m) || (corral__co_mode(s, co, m) & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
+    if (corral__calling(s, m) || corral__co_building_arms(s, co, m)) { /* awaiting a child already: finish that first */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
-    if (corral__co_wait(s, co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
+    if (co->state == CORRAL__WAITING) { /* a second await in one step wins (no arms are being built: above) */
         corral__unwait(s, co);
     }
     if (corral__co_sided(m)) corral__side_at(s, m)->fired = -1;
