@@ -16,8 +16,8 @@
       R2  header      type, phase, resume point, link; state and the
                       "on the stack" flag around the step
       R3  links       the first step's end test: no caller, child, joiner
-                      or group (no side record: one index in the per-slot
-                      meta)
+                      or group (no side record: one bit of the per-slot
+                      meta byte)
       R4  bracket     the thread's current scheduler, the step depth, a
                       top-level start's ready-list check
       R5  slot state  FREE on the way out; a generation about to wrap
@@ -31,12 +31,15 @@
       R7' deferred    R7 with the instant spawn's net-zero counts left out
                       (only its peaks raised and `started` counted; pages as
                       in R7), the peaks tested at every spawn
-      R8  counted     R6 with the counts corral keeps: `started` and the
-          once        birth frame; the spawn marked as the one not counted
-                      live (readers add it); the peaks raised only when the
-                      arena's epoch moved since the type's last cover (one
-                      compare an instant spawn). corral's path since
-                      issue 54.
+      R8  counted     R6 with the counts corral keeps: `started`; the spawn
+          once        marked as the one not counted live (readers add it);
+                      the peaks raised only when the arena's epoch moved
+                      since the type's last cover (one compare an instant
+                      spawn). corral's path: a plain type keeps no birth
+                      frame (ages are the profile's, with desc.timing).
+      R8b batch       R8 in batches of 64 of one type: R1's validation once
+                      a batch (the budget and room tests stay per spawn),
+                      as corral_start_n shares it.
 
     Run: build/bench/bench/corral_spawn_floor [--reps R] [--count N]
          [--smoke]. The ratios divide by corral's step at 10^4 coroutines
@@ -97,8 +100,7 @@ typedef struct sf_class {
     sf_page *pages;
 } sf_class;
 typedef struct sf_meta {
-    uint32_t wait, side, born;
-    uint8_t mode, stop, hold, domain;
+    uint8_t bits; /* 1: it has a side record */
 } sf_meta;
 typedef struct sf_sched {
     uint32_t magic, flags, depth, in_tick, ready_head, frame, starting;
@@ -110,6 +112,7 @@ typedef struct sf_sched {
     sf_type types[4];
     sf_class classes[2];
     sf_meta *meta;
+    uint32_t *born; /* R7: each slot's birth frame */
     uint64_t failures;
 } sf_sched;
 typedef struct sf_handle {
@@ -149,13 +152,21 @@ SF_NOINLINE static void sf_cover(sf_sched *s, sf_type *t, sf_class *c)
 __attribute__((always_inline))
 #endif
 static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, size_t size, const int rung,
-                                 const bool defer)
+                                 const bool defer, const bool batched)
 {
     sf_handle h = {0, 0};
     sf_type *t = &s->types[0];
     sf_class *c = &s->classes[0];
     uint32_t pi = 0;
-    if (rung >= 1) {
+    if (batched) { /* the batch's validation passed: its type at hand, room per spawn */
+        t = &s->types[s->last_ti];
+        c = &s->classes[t->cls];
+        pi = t->page;
+        if (SF_UNLIKELY(c->reserved || pi == SF_NIL || c->pages[pi].free_count == 0)) {
+            sf_fail(s);
+            return h;
+        }
+    } else if (rung >= 1) {
         if (SF_UNLIKELY(!s || s->magic != SF_MAGIC || !vt || !ctx || (s->flags & 2u) || vt != s->last_vt)) {
             sf_fail(s);
             return h;
@@ -174,6 +185,7 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
     }
     const bool count = rung == 7 && !defer; /* counters moved as they happen */
     const bool once = rung == 8;             /* counted once: started, the peaks by epoch */
+    (void)size;
     sf_page *pg = &c->pages[pi];
     uint32_t local = pg->free_head;
     sf_co *co = (sf_co *)(void *)(c->base + (size_t)local * c->slot_size);
@@ -200,7 +212,7 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
         if (s->ctx_bytes > s->ctx_bytes_peak) s->ctx_bytes_peak = s->ctx_bytes;
     }
     sf_meta *m = &s->meta[local];
-    if (count || once) m->born = s->frame;
+    if (count) s->born[local] = s->frame;
     if (once) {
         if (SF_UNLIKELY(s->uncounted)) sf_fail(s); /* a first step it runs in: counted first */
         t->started++;
@@ -234,7 +246,7 @@ static inline sf_handle sf_spawn(sf_sched *s, const void *vt, const void *ctx, s
     }
     bool instant = r == 1;
     if (rung >= 2) instant = instant && co->state == 2;
-    if (rung >= 3) instant = instant && m->side == SF_NIL;
+    if (rung >= 3) instant = instant && !(m->bits & 1u);
     if (!instant) {
         sf_fail(s);
         return h;
@@ -275,7 +287,7 @@ typedef sf_handle (*sf_spawn_fn)(sf_sched *s, const void *vt, const void *ctx, s
 #define SF_RUNG(name, rung, defer)                                                             \
     SF_NOINLINE static sf_handle name(sf_sched *s, const void *vt, const void *ctx, size_t size) \
     {                                                                                          \
-        return sf_spawn(s, vt, ctx, size, rung, defer);                                        \
+        return sf_spawn(s, vt, ctx, size, rung, defer, false);                                 \
     }
 SF_RUNG(sf_r0, 0, false)
 SF_RUNG(sf_r1, 1, false)
@@ -287,6 +299,25 @@ SF_RUNG(sf_r6, 6, false)
 SF_RUNG(sf_r7, 7, false)
 SF_RUNG(sf_r7d, 7, true)
 SF_RUNG(sf_r8, 8, false)
+
+/* R8b: n spawns of one type from n contexts, validated once */
+#define SF_BATCH 64u
+SF_NOINLINE static size_t sf_r8b(sf_sched *s, const void *vt, const uint64_t *ctxs, size_t n)
+{
+    if (SF_UNLIKELY(!s || s->magic != SF_MAGIC || !vt || !ctxs || (s->flags & 2u) || vt != s->last_vt)) {
+        sf_fail(s);
+        return 0;
+    }
+    const sf_type *t = &s->types[s->last_ti];
+    if (SF_UNLIKELY(sizeof *ctxs != t->ctx_size || !t->plain || t->budget)) {
+        sf_fail(s);
+        return 0;
+    }
+    size_t k = 0;
+    for (; k < n; k++)
+        if (sf_spawn(s, vt, &ctxs[k], sizeof *ctxs, 8, false, true).gen == 0) break;
+    return k;
+}
 
 static sf_sched *sf_create(void)
 {
@@ -302,12 +333,13 @@ static sf_sched *sf_create(void)
     c->base = calloc(SF_SLOTS, sizeof(sf_co));
     c->pages = calloc(1, sizeof(sf_page));
     s->meta = malloc(SF_SLOTS * sizeof(sf_meta));
-    if (!c->base || !c->pages || !s->meta) return NULL;
+    s->born = calloc(SF_SLOTS, sizeof(uint32_t));
+    if (!c->base || !c->pages || !s->meta || !s->born) return NULL;
     for (uint32_t i = 0; i < SF_SLOTS; i++) {
         sf_co *co = (sf_co *)(void *)(c->base + i * sizeof(sf_co));
         co->gen = 1;
         co->link = i + 1 < SF_SLOTS ? i + 1 : SF_NIL;
-        s->meta[i] = (sf_meta){SF_NIL, SF_NIL, 0, 0, 0, 0, 0};
+        s->meta[i] = (sf_meta){0};
     }
     c->pages[0] = (sf_page){.free_head = 0, .free_count = SF_SLOTS, .slots = SF_SLOTS, .list = 1};
     return s;
@@ -317,6 +349,7 @@ static void sf_destroy(sf_sched *s)
     free(s->classes[0].base);
     free(s->classes[0].pages);
     free(s->meta);
+    free(s->born);
     free(s);
 }
 
@@ -390,6 +423,39 @@ static double sf_run_rung(sf_spawn_fn fn, size_t count)
     return ok ? ns : -1;
 }
 
+/* ns a spawn of R8b, in batches of SF_BATCH */
+static double sf_run_r8b(size_t count)
+{
+    sf_sched *s = sf_create();
+    if (!s) return -1;
+    uint64_t steps0 = sf_steps, done = 0, ctxs[SF_BATCH];
+    for (uint32_t k = 0; k < SF_BATCH; k++) ctxs[k] = k;
+    uint64_t t0 = sf_now();
+    for (size_t i = 0; i < count; i += SF_BATCH) done += sf_r8b(s, s, ctxs, count - i < SF_BATCH ? count - i : SF_BATCH);
+    double ns = (double)(sf_now() - t0) / (double)count;
+    bool ok = sf_steps - steps0 == count && done == count && s->failures == 0;
+    sf_destroy(s);
+    return ok ? ns : -1;
+}
+
+/* ns a spawn of corral_start_n in batches of SF_BATCH */
+static double sf_run_corral_batch(size_t count)
+{
+    corral_sched *s = sf_corral(&sf_spawned_type, SF_SLOTS);
+    if (!s) return -1;
+    sf_spawned_ctx ctxs[SF_BATCH];
+    for (uint32_t k = 0; k < SF_BATCH; k++) ctxs[k].n = k;
+    uint64_t t0 = sf_now(), done = 0;
+    for (size_t i = 0; i < count; i += SF_BATCH)
+        done += corral_start_n(s, &sf_spawned_type, ctxs, sizeof ctxs[0], count - i < SF_BATCH ? count - i : SF_BATCH,
+                               NULL);
+    double ns = (double)(sf_now() - t0) / (double)count;
+    corral_type_stats st;
+    bool ok = done == count && corral_stats_type_of(s, &sf_spawned_type, &st) && st.finished == count && st.live == 0;
+    corral_sched_destroy(s);
+    return ok ? ns : -1;
+}
+
 static double sf_run_corral_spawn(size_t count)
 {
     corral_sched *s = sf_corral(&sf_spawned_type, SF_SLOTS);
@@ -428,9 +494,9 @@ static int sf_cmp(const void *a, const void *b)
 }
 
 #ifdef BENCH_HAVE_CPP20
-enum { SF_ROWS = 13, SF_MAX_REPS = 64 };
+enum { SF_ROWS = 15, SF_MAX_REPS = 64 };
 #else
-enum { SF_ROWS = 12, SF_MAX_REPS = 64 };
+enum { SF_ROWS = 14, SF_MAX_REPS = 64 };
 #endif
 
 int main(int argc, char **argv)
@@ -457,6 +523,7 @@ int main(int argc, char **argv)
         "R4 + step bracket",            "R5 + slot state",
         "R6 + pages",                   "R7 + exact counters",
         "R7' counters deferred",        "R8 R6 + counted once",
+        "R8b R8 in batches of 64",      "corral_start_n (batches of 64)",
 #ifdef BENCH_HAVE_CPP20
         "C++20 heap frame (spawn)",
 #endif
@@ -468,8 +535,10 @@ int main(int argc, char **argv)
         t[0][r] = sf_run_corral_step(count * 4);
         t[1][r] = sf_run_corral_spawn(count);
         for (int k = 0; k < SF_RUNGS; k++) t[2 + k][r] = sf_run_rung(rungs[k], count);
+        t[2 + SF_RUNGS][r] = sf_run_r8b(count);
+        t[3 + SF_RUNGS][r] = sf_run_corral_batch(count);
 #ifdef BENCH_HAVE_CPP20
-        t[2 + SF_RUNGS][r] = sf_run_cpp20_spawn(count);
+        t[4 + SF_RUNGS][r] = sf_run_cpp20_spawn(count);
 #endif
     }
     int bad = 0;
@@ -484,7 +553,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "spawn_floor: a wrong checksum (a spawn or step that did not run)\n");
         return 1;
     }
-    const double cpp20 = SF_ROWS == 13 ? med[SF_ROWS - 1] : 0.0;
+    const double cpp20 = SF_ROWS == 15 ? med[SF_ROWS - 1] : 0.0;
     printf("spawn floor: %d repetition(s) of %zu spawns, median [min..max] ns, x corral's step%s\n\n", reps, count,
            cpp20 > 0 ? ", x C++20's spawn" : "");
     for (int k = 0; k < SF_ROWS; k++) {
