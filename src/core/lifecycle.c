@@ -71,14 +71,13 @@ void corral__drain_ready(corral_sched *s)
         corral_co *co = CORRAL__CO(s, s->run.ready_head);
         corral__ready_unlink(s, co);
         s->nodes.debug_visits++;
-        corral__step_detached(s, co, NULL, CORRAL__NIL);
+        corral__step_detached(s, co, NULL);
     }
 }
 
-void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
-                            bool pause)
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, corral_result r, bool pause)
 {
-    corral__after_step(s, co, m, local, r, pause, false);
+    corral__after_step(s, co, m, r, pause, false);
 }
 
 /* ---- the counts of a first step not yet counted (lifecycle.h,

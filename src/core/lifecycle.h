@@ -159,10 +159,9 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
    paused if it asked. walked: its phase walk stepped it from its lane
    (its state QUEUED while its entry is consumed; a yield in place never
    comes here), else it was stepped outside a lane (RUNNING). m: its meta
-   if at hand, or NULL; local: its slot in its class if at hand, or NIL.
-   The walk's copy ends through corral__end, out of line, to keep the walk
-   small. */
-static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
+   if at hand, or NULL. It ends through corral__end, out of line: one copy
+   of an end for the walk's steps and the detached ones. */
+static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m,
                                                     corral_result r, bool pause, bool walked)
 {
     if (walked && pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
@@ -174,8 +173,7 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
         if (!m) m = corral__meta_of(s, co);
         if (walked && co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
         const corral_end_reason why = co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED;
-        if (walked) corral__end(s, co, why);
-        else corral__end_m(s, co, m, why, local);
+        corral__end(s, co, why);
     } else if (co->state == (walked ? CORRAL__QUEUED : CORRAL__RUNNING)) {
         corral__land(s, co); /* walked: moved to another phase, or next frame */
     } else {
@@ -187,8 +185,7 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
 
 /* corral__after_step of a step outside a lane, out of line: one copy for
    every first step that does not end at once and the ready list's steps */
-void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
-                            bool pause);
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, corral_result r, bool pause);
 
 /* a top-level start (engine code, outside any step) also runs whatever the
    first step woke or called, at once */
@@ -208,20 +205,18 @@ static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
 }
 
 /* Step a coroutine that is in no lane, then queue, park or end it. */
-static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m,
-                                                       uint32_t local)
+static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m)
 {
     bool pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__after_detached(s, co, m, local, r, pause);
+    corral__after_detached(s, co, m, r, pause);
 }
 
 /* Step a detached coroutine at once (see corral__top_begin). */
-static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
-                                                  uint32_t local)
+static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m)
 {
     bool top = corral__top_begin(s);
-    corral__step_detached(s, co, m, local);
+    corral__step_detached(s, co, m);
     corral__top_end(s, top);
 }
 
@@ -281,7 +276,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_
             te->lives = 1;
         }
         if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING && !pause) corral__land(s, co); /* the common case */
-        else corral__after_detached(s, co, m, local, r, pause);
+        else corral__after_detached(s, co, m, r, pause);
     }
 }
 

@@ -279,9 +279,9 @@ corral_got corral_generator_take(corral_sched *s, corral_handle h, void *out, si
 }
 
 /* Step a paused coroutine once, at once (corral_step_once). */
-static void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local)
+static void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m)
 {
-    corral__step_now(s, co, m, local);
+    corral__step_now(s, co, m);
 }
 
 bool corral_step_once(corral_sched *s, corral_handle h)
@@ -300,7 +300,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
     corral__co_hold_set(co, m, 0);
-    corral__step_held(s, co, m, h.index & CORRAL__LOCAL_MASK);
+    corral__step_held(s, co, m);
     if (corral__state_alive(co->state) && !corral__paused(co->state)) corral__pause_co(s, co);
     return true;
 }
