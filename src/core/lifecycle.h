@@ -93,9 +93,11 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
 }
 
 /* An ending coroutine that has a side record let go of the child it
-   awaits (returned, or NULL: the child's caller link cut, so it does not
-   wake it) and of its race's or sync's arms (corral__end_arms) */
-corral_co *corral__end_unchild(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
+   awaits (returned, its meta in *child_meta, or NULL: the child's caller
+   link cut, so it does not wake it) and of its race's or sync's arms
+   (corral__end_arms) */
+corral_co *corral__end_unchild(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why,
+                               corral__meta **child_meta);
 
 /* End a coroutine and, iteratively, the chain of children it awaits (each
    with PARENT_STOPPED; DESTROYED stays DESTROYED), and the arms of a race
@@ -106,11 +108,11 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
                                                corral_end_reason why, uint32_t local)
 {
     for (;;) {
-        corral_co *child = corral__co_sided(m) ? corral__end_unchild(s, co, m, why) : NULL;
+        corral__meta *cm = NULL;
+        corral_co *child = corral__co_sided(m) ? corral__end_unchild(s, co, m, why, &cm) : NULL;
         corral__end_one(s, co, m, why, local);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
-        corral__meta *cm = corral__meta_of(s, child);
         if (corral__is_running(s, child)) {
             corral__mark_stopping(s, child, cm, why);
             return;
