@@ -384,6 +384,18 @@ static void corral__pullers_wake(corral_sched *s, corral_co *gen)
     }
 }
 static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, corral__owned_end};
+/* its state: the pulls on the C stack (corral__pulled), none at create */
+static uint64_t corral__pulled_region(const corral_sched_desc *d)
+{
+    (void)d;
+    return CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t);
+}
+static void corral__pulled_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+{
+    (void)d;
+    (void)at; /* s->parts.state[CORRAL__STATE_PULLS - 1]: corral__pulled */
+    memset(corral__pulled(s), 0, CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t));
+}
 /* a generator's end fires its list (calls.c); one owned by a coroutine
    leaves its chain (groups.c) */
 const corral_part corral_part_pulls = {
@@ -391,6 +403,10 @@ const corral_part corral_part_pulls = {
     .waits = {{CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part}},
     .feature = CORRAL__FEATURE_PULLS,
     .table = &corral__pulls_table,
+    .state = CORRAL__STATE_PULLS,
+    .align = 8,
+    .bytes = corral__pulled_region,
+    .init = corral__pulled_init,
 };
 
 corral_wait corral_wait_pull(corral_handle h)
