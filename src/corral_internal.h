@@ -565,7 +565,7 @@ enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, COR
        CORRAL__FEATURE_POSTS, CORRAL__FEATURE_COUNT };
 /* The parts that keep state of their own in the block, each in its region
    (corral_part.state names its slot; NONE: it keeps none) */
-enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS, CORRAL__STATE_COUNT };
+enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS, CORRAL__STATE_PULLS, CORRAL__STATE_COUNT };
 /* the scheduler's room for wait kinds' tables: a kind added to
    CORRAL_WAIT_KINDS moves no byte of the block */
 #define CORRAL__WAIT_TABLES 32u
@@ -838,13 +838,12 @@ void corral__kept_forget(corral_sched *s);
 #define CORRAL__END_FIRST_COUNTED CORRAL_END_DESTROYED
 #define CORRAL__END_SLOTS ((uint32_t)CORRAL_END_COUNT - (uint32_t)CORRAL__END_FIRST_COUNTED)
 /* the generators the pulls on the C stack step ([0, now.pulls), 0 past
-   them), outermost first: CORRAL_MAX_PULL_DEPTH offsets right after the
-   ends the types count (sched.c lays them out), which no snapshot holds,
-   as none is taken during a pull */
+   them), outermost first: CORRAL_MAX_PULL_DEPTH offsets, the pulls part's
+   state (pulls.c; a scheduler without it has none, and no pull), which no
+   snapshot holds, as none is taken during a pull */
 static inline uint32_t *corral__pulled(const corral_sched *s)
 {
-    return (uint32_t *)(void *)CORRAL__AT(
-        s, s->types.ends_off + (size_t)s->types.max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
+    return (uint32_t *)(void *)CORRAL__AT(s, s->parts.state[CORRAL__STATE_PULLS - 1]);
 }
 static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
 {
@@ -1793,7 +1792,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
         (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
         kept,
-        CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t),
+        s->parts.state[CORRAL__STATE_PULLS - 1] ? CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t) : 0u,
         CORRAL__HEAD_BYTES + max_types * sizeof(corral__type_entry) +
             ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
         s->total_bytes > need ? s->total_bytes - need : 0,

@@ -26,14 +26,16 @@
 #include <stdio.h>
 #include <string.h>
 
-corral_co *corral__end_unchild(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why)
+corral_co *corral__end_unchild(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why,
+                               corral__meta **child_meta)
 {
     corral__side *sd = corral__side_at(s, m);
     corral_co *child = NULL;
     if (sd->child != CORRAL__NIL) { /* the child has a side record too */
         child = corral__co_of_global(s, sd->child);
+        *child_meta = &corral__meta_table(s)[sd->child]; /* the meta is by global slot */
         sd->child = CORRAL__NIL;
-        corral__side_at(s, corral__meta_of(s, child))->parent = CORRAL__NIL; /* it must not wake us */
+        corral__side_at(s, *child_meta)->parent = CORRAL__NIL; /* it must not wake us */
     }
     if (CORRAL__UNLIKELY((sd->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
     return child;
@@ -71,14 +73,13 @@ void corral__drain_ready(corral_sched *s)
         corral_co *co = CORRAL__CO(s, s->run.ready_head);
         corral__ready_unlink(s, co);
         s->nodes.debug_visits++;
-        corral__step_detached(s, co, NULL, CORRAL__NIL);
+        corral__step_detached(s, co, NULL);
     }
 }
 
-void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
-                            bool pause)
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, corral_result r, bool pause)
 {
-    corral__after_step(s, co, m, local, r, pause, false);
+    corral__after_step(s, co, m, r, pause, false);
 }
 
 /* ---- the counts of a first step not yet counted (lifecycle.h,

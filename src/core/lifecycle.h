@@ -93,9 +93,11 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
 }
 
 /* An ending coroutine that has a side record let go of the child it
-   awaits (returned, or NULL: the child's caller link cut, so it does not
-   wake it) and of its race's or sync's arms (corral__end_arms) */
-corral_co *corral__end_unchild(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
+   awaits (returned, its meta in *child_meta, or NULL: the child's caller
+   link cut, so it does not wake it) and of its race's or sync's arms
+   (corral__end_arms) */
+corral_co *corral__end_unchild(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why,
+                               corral__meta **child_meta);
 
 /* End a coroutine and, iteratively, the chain of children it awaits (each
    with PARENT_STOPPED; DESTROYED stays DESTROYED), and the arms of a race
@@ -106,11 +108,11 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
                                                corral_end_reason why, uint32_t local)
 {
     for (;;) {
-        corral_co *child = corral__co_sided(m) ? corral__end_unchild(s, co, m, why) : NULL;
+        corral__meta *cm = NULL;
+        corral_co *child = corral__co_sided(m) ? corral__end_unchild(s, co, m, why, &cm) : NULL;
         corral__end_one(s, co, m, why, local);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
-        corral__meta *cm = corral__meta_of(s, child);
         if (corral__is_running(s, child)) {
             corral__mark_stopping(s, child, cm, why);
             return;
@@ -159,10 +161,9 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
    paused if it asked. walked: its phase walk stepped it from its lane
    (its state QUEUED while its entry is consumed; a yield in place never
    comes here), else it was stepped outside a lane (RUNNING). m: its meta
-   if at hand, or NULL; local: its slot in its class if at hand, or NIL.
-   The walk's copy ends through corral__end, out of line, to keep the walk
-   small. */
-static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
+   if at hand, or NULL. It ends through corral__end, out of line: one copy
+   of an end for the walk's steps and the detached ones. */
+static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m,
                                                     corral_result r, bool pause, bool walked)
 {
     if (walked && pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
@@ -174,8 +175,7 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
         if (!m) m = corral__meta_of(s, co);
         if (walked && co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
         const corral_end_reason why = co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED;
-        if (walked) corral__end(s, co, why);
-        else corral__end_m(s, co, m, why, local);
+        corral__end(s, co, why);
     } else if (co->state == (walked ? CORRAL__QUEUED : CORRAL__RUNNING)) {
         corral__land(s, co); /* walked: moved to another phase, or next frame */
     } else {
@@ -187,8 +187,7 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
 
 /* corral__after_step of a step outside a lane, out of line: one copy for
    every first step that does not end at once and the ready list's steps */
-void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
-                            bool pause);
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, corral_result r, bool pause);
 
 /* a top-level start (engine code, outside any step) also runs whatever the
    first step woke or called, at once */
@@ -208,20 +207,18 @@ static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
 }
 
 /* Step a coroutine that is in no lane, then queue, park or end it. */
-static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m,
-                                                       uint32_t local)
+static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m)
 {
     bool pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__after_detached(s, co, m, local, r, pause);
+    corral__after_detached(s, co, m, r, pause);
 }
 
 /* Step a detached coroutine at once (see corral__top_begin). */
-static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
-                                                  uint32_t local)
+static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m)
 {
     bool top = corral__top_begin(s);
-    corral__step_detached(s, co, m, local);
+    corral__step_detached(s, co, m);
     corral__top_end(s, top);
 }
 
@@ -281,7 +278,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_
             te->lives = 1;
         }
         if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING && !pause) corral__land(s, co); /* the common case */
-        else corral__after_detached(s, co, m, local, r, pause);
+        else corral__after_detached(s, co, m, r, pause);
     }
 }
 

@@ -279,9 +279,9 @@ corral_got corral_generator_take(corral_sched *s, corral_handle h, void *out, si
 }
 
 /* Step a paused coroutine once, at once (corral_step_once). */
-static void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local)
+static void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m)
 {
-    corral__step_now(s, co, m, local);
+    corral__step_now(s, co, m);
 }
 
 bool corral_step_once(corral_sched *s, corral_handle h)
@@ -300,7 +300,7 @@ bool corral_step_once(corral_sched *s, corral_handle h)
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
     corral__co_hold_set(co, m, 0);
-    corral__step_held(s, co, m, h.index & CORRAL__LOCAL_MASK);
+    corral__step_held(s, co, m);
     if (corral__state_alive(co->state) && !corral__paused(co->state)) corral__pause_co(s, co);
     return true;
 }
@@ -384,6 +384,18 @@ static void corral__pullers_wake(corral_sched *s, corral_co *gen)
     }
 }
 static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, corral__owned_end};
+/* its state: the pulls on the C stack (corral__pulled), none at create */
+static uint64_t corral__pulled_region(const corral_sched_desc *d)
+{
+    (void)d;
+    return CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t);
+}
+static void corral__pulled_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+{
+    (void)d;
+    (void)at; /* s->parts.state[CORRAL__STATE_PULLS - 1]: corral__pulled */
+    memset(corral__pulled(s), 0, CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t));
+}
 /* a generator's end fires its list (calls.c); one owned by a coroutine
    leaves its chain (groups.c) */
 const corral_part corral_part_pulls = {
@@ -391,6 +403,10 @@ const corral_part corral_part_pulls = {
     .waits = {{CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part}},
     .feature = CORRAL__FEATURE_PULLS,
     .table = &corral__pulls_table,
+    .state = CORRAL__STATE_PULLS,
+    .align = 8,
+    .bytes = corral__pulled_region,
+    .init = corral__pulled_init,
 };
 
 corral_wait corral_wait_pull(corral_handle h)

@@ -18,7 +18,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
 {
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
-    corral__after_step(s, co, NULL, CORRAL__NIL, r, pause, true);
+    corral__after_step(s, co, NULL, r, pause, true);
     /* whoever waited for what just ended resumes now, in this run */
     if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
 }

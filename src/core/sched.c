@@ -150,7 +150,6 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->ends_off = off;
     off += (uint64_t)p->max_types * CORRAL__END_SLOTS * sizeof(uint64_t);
-    off += CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t); /* the pulls on the C stack (corral__pulled) */
     uint64_t slots = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (p->classes[i].capacity > CORRAL__LOCAL_MASK) return CORRAL_ERR_TOO_LARGE;
@@ -392,7 +391,6 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     memset(CORRAL__AT(s, s->types.hash_off), 0, (size_t)p->hash_size * sizeof(uint16_t));
     s->types.ends_off = (uint32_t)p->ends_off;
     memset(corral__ends(s, 0), 0, (size_t)p->max_types * CORRAL__END_SLOTS * sizeof(uint64_t));
-    memset(corral__pulled(s), 0, CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t));
     s->types.last_ti = CORRAL__NIL;
     s->types.registry = desc->registry;
     s->types.predicates = desc->predicates;
