@@ -423,3 +423,41 @@ Test(sides, a_domain_survives_snapshot_restore_and_save_load)
     corral_sched_destroy(t);
     corral_sched_destroy(s);
 }
+
+/* A meta byte no state at rest has: a free slot that says it holds a side
+   record, a live coroutine with an end reason's bits. corral_verify refuses
+   it, and a snapshot of it (sealed as the game's own) is refused by a
+   restore, which leaves the state as it was. */
+Test(sides, a_meta_byte_no_state_at_rest_has_is_refused_by_verify_and_restore)
+{
+    static unsigned char good[1 << 16], bad[1 << 16];
+    static const uint8_t edits[][2] = {{0, CORRAL__HAS_SIDE}, {1, 0x20}, {1, 0x40}, {1, 0x80}};
+    for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
+        corral_sched *s = ssched(8, 4);
+        corral_handle a = sleeper_start(s, (sleeper_ctx){.frames = 50});
+        corral_handle b = sleeper_start(s, (sleeper_ctx){.frames = 50});
+        corral_handle c = sleeper_start(s, (sleeper_ctx){.frames = 50});
+        corral_tick(s, 0.01f);
+        corral_error err;
+        corral__meta *freed = corral__meta_of(s, corral__resolve(s, b, &err));
+        cr_assert(corral_stop(s, b));
+        corral__meta *live = corral__meta_of(s, corral__resolve(s, c, &err));
+        const size_t n = corral_snapshot(s, good, sizeof good);
+        cr_assert_gt(n, 0);
+        const uint64_t hash = corral_state_hash(s);
+        corral__meta *m = edits[e][0] ? live : freed;
+        const uint8_t was = m->bits;
+        m->bits = (uint8_t)(m->bits | edits[e][1]);
+        cr_assert(!corral_verify(s), "edit %zu: verify sees it", e);
+        const size_t nb = corral_snapshot(s, bad, sizeof bad);
+        cr_assert_gt(nb, 0);
+        m->bits = was;
+        cr_assert(corral_verify(s));
+        cr_assert(!corral_restore(s, bad, nb), "edit %zu: a restore refuses it", e);
+        cr_assert(corral_verify(s), "edit %zu: nothing lost", e);
+        cr_assert_eq(corral_state_hash(s), hash);
+        cr_assert(corral_alive(s, a) && corral_alive(s, c));
+        cr_assert(corral_restore(s, good, n));
+        corral_sched_destroy(s);
+    }
+}

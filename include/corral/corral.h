@@ -689,7 +689,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
     X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \
-    X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)") \
+    X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline, all/any or time domain (raise desc.max_side_records)") \
     X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
     X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged") \
     X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
@@ -898,7 +898,7 @@ typedef struct corral_sched_desc {
     uint32_t max_semaphores;     /* CORRAL_DEFAULT_MAX_SEMAPHORES */
     uint32_t max_waitgroups;     /* CORRAL_DEFAULT_MAX_WAITGROUPS */
     uint32_t max_side_records;   /* CORRAL_DEFAULT_MAX_SIDE_RECORDS: the links few
-                                    coroutines have (32 bytes each), a pool of its own: a
+                                    coroutines have (36 bytes each), a pool of its own: a
                                     coroutine takes one at the first call it
                                     makes or is (caller and child each), the
                                     first join of it, its owner or tags, a stop

@@ -158,7 +158,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
         const corral__page *P = corral__pages(s, c);
         for (uint32_t pi = 0; pi < c->page_count; pi++)
             for (uint32_t g = c->first + (pi << c->page_shift), end = g + P[pi].bump; g < end; g++)
-                if (corral__co_sided(&corral__meta_table(s)[g])) {
+                if (corral__co_sided(&corral__meta_table(s)[g]) && corral__state_alive(corral__co_of_global(s, g)->state)) {
                     const uint32_t pair[2] = {g, corral__side_find(s, g)};
                     corral__put(k, pair, sizeof pair);
                 }
@@ -785,7 +785,7 @@ static void corral__hash_node(corral__hasher *k, const corral_sched *s, const co
     } /* predicates: a function and a pointer, addresses */
 }
 
-/* its stop and answer bits in the word the hash has always taken: a
+/* its stop and answer bits as the hash takes them: a
    STOPPING coroutine's end reason in bits 0-3, otherwise the reason a
    stop ends with by default (CORRAL_END_STOPPED); the answer bits at 4-6,
    a stop request at 7 (its side record is not state: not hashed) */

@@ -288,11 +288,17 @@ static bool corral__verify_slots(corral__image *m)
         if (co->gen == 0) CORRAL__BAD("a slot has generation 0");
         if ((co->state > CORRAL__DEFERRED && !corral__paused(co->state)) || co->state > (CORRAL__HELD | CORRAL__HOLD_MASK))
             CORRAL__BAD("a slot has an unknown state");
-        if (co->state == CORRAL__RETIRED) {
-            retired[ci]++;
+        corral__meta mt;
+        const corral__meta *sm = corral__image_meta(m, ci, k, &mt);
+        if (co->state == CORRAL__RETIRED || co->state == CORRAL__FREE) {
+            if (corral__co_sided(sm)) CORRAL__BAD("a free slot says it holds a side record");
+            retired[ci] += co->state == CORRAL__RETIRED;
             continue;
         }
-        if (co->state == CORRAL__FREE) continue;
+        /* STOPPING (an end reason over the request) is never at rest */
+        if (corral__at_rest(s) &&
+            (corral__co_stop_why(sm) & ~(CORRAL__STOP_REQUESTED | CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK)))
+            CORRAL__BAD("a coroutine's stop bits hold what no coroutine at rest has");
         used[ci]++;
         if (corral__at_rest(s) && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
             CORRAL__BAD("a coroutine kept what its last step asked of the resume contract");
