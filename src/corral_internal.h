@@ -59,6 +59,11 @@ enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END,
 #define CORRAL__NEXT_FRAME_FLAG 0x10u /* it awaited next_frame while this frame's UPDATE is to come */
 #define CORRAL__PHASE_WAIT_FLAG 0x08u /* its first step awaited a phase (fixed, late, end of frame) */
 #define CORRAL__CONTRACT_FLAGS (CORRAL__FIRST_FLAG | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)
+/* both: its step began a race or sync (corral_race_begin) and has not
+   started its arms (corral_arms_start); no await sets both. A step that
+   returns so fails the walk's one-compare test, and its landing or hold
+   ends that race (corral__arms_abandoned) */
+#define CORRAL__ARMS_OPEN_FLAGS (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)
 /* its step is over: what it asked of the contract is spent */
 #define CORRAL__CONTRACT_DONE(co) ((co)->flags = (uint8_t)((co)->flags & ~CORRAL__CONTRACT_FLAGS))
 
@@ -2342,7 +2347,16 @@ typedef struct corral__race_part {
     void (*end_arms)(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
     void (*arm_end)(corral_sched *s, corral_co *p, corral__meta *pm, corral_co *co, const corral__type_entry *te,
                     corral_end_reason why);
+    /* its step returned with CORRAL__ARMS_OPEN_FLAGS: its race ends, BAD_WAIT */
+    void (*abandoned)(corral_sched *s, corral_co *co);
 } corral__race_part;
+/* a step that returns with its race begun and its arms not started: the
+   race ends unstarted (its arms made end unstepped, its link no chain),
+   BAD_WAIT reported; the coroutine goes on as after a plain yield */
+static inline void corral__arms_abandoned(corral_sched *s, corral_co *co)
+{
+    ((const corral__race_part *)corral__feature(s, CORRAL__FEATURE_RACES))->abandoned(s, co);
+}
 
 /* ---- groups.c: groups (a feature: corral__groups_part); group_ops.c: a whole
    group at once, stop requests; lifecycle.c: pause */

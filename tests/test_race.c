@@ -651,3 +651,74 @@ Test(race, a_race_begun_with_no_side_record_free_starts_no_arm_and_goes_on)
     for (int i = 1; i < N; i += 2) cr_assert(corral_alive(s, h[i]));
     corral_sched_destroy(s);
 }
+
+/* a step that begins a race and returns without starting its arms (the
+   misuse CORRAL_RACE rules out): the race ends unstarted at the step's
+   return, its arm ends unstepped, BAD_WAIT names it, and the coroutine
+   goes on as after a plain yield (how 0) or held (1: it paused itself);
+   one that ends (2) ends its race as any end does. In its first step, in
+   walked ones and in a generator's */
+#define UNSTARTED_FIELDS(F) \
+    F(int, at)              \
+    F(int, arm)             \
+    F(int, how)             \
+    F(int, steps)           \
+    F(int, dest)
+DECLARE_COROUTINE(unstarted, UNSTARTED_FIELDS)
+DEFINE_COROUTINE(unstarted)
+{
+    if (ctx->steps++ != ctx->at) return CORRAL_YIELD;
+    corral_race_begin(co);
+    if (ctx->arm) corral_arm(co, &worker_type, &(worker_ctx){.id = 62, .frames = 1, .value = 1}, sizeof(worker_ctx),
+                             &ctx->dest, sizeof ctx->dest);
+    if (ctx->how == 1) corral_pause(corral_sched_of(co), corral_self(co));
+    return ctx->how == 2 ? CORRAL_STOP : CORRAL_YIELD;
+}
+
+static void unstarted_case(int full, int at, int arm, int how)
+{
+    memset(w_steps, 0, sizeof w_steps);
+    corral_sched_desc d = one_class_desc(192, 16);
+    d.max_side_records = 1;
+    corral_sched *s = sched_of(d);
+    corral_start_desc o = {.owner = 7}; /* full: it takes the only side record, the begin finds none */
+    corral_handle idle = worker_start_ex(s, (worker_ctx){.id = 63, .frames = 1000, .value = 1}, full ? &o : NULL);
+    const unstarted_ctx c = {.at = at, .arm = arm, .how = how};
+    const bool gen = at == 2; /* stepped by its pulls */
+    corral_handle h = gen ? corral_generator_start(s, &unstarted_type, &c, sizeof c) : unstarted_start(s, c);
+    for (int f = 0; f < 3; f++) {
+        if (gen) corral_generator_next(s, h, NULL, 0);
+        corral_tick(s, 0.016f);
+        cr_assert(corral_verify(s), "full %d at %d arm %d how %d: %s", full, at, arm, how, corral_last_error_detail(s));
+    }
+    if (how != 2) /* a step that ends drops its race as any end does */
+        cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_WAIT, "full %d at %d arm %d how %d: %s", full, at, arm, how,
+                     corral_error_str(corral_last_error(s)));
+    cr_assert_eq(w_steps[62], 0, "its arm never ran");
+    cr_assert_eq(corral_alive(s, h), how != 2);
+    cr_assert_eq(corral_live_count(s), 1 + (how != 2), "no arm left behind");
+    if (how == 1 && !gen) {
+        cr_assert(corral_paused(s, h));
+        cr_assert(corral_resume(s, h));
+        corral_tick(s, 0.016f);
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+    if (how == 0 && !gen) cr_assert_eq(unstarted_ctx_of(s, h)->steps, 4, "it went on each step");
+    if (how != 2) cr_assert(corral_stop(s, h));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_alive(s, idle));
+    corral_tick(s, 0.016f);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(race, a_step_that_returns_with_its_arms_not_started_ends_that_race_with_bad_wait)
+{
+    for (int at = 0; at < 3; at++) /* its first step, a walked one, a generator's */
+        for (int arm = 0; arm < 2; arm++)
+            for (int how = 0; how < 3; how++) {
+                if (at == 2 && how == 1) continue; /* a generator is held already */
+                unstarted_case(0, at, arm, how);
+                unstarted_case(1, at, arm, how);
+            }
+}

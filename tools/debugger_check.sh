@@ -29,7 +29,7 @@ fi
 for d in /usr/lib/llvm-*/lib/python3*/dist-packages; do
     if [ -f "$d/lldb/embedded_interpreter.py" ]; then PYTHONPATH="$d${PYTHONPATH:+:$PYTHONPATH}"; export PYTHONPATH; break; fi
 done
-out=build/debugger
+out=${CORRAL_DEBUGGER_OUT:-build/debugger} # ctest gives each build tree its own
 cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=Debug -DCORRAL_BUILD_TESTS=OFF >/dev/null
 cmake --build "$out" --target boss >/dev/null
 gdb -batch -nx -x tests/debugger/boss.gdb "$out/examples/boss" > "$out/gdb.raw" 2>&1 || true

@@ -280,12 +280,26 @@ void corral__enqueue(corral_sched *s, corral_co *co)
    coroutine's first step and it awaited no phase (Unity: `yield return
    null` from StartCoroutine resumes in the next frame; the coroutine does
    not run twice in the frame it started in). */
+/* its step returned with its race begun and its arms not started (flags
+   f): the race ends, then it lands as after a plain yield */
+static CORRAL__COLD void corral__land_abandoned(corral_sched *s, corral_co *co, uint32_t f)
+{
+    co->flags = (uint8_t)f;
+    corral__arms_abandoned(s, co);
+    corral__land(s, co);
+}
 void corral__land(corral_sched *s, corral_co *co)
 {
     const uint32_t f = co->flags;
     CORRAL__CONTRACT_DONE(co);
-    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
-                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
+    bool next_frame = (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
+    if (!next_frame && CORRAL__UNLIKELY(f & CORRAL__NEXT_FRAME_FLAG)) {
+        if (CORRAL__UNLIKELY(f & CORRAL__PHASE_WAIT_FLAG)) { /* CORRAL__ARMS_OPEN_FLAGS */
+            corral__land_abandoned(s, co, f);
+            return;
+        }
+        next_frame = true;
+    }
     if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
         corral__defer(s, co);
         return;

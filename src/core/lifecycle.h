@@ -167,6 +167,7 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
                                                     corral_result r, bool pause, bool walked)
 {
     if (walked && pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
+        if (CORRAL__UNLIKELY((co->flags & CORRAL__ARMS_OPEN_FLAGS) == CORRAL__ARMS_OPEN_FLAGS)) corral__arms_abandoned(s, co);
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m ? m : corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
         return;

@@ -31,6 +31,7 @@ static corral_got corral__gen_step(corral_sched *s, corral_co *co, corral__meta 
     s->now.gen = outer;
     corral_got got = CORRAL_GOT_VALUE;
     if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING) { /* held again, for the next pull */
+        if ((co->flags & CORRAL__ARMS_OPEN_FLAGS) == CORRAL__ARMS_OPEN_FLAGS) corral__arms_abandoned(s, co);
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m, CORRAL__HOLD_GENERATOR);
     } else if (r == CORRAL_YIELD && co->state == CORRAL__WAITING) { /* held, its wait armed: a wake marks it WOKEN */

@@ -21,6 +21,7 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
                        CORRAL__NOH, co, "it awaits a child already", false);
     if (corral__co_wait(s, co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
     corral__wait_open(co); /* its arms chain in its link */
+    co->flags = (uint8_t)(co->flags | CORRAL__ARMS_OPEN_FLAGS); /* until corral_arms_start */
     corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome, the mode */
     if (!sd) { /* its arms start none; it goes on with outcome NONE */
         co->link = CORRAL__ARMS_NO_SIDE;
@@ -138,6 +139,7 @@ bool corral_arms_start(corral_co *co)
     corral__meta *m = corral__meta_of(s, co);
     CORRAL__REQUIRE_AT(s, corral__co_mode(s, co, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);
+    co->flags = (uint8_t)(co->flags & ~CORRAL__ARMS_OPEN_FLAGS); /* the race is this step's last await */
     const uint8_t mode = corral__co_mode(s, co, m);
     const uint8_t kind = mode & CORRAL__MODE_KIND, failed = mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
     if (failed || corral__side_of(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
@@ -160,6 +162,26 @@ bool corral_arms_start(corral_co *co)
     corral__co_mode_set(s, m, kind);
     corral__park(co);
     return true;
+}
+
+/* Its step returned between corral_race_begin and corral_arms_start: the
+   race ends unstarted (its arms made end unstepped), its link is no chain
+   (its landing or hold that follows sets it), BAD_WAIT names the misuse. */
+static void corral__arms_abandon(corral_sched *s, corral_co *co)
+{
+    co->flags = (uint8_t)(co->flags & ~CORRAL__ARMS_OPEN_FLAGS);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, "corral_arms_start", CORRAL__NOH, co,
+                    "never called: the step returned with its race or sync begun");
+    uint32_t kids[CORRAL_MAX_GROUP];
+    uint32_t n = corral__arms_take(s, co, kids);
+    co->link = CORRAL__NIL;
+    corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
+    corral__meta *m = corral__meta_of(s, co);
+    if (corral__co_sided(m)) { /* none when the begin found no side record */
+        corral__side *sd = corral__side_at(s, m);
+        sd->fired = -1;
+        sd->outcome = CORRAL_END_NONE;
+    }
 }
 
 int corral_race_winner(const corral_co *co)
@@ -237,7 +259,7 @@ static const corral__wait_part corral__arm_table = {
     .place = corral__arm_load,
 };
 
-static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
+static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end, corral__arms_abandon};
 /* its arms are children: their ends go through calls.c */
 const corral_part corral_part_races = {
     .needs = {&corral_part_calls},

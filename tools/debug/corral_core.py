@@ -95,13 +95,12 @@ class Sched:
         self.class_size = L.size("corral__class")
         self.classes_at = addr + L.off(S, "arena.classes")
         self.class_count = m.u(addr, S, "arena.class_count")
-        self.meta_at = addr + m.u(addr, S, "arena.meta_off")
-        self.meta_size = L.size("corral__meta")
         self.nodes_at = addr + m.u(addr, S, "nodes.off")
         self.node_size = L.size("corral__node")
         self.text_off = m.u(addr, S, "nodes.text_off")
         self.sides_at = addr + m.u(addr, S, "sides.off")
         self.side_size = L.size("corral__side")
+        self.owners = None  # global slot -> side record index (side_index)
         self.total = m.u(addr, S, "arena.total_slots")
         self.bytes = m.u(addr, S, "total_bytes")
 
@@ -153,11 +152,20 @@ class Sched:
                 yield co
 
     # ---- its meta, side record and wait nodes
-    def meta(self, co, member):
-        return self.m.u(self.meta_at + self.global_of(co) * self.meta_size, "corral__meta", member)
+    def side_index(self, co):
+        """its side record's index, NIL: none. The records in use below the
+        bump name their owner by global slot (a free one: NIL); read once
+        per Sched, as the library's lookup would find them"""
+        if self.owners is None:
+            self.owners = {}
+            for i in range(self.m.u(self.addr, "corral_sched", "sides.bump")):
+                g = self.m.u(self.sides_at + i * self.side_size, "corral__side", "owner")
+                if g != NIL:
+                    self.owners[g] = i
+        return self.owners.get(self.global_of(co), NIL)
 
     def side(self, co, member):
-        i = self.meta(co, "side")
+        i = self.side_index(co)
         return NIL if i == NIL else self.m.u(self.sides_at + i * self.side_size, "corral__side", member)
 
     def wait_head(self, co):
