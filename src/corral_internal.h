@@ -39,7 +39,7 @@ enum {
     CORRAL__ENDING,     /* its cleanup hook is running */
     CORRAL__RETIRED,    /* generation exhausted: never reused */
     CORRAL__WAITING,    /* parked on wait nodes (timers, lists), in no lane */
-    CORRAL__READY,      /* in the ready list: resumes later in this phase run */
+    CORRAL__READY,      /* in the ready lane: resumes later in this phase run */
     CORRAL__PAUSED,     /* held, as a save writes it and the state hash reads it (with
                            its hold apart); in memory a held coroutine's state is
                            CORRAL__HELD | its hold */
@@ -619,7 +619,7 @@ struct corral_sched {
         struct corral_upgrade upgrade;   /* desc.upgrade */
     } types;
 
-    struct { /* queue.c: the lanes, their chunk pool and the ready list */
+    struct { /* queue.c: the lanes, their chunk pool and the ready lane */
         uint32_t order;        /* corral_order */
         uint32_t lanes_off, lane_count, lanes_per_phase;
         uint32_t chunks_off;   /* uint32_t entries[chunk_count * CHUNK] */
@@ -636,12 +636,12 @@ struct corral_sched {
         uint32_t walk_read, walk_write;
         uint32_t walk_rk, walk_wk; /* the places in the lane's chain of the read chunk and of the write cursor's */
         uint32_t walk_cut;     /* tombstones compaction took from what the walk has yet to read */
-        /* ready list: joiners woken during a phase run, in that phase, resume in
-           the same run (a chain that ends costs no frame). The coroutines
-           themselves are its links: co->link the next one's offset; NIL ends
-           it (an unlink other than the drain's, of its head, looks for the
-           one before from the head: a stop or pause in the step that woke it) */
-        uint32_t ready_head, ready_tail;
+        /* the ready lane (the last lane, corral__ready_lane): joiners woken
+           during a phase run, in that phase, resume in the same run (a chain
+           that ends costs no frame), in the order they were readied */
+        /* the drain's place in the ready lane's head chunk (<= CHUNK); NIL
+           while the lane holds no entry (nothing to drain) */
+        uint32_t ready_read;
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the list */
         uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
         uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
@@ -1152,6 +1152,8 @@ static inline uint32_t corral__run_lane_of(const corral_sched *s, const corral_c
     uint32_t ph = co->flags & CORRAL__PHASE_MASK;
     return s->run.order == CORRAL_ORDER_BY_TYPE ? ph * s->run.lanes_per_phase + co->type : ph;
 }
+/* the ready lane, the last: a READY coroutine's entry is in it */
+static inline uint32_t corral__ready_lane(const corral_sched *s) { return s->run.lane_count - 1u; }
 /* the lane a QUEUED or DEFERRED coroutine's entry is in */
 static inline uint32_t corral__lane_of(const corral_sched *s, const corral_co *co)
 {
@@ -1534,7 +1536,7 @@ static inline corral_phase corral__public_phase(uint32_t ph)
    Each state is entered through one function (no other writes co->state):
      QUEUED    corral__enqueue (queue.c)        in its phase's lane
      DEFERRED  corral__defer (queue.c)          in its phase's next-frame lane
-     READY     corral__ready_push (queue.c)     in the ready list
+     READY     corral__ready_push (lanes.c)     in the ready lane
      RUNNING   corral__step_bare                its step is on the C stack
                corral__entry_spent              a walked step ended: its lane
                                                 entry is spent, its end to come
@@ -1558,7 +1560,7 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why);
    with the error set and counted if it cannot start */
 corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                           uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out);
-/* step every coroutine of the ready list, including those it adds */
+/* step every coroutine of the ready lane, including those it adds */
 void corral__drain_ready(corral_sched *s);
 static inline void corral__park(corral_co *co)
 {
@@ -1641,7 +1643,7 @@ void corral__unwait(corral_sched *s, corral_co *co);
 /* Its step is on the C stack: it ends, with why, when that step returns. */
 void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 
-/* ---- lanes.c: the run lanes and the ready list */
+/* ---- lanes.c: the run lanes and the ready lane */
 /* The resume contract's landing: a coroutine whose step yielded without
    parking on a wait joins its phase's lane, or its phase's next-frame lane
    when the step asked not to resume in this frame and that phase's run is
@@ -1650,10 +1652,31 @@ void corral__land(corral_sched *s, corral_co *co);
 /* queue a coroutine that is in no lane (woken, started, moved phase) */
 void corral__enqueue(corral_sched *s, corral_co *co);
 void corral__defer(corral_sched *s, corral_co *co); /* in its phase's next-frame lane */
-/* put a woken coroutine at the end of the ready list (it resumes in this
-   phase run); take a ready one out of it (stopped or paused) */
+/* put a woken coroutine at the end of the ready lane (it resumes in this
+   phase run); take a ready one out of it (stopped or paused: a tombstone) */
 void corral__ready_push(corral_sched *s, corral_co *co);
 void corral__ready_unlink(corral_sched *s, corral_co *co);
+/* the drain: the next ready coroutine's offset, its entry made a
+   tombstone; NIL when the lane is read through (then it is empty).
+   Inline when the entry at the drain's place is one; else lanes.c's
+   corral__ready_take_on (tombstones passed, the head chunk let go) */
+uint32_t corral__ready_take_on(corral_sched *s);
+static inline uint32_t corral__ready_take(corral_sched *s)
+{
+    corral__lane *L = &corral__lanes(s)[corral__ready_lane(s)];
+    const uint32_t r = s->run.ready_read;
+    if (r < L->count && r < CORRAL__CHUNK) {
+        uint32_t *e = &corral__entries(s)[(size_t)L->head * CORRAL__CHUNK + r];
+        const uint32_t off = *e;
+        if (off != CORRAL__NIL) {
+            *e = CORRAL__NIL;
+            L->tombs++;
+            s->run.ready_read = r + 1;
+            return off;
+        }
+    }
+    return corral__ready_take_on(s);
+}
 /* a woken coroutine: now (list) if a phase run of its phase or a top-level
    start is under way, else queued for its phase's next run */
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);

@@ -754,6 +754,122 @@ Test(sched, ready_joiners_taken_out_of_the_ready_list_keep_the_others_in_order)
     corral_sched_destroy(s);
 }
 
+/* Many ready at once, taken out newest first: a step stops a target that
+   RN coroutines join, which readies them all (the ready lane's entries
+   span several chunks), then stops every third and pauses the next,
+   newest first. The rest resume in the same run in the order they
+   joined; the paused ones, resumed, in the order they were resumed. */
+enum { RN = 100 };
+static corral_handle g_many[RN];
+static corral_result many_joiner(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps == 1) return corral_await(co, corral_wait_join(ctx->other)) ? CORRAL_YIELD : CORRAL_STOP;
+    return CORRAL_STOP;
+}
+static corral_result many_firer(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps == 1) return CORRAL_YIELD;
+    corral_sched *s = corral_sched_of(co);
+    cr_assert(corral_stop(s, ctx->other), "the target ends: its joiners are ready");
+    for (int i = 0; i < RN; i++) cr_assert(corral_alive(s, g_many[i]) && !corral_paused(s, g_many[i]));
+    for (int i = RN; i-- > 0;) {
+        if (i % 3 == 0) cr_assert(corral_stop(s, g_many[i]), "%d, ready, stopped", i);
+        else if (i % 3 == 1) cr_assert(corral_pause(s, g_many[i]), "%d, ready, paused", i);
+    }
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    return CORRAL_STOP;
+}
+Test(sched, ready_coroutines_stopped_or_paused_newest_first_leave_the_rest_in_order)
+{
+    corral_sched *s = small_sched(RN + 8);
+    const corral_handle target = start_actor(s, 1, NULL, (corral_handle){0, 0}, NULL);
+    for (int i = 0; i < RN; i++) g_many[i] = start_actor(s, 100 + i, many_joiner, target, NULL);
+    start_actor(s, 2, many_firer, target, NULL);
+    trace_reset();
+    corral_tick(s, 0.016f);
+    int want[2 + RN], n = 0;
+    want[n++] = 1;
+    want[n++] = 2;
+    for (int i = 0; i < RN; i++)
+        if (i % 3 == 2) want[n++] = 100 + i;
+    expect_trace(want, n);
+    for (int i = 0; i < RN; i++) {
+        cr_assert_eq(corral_alive(s, g_many[i]), i % 3 == 1, "%d", i);
+        cr_assert_eq(corral_paused(s, g_many[i]), i % 3 == 1, "%d", i);
+    }
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    n = 0;
+    for (int i = RN; i-- > 0;)
+        if (i % 3 == 1) {
+            cr_assert(corral_resume(s, g_many[i]));
+            want[n++] = 100 + i;
+        }
+    trace_reset();
+    corral_tick(s, 0.016f);
+    expect_trace(want, n);
+    cr_assert_eq(corral_live_count(s), 0);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* The ready lane's tombstones when the run queue's chunks run dry: a
+   step readies 8 joiners and stops three of them (tombstones in the ready
+   lane), then pauses and resumes a coroutine queued in a later phase
+   thousands of times (each leaves a tombstone in its lane and takes a new
+   entry), so the pool
+   is compacted with the ready lane in it; the first joiner, drained, does
+   the same while the others wait to be read, then stops one of them by
+   the link the compaction rewrote. The rest resume in the order they
+   joined; the scheduler verifies throughout. */
+enum { CHURN = 3000, CHURN_JOINERS = 8 };
+static corral_handle g_churn_j[CHURN_JOINERS], g_churn_sitter;
+static void ready_churn(corral_sched *s)
+{
+    for (int k = 0; k < CHURN; k++) {
+        cr_assert(corral_pause(s, g_churn_sitter));
+        cr_assert(corral_resume(s, g_churn_sitter));
+        if (k % 500 == 0) cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+}
+static corral_result churn_joiner(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps == 1) return corral_await(co, corral_wait_join(ctx->other)) ? CORRAL_YIELD : CORRAL_STOP;
+    if (ctx->id == 20) { /* drained first: the others are still to read */
+        corral_sched *s = corral_sched_of(co);
+        ready_churn(s);
+        cr_assert(corral_stop(s, g_churn_j[6]), "ready, where the compaction moved it");
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    }
+    return CORRAL_STOP;
+}
+static corral_result churn_firer(corral_co *co, actor_ctx *ctx)
+{
+    if (ctx->steps != 2) return CORRAL_YIELD;
+    corral_sched *s = corral_sched_of(co);
+    cr_assert(corral_stop(s, ctx->other));
+    for (int i = 1; i < 6; i += 2) cr_assert(corral_stop(s, g_churn_j[i]));
+    ready_churn(s);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    return CORRAL_YIELD; /* (the joiners' run after the walk of its lane) */
+}
+Test(sched, ready_lane_tombstones_are_compacted_when_the_chunks_run_dry)
+{
+    corral_sched *s = small_sched(32);
+    const corral_handle target = start_actor(s, 1, NULL, (corral_handle){0, 0}, NULL);
+    for (int i = 0; i < CHURN_JOINERS; i++) g_churn_j[i] = start_actor(s, 20 + i, churn_joiner, target, NULL);
+    corral_start_desc late = {0};
+    late.phase = CORRAL_PHASE_LATE_UPDATE; /* its lane is not the one walked */
+    g_churn_sitter = actor_start_ex(s, (actor_ctx){.id = 3}, &late);
+    start_actor(s, 2, churn_firer, target, NULL);
+    trace_reset();
+    corral_tick(s, 0.016f);
+    const int want[] = {1, 2, 20, 22, 24, 27, 3};
+    expect_trace(want, (int)(sizeof want / sizeof want[0]));
+    cr_assert_eq(corral_live_count(s), 2);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
 /* ---- the run queue at its limit: an entry a slot. Every slot is live and
    most coroutines change lanes several times a frame (UPDATE, then LATE,
    then END, then FIXED or the next frame's UPDATE), each move leaving the

@@ -1,13 +1,25 @@
 /*
-    lanes.c -- the run lanes and the ready list: where a yield lands (the
-    resume contract's corral__land), a coroutine queued, unlinked or left
+    lanes.c -- the run lanes and the ready lane: where a yield lands (the
+    resume contract's corral__land), a coroutine queued, readied or left
     as a tombstone, the next-frame lanes joining their phases. The lanes
-    own their entries; the walk that steps them is queue.c's.
+    own their entries; the walk that steps them is queue.c's, the drain
+    that steps the ready lane lifecycle.c's.
 
     A lane is a chain of CORRAL__CHUNK-entry chunks from one pool shared by
     every lane, so grouping by (phase, type) costs no memory per type. An
     entry is a coroutine's offset, or NIL where a queued coroutine was
     stopped (a tombstone: stop is O(1) and keeps the others' order).
+
+    The ready lane, the last, holds the READY coroutines (woken in the run
+    of their phase, they resume in it) in the order they were readied. The
+    drain reads it from its head chunk (run.ready_read, NIL while the lane
+    holds no entry), making each entry
+    it takes a tombstone and letting the head chunk go once read through,
+    so what its steps ready joins behind; read through, the lane is empty
+    and keeps its one chunk for the next. A READY coroutine is in no other
+    lane, so the ready lane is one more lane of the sizing below; a
+    compaction compacts it from its start (every entry before the drain's
+    place is a tombstone) and the drain reads on from its start.
 
     The pool holds an entry a slot, a chunk a lane and three more
     (corral__chunks_for). That is always enough: when it runs dry every lane
@@ -187,6 +199,9 @@ CORRAL__COLD static void corral__compact_all(corral_sched *s)
     for (uint32_t i = 0; i < s->run.lane_count; i++)
         if (i == s->run.walking_lane) corral__compact_walked(s, &lanes[i]);
         else if (lanes[i].tombs) corral__compact_lane(s, &lanes[i], 0);
+    /* the ready lane's entries before the drain's place were tombstones
+       (with none it has none there): what is left to read is at its start */
+    if (s->run.ready_read != CORRAL__NIL) s->run.ready_read = 0;
 }
 
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
@@ -238,6 +253,7 @@ void corral__lanes_init(corral_sched *s)
     corral__walk_over(s);
     s->run.running = CORRAL__NIL;
     s->run.deferred = 0;
+    s->run.ready_read = CORRAL__NIL;
 }
 
 void corral__lanes_next_frame(corral_sched *s)
@@ -314,27 +330,58 @@ void corral__defer(corral_sched *s, corral_co *co)
     co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
 }
 
-void corral__ready_push(corral_sched *s, corral_co *co)
+/* a push that takes a chunk: out of line, the common push has room */
+CORRAL__NOINLINE static uint32_t corral__ready_push_chunk(corral_sched *s, uint32_t off)
 {
-    const uint32_t off = corral__co_off(s, co);
-    co->state = CORRAL__READY;
-    co->link = CORRAL__NIL;
-    if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
-    else s->run.ready_head = off;
-    s->run.ready_tail = off;
+    return corral__lane_push(s, corral__ready_lane(s), off);
 }
 
-/* the drain takes the head; a stop or pause of another looks for the one
-   before it from the head */
+void corral__ready_push(corral_sched *s, corral_co *co)
+{
+    corral__lane *L = &corral__lanes(s)[corral__ready_lane(s)];
+    co->state = CORRAL__READY;
+    if (s->run.ready_read == CORRAL__NIL) s->run.ready_read = 0;
+    if (CORRAL__UNLIKELY(L->count == L->cap)) {
+        co->link = corral__ready_push_chunk(s, corral__co_off(s, co));
+        return;
+    }
+    co->link = L->tail * CORRAL__CHUNK + L->count++ % CORRAL__CHUNK;
+    corral__entries(s)[co->link] = corral__co_off(s, co);
+}
+
 void corral__ready_unlink(corral_sched *s, corral_co *co)
 {
-    const uint32_t off = corral__co_off(s, co), next = co->link;
-    uint32_t prev = CORRAL__NIL;
-    for (uint32_t k = s->run.ready_head; k != off && k != CORRAL__NIL; k = CORRAL__CO(s, k)->link) prev = k;
-    if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
-    else s->run.ready_head = next;
-    if (next == CORRAL__NIL) s->run.ready_tail = prev;
-    co->link = CORRAL__NIL;
+    corral__entries(s)[co->link] = CORRAL__NIL;
+    corral__lanes(s)[corral__ready_lane(s)].tombs++;
+}
+
+uint32_t corral__ready_take_on(corral_sched *s)
+{
+    corral__lane *L = &corral__lanes(s)[corral__ready_lane(s)];
+    uint32_t *E = corral__entries(s);
+    for (;;) {
+        if (s->run.ready_read == CORRAL__CHUNK && L->count > CORRAL__CHUNK) {
+            /* the head chunk read through (all tombstones): the next is the head */
+            const uint32_t c = L->head;
+            L->head = corral__chunk_next(s)[c];
+            L->count -= CORRAL__CHUNK;
+            L->cap -= CORRAL__CHUNK;
+            L->tombs -= CORRAL__CHUNK;
+            s->run.ready_read = 0;
+            corral__chunk_drop(s, c);
+        }
+        if (s->run.ready_read >= L->count) break;
+        uint32_t *e = &E[(size_t)L->head * CORRAL__CHUNK + s->run.ready_read++];
+        const uint32_t off = *e;
+        if (off == CORRAL__NIL) continue;
+        *e = CORRAL__NIL;
+        L->tombs++;
+        return off;
+    }
+    /* read through: empty, its chunk (if any) kept for the next */
+    L->count = L->tombs = 0;
+    s->run.ready_read = CORRAL__NIL;
+    return CORRAL__NIL;
 }
 
 void corral__unchained(corral_sched *s, corral_co *co)
@@ -359,7 +406,7 @@ void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
         corral__enqueue(s, co);
 }
 
-/* a restore: the lanes' chunk pool, the walk and the ready list as saved in o */
+/* a restore: the lanes' chunk pool, the walk and the ready lane's drain as saved in o */
 void corral__run_take(corral_sched *d, const corral_sched *o)
 {
     d->run.chunk_free = o->run.chunk_free;
@@ -372,8 +419,7 @@ void corral__run_take(corral_sched *d, const corral_sched *o)
     d->run.walk_rk = o->run.walk_rk;
     d->run.walk_wk = o->run.walk_wk;
     d->run.walk_cut = o->run.walk_cut;
-    d->run.ready_head = o->run.ready_head;
-    d->run.ready_tail = o->run.ready_tail;
+    d->run.ready_read = o->run.ready_read;
     d->run.starting = o->run.starting;
     memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
     d->run.deferred = o->run.deferred;

@@ -69,11 +69,9 @@ void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 
 void corral__drain_ready(corral_sched *s)
 {
-    while (s->run.ready_head != CORRAL__NIL) {
-        corral_co *co = CORRAL__CO(s, s->run.ready_head);
-        corral__ready_unlink(s, co);
+    for (uint32_t off; (off = corral__ready_take(s)) != CORRAL__NIL;) {
         s->nodes.debug_visits++;
-        corral__step_detached(s, co, NULL);
+        corral__step_detached(s, CORRAL__CO(s, off), NULL);
     }
 }
 

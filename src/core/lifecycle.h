@@ -202,7 +202,7 @@ static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
 static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
 {
     if (top) {
-        if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+        if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
         s->run.starting = 0;
     }
 }

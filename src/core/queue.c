@@ -20,7 +20,7 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
     corral__after_step(s, co, NULL, r, pause, true);
     /* whoever waited for what just ended resumes now, in this run */
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
 }
 
 /* Step every entry [0, walk_end) of one lane once, compacting behind. An
@@ -204,7 +204,7 @@ static uint32_t corral__walk_finish(corral_sched *s, corral__lane *L, uint32_t *
     const bool limited = L->walk_orig > L->walk_end;
     /* a limited run reorders the lane below: whoever waits for what ended
        resumes first, and what that queues here joins */
-    if (limited && s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (limited && s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
     uint32_t wk = s->run.walk_wk; /* (after the drain: a compaction there may free chunks before it) */
     /* what joined during the walk moves down behind the survivors */
     if (limited) { /* count the survivors, then the deferred */
@@ -456,7 +456,7 @@ static uint32_t corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w
    what joined during the run. */
 static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun)
 {
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
     /* (after the drain: a compaction there may free chunks before rp) */

@@ -161,10 +161,11 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     p->max_fixed_steps = d->max_fixed_steps ? d->max_fixed_steps : CORRAL_DEFAULT_MAX_FIXED_STEPS;
     p->total_slots = slots;
     p->lanes_per_phase = p->order == CORRAL_ORDER_BY_TYPE ? p->max_types : 1;
-    /* the run lanes, then one next-frame lane per phase (the resume contract) */
+    /* the run lanes, then one next-frame lane per phase (the resume
+       contract), then the ready lane (lanes.c) */
     if (d->custom_phases > CORRAL_MAX_CUSTOM_PHASES) return CORRAL_ERR_BAD_DESC;
     p->phases = CORRAL__PH_COUNT + d->custom_phases;
-    p->lane_count = p->lanes_per_phase * p->phases + p->phases;
+    p->lane_count = p->lanes_per_phase * p->phases + p->phases + 1;
     p->chunk_count = corral__chunks_for(slots, p->lane_count);
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
     /* group nodes are the groups part's (owner, tags, deadlines) */
@@ -399,12 +400,11 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->run.lanes_off = (uint32_t)p->lanes_off;
     s->run.lane_count = (uint32_t)p->lane_count;
     s->run.phases = (uint32_t)p->phases;
-    s->run.defer_lane = (uint32_t)(p->lane_count - p->phases);
+    s->run.defer_lane = (uint32_t)(p->lane_count - 1 - p->phases);
     s->run.lanes_per_phase = (uint32_t)p->lanes_per_phase;
     s->run.chunks_off = (uint32_t)p->chunks_off;
     s->run.chunk_next_off = (uint32_t)p->chunk_next_off;
     s->run.chunk_count = (uint32_t)p->chunk_count;
-    s->run.ready_head = s->run.ready_tail = CORRAL__NIL;
     s->arena.meta_off = (uint32_t)p->meta_off;
     s->arena.total_slots = (uint32_t)p->total_slots;
     s->nodes.off = (uint32_t)p->nodes_off;
@@ -680,7 +680,7 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 bool corral__between_ticks(const char *call, const corral_sched *s)
 {
     CORRAL__REQUIRE_AT(s, !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL, false);
-    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && s->run.ready_head == CORRAL__NIL, CORRAL_ERR_IN_TICK,
+    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && s->run.ready_read == CORRAL__NIL, CORRAL_ERR_IN_TICK,
                        call, CORRAL__NOH, NULL, NULL, false);
     return true;
 }
@@ -753,9 +753,9 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
        (a step's yield in place included) waits for the next run */
     corral__lanes_begin(s, phase);
     /* callers an interrupt or a timer just freed go on first, in this run */
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
     uint32_t steps = corral__run_lanes(s, phase);
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
     s->prof.frame_steps += steps;
     s->now.phase = CORRAL__NIL;
     s->now.in_tick = 0;

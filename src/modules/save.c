@@ -355,7 +355,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
         uint32_t n = 0;
         for (int pass = 0; pass < 2; pass++) {
             if (pass) corral__put_u(io, n, 4);
-            uint32_t from = defer ? s->run.defer_lane : 0, to = defer ? s->run.lane_count : s->run.defer_lane;
+            uint32_t from = defer ? s->run.defer_lane : 0, to = defer ? s->run.defer_lane + s->run.phases : s->run.defer_lane;
             for (uint32_t l = from; l < to; l++) {
                 uint32_t c = L[l].head, j = 0;
                 for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;) {

@@ -329,7 +329,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->types.seen_count = s->types.seen_count;
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
-    if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_head != CORRAL__NIL ||
+    if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_read != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
     if (!corral__clocks_ok(corral__domains_of(o)->d[0].time, o->now.unscaled_time, o->now.fixed_time))
@@ -859,9 +859,10 @@ uint64_t corral_state_hash(const corral_sched *s)
                 corral__hash_co(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
             }
     }
-    /* the order they run in: every lane, tombstones left out */
+    /* the order they run in: every lane but the ready lane (empty between
+       ticks), tombstones left out */
     const corral__lane *L = corral__lanes(s);
-    for (uint32_t l = 0; l < s->run.lane_count; l++) {
+    for (uint32_t l = 0; l < corral__ready_lane(s); l++) {
         uint32_t c = L[l].head, j = 0;
         for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;)
             corral__hash_word(&k, corral__global_of(s, CORRAL__CO(s, off)));

@@ -369,13 +369,21 @@ static bool corral__verify_lanes(corral__image *m)
     uint32_t chunks = 0, eci, ek, in_lanes = 0, queued = 0;
     corral_co ct;
     corral__lane lt;
+    const uint32_t ready = corral__ready_lane(s);
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
         const corral__lane L = *corral__image_lane(m, l, &lt);
         uint32_t c = L.head, tombs = 0;
+        /* NIL: no entry to drain (always so between ticks) */
+        if (l == ready && (s->run.ready_read == CORRAL__NIL ? L.count != 0
+                                                            : s->run.ready_read > L.count ||
+                                                                  s->run.ready_read > CORRAL__CHUNK || corral__at_rest(s)))
+            CORRAL__BAD("the ready lane's drain is past its entries, or it holds some between ticks");
         for (uint32_t e = 0; e < L.count; e++) {
             if (e && e % CORRAL__CHUNK == 0) c = corral__image_next(m, c);
             if (c == CORRAL__NIL || c >= bump) CORRAL__BAD("a lane is shorter than its count");
             uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__image_entry(m, at);
+            if (l == ready && e < s->run.ready_read && off != CORRAL__NIL)
+                CORRAL__BAD("an entry the ready lane's drain has read is not a tombstone");
             if (off == CORRAL__NIL) {
                 /* a pool run dry compacts only lanes that count tombstones */
                 if (++tombs > L.tombs && s->run.walking_lane != l) CORRAL__BAD("a lane holds more tombstones than it counts");
@@ -384,9 +392,10 @@ static bool corral__verify_lanes(corral__image *m)
             if (!corral__image_slot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
             const corral_co *co = corral__image_co(m, eci, ek, &ct);
             if (co->link != at) CORRAL__BAD("a lane entry and its coroutine disagree");
-            if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED)
-                CORRAL__BAD("a lane entry names a coroutine that is not queued");
-            if (corral__lane_of(s, co) != l) CORRAL__BAD("a coroutine sits in another phase's or type's lane");
+            if (l == ready ? co->state != CORRAL__READY : co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED)
+                CORRAL__BAD("a lane entry names a coroutine that is not queued (ready in the ready lane)");
+            if (l != ready && corral__lane_of(s, co) != l)
+                CORRAL__BAD("a coroutine sits in another phase's or type's lane");
             in_lanes++;
         }
         uint32_t held = 0, last = CORRAL__NIL;
@@ -397,7 +406,9 @@ static bool corral__verify_lanes(corral__image *m)
         }
         if (L.tail != last) CORRAL__BAD("a lane's tail is not the last chunk of its chain");
         if (L.cap != held * CORRAL__CHUNK || L.walk_end > L.count) CORRAL__BAD("a lane's capacity is not its chunks' entries");
-        if (s->run.walking_lane != l && held != (L.count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
+        /* (the ready lane read through keeps its chunk) */
+        if (s->run.walking_lane != l && held != (L.count + CORRAL__CHUNK - 1) / CORRAL__CHUNK &&
+            !(l == ready && L.count == 0 && held == 1))
             CORRAL__BAD("a lane holds more chunks than its entries need");
         if (L.walk_limit && !m->blk->parts.feature[CORRAL__FEATURE_BUDGET])
             CORRAL__BAD("a lane's run is limited by a budget stop on a scheduler without the budget part");
@@ -412,10 +423,11 @@ static bool corral__verify_lanes(corral__image *m)
             CORRAL__BAD("the free chunks and the lanes overlap");
     chunks += s->run.chunk_count - bump;
     if (chunks != s->run.chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
-    /* every queued coroutine is where its link says */
+    /* every queued or ready coroutine is where its link says */
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
         const corral_co *co = corral__image_co(m, ci, k, &ct);
-        if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || corral__slot_off(c, k) == s->run.running)
+        if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__READY) ||
+            corral__slot_off(c, k) == s->run.running)
             continue;
         if (co->link >= bump * CORRAL__CHUNK || corral__image_entry(m, co->link) != corral__slot_off(c, k))
             CORRAL__BAD("a queued coroutine is in no lane");
@@ -964,8 +976,7 @@ static bool corral__verify_control(corral__image *m)
             CORRAL__BAD("a timer heap is too long");
     if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.walk_write != CORRAL__NIL ||
-         s->run.walk_cut || s->run.starting || s->now.pulls || s->now.gen ||
-         s->run.ready_head != CORRAL__NIL || s->run.ready_tail != CORRAL__NIL))
+         s->run.walk_cut || s->run.starting || s->now.pulls || s->now.gen || s->run.ready_read != CORRAL__NIL))
         CORRAL__BAD("a walk, a start or a pull is under way between ticks");
     return true;
 }
