@@ -1010,6 +1010,13 @@ static inline const corral__side *corral__side_of(const corral_sched *s, const c
 {
     return corral__co_sided(m) ? corral__side_at(s, m) : corral__side_none();
 }
+/* its side record, NULL: it has none. A path that reads or writes it
+   several times (an await, a wait's end, a call) looks it up once and
+   hands it to the *_with forms below. */
+static inline corral__side *corral__side_if(const corral_sched *s, const corral__meta *m)
+{
+    return corral__co_sided(m) ? corral__side_at(s, m) : NULL;
+}
 /* its time domain (0: the default; another is in its side record) */
 static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
 {
@@ -1066,24 +1073,36 @@ static inline uint8_t corral__co_mode(const corral_sched *s, const corral_co *co
 {
     return corral__mode_by(co, corral__side_of(s, m));
 }
-/* its wait's mode, a wait of several nodes' in its side record (it has
-   one); ONE and NONE are its chain's */
+/* its wait's mode, a wait of several nodes' in its side record sd (it
+   has one; NULL: none); ONE and NONE are its chain's */
+static inline void corral__mode_set_with(corral__side *sd, uint32_t mode)
+{
+    assert((sd || mode <= CORRAL__MODE_ONE) && "corral: a wait of several nodes has a side record");
+    if (sd) sd->mode = (uint8_t)(mode <= CORRAL__MODE_ONE ? 0u : mode);
+}
 static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_t mode)
 {
-    const bool sided = corral__co_sided(m);
-    assert((sided || mode <= CORRAL__MODE_ONE) && "corral: a wait of several nodes has a side record");
-    if (sided) corral__side_at(s, m)->mode = (uint8_t)(mode <= CORRAL__MODE_ONE ? 0u : mode);
+    corral__mode_set_with(corral__side_if(s, m), mode);
 }
-/* its step is building a race or sync (corral_race_begin .. corral_arms_start) */
+/* its step is building a race or sync (corral_race_begin ..
+   corral_arms_start); sd: its side record, NULL: none */
+static inline bool corral__building_arms_with(const corral_co *co, const corral__side *sd)
+{
+    return co->link == CORRAL__ARMS_NO_SIDE || (sd && (sd->mode & CORRAL__MODE_OPEN));
+}
 static inline bool corral__co_building_arms(const corral_sched *s, const corral_co *co, const corral__meta *m)
 {
-    return co->link == CORRAL__ARMS_NO_SIDE || (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN));
+    return corral__building_arms_with(co, corral__side_if(s, m)); /* a link NO_SIDE: it has none, no probe */
 }
-/* its current wait is a race's or a sync's arms */
+/* its current wait is a race's or a sync's arms; sd: its side record,
+   NULL: none */
+static inline bool corral__awaits_arms_with(const corral__side *sd)
+{
+    return sd && (sd->mode == CORRAL__MODE_RACE || sd->mode == CORRAL__MODE_SYNC);
+}
 static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
 {
-    const uint8_t mode = corral__side_of(s, m)->mode;
-    return mode == CORRAL__MODE_RACE || mode == CORRAL__MODE_SYNC;
+    return corral__awaits_arms_with(corral__side_if(s, m));
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -1637,7 +1656,11 @@ static inline void corral__wait_open(corral_co *co)
 {
     if (co->state != CORRAL__WAITING) co->link = CORRAL__NIL;
 }
+/* its wait is let go: the nodes of its chain back to the pool, a wait of
+   several nodes' mode and count cleared; _with: its meta and side record
+   at hand (corral__side_if: NULL, none) */
 void corral__release_wait(corral_sched *s, corral_co *co);
+void corral__release_wait_with(corral_sched *s, corral_co *co, corral__meta *m, corral__side *sd);
 /* its running step drops the wait it set (a second await, a call) */
 void corral__unwait(corral_sched *s, corral_co *co);
 /* Its step is on the C stack: it ends, with why, when that step returns. */
@@ -1861,9 +1884,11 @@ void corral__fire(corral_sched *s, uint32_t i);
 void corral__wake(corral_sched *s, corral_co *co, bool now);
 void corral__hold_wait(corral_sched *s, corral_co *co);   /* pause: timers, predicates out */
 void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same time left */
-/* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
-   over (nothing registered), -1 malformed, -2 no free node (error set). */
-int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+/* Register a (non-phase) wait for co, whose side record is sd
+   (corral__side_if: NULL, none; an all/any takes one): 1 registered (co
+   WAITING), 0 already over (nothing registered), -1 malformed, -2 no free
+   node (error set). */
+int corral__register_wait(const char *call, corral_sched *s, corral_co *co, corral__side *sd, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
 void corral__nodes_order_past(corral_sched *s, uint32_t order); /* a load: attachments keep their order */
 /* a load: a node of kind for co at the head of its chain, attached as
@@ -2349,10 +2374,15 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
 
 /* ---- calls.c: calls, their ends and joins (a feature: corral__calls_part);
    races.c: races and syncs */
-/* it awaits a child (a call) or arms (a race, a sync) */
+/* it awaits a child (a call) or arms (a race, a sync); sd: its side
+   record, NULL: none (a coroutine without one does neither) */
+static inline bool corral__calling_with(const corral__side *sd)
+{
+    return sd && (sd->child != CORRAL__NIL || corral__awaits_arms_with(sd));
+}
 static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
 {
-    return corral__side_of(s, m)->child != CORRAL__NIL || corral__co_awaits_arms(s, m);
+    return corral__calling_with(corral__side_if(s, m));
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */

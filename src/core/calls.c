@@ -65,9 +65,9 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     /* the caller's record (kept: it holds the outcome), then room for the
        child's before anything is taken for it */
     if (!corral__co_sided(pm) && !corral__sides_room(call, s, co, "none for the caller")) return NULL;
-    corral__side_take(call, s, pm); /* free: checked above */
+    const corral__side *ps = corral__side_take(call, s, pm); /* free: checked above */
     if (!corral__sides_room(call, s, co, "none for the called child")) return NULL;
-    for (uint32_t i = corral__side_at(s, pm)->groups; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = ps->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) tags |= 1u << N[i].u.g.tag;
     }
@@ -76,8 +76,9 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_CALLS], "calls")) return NULL; /* its end goes to its caller through calls.c */
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
     if (!child) return NULL;
-    corral__side_take(call, s, cm)->parent = corral__global_of(s, co); /* free: checked above */
-    corral__side_at(s, cm)->domain = corral__co_domain(s, pm); /* its caller's */
+    corral__side *cs = corral__side_take(call, s, cm); /* free: checked above */
+    cs->parent = corral__global_of(s, co);
+    cs->domain = ps->domain; /* its caller's */
     return child;
 }
 
@@ -88,19 +89,21 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     corral_sched *s = corral__in_step(call, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    if (corral__co_sided(pm)) corral__side_at(s, pm)->outcome = CORRAL_END_NONE;
-    if (corral__calling(s, pm)) { /* one call at a time */
+    corral__side *sd = corral__side_if(s, pm); /* NULL: corral__child_of takes one */
+    if (sd) sd->outcome = CORRAL_END_NONE;
+    if (corral__calling_with(sd)) { /* one call at a time */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
     uint32_t dest_off;
     if (!corral__dest_of(call, s, co, vt, dest, dest_size, &dest_off)) return false;
-    if (!keep_wait && (corral__co_wait(s, co, pm) != CORRAL__NIL || co->state == CORRAL__WAITING)) { /* replaces an await */
+    if (!keep_wait && (corral__wait_by(co, sd ? sd : corral__side_none()) != CORRAL__NIL ||
+                       co->state == CORRAL__WAITING)) { /* replaces an await */
         corral__unwait(s, co);
     }
     corral_co *child = corral__child_of(call, s, co, vt, ctx, ctx_size);
     if (!child) return false; /* outcome NONE: the caller goes on */
-    corral__side *ps = corral__side_at(s, pm); /* corral__child_of took it */
+    corral__side *ps = sd ? sd : corral__side_at(s, pm); /* corral__child_of took it */
     ps->child = corral__global_of(s, child);
     ps->dest = dest_off;
     corral__wait_open(co); /* waiting on its child: its interrupt's chain, or none */
@@ -117,14 +120,15 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !corral__co_building_arms(s, co, pm), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
-    corral__side *ps = corral__side_take(__func__, s, pm); /* the call's links and its outcome */
+    corral__side *ps = corral__side_if(s, pm);
+    CORRAL__REQUIRE_AT(s, !corral__calling_with(ps) && !corral__building_arms_with(co, ps), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
+    if (!ps) ps = corral__side_take(__func__, s, pm); /* the call's links and its outcome */
     if (!ps) return false;
-    if (corral__co_wait(s, co, pm) != CORRAL__NIL || co->state == CORRAL__WAITING) {
+    if (corral__wait_by(co, ps) != CORRAL__NIL || co->state == CORRAL__WAITING) {
         corral__unwait(s, co);
     }
     ps->fired = -1;
-    int r = corral__register_wait(__func__, s, co, &interrupt); /* first: a bad interrupt starts nothing */
+    int r = corral__register_wait(__func__, s, co, ps, &interrupt); /* first: a bad interrupt starts nothing */
     if (r == -2) { /* no node for the interrupt: it cannot wait (see corral_await) */
         ps->outcome = CORRAL_END_NONE;
         corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);

@@ -299,14 +299,14 @@ void corral__fire(corral_sched *s, uint32_t i)
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_sided(m)) { /* an all/any's count and what fired are in its side record */
-        corral__side *sd = corral__side_at(s, m);
+    corral__side *sd = corral__side_if(s, m); /* looked up once for this wait's end */
+    if (sd) { /* an all/any's count and what fired are in its side record */
         if (sd->mode == CORRAL__MODE_ALL && --sd->pending > 0) return;
         if (sd->mode == CORRAL__MODE_ANY) sd->fired = (int8_t)n->member;
     }
     const bool now = p && p->now;
-    corral__release_wait(s, co);
-    const uint32_t child = corral__side_of(s, m)->child;
+    const uint32_t child = sd ? sd->child : CORRAL__NIL; /* a child needs a side record */
+    corral__release_wait_with(s, co, m, sd);
     if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
         corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
         return;

@@ -45,7 +45,7 @@ static corral_handle corral__start_single(const char *call, corral_sched *s, con
     corral_wait joins[CORRAL_MAX_GROUP];
     for (uint32_t k = 0; k < n; k++) joins[k] = corral_wait_join(corral__handle_of(s, corral__co_of_global(s, found[k])));
     corral_wait all = corral_wait_all(joins, n);
-    corral__register_wait(call, s, co, &all); /* live, not itself, nodes free: it waits (its first step comes then) */
+    corral__register_wait(call, s, co, corral__side_if(s, m), &all); /* live, not itself, nodes free: it waits (its first step comes then) */
     return h;
 }
 

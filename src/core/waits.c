@@ -153,15 +153,18 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
     for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(s, left[k].kind)->leave(s, &left[k]);
 }
 
-void corral__release_wait(corral_sched *s, corral_co *co)
+CORRAL__NOINLINE void corral__release_wait_with(corral_sched *s, corral_co *co, corral__meta *m, corral__side *sd)
 {
-    corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_chained(s, co, m)) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
-    if (corral__co_sided(m)) { /* the mode and count of a wait of several nodes */
-        corral__side *sd = corral__side_at(s, m);
+    if (corral__chained_by(co, sd ? sd : corral__side_none())) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
+    if (sd) { /* the mode and count of a wait of several nodes */
         sd->mode = CORRAL__MODE_NONE;
         sd->pending = 0;
     }
+}
+CORRAL__NOINLINE void corral__release_wait(corral_sched *s, corral_co *co)
+{
+    corral__meta *m = corral__meta_of(s, co);
+    corral__release_wait_with(s, co, m, corral__side_if(s, m));
 }
 
 /* Its step is on the C stack: it ends, with why, when that step returns. */
@@ -313,14 +316,13 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
    over (nothing registered), -1 malformed, -2 no free node, -3 a signal,
    future, channel, semaphore or wait group that is gone (the error set for
-   each of the last three). */
-int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+   each of the last three). sd: co's side record, NULL: none. */
+int corral__register_wait(const char *call, corral_sched *s, corral_co *co, corral__side *sd, const corral_wait *w)
 {
-    corral__meta *m = corral__meta_of(s, co);
     if (corral__kind_is((uint8_t)w->kind, CORRAL__HOW_GROUP)) {
         if (w->count == 0) return 0;
         CORRAL__REQUIRE_AT(s, w->count <= CORRAL_MAX_GROUP && w->members, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL, -1);
-        corral__side *sd = corral__side_take(call, s, m); /* its count and what fired */
+        if (!sd) sd = corral__side_take(call, s, corral__meta_of(s, co)); /* its count and what fired */
         if (!sd) return -2;
         int ready[CORRAL_MAX_GROUP];
         uint32_t waiting = 0;
@@ -367,7 +369,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         corral__wait_open(co);
         for (uint32_t i = 0; i < w->count; i++)
             if (ready[i] == 0) corral__attach(s, co, &w->members[i], i, w->text);
-        corral__co_mode_set(s, m, w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY);
+        corral__mode_set_with(sd, w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY);
         sd->pending = (uint8_t)waiting;
         corral__park(co);
         return 1;
@@ -381,7 +383,7 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
     }
     corral__wait_open(co);
     corral__attach(s, co, w, 0, w->text);
-    corral__co_mode_set(s, m, CORRAL__MODE_ONE); /* its chain of one node says it: no mode of several */
+    corral__mode_set_with(sd, CORRAL__MODE_ONE); /* its chain of one node says it: no mode of several */
     corral__park(co);
     return 1;
 }
@@ -390,14 +392,15 @@ bool corral_await(corral_co *co, corral_wait w)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__calling(s, m) || corral__co_building_arms(s, co, m)) { /* awaiting a child already: finish that first */
+    corral__side *sd = corral__side_if(s, m); /* looked up once for this await */
+    if (corral__calling_with(sd) || corral__building_arms_with(co, sd)) { /* awaiting a child already: finish that first */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
     if (co->state == CORRAL__WAITING) { /* a second await in one step wins (no arms are being built: above) */
         corral__unwait(s, co);
     }
-    if (corral__co_sided(m)) corral__side_at(s, m)->fired = -1;
+    if (sd) sd->fired = -1;
     corral__co_stop_why_clear(m, (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */
@@ -439,7 +442,7 @@ bool corral_await(corral_co *co, corral_wait w)
         }
     }
     co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
-    int r = corral__register_wait(__func__, s, co, &w);
+    int r = corral__register_wait(__func__, s, co, sd, &w);
     if (r == -2) { /* it cannot wait, and must not go on as if the wait were over */
         corral__mark_stopping(s, co, m, CORRAL_END_WAIT_FAILED); /* its step is running */
         return true;
