@@ -1005,23 +1005,6 @@ static inline corral__side *corral__sides(const corral_sched *s)
 uint32_t corral__side_find(const corral_sched *s, uint32_t g);
 /* the side record of a coroutine that has one (corral__co_sided) */
 corral__side *corral__side_at(const corral_sched *s, const corral__meta *m);
-/* its side record, or corral__side_none (read only) */
-static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
-{
-    return corral__co_sided(m) ? corral__side_at(s, m) : corral__side_none();
-}
-/* its side record, NULL: it has none. A path that reads or writes it
-   several times (an await, a wait's end, a call) looks it up once and
-   hands it to the *_with forms below. */
-static inline corral__side *corral__side_if(const corral_sched *s, const corral__meta *m)
-{
-    return corral__co_sided(m) ? corral__side_at(s, m) : NULL;
-}
-/* its time domain (0: the default; another is in its side record) */
-static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
-{
-    return corral__co_sided(m) ? corral__side_at(s, m)->domain : 0u;
-}
 /* its time domain set: a record taken for one other than 0 if it has
    none (false, with SIDE_POOL_EXHAUSTED set and counted for `call`, if
    none is free: callers that must not fail check corral__sides_room first) */
@@ -1043,11 +1026,6 @@ static inline bool corral__chained_by(const corral_co *co, const corral__side *s
     return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
            (sd->mode & CORRAL__MODE_OPEN);
 }
-static inline bool corral__co_chained(const corral_sched *s, const corral_co *co, const corral__meta *m)
-{
-    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
-           (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN));
-}
 /* the same by a side record at hand (corral_verify's copy of a snapshot's):
    the first node of its wait; how it waits */
 static inline uint32_t corral__wait_by(const corral_co *co, const corral__side *sd)
@@ -1060,19 +1038,6 @@ static inline uint8_t corral__mode_by(const corral_co *co, const corral__side *s
     if (corral__wait_by(co, sd) != CORRAL__NIL) return CORRAL__MODE_ONE;
     return co->link == CORRAL__ARMS_NO_SIDE ? (uint8_t)(CORRAL__MODE_OPEN | CORRAL__MODE_BAD) : CORRAL__MODE_NONE;
 }
-/* the first node of its current wait, NIL: none */
-static inline uint32_t corral__co_wait(const corral_sched *s, const corral_co *co, const corral__meta *m)
-{
-    return corral__co_chained(s, co, m) ? co->link : CORRAL__NIL;
-}
-/* how its current wait waits (CORRAL__MODE_*): a wait of several nodes
-   has a side record that says (an all, an any, a race's or a sync's arms);
-   else one node is ONE, none NONE (a race begun without a side record:
-   OPEN | BAD until its arms start) */
-static inline uint8_t corral__co_mode(const corral_sched *s, const corral_co *co, const corral__meta *m)
-{
-    return corral__mode_by(co, corral__side_of(s, m));
-}
 /* its wait's mode, a wait of several nodes' in its side record sd (it
    has one; NULL: none); ONE and NONE are its chain's */
 static inline void corral__mode_set_with(corral__side *sd, uint32_t mode)
@@ -1080,29 +1045,17 @@ static inline void corral__mode_set_with(corral__side *sd, uint32_t mode)
     assert((sd || mode <= CORRAL__MODE_ONE) && "corral: a wait of several nodes has a side record");
     if (sd) sd->mode = (uint8_t)(mode <= CORRAL__MODE_ONE ? 0u : mode);
 }
-static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_t mode)
-{
-    corral__mode_set_with(corral__side_if(s, m), mode);
-}
 /* its step is building a race or sync (corral_race_begin ..
    corral_arms_start); sd: its side record, NULL: none */
 static inline bool corral__building_arms_with(const corral_co *co, const corral__side *sd)
 {
     return co->link == CORRAL__ARMS_NO_SIDE || (sd && (sd->mode & CORRAL__MODE_OPEN));
 }
-static inline bool corral__co_building_arms(const corral_sched *s, const corral_co *co, const corral__meta *m)
-{
-    return corral__building_arms_with(co, corral__side_if(s, m)); /* a link NO_SIDE: it has none, no probe */
-}
 /* its current wait is a race's or a sync's arms; sd: its side record,
    NULL: none */
 static inline bool corral__awaits_arms_with(const corral__side *sd)
 {
     return sd && (sd->mode == CORRAL__MODE_RACE || sd->mode == CORRAL__MODE_SYNC);
-}
-static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
-{
-    return corral__awaits_arms_with(corral__side_if(s, m));
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -1639,16 +1592,9 @@ static inline void corral__entry_spent(corral_co *co)
    its link and dropped it: its link is its lane entry again (the entry is
    in the chunk the walk reads, which no compaction moves) */
 void corral__unchained(corral_sched *s, corral_co *co);
-/* the state a coroutine whose step is running has when it waits on nothing */
-static inline void corral__unpark(corral_sched *s, corral_co *co)
-{
-    if (co->flags & CORRAL__ONSTACK_FLAG) {
-        co->state = CORRAL__RUNNING;
-        return;
-    }
-    co->state = CORRAL__QUEUED;
-    corral__unchained(s, co);
-}
+/* its running step drops the wait it set: RUNNING or QUEUED again (a walked
+   coroutine gets its lane entry back, corral__unchained) */
+void corral__unpark(corral_sched *s, corral_co *co);
 /* A wait begins in a step: its link becomes its wait chain, empty (what
    the link held, a walked coroutine's lane entry, comes back with
    corral__unpark if the step drops the wait) */
@@ -1679,27 +1625,9 @@ void corral__defer(corral_sched *s, corral_co *co); /* in its phase's next-frame
    phase run); take a ready one out of it (stopped or paused: a tombstone) */
 void corral__ready_push(corral_sched *s, corral_co *co);
 void corral__ready_unlink(corral_sched *s, corral_co *co);
-/* the drain: the next ready coroutine's offset, its entry made a
-   tombstone; NIL when the lane is read through (then it is empty).
-   Inline when the entry at the drain's place is one; else lanes.c's
-   corral__ready_take_on (tombstones passed, the head chunk let go) */
+/* the drain's take when the entry at its place is no live one (lifecycle.c,
+   corral__ready_take): tombstones passed, the head chunk let go */
 uint32_t corral__ready_take_on(corral_sched *s);
-static inline uint32_t corral__ready_take(corral_sched *s)
-{
-    corral__lane *L = &corral__lanes(s)[corral__ready_lane(s)];
-    const uint32_t r = s->run.ready_read;
-    if (r < L->count && r < CORRAL__CHUNK) {
-        uint32_t *e = &corral__entries(s)[(size_t)L->head * CORRAL__CHUNK + r];
-        const uint32_t off = *e;
-        if (off != CORRAL__NIL) {
-            *e = CORRAL__NIL;
-            L->tombs++;
-            s->run.ready_read = r + 1;
-            return off;
-        }
-    }
-    return corral__ready_take_on(s);
-}
 /* a woken coroutine: now (list) if a phase run of its phase or a top-level
    start is under way, else queued for its phase's next run */
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
@@ -2379,10 +2307,6 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
 static inline bool corral__calling_with(const corral__side *sd)
 {
     return sd && (sd->child != CORRAL__NIL || corral__awaits_arms_with(sd));
-}
-static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
-{
-    return corral__calling_with(corral__side_if(s, m));
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */

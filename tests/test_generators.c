@@ -3,6 +3,7 @@
    generator's position. */
 #include "common.h"
 #include "corral_internal.h"
+#include "core/arena.h"
 
 TestSuite(generators);
 

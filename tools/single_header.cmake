@@ -102,7 +102,7 @@ string(APPEND impl "#define CORRAL__PORT_IMPL /* the clock's definition, with po
 corral_piece(src/port.h piece)
 # in C++ port.h's #error is the one message: nothing after it is compiled
 string(APPEND impl "${piece}#ifndef __cplusplus\n")
-foreach(path src/corral_internal.h src/core/slots.h src/core/freelist.h src/core/lifecycle.h)
+foreach(path src/corral_internal.h src/core/slots.h src/core/freelist.h src/core/arena.h src/core/lifecycle.h)
     corral_piece(${path} piece)
     string(APPEND impl "${piece}")
 endforeach()

@@ -6,6 +6,7 @@
     table comes with the alarms part (corral_part_alarms).
 */
 #include "../corral_internal.h"
+#include "arena.h"
 
 static int corral__at_ready(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
 {

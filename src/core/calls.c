@@ -18,6 +18,7 @@
     corral__call_end here.
 */
 #include "../corral_internal.h"
+#include "arena.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,6 +9,7 @@
     coroutine's chain of nodes, so it costs the scheduler no list.
 */
 #include "../corral_internal.h"
+#include "arena.h"
 
 #include <stdio.h>
 

@@ -7,6 +7,7 @@
     only through that table.
 */
 #include "../corral_internal.h"
+#include "arena.h"
 
 /* the list a group node is on: its home bucket or tag list, or the side
    list of a group operation under way */

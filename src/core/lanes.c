@@ -384,6 +384,16 @@ uint32_t corral__ready_take_on(corral_sched *s)
     return CORRAL__NIL;
 }
 
+void corral__unpark(corral_sched *s, corral_co *co)
+{
+    if (co->flags & CORRAL__ONSTACK_FLAG) {
+        co->state = CORRAL__RUNNING;
+        return;
+    }
+    co->state = CORRAL__QUEUED;
+    corral__unchained(s, co);
+}
+
 void corral__unchained(corral_sched *s, corral_co *co)
 {
     const uint32_t off = corral__co_off(s, co), c = s->run.walk_read;

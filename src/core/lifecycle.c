@@ -20,6 +20,7 @@
     waits' (waits.c).
 */
 #include "../corral_internal.h"
+#include "arena.h"
 #include "lifecycle.h"
 
 #include <inttypes.h>
@@ -65,6 +66,27 @@ void corral__end_arms(corral_sched *s, corral_co *co, corral__meta *m, corral_en
 void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
 {
     corral__end_m(s, co, corral__meta_of(s, co), why, CORRAL__NIL);
+}
+
+/* the drain: the next ready coroutine's offset, its entry made a
+   tombstone; NIL when the lane is read through (then it is empty).
+   Here when the entry at the drain's place is one; else lanes.c's
+   corral__ready_take_on (tombstones passed, the head chunk let go) */
+static inline uint32_t corral__ready_take(corral_sched *s)
+{
+    corral__lane *L = &corral__lanes(s)[corral__ready_lane(s)];
+    const uint32_t r = s->run.ready_read;
+    if (r < L->count && r < CORRAL__CHUNK) {
+        uint32_t *e = &corral__entries(s)[(size_t)L->head * CORRAL__CHUNK + r];
+        const uint32_t off = *e;
+        if (off != CORRAL__NIL) {
+            *e = CORRAL__NIL;
+            L->tombs++;
+            s->run.ready_read = r + 1;
+            return off;
+        }
+    }
+    return corral__ready_take_on(s);
 }
 
 void corral__drain_ready(corral_sched *s)

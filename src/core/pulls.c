@@ -8,6 +8,7 @@
     generator's next value is calls.c's (corral_generator_pull).
 */
 #include "../corral_internal.h"
+#include "arena.h"
 #include "lifecycle.h"
 
 #include <stdio.h>

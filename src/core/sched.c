@@ -8,6 +8,7 @@
 */
 #define CORRAL__PORT_IMPL /* the clock: port.h */
 #include "../corral_internal.h"
+#include "arena.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
     and in batches (corral_start_n). A start's path is lifecycle.h's.
 */
 #include "../corral_internal.h"
+#include "arena.h"
 #include "lifecycle.h"
 
 /* A start with a single mode (corral_start_desc.single): refuse, replace or

@@ -10,6 +10,7 @@
     The due nodes are fired by lifecycle.c (corral__wake_timers).
 */
 #include "../corral_internal.h"
+#include "arena.h"
 
 static bool corral__before(const corral__node *a, const corral__node *b)
 {

@@ -18,6 +18,7 @@
     a part's when the scheduler was created with it.
 */
 #include "../corral_internal.h"
+#include "arena.h"
 #include "freelist.h"
 
 #include <string.h>

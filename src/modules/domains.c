@@ -8,6 +8,7 @@
     sleeper of the domain at once and each keeps exactly its time left.
 */
 #include "../corral_internal.h"
+#include "../core/arena.h"
 
 /* the domain, or NULL with BAD_DOMAIN set */
 static corral__domain *corral__domain_at(const char *call, const corral_sched *s, uint32_t domain)

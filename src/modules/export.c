@@ -7,6 +7,7 @@
     allocates. Formats are documented in docs/PROFILING.md.
 */
 #include "../corral_internal.h"
+#include "../core/arena.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -8,6 +8,7 @@
     calls.c when the first race or sync begins.
 */
 #include "../corral_internal.h"
+#include "../core/arena.h"
 
 #include <string.h>
 

@@ -13,6 +13,7 @@
     list in the order its nodes were attached).
 */
 #include "../corral_internal.h"
+#include "../core/arena.h"
 
 #include <string.h>
 

@@ -34,6 +34,7 @@
     never names a later coroutine.
 */
 #include "../corral_internal.h"
+#include "../core/arena.h"
 #include "../core/slots.h"
 
 #include <stdio.h>
