@@ -823,7 +823,7 @@ CORRAL__UNUSED static inline bool corral__arm_made(bool made) { return made; }
     X(NO_CAPACITY, "a registered type could never start: no slot of its size class is open to it (the detail names it)") \
     X(PULL_DEPTH, "generators pulling generators nested deeper than CORRAL_MAX_PULL_DEPTH (256): the pull is refused") \
     X(RACE_DEPTH, "races and syncs nested deeper than CORRAL_MAX_RACE_DEPTH (256): its arms start none") \
-    X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline or all/any (raise desc.max_side_records)") \
+    X(SIDE_POOL_EXHAUSTED, "no free side record for a call, join, owner/tags, deadline, all/any or time domain (raise desc.max_side_records)") \
     X(CHANNEL_CLOSED, "the channel is closed: it takes no more values (corral_channel_close)") \
     X(NOT_READY, "the generator waits (its step waited): pull it again later; not logged") \
     X(BAD_RELOAD, "the new build does not fit the running coroutines (the detail says why): nothing changed") \
@@ -1032,7 +1032,7 @@ typedef struct corral_sched_desc {
     uint32_t max_semaphores;     /* CORRAL_DEFAULT_MAX_SEMAPHORES */
     uint32_t max_waitgroups;     /* CORRAL_DEFAULT_MAX_WAITGROUPS */
     uint32_t max_side_records;   /* CORRAL_DEFAULT_MAX_SIDE_RECORDS: the links few
-                                    coroutines have (32 bytes each), a pool of its own: a
+                                    coroutines have (36 bytes each), a pool of its own: a
                                     coroutine takes one at the first call it
                                     makes or is (caller and child each), the
                                     first join of it, its owner or tags, a stop
@@ -1583,7 +1583,10 @@ CORRAL_API float corral_time_scale(const corral_sched *sched);
     still step, as under Unity's timeScale 0 (to hold them too: the
     group pause). false / 0 with CORRAL_ERR_BAD_DOMAIN for a domain past
     desc.domains, CORRAL_ERR_BAD_DT for a negative or NaN scale or one
-    past 10^9.
+    past 10^9. A coroutine in a domain other than 0 holds a side record
+    (desc.max_side_records) while it is there: a start, a generator's
+    start or corral_set_domain that finds none free is refused with
+    CORRAL_ERR_SIDE_POOL_EXHAUSTED, taking and changing nothing.
 */
 CORRAL_API bool corral_domain_set_scale(corral_sched *sched, uint32_t domain, float scale);
 CORRAL_API float corral_domain_scale(const corral_sched *sched, uint32_t domain);
@@ -2107,7 +2110,7 @@ typedef struct corral_co_info {
     corral_phase phase;
     uint64_t owner;
     uint32_t tags;
-    uint64_t age_frames;     /* frames since it started */
+    uint64_t age_frames;     /* frames since it started (desc.timing; 0 without) */
     corral_handle parent;    /* the caller awaiting it, or zero */
     corral_handle child;     /* the child it awaits (a race or sync: its first arm
                                 still running), or zero */
@@ -2877,8 +2880,10 @@ enum {
     CORRAL__ENDING,     /* its cleanup hook is running */
     CORRAL__RETIRED,    /* generation exhausted: never reused */
     CORRAL__WAITING,    /* parked on wait nodes (timers, lists), in no lane */
-    CORRAL__READY,      /* in the ready list: resumes later in this phase run */
-    CORRAL__PAUSED,     /* held: in no lane; meta.hold says what to do on resume */
+    CORRAL__READY,      /* in the ready lane: resumes later in this phase run */
+    CORRAL__PAUSED,     /* held, as a save writes it and the state hash reads it (with
+                           its hold apart); in memory a held coroutine's state is
+                           CORRAL__HELD | its hold */
     CORRAL__DEFERRED    /* in its phase's next-frame lane: joins its lane when the
                            next frame begins (the resume contract, corral__land) */
 };
@@ -2895,6 +2900,11 @@ enum { CORRAL__PH_FIXED = 0, CORRAL__PH_UPDATE, CORRAL__PH_LATE, CORRAL__PH_END,
 #define CORRAL__NEXT_FRAME_FLAG 0x10u /* it awaited next_frame while this frame's UPDATE is to come */
 #define CORRAL__PHASE_WAIT_FLAG 0x08u /* its first step awaited a phase (fixed, late, end of frame) */
 #define CORRAL__CONTRACT_FLAGS (CORRAL__FIRST_FLAG | CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)
+/* both: its step began a race or sync (corral_race_begin) and has not
+   started its arms (corral_arms_start); no await sets both. A step that
+   returns so fails the walk's one-compare test, and its landing or hold
+   ends that race (corral__arms_abandoned) */
+#define CORRAL__ARMS_OPEN_FLAGS (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)
 /* its step is over: what it asked of the contract is spent */
 #define CORRAL__CONTRACT_DONE(co) ((co)->flags = (uint8_t)((co)->flags & ~CORRAL__CONTRACT_FLAGS))
 
@@ -2991,12 +3001,27 @@ enum { CORRAL__NODE_ARM = 90, CORRAL__NODE_DEADLINE, CORRAL__NODE_OWNED, CORRAL_
    the list being polled, or the phase's list for the next frame */
 #define CORRAL__PRED_POLL CORRAL__PH_MAX
 #define CORRAL__PRED_NEXT (CORRAL__PH_MAX + 1u) /* + phase */
-/* meta.hold, while PAUSED */
+/* A held coroutine (corral_pause, a generator between pulls) is in no
+   lane; its state is CORRAL__HELD | its hold, the CORRAL__HOLD_* bits
+   that say what its resume or next pull does. */
+#define CORRAL__HELD 0x10u
+#define CORRAL__HOLD_MASK 0x07u
 #define CORRAL__HOLD_WAITING 0x01u /* it was waiting when paused */
 #define CORRAL__HOLD_WOKEN 0x02u   /* its wait ended while paused: queue it on resume */
 #define CORRAL__HOLD_GENERATOR 0x04u /* a generator: held between nexts, never resumed into a lane;
                                         with HOLD_WAITING its step waited, its wait armed (not held) */
 #define CORRAL__SIDE_MAX 8u        /* nested group operations */
+/* held: in no lane, its hold in its state */
+static inline bool corral__paused(uint8_t state)
+{
+    return state >= CORRAL__HELD; /* no other state is as high (verify: none past CORRAL__HELD | its mask) */
+}
+/* the state a save writes and the state hash reads: a held coroutine's is
+   CORRAL__PAUSED, its hold apart */
+static inline uint8_t corral__state_saved(uint8_t state)
+{
+    return corral__paused(state) ? (uint8_t)CORRAL__PAUSED : state;
+}
 
 typedef struct corral__node {
     union {
@@ -3034,46 +3059,116 @@ static inline bool corral__timer_node(const corral__node *n)
     return corral__kind_is(n->kind, CORRAL__HOW_TIMER) || n->kind == CORRAL__NODE_DEADLINE;
 }
 
-#define CORRAL__STOP_REQUESTED 0x80u
-#define CORRAL__WAIT_CLOSED 0x40u /* its last wait ended on a closed or destroyed channel */
+/* A coroutine's meta byte (corral__meta.bits): CORRAL__HAS_SIDE, and its
+   stop and answer bits. While it is not STOPPING: CORRAL__STOP_REQUESTED
+   and the answer of its last wait or pull (CORRAL__WAIT_CLOSED,
+   CORRAL__GOT_MASK). A STOPPING coroutine's end reason (CORRAL__END_MASK)
+   lies over CORRAL__STOP_REQUESTED (a stopping coroutine is past asking)
+   and the bits above it; its answer bits stay its own (a pull the stop
+   came in answers NOT_YET). */
+#define CORRAL__HAS_SIDE 0x01u       /* it has a side record (the side records' lookup finds it) */
+#define CORRAL__STOP_REQUESTED 0x10u /* corral_request_stop was called */
+#define CORRAL__WAIT_CLOSED 0x08u    /* its last wait ended on a closed or destroyed channel */
 /* what its last wait or pull gave, beside WAIT_CLOSED (corral_wait_got):
    0 a value (or closed, with WAIT_CLOSED), or one of these */
-#define CORRAL__GOT_MASK 0x30u
-#define CORRAL__GOT_NOTHING 0x10u /* a pull gave nothing: a stop request ended its wait */
-#define CORRAL__GOT_STOPPED 0x20u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
-#define CORRAL__GOT_ERROR 0x30u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
+#define CORRAL__GOT_MASK 0x06u
+#define CORRAL__GOT_NOTHING 0x02u /* a pull gave nothing: a stop request ended its wait */
+#define CORRAL__GOT_STOPPED 0x04u /* the generator ended otherwise than finishing (with WAIT_CLOSED) */
+#define CORRAL__GOT_ERROR 0x06u   /* the wait or pull was refused, the error set (with WAIT_CLOSED) */
 /* the generator a CORRAL_PULL waited for ended meanwhile (calls.c), told
    in words no other wait leaves, so that only the pull that waited takes
    them for its answer (corral_generator_pull makes them CLOSED, STOPPED) */
 #define CORRAL__GOT_PULL_FINISHED (CORRAL__WAIT_CLOSED | CORRAL__GOT_NOTHING)
 #define CORRAL__GOT_PULL_STOPPED CORRAL__GOT_STOPPED
-/* per slot: what every coroutine has (16 bytes) */
+#define CORRAL__END_SHIFT 4u
+#define CORRAL__END_MASK 0xF0u /* a STOPPING coroutine's end reason, shifted by CORRAL__END_SHIFT */
+/* per slot: what every coroutine has (1 byte; the first node of its
+   wait is in its header's link while it waits, corral__co_wait; how it
+   waits is its chain's or its side record's, corral__co_mode; its birth
+   frame, with desc.timing, is in the profile's ages: corral__co_born) */
 typedef struct corral__meta {
-    uint32_t wait;          /* first node of its current wait, NIL */
-    uint32_t side;          /* its side record (corral__side), NIL: none */
-    uint32_t born;          /* frame count at its start (low 32 bits): its age */
-    uint8_t mode;           /* CORRAL__MODE_*: how its current wait waits */
-    uint8_t stop_why;       /* STOPPING: the reason it ends with (low 4 bits);
-                               CORRAL__STOP_REQUESTED: corral_request_stop was called;
-                               CORRAL__WAIT_CLOSED: corral_wait_closed;
-                               CORRAL__GOT_MASK: corral_wait_got */
-    uint8_t hold;           /* PAUSED: CORRAL__HOLD_* */
-    uint8_t domain;         /* its time domain */
+    uint8_t bits;           /* CORRAL__HAS_SIDE, its stop and answer bits (above) */
 } corral__meta;
-CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 16, "corral: a slot's meta is 16 bytes");
-CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= 16, "corral: an end reason fits below CORRAL__GOT_MASK in stop_why");
+CORRAL__STATIC_ASSERT(sizeof(corral__meta) == 1, "corral: a slot's meta is 1 byte");
+CORRAL__STATIC_ASSERT(CORRAL_END_COUNT <= (CORRAL__END_MASK >> CORRAL__END_SHIFT) + 1u,
+                      "corral: an end reason fits in CORRAL__END_MASK");
+CORRAL__STATIC_ASSERT(((CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK | CORRAL__HAS_SIDE) & CORRAL__END_MASK) == 0,
+                      "corral: a stopping coroutine's end reason leaves its answer bits and side bit alone");
 CORRAL__STATIC_ASSERT(CORRAL__RUN_HOLE == CORRAL__NIL, "corral: a lane's tombstone (NIL) is the hole the walks stop at");
+/* ---- a coroutine's meta by what it means: outside corral__meta_fresh,
+   corral__meta_reset (below) and corral__meta_load (arena.c), which own
+   its layout, every read and write of these fields goes through here */
+/* its chain's head set (it has a wait chain: corral__wait_open began it) */
+static inline void corral__co_wait_set(corral_co *co, corral__meta *m, uint32_t i)
+{
+    (void)m;
+    co->link = i;
+}
+/* where its first wait node is named: for code that links into the chain
+   (it has one: corral__wait_open began it) */
+static inline uint32_t *corral__co_wait_at(corral_co *co, corral__meta *m)
+{
+    (void)m;
+    return &co->link;
+}
+/* it has a side record (corral__side_at finds it) */
+static inline bool corral__co_sided(const corral__meta *m)
+{
+    return (m->bits & CORRAL__HAS_SIDE) != 0;
+}
+/* a held coroutine's hold: CORRAL__HOLD_* (0: it is not held; a
+   generator's step has corral__co_is_generator) */
+static inline uint8_t corral__co_hold(const corral_co *co, const corral__meta *m)
+{
+    (void)m;
+    return corral__paused(co->state) ? (uint8_t)(co->state & CORRAL__HOLD_MASK) : 0u;
+}
+/* a held coroutine's hold changed: it stays held */
+static inline void corral__co_hold_set(corral_co *co, corral__meta *m, uint32_t hold)
+{
+    (void)m;
+    assert(corral__paused(co->state) && "corral: only a held coroutine has a hold");
+    co->state = (uint8_t)(CORRAL__HELD | hold);
+}
+/* its stop and answer bits: a STOPPING coroutine's end reason
+   (CORRAL__END_MASK), CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED and
+   CORRAL__GOT_MASK (corral__meta.bits without CORRAL__HAS_SIDE) */
+static inline uint8_t corral__co_stop_why(const corral__meta *m)
+{
+    return (uint8_t)(m->bits & ~CORRAL__HAS_SIDE);
+}
+static inline void corral__co_stop_why_set(corral__meta *m, uint32_t why)
+{
+    m->bits = (uint8_t)((m->bits & CORRAL__HAS_SIDE) | (why & ~CORRAL__HAS_SIDE));
+}
+static inline void corral__co_stop_why_add(corral__meta *m, uint32_t bits)
+{
+    m->bits = (uint8_t)(m->bits | (bits & ~CORRAL__HAS_SIDE));
+}
+static inline void corral__co_stop_why_clear(corral__meta *m, uint32_t bits)
+{
+    m->bits = (uint8_t)(m->bits & ~(bits & ~CORRAL__HAS_SIDE));
+}
+/* corral_request_stop was called for it (a STOPPING one is past asking:
+   its end reason lies over the bit) */
+static inline bool corral__co_stop_requested(const corral_co *co, const corral__meta *m)
+{
+    return co->state != CORRAL__STOPPING && (corral__co_stop_why(m) & CORRAL__STOP_REQUESTED);
+}
+static inline void corral__co_stop_request(const corral_co *co, corral__meta *m)
+{
+    if (co->state != CORRAL__STOPPING) corral__co_stop_why_add(m, CORRAL__STOP_REQUESTED);
+}
 /* the longest group chain a coroutine has (corral__side.groups): its
    owner's node and one per tag (the group nodes), a stop request's
    deadline and a generator's tie to its owner */
 #define CORRAL__GROUP_NODES_MAX (1u + 32u)
 #define CORRAL__GROUP_CHAIN_MAX (CORRAL__GROUP_NODES_MAX + 1u + 1u)
-#define CORRAL__END_MASK 0x0Fu /* stop_why's bits that hold a STOPPING coroutine's end reason */
-/* the end reason a STOPPING coroutine ends with (its stop_why's own bits;
+/* the end reason a STOPPING coroutine ends with (its stop bits' own;
    the answer bits of a wait or pull are not part of it) */
 static inline corral_end_reason corral__stopping_why(const corral__meta *m)
 {
-    const uint32_t why = m->stop_why & CORRAL__END_MASK;
+    const uint32_t why = (corral__co_stop_why(m) & CORRAL__END_MASK) >> CORRAL__END_SHIFT;
     assert(why < CORRAL_END_COUNT && "corral: a stopping coroutine's end reason is out of range");
     return why < CORRAL_END_COUNT ? (corral_end_reason)why : CORRAL_END_STOPPED;
 }
@@ -3089,12 +3184,18 @@ typedef struct corral__side {
     uint32_t child;         /* global slot of the child it awaits, NIL */
     uint32_t dest;          /* where the child's result goes (offset in this slot), NIL */
     uint32_t groups;        /* first of its group membership nodes, NIL */
-    uint16_t pending;       /* ALL: members not fired yet */
+    uint8_t pending;        /* ALL: members not fired yet; a race or sync: its arms (at most CORRAL_MAX_GROUP) */
+    uint8_t mode;           /* how its wait waits when it is more than one node: CORRAL__MODE_ALL, ANY,
+                               RACE, SYNC (with CORRAL__MODE_OPEN, BAD, NO_NODE while its step
+                               builds a race or sync); 0 otherwise (corral__co_mode) */
     int8_t fired;           /* ANY: the member that fired, -1 */
     uint8_t outcome;        /* how the last child it called ended */
     uint32_t owner;         /* global slot of the coroutine it is for; NIL: free */
+    uint8_t domain;         /* its time domain (one other than 0 holds a record) */
+    uint8_t spare[3];       /* 0 */
 } corral__side;
-CORRAL__STATIC_ASSERT(sizeof(corral__side) == 32, "corral: a side record is 32 bytes");
+CORRAL__STATIC_ASSERT(sizeof(corral__side) == 36, "corral: a side record is 36 bytes");
+CORRAL__STATIC_ASSERT(CORRAL_MAX_GROUP <= 255 && CORRAL_MAX_DOMAINS <= 256, "corral: an all's count and a domain fit a byte");
 
 /* ---- generations: one rule for a coroutine's slot (its page: arena.c,
    slots.h) and a pooled item (its pool: pool.c). A handle holds its
@@ -3310,7 +3411,7 @@ enum { CORRAL__FEATURE_CALLS, CORRAL__FEATURE_GROUPS, CORRAL__FEATURE_POLLS, COR
        CORRAL__FEATURE_POSTS, CORRAL__FEATURE_COUNT };
 /* The parts that keep state of their own in the block, each in its region
    (corral_part.state names its slot; NONE: it keeps none) */
-enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS, CORRAL__STATE_COUNT };
+enum { CORRAL__STATE_NONE = 0, CORRAL__STATE_CHANNELS, CORRAL__STATE_POSTS, CORRAL__STATE_PULLS, CORRAL__STATE_COUNT };
 /* the scheduler's room for wait kinds' tables: a kind added to
    CORRAL_WAIT_KINDS moves no byte of the block */
 #define CORRAL__WAIT_TABLES 32u
@@ -3359,7 +3460,7 @@ struct corral_sched {
         struct corral_upgrade upgrade;   /* desc.upgrade */
     } types;
 
-    struct { /* queue.c: the lanes, their chunk pool and the ready list */
+    struct { /* queue.c: the lanes, their chunk pool and the ready lane */
         uint32_t order;        /* corral_order */
         uint32_t lanes_off, lane_count, lanes_per_phase;
         uint32_t chunks_off;   /* uint32_t entries[chunk_count * CHUNK] */
@@ -3376,11 +3477,12 @@ struct corral_sched {
         uint32_t walk_read, walk_write;
         uint32_t walk_rk, walk_wk; /* the places in the lane's chain of the read chunk and of the write cursor's */
         uint32_t walk_cut;     /* tombstones compaction took from what the walk has yet to read */
-        /* ready list: joiners woken during a phase run, in that phase, resume in
-           the same run (a chain that ends costs no frame). The coroutines
-           themselves are its links: co->link the next one's offset, meta.wait
-           the one before (a ready coroutine waits on nothing); NIL ends it */
-        uint32_t ready_head, ready_tail;
+        /* the ready lane (the last lane, corral__ready_lane): joiners woken
+           during a phase run, in that phase, resume in the same run (a chain
+           that ends costs no frame), in the order they were readied */
+        /* the drain's place in the ready lane's head chunk (<= CHUNK); NIL
+           while the lane holds no entry (nothing to drain) */
+        uint32_t ready_read;
         uint32_t starting;     /* a top-level start is running first steps: wakes go to the list */
         uint32_t first_lane[CORRAL__PH_MAX]; /* BY_TYPE: where the next run starts (after a budget stop) */
         uint32_t deferred;     /* a next-frame lane may hold entries: the next frame empties them */
@@ -3440,6 +3542,8 @@ struct corral_sched {
         uint32_t bump;             /* records [bump, count) untouched since all were last free */
         uint32_t peak;
         uint64_t failures;
+        uint32_t lookup_off;       /* the lookup from a global slot to its record */
+        uint32_t lookup_shift;     /* 32 - log2 of its entries */
     } sides;
 
     struct { /* arena.c: the size classes, the per-slot metadata, what they hold */
@@ -3462,6 +3566,7 @@ struct corral_sched {
         corral_field_formatter formatter;
         uint32_t hist_off, hist_cap, hist_head, hist_count; /* corral_frame_sample ring */
         uint32_t trace_off, trace_cap, trace_head, trace_count; /* corral__trace_ev ring */
+        uint32_t ages_off;     /* timing: each slot's birth frame (corral__co_age), 0: none */
         uint32_t frame_open;   /* a frame began and its sample is not written yet */
         uint32_t frame_steps;  /* steps run in the open frame */
         uint64_t frame_tick_start; /* clock at its corral_tick start (timing) */
@@ -3492,6 +3597,7 @@ struct corral_sched {
                                 (corral__step_bare), 0: none (then run.running) */
         uint32_t uncounted;  /* the coroutine whose first step runs before it is counted live
                                 (lifecycle.h, corral__first_step), 0: none */
+        uint32_t gen;        /* the generator whose step a pull runs innermost, 0: none */
         uint64_t frame;
     } now;
 
@@ -3577,6 +3683,14 @@ void corral__kept_forget(corral_sched *s);
    own beside the type table, snapshotted with it. */
 #define CORRAL__END_FIRST_COUNTED CORRAL_END_DESTROYED
 #define CORRAL__END_SLOTS ((uint32_t)CORRAL_END_COUNT - (uint32_t)CORRAL__END_FIRST_COUNTED)
+/* the generators the pulls on the C stack step ([0, now.pulls), 0 past
+   them), outermost first: CORRAL_MAX_PULL_DEPTH offsets, the pulls part's
+   state (pulls.c; a scheduler without it has none, and no pull), which no
+   snapshot holds, as none is taken during a pull */
+static inline uint32_t *corral__pulled(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->parts.state[CORRAL__STATE_PULLS - 1]);
+}
 static inline uint64_t *corral__ends(const corral_sched *s, uint32_t ti)
 {
     return (uint64_t *)(void *)CORRAL__AT(s, s->types.ends_off) + (size_t)ti * CORRAL__END_SLOTS;
@@ -3696,7 +3810,7 @@ static inline uint32_t corral__co_off(const corral_sched *s, const corral_co *co
 static inline bool corral__state_alive(uint8_t state)
 {
     return state == CORRAL__QUEUED || state == CORRAL__RUNNING || state == CORRAL__WAITING ||
-           state == CORRAL__READY || state == CORRAL__PAUSED || state == CORRAL__DEFERRED;
+           state == CORRAL__READY || state == CORRAL__DEFERRED || corral__paused(state);
 }
 #define CORRAL__ONSTACK_FLAG 0x80u /* flags bit: its first step is on the C stack */
 #define CORRAL__PAUSE_FLAG 0x40u   /* flags bit: paused while its step runs; held after it */
@@ -3705,33 +3819,84 @@ static inline bool corral__state_alive(uint8_t state)
    no side record): its state is the same whoever held the slot before */
 static inline void corral__meta_fresh(corral__meta *m)
 {
-    m->mode = CORRAL__MODE_NONE;
-    m->stop_why = CORRAL_END_STOPPED;
-    m->hold = 0;
-    m->domain = 0;
+    m->bits = 0;
 }
 /* a free slot's metadata: no wait, no side record */
 static inline void corral__meta_reset(corral__meta *m)
 {
-    m->wait = m->side = CORRAL__NIL;
     corral__meta_fresh(m);
-    m->born = 0;
 }
 /* what a coroutine without a side record reads: no links, no groups */
 static inline const corral__side *corral__side_none(void)
 {
     static const corral__side none = {CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL, CORRAL__NIL,
-                                      CORRAL__NIL, 0, -1, CORRAL_END_NONE, CORRAL__NIL};
+                                      CORRAL__NIL, 0, CORRAL__MODE_NONE, -1, CORRAL_END_NONE, CORRAL__NIL, 0, {0, 0, 0}};
     return &none;
 }
 static inline corral__side *corral__sides(const corral_sched *s)
 {
     return (corral__side *)(void *)CORRAL__AT(s, s->sides.off);
 }
-/* its side record, or corral__side_none (read only) */
-static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
+/* The side records' lookup (arena.c): an open-addressed table of
+   desc.max_side_records x 2 entries rounded up to a power of 2, each a
+   side record's index or NIL, placed by the owner's global slot (linear
+   probing, a record's key its .owner). Only the side records say what it
+   holds: a restore or a load rebuilds it, snapshots and the state hash
+   leave it out, corral_verify checks it against them. */
+uint32_t corral__side_find(const corral_sched *s, uint32_t g);
+/* the side record of a coroutine that has one (corral__co_sided) */
+corral__side *corral__side_at(const corral_sched *s, const corral__meta *m);
+/* its time domain set: a record taken for one other than 0 if it has
+   none (false, with SIDE_POOL_EXHAUSTED set and counted for `call`, if
+   none is free: callers that must not fail check corral__sides_room first) */
+bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, uint32_t domain);
+/* A race or sync begun in a step whose side record could not be taken:
+   its link says so until corral_arms_start (no lane entry, slot offset,
+   node or free-list link is this odd value) */
+#define CORRAL__ARMS_NO_SIDE 0xFFFFFFFDu
+/* Its header's link is the first node of its current wait
+   (corral__node.sibling links the rest) while it has a wait chain: it
+   waits (WAITING, or held with CORRAL__HOLD_WAITING), or its step builds
+   a race or sync (CORRAL__MODE_OPEN in its side record). Otherwise the link is its lane
+   entry, its free-list or ready-list link. A wait begins with
+   corral__wait_open, which makes the link an empty chain; a walked
+   coroutine whose step drops the wait again gets its entry back
+   (corral__unchained). */
+static inline bool corral__chained_by(const corral_co *co, const corral__side *sd)
 {
-    return m->side == CORRAL__NIL ? corral__side_none() : &corral__sides(s)[m->side];
+    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+           (sd->mode & CORRAL__MODE_OPEN);
+}
+/* the same by a side record at hand (corral_verify's copy of a snapshot's):
+   the first node of its wait; how it waits */
+static inline uint32_t corral__wait_by(const corral_co *co, const corral__side *sd)
+{
+    return corral__chained_by(co, sd) ? co->link : CORRAL__NIL;
+}
+static inline uint8_t corral__mode_by(const corral_co *co, const corral__side *sd)
+{
+    if (sd->mode) return sd->mode;
+    if (corral__wait_by(co, sd) != CORRAL__NIL) return CORRAL__MODE_ONE;
+    return co->link == CORRAL__ARMS_NO_SIDE ? (uint8_t)(CORRAL__MODE_OPEN | CORRAL__MODE_BAD) : CORRAL__MODE_NONE;
+}
+/* its wait's mode, a wait of several nodes' in its side record sd (it
+   has one; NULL: none); ONE and NONE are its chain's */
+static inline void corral__mode_set_with(corral__side *sd, uint32_t mode)
+{
+    assert((sd || mode <= CORRAL__MODE_ONE) && "corral: a wait of several nodes has a side record");
+    if (sd) sd->mode = (uint8_t)(mode <= CORRAL__MODE_ONE ? 0u : mode);
+}
+/* its step is building a race or sync (corral_race_begin ..
+   corral_arms_start); sd: its side record, NULL: none */
+static inline bool corral__building_arms_with(const corral_co *co, const corral__side *sd)
+{
+    return co->link == CORRAL__ARMS_NO_SIDE || (sd && (sd->mode & CORRAL__MODE_OPEN));
+}
+/* its current wait is a race's or a sync's arms; sd: its side record,
+   NULL: none */
+static inline bool corral__awaits_arms_with(const corral__side *sd)
+{
+    return sd && (sd->mode == CORRAL__MODE_RACE || sd->mode == CORRAL__MODE_SYNC);
 }
 /* its side record, taken if it has none: NULL, with SIDE_POOL_EXHAUSTED
    set and counted for `call`, if the pool is empty */
@@ -3743,6 +3908,9 @@ bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self
 /* an ending coroutine's record back to the pool */
 void corral__side_drop(corral_sched *s, corral__meta *m);
 void corral__sides_init(corral_sched *s);
+/* corral_verify's: the lookup holds each side record in use once, where
+   its owner's probe finds it, and nothing else */
+bool corral__side_lookup_sound(const corral_sched *s);
 
 /* state and flags as one 16-bit value (the walk's yielded-in-place test) */
 CORRAL__STATIC_ASSERT(offsetof(corral_co, flags) == offsetof(corral_co, state) + 1,
@@ -3797,6 +3965,8 @@ static inline uint32_t corral__run_lane_of(const corral_sched *s, const corral_c
     uint32_t ph = co->flags & CORRAL__PHASE_MASK;
     return s->run.order == CORRAL_ORDER_BY_TYPE ? ph * s->run.lanes_per_phase + co->type : ph;
 }
+/* the ready lane, the last: a READY coroutine's entry is in it */
+static inline uint32_t corral__ready_lane(const corral_sched *s) { return s->run.lane_count - 1u; }
 /* the lane a QUEUED or DEFERRED coroutine's entry is in */
 static inline uint32_t corral__lane_of(const corral_sched *s, const corral_co *co)
 {
@@ -3820,6 +3990,24 @@ static inline corral__meta *corral__meta_table(const corral_sched *s)
 {
     return (corral__meta *)(void *)CORRAL__AT(s, s->arena.meta_off);
 }
+/* The frame it started in (low 32 bits), kept while desc.timing is on, in
+   the profile's ages (a u32 a slot, by global slot): its age is the frame
+   count less this. Without timing none is kept: its age reads 0. */
+static inline uint32_t *corral__ages(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->prof.ages_off);
+}
+static inline uint32_t corral__co_age(const corral_sched *s, const corral__meta *m)
+{
+    return s->prof.ages_off ? (uint32_t)s->now.frame - corral__ages(s)[m - corral__meta_table(s)] : 0u;
+}
+/* the bytes a snapshot copies beside each slot: its meta, its birth frame with timing */
+static inline uint32_t corral__slot_beside(const corral_sched *s)
+{
+    return (uint32_t)sizeof(corral__meta) + (s->prof.ages_off ? (uint32_t)sizeof(uint32_t) : 0u);
+}
+/* its age set (kept with timing; nothing without) */
+void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age);
 /* timer heaps are 4-ary: a level's children sit side by side, so a sift
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
    four children overlap where a binary heap waits for each level's two */
@@ -4054,7 +4242,7 @@ void corral__scratch_return(unsigned char *room, uint32_t need);
 /* a load: a coroutine's meta as saved (stop: the stop flags it had), and
    its side record with the saved links of `saved` (caller, child, dest,
    pending, fired, outcome); a reload: where its child's result goes */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode);
+void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t stop);
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved);
 void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest);
 /* a little-endian u32 of a save's bytes */
@@ -4161,7 +4349,7 @@ static inline corral_phase corral__public_phase(uint32_t ph)
    Each state is entered through one function (no other writes co->state):
      QUEUED    corral__enqueue (queue.c)        in its phase's lane
      DEFERRED  corral__defer (queue.c)          in its phase's next-frame lane
-     READY     corral__ready_push (queue.c)     in the ready list
+     READY     corral__ready_push (lanes.c)     in the ready lane
      RUNNING   corral__step_bare                its step is on the C stack
                corral__entry_spent              a walked step ended: its lane
                                                 entry is spent, its end to come
@@ -4185,7 +4373,7 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why);
    with the error set and counted if it cannot start */
 corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                           uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out);
-/* step every coroutine of the ready list, including those it adds */
+/* step every coroutine of the ready lane, including those it adds */
 void corral__drain_ready(corral_sched *s);
 static inline void corral__park(corral_co *co)
 {
@@ -4193,8 +4381,8 @@ static inline void corral__park(corral_co *co)
 }
 static inline void corral__hold(corral_co *co, corral__meta *m, uint8_t hold)
 {
-    co->state = CORRAL__PAUSED;
-    m->hold = hold;
+    (void)m;
+    co->state = (uint8_t)(CORRAL__HELD | hold);
 }
 /* the coroutine whose step runs innermost (a generator started now belongs
    to it), or NULL: plain code */
@@ -4203,10 +4391,27 @@ static inline corral_co *corral__stepping(const corral_sched *s)
     const uint32_t off = s->now.self ? s->now.self : s->run.running;
     return off != 0 && off != CORRAL__NIL ? CORRAL__CO(s, off) : NULL;
 }
-/* a held generator can be pulled: its step did not wait, or its wait is over */
-static inline bool corral__gen_ready(const corral__meta *m)
+/* a generator: held between pulls, or its step running (a pull of it on
+   the C stack: in corral__pulled) */
+static inline bool corral__co_is_generator(const corral_sched *s, const corral_co *co)
 {
-    return !(m->hold & CORRAL__HOLD_WAITING) || (m->hold & CORRAL__HOLD_WOKEN);
+    if (corral__paused(co->state)) return (co->state & CORRAL__HOLD_GENERATOR) != 0;
+    const uint32_t off = corral__co_off(s, co);
+    const uint32_t *pulled = corral__pulled(s);
+    for (uint32_t n = 0; n < s->now.pulls && n < CORRAL_MAX_PULL_DEPTH; n++) /* one a pull */
+        if (pulled[n] == off) return true;
+    return false;
+}
+/* co's step is the one a pull runs innermost: a generator's */
+static inline bool corral__gen_stepping(const corral_sched *s, const corral_co *co)
+{
+    return s->now.gen != 0 && s->now.gen == corral__co_off(s, co);
+}
+/* a held generator can be pulled: its step did not wait, or its wait is over */
+static inline bool corral__gen_ready(const corral_co *co, const corral__meta *m)
+{
+    const uint8_t hold = corral__co_hold(co, m);
+    return !(hold & CORRAL__HOLD_WAITING) || (hold & CORRAL__HOLD_WOKEN);
 }
 /* pulls.c: a pull of generator h (what it gave; the value in out); its
    waiting pullers woken (the feature CORRAL__FEATURE_PULLS: a generator's
@@ -4224,18 +4429,31 @@ static inline void corral__entry_spent(corral_co *co)
 {
     co->state = CORRAL__RUNNING;
 }
-/* the state a coroutine whose step is running has when it waits on nothing */
-static inline void corral__unpark(corral_co *co)
+/* lanes.c: the coroutine a walk steps, whose step began a wait chain in
+   its link and dropped it: its link is its lane entry again (the entry is
+   in the chunk the walk reads, which no compaction moves) */
+void corral__unchained(corral_sched *s, corral_co *co);
+/* its running step drops the wait it set: RUNNING or QUEUED again (a walked
+   coroutine gets its lane entry back, corral__unchained) */
+void corral__unpark(corral_sched *s, corral_co *co);
+/* A wait begins in a step: its link becomes its wait chain, empty (what
+   the link held, a walked coroutine's lane entry, comes back with
+   corral__unpark if the step drops the wait) */
+static inline void corral__wait_open(corral_co *co)
 {
-    co->state = (co->flags & CORRAL__ONSTACK_FLAG) ? CORRAL__RUNNING : CORRAL__QUEUED;
+    if (co->state != CORRAL__WAITING) co->link = CORRAL__NIL;
 }
+/* its wait is let go: the nodes of its chain back to the pool, a wait of
+   several nodes' mode and count cleared; _with: its meta and side record
+   at hand (corral__side_if: NULL, none) */
 void corral__release_wait(corral_sched *s, corral_co *co);
+void corral__release_wait_with(corral_sched *s, corral_co *co, corral__meta *m, corral__side *sd);
 /* its running step drops the wait it set (a second await, a call) */
 void corral__unwait(corral_sched *s, corral_co *co);
 /* Its step is on the C stack: it ends, with why, when that step returns. */
 void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
 
-/* ---- lanes.c: the run lanes and the ready list */
+/* ---- lanes.c: the run lanes and the ready lane */
 /* The resume contract's landing: a coroutine whose step yielded without
    parking on a wait joins its phase's lane, or its phase's next-frame lane
    when the step asked not to resume in this frame and that phase's run is
@@ -4244,10 +4462,13 @@ void corral__land(corral_sched *s, corral_co *co);
 /* queue a coroutine that is in no lane (woken, started, moved phase) */
 void corral__enqueue(corral_sched *s, corral_co *co);
 void corral__defer(corral_sched *s, corral_co *co); /* in its phase's next-frame lane */
-/* put a woken coroutine at the end of the ready list (it resumes in this
-   phase run); take a ready one out of it (stopped or paused) */
+/* put a woken coroutine at the end of the ready lane (it resumes in this
+   phase run); take a ready one out of it (stopped or paused: a tombstone) */
 void corral__ready_push(corral_sched *s, corral_co *co);
 void corral__ready_unlink(corral_sched *s, corral_co *co);
+/* the drain's take when the entry at its place is no live one (lifecycle.c,
+   corral__ready_take): tombstones passed, the head chunk let go */
+uint32_t corral__ready_take_on(corral_sched *s);
 /* a woken coroutine: now (list) if a phase run of its phase or a top-level
    start is under way, else queued for its phase's next run */
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co);
@@ -4340,7 +4561,7 @@ static inline size_t corral__posts_bytes(uint32_t capacity) /* the queue's regio
    between parts and the block's own alignment slack alone, with whatever
    a caller-owned block has past what the plan needs ("unused"). Inline,
    so only the report's file carries it. */
-enum { CORRAL__BLOCK_PARTS = 21 };
+enum { CORRAL__BLOCK_PARTS = 24 };
 typedef struct corral__block_part {
     const char *name;
     uint64_t bytes;
@@ -4363,9 +4584,10 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     const corral__pool *P = s->pools;
     const uint64_t chunks = s->run.chunk_count;
     static const char *const names[CORRAL__BLOCK_PARTS] = {
-        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", /* per slot */
-        "group nodes", "owner buckets", "side records", "signals", "futures", "channels", "channel buffers",
-        "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "scheduler, types", "unused",
+        "slots", "slot meta", "run queue", "wait nodes", "timer heaps", "wait text", "page tables", "ages", /* per slot */
+        "group nodes", "owner buckets", "side records", "side lookup", "signals", "futures", "channels", "channel buffers",
+        "sems, waitgroups", "post queue", "history", "step trace", "kept snapshots", "pull stack", "scheduler, types",
+        "unused",
     };
     const uint64_t bytes[CORRAL__BLOCK_PARTS] = {
         s->arena.slab_bytes,
@@ -4376,9 +4598,11 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
         s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
         page_bytes,
+        s->prof.ages_off ? (uint64_t)s->arena.total_slots * sizeof(uint32_t) : 0u,
         (uint64_t)(s->nodes.count - s->nodes.wait_count) * node,
         ((uint64_t)s->groups.owner_mask + 1u) * 2u * sizeof(uint32_t),
         (uint64_t)s->sides.count * sizeof(corral__side),
+        ((uint64_t)UINT32_MAX >> s->sides.lookup_shift) * sizeof(uint32_t) + sizeof(uint32_t),
         (uint64_t)P[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal),
         (uint64_t)P[CORRAL__POOL_FUTURE].cap * sizeof(corral__future),
         (uint64_t)P[CORRAL__POOL_CHANNEL].cap * sizeof(corral__channel),
@@ -4388,6 +4612,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->prof.hist_cap * sizeof(corral_frame_sample),
         (uint64_t)s->prof.trace_cap * sizeof(corral__trace_ev),
         kept,
+        s->parts.state[CORRAL__STATE_PULLS - 1] ? CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t) : 0u,
         CORRAL__HEAD_BYTES + max_types * sizeof(corral__type_entry) +
             ((uint64_t)s->types.hash_mask + 1u) * sizeof(uint16_t) + max_types * CORRAL__END_SLOTS * sizeof(uint64_t),
         s->total_bytes > need ? s->total_bytes - need : 0,
@@ -4395,7 +4620,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
     for (uint32_t i = 0; i < CORRAL__BLOCK_PARTS; i++) {
         out[i].name = names[i];
         out[i].bytes = bytes[i];
-        out[i].per_slot = i < 7;
+        out[i].per_slot = i < 8;
     }
 }
 /* the feature CORRAL__FEATURE_POSTS (corral_part_posts): close at destroy,
@@ -4428,9 +4653,11 @@ void corral__fire(corral_sched *s, uint32_t i);
 void corral__wake(corral_sched *s, corral_co *co, bool now);
 void corral__hold_wait(corral_sched *s, corral_co *co);   /* pause: timers, predicates out */
 void corral__unhold_wait(corral_sched *s, corral_co *co); /* resume: back, same time left */
-/* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
-   over (nothing registered), -1 malformed, -2 no free node (error set). */
-int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w);
+/* Register a (non-phase) wait for co, whose side record is sd
+   (corral__side_if: NULL, none; an all/any takes one): 1 registered (co
+   WAITING), 0 already over (nothing registered), -1 malformed, -2 no free
+   node (error set). */
+int corral__register_wait(const char *call, corral_sched *s, corral_co *co, corral__side *sd, const corral_wait *w);
 void corral__nodes_init(corral_sched *s);
 void corral__nodes_order_past(corral_sched *s, uint32_t order); /* a load: attachments keep their order */
 /* a load: a node of kind for co at the head of its chain, attached as
@@ -4916,10 +5143,11 @@ static inline size_t corral__chans_bytes(const corral_sched *s)
 
 /* ---- calls.c: calls, their ends and joins (a feature: corral__calls_part);
    races.c: races and syncs */
-/* it awaits a child (a call) or arms (a race, a sync) */
-static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
+/* it awaits a child (a call) or arms (a race, a sync); sd: its side
+   record, NULL: none (a coroutine without one does neither) */
+static inline bool corral__calling_with(const corral__side *sd)
 {
-    return corral__side_of(s, m)->child != CORRAL__NIL || m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC;
+    return sd && (sd->child != CORRAL__NIL || corral__awaits_arms_with(sd));
 }
 /* it is ending (why): the arms of its race or sync end with PARENT_STOPPED
    (DESTROYED stays DESTROYED) (lifecycle.c, through the races' table) */
@@ -4937,7 +5165,16 @@ typedef struct corral__race_part {
     void (*end_arms)(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why);
     void (*arm_end)(corral_sched *s, corral_co *p, corral__meta *pm, corral_co *co, const corral__type_entry *te,
                     corral_end_reason why);
+    /* its step returned with CORRAL__ARMS_OPEN_FLAGS: its race ends, BAD_WAIT */
+    void (*abandoned)(corral_sched *s, corral_co *co);
 } corral__race_part;
+/* a step that returns with its race begun and its arms not started: the
+   race ends unstarted (its arms made end unstepped, its link no chain),
+   BAD_WAIT reported; the coroutine goes on as after a plain yield */
+static inline void corral__arms_abandoned(corral_sched *s, corral_co *co)
+{
+    ((const corral__race_part *)corral__feature(s, CORRAL__FEATURE_RACES))->abandoned(s, co);
+}
 
 /* ---- groups.c: groups (a feature: corral__groups_part); group_ops.c: a whole
    group at once, stop requests; lifecycle.c: pause */
@@ -5178,10 +5415,12 @@ struct corral__image {
     size_t pages_at[CORRAL_MAX_CLASSES]; /* per class: its corral__page array */
     size_t data_at[CORRAL_MAX_CLASSES];  /* per class: a uint64_t per page, where its slots start */
     size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, sides_at, chans_at;
+    size_t sided_at; /* a snapshot's: the side records in use, {owner's global slot, record} by owner ascending */
     size_t pool_at[CORRAL__POOL_COUNT]; /* each pool's items */
     size_t heap_at[CORRAL__HEAP_MAX];
     const char *why; /* the first invariant that does not hold */
     uint32_t last_ci, last_pi, last_bump; /* the page read last (a snapshot's) */
+    uint32_t last_sided;                  /* the {owner, record} pair found last (a snapshot's) */
     size_t last_data;
 };
 bool corral__verify_image(corral__image *m);
@@ -5199,10 +5438,13 @@ uint64_t corral__snap_sum(const unsigned char *p, size_t n);
    not find where the enums are anonymous. */
 typedef struct corral__debugger_consts {
     uint32_t version; /* 1 */
-    uint8_t free, running, stopping, retired, waiting, paused;
+    uint8_t free, running, stopping, retired, waiting;
+    uint8_t paused; /* held: a state this high ("paused" | its hold) */
     uint8_t mode_all, mode_any, mode_race, mode_sync;
     uint8_t heap_scaled, heap_real, heap_frames;
     uint8_t node_arm;
+    uint8_t hold_waiting, mode_open; /* its wait chain is in its link: WAITING, held with this hold bit, or this mode bit */
+    uint8_t mode_one;                /* a wait of one node (a side record's mode is 0 then) */
     uint8_t timer_kind[CORRAL__WAIT_TABLES]; /* by wait kind: 1 when it waits in a timer heap */
     uint32_t magic; /* a live scheduler's first word */
     uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
@@ -5358,6 +5600,79 @@ static CORRAL__ALWAYS_INLINE void corral__freelist_give(const corral__freelist *
 }
 
 #endif
+/* ---- src/core/arena.h ---- */
+/*
+    arena.h -- what a coroutine's side record says, read through the
+    lookup arena.c keeps from a slot to its record: its links' and wait's
+    accessors, inline for the files that wait, call, join and end.
+    Include it after corral_internal.h.
+*/
+#ifndef CORRAL_ARENA_H
+#define CORRAL_ARENA_H
+
+/* its side record, or corral__side_none (read only) */
+static inline const corral__side *corral__side_of(const corral_sched *s, const corral__meta *m)
+{
+    return corral__co_sided(m) ? corral__side_at(s, m) : corral__side_none();
+}
+
+/* its side record, NULL: it has none. A path that reads or writes it
+   several times (an await, a wait's end, a call) looks it up once and
+   hands it to the *_with forms below. */
+static inline corral__side *corral__side_if(const corral_sched *s, const corral__meta *m)
+{
+    return corral__co_sided(m) ? corral__side_at(s, m) : NULL;
+}
+
+/* its time domain (0: the default; another is in its side record) */
+static inline uint8_t corral__co_domain(const corral_sched *s, const corral__meta *m)
+{
+    return corral__co_sided(m) ? corral__side_at(s, m)->domain : 0u;
+}
+
+/* its link is its wait chain (corral__chained_by, by its own side record) */
+static inline bool corral__co_chained(const corral_sched *s, const corral_co *co, const corral__meta *m)
+{
+    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+           (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN));
+}
+
+/* the first node of its current wait, NIL: none */
+static inline uint32_t corral__co_wait(const corral_sched *s, const corral_co *co, const corral__meta *m)
+{
+    return corral__co_chained(s, co, m) ? co->link : CORRAL__NIL;
+}
+
+/* how its current wait waits (CORRAL__MODE_*): a wait of several nodes
+   has a side record that says (an all, an any, a race's or a sync's arms);
+   else one node is ONE, none NONE (a race begun without a side record:
+   OPEN | BAD until its arms start) */
+static inline uint8_t corral__co_mode(const corral_sched *s, const corral_co *co, const corral__meta *m)
+{
+    return corral__mode_by(co, corral__side_of(s, m));
+}
+
+static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_t mode)
+{
+    corral__mode_set_with(corral__side_if(s, m), mode);
+}
+
+static inline bool corral__co_building_arms(const corral_sched *s, const corral_co *co, const corral__meta *m)
+{
+    return corral__building_arms_with(co, corral__side_if(s, m)); /* a link NO_SIDE: it has none, no probe */
+}
+
+static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
+{
+    return corral__awaits_arms_with(corral__side_if(s, m));
+}
+
+static inline bool corral__calling(const corral_sched *s, const corral__meta *m)
+{
+    return corral__calling_with(corral__side_if(s, m));
+}
+
+#endif
 /* ---- src/core/lifecycle.h ---- */
 /*
     lifecycle.h -- the inline path of a coroutine's start, first step,
@@ -5442,15 +5757,22 @@ static CORRAL__ALWAYS_INLINE void corral__end_one(corral_sched *s, corral_co *co
 {
     corral__type_entry *te = &corral__types(s)[co->type];
     if (co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) corral__lane_tombstone(s, co);
-    else if (co->state == CORRAL__WAITING || co->state == CORRAL__PAUSED) corral__release_wait(s, co);
+    else if (co->state == CORRAL__WAITING || corral__paused(co->state)) corral__release_wait(s, co);
     else if (co->state == CORRAL__READY) corral__ready_unlink(s, co);
     co->state = CORRAL__ENDING; /* not alive: stop and alive see it as ended */
     /* the common end has no links: no side record */
-    if (m->side != CORRAL__NIL) corral__end_links(s, co, m, te, why);
+    if (corral__co_sided(m)) corral__end_links(s, co, m, te, why);
     corral__class *c = &s->arena.classes[te->cls];
     if (local == CORRAL__NIL) local = corral__slot_local(c, corral__co_off(s, co));
     corral__end_last(s, co, te, c, why, local, false, true);
 }
+
+/* An ending coroutine that has a side record let go of the child it
+   awaits (returned, its meta in *child_meta, or NULL: the child's caller
+   link cut, so it does not wake it) and of its race's or sync's arms
+   (corral__end_arms) */
+corral_co *corral__end_unchild(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why,
+                               corral__meta **child_meta);
 
 /* End a coroutine and, iteratively, the chain of children it awaits (each
    with PARENT_STOPPED; DESTROYED stays DESTROYED), and the arms of a race
@@ -5461,18 +5783,8 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
                                                corral_end_reason why, uint32_t local)
 {
     for (;;) {
-        corral_co *child = NULL;
         corral__meta *cm = NULL;
-        if (m->side != CORRAL__NIL) {
-            corral__side *sd = &corral__sides(s)[m->side];
-            if (sd->child != CORRAL__NIL) { /* the child has a side record too */
-                child = corral__co_of_global(s, sd->child);
-                cm = corral__meta_of(s, child);
-                sd->child = CORRAL__NIL;
-                corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not wake us */
-            }
-        }
-        if (CORRAL__UNLIKELY((m->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
+        corral_co *child = corral__co_sided(m) ? corral__end_unchild(s, co, m, why, &cm) : NULL;
         corral__end_one(s, co, m, why, local);
         if (!child) return;
         if (why != CORRAL_END_DESTROYED) why = CORRAL_END_PARENT_STOPPED;
@@ -5490,7 +5802,7 @@ static CORRAL__ALWAYS_INLINE void corral__end_m(corral_sched *s, corral_co *co, 
 static inline corral_end_reason corral__stop_reason(corral__meta *m)
 {
     corral_end_reason why = corral__stopping_why(m);
-    m->stop_why = CORRAL_END_STOPPED;
+    corral__co_stop_why_set(m, 0);
     return why;
 }
 
@@ -5524,13 +5836,13 @@ static CORRAL__ALWAYS_INLINE corral_result corral__step_bare(corral_sched *s, co
    paused if it asked. walked: its phase walk stepped it from its lane
    (its state QUEUED while its entry is consumed; a yield in place never
    comes here), else it was stepped outside a lane (RUNNING). m: its meta
-   if at hand, or NULL; local: its slot in its class if at hand, or NIL.
-   The walk's copy ends through corral__end, out of line, to keep the walk
-   small. */
-static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local,
+   if at hand, or NULL. It ends through corral__end, out of line: one copy
+   of an end for the walk's steps and the detached ones. */
+static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co *co, corral__meta *m,
                                                     corral_result r, bool pause, bool walked)
 {
     if (walked && pause && co->state == CORRAL__QUEUED && r == CORRAL_YIELD) {
+        if (CORRAL__UNLIKELY((co->flags & CORRAL__ARMS_OPEN_FLAGS) == CORRAL__ARMS_OPEN_FLAGS)) corral__arms_abandoned(s, co);
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m ? m : corral__meta_of(s, co), 0); /* its lane entry is consumed: just hold it */
         return;
@@ -5539,8 +5851,7 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
         if (!m) m = corral__meta_of(s, co);
         if (walked && co->state == CORRAL__QUEUED) corral__entry_spent(co); /* its entry is consumed */
         const corral_end_reason why = co->state == CORRAL__STOPPING ? corral__stop_reason(m) : CORRAL_END_FINISHED;
-        if (walked) corral__end(s, co, why);
-        else corral__end_m(s, co, m, why, local);
+        corral__end(s, co, why);
     } else if (co->state == (walked ? CORRAL__QUEUED : CORRAL__RUNNING)) {
         corral__land(s, co); /* walked: moved to another phase, or next frame */
     } else {
@@ -5552,8 +5863,7 @@ static CORRAL__ALWAYS_INLINE void corral__after_step(corral_sched *s, corral_co 
 
 /* corral__after_step of a step outside a lane, out of line: one copy for
    every first step that does not end at once and the ready list's steps */
-void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
-                            bool pause);
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, corral_result r, bool pause);
 
 /* a top-level start (engine code, outside any step) also runs whatever the
    first step woke or called, at once */
@@ -5567,26 +5877,24 @@ static CORRAL__ALWAYS_INLINE bool corral__top_begin(corral_sched *s)
 static CORRAL__ALWAYS_INLINE void corral__top_end(corral_sched *s, bool top)
 {
     if (top) {
-        if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+        if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
         s->run.starting = 0;
     }
 }
 
 /* Step a coroutine that is in no lane, then queue, park or end it. */
-static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m,
-                                                       uint32_t local)
+static CORRAL__ALWAYS_INLINE void corral__step_detached(corral_sched *s, corral_co *co, corral__meta *m)
 {
     bool pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
-    corral__after_detached(s, co, m, local, r, pause);
+    corral__after_detached(s, co, m, r, pause);
 }
 
 /* Step a detached coroutine at once (see corral__top_begin). */
-static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m,
-                                                  uint32_t local)
+static CORRAL__ALWAYS_INLINE void corral__step_now(corral_sched *s, corral_co *co, corral__meta *m)
 {
     bool top = corral__top_begin(s);
-    corral__step_detached(s, co, m, local);
+    corral__step_detached(s, co, m);
     corral__top_end(s, top);
 }
 
@@ -5635,7 +5943,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_
     corral_result r = corral__step_bare(s, co, te->step, &pause, plain);
     if (deferred && CORRAL__UNLIKELY(s->now.uncounted != self)) corral__uncount(s, co); /* counted during its step */
     if (CORRAL__LIKELY(r == CORRAL_STOP && co->state == CORRAL__RUNNING &&
-                       m->side == CORRAL__NIL)) {
+                       !corral__co_sided(m))) {
         co->state = CORRAL__ENDING;
         if (deferred) s->now.uncounted = 0;
         else if (plain) te->lives = 0; /* the next one is deferred */
@@ -5646,7 +5954,7 @@ static CORRAL__ALWAYS_INLINE void corral__first_step_as(corral_sched *s, corral_
             te->lives = 1;
         }
         if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING && !pause) corral__land(s, co); /* the common case */
-        else corral__after_detached(s, co, m, local, r, pause);
+        else corral__after_detached(s, co, m, r, pause);
     }
 }
 
@@ -5688,7 +5996,8 @@ static CORRAL__ALWAYS_INLINE bool corral__room_for(const char *call, corral_sche
    group nodes, budget, reservations): its type index, or NIL with the
    error set and counted. */
 static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sched *s, const corral_type *vt,
-                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags)
+                                                   const void *ctx, size_t ctx_size, uint64_t owner, uint32_t tags,
+                                                   uint32_t domain)
 {
     const uint32_t none = CORRAL__NIL;
     CORRAL__REQUIRE_AT(s, vt && ctx, CORRAL_ERR_NULL_ARG, call, CORRAL__NOH, NULL, NULL, none);
@@ -5706,7 +6015,12 @@ static CORRAL__ALWAYS_INLINE uint32_t corral__admit(const char *call, corral_sch
         corral__refuse(call, s, te, CORRAL_ERR_NO_CLASS);
         return none;
     }
-    if (CORRAL__UNLIKELY(owner | tags) && !corral__group_room(call, s, te, owner, tags)) return none; /* before taking anything */
+    if (CORRAL__UNLIKELY(owner | tags)) {
+        if (!corral__group_room(call, s, te, owner, tags)) return none; /* before taking anything */
+    } else if (CORRAL__UNLIKELY(domain) && !corral__sides_room(call, s, NULL, "none for the start's time domain")) {
+        te->failed++; /* a domain other than 0 is kept in a side record (the groups' one, if it has them) */
+        return none;
+    }
     if (!corral__room_for(call, s, te)) return none;
     return ti;
 }
@@ -5747,7 +6061,7 @@ static CORRAL__ALWAYS_INLINE corral_co *corral__take(const char *call, corral_sc
     if (!plain) corral__count_taken(s, te, c); /* plain: counted by its first step (corral__first_step) */
     corral__meta *m = &corral__meta_table(s)[c->first + local];
     corral__meta_fresh(m);
-    m->born = (uint32_t)s->now.frame;
+    if (!plain) corral__co_age_set(s, m, 0); /* kept with timing, which no plain type has */
     *meta_out = m;
     if (!plain && s->prof.hooks.alloc) s->prof.hooks.alloc(c->name, co, c->slot_size, s->prof.hooks.user_data);
 
@@ -5765,7 +6079,7 @@ static CORRAL__ALWAYS_INLINE void corral__start_as(const char *call, corral_sche
     corral__meta *m;
     corral_co *co = corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, h, &m, plain);
     if (!co) return;
-    m->domain = (uint8_t)domain;
+    if (domain) corral__co_domain_put(call, s, m, domain); /* a record free: admitted */
     corral__type_entry *te = &corral__types(s)[ti];
     /* Unity: the first step runs at once, in the caller's frame */
     corral__first_step(s, co, m, te, &s->arena.classes[te->cls], h->index & CORRAL__LOCAL_MASK, plain);
@@ -5794,7 +6108,7 @@ static CORRAL__ALWAYS_INLINE corral_handle corral__start(const char *call, corra
     if (CORRAL__UNLIKELY(!corral__start_checks(call, s, opts, &phase))) return h;
     uint64_t owner = opts ? opts->owner : 0;
     uint32_t tags = opts ? opts->tags : 0, domain = opts ? opts->domain : 0;
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags, domain);
     if (ti == CORRAL__NIL) return h;
     /* two copies of the rest: one without the optional work's tests */
     if (split && corral__types(s)[ti].plain)
@@ -5824,7 +6138,7 @@ static int corral__at_ready(const char *call, corral_sched *s, corral_co *co, co
 
 static void corral__at_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
-    const uint32_t h = corral__domain_heap(corral__meta_of(s, co)->domain);
+    const uint32_t h = corral__domain_heap(corral__co_domain(s, corral__meta_of(s, co)));
     const double span = w->at - corral__timer_clock(s, h);
     if (span > 0.0) corral__timer_push(s, i, h, w->at, (float)span);
     else corral__timer_push(s, i, CORRAL__HEAP_FRAMES, (double)(s->now.frame + 1), 0.0f); /* past, or NaN */
@@ -5966,6 +6280,7 @@ void corral__meta_init(corral_sched *s)
 {
     corral__meta *M = corral__meta_table(s);
     for (uint32_t i = 0; i < s->arena.total_slots; i++) corral__meta_reset(&M[i]);
+    if (s->prof.ages_off) memset(corral__ages(s), 0, (size_t)s->arena.total_slots * sizeof(uint32_t));
 }
 
 /* ---- side records: a counted free list (freelist.h) linked through .parent */
@@ -5976,10 +6291,61 @@ static inline corral__freelist corral__side_records(corral_sched *s)
                               s->sides.count, &s->sides.free, &s->sides.bump, &s->sides.free_count, &s->sides.peak};
 }
 
+/* ---- the lookup from a coroutine's global slot to its side record
+   (corral_internal.h, corral__side_find): linear probing, deletion by
+   placing the entries after the hole again (no tombstones) */
+
+static uint32_t *corral__side_lookup(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->sides.lookup_off);
+}
+static uint32_t corral__side_mask(const corral_sched *s) { return UINT32_MAX >> s->sides.lookup_shift; }
+static uint32_t corral__side_home(const corral_sched *s, uint32_t g) { return (g * 0x9E3779B1u) >> s->sides.lookup_shift; }
+
+/* where g's entry is, or the empty entry its probe ends at */
+static uint32_t corral__side_probe(const corral_sched *s, uint32_t g)
+{
+    const uint32_t *T = corral__side_lookup(s), mask = corral__side_mask(s);
+    const corral__side *S = corral__sides(s);
+    uint32_t h = corral__side_home(s, g);
+    while (T[h] != CORRAL__NIL && S[T[h]].owner != g) h = (h + 1u) & mask;
+    return h;
+}
+
+CORRAL__NOINLINE uint32_t corral__side_find(const corral_sched *s, uint32_t g) { return corral__side_lookup(s)[corral__side_probe(s, g)]; }
+
+CORRAL__NOINLINE corral__side *corral__side_at(const corral_sched *s, const corral__meta *m)
+{
+    assert(corral__co_sided(m) && "corral: a side record of a coroutine that has none");
+    return &corral__sides(s)[corral__side_find(s, (uint32_t)(m - corral__meta_table(s)))];
+}
+
+static CORRAL__NOINLINE void corral__side_enter(corral_sched *s, uint32_t g, uint32_t i)
+{
+    corral__side_lookup(s)[corral__side_probe(s, g)] = i;
+}
+
+/* g's entry out of the lookup, and the entries after it up to the next
+   empty one placed again (no entry past a hole its probe must cross):
+   its record's index */
+static uint32_t corral__side_leave(corral_sched *s, uint32_t g)
+{
+    uint32_t *T = corral__side_lookup(s);
+    const uint32_t mask = corral__side_mask(s), at = corral__side_probe(s, g), i = T[at];
+    assert(i != CORRAL__NIL && "corral: a side record the lookup does not hold");
+    T[at] = CORRAL__NIL;
+    for (uint32_t j = (at + 1u) & mask, k; (k = T[j]) != CORRAL__NIL; j = (j + 1u) & mask) {
+        T[j] = CORRAL__NIL;
+        corral__side_enter(s, corral__sides(s)[k].owner, k);
+    }
+    return i;
+}
+
 void corral__sides_init(corral_sched *s)
 {
     const corral__freelist fl = corral__side_records(s);
     corral__freelist_clear(&fl);
+    memset(corral__side_lookup(s), 0xFF, ((size_t)corral__side_mask(s) + 1u) * sizeof(uint32_t)); /* NIL: empty */
 }
 
 bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self, const char *whose)
@@ -5995,24 +6361,48 @@ bool corral__sides_room(const char *call, corral_sched *s, const corral_co *self
 
 corral__side *corral__side_take(const char *call, corral_sched *s, corral__meta *m)
 {
-    corral__side *S = corral__sides(s);
-    if (m->side != CORRAL__NIL) return &S[m->side];
+    if (corral__co_sided(m)) return corral__side_at(s, m);
     if (!corral__sides_room(call, s, NULL, NULL)) return NULL;
+    corral__side *S = corral__sides(s);
     const corral__freelist fl = corral__side_records(s);
-    const uint32_t i = corral__freelist_take(&fl);
+    const uint32_t i = corral__freelist_take(&fl), g = (uint32_t)(m - corral__meta_table(s));
     S[i] = *corral__side_none();
-    S[i].owner = (uint32_t)(m - corral__meta_table(s));
-    m->side = i;
+    S[i].owner = g;
+    corral__side_enter(s, g, i);
+    m->bits |= CORRAL__HAS_SIDE;
     return &S[i];
 }
 
 void corral__side_drop(corral_sched *s, corral__meta *m)
 {
-    const uint32_t i = m->side;
-    m->side = CORRAL__NIL;
+    const uint32_t i = corral__side_leave(s, (uint32_t)(m - corral__meta_table(s)));
+    m->bits &= (uint8_t)~CORRAL__HAS_SIDE;
     corral__sides(s)[i].owner = CORRAL__NIL;
     const corral__freelist fl = corral__side_records(s);
     corral__freelist_give(&fl, i);
+}
+
+bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, uint32_t domain)
+{
+    if (!domain && !corral__co_sided(m)) return true; /* 0 needs no record */
+    corral__side *sd = corral__side_take(call, s, m);
+    if (sd) sd->domain = (uint8_t)domain;
+    return sd != NULL;
+}
+
+/* corral_verify's part: the lookup holds each record in use once, where
+   a probe for its owner finds it, and nothing else */
+bool corral__side_lookup_sound(const corral_sched *s)
+{
+    const uint32_t *T = corral__side_lookup(s);
+    const corral__side *S = corral__sides(s);
+    uint32_t n = 0;
+    for (uint32_t h = 0; h <= corral__side_mask(s); h++) {
+        if (T[h] == CORRAL__NIL) continue;
+        if (T[h] >= s->sides.bump || S[T[h]].owner == CORRAL__NIL || corral__side_probe(s, S[T[h]].owner) != h) return false;
+        n++;
+    }
+    return n == s->sides.count - s->sides.free_count;
 }
 
 /* ---- a load's part (save.c reads the bytes; the pages are this file's) */
@@ -6223,7 +6613,7 @@ static uint32_t corral__max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; 
 
 /* Class ci as a snapshot holds it: at pages_at of snap its page table, at
    data_at a u64 per page (where in snap that page's slots, then their
-   meta, start). Each page's floor stays above what it issued here and
+   meta and, with timing, their birth frames, start). Each page's floor stays above what it issued here and
    there: a handle from after the snapshot is stale after the restore. */
 void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *snap, size_t pages_at, size_t data_at)
 {
@@ -6249,6 +6639,10 @@ void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *sn
            raised to it when taken: corral__slot_alloc) */
         memcpy(CORRAL__AT(s, corral__slot_off(c, first)), snap + (size_t)data, (size_t)pg.bump * c->slot_size);
         memcpy(&M[first], snap + (size_t)data + (size_t)pg.bump * c->slot_size, (size_t)pg.bump * sizeof(corral__meta));
+        if (s->prof.ages_off)
+            memcpy(corral__ages(s) + c->first + first,
+                   snap + (size_t)data + (size_t)pg.bump * (c->slot_size + sizeof(corral__meta)),
+                   (size_t)pg.bump * sizeof(uint32_t));
         pg.floor = floor;
         pg.unissued = unissued;
         P[pi] = pg;
@@ -6259,7 +6653,14 @@ void corral__class_restore(corral_sched *s, uint32_t ci, const unsigned char *sn
    records); the pool's counts come with corral__arena_take */
 void corral__sides_restore(corral_sched *s, const unsigned char *src, uint32_t bump)
 {
-    memcpy(corral__sides(s), src, (size_t)bump * sizeof(corral__side));
+    /* the lookup follows the records: the present ones' entries out (the
+       records touched, not the whole table), the snapshot's in */
+    corral__side *S = corral__sides(s);
+    for (uint32_t i = 0; i < s->sides.bump; i++)
+        if (S[i].owner != CORRAL__NIL) corral__side_leave(s, S[i].owner);
+    memcpy(S, src, (size_t)bump * sizeof(corral__side));
+    for (uint32_t i = 0; i < bump; i++)
+        if (S[i].owner != CORRAL__NIL) corral__side_enter(s, S[i].owner, i);
 }
 
 /* the room of co's slot past its header, zeroed (its type's class: the
@@ -6319,23 +6720,26 @@ void corral__ctx_bytes_resize(corral_sched *s, uint32_t live, uint32_t old_size,
     corral__counts_rose(s);
 }
 
-/* A load: a coroutine's meta as saved: a free slot's, then its birth
-   frame, time domain, hold and wait mode, with the stop flags `stop`
-   (CORRAL__STOP_REQUESTED, CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added */
-void corral__meta_load(corral__meta *m, uint32_t born, uint8_t domain, uint8_t stop, uint8_t hold, uint8_t mode)
+CORRAL__NOINLINE void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age)
+{
+    if (s->prof.ages_off) corral__ages(s)[m - corral__meta_table(s)] = (uint32_t)s->now.frame - age;
+}
+
+/* A load: a coroutine's meta as saved: a free slot's, then its age
+   (kept with timing), with the stop flags `stop` (CORRAL__STOP_REQUESTED,
+   CORRAL__WAIT_CLOSED, CORRAL__GOT_MASK) added (its wait's mode is its
+   side record's, corral__side_load, or its chain's) */
+void corral__meta_load(corral_sched *s, corral__meta *m, uint32_t age, uint8_t stop)
 {
     corral__meta_reset(m);
-    m->born = born;
-    m->domain = domain;
-    m->stop_why |= stop;
-    m->hold = hold;
-    m->mode = mode;
+    corral__co_age_set(s, m, age);
+    corral__co_stop_why_add(m, stop);
 }
 
 /* A load: m's side record taken (the load's check counted one free) with
    the links saved in `saved`: its caller, its child and where the child's
-   result goes, its last child's end, an all's count and an any's member
-   fired; its joiners and groups come as they are placed */
+   result goes, its last child's end, an all's count, an any's member
+   fired and its time domain; its joiners and groups come as they are placed */
 void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *saved)
 {
     corral__side *sd = corral__side_take("corral_load", s, m);
@@ -6343,12 +6747,14 @@ void corral__side_load(corral_sched *s, corral__meta *m, const corral__side *sav
     sd->child = saved->child;
     sd->dest = saved->dest;
     sd->pending = saved->pending;
+    sd->mode = saved->mode;
+    sd->domain = saved->domain;
     sd->fired = saved->fired;
     sd->outcome = saved->outcome;
 }
 
 /* A reload: where m's child's result goes, moved with its field */
-void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__sides(s)[m->side].dest = dest; }
+void corral__side_set_dest(corral_sched *s, const corral__meta *m, uint32_t dest) { corral__side_at(s, m)->dest = dest; }
 /* ---- src/core/calls.c ---- */
 /*
     calls.c -- a call and its end, and joins. A coroutine calls another
@@ -6415,10 +6821,10 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     corral__meta *pm = corral__meta_of(s, co);
     /* the caller's record (kept: it holds the outcome), then room for the
        child's before anything is taken for it */
-    if (pm->side == CORRAL__NIL && !corral__sides_room(call, s, co, "none for the caller")) return NULL;
-    corral__side_take(call, s, pm); /* free: checked above */
+    if (!corral__co_sided(pm) && !corral__sides_room(call, s, co, "none for the caller")) return NULL;
+    const corral__side *ps = corral__side_take(call, s, pm); /* free: checked above */
     if (!corral__sides_room(call, s, co, "none for the called child")) return NULL;
-    for (uint32_t i = corral__sides(s)[pm->side].groups; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = ps->groups; i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].kind == CORRAL__NODE_OWNER) owner = N[i].u.g.owner;
         else if (N[i].kind == CORRAL__NODE_TAG) tags |= 1u << N[i].u.g.tag;
     }
@@ -6427,8 +6833,9 @@ corral_co *corral__child_of(const char *call, corral_sched *s, corral_co *co, co
     if (!corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_CALLS], "calls")) return NULL; /* its end goes to its caller through calls.c */
     corral_co *child = corral__create(call, s, vt, ctx, ctx_size, co->flags & CORRAL__PHASE_MASK, owner, tags, &h, &cm);
     if (!child) return NULL;
-    corral__side_take(call, s, cm)->parent = corral__global_of(s, co); /* free: checked above */
-    cm->domain = pm->domain;
+    corral__side *cs = corral__side_take(call, s, cm); /* free: checked above */
+    cs->parent = corral__global_of(s, co);
+    cs->domain = ps->domain; /* its caller's */
     return child;
 }
 
@@ -6439,21 +6846,24 @@ static bool corral__call(const char *call, corral_co *co, const corral_type *vt,
     corral_sched *s = corral__in_step(call, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    if (pm->side != CORRAL__NIL) corral__sides(s)[pm->side].outcome = CORRAL_END_NONE;
-    if (corral__calling(s, pm)) { /* one call at a time */
+    corral__side *sd = corral__side_if(s, pm); /* NULL: corral__child_of takes one */
+    if (sd) sd->outcome = CORRAL_END_NONE;
+    if (corral__calling_with(sd)) { /* one call at a time */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
     uint32_t dest_off;
     if (!corral__dest_of(call, s, co, vt, dest, dest_size, &dest_off)) return false;
-    if (!keep_wait && (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING)) { /* replaces an await */
+    if (!keep_wait && (corral__wait_by(co, sd ? sd : corral__side_none()) != CORRAL__NIL ||
+                       co->state == CORRAL__WAITING)) { /* replaces an await */
         corral__unwait(s, co);
     }
     corral_co *child = corral__child_of(call, s, co, vt, ctx, ctx_size);
     if (!child) return false; /* outcome NONE: the caller goes on */
-    corral__side *ps = &corral__sides(s)[pm->side]; /* corral__child_of took it */
+    corral__side *ps = sd ? sd : corral__side_at(s, pm); /* corral__child_of took it */
     ps->child = corral__global_of(s, child);
     ps->dest = dest_off;
+    corral__wait_open(co); /* waiting on its child: its interrupt's chain, or none */
     corral__park(co);
     /* the child's first step runs right after this step returns: never on
        the caller's C stack, so chains of any depth cost no stack */
@@ -6467,14 +6877,15 @@ bool corral_call_unless(corral_co *co, corral_wait interrupt, const corral_type 
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *pm = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(s, pm) && !(pm->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
-    corral__side *ps = corral__side_take(__func__, s, pm); /* the call's links and its outcome */
+    corral__side *ps = corral__side_if(s, pm);
+    CORRAL__REQUIRE_AT(s, !corral__calling_with(ps) && !corral__building_arms_with(co, ps), CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already", false);
+    if (!ps) ps = corral__side_take(__func__, s, pm); /* the call's links and its outcome */
     if (!ps) return false;
-    if (pm->wait != CORRAL__NIL || co->state == CORRAL__WAITING) {
+    if (corral__wait_by(co, ps) != CORRAL__NIL || co->state == CORRAL__WAITING) {
         corral__unwait(s, co);
     }
     ps->fired = -1;
-    int r = corral__register_wait(__func__, s, co, &interrupt); /* first: a bad interrupt starts nothing */
+    int r = corral__register_wait(__func__, s, co, ps, &interrupt); /* first: a bad interrupt starts nothing */
     if (r == -2) { /* no node for the interrupt: it cannot wait (see corral_await) */
         ps->outcome = CORRAL_END_NONE;
         corral__stop_co(s, co, CORRAL_END_WAIT_FAILED);
@@ -6519,22 +6930,22 @@ static const corral__race_part *corral__races_part(const corral_sched *s)
 static void corral__call_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                              corral_end_reason why)
 {
-    corral__side *sd = &corral__sides(s)[m->side];
+    corral__side *sd = corral__side_at(s, m);
     corral_co *p = corral__co_of_global(s, sd->parent);
     corral__meta *pm = corral__meta_of(s, p);
-    corral__side *ps = &corral__sides(s)[pm->side]; /* a caller has one */
+    corral__side *ps = corral__side_at(s, pm); /* a caller has one */
     sd->parent = CORRAL__NIL;
     if (ps->child != corral__global_of(s, co)) {
         const corral__race_part *r = corral__races_part(s);
-        if (r && (pm->mode == CORRAL__MODE_RACE || pm->mode == CORRAL__MODE_SYNC)) r->arm_end(s, p, pm, co, te, why);
+        if (r && (corral__co_awaits_arms(s, pm))) r->arm_end(s, p, pm, co, te, why);
         return;
     }
     if (why == CORRAL_END_FINISHED && te->vt->result_size && ps->dest != CORRAL__NIL)
         memcpy(CORRAL__AT(p, ps->dest), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
     ps->outcome = (uint8_t)why;
     ps->child = ps->dest = CORRAL__NIL;
-    if (pm->wait != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
-    if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+    if (corral__co_wait(s, p, pm) != CORRAL__NIL) corral__release_wait(s, p); /* an interrupt that did not fire */
+    if (p->state == CORRAL__WAITING || corral__paused(p->state)) corral__wake(s, p, true);
 }
 
 /* Validation: does `from` wait, through calls (a caller waits for its
@@ -6552,8 +6963,9 @@ static bool corral__waits_for(const corral_sched *s, const corral_co *from, cons
         const corral__meta *m = corral__meta_of(s, c);
         const uint32_t child = corral__side_of(s, m)->child;
         if (child != CORRAL__NIL && n < 64) stack[n++] = child;
-        if (m->mode != CORRAL__MODE_ONE && m->mode != CORRAL__MODE_ALL && m->mode != CORRAL__MODE_SYNC) continue;
-        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+        const uint8_t mode = corral__co_mode(s, c, m);
+        if (mode != CORRAL__MODE_ONE && mode != CORRAL__MODE_ALL && mode != CORRAL__MODE_SYNC) continue;
+        for (uint32_t i = corral__co_wait(s, c, m); i != CORRAL__NIL; i = N[i].sibling)
             if ((N[i].kind == CORRAL_WAIT_JOIN || N[i].kind == CORRAL__NODE_ARM) && N[i].u.t.target != CORRAL__NIL &&
                 n < 64)
                 stack[n++] = N[i].u.t.target;
@@ -6600,7 +7012,7 @@ static int corral__join_ready(const char *call, corral_sched *s, corral_co *co, 
 }
 corral__list corral__join_list(corral_sched *s, const corral__node *n)
 {
-    corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side]; /* a joined one has one */
+    corral__side *sd = corral__side_at(s, &corral__meta_table(s)[n->u.t.target]); /* a joined one has one */
     return (corral__list){&sd->joiners_head, &sd->joiners_tail};
 }
 static void corral__join_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
@@ -6683,7 +7095,7 @@ static const corral__wait_part corral__join_part = {
    pulls.c's, one after the other) */
 static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__type_entry *te, corral_end_reason why)
 {
-    corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side];
+    corral__side *sd = corral__side_at(s, corral__meta_of(s, co));
     corral__list l = {&sd->joiners_head, &sd->joiners_tail};
     const uint32_t size = te->vt->result_size;
     while (sd->joiners_head != CORRAL__NIL) {
@@ -6694,9 +7106,9 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
             continue;
         }
         if (n->kind == CORRAL_WAIT_PULL) /* n->list: a CORRAL_PULL's own wait (pulls.c) */
-            corral__meta_of(s, CORRAL__CO(s, n->co))->stop_why |=
-                (uint8_t)(n->list ? (why == CORRAL_END_FINISHED ? CORRAL__GOT_PULL_FINISHED : CORRAL__GOT_PULL_STOPPED)
-                                  : CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
+            corral__co_stop_why_add(corral__meta_of(s, CORRAL__CO(s, n->co)),
+                                    n->list ? (why == CORRAL_END_FINISHED ? CORRAL__GOT_PULL_FINISHED : CORRAL__GOT_PULL_STOPPED)
+                                            : CORRAL__WAIT_CLOSED | (why == CORRAL_END_FINISHED ? 0u : CORRAL__GOT_STOPPED));
         if (n->u.t.seq != CORRAL__NIL && why == CORRAL_END_FINISHED && size) {
             corral_co *j = CORRAL__CO(s, n->co);
             if (corral__ctx_holds(&corral__types(s)[j->type], n->u.t.seq, size))
@@ -6711,8 +7123,8 @@ static void corral__wake_joiners(corral_sched *s, corral_co *co, const corral__t
 static void corral__calls_end(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                               corral_end_reason why)
 {
-    if (corral__sides(s)[m->side].parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
-    if (corral__sides(s)[m->side].joiners_head != CORRAL__NIL) corral__wake_joiners(s, co, te, why);
+    if (corral__side_at(s, m)->parent != CORRAL__NIL) corral__call_end(s, co, m, te, why);
+    if (corral__side_at(s, m)->joiners_head != CORRAL__NIL) corral__wake_joiners(s, co, te, why);
 }
 static const corral__calls_part corral__calls_table = {corral__calls_end};
 const corral_part corral_part_calls = {
@@ -7497,8 +7909,8 @@ static void corral__request_flag(corral_sched *s, corral_co *co)
     const corral__node *N = corral__nodes(s);
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
-        m->stop_why |= CORRAL__STOP_REQUESTED;
-        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+        corral__co_stop_request(co, m);
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_flag(s, corral__co_of_global(s, N[i].u.t.target));
         const uint32_t child = corral__side_of(s, m)->child;
@@ -7515,17 +7927,17 @@ static void corral__request_fire(corral_sched *s, corral_co *co)
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
         uint32_t stop = CORRAL__NIL;
-        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                 corral__request_fire(s, corral__co_of_global(s, N[i].u.t.target));
-            else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && m->mode == CORRAL__MODE_ONE)) &&
+            else if ((N[i].kind == CORRAL_WAIT_STOP || (N[i].kind == CORRAL_WAIT_PULL && corral__co_mode(s, co, m) == CORRAL__MODE_ONE)) &&
                      N[i].attached == 1)
                 stop = i; /* a stop wait; or a pull waited on alone, which then gives nothing */
         }
         if (stop != CORRAL__NIL) { /* what lies below it ends with the wait, or has its own request */
             if (N[stop].kind == CORRAL_WAIT_PULL) {
                 corral__detach(s, stop);          /* off its generator's list */
-                m->stop_why |= CORRAL__GOT_NOTHING; /* corral_wait_got: NOT_YET */
+                corral__co_stop_why_add(m, CORRAL__GOT_NOTHING); /* corral_wait_got: NOT_YET */
             }
             corral__fire(s, stop);
             return;
@@ -7581,7 +7993,7 @@ uint32_t corral_request_stop_tags(corral_sched *s, uint32_t tags, float deadline
 bool corral_stop_requested(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s && (corral__meta_of(s, co)->stop_why & CORRAL__STOP_REQUESTED);
+    return s && corral__co_stop_requested(co, corral__meta_of(s, co));
 }
 
 static uint32_t corral__op_request(const char *call, corral_sched *s, corral_co *co, corral__op_arg arg)
@@ -7660,7 +8072,7 @@ static int corral__stop_ready(const char *call, corral_sched *s, corral_co *co, 
 {
     (void)call;
     (void)w;
-    return (corral__meta_of(s, co)->stop_why & CORRAL__STOP_REQUESTED) ? 1 : 0;
+    return corral__co_stop_requested(co, corral__meta_of(s, co)) ? 1 : 0;
 }
 static void corral__stop_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
@@ -7793,7 +8205,7 @@ bool corral__join_groups(const char *call, corral_sched *s, corral_co *co, uint6
 
 void corral__leave_groups(corral_sched *s, corral_co *co)
 {
-    corral__free_chain(s, &corral__sides(s)[corral__meta_of(s, co)->side].groups);
+    corral__free_chain(s, &corral__side_at(s, corral__meta_of(s, co))->groups);
 }
 
 /* ---- a stop request's deadline: a timer node chained with the group
@@ -7809,7 +8221,7 @@ uint32_t corral__deadline_of(const corral_sched *s, const corral_co *co)
 
 uint32_t corral__deadline_node(corral_sched *s, corral_co *co)
 {
-    corral__side *sd = &corral__sides(s)[corral__meta_of(s, co)->side]; /* the caller took it */
+    corral__side *sd = corral__side_at(s, corral__meta_of(s, co)); /* the caller took it */
     uint32_t i = corral__node_alloc(s);
     corral__node *n = &corral__nodes(s)[i];
     n->co = corral__co_off(s, co);
@@ -7825,8 +8237,8 @@ void corral__deadline_drop(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
     const corral__meta *m = corral__meta_of(s, co);
-    if (m->side == CORRAL__NIL) return;
-    uint32_t *at = &corral__sides(s)[m->side].groups;
+    if (!corral__co_sided(m)) return;
+    uint32_t *at = &corral__side_at(s, m)->groups;
     while (*at != CORRAL__NIL && N[*at].kind != CORRAL__NODE_DEADLINE) at = &N[*at].sibling;
     if (*at == CORRAL__NIL) return;
     uint32_t i = *at;
@@ -7917,15 +8329,27 @@ void *corral_context(corral_sched *s, corral_handle h, const corral_type *type)
 }
 /* ---- src/core/lanes.c ---- */
 /*
-    lanes.c -- the run lanes and the ready list: where a yield lands (the
-    resume contract's corral__land), a coroutine queued, unlinked or left
+    lanes.c -- the run lanes and the ready lane: where a yield lands (the
+    resume contract's corral__land), a coroutine queued, readied or left
     as a tombstone, the next-frame lanes joining their phases. The lanes
-    own their entries; the walk that steps them is queue.c's.
+    own their entries; the walk that steps them is queue.c's, the drain
+    that steps the ready lane lifecycle.c's.
 
     A lane is a chain of CORRAL__CHUNK-entry chunks from one pool shared by
     every lane, so grouping by (phase, type) costs no memory per type. An
     entry is a coroutine's offset, or NIL where a queued coroutine was
     stopped (a tombstone: stop is O(1) and keeps the others' order).
+
+    The ready lane, the last, holds the READY coroutines (woken in the run
+    of their phase, they resume in it) in the order they were readied. The
+    drain reads it from its head chunk (run.ready_read, NIL while the lane
+    holds no entry), making each entry
+    it takes a tombstone and letting the head chunk go once read through,
+    so what its steps ready joins behind; read through, the lane is empty
+    and keeps its one chunk for the next. A READY coroutine is in no other
+    lane, so the ready lane is one more lane of the sizing below; a
+    compaction compacts it from its start (every entry before the drain's
+    place is a tombstone) and the drain reads on from its start.
 
     The pool holds an entry a slot, a chunk a lane and three more
     (corral__chunks_for). That is always enough: when it runs dry every lane
@@ -8103,6 +8527,9 @@ CORRAL__COLD static void corral__compact_all(corral_sched *s)
     for (uint32_t i = 0; i < s->run.lane_count; i++)
         if (i == s->run.walking_lane) corral__compact_walked(s, &lanes[i]);
         else if (lanes[i].tombs) corral__compact_lane(s, &lanes[i], 0);
+    /* the ready lane's entries before the drain's place were tombstones
+       (with none it has none there): what is left to read is at its start */
+    if (s->run.ready_read != CORRAL__NIL) s->run.ready_read = 0;
 }
 
 uint32_t corral__lane_push(corral_sched *s, uint32_t lane, uint32_t off)
@@ -8154,6 +8581,7 @@ void corral__lanes_init(corral_sched *s)
     corral__walk_over(s);
     s->run.running = CORRAL__NIL;
     s->run.deferred = 0;
+    s->run.ready_read = CORRAL__NIL;
 }
 
 void corral__lanes_next_frame(corral_sched *s)
@@ -8196,12 +8624,26 @@ void corral__enqueue(corral_sched *s, corral_co *co)
    coroutine's first step and it awaited no phase (Unity: `yield return
    null` from StartCoroutine resumes in the next frame; the coroutine does
    not run twice in the frame it started in). */
+/* its step returned with its race begun and its arms not started (flags
+   f): the race ends, then it lands as after a plain yield */
+static CORRAL__COLD void corral__land_abandoned(corral_sched *s, corral_co *co, uint32_t f)
+{
+    co->flags = (uint8_t)f;
+    corral__arms_abandoned(s, co);
+    corral__land(s, co);
+}
 void corral__land(corral_sched *s, corral_co *co)
 {
     const uint32_t f = co->flags;
     CORRAL__CONTRACT_DONE(co);
-    bool next_frame = (f & CORRAL__NEXT_FRAME_FLAG) ||
-                      (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
+    bool next_frame = (f & (CORRAL__FIRST_FLAG | CORRAL__PHASE_WAIT_FLAG)) == CORRAL__FIRST_FLAG;
+    if (!next_frame && CORRAL__UNLIKELY(f & CORRAL__NEXT_FRAME_FLAG)) {
+        if (CORRAL__UNLIKELY(f & CORRAL__PHASE_WAIT_FLAG)) { /* CORRAL__ARMS_OPEN_FLAGS */
+            corral__land_abandoned(s, co, f);
+            return;
+        }
+        next_frame = true;
+    }
     if (CORRAL__UNLIKELY(next_frame) && corral__run_to_come(s, f & CORRAL__PHASE_MASK)) {
         corral__defer(s, co);
         return;
@@ -8216,27 +8658,82 @@ void corral__defer(corral_sched *s, corral_co *co)
     co->link = corral__lane_push(s, corral__lane_of(s, co), corral__co_off(s, co));
 }
 
+/* a push that takes a chunk: out of line, the common push has room */
+CORRAL__NOINLINE static uint32_t corral__ready_push_chunk(corral_sched *s, uint32_t off)
+{
+    return corral__lane_push(s, corral__ready_lane(s), off);
+}
+
 void corral__ready_push(corral_sched *s, corral_co *co)
 {
-    const uint32_t off = corral__co_off(s, co);
+    corral__lane *L = &corral__lanes(s)[corral__ready_lane(s)];
     co->state = CORRAL__READY;
-    co->link = CORRAL__NIL;
-    corral__meta_of(s, co)->wait = s->run.ready_tail; /* waits on nothing: the link back */
-    if (s->run.ready_tail != CORRAL__NIL) CORRAL__CO(s, s->run.ready_tail)->link = off;
-    else s->run.ready_head = off;
-    s->run.ready_tail = off;
+    if (s->run.ready_read == CORRAL__NIL) s->run.ready_read = 0;
+    if (CORRAL__UNLIKELY(L->count == L->cap)) {
+        co->link = corral__ready_push_chunk(s, corral__co_off(s, co));
+        return;
+    }
+    co->link = L->tail * CORRAL__CHUNK + L->count++ % CORRAL__CHUNK;
+    corral__entries(s)[co->link] = corral__co_off(s, co);
 }
 
 void corral__ready_unlink(corral_sched *s, corral_co *co)
 {
-    corral__meta *m = corral__meta_of(s, co);
-    const uint32_t prev = m->wait, next = co->link;
-    if (prev != CORRAL__NIL) CORRAL__CO(s, prev)->link = next;
-    else s->run.ready_head = next;
-    if (next != CORRAL__NIL) corral__meta_of(s, CORRAL__CO(s, next))->wait = prev;
-    else s->run.ready_tail = prev;
-    m->wait = CORRAL__NIL;
-    co->link = CORRAL__NIL;
+    corral__entries(s)[co->link] = CORRAL__NIL;
+    corral__lanes(s)[corral__ready_lane(s)].tombs++;
+}
+
+uint32_t corral__ready_take_on(corral_sched *s)
+{
+    corral__lane *L = &corral__lanes(s)[corral__ready_lane(s)];
+    uint32_t *E = corral__entries(s);
+    for (;;) {
+        if (s->run.ready_read == CORRAL__CHUNK && L->count > CORRAL__CHUNK) {
+            /* the head chunk read through (all tombstones): the next is the head */
+            const uint32_t c = L->head;
+            L->head = corral__chunk_next(s)[c];
+            L->count -= CORRAL__CHUNK;
+            L->cap -= CORRAL__CHUNK;
+            L->tombs -= CORRAL__CHUNK;
+            s->run.ready_read = 0;
+            corral__chunk_drop(s, c);
+        }
+        if (s->run.ready_read >= L->count) break;
+        uint32_t *e = &E[(size_t)L->head * CORRAL__CHUNK + s->run.ready_read++];
+        const uint32_t off = *e;
+        if (off == CORRAL__NIL) continue;
+        *e = CORRAL__NIL;
+        L->tombs++;
+        return off;
+    }
+    /* read through: empty, its chunk (if any) kept for the next */
+    L->count = L->tombs = 0;
+    s->run.ready_read = CORRAL__NIL;
+    return CORRAL__NIL;
+}
+
+void corral__unpark(corral_sched *s, corral_co *co)
+{
+    if (co->flags & CORRAL__ONSTACK_FLAG) {
+        co->state = CORRAL__RUNNING;
+        return;
+    }
+    co->state = CORRAL__QUEUED;
+    corral__unchained(s, co);
+}
+
+void corral__unchained(corral_sched *s, corral_co *co)
+{
+    const uint32_t off = corral__co_off(s, co), c = s->run.walk_read;
+    assert(off == s->run.running && c != CORRAL__NIL && "corral: a queued coroutine on the C stack is the walk's");
+    if (off != s->run.running || c == CORRAL__NIL) return;
+    const uint32_t *E = corral__entries(s) + (size_t)c * CORRAL__CHUNK;
+    for (uint32_t k = 0; k < CORRAL__CHUNK; k++)
+        if (E[k] == off) {
+            co->link = c * CORRAL__CHUNK + k;
+            return;
+        }
+    assert(!"corral: the walked coroutine's entry is in the chunk the walk reads");
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
@@ -8247,7 +8744,7 @@ void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
         corral__enqueue(s, co);
 }
 
-/* a restore: the lanes' chunk pool, the walk and the ready list as saved in o */
+/* a restore: the lanes' chunk pool, the walk and the ready lane's drain as saved in o */
 void corral__run_take(corral_sched *d, const corral_sched *o)
 {
     d->run.chunk_free = o->run.chunk_free;
@@ -8260,8 +8757,7 @@ void corral__run_take(corral_sched *d, const corral_sched *o)
     d->run.walk_rk = o->run.walk_rk;
     d->run.walk_wk = o->run.walk_wk;
     d->run.walk_cut = o->run.walk_cut;
-    d->run.ready_head = o->run.ready_head;
-    d->run.ready_tail = o->run.ready_tail;
+    d->run.ready_read = o->run.ready_read;
     d->run.starting = o->run.starting;
     memcpy(d->run.first_lane, o->run.first_lane, sizeof d->run.first_lane);
     d->run.deferred = o->run.deferred;
@@ -8307,12 +8803,27 @@ void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entr
 #include <stdio.h>
 #include <string.h>
 
+corral_co *corral__end_unchild(corral_sched *s, corral_co *co, corral__meta *m, corral_end_reason why,
+                               corral__meta **child_meta)
+{
+    corral__side *sd = corral__side_at(s, m);
+    corral_co *child = NULL;
+    if (sd->child != CORRAL__NIL) { /* the child has a side record too */
+        child = corral__co_of_global(s, sd->child);
+        *child_meta = &corral__meta_table(s)[sd->child]; /* the meta is by global slot */
+        sd->child = CORRAL__NIL;
+        corral__side_at(s, *child_meta)->parent = CORRAL__NIL; /* it must not wake us */
+    }
+    if (CORRAL__UNLIKELY((sd->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_RACE)) corral__end_arms(s, co, m, why);
+    return child;
+}
+
 /* What ties an ending coroutine to others: its groups, the caller awaiting
    it, its joiners; then its side record goes back. */
 void corral__end_links(corral_sched *s, corral_co *co, corral__meta *m, const corral__type_entry *te,
                        corral_end_reason why)
 {
-    const corral__side *sd = &corral__sides(s)[m->side];
+    const corral__side *sd = corral__side_at(s, m);
     /* each link exists only in a scheduler with its part: its table is there */
     if (sd->groups != CORRAL__NIL) corral__groups(s)->leave(s, co);
     if (sd->parent != CORRAL__NIL || sd->joiners_head != CORRAL__NIL)
@@ -8333,20 +8844,38 @@ void corral__end(corral_sched *s, corral_co *co, corral_end_reason why)
     corral__end_m(s, co, corral__meta_of(s, co), why, CORRAL__NIL);
 }
 
+/* the drain: the next ready coroutine's offset, its entry made a
+   tombstone; NIL when the lane is read through (then it is empty).
+   Here when the entry at the drain's place is one; else lanes.c's
+   corral__ready_take_on (tombstones passed, the head chunk let go) */
+static inline uint32_t corral__ready_take(corral_sched *s)
+{
+    corral__lane *L = &corral__lanes(s)[corral__ready_lane(s)];
+    const uint32_t r = s->run.ready_read;
+    if (r < L->count && r < CORRAL__CHUNK) {
+        uint32_t *e = &corral__entries(s)[(size_t)L->head * CORRAL__CHUNK + r];
+        const uint32_t off = *e;
+        if (off != CORRAL__NIL) {
+            *e = CORRAL__NIL;
+            L->tombs++;
+            s->run.ready_read = r + 1;
+            return off;
+        }
+    }
+    return corral__ready_take_on(s);
+}
+
 void corral__drain_ready(corral_sched *s)
 {
-    while (s->run.ready_head != CORRAL__NIL) {
-        corral_co *co = CORRAL__CO(s, s->run.ready_head);
-        corral__ready_unlink(s, co);
+    for (uint32_t off; (off = corral__ready_take(s)) != CORRAL__NIL;) {
         s->nodes.debug_visits++;
-        corral__step_detached(s, co, NULL, CORRAL__NIL);
+        corral__step_detached(s, CORRAL__CO(s, off), NULL);
     }
 }
 
-void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local, corral_result r,
-                            bool pause)
+void corral__after_detached(corral_sched *s, corral_co *co, corral__meta *m, corral_result r, bool pause)
 {
-    corral__after_step(s, co, m, local, r, pause, false);
+    corral__after_step(s, co, m, r, pause, false);
 }
 
 /* ---- the counts of a first step not yet counted (lifecycle.h,
@@ -8440,7 +8969,7 @@ CORRAL__COLD void corral__refuse(const char *call, corral_sched *s, const corral
 corral_co *corral__create(const char *call, corral_sched *s, const corral_type *vt, const void *ctx, size_t ctx_size,
                           uint32_t phase, uint64_t owner, uint32_t tags, corral_handle *out, corral__meta **meta_out)
 {
-    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags);
+    uint32_t ti = corral__admit(call, s, vt, ctx, ctx_size, owner, tags, 0); /* a domain: its caller's check */
     if (ti == CORRAL__NIL) return NULL;
     return corral__take(call, s, ti, ctx, ctx_size, phase, owner, tags, out, meta_out, false);
 }
@@ -8489,7 +9018,7 @@ void corral__stop_co(corral_sched *s, corral_co *co, corral_end_reason why)
 bool corral__pause_co(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
-    if (co->state == CORRAL__PAUSED || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
+    if (corral__paused(co->state) || co->state == CORRAL__STOPPING || co->state == CORRAL__ENDING)
         return false;
     if (corral__is_running(s, co)) { /* held when its step returns */
         bool had = (co->flags & CORRAL__PAUSE_FLAG) != 0;
@@ -8516,11 +9045,11 @@ bool corral__resume_co(corral_sched *s, corral_co *co)
         co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
         return true;
     }
-    if (co->state != CORRAL__PAUSED) return false;
+    if (!corral__paused(co->state)) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (m->hold & CORRAL__HOLD_GENERATOR) return false; /* only a pull steps it */
-    uint8_t hold = m->hold;
-    m->hold = 0;
+    const uint8_t hold = corral__co_hold(co, m);
+    if (hold & CORRAL__HOLD_GENERATOR) return false; /* only a pull steps it */
+    corral__co_hold_set(co, m, 0);
     if ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)) {
         corral__park(co);
         corral__unhold_wait(s, co);
@@ -8549,7 +9078,7 @@ bool corral_paused(const corral_sched *s, corral_handle h)
     if (!corral__check(s)) return false;
     corral_error err;
     corral_co *co = corral__resolve(s, h, &err);
-    return co && (co->state == CORRAL__PAUSED || (co->flags & CORRAL__PAUSE_FLAG));
+    return co && (corral__paused(co->state) || (co->flags & CORRAL__PAUSE_FLAG));
 }
 
 /* ---- a wait's end */
@@ -8568,11 +9097,14 @@ void corral__fire(corral_sched *s, uint32_t i)
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
     if (p && p->fire) p->fire(s, i);
     corral__meta *m = corral__meta_of(s, co);
-    if (m->mode == CORRAL__MODE_ALL && --corral__sides(s)[m->side].pending > 0) return; /* all/any: a side record */
-    if (m->mode == CORRAL__MODE_ANY) corral__sides(s)[m->side].fired = (int8_t)n->member;
+    corral__side *sd = corral__side_if(s, m); /* looked up once for this wait's end */
+    if (sd) { /* an all/any's count and what fired are in its side record */
+        if (sd->mode == CORRAL__MODE_ALL && --sd->pending > 0) return;
+        if (sd->mode == CORRAL__MODE_ANY) sd->fired = (int8_t)n->member;
+    }
     const bool now = p && p->now;
-    corral__release_wait(s, co);
-    const uint32_t child = corral__side_of(s, m)->child;
+    const uint32_t child = sd ? sd->child : CORRAL__NIL; /* a child needs a side record */
+    corral__release_wait_with(s, co, m, sd);
     if (child != CORRAL__NIL) { /* the interrupt of a call: end the child, which wakes co */
         corral__stop_co(s, corral__co_of_global(s, child), CORRAL_END_INTERRUPTED);
         return;
@@ -9360,12 +9892,16 @@ static corral_got corral__gen_step(corral_sched *s, corral_co *co, corral__meta 
         corral__fail_at(s, NULL, CORRAL_ERR_PULL_DEPTH, "corral_generator_next", corral__handle_of(s, co), NULL, NULL);
         return CORRAL_GOT_ERROR;
     }
-    s->now.pulls++;
-    m->hold = CORRAL__HOLD_GENERATOR; /* its wait, if any, is over */
+    const uint32_t outer = s->now.gen;
+    corral__pulled(s)[s->now.pulls++] = s->now.gen = corral__co_off(s, co);
+    corral__co_hold_set(co, m, CORRAL__HOLD_GENERATOR); /* its wait, if any, is over */
     bool top = corral__top_begin(s), pause;
     corral_result r = corral__step_bare(s, co, corral__types(s)[co->type].step, &pause, false);
+    corral__pulled(s)[s->now.pulls - 1] = 0;
+    s->now.gen = outer;
     corral_got got = CORRAL_GOT_VALUE;
     if (r == CORRAL_YIELD && co->state == CORRAL__RUNNING) { /* held again, for the next pull */
+        if ((co->flags & CORRAL__ARMS_OPEN_FLAGS) == CORRAL__ARMS_OPEN_FLAGS) corral__arms_abandoned(s, co);
         CORRAL__CONTRACT_DONE(co);
         corral__hold(co, m, CORRAL__HOLD_GENERATOR);
     } else if (r == CORRAL_YIELD && co->state == CORRAL__WAITING) { /* held, its wait armed: a wake marks it WOKEN */
@@ -9424,15 +9960,15 @@ void corral__gen_own(corral_sched *s, corral_co *gen, corral_co *by)
 static void corral__owned_end(corral_sched *s, corral_co *owner, uint32_t i, corral_end_reason why)
 {
     corral__node *N = corral__nodes(s);
-    corral__side *sd = &corral__sides(s)[corral__meta_of(s, owner)->side];
+    corral__side *sd = corral__side_at(s, corral__meta_of(s, owner));
     const corral__list l = {&sd->joiners_head, &sd->joiners_tail};
     corral__list_unlink(s, l, i);
     N[i].attached = 0; /* its generator's chain frees the node */
     corral_co *gen = CORRAL__CO(s, N[i].co);
     if (!corral__state_alive(gen->state)) return; /* one ending already (a loaded tie that loops back) */
-    const uint32_t side = corral__meta_of(s, gen)->side;
-    if (side != CORRAL__NIL && !corral__is_running(s, gen)) {
-        corral__side *gs = &corral__sides(s)[side];
+    const corral__meta *gm = corral__meta_of(s, gen);
+    if (corral__co_sided(gm) && !corral__is_running(s, gen)) {
+        corral__side *gs = corral__side_at(s, gm);
         const corral__list gl = {&gs->joiners_head, &gs->joiners_tail};
         for (uint32_t k = gs->joiners_head; k != CORRAL__NIL;) {
             const uint32_t next = N[k].next;
@@ -9466,18 +10002,20 @@ static corral_handle corral__gen_start(const char *call, corral_sched *s, const 
                             "a generator started in a step takes a wait node: its tie to the coroutine it belongs to");
             return h;
         }
-        const uint32_t sides = 1u + (corral__meta_of(s, by)->side == CORRAL__NIL ? 1u : 0u);
+        const uint32_t sides = 1u + (!corral__co_sided(corral__meta_of(s, by)) ? 1u : 0u);
         if (s->sides.free_count < sides) {
             s->sides.failures++;
             corral__fail_at(s, NULL, CORRAL_ERR_SIDE_POOL_EXHAUSTED, call, CORRAL__NOH, by,
                             "a generator started in a step and its owner take a side record each");
             return h;
         }
+    } else if (domain && !(owner | tags) && !corral__sides_room(call, s, NULL, "none for the generator's time domain")) {
+        return h; /* its domain's record, before anything is taken */
     }
     corral__meta *m;
     corral_co *co = corral__create(call, s, vt, ctx, ctx_size, CORRAL__PH_UPDATE, owner, tags, &h, &m);
     if (!co) return (corral_handle){0, 0};
-    m->domain = (uint8_t)domain;
+    corral__co_domain_put(call, s, m, domain); /* a record free: checked above */
     corral__hold(co, m, CORRAL__HOLD_GENERATOR); /* in no lane: only a pull steps it */
     if (by) corral__gen_own(s, co, by);
     return h;
@@ -9498,9 +10036,9 @@ corral_handle corral_generator_start_ex(corral_sched *s, const corral_type *vt, 
 static uint32_t *corral__tie_at(corral_sched *s, const corral_co *gen)
 {
     const corral__meta *m = corral__meta_of(s, gen);
-    if (m->side == CORRAL__NIL) return NULL;
+    if (!corral__co_sided(m)) return NULL;
     corral__node *N = corral__nodes(s);
-    uint32_t *at = &corral__sides(s)[m->side].groups;
+    uint32_t *at = &corral__side_at(s, m)->groups;
     for (uint32_t len = 0; *at != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; at = &N[*at].sibling, len++)
         if (N[*at].kind == CORRAL__NODE_OWNED) return at;
     return NULL;
@@ -9510,7 +10048,7 @@ bool corral_generator_give(corral_sched *s, corral_handle h, corral_handle owner
 {
     corral_co *gen = corral__live(__func__, s, h);
     if (!gen) return false;
-    CORRAL__REQUIRE_AT(s, gen->state == CORRAL__PAUSED && (corral__meta_of(s, gen)->hold & CORRAL__HOLD_GENERATOR),
+    CORRAL__REQUIRE_AT(s, corral__paused(gen->state) && (corral__co_hold(gen, corral__meta_of(s, gen)) & CORRAL__HOLD_GENERATOR),
                        CORRAL_ERR_NOT_PAUSED, __func__, h, NULL,
                        "not a generator (corral_generator_start), or its step is running", false);
     corral_co *by = NULL;
@@ -9538,8 +10076,8 @@ bool corral_generator_give(corral_sched *s, corral_handle h, corral_handle owner
     corral__node *N = corral__nodes(s);
     if (at && by && N[*at].u.t.target == corral__global_of(s, by)) return true; /* its owner already */
     if (by) { /* what the tie takes, before anything changes */
-        const uint32_t sides = (corral__meta_of(s, by)->side == CORRAL__NIL ? 1u : 0u) +
-                               (corral__meta_of(s, gen)->side == CORRAL__NIL ? 1u : 0u);
+        const uint32_t sides = (!corral__co_sided(corral__meta_of(s, by)) ? 1u : 0u) +
+                               (!corral__co_sided(corral__meta_of(s, gen)) ? 1u : 0u);
         if (!at && s->nodes.wait_free_count == 0) {
             s->nodes.wait_failures++;
             corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, __func__, h, NULL,
@@ -9580,7 +10118,7 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
     if (!co) return CORRAL_GOT_ERROR;
     corral__meta *m = corral__meta_of(s, co);
     const corral__type_entry *te = &corral__types(s)[co->type];
-    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED && (m->hold & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
+    CORRAL__REQUIRE_AT(s, corral__paused(co->state) && (corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR), CORRAL_ERR_NOT_PAUSED,
                        call, h, NULL, "not a generator (corral_generator_start), or its step is running",
                        CORRAL_GOT_ERROR);
     if (!(out || !out_size) || out_size != te->vt->result_size) {
@@ -9594,7 +10132,7 @@ corral_got corral__generator_pull(const char *call, corral_sched *s, corral_hand
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_DEST, call, h, NULL, why);
         return CORRAL_GOT_ERROR;
     }
-    const corral_got got = corral__gen_ready(m) ? corral__gen_step(s, co, m) : CORRAL_GOT_NOT_YET;
+    const corral_got got = corral__gen_ready(co, m) ? corral__gen_step(s, co, m) : CORRAL_GOT_NOT_YET;
     if (got == CORRAL_GOT_NOT_YET) s->last_error = CORRAL_ERR_NOT_READY;
     if (got == CORRAL_GOT_VALUE && out_size)
         memcpy(out, CORRAL__AT(co, te->ctx_off + te->vt->result_offset), out_size);
@@ -9612,29 +10150,29 @@ corral_got corral_generator_take(corral_sched *s, corral_handle h, void *out, si
 }
 
 /* Step a paused coroutine once, at once (corral_step_once). */
-static void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m, uint32_t local)
+static void corral__step_held(corral_sched *s, corral_co *co, corral__meta *m)
 {
-    corral__step_now(s, co, m, local);
+    corral__step_now(s, co, m);
 }
 
 bool corral_step_once(corral_sched *s, corral_handle h)
 {
     corral_co *co = corral__live(__func__, s, h);
     if (!co) return false;
-    CORRAL__REQUIRE_AT(s, co->state == CORRAL__PAUSED, CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
+    CORRAL__REQUIRE_AT(s, corral__paused(co->state), CORRAL_ERR_NOT_PAUSED, __func__, h, NULL, NULL, false);
     corral__meta *m = corral__meta_of(s, co);
     if (corral__calling(s, m)) { /* its child runs on; stepping it would abandon that */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, h, NULL, "it awaits a child: step the child");
         return false;
     }
-    if (m->hold & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
-        if (corral__gen_ready(m)) (void)corral__gen_step(s, co, m);
+    if (corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) { /* one pull, its value dropped */
+        if (corral__gen_ready(co, m)) (void)corral__gen_step(s, co, m);
         return true;
     }
     corral__release_wait(s, co); /* one step, whatever it waited on */
-    m->hold = 0;
-    corral__step_held(s, co, m, h.index & CORRAL__LOCAL_MASK);
-    if (corral__state_alive(co->state) && co->state != CORRAL__PAUSED) corral__pause_co(s, co);
+    corral__co_hold_set(co, m, 0);
+    corral__step_held(s, co, m);
+    if (corral__state_alive(co->state) && !corral__paused(co->state)) corral__pause_co(s, co);
     return true;
 }
 
@@ -9647,13 +10185,13 @@ static int corral__pull_ready(const char *call, corral_sched *s, corral_co *co, 
     corral_co *g = corral__resolve(s, w->co, &err);
     if (!g) { /* gone before the wait: over at once, ERROR, as a take of it */
         corral__fail_at(s, NULL, err, call, w->co, co, "a wait to pull a generator that had ended");
-        corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR;
+        corral__co_stop_why_add(corral__meta_of(s, co), CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR);
         return 1;
     }
     const corral__meta *gm = corral__meta_of(s, g);
-    CORRAL__REQUIRE_AT(s, g != co && g->state == CORRAL__PAUSED && (gm->hold & CORRAL__HOLD_GENERATOR),
+    CORRAL__REQUIRE_AT(s, g != co && corral__paused(g->state) && (corral__co_hold(g, gm) & CORRAL__HOLD_GENERATOR),
                        CORRAL_ERR_BAD_WAIT, call, w->co, co, "a pull waits for a generator that is not its own step", -1);
-    if (corral__gen_ready(gm)) return 1;
+    if (corral__gen_ready(g, gm)) return 1;
     if (!corral__side_take(call, s, corral__meta_of(s, g))) return -2; /* its list */
     return 0;
 }
@@ -9704,7 +10242,7 @@ static const corral__wait_part corral__pull_part = {
    (the joiners waiting for its end stay) */
 static void corral__pullers_wake(corral_sched *s, corral_co *gen)
 {
-    corral__side *sd = &corral__sides(s)[corral__meta_of(s, gen)->side];
+    corral__side *sd = corral__side_at(s, corral__meta_of(s, gen));
     corral__list l = {&sd->joiners_head, &sd->joiners_tail};
     corral__node *N = corral__nodes(s);
     for (uint32_t i = sd->joiners_head; i != CORRAL__NIL;) {
@@ -9717,6 +10255,18 @@ static void corral__pullers_wake(corral_sched *s, corral_co *gen)
     }
 }
 static const corral__pulls_part corral__pulls_table = {corral__pullers_wake, corral__owned_end};
+/* its state: the pulls on the C stack (corral__pulled), none at create */
+static uint64_t corral__pulled_region(const corral_sched_desc *d)
+{
+    (void)d;
+    return CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t);
+}
+static void corral__pulled_init(corral_sched *s, const corral_sched_desc *d, uint32_t at)
+{
+    (void)d;
+    (void)at; /* s->parts.state[CORRAL__STATE_PULLS - 1]: corral__pulled */
+    memset(corral__pulled(s), 0, CORRAL_MAX_PULL_DEPTH * sizeof(uint32_t));
+}
 /* a generator's end fires its list (calls.c); one owned by a coroutine
    leaves its chain (groups.c) */
 const corral_part corral_part_pulls = {
@@ -9724,6 +10274,10 @@ const corral_part corral_part_pulls = {
     .waits = {{CORRAL_WAIT_PULL, CORRAL_WAIT_PULL, &corral__pull_part}},
     .feature = CORRAL__FEATURE_PULLS,
     .table = &corral__pulls_table,
+    .state = CORRAL__STATE_PULLS,
+    .align = 8,
+    .bytes = corral__pulled_region,
+    .init = corral__pulled_init,
 };
 
 corral_wait corral_wait_pull(corral_handle h)
@@ -9738,13 +10292,13 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_PULLS], "pulls")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    const uint8_t told = (uint8_t)(m->stop_why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
-    m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
+    const uint8_t told = (uint8_t)(corral__co_stop_why(m) & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
+    corral__co_stop_why_clear(m, (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     corral_error err;
     if ((told == CORRAL__GOT_PULL_FINISHED || told == CORRAL__GOT_PULL_STOPPED) && !corral__resolve(s, h, &err)) {
         /* it ended while this pull waited: its end said how (calls.c); any other wait's answer is not this one's */
-        m->stop_why |= (uint8_t)(told == CORRAL__GOT_PULL_FINISHED ? CORRAL__WAIT_CLOSED
-                                                                   : CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED);
+        corral__co_stop_why_add(m, (uint8_t)(told == CORRAL__GOT_PULL_FINISHED ? CORRAL__WAIT_CLOSED
+                                                                   : CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED));
         return false;
     }
     const corral_got got = corral__generator_pull(__func__, s, h, out, out_size);
@@ -9752,23 +10306,23 @@ bool corral_generator_pull(corral_co *co, corral_handle h, void *out, size_t out
        hold the reason it ends with, the answer bits stay its own; a pull
        that gave nothing does not wait (its body goes on to its next yield) */
     if (co->state == CORRAL__STOPPING && got == CORRAL_GOT_NOT_YET) {
-        m->stop_why |= CORRAL__GOT_NOTHING;
+        corral__co_stop_why_add(m, CORRAL__GOT_NOTHING);
         return false;
     }
     switch (got) {
     case CORRAL_GOT_VALUE: return false; /* a value: go on */
-    case CORRAL_GOT_CLOSED: m->stop_why |= CORRAL__WAIT_CLOSED; return false;
-    case CORRAL_GOT_STOPPED: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED; return false;
-    case CORRAL_GOT_ERROR: m->stop_why |= CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR; return false;
+    case CORRAL_GOT_CLOSED: corral__co_stop_why_add(m, CORRAL__WAIT_CLOSED); return false;
+    case CORRAL_GOT_STOPPED: corral__co_stop_why_add(m, CORRAL__WAIT_CLOSED | CORRAL__GOT_STOPPED); return false;
+    case CORRAL_GOT_ERROR: corral__co_stop_why_add(m, CORRAL__WAIT_CLOSED | CORRAL__GOT_ERROR); return false;
     case CORRAL_GOT_NOT_YET: break;
     }
-    if (m->stop_why & CORRAL__STOP_REQUESTED) { /* asked to stop: a pull does not wait any more */
-        m->stop_why |= CORRAL__GOT_NOTHING;
+    if (corral__co_stop_requested(co, m)) { /* asked to stop: a pull does not wait any more */
+        corral__co_stop_why_add(m, CORRAL__GOT_NOTHING);
         return false;
     }
     if (!corral_await(co, corral_wait_pull(h))) return false; /* pull again (or malformed) */
-    if (m->mode == CORRAL__MODE_ONE && m->wait != CORRAL__NIL)
-        corral__nodes(s)[m->wait].list = 1; /* its own wait: the generator's end is told to this pull alone */
+    if (corral__co_mode(s, co, m) == CORRAL__MODE_ONE && corral__co_wait(s, co, m) != CORRAL__NIL)
+        corral__nodes(s)[corral__co_wait(s, co, m)].list = 1; /* its own wait: the generator's end is told to this pull alone */
     return true;
 }
 /* ---- src/core/queue.c ---- */
@@ -9790,9 +10344,9 @@ static void corral__after_walk(corral_sched *s, corral_co *co, corral_result r)
 {
     bool pause = (co->flags & CORRAL__PAUSE_FLAG) != 0;
     co->flags = (uint8_t)(co->flags & ~CORRAL__PAUSE_FLAG);
-    corral__after_step(s, co, NULL, CORRAL__NIL, r, pause, true);
+    corral__after_step(s, co, NULL, r, pause, true);
     /* whoever waited for what just ended resumes now, in this run */
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
 }
 
 /* Step every entry [0, walk_end) of one lane once, compacting behind. An
@@ -9976,7 +10530,7 @@ static uint32_t corral__walk_finish(corral_sched *s, corral__lane *L, uint32_t *
     const bool limited = L->walk_orig > L->walk_end;
     /* a limited run reorders the lane below: whoever waits for what ended
        resumes first, and what that queues here joins */
-    if (limited && s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (limited && s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
     uint32_t wk = s->run.walk_wk; /* (after the drain: a compaction there may free chunks before it) */
     /* what joined during the walk moves down behind the survivors */
     if (limited) { /* count the survivors, then the deferred */
@@ -10228,7 +10782,7 @@ static uint32_t corral__defer_first(corral_sched *s, corral__lane *L, uint32_t w
    what joined during the run. */
 static void corral__rotate_after_budget(corral_sched *s, corral__lane *L, uint32_t *rp_unrun)
 {
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
     uint32_t *E = corral__entries(s);
     const uint32_t *next = corral__chunk_next(s);
     /* (after the drain: a compaction there may free chunks before rp) */
@@ -10395,8 +10949,8 @@ typedef struct corral__plan {
     /* the part that holds each state slot (NULL: none) and where its state lies */
     const corral_part *part[CORRAL__STATE_COUNT - 1];
     uint64_t state_off[CORRAL__STATE_COUNT - 1];
-    uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides;
-    uint64_t hist_off, hist_cap, trace_off, trace_cap;
+    uint64_t owner_off, owner_buckets, wait_nodes, sides_off, max_sides, side_lookup_off, side_lookup_shift;
+    uint64_t hist_off, hist_cap, trace_off, trace_cap, ages_off;
     uint64_t kept_off, kept_bytes;
     uint32_t order, max_fixed_steps;
     float fixed_dt;
@@ -10522,10 +11076,11 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     p->max_fixed_steps = d->max_fixed_steps ? d->max_fixed_steps : CORRAL_DEFAULT_MAX_FIXED_STEPS;
     p->total_slots = slots;
     p->lanes_per_phase = p->order == CORRAL_ORDER_BY_TYPE ? p->max_types : 1;
-    /* the run lanes, then one next-frame lane per phase (the resume contract) */
+    /* the run lanes, then one next-frame lane per phase (the resume
+       contract), then the ready lane (lanes.c) */
     if (d->custom_phases > CORRAL_MAX_CUSTOM_PHASES) return CORRAL_ERR_BAD_DESC;
     p->phases = CORRAL__PH_COUNT + d->custom_phases;
-    p->lane_count = p->lanes_per_phase * p->phases + p->phases;
+    p->lane_count = p->lanes_per_phase * p->phases + p->phases + 1;
     p->chunk_count = corral__chunks_for(slots, p->lane_count);
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
     /* group nodes are the groups part's (owner, tags, deadlines) */
@@ -10568,6 +11123,11 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off += p->owner_buckets * 2 * sizeof(uint32_t);
     p->sides_off = off;
     off += p->max_sides * sizeof(corral__side);
+    /* the lookup from a slot to its side record: twice the records, a power of 2 */
+    p->side_lookup_shift = 31; /* entries: 2 << (31 - shift), at least twice the records */
+    while ((2ull << (31u - p->side_lookup_shift)) < 2u * p->max_sides) p->side_lookup_shift--;
+    p->side_lookup_off = off;
+    off += (2ull << (31u - p->side_lookup_shift)) * sizeof(uint32_t);
     off = corral__align64(off, 8);
     p->signals_off = off;
     off += p->max_signals * sizeof(corral__signal);
@@ -10601,6 +11161,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off += p->hist_cap * sizeof(corral_frame_sample);
     p->trace_off = off;
     off += p->trace_cap * sizeof(corral__trace_ev);
+    p->ages_off = d->timing ? off : 0; /* each slot's birth frame, kept with timing */
+    if (d->timing) off += slots * sizeof(uint32_t);
     off = corral__align64(off, 8);
     p->text_off = d->wait_text ? off : 0;
     if (d->wait_text) off += p->wait_nodes * sizeof(const char *);
@@ -10753,12 +11315,11 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->run.lanes_off = (uint32_t)p->lanes_off;
     s->run.lane_count = (uint32_t)p->lane_count;
     s->run.phases = (uint32_t)p->phases;
-    s->run.defer_lane = (uint32_t)(p->lane_count - p->phases);
+    s->run.defer_lane = (uint32_t)(p->lane_count - 1 - p->phases);
     s->run.lanes_per_phase = (uint32_t)p->lanes_per_phase;
     s->run.chunks_off = (uint32_t)p->chunks_off;
     s->run.chunk_next_off = (uint32_t)p->chunk_next_off;
     s->run.chunk_count = (uint32_t)p->chunk_count;
-    s->run.ready_head = s->run.ready_tail = CORRAL__NIL;
     s->arena.meta_off = (uint32_t)p->meta_off;
     s->arena.total_slots = (uint32_t)p->total_slots;
     s->nodes.off = (uint32_t)p->nodes_off;
@@ -10771,6 +11332,8 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->groups.owner_mask = (uint32_t)p->owner_buckets - 1;
     s->sides.off = (uint32_t)p->sides_off;
     s->sides.count = (uint32_t)p->max_sides;
+    s->sides.lookup_off = (uint32_t)p->side_lookup_off;
+    s->sides.lookup_shift = (uint32_t)p->side_lookup_shift;
     s->pools[CORRAL__POOL_SIGNAL] = (corral__pool){.off = (uint32_t)p->signals_off, .cap = (uint32_t)p->max_signals};
     s->pools[CORRAL__POOL_FUTURE] = (corral__pool){.off = (uint32_t)p->futures_off, .cap = (uint32_t)p->max_futures};
     s->pools[CORRAL__POOL_CHANNEL] = (corral__pool){.off = (uint32_t)p->channels_off, .cap = (uint32_t)p->max_channels};
@@ -10788,6 +11351,7 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->prof.hist_cap = (uint32_t)p->hist_cap;
     s->prof.trace_off = (uint32_t)p->trace_off;
     s->prof.trace_cap = (uint32_t)p->trace_cap;
+    s->prof.ages_off = (uint32_t)p->ages_off;
     s->now.fixed_dt = p->fixed_dt;
     s->now.max_fixed_steps = p->max_fixed_steps;
     s->now.clock = desc->clock.now_ns ? desc->clock : (corral_clock){corral__monotonic_ns, NULL};
@@ -10991,10 +11555,11 @@ void corral_sched_destroy(corral_sched *s)
 
 const corral__debugger_consts corral__debugger = {
     1,
-    CORRAL__FREE, CORRAL__RUNNING, CORRAL__STOPPING, CORRAL__RETIRED, CORRAL__WAITING, CORRAL__PAUSED,
+    CORRAL__FREE, CORRAL__RUNNING, CORRAL__STOPPING, CORRAL__RETIRED, CORRAL__WAITING, CORRAL__HELD,
     CORRAL__MODE_ALL, CORRAL__MODE_ANY, CORRAL__MODE_RACE, CORRAL__MODE_SYNC,
     CORRAL__HEAP_SCALED, CORRAL__HEAP_REAL, CORRAL__HEAP_FRAMES,
     CORRAL__NODE_ARM,
+    CORRAL__HOLD_WAITING, CORRAL__MODE_OPEN, CORRAL__MODE_ONE,
     {
 #define CORRAL__X(id, name, how, phase, part) CORRAL__HOW_##how == CORRAL__HOW_TIMER,
         CORRAL_WAIT_KINDS(CORRAL__X)
@@ -11030,7 +11595,7 @@ corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
 bool corral__between_ticks(const char *call, const corral_sched *s)
 {
     CORRAL__REQUIRE_AT(s, !(s->flags & CORRAL__DESTROYING), CORRAL_ERR_DESTROYING, call, CORRAL__NOH, NULL, NULL, false);
-    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && s->run.ready_head == CORRAL__NIL, CORRAL_ERR_IN_TICK,
+    CORRAL__REQUIRE_AT(s, !s->now.in_tick && !s->now.depth && s->run.ready_read == CORRAL__NIL, CORRAL_ERR_IN_TICK,
                        call, CORRAL__NOH, NULL, NULL, false);
     return true;
 }
@@ -11103,9 +11668,9 @@ static uint32_t corral__run(corral_sched *s, uint32_t phase)
        (a step's yield in place included) waits for the next run */
     corral__lanes_begin(s, phase);
     /* callers an interrupt or a timer just freed go on first, in this run */
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
     uint32_t steps = corral__run_lanes(s, phase);
-    if (s->run.ready_head != CORRAL__NIL) corral__drain_ready(s);
+    if (s->run.ready_read != CORRAL__NIL) corral__drain_ready(s);
     s->prof.frame_steps += steps;
     s->now.phase = CORRAL__NIL;
     s->now.in_tick = 0;
@@ -11208,7 +11773,7 @@ float corral_dt(const corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return 0.0f;
     if (CORRAL__LIKELY(corral__domains_of(s)->count == 1)) return s->now.in_tick ? s->now.phase_dt : corral__domains_of(s)->d[0].dt;
-    const uint32_t domain = corral__meta_of(s, co)->domain;
+    const uint32_t domain = corral__co_domain(s, corral__meta_of(s, co));
     const corral__domain *d = &corral__domains_of(s)->d[domain];
     if (corral__domain_held(s, domain)) return 0.0f;
     return s->now.in_tick && s->now.phase == CORRAL__PH_FIXED ? s->now.fixed_dt : d->dt;
@@ -11279,11 +11844,11 @@ static corral_handle corral__start_single(const char *call, corral_sched *s, con
     corral__meta *m;
     corral_co *co = corral__create(call, s, vt, ctx, ctx_size, phase, opts->owner, opts->tags, &h, &m);
     if (!co) return (corral_handle){0, 0};
-    m->domain = (uint8_t)opts->domain;
+    corral__co_domain_put(call, s, m, opts->domain); /* its tags' record (admitted) holds it */
     corral_wait joins[CORRAL_MAX_GROUP];
     for (uint32_t k = 0; k < n; k++) joins[k] = corral_wait_join(corral__handle_of(s, corral__co_of_global(s, found[k])));
     corral_wait all = corral_wait_all(joins, n);
-    corral__register_wait(call, s, co, &all); /* live, not itself, nodes free: it waits (its first step comes then) */
+    corral__register_wait(call, s, co, corral__side_if(s, m), &all); /* live, not itself, nodes free: it waits (its first step comes then) */
     return h;
 }
 
@@ -11307,7 +11872,7 @@ size_t corral_start_n(corral_sched *s, const corral_type *vt, const void *ctxs, 
                       corral_handle *out)
 {
     if (!corral__check(s) || n == 0) return 0;
-    uint32_t ti = corral__admit(__func__, s, vt, ctxs, ctx_size, 0, 0);
+    uint32_t ti = corral__admit(__func__, s, vt, ctxs, ctx_size, 0, 0, 0);
     if (ti == CORRAL__NIL) return 0;
     if (corral__types(s)[ti].plain) return corral__start_batch(s, ti, (const unsigned char *)ctxs, ctx_size, n, out, true);
     return corral__start_batch(s, ti, (const unsigned char *)ctxs, ctx_size, n, out, false);
@@ -11521,7 +12086,7 @@ static void corral__timer_arm(corral_sched *s, corral_co *co, uint32_t i, const 
 {
     (void)co;
     uint32_t h = w->kind == CORRAL_WAIT_SECONDS
-                     ? corral__domain_heap(corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))->domain)
+                     ? corral__domain_heap(corral__co_domain(s, corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))))
                  : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
                                                    : CORRAL__HEAP_FRAMES;
     const float span = w->kind == CORRAL_WAIT_FRAMES ? (float)w->count : w->seconds;
@@ -11948,7 +12513,8 @@ void corral__types_take_build(corral_sched *s, const corral_reload_desc *d)
 
     A wait takes one node per thing waited on (one for a simple wait, one
     per member of an all/any). The coroutine's nodes are chained through
-    `sibling` from its meta entry, so stopping it detaches them all. Firing
+    `sibling` from its header's link (corral__co_wait), so stopping it
+    detaches them all. Firing
     a node wakes its coroutine (any), or counts down (all); waking only
     queues it, no user code runs, so waking is safe from anywhere.
 
@@ -12050,7 +12616,7 @@ corral__list corral__list_of(corral_sched *s, const corral__node *n)
 {
     if (n->kind >= CORRAL__NODE_OWNER) return corral__groups(s)->list(s, n); /* one exists: groups are in use */
     if (n->kind == CORRAL__NODE_OWNED) { /* its owner's joiners list (the owner has a side record) */
-        corral__side *sd = &corral__sides(s)[corral__meta_table(s)[n->u.t.target].side];
+        corral__side *sd = corral__side_at(s, &corral__meta_table(s)[n->u.t.target]);
         return (corral__list){&sd->joiners_head, &sd->joiners_tail};
     }
     const corral__wait_part *p = corral__wait_part_of(s, n->kind);
@@ -12092,12 +12658,18 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
     for (uint32_t k = 0; k < n_left; k++) corral__wait_part_of(s, left[k].kind)->leave(s, &left[k]);
 }
 
-void corral__release_wait(corral_sched *s, corral_co *co)
+CORRAL__NOINLINE void corral__release_wait_with(corral_sched *s, corral_co *co, corral__meta *m, corral__side *sd)
+{
+    if (corral__chained_by(co, sd ? sd : corral__side_none())) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
+    if (sd) { /* the mode and count of a wait of several nodes */
+        sd->mode = CORRAL__MODE_NONE;
+        sd->pending = 0;
+    }
+}
+CORRAL__NOINLINE void corral__release_wait(corral_sched *s, corral_co *co)
 {
     corral__meta *m = corral__meta_of(s, co);
-    corral__free_chain(s, &m->wait);
-    m->mode = CORRAL__MODE_NONE;
-    if (m->side != CORRAL__NIL) corral__sides(s)[m->side].pending = 0;
+    corral__release_wait_with(s, co, m, corral__side_if(s, m));
 }
 
 /* Its step is on the C stack: it ends, with why, when that step returns. */
@@ -12105,14 +12677,14 @@ void corral__mark_stopping(corral_sched *s, corral_co *co, corral__meta *m, corr
 {
     if (co->state == CORRAL__WAITING) corral__release_wait(s, co);
     co->state = CORRAL__STOPPING;
-    m->stop_why = (uint8_t)why;
+    corral__co_stop_why_set(m, (uint32_t)why << CORRAL__END_SHIFT);
 }
 
 /* its running step drops the wait it set (a second await, a call) */
 void corral__unwait(corral_sched *s, corral_co *co)
 {
     corral__release_wait(s, co);
-    corral__unpark(co);
+    corral__unpark(s, co);
 }
 
 /* Its wait is over: queue it (or, if its step is on the stack right now,
@@ -12120,18 +12692,18 @@ void corral__unwait(corral_sched *s, corral_co *co)
    during a run of the joiner's phase resumes in that same run. */
 void corral__wake(corral_sched *s, corral_co *co, bool now)
 {
-    if (co->state == CORRAL__PAUSED) { /* remembered: it resumes on corral_resume, or a generator's next pull */
+    if (corral__paused(co->state)) { /* remembered: it resumes on corral_resume, or a generator's next pull */
         corral__meta *m = corral__meta_of(s, co);
-        m->hold |= CORRAL__HOLD_WOKEN;
-        if ((m->hold & CORRAL__HOLD_GENERATOR) && m->side != CORRAL__NIL &&
-            corral__sides(s)[m->side].joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
+        corral__co_hold_set(co, m, corral__co_hold(co, m) | CORRAL__HOLD_WOKEN);
+        if ((corral__co_hold(co, m) & CORRAL__HOLD_GENERATOR) && corral__co_sided(m) &&
+            corral__side_at(s, m)->joiners_head != CORRAL__NIL) { /* a list: pulls are in use */
             const corral__pulls_part *p = (const corral__pulls_part *)corral__feature(s, CORRAL__FEATURE_PULLS);
             if (p) p->ready(s, co);
         }
         return;
     }
     if (corral__is_running(s, co)) {
-        corral__unpark(co);
+        corral__unpark(s, co);
         return;
     }
     if (now) corral__wake_now_or_queue(s, co);
@@ -12143,7 +12715,7 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
 void corral__hold_wait(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
         const corral__wait_part *p = corral__wait_part_of(s, N[i].kind);
         if (!p || !p->hold) continue;
@@ -12155,7 +12727,7 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
 void corral__unhold_wait(corral_sched *s, corral_co *co)
 {
     corral__node *N = corral__nodes(s);
-    for (uint32_t i = corral__meta_of(s, co)->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
         N[i].attached = 1;
         corral__wait_part_of(s, N[i].kind)->unhold(s, co, i); /* held: it has a hold, so an unhold */
@@ -12174,8 +12746,8 @@ uint32_t corral__node_load(corral_sched *s, corral_co *co, uint8_t kind, uint8_t
     n->co = corral__co_off(s, co);
     n->kind = kind;
     n->member = member;
-    n->sibling = m->wait;
-    m->wait = i;
+    n->sibling = corral__co_wait(s, co, m);
+    corral__co_wait_set(co, m, i);
     n->attached = attached;
     n->order = s->nodes.order++;
     return i;
@@ -12238,8 +12810,9 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
     n->co = corral__co_off(s, co);
     n->kind = (uint8_t)w->kind;
     n->member = (uint8_t)member;
-    n->sibling = m->wait;
-    m->wait = i;
+    uint32_t *head = corral__co_wait_at(co, m); /* corral__wait_open began its chain */
+    n->sibling = *head;
+    *head = i;
     n->attached = 1;
     n->order = s->nodes.order++;
     corral__wait_part_of(s, (uint32_t)w->kind)->arm(s, co, i, w); /* ready() answered: it has a table */
@@ -12248,14 +12821,13 @@ static void corral__attach(corral_sched *s, corral_co *co, const corral_wait *w,
 /* Register a (non-phase) wait for co: 1 registered (co WAITING), 0 already
    over (nothing registered), -1 malformed, -2 no free node, -3 a signal,
    future, channel, semaphore or wait group that is gone (the error set for
-   each of the last three). */
-int corral__register_wait(const char *call, corral_sched *s, corral_co *co, const corral_wait *w)
+   each of the last three). sd: co's side record, NULL: none. */
+int corral__register_wait(const char *call, corral_sched *s, corral_co *co, corral__side *sd, const corral_wait *w)
 {
-    corral__meta *m = corral__meta_of(s, co);
     if (corral__kind_is((uint8_t)w->kind, CORRAL__HOW_GROUP)) {
         if (w->count == 0) return 0;
         CORRAL__REQUIRE_AT(s, w->count <= CORRAL_MAX_GROUP && w->members, CORRAL_ERR_BAD_WAIT, call, CORRAL__NOH, co, NULL, -1);
-        corral__side *sd = corral__side_take(call, s, m); /* its count and what fired */
+        if (!sd) sd = corral__side_take(call, s, corral__meta_of(s, co)); /* its count and what fired */
         if (!sd) return -2;
         int ready[CORRAL_MAX_GROUP];
         uint32_t waiting = 0;
@@ -12299,10 +12871,11 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
             corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
             return -2;
         }
+        corral__wait_open(co);
         for (uint32_t i = 0; i < w->count; i++)
             if (ready[i] == 0) corral__attach(s, co, &w->members[i], i, w->text);
-        m->mode = w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY;
-        sd->pending = (uint16_t)waiting;
+        corral__mode_set_with(sd, w->kind == CORRAL_WAIT_ALL ? CORRAL__MODE_ALL : CORRAL__MODE_ANY);
+        sd->pending = (uint8_t)waiting;
         corral__park(co);
         return 1;
     }
@@ -12313,8 +12886,9 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, cons
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, call, CORRAL__NOH, co, NULL);
         return -2;
     }
+    corral__wait_open(co);
     corral__attach(s, co, w, 0, w->text);
-    m->mode = CORRAL__MODE_ONE;
+    corral__mode_set_with(sd, CORRAL__MODE_ONE); /* its chain of one node says it: no mode of several */
     corral__park(co);
     return 1;
 }
@@ -12323,18 +12897,19 @@ bool corral_await(corral_co *co, corral_wait w)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s) return false;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__calling(s, m) || (m->mode & CORRAL__MODE_OPEN)) { /* awaiting a child already: finish that first */
+    corral__side *sd = corral__side_if(s, m); /* looked up once for this await */
+    if (corral__calling_with(sd) || corral__building_arms_with(co, sd)) { /* awaiting a child already: finish that first */
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "it awaits a child already");
         return false;
     }
-    if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) { /* a second await in one step wins */
+    if (co->state == CORRAL__WAITING) { /* a second await in one step wins (no arms are being built: above) */
         corral__unwait(s, co);
     }
-    if (m->side != CORRAL__NIL) corral__sides(s)[m->side].fired = -1;
-    m->stop_why &= (uint8_t)~(CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK);
+    if (sd) sd->fired = -1;
+    corral__co_stop_why_clear(m, (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK));
     /* A generator is in no lane: a frame or phase wait in its step is a
        wait of one frame, not the plain yield that gives its value. */
-    if ((m->hold & CORRAL__HOLD_GENERATOR) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
+    if (corral__gen_stepping(s, co) && (unsigned)w.kind < CORRAL_WAIT_KIND_COUNT &&
         (corral__kind_of(w.kind).how == CORRAL__HOW_FRAME || corral__kind_of(w.kind).how == CORRAL__HOW_PHASE))
     {
         const char *text = w.text;
@@ -12372,14 +12947,14 @@ bool corral_await(corral_co *co, corral_wait w)
         }
     }
     co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
-    int r = corral__register_wait(__func__, s, co, &w);
+    int r = corral__register_wait(__func__, s, co, sd, &w);
     if (r == -2) { /* it cannot wait, and must not go on as if the wait were over */
         corral__mark_stopping(s, co, m, CORRAL_END_WAIT_FAILED); /* its step is running */
         return true;
     }
     if (r == -3) return true; /* what it waits on is gone: a plain yield, so a loop that
                                  waits on it again is not a loop that never yields */
-    if (r == -1) m->stop_why |= CORRAL__GOT_ERROR; /* malformed: corral_wait_got says so */
+    if (r == -1) corral__co_stop_why_add(m, CORRAL__GOT_ERROR); /* malformed: corral_wait_got says so */
     return r == 1;
 }
 
@@ -12393,14 +12968,14 @@ int corral_wait_fired(const corral_co *co)
 bool corral_wait_closed(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s && (corral__meta_of(s, co)->stop_why & CORRAL__WAIT_CLOSED);
+    return s && (corral__co_stop_why(corral__meta_of(s, co)) & CORRAL__WAIT_CLOSED);
 }
 
 corral_got corral_wait_got(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
     if (!s) return CORRAL_GOT_ERROR;
-    const uint32_t why = corral__meta_of(s, co)->stop_why;
+    const uint32_t why = corral__co_stop_why(corral__meta_of(s, co));
     switch (why & CORRAL__GOT_MASK) {
     case CORRAL__GOT_NOTHING: return CORRAL_GOT_NOT_YET;
     case CORRAL__GOT_STOPPED: return CORRAL_GOT_STOPPED;
@@ -12794,7 +13369,7 @@ static void corral__fire_closed(corral_sched *s, uint32_t *head, uint32_t *tail)
 {
     const corral__node *N = corral__nodes(s);
     for (uint32_t i = *head; i != CORRAL__NIL; i = N[i].next)
-        corral__meta_of(s, CORRAL__CO(s, N[i].co))->stop_why |= CORRAL__WAIT_CLOSED;
+        corral__co_stop_why_add(corral__meta_of(s, CORRAL__CO(s, N[i].co)), CORRAL__WAIT_CLOSED);
     corral__fire_all(s, head, tail);
 }
 
@@ -13070,7 +13645,7 @@ static corral__channel corral__chan_row(const corral_sched *s, uint32_t version,
 static int corral__gone(const char *call, corral_sched *s, corral_co *co)
 {
     corral__fail_at(s, NULL, CORRAL_ERR_STALE_CHANNEL, call, CORRAL__NOH, co, NULL);
-    corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED;
+    corral__co_stop_why_add(corral__meta_of(s, co), CORRAL__WAIT_CLOSED);
     return -3;
 }
 
@@ -13103,7 +13678,7 @@ static int corral__chan_ready(const char *call, corral_sched *s, corral_co *co, 
     if (w->kind == CORRAL_WAIT_SEND ? !c->closed && corral__chan_put(s, c, w->user) : corral__chan_take(s, c, w->user))
         return 1;
     if (!c->closed) return 0;
-    corral__meta_of(s, co)->stop_why |= CORRAL__WAIT_CLOSED; /* closed (and drained): over, nothing moved */
+    corral__co_stop_why_add(corral__meta_of(s, co), CORRAL__WAIT_CLOSED); /* closed (and drained): over, nothing moved */
     return 1;
 }
 
@@ -13617,12 +14192,14 @@ float corral_domain_rate(const corral_sched *s, uint32_t domain)
 bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
 {
     const uint32_t heap = corral__domain_heap(domain);
-    bool changed = corral__meta_of(s, co)->domain != domain;
+    bool changed = corral__co_domain(s, corral__meta_of(s, co)) != domain;
     while (co) {
         corral__meta *m = corral__meta_of(s, co);
         corral__node *N = corral__nodes(s);
-        m->domain = (uint8_t)domain;
-        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+        const bool put = corral__co_domain_put("corral_set_domain", s, m, domain); /* the caller made room */
+        assert(put && "corral: a domain's side record was counted free");
+        (void)put;
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && corral__heap_domain(N[i].list) != CORRAL__NIL)
                 corral__timer_move(s, i, heap);
             else if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
@@ -13641,6 +14218,10 @@ bool corral_set_domain(corral_sched *s, corral_handle h, uint32_t domain)
     if (!corral__domain_at(__func__, s, domain)) return false;
     corral_co *co = corral__live(__func__, s, h);
     if (!co) return false;
+    /* a domain other than 0 is kept in a side record: the coroutine's own
+       (its children down the chain have theirs) */
+    if (domain && !corral__co_sided(corral__meta_of(s, co)) && !corral__sides_room(__func__, s, NULL, "none for the coroutine's time domain"))
+        return false;
     corral__domain_set(s, co, domain);
     return true;
 }
@@ -13648,7 +14229,7 @@ bool corral_set_domain(corral_sched *s, corral_handle h, uint32_t domain)
 uint32_t corral_domain_of(const corral_co *co)
 {
     corral_sched *s = corral__in_step(__func__, co, true);
-    return s ? corral__meta_of(s, co)->domain : 0u;
+    return s ? corral__co_domain(s, corral__meta_of(s, co)) : 0u;
 }
 
 /* a group into a time domain: its members that were elsewhere */
@@ -13784,12 +14365,12 @@ static const char *corral__phase_str(corral_phase p)
 }
 
 /* the soonest of its timer waits: seconds (frames) until due, else 0 */
-static double corral__time_left(const corral_sched *s, const corral__meta *m)
+static double corral__time_left(const corral_sched *s, const corral_co *co, const corral__meta *m)
 {
     const corral__node *N = corral__nodes(s);
     double left = 0.0;
     bool any = false;
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
         if (!corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) || N[i].attached == 0) continue;
         double t = corral__timer_left(s, &N[i]);
         if (!any || t < left) left = t;
@@ -13809,29 +14390,29 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
     out->handle = corral__handle_of(s, co);
     out->phase = corral__public_phase(co->flags & CORRAL__PHASE_MASK);
     out->ctx = CORRAL__AT(co, te->ctx_off);
-    out->age_frames = (uint32_t)((uint32_t)s->now.frame - m->born);
-    if (m->wait != CORRAL__NIL)
-        out->wait = m->mode == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
-                    : m->mode == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
-                                                  : (corral_wait_kind)N[m->wait].kind;
+    out->age_frames = corral__co_age(s, m); /* 0 without timing */
+    if (corral__co_wait(s, co, m) != CORRAL__NIL)
+        out->wait = corral__co_mode(s, co, m) == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
+                    : corral__co_mode(s, co, m) == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
+                                                  : (corral_wait_kind)N[corral__co_wait(s, co, m)].kind;
     out->file = te->vt->file;
     out->line = co->resume >> 16;
-    if (m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC) {
-        out->call = m->mode == CORRAL__MODE_RACE ? CORRAL_CALL_RACE : CORRAL_CALL_SYNC;
+    if (corral__co_awaits_arms(s, m)) {
+        out->call = corral__co_mode(s, co, m) == CORRAL__MODE_RACE ? CORRAL_CALL_RACE : CORRAL_CALL_SYNC;
         out->wait = CORRAL_WAIT_NONE;
-        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (N[i].kind != CORRAL__NODE_ARM || N[i].u.t.target == CORRAL__NIL) continue;
             if (out->arms++ == 0) out->child = corral__handle_of(s, corral__co_of_global(s, N[i].u.t.target));
         }
     } else if (corral__side_of(s, m)->child != CORRAL__NIL) {
         out->call = CORRAL_CALL_ONE;
     }
-    out->left = corral__time_left(s, m);
-    out->domain = m->domain;
-    if (s->nodes.text_off && m->wait != CORRAL__NIL && N[m->wait].kind != CORRAL__NODE_ARM)
-        out->wait_text = ((const char *const *)(const void *)CORRAL__AT(s, s->nodes.text_off))[m->wait];
+    out->left = corral__time_left(s, co, m);
+    out->domain = corral__co_domain(s, m);
+    if (s->nodes.text_off && corral__co_wait(s, co, m) != CORRAL__NIL && N[corral__co_wait(s, co, m)].kind != CORRAL__NODE_ARM)
+        out->wait_text = ((const char *const *)(const void *)CORRAL__AT(s, s->nodes.text_off))[corral__co_wait(s, co, m)];
     if (corral__is_running(s, co)) out->state = CORRAL_CO_RUNNING;
-    else if (co->state == CORRAL__PAUSED) out->state = CORRAL_CO_PAUSED;
+    else if (corral__paused(co->state)) out->state = CORRAL_CO_PAUSED;
     else if (corral__calling(s, m)) out->state = CORRAL_CO_CALLING;
     else if (co->state == CORRAL__WAITING) out->state = CORRAL_CO_WAITING;
     else out->state = CORRAL_CO_QUEUED;
@@ -14007,17 +14588,17 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
                     in->arms == 1 ? "" : "s");
         return;
     }
-    if (in->call == CORRAL_CALL_ONE) CORRAL__PUT(m->wait != CORRAL__NIL ? "call, unless " : "call");
-    if (m->wait == CORRAL__NIL) {
+    if (in->call == CORRAL_CALL_ONE) CORRAL__PUT(corral__co_wait(s, co, m) != CORRAL__NIL ? "call, unless " : "call");
+    if (corral__co_wait(s, co, m) == CORRAL__NIL) {
         if (in->call == CORRAL_CALL_NONE) CORRAL__PUT(co->state == CORRAL__DEFERRED ? "queued for the next frame" : "queued");
         return;
     }
-    if (m->mode == CORRAL__MODE_ALL || m->mode == CORRAL__MODE_ANY) {
+    if (corral__co_mode(s, co, m) == CORRAL__MODE_ALL || corral__co_mode(s, co, m) == CORRAL__MODE_ANY) {
         uint32_t n = 0;
-        for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) n += N[i].attached != 0;
-        CORRAL__PUT("%s of %u waiting", m->mode == CORRAL__MODE_ALL ? "all" : "any", n);
+        for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) n += N[i].attached != 0;
+        CORRAL__PUT("%s of %u waiting", corral__co_mode(s, co, m) == CORRAL__MODE_ALL ? "all" : "any", n);
     } else {
-        const corral__node *n = &N[m->wait];
+        const corral__node *n = &N[corral__co_wait(s, co, m)];
         const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
@@ -14025,15 +14606,15 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         CORRAL__PUT("%s%s", corral_wait_kind_str((corral_wait_kind)n->kind), part);
     }
     if (in->wait_text && *in->wait_text) CORRAL__PUT(" %s", in->wait_text);
-    if (m->mode == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
-        const corral__node *n = &N[m->wait];
+    if (corral__co_mode(s, co, m) == CORRAL__MODE_ONE) { /* what keeps it waiting, as it is now */
+        const corral__node *n = &N[corral__co_wait(s, co, m)];
         const corral__wait_part *p = corral__wait_part_of(s, n->kind);
         char part[96];
         part[0] = 0;
         if (p && p->why) p->why(s, n, part, sizeof part);
         CORRAL__PUT("%s", part);
     }
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
         if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && N[i].attached) {
             float span;
             memcpy(&span, &N[i].u.t.target, sizeof span); /* as it began (0: unknown, a loaded wait) */
@@ -14071,8 +14652,8 @@ static void corral__chain_from(const corral_sched *s, const corral_co *co, uint3
         const corral__meta *m = corral__meta_of(s, co);
         corral__chain_line(s, co, depth, co == mark, out);
         depth++;
-        if (m->mode == CORRAL__MODE_RACE || m->mode == CORRAL__MODE_SYNC) {
-            for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+        if (corral__co_awaits_arms(s, m)) {
+            for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
                 if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL)
                     corral__chain_from(s, corral__co_of_global(s, N[i].u.t.target), depth, mark, out);
             return;
@@ -15038,8 +15619,9 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     return true;
 }
 
-/* a walk of the slots: a generator's meta says so (CORRAL__HOLD_GENERATOR,
-   held or stepping), its tie is a node of its chain (pulls.c) */
+/* a walk of the slots: a generator's state says so (CORRAL__HOLD_GENERATOR
+   held) or the chain of pulls on the C stack (stepping), its tie is a node
+   of its chain (pulls.c) */
 bool corral_stats_generators(const corral_sched *s, corral_generator_stats *out)
 {
     if (!corral__stats_ok(__func__, s, out)) return false;
@@ -15050,10 +15632,10 @@ bool corral_stats_generators(const corral_sched *s, corral_generator_stats *out)
         for (uint32_t k = 0; k < c->capacity; k++) {
             const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             const corral__meta *m = &corral__meta_table(s)[c->first + k];
-            if (!corral__state_alive(co->state) || !(m->hold & CORRAL__HOLD_GENERATOR)) continue;
+            if (!corral__state_alive(co->state) || !corral__co_is_generator(s, co)) continue;
             out->live++;
-            if (m->side == CORRAL__NIL) continue;
-            for (uint32_t n = corral__sides(s)[m->side].groups; n != CORRAL__NIL; n = N[n].sibling)
+            if (!corral__co_sided(m)) continue;
+            for (uint32_t n = corral__side_at(s, m)->groups; n != CORRAL__NIL; n = N[n].sibling)
                 if (N[n].kind == CORRAL__NODE_OWNED) {
                     out->owned++;
                     break;
@@ -15092,15 +15674,17 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     corral_sched *s = corral__in_step(call, co, false);
     if (!s || !corral__part_needed(call, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(m->mode & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
+    CORRAL__REQUIRE_AT(s, !corral__calling(s, m) && !(corral__co_mode(s, co, m) & CORRAL__MODE_OPEN), CORRAL_ERR_BAD_WAIT, call,
                        CORRAL__NOH, co, "it awaits a child already", false);
-    if (m->wait != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
-    m->mode = (uint8_t)(CORRAL__MODE_OPEN | kind);
-    corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome */
-    if (!sd) {
-        m->mode |= CORRAL__MODE_BAD; /* its arms start none; it goes on with outcome NONE */
+    if (corral__co_wait(s, co, m) != CORRAL__NIL || co->state == CORRAL__WAITING) corral__unwait(s, co); /* replaces an await */
+    corral__wait_open(co); /* its arms chain in its link */
+    co->flags = (uint8_t)(co->flags | CORRAL__ARMS_OPEN_FLAGS); /* until corral_arms_start */
+    corral__side *sd = corral__side_take(call, s, m); /* the arms' count, the winner, the outcome, the mode */
+    if (!sd) { /* its arms start none; it goes on with outcome NONE */
+        co->link = CORRAL__ARMS_NO_SIDE;
         return false;
     }
+    sd->mode = (uint8_t)(CORRAL__MODE_OPEN | kind);
     sd->pending = 0; /* arms so far */
     sd->fired = -1;
     sd->outcome = CORRAL_END_NONE;
@@ -15109,13 +15693,13 @@ static bool corral__arms_begin(const char *call, corral_co *co, uint8_t kind)
     uint32_t races = 1;
     for (uint32_t g = sd->parent; g != CORRAL__NIL && races <= CORRAL_MAX_RACE_DEPTH;) {
         const corral__meta *pm = corral__meta_of(s, corral__co_of_global(s, g));
-        uint8_t k = pm->mode & CORRAL__MODE_KIND;
+        uint8_t k = corral__side_of(s, pm)->mode & CORRAL__MODE_KIND;
         races += k == CORRAL__MODE_RACE || k == CORRAL__MODE_SYNC;
         g = corral__side_of(s, pm)->parent;
     }
     if (races > CORRAL_MAX_RACE_DEPTH) {
         corral__fail_at(s, NULL, CORRAL_ERR_RACE_DEPTH, call, CORRAL__NOH, co, NULL);
-        m->mode |= CORRAL__MODE_BAD; /* its arms start none; it goes on with outcome NONE */
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_BAD); /* its arms start none; it goes on with outcome NONE */
         return false;
     }
     return true;
@@ -15129,29 +15713,29 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     /* without the part no race is open: the begin was refused for it */
     if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
+    CORRAL__REQUIRE_AT(s, corral__co_mode(s, co, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "an arm outside CORRAL_RACE / CORRAL_SYNC", false);
-    if (m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
-    corral__side *sd = &corral__sides(s)[m->side]; /* the begin took it */
+    if (corral__co_mode(s, co, m) & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE)) return false; /* an arm before failed: none starts */
+    corral__side *sd = corral__side_at(s, m); /* the begin took it */
     uint32_t dest_off;
     if (sd->pending >= CORRAL_MAX_GROUP) {
         corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co, "more than CORRAL_MAX_GROUP arms");
-        m->mode |= CORRAL__MODE_BAD;
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_BAD);
         return false;
     }
     if (!corral__dest_of(__func__, s, co, vt, dest, dest_size, &dest_off)) {
-        m->mode |= CORRAL__MODE_BAD;
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_BAD);
         return false;
     }
     if (s->nodes.wait_free_count == 0) { /* first: a child made without its node would be lost */
         s->nodes.wait_failures++;
         corral__fail_at(s, NULL, CORRAL_ERR_WAIT_POOL_EXHAUSTED, __func__, CORRAL__NOH, co, NULL);
-        m->mode |= CORRAL__MODE_NO_NODE;
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_NO_NODE);
         return false;
     }
     corral_co *child = corral__child_of(__func__, s, co, vt, ctx, ctx_size);
     if (!child) {
-        m->mode |= CORRAL__MODE_BAD;
+        corral__co_mode_set(s, m, corral__co_mode(s, co, m) | CORRAL__MODE_BAD);
         return false;
     }
     uint32_t i = corral__node_alloc(s);
@@ -15162,7 +15746,7 @@ bool corral_arm(corral_co *co, const corral_type *vt, const void *ctx, size_t ct
     n->order = s->nodes.order++;
     n->u.t.target = corral__global_of(s, child);
     n->u.t.seq = dest_off;
-    uint32_t *at = &m->wait; /* in arm order */
+    uint32_t *at = corral__co_wait_at(co, m); /* in arm order */
     while (*at != CORRAL__NIL) at = &N[*at].sibling;
     *at = i;
     corral__ready_push(s, child); /* its first step: right after this step returns */
@@ -15176,7 +15760,7 @@ static uint32_t corral__arms_take(corral_sched *s, corral_co *co, uint32_t kids[
     corral__meta *m = corral__meta_of(s, co);
     const corral__node *N = corral__nodes(s);
     uint32_t n = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling)
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling)
         if (N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target != CORRAL__NIL && n < CORRAL_MAX_GROUP)
             kids[n++] = N[i].u.t.target;
     corral__release_wait(s, co);
@@ -15192,7 +15776,7 @@ static void corral__arms_stop(corral_sched *s, const corral_co *co, const uint32
         corral_co *child = corral__co_of_global(s, kids[k]);
         corral__meta *cm = corral__meta_of(s, child);
         if (!corral__state_alive(child->state) || corral__side_of(s, cm)->parent != g) continue; /* ended meanwhile (a cleanup hook) */
-        corral__sides(s)[cm->side].parent = CORRAL__NIL; /* it must not decide anything for co */
+        corral__side_at(s, cm)->parent = CORRAL__NIL; /* it must not decide anything for co */
         corral__stop_co(s, child, why);
     }
 }
@@ -15210,15 +15794,19 @@ bool corral_arms_start(corral_co *co)
     corral_sched *s = corral__in_step(__func__, co, false);
     if (!s || !corral__part_needed(__func__, s, NULL, s->parts.feature[CORRAL__FEATURE_RACES], "races")) return false;
     corral__meta *m = corral__meta_of(s, co);
-    CORRAL__REQUIRE_AT(s, m->mode & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
+    CORRAL__REQUIRE_AT(s, corral__co_mode(s, co, m) & CORRAL__MODE_OPEN, CORRAL_ERR_BAD_WAIT, __func__, CORRAL__NOH, co,
                        "no CORRAL_RACE / CORRAL_SYNC begun", false);
-    const uint8_t kind = m->mode & CORRAL__MODE_KIND, failed = m->mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
+    co->flags = (uint8_t)(co->flags & ~CORRAL__ARMS_OPEN_FLAGS); /* the race is this step's last await */
+    const uint8_t mode = corral__co_mode(s, co, m);
+    const uint8_t kind = mode & CORRAL__MODE_KIND, failed = mode & (CORRAL__MODE_BAD | CORRAL__MODE_NO_NODE);
     if (failed || corral__side_of(s, m)->pending == 0) { /* none starts: the arms made end unstepped */
         uint32_t kids[CORRAL_MAX_GROUP];
         uint32_t n = corral__arms_take(s, co, kids);
+        if (co->link == CORRAL__ARMS_NO_SIDE) co->link = CORRAL__NIL;
+        if (co->state == CORRAL__QUEUED) corral__unchained(s, co); /* walked: its lane entry back in its link */
         corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
-        if (m->side != CORRAL__NIL) { /* none when the begin found no side record */
-            corral__side *sd = &corral__sides(s)[m->side];
+        if (corral__co_sided(m)) { /* none when the begin found no side record */
+            corral__side *sd = corral__side_at(s, m);
             sd->fired = -1;
             sd->outcome = (uint8_t)(!failed && kind == CORRAL__MODE_SYNC ? CORRAL_END_FINISHED : CORRAL_END_NONE);
         }
@@ -15228,9 +15816,29 @@ bool corral_arms_start(corral_co *co)
         }
         return false;
     }
-    m->mode = kind;
+    corral__co_mode_set(s, m, kind);
     corral__park(co);
     return true;
+}
+
+/* Its step returned between corral_race_begin and corral_arms_start: the
+   race ends unstarted (its arms made end unstepped), its link is no chain
+   (its landing or hold that follows sets it), BAD_WAIT names the misuse. */
+static void corral__arms_abandon(corral_sched *s, corral_co *co)
+{
+    co->flags = (uint8_t)(co->flags & ~CORRAL__ARMS_OPEN_FLAGS);
+    corral__fail_at(s, NULL, CORRAL_ERR_BAD_WAIT, "corral_arms_start", CORRAL__NOH, co,
+                    "never called: the step returned with its race or sync begun");
+    uint32_t kids[CORRAL_MAX_GROUP];
+    uint32_t n = corral__arms_take(s, co, kids);
+    co->link = CORRAL__NIL;
+    corral__arms_stop(s, co, kids, n, CORRAL_END_PARENT_STOPPED);
+    corral__meta *m = corral__meta_of(s, co);
+    if (corral__co_sided(m)) { /* none when the begin found no side record */
+        corral__side *sd = corral__side_at(s, m);
+        sd->fired = -1;
+        sd->outcome = CORRAL_END_NONE;
+    }
 }
 
 int corral_race_winner(const corral_co *co)
@@ -15245,19 +15853,19 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
 {
     corral__node *N = corral__nodes(s);
     const uint32_t g = corral__global_of(s, co);
-    uint32_t i = pm->wait;
+    uint32_t i = corral__co_wait(s, p, pm);
     while (i != CORRAL__NIL && !(N[i].kind == CORRAL__NODE_ARM && N[i].u.t.target == g)) i = N[i].sibling;
     if (i == CORRAL__NIL) return;
-    corral__side *ps = &corral__sides(s)[pm->side]; /* a racer has one */
+    corral__side *ps = corral__side_at(s, pm); /* a racer has one */
     N[i].u.t.target = CORRAL__NIL;
     if (why == CORRAL_END_FINISHED && te->vt->result_size && N[i].u.t.seq != CORRAL__NIL)
         memcpy(CORRAL__AT(p, N[i].u.t.seq), CORRAL__AT(co, te->ctx_off + te->vt->result_offset), te->vt->result_size);
-    if (pm->mode == CORRAL__MODE_SYNC) {
+    if (corral__co_mode(s, p, pm) == CORRAL__MODE_SYNC) {
         if (why != CORRAL_END_FINISHED && ps->outcome == CORRAL_END_NONE) ps->outcome = (uint8_t)why;
         if (--ps->pending > 0) return;
         if (ps->outcome == CORRAL_END_NONE) ps->outcome = CORRAL_END_FINISHED;
         corral__release_wait(s, p);
-        if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+        if (p->state == CORRAL__WAITING || corral__paused(p->state)) corral__wake(s, p, true);
         return;
     }
     ps->fired = (int8_t)N[i].member;
@@ -15265,7 +15873,7 @@ static void corral__arm_end(corral_sched *s, corral_co *p, corral__meta *pm, cor
     uint32_t kids[CORRAL_MAX_GROUP];
     uint32_t n = corral__arms_take(s, p, kids);
     /* woken first: a loser's cleanup hook that stops the caller finds it queued */
-    if (p->state == CORRAL__WAITING || p->state == CORRAL__PAUSED) corral__wake(s, p, true);
+    if (p->state == CORRAL__WAITING || corral__paused(p->state)) corral__wake(s, p, true);
     corral__arms_stop(s, p, kids, n, (s->flags & CORRAL__DESTROYING) ? CORRAL_END_DESTROYED : CORRAL_END_LOST_RACE);
 }
 
@@ -15292,9 +15900,9 @@ static void corral__arm_load(const corral__lview *v, corral_co *co, uint32_t i, 
     corral_sched *s = v->s;
     corral__meta *m = corral__meta_of(s, co);
     corral__node *N = corral__nodes(s), *n = &N[i];
-    m->wait = n->sibling;
+    corral__co_wait_set(co, m, n->sibling);
     n->sibling = CORRAL__NIL;
-    uint32_t *tail = &m->wait;
+    uint32_t *tail = corral__co_wait_at(co, m);
     while (*tail != CORRAL__NIL) tail = &N[*tail].sibling;
     *tail = i;
     n->attached = 0;
@@ -15308,7 +15916,7 @@ static const corral__wait_part corral__arm_table = {
     .place = corral__arm_load,
 };
 
-static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end};
+static const corral__race_part corral__races_table = {corral__racer_ends, corral__arm_end, corral__arms_abandon};
 /* its arms are children: their ends go through calls.c */
 const corral_part corral_part_races = {
     .needs = {&corral_part_calls},
@@ -15540,9 +16148,9 @@ static bool corral__reload_places(corral_sched *s, const corral_registry *reg, b
             const corral_co *co = CORRAL__CO(s, corral__slot_off(c, k));
             if (!corral__state_alive(co->state) || !corral__types(s)[co->type].moves) continue;
             const corral__meta *m = corral__meta_of(s, co);
-            if (m->side == CORRAL__NIL || corral__sides(s)[m->side].dest == CORRAL__NIL) continue;
+            if (!corral__co_sided(m) || corral__side_at(s, m)->dest == CORRAL__NIL) continue;
             const corral__type_entry *te = &corral__types(s)[co->type];
-            const corral__side *sd = &corral__sides(s)[m->side];
+            const corral__side *sd = corral__side_at(s, m);
             const uint32_t at =
                 corral__reload_place(te->vt, corral__reload_find(reg, te->id, &budget), sd->dest, true, &field);
             if (at == CORRAL__NIL)
@@ -15865,7 +16473,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
             snprintf(io->detail, sizeof io->detail, "type %s: field %s is a pointer", vt->name, f[i].name);
             return false;
         }
-    if (corral__meta_of(s, co)->mode & CORRAL__MODE_OPEN) { /* its step builds a race: a save is outside steps */
+    if (corral__co_mode(s, co, corral__meta_of(s, co)) & CORRAL__MODE_OPEN) { /* its step builds a race: a save is outside steps */
         snprintf(io->detail, sizeof io->detail, "a coroutine of type %s is building a race", vt->name);
         return false;
     }
@@ -15880,7 +16488,7 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
        wait past CORRAL__TIME_NEVER: the seconds saturate below it, API.md,
        "Clocks and their bounds") */
     const uint32_t dl = corral__deadline_of(s, co);
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
         const corral__wait_part *p = corral__node_part_of(s, N[i].kind);
         const char *why = NULL;
         if (p && p->savable && !p->savable(s, &N[i], &why)) {
@@ -15946,17 +16554,17 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     const corral__meta *m = &corral__meta_table(s)[g];
     const corral__node *N = corral__nodes(s);
     corral__put_u(io, te->id, 4);
-    corral__put_u(io, co->state, 1);
+    corral__put_u(io, corral__state_saved(co->state), 1);
     corral__put_u(io, co->flags & (CORRAL__PHASE_MASK | CORRAL__CONTRACT_FLAGS), 1); /* its phase, and (version 3)
                                                                                    a first step still to come */
     corral__put_u(io, co->resume & CORRAL__POINT_MASK, 4); /* 0 or a named point's number (the line is this build's) */
-    corral__put_u(io, (uint32_t)s->now.frame - m->born, 4);
-    corral__put_u(io, m->hold, 1);
+    corral__put_u(io, corral__co_age(s, m), 4); /* 0 without timing */
+    corral__put_u(io, corral__co_hold(co, m), 1);
     const corral__side *sd = corral__side_of(s, m);
     corral__put_u(io, sd->outcome, 1);
     corral__put_u(io, (uint8_t)sd->fired, 1);
-    corral__put_u(io, m->mode, 1);
-    corral__put_u(io, m->mode == CORRAL__MODE_ONE ? 1u : sd->pending, 2); /* a single wait counts 1 */
+    corral__put_u(io, corral__co_mode(s, co, m), 1);
+    corral__put_u(io, corral__co_mode(s, co, m) == CORRAL__MODE_ONE ? 1u : sd->pending, 2); /* a single wait counts 1 */
     corral__put_u(io, sd->parent == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, sd->parent), 4);
     corral__put_u(io, sd->child == CORRAL__NIL ? CORRAL__NIL : corral__ref_of(s, sd->child), 4);
     uint32_t delta = 0, dest_field = CORRAL__NIL;
@@ -15979,9 +16587,10 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     corral__put_u(io, owner, 8);
     corral__put_u(io, tags, 4);
     corral__put_u(io, gorder, 4);
-    corral__put_u(io, m->domain, 1);
-    corral__put_u(io, ((m->stop_why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((m->stop_why & CORRAL__WAIT_CLOSED) ? 2u : 0u) |
-                          (uint32_t)(m->stop_why & CORRAL__GOT_MASK) >> 2 | (by != CORRAL__NIL ? 16u : 0u),
+    corral__put_u(io, corral__co_domain(s, m), 1);
+    const uint8_t why = corral__co_stop_why(m);
+    corral__put_u(io, ((why & CORRAL__STOP_REQUESTED) ? 1u : 0u) | ((why & CORRAL__WAIT_CLOSED) ? 2u : 0u) |
+                          (why & CORRAL__GOT_MASK) << 1 | (by != CORRAL__NIL ? 16u : 0u),
                   1); /* version 5: and whether its last wait ended on a close; 7: what it gave (bits 2-3),
                          whether it belongs to a coroutine (bit 4) */
     const uint32_t dl = corral__deadline_of(s, co); /* a stop request's deadline: its due time on its domain's clock */
@@ -15991,9 +16600,9 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     if (by != CORRAL__NIL) corral__put_u(io, by, 4); /* version 7: the coroutine a generator belongs to */
     /* its wait nodes */
     uint32_t count = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) count++;
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) count++;
     corral__put_u(io, count, 1);
-    for (uint32_t i = m->wait; i != CORRAL__NIL; i = N[i].sibling) {
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
         const corral__node *n = &N[i];
         corral__put_u(io, n->kind, 1);
         corral__put_u(io, n->member, 1);
@@ -16132,7 +16741,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
         uint32_t n = 0;
         for (int pass = 0; pass < 2; pass++) {
             if (pass) corral__put_u(io, n, 4);
-            uint32_t from = defer ? s->run.defer_lane : 0, to = defer ? s->run.lane_count : s->run.defer_lane;
+            uint32_t from = defer ? s->run.defer_lane : 0, to = defer ? s->run.defer_lane + s->run.phases : s->run.defer_lane;
             for (uint32_t l = from; l < to; l++) {
                 uint32_t c = L[l].head, j = 0;
                 for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;) {
@@ -16158,7 +16767,7 @@ static void corral__save_all(const corral_sched *s, corral__io *io)
                     if (!corral__state_alive(co->state)) continue;
                     const corral__meta *m = &corral__meta_table(s)[c->first + k];
                     /* [0]: its waits, or its group nodes; [1]: its tie, among the waits */
-                    uint32_t first = groups ? corral__side_of(s, m)->groups : m->wait, order[2] = {UINT32_MAX, UINT32_MAX};
+                    uint32_t first = groups ? corral__side_of(s, m)->groups : corral__co_wait(s, co, m), order[2] = {UINT32_MAX, UINT32_MAX};
                     for (uint32_t i = first; i != CORRAL__NIL; i = corral__nodes(s)[i].sibling)
                         if (corral__nodes(s)[i].order < order[0] && corral__nodes(s)[i].kind != CORRAL__NODE_DEADLINE &&
                             corral__nodes(s)[i].kind != CORRAL__NODE_OWNED)
@@ -16250,7 +16859,7 @@ static bool corral__saved_co_needs_side(const corral__saved_co *c)
 {
     return c->parent != CORRAL__NIL || c->child != CORRAL__NIL || c->dest_field != CORRAL__NIL ||
            c->outcome != CORRAL_END_NONE || c->fired != 0xFF ||
-           (c->mode != CORRAL__MODE_NONE && c->mode != CORRAL__MODE_ONE);
+           (c->mode != CORRAL__MODE_NONE && c->mode != CORRAL__MODE_ONE) || c->domain != 0;
 }
 
 typedef struct corral__loader {
@@ -17178,8 +17787,8 @@ static void corral__load_tie(corral__loader *L, uint32_t i)
     corral_sched *s = L->s;
     corral_co *gen = corral__co_at_index(s, index, NULL);
     const corral__meta *m = corral__meta_of(s, gen);
-    if (m->side != CORRAL__NIL)
-        for (uint32_t k = corral__sides(s)[m->side].groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
+    if (corral__co_sided(m))
+        for (uint32_t k = corral__side_at(s, m)->groups; k != CORRAL__NIL; k = corral__nodes(s)[k].sibling)
             if (corral__nodes(s)[k].kind == CORRAL__NODE_OWNED) return; /* tied already */
     corral__gen_own(s, gen, corral__co_at_index(s, c.by, NULL));
 }
@@ -17281,7 +17890,7 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
 {
     corral_sched *s = L->s;
     corral__meta *m = corral__meta_of(s, co);
-    if (m->wait != CORRAL__NIL || c->nwaits == 0) return; /* done already */
+    if (corral__co_wait(s, co, m) != CORRAL__NIL || c->nwaits == 0) return; /* done already */
     bool used[CORRAL__SAVE_MAX_WAITS] = {false};
     for (uint32_t k = 0; k < c->nwaits; k++) {
         uint32_t w = 0, best = CORRAL__NIL;
@@ -17293,17 +17902,18 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
         bool held = lw->flags == CORRAL__SW_HELD, fired = lw->flags == CORRAL__SW_FIRED;
         const uint32_t i = corral__node_load(s, co, lw->kind, lw->member, (uint8_t)(held ? 2u : fired ? 0u : 1u));
         held = held || fired; /* in no container */
-        const corral__lview v = corral__load_view_of(L, CORRAL__NIL, c->type, m->domain, NULL);
+        const corral__lview v = corral__load_view_of(L, CORRAL__NIL, c->type, corral__co_domain(s, m), NULL);
         corral__node_part_of(s, lw->kind)->place(&v, co, i, lw, held); /* checked: it has a table */
     }
 }
 
-/* a loaded coroutine's state: queued, deferred or paused (WAITING as placed) */
-static void corral__load_place(corral_sched *s, corral_co *co, uint8_t state)
+/* a loaded coroutine's state, as saved (c): queued, deferred or held with
+   its hold (WAITING as placed) */
+static void corral__load_place(corral_sched *s, corral_co *co, const corral__saved_co *c)
 {
-    if (state == CORRAL__QUEUED) corral__enqueue(s, co);
-    else if (state == CORRAL__DEFERRED) corral__defer(s, co);
-    else if (state == CORRAL__PAUSED) corral__hold(co, corral__meta_of(s, co), corral__meta_of(s, co)->hold);
+    if (c->state == CORRAL__QUEUED) corral__enqueue(s, co);
+    else if (c->state == CORRAL__DEFERRED) corral__defer(s, co);
+    else if (c->state == CORRAL__PAUSED) corral__hold(co, corral__meta_of(s, co), c->hold);
 }
 
 /* what runs now ends, as at destroy (the reasons a destroy gives); every
@@ -17362,15 +17972,17 @@ static void corral__load_coroutine(corral__loader *L, uint32_t i, corral__saved_
                       (uint8_t)(c->phase | c->contract), corral__load_point(L, t, c->point, &ok)); /* its place comes below */
     corral__load_context(L, t, c, CORRAL__AT(co, te->ctx_off));
     corral__meta *m = &corral__meta_table(s)[g];
-    uint8_t stop = (uint8_t)((c->stop_requested & 12u) << 2); /* CORRAL__GOT_MASK */
+    uint8_t stop = (uint8_t)((c->stop_requested & 12u) >> 1); /* CORRAL__GOT_MASK */
     if (c->stop_requested & 1u) stop |= CORRAL__STOP_REQUESTED;
     if (c->stop_requested & 2u) stop |= CORRAL__WAIT_CLOSED;
-    corral__meta_load(m, (uint32_t)L->frame - c->age, c->domain, stop, c->hold, c->mode);
+    corral__meta_load(s, m, c->age, stop); /* its age: kept with timing */
     if (corral__saved_co_needs_side(c)) { /* counted by the check: one is free */
         corral__side links = *corral__side_none();
         links.outcome = c->outcome;
         links.fired = (int8_t)c->fired;
-        links.pending = c->mode == CORRAL__MODE_ONE ? 0 : c->pending;
+        links.pending = c->mode == CORRAL__MODE_ONE ? 0 : (uint8_t)c->pending; /* checked: at most CORRAL_MAX_GROUP */
+        links.mode = c->mode <= CORRAL__MODE_ONE ? CORRAL__MODE_NONE : c->mode;
+        links.domain = c->domain;
         if (c->parent != CORRAL__NIL) corral__co_at_index(s, c->parent, &links.parent);
         if (c->child != CORRAL__NIL) corral__co_at_index(s, c->child, &links.child);
         if (c->dest_field != CORRAL__NIL) links.dest = te->ctx_off + corral__load_dest(L, t, c->dest_field, c->delta);
@@ -17426,7 +18038,7 @@ static void corral__load_deadlines(corral__loader *L)
         if (!c.has_deadline) continue;
         corral_co *co = corral__co_at_index(s, index, NULL);
         corral__side_take("corral_load", s, corral__meta_of(s, co)); /* counted by the check */
-        corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__meta_of(s, co)->domain),
+        corral__timer_place(s, corral__deadline_node(s, co), corral__domain_heap(corral__co_domain(s, corral__meta_of(s, co))),
                             c.deadline, c.deadline_seq, false);
     }
 }
@@ -17446,14 +18058,14 @@ static void corral__load_states(corral__loader *L)
             corral__load_record(L, i, &c, &index);
             corral_co *co = corral__co_at_index(s, index, NULL);
             if (co->link == CORRAL__NIL && c.state == (defer ? CORRAL__DEFERRED : CORRAL__QUEUED))
-                corral__load_place(s, co, c.state);
+                corral__load_place(s, co, &c);
         }
     }
     for (uint32_t i = 0; i < L->nco; i++) { /* and what the lists left out */
         uint32_t index;
         corral__load_record(L, i, &c, &index);
         corral_co *co = corral__co_at_index(s, index, NULL);
-        if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__load_place(s, co, c.state);
+        if (c.state == CORRAL__PAUSED || co->link == CORRAL__NIL) corral__load_place(s, co, &c);
     }
 }
 
@@ -17508,13 +18120,16 @@ bool corral_load(corral_sched *s, const void *buf, size_t size)
     What a snapshot holds: the scheduler's control state (the corral_sched
     itself, the type table's counters and ends, the lanes, the pages and
     where each page's slots start), then every pool's touched prefix: per
-    page the slots before its bump with their meta, the chunks, wait and
-    group nodes before their bumps, the timer heaps up to their lengths,
-    the owner buckets, signals, futures and channels. What lies past a
-    bump is untouched and free by construction (arena.c, queue.c, waits.c),
-    so the copy grows with what is and was recently alive, not with
-    capacity, and a restore gives back the same free lists: the same
-    slots, nodes and chunks are taken next, in the same order.
+    page the slots before its bump with their meta (and, with timing, their
+    birth frames), the chunks, wait and group nodes before their bumps, the
+    timer heaps up to their lengths, the owner buckets, the side records
+    before their bump and those in use as {owner, record} pairs in their
+    owners' order (the lookup from a slot to its record is rebuilt, not
+    copied), signals, futures and channels. What lies past a bump is
+    untouched and free by construction (arena.c, queue.c, waits.c), so the
+    copy grows with what is and was recently alive, not with capacity, and a
+    restore gives back the same free lists: the same slots, nodes and
+    chunks are taken next, in the same order.
 
     A restore trusts nothing in it: the header, the checksum, the sizes,
     the configuration and the types are checked against the live
@@ -17572,7 +18187,7 @@ static uint64_t corral__layout(const corral_sched *s)
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
                           s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
-                          s->sides.off, s->sides.count,
+                          s->sides.off, s->sides.count, s->prof.ages_off,
                           s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
                           s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
                           s->pools[CORRAL__POOL_FUTURE].cap, s->pools[CORRAL__POOL_CHANNEL].off,
@@ -17627,13 +18242,14 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
         uint64_t data = k->at + (uint64_t)c->page_count * sizeof data; /* where each page's slots start */
         for (uint32_t pi = 0; pi < c->page_count; pi++) {
             corral__put(k, &data, sizeof data);
-            data += (uint64_t)P[pi].bump * (c->slot_size + sizeof(corral__meta));
+            data += (uint64_t)P[pi].bump * (c->slot_size + corral__slot_beside(s));
         }
         for (uint32_t pi = 0; pi < c->page_count; pi++) {
             if (!P[pi].bump) continue;
             uint32_t first = pi << c->page_shift;
             corral__put(k, CORRAL__AT(s, corral__slot_off(c, first)), (size_t)P[pi].bump * c->slot_size);
             corral__put(k, &corral__meta_table(s)[c->first + first], (size_t)P[pi].bump * sizeof(corral__meta));
+            if (s->prof.ages_off) corral__put(k, corral__ages(s) + c->first + first, (size_t)P[pi].bump * sizeof(uint32_t));
         }
     }
     corral__put(k, corral__entries(s), (size_t)s->run.chunk_bump * CORRAL__CHUNK * sizeof(uint32_t));
@@ -17645,6 +18261,19 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
         corral__put(k, corral__heap_block(s, h, s->timers.heap_len[h]), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__put(k, corral__sides(s), (size_t)s->sides.bump * sizeof(corral__side));
+    /* the records in use, {owner, record} in their owners' order: a
+       snapshot holds no lookup (a restore rebuilds it), so verify finds a
+       slot's record here */
+    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
+        const corral__class *c = &s->arena.classes[ci];
+        const corral__page *P = corral__pages(s, c);
+        for (uint32_t pi = 0; pi < c->page_count; pi++)
+            for (uint32_t g = c->first + (pi << c->page_shift), end = g + P[pi].bump; g < end; g++)
+                if (corral__co_sided(&corral__meta_table(s)[g]) && corral__state_alive(corral__co_of_global(s, g)->state)) {
+                    const uint32_t pair[2] = {g, corral__side_find(s, g)};
+                    corral__put(k, pair, sizeof pair);
+                }
+    }
     corral__put(k, corral__signals(s), (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
     corral__put(k, corral__futures(s), (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
     corral__put(k, corral__channels(s), corral__chans_bytes(s));
@@ -17735,7 +18364,7 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
             memcpy(&pg, buf + m->pages_at[ci] + (size_t)pi * sizeof pg, sizeof pg);
             memcpy(&data, buf + m->data_at[ci] + (size_t)pi * sizeof data, sizeof data);
             if (pg.bump > pg.slots || pg.slots > (1u << c->page_shift)) return "a page's bump is past its slots";
-            if (!corral__section(&k, &at, (size_t)pg.bump * (c->slot_size + sizeof(corral__meta)))) return cut;
+            if (!corral__section(&k, &at, (size_t)pg.bump * (c->slot_size + corral__slot_beside(s)))) return cut;
             if (data != at) return "a page's slots are not where its table says";
         }
     }
@@ -17750,7 +18379,8 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
             return cut;
     m->heap_at[0] = timers_at;
     if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
-        !corral__section(&k, &m->sides_at, (size_t)o->sides.bump * sizeof(corral__side)) ||
+        !corral__section(&k, &m->sides_at, (size_t)o->sides.bump * sizeof(corral__side)) || o->sides.free_count > o->sides.count ||
+        !corral__section(&k, &m->sided_at, (size_t)(o->sides.count - o->sides.free_count) * 2u * sizeof(uint32_t)) ||
         !corral__section(&k, &m->pool_at[CORRAL__POOL_SIGNAL],
                          (size_t)o->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal)) ||
         !corral__section(&k, &m->pool_at[CORRAL__POOL_FUTURE],
@@ -17810,7 +18440,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->types.seen_count = s->types.seen_count;
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
-    if (o->now.in_tick || o->now.depth || o->now.pulls || o->run.ready_head != CORRAL__NIL ||
+    if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_read != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
     if (!corral__clocks_ok(corral__domains_of(o)->d[0].time, o->now.unscaled_time, o->now.fixed_time))
@@ -18266,26 +18896,39 @@ static void corral__hash_node(corral__hasher *k, const corral_sched *s, const co
     } /* predicates: a function and a pointer, addresses */
 }
 
+/* its stop and answer bits as the hash takes them: a
+   STOPPING coroutine's end reason in bits 0-3, otherwise the reason a
+   stop ends with by default (CORRAL_END_STOPPED); the answer bits at 4-6,
+   a stop request at 7 (its side record is not state: not hashed) */
+static uint32_t corral__stop_word(const corral_co *co, const corral__meta *m)
+{
+    const uint32_t why = corral__co_stop_why(m), answer = (why & (CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK)) << 3;
+    if (co->state == CORRAL__STOPPING) return answer | (why & CORRAL__END_MASK) >> CORRAL__END_SHIFT;
+    return answer | ((why & CORRAL__STOP_REQUESTED) ? 0x80u : 0u) | CORRAL_END_STOPPED;
+}
 static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corral_co *co, const corral__meta *m, uint32_t g)
 {
     const corral__type_entry *te = &corral__types(s)[co->type];
     const corral__node *N = corral__nodes(s);
     corral__hash_word(k, g);
     corral__hash_str(k, te->vt->name);
-    corral__hash_word(k, (uint64_t)co->state << 8 | co->flags);
+    corral__hash_word(k, (uint64_t)corral__state_saved(co->state) << 8 | co->flags);
     const uint32_t pt = co->resume & CORRAL__POINT_MASK; /* the point: its line is the build's */
     if (pt >= 1 && pt <= te->vt->point_count) corral__hash_str(k, te->vt->points[pt - 1]);
     else corral__hash_word(k, pt); /* 0, or an unnamed point: the same within a build */
     corral__hash_context(k, s, te->vt, CORRAL__AT(co, te->ctx_off));
     const corral__side *sd = corral__side_of(s, m);
-    const uint32_t pending = m->mode == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
+    const uint32_t pending = corral__co_mode(s, co, m) == CORRAL__MODE_ONE ? 1u : sd->pending; /* a single wait counts 1 */
     corral__hash_word(k, (uint64_t)sd->parent << 32 | sd->child);
     corral__hash_word(k, sd->dest);
-    corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)m->mode << 16 |
-                       (uint64_t)sd->outcome << 8 | m->stop_why);
-    corral__hash_word(k, (uint64_t)m->domain << 40 | (uint64_t)m->hold << 32 | m->born);
+    corral__hash_word(k, (uint64_t)pending << 32 | (uint64_t)(uint8_t)sd->fired << 24 | (uint64_t)corral__co_mode(s, co, m) << 16 |
+                       (uint64_t)sd->outcome << 8 | corral__stop_word(co, m));
+    const uint32_t hold = corral__paused(co->state)         ? corral__co_hold(co, m)
+                          : corral__co_is_generator(s, co) ? CORRAL__HOLD_GENERATOR /* its step: as held */
+                                                           : 0u;
+    corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)hold << 32 | corral__co_age(s, m));
     uint32_t len = 0;
-    for (uint32_t i = m->wait; i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
+    for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
         corral__hash_node(k, s, &N[i]);
@@ -18327,9 +18970,10 @@ uint64_t corral_state_hash(const corral_sched *s)
                 corral__hash_co(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
             }
     }
-    /* the order they run in: every lane, tombstones left out */
+    /* the order they run in: every lane but the ready lane (empty between
+       ticks), tombstones left out */
     const corral__lane *L = corral__lanes(s);
-    for (uint32_t l = 0; l < s->run.lane_count; l++) {
+    for (uint32_t l = 0; l < corral__ready_lane(s); l++) {
         uint32_t c = L[l].head, j = 0;
         for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;)
             corral__hash_word(&k, corral__global_of(s, CORRAL__CO(s, off)));
@@ -18452,16 +19096,53 @@ static const corral__side *corral__image_side_index(corral__image *m, uint32_t i
     if (!m->snap) return &corral__sides(m->blk)[i];
     return (const corral__side *)corral__image_read(m, m->sides_at + (size_t)i * sizeof *tmp, tmp, sizeof *tmp);
 }
-static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, corral__side *tmp)
+/* a snapshot's k-th record in use, by owner: its owner (half 0) or its index (half 1) */
+static uint32_t corral__image_sided(const corral__image *m, uint32_t k, uint32_t half)
 {
-    if (md->side == CORRAL__NIL) return corral__side_none();
-    return md->side < m->s->sides.bump ? corral__image_side_index(m, md->side, tmp) : NULL;
+    uint32_t v;
+    memcpy(&v, m->snap + m->sided_at + ((size_t)k * 2u + half) * sizeof v, sizeof v);
+    return v;
+}
+/* the side record of the coroutine at global slot g (its meta md):
+   corral__side_none when it has none, NULL when no record is its. The
+   live block's lookup finds it; a snapshot holds no lookup (a restore
+   rebuilds it) but its records in use in their owners' order, searched. */
+static const corral__side *corral__image_side(corral__image *m, const corral__meta *md, uint32_t g, corral__side *tmp)
+{
+    if (!corral__co_sided(md)) return corral__side_none();
+    if (!m->snap) {
+        const uint32_t i = corral__side_find(m->blk, g);
+        return i < m->s->sides.bump ? &corral__sides(m->blk)[i] : NULL;
+    }
+    /* the snapshot's records in use, by owner: the walk asks in that order,
+       so the pair found last or the next one is it, else a search */
+    const uint32_t n = m->s->sides.count - m->s->sides.free_count;
+    uint32_t lo = 0, hi = n;
+    if (m->last_sided < n) {
+        const uint32_t at = m->last_sided, owner = corral__image_sided(m, at, 0);
+        if (owner == g) lo = hi = at;
+        else if (owner > g) hi = at;
+        else if (at + 1u < n && corral__image_sided(m, at + 1u, 0) >= g) lo = hi = at + 1u;
+        else lo = at + 1u;
+    }
+    for (uint32_t len = hi - lo; len > 1;) { /* the first of [lo, hi) whose owner is g or more: no branch a step */
+        const uint32_t half = len / 2u;
+        lo = corral__image_sided(m, lo + half - 1u, 0) < g ? lo + half : lo;
+        len -= half;
+    }
+    if (lo < hi && corral__image_sided(m, lo, 0) < g) lo++;
+    if (lo == n || corral__image_sided(m, lo, 0) != g) return NULL;
+    m->last_sided = lo;
+    const uint32_t i = corral__image_sided(m, lo, 1);
+    if (i >= m->s->sides.bump) return NULL; /* verify_free_sides says why */
+    const corral__side *sd = corral__image_side_index(m, i, tmp);
+    return sd->owner == g ? sd : NULL;
 }
 /* the side record of the coroutine at class ci, slot k (none: NIL links) */
 static const corral__side *corral__image_side_at(corral__image *m, uint32_t ci, uint32_t k, corral__side *tmp)
 {
     corral__meta mt;
-    const corral__side *sd = corral__image_side(m, corral__image_meta(m, ci, k, &mt), tmp);
+    const corral__side *sd = corral__image_side(m, corral__image_meta(m, ci, k, &mt), m->s->arena.classes[ci].first + k, tmp);
     return sd ? sd : corral__side_none();
 }
 /* what a type is (its class, context, vtable): the live entry, which a
@@ -18607,12 +19288,19 @@ static bool corral__verify_slots(corral__image *m)
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
         const corral_co *co = corral__image_co(m, ci, k, &ct);
         if (co->gen == 0) CORRAL__BAD("a slot has generation 0");
-        if (co->state > CORRAL__DEFERRED) CORRAL__BAD("a slot has an unknown state");
-        if (co->state == CORRAL__RETIRED) {
-            retired[ci]++;
+        if ((co->state > CORRAL__DEFERRED && !corral__paused(co->state)) || co->state > (CORRAL__HELD | CORRAL__HOLD_MASK))
+            CORRAL__BAD("a slot has an unknown state");
+        corral__meta mt;
+        const corral__meta *sm = corral__image_meta(m, ci, k, &mt);
+        if (co->state == CORRAL__RETIRED || co->state == CORRAL__FREE) {
+            if (corral__co_sided(sm)) CORRAL__BAD("a free slot says it holds a side record");
+            retired[ci] += co->state == CORRAL__RETIRED;
             continue;
         }
-        if (co->state == CORRAL__FREE) continue;
+        /* STOPPING (an end reason over the request) is never at rest */
+        if (corral__at_rest(s) &&
+            (corral__co_stop_why(sm) & ~(CORRAL__STOP_REQUESTED | CORRAL__WAIT_CLOSED | CORRAL__GOT_MASK)))
+            CORRAL__BAD("a coroutine's stop bits hold what no coroutine at rest has");
         used[ci]++;
         if (corral__at_rest(s) && (co->flags & (CORRAL__NEXT_FRAME_FLAG | CORRAL__PHASE_WAIT_FLAG)))
             CORRAL__BAD("a coroutine kept what its last step asked of the resume contract");
@@ -18683,13 +19371,21 @@ static bool corral__verify_lanes(corral__image *m)
     uint32_t chunks = 0, eci, ek, in_lanes = 0, queued = 0;
     corral_co ct;
     corral__lane lt;
+    const uint32_t ready = corral__ready_lane(s);
     for (uint32_t l = 0; l < s->run.lane_count; l++) {
         const corral__lane L = *corral__image_lane(m, l, &lt);
         uint32_t c = L.head, tombs = 0;
+        /* NIL: no entry to drain (always so between ticks) */
+        if (l == ready && (s->run.ready_read == CORRAL__NIL ? L.count != 0
+                                                            : s->run.ready_read > L.count ||
+                                                                  s->run.ready_read > CORRAL__CHUNK || corral__at_rest(s)))
+            CORRAL__BAD("the ready lane's drain is past its entries, or it holds some between ticks");
         for (uint32_t e = 0; e < L.count; e++) {
             if (e && e % CORRAL__CHUNK == 0) c = corral__image_next(m, c);
             if (c == CORRAL__NIL || c >= bump) CORRAL__BAD("a lane is shorter than its count");
             uint32_t at = c * CORRAL__CHUNK + e % CORRAL__CHUNK, off = corral__image_entry(m, at);
+            if (l == ready && e < s->run.ready_read && off != CORRAL__NIL)
+                CORRAL__BAD("an entry the ready lane's drain has read is not a tombstone");
             if (off == CORRAL__NIL) {
                 /* a pool run dry compacts only lanes that count tombstones */
                 if (++tombs > L.tombs && s->run.walking_lane != l) CORRAL__BAD("a lane holds more tombstones than it counts");
@@ -18698,9 +19394,10 @@ static bool corral__verify_lanes(corral__image *m)
             if (!corral__image_slot(s, off, &eci, &ek)) CORRAL__BAD("a lane entry names no slot");
             const corral_co *co = corral__image_co(m, eci, ek, &ct);
             if (co->link != at) CORRAL__BAD("a lane entry and its coroutine disagree");
-            if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED)
-                CORRAL__BAD("a lane entry names a coroutine that is not queued");
-            if (corral__lane_of(s, co) != l) CORRAL__BAD("a coroutine sits in another phase's or type's lane");
+            if (l == ready ? co->state != CORRAL__READY : co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED)
+                CORRAL__BAD("a lane entry names a coroutine that is not queued (ready in the ready lane)");
+            if (l != ready && corral__lane_of(s, co) != l)
+                CORRAL__BAD("a coroutine sits in another phase's or type's lane");
             in_lanes++;
         }
         uint32_t held = 0, last = CORRAL__NIL;
@@ -18711,7 +19408,9 @@ static bool corral__verify_lanes(corral__image *m)
         }
         if (L.tail != last) CORRAL__BAD("a lane's tail is not the last chunk of its chain");
         if (L.cap != held * CORRAL__CHUNK || L.walk_end > L.count) CORRAL__BAD("a lane's capacity is not its chunks' entries");
-        if (s->run.walking_lane != l && held != (L.count + CORRAL__CHUNK - 1) / CORRAL__CHUNK)
+        /* (the ready lane read through keeps its chunk) */
+        if (s->run.walking_lane != l && held != (L.count + CORRAL__CHUNK - 1) / CORRAL__CHUNK &&
+            !(l == ready && L.count == 0 && held == 1))
             CORRAL__BAD("a lane holds more chunks than its entries need");
         if (L.walk_limit && !m->blk->parts.feature[CORRAL__FEATURE_BUDGET])
             CORRAL__BAD("a lane's run is limited by a budget stop on a scheduler without the budget part");
@@ -18726,10 +19425,11 @@ static bool corral__verify_lanes(corral__image *m)
             CORRAL__BAD("the free chunks and the lanes overlap");
     chunks += s->run.chunk_count - bump;
     if (chunks != s->run.chunk_count) CORRAL__BAD("a chunk is lost (in no lane and not free)");
-    /* every queued coroutine is where its link says */
+    /* every queued or ready coroutine is where its link says */
     CORRAL__EACH_TOUCHED(m, ci, c, k) {
         const corral_co *co = corral__image_co(m, ci, k, &ct);
-        if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED) || corral__slot_off(c, k) == s->run.running)
+        if ((co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__READY) ||
+            corral__slot_off(c, k) == s->run.running)
             continue;
         if (co->link >= bump * CORRAL__CHUNK || corral__image_entry(m, co->link) != corral__slot_off(c, k))
             CORRAL__BAD("a queued coroutine is in no lane");
@@ -18747,10 +19447,14 @@ static bool corral__in_chain(corral__image *m, uint32_t i, const corral__node *n
     corral_co ct;
     corral__meta mt;
     corral__node nt;
-    if (!corral__image_slot(m->s, n->co, &ci, &k) || !corral__state_alive(corral__image_co(m, ci, k, &ct)->state)) return false;
+    if (!corral__image_slot(m->s, n->co, &ci, &k)) return false;
+    const corral_co *cc = corral__image_co(m, ci, k, &ct);
+    if (!corral__state_alive(cc->state)) return false;
     const corral__meta *cm = corral__image_meta(m, ci, k, &mt);
     corral__side st;
-    for (uint32_t j = group ? corral__image_side_at(m, ci, k, &st)->groups : cm->wait; j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
+    const corral__side *cs = corral__image_side_at(m, ci, k, &st);
+    (void)cm;
+    for (uint32_t j = group ? cs->groups : corral__wait_by(cc, cs); j != CORRAL__NIL && len++ < CORRAL__GROUP_CHAIN_MAX;) {
         if (j == i) return true;
         const corral__node *o = corral__image_node(m, j, &nt);
         if (!o) return false;
@@ -18916,6 +19620,14 @@ static bool corral__verify_free_sides(corral__image *m)
         i = f->parent;
     }
     if (n + s->sides.count - s->sides.bump != s->sides.free_count) CORRAL__BAD("the free side record count is wrong");
+    if (!m->snap && !corral__side_lookup_sound(m->blk)) CORRAL__BAD("the side records' lookup does not hold each record in use once");
+    for (uint32_t k = 0, last = 0; m->snap && k < s->sides.count - s->sides.free_count; k++) {
+        const uint32_t g = corral__image_sided(m, k, 0), i = corral__image_sided(m, k, 1);
+        if (i >= s->sides.bump) CORRAL__BAD("a snapshot's list of side records in use names one never taken");
+        if (corral__image_side_index(m, i, &st)->owner != g || g == CORRAL__NIL || (k && g <= last))
+            CORRAL__BAD("a snapshot's list of side records in use is not one each, its owner's, in their order");
+        last = g;
+    }
     return true;
 }
 
@@ -18930,16 +19642,18 @@ typedef struct corral__node_tally {
 /* a coroutine's wait chain (at off, global g): its own wait nodes, each of
    a part the scheduler has; a race's or sync's arms name children that
    name it, their results in place, counted right */
-static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
-                                      const corral__side *sd, const corral__type_entry *te, corral__node_tally *t)
+static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g, const corral_co *co,
+                                      const corral__meta *md, const corral__side *sd, const corral__type_entry *te,
+                                      corral__node_tally *t)
 {
+    (void)md; /* its wait is its header's and its side record's */
     const corral_sched *s = m->s;
     corral__node nt;
     corral_co pct;
     corral__side pst;
     uint32_t pci, pk, len = 0, running = 0;
-    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
-    for (uint32_t i = md->wait; i != CORRAL__NIL;) {
+    const bool arms = sd->mode == CORRAL__MODE_RACE || sd->mode == CORRAL__MODE_SYNC;
+    for (uint32_t i = corral__wait_by(co, sd); i != CORRAL__NIL;) {
         const corral__node *nd = corral__image_node(m, i, &nt);
         if (!nd || i >= s->nodes.wait_count) CORRAL__BAD("a wait chain holds a group or untouched node");
         if ((nd->kind == CORRAL__NODE_ARM || corral__kind_is(nd->kind, CORRAL__HOW_TIMER) ||
@@ -18963,18 +19677,27 @@ static bool corral__verify_wait_chain(corral__image *m, uint32_t off, uint32_t g
         if (!arms && !corral__verify_wait_node(m, i, nd, g, te, &t->listed)) return false;
         i = nd->sibling;
     }
-    if (arms && (running == 0 || (md->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
+    if (arms && (running == 0 || (sd->mode == CORRAL__MODE_SYNC && sd->pending != running) ||
                  sd->child != CORRAL__NIL))
         CORRAL__BAD("a race or sync counts its arms wrong");
     t->wait_used += len;
     return true;
 }
 
+/* the coroutine at off (co: its header in the image) is a generator: held,
+   or its step running (at rest, a snapshot's too, every one is held) */
+static bool corral__image_generator(const corral__image *m, const corral_co *co, const corral__meta *md, uint32_t off)
+{
+    return (corral__co_hold(co, md) & CORRAL__HOLD_GENERATOR) ||
+           (!m->snap && !corral__at_rest(m->s) && !corral__paused(co->state) &&
+            corral__co_is_generator(m->s, CORRAL__CO(m->s, off)));
+}
+
 /* a coroutine's group chain: its owner and tag nodes, at most one stop
    deadline (a wait node in a heap) and one tie of a generator to its
    owner (a wait node on the owner's joiners list) */
-static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t g, const corral__meta *md,
-                                       const corral__side *sd, corral__node_tally *t)
+static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t g, const corral_co *co,
+                                       const corral__meta *md, const corral__side *sd, corral__node_tally *t)
 {
     const corral_sched *s = m->s;
     corral__node nt;
@@ -18991,7 +19714,7 @@ static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t 
             t->wait_used++;
         } else if (nd->kind == CORRAL__NODE_OWNED) { /* a wait node on its owner's joiners list, one at most */
             if (i >= s->nodes.wait_count || nd->attached != 1 || ++owned > 1 ||
-                !(md->hold & CORRAL__HOLD_GENERATOR) || nd->u.t.target == g ||
+                !corral__image_generator(m, co, md, off) || nd->u.t.target == g ||
                 !corral__image_global(s, nd->u.t.target, &pci, &pk) ||
                 !corral__state_alive(corral__image_co(m, pci, pk, &pct)->state))
                 CORRAL__BAD("a generator belongs to a coroutine that is not alive, or a coroutine that is not "
@@ -19017,16 +19740,18 @@ static bool corral__verify_group_chain(corral__image *m, uint32_t off, uint32_t 
 static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const corral__meta *md,
                                     const corral__side *sd)
 {
-    if (co->state == CORRAL__WAITING && md->wait == CORRAL__NIL && sd->child == CORRAL__NIL)
+    (void)md;
+    if (co->state == CORRAL__WAITING && corral__wait_by(co, sd) == CORRAL__NIL && sd->child == CORRAL__NIL)
         CORRAL__BAD("a waiting coroutine waits on nothing");
     if (!corral__at_rest(m->s)) return true;
-    const bool waits = md->wait != CORRAL__NIL || sd->child != CORRAL__NIL;
+    const bool waits = corral__wait_by(co, sd) != CORRAL__NIL || sd->child != CORRAL__NIL;
     if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
-        co->state != CORRAL__PAUSED)
+        !corral__paused(co->state))
         CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
     if ((co->state == CORRAL__QUEUED || co->state == CORRAL__DEFERRED) && waits)
         CORRAL__BAD("a queued coroutine waits on something");
-    if (co->state == CORRAL__PAUSED && waits != ((md->hold & CORRAL__HOLD_WAITING) && !(md->hold & CORRAL__HOLD_WOKEN)))
+    const uint8_t hold = corral__co_hold(co, md);
+    if (corral__paused(co->state) && waits != ((hold & CORRAL__HOLD_WAITING) && !(hold & CORRAL__HOLD_WOKEN)))
         CORRAL__BAD("a paused coroutine's hold does not match its wait");
     return true;
 }
@@ -19038,7 +19763,6 @@ static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral
     const corral_sched *s = m->s;
     corral__node pt;
     corral_co pct;
-    corral__meta pmt;
     corral__side pst;
     uint32_t pci, pk;
     if (sd->child != CORRAL__NIL) {
@@ -19053,10 +19777,10 @@ static bool corral__verify_call_links(corral__image *m, uint32_t g, const corral
     if (sd->parent != CORRAL__NIL) {
         if (!corral__image_global(s, sd->parent, &pci, &pk)) CORRAL__BAD("a parent link is out of range");
         const corral_co *pa = corral__image_co(m, pci, pk, &pct);
-        const corral__meta pm = *corral__image_meta(m, pci, pk, &pmt);
-        bool awaited = corral__image_side_at(m, pci, pk, &pst)->child == g;
-        if (pm.mode == CORRAL__MODE_RACE || pm.mode == CORRAL__MODE_SYNC)
-            for (uint32_t i = pm.wait, hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
+        const corral__side *ps = corral__image_side_at(m, pci, pk, &pst);
+        bool awaited = ps->child == g;
+        if (ps->mode == CORRAL__MODE_RACE || ps->mode == CORRAL__MODE_SYNC)
+            for (uint32_t i = corral__wait_by(pa, ps), hops = 0; i != CORRAL__NIL && !awaited && hops++ <= CORRAL_MAX_GROUP;) {
                 const corral__node *nd = corral__image_node(m, i, &pt);
                 if (!nd) break;
                 awaited = nd->kind == CORRAL__NODE_ARM && nd->u.t.target == g;
@@ -19079,28 +19803,27 @@ static bool corral__verify_co_nodes(corral__image *m, uint32_t ci, const corral_
     const uint32_t off = corral__slot_off(cl, k);
     const corral__meta mm = *corral__image_meta(m, ci, k, &mt);
     const corral__meta *md = &mm;
-    const corral__side *sdp = corral__image_side(m, md, &st);
-    if (!sdp) CORRAL__BAD("a coroutine's side record is out of range");
+    const corral__side *sdp = corral__image_side(m, md, cl->first + k, &st);
+    if (!sdp) CORRAL__BAD("a coroutine has no side record its meta says it has");
     const corral__side sdv = *sdp, *sd = &sdv;
-    t->sided += md->side != CORRAL__NIL;
-    if (md->side != CORRAL__NIL && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
-    if ((md->mode & CORRAL__MODE_KIND) >= CORRAL__MODE_ALL && !(md->mode & CORRAL__MODE_BAD) && md->side == CORRAL__NIL)
-        CORRAL__BAD("an all/any, race or sync has no side record for its count");
+    t->sided += corral__co_sided(md);
+    if (corral__co_sided(md) && sd->owner != cl->first + k) CORRAL__BAD("a coroutine's side record is another's");
+    const uint8_t mode = corral__mode_by(co, sd);
     const corral__type_entry *te = corral__image_what(m, co->type);
-    const uint32_t g = cl->first + k, kind = md->mode & CORRAL__MODE_KIND;
-    if (md->domain >= corral__domains_of(s)->count || md->hold > 7u || kind > CORRAL__MODE_SYNC ||
-        (corral__at_rest(s) && md->mode != kind))
-        CORRAL__BAD("a coroutine's wait mode, hold or time domain is out of range");
-    const bool arms = md->mode == CORRAL__MODE_RACE || md->mode == CORRAL__MODE_SYNC;
+    const uint32_t g = cl->first + k, kind = mode & CORRAL__MODE_KIND;
+    if (sd->domain >= corral__domains_of(s)->count || kind > CORRAL__MODE_SYNC ||
+        (corral__at_rest(s) && mode != kind))
+        CORRAL__BAD("a coroutine's wait mode or time domain is out of range");
+    const bool arms = sd->mode == CORRAL__MODE_RACE || sd->mode == CORRAL__MODE_SYNC;
     /* its links, each made by a part: the scheduler has it (a snapshot
        may come from one with more parts) */
     const void *const *F = m->blk->parts.feature;
-    if ((arms && !F[CORRAL__FEATURE_RACES]) || ((md->hold & CORRAL__HOLD_GENERATOR) && !F[CORRAL__FEATURE_PULLS]) ||
-        (md->side != CORRAL__NIL && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
+    if ((arms && !F[CORRAL__FEATURE_RACES]) || (corral__image_generator(m, co, md, off) && !F[CORRAL__FEATURE_PULLS]) ||
+        (corral__co_sided(md) && (((sd->parent != CORRAL__NIL || sd->child != CORRAL__NIL ||
                                        sd->joiners_head != CORRAL__NIL) && !F[CORRAL__FEATURE_CALLS]) ||
                                      (sd->groups != CORRAL__NIL && !F[CORRAL__FEATURE_GROUPS]))))
         CORRAL__BAD("a coroutine has a link of a part the scheduler has not (desc.parts)");
-    if (!corral__verify_wait_chain(m, off, g, md, sd, te, t) || !corral__verify_group_chain(m, off, g, md, sd, t) ||
+    if (!corral__verify_wait_chain(m, off, g, co, md, sd, te, t) || !corral__verify_group_chain(m, off, g, co, md, sd, t) ||
         !corral__verify_co_waits(m, co, md, sd) || !corral__verify_call_links(m, g, sd, te))
         return false;
     /* who waits for it to end */
@@ -19213,8 +19936,8 @@ static bool corral__verify_heaps(corral__image *m)
             const corral_co *co = corral__image_co(m, ci, k, &ct);
             corral__meta mt;
             const corral__meta *tm = corral__image_meta(m, ci, k, &mt);
-            const bool gen_waits = co->state == CORRAL__PAUSED && tm &&
-                                   tm->hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
+            const bool gen_waits = corral__paused(co->state) && tm &&
+                                   corral__co_hold(co, tm) == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING); /* its wait armed */
             if (nd->kind == CORRAL__NODE_DEADLINE ? !corral__state_alive(co->state) && co->state != CORRAL__STOPPING
                                                   : co->state != CORRAL__WAITING && !gen_waits)
                 CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
@@ -19255,8 +19978,7 @@ static bool corral__verify_control(corral__image *m)
             CORRAL__BAD("a timer heap is too long");
     if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.walk_write != CORRAL__NIL ||
-         s->run.walk_cut || s->run.starting || s->now.pulls ||
-         s->run.ready_head != CORRAL__NIL || s->run.ready_tail != CORRAL__NIL))
+         s->run.walk_cut || s->run.starting || s->now.pulls || s->now.gen || s->run.ready_read != CORRAL__NIL))
         CORRAL__BAD("a walk, a start or a pull is under way between ticks");
     return true;
 }
