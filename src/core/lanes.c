@@ -405,7 +405,7 @@ void corral__unchained(corral_sched *s, corral_co *co)
             co->link = c * CORRAL__CHUNK + k;
             return;
         }
-    assert(!"corral: the walked coroutine's entry is in the chunk the walk reads");
+    assert(false && "corral: the walked coroutine's entry is in the chunk the walk reads");
 }
 
 void corral__wake_now_or_queue(corral_sched *s, corral_co *co)
