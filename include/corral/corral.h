@@ -1734,7 +1734,7 @@ CORRAL_API size_t corral_snapshot_keep(corral_sched *sched, uint32_t k);
 CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
 /* 64 bits over the logical state: each live coroutine (slot, type name,
    state, phase, resume point, context fields, wait, links, groups, pause,
-   birth frame), the run order, timers, signals, futures, clocks and frame
+   and with desc.timing its age), the run order, timers, signals, futures, clocks and frame
    count. Addresses, generations, padding, pointer fields and free slots
    do not count: two processes that ran the same inputs print the same
    hash (DETERMINISM.md). 0 on error. */

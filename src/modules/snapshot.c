@@ -115,6 +115,38 @@ static uint32_t *corral__owner_table(const corral_sched *s)
     return (uint32_t *)(void *)CORRAL__AT(s, s->groups.owner_off);
 }
 
+/* n {owner, record} pairs of 32-bit words at p (any alignment) sorted by
+   owner, in place (a heap sort: no room beside the snapshot is needed) */
+static uint32_t corral__pair_owner(const unsigned char *p, size_t i)
+{
+    uint32_t v;
+    memcpy(&v, p + i * 8u, sizeof v);
+    return v;
+}
+static void corral__pair_swap(unsigned char *p, size_t i, size_t j)
+{
+    unsigned char t[8];
+    memcpy(t, p + i * 8u, 8);
+    memcpy(p + i * 8u, p + j * 8u, 8);
+    memcpy(p + j * 8u, t, 8);
+}
+static void corral__pairs_sift(unsigned char *p, size_t i, size_t n)
+{
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && corral__pair_owner(p, c + 1) > corral__pair_owner(p, c)) c++;
+        if (corral__pair_owner(p, i) >= corral__pair_owner(p, c)) return;
+        corral__pair_swap(p, i, c);
+    }
+}
+static void corral__pairs_sort(unsigned char *p, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;) corral__pairs_sift(p, i, n);
+    for (size_t end = n; end > 1; end--) {
+        corral__pair_swap(p, 0, end - 1);
+        corral__pairs_sift(p, 0, end - 1);
+    }
+}
+
 /* Write (or, with k->w NULL, measure) the snapshot of s. */
 static void corral__snap_write(const corral_sched *s, corral__cursor *k)
 {
@@ -153,17 +185,16 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__sides(s), (size_t)s->sides.bump * sizeof(corral__side));
     /* the records in use, {owner, record} in their owners' order: a
        snapshot holds no lookup (a restore rebuilds it), so verify finds a
-       slot's record here */
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        const corral__page *P = corral__pages(s, c);
-        for (uint32_t pi = 0; pi < c->page_count; pi++)
-            for (uint32_t g = c->first + (pi << c->page_shift), end = g + P[pi].bump; g < end; g++)
-                if (corral__co_sided(&corral__meta_table(s)[g]) && corral__state_alive(corral__co_of_global(s, g)->state)) {
-                    const uint32_t pair[2] = {g, corral__side_find(s, g)};
-                    corral__put(k, pair, sizeof pair);
-                }
-    }
+       slot's record here. Written as the records lie, then sorted where
+       they were written: a snapshot costs what the records in use cost */
+    const size_t pairs_at = k->at;
+    const corral__side *S = corral__sides(s);
+    for (uint32_t i = 0; i < s->sides.bump; i++)
+        if (S[i].owner != CORRAL__NIL) {
+            const uint32_t pair[2] = {S[i].owner, i};
+            corral__put(k, pair, sizeof pair);
+        }
+    if (k->w && k->at <= k->size) corral__pairs_sort(k->w + pairs_at, (k->at - pairs_at) / (2 * sizeof(uint32_t)));
     corral__put(k, corral__signals(s), (size_t)s->pools[CORRAL__POOL_SIGNAL].cap * sizeof(corral__signal));
     corral__put(k, corral__futures(s), (size_t)s->pools[CORRAL__POOL_FUTURE].cap * sizeof(corral__future));
     corral__put(k, corral__channels(s), corral__chans_bytes(s));
