@@ -5657,11 +5657,6 @@ static inline void corral__co_mode_set(corral_sched *s, corral__meta *m, uint32_
     corral__mode_set_with(corral__side_if(s, m), mode);
 }
 
-static inline bool corral__co_building_arms(const corral_sched *s, const corral_co *co, const corral__meta *m)
-{
-    return corral__building_arms_with(co, corral__side_if(s, m)); /* a link NO_SIDE: it has none, no probe */
-}
-
 static inline bool corral__co_awaits_arms(const corral_sched *s, const corral__meta *m)
 {
     return corral__awaits_arms_with(corral__side_if(s, m));
