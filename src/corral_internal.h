@@ -669,10 +669,15 @@ struct corral_sched {
         uint32_t text_off;     /* desc.wait_text: a const char * per wait node, else 0 */
     } nodes;
 
-    struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) */
-        uint32_t heap_off[CORRAL__HEAP_MAX], heap_len[CORRAL__HEAP_MAX];
+    struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) in pages of one store */
+        uint32_t heap_len[CORRAL__HEAP_MAX];
         uint32_t heaps;
         uint32_t seq;          /* order of waiting, for ties */
+        uint32_t pages_off;    /* page_count pages of CORRAL__HEAP_PAGE entries */
+        uint32_t tabs_off;     /* each heap's page table: tab_len page numbers */
+        uint32_t free_off;     /* the pages given back: a stack of free_count page numbers */
+        uint32_t page_count, tab_len, free_count;
+        uint32_t page_bump;    /* pages [page_bump, page_count) never taken since create or restore */
     } timers;
 
     struct { /* polls.c: predicate lists */
@@ -1171,31 +1176,60 @@ void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age);
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
    four children overlap where a binary heap waits for each level's two */
 #define CORRAL__HEAP_ARITY 4u
-/* Heaps 2k and 2k + 1 share one array of wait_count entries (a wait node
-   is in one heap at most): the even one from the array's start up, the
-   odd one from its end down. A view of heap h: its entry at pos is
-   at0[dir * pos]. */
+/* Every clock's heap lies in pages of one store sized by the wait nodes (a
+   wait node is in one heap at most): a heap's entry at pos is in its page
+   table's page (pos + SKEW) / PAGE, at (pos + SKEW) % PAGE, so the four
+   children of an entry (4 pos + 1 .. 4 pos + 4) share a page. A heap takes
+   a page (one given back, else the next never taken) when it grows into
+   one and gives it back when it leaves it, so the clocks share the store
+   however their sleepers are spread, at a page (256 bytes) a heap of slack. */
+#define CORRAL__HEAP_SKEW 3u
+#define CORRAL__HEAP_PAGE_SHIFT 6u
+#define CORRAL__HEAP_PAGE (1u << CORRAL__HEAP_PAGE_SHIFT)
 typedef struct corral__heapv {
-    uint32_t *at0;
-    ptrdiff_t dir;
+    uint32_t *pages;
+    uint32_t *tab; /* its page table */
 } corral__heapv;
 static inline corral__heapv corral__heap(const corral_sched *s, uint32_t h)
 {
-    uint32_t *a = (uint32_t *)(void *)CORRAL__AT(s, s->timers.heap_off[h]);
-    corral__heapv v = {a, 1};
-    if (h & 1u) {
-        v.at0 = a + s->nodes.wait_count - 1u;
-        v.dir = -1;
-    }
+    corral__heapv v = {(uint32_t *)(void *)CORRAL__AT(s, s->timers.pages_off),
+                       (uint32_t *)(void *)CORRAL__AT(s, s->timers.tabs_off) + (size_t)h * s->timers.tab_len};
     return v;
 }
-#define CORRAL__HEAP_AT(v, pos) ((v).at0[(v).dir * (ptrdiff_t)(pos)])
-/* the first of heap h's n entries in memory (the odd heap's lie there in
-   reverse order): the block a snapshot copies */
-static inline const uint32_t *corral__heap_block(const corral_sched *s, uint32_t h, uint32_t n)
+static inline uint32_t *corral__heap_ref(const corral__heapv *v, uint32_t pos)
 {
-    const uint32_t *a = (const uint32_t *)(const void *)CORRAL__AT(s, s->timers.heap_off[h]);
-    return (h & 1u) ? a + s->nodes.wait_count - n : a;
+    const uint32_t at = pos + CORRAL__HEAP_SKEW;
+    return v->pages + ((size_t)v->tab[at >> CORRAL__HEAP_PAGE_SHIFT] << CORRAL__HEAP_PAGE_SHIFT) + (at & (CORRAL__HEAP_PAGE - 1u));
+}
+static inline uint32_t *corral__heap_refv(corral__heapv v, uint32_t pos) { return corral__heap_ref(&v, pos); }
+#define CORRAL__HEAP_AT(v, pos) (*corral__heap_refv((v), (pos)))
+/* the entries of a heap of len from pos on that lie in one page */
+static inline uint32_t corral__heap_run(uint32_t pos, uint32_t len)
+{
+    const uint32_t room = CORRAL__HEAP_PAGE - ((pos + CORRAL__HEAP_SKEW) & (CORRAL__HEAP_PAGE - 1u));
+    return len - pos < room ? len - pos : room;
+}
+/* the pages a heap of len entries holds */
+static inline uint64_t corral__heap_pages_of(uint64_t len)
+{
+    return len ? ((len - 1u + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT) + 1u : 0u;
+}
+/* the heaps' lengths len[] fit the wait nodes and the store of s (a
+   snapshot's lengths are checked against the live shape) */
+static inline bool corral__heap_lens_ok(const corral_sched *s, const uint32_t len[CORRAL__HEAP_MAX])
+{
+    uint64_t sum = 0, pages = 0;
+    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) {
+        if (h >= s->timers.heaps && len[h]) return false;
+        sum += len[h];
+        pages += corral__heap_pages_of(len[h]);
+    }
+    return sum <= s->nodes.wait_count && pages <= s->timers.page_count;
+}
+/* the pages given back */
+static inline uint32_t *corral__heap_free(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->timers.free_off);
 }
 /* pool.c */
 void corral__pools_init(corral_sched *s); /* every item free, its lists empty */
@@ -1754,7 +1788,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->run.lane_count * sizeof(corral__lane) +
             ((chunks * CORRAL__CHUNK + CORRAL__PREFETCH) + chunks) * sizeof(uint32_t),
         waits,
-        (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
+        (uint64_t)s->groups.owner_off - s->timers.pages_off,
         s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
         page_bytes,
         s->prof.ages_off ? (uint64_t)s->arena.total_slots * sizeof(uint32_t) : 0u,

@@ -3,10 +3,11 @@
     on a clock (corral_wait_at) and each time domain's seconds. Equal due
     times wake in the order their waits began; sleepers taken out before
     they are due (a stop, an any's other member, a pause) leave the others
-    in order; the general wait nodes running out refuse the wait without
-    ending it early; saves, loads, snapshots and restores keep every
-    sleeper's due time and its place among equals; corral_verify names a
-    damaged timer.
+    in order; every clock's heap shares one store of an entry per wait
+    node, in pages that move between the clocks; the general wait nodes
+    running out refuse the wait without ending it early; saves, loads,
+    snapshots and restores keep every sleeper's due time and its place
+    among equals; corral_verify names a damaged timer or store.
 */
 #include "common.h"
 #include "corral_internal.h"
@@ -17,6 +18,7 @@ TestSuite(timers, .init = setup);
 enum { CLOCK_FRAMES, CLOCK_REAL, CLOCK_AT, CLOCK_SECONDS, CLOCK_COUNT };
 enum { MAX_SLEEPERS = 1024 };
 static int64_t g_woke_frame[MAX_SLEEPERS]; /* by id: the frame it woke in */
+static unsigned char g_buf[1 << 20];       /* a save or snapshot */
 
 /* tm_sleep: waits once on its clock, records its id and frame, ends */
 #define TM_SLEEP_FIELDS(F) F(int32_t, id) F(int32_t, clock) F(float, amount)
@@ -206,6 +208,50 @@ Test(timers, sleepers_taken_out_mid_heap_leave_the_rest_in_order)
     corral_sched_destroy(s);
 }
 
+/* The clocks' heaps share one store of an entry per wait node: filled to
+   the last wait node in any split over the six clocks, emptied and filled
+   again in another (the pages each clock held go to the others), each
+   clock wakes its sleepers in their frames and in order, and a restore
+   lays the pages anew. */
+Test(timers, every_clock_fills_the_shared_store_to_the_last_wait_node_in_any_split)
+{
+    enum { NODES = 300 };
+    corral_sched_desc d = one_class_desc(64, NODES);
+    d.domains = DOMAINS;
+    d.max_wait_nodes = NODES;
+    d.registry = &tm_registry;
+    corral_sched *s = sched_of(d);
+    cr_assert(corral_domain_set_scale(s, SLOW, 0.5f));
+    static const int splits[][GROUPS] = {{300, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 300}, {50, 50, 50, 50, 50, 50},
+                                         {1, 61, 2, 130, 3, 103}, {0, 150, 0, 0, 150, 0}, {299, 0, 0, 0, 0, 1}};
+    for (size_t k = 0; k < sizeof splits / sizeof splits[0]; k++) {
+        const int now = (int)corral_frame(s);
+        int id = 0;
+        for (int g = 0; g < GROUPS; g++)
+            for (int j = 0; j < splits[k][g]; j++, id++) {
+                g_group[id] = g;
+                g_due[id] = now + 2 + (id * 7 + j) % 5;
+                sleep_until(s, id, g, now, g_due[id]);
+            }
+        cr_assert_eq(pools_of(s).wait_nodes, (uint32_t)NODES, "split %zu: every wait node in a heap", k);
+        cr_assert(corral_verify(s), "split %zu: %s", k, corral_last_error_detail(s));
+        if (k == 3) { /* a snapshot with the store full, restored at once: the pages laid anew */
+            const size_t n = corral_snapshot(s, g_buf, sizeof g_buf);
+            cr_assert_gt(n, 0u);
+            cr_assert(corral_restore(s, g_buf, n), "%s", corral_error_str(corral_last_error(s)));
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        }
+        trace_reset();
+        run_frames(s, 7);
+        int trace[NODES];
+        memcpy(trace, g_trace, sizeof(int) * (size_t)g_trace_len);
+        expect_clock_order(trace, g_trace_len, NODES);
+        for (int i = 0; i < NODES; i++) cr_assert_eq(g_woke_frame[i], g_due[i], "split %zu, sleeper %d", k, i);
+        cr_assert_eq(corral_live_count(s), 0u);
+    }
+    corral_sched_destroy(s);
+}
+
 /* The general wait nodes (an any's members) running out: the wait is
    refused with WAIT_POOL_EXHAUSTED, its coroutine ends without running
    past it, the sleepers already waiting wake as they would have, and the
@@ -258,8 +304,6 @@ static size_t save_mid_sleep(corral_sched *s, unsigned char *buf, size_t cap, bo
     trace_reset();
     return n;
 }
-
-static unsigned char g_buf[1 << 20];
 
 Test(timers, a_save_loads_every_sleeper_with_its_due_time_and_its_place_among_equals)
 {
@@ -350,6 +394,20 @@ Test(timers, verify_names_a_damaged_timer)
         cr_assert_not(corral_verify(s), "heap %u: a timer that names another heap", heaps[k]);
         N[i].list = heap;
         cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+
+        /* its heap's page table names another heap's page */
+        corral__heapv H = corral__heap(s, heaps[k]), other = corral__heap(s, heaps[(k + 1) % 4]);
+        const uint32_t page = H.tab[0];
+        H.tab[0] = other.tab[0];
+        cr_assert_not(corral_verify(s), "heap %u: two heaps in one page", heaps[k]);
+        cr_assert(strstr(cap.message, "pages") != NULL || strstr(cap.message, "heap") != NULL, "%s", cap.message);
+        H.tab[0] = page;
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     }
+    s->timers.page_bump++; /* a page taken that no heap holds */
+    cr_assert_not(corral_verify(s), "a page lost");
+    cr_assert(strstr(cap.message, "pages") != NULL, "%s", cap.message);
+    s->timers.page_bump--;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }

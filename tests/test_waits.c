@@ -750,9 +750,10 @@ Test(waits, a_future_wait_before_any_future_exists_is_a_gone_future)
     corral_sched_destroy(s);
 }
 
-/* The game clock's heap and the real clock's share one array of
-   max_wait_nodes entries, from its two ends: filled either way to the
-   last entry, each still wakes its sleepers in order of due time. */
+/* The game clock's heap and the real clock's share one store of
+   max_wait_nodes entries (in pages, with every other clock's): filled in
+   any split to the last entry, each still wakes its sleepers in order of
+   due time. */
 Test(waits, two_clocks_sharing_one_heap_array_fill_it_either_way_and_wake_in_order)
 {
     enum { N = 64 };

@@ -886,8 +886,10 @@ typedef struct corral_sched_desc {
     uint32_t domains;            /* CORRAL_DEFAULT_DOMAINS: time domains, each a clock
                                     with its own scale and pause (at most
                                     CORRAL_MAX_DOMAINS); domain 0 is the game
-                                    clock. Each past the first costs 4 bytes
-                                    per wait node (its timer heap) */
+                                    clock. Each past the first costs its timer
+                                    heap's page table (4 bytes per 64 wait
+                                    nodes) and a page of 256 bytes: the
+                                    clocks' heaps share one store */
     uint32_t custom_phases;      /* 0: phases besides the frame's four, at most
                                     CORRAL_MAX_CUSTOM_PHASES, run by the game with
                                     corral_run_phase(s, CORRAL_PHASE_CUSTOM(k)) */

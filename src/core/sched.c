@@ -29,7 +29,8 @@ typedef struct corral__plan {
     uint64_t hash_off, ends_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots;
-    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains, phases;
+    uint64_t nodes_off, node_count, heaps, domains, phases;
+    uint64_t heap_pages_off, heap_tabs_off, heap_free_off, heap_pages, heap_tab_len;
     uint64_t signals_off, max_signals, futures_off, max_futures, text_off;
     uint64_t channels_off, max_channels, channel_bytes, ring_bytes, data_off, counters_off, max_counters;
     /* the part that holds each state slot (NULL: none) and where its state lies */
@@ -201,10 +202,16 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->nodes_off = off;
     off += p->node_count * sizeof(corral__node);
-    for (uint32_t h = 0; h < p->heaps; h++) { /* timers are wait nodes only; two heaps an array */
-        p->heap_off[h] = off;
-        if ((h & 1u) || h + 1 == p->heaps) off += p->wait_nodes * sizeof(uint32_t);
-    }
+    /* the timer heaps' store: timers are wait nodes only; each heap's last
+       page partly used, its first past the skew */
+    p->heap_tab_len = ((p->wait_nodes + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT) + 1; /* pages a heap holds */
+    p->heap_pages = p->heap_tab_len + p->heaps - 1u; /* at least ceil(wait_nodes / PAGE) + heaps */
+    p->heap_pages_off = off;
+    off += p->heap_pages * CORRAL__HEAP_PAGE * sizeof(uint32_t);
+    p->heap_tabs_off = off;
+    off += p->heaps * p->heap_tab_len * sizeof(uint32_t);
+    p->heap_free_off = off;
+    off += p->heap_pages * sizeof(uint32_t);
     p->owner_off = off;
     off += p->owner_buckets * 2 * sizeof(uint32_t);
     p->sides_off = off;
@@ -413,7 +420,11 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->nodes.wait_count = (uint32_t)p->wait_nodes;
     s->nodes.text_off = (uint32_t)p->text_off;
     s->timers.heaps = (uint32_t)p->heaps;
-    for (uint32_t h = 0; h < p->heaps; h++) s->timers.heap_off[h] = (uint32_t)p->heap_off[h];
+    s->timers.pages_off = (uint32_t)p->heap_pages_off;
+    s->timers.tabs_off = (uint32_t)p->heap_tabs_off;
+    s->timers.free_off = (uint32_t)p->heap_free_off;
+    s->timers.page_count = (uint32_t)p->heap_pages;
+    s->timers.tab_len = (uint32_t)p->heap_tab_len;
     s->groups.owner_off = (uint32_t)p->owner_off;
     s->groups.owner_mask = (uint32_t)p->owner_buckets - 1;
     s->sides.off = (uint32_t)p->sides_off;

@@ -3,7 +3,8 @@
     min-heap per clock (frames, real time, each time domain's seconds:
     domains.c), keyed by due time on that clock, ties by the order the
     waits began. A timer node's heap is in its `list`, its heap position in
-    its `next`.
+    its `next`. The heaps lie in pages of one store (corral__heapv): a heap
+    takes a free page as it grows into one and gives it back as it leaves.
 
     Timers are checked once a frame, before its first phase run (sched.c):
     a frame with nothing due looks at three heap roots and nothing else.
@@ -18,59 +19,80 @@ static bool corral__before(const corral__node *a, const corral__node *b)
     return (int32_t)(a->u.t.seq - b->u.t.seq) < 0;
 }
 
-static void corral__heap_put(corral__node *N, corral__heapv H, uint32_t pos, uint32_t i)
+/* i at pos of heap H, at its place e there */
+static CORRAL__ALWAYS_INLINE void corral__heap_put(corral__node *N, uint32_t *e, uint32_t pos, uint32_t i)
 {
-    CORRAL__HEAP_AT(H, pos) = i;
+    *e = i;
     N[i].next = pos;
 }
 
-static void corral__sift_up(corral_sched *s, uint32_t h, uint32_t pos)
+/* node i, to go at pos of heap H, up past the parents due after it */
+static void corral__sift_up(corral__node *N, corral__heapv H, uint32_t pos, uint32_t i)
 {
-    const corral__heapv H = corral__heap(s, h);
-    corral__node *N = corral__nodes(s);
-    uint32_t i = CORRAL__HEAP_AT(H, pos);
+    uint32_t *e = corral__heap_ref(&H, pos);
     while (pos > 0) {
-        uint32_t parent = (pos - 1) / CORRAL__HEAP_ARITY;
-        if (!corral__before(&N[i], &N[CORRAL__HEAP_AT(H, parent)])) break;
-        corral__heap_put(N, H, pos, CORRAL__HEAP_AT(H, parent));
+        const uint32_t parent = (pos - 1) / CORRAL__HEAP_ARITY;
+        uint32_t *pe = corral__heap_ref(&H, parent);
+        if (!corral__before(&N[i], &N[*pe])) break;
+        corral__heap_put(N, e, pos, *pe);
         pos = parent;
+        e = pe;
     }
-    corral__heap_put(N, H, pos, i);
+    corral__heap_put(N, e, pos, i);
 }
 
-static void corral__sift_down(corral_sched *s, uint32_t h, uint32_t pos)
+/* node i, to go at pos of heap H of n entries, down past the children due
+   before it: a level's four children share a page (CORRAL__HEAP_SKEW) */
+static void corral__sift_down(corral__node *N, corral__heapv H, uint32_t n, uint32_t pos, uint32_t i)
 {
-    const corral__heapv H = corral__heap(s, h);
-    corral__node *N = corral__nodes(s);
-    uint32_t n = s->timers.heap_len[h], i = CORRAL__HEAP_AT(H, pos);
+    uint32_t *e = corral__heap_ref(&H, pos);
     for (;;) {
-        uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
+        const uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
         if (first >= n) break;
-        uint32_t c = (uint32_t)first, end = n - c < CORRAL__HEAP_ARITY ? n : c + CORRAL__HEAP_ARITY;
-        for (uint32_t k = c + 1; k < end; k++)
-            if (corral__before(&N[CORRAL__HEAP_AT(H, k)], &N[CORRAL__HEAP_AT(H, c)])) c = k;
-        if (!corral__before(&N[CORRAL__HEAP_AT(H, c)], &N[i])) break;
-        corral__heap_put(N, H, pos, CORRAL__HEAP_AT(H, c));
-        pos = c;
+        const uint32_t c = (uint32_t)first, kids = n - c < CORRAL__HEAP_ARITY ? n - c : CORRAL__HEAP_ARITY;
+        uint32_t *ke = corral__heap_ref(&H, c), best = 0;
+        for (uint32_t k = 1; k < kids; k++)
+            if (corral__before(&N[ke[k]], &N[ke[best]])) best = k;
+        if (!corral__before(&N[ke[best]], &N[i])) break;
+        corral__heap_put(N, e, pos, ke[best]);
+        pos = c + best;
+        e = ke + best;
     }
-    corral__heap_put(N, H, pos, i);
+    corral__heap_put(N, e, pos, i);
+}
+
+/* a page for a heap: one given back, else the next never taken */
+static inline uint32_t corral__heap_page_take(corral_sched *s)
+{
+    return s->timers.free_count ? corral__heap_free(s)[--s->timers.free_count] : s->timers.page_bump++;
+}
+
+/* entry pos of a heap is the first of its page: the page the heap takes
+   as it grows to it, or gives back as it shrinks below it */
+static inline bool corral__heap_page_starts(uint32_t pos)
+{
+    return pos == 0 || ((pos + CORRAL__HEAP_SKEW) & (CORRAL__HEAP_PAGE - 1u)) == 0;
 }
 
 static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
 {
-    uint32_t pos = s->timers.heap_len[h]++;
-    corral__heap_put(corral__nodes(s), corral__heap(s, h), pos, i);
-    corral__sift_up(s, h, pos);
+    const corral__heapv H = corral__heap(s, h);
+    const uint32_t pos = s->timers.heap_len[h]++;
+    if (corral__heap_page_starts(pos)) /* the store has a page for it: sized for every wait node */
+        H.tab[(pos + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT] = corral__heap_page_take(s);
+    corral__sift_up(corral__nodes(s), H, pos, i);
 }
 
 static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 {
     const corral__heapv H = corral__heap(s, h);
-    uint32_t last = --s->timers.heap_len[h];
+    const uint32_t last = --s->timers.heap_len[h], moved = CORRAL__HEAP_AT(H, last);
+    if (corral__heap_page_starts(last)) /* its last page left empty: back to the store */
+        corral__heap_free(s)[s->timers.free_count++] = H.tab[(last + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT];
     if (pos == last) return;
-    corral__heap_put(corral__nodes(s), H, pos, CORRAL__HEAP_AT(H, last));
-    corral__sift_down(s, h, pos);
-    corral__sift_up(s, h, pos);
+    corral__node *N = corral__nodes(s);
+    corral__sift_down(N, H, last, pos, moved);
+    if (N[moved].next == pos) corral__sift_up(N, H, pos, moved); /* not down: perhaps up */
 }
 
 /* ---- wake points */
@@ -98,19 +120,20 @@ void corral__timer_repush(corral_sched *s, uint32_t i) { corral__heap_push(s, co
 
 static void corral__timer_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
-    (void)co;
     uint32_t h = w->kind == CORRAL_WAIT_SECONDS
-                     ? corral__domain_heap(corral__co_domain(s, corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))))
+                     ? corral__domain_heap(corral__co_domain(s, corral__meta_of(s, co)))
                  : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
                                                    : CORRAL__HEAP_FRAMES;
     const float span = w->kind == CORRAL_WAIT_FRAMES ? (float)w->count : w->seconds;
-    if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f))
-        corral__timer_push(s, i, CORRAL__HEAP_FRAMES, (double)(s->now.frame + 1), span);
-    else
-        corral__timer_push(s, i, h,
-                           w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
-                                                         : corral__timer_clock(s, h) + (double)w->seconds,
-                           span);
+    double due;
+    if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f)) {
+        h = CORRAL__HEAP_FRAMES;
+        due = (double)(s->now.frame + 1);
+    } else {
+        due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
+                                            : corral__timer_clock(s, h) + (double)w->seconds;
+    }
+    corral__timer_push(s, i, h, due, span);
 }
 
 void corral__timer_cancel(corral_sched *s, const corral__node *n)
@@ -142,12 +165,19 @@ static bool corral__keeps_left(const corral_sched *s, const corral__node *n)
     return !(p && p->keeps_due);
 }
 
+/* its due time made its time left (sign -1) or back (+1): a pause's and
+   a resume's, one function for the two (x - y is x + -y exactly) */
+static CORRAL__COLD void corral__timer_shift(const corral_sched *s, corral__node *n, double sign)
+{
+    n->u.t.due = corral__due_on(n->list, n->u.t.due + sign * corral__timer_clock(s, n->list));
+}
+
 /* paused: out of its heap, keeping the time it has left */
 static void corral__timer_hold(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
     corral__heap_remove(s, n->list, n->next);
-    n->u.t.due = corral__due_on(n->list, n->u.t.due - corral__timer_clock(s, n->list));
+    corral__timer_shift(s, n, -1.0);
 }
 
 /* resumed: back in its heap with the time it had left */
@@ -155,7 +185,7 @@ static void corral__timer_unhold(corral_sched *s, const corral_co *co, uint32_t 
 {
     (void)co;
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due = corral__due_on(n->list, n->u.t.due + corral__timer_clock(s, n->list));
+    corral__timer_shift(s, n, 1.0);
     corral__heap_push(s, n->list, i);
 }
 
@@ -244,12 +274,20 @@ void corral__timers_seq_past(corral_sched *s, uint32_t seq)
     if (seq > s->timers.seq) s->timers.seq = seq;
 }
 
-void corral__timers_init(corral_sched *s)
+/* every heap empty, every page of the store never taken */
+static void corral__heap_pages_clear(corral_sched *s)
 {
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) s->timers.heap_len[h] = 0;
+    s->timers.free_count = s->timers.page_bump = 0;
 }
 
-/* a restore: the heaps' lengths and the order of waiting as saved in o */
+void corral__timers_init(corral_sched *s)
+{
+    memset(s->timers.heap_len, 0, sizeof s->timers.heap_len);
+    corral__heap_pages_clear(s);
+}
+
+/* a restore: the heaps' lengths and the order of waiting as saved in o
+   (the pages they take: corral__timers_restore) */
 void corral__timers_take(corral_sched *d, const corral_sched *o)
 {
     memcpy(d->timers.heap_len, o->timers.heap_len, sizeof d->timers.heap_len);
@@ -257,11 +295,18 @@ void corral__timers_take(corral_sched *d, const corral_sched *o)
 }
 
 /* a restore: each heap's first len[h] entries as a snapshot holds them (at
-   at[h] of snap, in the order corral__heap_block lays them); the lengths
-   come with corral__timers_take */
+   at[h] of snap, in heap order), in pages taken afresh from the store in
+   order; the lengths come with corral__timers_take */
 void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
                             const uint32_t len[CORRAL__HEAP_MAX])
 {
-    for (uint32_t h = 0; h < s->timers.heaps; h++)
-        memcpy((uint32_t *)(uintptr_t)corral__heap_block(s, h, len[h]), snap + at[h], (size_t)len[h] * sizeof(uint32_t));
+    corral__heap_pages_clear(s);
+    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+        const corral__heapv H = corral__heap(s, h);
+        for (uint32_t pos = 0, n; pos < len[h]; pos += n) {
+            H.tab[(pos + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT] = s->timers.page_bump++;
+            n = corral__heap_run(pos, len[h]);
+            memcpy(corral__heap_ref(&H, pos), snap + at[h] + (size_t)pos * sizeof(uint32_t), (size_t)n * sizeof(uint32_t));
+        }
+    }
 }

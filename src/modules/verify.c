@@ -195,8 +195,7 @@ static uint32_t corral__image_next(corral__image *m, uint32_t c) { return corral
 static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
 {
     if (!m->snap) return CORRAL__HEAP_AT(corral__heap(m->blk, h), pos);
-    const uint32_t len = m->s->timers.heap_len[h]; /* a snapshot holds the heap's block as it lies */
-    return corral__image_u32(m, NULL, m->heap_at[h], (h & 1u) ? len - 1u - pos : pos);
+    return corral__image_u32(m, NULL, m->heap_at[h], pos); /* a snapshot holds each heap in heap order */
 }
 static uint32_t corral__image_owner(corral__image *m, uint32_t w)
 {
@@ -960,6 +959,37 @@ static bool corral__verify_pools(corral__image *m)
     return true;
 }
 
+/* the store's pages taken: each a heap's (as many as its length needs)
+   or given back, every page number below the bump and, by their count,
+   sum and sum of squares, each page once */
+static bool corral__verify_heap_pages(const corral_sched *s)
+{
+    const uint32_t n = s->timers.page_bump;
+    uint64_t count = s->timers.free_count, sum = 0, squares = 0;
+    if (n > s->timers.page_count || count > n) return false;
+    const uint32_t *free_pages = corral__heap_free(s);
+    for (uint32_t k = 0; k < s->timers.free_count; k++) {
+        if (free_pages[k] >= n) return false;
+        sum += free_pages[k];
+        squares += (uint64_t)free_pages[k] * free_pages[k];
+    }
+    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+        const corral__heapv H = corral__heap(s, h);
+        const uint32_t used = (uint32_t)corral__heap_pages_of(s->timers.heap_len[h]);
+        for (uint32_t k = 0; k < used; k++) {
+            if (H.tab[k] >= n) return false;
+            sum += H.tab[k];
+            squares += (uint64_t)H.tab[k] * H.tab[k];
+        }
+        count += used;
+    }
+    for (uint64_t k = 0; k < n; k++) { /* what each page once sums to (mod 2^64, as the sums above) */
+        sum -= k;
+        squares -= k * k;
+    }
+    return count == n && sum == 0 && squares == 0;
+}
+
 /* what holds between ticks: nothing on the C stack, no walk under way */
 static bool corral__verify_control(corral__image *m)
 {
@@ -970,10 +1000,8 @@ static bool corral__verify_control(corral__image *m)
     for (uint32_t d = 0; d < corral__domains_of(s)->count; d++)
         if (!corral__domain_parent_ok(d, corral__domains_of(s)->d[d].parent))
             CORRAL__BAD("a time domain follows one not numbered before it");
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
-        if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||
-            ((h & 1u) && (uint64_t)s->timers.heap_len[h - 1] + s->timers.heap_len[h] > s->nodes.wait_count))
-            CORRAL__BAD("a timer heap is too long");
+    if (!corral__heap_lens_ok(m->blk, s->timers.heap_len)) CORRAL__BAD("a timer heap is too long");
+    if (!m->snap && !corral__verify_heap_pages(s)) CORRAL__BAD("the timer heaps' pages are not each a heap's or given back");
     if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.walk_write != CORRAL__NIL ||
          s->run.walk_cut || s->run.starting || s->now.pulls || s->now.gen || s->run.ready_read != CORRAL__NIL))
