@@ -1186,22 +1186,31 @@ void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age);
 #define CORRAL__HEAP_SKEW 3u
 #define CORRAL__HEAP_PAGE_SHIFT 6u
 #define CORRAL__HEAP_PAGE (1u << CORRAL__HEAP_PAGE_SHIFT)
+/* a heap's entry: its key (the due time on its clock, then the order of
+   waiting) beside the node it stands for, so a sift compares entries in
+   the heap's own pages (an entry's four children: one 64-byte line) */
+typedef struct corral__heap_entry {
+    double due;   /* = its node's u.t.due while it is in the heap */
+    uint32_t seq; /* = its node's u.t.seq */
+    uint32_t ref; /* its node */
+} corral__heap_entry;
+CORRAL__STATIC_ASSERT(sizeof(corral__heap_entry) == 16, "corral: a timer heap's entry is 16 bytes");
 typedef struct corral__heapv {
-    uint32_t *pages;
+    corral__heap_entry *pages;
     uint32_t *tab; /* its page table */
 } corral__heapv;
 static inline corral__heapv corral__heap(const corral_sched *s, uint32_t h)
 {
-    corral__heapv v = {(uint32_t *)(void *)CORRAL__AT(s, s->timers.pages_off),
+    corral__heapv v = {(corral__heap_entry *)(void *)CORRAL__AT(s, s->timers.pages_off),
                        (uint32_t *)(void *)CORRAL__AT(s, s->timers.tabs_off) + (size_t)h * s->timers.tab_len};
     return v;
 }
-static inline uint32_t *corral__heap_ref(const corral__heapv *v, uint32_t pos)
+static inline corral__heap_entry *corral__heap_ref(const corral__heapv *v, uint32_t pos)
 {
     const uint32_t at = pos + CORRAL__HEAP_SKEW;
     return v->pages + ((size_t)v->tab[at >> CORRAL__HEAP_PAGE_SHIFT] << CORRAL__HEAP_PAGE_SHIFT) + (at & (CORRAL__HEAP_PAGE - 1u));
 }
-static inline uint32_t *corral__heap_refv(corral__heapv v, uint32_t pos) { return corral__heap_ref(&v, pos); }
+static inline corral__heap_entry *corral__heap_refv(corral__heapv v, uint32_t pos) { return corral__heap_ref(&v, pos); }
 #define CORRAL__HEAP_AT(v, pos) (*corral__heap_refv((v), (pos)))
 /* the entries of a heap of len from pos on that lie in one page */
 static inline uint32_t corral__heap_run(uint32_t pos, uint32_t len)

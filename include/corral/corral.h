@@ -888,7 +888,7 @@ typedef struct corral_sched_desc {
                                     CORRAL_MAX_DOMAINS); domain 0 is the game
                                     clock. Each past the first costs its timer
                                     heap's page table (4 bytes per 64 wait
-                                    nodes) and a page of 256 bytes: the
+                                    nodes) and a page of 1 KiB: the
                                     clocks' heaps share one store */
     uint32_t custom_phases;      /* 0: phases besides the frame's four, at most
                                     CORRAL_MAX_CUSTOM_PHASES, run by the game with

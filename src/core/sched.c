@@ -206,8 +206,9 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
        page partly used, its first past the skew */
     p->heap_tab_len = ((p->wait_nodes + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT) + 1; /* pages a heap holds */
     p->heap_pages = p->heap_tab_len + p->heaps - 1u; /* at least ceil(wait_nodes / PAGE) + heaps */
+    off = corral__align64(off, 64); /* an entry's four children in one cache line */
     p->heap_pages_off = off;
-    off += p->heap_pages * CORRAL__HEAP_PAGE * sizeof(uint32_t);
+    off += p->heap_pages * CORRAL__HEAP_PAGE * sizeof(corral__heap_entry);
     p->heap_tabs_off = off;
     off += p->heaps * p->heap_tab_len * sizeof(uint32_t);
     p->heap_free_off = off;

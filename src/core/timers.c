@@ -13,52 +13,57 @@
 #include "../corral_internal.h"
 #include "arena.h"
 
-static bool corral__before(const corral__node *a, const corral__node *b)
+static CORRAL__ALWAYS_INLINE bool corral__before(const corral__heap_entry *a, const corral__heap_entry *b)
 {
-    if (a->u.t.due != b->u.t.due) return a->u.t.due < b->u.t.due;
-    return (int32_t)(a->u.t.seq - b->u.t.seq) < 0;
+    if (a->due != b->due) return a->due < b->due;
+    return (int32_t)(a->seq - b->seq) < 0;
 }
 
-/* i at pos of heap H, at its place e there */
-static CORRAL__ALWAYS_INLINE void corral__heap_put(corral__node *N, uint32_t *e, uint32_t pos, uint32_t i)
+/* x at pos of its heap, at its place e there: its node told the position */
+static CORRAL__ALWAYS_INLINE void corral__heap_put(corral__node *N, corral__heap_entry *e, uint32_t pos,
+                                                  const corral__heap_entry *x)
 {
-    *e = i;
-    N[i].next = pos;
+    *e = *x;
+    N[x->ref].next = pos;
 }
 
-/* node i, to go at pos of heap H, up past the parents due after it */
-static void corral__sift_up(corral__node *N, corral__heapv H, uint32_t pos, uint32_t i)
+/* entry x, to go at pos of heap H, up past the parents due after it */
+static void corral__sift_up(corral__node *N, corral__heapv H, uint32_t pos, corral__heap_entry x)
 {
-    uint32_t *e = corral__heap_ref(&H, pos);
+    corral__heap_entry *e = corral__heap_ref(&H, pos);
     while (pos > 0) {
         const uint32_t parent = (pos - 1) / CORRAL__HEAP_ARITY;
-        uint32_t *pe = corral__heap_ref(&H, parent);
-        if (!corral__before(&N[i], &N[*pe])) break;
-        corral__heap_put(N, e, pos, *pe);
+        corral__heap_entry *pe = corral__heap_ref(&H, parent);
+        if (!corral__before(&x, pe)) break;
+        corral__heap_put(N, e, pos, pe);
         pos = parent;
         e = pe;
     }
-    corral__heap_put(N, e, pos, i);
+    corral__heap_put(N, e, pos, &x);
 }
 
-/* node i, to go at pos of heap H of n entries, down past the children due
-   before it: a level's four children share a page (CORRAL__HEAP_SKEW) */
-static void corral__sift_down(corral__node *N, corral__heapv H, uint32_t n, uint32_t pos, uint32_t i)
+/* entry x, to go at pos of heap H of n entries, down past the children due
+   before it: a level's four children share a page (CORRAL__HEAP_SKEW);
+   whether it went down */
+static bool corral__sift_down(corral__node *N, corral__heapv H, uint32_t n, uint32_t pos, corral__heap_entry x)
 {
-    uint32_t *e = corral__heap_ref(&H, pos);
+    corral__heap_entry *e = corral__heap_ref(&H, pos);
+    const uint32_t from = pos;
     for (;;) {
         const uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
         if (first >= n) break;
         const uint32_t c = (uint32_t)first, kids = n - c < CORRAL__HEAP_ARITY ? n - c : CORRAL__HEAP_ARITY;
-        uint32_t *ke = corral__heap_ref(&H, c), best = 0;
+        corral__heap_entry *ke = corral__heap_ref(&H, c);
+        uint32_t best = 0;
         for (uint32_t k = 1; k < kids; k++)
-            if (corral__before(&N[ke[k]], &N[ke[best]])) best = k;
-        if (!corral__before(&N[ke[best]], &N[i])) break;
-        corral__heap_put(N, e, pos, ke[best]);
+            if (corral__before(&ke[k], &ke[best])) best = k;
+        if (!corral__before(&ke[best], &x)) break;
+        corral__heap_put(N, e, pos, &ke[best]);
         pos = c + best;
         e = ke + best;
     }
-    corral__heap_put(N, e, pos, i);
+    corral__heap_put(N, e, pos, &x);
+    return pos != from;
 }
 
 /* a page for a heap: one given back, else the next never taken */
@@ -80,19 +85,21 @@ static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
     const uint32_t pos = s->timers.heap_len[h]++;
     if (corral__heap_page_starts(pos)) /* the store has a page for it: sized for every wait node */
         H.tab[(pos + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT] = corral__heap_page_take(s);
-    corral__sift_up(corral__nodes(s), H, pos, i);
+    corral__node *N = corral__nodes(s);
+    const corral__heap_entry x = {N[i].u.t.due, N[i].u.t.seq, i};
+    corral__sift_up(N, H, pos, x);
 }
 
 static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 {
     const corral__heapv H = corral__heap(s, h);
-    const uint32_t last = --s->timers.heap_len[h], moved = CORRAL__HEAP_AT(H, last);
+    const uint32_t last = --s->timers.heap_len[h];
+    const corral__heap_entry moved = CORRAL__HEAP_AT(H, last);
     if (corral__heap_page_starts(last)) /* its last page left empty: back to the store */
         corral__heap_free(s)[s->timers.free_count++] = H.tab[(last + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT];
     if (pos == last) return;
     corral__node *N = corral__nodes(s);
-    corral__sift_down(N, H, last, pos, moved);
-    if (N[moved].next == pos) corral__sift_up(N, H, pos, moved); /* not down: perhaps up */
+    if (!corral__sift_down(N, H, last, pos, moved)) corral__sift_up(N, H, pos, moved); /* not down: perhaps up */
 }
 
 /* ---- wake points */
@@ -306,7 +313,8 @@ void corral__timers_restore(corral_sched *s, const unsigned char *snap, const si
         for (uint32_t pos = 0, n; pos < len[h]; pos += n) {
             H.tab[(pos + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT] = s->timers.page_bump++;
             n = corral__heap_run(pos, len[h]);
-            memcpy(corral__heap_ref(&H, pos), snap + at[h] + (size_t)pos * sizeof(uint32_t), (size_t)n * sizeof(uint32_t));
+            memcpy(corral__heap_ref(&H, pos), snap + at[h] + (size_t)pos * sizeof(corral__heap_entry),
+                   (size_t)n * sizeof(corral__heap_entry));
         }
     }
 }

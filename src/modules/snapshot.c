@@ -185,7 +185,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
         const uint32_t len = s->timers.heap_len[h];
         for (uint32_t pos = 0, n; pos < len; pos += n) {
             n = corral__heap_run(pos, len);
-            corral__put(k, &CORRAL__HEAP_AT(H, pos), (size_t)n * sizeof(uint32_t));
+            corral__put(k, &CORRAL__HEAP_AT(H, pos), (size_t)n * sizeof(corral__heap_entry));
         }
     }
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
@@ -303,7 +303,7 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
         !corral__section(&k, &m->group_at, (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node)))
         return cut;
     for (uint32_t h = 0; h < o->timers.heaps; h++)
-        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(uint32_t)))
+        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(corral__heap_entry)))
             return cut;
     m->heap_at[0] = timers_at;
     if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||

@@ -192,10 +192,17 @@ static uint32_t corral__image_u32(corral__image *m, const uint32_t *live, size_t
 /* a run-queue entry (i < chunk_bump * CHUNK), the chunk after c (c < chunk_bump) */
 static uint32_t corral__image_entry(corral__image *m, uint32_t e) { return corral__image_u32(m, corral__entries(m->blk), m->entries_at, e); }
 static uint32_t corral__image_next(corral__image *m, uint32_t c) { return corral__image_u32(m, corral__chunk_next(m->blk), m->next_at, c); }
-static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
+/* entry pos of heap h (pos < its length) */
+static corral__heap_entry corral__image_heap_entry(corral__image *m, uint32_t h, uint32_t pos)
 {
     if (!m->snap) return CORRAL__HEAP_AT(corral__heap(m->blk, h), pos);
-    return corral__image_u32(m, NULL, m->heap_at[h], pos); /* a snapshot holds each heap in heap order */
+    corral__heap_entry e; /* a snapshot holds each heap in heap order */
+    memcpy(&e, m->snap + m->heap_at[h] + (size_t)pos * sizeof e, sizeof e);
+    return e;
+}
+static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
+{
+    return corral__image_heap_entry(m, h, pos).ref;
 }
 static uint32_t corral__image_owner(corral__image *m, uint32_t w)
 {
@@ -915,20 +922,20 @@ static bool corral__verify_heaps(corral__image *m)
     uint32_t ci, k;
     for (uint32_t h = 0; h < s->timers.heaps; h++) {
         for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
-            uint32_t i = corral__image_heap(m, h, pos);
+            const corral__heap_entry e = corral__image_heap_entry(m, h, pos);
+            const uint32_t i = e.ref;
             const corral__node *nd = i < s->nodes.wait_count ? corral__image_node(m, i, &nt) : NULL;
             if (!nd) CORRAL__BAD("a heap holds a node out of range");
             if (nd->next != pos) CORRAL__BAD("a timer node does not know its heap position");
             if (nd->list != h) CORRAL__BAD("a timer node does not know its heap");
             if (!nd->attached) CORRAL__BAD("a heap holds a detached node");
             if (!corral__timer_node(nd)) CORRAL__BAD("a heap holds a node that is no timer");
-            double due = nd->u.t.due;
+            const double due = e.due;
             if (due != due) CORRAL__BAD("a timer is due at no time (NaN)");
-            if (pos > 0) {
-                corral__node pt;
-                const corral__node *p = corral__image_node(m, corral__image_heap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
-                if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
-            }
+            if (memcmp(&due, &nd->u.t.due, sizeof due) != 0 || e.seq != nd->u.t.seq)
+                CORRAL__BAD("a timer heap's entry and its node disagree on its due time");
+            if (pos > 0 && corral__image_heap_entry(m, h, (pos - 1) / CORRAL__HEAP_ARITY).due > due)
+                CORRAL__BAD("a timer heap is out of order");
             if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__image_co(m, ci, k, &ct);
             corral__meta mt;
