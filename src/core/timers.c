@@ -79,15 +79,21 @@ static inline bool corral__heap_page_starts(uint32_t pos)
     return pos == 0 || ((pos + CORRAL__HEAP_SKEW) & (CORRAL__HEAP_PAGE - 1u)) == 0;
 }
 
-static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
+/* entry x into heap h */
+static void corral__heap_put_in(corral_sched *s, uint32_t h, corral__heap_entry x)
 {
     const corral__heapv H = corral__heap(s, h);
     const uint32_t pos = s->timers.heap_len[h]++;
     if (corral__heap_page_starts(pos)) /* the store has a page for it: sized for every wait node */
         H.tab[(pos + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT] = corral__heap_page_take(s);
-    corral__node *N = corral__nodes(s);
-    const corral__heap_entry x = {N[i].u.t.due, N[i].u.t.seq, i};
-    corral__sift_up(N, H, pos, x);
+    corral__sift_up(corral__nodes(s), H, pos, x);
+}
+/* node i into heap h, by its due time and order */
+static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
+{
+    const corral__node *n = &corral__nodes(s)[i];
+    const corral__heap_entry x = {n->u.t.due, n->u.t.seq, i};
+    corral__heap_put_in(s, h, x);
 }
 
 static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
@@ -117,11 +123,12 @@ static double corral__due_on(uint32_t h, double due)
 void corral__timer_push(corral_sched *s, uint32_t i, uint32_t h, double due, float span)
 {
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due = corral__due_on(h, due);
-    n->u.t.seq = s->timers.seq++;
+    const corral__heap_entry x = {corral__due_on(h, due), s->timers.seq++, i};
+    n->u.t.due = x.due;
+    n->u.t.seq = x.seq;
     n->list = (uint8_t)h;
     memcpy(&n->u.t.target, &span, sizeof span); /* for the inspector */
-    corral__heap_push(s, h, i);
+    corral__heap_put_in(s, h, x);
 }
 void corral__timer_repush(corral_sched *s, uint32_t i) { corral__heap_push(s, corral__nodes(s)[i].list, i); }
 
