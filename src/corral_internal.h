@@ -670,8 +670,11 @@ struct corral_sched {
     } nodes;
 
     struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) in pages of one store */
-        uint32_t heap_len[CORRAL__HEAP_MAX];
-        uint32_t heaps;
+        uint32_t heap_len[CORRAL__HEAP_MAX + 1]; /* the clocks' heaps, then the held sleepers' */
+        uint32_t heaps;        /* the clocks' heaps; heap `heaps` holds the held sleepers */
+        uint32_t entries;      /* the store's room: max_sleepers + a timer a wait node */
+        uint32_t max_sleepers, sleepers, sleepers_peak; /* plain sleeps the store has room for; in it now */
+        uint64_t spilled;      /* plain sleeps that took a wait node, the room full */
         uint32_t seq;          /* order of waiting, for ties */
         uint32_t pages_off;    /* page_count pages of CORRAL__HEAP_PAGE entries */
         uint32_t tabs_off;     /* each heap's page table: tab_len page numbers */
@@ -1018,6 +1021,30 @@ bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, u
    its link says so until corral_arms_start (no lane entry, slot offset,
    node or free-list link is this odd value) */
 #define CORRAL__ARMS_NO_SIDE 0xFFFFFFFDu
+/* A plain sleep (one frames, seconds or realtime wait from corral_await,
+   timers.c) takes no wait node: its timer heap entry is its whole record,
+   the entry's ref naming the sleeper (CORRAL__SLEEP_REF | the wait's kind
+   << CORRAL__SLEEP_KIND_SHIFT | its slot's offset / 8) and the sleeper's
+   link naming the entry (CORRAL__SLEEP_LINK | CORRAL__SLEEP_HELD while a
+   pause holds it in the held heap | its clock's heap <<
+   CORRAL__SLEEP_HEAP_SHIFT | its position). No wait node index, lane
+   entry or other link of a waiting coroutine lies in that range. */
+#define CORRAL__SLEEP_LINK 0x80000000u
+#define CORRAL__SLEEP_HELD 0x40000000u
+#define CORRAL__SLEEP_HEAP_SHIFT 26u
+#define CORRAL__SLEEP_HEAP_MASK 0xFu
+#define CORRAL__SLEEP_POS 0x03FFFFFFu
+#define CORRAL__SLEEP_REF 0x80000000u
+#define CORRAL__SLEEP_KIND_SHIFT 29u
+#define CORRAL__SLEEP_OFF 0x1FFFFFFFu
+static inline bool corral__link_sleeps(uint32_t link)
+{
+    return link - CORRAL__SLEEP_LINK < 0x70000000u;
+}
+static inline uint32_t corral__sleep_heap_of(uint32_t link)
+{
+    return (link >> CORRAL__SLEEP_HEAP_SHIFT) & CORRAL__SLEEP_HEAP_MASK;
+}
 /* Its header's link is the first node of its current wait
    (corral__node.sibling links the rest) while it has a wait chain: it
    waits (WAITING, or held with CORRAL__HOLD_WAITING), or its step builds
@@ -1028,8 +1055,16 @@ bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, u
    (corral__unchained). */
 static inline bool corral__chained_by(const corral_co *co, const corral__side *sd)
 {
-    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
-           (sd->mode & CORRAL__MODE_OPEN);
+    return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+            (sd->mode & CORRAL__MODE_OPEN)) &&
+           !corral__link_sleeps(co->link);
+}
+/* its wait is a plain sleep (timers.c): its link names its timer heap
+   entry, which is the whole record of the wait */
+static inline bool corral__sleeps(const corral_co *co)
+{
+    return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING))) &&
+           corral__link_sleeps(co->link);
 }
 /* the same by a side record at hand (corral_verify's copy of a snapshot's):
    the first node of its wait; how it waits */
@@ -1040,7 +1075,7 @@ static inline uint32_t corral__wait_by(const corral_co *co, const corral__side *
 static inline uint8_t corral__mode_by(const corral_co *co, const corral__side *sd)
 {
     if (sd->mode) return sd->mode;
-    if (corral__wait_by(co, sd) != CORRAL__NIL) return CORRAL__MODE_ONE;
+    if (corral__wait_by(co, sd) != CORRAL__NIL || corral__sleeps(co)) return CORRAL__MODE_ONE;
     return co->link == CORRAL__ARMS_NO_SIDE ? (uint8_t)(CORRAL__MODE_OPEN | CORRAL__MODE_BAD) : CORRAL__MODE_NONE;
 }
 /* its wait's mode, a wait of several nodes' in its side record sd (it
@@ -1225,15 +1260,15 @@ static inline uint64_t corral__heap_pages_of(uint64_t len)
 }
 /* the heaps' lengths len[] fit the wait nodes and the store of s (a
    snapshot's lengths are checked against the live shape) */
-static inline bool corral__heap_lens_ok(const corral_sched *s, const uint32_t len[CORRAL__HEAP_MAX])
+static inline bool corral__heap_lens_ok(const corral_sched *s, const uint32_t len[CORRAL__HEAP_MAX + 1])
 {
     uint64_t sum = 0, pages = 0;
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) {
-        if (h >= s->timers.heaps && len[h]) return false;
+    for (uint32_t h = 0; h <= CORRAL__HEAP_MAX; h++) {
+        if (h > s->timers.heaps && len[h]) return false;
         sum += len[h];
         pages += corral__heap_pages_of(len[h]);
     }
-    return sum <= s->nodes.wait_count && pages <= s->timers.page_count;
+    return sum <= s->timers.entries && pages <= s->timers.page_count;
 }
 /* the pages given back */
 static inline uint32_t *corral__heap_free(const corral_sched *s)
@@ -1406,8 +1441,8 @@ void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entr
                          uint32_t chunk_bump);
 void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
                            size_t group_at, uint32_t group_bump);
-void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
-                            const uint32_t len[CORRAL__HEAP_MAX]);
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX + 1],
+                            const uint32_t len[CORRAL__HEAP_MAX + 1]);
 void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
 void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
@@ -2231,6 +2266,27 @@ void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due,
 double corral__timer_left(const corral_sched *s, const corral__node *n);
 void corral__timers_seq_past(corral_sched *s, uint32_t seq); /* a load: ties keep their order */
 void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
+/* a plain sleep (CORRAL__SLEEP_LINK): armed for co's wait w (a frames,
+   seconds or realtime wait), cancelled, held by a pause and let go, moved
+   to another domain's heap, placed by a load; _due: the root of heap h,
+   whose ref names a sleeper, out of its heap (the sleeper, its link NIL) */
+void corral__sleep_arm(corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__sleep_cancel(corral_sched *s, corral_co *co);
+corral_co *corral__sleep_due(corral_sched *s, uint32_t h, uint32_t ref);
+void corral__sleep_hold(corral_sched *s, corral_co *co);   /* not held: a pause holds it */
+void corral__sleep_unhold(corral_sched *s, corral_co *co); /* held: a resume lets it go */
+void corral__sleep_move(corral_sched *s, corral_co *co, uint32_t heap);
+void corral__sleep_place(corral_sched *s, corral_co *co, uint32_t kind, uint32_t heap, double due, uint32_t seq, bool held);
+/* what a sleeper's entry says: its wait's kind, its clock's heap, whether
+   a pause holds it, its due time (held: the time it has left), order of
+   waiting and time left; false: co does not sleep (or its link is broken) */
+typedef struct corral__sleep_view {
+    double due, left;
+    uint32_t seq;
+    uint8_t kind, heap;
+    bool held;
+} corral__sleep_view;
+bool corral__sleep_view_of(const corral_sched *s, const corral_co *co, corral__sleep_view *v);
 
 /* ---- domains.c: the time domains */
 /* a new frame: each clock by dt * its scale, up to its bound (the frame's,
@@ -2619,7 +2675,7 @@ struct corral__image {
     size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, sides_at, chans_at;
     size_t sided_at; /* a snapshot's: the side records in use, {owner's global slot, record} by owner ascending */
     size_t pool_at[CORRAL__POOL_COUNT]; /* each pool's items */
-    size_t heap_at[CORRAL__HEAP_MAX];
+    size_t heap_at[CORRAL__HEAP_MAX + 1];
     const char *why; /* the first invariant that does not hold */
     uint32_t last_ci, last_pi, last_bump; /* the page read last (a snapshot's) */
     uint32_t last_sided;                  /* the {owner, record} pair found last (a snapshot's) */

@@ -604,9 +604,12 @@ Test(waits, wait_node_pool_exhaustion_is_reported_and_the_coroutine_ends_without
     d.classes[0].slot_size = 128;
     d.classes[0].capacity = 8;
     d.max_wait_nodes = 1;
+    d.max_sleepers = 1;
     corral_sched *s = corral_sched_create(&d);
-    corral_handle a = wait_on(s, 1, corral_wait_seconds(1.0f));
+    corral_handle a = wait_on(s, 1, corral_wait_seconds(1.0f)); /* the one sleep */
     cr_assert_eq(W(s, a)->resumed_frame, -1);
+    corral_handle n = wait_on(s, 3, corral_wait_seconds(1.0f)); /* past max_sleepers: the one node */
+    cr_assert(corral_alive(s, n));
     corral_handle b = wait_on(s, 2, corral_wait_seconds(1.0f));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
     cr_assert_neq(b.gen, 0, "it started");

@@ -180,7 +180,7 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__nodes(s), (size_t)s->nodes.wait_bump * sizeof(corral__node));
     corral__put(k, corral__nodes(s) + s->nodes.wait_count,
                 (size_t)(s->nodes.group_bump - s->nodes.wait_count) * sizeof(corral__node));
-    for (uint32_t h = 0; h < s->timers.heaps; h++) { /* each heap's entries in heap order, a page's run at a time */
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) { /* each heap's entries (the clocks', the held sleepers') in heap order, a page's run at a time */
         const corral__heapv H = corral__heap(s, h);
         const uint32_t len = s->timers.heap_len[h];
         for (uint32_t pos = 0, n; pos < len; pos += n) {
@@ -302,7 +302,7 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
         !corral__section(&k, &m->wait_at, (size_t)o->nodes.wait_bump * sizeof(corral__node)) ||
         !corral__section(&k, &m->group_at, (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node)))
         return cut;
-    for (uint32_t h = 0; h < o->timers.heaps; h++)
+    for (uint32_t h = 0; h <= o->timers.heaps; h++)
         if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(corral__heap_entry)))
             return cut;
     m->heap_at[0] = timers_at;
@@ -855,6 +855,11 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
                                                            : 0u;
     corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)hold << 32 | corral__co_age(s, m));
     uint32_t len = 0;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) { /* a plain sleep: as the node it stands for */
+        corral__hash_word(k, (uint64_t)sv.kind << 24 | (uint64_t)(sv.held ? 2u : 1u) << 8 | sv.heap);
+        corral__hash_double(k, sv.due);
+    }
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)

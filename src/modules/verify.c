@@ -745,10 +745,13 @@ static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const
                                     const corral__side *sd)
 {
     (void)md;
-    if (co->state == CORRAL__WAITING && corral__wait_by(co, sd) == CORRAL__NIL && sd->child == CORRAL__NIL)
+    const bool sleeps = corral__sleeps(co); /* its entry names it back: corral__verify_heaps */
+    if (co->state == CORRAL__WAITING && corral__wait_by(co, sd) == CORRAL__NIL && sd->child == CORRAL__NIL && !sleeps)
         CORRAL__BAD("a waiting coroutine waits on nothing");
+    if (sleeps && (sd->mode != CORRAL__MODE_NONE || sd->child != CORRAL__NIL))
+        CORRAL__BAD("a plain sleep has a call's or a wait of several nodes' record");
     if (!corral__at_rest(m->s)) return true;
-    const bool waits = corral__wait_by(co, sd) != CORRAL__NIL || sd->child != CORRAL__NIL;
+    const bool waits = corral__wait_by(co, sd) != CORRAL__NIL || sd->child != CORRAL__NIL || sleeps;
     if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
         !corral__paused(co->state))
         CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
@@ -914,16 +917,51 @@ static bool corral__verify_nodes(corral__image *m)
     return corral__verify_wait_lists(m, t.listed, found) && corral__verify_group_lists(m, &t);
 }
 
+/* entry e at pos of heap h is a plain sleep's: its sleeper waits in it
+   (its link names the place), on the clock its kind and domain give (or
+   the frames' for a wait of 0), or is paused with it in the held heap */
+static bool corral__verify_sleep(corral__image *m, uint32_t h, uint32_t pos, const corral__heap_entry *e)
+{
+    const corral_sched *s = m->s;
+    corral_co ct;
+    corral__side st;
+    uint32_t ci, k;
+    const uint32_t code = (e->ref >> CORRAL__SLEEP_KIND_SHIFT) & 3u;
+    if (code > 2u) CORRAL__BAD("a sleep's entry names no wait kind");
+    if (!corral__image_slot(s, (e->ref & CORRAL__SLEEP_OFF) << 3, &ci, &k)) CORRAL__BAD("a sleep's entry names no slot");
+    const corral_co *co = corral__image_co(m, ci, k, &ct);
+    if (!corral__sleeps(co) || (co->link & CORRAL__SLEEP_POS) != pos ||
+        ((co->link & CORRAL__SLEEP_HELD) != 0) != (h == s->timers.heaps))
+        CORRAL__BAD("a sleep's entry names a coroutine that does not sleep in it");
+    const uint32_t clock = corral__sleep_heap_of(co->link);
+    if (h != s->timers.heaps && clock != h) CORRAL__BAD("a sleep's entry names a coroutine that does not sleep in it");
+    const uint32_t own = code == 0u ? (uint32_t)CORRAL__HEAP_FRAMES
+                         : code == 2u ? (uint32_t)CORRAL__HEAP_REAL
+                                      : corral__domain_heap(corral__image_side_at(m, ci, k, &st)->domain);
+    if (clock != CORRAL__HEAP_FRAMES && clock != own) CORRAL__BAD("a sleep is on another clock than its kind's");
+    return true;
+}
+
 static bool corral__verify_heaps(corral__image *m)
 {
     const corral_sched *s = m->s;
     corral__node nt;
     corral_co ct;
     uint32_t ci, k;
-    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+    uint32_t sleeps = 0;
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) { /* the clocks' heaps, then the held sleepers' */
         for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
             const corral__heap_entry e = corral__image_heap_entry(m, h, pos);
             const uint32_t i = e.ref;
+            if (e.due != e.due) CORRAL__BAD("a timer is due at no time (NaN)");
+            if (pos > 0 && corral__image_heap_entry(m, h, (pos - 1) / CORRAL__HEAP_ARITY).due > e.due)
+                CORRAL__BAD("a timer heap is out of order");
+            if (i & CORRAL__SLEEP_REF) {
+                if (!corral__verify_sleep(m, h, pos, &e)) return false;
+                sleeps++;
+                continue;
+            }
+            if (h == s->timers.heaps) CORRAL__BAD("the held sleepers' heap holds a wait node");
             const corral__node *nd = i < s->nodes.wait_count ? corral__image_node(m, i, &nt) : NULL;
             if (!nd) CORRAL__BAD("a heap holds a node out of range");
             if (nd->next != pos) CORRAL__BAD("a timer node does not know its heap position");
@@ -931,11 +969,8 @@ static bool corral__verify_heaps(corral__image *m)
             if (!nd->attached) CORRAL__BAD("a heap holds a detached node");
             if (!corral__timer_node(nd)) CORRAL__BAD("a heap holds a node that is no timer");
             const double due = e.due;
-            if (due != due) CORRAL__BAD("a timer is due at no time (NaN)");
             if (memcmp(&due, &nd->u.t.due, sizeof due) != 0 || e.seq != nd->u.t.seq)
                 CORRAL__BAD("a timer heap's entry and its node disagree on its due time");
-            if (pos > 0 && corral__image_heap_entry(m, h, (pos - 1) / CORRAL__HEAP_ARITY).due > due)
-                CORRAL__BAD("a timer heap is out of order");
             if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__image_co(m, ci, k, &ct);
             corral__meta mt;
@@ -947,6 +982,14 @@ static bool corral__verify_heaps(corral__image *m)
                 CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
         }
     }
+    if (sleeps != s->timers.sleepers || sleeps > s->timers.max_sleepers)
+        CORRAL__BAD("the timer heaps hold another count of sleeps than the scheduler says");
+    uint32_t sleeping = 0; /* each entry's sleeper names it: one sleeper an entry, if as many */
+    CORRAL__EACH_TOUCHED(m, ci2, cl, k2) {
+        (void)cl;
+        sleeping += corral__sleeps(corral__image_co(m, ci2, k2, &ct));
+    }
+    if (sleeping != sleeps) CORRAL__BAD("a sleeping coroutine's timer entry is not where its link says");
     return true;
 }
 
@@ -980,7 +1023,7 @@ static bool corral__verify_heap_pages(const corral_sched *s)
         sum += free_pages[k];
         squares += (uint64_t)free_pages[k] * free_pages[k];
     }
-    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) {
         const corral__heapv H = corral__heap(s, h);
         const uint32_t used = (uint32_t)corral__heap_pages_of(s->timers.heap_len[h]);
         for (uint32_t k = 0; k < used; k++) {
