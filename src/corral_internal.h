@@ -1052,11 +1052,12 @@ static inline uint32_t corral__sleep_heap_of(uint32_t link)
    entry, its free-list or ready-list link. A wait begins with
    corral__wait_open, which makes the link an empty chain; a walked
    coroutine whose step drops the wait again gets its entry back
-   (corral__unchained). */
+   (corral__unchained). A plain sleep's link names its timer entry, no
+   chain (corral__sleeps). sd: its side record, NULL: none. */
 static inline bool corral__chained_by(const corral_co *co, const corral__side *sd)
 {
     return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
-            (sd->mode & CORRAL__MODE_OPEN)) &&
+            (sd && (sd->mode & CORRAL__MODE_OPEN))) &&
            !corral__link_sleeps(co->link);
 }
 /* its wait is a plain sleep (timers.c): its link names its timer heap
@@ -2268,11 +2269,14 @@ void corral__timers_seq_past(corral_sched *s, uint32_t seq); /* a load: ties kee
 void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
 /* a plain sleep (CORRAL__SLEEP_LINK): armed for co's wait w (a frames,
    seconds or realtime wait), cancelled, held by a pause and let go, moved
-   to another domain's heap, placed by a load; _due: the root of heap h,
-   whose ref names a sleeper, out of its heap (the sleeper, its link NIL) */
+   to another domain's heap, placed by a load (a cancel: its link NIL) */
 void corral__sleep_arm(corral_sched *s, corral_co *co, const corral_wait *w);
 void corral__sleep_cancel(corral_sched *s, corral_co *co);
-corral_co *corral__sleep_due(corral_sched *s, uint32_t h, uint32_t ref);
+/* the sleeper a timer heap entry's ref names (CORRAL__SLEEP_REF) */
+static inline corral_co *corral__sleeper(const corral_sched *s, uint32_t ref)
+{
+    return CORRAL__CO(s, (ref & CORRAL__SLEEP_OFF) << 3);
+}
 void corral__sleep_hold(corral_sched *s, corral_co *co);   /* not held: a pause holds it */
 void corral__sleep_unhold(corral_sched *s, corral_co *co); /* held: a resume lets it go */
 void corral__sleep_move(corral_sched *s, corral_co *co, uint32_t heap);

@@ -349,7 +349,8 @@ uint32_t corral__wake_timers(corral_sched *s)
             if (root->due > now) break;
             const uint32_t i = root->ref;
             if (i & CORRAL__SLEEP_REF) { /* a plain sleep: its entry was its wait */
-                corral_co *co = corral__sleep_due(s, h, i);
+                corral_co *co = corral__sleeper(s, i);
+                corral__sleep_cancel(s, co); /* the root: out of heap h */
                 s->nodes.debug_visits++;
                 corral__wake(s, co, false);
                 woken++;

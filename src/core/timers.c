@@ -26,12 +26,6 @@ static CORRAL__ALWAYS_INLINE bool corral__before(const corral__heap_entry *a, co
     return (int32_t)(a->seq - b->seq) < 0;
 }
 
-/* the sleeper an entry's ref names (CORRAL__SLEEP_REF) */
-static inline corral_co *corral__sleeper(const corral_sched *s, uint32_t ref)
-{
-    return CORRAL__CO(s, (ref & CORRAL__SLEEP_OFF) << 3);
-}
-
 /* x at pos of its heap, at its place e there: its node (or sleeper) told
    the position */
 static CORRAL__ALWAYS_INLINE void corral__heap_put(corral_sched *s, corral__node *N, corral__heap_entry *e, uint32_t pos,
@@ -136,6 +130,14 @@ static double corral__due_on(uint32_t h, double due)
     return h == CORRAL__HEAP_FRAMES ? due : corral__due_saturate(due);
 }
 
+/* a due time on heap h made its time left (sign -1) or back (+1): a
+   pause's and a resume's, one function for the two (x - y is x + -y
+   exactly) */
+static CORRAL__COLD double corral__due_shifted(const corral_sched *s, uint32_t h, double due, double sign)
+{
+    return corral__due_on(h, due + sign * corral__timer_clock(s, h));
+}
+
 /* Time waits resume in a later frame than the one they began in: timers
    are checked before a frame's first run, and a due time in the future is
    not reached inside the frame. 0 frames, and 0, negative or NaN seconds
@@ -155,16 +157,14 @@ void corral__timer_repush(corral_sched *s, uint32_t i) { corral__heap_push(s, co
 /* the heap a time wait w of co goes in and its due time there */
 static uint32_t corral__timer_due(const corral_sched *s, const corral_co *co, const corral_wait *w, double *due)
 {
-    uint32_t h = w->kind == CORRAL_WAIT_SECONDS
-                     ? corral__domain_heap(corral__co_domain(s, corral__meta_of(s, co)))
-                 : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
-                                                   : CORRAL__HEAP_FRAMES;
-    if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f)) {
-        *due = (double)(s->now.frame + 1);
+    const bool zero = w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f);
+    if (zero || w->kind == CORRAL_WAIT_FRAMES) { /* a frame number */
+        *due = (double)(s->now.frame + (zero ? 1u : w->count));
         return CORRAL__HEAP_FRAMES;
     }
-    *due = w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
-                                         : corral__timer_clock(s, h) + (double)w->seconds;
+    const uint32_t h = w->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
+                                                       : corral__domain_heap(corral__co_domain(s, corral__meta_of(s, co)));
+    *due = corral__timer_clock(s, h) + (double)w->seconds;
     return h;
 }
 
@@ -226,28 +226,20 @@ void corral__sleep_cancel(corral_sched *s, corral_co *co)
     co->link = CORRAL__NIL;
 }
 
-corral_co *corral__sleep_due(corral_sched *s, uint32_t h, uint32_t ref)
-{
-    corral_co *co = corral__sleeper(s, ref);
-    corral__heap_remove(s, h, 0);
-    s->timers.sleepers--;
-    co->link = CORRAL__NIL;
-    return co;
-}
 
 /* paused: into the held heap with the time it has left; resumed: back */
 void corral__sleep_hold(corral_sched *s, corral_co *co)
 {
     const uint32_t h = corral__sleep_heap_of(co->link);
     corral__heap_entry x = corral__sleep_take(s, co);
-    x.due = corral__due_on(h, x.due - corral__timer_clock(s, h));
+    x.due = corral__due_shifted(s, h, x.due, -1.0);
     corral__sleep_put(s, co, h, true, x);
 }
 void corral__sleep_unhold(corral_sched *s, corral_co *co)
 {
     const uint32_t h = corral__sleep_heap_of(co->link);
     corral__heap_entry x = corral__sleep_take(s, co);
-    x.due = corral__due_on(h, x.due + corral__timer_clock(s, h));
+    x.due = corral__due_shifted(s, h, x.due, 1.0);
     corral__sleep_put(s, co, h, false, x);
 }
 
@@ -316,11 +308,9 @@ static bool corral__keeps_left(const corral_sched *s, const corral__node *n)
     return !(p && p->keeps_due);
 }
 
-/* its due time made its time left (sign -1) or back (+1): a pause's and
-   a resume's, one function for the two (x - y is x + -y exactly) */
 static CORRAL__COLD void corral__timer_shift(const corral_sched *s, corral__node *n, double sign)
 {
-    n->u.t.due = corral__due_on(n->list, n->u.t.due + sign * corral__timer_clock(s, n->list));
+    n->u.t.due = corral__due_shifted(s, n->list, n->u.t.due, sign);
 }
 
 /* paused: out of its heap, keeping the time it has left */

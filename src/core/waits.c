@@ -156,7 +156,7 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
 
 CORRAL__NOINLINE void corral__release_wait_with(corral_sched *s, corral_co *co, corral__meta *m, corral__side *sd)
 {
-    if (corral__chained_by(co, sd ? sd : corral__side_none())) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
+    if (corral__chained_by(co, sd)) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
     else if (corral__sleeps(co)) corral__sleep_cancel(s, co);
     if (sd) { /* the mode and count of a wait of several nodes */
         sd->mode = CORRAL__MODE_NONE;
@@ -410,7 +410,7 @@ static bool corral__plain_sleep(corral_sched *s, const corral_wait *w)
 }
 /* it sleeps: its entry is its record, its link names the entry (1, as
    corral__register_wait answers a wait it registered) */
-static int corral__sleep_begin(corral_sched *s, corral_co *co, corral__side *sd, const corral_wait *w)
+static CORRAL__NOINLINE int corral__sleep_begin(corral_sched *s, corral_co *co, corral__side *sd, const corral_wait *w)
 {
     corral__wait_open(co);
     corral__sleep_arm(s, co, w);
