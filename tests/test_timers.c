@@ -3,14 +3,18 @@
     on a clock (corral_wait_at) and each time domain's seconds. Equal due
     times wake in the order their waits began; sleepers taken out before
     they are due (a stop, an any's other member, a pause) leave the others
-    in order; every clock's heap shares one store of an entry per wait
-    node, in pages that move between the clocks; the general wait nodes
-    running out refuse the wait without ending it early; saves, loads,
-    snapshots and restores keep every sleeper's due time and its place
-    among equals; corral_verify names a damaged timer or store.
+    in order; every clock's heap shares one store of an entry per sleeper
+    and wait node, in pages that move between the clocks; a plain sleep's
+    entry is its whole record, and past max_sleepers a sleep takes a node;
+    the general wait nodes running out refuse the wait without ending it
+    early; saves, loads, snapshots and restores keep every sleeper's due
+    time and its place among equals; corral_verify names a damaged timer,
+    sleep or store.
 */
 #include "common.h"
 #include "corral_internal.h"
+
+#include <math.h>
 
 static void setup(void) { trace_reset(); }
 TestSuite(timers, .init = setup);
@@ -411,6 +415,132 @@ Test(timers, verify_names_a_damaged_timer)
     cr_assert_not(corral_verify(s), "a page lost");
     cr_assert(strstr(cap.message, "pages") != NULL, "%s", cap.message);
     s->timers.page_bump--;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* a plain sleep's coroutine, and its entry's place, on clock heap h past
+   its root (held: the held heap's first) */
+static corral_co *a_plain_sleeper(corral_sched *s, uint32_t h, bool held)
+{
+    const uint32_t in = held ? s->timers.heaps : h;
+    for (uint32_t pos = held ? 0u : 1u; pos < s->timers.heap_len[in]; pos++) {
+        const corral__heap_entry *e = &CORRAL__HEAP_AT(corral__heap(s, in), pos);
+        if (!(e->ref & CORRAL__SLEEP_REF)) continue;
+        corral_co *co = corral__sleeper(s, e->ref);
+        if (corral__sleep_heap_of(co->link) == h) return co;
+    }
+    cr_assert_fail("no plain sleep on heap %u%s", h, held ? " (held)" : "");
+    return NULL;
+}
+
+/* A stray write into a plain sleep -- its entry's due time, its sleeper's
+   link (its place, its clock, whether it is held), its entry's ref (its
+   kind, its sleeper), the count of sleeps -- is named by corral_verify;
+   mended, the state verifies again. */
+Test(timers, verify_names_a_damaged_plain_sleep)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 64);
+    d.domains = DOMAINS;
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    d.registry = &tm_registry;
+    corral_sched *s = sched_of(d);
+    corral_handle h[48];
+    for (int i = 0; i < 48; i++) h[i] = sleep_until(s, i, i % GROUPS, 0, 2 + i % 5);
+    for (int i = 0; i < 2 * GROUPS; i++)
+        if (i % GROUPS != CLOCK_AT && i % GROUPS != 4) cr_assert(corral_pause(s, h[i])); /* two held on each clock below */
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert_gt(s->timers.heap_len[s->timers.heaps], 0u, "the held heap holds the paused sleeps");
+    const uint32_t heaps[] = {CORRAL__HEAP_FRAMES, CORRAL__HEAP_REAL, CORRAL__HEAP_SCALED, corral__domain_heap(SLOW)};
+    for (uint32_t k = 0; k < 4; k++) {
+        for (int held = 0; held < 2; held++) {
+            corral_co *co = a_plain_sleeper(s, heaps[k], held);
+            const uint32_t in = held ? s->timers.heaps : heaps[k], pos = co->link & CORRAL__SLEEP_POS;
+            corral__heap_entry *e = &CORRAL__HEAP_AT(corral__heap(s, in), pos);
+            const double due = e->due;
+            e->due = -1.0; /* due before its parent */
+            if (pos > 0) cr_assert_not(corral_verify(s), "heap %u: a sleep out of order", heaps[k]);
+            e->due = (double)NAN;
+            cr_assert_not(corral_verify(s), "heap %u: a sleep due at NaN", heaps[k]);
+            cr_assert(strstr(cap.message, "NaN") != NULL, "%s", cap.message);
+            e->due = due;
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+
+            const uint32_t link = co->link;
+            co->link = link ^ 1u; /* its link names another place */
+            cr_assert_not(corral_verify(s), "heap %u: a sleeper's link out of place", heaps[k]);
+            cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
+            co->link = link ^ CORRAL__SLEEP_HELD; /* held, or not, against its heap */
+            cr_assert_not(corral_verify(s), "heap %u: a sleeper's held bit against its heap", heaps[k]);
+            co->link = (link & ~(CORRAL__SLEEP_HEAP_MASK << CORRAL__SLEEP_HEAP_SHIFT)) |
+                       (uint32_t)(heaps[k] == CORRAL__HEAP_REAL ? CORRAL__HEAP_SCALED : CORRAL__HEAP_REAL) << CORRAL__SLEEP_HEAP_SHIFT;
+            cr_assert_not(corral_verify(s), "heap %u: a sleeper that names another clock", heaps[k]);
+            co->link = link;
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+
+            const uint32_t ref = e->ref;
+            e->ref = ref | 3u << CORRAL__SLEEP_KIND_SHIFT; /* no kind */
+            cr_assert_not(corral_verify(s), "heap %u: a sleep of no kind", heaps[k]);
+            e->ref = ref + 1u; /* an offset inside a slot */
+            cr_assert_not(corral_verify(s), "heap %u: a sleep that names no slot", heaps[k]);
+            e->ref = ref;
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        }
+    }
+    s->timers.sleepers++;
+    cr_assert_not(corral_verify(s), "a count of sleeps the heaps do not hold");
+    s->timers.sleepers--;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* Past max_sleepers a plain sleep takes a wait node (counted); sleeps and
+   nodes share the heaps, and equal due times wake in the order their
+   waits began whichever record each has. A paused sleep keeps its time
+   left through a save and a load and through a domain move. */
+Test(timers, sleeps_past_max_sleepers_take_nodes_and_wake_in_order_with_the_sleeps)
+{
+    corral_sched_desc d = one_class_desc(64, 64);
+    d.domains = DOMAINS;
+    d.registry = &tm_registry;
+    d.max_sleepers = 3;
+    corral_sched *s = sched_of(d);
+    corral_handle h[8];
+    for (int i = 0; i < 8; i++) {
+        g_due[i] = 4;
+        h[i] = sleep_until(s, i, CLOCK_FRAMES, 0, 4);
+    }
+    corral_pool_stats ps;
+    cr_assert(corral_stats_pools(s, &ps));
+    cr_assert_eq(ps.sleepers, 3);
+    cr_assert_eq(ps.sleepers_capacity, 3);
+    cr_assert_eq(ps.sleepers_spilled, 5);
+    cr_assert_eq(ps.wait_nodes, 5, "the five past max_sleepers in nodes");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_pause(s, h[0]), "a plain sleep, held");
+    cr_assert(corral_set_domain(s, h[0], SLOW)); /* a frames wait stays on the frames clock */
+    const size_t n = corral_save(s, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0u, "%s", corral_last_error_detail(s));
+    cr_assert(corral_load(s, g_buf, n), "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_stats_pools(s, &ps));
+    cr_assert_eq(ps.sleepers, 3, "loaded: the room's sleeps as sleeps (one of them held)");
+    cr_assert_eq(ps.wait_nodes, 5);
+    trace_reset();
+    run_frames(s, 6);
+    int want[7] = {1, 2, 3, 4, 5, 6, 7};
+    expect_trace(want, 7);
+    for (int i = 1; i < 8; i++) cr_assert_eq(g_woke_frame[i], 4, "sleeper %d", i);
+    cr_assert(corral_alive(s, h[0]), "held: it sleeps on");
+    cr_assert(corral_resume(s, h[0]));
+    const int64_t resumed = (int64_t)corral_frame(s);
+    run_frames(s, 6);
+    cr_assert_eq(g_woke_frame[0], resumed + 4, "its four frames left after the resume");
+    cr_assert(corral_stats_pools(s, &ps));
+    cr_assert_eq(ps.sleepers, 0);
+    cr_assert_eq(ps.sleepers_peak, 3);
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
