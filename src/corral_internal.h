@@ -2710,6 +2710,11 @@ typedef struct corral__debugger_consts {
     uint8_t timer_kind[CORRAL__WAIT_TABLES]; /* by wait kind: 1 when it waits in a timer heap */
     uint32_t magic; /* a live scheduler's first word */
     uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
+    /* a plain sleep (CORRAL__SLEEP_LINK): its link and its entry's ref, and
+       where a heap's entry lies in the timer store (corral__heap_ref) */
+    uint32_t sleep_link, sleep_held, sleep_pos, sleep_off;
+    uint8_t sleep_heap_shift, sleep_heap_mask, sleep_kind_shift, wait_frames;
+    uint8_t heap_skew, heap_page_shift;
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);

@@ -673,6 +673,9 @@ const corral__debugger_consts corral__debugger = {
 #undef CORRAL__X
     },
     CORRAL__MAGIC, (uint32_t)CORRAL__DOMAINS_OFF, (uint32_t)CORRAL__TYPES_OFF,
+    CORRAL__SLEEP_LINK, CORRAL__SLEEP_HELD, CORRAL__SLEEP_POS, CORRAL__SLEEP_OFF,
+    CORRAL__SLEEP_HEAP_SHIFT, CORRAL__SLEEP_HEAP_MASK, CORRAL__SLEEP_KIND_SHIFT, CORRAL_WAIT_FRAMES,
+    CORRAL__HEAP_SKEW, CORRAL__HEAP_PAGE_SHIFT,
 };
 
 corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
