@@ -893,8 +893,9 @@ typedef struct corral_sched_desc {
                                     with its own scale and pause (at most
                                     CORRAL_MAX_DOMAINS); domain 0 is the game
                                     clock. Each past the first costs its timer
-                                    heap's page table (4 bytes per 64 wait
-                                    nodes) and a page of 1 KiB: the
+                                    heap's page table (4 bytes per 64
+                                    entries of the store: a sleeper's and a
+                                    wait node's) and a page of 1 KiB: the
                                     clocks' heaps share one store */
     uint32_t custom_phases;      /* 0: phases besides the frame's four, at most
                                     CORRAL_MAX_CUSTOM_PHASES, run by the game with

@@ -174,7 +174,7 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes
                                       : (d->wait_text ? slots : slots / 32u) + CORRAL_DEFAULT_SPARE_WAIT_NODES;
     p->sleepers = d->max_sleepers ? d->max_sleepers : slots;
-    /* group nodes are the groups part's (owner, tags, deadlines) */
+    /* group nodes are the groups part's (owner, tags; a deadline takes a wait node) */
     p->node_count = p->wait_nodes + (!t->feature[CORRAL__FEATURE_GROUPS] ? 0
                                      : d->max_group_nodes              ? d->max_group_nodes
                                                                        : CORRAL_DEFAULT_MAX_GROUP_NODES);
