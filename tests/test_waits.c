@@ -618,6 +618,16 @@ Test(waits, wait_node_pool_exhaustion_is_reported_and_the_coroutine_ends_without
     corral_pool_stats ps;
     cr_assert(corral_stats_pools(s, &ps));
     cr_assert_eq(ps.wait_failures, 1);
+    cr_assert_eq(ps.sleepers_spilled, 2, "two sleeps past max_sleepers, one of them with no node either");
+    /* the report flags both pools and names what to raise; the desc to ship
+       says the peaks met their capacities */
+    static char text[16384];
+    corral_report_text_to(s, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert(strstr(text, "<- FULL: refused (raise desc.max_wait_nodes)"), "%s", text);
+    cr_assert(strstr(text, "<- spilled into wait nodes (raise desc.max_sleepers)"), "%s", text);
+    corral_emit_desc_to(s, 0.0f, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert(strstr(text, ".max_wait_nodes = 1, /* peak 1, and 1 refused at that peak: give it more than this */"), "%s", text);
+    cr_assert(strstr(text, ".max_sleepers = 1, /* peak 1, and 2 sleeps took wait nodes: give it more than this */"), "%s", text);
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }

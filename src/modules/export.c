@@ -884,6 +884,11 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
     const uint32_t peaks[] = {0, s->types.type_count, s->nodes.wait_peak, s->nodes.group_peak, s->sides.peak,
                               P[CORRAL__POOL_SIGNAL].peak, P[CORRAL__POOL_FUTURE].peak, P[CORRAL__POOL_CHANNEL].peak,
                               P[CORRAL__POOL_COUNTER].peak, s->timers.sleepers_peak};
+    /* and what each refused (sleepers: the sleeps that took a wait node): a
+       peak that met its capacity says less than was asked */
+    const uint64_t refused[] = {0, 0, s->nodes.wait_failures, s->nodes.group_failures, s->sides.failures,
+                                P[CORRAL__POOL_SIGNAL].failures, P[CORRAL__POOL_FUTURE].failures,
+                                P[CORRAL__POOL_CHANNEL].failures, P[CORRAL__POOL_COUNTER].failures, s->timers.spilled};
     for (size_t i = 0; i < sizeof corral__desc_fields / sizeof corral__desc_fields[0]; i++) {
         const unsigned char *at = (const unsigned char *)&d + corral__desc_fields[i].off;
         char f[40];
@@ -905,6 +910,9 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
         const uint8_t pk = corral__desc_fields[i].peak;
         if (pk == CORRAL__PEAK_COUNTERS)
             corral__pf(out, " /* peak %u of the shared semaphore and wait group pool, with max_waitgroups */", peaks[pk]);
+        else if (pk != CORRAL__PEAK_NONE && refused[pk])
+            corral__pf(out, " /* peak %u, and %" PRIu64 " %s: give it more than this */", peaks[pk], refused[pk],
+                       pk == CORRAL__PEAK_SLEEPERS ? "sleeps took wait nodes" : "refused at that peak");
         else if (pk != CORRAL__PEAK_NONE)
             corral__pf(out, " /* peak %u */", peaks[pk]);
         corral__pc(out, '\n');
@@ -965,16 +973,16 @@ static void corral__report_waits(const corral_sched *s, corral__out *out)
 
 /* the report's pool table: each pool's used, peak and capacity (three
    uint32_t in a row of corral_pool_stats) and its failures */
-static const struct { const char *name; uint16_t counts, failures; } corral__pool_rows[] = {
-#define CORRAL__P(name, n, f) {name, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
-    CORRAL__P("wait nodes", wait_nodes, wait_failures),
-    CORRAL__P("sleepers", sleepers, sleepers_spilled),
-    CORRAL__P("group nodes", group_nodes, group_failures),
-    CORRAL__P("side records", side_records, side_failures),
-    CORRAL__P("signals", signals, signal_failures),
-    CORRAL__P("futures", futures, future_failures),
-    CORRAL__P("channels", channels, channel_failures),
-    CORRAL__P("semaphores, waitgroups", counters, counter_failures),
+static const struct { const char *name, *field; uint16_t counts, failures; } corral__pool_rows[] = {
+#define CORRAL__P(name, field, n, f) {name, field, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
+    CORRAL__P("wait nodes", "max_wait_nodes", wait_nodes, wait_failures),
+    CORRAL__P("sleepers", "max_sleepers", sleepers, sleepers_spilled),
+    CORRAL__P("group nodes", "max_group_nodes", group_nodes, group_failures),
+    CORRAL__P("side records", "max_side_records", side_records, side_failures),
+    CORRAL__P("signals", "max_signals", signals, signal_failures),
+    CORRAL__P("futures", "max_futures", futures, future_failures),
+    CORRAL__P("channels", "max_channels", channels, channel_failures),
+    CORRAL__P("semaphores, waitgroups", "max_semaphores", counters, counter_failures),
 #undef CORRAL__P
 };
 #define CORRAL__ROW(n, cap) \
@@ -1028,7 +1036,12 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
         uint64_t failures;
         memcpy(n, (const unsigned char *)&p + corral__pool_rows[i].counts, sizeof n);
         memcpy(&failures, (const unsigned char *)&p + corral__pool_rows[i].failures, sizeof failures);
-        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64, corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+        if (failures) /* the sleepers' failures are sleeps that took a wait node instead */
+            corral__pf(out, "  <- %s (raise desc.%s)",
+                       corral__pool_rows[i].counts == offsetof(corral_pool_stats, sleepers) ? "spilled into wait nodes" : "FULL: refused",
+                       corral__pool_rows[i].field);
+        corral__pc(out, '\n');
     }
     corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
     corral_generator_stats g = {0};
