@@ -544,3 +544,57 @@ Test(timers, sleeps_past_max_sleepers_take_nodes_and_wake_in_order_with_the_slee
     cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }
+
+/* The store has room for every heap's slack: a store filled to its last
+   entry over the three clocks and the held heap, each heap ending a page
+   short or a page past (per heap 2 .. 130), pauses and resumes all it
+   holds and wakes every sleeper; corral_verify holds at each step. */
+Test(timers, a_full_store_holds_every_heap_and_the_held_heap_to_the_last_entry)
+{
+    for (uint32_t per = 2; per <= 130; per += 4) {
+        corral_sched_desc d = one_class_desc(64, 4 * 130);
+        d.max_sleepers = 4 * per;
+        d.max_wait_nodes = 1;
+        d.registry = &tm_registry;
+        corral_sched *s = sched_of(d);
+        static corral_handle h[4 * 130];
+        for (uint32_t i = 0; i < 4 * per; i++) {
+            const int g = i < per ? CLOCK_FRAMES : i < 2 * per ? CLOCK_REAL : CLOCK_SECONDS;
+            h[i] = sleep_until(s, (int)i, g, 0, 3);
+        }
+        for (uint32_t i = 3 * per; i < 4 * per; i++) cr_assert(corral_pause(s, h[i]));
+        cr_assert_eq(s->timers.heap_len[s->timers.heaps], per, "per %u: the held heap", per);
+        cr_assert(corral_verify(s), "per %u: %s", per, corral_last_error_detail(s));
+        for (uint32_t i = 0; i < 3 * per; i++) cr_assert(corral_pause(s, h[i]));
+        cr_assert(corral_verify(s), "per %u, all held: %s", per, corral_last_error_detail(s));
+        for (uint32_t i = 0; i < 4 * per; i++) cr_assert(corral_resume(s, h[i]));
+        cr_assert(corral_verify(s), "per %u, resumed: %s", per, corral_last_error_detail(s));
+        run_frames(s, 5);
+        cr_assert_eq(corral_live_count(s), 0u, "per %u: every sleeper woke", per);
+        corral_sched_destroy(s);
+    }
+}
+
+/* A sleep's entry in the held heap belongs to a paused coroutine, one in
+   a clock's heap to a waiting one: a snapshot whose coroutine's state
+   says otherwise (a sleeper that would never wake, or one that would
+   sleep through its pause) is refused by corral_verify. */
+Test(timers, verify_refuses_a_sleep_held_or_running_against_its_state)
+{
+    corral_sched *s = tsched(8);
+    const corral_handle a = sleep_until(s, 0, CLOCK_FRAMES, 0, 4), b = sleep_until(s, 1, CLOCK_FRAMES, 0, 4);
+    cr_assert(corral_pause(s, a));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_error err;
+    corral_co *ca = corral__resolve(s, a, &err), *cb = corral__resolve(s, b, &err);
+    const uint8_t held = ca->state;
+    ca->state = CORRAL__WAITING; /* its entry in the held heap: it would never wake */
+    cr_assert_not(corral_verify(s));
+    cr_assert(strstr(corral_last_error_detail(s), "against its coroutine's state"), "%s", corral_last_error_detail(s));
+    ca->state = held;
+    cb->state = held; /* paused, its entry in the frames' heap: it would sleep through its pause */
+    cr_assert_not(corral_verify(s));
+    cb->state = CORRAL__WAITING;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}

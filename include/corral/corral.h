@@ -1914,7 +1914,7 @@ typedef struct corral_pool_stats {
     uint32_t side_records, side_records_peak, side_records_capacity; /* calls, joins, groups, all/any */
     uint64_t side_failures;
     uint32_t sleepers, sleepers_peak, sleepers_capacity; /* plain sleeps (desc.max_sleepers) */
-    uint64_t sleepers_spilled; /* plain sleeps that took a wait node: max_sleepers were sleeping */
+    uint64_t sleepers_spilled; /* plain sleeps that found max_sleepers sleeping and asked for a wait node */
 } corral_pool_stats;
 
 /* The generators alive now, by whom they belong to (API.md,

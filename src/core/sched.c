@@ -212,7 +212,8 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     p->heap_entries = p->sleepers + p->wait_nodes;
     if (p->heap_entries > (uint64_t)CORRAL__SLEEP_POS + 1u) return CORRAL_ERR_TOO_LARGE; /* a sleeper's link names its entry */
     p->heap_tab_len = ((p->heap_entries + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT) + 1; /* pages a heap holds */
-    p->heap_pages = p->heap_tab_len + p->heaps; /* at least ceil(entries / PAGE) + heaps + 1 */
+    p->heap_pages = p->heap_tab_len + p->heaps + 1u; /* ceil(entries / PAGE) and a page of slack for each of
+                                                         the heaps + 1 (the held heap) */
     off = corral__align64(off, 64); /* an entry's four children in one cache line */
     p->heap_pages_off = off;
     off += p->heap_pages * CORRAL__HEAP_PAGE * sizeof(corral__heap_entry);

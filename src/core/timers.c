@@ -83,6 +83,8 @@ static bool corral__sift_down(corral_sched *s, corral__node *N, corral__heapv H,
 /* a page for a heap: one given back, else the next never taken */
 static inline uint32_t corral__heap_page_take(corral_sched *s)
 {
+    assert((s->timers.free_count || s->timers.page_bump < s->timers.page_count) &&
+           "corral: the timer store has a page for every heap's slack");
     return s->timers.free_count ? corral__heap_free(s)[--s->timers.free_count] : s->timers.page_bump++;
 }
 
@@ -249,10 +251,13 @@ void corral__sleep_move(corral_sched *s, corral_co *co, uint32_t heap)
 {
     const uint32_t h = corral__sleep_heap_of(co->link);
     if (h == heap) return;
-    const bool held = (co->link & CORRAL__SLEEP_HELD) != 0;
+    if (co->link & CORRAL__SLEEP_HELD) { /* its entry stays in the held heap: only the clock it goes back to */
+        co->link = (co->link & ~(CORRAL__SLEEP_HEAP_MASK << CORRAL__SLEEP_HEAP_SHIFT)) | heap << CORRAL__SLEEP_HEAP_SHIFT;
+        return;
+    }
     corral__heap_entry x = corral__sleep_take(s, co);
-    if (!held) x.due = corral__due_on(heap, corral__timer_clock(s, heap) + (x.due - corral__timer_clock(s, h)));
-    corral__sleep_put(s, co, heap, held, x);
+    x.due = corral__due_on(heap, corral__timer_clock(s, heap) + (x.due - corral__timer_clock(s, h)));
+    corral__sleep_put(s, co, heap, false, x);
 }
 
 bool corral__sleep_view_of(const corral_sched *s, const corral_co *co, corral__sleep_view *v)

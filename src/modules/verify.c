@@ -919,7 +919,9 @@ static bool corral__verify_nodes(corral__image *m)
 
 /* entry e at pos of heap h is a plain sleep's: its sleeper waits in it
    (its link names the place), on the clock its kind and domain give (or
-   the frames' for a wait of 0), or is paused with it in the held heap */
+   the frames' for a wait of 0): WAITING, or a generator held between
+   pulls with its wait armed; or it is paused (a hold that is no
+   generator's, not woken) with it in the held heap */
 static bool corral__verify_sleep(corral__image *m, uint32_t h, uint32_t pos, const corral__heap_entry *e)
 {
     const corral_sched *s = m->s;
@@ -935,6 +937,13 @@ static bool corral__verify_sleep(corral__image *m, uint32_t h, uint32_t pos, con
         CORRAL__BAD("a sleep's entry names a coroutine that does not sleep in it");
     const uint32_t clock = corral__sleep_heap_of(co->link);
     if (h != s->timers.heaps && clock != h) CORRAL__BAD("a sleep's entry names a coroutine that does not sleep in it");
+    corral__meta mt;
+    const corral__meta *md = corral__image_meta(m, ci, k, &mt);
+    const uint8_t hold = corral__paused(co->state) && md ? corral__co_hold(co, md) : 0u;
+    const bool running = co->state == CORRAL__WAITING || hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING);
+    const bool held = corral__paused(co->state) && !(hold & (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WOKEN));
+    if (h == s->timers.heaps ? !held : !running)
+        CORRAL__BAD("a sleep is held, or runs, against its coroutine's state");
     const uint32_t own = code == 0u ? (uint32_t)CORRAL__HEAP_FRAMES
                          : code == 2u ? (uint32_t)CORRAL__HEAP_REAL
                                       : corral__domain_heap(corral__image_side_at(m, ci, k, &st)->domain);
@@ -1010,8 +1019,11 @@ static bool corral__verify_pools(corral__image *m)
 }
 
 /* the store's pages taken: each a heap's (as many as its length needs)
-   or given back, every page number below the bump and, by their count,
-   sum and sum of squares, each page once */
+   or given back, every page number below the bump, and their count, sum
+   and sum of squares those of each page once. Of the live block only (a
+   restore lays the pages anew): a stray write's repeat does not match all
+   three but by a rare chance, and a page two heaps hold also puts an
+   entry where its sleeper's or node's position does not say */
 static bool corral__verify_heap_pages(const corral_sched *s)
 {
     const uint32_t n = s->timers.page_bump;
