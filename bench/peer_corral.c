@@ -156,21 +156,22 @@ static int bc_memory(size_t n, int ctx_bytes, bench_out *out)
     d.classes[0].capacity = 0;
     size_t empty = corral_sched_memory_size(&d);
     /* marginal bytes per coroutine: slot, side tables and (default sizing)
-       a wait node per slot */
+       a sleep per slot and a wait node per 32 */
     out->bytes_per_co = (double)(full - empty) / (double)n;
-    /* exactly sized pools: no wait node (all awake), one per slot (all asleep) */
-    d.max_wait_nodes = d.max_group_nodes = 1;
+    /* exactly sized pools: no wait node and no sleep (all awake), a sleep
+       per slot (all asleep on a timer: plain sleeps take no node) */
+    d.max_wait_nodes = d.max_group_nodes = d.max_sleepers = 1;
     d.classes[0].capacity = 0;
     empty = corral_sched_memory_size(&d);
     d.classes[0].capacity = (uint32_t)n;
     double awake = (double)(corral_sched_memory_size(&d) - empty) / (double)n;
-    d.max_wait_nodes = (uint32_t)n;
+    d.max_sleepers = (uint32_t)n;
     double asleep = (double)(corral_sched_memory_size(&d) - empty) / (double)n;
     static char note[3][64];
     char *nb = note[ctx_bytes == 16 ? 0 : ctx_bytes == 32 ? 1 : 2];
     snprintf(nb, sizeof note[0], "exactly sized: %.1f awake, %.1f asleep", awake, asleep);
     out->note = nb;
-    d.max_wait_nodes = d.max_group_nodes = 0;
+    d.max_wait_nodes = d.max_group_nodes = d.max_sleepers = 0;
     d.classes[0].capacity = (uint32_t)n;
     corral_sched *s = corral_sched_create(&d);
     if (!s) return -1;

@@ -669,10 +669,18 @@ struct corral_sched {
         uint32_t text_off;     /* desc.wait_text: a const char * per wait node, else 0 */
     } nodes;
 
-    struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) */
-        uint32_t heap_off[CORRAL__HEAP_MAX], heap_len[CORRAL__HEAP_MAX];
-        uint32_t heaps;
+    struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) in pages of one store */
+        uint32_t heap_len[CORRAL__HEAP_MAX + 1]; /* the clocks' heaps, then the held sleepers' */
+        uint32_t heaps;        /* the clocks' heaps; heap `heaps` holds the held sleepers */
+        uint32_t entries;      /* the store's room: max_sleepers + a timer a wait node */
+        uint32_t max_sleepers, sleepers, sleepers_peak; /* plain sleeps the store has room for; in it now */
+        uint64_t spilled;      /* plain sleeps that took a wait node, the room full */
         uint32_t seq;          /* order of waiting, for ties */
+        uint32_t pages_off;    /* page_count pages of CORRAL__HEAP_PAGE entries */
+        uint32_t tabs_off;     /* each heap's page table: tab_len page numbers */
+        uint32_t free_off;     /* the pages given back: a stack of free_count page numbers */
+        uint32_t page_count, tab_len, free_count;
+        uint32_t page_bump;    /* pages [page_bump, page_count) never taken since create or restore */
     } timers;
 
     struct { /* polls.c: predicate lists */
@@ -1013,6 +1021,30 @@ bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, u
    its link says so until corral_arms_start (no lane entry, slot offset,
    node or free-list link is this odd value) */
 #define CORRAL__ARMS_NO_SIDE 0xFFFFFFFDu
+/* A plain sleep (one frames, seconds or realtime wait from corral_await,
+   timers.c) takes no wait node: its timer heap entry is its whole record,
+   the entry's ref naming the sleeper (CORRAL__SLEEP_REF | the wait's kind
+   << CORRAL__SLEEP_KIND_SHIFT | its slot's offset / 8) and the sleeper's
+   link naming the entry (CORRAL__SLEEP_LINK | CORRAL__SLEEP_HELD while a
+   pause holds it in the held heap | its clock's heap <<
+   CORRAL__SLEEP_HEAP_SHIFT | its position). No wait node index, lane
+   entry or other link of a waiting coroutine lies in that range. */
+#define CORRAL__SLEEP_LINK 0x80000000u
+#define CORRAL__SLEEP_HELD 0x40000000u
+#define CORRAL__SLEEP_HEAP_SHIFT 26u
+#define CORRAL__SLEEP_HEAP_MASK 0xFu
+#define CORRAL__SLEEP_POS 0x03FFFFFFu
+#define CORRAL__SLEEP_REF 0x80000000u
+#define CORRAL__SLEEP_KIND_SHIFT 29u
+#define CORRAL__SLEEP_OFF 0x1FFFFFFFu
+static inline bool corral__link_sleeps(uint32_t link)
+{
+    return link - CORRAL__SLEEP_LINK < 0x70000000u;
+}
+static inline uint32_t corral__sleep_heap_of(uint32_t link)
+{
+    return (link >> CORRAL__SLEEP_HEAP_SHIFT) & CORRAL__SLEEP_HEAP_MASK;
+}
 /* Its header's link is the first node of its current wait
    (corral__node.sibling links the rest) while it has a wait chain: it
    waits (WAITING, or held with CORRAL__HOLD_WAITING), or its step builds
@@ -1020,11 +1052,20 @@ bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, u
    entry, its free-list or ready-list link. A wait begins with
    corral__wait_open, which makes the link an empty chain; a walked
    coroutine whose step drops the wait again gets its entry back
-   (corral__unchained). */
+   (corral__unchained). A plain sleep's link names its timer entry, no
+   chain (corral__sleeps). sd: its side record, NULL: none. */
 static inline bool corral__chained_by(const corral_co *co, const corral__side *sd)
 {
-    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
-           (sd->mode & CORRAL__MODE_OPEN);
+    return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+            (sd && (sd->mode & CORRAL__MODE_OPEN))) &&
+           !corral__link_sleeps(co->link);
+}
+/* its wait is a plain sleep (timers.c): its link names its timer heap
+   entry, which is the whole record of the wait */
+static inline bool corral__sleeps(const corral_co *co)
+{
+    return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING))) &&
+           corral__link_sleeps(co->link);
 }
 /* the same by a side record at hand (corral_verify's copy of a snapshot's):
    the first node of its wait; how it waits */
@@ -1035,7 +1076,7 @@ static inline uint32_t corral__wait_by(const corral_co *co, const corral__side *
 static inline uint8_t corral__mode_by(const corral_co *co, const corral__side *sd)
 {
     if (sd->mode) return sd->mode;
-    if (corral__wait_by(co, sd) != CORRAL__NIL) return CORRAL__MODE_ONE;
+    if (corral__wait_by(co, sd) != CORRAL__NIL || corral__sleeps(co)) return CORRAL__MODE_ONE;
     return co->link == CORRAL__ARMS_NO_SIDE ? (uint8_t)(CORRAL__MODE_OPEN | CORRAL__MODE_BAD) : CORRAL__MODE_NONE;
 }
 /* its wait's mode, a wait of several nodes' in its side record sd (it
@@ -1171,31 +1212,69 @@ void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age);
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
    four children overlap where a binary heap waits for each level's two */
 #define CORRAL__HEAP_ARITY 4u
-/* Heaps 2k and 2k + 1 share one array of wait_count entries (a wait node
-   is in one heap at most): the even one from the array's start up, the
-   odd one from its end down. A view of heap h: its entry at pos is
-   at0[dir * pos]. */
+/* Every clock's heap lies in pages of one store sized by the wait nodes (a
+   wait node is in one heap at most): a heap's entry at pos is in its page
+   table's page (pos + SKEW) / PAGE, at (pos + SKEW) % PAGE, so the four
+   children of an entry (4 pos + 1 .. 4 pos + 4) share a page. A heap takes
+   a page (one given back, else the next never taken) when it grows into
+   one and gives it back when it leaves it, so the clocks share the store
+   however their sleepers are spread, at a page (256 bytes) a heap of slack. */
+#define CORRAL__HEAP_SKEW 3u
+#define CORRAL__HEAP_PAGE_SHIFT 6u
+#define CORRAL__HEAP_PAGE (1u << CORRAL__HEAP_PAGE_SHIFT)
+/* a heap's entry: its key (the due time on its clock, then the order of
+   waiting) beside the node it stands for, so a sift compares entries in
+   the heap's own pages (an entry's four children: one 64-byte line) */
+typedef struct corral__heap_entry {
+    double due;   /* = its node's u.t.due while it is in the heap */
+    uint32_t seq; /* = its node's u.t.seq */
+    uint32_t ref; /* its node */
+} corral__heap_entry;
+CORRAL__STATIC_ASSERT(sizeof(corral__heap_entry) == 16, "corral: a timer heap's entry is 16 bytes");
 typedef struct corral__heapv {
-    uint32_t *at0;
-    ptrdiff_t dir;
+    corral__heap_entry *pages;
+    uint32_t *tab; /* its page table */
 } corral__heapv;
 static inline corral__heapv corral__heap(const corral_sched *s, uint32_t h)
 {
-    uint32_t *a = (uint32_t *)(void *)CORRAL__AT(s, s->timers.heap_off[h]);
-    corral__heapv v = {a, 1};
-    if (h & 1u) {
-        v.at0 = a + s->nodes.wait_count - 1u;
-        v.dir = -1;
-    }
+    corral__heapv v = {(corral__heap_entry *)(void *)CORRAL__AT(s, s->timers.pages_off),
+                       (uint32_t *)(void *)CORRAL__AT(s, s->timers.tabs_off) + (size_t)h * s->timers.tab_len};
     return v;
 }
-#define CORRAL__HEAP_AT(v, pos) ((v).at0[(v).dir * (ptrdiff_t)(pos)])
-/* the first of heap h's n entries in memory (the odd heap's lie there in
-   reverse order): the block a snapshot copies */
-static inline const uint32_t *corral__heap_block(const corral_sched *s, uint32_t h, uint32_t n)
+static inline corral__heap_entry *corral__heap_ref(const corral__heapv *v, uint32_t pos)
 {
-    const uint32_t *a = (const uint32_t *)(const void *)CORRAL__AT(s, s->timers.heap_off[h]);
-    return (h & 1u) ? a + s->nodes.wait_count - n : a;
+    const uint32_t at = pos + CORRAL__HEAP_SKEW;
+    return v->pages + ((size_t)v->tab[at >> CORRAL__HEAP_PAGE_SHIFT] << CORRAL__HEAP_PAGE_SHIFT) + (at & (CORRAL__HEAP_PAGE - 1u));
+}
+static inline corral__heap_entry *corral__heap_refv(corral__heapv v, uint32_t pos) { return corral__heap_ref(&v, pos); }
+#define CORRAL__HEAP_AT(v, pos) (*corral__heap_refv((v), (pos)))
+/* the entries of a heap of len from pos on that lie in one page */
+static inline uint32_t corral__heap_run(uint32_t pos, uint32_t len)
+{
+    const uint32_t room = CORRAL__HEAP_PAGE - ((pos + CORRAL__HEAP_SKEW) & (CORRAL__HEAP_PAGE - 1u));
+    return len - pos < room ? len - pos : room;
+}
+/* the pages a heap of len entries holds */
+static inline uint64_t corral__heap_pages_of(uint64_t len)
+{
+    return len ? ((len - 1u + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT) + 1u : 0u;
+}
+/* the heaps' lengths len[] fit the wait nodes and the store of s (a
+   snapshot's lengths are checked against the live shape) */
+static inline bool corral__heap_lens_ok(const corral_sched *s, const uint32_t len[CORRAL__HEAP_MAX + 1])
+{
+    uint64_t sum = 0, pages = 0;
+    for (uint32_t h = 0; h <= CORRAL__HEAP_MAX; h++) {
+        if (h > s->timers.heaps && len[h]) return false;
+        sum += len[h];
+        pages += corral__heap_pages_of(len[h]);
+    }
+    return sum <= s->timers.entries && pages <= s->timers.page_count;
+}
+/* the pages given back */
+static inline uint32_t *corral__heap_free(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->timers.free_off);
 }
 /* pool.c */
 void corral__pools_init(corral_sched *s); /* every item free, its lists empty */
@@ -1363,8 +1442,8 @@ void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entr
                          uint32_t chunk_bump);
 void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
                            size_t group_at, uint32_t group_bump);
-void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
-                            const uint32_t len[CORRAL__HEAP_MAX]);
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX + 1],
+                            const uint32_t len[CORRAL__HEAP_MAX + 1]);
 void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
 void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
@@ -1754,7 +1833,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->run.lane_count * sizeof(corral__lane) +
             ((chunks * CORRAL__CHUNK + CORRAL__PREFETCH) + chunks) * sizeof(uint32_t),
         waits,
-        (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
+        (uint64_t)s->groups.owner_off - s->timers.pages_off,
         s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
         page_bytes,
         s->prof.ages_off ? (uint64_t)s->arena.total_slots * sizeof(uint32_t) : 0u,
@@ -2188,6 +2267,30 @@ void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due,
 double corral__timer_left(const corral_sched *s, const corral__node *n);
 void corral__timers_seq_past(corral_sched *s, uint32_t seq); /* a load: ties keep their order */
 void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
+/* a plain sleep (CORRAL__SLEEP_LINK): armed for co's wait w (a frames,
+   seconds or realtime wait), cancelled, held by a pause and let go, moved
+   to another domain's heap, placed by a load (a cancel: its link NIL) */
+void corral__sleep_arm(corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__sleep_cancel(corral_sched *s, corral_co *co);
+/* the sleeper a timer heap entry's ref names (CORRAL__SLEEP_REF) */
+static inline corral_co *corral__sleeper(const corral_sched *s, uint32_t ref)
+{
+    return CORRAL__CO(s, (ref & CORRAL__SLEEP_OFF) << 3);
+}
+void corral__sleep_hold(corral_sched *s, corral_co *co);   /* not held: a pause holds it */
+void corral__sleep_unhold(corral_sched *s, corral_co *co); /* held: a resume lets it go */
+void corral__sleep_move(corral_sched *s, corral_co *co, uint32_t heap);
+void corral__sleep_place(corral_sched *s, corral_co *co, uint32_t kind, uint32_t heap, double due, uint32_t seq, bool held);
+/* what a sleeper's entry says: its wait's kind, its clock's heap, whether
+   a pause holds it, its due time (held: the time it has left), order of
+   waiting and time left; false: co does not sleep (or its link is broken) */
+typedef struct corral__sleep_view {
+    double due, left;
+    uint32_t seq;
+    uint8_t kind, heap;
+    bool held;
+} corral__sleep_view;
+bool corral__sleep_view_of(const corral_sched *s, const corral_co *co, corral__sleep_view *v);
 
 /* ---- domains.c: the time domains */
 /* a new frame: each clock by dt * its scale, up to its bound (the frame's,
@@ -2576,7 +2679,7 @@ struct corral__image {
     size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, sides_at, chans_at;
     size_t sided_at; /* a snapshot's: the side records in use, {owner's global slot, record} by owner ascending */
     size_t pool_at[CORRAL__POOL_COUNT]; /* each pool's items */
-    size_t heap_at[CORRAL__HEAP_MAX];
+    size_t heap_at[CORRAL__HEAP_MAX + 1];
     const char *why; /* the first invariant that does not hold */
     uint32_t last_ci, last_pi, last_bump; /* the page read last (a snapshot's) */
     uint32_t last_sided;                  /* the {owner, record} pair found last (a snapshot's) */
@@ -2607,6 +2710,11 @@ typedef struct corral__debugger_consts {
     uint8_t timer_kind[CORRAL__WAIT_TABLES]; /* by wait kind: 1 when it waits in a timer heap */
     uint32_t magic; /* a live scheduler's first word */
     uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
+    /* a plain sleep (CORRAL__SLEEP_LINK): its link and its entry's ref, and
+       where a heap's entry lies in the timer store (corral__heap_ref) */
+    uint32_t sleep_link, sleep_held, sleep_pos, sleep_off;
+    uint8_t sleep_heap_shift, sleep_heap_mask, sleep_kind_shift, wait_frames;
+    uint8_t heap_skew, heap_page_shift;
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);

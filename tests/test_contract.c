@@ -428,6 +428,7 @@ Test(contract, every_wait_that_takes_a_node_ends_its_coroutine_with_wait_failed_
     for (int k = 0; k < 14; k++) {
         corral_sched_desc d = one_class_desc(128, 8);
         d.max_wait_nodes = 1;
+        d.max_sleepers = 1;
         d.fixed_dt = 0.25f;
         log_capture log;
         memset(&log, 0, sizeof log);
@@ -440,8 +441,10 @@ Test(contract, every_wait_that_takes_a_node_ends_its_coroutine_with_wait_failed_
         corral_semaphore none_free = corral_semaphore_create(s, 0);
         corral_waitgroup open_task = corral_waitgroup_create(s);
         corral_waitgroup_add(s, open_task, 1);
-        /* the one node is taken by a coroutine that sleeps */
+        /* the one sleep is taken by a coroutine that sleeps, the one node by
+           one that polls: a plain sleep past max_sleepers takes a node */
         corral_handle holder = watch_in(s, corral_wait_seconds(100.0f), CORRAL_PHASE_UPDATE);
+        corral_handle poller = watch_in(s, corral_wait_until(never, NULL), CORRAL_PHASE_UPDATE);
         corral_wait m[2] = {corral_wait_signal(sig), corral_wait_future(fut)};
         corral_wait ws[14] = {corral_wait_frames(2), corral_wait_seconds(1.0f), corral_wait_realtime(1.0f),
                               corral_wait_until(never, NULL), corral_wait_while(always, NULL),
@@ -466,7 +469,8 @@ Test(contract, every_wait_that_takes_a_node_ends_its_coroutine_with_wait_failed_
         corral_pool_stats ps;
         cr_assert(corral_stats_pools(s, &ps));
         cr_assert_eq(ps.wait_failures, 1, "wait %d: counted", k);
-        cr_assert_eq(corral_live_count(s), 2);
+        cr_assert_eq(corral_live_count(s), 3);
+        cr_assert(corral_alive(s, poller));
         cr_assert(corral_verify(s));
         corral_sched_destroy(s);
     }

@@ -126,7 +126,8 @@ Test(generators, misuse_is_refused_and_a_generator_that_waits_is_not_ready_until
     cr_assert(corral_alive(s, b), "held, its wait armed");
     corral_pool_stats ps;
     corral_stats_pools(s, &ps);
-    cr_assert_eq(ps.wait_nodes, 1, "its timer");
+    cr_assert_eq(ps.wait_nodes, 0, "its timer is a plain sleep: no node");
+    cr_assert_eq(ps.sleepers, 1, "its timer");
     corral_tick(s, 0.5f);
     cr_assert(!badgen_next(s, b, &v), "0.5 s: not yet");
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_NOT_READY);

@@ -790,19 +790,41 @@ static size_t find_value(const unsigned char *p, size_t n, const void *v, size_t
     cr_assert_eq(found, 1, "the value stands once in the snapshot (%d)", found);
     return at;
 }
-/* the snapshot p[0..n) with `size` bytes at `at` made v and resealed:
-   restored (true), or refused with nothing changed */
-static bool restore_edited(corral_sched *s, const unsigned char *p, size_t n, size_t at, const void *v, size_t size)
+/* an edited snapshot resealed: restored (true), or refused with nothing
+   changed */
+static bool restore_resealed(corral_sched *s, unsigned char *edited, size_t n)
 {
-    static unsigned char edited[sizeof g_buf];
-    memcpy(edited, p, n);
-    memcpy(edited + at, v, size);
     hostile_reseal_snapshot(edited, n);
     const uint64_t before = corral_state_hash(s);
     if (corral_restore(s, edited, n)) return true;
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT);
     cr_assert_eq(corral_state_hash(s), before, "a refused restore changes nothing");
     return false;
+}
+/* the snapshot p[0..n) with `size` bytes at `at` made v */
+static bool restore_edited(corral_sched *s, const unsigned char *p, size_t n, size_t at, const void *v, size_t size)
+{
+    static unsigned char edited[sizeof g_buf];
+    memcpy(edited, p, n);
+    memcpy(edited + at, v, size);
+    return restore_resealed(s, edited, n);
+}
+/* the snapshot p[0..n) with every place the `size` bytes of was stand (want
+   of them: a running timer's due time is in its node and its heap entry)
+   made v */
+static bool restore_each_edited(corral_sched *s, const unsigned char *p, size_t n, const void *was, const void *v,
+                                size_t size, int want)
+{
+    static unsigned char edited[sizeof g_buf];
+    memcpy(edited, p, n);
+    int found = 0;
+    for (size_t i = HOSTILE_SNAP_HEAD; i + size <= n; i++)
+        if (!memcmp(p + i, was, size)) {
+            memcpy(edited + i, v, size);
+            found++;
+        }
+    cr_assert_eq(found, want, "the value stands %d times in the snapshot (%d)", want, found);
+    return restore_resealed(s, edited, n);
 }
 
 /* where a predicate node's argument stands: after its function */
@@ -887,20 +909,30 @@ DEFINE_COROUTINE(hs_nap)
 
 Test(hostile, a_snapshot_whose_timer_is_due_at_nan_is_refused_running_or_held)
 {
-    for (int held = 0; held < 2; held++) {
-        corral_sched *s = small_sched(16);
+    for (int k = 0; k < 4; k++) {
+        const int held = k & 1, node = k >> 1; /* a plain sleep, or (past max_sleepers) a timer node */
+        corral_sched_desc d = one_class_desc(64, 16);
+        if (node) d.max_sleepers = 5;
+        corral_sched *s = sched_of(d);
         for (int i = 0; i < 5; i++) hs_nap_start(s, (hs_nap_ctx){.secs = 0.0625f * (float)(i + 1)}); /* due before it */
         const corral_handle h = hs_nap_start(s, (hs_nap_ctx){.secs = 0.375f});
         if (held) corral_pause(s, h); /* it keeps the time it has left: 0.375 s */
         const size_t n = corral_snapshot(s, g_buf, sizeof g_buf);
         cr_assert_gt(n, 0, "%s", corral_last_error_detail(s));
         const double due = 0.375, nan = (double)NAN, inf = (double)INFINITY;
-        const size_t at = find_value(g_buf, n, &due, sizeof due);
-        cr_assert_not(restore_edited(s, g_buf, n, at, &nan, sizeof nan), "a %s timer due at NaN is refused",
-                      held ? "held" : "running");
+        /* a sleep's entry (held: in the held heap); a node, and running its heap entry too */
+        const int places = node && !held ? 2 : 1;
+        cr_assert_not(restore_each_edited(s, g_buf, n, &due, &nan, sizeof nan, places),
+                      "a %s timer due at NaN is refused", held ? "held" : "running");
         cr_assert(strstr(corral_last_error_detail(s), "NaN"), "%s", corral_last_error_detail(s));
+        for (size_t i = HOSTILE_SNAP_HEAD; places == 2 && i + sizeof due <= n; i++) { /* one place apart from the other */
+            const double other = 0.5;
+            if (memcmp(g_buf + i, &due, sizeof due)) continue;
+            cr_assert_not(restore_edited(s, g_buf, n, i, &other, sizeof other), "a heap entry and its node that disagree");
+            cr_assert(strstr(corral_last_error_detail(s), "disagree"), "%s", corral_last_error_detail(s));
+        }
         /* an infinite one is what corral_wait_seconds(INFINITY) makes: it restores, and runs */
-        cr_assert(restore_edited(s, g_buf, n, at, &inf, sizeof inf), "%s", corral_last_error_detail(s));
+        cr_assert(restore_each_edited(s, g_buf, n, &due, &inf, sizeof inf, places), "%s", corral_last_error_detail(s));
         for (int f = 0; f < 60; f++) corral_tick(s, 1.0f / 30.0f);
         cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
         cr_assert(corral_alive(s, h), "it sleeps on");

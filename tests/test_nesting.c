@@ -626,6 +626,7 @@ static corral_sched *link_sched(uint32_t links)
     d.classes[0].slot_size = a > b ? a : b;
     d.classes[0].capacity = links + 1;
     d.max_side_records = links + 1; /* a tie takes a record for each of the two */
+    d.max_wait_nodes = links + 1;   /* and a wait node: the default is one per 32 slots */
     d.validation = CORRAL_VALIDATION_REPORT;
     return corral_sched_create(&d);
 }

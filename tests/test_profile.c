@@ -853,6 +853,7 @@ static const desc_field g_desc_fields[] = {
     DESC_FIELD(fixed_dt, float, CARRIED),
     DESC_FIELD(max_fixed_steps, uint32_t, CARRIED),
     DESC_FIELD(max_wait_nodes, uint32_t, SIZED),
+    DESC_FIELD(max_sleepers, uint32_t, SIZED),
     DESC_FIELD(max_signals, uint32_t, SIZED),
     DESC_FIELD(max_futures, uint32_t, SIZED),
     DESC_FIELD(max_posts, uint32_t, CARRIED),

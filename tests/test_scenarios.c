@@ -635,7 +635,7 @@ Test(scenarios, a_generator_waits_between_its_values_and_its_puller_waits_with_i
 
 Test(scenarios, a_generator_stopped_while_pulled_ends_the_pull_and_a_pull_without_a_node_ends_the_puller)
 {
-    corral_sched *s = ssched(2); /* the wave's timer and one node more */
+    corral_sched *s = ssched(1); /* the wave's timer is a plain sleep: one node, a puller's */
     corral_handle w = wave_gen(s, (wave_ctx){.n = 5, .gap = 10.0f});
     corral_handle p = spawner_start(s, (spawner_ctx){.wave = w});
     cr_assert_eq(spawner_ctx_of(s, p)->got, 1);
@@ -643,7 +643,7 @@ Test(scenarios, a_generator_stopped_while_pulled_ends_the_pull_and_a_pull_withou
     corral_tick(s, 0.1f);
     cr_assert(spawner_ctx_of(s, p)->ended);
     cr_assert(corral_stop(s, p));
-    /* two nodes: the wave's timer takes one, the puller the other; a second puller finds none */
+    /* one node: the wave's timer takes none, the puller the one; a second puller finds none */
     corral_handle w2 = wave_gen(s, (wave_ctx){.n = 5, .gap = 10.0f});
     corral_handle p2 = spawner_start(s, (spawner_ctx){.wave = w2});
     corral_handle p3 = spawner_start(s, (spawner_ctx){.wave = w2});

@@ -3,13 +3,18 @@
     on a clock (corral_wait_at) and each time domain's seconds. Equal due
     times wake in the order their waits began; sleepers taken out before
     they are due (a stop, an any's other member, a pause) leave the others
-    in order; the general wait nodes running out refuse the wait without
-    ending it early; saves, loads, snapshots and restores keep every
-    sleeper's due time and its place among equals; corral_verify names a
-    damaged timer.
+    in order; every clock's heap shares one store of an entry per sleeper
+    and wait node, in pages that move between the clocks; a plain sleep's
+    entry is its whole record, and past max_sleepers a sleep takes a node;
+    the general wait nodes running out refuse the wait without ending it
+    early; saves, loads, snapshots and restores keep every sleeper's due
+    time and its place among equals; corral_verify names a damaged timer,
+    sleep or store.
 */
 #include "common.h"
 #include "corral_internal.h"
+
+#include <math.h>
 
 static void setup(void) { trace_reset(); }
 TestSuite(timers, .init = setup);
@@ -17,6 +22,7 @@ TestSuite(timers, .init = setup);
 enum { CLOCK_FRAMES, CLOCK_REAL, CLOCK_AT, CLOCK_SECONDS, CLOCK_COUNT };
 enum { MAX_SLEEPERS = 1024 };
 static int64_t g_woke_frame[MAX_SLEEPERS]; /* by id: the frame it woke in */
+static unsigned char g_buf[1 << 20];       /* a save or snapshot */
 
 /* tm_sleep: waits once on its clock, records its id and frame, ends */
 #define TM_SLEEP_FIELDS(F) F(int32_t, id) F(int32_t, clock) F(float, amount)
@@ -206,6 +212,52 @@ Test(timers, sleepers_taken_out_mid_heap_leave_the_rest_in_order)
     corral_sched_destroy(s);
 }
 
+/* The clocks' heaps share one store of an entry per sleeper and wait
+   node: every sleeper in a heap in any split over the six clocks (the
+   plain sleeps in their entries, a time on a clock in a node), emptied and
+   filled again in another (the pages each clock held go to the others),
+   each clock wakes its sleepers in their frames and in order, and a
+   restore lays the pages anew. */
+Test(timers, every_clock_fills_the_shared_store_to_the_last_wait_node_in_any_split)
+{
+    enum { NODES = 300 };
+    corral_sched_desc d = one_class_desc(64, NODES);
+    d.domains = DOMAINS;
+    d.max_wait_nodes = NODES;
+    d.registry = &tm_registry;
+    corral_sched *s = sched_of(d);
+    cr_assert(corral_domain_set_scale(s, SLOW, 0.5f));
+    static const int splits[][GROUPS] = {{300, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 300}, {50, 50, 50, 50, 50, 50},
+                                         {1, 61, 2, 130, 3, 103}, {0, 150, 0, 0, 150, 0}, {299, 0, 0, 0, 0, 1}};
+    for (size_t k = 0; k < sizeof splits / sizeof splits[0]; k++) {
+        const int now = (int)corral_frame(s);
+        int id = 0;
+        for (int g = 0; g < GROUPS; g++)
+            for (int j = 0; j < splits[k][g]; j++, id++) {
+                g_group[id] = g;
+                g_due[id] = now + 2 + (id * 7 + j) % 5;
+                sleep_until(s, id, g, now, g_due[id]);
+            }
+        cr_assert_eq(pools_of(s).wait_nodes + pools_of(s).sleepers, (uint32_t)NODES,
+                     "split %zu: every sleeper in a heap (a time on a clock: a node)", k);
+        cr_assert(corral_verify(s), "split %zu: %s", k, corral_last_error_detail(s));
+        if (k == 3) { /* a snapshot with the store full, restored at once: the pages laid anew */
+            const size_t n = corral_snapshot(s, g_buf, sizeof g_buf);
+            cr_assert_gt(n, 0u);
+            cr_assert(corral_restore(s, g_buf, n), "%s", corral_error_str(corral_last_error(s)));
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        }
+        trace_reset();
+        run_frames(s, 7);
+        int trace[NODES];
+        memcpy(trace, g_trace, sizeof(int) * (size_t)g_trace_len);
+        expect_clock_order(trace, g_trace_len, NODES);
+        for (int i = 0; i < NODES; i++) cr_assert_eq(g_woke_frame[i], g_due[i], "split %zu, sleeper %d", k, i);
+        cr_assert_eq(corral_live_count(s), 0u);
+    }
+    corral_sched_destroy(s);
+}
+
 /* The general wait nodes (an any's members) running out: the wait is
    refused with WAIT_POOL_EXHAUSTED, its coroutine ends without running
    past it, the sleepers already waiting wake as they would have, and the
@@ -258,8 +310,6 @@ static size_t save_mid_sleep(corral_sched *s, unsigned char *buf, size_t cap, bo
     trace_reset();
     return n;
 }
-
-static unsigned char g_buf[1 << 20];
 
 Test(timers, a_save_loads_every_sleeper_with_its_due_time_and_its_place_among_equals)
 {
@@ -322,6 +372,7 @@ Test(timers, verify_names_a_damaged_timer)
     log_capture cap = {0};
     corral_sched_desc d = one_class_desc(64, 64);
     d.domains = DOMAINS;
+    d.max_sleepers = 1; /* past it, the sleeps take timer nodes */
     d.logger.fn = capture_log;
     d.logger.user_data = &cap;
     corral_sched *s = sched_of(d);
@@ -350,6 +401,200 @@ Test(timers, verify_names_a_damaged_timer)
         cr_assert_not(corral_verify(s), "heap %u: a timer that names another heap", heaps[k]);
         N[i].list = heap;
         cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+
+        /* its heap's page table names another heap's page */
+        corral__heapv H = corral__heap(s, heaps[k]), other = corral__heap(s, heaps[(k + 1) % 4]);
+        const uint32_t page = H.tab[0];
+        H.tab[0] = other.tab[0];
+        cr_assert_not(corral_verify(s), "heap %u: two heaps in one page", heaps[k]);
+        cr_assert(strstr(cap.message, "pages") != NULL || strstr(cap.message, "heap") != NULL, "%s", cap.message);
+        H.tab[0] = page;
+        cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     }
+    s->timers.page_bump++; /* a page taken that no heap holds */
+    cr_assert_not(corral_verify(s), "a page lost");
+    cr_assert(strstr(cap.message, "pages") != NULL, "%s", cap.message);
+    s->timers.page_bump--;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* a plain sleep's coroutine, and its entry's place, on clock heap h past
+   its root (held: the held heap's first) */
+static corral_co *a_plain_sleeper(corral_sched *s, uint32_t h, bool held)
+{
+    const uint32_t in = held ? s->timers.heaps : h;
+    for (uint32_t pos = held ? 0u : 1u; pos < s->timers.heap_len[in]; pos++) {
+        const corral__heap_entry *e = &CORRAL__HEAP_AT(corral__heap(s, in), pos);
+        if (!(e->ref & CORRAL__SLEEP_REF)) continue;
+        corral_co *co = corral__sleeper(s, e->ref);
+        if (corral__sleep_heap_of(co->link) == h) return co;
+    }
+    cr_assert_fail("no plain sleep on heap %u%s", h, held ? " (held)" : "");
+    return NULL;
+}
+
+/* A stray write into a plain sleep -- its entry's due time, its sleeper's
+   link (its place, its clock, whether it is held), its entry's ref (its
+   kind, its sleeper), the count of sleeps -- is named by corral_verify;
+   mended, the state verifies again. */
+Test(timers, verify_names_a_damaged_plain_sleep)
+{
+    log_capture cap = {0};
+    corral_sched_desc d = one_class_desc(64, 64);
+    d.domains = DOMAINS;
+    d.logger.fn = capture_log;
+    d.logger.user_data = &cap;
+    d.registry = &tm_registry;
+    corral_sched *s = sched_of(d);
+    corral_handle h[48];
+    for (int i = 0; i < 48; i++) h[i] = sleep_until(s, i, i % GROUPS, 0, 2 + i % 5);
+    for (int i = 0; i < 2 * GROUPS; i++)
+        if (i % GROUPS != CLOCK_AT && i % GROUPS != 4) cr_assert(corral_pause(s, h[i])); /* two held on each clock below */
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert_gt(s->timers.heap_len[s->timers.heaps], 0u, "the held heap holds the paused sleeps");
+    const uint32_t heaps[] = {CORRAL__HEAP_FRAMES, CORRAL__HEAP_REAL, CORRAL__HEAP_SCALED, corral__domain_heap(SLOW)};
+    for (uint32_t k = 0; k < 4; k++) {
+        for (int held = 0; held < 2; held++) {
+            corral_co *co = a_plain_sleeper(s, heaps[k], held);
+            const uint32_t in = held ? s->timers.heaps : heaps[k], pos = co->link & CORRAL__SLEEP_POS;
+            corral__heap_entry *e = &CORRAL__HEAP_AT(corral__heap(s, in), pos);
+            const double due = e->due;
+            e->due = -1.0; /* due before its parent */
+            if (pos > 0) cr_assert_not(corral_verify(s), "heap %u: a sleep out of order", heaps[k]);
+            e->due = (double)NAN;
+            cr_assert_not(corral_verify(s), "heap %u: a sleep due at NaN", heaps[k]);
+            cr_assert(strstr(cap.message, "NaN") != NULL, "%s", cap.message);
+            e->due = due;
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+
+            const uint32_t link = co->link;
+            co->link = link ^ 1u; /* its link names another place */
+            cr_assert_not(corral_verify(s), "heap %u: a sleeper's link out of place", heaps[k]);
+            cr_assert_eq(cap.last, CORRAL_ERR_CORRUPT);
+            co->link = link ^ CORRAL__SLEEP_HELD; /* held, or not, against its heap */
+            cr_assert_not(corral_verify(s), "heap %u: a sleeper's held bit against its heap", heaps[k]);
+            co->link = (link & ~(CORRAL__SLEEP_HEAP_MASK << CORRAL__SLEEP_HEAP_SHIFT)) |
+                       (uint32_t)(heaps[k] == CORRAL__HEAP_REAL ? CORRAL__HEAP_SCALED : CORRAL__HEAP_REAL) << CORRAL__SLEEP_HEAP_SHIFT;
+            cr_assert_not(corral_verify(s), "heap %u: a sleeper that names another clock", heaps[k]);
+            co->link = link;
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+
+            const uint32_t ref = e->ref;
+            e->ref = ref | 3u << CORRAL__SLEEP_KIND_SHIFT; /* no kind */
+            cr_assert_not(corral_verify(s), "heap %u: a sleep of no kind", heaps[k]);
+            e->ref = ref + 1u; /* an offset inside a slot */
+            cr_assert_not(corral_verify(s), "heap %u: a sleep that names no slot", heaps[k]);
+            e->ref = ref;
+            cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+        }
+    }
+    s->timers.sleepers++;
+    cr_assert_not(corral_verify(s), "a count of sleeps the heaps do not hold");
+    s->timers.sleepers--;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* Past max_sleepers a plain sleep takes a wait node (counted); sleeps and
+   nodes share the heaps, and equal due times wake in the order their
+   waits began whichever record each has. A paused sleep keeps its time
+   left through a save and a load and through a domain move. */
+Test(timers, sleeps_past_max_sleepers_take_nodes_and_wake_in_order_with_the_sleeps)
+{
+    corral_sched_desc d = one_class_desc(64, 64);
+    d.domains = DOMAINS;
+    d.registry = &tm_registry;
+    d.max_sleepers = 3;
+    corral_sched *s = sched_of(d);
+    corral_handle h[8];
+    for (int i = 0; i < 8; i++) {
+        g_due[i] = 4;
+        h[i] = sleep_until(s, i, CLOCK_FRAMES, 0, 4);
+    }
+    corral_pool_stats ps;
+    cr_assert(corral_stats_pools(s, &ps));
+    cr_assert_eq(ps.sleepers, 3);
+    cr_assert_eq(ps.sleepers_capacity, 3);
+    cr_assert_eq(ps.sleepers_spilled, 5);
+    cr_assert_eq(ps.wait_nodes, 5, "the five past max_sleepers in nodes");
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_pause(s, h[0]), "a plain sleep, held");
+    cr_assert(corral_set_domain(s, h[0], SLOW)); /* a frames wait stays on the frames clock */
+    const size_t n = corral_save(s, g_buf, sizeof g_buf);
+    cr_assert_gt(n, 0u, "%s", corral_last_error_detail(s));
+    cr_assert(corral_load(s, g_buf, n), "%s", corral_last_error_detail(s));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    cr_assert(corral_stats_pools(s, &ps));
+    cr_assert_eq(ps.sleepers, 3, "loaded: the room's sleeps as sleeps (one of them held)");
+    cr_assert_eq(ps.wait_nodes, 5);
+    trace_reset();
+    run_frames(s, 6);
+    int want[7] = {1, 2, 3, 4, 5, 6, 7};
+    expect_trace(want, 7);
+    for (int i = 1; i < 8; i++) cr_assert_eq(g_woke_frame[i], 4, "sleeper %d", i);
+    cr_assert(corral_alive(s, h[0]), "held: it sleeps on");
+    cr_assert(corral_resume(s, h[0]));
+    const int64_t resumed = (int64_t)corral_frame(s);
+    run_frames(s, 6);
+    cr_assert_eq(g_woke_frame[0], resumed + 4, "its four frames left after the resume");
+    cr_assert(corral_stats_pools(s, &ps));
+    cr_assert_eq(ps.sleepers, 0);
+    cr_assert_eq(ps.sleepers_peak, 3);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* The store has room for every heap's slack: a store filled to its last
+   entry over the three clocks and the held heap, each heap ending a page
+   short or a page past (per heap 2 .. 130), pauses and resumes all it
+   holds and wakes every sleeper; corral_verify holds at each step. */
+Test(timers, a_full_store_holds_every_heap_and_the_held_heap_to_the_last_entry)
+{
+    for (uint32_t per = 2; per <= 130; per += 4) {
+        corral_sched_desc d = one_class_desc(64, 4 * 130);
+        d.max_sleepers = 4 * per;
+        d.max_wait_nodes = 1;
+        d.registry = &tm_registry;
+        corral_sched *s = sched_of(d);
+        static corral_handle h[4 * 130];
+        for (uint32_t i = 0; i < 4 * per; i++) {
+            const int g = i < per ? CLOCK_FRAMES : i < 2 * per ? CLOCK_REAL : CLOCK_SECONDS;
+            h[i] = sleep_until(s, (int)i, g, 0, 3);
+        }
+        for (uint32_t i = 3 * per; i < 4 * per; i++) cr_assert(corral_pause(s, h[i]));
+        cr_assert_eq(s->timers.heap_len[s->timers.heaps], per, "per %u: the held heap", per);
+        cr_assert(corral_verify(s), "per %u: %s", per, corral_last_error_detail(s));
+        for (uint32_t i = 0; i < 3 * per; i++) cr_assert(corral_pause(s, h[i]));
+        cr_assert(corral_verify(s), "per %u, all held: %s", per, corral_last_error_detail(s));
+        for (uint32_t i = 0; i < 4 * per; i++) cr_assert(corral_resume(s, h[i]));
+        cr_assert(corral_verify(s), "per %u, resumed: %s", per, corral_last_error_detail(s));
+        run_frames(s, 5);
+        cr_assert_eq(corral_live_count(s), 0u, "per %u: every sleeper woke", per);
+        corral_sched_destroy(s);
+    }
+}
+
+/* A sleep's entry in the held heap belongs to a paused coroutine, one in
+   a clock's heap to a waiting one: a snapshot whose coroutine's state
+   says otherwise (a sleeper that would never wake, or one that would
+   sleep through its pause) is refused by corral_verify. */
+Test(timers, verify_refuses_a_sleep_held_or_running_against_its_state)
+{
+    corral_sched *s = tsched(8);
+    const corral_handle a = sleep_until(s, 0, CLOCK_FRAMES, 0, 4), b = sleep_until(s, 1, CLOCK_FRAMES, 0, 4);
+    cr_assert(corral_pause(s, a));
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_error err;
+    corral_co *ca = corral__resolve(s, a, &err), *cb = corral__resolve(s, b, &err);
+    const uint8_t held = ca->state;
+    ca->state = CORRAL__WAITING; /* its entry in the held heap: it would never wake */
+    cr_assert_not(corral_verify(s));
+    cr_assert(strstr(corral_last_error_detail(s), "against its coroutine's state"), "%s", corral_last_error_detail(s));
+    ca->state = held;
+    cb->state = held; /* paused, its entry in the frames' heap: it would sleep through its pause */
+    cr_assert_not(corral_verify(s));
+    cb->state = CORRAL__WAITING;
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
     corral_sched_destroy(s);
 }

@@ -604,9 +604,12 @@ Test(waits, wait_node_pool_exhaustion_is_reported_and_the_coroutine_ends_without
     d.classes[0].slot_size = 128;
     d.classes[0].capacity = 8;
     d.max_wait_nodes = 1;
+    d.max_sleepers = 1;
     corral_sched *s = corral_sched_create(&d);
-    corral_handle a = wait_on(s, 1, corral_wait_seconds(1.0f));
+    corral_handle a = wait_on(s, 1, corral_wait_seconds(1.0f)); /* the one sleep */
     cr_assert_eq(W(s, a)->resumed_frame, -1);
+    corral_handle n = wait_on(s, 3, corral_wait_seconds(1.0f)); /* past max_sleepers: the one node */
+    cr_assert(corral_alive(s, n));
     corral_handle b = wait_on(s, 2, corral_wait_seconds(1.0f));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_WAIT_POOL_EXHAUSTED);
     cr_assert_neq(b.gen, 0, "it started");
@@ -615,6 +618,16 @@ Test(waits, wait_node_pool_exhaustion_is_reported_and_the_coroutine_ends_without
     corral_pool_stats ps;
     cr_assert(corral_stats_pools(s, &ps));
     cr_assert_eq(ps.wait_failures, 1);
+    cr_assert_eq(ps.sleepers_spilled, 2, "two sleeps past max_sleepers, one of them with no node either");
+    /* the report flags both pools and names what to raise; the desc to ship
+       says the peaks met their capacities */
+    static char text[16384];
+    corral_report_text_to(s, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert(strstr(text, "<- FULL: refused (raise desc.max_wait_nodes)"), "%s", text);
+    cr_assert(strstr(text, "<- spilled into wait nodes (raise desc.max_sleepers)"), "%s", text);
+    corral_emit_desc_to(s, 0.0f, &(corral_writer){.buf = text, .cap = sizeof text});
+    cr_assert(strstr(text, ".max_wait_nodes = 1, /* peak 1, and 1 refused at that peak: give it more than this */"), "%s", text);
+    cr_assert(strstr(text, ".max_sleepers = 1, /* peak 1, and 2 sleeps took wait nodes: give it more than this */"), "%s", text);
     cr_assert(corral_verify(s));
     corral_sched_destroy(s);
 }
@@ -750,9 +763,10 @@ Test(waits, a_future_wait_before_any_future_exists_is_a_gone_future)
     corral_sched_destroy(s);
 }
 
-/* The game clock's heap and the real clock's share one array of
-   max_wait_nodes entries, from its two ends: filled either way to the
-   last entry, each still wakes its sleepers in order of due time. */
+/* The game clock's heap and the real clock's share one store of
+   max_wait_nodes entries (in pages, with every other clock's): filled in
+   any split to the last entry, each still wakes its sleepers in order of
+   due time. */
 Test(waits, two_clocks_sharing_one_heap_array_fill_it_either_way_and_wake_in_order)
 {
     enum { N = 64 };

@@ -1,9 +1,10 @@
 #!/bin/sh
-# The debugger step: builds examples/boss with debug information, runs gdb
-# and LLDB in batch mode with tests/debugger/boss.gdb and boss.lldb
-# (corral's printers and commands from tools/debug/, at breakpoints inside
-# the example) and compares what each prints with
-# tests/expected/debugger.{gdb,lldb}.txt. Lines with addresses or process
+# The debugger step: builds examples/boss and examples/demo with debug
+# information, runs gdb and LLDB in batch mode with tests/debugger/P.gdb
+# and P.lldb (corral's printers and commands from tools/debug/, at
+# breakpoints inside each example) and compares what each prints with
+# tests/expected/debugger.{gdb,lldb}.txt (boss) and
+# debugger.demo.{gdb,lldb}.txt. Lines with addresses or process
 # ids (breakpoints set and hit, where it stopped, the process killed) are
 # left out of the comparison, and LLDB's $N result numbers are masked.
 #   tools/debugger_check.sh           compare
@@ -31,25 +32,30 @@ for d in /usr/lib/llvm-*/lib/python3*/dist-packages; do
 done
 out=${CORRAL_DEBUGGER_OUT:-build/debugger} # ctest gives each build tree its own
 cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=Debug -DCORRAL_BUILD_TESTS=OFF >/dev/null
-cmake --build "$out" --target boss >/dev/null
-gdb -batch -nx -x tests/debugger/boss.gdb "$out/examples/boss" > "$out/gdb.raw" 2>&1 || true
-sed -n '/^== /,$p' "$out/gdb.raw" | grep -v -e '^Breakpoint [0-9]' -e '^\[Inferior ' > "$out/gdb.txt"
-lldb -b -x -s tests/debugger/boss.lldb "$out/examples/boss" > "$out/lldb.raw" 2>&1 || true
-sed -n '/^== /,$p' "$out/lldb.raw" |
-    grep -v -e '^(lldb) script print' -e '^Process [0-9]' -e '^\* thread' -e '^    frame #' -e '^Breakpoint [0-9]' \
-            -e '^ *[0-9][0-9]* ' -e '^-> ' -e '^[[:space:]]*\^' -e '^$' | sed 's/\$[0-9][0-9]*/$N/' > "$out/lldb.txt"
+cmake --build "$out" --target boss demo >/dev/null
+# each program its script and expected files: boss (tests/expected/debugger.{gdb,lldb}.txt)
+# keeps its waits' text; demo's waits keep none (plain sleeps: no wait node)
 fail=0
-for dbg in gdb lldb; do
-    want=tests/expected/debugger.$dbg.txt
-    if [ "${1:-}" = "--golden" ]; then
-        cp "$out/$dbg.txt" "$want"
-        echo "debugger_check: $want written"
-    elif cmp -s "$out/$dbg.txt" "$want"; then
-        echo "debugger_check: $dbg prints what $want says ($(grep -c '^== ' "$out/$dbg.txt") steps)"
-    else
-        echo "debugger_check: $dbg's output differs from $want:" >&2
-        diff "$out/$dbg.txt" "$want" >&2 || true
-        fail=1
-    fi
+for prog in boss demo; do
+    gdb -batch -nx -x tests/debugger/$prog.gdb "$out/examples/$prog" > "$out/$prog.gdb.raw" 2>&1 || true
+    sed -n '/^== /,$p' "$out/$prog.gdb.raw" | grep -v -e '^Breakpoint [0-9]' -e '^\[Inferior ' > "$out/$prog.gdb.txt"
+    lldb -b -x -s tests/debugger/$prog.lldb "$out/examples/$prog" > "$out/$prog.lldb.raw" 2>&1 || true
+    sed -n '/^== /,$p' "$out/$prog.lldb.raw" |
+        grep -v -e '^(lldb) script print' -e '^Process [0-9]' -e '^\* thread' -e '^    frame #' -e '^Breakpoint [0-9]' \
+                -e '^ *[0-9][0-9]* ' -e '^-> ' -e '^[[:space:]]*\^' -e '^$' | sed 's/\$[0-9][0-9]*/$N/' > "$out/$prog.lldb.txt"
+    for dbg in gdb lldb; do
+        want=tests/expected/debugger.$dbg.txt
+        [ "$prog" = boss ] || want=tests/expected/debugger.$prog.$dbg.txt
+        if [ "${1:-}" = "--golden" ]; then
+            cp "$out/$prog.$dbg.txt" "$want"
+            echo "debugger_check: $want written"
+        elif cmp -s "$out/$prog.$dbg.txt" "$want"; then
+            echo "debugger_check: $dbg prints what $want says ($(grep -c '^== ' "$out/$prog.$dbg.txt") steps)"
+        else
+            echo "debugger_check: $dbg's output differs from $want:" >&2
+            diff "$out/$prog.$dbg.txt" "$want" >&2 || true
+            fail=1
+        fi
+    done
 done
 exit $fail

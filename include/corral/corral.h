@@ -188,7 +188,7 @@ extern "C" {
 #define CORRAL_DEFAULT_MAX_TYPES        64u
 #define CORRAL_DEFAULT_FIXED_DT         0.02f /* seconds */
 #define CORRAL_DEFAULT_MAX_FIXED_STEPS  8u
-#define CORRAL_DEFAULT_SPARE_WAIT_NODES 256u  /* wait nodes past one per slot */
+#define CORRAL_DEFAULT_SPARE_WAIT_NODES 256u  /* wait nodes past one per 32 slots */
 #define CORRAL_DEFAULT_MAX_SIGNALS      64u
 #define CORRAL_DEFAULT_MAX_FUTURES      64u
 #define CORRAL_DEFAULT_MAX_POSTS        256u
@@ -871,9 +871,15 @@ typedef struct corral_sched_desc {
     float fixed_dt;              /* CORRAL_DEFAULT_FIXED_DT: the fixed-update clock's step */
     uint32_t max_fixed_steps;    /* CORRAL_DEFAULT_MAX_FIXED_STEPS: fixed steps
                                     corral_tick runs per frame at most */
-    uint32_t max_wait_nodes;     /* total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES:
-                                    one per waiting coroutine, one per member
-                                    of an all/any */
+    uint32_t max_wait_nodes;     /* total slots / 32 + CORRAL_DEFAULT_SPARE_WAIT_NODES
+                                    (with wait_text: total slots + the spare):
+                                    one per coroutine waiting on anything but
+                                    a plain sleep, one per member of an
+                                    all/any; a plain sleep past max_sleepers
+                                    takes one */
+    uint32_t max_sleepers;       /* total slots: coroutines in a plain sleep
+                                    (one frames, seconds or realtime wait) at
+                                    once, 16 bytes each in the timer store */
     uint32_t max_signals;        /* CORRAL_DEFAULT_MAX_SIGNALS */
     uint32_t max_futures;        /* CORRAL_DEFAULT_MAX_FUTURES */
     uint32_t max_posts;          /* CORRAL_DEFAULT_MAX_POSTS: completions and raises
@@ -886,8 +892,11 @@ typedef struct corral_sched_desc {
     uint32_t domains;            /* CORRAL_DEFAULT_DOMAINS: time domains, each a clock
                                     with its own scale and pause (at most
                                     CORRAL_MAX_DOMAINS); domain 0 is the game
-                                    clock. Each past the first costs 4 bytes
-                                    per wait node (its timer heap) */
+                                    clock. Each past the first costs its timer
+                                    heap's page table (4 bytes per 64
+                                    entries of the store: a sleeper's and a
+                                    wait node's) and a page of 1 KiB: the
+                                    clocks' heaps share one store */
     uint32_t custom_phases;      /* 0: phases besides the frame's four, at most
                                     CORRAL_MAX_CUSTOM_PHASES, run by the game with
                                     corral_run_phase(s, CORRAL_PHASE_CUSTOM(k)) */
@@ -1904,6 +1913,8 @@ typedef struct corral_pool_stats {
     uint64_t channel_failures, counter_failures;
     uint32_t side_records, side_records_peak, side_records_capacity; /* calls, joins, groups, all/any */
     uint64_t side_failures;
+    uint32_t sleepers, sleepers_peak, sleepers_capacity; /* plain sleeps (desc.max_sleepers) */
+    uint64_t sleepers_spilled; /* plain sleeps that found max_sleepers sleeping and asked for a wait node */
 } corral_pool_stats;
 
 /* The generators alive now, by whom they belong to (API.md,

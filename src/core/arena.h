@@ -30,8 +30,9 @@ static inline uint8_t corral__co_domain(const corral_sched *s, const corral__met
 /* its link is its wait chain (corral__chained_by, by its own side record) */
 static inline bool corral__co_chained(const corral_sched *s, const corral_co *co, const corral__meta *m)
 {
-    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
-           (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN));
+    return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+            (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN))) &&
+           !corral__link_sleeps(co->link);
 }
 
 /* the first node of its current wait, NIL: none */

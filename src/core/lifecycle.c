@@ -345,8 +345,17 @@ uint32_t corral__wake_timers(corral_sched *s)
         if (s->timers.heap_len[h] == 0) continue;
         const double now = corral__timer_clock(s, h);
         while (s->timers.heap_len[h] > 0) {
-            uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
-            if (N[i].u.t.due > now) break;
+            const corral__heap_entry *root = &CORRAL__HEAP_AT(corral__heap(s, h), 0);
+            if (root->due > now) break;
+            const uint32_t i = root->ref;
+            if (i & CORRAL__SLEEP_REF) { /* a plain sleep: its entry was its wait */
+                corral_co *co = corral__sleeper(s, i);
+                corral__sleep_cancel(s, co); /* the root: out of heap h */
+                s->nodes.debug_visits++;
+                corral__wake(s, co, false);
+                woken++;
+                continue;
+            }
             corral__timer_cancel(s, &N[i]); /* the root: out of heap h */
             s->nodes.debug_visits++;
             corral__fire(s, i);

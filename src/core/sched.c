@@ -29,7 +29,8 @@ typedef struct corral__plan {
     uint64_t hash_off, ends_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots;
-    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains, phases;
+    uint64_t nodes_off, node_count, heaps, domains, phases;
+    uint64_t heap_pages_off, heap_tabs_off, heap_free_off, heap_pages, heap_tab_len, heap_entries, sleepers;
     uint64_t signals_off, max_signals, futures_off, max_futures, text_off;
     uint64_t channels_off, max_channels, channel_bytes, ring_bytes, data_off, counters_off, max_counters;
     /* the part that holds each state slot (NULL: none) and where its state lies */
@@ -168,8 +169,12 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     p->phases = CORRAL__PH_COUNT + d->custom_phases;
     p->lane_count = p->lanes_per_phase * p->phases + p->phases + 1;
     p->chunk_count = corral__chunks_for(slots, p->lane_count);
-    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
-    /* group nodes are the groups part's (owner, tags, deadlines) */
+    /* a plain sleep takes no node (timers.c): a node a slot only where a
+       sleep keeps its text */
+    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes
+                                      : (d->wait_text ? slots : slots / 32u) + CORRAL_DEFAULT_SPARE_WAIT_NODES;
+    p->sleepers = d->max_sleepers ? d->max_sleepers : slots;
+    /* group nodes are the groups part's (owner, tags; a deadline takes a wait node) */
     p->node_count = p->wait_nodes + (!t->feature[CORRAL__FEATURE_GROUPS] ? 0
                                      : d->max_group_nodes              ? d->max_group_nodes
                                                                        : CORRAL_DEFAULT_MAX_GROUP_NODES);
@@ -201,10 +206,21 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->nodes_off = off;
     off += p->node_count * sizeof(corral__node);
-    for (uint32_t h = 0; h < p->heaps; h++) { /* timers are wait nodes only; two heaps an array */
-        p->heap_off[h] = off;
-        if ((h & 1u) || h + 1 == p->heaps) off += p->wait_nodes * sizeof(uint32_t);
-    }
+    /* the timer heaps' store: an entry a sleeper and a wait node, in the
+       clocks' heaps and the held heap; each heap's last page partly used,
+       its first past the skew */
+    p->heap_entries = p->sleepers + p->wait_nodes;
+    if (p->heap_entries > (uint64_t)CORRAL__SLEEP_POS + 1u) return CORRAL_ERR_TOO_LARGE; /* a sleeper's link names its entry */
+    p->heap_tab_len = ((p->heap_entries + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT) + 1; /* pages a heap holds */
+    p->heap_pages = p->heap_tab_len + p->heaps + 1u; /* ceil(entries / PAGE) and a page of slack for each of
+                                                         the heaps + 1 (the held heap) */
+    off = corral__align64(off, 64); /* an entry's four children in one cache line */
+    p->heap_pages_off = off;
+    off += p->heap_pages * CORRAL__HEAP_PAGE * sizeof(corral__heap_entry);
+    p->heap_tabs_off = off;
+    off += (p->heaps + 1u) * p->heap_tab_len * sizeof(uint32_t);
+    p->heap_free_off = off;
+    off += p->heap_pages * sizeof(uint32_t);
     p->owner_off = off;
     off += p->owner_buckets * 2 * sizeof(uint32_t);
     p->sides_off = off;
@@ -413,7 +429,13 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->nodes.wait_count = (uint32_t)p->wait_nodes;
     s->nodes.text_off = (uint32_t)p->text_off;
     s->timers.heaps = (uint32_t)p->heaps;
-    for (uint32_t h = 0; h < p->heaps; h++) s->timers.heap_off[h] = (uint32_t)p->heap_off[h];
+    s->timers.pages_off = (uint32_t)p->heap_pages_off;
+    s->timers.tabs_off = (uint32_t)p->heap_tabs_off;
+    s->timers.free_off = (uint32_t)p->heap_free_off;
+    s->timers.page_count = (uint32_t)p->heap_pages;
+    s->timers.tab_len = (uint32_t)p->heap_tab_len;
+    s->timers.entries = (uint32_t)p->heap_entries;
+    s->timers.max_sleepers = (uint32_t)p->sleepers;
     s->groups.owner_off = (uint32_t)p->owner_off;
     s->groups.owner_mask = (uint32_t)p->owner_buckets - 1;
     s->sides.off = (uint32_t)p->sides_off;
@@ -652,6 +674,9 @@ const corral__debugger_consts corral__debugger = {
 #undef CORRAL__X
     },
     CORRAL__MAGIC, (uint32_t)CORRAL__DOMAINS_OFF, (uint32_t)CORRAL__TYPES_OFF,
+    CORRAL__SLEEP_LINK, CORRAL__SLEEP_HELD, CORRAL__SLEEP_POS, CORRAL__SLEEP_OFF,
+    CORRAL__SLEEP_HEAP_SHIFT, CORRAL__SLEEP_HEAP_MASK, CORRAL__SLEEP_KIND_SHIFT, CORRAL_WAIT_FRAMES,
+    CORRAL__HEAP_SKEW, CORRAL__HEAP_PAGE_SHIFT,
 };
 
 corral_sched *corral_sched_adopt(void *memory, size_t memory_size)

@@ -156,7 +156,8 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
 
 CORRAL__NOINLINE void corral__release_wait_with(corral_sched *s, corral_co *co, corral__meta *m, corral__side *sd)
 {
-    if (corral__chained_by(co, sd ? sd : corral__side_none())) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
+    if (corral__chained_by(co, sd)) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
+    else if (corral__sleeps(co)) corral__sleep_cancel(s, co);
     if (sd) { /* the mode and count of a wait of several nodes */
         sd->mode = CORRAL__MODE_NONE;
         sd->pending = 0;
@@ -210,6 +211,10 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
    is left of their time; lists (signal, future, join) stay */
 void corral__hold_wait(corral_sched *s, corral_co *co)
 {
+    if (corral__link_sleeps(co->link)) { /* a plain sleep: its entry to the held heap */
+        corral__sleep_hold(s, co);
+        return;
+    }
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__co_wait(s, co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
@@ -222,6 +227,10 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
 
 void corral__unhold_wait(corral_sched *s, corral_co *co)
 {
+    if (corral__link_sleeps(co->link)) {
+        corral__sleep_unhold(s, co);
+        return;
+    }
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__co_wait(s, co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
@@ -388,6 +397,28 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, corr
     corral__park(co);
     return 1;
 }
+/* A plain sleep (timers.c): one frames, seconds or realtime wait that
+   keeps no text, while the store has room for one (past max_sleepers it
+   takes a node: counted) */
+static bool corral__plain_sleep(corral_sched *s, const corral_wait *w)
+{
+    if ((uint32_t)w->kind - (uint32_t)CORRAL_WAIT_FRAMES > 2u || (w->text && s->nodes.text_off)) /* frames, seconds, realtime */
+        return false;
+    if (s->timers.sleepers < s->timers.max_sleepers) return true;
+    s->timers.spilled++;
+    return false;
+}
+/* it sleeps: its entry is its record, its link names the entry (1, as
+   corral__register_wait answers a wait it registered) */
+static CORRAL__NOINLINE int corral__sleep_begin(corral_sched *s, corral_co *co, corral__side *sd, const corral_wait *w)
+{
+    corral__wait_open(co);
+    corral__sleep_arm(s, co, w);
+    corral__mode_set_with(sd, CORRAL__MODE_ONE); /* no mode of several */
+    corral__park(co);
+    return 1;
+}
+
 bool corral_await(corral_co *co, corral_wait w)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
@@ -443,7 +474,7 @@ bool corral_await(corral_co *co, corral_wait w)
         }
     }
     co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
-    int r = corral__register_wait(__func__, s, co, sd, &w);
+    int r = corral__plain_sleep(s, &w) ? corral__sleep_begin(s, co, sd, &w) : corral__register_wait(__func__, s, co, sd, &w);
     if (r == -2) { /* it cannot wait, and must not go on as if the wait were over */
         corral__mark_stopping(s, co, m, CORRAL_END_WAIT_FAILED); /* its step is running */
         return true;

@@ -99,6 +99,8 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
         const bool put = corral__co_domain_put("corral_set_domain", s, m, domain); /* the caller made room */
         assert(put && "corral: a domain's side record was counted free");
         (void)put;
+        if (corral__sleeps(co) && corral__heap_domain(corral__sleep_heap_of(co->link)) != CORRAL__NIL)
+            corral__sleep_move(s, co, heap); /* a plain sleep on its domain's seconds */
         for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && corral__heap_domain(N[i].list) != CORRAL__NIL)
                 corral__timer_move(s, i, heap);

@@ -117,6 +117,8 @@ static double corral__time_left(const corral_sched *s, const corral_co *co, cons
     const corral__node *N = corral__nodes(s);
     double left = 0.0;
     bool any = false;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) return sv.left > 0.0 ? sv.left : 0.0;
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
         if (!corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) || N[i].attached == 0) continue;
         double t = corral__timer_left(s, &N[i]);
@@ -142,6 +144,8 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
         out->wait = corral__co_mode(s, co, m) == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
                     : corral__co_mode(s, co, m) == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
                                                   : (corral_wait_kind)N[corral__co_wait(s, co, m)].kind;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) out->wait = (corral_wait_kind)sv.kind;
     out->file = te->vt->file;
     out->line = co->resume >> 16;
     if (corral__co_awaits_arms(s, m)) {
@@ -336,6 +340,14 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         return;
     }
     if (in->call == CORRAL_CALL_ONE) CORRAL__PUT(corral__co_wait(s, co, m) != CORRAL__NIL ? "call, unless " : "call");
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) { /* a plain sleep */
+        CORRAL__PUT("%s", corral_wait_kind_str((corral_wait_kind)sv.kind));
+        if (sv.heap == CORRAL__HEAP_FRAMES) CORRAL__PUT(", %.0f frame%s left", in->left, in->left == 1.0 ? "" : "s");
+        else CORRAL__PUT(", %.3f s left", in->left);
+        if (sv.heap != CORRAL__HEAP_FRAMES && sv.heap != CORRAL__HEAP_REAL && in->domain) CORRAL__PUT(" (domain %u)", in->domain);
+        return;
+    }
     if (corral__co_wait(s, co, m) == CORRAL__NIL) {
         if (in->call == CORRAL_CALL_NONE) CORRAL__PUT(co->state == CORRAL__DEFERRED ? "queued for the next frame" : "queued");
         return;
@@ -470,6 +482,7 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
                a.tick_ns_max, a.tick_ns_total);
     corral__pf(out, "  \"pools\": {\n");
     corral__json_pool(out, "wait_nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures, false);
+    corral__json_pool(out, "sleepers", p.sleepers, p.sleepers_peak, p.sleepers_capacity, p.sleepers_spilled, false);
     corral__json_pool(out, "group_nodes", p.group_nodes, p.group_nodes_peak, p.group_nodes_capacity, p.group_failures, false);
     corral__json_pool(out, "side_records", p.side_records, p.side_records_peak, p.side_records_capacity, p.side_failures, false);
     corral__json_pool(out, "signals", p.signals, p.signals_peak, p.signals_capacity, p.signal_failures, false);
@@ -733,6 +746,7 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
         out->classes[i].capacity = corral__with_headroom(s->arena.classes[i].peak, headroom);
     }
     out->max_wait_nodes = corral__pool_size(s->nodes.wait_peak, headroom);
+    out->max_sleepers = corral__pool_size(s->timers.sleepers_peak, headroom);
     out->max_group_nodes = corral__pool_size(s->nodes.group_peak, headroom);
     out->max_side_records = corral__pool_size(s->sides.peak, headroom);
     out->max_signals = corral__pool_size(s->pools[CORRAL__POOL_SIGNAL].peak, headroom);
@@ -790,12 +804,13 @@ static const char *corral__validation_str(corral_validation v)
    order), each with how it is written; a sized one names its peak */
 enum { CORRAL__EF_U32, CORRAL__EF_BOOL, CORRAL__EF_ORDER, CORRAL__EF_FLOAT, CORRAL__EF_VALIDATION };
 enum { CORRAL__PEAK_NONE, CORRAL__PEAK_TYPES, CORRAL__PEAK_WAITS, CORRAL__PEAK_GROUPS, CORRAL__PEAK_SIDES,
-       CORRAL__PEAK_SIGNALS, CORRAL__PEAK_FUTURES, CORRAL__PEAK_CHANNELS, CORRAL__PEAK_COUNTERS };
+       CORRAL__PEAK_SIGNALS, CORRAL__PEAK_FUTURES, CORRAL__PEAK_CHANNELS, CORRAL__PEAK_COUNTERS, CORRAL__PEAK_SLEEPERS };
 static const struct { const char *name; uint16_t off; uint8_t kind, peak; } corral__desc_fields[] = {
 #define CORRAL__F(f, kind, peak) {#f, (uint16_t)offsetof(corral_sched_desc, f), CORRAL__EF_##kind, CORRAL__PEAK_##peak}
     CORRAL__F(max_types, U32, TYPES),         CORRAL__F(order, ORDER, NONE),
     CORRAL__F(fixed_dt, FLOAT, NONE),         CORRAL__F(max_fixed_steps, U32, NONE),
-    CORRAL__F(max_wait_nodes, U32, WAITS),    CORRAL__F(max_signals, U32, SIGNALS),
+    CORRAL__F(max_wait_nodes, U32, WAITS),    CORRAL__F(max_sleepers, U32, SLEEPERS),
+    CORRAL__F(max_signals, U32, SIGNALS),
     CORRAL__F(max_futures, U32, FUTURES),     CORRAL__F(max_posts, U32, NONE),
     CORRAL__F(max_group_nodes, U32, GROUPS),  CORRAL__F(domains, U32, NONE),
     CORRAL__F(custom_phases, U32, NONE),      CORRAL__F(max_channels, U32, CHANNELS),
@@ -868,7 +883,12 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
     const corral__pool *P = s->pools;
     const uint32_t peaks[] = {0, s->types.type_count, s->nodes.wait_peak, s->nodes.group_peak, s->sides.peak,
                               P[CORRAL__POOL_SIGNAL].peak, P[CORRAL__POOL_FUTURE].peak, P[CORRAL__POOL_CHANNEL].peak,
-                              P[CORRAL__POOL_COUNTER].peak};
+                              P[CORRAL__POOL_COUNTER].peak, s->timers.sleepers_peak};
+    /* and what each refused (sleepers: the sleeps that took a wait node): a
+       peak that met its capacity says less than was asked */
+    const uint64_t refused[] = {0, 0, s->nodes.wait_failures, s->nodes.group_failures, s->sides.failures,
+                                P[CORRAL__POOL_SIGNAL].failures, P[CORRAL__POOL_FUTURE].failures,
+                                P[CORRAL__POOL_CHANNEL].failures, P[CORRAL__POOL_COUNTER].failures, s->timers.spilled};
     for (size_t i = 0; i < sizeof corral__desc_fields / sizeof corral__desc_fields[0]; i++) {
         const unsigned char *at = (const unsigned char *)&d + corral__desc_fields[i].off;
         char f[40];
@@ -890,6 +910,9 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
         const uint8_t pk = corral__desc_fields[i].peak;
         if (pk == CORRAL__PEAK_COUNTERS)
             corral__pf(out, " /* peak %u of the shared semaphore and wait group pool, with max_waitgroups */", peaks[pk]);
+        else if (pk != CORRAL__PEAK_NONE && refused[pk])
+            corral__pf(out, " /* peak %u, and %" PRIu64 " %s: give it more than this */", peaks[pk], refused[pk],
+                       pk == CORRAL__PEAK_SLEEPERS ? "sleeps took wait nodes" : "refused at that peak");
         else if (pk != CORRAL__PEAK_NONE)
             corral__pf(out, " /* peak %u */", peaks[pk]);
         corral__pc(out, '\n');
@@ -950,20 +973,22 @@ static void corral__report_waits(const corral_sched *s, corral__out *out)
 
 /* the report's pool table: each pool's used, peak and capacity (three
    uint32_t in a row of corral_pool_stats) and its failures */
-static const struct { const char *name; uint16_t counts, failures; } corral__pool_rows[] = {
-#define CORRAL__P(name, n, f) {name, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
-    CORRAL__P("wait nodes", wait_nodes, wait_failures),
-    CORRAL__P("group nodes", group_nodes, group_failures),
-    CORRAL__P("side records", side_records, side_failures),
-    CORRAL__P("signals", signals, signal_failures),
-    CORRAL__P("futures", futures, future_failures),
-    CORRAL__P("channels", channels, channel_failures),
-    CORRAL__P("semaphores, waitgroups", counters, counter_failures),
+static const struct { const char *name, *field; uint16_t counts, failures; } corral__pool_rows[] = {
+#define CORRAL__P(name, field, n, f) {name, field, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
+    CORRAL__P("wait nodes", "max_wait_nodes", wait_nodes, wait_failures),
+    CORRAL__P("sleepers", "max_sleepers", sleepers, sleepers_spilled),
+    CORRAL__P("group nodes", "max_group_nodes", group_nodes, group_failures),
+    CORRAL__P("side records", "max_side_records", side_records, side_failures),
+    CORRAL__P("signals", "max_signals", signals, signal_failures),
+    CORRAL__P("futures", "max_futures", futures, future_failures),
+    CORRAL__P("channels", "max_channels", channels, channel_failures),
+    CORRAL__P("semaphores, waitgroups", "max_semaphores", counters, counter_failures),
 #undef CORRAL__P
 };
 #define CORRAL__ROW(n, cap) \
     CORRAL__STATIC_ASSERT(offsetof(corral_pool_stats, cap) == offsetof(corral_pool_stats, n) + 8, "used, peak, capacity in a row")
 CORRAL__ROW(wait_nodes, wait_nodes_capacity);
+CORRAL__ROW(sleepers, sleepers_capacity);
 CORRAL__ROW(group_nodes, group_nodes_capacity);
 CORRAL__ROW(side_records, side_records_capacity);
 CORRAL__ROW(signals, signals_capacity);
@@ -1011,7 +1036,12 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
         uint64_t failures;
         memcpy(n, (const unsigned char *)&p + corral__pool_rows[i].counts, sizeof n);
         memcpy(&failures, (const unsigned char *)&p + corral__pool_rows[i].failures, sizeof failures);
-        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64, corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+        if (failures) /* the sleepers' failures are sleeps that took a wait node instead */
+            corral__pf(out, "  <- %s (raise desc.%s)",
+                       corral__pool_rows[i].counts == offsetof(corral_pool_stats, sleepers) ? "spilled into wait nodes" : "FULL: refused",
+                       corral__pool_rows[i].field);
+        corral__pc(out, '\n');
     }
     corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
     corral_generator_stats g = {0};

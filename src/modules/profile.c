@@ -120,6 +120,10 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     out->side_records = s->sides.count - s->sides.free_count;
     out->side_records_peak = s->sides.peak;
     out->side_failures = s->sides.failures;
+    out->sleepers_capacity = s->timers.max_sleepers;
+    out->sleepers = s->timers.sleepers;
+    out->sleepers_peak = s->timers.sleepers_peak;
+    out->sleepers_spilled = s->timers.spilled;
     const corral__pool *P = s->pools;
     out->signals_capacity = P[CORRAL__POOL_SIGNAL].cap;
     out->signals = P[CORRAL__POOL_SIGNAL].live;

@@ -113,6 +113,8 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
         if (corral__timer_node(&N[i]) && !corral__due_ok(N[i].u.t.due))
             return corral__unsavable_due(io, vt, "time wait", N[i].u.t.due);
     }
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv) && !corral__due_ok(sv.due)) return corral__unsavable_due(io, vt, "time wait", sv.due);
     if (dl != CORRAL__NIL && !corral__due_ok(N[dl].u.t.due))
         return corral__unsavable_due(io, vt, "stop deadline", N[dl].u.t.due);
     return true;
@@ -215,6 +217,19 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     if (by != CORRAL__NIL) corral__put_u(io, by, 4); /* version 7: the coroutine a generator belongs to */
     /* its wait nodes */
     uint32_t count = 0;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) { /* a plain sleep: as the one timer node it stands for */
+        corral__put_u(io, 1u, 1);
+        corral__put_u(io, sv.kind, 1);
+        corral__put_u(io, 0u, 1);
+        corral__put_u(io, sv.held ? CORRAL__SW_HELD : 0u, 1);
+        corral__put_u(io, sv.heap, 1);
+        corral__put_u(io, 0u, 4); /* its order: a sleep is on no list */
+        corral__put_f64(io, sv.due);
+        corral__put_u(io, sv.seq, 4);
+        corral__put_bytes(io, CORRAL__AT(co, te->ctx_off), te->ctx_size);
+        return;
+    }
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) count++;
     corral__put_u(io, count, 1);
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
@@ -1030,8 +1045,18 @@ static bool corral__load_find_sections(corral__loader *L)
    records are checked */
 typedef struct corral__load_tally {
     uint32_t per_class[CORRAL_MAX_CLASSES], per_type[CORRAL__LOAD_MAX_TYPES];
-    uint32_t wait_nodes, group_nodes, sides, joins;
+    uint32_t wait_nodes, group_nodes, sides, joins, sleeps;
 } corral__load_tally;
+
+/* its wait loads as a plain sleep (timers.c) while the store has room for
+   one: one frames, seconds or realtime wait of its own, not fired, no
+   call's and no all/any's */
+static bool corral__saved_sleeps(const corral__saved_co *c)
+{
+    const uint8_t k = c->nwaits == 1 ? c->w[0].kind : (uint8_t)CORRAL_WAIT_KIND_COUNT;
+    return (k == CORRAL_WAIT_FRAMES || k == CORRAL_WAIT_SECONDS || k == CORRAL_WAIT_REALTIME) && c->w[0].member == 0 &&
+           c->w[0].flags != CORRAL__SW_FIRED && c->child == CORRAL__NIL && c->mode <= CORRAL__MODE_ONE;
+}
 
 /* a record's slot (class cls, slot local, generation gen): one this
    scheduler has, not retired, in a class that holds its type (the type's
@@ -1223,7 +1248,9 @@ static bool corral__load_check_records(corral__loader *L, corral__load_tally *n)
         n->per_type[c.type]++;
         if (!corral__load_check_fields(L, &c, t, tn) || !corral__load_check_links(L, &c, t, tn, index)) return false;
         n->group_nodes += corral__nodes_needed(c.owner, c.tags);
-        n->wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
+        const bool sleeps = corral__saved_sleeps(&c);
+        n->sleeps += sleeps;
+        n->wait_nodes += (sleeps ? 0u : c.nwaits) + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
         n->sides += corral__saved_co_needs_side(&c) || c.owner || c.tags || c.has_deadline || c.by != CORRAL__NIL;
         n->joins += c.by != CORRAL__NIL; /* its owner's joiners list */
         for (uint32_t w = 0; w < c.nwaits; w++) n->joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
@@ -1252,7 +1279,9 @@ static bool corral__load_check_room(corral__loader *L, const corral__load_tally 
         if (te->budget && n->per_type[ti] > te->budget)
             return corral__load_fail(L, "the save holds more coroutines of type %s than its budget%s", te->vt->name, none);
     }
-    if (n->wait_nodes > s->nodes.wait_count) return corral__load_fail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
+    const uint64_t spilled = n->sleeps > s->timers.max_sleepers ? n->sleeps - s->timers.max_sleepers : 0u; /* sleeps past max_sleepers take nodes */
+    if (n->wait_nodes + spilled > s->nodes.wait_count)
+        return corral__load_fail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
     if (n->group_nodes > s->nodes.count - s->nodes.wait_count)
         return corral__load_fail(L, "the save needs more group nodes than desc.max_group_nodes%s%s", none, none);
     /* at most one side record a coroutine; a joined one's is counted once per join (at most) */
@@ -1505,7 +1534,11 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
 {
     corral_sched *s = L->s;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_wait(s, co, m) != CORRAL__NIL || c->nwaits == 0) return; /* done already */
+    if (corral__co_wait(s, co, m) != CORRAL__NIL || corral__sleeps(co) || c->nwaits == 0) return; /* done already */
+    if (corral__saved_sleeps(c) && s->timers.sleepers < s->timers.max_sleepers) { /* checked by corral__timer_check */
+        corral__sleep_place(s, co, c->w[0].kind, c->w[0].list, c->w[0].due, c->w[0].seq, c->w[0].flags == CORRAL__SW_HELD);
+        return;
+    }
     bool used[CORRAL__SAVE_MAX_WAITS] = {false};
     for (uint32_t k = 0; k < c->nwaits; k++) {
         uint32_t w = 0, best = CORRAL__NIL;

@@ -76,7 +76,8 @@ static uint64_t corral__layout(const corral_sched *s)
     const uint32_t v[] = {s->types.max_types, s->types.hash_off, s->types.hash_mask, s->types.ends_off, s->run.order,
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
-                          s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
+                          s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.pages_off,
+                          s->timers.page_count,
                           s->sides.off, s->sides.count, s->prof.ages_off,
                           s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
                           s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
@@ -179,8 +180,14 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__nodes(s), (size_t)s->nodes.wait_bump * sizeof(corral__node));
     corral__put(k, corral__nodes(s) + s->nodes.wait_count,
                 (size_t)(s->nodes.group_bump - s->nodes.wait_count) * sizeof(corral__node));
-    for (uint32_t h = 0; h < s->timers.heaps; h++)
-        corral__put(k, corral__heap_block(s, h, s->timers.heap_len[h]), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) { /* each heap's entries (the clocks', the held sleepers') in heap order, a page's run at a time */
+        const corral__heapv H = corral__heap(s, h);
+        const uint32_t len = s->timers.heap_len[h];
+        for (uint32_t pos = 0, n; pos < len; pos += n) {
+            n = corral__heap_run(pos, len);
+            corral__put(k, &CORRAL__HEAP_AT(H, pos), (size_t)n * sizeof(corral__heap_entry));
+        }
+    }
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__put(k, corral__sides(s), (size_t)s->sides.bump * sizeof(corral__side));
     /* the records in use, {owner, record} in their owners' order: a
@@ -295,8 +302,8 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
         !corral__section(&k, &m->wait_at, (size_t)o->nodes.wait_bump * sizeof(corral__node)) ||
         !corral__section(&k, &m->group_at, (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node)))
         return cut;
-    for (uint32_t h = 0; h < o->timers.heaps; h++)
-        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(uint32_t)))
+    for (uint32_t h = 0; h <= o->timers.heaps; h++)
+        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(corral__heap_entry)))
             return cut;
     m->heap_at[0] = timers_at;
     if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
@@ -359,6 +366,8 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
     memcpy(same->types.seen, s->types.seen, sizeof same->types.seen); /* it only grows */
     same->types.seen_count = s->types.seen_count;
+    same->timers.free_count = s->timers.free_count; /* which pages the heaps hold: a restore lays them anew */
+    same->timers.page_bump = s->timers.page_bump;
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_read != CORRAL__NIL ||
@@ -375,10 +384,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
         o->nodes.group_bump > o->nodes.count || o->sides.bump > o->sides.count)
         return "a bump is out of its pool";
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
-        if (o->timers.heap_len[h] > (h < o->timers.heaps ? o->nodes.wait_count : 0u) ||
-            ((h & 1u) && (uint64_t)o->timers.heap_len[h - 1] + o->timers.heap_len[h] > o->nodes.wait_count))
-            return "a timer heap is too long";
+    if (!corral__heap_lens_ok(s, o->timers.heap_len)) return "a timer heap is too long";
 
     const char *why = corral__snap_sections(s, buf, size, v);
     if (why) return why;
@@ -849,6 +855,11 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
                                                            : 0u;
     corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)hold << 32 | corral__co_age(s, m));
     uint32_t len = 0;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) { /* a plain sleep: as the node it stands for */
+        corral__hash_word(k, (uint64_t)sv.kind << 24 | (uint64_t)(sv.held ? 2u : 1u) << 8 | sv.heap);
+        corral__hash_double(k, sv.due);
+    }
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)

@@ -192,11 +192,17 @@ static uint32_t corral__image_u32(corral__image *m, const uint32_t *live, size_t
 /* a run-queue entry (i < chunk_bump * CHUNK), the chunk after c (c < chunk_bump) */
 static uint32_t corral__image_entry(corral__image *m, uint32_t e) { return corral__image_u32(m, corral__entries(m->blk), m->entries_at, e); }
 static uint32_t corral__image_next(corral__image *m, uint32_t c) { return corral__image_u32(m, corral__chunk_next(m->blk), m->next_at, c); }
-static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
+/* entry pos of heap h (pos < its length) */
+static corral__heap_entry corral__image_heap_entry(corral__image *m, uint32_t h, uint32_t pos)
 {
     if (!m->snap) return CORRAL__HEAP_AT(corral__heap(m->blk, h), pos);
-    const uint32_t len = m->s->timers.heap_len[h]; /* a snapshot holds the heap's block as it lies */
-    return corral__image_u32(m, NULL, m->heap_at[h], (h & 1u) ? len - 1u - pos : pos);
+    corral__heap_entry e; /* a snapshot holds each heap in heap order */
+    memcpy(&e, m->snap + m->heap_at[h] + (size_t)pos * sizeof e, sizeof e);
+    return e;
+}
+static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
+{
+    return corral__image_heap_entry(m, h, pos).ref;
 }
 static uint32_t corral__image_owner(corral__image *m, uint32_t w)
 {
@@ -739,10 +745,13 @@ static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const
                                     const corral__side *sd)
 {
     (void)md;
-    if (co->state == CORRAL__WAITING && corral__wait_by(co, sd) == CORRAL__NIL && sd->child == CORRAL__NIL)
+    const bool sleeps = corral__sleeps(co); /* its entry names it back: corral__verify_heaps */
+    if (co->state == CORRAL__WAITING && corral__wait_by(co, sd) == CORRAL__NIL && sd->child == CORRAL__NIL && !sleeps)
         CORRAL__BAD("a waiting coroutine waits on nothing");
+    if (sleeps && (sd->mode != CORRAL__MODE_NONE || sd->child != CORRAL__NIL))
+        CORRAL__BAD("a plain sleep has a call's or a wait of several nodes' record");
     if (!corral__at_rest(m->s)) return true;
-    const bool waits = corral__wait_by(co, sd) != CORRAL__NIL || sd->child != CORRAL__NIL;
+    const bool waits = corral__wait_by(co, sd) != CORRAL__NIL || sd->child != CORRAL__NIL || sleeps;
     if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
         !corral__paused(co->state))
         CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
@@ -908,28 +917,69 @@ static bool corral__verify_nodes(corral__image *m)
     return corral__verify_wait_lists(m, t.listed, found) && corral__verify_group_lists(m, &t);
 }
 
+/* entry e at pos of heap h is a plain sleep's: its sleeper waits in it
+   (its link names the place), on the clock its kind and domain give (or
+   the frames' for a wait of 0): WAITING, or a generator held between
+   pulls with its wait armed; or it is paused (a hold that is no
+   generator's, not woken) with it in the held heap */
+static bool corral__verify_sleep(corral__image *m, uint32_t h, uint32_t pos, const corral__heap_entry *e)
+{
+    const corral_sched *s = m->s;
+    corral_co ct;
+    corral__side st;
+    uint32_t ci, k;
+    const uint32_t code = (e->ref >> CORRAL__SLEEP_KIND_SHIFT) & 3u;
+    if (code > 2u) CORRAL__BAD("a sleep's entry names no wait kind");
+    if (!corral__image_slot(s, (e->ref & CORRAL__SLEEP_OFF) << 3, &ci, &k)) CORRAL__BAD("a sleep's entry names no slot");
+    const corral_co *co = corral__image_co(m, ci, k, &ct);
+    if (!corral__sleeps(co) || (co->link & CORRAL__SLEEP_POS) != pos ||
+        ((co->link & CORRAL__SLEEP_HELD) != 0) != (h == s->timers.heaps))
+        CORRAL__BAD("a sleep's entry names a coroutine that does not sleep in it");
+    const uint32_t clock = corral__sleep_heap_of(co->link);
+    if (h != s->timers.heaps && clock != h) CORRAL__BAD("a sleep's entry names a coroutine that does not sleep in it");
+    corral__meta mt;
+    const corral__meta *md = corral__image_meta(m, ci, k, &mt);
+    const uint8_t hold = corral__paused(co->state) && md ? corral__co_hold(co, md) : 0u;
+    const bool running = co->state == CORRAL__WAITING || hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING);
+    const bool held = corral__paused(co->state) && !(hold & (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WOKEN));
+    if (h == s->timers.heaps ? !held : !running)
+        CORRAL__BAD("a sleep is held, or runs, against its coroutine's state");
+    const uint32_t own = code == 0u ? (uint32_t)CORRAL__HEAP_FRAMES
+                         : code == 2u ? (uint32_t)CORRAL__HEAP_REAL
+                                      : corral__domain_heap(corral__image_side_at(m, ci, k, &st)->domain);
+    if (clock != CORRAL__HEAP_FRAMES && clock != own) CORRAL__BAD("a sleep is on another clock than its kind's");
+    return true;
+}
+
 static bool corral__verify_heaps(corral__image *m)
 {
     const corral_sched *s = m->s;
     corral__node nt;
     corral_co ct;
     uint32_t ci, k;
-    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+    uint32_t sleeps = 0;
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) { /* the clocks' heaps, then the held sleepers' */
         for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
-            uint32_t i = corral__image_heap(m, h, pos);
+            const corral__heap_entry e = corral__image_heap_entry(m, h, pos);
+            const uint32_t i = e.ref;
+            if (e.due != e.due) CORRAL__BAD("a timer is due at no time (NaN)");
+            if (pos > 0 && corral__image_heap_entry(m, h, (pos - 1) / CORRAL__HEAP_ARITY).due > e.due)
+                CORRAL__BAD("a timer heap is out of order");
+            if (i & CORRAL__SLEEP_REF) {
+                if (!corral__verify_sleep(m, h, pos, &e)) return false;
+                sleeps++;
+                continue;
+            }
+            if (h == s->timers.heaps) CORRAL__BAD("the held sleepers' heap holds a wait node");
             const corral__node *nd = i < s->nodes.wait_count ? corral__image_node(m, i, &nt) : NULL;
             if (!nd) CORRAL__BAD("a heap holds a node out of range");
             if (nd->next != pos) CORRAL__BAD("a timer node does not know its heap position");
             if (nd->list != h) CORRAL__BAD("a timer node does not know its heap");
             if (!nd->attached) CORRAL__BAD("a heap holds a detached node");
             if (!corral__timer_node(nd)) CORRAL__BAD("a heap holds a node that is no timer");
-            double due = nd->u.t.due;
-            if (due != due) CORRAL__BAD("a timer is due at no time (NaN)");
-            if (pos > 0) {
-                corral__node pt;
-                const corral__node *p = corral__image_node(m, corral__image_heap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
-                if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
-            }
+            const double due = e.due;
+            if (memcmp(&due, &nd->u.t.due, sizeof due) != 0 || e.seq != nd->u.t.seq)
+                CORRAL__BAD("a timer heap's entry and its node disagree on its due time");
             if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__image_co(m, ci, k, &ct);
             corral__meta mt;
@@ -941,6 +991,14 @@ static bool corral__verify_heaps(corral__image *m)
                 CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
         }
     }
+    if (sleeps != s->timers.sleepers || sleeps > s->timers.max_sleepers)
+        CORRAL__BAD("the timer heaps hold another count of sleeps than the scheduler says");
+    uint32_t sleeping = 0; /* each entry's sleeper names it: one sleeper an entry, if as many */
+    CORRAL__EACH_TOUCHED(m, ci2, cl, k2) {
+        (void)cl;
+        sleeping += corral__sleeps(corral__image_co(m, ci2, k2, &ct));
+    }
+    if (sleeping != sleeps) CORRAL__BAD("a sleeping coroutine's timer entry is not where its link says");
     return true;
 }
 
@@ -960,6 +1018,40 @@ static bool corral__verify_pools(corral__image *m)
     return true;
 }
 
+/* the store's pages taken: each a heap's (as many as its length needs)
+   or given back, every page number below the bump, and their count, sum
+   and sum of squares those of each page once. Of the live block only (a
+   restore lays the pages anew): a stray write's repeat does not match all
+   three but by a rare chance, and a page two heaps hold also puts an
+   entry where its sleeper's or node's position does not say */
+static bool corral__verify_heap_pages(const corral_sched *s)
+{
+    const uint32_t n = s->timers.page_bump;
+    uint64_t count = s->timers.free_count, sum = 0, squares = 0;
+    if (n > s->timers.page_count || count > n) return false;
+    const uint32_t *free_pages = corral__heap_free(s);
+    for (uint32_t k = 0; k < s->timers.free_count; k++) {
+        if (free_pages[k] >= n) return false;
+        sum += free_pages[k];
+        squares += (uint64_t)free_pages[k] * free_pages[k];
+    }
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) {
+        const corral__heapv H = corral__heap(s, h);
+        const uint32_t used = (uint32_t)corral__heap_pages_of(s->timers.heap_len[h]);
+        for (uint32_t k = 0; k < used; k++) {
+            if (H.tab[k] >= n) return false;
+            sum += H.tab[k];
+            squares += (uint64_t)H.tab[k] * H.tab[k];
+        }
+        count += used;
+    }
+    for (uint64_t k = 0; k < n; k++) { /* what each page once sums to (mod 2^64, as the sums above) */
+        sum -= k;
+        squares -= k * k;
+    }
+    return count == n && sum == 0 && squares == 0;
+}
+
 /* what holds between ticks: nothing on the C stack, no walk under way */
 static bool corral__verify_control(corral__image *m)
 {
@@ -970,10 +1062,8 @@ static bool corral__verify_control(corral__image *m)
     for (uint32_t d = 0; d < corral__domains_of(s)->count; d++)
         if (!corral__domain_parent_ok(d, corral__domains_of(s)->d[d].parent))
             CORRAL__BAD("a time domain follows one not numbered before it");
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
-        if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||
-            ((h & 1u) && (uint64_t)s->timers.heap_len[h - 1] + s->timers.heap_len[h] > s->nodes.wait_count))
-            CORRAL__BAD("a timer heap is too long");
+    if (!corral__heap_lens_ok(m->blk, s->timers.heap_len)) CORRAL__BAD("a timer heap is too long");
+    if (!m->snap && !corral__verify_heap_pages(s)) CORRAL__BAD("the timer heaps' pages are not each a heap's or given back");
     if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.walk_write != CORRAL__NIL ||
          s->run.walk_cut || s->run.starting || s->now.pulls || s->now.gen || s->run.ready_read != CORRAL__NIL))

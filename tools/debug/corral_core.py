@@ -99,6 +99,10 @@ class Sched:
         self.node_size = L.size("corral__node")
         self.text_off = m.u(addr, S, "nodes.text_off")
         self.sides_at = addr + m.u(addr, S, "sides.off")
+        self.pages_at = addr + m.u(addr, S, "timers.pages_off")  # the timer store's pages
+        self.tabs_at = addr + m.u(addr, S, "timers.tabs_off")    # each heap's page table
+        self.tab_len = m.u(addr, S, "timers.tab_len")
+        self.heaps = m.u(addr, S, "timers.heaps")                # the clocks' heaps; the held heap is next
         self.side_size = L.size("corral__side")
         self.owners = None  # global slot -> side record index (side_index)
         self.total = m.u(addr, S, "arena.total_slots")
@@ -168,14 +172,39 @@ class Sched:
         i = self.side_index(co)
         return NIL if i == NIL else self.m.u(self.sides_at + i * self.side_size, "corral__side", member)
 
+    def link_sleeps(self, co):  # its link names a plain sleep's timer entry (CORRAL__SLEEP_LINK)
+        return 0 <= self.co(co, "link") - self.lay.const("sleep_link") < 0x70000000
+
     def wait_head(self, co):
         """the first node of its wait: its header's link while it has a wait
-        chain (waiting, held while waiting, or building a race's arms)"""
+        chain (waiting, held while waiting, or building a race's arms); a
+        plain sleep has none"""
         L = self.lay
         st = self.co(co, "state")
         chained = st == L.const("waiting") or (self.side_mode(co) & L.const("mode_open")) or \
             (st >= L.const("paused") and (st & L.const("hold_waiting")))
-        return self.co(co, "link") if chained else NIL
+        return self.co(co, "link") if chained and not self.link_sleeps(co) else NIL
+
+    def sleep(self, co):
+        """a plain sleep's (kind, clock heap, held, due time or, held, time
+        left) from its timer entry, or None"""
+        L = self.lay
+        st = self.co(co, "state")
+        if not self.link_sleeps(co) or not (st == L.const("waiting") or
+                                            (st >= L.const("paused") and (st & L.const("hold_waiting")))):
+            return None
+        link = self.co(co, "link")
+        held = (link & L.const("sleep_held")) != 0
+        heap = (link >> L.const("sleep_heap_shift")) & L.const("sleep_heap_mask")
+        at = (link & L.const("sleep_pos")) + L.const("heap_skew")
+        shift = L.const("heap_page_shift")
+        tab = self.tabs_at + ((self.heaps if held else heap) * self.tab_len + (at >> shift)) * 4
+        page = struct.unpack("<I", self.r.read(tab, 4))[0]
+        entry = self.pages_at + ((page << shift) + (at & ((1 << shift) - 1))) * L.size("corral__heap_entry")
+        due = struct.unpack("<d", self.r.read(entry, 8))[0]
+        ref = self.m.u(entry, "corral__heap_entry", "ref")
+        kind = L.const("wait_frames") + ((ref >> L.const("sleep_kind_shift")) & 3)
+        return kind, heap, held, due
 
     def side_mode(self, co):  # a wait of several nodes' mode, in its side record (0: none)
         m = self.side(co, "mode")
@@ -187,7 +216,7 @@ class Sched:
         m = self.side_mode(co)
         if m:
             return m
-        return self.lay.const("mode_one") if self.wait_head(co) != NIL else 0
+        return self.lay.const("mode_one") if self.wait_head(co) != NIL or self.sleep(co) else 0
 
     def node(self, i, member):
         return self.m.u(self.nodes_at + i * self.node_size, "corral__node", member)
@@ -207,6 +236,10 @@ class Sched:
 
     def time_left(self, co):
         L = self.lay
+        sleep = self.sleep(co)
+        if sleep:  # held: its entry keeps the time it has left
+            kind, heap, held, due = sleep
+            return max(due if held else due - self.clock_of(heap), 0.0)
         left = None
         i = self.wait_head(co)
         while i != NIL:
@@ -246,17 +279,21 @@ class Sched:
     def waits(self, co):
         L = self.lay
         w = self.wait_head(co)
-        if self.co(co, "state") != L.const("waiting") or w == NIL or self.racing(co):
+        sleep = self.sleep(co)
+        if self.co(co, "state") != L.const("waiting") or (w == NIL and not sleep) or self.racing(co):
             return None
         mode = self.mode(co)
-        if mode == L.const("mode_all"):
+        if sleep:
+            kind = self.r.enum_name("corral_wait_kind", sleep[0])
+            kind = kind.replace("CORRAL_WAIT_", "").replace("_", " ").lower()
+        elif mode == L.const("mode_all"):
             kind = "all"
         elif mode == L.const("mode_any"):
             kind = "any"
         else:
             kind = self.r.enum_name("corral_wait_kind", self.node(w, "kind"))
             kind = kind.replace("CORRAL_WAIT_", "").replace("_", " ").lower()
-        if self.text_off:  # desc.wait_text: the wait as written
+        if self.text_off and not sleep:  # desc.wait_text: the wait as written (a plain sleep keeps none)
             text = self.m.ptr(self.addr + self.text_off + w * self.lay.size("void *"))
             if text:
                 kind += " " + self.r.cstr(text)
