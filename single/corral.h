@@ -322,7 +322,7 @@ extern "C" {
 #define CORRAL_DEFAULT_MAX_TYPES        64u
 #define CORRAL_DEFAULT_FIXED_DT         0.02f /* seconds */
 #define CORRAL_DEFAULT_MAX_FIXED_STEPS  8u
-#define CORRAL_DEFAULT_SPARE_WAIT_NODES 256u  /* wait nodes past one per slot */
+#define CORRAL_DEFAULT_SPARE_WAIT_NODES 256u  /* wait nodes past one per 32 slots */
 #define CORRAL_DEFAULT_MAX_SIGNALS      64u
 #define CORRAL_DEFAULT_MAX_FUTURES      64u
 #define CORRAL_DEFAULT_MAX_POSTS        256u
@@ -1005,9 +1005,15 @@ typedef struct corral_sched_desc {
     float fixed_dt;              /* CORRAL_DEFAULT_FIXED_DT: the fixed-update clock's step */
     uint32_t max_fixed_steps;    /* CORRAL_DEFAULT_MAX_FIXED_STEPS: fixed steps
                                     corral_tick runs per frame at most */
-    uint32_t max_wait_nodes;     /* total slots + CORRAL_DEFAULT_SPARE_WAIT_NODES:
-                                    one per waiting coroutine, one per member
-                                    of an all/any */
+    uint32_t max_wait_nodes;     /* total slots / 32 + CORRAL_DEFAULT_SPARE_WAIT_NODES
+                                    (with wait_text: total slots + the spare):
+                                    one per coroutine waiting on anything but
+                                    a plain sleep, one per member of an
+                                    all/any; a plain sleep past max_sleepers
+                                    takes one */
+    uint32_t max_sleepers;       /* total slots: coroutines in a plain sleep
+                                    (one frames, seconds or realtime wait) at
+                                    once, 16 bytes each in the timer store */
     uint32_t max_signals;        /* CORRAL_DEFAULT_MAX_SIGNALS */
     uint32_t max_futures;        /* CORRAL_DEFAULT_MAX_FUTURES */
     uint32_t max_posts;          /* CORRAL_DEFAULT_MAX_POSTS: completions and raises
@@ -1020,8 +1026,11 @@ typedef struct corral_sched_desc {
     uint32_t domains;            /* CORRAL_DEFAULT_DOMAINS: time domains, each a clock
                                     with its own scale and pause (at most
                                     CORRAL_MAX_DOMAINS); domain 0 is the game
-                                    clock. Each past the first costs 4 bytes
-                                    per wait node (its timer heap) */
+                                    clock. Each past the first costs its timer
+                                    heap's page table (4 bytes per 64
+                                    entries of the store: a sleeper's and a
+                                    wait node's) and a page of 1 KiB: the
+                                    clocks' heaps share one store */
     uint32_t custom_phases;      /* 0: phases besides the frame's four, at most
                                     CORRAL_MAX_CUSTOM_PHASES, run by the game with
                                     corral_run_phase(s, CORRAL_PHASE_CUSTOM(k)) */
@@ -2038,6 +2047,8 @@ typedef struct corral_pool_stats {
     uint64_t channel_failures, counter_failures;
     uint32_t side_records, side_records_peak, side_records_capacity; /* calls, joins, groups, all/any */
     uint64_t side_failures;
+    uint32_t sleepers, sleepers_peak, sleepers_capacity; /* plain sleeps (desc.max_sleepers) */
+    uint64_t sleepers_spilled; /* plain sleeps that found max_sleepers sleeping and asked for a wait node */
 } corral_pool_stats;
 
 /* The generators alive now, by whom they belong to (API.md,
@@ -3510,10 +3521,18 @@ struct corral_sched {
         uint32_t text_off;     /* desc.wait_text: a const char * per wait node, else 0 */
     } nodes;
 
-    struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) */
-        uint32_t heap_off[CORRAL__HEAP_MAX], heap_len[CORRAL__HEAP_MAX];
-        uint32_t heaps;
+    struct { /* timers.c: one 4-ary heap per clock (2 + domains of them) in pages of one store */
+        uint32_t heap_len[CORRAL__HEAP_MAX + 1]; /* the clocks' heaps, then the held sleepers' */
+        uint32_t heaps;        /* the clocks' heaps; heap `heaps` holds the held sleepers */
+        uint32_t entries;      /* the store's room: max_sleepers + a timer a wait node */
+        uint32_t max_sleepers, sleepers, sleepers_peak; /* plain sleeps the store has room for; in it now */
+        uint64_t spilled;      /* plain sleeps that took a wait node, the room full */
         uint32_t seq;          /* order of waiting, for ties */
+        uint32_t pages_off;    /* page_count pages of CORRAL__HEAP_PAGE entries */
+        uint32_t tabs_off;     /* each heap's page table: tab_len page numbers */
+        uint32_t free_off;     /* the pages given back: a stack of free_count page numbers */
+        uint32_t page_count, tab_len, free_count;
+        uint32_t page_bump;    /* pages [page_bump, page_count) never taken since create or restore */
     } timers;
 
     struct { /* polls.c: predicate lists */
@@ -3854,6 +3873,30 @@ bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, u
    its link says so until corral_arms_start (no lane entry, slot offset,
    node or free-list link is this odd value) */
 #define CORRAL__ARMS_NO_SIDE 0xFFFFFFFDu
+/* A plain sleep (one frames, seconds or realtime wait from corral_await,
+   timers.c) takes no wait node: its timer heap entry is its whole record,
+   the entry's ref naming the sleeper (CORRAL__SLEEP_REF | the wait's kind
+   << CORRAL__SLEEP_KIND_SHIFT | its slot's offset / 8) and the sleeper's
+   link naming the entry (CORRAL__SLEEP_LINK | CORRAL__SLEEP_HELD while a
+   pause holds it in the held heap | its clock's heap <<
+   CORRAL__SLEEP_HEAP_SHIFT | its position). No wait node index, lane
+   entry or other link of a waiting coroutine lies in that range. */
+#define CORRAL__SLEEP_LINK 0x80000000u
+#define CORRAL__SLEEP_HELD 0x40000000u
+#define CORRAL__SLEEP_HEAP_SHIFT 26u
+#define CORRAL__SLEEP_HEAP_MASK 0xFu
+#define CORRAL__SLEEP_POS 0x03FFFFFFu
+#define CORRAL__SLEEP_REF 0x80000000u
+#define CORRAL__SLEEP_KIND_SHIFT 29u
+#define CORRAL__SLEEP_OFF 0x1FFFFFFFu
+static inline bool corral__link_sleeps(uint32_t link)
+{
+    return link - CORRAL__SLEEP_LINK < 0x70000000u;
+}
+static inline uint32_t corral__sleep_heap_of(uint32_t link)
+{
+    return (link >> CORRAL__SLEEP_HEAP_SHIFT) & CORRAL__SLEEP_HEAP_MASK;
+}
 /* Its header's link is the first node of its current wait
    (corral__node.sibling links the rest) while it has a wait chain: it
    waits (WAITING, or held with CORRAL__HOLD_WAITING), or its step builds
@@ -3861,11 +3904,20 @@ bool corral__co_domain_put(const char *call, corral_sched *s, corral__meta *m, u
    entry, its free-list or ready-list link. A wait begins with
    corral__wait_open, which makes the link an empty chain; a walked
    coroutine whose step drops the wait again gets its entry back
-   (corral__unchained). */
+   (corral__unchained). A plain sleep's link names its timer entry, no
+   chain (corral__sleeps). sd: its side record, NULL: none. */
 static inline bool corral__chained_by(const corral_co *co, const corral__side *sd)
 {
-    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
-           (sd->mode & CORRAL__MODE_OPEN);
+    return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+            (sd && (sd->mode & CORRAL__MODE_OPEN))) &&
+           !corral__link_sleeps(co->link);
+}
+/* its wait is a plain sleep (timers.c): its link names its timer heap
+   entry, which is the whole record of the wait */
+static inline bool corral__sleeps(const corral_co *co)
+{
+    return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING))) &&
+           corral__link_sleeps(co->link);
 }
 /* the same by a side record at hand (corral_verify's copy of a snapshot's):
    the first node of its wait; how it waits */
@@ -3876,7 +3928,7 @@ static inline uint32_t corral__wait_by(const corral_co *co, const corral__side *
 static inline uint8_t corral__mode_by(const corral_co *co, const corral__side *sd)
 {
     if (sd->mode) return sd->mode;
-    if (corral__wait_by(co, sd) != CORRAL__NIL) return CORRAL__MODE_ONE;
+    if (corral__wait_by(co, sd) != CORRAL__NIL || corral__sleeps(co)) return CORRAL__MODE_ONE;
     return co->link == CORRAL__ARMS_NO_SIDE ? (uint8_t)(CORRAL__MODE_OPEN | CORRAL__MODE_BAD) : CORRAL__MODE_NONE;
 }
 /* its wait's mode, a wait of several nodes' in its side record sd (it
@@ -4012,31 +4064,69 @@ void corral__co_age_set(corral_sched *s, const corral__meta *m, uint32_t age);
    through 10^6 timers is 10 levels deep instead of 20, and the loads of
    four children overlap where a binary heap waits for each level's two */
 #define CORRAL__HEAP_ARITY 4u
-/* Heaps 2k and 2k + 1 share one array of wait_count entries (a wait node
-   is in one heap at most): the even one from the array's start up, the
-   odd one from its end down. A view of heap h: its entry at pos is
-   at0[dir * pos]. */
+/* Every clock's heap lies in pages of one store sized by the wait nodes (a
+   wait node is in one heap at most): a heap's entry at pos is in its page
+   table's page (pos + SKEW) / PAGE, at (pos + SKEW) % PAGE, so the four
+   children of an entry (4 pos + 1 .. 4 pos + 4) share a page. A heap takes
+   a page (one given back, else the next never taken) when it grows into
+   one and gives it back when it leaves it, so the clocks share the store
+   however their sleepers are spread, at a page (256 bytes) a heap of slack. */
+#define CORRAL__HEAP_SKEW 3u
+#define CORRAL__HEAP_PAGE_SHIFT 6u
+#define CORRAL__HEAP_PAGE (1u << CORRAL__HEAP_PAGE_SHIFT)
+/* a heap's entry: its key (the due time on its clock, then the order of
+   waiting) beside the node it stands for, so a sift compares entries in
+   the heap's own pages (an entry's four children: one 64-byte line) */
+typedef struct corral__heap_entry {
+    double due;   /* = its node's u.t.due while it is in the heap */
+    uint32_t seq; /* = its node's u.t.seq */
+    uint32_t ref; /* its node */
+} corral__heap_entry;
+CORRAL__STATIC_ASSERT(sizeof(corral__heap_entry) == 16, "corral: a timer heap's entry is 16 bytes");
 typedef struct corral__heapv {
-    uint32_t *at0;
-    ptrdiff_t dir;
+    corral__heap_entry *pages;
+    uint32_t *tab; /* its page table */
 } corral__heapv;
 static inline corral__heapv corral__heap(const corral_sched *s, uint32_t h)
 {
-    uint32_t *a = (uint32_t *)(void *)CORRAL__AT(s, s->timers.heap_off[h]);
-    corral__heapv v = {a, 1};
-    if (h & 1u) {
-        v.at0 = a + s->nodes.wait_count - 1u;
-        v.dir = -1;
-    }
+    corral__heapv v = {(corral__heap_entry *)(void *)CORRAL__AT(s, s->timers.pages_off),
+                       (uint32_t *)(void *)CORRAL__AT(s, s->timers.tabs_off) + (size_t)h * s->timers.tab_len};
     return v;
 }
-#define CORRAL__HEAP_AT(v, pos) ((v).at0[(v).dir * (ptrdiff_t)(pos)])
-/* the first of heap h's n entries in memory (the odd heap's lie there in
-   reverse order): the block a snapshot copies */
-static inline const uint32_t *corral__heap_block(const corral_sched *s, uint32_t h, uint32_t n)
+static inline corral__heap_entry *corral__heap_ref(const corral__heapv *v, uint32_t pos)
 {
-    const uint32_t *a = (const uint32_t *)(const void *)CORRAL__AT(s, s->timers.heap_off[h]);
-    return (h & 1u) ? a + s->nodes.wait_count - n : a;
+    const uint32_t at = pos + CORRAL__HEAP_SKEW;
+    return v->pages + ((size_t)v->tab[at >> CORRAL__HEAP_PAGE_SHIFT] << CORRAL__HEAP_PAGE_SHIFT) + (at & (CORRAL__HEAP_PAGE - 1u));
+}
+static inline corral__heap_entry *corral__heap_refv(corral__heapv v, uint32_t pos) { return corral__heap_ref(&v, pos); }
+#define CORRAL__HEAP_AT(v, pos) (*corral__heap_refv((v), (pos)))
+/* the entries of a heap of len from pos on that lie in one page */
+static inline uint32_t corral__heap_run(uint32_t pos, uint32_t len)
+{
+    const uint32_t room = CORRAL__HEAP_PAGE - ((pos + CORRAL__HEAP_SKEW) & (CORRAL__HEAP_PAGE - 1u));
+    return len - pos < room ? len - pos : room;
+}
+/* the pages a heap of len entries holds */
+static inline uint64_t corral__heap_pages_of(uint64_t len)
+{
+    return len ? ((len - 1u + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT) + 1u : 0u;
+}
+/* the heaps' lengths len[] fit the wait nodes and the store of s (a
+   snapshot's lengths are checked against the live shape) */
+static inline bool corral__heap_lens_ok(const corral_sched *s, const uint32_t len[CORRAL__HEAP_MAX + 1])
+{
+    uint64_t sum = 0, pages = 0;
+    for (uint32_t h = 0; h <= CORRAL__HEAP_MAX; h++) {
+        if (h > s->timers.heaps && len[h]) return false;
+        sum += len[h];
+        pages += corral__heap_pages_of(len[h]);
+    }
+    return sum <= s->timers.entries && pages <= s->timers.page_count;
+}
+/* the pages given back */
+static inline uint32_t *corral__heap_free(const corral_sched *s)
+{
+    return (uint32_t *)(void *)CORRAL__AT(s, s->timers.free_off);
 }
 /* pool.c */
 void corral__pools_init(corral_sched *s); /* every item free, its lists empty */
@@ -4204,8 +4294,8 @@ void corral__run_restore(corral_sched *s, const unsigned char *snap, size_t entr
                          uint32_t chunk_bump);
 void corral__nodes_restore(corral_sched *s, const unsigned char *snap, size_t wait_at, uint32_t wait_bump,
                            size_t group_at, uint32_t group_bump);
-void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
-                            const uint32_t len[CORRAL__HEAP_MAX]);
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX + 1],
+                            const uint32_t len[CORRAL__HEAP_MAX + 1]);
 void corral__arena_take(corral_sched *d, const corral_sched *o);
 void corral__retire(corral__class *c, corral_co *co);
 void corral__floors_keep(corral_sched *s); /* a load: every page's floor above what its slots issued */
@@ -4595,7 +4685,7 @@ static inline void corral__block_parts(const corral_sched *s, corral__block_part
         (uint64_t)s->run.lane_count * sizeof(corral__lane) +
             ((chunks * CORRAL__CHUNK + CORRAL__PREFETCH) + chunks) * sizeof(uint32_t),
         waits,
-        (uint64_t)s->groups.owner_off - s->timers.heap_off[0],
+        (uint64_t)s->groups.owner_off - s->timers.pages_off,
         s->nodes.text_off ? (uint64_t)s->nodes.wait_count * sizeof(const char *) : 0,
         page_bytes,
         s->prof.ages_off ? (uint64_t)s->arena.total_slots * sizeof(uint32_t) : 0u,
@@ -5029,6 +5119,30 @@ void corral__timer_place(corral_sched *s, uint32_t i, uint32_t heap, double due,
 double corral__timer_left(const corral_sched *s, const corral__node *n);
 void corral__timers_seq_past(corral_sched *s, uint32_t seq); /* a load: ties keep their order */
 void corral__timer_move(corral_sched *s, uint32_t i, uint32_t heap);
+/* a plain sleep (CORRAL__SLEEP_LINK): armed for co's wait w (a frames,
+   seconds or realtime wait), cancelled, held by a pause and let go, moved
+   to another domain's heap, placed by a load (a cancel: its link NIL) */
+void corral__sleep_arm(corral_sched *s, corral_co *co, const corral_wait *w);
+void corral__sleep_cancel(corral_sched *s, corral_co *co);
+/* the sleeper a timer heap entry's ref names (CORRAL__SLEEP_REF) */
+static inline corral_co *corral__sleeper(const corral_sched *s, uint32_t ref)
+{
+    return CORRAL__CO(s, (ref & CORRAL__SLEEP_OFF) << 3);
+}
+void corral__sleep_hold(corral_sched *s, corral_co *co);   /* not held: a pause holds it */
+void corral__sleep_unhold(corral_sched *s, corral_co *co); /* held: a resume lets it go */
+void corral__sleep_move(corral_sched *s, corral_co *co, uint32_t heap);
+void corral__sleep_place(corral_sched *s, corral_co *co, uint32_t kind, uint32_t heap, double due, uint32_t seq, bool held);
+/* what a sleeper's entry says: its wait's kind, its clock's heap, whether
+   a pause holds it, its due time (held: the time it has left), order of
+   waiting and time left; false: co does not sleep (or its link is broken) */
+typedef struct corral__sleep_view {
+    double due, left;
+    uint32_t seq;
+    uint8_t kind, heap;
+    bool held;
+} corral__sleep_view;
+bool corral__sleep_view_of(const corral_sched *s, const corral_co *co, corral__sleep_view *v);
 
 /* ---- domains.c: the time domains */
 /* a new frame: each clock by dt * its scale, up to its bound (the frame's,
@@ -5417,7 +5531,7 @@ struct corral__image {
     size_t types_at, lanes_at, entries_at, next_at, wait_at, group_at, owner_at, sides_at, chans_at;
     size_t sided_at; /* a snapshot's: the side records in use, {owner's global slot, record} by owner ascending */
     size_t pool_at[CORRAL__POOL_COUNT]; /* each pool's items */
-    size_t heap_at[CORRAL__HEAP_MAX];
+    size_t heap_at[CORRAL__HEAP_MAX + 1];
     const char *why; /* the first invariant that does not hold */
     uint32_t last_ci, last_pi, last_bump; /* the page read last (a snapshot's) */
     uint32_t last_sided;                  /* the {owner, record} pair found last (a snapshot's) */
@@ -5448,6 +5562,11 @@ typedef struct corral__debugger_consts {
     uint8_t timer_kind[CORRAL__WAIT_TABLES]; /* by wait kind: 1 when it waits in a timer heap */
     uint32_t magic; /* a live scheduler's first word */
     uint32_t domains_off, types_off; /* CORRAL__DOMAINS_OFF, CORRAL__TYPES_OFF */
+    /* a plain sleep (CORRAL__SLEEP_LINK): its link and its entry's ref, and
+       where a heap's entry lies in the timer store (corral__heap_ref) */
+    uint32_t sleep_link, sleep_held, sleep_pos, sleep_off;
+    uint8_t sleep_heap_shift, sleep_heap_mask, sleep_kind_shift, wait_frames;
+    uint8_t heap_skew, heap_page_shift;
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);
@@ -5633,8 +5752,9 @@ static inline uint8_t corral__co_domain(const corral_sched *s, const corral__met
 /* its link is its wait chain (corral__chained_by, by its own side record) */
 static inline bool corral__co_chained(const corral_sched *s, const corral_co *co, const corral__meta *m)
 {
-    return co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
-           (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN));
+    return (co->state == CORRAL__WAITING || (corral__paused(co->state) && (co->state & CORRAL__HOLD_WAITING)) ||
+            (corral__co_sided(m) && (corral__side_at(s, m)->mode & CORRAL__MODE_OPEN))) &&
+           !corral__link_sleeps(co->link);
 }
 
 /* the first node of its current wait, NIL: none */
@@ -9116,8 +9236,17 @@ uint32_t corral__wake_timers(corral_sched *s)
         if (s->timers.heap_len[h] == 0) continue;
         const double now = corral__timer_clock(s, h);
         while (s->timers.heap_len[h] > 0) {
-            uint32_t i = CORRAL__HEAP_AT(corral__heap(s, h), 0);
-            if (N[i].u.t.due > now) break;
+            const corral__heap_entry *root = &CORRAL__HEAP_AT(corral__heap(s, h), 0);
+            if (root->due > now) break;
+            const uint32_t i = root->ref;
+            if (i & CORRAL__SLEEP_REF) { /* a plain sleep: its entry was its wait */
+                corral_co *co = corral__sleeper(s, i);
+                corral__sleep_cancel(s, co); /* the root: out of heap h */
+                s->nodes.debug_visits++;
+                corral__wake(s, co, false);
+                woken++;
+                continue;
+            }
             corral__timer_cancel(s, &N[i]); /* the root: out of heap h */
             s->nodes.debug_visits++;
             corral__fire(s, i);
@@ -10938,7 +11067,8 @@ typedef struct corral__plan {
     uint64_t hash_off, ends_off;
     uint64_t lanes_off, lane_count, lanes_per_phase, chunks_off, chunk_next_off, chunk_count;
     uint64_t meta_off, total_slots;
-    uint64_t nodes_off, node_count, heap_off[CORRAL__HEAP_MAX], heaps, domains, phases;
+    uint64_t nodes_off, node_count, heaps, domains, phases;
+    uint64_t heap_pages_off, heap_tabs_off, heap_free_off, heap_pages, heap_tab_len, heap_entries, sleepers;
     uint64_t signals_off, max_signals, futures_off, max_futures, text_off;
     uint64_t channels_off, max_channels, channel_bytes, ring_bytes, data_off, counters_off, max_counters;
     /* the part that holds each state slot (NULL: none) and where its state lies */
@@ -11077,8 +11207,12 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     p->phases = CORRAL__PH_COUNT + d->custom_phases;
     p->lane_count = p->lanes_per_phase * p->phases + p->phases + 1;
     p->chunk_count = corral__chunks_for(slots, p->lane_count);
-    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes : slots + CORRAL_DEFAULT_SPARE_WAIT_NODES;
-    /* group nodes are the groups part's (owner, tags, deadlines) */
+    /* a plain sleep takes no node (timers.c): a node a slot only where a
+       sleep keeps its text */
+    p->wait_nodes = d->max_wait_nodes ? d->max_wait_nodes
+                                      : (d->wait_text ? slots : slots / 32u) + CORRAL_DEFAULT_SPARE_WAIT_NODES;
+    p->sleepers = d->max_sleepers ? d->max_sleepers : slots;
+    /* group nodes are the groups part's (owner, tags; a deadline takes a wait node) */
     p->node_count = p->wait_nodes + (!t->feature[CORRAL__FEATURE_GROUPS] ? 0
                                      : d->max_group_nodes              ? d->max_group_nodes
                                                                        : CORRAL_DEFAULT_MAX_GROUP_NODES);
@@ -11110,10 +11244,21 @@ static corral_error corral__make_plan(const corral_sched_desc *d, const corral__
     off = corral__align64(off, 8);
     p->nodes_off = off;
     off += p->node_count * sizeof(corral__node);
-    for (uint32_t h = 0; h < p->heaps; h++) { /* timers are wait nodes only; two heaps an array */
-        p->heap_off[h] = off;
-        if ((h & 1u) || h + 1 == p->heaps) off += p->wait_nodes * sizeof(uint32_t);
-    }
+    /* the timer heaps' store: an entry a sleeper and a wait node, in the
+       clocks' heaps and the held heap; each heap's last page partly used,
+       its first past the skew */
+    p->heap_entries = p->sleepers + p->wait_nodes;
+    if (p->heap_entries > (uint64_t)CORRAL__SLEEP_POS + 1u) return CORRAL_ERR_TOO_LARGE; /* a sleeper's link names its entry */
+    p->heap_tab_len = ((p->heap_entries + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT) + 1; /* pages a heap holds */
+    p->heap_pages = p->heap_tab_len + p->heaps + 1u; /* ceil(entries / PAGE) and a page of slack for each of
+                                                         the heaps + 1 (the held heap) */
+    off = corral__align64(off, 64); /* an entry's four children in one cache line */
+    p->heap_pages_off = off;
+    off += p->heap_pages * CORRAL__HEAP_PAGE * sizeof(corral__heap_entry);
+    p->heap_tabs_off = off;
+    off += (p->heaps + 1u) * p->heap_tab_len * sizeof(uint32_t);
+    p->heap_free_off = off;
+    off += p->heap_pages * sizeof(uint32_t);
     p->owner_off = off;
     off += p->owner_buckets * 2 * sizeof(uint32_t);
     p->sides_off = off;
@@ -11322,7 +11467,13 @@ static void corral__sched_setup(corral_sched *s, const corral_sched_desc *desc, 
     s->nodes.wait_count = (uint32_t)p->wait_nodes;
     s->nodes.text_off = (uint32_t)p->text_off;
     s->timers.heaps = (uint32_t)p->heaps;
-    for (uint32_t h = 0; h < p->heaps; h++) s->timers.heap_off[h] = (uint32_t)p->heap_off[h];
+    s->timers.pages_off = (uint32_t)p->heap_pages_off;
+    s->timers.tabs_off = (uint32_t)p->heap_tabs_off;
+    s->timers.free_off = (uint32_t)p->heap_free_off;
+    s->timers.page_count = (uint32_t)p->heap_pages;
+    s->timers.tab_len = (uint32_t)p->heap_tab_len;
+    s->timers.entries = (uint32_t)p->heap_entries;
+    s->timers.max_sleepers = (uint32_t)p->sleepers;
     s->groups.owner_off = (uint32_t)p->owner_off;
     s->groups.owner_mask = (uint32_t)p->owner_buckets - 1;
     s->sides.off = (uint32_t)p->sides_off;
@@ -11561,6 +11712,9 @@ const corral__debugger_consts corral__debugger = {
 #undef CORRAL__X
     },
     CORRAL__MAGIC, (uint32_t)CORRAL__DOMAINS_OFF, (uint32_t)CORRAL__TYPES_OFF,
+    CORRAL__SLEEP_LINK, CORRAL__SLEEP_HELD, CORRAL__SLEEP_POS, CORRAL__SLEEP_OFF,
+    CORRAL__SLEEP_HEAP_SHIFT, CORRAL__SLEEP_HEAP_MASK, CORRAL__SLEEP_KIND_SHIFT, CORRAL_WAIT_FRAMES,
+    CORRAL__HEAP_SKEW, CORRAL__HEAP_PAGE_SHIFT,
 };
 
 corral_sched *corral_sched_adopt(void *memory, size_t memory_size)
@@ -11986,72 +12140,123 @@ const corral_part corral_part_profile = {
     min-heap per clock (frames, real time, each time domain's seconds:
     domains.c), keyed by due time on that clock, ties by the order the
     waits began. A timer node's heap is in its `list`, its heap position in
-    its `next`.
+    its `next`. The heaps lie in pages of one store (corral__heapv): a heap
+    takes a free page as it grows into one and gives it back as it leaves.
+
+    A plain sleep (corral_await of one frames, seconds or realtime wait)
+    takes no node: its heap entry is its record, and its coroutine's link
+    names the entry (CORRAL__SLEEP_LINK). A paused sleeper's entry waits in
+    one more heap of the store, the held heap, keyed by the time it has
+    left, so a pause or a resume takes nothing that can run out. The store
+    has room for max_sleepers sleeps and a timer a wait node.
 
     Timers are checked once a frame, before its first phase run (sched.c):
     a frame with nothing due looks at three heap roots and nothing else.
     The due nodes are fired by lifecycle.c (corral__wake_timers).
 */
 
-static bool corral__before(const corral__node *a, const corral__node *b)
+static CORRAL__ALWAYS_INLINE bool corral__before(const corral__heap_entry *a, const corral__heap_entry *b)
 {
-    if (a->u.t.due != b->u.t.due) return a->u.t.due < b->u.t.due;
-    return (int32_t)(a->u.t.seq - b->u.t.seq) < 0;
+    if (a->due != b->due) return a->due < b->due;
+    return (int32_t)(a->seq - b->seq) < 0;
 }
 
-static void corral__heap_put(corral__node *N, corral__heapv H, uint32_t pos, uint32_t i)
+/* x at pos of its heap, at its place e there: its node (or sleeper) told
+   the position */
+static CORRAL__ALWAYS_INLINE void corral__heap_put(corral_sched *s, corral__node *N, corral__heap_entry *e, uint32_t pos,
+                                                  const corral__heap_entry *x)
 {
-    CORRAL__HEAP_AT(H, pos) = i;
-    N[i].next = pos;
+    *e = *x;
+    if (x->ref & CORRAL__SLEEP_REF) {
+        corral_co *co = corral__sleeper(s, x->ref);
+        assert(corral__link_sleeps(co->link) && "corral: a sleep's entry names its sleeper");
+        co->link = (co->link & ~CORRAL__SLEEP_POS) | pos;
+    } else {
+        N[x->ref].next = pos;
+    }
 }
 
-static void corral__sift_up(corral_sched *s, uint32_t h, uint32_t pos)
+/* entry x, to go at pos of heap H, up past the parents due after it */
+static void corral__sift_up(corral_sched *s, corral__node *N, corral__heapv H, uint32_t pos, corral__heap_entry x)
 {
-    const corral__heapv H = corral__heap(s, h);
-    corral__node *N = corral__nodes(s);
-    uint32_t i = CORRAL__HEAP_AT(H, pos);
+    corral__heap_entry *e = corral__heap_ref(&H, pos);
     while (pos > 0) {
-        uint32_t parent = (pos - 1) / CORRAL__HEAP_ARITY;
-        if (!corral__before(&N[i], &N[CORRAL__HEAP_AT(H, parent)])) break;
-        corral__heap_put(N, H, pos, CORRAL__HEAP_AT(H, parent));
+        const uint32_t parent = (pos - 1) / CORRAL__HEAP_ARITY;
+        corral__heap_entry *pe = corral__heap_ref(&H, parent);
+        if (!corral__before(&x, pe)) break;
+        corral__heap_put(s, N, e, pos, pe);
         pos = parent;
+        e = pe;
     }
-    corral__heap_put(N, H, pos, i);
+    corral__heap_put(s, N, e, pos, &x);
 }
 
-static void corral__sift_down(corral_sched *s, uint32_t h, uint32_t pos)
+/* entry x, to go at pos of heap H of n entries, down past the children due
+   before it: a level's four children share a page (CORRAL__HEAP_SKEW);
+   whether it went down */
+static bool corral__sift_down(corral_sched *s, corral__node *N, corral__heapv H, uint32_t n, uint32_t pos, corral__heap_entry x)
+{
+    corral__heap_entry *e = corral__heap_ref(&H, pos);
+    const uint32_t from = pos;
+    for (;;) {
+        const uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
+        if (first >= n) break;
+        const uint32_t c = (uint32_t)first, kids = n - c < CORRAL__HEAP_ARITY ? n - c : CORRAL__HEAP_ARITY;
+        corral__heap_entry *ke = corral__heap_ref(&H, c);
+        uint32_t best = 0;
+        for (uint32_t k = 1; k < kids; k++)
+            if (corral__before(&ke[k], &ke[best])) best = k;
+        if (!corral__before(&ke[best], &x)) break;
+        corral__heap_put(s, N, e, pos, &ke[best]);
+        pos = c + best;
+        e = ke + best;
+    }
+    corral__heap_put(s, N, e, pos, &x);
+    return pos != from;
+}
+
+/* a page for a heap: one given back, else the next never taken */
+static inline uint32_t corral__heap_page_take(corral_sched *s)
+{
+    assert((s->timers.free_count || s->timers.page_bump < s->timers.page_count) &&
+           "corral: the timer store has a page for every heap's slack");
+    return s->timers.free_count ? corral__heap_free(s)[--s->timers.free_count] : s->timers.page_bump++;
+}
+
+/* entry pos of a heap is the first of its page: the page the heap takes
+   as it grows to it, or gives back as it shrinks below it */
+static inline bool corral__heap_page_starts(uint32_t pos)
+{
+    return pos == 0 || ((pos + CORRAL__HEAP_SKEW) & (CORRAL__HEAP_PAGE - 1u)) == 0;
+}
+
+/* entry x into heap h */
+static void corral__heap_put_in(corral_sched *s, uint32_t h, corral__heap_entry x)
 {
     const corral__heapv H = corral__heap(s, h);
-    corral__node *N = corral__nodes(s);
-    uint32_t n = s->timers.heap_len[h], i = CORRAL__HEAP_AT(H, pos);
-    for (;;) {
-        uint64_t first = (uint64_t)CORRAL__HEAP_ARITY * pos + 1;
-        if (first >= n) break;
-        uint32_t c = (uint32_t)first, end = n - c < CORRAL__HEAP_ARITY ? n : c + CORRAL__HEAP_ARITY;
-        for (uint32_t k = c + 1; k < end; k++)
-            if (corral__before(&N[CORRAL__HEAP_AT(H, k)], &N[CORRAL__HEAP_AT(H, c)])) c = k;
-        if (!corral__before(&N[CORRAL__HEAP_AT(H, c)], &N[i])) break;
-        corral__heap_put(N, H, pos, CORRAL__HEAP_AT(H, c));
-        pos = c;
-    }
-    corral__heap_put(N, H, pos, i);
+    const uint32_t pos = s->timers.heap_len[h]++;
+    if (corral__heap_page_starts(pos)) /* the store has a page for it: sized for every sleep and timer */
+        H.tab[(pos + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT] = corral__heap_page_take(s);
+    corral__sift_up(s, corral__nodes(s), H, pos, x);
 }
-
+/* node i into heap h, by its due time and order */
 static void corral__heap_push(corral_sched *s, uint32_t h, uint32_t i)
 {
-    uint32_t pos = s->timers.heap_len[h]++;
-    corral__heap_put(corral__nodes(s), corral__heap(s, h), pos, i);
-    corral__sift_up(s, h, pos);
+    const corral__node *n = &corral__nodes(s)[i];
+    const corral__heap_entry x = {n->u.t.due, n->u.t.seq, i};
+    corral__heap_put_in(s, h, x);
 }
 
 static void corral__heap_remove(corral_sched *s, uint32_t h, uint32_t pos)
 {
     const corral__heapv H = corral__heap(s, h);
-    uint32_t last = --s->timers.heap_len[h];
+    const uint32_t last = --s->timers.heap_len[h];
+    const corral__heap_entry moved = CORRAL__HEAP_AT(H, last);
+    if (corral__heap_page_starts(last)) /* its last page left empty: back to the store */
+        corral__heap_free(s)[s->timers.free_count++] = H.tab[(last + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT];
     if (pos == last) return;
-    corral__heap_put(corral__nodes(s), H, pos, CORRAL__HEAP_AT(H, last));
-    corral__sift_down(s, h, pos);
-    corral__sift_up(s, h, pos);
+    corral__node *N = corral__nodes(s);
+    if (!corral__sift_down(s, N, H, last, pos, moved)) corral__sift_up(s, N, H, pos, moved); /* not down: perhaps up */
 }
 
 /* ---- wake points */
@@ -12062,6 +12267,14 @@ static double corral__due_on(uint32_t h, double due)
     return h == CORRAL__HEAP_FRAMES ? due : corral__due_saturate(due);
 }
 
+/* a due time on heap h made its time left (sign -1) or back (+1): a
+   pause's and a resume's, one function for the two (x - y is x + -y
+   exactly) */
+static CORRAL__COLD double corral__due_shifted(const corral_sched *s, uint32_t h, double due, double sign)
+{
+    return corral__due_on(h, due + sign * corral__timer_clock(s, h));
+}
+
 /* Time waits resume in a later frame than the one they began in: timers
    are checked before a frame's first run, and a due time in the future is
    not reached inside the frame. 0 frames, and 0, negative or NaN seconds
@@ -12069,29 +12282,141 @@ static double corral__due_on(uint32_t h, double due)
 void corral__timer_push(corral_sched *s, uint32_t i, uint32_t h, double due, float span)
 {
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due = corral__due_on(h, due);
-    n->u.t.seq = s->timers.seq++;
+    const corral__heap_entry x = {corral__due_on(h, due), s->timers.seq++, i};
+    n->u.t.due = x.due;
+    n->u.t.seq = x.seq;
     n->list = (uint8_t)h;
     memcpy(&n->u.t.target, &span, sizeof span); /* for the inspector */
-    corral__heap_push(s, h, i);
+    corral__heap_put_in(s, h, x);
 }
 void corral__timer_repush(corral_sched *s, uint32_t i) { corral__heap_push(s, corral__nodes(s)[i].list, i); }
 
+/* the heap a time wait w of co goes in and its due time there */
+static uint32_t corral__timer_due(const corral_sched *s, const corral_co *co, const corral_wait *w, double *due)
+{
+    const bool zero = w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f);
+    if (zero || w->kind == CORRAL_WAIT_FRAMES) { /* a frame number */
+        *due = (double)(s->now.frame + (zero ? 1u : w->count));
+        return CORRAL__HEAP_FRAMES;
+    }
+    const uint32_t h = w->kind == CORRAL_WAIT_REALTIME ? (uint32_t)CORRAL__HEAP_REAL
+                                                       : corral__domain_heap(corral__co_domain(s, corral__meta_of(s, co)));
+    *due = corral__timer_clock(s, h) + (double)w->seconds;
+    return h;
+}
+
 static void corral__timer_arm(corral_sched *s, corral_co *co, uint32_t i, const corral_wait *w)
 {
-    (void)co;
-    uint32_t h = w->kind == CORRAL_WAIT_SECONDS
-                     ? corral__domain_heap(corral__co_domain(s, corral__meta_of(s, CORRAL__CO(s, corral__nodes(s)[i].co))))
-                 : w->kind == CORRAL_WAIT_REALTIME ? CORRAL__HEAP_REAL
-                                                   : CORRAL__HEAP_FRAMES;
-    const float span = w->kind == CORRAL_WAIT_FRAMES ? (float)w->count : w->seconds;
-    if (w->kind == CORRAL_WAIT_FRAMES ? w->count == 0 : !(w->seconds > 0.0f))
-        corral__timer_push(s, i, CORRAL__HEAP_FRAMES, (double)(s->now.frame + 1), span);
-    else
-        corral__timer_push(s, i, h,
-                           w->kind == CORRAL_WAIT_FRAMES ? (double)(s->now.frame + w->count)
-                                                         : corral__timer_clock(s, h) + (double)w->seconds,
-                           span);
+    double due;
+    const uint32_t h = corral__timer_due(s, co, w, &due);
+    corral__timer_push(s, i, h, due, w->kind == CORRAL_WAIT_FRAMES ? (float)w->count : w->seconds);
+}
+
+/* ---- plain sleeps: the entry is the record */
+
+/* the wait kinds a sleep's ref keeps, as 2 bits: frames, seconds and
+   realtime in a row (CORRAL_WAIT_KINDS) */
+CORRAL__STATIC_ASSERT(CORRAL_WAIT_SECONDS == CORRAL_WAIT_FRAMES + 1 && CORRAL_WAIT_REALTIME == CORRAL_WAIT_FRAMES + 2,
+                      "corral: the kinds of a plain sleep in a row");
+static inline uint32_t corral__sleep_ref(const corral_sched *s, const corral_co *co, uint32_t kind)
+{
+    return CORRAL__SLEEP_REF | (kind - (uint32_t)CORRAL_WAIT_FRAMES) << CORRAL__SLEEP_KIND_SHIFT | corral__co_off(s, co) >> 3;
+}
+/* the heap its entry is in: its clock's, or the held heap */
+static inline uint32_t corral__sleep_in(const corral_sched *s, uint32_t link)
+{
+    return (link & CORRAL__SLEEP_HELD) ? s->timers.heaps : corral__sleep_heap_of(link);
+}
+/* entry x for co, held or not, on clock heap h */
+static void corral__sleep_put(corral_sched *s, corral_co *co, uint32_t h, bool held, corral__heap_entry x)
+{
+    co->link = CORRAL__SLEEP_LINK | (held ? CORRAL__SLEEP_HELD : 0u) | h << CORRAL__SLEEP_HEAP_SHIFT;
+    corral__heap_put_in(s, held ? s->timers.heaps : h, x);
+}
+/* one more sleeper (its entry about to go in) */
+static inline void corral__sleeper_count(corral_sched *s)
+{
+    if (++s->timers.sleepers > s->timers.sleepers_peak) s->timers.sleepers_peak = s->timers.sleepers;
+}
+/* its entry, taken out of its heap */
+static corral__heap_entry corral__sleep_take(corral_sched *s, corral_co *co)
+{
+    const uint32_t h = corral__sleep_in(s, co->link), pos = co->link & CORRAL__SLEEP_POS;
+    const corral__heap_entry x = CORRAL__HEAP_AT(corral__heap(s, h), pos);
+    corral__heap_remove(s, h, pos);
+    return x;
+}
+
+void corral__sleep_arm(corral_sched *s, corral_co *co, const corral_wait *w)
+{
+    double due;
+    const uint32_t h = corral__timer_due(s, co, w, &due);
+    const corral__heap_entry x = {corral__due_on(h, due), s->timers.seq++, corral__sleep_ref(s, co, (uint32_t)w->kind)};
+    corral__sleeper_count(s);
+    corral__sleep_put(s, co, h, false, x);
+}
+
+void corral__sleep_cancel(corral_sched *s, corral_co *co)
+{
+    corral__heap_remove(s, corral__sleep_in(s, co->link), co->link & CORRAL__SLEEP_POS);
+    s->timers.sleepers--;
+    co->link = CORRAL__NIL;
+}
+
+
+/* paused: into the held heap with the time it has left; resumed: back */
+void corral__sleep_hold(corral_sched *s, corral_co *co)
+{
+    const uint32_t h = corral__sleep_heap_of(co->link);
+    corral__heap_entry x = corral__sleep_take(s, co);
+    x.due = corral__due_shifted(s, h, x.due, -1.0);
+    corral__sleep_put(s, co, h, true, x);
+}
+void corral__sleep_unhold(corral_sched *s, corral_co *co)
+{
+    const uint32_t h = corral__sleep_heap_of(co->link);
+    corral__heap_entry x = corral__sleep_take(s, co);
+    x.due = corral__due_shifted(s, h, x.due, 1.0);
+    corral__sleep_put(s, co, h, false, x);
+}
+
+/* to another domain's heap with the time it has left there (held: it
+   keeps the time it has left) */
+void corral__sleep_move(corral_sched *s, corral_co *co, uint32_t heap)
+{
+    const uint32_t h = corral__sleep_heap_of(co->link);
+    if (h == heap) return;
+    if (co->link & CORRAL__SLEEP_HELD) { /* its entry stays in the held heap: only the clock it goes back to */
+        co->link = (co->link & ~(CORRAL__SLEEP_HEAP_MASK << CORRAL__SLEEP_HEAP_SHIFT)) | heap << CORRAL__SLEEP_HEAP_SHIFT;
+        return;
+    }
+    corral__heap_entry x = corral__sleep_take(s, co);
+    x.due = corral__due_on(heap, corral__timer_clock(s, heap) + (x.due - corral__timer_clock(s, h)));
+    corral__sleep_put(s, co, heap, false, x);
+}
+
+bool corral__sleep_view_of(const corral_sched *s, const corral_co *co, corral__sleep_view *v)
+{
+    if (!corral__sleeps(co)) return false;
+    const uint32_t in = corral__sleep_in(s, co->link), pos = co->link & CORRAL__SLEEP_POS;
+    v->heap = (uint8_t)corral__sleep_heap_of(co->link);
+    v->held = (co->link & CORRAL__SLEEP_HELD) != 0;
+    if (in > s->timers.heaps || pos >= s->timers.heap_len[in]) return false; /* a broken link: verify says so */
+    const corral__heap_entry *e = &CORRAL__HEAP_AT(corral__heap(s, in), pos);
+    v->due = e->due;
+    v->seq = e->seq;
+    v->kind = (uint8_t)(CORRAL_WAIT_FRAMES + ((e->ref >> CORRAL__SLEEP_KIND_SHIFT) & 3u));
+    v->left = v->held ? e->due : e->due - corral__timer_clock(s, v->heap);
+    return true;
+}
+
+/* a loaded sleep (save.c): its heap, due time (held: the time it has
+   left) and place among equal due times, as saved */
+void corral__sleep_place(corral_sched *s, corral_co *co, uint32_t kind, uint32_t heap, double due, uint32_t seq, bool held)
+{
+    const corral__heap_entry x = {due, seq, corral__sleep_ref(s, co, kind)};
+    corral__sleeper_count(s);
+    corral__sleep_put(s, co, heap, held, x);
 }
 
 void corral__timer_cancel(corral_sched *s, const corral__node *n)
@@ -12123,12 +12448,17 @@ static bool corral__keeps_left(const corral_sched *s, const corral__node *n)
     return !(p && p->keeps_due);
 }
 
+static CORRAL__COLD void corral__timer_shift(const corral_sched *s, corral__node *n, double sign)
+{
+    n->u.t.due = corral__due_shifted(s, n->list, n->u.t.due, sign);
+}
+
 /* paused: out of its heap, keeping the time it has left */
 static void corral__timer_hold(corral_sched *s, uint32_t i)
 {
     corral__node *n = &corral__nodes(s)[i];
     corral__heap_remove(s, n->list, n->next);
-    n->u.t.due = corral__due_on(n->list, n->u.t.due - corral__timer_clock(s, n->list));
+    corral__timer_shift(s, n, -1.0);
 }
 
 /* resumed: back in its heap with the time it had left */
@@ -12136,7 +12466,7 @@ static void corral__timer_unhold(corral_sched *s, const corral_co *co, uint32_t 
 {
     (void)co;
     corral__node *n = &corral__nodes(s)[i];
-    n->u.t.due = corral__due_on(n->list, n->u.t.due + corral__timer_clock(s, n->list));
+    corral__timer_shift(s, n, 1.0);
     corral__heap_push(s, n->list, i);
 }
 
@@ -12225,26 +12555,47 @@ void corral__timers_seq_past(corral_sched *s, uint32_t seq)
     if (seq > s->timers.seq) s->timers.seq = seq;
 }
 
-void corral__timers_init(corral_sched *s)
+/* every heap empty, every page of the store never taken */
+static void corral__heap_pages_clear(corral_sched *s)
 {
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++) s->timers.heap_len[h] = 0;
+    s->timers.free_count = s->timers.page_bump = 0;
 }
 
-/* a restore: the heaps' lengths and the order of waiting as saved in o */
+void corral__timers_init(corral_sched *s)
+{
+    memset(s->timers.heap_len, 0, sizeof s->timers.heap_len);
+    s->timers.sleepers = s->timers.sleepers_peak = 0;
+    s->timers.spilled = 0;
+    corral__heap_pages_clear(s);
+}
+
+/* a restore: the heaps' lengths and the order of waiting as saved in o
+   (the pages they take: corral__timers_restore) */
 void corral__timers_take(corral_sched *d, const corral_sched *o)
 {
     memcpy(d->timers.heap_len, o->timers.heap_len, sizeof d->timers.heap_len);
     d->timers.seq = o->timers.seq;
+    d->timers.sleepers = o->timers.sleepers;
+    d->timers.sleepers_peak = o->timers.sleepers_peak;
+    d->timers.spilled = o->timers.spilled;
 }
 
 /* a restore: each heap's first len[h] entries as a snapshot holds them (at
-   at[h] of snap, in the order corral__heap_block lays them); the lengths
-   come with corral__timers_take */
-void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX],
-                            const uint32_t len[CORRAL__HEAP_MAX])
+   at[h] of snap, in heap order), in pages taken afresh from the store in
+   order; the lengths come with corral__timers_take */
+void corral__timers_restore(corral_sched *s, const unsigned char *snap, const size_t at[CORRAL__HEAP_MAX + 1],
+                            const uint32_t len[CORRAL__HEAP_MAX + 1])
 {
-    for (uint32_t h = 0; h < s->timers.heaps; h++)
-        memcpy((uint32_t *)(uintptr_t)corral__heap_block(s, h, len[h]), snap + at[h], (size_t)len[h] * sizeof(uint32_t));
+    corral__heap_pages_clear(s);
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) { /* the clocks' and the held heap */
+        const corral__heapv H = corral__heap(s, h);
+        for (uint32_t pos = 0, n; pos < len[h]; pos += n) {
+            H.tab[(pos + CORRAL__HEAP_SKEW) >> CORRAL__HEAP_PAGE_SHIFT] = s->timers.page_bump++;
+            n = corral__heap_run(pos, len[h]);
+            memcpy(corral__heap_ref(&H, pos), snap + at[h] + (size_t)pos * sizeof(corral__heap_entry),
+                   (size_t)n * sizeof(corral__heap_entry));
+        }
+    }
 }
 /* ---- src/core/types.c ---- */
 /*
@@ -12655,7 +13006,8 @@ void corral__free_chain(corral_sched *s, uint32_t *first)
 
 CORRAL__NOINLINE void corral__release_wait_with(corral_sched *s, corral_co *co, corral__meta *m, corral__side *sd)
 {
-    if (corral__chained_by(co, sd ? sd : corral__side_none())) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
+    if (corral__chained_by(co, sd)) corral__free_chain(s, corral__co_wait_at(co, m)); /* else its link is no chain */
+    else if (corral__sleeps(co)) corral__sleep_cancel(s, co);
     if (sd) { /* the mode and count of a wait of several nodes */
         sd->mode = CORRAL__MODE_NONE;
         sd->pending = 0;
@@ -12709,6 +13061,10 @@ void corral__wake(corral_sched *s, corral_co *co, bool now)
    is left of their time; lists (signal, future, join) stay */
 void corral__hold_wait(corral_sched *s, corral_co *co)
 {
+    if (corral__link_sleeps(co->link)) { /* a plain sleep: its entry to the held heap */
+        corral__sleep_hold(s, co);
+        return;
+    }
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__co_wait(s, co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 1) continue;
@@ -12721,6 +13077,10 @@ void corral__hold_wait(corral_sched *s, corral_co *co)
 
 void corral__unhold_wait(corral_sched *s, corral_co *co)
 {
+    if (corral__link_sleeps(co->link)) {
+        corral__sleep_unhold(s, co);
+        return;
+    }
     corral__node *N = corral__nodes(s);
     for (uint32_t i = corral__co_wait(s, co, corral__meta_of(s, co)); i != CORRAL__NIL; i = N[i].sibling) {
         if (N[i].attached != 2) continue;
@@ -12887,6 +13247,28 @@ int corral__register_wait(const char *call, corral_sched *s, corral_co *co, corr
     corral__park(co);
     return 1;
 }
+/* A plain sleep (timers.c): one frames, seconds or realtime wait that
+   keeps no text, while the store has room for one (past max_sleepers it
+   takes a node: counted) */
+static bool corral__plain_sleep(corral_sched *s, const corral_wait *w)
+{
+    if ((uint32_t)w->kind - (uint32_t)CORRAL_WAIT_FRAMES > 2u || (w->text && s->nodes.text_off)) /* frames, seconds, realtime */
+        return false;
+    if (s->timers.sleepers < s->timers.max_sleepers) return true;
+    s->timers.spilled++;
+    return false;
+}
+/* it sleeps: its entry is its record, its link names the entry (1, as
+   corral__register_wait answers a wait it registered) */
+static CORRAL__NOINLINE int corral__sleep_begin(corral_sched *s, corral_co *co, corral__side *sd, const corral_wait *w)
+{
+    corral__wait_open(co);
+    corral__sleep_arm(s, co, w);
+    corral__mode_set_with(sd, CORRAL__MODE_ONE); /* no mode of several */
+    corral__park(co);
+    return 1;
+}
+
 bool corral_await(corral_co *co, corral_wait w)
 {
     corral_sched *s = corral__in_step(__func__, co, false);
@@ -12942,7 +13324,7 @@ bool corral_await(corral_co *co, corral_wait w)
         }
     }
     co->flags = (uint8_t)(keep | (co->flags & CORRAL__PHASE_MASK));
-    int r = corral__register_wait(__func__, s, co, sd, &w);
+    int r = corral__plain_sleep(s, &w) ? corral__sleep_begin(s, co, sd, &w) : corral__register_wait(__func__, s, co, sd, &w);
     if (r == -2) { /* it cannot wait, and must not go on as if the wait were over */
         corral__mark_stopping(s, co, m, CORRAL_END_WAIT_FAILED); /* its step is running */
         return true;
@@ -14194,6 +14576,8 @@ bool corral__domain_set(corral_sched *s, corral_co *co, uint32_t domain)
         const bool put = corral__co_domain_put("corral_set_domain", s, m, domain); /* the caller made room */
         assert(put && "corral: a domain's side record was counted free");
         (void)put;
+        if (corral__sleeps(co) && corral__heap_domain(corral__sleep_heap_of(co->link)) != CORRAL__NIL)
+            corral__sleep_move(s, co, heap); /* a plain sleep on its domain's seconds */
         for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
             if (corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) && corral__heap_domain(N[i].list) != CORRAL__NIL)
                 corral__timer_move(s, i, heap);
@@ -14365,6 +14749,8 @@ static double corral__time_left(const corral_sched *s, const corral_co *co, cons
     const corral__node *N = corral__nodes(s);
     double left = 0.0;
     bool any = false;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) return sv.left > 0.0 ? sv.left : 0.0;
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
         if (!corral__kind_is(N[i].kind, CORRAL__HOW_TIMER) || N[i].attached == 0) continue;
         double t = corral__timer_left(s, &N[i]);
@@ -14390,6 +14776,8 @@ static void corral__info(const corral_sched *s, const corral_co *co, corral_co_i
         out->wait = corral__co_mode(s, co, m) == CORRAL__MODE_ALL   ? CORRAL_WAIT_ALL
                     : corral__co_mode(s, co, m) == CORRAL__MODE_ANY ? CORRAL_WAIT_ANY
                                                   : (corral_wait_kind)N[corral__co_wait(s, co, m)].kind;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) out->wait = (corral_wait_kind)sv.kind;
     out->file = te->vt->file;
     out->line = co->resume >> 16;
     if (corral__co_awaits_arms(s, m)) {
@@ -14584,6 +14972,14 @@ static void corral__wait_text(const corral_sched *s, const corral_co *co, const 
         return;
     }
     if (in->call == CORRAL_CALL_ONE) CORRAL__PUT(corral__co_wait(s, co, m) != CORRAL__NIL ? "call, unless " : "call");
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) { /* a plain sleep */
+        CORRAL__PUT("%s", corral_wait_kind_str((corral_wait_kind)sv.kind));
+        if (sv.heap == CORRAL__HEAP_FRAMES) CORRAL__PUT(", %.0f frame%s left", in->left, in->left == 1.0 ? "" : "s");
+        else CORRAL__PUT(", %.3f s left", in->left);
+        if (sv.heap != CORRAL__HEAP_FRAMES && sv.heap != CORRAL__HEAP_REAL && in->domain) CORRAL__PUT(" (domain %u)", in->domain);
+        return;
+    }
     if (corral__co_wait(s, co, m) == CORRAL__NIL) {
         if (in->call == CORRAL_CALL_NONE) CORRAL__PUT(co->state == CORRAL__DEFERRED ? "queued for the next frame" : "queued");
         return;
@@ -14718,6 +15114,7 @@ static void corral__report_json(const corral_sched *s, corral__out *out)
                a.tick_ns_max, a.tick_ns_total);
     corral__pf(out, "  \"pools\": {\n");
     corral__json_pool(out, "wait_nodes", p.wait_nodes, p.wait_nodes_peak, p.wait_nodes_capacity, p.wait_failures, false);
+    corral__json_pool(out, "sleepers", p.sleepers, p.sleepers_peak, p.sleepers_capacity, p.sleepers_spilled, false);
     corral__json_pool(out, "group_nodes", p.group_nodes, p.group_nodes_peak, p.group_nodes_capacity, p.group_failures, false);
     corral__json_pool(out, "side_records", p.side_records, p.side_records_peak, p.side_records_capacity, p.side_failures, false);
     corral__json_pool(out, "signals", p.signals, p.signals_peak, p.signals_capacity, p.signal_failures, false);
@@ -14981,6 +15378,7 @@ bool corral_budget_desc(const corral_sched *s, float headroom, corral_sched_desc
         out->classes[i].capacity = corral__with_headroom(s->arena.classes[i].peak, headroom);
     }
     out->max_wait_nodes = corral__pool_size(s->nodes.wait_peak, headroom);
+    out->max_sleepers = corral__pool_size(s->timers.sleepers_peak, headroom);
     out->max_group_nodes = corral__pool_size(s->nodes.group_peak, headroom);
     out->max_side_records = corral__pool_size(s->sides.peak, headroom);
     out->max_signals = corral__pool_size(s->pools[CORRAL__POOL_SIGNAL].peak, headroom);
@@ -15038,12 +15436,13 @@ static const char *corral__validation_str(corral_validation v)
    order), each with how it is written; a sized one names its peak */
 enum { CORRAL__EF_U32, CORRAL__EF_BOOL, CORRAL__EF_ORDER, CORRAL__EF_FLOAT, CORRAL__EF_VALIDATION };
 enum { CORRAL__PEAK_NONE, CORRAL__PEAK_TYPES, CORRAL__PEAK_WAITS, CORRAL__PEAK_GROUPS, CORRAL__PEAK_SIDES,
-       CORRAL__PEAK_SIGNALS, CORRAL__PEAK_FUTURES, CORRAL__PEAK_CHANNELS, CORRAL__PEAK_COUNTERS };
+       CORRAL__PEAK_SIGNALS, CORRAL__PEAK_FUTURES, CORRAL__PEAK_CHANNELS, CORRAL__PEAK_COUNTERS, CORRAL__PEAK_SLEEPERS };
 static const struct { const char *name; uint16_t off; uint8_t kind, peak; } corral__desc_fields[] = {
 #define CORRAL__F(f, kind, peak) {#f, (uint16_t)offsetof(corral_sched_desc, f), CORRAL__EF_##kind, CORRAL__PEAK_##peak}
     CORRAL__F(max_types, U32, TYPES),         CORRAL__F(order, ORDER, NONE),
     CORRAL__F(fixed_dt, FLOAT, NONE),         CORRAL__F(max_fixed_steps, U32, NONE),
-    CORRAL__F(max_wait_nodes, U32, WAITS),    CORRAL__F(max_signals, U32, SIGNALS),
+    CORRAL__F(max_wait_nodes, U32, WAITS),    CORRAL__F(max_sleepers, U32, SLEEPERS),
+    CORRAL__F(max_signals, U32, SIGNALS),
     CORRAL__F(max_futures, U32, FUTURES),     CORRAL__F(max_posts, U32, NONE),
     CORRAL__F(max_group_nodes, U32, GROUPS),  CORRAL__F(domains, U32, NONE),
     CORRAL__F(custom_phases, U32, NONE),      CORRAL__F(max_channels, U32, CHANNELS),
@@ -15116,7 +15515,12 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
     const corral__pool *P = s->pools;
     const uint32_t peaks[] = {0, s->types.type_count, s->nodes.wait_peak, s->nodes.group_peak, s->sides.peak,
                               P[CORRAL__POOL_SIGNAL].peak, P[CORRAL__POOL_FUTURE].peak, P[CORRAL__POOL_CHANNEL].peak,
-                              P[CORRAL__POOL_COUNTER].peak};
+                              P[CORRAL__POOL_COUNTER].peak, s->timers.sleepers_peak};
+    /* and what each refused (sleepers: the sleeps that took a wait node): a
+       peak that met its capacity says less than was asked */
+    const uint64_t refused[] = {0, 0, s->nodes.wait_failures, s->nodes.group_failures, s->sides.failures,
+                                P[CORRAL__POOL_SIGNAL].failures, P[CORRAL__POOL_FUTURE].failures,
+                                P[CORRAL__POOL_CHANNEL].failures, P[CORRAL__POOL_COUNTER].failures, s->timers.spilled};
     for (size_t i = 0; i < sizeof corral__desc_fields / sizeof corral__desc_fields[0]; i++) {
         const unsigned char *at = (const unsigned char *)&d + corral__desc_fields[i].off;
         char f[40];
@@ -15138,6 +15542,9 @@ static void corral__emit_desc(const corral_sched *s, float headroom, corral__out
         const uint8_t pk = corral__desc_fields[i].peak;
         if (pk == CORRAL__PEAK_COUNTERS)
             corral__pf(out, " /* peak %u of the shared semaphore and wait group pool, with max_waitgroups */", peaks[pk]);
+        else if (pk != CORRAL__PEAK_NONE && refused[pk])
+            corral__pf(out, " /* peak %u, and %" PRIu64 " %s: give it more than this */", peaks[pk], refused[pk],
+                       pk == CORRAL__PEAK_SLEEPERS ? "sleeps took wait nodes" : "refused at that peak");
         else if (pk != CORRAL__PEAK_NONE)
             corral__pf(out, " /* peak %u */", peaks[pk]);
         corral__pc(out, '\n');
@@ -15198,20 +15605,22 @@ static void corral__report_waits(const corral_sched *s, corral__out *out)
 
 /* the report's pool table: each pool's used, peak and capacity (three
    uint32_t in a row of corral_pool_stats) and its failures */
-static const struct { const char *name; uint16_t counts, failures; } corral__pool_rows[] = {
-#define CORRAL__P(name, n, f) {name, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
-    CORRAL__P("wait nodes", wait_nodes, wait_failures),
-    CORRAL__P("group nodes", group_nodes, group_failures),
-    CORRAL__P("side records", side_records, side_failures),
-    CORRAL__P("signals", signals, signal_failures),
-    CORRAL__P("futures", futures, future_failures),
-    CORRAL__P("channels", channels, channel_failures),
-    CORRAL__P("semaphores, waitgroups", counters, counter_failures),
+static const struct { const char *name, *field; uint16_t counts, failures; } corral__pool_rows[] = {
+#define CORRAL__P(name, field, n, f) {name, field, (uint16_t)offsetof(corral_pool_stats, n), (uint16_t)offsetof(corral_pool_stats, f)}
+    CORRAL__P("wait nodes", "max_wait_nodes", wait_nodes, wait_failures),
+    CORRAL__P("sleepers", "max_sleepers", sleepers, sleepers_spilled),
+    CORRAL__P("group nodes", "max_group_nodes", group_nodes, group_failures),
+    CORRAL__P("side records", "max_side_records", side_records, side_failures),
+    CORRAL__P("signals", "max_signals", signals, signal_failures),
+    CORRAL__P("futures", "max_futures", futures, future_failures),
+    CORRAL__P("channels", "max_channels", channels, channel_failures),
+    CORRAL__P("semaphores, waitgroups", "max_semaphores", counters, counter_failures),
 #undef CORRAL__P
 };
 #define CORRAL__ROW(n, cap) \
     CORRAL__STATIC_ASSERT(offsetof(corral_pool_stats, cap) == offsetof(corral_pool_stats, n) + 8, "used, peak, capacity in a row")
 CORRAL__ROW(wait_nodes, wait_nodes_capacity);
+CORRAL__ROW(sleepers, sleepers_capacity);
 CORRAL__ROW(group_nodes, group_nodes_capacity);
 CORRAL__ROW(side_records, side_records_capacity);
 CORRAL__ROW(signals, signals_capacity);
@@ -15259,7 +15668,12 @@ static void corral__report_text(const corral_sched *s, corral__out *out)
         uint64_t failures;
         memcpy(n, (const unsigned char *)&p + corral__pool_rows[i].counts, sizeof n);
         memcpy(&failures, (const unsigned char *)&p + corral__pool_rows[i].failures, sizeof failures);
-        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64 "\n", corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+        corral__pf(out, "  %-22s %7u %7u %9u %9" PRIu64, corral__pool_rows[i].name, n[0], n[1], n[2], failures);
+        if (failures) /* the sleepers' failures are sleeps that took a wait node instead */
+            corral__pf(out, "  <- %s (raise desc.%s)",
+                       corral__pool_rows[i].counts == offsetof(corral_pool_stats, sleepers) ? "spilled into wait nodes" : "FULL: refused",
+                       corral__pool_rows[i].field);
+        corral__pc(out, '\n');
     }
     corral__pf(out, "  %-22s %7s %7s %9u %9" PRIu64 "\n", "posts", "-", "-", p.posts_capacity, p.posts_full);
     corral_generator_stats g = {0};
@@ -15591,6 +16005,10 @@ bool corral_stats_pools(const corral_sched *s, corral_pool_stats *out)
     out->side_records = s->sides.count - s->sides.free_count;
     out->side_records_peak = s->sides.peak;
     out->side_failures = s->sides.failures;
+    out->sleepers_capacity = s->timers.max_sleepers;
+    out->sleepers = s->timers.sleepers;
+    out->sleepers_peak = s->timers.sleepers_peak;
+    out->sleepers_spilled = s->timers.spilled;
     const corral__pool *P = s->pools;
     out->signals_capacity = P[CORRAL__POOL_SIGNAL].cap;
     out->signals = P[CORRAL__POOL_SIGNAL].live;
@@ -16493,6 +16911,8 @@ static bool corral__savable(const corral_sched *s, const corral_co *co, corral__
         if (corral__timer_node(&N[i]) && !corral__due_ok(N[i].u.t.due))
             return corral__unsavable_due(io, vt, "time wait", N[i].u.t.due);
     }
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv) && !corral__due_ok(sv.due)) return corral__unsavable_due(io, vt, "time wait", sv.due);
     if (dl != CORRAL__NIL && !corral__due_ok(N[dl].u.t.due))
         return corral__unsavable_due(io, vt, "stop deadline", N[dl].u.t.due);
     return true;
@@ -16595,6 +17015,19 @@ static void corral__save_co(corral__io *io, const corral_sched *s, const corral_
     if (by != CORRAL__NIL) corral__put_u(io, by, 4); /* version 7: the coroutine a generator belongs to */
     /* its wait nodes */
     uint32_t count = 0;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) { /* a plain sleep: as the one timer node it stands for */
+        corral__put_u(io, 1u, 1);
+        corral__put_u(io, sv.kind, 1);
+        corral__put_u(io, 0u, 1);
+        corral__put_u(io, sv.held ? CORRAL__SW_HELD : 0u, 1);
+        corral__put_u(io, sv.heap, 1);
+        corral__put_u(io, 0u, 4); /* its order: a sleep is on no list */
+        corral__put_f64(io, sv.due);
+        corral__put_u(io, sv.seq, 4);
+        corral__put_bytes(io, CORRAL__AT(co, te->ctx_off), te->ctx_size);
+        return;
+    }
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) count++;
     corral__put_u(io, count, 1);
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL; i = N[i].sibling) {
@@ -17410,8 +17843,18 @@ static bool corral__load_find_sections(corral__loader *L)
    records are checked */
 typedef struct corral__load_tally {
     uint32_t per_class[CORRAL_MAX_CLASSES], per_type[CORRAL__LOAD_MAX_TYPES];
-    uint32_t wait_nodes, group_nodes, sides, joins;
+    uint32_t wait_nodes, group_nodes, sides, joins, sleeps;
 } corral__load_tally;
+
+/* its wait loads as a plain sleep (timers.c) while the store has room for
+   one: one frames, seconds or realtime wait of its own, not fired, no
+   call's and no all/any's */
+static bool corral__saved_sleeps(const corral__saved_co *c)
+{
+    const uint8_t k = c->nwaits == 1 ? c->w[0].kind : (uint8_t)CORRAL_WAIT_KIND_COUNT;
+    return (k == CORRAL_WAIT_FRAMES || k == CORRAL_WAIT_SECONDS || k == CORRAL_WAIT_REALTIME) && c->w[0].member == 0 &&
+           c->w[0].flags != CORRAL__SW_FIRED && c->child == CORRAL__NIL && c->mode <= CORRAL__MODE_ONE;
+}
 
 /* a record's slot (class cls, slot local, generation gen): one this
    scheduler has, not retired, in a class that holds its type (the type's
@@ -17603,7 +18046,9 @@ static bool corral__load_check_records(corral__loader *L, corral__load_tally *n)
         n->per_type[c.type]++;
         if (!corral__load_check_fields(L, &c, t, tn) || !corral__load_check_links(L, &c, t, tn, index)) return false;
         n->group_nodes += corral__nodes_needed(c.owner, c.tags);
-        n->wait_nodes += c.nwaits + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
+        const bool sleeps = corral__saved_sleeps(&c);
+        n->sleeps += sleeps;
+        n->wait_nodes += (sleeps ? 0u : c.nwaits) + (c.has_deadline ? 1u : 0u) + (c.by != CORRAL__NIL ? 1u : 0u);
         n->sides += corral__saved_co_needs_side(&c) || c.owner || c.tags || c.has_deadline || c.by != CORRAL__NIL;
         n->joins += c.by != CORRAL__NIL; /* its owner's joiners list */
         for (uint32_t w = 0; w < c.nwaits; w++) n->joins += c.w[w].kind == CORRAL_WAIT_JOIN; /* each may give its target one */
@@ -17632,7 +18077,9 @@ static bool corral__load_check_room(corral__loader *L, const corral__load_tally 
         if (te->budget && n->per_type[ti] > te->budget)
             return corral__load_fail(L, "the save holds more coroutines of type %s than its budget%s", te->vt->name, none);
     }
-    if (n->wait_nodes > s->nodes.wait_count) return corral__load_fail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
+    const uint64_t spilled = n->sleeps > s->timers.max_sleepers ? n->sleeps - s->timers.max_sleepers : 0u; /* sleeps past max_sleepers take nodes */
+    if (n->wait_nodes + spilled > s->nodes.wait_count)
+        return corral__load_fail(L, "the save needs more wait nodes than desc.max_wait_nodes%s%s", none, none);
     if (n->group_nodes > s->nodes.count - s->nodes.wait_count)
         return corral__load_fail(L, "the save needs more group nodes than desc.max_group_nodes%s%s", none, none);
     /* at most one side record a coroutine; a joined one's is counted once per join (at most) */
@@ -17885,7 +18332,11 @@ static void corral__load_waits(corral__loader *L, corral_co *co, const corral__s
 {
     corral_sched *s = L->s;
     corral__meta *m = corral__meta_of(s, co);
-    if (corral__co_wait(s, co, m) != CORRAL__NIL || c->nwaits == 0) return; /* done already */
+    if (corral__co_wait(s, co, m) != CORRAL__NIL || corral__sleeps(co) || c->nwaits == 0) return; /* done already */
+    if (corral__saved_sleeps(c) && s->timers.sleepers < s->timers.max_sleepers) { /* checked by corral__timer_check */
+        corral__sleep_place(s, co, c->w[0].kind, c->w[0].list, c->w[0].due, c->w[0].seq, c->w[0].flags == CORRAL__SW_HELD);
+        return;
+    }
     bool used[CORRAL__SAVE_MAX_WAITS] = {false};
     for (uint32_t k = 0; k < c->nwaits; k++) {
         uint32_t w = 0, best = CORRAL__NIL;
@@ -18181,7 +18632,8 @@ static uint64_t corral__layout(const corral_sched *s)
     const uint32_t v[] = {s->types.max_types, s->types.hash_off, s->types.hash_mask, s->types.ends_off, s->run.order,
                           s->run.lanes_off, s->run.lane_count, s->run.chunks_off, s->run.chunk_next_off,
                           s->run.chunk_count, s->arena.meta_off, s->arena.total_slots, s->arena.class_count,
-                          s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.heap_off[0],
+                          s->nodes.off, s->nodes.count, s->nodes.wait_count, s->timers.pages_off,
+                          s->timers.page_count,
                           s->sides.off, s->sides.count, s->prof.ages_off,
                           s->groups.owner_off, s->groups.owner_mask, s->pools[CORRAL__POOL_SIGNAL].off,
                           s->pools[CORRAL__POOL_SIGNAL].cap, s->pools[CORRAL__POOL_FUTURE].off,
@@ -18284,8 +18736,14 @@ static void corral__snap_write(const corral_sched *s, corral__cursor *k)
     corral__put(k, corral__nodes(s), (size_t)s->nodes.wait_bump * sizeof(corral__node));
     corral__put(k, corral__nodes(s) + s->nodes.wait_count,
                 (size_t)(s->nodes.group_bump - s->nodes.wait_count) * sizeof(corral__node));
-    for (uint32_t h = 0; h < s->timers.heaps; h++)
-        corral__put(k, corral__heap_block(s, h, s->timers.heap_len[h]), (size_t)s->timers.heap_len[h] * sizeof(uint32_t));
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) { /* each heap's entries (the clocks', the held sleepers') in heap order, a page's run at a time */
+        const corral__heapv H = corral__heap(s, h);
+        const uint32_t len = s->timers.heap_len[h];
+        for (uint32_t pos = 0, n; pos < len; pos += n) {
+            n = corral__heap_run(pos, len);
+            corral__put(k, &CORRAL__HEAP_AT(H, pos), (size_t)n * sizeof(corral__heap_entry));
+        }
+    }
     corral__put(k, corral__owner_table(s), (size_t)corral__owner_words(s) * sizeof(uint32_t));
     corral__put(k, corral__sides(s), (size_t)s->sides.bump * sizeof(corral__side));
     /* the records in use, {owner, record} in their owners' order: a
@@ -18400,8 +18858,8 @@ static const char *corral__snap_sections(const corral_sched *s, const unsigned c
         !corral__section(&k, &m->wait_at, (size_t)o->nodes.wait_bump * sizeof(corral__node)) ||
         !corral__section(&k, &m->group_at, (size_t)(o->nodes.group_bump - o->nodes.wait_count) * sizeof(corral__node)))
         return cut;
-    for (uint32_t h = 0; h < o->timers.heaps; h++)
-        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(uint32_t)))
+    for (uint32_t h = 0; h <= o->timers.heaps; h++)
+        if (!corral__section(&k, h ? &m->heap_at[h] : &timers_at, (size_t)o->timers.heap_len[h] * sizeof(corral__heap_entry)))
             return cut;
     m->heap_at[0] = timers_at;
     if (!corral__section(&k, &m->owner_at, (size_t)corral__owner_words(o) * sizeof(uint32_t)) ||
@@ -18464,6 +18922,8 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->types.type_count = s->types.type_count; /* it may have met fewer types (checked below) */
     memcpy(same->types.seen, s->types.seen, sizeof same->types.seen); /* it only grows */
     same->types.seen_count = s->types.seen_count;
+    same->timers.free_count = s->timers.free_count; /* which pages the heaps hold: a restore lays them anew */
+    same->timers.page_bump = s->timers.page_bump;
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_read != CORRAL__NIL ||
@@ -18480,10 +18940,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
         o->nodes.wait_bump > o->nodes.wait_count || o->nodes.group_bump < o->nodes.wait_count ||
         o->nodes.group_bump > o->nodes.count || o->sides.bump > o->sides.count)
         return "a bump is out of its pool";
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
-        if (o->timers.heap_len[h] > (h < o->timers.heaps ? o->nodes.wait_count : 0u) ||
-            ((h & 1u) && (uint64_t)o->timers.heap_len[h - 1] + o->timers.heap_len[h] > o->nodes.wait_count))
-            return "a timer heap is too long";
+    if (!corral__heap_lens_ok(s, o->timers.heap_len)) return "a timer heap is too long";
 
     const char *why = corral__snap_sections(s, buf, size, v);
     if (why) return why;
@@ -18954,6 +19411,11 @@ static void corral__hash_co(corral__hasher *k, const corral_sched *s, const corr
                                                            : 0u;
     corral__hash_word(k, (uint64_t)corral__co_domain(s, m) << 40 | (uint64_t)hold << 32 | corral__co_age(s, m));
     uint32_t len = 0;
+    corral__sleep_view sv;
+    if (corral__sleep_view_of(s, co, &sv)) { /* a plain sleep: as the node it stands for */
+        corral__hash_word(k, (uint64_t)sv.kind << 24 | (uint64_t)(sv.held ? 2u : 1u) << 8 | sv.heap);
+        corral__hash_double(k, sv.due);
+    }
     for (uint32_t i = corral__co_wait(s, co, m); i != CORRAL__NIL && len <= CORRAL_MAX_GROUP; i = N[i].sibling, len++) corral__hash_node(k, s, &N[i]);
     len = 0;
     for (uint32_t i = sd->groups; i != CORRAL__NIL && len < CORRAL__GROUP_CHAIN_MAX; i = N[i].sibling, len++)
@@ -19220,11 +19682,17 @@ static uint32_t corral__image_u32(corral__image *m, const uint32_t *live, size_t
 /* a run-queue entry (i < chunk_bump * CHUNK), the chunk after c (c < chunk_bump) */
 static uint32_t corral__image_entry(corral__image *m, uint32_t e) { return corral__image_u32(m, corral__entries(m->blk), m->entries_at, e); }
 static uint32_t corral__image_next(corral__image *m, uint32_t c) { return corral__image_u32(m, corral__chunk_next(m->blk), m->next_at, c); }
-static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
+/* entry pos of heap h (pos < its length) */
+static corral__heap_entry corral__image_heap_entry(corral__image *m, uint32_t h, uint32_t pos)
 {
     if (!m->snap) return CORRAL__HEAP_AT(corral__heap(m->blk, h), pos);
-    const uint32_t len = m->s->timers.heap_len[h]; /* a snapshot holds the heap's block as it lies */
-    return corral__image_u32(m, NULL, m->heap_at[h], (h & 1u) ? len - 1u - pos : pos);
+    corral__heap_entry e; /* a snapshot holds each heap in heap order */
+    memcpy(&e, m->snap + m->heap_at[h] + (size_t)pos * sizeof e, sizeof e);
+    return e;
+}
+static uint32_t corral__image_heap(corral__image *m, uint32_t h, uint32_t pos)
+{
+    return corral__image_heap_entry(m, h, pos).ref;
 }
 static uint32_t corral__image_owner(corral__image *m, uint32_t w)
 {
@@ -19767,10 +20235,13 @@ static bool corral__verify_co_waits(corral__image *m, const corral_co *co, const
                                     const corral__side *sd)
 {
     (void)md;
-    if (co->state == CORRAL__WAITING && corral__wait_by(co, sd) == CORRAL__NIL && sd->child == CORRAL__NIL)
+    const bool sleeps = corral__sleeps(co); /* its entry names it back: corral__verify_heaps */
+    if (co->state == CORRAL__WAITING && corral__wait_by(co, sd) == CORRAL__NIL && sd->child == CORRAL__NIL && !sleeps)
         CORRAL__BAD("a waiting coroutine waits on nothing");
+    if (sleeps && (sd->mode != CORRAL__MODE_NONE || sd->child != CORRAL__NIL))
+        CORRAL__BAD("a plain sleep has a call's or a wait of several nodes' record");
     if (!corral__at_rest(m->s)) return true;
-    const bool waits = corral__wait_by(co, sd) != CORRAL__NIL || sd->child != CORRAL__NIL;
+    const bool waits = corral__wait_by(co, sd) != CORRAL__NIL || sd->child != CORRAL__NIL || sleeps;
     if (co->state != CORRAL__QUEUED && co->state != CORRAL__DEFERRED && co->state != CORRAL__WAITING &&
         !corral__paused(co->state))
         CORRAL__BAD("a coroutine is in a state only a step or a tick passes through");
@@ -19936,28 +20407,69 @@ static bool corral__verify_nodes(corral__image *m)
     return corral__verify_wait_lists(m, t.listed, found) && corral__verify_group_lists(m, &t);
 }
 
+/* entry e at pos of heap h is a plain sleep's: its sleeper waits in it
+   (its link names the place), on the clock its kind and domain give (or
+   the frames' for a wait of 0): WAITING, or a generator held between
+   pulls with its wait armed; or it is paused (a hold that is no
+   generator's, not woken) with it in the held heap */
+static bool corral__verify_sleep(corral__image *m, uint32_t h, uint32_t pos, const corral__heap_entry *e)
+{
+    const corral_sched *s = m->s;
+    corral_co ct;
+    corral__side st;
+    uint32_t ci, k;
+    const uint32_t code = (e->ref >> CORRAL__SLEEP_KIND_SHIFT) & 3u;
+    if (code > 2u) CORRAL__BAD("a sleep's entry names no wait kind");
+    if (!corral__image_slot(s, (e->ref & CORRAL__SLEEP_OFF) << 3, &ci, &k)) CORRAL__BAD("a sleep's entry names no slot");
+    const corral_co *co = corral__image_co(m, ci, k, &ct);
+    if (!corral__sleeps(co) || (co->link & CORRAL__SLEEP_POS) != pos ||
+        ((co->link & CORRAL__SLEEP_HELD) != 0) != (h == s->timers.heaps))
+        CORRAL__BAD("a sleep's entry names a coroutine that does not sleep in it");
+    const uint32_t clock = corral__sleep_heap_of(co->link);
+    if (h != s->timers.heaps && clock != h) CORRAL__BAD("a sleep's entry names a coroutine that does not sleep in it");
+    corral__meta mt;
+    const corral__meta *md = corral__image_meta(m, ci, k, &mt);
+    const uint8_t hold = corral__paused(co->state) && md ? corral__co_hold(co, md) : 0u;
+    const bool running = co->state == CORRAL__WAITING || hold == (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WAITING);
+    const bool held = corral__paused(co->state) && !(hold & (CORRAL__HOLD_GENERATOR | CORRAL__HOLD_WOKEN));
+    if (h == s->timers.heaps ? !held : !running)
+        CORRAL__BAD("a sleep is held, or runs, against its coroutine's state");
+    const uint32_t own = code == 0u ? (uint32_t)CORRAL__HEAP_FRAMES
+                         : code == 2u ? (uint32_t)CORRAL__HEAP_REAL
+                                      : corral__domain_heap(corral__image_side_at(m, ci, k, &st)->domain);
+    if (clock != CORRAL__HEAP_FRAMES && clock != own) CORRAL__BAD("a sleep is on another clock than its kind's");
+    return true;
+}
+
 static bool corral__verify_heaps(corral__image *m)
 {
     const corral_sched *s = m->s;
     corral__node nt;
     corral_co ct;
     uint32_t ci, k;
-    for (uint32_t h = 0; h < s->timers.heaps; h++) {
+    uint32_t sleeps = 0;
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) { /* the clocks' heaps, then the held sleepers' */
         for (uint32_t pos = 0; pos < s->timers.heap_len[h]; pos++) {
-            uint32_t i = corral__image_heap(m, h, pos);
+            const corral__heap_entry e = corral__image_heap_entry(m, h, pos);
+            const uint32_t i = e.ref;
+            if (e.due != e.due) CORRAL__BAD("a timer is due at no time (NaN)");
+            if (pos > 0 && corral__image_heap_entry(m, h, (pos - 1) / CORRAL__HEAP_ARITY).due > e.due)
+                CORRAL__BAD("a timer heap is out of order");
+            if (i & CORRAL__SLEEP_REF) {
+                if (!corral__verify_sleep(m, h, pos, &e)) return false;
+                sleeps++;
+                continue;
+            }
+            if (h == s->timers.heaps) CORRAL__BAD("the held sleepers' heap holds a wait node");
             const corral__node *nd = i < s->nodes.wait_count ? corral__image_node(m, i, &nt) : NULL;
             if (!nd) CORRAL__BAD("a heap holds a node out of range");
             if (nd->next != pos) CORRAL__BAD("a timer node does not know its heap position");
             if (nd->list != h) CORRAL__BAD("a timer node does not know its heap");
             if (!nd->attached) CORRAL__BAD("a heap holds a detached node");
             if (!corral__timer_node(nd)) CORRAL__BAD("a heap holds a node that is no timer");
-            double due = nd->u.t.due;
-            if (due != due) CORRAL__BAD("a timer is due at no time (NaN)");
-            if (pos > 0) {
-                corral__node pt;
-                const corral__node *p = corral__image_node(m, corral__image_heap(m, h, (pos - 1) / CORRAL__HEAP_ARITY), &pt);
-                if (p && p->u.t.due > due) CORRAL__BAD("a timer heap is out of order");
-            }
+            const double due = e.due;
+            if (memcmp(&due, &nd->u.t.due, sizeof due) != 0 || e.seq != nd->u.t.seq)
+                CORRAL__BAD("a timer heap's entry and its node disagree on its due time");
             if (!corral__image_slot(s, nd->co, &ci, &k)) CORRAL__BAD("a timer names no slot");
             const corral_co *co = corral__image_co(m, ci, k, &ct);
             corral__meta mt;
@@ -19969,6 +20481,14 @@ static bool corral__verify_heaps(corral__image *m)
                 CORRAL__BAD("a timer belongs to a coroutine that is not waiting (a deadline: not alive)");
         }
     }
+    if (sleeps != s->timers.sleepers || sleeps > s->timers.max_sleepers)
+        CORRAL__BAD("the timer heaps hold another count of sleeps than the scheduler says");
+    uint32_t sleeping = 0; /* each entry's sleeper names it: one sleeper an entry, if as many */
+    CORRAL__EACH_TOUCHED(m, ci2, cl, k2) {
+        (void)cl;
+        sleeping += corral__sleeps(corral__image_co(m, ci2, k2, &ct));
+    }
+    if (sleeping != sleeps) CORRAL__BAD("a sleeping coroutine's timer entry is not where its link says");
     return true;
 }
 
@@ -19988,6 +20508,40 @@ static bool corral__verify_pools(corral__image *m)
     return true;
 }
 
+/* the store's pages taken: each a heap's (as many as its length needs)
+   or given back, every page number below the bump, and their count, sum
+   and sum of squares those of each page once. Of the live block only (a
+   restore lays the pages anew): a stray write's repeat does not match all
+   three but by a rare chance, and a page two heaps hold also puts an
+   entry where its sleeper's or node's position does not say */
+static bool corral__verify_heap_pages(const corral_sched *s)
+{
+    const uint32_t n = s->timers.page_bump;
+    uint64_t count = s->timers.free_count, sum = 0, squares = 0;
+    if (n > s->timers.page_count || count > n) return false;
+    const uint32_t *free_pages = corral__heap_free(s);
+    for (uint32_t k = 0; k < s->timers.free_count; k++) {
+        if (free_pages[k] >= n) return false;
+        sum += free_pages[k];
+        squares += (uint64_t)free_pages[k] * free_pages[k];
+    }
+    for (uint32_t h = 0; h <= s->timers.heaps; h++) {
+        const corral__heapv H = corral__heap(s, h);
+        const uint32_t used = (uint32_t)corral__heap_pages_of(s->timers.heap_len[h]);
+        for (uint32_t k = 0; k < used; k++) {
+            if (H.tab[k] >= n) return false;
+            sum += H.tab[k];
+            squares += (uint64_t)H.tab[k] * H.tab[k];
+        }
+        count += used;
+    }
+    for (uint64_t k = 0; k < n; k++) { /* what each page once sums to (mod 2^64, as the sums above) */
+        sum -= k;
+        squares -= k * k;
+    }
+    return count == n && sum == 0 && squares == 0;
+}
+
 /* what holds between ticks: nothing on the C stack, no walk under way */
 static bool corral__verify_control(corral__image *m)
 {
@@ -19998,10 +20552,8 @@ static bool corral__verify_control(corral__image *m)
     for (uint32_t d = 0; d < corral__domains_of(s)->count; d++)
         if (!corral__domain_parent_ok(d, corral__domains_of(s)->d[d].parent))
             CORRAL__BAD("a time domain follows one not numbered before it");
-    for (uint32_t h = 0; h < CORRAL__HEAP_MAX; h++)
-        if (s->timers.heap_len[h] > (h < s->timers.heaps ? s->nodes.wait_count : 0u) ||
-            ((h & 1u) && (uint64_t)s->timers.heap_len[h - 1] + s->timers.heap_len[h] > s->nodes.wait_count))
-            CORRAL__BAD("a timer heap is too long");
+    if (!corral__heap_lens_ok(m->blk, s->timers.heap_len)) CORRAL__BAD("a timer heap is too long");
+    if (!m->snap && !corral__verify_heap_pages(s)) CORRAL__BAD("the timer heaps' pages are not each a heap's or given back");
     if (corral__at_rest(s) &&
         (s->run.running != CORRAL__NIL || s->run.walking_lane != CORRAL__NIL || s->run.walk_write != CORRAL__NIL ||
          s->run.walk_cut || s->run.starting || s->now.pulls || s->now.gen || s->run.ready_read != CORRAL__NIL))
