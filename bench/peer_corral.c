@@ -499,6 +499,7 @@ static int bc_posts(size_t n, int kind, bench_out *out)
     d.classes[0].capacity = BATCH;
     d.max_futures = BATCH;
     d.max_posts = BATCH;
+    d.max_wait_nodes = BATCH; /* each waiter's future wait takes a node */
     corral_sched *s = corral_sched_create(&d);
     if (!s) return -1;
     corral_future f[BATCH];
