@@ -11,7 +11,7 @@
     defining, before the include, any of
     CORRAL_NO_CHANNELS, CORRAL_NO_DOMAINS, CORRAL_NO_EXPORT, CORRAL_NO_POSTS,
     CORRAL_NO_PROFILE, CORRAL_NO_RACES, CORRAL_NO_RELOAD, CORRAL_NO_SAVE,
-    CORRAL_NO_SNAPSHOT, CORRAL_NO_VERIFY (docs/API.md,
+    CORRAL_NO_SNAPSHOT, CORRAL_NO_SYNCTEST, CORRAL_NO_VERIFY (docs/API.md,
     "Modules", says what each holds and which need which).
 */
 #if defined(CORRAL_IMPLEMENTATION) && !defined(_WIN32) && !defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
@@ -53,7 +53,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (166). The types,
+    INDEX: every function, in the order of this header (169). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -107,7 +107,8 @@
         corral_last_error_detail, corral_log_stderr
     persistence
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
-        corral_restore_kept, corral_state_hash,
+        corral_restore_kept, corral_state_hash, corral_synctest_begin,
+        corral_synctest_frame, corral_synctest_memory_size,
         corral_save, corral_load, corral_sched_adopt
     hot reload
         corral_reload
@@ -1883,6 +1884,57 @@ CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
    hash (DETERMINISM.md). 0 on error. */
 CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
 
+/* The sync test (API.md, "The sync test"): every frame, the game's frame
+   runs with its input; then the last desc.frames frames are rewound from
+   kept snapshots and played again with the inputs they had, and each
+   frame played again must reach the state hash its first run reached.
+   The first that does not names a step that does not follow from its
+   state and input (rand(), a clock, an uninitialised local, a pointer's
+   address): reported at once, in corral_synctest.desync. The scheduler
+   needs a kept ring for desc.frames + 1 snapshots (desc.kept_snapshots);
+   the game's frame applies its input and ticks with a fixed dt, and keeps
+   and restores no snapshot itself. Nothing is allocated: the test's state
+   is the caller's corral_synctest, the inputs' ring desc.memory. */
+#define CORRAL_SYNCTEST_MAX_FRAMES 16
+#define CORRAL_SYNCTEST_DEFAULT_FRAMES 8
+typedef void (*corral_synctest_frame_fn)(corral_sched *sched, const void *input, void *user);
+typedef struct corral_synctest_desc {
+    uint32_t frames;                /* CORRAL_SYNCTEST_DEFAULT_FRAMES: frames played again each
+                                       frame, at most CORRAL_SYNCTEST_MAX_FRAMES */
+    uint32_t input_size;            /* bytes of one frame's input (0: none) */
+    void *memory;                   /* the last frames + 1 inputs: corral_synctest_memory_size bytes */
+    size_t memory_size;
+    corral_synctest_frame_fn frame; /* one frame of the game: its input applied, then corral_tick */
+    void *user;                     /* handed to frame */
+} corral_synctest_desc;
+typedef struct corral_desync {
+    uint64_t frame;  /* the frame (counted from corral_synctest_begin, 0 first) played again elsewhere */
+    uint32_t depth;  /* how many frames back from the newest it was */
+    uint64_t want;   /* the state hash its first run reached */
+    uint64_t got;    /* the one it reached played again */
+} corral_desync;
+typedef struct corral_synctest {
+    corral_sched *sched;
+    corral_synctest_desc desc;
+    uint64_t frames_run;          /* frames run (each once, then played again) */
+    uint64_t frames_played_again;
+    bool desynced;                /* a frame played again reached another state: desync says which */
+    corral_desync desync;
+    uint64_t hash[CORRAL_SYNCTEST_MAX_FRAMES + 1]; /* the first runs' state hashes, by frame */
+} corral_synctest;
+/* bytes of desc.memory for frames (0: the default) and input_size */
+CORRAL_API size_t corral_synctest_memory_size(uint32_t frames, uint32_t input_size);
+/* t set up for sched (any state: frame 0 is the next); false with
+   CORRAL_ERR_NULL_ARG or CORRAL_ERR_BAD_DESC (the detail says which) */
+CORRAL_API bool corral_synctest_begin(corral_synctest *t, corral_sched *sched, const corral_synctest_desc *desc);
+/* one frame with its input (input_size bytes, copied), then the last
+   frames played again. false: a desync (t->desynced, t->desync; the
+   scheduler is left after the frame played again; a test that desynced
+   runs no more frames until begun again), or a kept snapshot the ring
+   could not keep or give back (the error set: size the ring for
+   desc.frames + 1 snapshots) */
+CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
+
 /* Save games (SAVE.md): the state written in a versioned,
    little-endian format that another process, another platform or the
    next build of the game can load. Types go by registry id (desc.registry)
@@ -2669,6 +2721,9 @@ constexpr corral_field_kind corral__kind_of()
 #endif
 #if defined(CORRAL_NO_VERIFY) && !defined(CORRAL_NO_SNAPSHOT)
 #error "corral: the snapshot module checks with verify: define CORRAL_NO_SNAPSHOT with CORRAL_NO_VERIFY"
+#endif
+#if defined(CORRAL_NO_SNAPSHOT) && !defined(CORRAL_NO_SYNCTEST)
+#error "corral: the sync test rewinds through kept snapshots: define CORRAL_NO_SYNCTEST with CORRAL_NO_SNAPSHOT"
 #endif
 #if defined(CORRAL_NO_PROFILE) && !defined(CORRAL_NO_EXPORT)
 #error "corral: the export module reports the profile: define CORRAL_NO_EXPORT with CORRAL_NO_PROFILE"
@@ -19487,6 +19542,91 @@ uint64_t corral_state_hash(const corral_sched *s)
     return k.h ? k.h : 1u;
 }
 #endif /* CORRAL_NO_SNAPSHOT */
+#ifndef CORRAL_NO_SYNCTEST
+/* ---- src/modules/synctest.c ---- */
+/*
+    synctest.c -- the sync test (API.md, "The sync test"): every frame the
+    game's frame runs with its input, then the last `frames` frames are
+    rewound from kept snapshots (snapshot.c's ring) and played again with
+    the inputs they had; each frame played again must reach the state
+    hash its first run reached. The first that does not is a step that
+    does not follow from its state and input: reported at once, with its
+    frame and both hashes.
+
+    Its state is the caller's corral_synctest and the inputs' memory
+    (desc.memory): nothing of it is in the scheduler's block, which the
+    rewinds overwrite.
+*/
+
+#include <string.h>
+
+/* the input of frame f, in the ring of frames + 1 inputs */
+static unsigned char *corral__synctest_input(const corral_synctest *t, uint64_t f)
+{
+    return (unsigned char *)t->desc.memory + (size_t)(f % (t->desc.frames + 1u)) * t->desc.input_size;
+}
+
+size_t corral_synctest_memory_size(uint32_t frames, uint32_t input_size)
+{
+    if (frames == 0) frames = CORRAL_SYNCTEST_DEFAULT_FRAMES;
+    return (size_t)(frames + 1u) * input_size;
+}
+
+bool corral_synctest_begin(corral_synctest *t, corral_sched *s, const corral_synctest_desc *d)
+{
+    if (!corral__check(s)) return false;
+    CORRAL__REQUIRE_AT(s, t && d && d->frame, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    memset(t, 0, sizeof *t);
+    t->desc = *d;
+    if (!t->desc.frames) t->desc.frames = CORRAL_SYNCTEST_DEFAULT_FRAMES;
+    CORRAL__REQUIRE_AT(s, t->desc.frames <= CORRAL_SYNCTEST_MAX_FRAMES, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "desc.frames is more than CORRAL_SYNCTEST_MAX_FRAMES", false);
+    CORRAL__REQUIRE_AT(s, !t->desc.input_size || (t->desc.memory && t->desc.memory_size >= corral_synctest_memory_size(t->desc.frames, t->desc.input_size)),
+                       CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "desc.memory holds fewer bytes than corral_synctest_memory_size(frames, input_size)", false);
+    t->sched = s;
+    return true;
+}
+
+/* the state before frame f kept under f's tag */
+static bool corral__synctest_keep(corral_synctest *t, uint64_t f)
+{
+    return corral_snapshot_keep(t->sched, (uint32_t)f) != 0;
+}
+
+bool corral_synctest_frame(corral_synctest *t, const void *input)
+{
+    if (!t || !corral__check(t->sched)) return false;
+    corral_sched *s = t->sched;
+    CORRAL__REQUIRE_AT(s, !t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "the sync test found a desync already (corral_synctest_begin starts it again)", false);
+    CORRAL__REQUIRE_AT(s, input || !t->desc.input_size, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    const uint64_t f = t->frames_run, n = t->desc.frames;
+    if (t->desc.input_size) memcpy(corral__synctest_input(t, f), input, t->desc.input_size);
+    if (!corral__synctest_keep(t, f)) return false; /* the ring's error stands */
+    t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, f) : NULL, t->desc.user);
+    t->hash[f % (CORRAL_SYNCTEST_MAX_FRAMES + 1u)] = corral_state_hash(s);
+    t->frames_run = f + 1u;
+    /* the frames from `from` to f again, from the state before `from` */
+    const uint64_t from = f + 1u > n ? f + 1u - n : 0u;
+    if (!corral_restore_kept(s, (uint32_t)from)) return false;
+    for (uint64_t g = from; g <= f; g++) {
+        if (g > from && !corral__synctest_keep(t, g)) return false;
+        t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, g) : NULL, t->desc.user);
+        t->frames_played_again++;
+        const uint64_t want = t->hash[g % (CORRAL_SYNCTEST_MAX_FRAMES + 1u)], got = corral_state_hash(s);
+        if (got != want) { /* this frame, from the same state and input, went elsewhere */
+            t->desynced = true;
+            t->desync.frame = g;
+            t->desync.depth = (uint32_t)(f - g + 1u);
+            t->desync.want = want;
+            t->desync.got = got;
+            return false;
+        }
+    }
+    return true;
+}
+#endif /* CORRAL_NO_SYNCTEST */
 #ifndef CORRAL_NO_VERIFY
 /* ---- src/modules/verify.c ---- */
 /*

@@ -1,0 +1,270 @@
+/*
+    test_synctest.c -- the sync test (API.md, "The sync test"): a
+    deterministic game that waits on every kind of wait (frames, seconds,
+    realtime, a signal, a future, a join, a call, an all and an any, a
+    predicate, a channel's send and receive, a semaphore, a pull, a race)
+    runs 240 frames with every frame's last 8 played again, and nothing is
+    reported; a step that reads rand() and one that reads a local it never
+    set are each caught at once, with their frame; a ring too small for the
+    frames played again is refused by name; nothing is allocated.
+*/
+#include "common.h"
+
+#include <stdlib.h>
+
+/* ---- the game: every coroutine below runs from its inputs and its state */
+typedef struct st_input {
+    uint8_t raise, complete, release; /* signal raised, future completed (once), semaphore permit given */
+} st_input;
+
+typedef struct st_world {
+    corral_signal sig;
+    corral_future fut;
+    corral_channel ch;
+    corral_semaphore sem;
+    int bad;                /* 1: rand() in a step, 2: an unset local read */
+} st_world;
+static st_world g_w;
+
+#define ST_CHILD_FIELDS(F) F(int, n)
+DECLARE_COROUTINE_R(st_child, ST_CHILD_FIELDS, int)
+DEFINE_COROUTINE(st_child)
+{
+    CORRAL_BEGIN(co);
+    while (ctx->result < ctx->n) {
+        ctx->result++;
+        CORRAL_WAIT_FRAMES(co, 2);
+    }
+    CORRAL_END(co);
+}
+
+#define ST_GEN_FIELDS(F) F(int, i)
+DECLARE_COROUTINE_R(st_gen, ST_GEN_FIELDS, int)
+DEFINE_COROUTINE(st_gen)
+{
+    CORRAL_BEGIN(co);
+    for (ctx->i = 0; ctx->i < 1000; ctx->i++) {
+        CORRAL_WAIT_FRAMES(co, 1);
+        CORRAL_YIELD_VALUE(co, ctx->i * 3);
+    }
+    CORRAL_END(co);
+}
+
+static bool st_over(void *user) { return *(const int *)user >= 3; }
+
+/* one actor of each kind, by ctx->kind; ctx->n counts what it got */
+#define ST_ACTOR_FIELDS(F) \
+    F(int, kind)           \
+    F(int, n)              \
+    F(int, got)            \
+    F(int, value)          \
+    F(corral_handle, other)
+DECLARE_COROUTINE(st_actor, ST_ACTOR_FIELDS)
+DEFINE_COROUTINE(st_actor)
+{
+    CORRAL_BEGIN(co);
+    for (;;) {
+        if (ctx->kind == 0) {
+            CORRAL_WAIT_FRAMES(co, (uint32_t)(1 + ctx->n % 3));
+        } else if (ctx->kind == 1) {
+            CORRAL_WAIT_SECONDS(co, 0.05f * (float)(1 + ctx->n % 4));
+        } else if (ctx->kind == 2) {
+            CORRAL_WAIT_REALTIME(co, 0.07f);
+        } else if (ctx->kind == 3) {
+            CORRAL_WAIT_SIGNAL(co, g_w.sig);
+        } else if (ctx->kind == 4) {
+            CORRAL_WAIT_FUTURE(co, g_w.fut);
+            ctx->n += 2;
+            CORRAL_WAIT_FRAMES(co, 5);
+        } else if (ctx->kind == 5) {
+            ctx->other = st_child_start(corral_sched_of(co), (st_child_ctx){.n = 2});
+            CORRAL_WAIT_JOIN(co, ctx->other);
+        } else if (ctx->kind == 6) {
+            CORRAL_CALL(co, st_child, (st_child_ctx){.n = 3}, &ctx->got);
+        } else if (ctx->kind == 7) {
+            corral_wait ws[2] = {corral_wait_signal(g_w.sig), corral_wait_frames(4)};
+            CORRAL_WAIT_ANY(co, ws, 2);
+        } else if (ctx->kind == 8) {
+            corral_wait ws[2] = {corral_wait_frames(2), corral_wait_seconds(0.1f)};
+            CORRAL_WAIT_ALL(co, ws, 2);
+        } else if (ctx->kind == 9) {
+            CORRAL_WAIT_UNTIL(co, st_over, &ctx->got);
+            ctx->got = 0;
+        } else if (ctx->kind == 10) {
+            ctx->value = ctx->n;
+            CORRAL_SEND(co, g_w.ch, &ctx->value);
+            CORRAL_WAIT_FRAMES(co, 1);
+        } else if (ctx->kind == 11) {
+            CORRAL_RECEIVE(co, g_w.ch, &ctx->value);
+        } else if (ctx->kind == 12) {
+            CORRAL_ACQUIRE(co, g_w.sem);
+        } else if (ctx->kind == 13) {
+            if (!ctx->other.gen) ctx->other = st_gen_gen(corral_sched_of(co), (st_gen_ctx){0});
+            CORRAL_PULL(co, ctx->other, &ctx->value);
+        } else if (ctx->kind == 14) {
+            CORRAL_RACE(co, st_child_arm(co, (st_child_ctx){.n = 1 + ctx->n % 2}, &ctx->got),
+                        st_child_arm(co, (st_child_ctx){.n = 2}, &ctx->got));
+        } else {
+            CORRAL_WAIT_FRAME(co);
+        }
+        ctx->n++;
+        if (ctx->kind == 9 || ctx->kind == 0) ctx->got++;
+        if (g_w.bad == 1 && ctx->kind == 0) ctx->n += rand() % 2; /* not from its state or input */
+        if (g_w.bad == 2 && ctx->kind == 1) {
+            volatile unsigned char unset[512]; /* never set: whatever the calls before left on the stack */
+            unsigned sum = 0;
+            for (int i = 0; i < 512; i++) sum += unset[i];
+            ctx->n += (int)(sum & 1u);
+        }
+    }
+    CORRAL_END(co);
+}
+
+/* one frame of the game: its input, then a tick of a fixed 1/60 s */
+static void st_frame(corral_sched *s, const void *input, void *user)
+{
+    (void)user;
+    const st_input *in = (const st_input *)input;
+    if (in->raise) corral_signal_raise(s, g_w.sig);
+    if (in->complete && !corral_future_done(s, g_w.fut)) corral_future_complete(s, g_w.fut, (corral_value){.i = 7});
+    if (in->release) corral_semaphore_release(s, g_w.sem, 1);
+    corral_tick(s, 1.0f / 60.0f);
+}
+
+static alloc_counter g_ac;
+static corral_sched *st_game(uint32_t kept)
+{
+    memset(&g_ac, 0, sizeof g_ac);
+    corral_sched_desc d = counted_one_class_desc(128, 256, &g_ac);
+    d.kept_snapshots = kept;
+    d.max_wait_nodes = 256;
+    corral_sched *s = sched_of(d);
+    g_w.sig = corral_signal_create(s);
+    g_w.fut = corral_future_create(s);
+    g_w.ch = corral_channel_create_ex(s, sizeof(int), 2);
+    g_w.sem = corral_semaphore_create(s, 0);
+    for (int k = 0; k < 16; k++)
+        for (int copy = 0; copy < 2; copy++) st_actor_start(s, (st_actor_ctx){.kind = k, .n = copy});
+    return s;
+}
+
+static st_input st_input_of(uint64_t f)
+{
+    st_input in = {(uint8_t)(f % 7 == 3), (uint8_t)(f % 11 == 5), (uint8_t)(f % 3 == 1)};
+    return in;
+}
+
+static unsigned char g_inputs[(CORRAL_SYNCTEST_MAX_FRAMES + 1) * sizeof(st_input)];
+
+static void st_begin(corral_synctest *t, corral_sched *s, uint32_t frames)
+{
+    corral_synctest_desc d;
+    memset(&d, 0, sizeof d);
+    d.frames = frames;
+    d.input_size = sizeof(st_input);
+    d.memory = g_inputs;
+    d.memory_size = sizeof g_inputs;
+    d.frame = st_frame;
+    cr_assert_leq(corral_synctest_memory_size(frames, sizeof(st_input)), sizeof g_inputs);
+    cr_assert(corral_synctest_begin(t, s, &d), "%s", corral_last_error_detail(s));
+}
+
+Test(synctest, a_deterministic_game_of_every_wait_kind_plays_every_frame_again_and_agrees)
+{
+    g_w.bad = 0;
+    corral_sched *s = st_game(9);
+    corral_synctest t;
+    st_begin(&t, s, 8);
+    cr_assert_eq(g_ac.allocs, 1, "the block");
+    for (uint64_t f = 0; f < 240; f++) {
+        const st_input in = st_input_of(f);
+        cr_assert(corral_synctest_frame(&t, &in), "frame %llu: %s (desynced %d at %llu)", (unsigned long long)f,
+                  corral_last_error_detail(s), t.desynced, (unsigned long long)t.desync.frame);
+    }
+    cr_assert_eq(g_ac.allocs, 1, "nothing allocated after create");
+    cr_assert_not(t.desynced);
+    cr_assert_eq(t.frames_run, 240u);
+    cr_assert_eq(t.frames_played_again, 240u * 8u - (8u * 7u) / 2u, "every frame played again 8 times (the first 7 fewer)");
+    /* it played: every kind of actor got somewhere */
+    uint32_t cur = 0;
+    corral_co_info in;
+    int kinds_moved = 0;
+    while (corral_next_co(s, &cur, &in))
+        if (in.type == &st_actor_type && ((const st_actor_ctx *)in.ctx)->n > 2) kinds_moved++;
+    cr_assert_geq(kinds_moved, 28, "%d actors of 32 moved past their start", kinds_moved);
+    cr_assert(corral_verify(s), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(synctest, a_step_that_reads_rand_is_caught_at_once_with_its_frame)
+{
+    g_w.bad = 1;
+    srand(1);
+    corral_sched *s = st_game(9);
+    corral_synctest t;
+    st_begin(&t, s, 8);
+    uint64_t f = 0;
+    for (; f < 240; f++) {
+        const st_input in = st_input_of(f);
+        if (!corral_synctest_frame(&t, &in)) break;
+    }
+    g_w.bad = 0;
+    cr_assert(t.desynced, "caught");
+    cr_assert_lt(f, 4u, "in the first frames (%llu)", (unsigned long long)f);
+    cr_assert_leq(t.desync.frame, f);
+    cr_assert_neq(t.desync.want, t.desync.got);
+    cr_assert_eq(t.desync.depth, (uint32_t)(f - t.desync.frame + 1u));
+    const st_input in = st_input_of(f + 1);
+    cr_assert_not(corral_synctest_frame(&t, &in), "a test that desynced runs no more frames");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DESC);
+    corral_sched_destroy(s);
+}
+
+Test(synctest, a_step_that_reads_a_local_it_never_set_is_caught)
+{
+    g_w.bad = 2;
+    corral_sched *s = st_game(9);
+    corral_synctest t;
+    st_begin(&t, s, 8);
+    uint64_t f = 0;
+    for (; f < 240; f++) {
+        const st_input in = st_input_of(f);
+        if (!corral_synctest_frame(&t, &in)) break;
+    }
+    g_w.bad = 0;
+    cr_assert(t.desynced, "caught in %llu frames", (unsigned long long)f);
+    cr_assert_neq(t.desync.want, t.desync.got);
+    corral_sched_destroy(s);
+}
+
+Test(synctest, a_ring_too_small_or_a_desc_out_of_range_is_refused_by_name)
+{
+    g_w.bad = 0;
+    corral_sched *s = st_game(3); /* 3 snapshots kept: not 8 + 1 */
+    corral_synctest t;
+    st_begin(&t, s, 8);
+    bool ok = true;
+    for (uint64_t f = 0; f < 40 && ok; f++) {
+        const st_input in = st_input_of(f);
+        ok = corral_synctest_frame(&t, &in);
+    }
+    cr_assert_not(ok, "the ring drops the snapshots the test rewinds to");
+    cr_assert_not(t.desynced, "no desync is claimed");
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_SNAPSHOT, "%s", corral_last_error_detail(s));
+    corral_synctest_desc d;
+    memset(&d, 0, sizeof d);
+    d.frame = st_frame;
+    d.frames = CORRAL_SYNCTEST_MAX_FRAMES + 1;
+    cr_assert_not(corral_synctest_begin(&t, s, &d));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_BAD_DESC);
+    d.frames = 4;
+    d.input_size = 4;
+    d.memory = g_inputs;
+    d.memory_size = 4 * 4; /* 5 inputs needed */
+    cr_assert_not(corral_synctest_begin(&t, s, &d));
+    cr_assert(strstr(corral_last_error_detail(s), "corral_synctest_memory_size"), "%s", corral_last_error_detail(s));
+    d.frame = NULL;
+    cr_assert_not(corral_synctest_begin(&t, s, &d));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
+    corral_sched_destroy(s);
+}
