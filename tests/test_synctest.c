@@ -4,8 +4,9 @@
     realtime, a signal, a future, a join, a call, an all and an any, a
     predicate, a channel's send and receive, a semaphore, a pull, a race)
     runs 240 frames with every frame's last 8 played again, and nothing is
-    reported; a step that reads rand() and one that reads a local it never
-    set are each caught at once, with their frame; a ring too small for the
+    reported; a step that reads rand() and one that reads a context field
+    its start never set (the frame's stack) are each caught at once, with
+    their frame, and described; a ring too small for the
     frames played again is refused by name; nothing is allocated.
 */
 #include "common.h"
@@ -110,11 +111,9 @@ DEFINE_COROUTINE(st_actor)
         ctx->n++;
         if (ctx->kind == 9 || ctx->kind == 0) ctx->got++;
         if (g_w.bad == 1 && ctx->kind == 0) ctx->n += rand() % 2; /* not from its state or input */
-        if (g_w.bad == 2 && ctx->kind == 1) {
-            volatile unsigned char unset[512]; /* never set: whatever the calls before left on the stack */
-            unsigned sum = 0;
-            for (int i = 0; i < 512; i++) sum += unset[i];
-            ctx->n += (int)(sum & 1u);
+        if (ctx->kind == 15) { /* started by the frame (st_frame) with its value never set */
+            ctx->n += ctx->value & 1;
+            if (ctx->n > 3) break;
         }
     }
     CORRAL_END(co);
@@ -128,6 +127,10 @@ static void st_frame(corral_sched *s, const void *input, void *user)
     if (in->raise) corral_signal_raise(s, g_w.sig);
     if (in->complete && !corral_future_done(s, g_w.fut)) corral_future_complete(s, g_w.fut, (corral_value){.i = 7});
     if (in->release) corral_semaphore_release(s, g_w.sem, 1);
+    if (g_w.bad == 2 && in->raise) { /* an actor whose value is whatever the frame's stack held */
+        volatile int unset[16];
+        st_actor_start(s, (st_actor_ctx){.kind = 15, .value = unset[corral_frame(s) % 16u]});
+    }
     corral_tick(s, 1.0f / 60.0f);
 }
 
@@ -267,4 +270,135 @@ Test(synctest, a_ring_too_small_or_a_desc_out_of_range_is_refused_by_name)
     cr_assert_not(corral_synctest_begin(&t, s, &d));
     cr_assert_eq(corral_last_error(s), CORRAL_ERR_NULL_ARG);
     corral_sched_destroy(s);
+}
+
+/* ---- a desync's cause: two schedulers fed the same frames */
+
+static volatile unsigned g_junk_sum;
+__attribute__((noinline)) static void st_dirty_stack(void)
+{
+    volatile unsigned char junk[4096];
+    for (int i = 0; i < 4096; i++) junk[i] = (unsigned char)(i * 37 + 11);
+    g_junk_sum = junk[(g_junk_sum + 1u) % 4096u];
+}
+
+/* the two games run together frame by frame until their hashes differ:
+   that frame, or -1 */
+static int st_lockstep(corral_sched *a, corral_sched *b, int frames, bool dirty_b)
+{
+    for (int f = 0; f < frames; f++) {
+        const st_input in = st_input_of((uint64_t)f);
+        st_frame(a, &in, NULL);
+        if (dirty_b) st_dirty_stack();
+        st_frame(b, &in, NULL);
+        if (corral_state_hash(a) != corral_state_hash(b)) return f;
+    }
+    return -1;
+}
+
+static corral_state_piece g_pa[128], g_pb[128];
+
+Test(synctest, the_pieces_name_the_coroutine_and_the_description_its_field_for_a_step_that_reads_rand)
+{
+    g_w.bad = 1;
+    srand(2);
+    corral_sched *a = st_game(1);
+    st_world wa = g_w;
+    corral_sched *b = st_game(1); /* the same handles: the same calls in a fresh block */
+    cr_assert(memcmp(&wa, &g_w, sizeof wa) == 0);
+    cr_assert_eq(corral_state_hash(a), corral_state_hash(b));
+    const size_t na0 = corral_state_pieces(a, g_pa, 128), nb0 = corral_state_pieces(b, g_pb, 128);
+    cr_assert_geq(na0, 1u + 32u + 1u + 4u, "the clocks, 32 actors and what they started, the order and 4 pools");
+    cr_assert_lt(na0, 128u);
+    cr_assert_eq(g_pa[0].kind, CORRAL_PIECE_CLOCKS);
+    cr_assert_eq(g_pa[1].kind, CORRAL_PIECE_COROUTINE);
+    cr_assert_eq(g_pa[na0 - 5].kind, CORRAL_PIECE_ORDER);
+    for (uint32_t p = 0; p < 4; p++) cr_assert(g_pa[na0 - 4 + p].kind == CORRAL_PIECE_POOL && g_pa[na0 - 4 + p].index == p);
+    cr_assert_eq(corral_state_pieces_diff(g_pa, na0, g_pb, nb0), na0, "alike at the start");
+    char why[512];
+    cr_assert_not(corral_desync_describe(a, b, why, sizeof why));
+    cr_assert_str_eq(why, "");
+    const int f = st_lockstep(a, b, 60, false);
+    g_w.bad = 0;
+    cr_assert_geq(f, 0, "rand() sets them apart");
+    const size_t na = corral_state_pieces(a, g_pa, 128), nb = corral_state_pieces(b, g_pb, 128);
+    const size_t at = corral_state_pieces_diff(g_pa, na, g_pb, nb);
+    cr_assert_lt(at, na);
+    cr_assert_eq(g_pa[at].kind, CORRAL_PIECE_COROUTINE, "a coroutine's piece, not the clocks'");
+    corral_co_info in;
+    cr_assert(corral_co_info_of(a, (corral_handle){g_pa[at].index, 1}, &in));
+    cr_assert_eq(((const st_actor_ctx *)in.ctx)->kind, 0, "the actor that reads rand()");
+    cr_assert(corral_desync_describe(a, b, why, sizeof why));
+    cr_log_info("rand(): %s", why);
+    cr_assert(strstr(why, "coroutine st_actor 0x") && strstr(why, "test_synctest.c:") && strstr(why, ": field n is "),
+              "%s", why);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+/* a frame played again through a deeper call, its stack first dirtied */
+__attribute__((noinline)) static void st_frame_deeper(corral_sched *s, const st_input *in)
+{
+    st_dirty_stack();
+    volatile unsigned char pad[256];
+    pad[0] = 1;
+    st_frame(s, in, NULL);
+    (void)pad[0];
+}
+
+static unsigned char g_first[1 << 20];
+
+Test(synctest, the_description_names_the_field_a_step_set_from_a_local_it_never_set)
+{
+    /* each frame: kept, run, its state taken; rewound and run again from
+       another call path; the first that differs restored beside it into a
+       second scheduler and described */
+    g_w.bad = 2;
+    corral_sched *a = st_game(2), *b = st_game(2);
+    char why[512] = "";
+    bool found = false;
+    for (uint64_t f = 0; f < 240 && !found; f++) {
+        const st_input in = st_input_of(f);
+        cr_assert_gt(corral_snapshot_keep(a, (uint32_t)f), 0u);
+        st_frame(a, &in, NULL);
+        const uint64_t want = corral_state_hash(a);
+        const size_t n = corral_snapshot(a, g_first, sizeof g_first);
+        cr_assert_gt(n, 0u, "%s", corral_last_error_detail(a));
+        cr_assert(corral_restore_kept(a, (uint32_t)f));
+        st_frame_deeper(a, &in);
+        if (corral_state_hash(a) == want) continue;
+        cr_assert(corral_restore(b, g_first, n), "%s", corral_last_error_detail(b)); /* the first run's state */
+        found = corral_desync_describe(b, a, why, sizeof why);
+        cr_assert(found, "the hashes differ: so do the states");
+    }
+    g_w.bad = 0;
+    cr_assert(found, "the stack each run finds sets them apart");
+    cr_log_info("unset local: %s", why);
+    cr_assert(strstr(why, "coroutine st_actor 0x") && (strstr(why, ": field value is ") || strstr(why, ": field n is ")),
+              "the field never set, or the one the step set from it: %s", why);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(synctest, the_description_names_the_clocks_a_coroutine_only_one_has_and_a_pool)
+{
+    g_w.bad = 0;
+    corral_sched *a = st_game(1), *b = st_game(1);
+    char why[512];
+    corral_tick(a, 1.0f / 60.0f);
+    cr_assert(corral_desync_describe(a, b, why, sizeof why));
+    cr_assert(strstr(why, "the clocks: frame 1 against 0"), "%s", why);
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert_not(corral_desync_describe(a, b, why, sizeof why), "%s", why);
+    st_child_start(a, (st_child_ctx){.n = 9});
+    cr_assert(corral_desync_describe(a, b, why, sizeof why));
+    cr_assert(strstr(why, "coroutine st_child 0x") && strstr(why, "is only in the first"), "%s", why);
+    st_child_start(b, (st_child_ctx){.n = 9});
+    cr_assert_not(corral_desync_describe(a, b, why, sizeof why), "%s", why);
+    corral_signal extra = corral_signal_create(b);
+    corral_signal_set(b, extra);
+    cr_assert(corral_desync_describe(a, b, why, sizeof why));
+    cr_assert(strstr(why, "the signals"), "%s", why);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
 }

@@ -89,7 +89,7 @@ static corral_sched *create(void)
     return corral_sched_create(&d);
 }
 
-#ifndef CORRAL_NO_SYNCTEST
+#ifndef CORRAL_NO_NETPLAY
 static void tick_once(corral_sched *s, const void *input, void *user)
 {
     (void)input;
@@ -212,7 +212,7 @@ int main(void)
     CHECK(corral_restore_kept(s, 0) && hero->woke == 0);
     free(snap);
 #endif
-#ifndef CORRAL_NO_SYNCTEST
+#ifndef CORRAL_NO_NETPLAY
     corral_synctest st;
     corral_synctest_desc sd;
     memset(&sd, 0, sizeof sd);
