@@ -1929,7 +1929,7 @@ typedef struct corral_synctest_desc {
 } corral_synctest_desc;
 typedef struct corral_desync {
     uint64_t frame;  /* the frame (counted from corral_synctest_begin, 0 first) played again elsewhere */
-    uint32_t depth;  /* how many frames back from the newest it was */
+    uint32_t depth;  /* how far back: 1 is the newest frame, desc.frames the oldest played again */
     uint64_t want;   /* the state hash its first run reached */
     uint64_t got;    /* the one it reached played again */
 } corral_desync;
@@ -1939,6 +1939,7 @@ typedef struct corral_synctest {
     uint64_t frames_run;          /* frames run (each once, then played again) */
     uint64_t frames_played_again;
     bool desynced;                /* a frame played again reached another state: desync says which */
+    bool stopped;                 /* the ring failed a rewind mid-frame (the error said how): no frames more */
     corral_desync desync;
     uint64_t hash[CORRAL_SYNCTEST_MAX_FRAMES + 1]; /* the first runs' state hashes, by frame */
 } corral_synctest;
@@ -5662,6 +5663,8 @@ extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);
 /* snapshot.c: one live coroutine's piece of the state hash (netplay.c) */
 uint64_t corral__co_piece(const corral_sched *s, const corral_co *co);
+/* snapshot.c: one field of a context (ctx) as the state hash takes it */
+uint64_t corral__field_piece(const corral_sched *s, const corral_type *vt, const corral_field *f, const void *ctx);
 /* snapshot.c: the pieces after the coroutines': the run order, each pool */
 void corral__state_tail(const corral_sched *s, corral_state_piece *out /* [1 + CORRAL__POOL_COUNT] */);
 
@@ -15935,7 +15938,7 @@ static unsigned char *corral__synctest_input(const corral_synctest *t, uint64_t 
 size_t corral_synctest_memory_size(uint32_t frames, uint32_t input_size)
 {
     if (frames == 0) frames = CORRAL_SYNCTEST_DEFAULT_FRAMES;
-    return (size_t)(frames + 1u) * input_size;
+    return ((size_t)frames + 1u) * input_size;
 }
 
 bool corral_synctest_begin(corral_synctest *t, corral_sched *s, const corral_synctest_desc *d)
@@ -15966,6 +15969,8 @@ bool corral_synctest_frame(corral_synctest *t, const void *input)
     corral_sched *s = t->sched;
     CORRAL__REQUIRE_AT(s, !t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
                        "the sync test found a desync already (corral_synctest_begin starts it again)", false);
+    CORRAL__REQUIRE_AT(s, !t->stopped, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "the sync test stopped on the ring's error mid-frame (corral_synctest_begin starts it again)", false);
     CORRAL__REQUIRE_AT(s, input || !t->desc.input_size, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     const uint64_t f = t->frames_run, n = t->desc.frames;
     if (t->desc.input_size) memcpy(corral__synctest_input(t, f), input, t->desc.input_size);
@@ -15975,9 +15980,15 @@ bool corral_synctest_frame(corral_synctest *t, const void *input)
     t->frames_run = f + 1u;
     /* the frames from `from` to f again, from the state before `from` */
     const uint64_t from = f + 1u > n ? f + 1u - n : 0u;
-    if (!corral_restore_kept(s, (uint32_t)from)) return false;
+    if (!corral_restore_kept(s, (uint32_t)from)) { /* nothing restored: the state is frame f's first run */
+        t->stopped = true;
+        return false;
+    }
     for (uint64_t g = from; g <= f; g++) {
-        if (g > from && !corral__synctest_keep(t, g)) return false;
+        if (g > from && !corral__synctest_keep(t, g)) { /* the state is the one before frame g */
+            t->stopped = true;
+            return false;
+        }
         t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, g) : NULL, t->desc.user);
         t->frames_played_again++;
         const uint64_t want = t->hash[g % (CORRAL_SYNCTEST_MAX_FRAMES + 1u)], got = corral_state_hash(s);
@@ -16033,25 +16044,96 @@ static void corral__say_co(corral__say *o, const corral_co_info *in)
     corral__say_f(o, ")");
 }
 
-/* the first field of two coroutines of one type whose bytes differ
-   (pointer fields left out, as the state hash leaves them): said, true */
+/* a field's value as a desync needs it: a float to the last bit, a
+   handle with whether it names something live, other bytes from the first
+   that differs from `other` (NULL: as the inspector prints it) */
+static void corral__say_value(const corral_sched *s, const corral_field *f, const unsigned char *p,
+                              const unsigned char *other, char *buf, size_t cap)
+{
+    if (f->kind == CORRAL_FIELD_FLOAT && (f->size == 4 || f->size == 8)) {
+        double v;
+        if (f->size == 4) {
+            float x;
+            memcpy(&x, p, sizeof x);
+            v = (double)x;
+        } else {
+            memcpy(&v, p, sizeof v);
+        }
+        snprintf(buf, cap, "%.17g", v);
+        return;
+    }
+    corral_field_text(s, f, p, buf, cap);
+    if (f->kind >= CORRAL_FIELD_HANDLE && f->kind < CORRAL_FIELD_KIND_COUNT && f->size == 8) {
+        corral_handle h;
+        memcpy(&h, p, sizeof h);
+        const size_t at = strlen(buf);
+        if (f->kind == CORRAL_FIELD_HANDLE && at < cap)
+            snprintf(buf + at, cap - at, " (%s)", corral_alive(s, h) ? "live" : "ended");
+        return;
+    }
+    if (f->kind == CORRAL_FIELD_OTHER && other) {
+        uint32_t i = 0;
+        while (i < f->size && p[i] == other[i]) i++;
+        const size_t at = strlen(buf);
+        if (i < f->size && at < cap) snprintf(buf + at, cap - at, " (byte %u: 0x%02x)", i, p[i]);
+    }
+}
+
+/* the first field of two coroutines of one type that the state hash
+   takes differently (its bounds, its pointers, its handles by index and
+   liveness, as snapshot.c hashes it): said, true; a type without fields:
+   the first byte of the context that differs */
 static bool corral__say_fields(corral__say *o, const corral_sched *a, const corral_sched *b, const corral_co_info *x,
                                const corral_co_info *y)
 {
     uint32_t n = 0;
     const corral_field *f = x->type->fields ? x->type->fields(&n) : NULL;
+    const unsigned char *cx = (const unsigned char *)x->ctx, *cy = (const unsigned char *)y->ctx;
+    if (!f || n == 0) {
+        for (uint32_t i = 0; i < x->type->ctx_size; i++)
+            if (cx[i] != cy[i]) {
+                corral__say_f(o, ": its context's byte %u is 0x%02x against 0x%02x", i, cx[i], cy[i]);
+                return true;
+            }
+        return false;
+    }
     for (uint32_t i = 0; i < n; i++) {
-        if (f[i].kind == CORRAL_FIELD_POINTER) continue;
-        const unsigned char *p = (const unsigned char *)x->ctx + f[i].offset, *q = (const unsigned char *)y->ctx + f[i].offset;
-        if (!memcmp(p, q, f[i].size)) continue;
-        char va[96], vb[96];
-        corral_field_text(a, &f[i], p, va, sizeof va);
-        corral_field_text(b, &f[i], q, vb, sizeof vb);
-        if (!strcmp(va, vb)) continue; /* the same in the game's words (a handle's generation) */
+        if (corral__field_piece(a, x->type, &f[i], cx) == corral__field_piece(b, y->type, &f[i], cy)) continue;
+        char va[128], vb[128];
+        corral__say_value(a, &f[i], cx + f[i].offset, cy + f[i].offset, va, sizeof va);
+        corral__say_value(b, &f[i], cy + f[i].offset, cx + f[i].offset, vb, sizeof vb);
         corral__say_f(o, ": field %s is %s against %s", f[i].name, va, vb);
         return true;
     }
     return false;
+}
+
+/* the first clock two schedulers differ on (their pieces said they do) */
+static void corral__say_clocks(corral__say *o, const corral_sched *a, const corral_sched *b)
+{
+    corral__say_f(o, "the clocks: ");
+    if (a->now.frame != b->now.frame) {
+        corral__say_f(o, "frame %llu against %llu", (unsigned long long)a->now.frame, (unsigned long long)b->now.frame);
+        return;
+    }
+    const corral__domains *A = corral__domains_of(a), *B = corral__domains_of(b);
+    for (uint32_t d = 0; d < A->count && d < B->count; d++) {
+        if (memcmp(&A->d[d].time, &B->d[d].time, sizeof A->d[d].time) != 0) {
+            corral__say_f(o, "domain %u's time %.17g s against %.17g s", d, A->d[d].time, B->d[d].time);
+            return;
+        }
+        if (A->d[d].scale != B->d[d].scale || A->d[d].paused != B->d[d].paused || A->d[d].parent != B->d[d].parent) {
+            corral__say_f(o, "domain %u's scale %.9g%s against %.9g%s", d, (double)A->d[d].scale,
+                          A->d[d].paused ? " (paused)" : "", (double)B->d[d].scale, B->d[d].paused ? " (paused)" : "");
+            return;
+        }
+    }
+    if (memcmp(&a->now.unscaled_time, &b->now.unscaled_time, sizeof a->now.unscaled_time) != 0)
+        corral__say_f(o, "real time %.17g s against %.17g s", a->now.unscaled_time, b->now.unscaled_time);
+    else if (memcmp(&a->now.fixed_time, &b->now.fixed_time, sizeof a->now.fixed_time) != 0)
+        corral__say_f(o, "fixed-update time %.17g s against %.17g s", a->now.fixed_time, b->now.fixed_time);
+    else
+        corral__say_f(o, "the frame's position %u against %u", a->now.frame_pos, b->now.frame_pos);
 }
 
 bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *buf, size_t cap)
@@ -16064,9 +16146,7 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
     corral_state_pieces(a, &pa, 1);
     corral_state_pieces(b, &pb, 1);
     if (pa.hash != pb.hash) {
-        corral__say_f(&o, "the clocks: frame %llu against %llu, game time %.9g s against %.9g s",
-                      (unsigned long long)corral_frame(a), (unsigned long long)corral_frame(b), corral_time(a),
-                      corral_time(b));
+        corral__say_clocks(&o, a, b);
         return true;
     }
     corral__say_f(&o, "frame %llu: ", (unsigned long long)corral_frame(a));
@@ -16098,7 +16178,7 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
         } else if (x.line != y.line) {
             corral__say_f(&o, ": at line %u against %u", x.line, y.line);
         } else if (!corral__say_fields(&o, a, b, &x, &y)) {
-            corral__say_f(&o, ": its wait or links (time left %.9g against %.9g)", x.left, y.left);
+            corral__say_f(&o, ": its wait, links, point, pause or domain (time left %.17g against %.17g)", x.left, y.left);
         }
         return true;
     }
@@ -19659,6 +19739,23 @@ static void corral__hash_handle(corral__hasher *k, const corral_sched *s, corral
 }
 
 static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head);
+/* one field of a context as the hash takes it: in bounds, not a pointer,
+   a handle by its index and whether it names something live */
+static void corral__hash_field(corral__hasher *k, const corral_sched *s, const corral_type *vt, const corral_field *f,
+                               const unsigned char *ctx)
+{
+    if (f->offset > vt->ctx_size || f->size > vt->ctx_size - f->offset) return;
+    if (f->kind == CORRAL_FIELD_POINTER) return;
+    if (f->kind >= CORRAL_FIELD_HANDLE && f->kind < CORRAL_FIELD_KIND_COUNT && f->size == 8)
+        corral__hash_handle(k, s, f->kind, ctx + f->offset);
+    else corral__hash_bytes(k, ctx + f->offset, f->size);
+}
+uint64_t corral__field_piece(const corral_sched *s, const corral_type *vt, const corral_field *f, const void *ctx)
+{
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_field(&k, s, vt, f, (const unsigned char *)ctx);
+    return k.h;
+}
 /* a context by its fields (no padding, no pointers), else its bytes */
 static void corral__hash_context(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
@@ -19668,13 +19765,7 @@ static void corral__hash_context(corral__hasher *k, const corral_sched *s, const
         corral__hash_bytes(k, ctx, vt->ctx_size);
         return;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
-        if (f[i].kind == CORRAL_FIELD_POINTER) continue;
-        if (f[i].kind >= CORRAL_FIELD_HANDLE && f[i].kind < CORRAL_FIELD_KIND_COUNT && f[i].size == 8)
-            corral__hash_handle(k, s, f[i].kind, ctx + f[i].offset);
-        else corral__hash_bytes(k, ctx + f[i].offset, f[i].size);
-    }
+    for (uint32_t i = 0; i < n; i++) corral__hash_field(k, s, vt, &f[i], ctx);
 }
 
 static void corral__hash_node(corral__hasher *k, const corral_sched *s, const corral__node *n)

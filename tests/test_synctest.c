@@ -23,7 +23,8 @@ typedef struct st_world {
     corral_future fut;
     corral_channel ch;
     corral_semaphore sem;
-    int bad;                /* 1: rand() in a step, 2: an unset local read */
+    int bad;                /* 1: rand() in a step, 2: a field its start never set, 3: a count outside the state */
+    uint32_t calls;
 } st_world;
 static st_world g_w;
 
@@ -111,6 +112,8 @@ DEFINE_COROUTINE(st_actor)
         ctx->n++;
         if (ctx->kind == 9 || ctx->kind == 0) ctx->got++;
         if (g_w.bad == 1 && ctx->kind == 0) ctx->n += rand() % 2; /* not from its state or input */
+        if (g_w.bad == 3 && ctx->kind == 2 && corral_frame(corral_sched_of(co)) >= 50)
+            ctx->n += (int)(g_w.calls++); /* a count kept outside the state, from frame 50 on */
         if (ctx->kind == 15) { /* started by the frame (st_frame) with its value never set */
             ctx->n += ctx->value & 1;
             if (ctx->n > 3) break;
@@ -399,6 +402,60 @@ Test(synctest, the_description_names_the_clocks_a_coroutine_only_one_has_and_a_p
     corral_signal_set(b, extra);
     cr_assert(corral_desync_describe(a, b, why, sizeof why));
     cr_assert(strstr(why, "the signals"), "%s", why);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+}
+
+Test(synctest, a_count_kept_outside_the_state_is_caught_at_the_frame_it_first_counts_at_depth_one)
+{
+    g_w.bad = 3;
+    g_w.calls = 0;
+    corral_sched *s = st_game(9);
+    corral_synctest t;
+    st_begin(&t, s, 8);
+    uint64_t f = 0;
+    for (; f < 240; f++) {
+        const st_input in = st_input_of(f);
+        if (!corral_synctest_frame(&t, &in)) break;
+    }
+    g_w.bad = 0;
+    cr_assert(t.desynced);
+    /* the realtime actor next wakes at or after frame 50 (corral_frame 50 is
+       the 50th frame's tick, frame 49 counted from the test's begin) */
+    cr_assert_eq(t.desync.frame, f, "the frame that first counted, in its first replay");
+    cr_assert_eq(t.desync.depth, 1u, "the newest frame: its first run counted once, its replay again");
+    cr_assert_geq(f, 49u);
+    cr_assert_leq(f, 49u + 5u, "the realtime actor wakes every 5 frames (0.07 s at 1/60)");
+    corral_sched_destroy(s);
+}
+
+#define ST_FLOAT_FIELDS(F) F(float, x) F(corral_handle, h) F(int, k)
+DECLARE_COROUTINE(st_float, ST_FLOAT_FIELDS)
+DEFINE_COROUTINE(st_float) { return CORRAL_YIELD; }
+
+Test(synctest, the_description_names_a_float_to_its_last_bit_and_a_handle_by_what_it_names)
+{
+    corral_sched *a = sched_of(one_class_desc(64, 8)), *b = sched_of(one_class_desc(64, 8));
+    char why[512];
+    st_float_start(a, (st_float_ctx){.x = 1.0f, .k = 1});
+    st_float_start(b, (st_float_ctx){.x = 1.00000012f, .k = 1}); /* one bit apart */
+    cr_assert(corral_desync_describe(a, b, why, sizeof why));
+    cr_assert(strstr(why, ": field x is 1 against 1.0000001192092896"), "%s", why);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+    /* a handle that names the same coroutine under another generation is
+       alike (the hash takes its index and liveness); the field after it is
+       the one named */
+    a = sched_of(one_class_desc(64, 8));
+    b = sched_of(one_class_desc(64, 8));
+    corral_stop(b, st_float_start(b, (st_float_ctx){0})); /* b's slot 0 a generation on */
+    const corral_handle ta = st_float_start(a, (st_float_ctx){0}), tb = st_float_start(b, (st_float_ctx){0});
+    cr_assert_eq(ta.index, tb.index);
+    cr_assert_neq(ta.gen, tb.gen);
+    st_float_start(a, (st_float_ctx){.h = ta, .k = 1});
+    st_float_start(b, (st_float_ctx){.h = tb, .k = 2});
+    cr_assert(corral_desync_describe(a, b, why, sizeof why));
+    cr_assert(strstr(why, ": field k is 1 against 2"), "%s", why);
     corral_sched_destroy(a);
     corral_sched_destroy(b);
 }

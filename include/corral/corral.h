@@ -1795,7 +1795,7 @@ typedef struct corral_synctest_desc {
 } corral_synctest_desc;
 typedef struct corral_desync {
     uint64_t frame;  /* the frame (counted from corral_synctest_begin, 0 first) played again elsewhere */
-    uint32_t depth;  /* how many frames back from the newest it was */
+    uint32_t depth;  /* how far back: 1 is the newest frame, desc.frames the oldest played again */
     uint64_t want;   /* the state hash its first run reached */
     uint64_t got;    /* the one it reached played again */
 } corral_desync;
@@ -1805,6 +1805,7 @@ typedef struct corral_synctest {
     uint64_t frames_run;          /* frames run (each once, then played again) */
     uint64_t frames_played_again;
     bool desynced;                /* a frame played again reached another state: desync says which */
+    bool stopped;                 /* the ring failed a rewind mid-frame (the error said how): no frames more */
     corral_desync desync;
     uint64_t hash[CORRAL_SYNCTEST_MAX_FRAMES + 1]; /* the first runs' state hashes, by frame */
 } corral_synctest;

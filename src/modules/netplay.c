@@ -33,7 +33,7 @@ static unsigned char *corral__synctest_input(const corral_synctest *t, uint64_t 
 size_t corral_synctest_memory_size(uint32_t frames, uint32_t input_size)
 {
     if (frames == 0) frames = CORRAL_SYNCTEST_DEFAULT_FRAMES;
-    return (size_t)(frames + 1u) * input_size;
+    return ((size_t)frames + 1u) * input_size;
 }
 
 bool corral_synctest_begin(corral_synctest *t, corral_sched *s, const corral_synctest_desc *d)
@@ -64,6 +64,8 @@ bool corral_synctest_frame(corral_synctest *t, const void *input)
     corral_sched *s = t->sched;
     CORRAL__REQUIRE_AT(s, !t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
                        "the sync test found a desync already (corral_synctest_begin starts it again)", false);
+    CORRAL__REQUIRE_AT(s, !t->stopped, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "the sync test stopped on the ring's error mid-frame (corral_synctest_begin starts it again)", false);
     CORRAL__REQUIRE_AT(s, input || !t->desc.input_size, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
     const uint64_t f = t->frames_run, n = t->desc.frames;
     if (t->desc.input_size) memcpy(corral__synctest_input(t, f), input, t->desc.input_size);
@@ -73,9 +75,15 @@ bool corral_synctest_frame(corral_synctest *t, const void *input)
     t->frames_run = f + 1u;
     /* the frames from `from` to f again, from the state before `from` */
     const uint64_t from = f + 1u > n ? f + 1u - n : 0u;
-    if (!corral_restore_kept(s, (uint32_t)from)) return false;
+    if (!corral_restore_kept(s, (uint32_t)from)) { /* nothing restored: the state is frame f's first run */
+        t->stopped = true;
+        return false;
+    }
     for (uint64_t g = from; g <= f; g++) {
-        if (g > from && !corral__synctest_keep(t, g)) return false;
+        if (g > from && !corral__synctest_keep(t, g)) { /* the state is the one before frame g */
+            t->stopped = true;
+            return false;
+        }
         t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, g) : NULL, t->desc.user);
         t->frames_played_again++;
         const uint64_t want = t->hash[g % (CORRAL_SYNCTEST_MAX_FRAMES + 1u)], got = corral_state_hash(s);
@@ -131,25 +139,96 @@ static void corral__say_co(corral__say *o, const corral_co_info *in)
     corral__say_f(o, ")");
 }
 
-/* the first field of two coroutines of one type whose bytes differ
-   (pointer fields left out, as the state hash leaves them): said, true */
+/* a field's value as a desync needs it: a float to the last bit, a
+   handle with whether it names something live, other bytes from the first
+   that differs from `other` (NULL: as the inspector prints it) */
+static void corral__say_value(const corral_sched *s, const corral_field *f, const unsigned char *p,
+                              const unsigned char *other, char *buf, size_t cap)
+{
+    if (f->kind == CORRAL_FIELD_FLOAT && (f->size == 4 || f->size == 8)) {
+        double v;
+        if (f->size == 4) {
+            float x;
+            memcpy(&x, p, sizeof x);
+            v = (double)x;
+        } else {
+            memcpy(&v, p, sizeof v);
+        }
+        snprintf(buf, cap, "%.17g", v);
+        return;
+    }
+    corral_field_text(s, f, p, buf, cap);
+    if (f->kind >= CORRAL_FIELD_HANDLE && f->kind < CORRAL_FIELD_KIND_COUNT && f->size == 8) {
+        corral_handle h;
+        memcpy(&h, p, sizeof h);
+        const size_t at = strlen(buf);
+        if (f->kind == CORRAL_FIELD_HANDLE && at < cap)
+            snprintf(buf + at, cap - at, " (%s)", corral_alive(s, h) ? "live" : "ended");
+        return;
+    }
+    if (f->kind == CORRAL_FIELD_OTHER && other) {
+        uint32_t i = 0;
+        while (i < f->size && p[i] == other[i]) i++;
+        const size_t at = strlen(buf);
+        if (i < f->size && at < cap) snprintf(buf + at, cap - at, " (byte %u: 0x%02x)", i, p[i]);
+    }
+}
+
+/* the first field of two coroutines of one type that the state hash
+   takes differently (its bounds, its pointers, its handles by index and
+   liveness, as snapshot.c hashes it): said, true; a type without fields:
+   the first byte of the context that differs */
 static bool corral__say_fields(corral__say *o, const corral_sched *a, const corral_sched *b, const corral_co_info *x,
                                const corral_co_info *y)
 {
     uint32_t n = 0;
     const corral_field *f = x->type->fields ? x->type->fields(&n) : NULL;
+    const unsigned char *cx = (const unsigned char *)x->ctx, *cy = (const unsigned char *)y->ctx;
+    if (!f || n == 0) {
+        for (uint32_t i = 0; i < x->type->ctx_size; i++)
+            if (cx[i] != cy[i]) {
+                corral__say_f(o, ": its context's byte %u is 0x%02x against 0x%02x", i, cx[i], cy[i]);
+                return true;
+            }
+        return false;
+    }
     for (uint32_t i = 0; i < n; i++) {
-        if (f[i].kind == CORRAL_FIELD_POINTER) continue;
-        const unsigned char *p = (const unsigned char *)x->ctx + f[i].offset, *q = (const unsigned char *)y->ctx + f[i].offset;
-        if (!memcmp(p, q, f[i].size)) continue;
-        char va[96], vb[96];
-        corral_field_text(a, &f[i], p, va, sizeof va);
-        corral_field_text(b, &f[i], q, vb, sizeof vb);
-        if (!strcmp(va, vb)) continue; /* the same in the game's words (a handle's generation) */
+        if (corral__field_piece(a, x->type, &f[i], cx) == corral__field_piece(b, y->type, &f[i], cy)) continue;
+        char va[128], vb[128];
+        corral__say_value(a, &f[i], cx + f[i].offset, cy + f[i].offset, va, sizeof va);
+        corral__say_value(b, &f[i], cy + f[i].offset, cx + f[i].offset, vb, sizeof vb);
         corral__say_f(o, ": field %s is %s against %s", f[i].name, va, vb);
         return true;
     }
     return false;
+}
+
+/* the first clock two schedulers differ on (their pieces said they do) */
+static void corral__say_clocks(corral__say *o, const corral_sched *a, const corral_sched *b)
+{
+    corral__say_f(o, "the clocks: ");
+    if (a->now.frame != b->now.frame) {
+        corral__say_f(o, "frame %llu against %llu", (unsigned long long)a->now.frame, (unsigned long long)b->now.frame);
+        return;
+    }
+    const corral__domains *A = corral__domains_of(a), *B = corral__domains_of(b);
+    for (uint32_t d = 0; d < A->count && d < B->count; d++) {
+        if (memcmp(&A->d[d].time, &B->d[d].time, sizeof A->d[d].time) != 0) {
+            corral__say_f(o, "domain %u's time %.17g s against %.17g s", d, A->d[d].time, B->d[d].time);
+            return;
+        }
+        if (A->d[d].scale != B->d[d].scale || A->d[d].paused != B->d[d].paused || A->d[d].parent != B->d[d].parent) {
+            corral__say_f(o, "domain %u's scale %.9g%s against %.9g%s", d, (double)A->d[d].scale,
+                          A->d[d].paused ? " (paused)" : "", (double)B->d[d].scale, B->d[d].paused ? " (paused)" : "");
+            return;
+        }
+    }
+    if (memcmp(&a->now.unscaled_time, &b->now.unscaled_time, sizeof a->now.unscaled_time) != 0)
+        corral__say_f(o, "real time %.17g s against %.17g s", a->now.unscaled_time, b->now.unscaled_time);
+    else if (memcmp(&a->now.fixed_time, &b->now.fixed_time, sizeof a->now.fixed_time) != 0)
+        corral__say_f(o, "fixed-update time %.17g s against %.17g s", a->now.fixed_time, b->now.fixed_time);
+    else
+        corral__say_f(o, "the frame's position %u against %u", a->now.frame_pos, b->now.frame_pos);
 }
 
 bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *buf, size_t cap)
@@ -162,9 +241,7 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
     corral_state_pieces(a, &pa, 1);
     corral_state_pieces(b, &pb, 1);
     if (pa.hash != pb.hash) {
-        corral__say_f(&o, "the clocks: frame %llu against %llu, game time %.9g s against %.9g s",
-                      (unsigned long long)corral_frame(a), (unsigned long long)corral_frame(b), corral_time(a),
-                      corral_time(b));
+        corral__say_clocks(&o, a, b);
         return true;
     }
     corral__say_f(&o, "frame %llu: ", (unsigned long long)corral_frame(a));
@@ -196,7 +273,7 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
         } else if (x.line != y.line) {
             corral__say_f(&o, ": at line %u against %u", x.line, y.line);
         } else if (!corral__say_fields(&o, a, b, &x, &y)) {
-            corral__say_f(&o, ": its wait or links (time left %.9g against %.9g)", x.left, y.left);
+            corral__say_f(&o, ": its wait, links, point, pause or domain (time left %.17g against %.17g)", x.left, y.left);
         }
         return true;
     }

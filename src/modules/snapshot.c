@@ -790,6 +790,23 @@ static void corral__hash_handle(corral__hasher *k, const corral_sched *s, corral
 }
 
 static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head);
+/* one field of a context as the hash takes it: in bounds, not a pointer,
+   a handle by its index and whether it names something live */
+static void corral__hash_field(corral__hasher *k, const corral_sched *s, const corral_type *vt, const corral_field *f,
+                               const unsigned char *ctx)
+{
+    if (f->offset > vt->ctx_size || f->size > vt->ctx_size - f->offset) return;
+    if (f->kind == CORRAL_FIELD_POINTER) return;
+    if (f->kind >= CORRAL_FIELD_HANDLE && f->kind < CORRAL_FIELD_KIND_COUNT && f->size == 8)
+        corral__hash_handle(k, s, f->kind, ctx + f->offset);
+    else corral__hash_bytes(k, ctx + f->offset, f->size);
+}
+uint64_t corral__field_piece(const corral_sched *s, const corral_type *vt, const corral_field *f, const void *ctx)
+{
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_field(&k, s, vt, f, (const unsigned char *)ctx);
+    return k.h;
+}
 /* a context by its fields (no padding, no pointers), else its bytes */
 static void corral__hash_context(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
@@ -799,13 +816,7 @@ static void corral__hash_context(corral__hasher *k, const corral_sched *s, const
         corral__hash_bytes(k, ctx, vt->ctx_size);
         return;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
-        if (f[i].kind == CORRAL_FIELD_POINTER) continue;
-        if (f[i].kind >= CORRAL_FIELD_HANDLE && f[i].kind < CORRAL_FIELD_KIND_COUNT && f[i].size == 8)
-            corral__hash_handle(k, s, f[i].kind, ctx + f[i].offset);
-        else corral__hash_bytes(k, ctx + f[i].offset, f[i].size);
-    }
+    for (uint32_t i = 0; i < n; i++) corral__hash_field(k, s, vt, &f[i], ctx);
 }
 
 static void corral__hash_node(corral__hasher *k, const corral_sched *s, const corral__node *n)
