@@ -48,6 +48,10 @@
     PRNG seeded with --seed, the sender and t drops it; the receiver waits
     at each tick for the packets due then, as fast as loopback brings
     them. Nothing sleeps: the processes run frames as fast as this allows.
+    Every hash, check, rollback and report line repeats from run to run;
+    the summary's tick count after a peer is done, and how far the peers
+    play while a desync report is on its way, follow the reliable
+    messages' wall-clock arrival.
 
     The spectator connects to the host and asks for a save of a confirmed
     frame; the host answers from the game's half on with its newest 30th
