@@ -8,7 +8,7 @@
 #     rollbacks are counted and printed, and the runs with 150 ms have some.
 #   the 150 ms / 20 % run has a spectator: it joins from a save of a
 #     confirmed frame and prints the host's hashes for the frames it plays.
-#   one run with --inject-desync 500 in the joiner: both exit 3, the
+#   one run at 150 ms / 20 % with --inject-desync 500 in the joiner: both exit 3, the
 #     desync is caught within 2 hash exchanges of frame 500, and the report
 #     names the boss and its field rage.
 #
@@ -105,22 +105,23 @@ for latency in 0 50 150; do
     done
 done
 
-# a desync: the joiner's boss reads a counter of its process from frame 500
+# a desync at 150 ms and 20 %: the joiner's boss reads a counter of its
+# process from frame 500
 name=desync
 inject=500
-run $name "--latency 50 --loss 5 --seed 7" "--latency 50 --loss 5 --seed 7 --inject-desync $inject"
+run $name "--latency 150 --loss 20 --seed 7" "--latency 150 --loss 20 --seed 7 --inject-desync $inject"
 [ $hrc = 3 ] || bad "desync: host exited $hrc, not 3"
 [ $jrc = 3 ] || bad "desync: joiner exited $jrc, not 3"
 for who in host join; do
     f=$out/$name.$who
-    caught=$(sed -n 's/^check frame \([0-9]*\) DESYNC .*/\1/p' "$f" | head -n 1)
+    caught=$(sed -n 's/^desync at frame \([0-9]*\): .*/\1/p' "$f" | head -n 1)
     first=$(( (inject / 30 + 1) * 30 - 1 )) # the first hash exchange at or after the injection
     if [ -z "$caught" ]; then
         bad "desync: $who reports no mismatching exchange"
     else
         ex=$(( (caught - first) / 30 + 1 ))
         [ $ex -le 2 ] || bad "desync: $who caught it at frame $caught, exchange $ex after frame $inject"
-        echo "desync ($who): injected at frame $inject, caught at the exchange of frame $caught ($ex. after it)"
+        echo "desync ($who): injected at frame $inject, caught at the exchange of frame $caught ($ex. after it), $(grep '^desync at' "$f" | sed 's/.*: //')"
     fi
     grep '^desync piece ' "$f" | sed 's/^/  /'
     grep '^desync report: ' "$f" | sed 's/^/  /'

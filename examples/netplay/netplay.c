@@ -66,6 +66,7 @@
         check frame F agree | check frame F DESYNC HASH against HASH
         rollback to frame F depth D
         desync piece ...             the first differing piece
+        desync at frame F: found by ...
         desync report: ...           corral_desync_describe's words
         summary: ...
     Exit status: 0 played to the end in agreement, 3 a desync (reported),
@@ -139,12 +140,12 @@ DEFINE_COROUTINE_AT(boss, BOSS_POINTS)
 {
     CORRAL_BEGIN_AT(co, BOSS_POINTS);
     ctx->phase = 1;
-    while (ctx->hp > 700) {
+    while (ctx->hp > 1150) {
         boss_read_nondeterminism(co, ctx);
         CORRAL_WAIT_FRAME_AT(co, watched);
     }
     ctx->phase = 2;
-    while (ctx->hp > 350) {
+    while (ctx->hp > 750) {
         boss_read_nondeterminism(co, ctx);
         minion_start(corral_sched_of(co), (minion_ctx){ctx->summoned, ctx->summoned % 2 ? 40 : -40, 90 + ctx->summoned % 60});
         ctx->summoned++;
@@ -274,7 +275,7 @@ static void game_start(corral_sched *s, corral_handle player[2])
 {
     corral_signal quake = corral_signal_create(s), rally = corral_signal_create(s);
     corral_channel orders = corral_channel_create_ex(s, sizeof(int32_t), 16);
-    corral_handle b = boss_start(s, (boss_ctx){1000, 0, 0, 0, 0, quake});
+    corral_handle b = boss_start(s, (boss_ctx){1500, 0, 0, 0, 0, quake});
     for (int p = 0; p < 2; p++) player[p] = player_start(s, (player_ctx){p, 0, p ? 30 : -30, 0, 0, b, orders});
     corral_handle c = commander_start(s, (commander_ctx){0, 0, 0, orders, rally});
     for (int i = 0; i < UNITS; i++) {
@@ -299,6 +300,21 @@ static bool game_find_players(corral_sched *s, corral_handle player[2])
             }
         }
     return found == 3u;
+}
+
+/* the boss as the game stands: its phase and hit points (phase 4: beaten) */
+static void game_boss(corral_sched *s, int *phase, int *hp)
+{
+    uint32_t cursor = 0;
+    corral_co_info info;
+    *phase = 4;
+    *hp = 0;
+    while (corral_next_co(s, &cursor, &info))
+        if (info.type == &boss_type) {
+            boss_ctx *b = boss_ctx_of(s, info.handle);
+            *phase = b->phase;
+            *hp = b->hp;
+        }
 }
 
 /* one frame: both inputs into the players, one tick at the fixed dt */
@@ -501,9 +517,13 @@ static checkpoint *newest_checkpoint(peer *P)
     return best;
 }
 
-static void enter_desync(peer *P, int frame)
+/* the report starts at the first mismatch this peer sees, or at the
+   other peer's pieces, whichever comes first */
+static void enter_desync(peer *P, int frame, const char *found_by)
 {
-    if (P->desync_frame < 0 || frame < P->desync_frame) P->desync_frame = frame;
+    if (P->desync_frame >= 0 && frame >= P->desync_frame) return;
+    P->desync_frame = frame;
+    printf("desync at frame %d: found by %s\n", frame, found_by);
 }
 
 static void compare_check(peer *P, int k)
@@ -516,7 +536,7 @@ static void compare_check(peer *P, int k)
     } else {
         printf("check frame %d DESYNC %016llx against %016llx\n", frame, (unsigned long long)P->mine[k],
                (unsigned long long)P->theirs[k]);
-        enter_desync(P, frame);
+        enter_desync(P, frame, "this peer");
     }
 }
 
@@ -739,7 +759,7 @@ static void on_receive(peer *P, ENetEvent *ev)
         if (r.bad) break;
         P->their_npieces = n;
         P->their_pieces_known = true;
-        enter_desync(P, frame);
+        enter_desync(P, frame, "the other peer (its pieces came)");
         break;
     }
     case MSG_SAVE: {
@@ -913,13 +933,15 @@ static ENetPeer *connect_to(ENetHost *h, enet_uint16 port, enet_uint32 role)
     ENetAddress addr;
     enet_address_set_host(&addr, "127.0.0.1");
     addr.port = port;
-    for (int attempt = 0; attempt < 50; attempt++) {
+    /* the host may not listen yet: a connect unanswered in 50 ms is sent
+       again at once rather than at ENet's first resend, half a second on */
+    for (int attempt = 0; attempt < 600; attempt++) {
         ENetPeer *p = enet_host_connect(h, &addr, CHANNEL_COUNT, role);
         if (!p) break;
         ENetEvent ev;
-        double until = wall_seconds() + 1.0;
+        double until = wall_seconds() + 0.05;
         while (wall_seconds() < until) {
-            if (enet_host_service(h, &ev, 10) <= 0) continue;
+            if (enet_host_service(h, &ev, 1) <= 0) continue;
             if (ev.type == ENET_EVENT_TYPE_CONNECT && ev.peer == p) return p;
             if (ev.type == ENET_EVENT_TYPE_DISCONNECT && ev.peer == p) break;
             if (ev.type == ENET_EVENT_TYPE_RECEIVE) enet_packet_destroy(ev.packet);
@@ -1031,6 +1053,10 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
             service(P, 1);
         }
     }
+    int phase, hp;
+    game_boss(P->s, &phase, &hp);
+    printf("game: frame %llu, boss in phase %d with %d hit points, %u coroutines\n", (unsigned long long)corral_frame(P->s),
+           phase, hp, corral_live_count(P->s));
     printf("summary: player %d, frames %d, ticks %lld, rollbacks %d, deepest %d, frames played again %d, stalled ticks %d, "
            "checks %d agreed %d, snapshots up to %zu bytes, %.3f s\n",
            P->me, P->played, P->tick, P->rollbacks, P->deepest, P->replayed, P->stalls, P->checks_made, P->checks_agreed,
