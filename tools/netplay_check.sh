@@ -121,7 +121,7 @@ for who in host join; do
     else
         ex=$(( (caught - first) / 30 + 1 ))
         [ $ex -le 2 ] || bad "desync: $who caught it at frame $caught, exchange $ex after frame $inject"
-        echo "desync ($who): injected at frame $inject, caught at the exchange of frame $caught ($ex. after it), $(grep '^desync at' "$f" | sed 's/.*: //')"
+        echo "desync ($who): injected at frame $inject, caught at the exchange of frame $caught (exchange $ex from it; 2 allowed), $(grep '^desync at' "$f" | sed 's/.*: //')"
     fi
     grep '^desync piece ' "$f" | sed 's/^/  /'
     grep '^desync report: ' "$f" | sed 's/^/  /'

@@ -952,20 +952,33 @@ static ENetPeer *connect_to(ENetHost *h, enet_uint16 port, enet_uint32 role)
     exit(2);
 }
 
-/* reliable data out, then a clean disconnect */
+/* reliable data out, then a disconnect. A peer is past its reliable
+   data once it is disconnecting (ENet sends the disconnect only after
+   the other acknowledged all of it); the other's acknowledgement of the
+   disconnect itself is waited for a moment only, as the other may be
+   gone already. */
 static void leave(ENetHost *h)
 {
     for (size_t i = 0; i < h->peerCount; i++)
         if (h->peers[i].state == ENET_PEER_STATE_CONNECTED) enet_peer_disconnect_later(&h->peers[i], 0);
-    double until = wall_seconds() + 3.0;
+    double until = wall_seconds() + 3.0, delivered = 0;
     ENetEvent ev;
     while (wall_seconds() < until) {
-        bool any = false;
-        for (size_t i = 0; i < h->peerCount; i++)
-            if (h->peers[i].state != ENET_PEER_STATE_DISCONNECTED) any = true;
-        if (!any) break;
+        bool sending = false, closing = false;
+        for (size_t i = 0; i < h->peerCount; i++) {
+            ENetPeerState st = h->peers[i].state;
+            if (st == ENET_PEER_STATE_DISCONNECTED) continue;
+            if (st >= ENET_PEER_STATE_DISCONNECTING) closing = true;
+            else sending = true;
+        }
+        if (!sending && !closing) break;
+        if (!sending) {
+            if (delivered == 0) delivered = wall_seconds();
+            else if (wall_seconds() - delivered > 0.1) break;
+        }
         if (enet_host_service(h, &ev, 5) > 0 && ev.type == ENET_EVENT_TYPE_RECEIVE) enet_packet_destroy(ev.packet);
     }
+    enet_host_flush(h);
 }
 
 static int player_main(bool is_host, enet_uint16 port, peer *P)
