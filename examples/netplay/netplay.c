@@ -25,8 +25,8 @@
     corral_snapshot_keep); when a remote input arrives that differs from
     the prediction a frame was played with, the peer rewinds to that frame
     (corral_restore_kept) and plays the frames since again. A peer plays
-    a frame only while it is fewer than 8 frames ahead of its last
-    confirmed frame (both inputs known), so no rollback is deeper than 8.
+    a frame only when it is at most 8 frames past the last confirmed
+    frame (both inputs known), so no rollback is deeper than 8.
 
     Every 30th frame, once confirmed, each peer prints its state hash and
     sends it; the other compares it with its own. A mismatch starts the
@@ -48,10 +48,11 @@
     PRNG seeded with --seed, the sender and t drops it; the receiver waits
     at each tick for the packets due then, as fast as loopback brings
     them. Nothing sleeps: the processes run frames as fast as this allows.
-    Every hash, check, rollback and report line repeats from run to run;
-    the summary's tick count after a peer is done, and how far the peers
-    play while a desync report is on its way, follow the reliable
-    messages' wall-clock arrival.
+    A run to the end repeats every hash, check and rollback line, and a
+    desync its report's words; the summary's tick count after a peer is
+    done, which peer finds a desync first and how far the peers play
+    while its report is on its way follow the reliable messages'
+    wall-clock arrival.
 
     The spectator connects to the host and asks for a save of a confirmed
     frame; the host answers from the game's half on with its newest 30th
