@@ -175,6 +175,20 @@ static void st_begin(corral_synctest *t, corral_sched *s, uint32_t frames)
     cr_assert(corral_synctest_begin(t, s, &d), "%s", corral_last_error_detail(s));
 }
 
+/* the game under the sync test (8 frames played again) until it reports
+   or 240 frames pass: the frame it stopped at; the flaw it ran with off */
+static uint64_t st_run(corral_synctest *t, corral_sched *s)
+{
+    st_begin(t, s, 8);
+    uint64_t f = 0;
+    for (; f < 240; f++) {
+        const st_input in = st_input_of(f);
+        if (!corral_synctest_frame(t, &in)) break;
+    }
+    g_w.bad = 0;
+    return f;
+}
+
 Test(synctest, a_deterministic_game_of_every_wait_kind_plays_every_frame_again_and_agrees)
 {
     g_w.bad = 0;
@@ -208,13 +222,7 @@ Test(synctest, a_step_that_reads_rand_is_caught_at_once_with_its_frame)
     srand(1);
     corral_sched *s = st_game(9);
     corral_synctest t;
-    st_begin(&t, s, 8);
-    uint64_t f = 0;
-    for (; f < 240; f++) {
-        const st_input in = st_input_of(f);
-        if (!corral_synctest_frame(&t, &in)) break;
-    }
-    g_w.bad = 0;
+    const uint64_t f = st_run(&t, s);
     cr_assert(t.desynced, "caught");
     cr_assert_lt(f, 4u, "in the first frames (%llu)", (unsigned long long)f);
     cr_assert_leq(t.desync.frame, f);
@@ -231,13 +239,7 @@ Test(synctest, a_step_that_reads_a_local_it_never_set_is_caught)
     g_w.bad = 2;
     corral_sched *s = st_game(9);
     corral_synctest t;
-    st_begin(&t, s, 8);
-    uint64_t f = 0;
-    for (; f < 240; f++) {
-        const st_input in = st_input_of(f);
-        if (!corral_synctest_frame(&t, &in)) break;
-    }
-    g_w.bad = 0;
+    const uint64_t f = st_run(&t, s);
     cr_assert(t.desynced, "caught in %llu frames", (unsigned long long)f);
     cr_assert_neq(t.desync.want, t.desync.got);
     corral_sched_destroy(s);
@@ -412,13 +414,7 @@ Test(synctest, a_count_kept_outside_the_state_is_caught_at_the_frame_it_first_co
     g_w.calls = 0;
     corral_sched *s = st_game(9);
     corral_synctest t;
-    st_begin(&t, s, 8);
-    uint64_t f = 0;
-    for (; f < 240; f++) {
-        const st_input in = st_input_of(f);
-        if (!corral_synctest_frame(&t, &in)) break;
-    }
-    g_w.bad = 0;
+    const uint64_t f = st_run(&t, s);
     cr_assert(t.desynced);
     /* the realtime actor next wakes at or after frame 50 (corral_frame 50 is
        the 50th frame's tick, frame 49 counted from the test's begin) */
