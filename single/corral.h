@@ -9,9 +9,9 @@
         #include "corral.h"
     A module the game does not use can be left out of that file by
     defining, before the include, any of
-    CORRAL_NO_CHANNELS, CORRAL_NO_DOMAINS, CORRAL_NO_EXPORT, CORRAL_NO_POSTS,
-    CORRAL_NO_PROFILE, CORRAL_NO_RACES, CORRAL_NO_RELOAD, CORRAL_NO_SAVE,
-    CORRAL_NO_SNAPSHOT, CORRAL_NO_VERIFY (docs/API.md,
+    CORRAL_NO_CHANNELS, CORRAL_NO_DOMAINS, CORRAL_NO_EXPORT, CORRAL_NO_NETPLAY,
+    CORRAL_NO_POSTS, CORRAL_NO_PROFILE, CORRAL_NO_RACES, CORRAL_NO_RELOAD,
+    CORRAL_NO_SAVE, CORRAL_NO_SNAPSHOT, CORRAL_NO_VERIFY (docs/API.md,
     "Modules", says what each holds and which need which).
 */
 #if defined(CORRAL_IMPLEMENTATION) && !defined(_WIN32) && !defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
@@ -53,7 +53,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (166). The types,
+    INDEX: every function, in the order of this header (172). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -107,7 +107,9 @@
         corral_last_error_detail, corral_log_stderr
     persistence
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
-        corral_restore_kept, corral_state_hash,
+        corral_restore_kept, corral_state_hash, corral_state_pieces,
+        corral_synctest_memory_size, corral_synctest_begin, corral_synctest_frame,
+        corral_state_pieces_diff, corral_desync_describe,
         corral_save, corral_load, corral_sched_adopt
     hot reload
         corral_reload
@@ -1882,6 +1884,89 @@ CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
    do not count: two processes that ran the same inputs print the same
    hash (DETERMINISM.md). 0 on error. */
 CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
+/* The state hash's pieces, each hashed on its own (API.md, "A desync's
+   cause"): the frame and clocks, each live coroutine in slot order, the
+   run order, each pool. 16 bytes a coroutine: small enough for two peers
+   to send and compare (corral_state_pieces_diff) without sending whole
+   states. The count (pieces past cap are counted, not written); 0 on
+   error. */
+typedef enum corral_piece_kind {
+    CORRAL_PIECE_CLOCKS,    /* the frame count and every clock */
+    CORRAL_PIECE_COROUTINE, /* one live coroutine: index is its handle's */
+    CORRAL_PIECE_ORDER,     /* the order they run in, the predicates' lists */
+    CORRAL_PIECE_POOL,      /* index 0 signals, 1 futures, 2 channels, 3 semaphores and wait groups */
+    CORRAL_PIECE_KIND_COUNT
+} corral_piece_kind;
+typedef struct corral_state_piece {
+    uint32_t kind;  /* corral_piece_kind */
+    uint32_t index;
+    uint64_t hash;
+} corral_state_piece;
+CORRAL_API size_t corral_state_pieces(const corral_sched *sched, corral_state_piece *out, size_t cap);
+
+/* The sync test (API.md, "The sync test"): every frame, the game's frame
+   runs with its input; then the last desc.frames frames are rewound from
+   kept snapshots and played again with the inputs they had, and each
+   frame played again must reach the state hash its first run reached.
+   The first that does not names a step that does not follow from its
+   state and input (rand(), a clock, an uninitialised local, a pointer's
+   address): reported at once, in corral_synctest.desync. The scheduler
+   needs a kept ring for desc.frames + 1 snapshots (desc.kept_snapshots);
+   the game's frame applies its input and ticks with a fixed dt, and keeps
+   and restores no snapshot itself. Nothing is allocated: the test's state
+   is the caller's corral_synctest, the inputs' ring desc.memory. */
+#define CORRAL_SYNCTEST_MAX_FRAMES 16
+#define CORRAL_SYNCTEST_DEFAULT_FRAMES 8
+typedef void (*corral_synctest_frame_fn)(corral_sched *sched, const void *input, void *user);
+typedef struct corral_synctest_desc {
+    uint32_t frames;                /* CORRAL_SYNCTEST_DEFAULT_FRAMES: frames played again each
+                                       frame, at most CORRAL_SYNCTEST_MAX_FRAMES */
+    uint32_t input_size;            /* bytes of one frame's input (0: none) */
+    void *memory;                   /* the last frames + 1 inputs: corral_synctest_memory_size bytes */
+    size_t memory_size;
+    corral_synctest_frame_fn frame; /* one frame of the game: its input applied, then corral_tick */
+    void *user;                     /* handed to frame */
+} corral_synctest_desc;
+typedef struct corral_desync {
+    uint64_t frame;  /* the frame (counted from corral_synctest_begin, 0 first) played again elsewhere */
+    uint32_t depth;  /* how far back: 1 is the newest frame, desc.frames the oldest played again */
+    uint64_t want;   /* the state hash its first run reached */
+    uint64_t got;    /* the one it reached played again */
+} corral_desync;
+typedef struct corral_synctest {
+    corral_sched *sched;
+    corral_synctest_desc desc;
+    uint64_t frames_run;          /* frames run (each once, then played again) */
+    uint64_t frames_played_again;
+    bool desynced;                /* a frame played again reached another state: desync says which */
+    bool stopped;                 /* the ring failed a rewind mid-frame (the error said how): no frames more */
+    corral_desync desync;
+    uint64_t hash[CORRAL_SYNCTEST_MAX_FRAMES + 1]; /* the first runs' state hashes, by frame */
+} corral_synctest;
+/* bytes of desc.memory for frames (0: the default) and input_size */
+CORRAL_API size_t corral_synctest_memory_size(uint32_t frames, uint32_t input_size);
+/* t set up for sched (any state: frame 0 is the next); false with
+   CORRAL_ERR_NULL_ARG or CORRAL_ERR_BAD_DESC (the detail says which) */
+CORRAL_API bool corral_synctest_begin(corral_synctest *t, corral_sched *sched, const corral_synctest_desc *desc);
+/* one frame with its input (input_size bytes, copied), then the last
+   frames played again. false: a desync (t->desynced, t->desync; the
+   scheduler is left after the frame played again; a test that desynced
+   runs no more frames until begun again), or a kept snapshot the ring
+   could not keep or give back (the error set: size the ring for
+   desc.frames + 1 snapshots) */
+CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
+/* the first place where two lists of pieces differ: its place in a (na:
+   none, or only b goes on) */
+CORRAL_API size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b,
+                                           size_t nb);
+/* Two schedulers of one build and registry (two peers' saves loaded, two
+   snapshots restored): where their states first differ, in words, into
+   buf: the frame or a clock; a coroutine (type, handle, file:line, what
+   it waits on) that only one has, or whose type, state or point differs,
+   or a field of it (name, both values), or else its wait or links; the
+   run order; a pool (signals, futures, channels, semaphores). True: they
+   differ (buf says where); false: they agree, or an error. */
+CORRAL_API bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *buf, size_t cap);
 
 /* Save games (SAVE.md): the state written in a versioned,
    little-endian format that another process, another platform or the
@@ -2669,6 +2754,12 @@ constexpr corral_field_kind corral__kind_of()
 #endif
 #if defined(CORRAL_NO_VERIFY) && !defined(CORRAL_NO_SNAPSHOT)
 #error "corral: the snapshot module checks with verify: define CORRAL_NO_SNAPSHOT with CORRAL_NO_VERIFY"
+#endif
+#if defined(CORRAL_NO_SNAPSHOT) && !defined(CORRAL_NO_NETPLAY)
+#error "corral: the sync test rewinds through kept snapshots: define CORRAL_NO_NETPLAY with CORRAL_NO_SNAPSHOT"
+#endif
+#if defined(CORRAL_NO_EXPORT) && !defined(CORRAL_NO_NETPLAY)
+#error "corral: a desync's cause says fields as the inspector does: define CORRAL_NO_NETPLAY with CORRAL_NO_EXPORT"
 #endif
 #if defined(CORRAL_NO_PROFILE) && !defined(CORRAL_NO_EXPORT)
 #error "corral: the export module reports the profile: define CORRAL_NO_EXPORT with CORRAL_NO_PROFILE"
@@ -5570,6 +5661,12 @@ typedef struct corral__debugger_consts {
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);
+/* snapshot.c: one live coroutine's piece of the state hash (netplay.c) */
+uint64_t corral__co_piece(const corral_sched *s, const corral_co *co);
+/* snapshot.c: one field of a context (ctx) as the state hash takes it */
+uint64_t corral__field_piece(const corral_sched *s, const corral_type *vt, const corral_field *f, const void *ctx);
+/* snapshot.c: the pieces after the coroutines': the run order, each pool */
+void corral__state_tail(const corral_sched *s, corral_state_piece *out /* [1 + CORRAL__POOL_COUNT] */);
 
 /* Test hook (not part of the API): force the generation of the slot
    `index` (class << 24 | slot), live or free. False if out of range. */
@@ -15805,6 +15902,302 @@ void corral_report_text_to(const corral_sched *s, corral_writer *w)
     corral__report_text(s, &o);
 }
 #endif /* CORRAL_NO_EXPORT */
+#ifndef CORRAL_NO_NETPLAY
+/* ---- src/modules/netplay.c ---- */
+/*
+    netplay.c -- what a rollback game between peers needs of corral
+    besides its snapshots: the sync test (API.md, "The sync test"), the
+    state's pieces compared, and a desync's cause in words (API.md, "A
+    desync's cause").
+
+    The sync test: every frame the game's frame runs with its input, then
+    the last `frames` frames are rewound from kept snapshots (snapshot.c's
+    ring) and played again with the inputs they had; each frame played
+    again must reach the state hash its first run reached. The first that
+    does not is a step that does not follow from its state and input:
+    reported at once, with its frame and both hashes. Its state is the
+    caller's corral_synctest and the inputs' memory (desc.memory): nothing
+    of it is in the scheduler's block, which the rewinds overwrite.
+
+    A desync's cause: two schedulers of one build compared in the order
+    the state hash reads them (snapshot.c's pieces), the first difference
+    said in the game's words: the clocks, a coroutine (its fields by name,
+    through the inspector's field text: export.c), the run order, a pool.
+*/
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* the input of frame f, in the ring of frames + 1 inputs */
+static unsigned char *corral__synctest_input(const corral_synctest *t, uint64_t f)
+{
+    return (unsigned char *)t->desc.memory + (size_t)(f % (t->desc.frames + 1u)) * t->desc.input_size;
+}
+
+size_t corral_synctest_memory_size(uint32_t frames, uint32_t input_size)
+{
+    if (frames == 0) frames = CORRAL_SYNCTEST_DEFAULT_FRAMES;
+    return ((size_t)frames + 1u) * input_size;
+}
+
+bool corral_synctest_begin(corral_synctest *t, corral_sched *s, const corral_synctest_desc *d)
+{
+    if (!corral__check(s)) return false;
+    CORRAL__REQUIRE_AT(s, t && d && d->frame, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    memset(t, 0, sizeof *t);
+    t->desc = *d;
+    if (!t->desc.frames) t->desc.frames = CORRAL_SYNCTEST_DEFAULT_FRAMES;
+    CORRAL__REQUIRE_AT(s, t->desc.frames <= CORRAL_SYNCTEST_MAX_FRAMES, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "desc.frames is more than CORRAL_SYNCTEST_MAX_FRAMES", false);
+    CORRAL__REQUIRE_AT(s, !t->desc.input_size || (t->desc.memory && t->desc.memory_size >= corral_synctest_memory_size(t->desc.frames, t->desc.input_size)),
+                       CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "desc.memory holds fewer bytes than corral_synctest_memory_size(frames, input_size)", false);
+    t->sched = s;
+    return true;
+}
+
+/* the state before frame f kept under f's tag */
+static bool corral__synctest_keep(corral_synctest *t, uint64_t f)
+{
+    return corral_snapshot_keep(t->sched, (uint32_t)f) != 0;
+}
+
+bool corral_synctest_frame(corral_synctest *t, const void *input)
+{
+    if (!t || !corral__check(t->sched)) return false;
+    corral_sched *s = t->sched;
+    CORRAL__REQUIRE_AT(s, !t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "the sync test found a desync already (corral_synctest_begin starts it again)", false);
+    CORRAL__REQUIRE_AT(s, !t->stopped, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "the sync test stopped on the ring's error mid-frame (corral_synctest_begin starts it again)", false);
+    CORRAL__REQUIRE_AT(s, input || !t->desc.input_size, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    const uint64_t f = t->frames_run, n = t->desc.frames;
+    if (t->desc.input_size) memcpy(corral__synctest_input(t, f), input, t->desc.input_size);
+    if (!corral__synctest_keep(t, f)) return false; /* the ring's error stands */
+    t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, f) : NULL, t->desc.user);
+    t->hash[f % (CORRAL_SYNCTEST_MAX_FRAMES + 1u)] = corral_state_hash(s);
+    t->frames_run = f + 1u;
+    /* the frames from `from` to f again, from the state before `from` */
+    const uint64_t from = f + 1u > n ? f + 1u - n : 0u;
+    if (!corral_restore_kept(s, (uint32_t)from)) { /* nothing restored: the state is frame f's first run */
+        t->stopped = true;
+        return false;
+    }
+    for (uint64_t g = from; g <= f; g++) {
+        if (g > from && !corral__synctest_keep(t, g)) { /* the state is the one before frame g */
+            t->stopped = true;
+            return false;
+        }
+        t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, g) : NULL, t->desc.user);
+        t->frames_played_again++;
+        const uint64_t want = t->hash[g % (CORRAL_SYNCTEST_MAX_FRAMES + 1u)], got = corral_state_hash(s);
+        if (got != want) { /* this frame, from the same state and input, went elsewhere */
+            t->desynced = true;
+            t->desync.frame = g;
+            t->desync.depth = (uint32_t)(f - g + 1u);
+            t->desync.want = want;
+            t->desync.got = got;
+            return false;
+        }
+    }
+    return true;
+}
+
+size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b, size_t nb)
+{
+    size_t i = 0;
+    for (; i < na && i < nb; i++)
+        if (a[i].kind != b[i].kind || a[i].index != b[i].index || a[i].hash != b[i].hash) return i;
+    return i;
+}
+
+/* ---- a desync's cause */
+
+typedef struct corral__say {
+    char *buf;
+    size_t cap, at;
+} corral__say;
+static void corral__say_f(corral__say *o, const char *fmt, ...) CORRAL__PRINTF(2, 3);
+static void corral__say_f(corral__say *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(o->buf + o->at, o->at < o->cap ? o->cap - o->at : 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) o->at += (size_t)n;
+    if (o->at >= o->cap) o->at = o->cap ? o->cap - 1 : 0;
+}
+
+/* a coroutine as the game knows it: type, handle, where it is, what it waits on */
+static void corral__say_co(corral__say *o, const corral_co_info *in)
+{
+    corral__say_f(o, "%s 0x%06x:%u", in->type_name, in->handle.index, in->handle.gen);
+    if (in->line) {
+        const char *file = in->file ? in->file : "?";
+        for (const char *c = file; *c; c++)
+            if (*c == '/' || *c == '\\') file = c + 1; /* its base name, as the chain prints it */
+        corral__say_f(o, " at %s:%u", file, in->line);
+    }
+    corral__say_f(o, " (%s", corral_co_state_str(in->state));
+    if (in->wait != CORRAL_WAIT_NONE) corral__say_f(o, " on %s", corral_wait_kind_str(in->wait));
+    corral__say_f(o, ")");
+}
+
+/* a field's value as a desync needs it: a float to the last bit, a
+   handle with whether it names something live, other bytes from the first
+   that differs from `other` (NULL: as the inspector prints it) */
+static void corral__say_value(const corral_sched *s, const corral_field *f, const unsigned char *p,
+                              const unsigned char *other, char *buf, size_t cap)
+{
+    if (f->kind == CORRAL_FIELD_FLOAT && (f->size == 4 || f->size == 8)) {
+        double v;
+        if (f->size == 4) {
+            float x;
+            memcpy(&x, p, sizeof x);
+            v = (double)x;
+        } else {
+            memcpy(&v, p, sizeof v);
+        }
+        snprintf(buf, cap, "%.17g", v);
+        return;
+    }
+    corral_field_text(s, f, p, buf, cap);
+    if (f->kind >= CORRAL_FIELD_HANDLE && f->kind < CORRAL_FIELD_KIND_COUNT && f->size == 8) {
+        corral_handle h;
+        memcpy(&h, p, sizeof h);
+        const size_t at = strlen(buf);
+        if (f->kind == CORRAL_FIELD_HANDLE && at < cap)
+            snprintf(buf + at, cap - at, " (%s)", corral_alive(s, h) ? "live" : "ended");
+        return;
+    }
+    if (f->kind == CORRAL_FIELD_OTHER && other) {
+        uint32_t i = 0;
+        while (i < f->size && p[i] == other[i]) i++;
+        const size_t at = strlen(buf);
+        if (i < f->size && at < cap) snprintf(buf + at, cap - at, " (byte %u: 0x%02x)", i, p[i]);
+    }
+}
+
+/* the first field of two coroutines of one type that the state hash
+   takes differently (its bounds, its pointers, its handles by index and
+   liveness, as snapshot.c hashes it): said, true; a type without fields:
+   the first byte of the context that differs */
+static bool corral__say_fields(corral__say *o, const corral_sched *a, const corral_sched *b, const corral_co_info *x,
+                               const corral_co_info *y)
+{
+    uint32_t n = 0;
+    const corral_field *f = x->type->fields ? x->type->fields(&n) : NULL;
+    const unsigned char *cx = (const unsigned char *)x->ctx, *cy = (const unsigned char *)y->ctx;
+    if (!f || n == 0) {
+        for (uint32_t i = 0; i < x->type->ctx_size; i++)
+            if (cx[i] != cy[i]) {
+                corral__say_f(o, ": its context's byte %u is 0x%02x against 0x%02x", i, cx[i], cy[i]);
+                return true;
+            }
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (corral__field_piece(a, x->type, &f[i], cx) == corral__field_piece(b, y->type, &f[i], cy)) continue;
+        char va[128], vb[128];
+        corral__say_value(a, &f[i], cx + f[i].offset, cy + f[i].offset, va, sizeof va);
+        corral__say_value(b, &f[i], cy + f[i].offset, cx + f[i].offset, vb, sizeof vb);
+        corral__say_f(o, ": field %s is %s against %s", f[i].name, va, vb);
+        return true;
+    }
+    return false;
+}
+
+/* the first clock two schedulers differ on (their pieces said they do) */
+static void corral__say_clocks(corral__say *o, const corral_sched *a, const corral_sched *b)
+{
+    corral__say_f(o, "the clocks: ");
+    if (a->now.frame != b->now.frame) {
+        corral__say_f(o, "frame %llu against %llu", (unsigned long long)a->now.frame, (unsigned long long)b->now.frame);
+        return;
+    }
+    const corral__domains *A = corral__domains_of(a), *B = corral__domains_of(b);
+    for (uint32_t d = 0; d < A->count && d < B->count; d++) {
+        if (memcmp(&A->d[d].time, &B->d[d].time, sizeof A->d[d].time) != 0) {
+            corral__say_f(o, "domain %u's time %.17g s against %.17g s", d, A->d[d].time, B->d[d].time);
+            return;
+        }
+        if (A->d[d].scale != B->d[d].scale || A->d[d].paused != B->d[d].paused || A->d[d].parent != B->d[d].parent) {
+            corral__say_f(o, "domain %u's scale %.9g%s against %.9g%s", d, (double)A->d[d].scale,
+                          A->d[d].paused ? " (paused)" : "", (double)B->d[d].scale, B->d[d].paused ? " (paused)" : "");
+            return;
+        }
+    }
+    if (memcmp(&a->now.unscaled_time, &b->now.unscaled_time, sizeof a->now.unscaled_time) != 0)
+        corral__say_f(o, "real time %.17g s against %.17g s", a->now.unscaled_time, b->now.unscaled_time);
+    else if (memcmp(&a->now.fixed_time, &b->now.fixed_time, sizeof a->now.fixed_time) != 0)
+        corral__say_f(o, "fixed-update time %.17g s against %.17g s", a->now.fixed_time, b->now.fixed_time);
+    else
+        corral__say_f(o, "the frame's position %u against %u", a->now.frame_pos, b->now.frame_pos);
+}
+
+bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *buf, size_t cap)
+{
+    if (!corral__check(a) || !corral__check(b)) return false;
+    CORRAL__REQUIRE_AT(a, buf && cap, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    corral__say o = {buf, cap, 0};
+    buf[0] = 0;
+    corral_state_piece pa, pb;
+    corral_state_pieces(a, &pa, 1);
+    corral_state_pieces(b, &pb, 1);
+    if (pa.hash != pb.hash) {
+        corral__say_clocks(&o, a, b);
+        return true;
+    }
+    corral__say_f(&o, "frame %llu: ", (unsigned long long)corral_frame(a));
+    uint32_t ca = 0, cb = 0;
+    corral_co_info x, y;
+    bool hx = corral_next_co(a, &ca, &x), hy = corral_next_co(b, &cb, &y);
+    for (; hx || hy; hx = corral_next_co(a, &ca, &x), hy = corral_next_co(b, &cb, &y)) {
+        if (!hy || (hx && x.handle.index < y.handle.index)) {
+            corral__say_f(&o, "coroutine ");
+            corral__say_co(&o, &x);
+            corral__say_f(&o, " is only in the first");
+            return true;
+        }
+        if (!hx || y.handle.index < x.handle.index) {
+            corral__say_f(&o, "coroutine ");
+            corral__say_co(&o, &y);
+            corral__say_f(&o, " is only in the second");
+            return true;
+        }
+        const corral_co *cx = corral__resolve(a, x.handle, &(corral_error){0}), *cy = corral__resolve(b, y.handle, &(corral_error){0});
+        if (cx && cy && corral__co_piece(a, cx) == corral__co_piece(b, cy)) continue;
+        corral__say_f(&o, "coroutine ");
+        corral__say_co(&o, &x);
+        if (x.type != y.type && strcmp(x.type_name, y.type_name) != 0) {
+            corral__say_f(&o, ": type %s against %s", x.type_name, y.type_name);
+        } else if (x.state != y.state || x.wait != y.wait) {
+            corral__say_f(&o, ": against ");
+            corral__say_co(&o, &y);
+        } else if (x.line != y.line) {
+            corral__say_f(&o, ": at line %u against %u", x.line, y.line);
+        } else if (!corral__say_fields(&o, a, b, &x, &y)) {
+            corral__say_f(&o, ": its wait, links, point, pause or domain (time left %.17g against %.17g)", x.left, y.left);
+        }
+        return true;
+    }
+    /* every coroutine alike: the order, then the pools */
+    static const char *const pools[] = {"signals", "futures", "channels", "semaphores and wait groups"};
+    corral_state_piece tail_a[1 + CORRAL__POOL_COUNT], tail_b[1 + CORRAL__POOL_COUNT];
+    corral__state_tail(a, tail_a);
+    corral__state_tail(b, tail_b);
+    for (uint32_t i = 0; i < 1 + CORRAL__POOL_COUNT; i++) {
+        if (tail_a[i].hash == tail_b[i].hash) continue;
+        if (tail_a[i].kind == CORRAL_PIECE_ORDER) corral__say_f(&o, "the order the coroutines run in, or the predicates' lists");
+        else corral__say_f(&o, "the %s (their values, counts or waiters)", pools[tail_a[i].index]);
+        return true;
+    }
+    o.at = 0;
+    buf[0] = 0;
+    return false;
+}
+#endif /* CORRAL_NO_NETPLAY */
 #ifndef CORRAL_NO_POSTS
 /* ---- src/modules/posts.c ---- */
 /*
@@ -19346,6 +19739,23 @@ static void corral__hash_handle(corral__hasher *k, const corral_sched *s, corral
 }
 
 static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head);
+/* one field of a context as the hash takes it: in bounds, not a pointer,
+   a handle by its index and whether it names something live */
+static void corral__hash_field(corral__hasher *k, const corral_sched *s, const corral_type *vt, const corral_field *f,
+                               const unsigned char *ctx)
+{
+    if (f->offset > vt->ctx_size || f->size > vt->ctx_size - f->offset) return;
+    if (f->kind == CORRAL_FIELD_POINTER) return;
+    if (f->kind >= CORRAL_FIELD_HANDLE && f->kind < CORRAL_FIELD_KIND_COUNT && f->size == 8)
+        corral__hash_handle(k, s, f->kind, ctx + f->offset);
+    else corral__hash_bytes(k, ctx + f->offset, f->size);
+}
+uint64_t corral__field_piece(const corral_sched *s, const corral_type *vt, const corral_field *f, const void *ctx)
+{
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_field(&k, s, vt, f, (const unsigned char *)ctx);
+    return k.h;
+}
 /* a context by its fields (no padding, no pointers), else its bytes */
 static void corral__hash_context(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
@@ -19355,13 +19765,7 @@ static void corral__hash_context(corral__hasher *k, const corral_sched *s, const
         corral__hash_bytes(k, ctx, vt->ctx_size);
         return;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
-        if (f[i].kind == CORRAL_FIELD_POINTER) continue;
-        if (f[i].kind >= CORRAL_FIELD_HANDLE && f[i].kind < CORRAL_FIELD_KIND_COUNT && f[i].size == 8)
-            corral__hash_handle(k, s, f[i].kind, ctx + f[i].offset);
-        else corral__hash_bytes(k, ctx + f[i].offset, f[i].size);
-    }
+    for (uint32_t i = 0; i < n; i++) corral__hash_field(k, s, vt, &f[i], ctx);
 }
 
 static void corral__hash_node(corral__hasher *k, const corral_sched *s, const corral__node *n)
@@ -19433,58 +19837,115 @@ static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t
     corral__hash_word(k, len);
 }
 
-uint64_t corral_state_hash(const corral_sched *s)
+/* the pieces of the state, hashed into k: the frame and the clocks */
+static void corral__hash_clocks(corral__hasher *k, const corral_sched *s)
 {
-    if (!corral__check(s)) return 0;
-    corral__hasher k = {0x636F7272616C3031ull};
-    corral__hash_word(&k, s->now.frame);
+    corral__hash_word(k, s->now.frame);
     for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
-        corral__hash_double(&k, corral__domains_of(s)->d[d].time);
-        corral__hash_float(&k, corral__domains_of(s)->d[d].scale);
-        corral__hash_word(&k, corral__domains_of(s)->d[d].paused);
-        if (corral__domains_of(s)->d[d].parent) corral__hash_word(&k, corral__domains_of(s)->d[d].parent); /* none: as before parents */
+        corral__hash_double(k, corral__domains_of(s)->d[d].time);
+        corral__hash_float(k, corral__domains_of(s)->d[d].scale);
+        corral__hash_word(k, corral__domains_of(s)->d[d].paused);
+        if (corral__domains_of(s)->d[d].parent) corral__hash_word(k, corral__domains_of(s)->d[d].parent); /* none: as before parents */
     }
-    corral__hash_double(&k, s->now.unscaled_time);
-    corral__hash_double(&k, s->now.fixed_time);
-    corral__hash_word(&k, s->now.frame_pos);
-    /* the coroutines, in slot order (slots are taken in a deterministic order) */
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        const corral__page *P = corral__pages(s, c);
-        for (uint32_t pi = 0; pi < c->page_count; pi++)
-            for (uint32_t j = 0, first = pi << c->page_shift; j < P[pi].bump; j++) {
-                const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + j));
-                if (!corral__state_alive(co->state)) continue;
-                corral__hash_co(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
-            }
-    }
-    /* the order they run in: every lane but the ready lane (empty between
-       ticks), tombstones left out */
+    corral__hash_double(k, s->now.unscaled_time);
+    corral__hash_double(k, s->now.fixed_time);
+    corral__hash_word(k, s->now.frame_pos);
+}
+/* the order they run in: every lane but the ready lane (empty between
+   ticks), tombstones left out; the predicates' lists */
+static void corral__hash_order(corral__hasher *k, const corral_sched *s)
+{
     const corral__lane *L = corral__lanes(s);
     for (uint32_t l = 0; l < corral__ready_lane(s); l++) {
         uint32_t c = L[l].head, j = 0;
         for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;)
-            corral__hash_word(&k, corral__global_of(s, CORRAL__CO(s, off)));
-        corral__hash_word(&k, 0xFFFFFFFFu);
+            corral__hash_word(k, corral__global_of(s, CORRAL__CO(s, off)));
+        corral__hash_word(k, 0xFFFFFFFFu);
     }
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        corral__hash_list(&k, s, s->polls.head[ph]);
-        corral__hash_list(&k, s, s->polls.next_head[ph]);
+        corral__hash_list(k, s, s->polls.head[ph]);
+        corral__hash_list(k, s, s->polls.next_head[ph]);
     }
-    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item: its owner's words, then its lists */
-        const corral__pool_part *part = corral__pool_part_of(s, p);
-        for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
-            const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
-            if (!corral__item_live(x)) continue;
-            part->hash(s, i, x, corral__hash_put, &k);
-            for (uint32_t l = 0; l < part->lists; l++) {
-                uint32_t head;
-                memcpy(&head, x + part->list[l].at, sizeof head);
-                corral__hash_list(&k, s, head);
-            }
+}
+/* pool p's live items: its owner's words, then its lists */
+static void corral__hash_pool(corral__hasher *k, const corral_sched *s, uint32_t p)
+{
+    const corral__pool_part *part = corral__pool_part_of(s, p);
+    for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
+        const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
+        if (!corral__item_live(x)) continue;
+        part->hash(s, i, x, corral__hash_put, k);
+        for (uint32_t l = 0; l < part->lists; l++) {
+            uint32_t head;
+            memcpy(&head, x + part->list[l].at, sizeof head);
+            corral__hash_list(k, s, head);
         }
     }
+}
+/* each live coroutine, in slot order (slots are taken in a deterministic
+   order): each() with it and its global slot */
+#define CORRAL__EACH_LIVE(s, co, m, g)                                                                      \
+    for (uint32_t ci_ = 0; ci_ < (s)->arena.class_count; ci_++)                                              \
+        for (const corral__class *c_ = &(s)->arena.classes[ci_]; c_; c_ = NULL)                              \
+            for (uint32_t pi_ = 0; pi_ < c_->page_count; pi_++)                                              \
+                for (uint32_t j_ = 0, first_ = pi_ << c_->page_shift; j_ < corral__pages((s), c_)[pi_].bump; j_++) \
+                    for (const corral_co *co = CORRAL__CO((s), corral__slot_off(c_, first_ + j_)); co; co = NULL) \
+                        for (uint32_t g = c_->first + first_ + j_; co && corral__state_alive(co->state); co = NULL) \
+                            for (const corral__meta *m = &corral__meta_table(s)[g]; m; m = NULL)
+
+uint64_t corral_state_hash(const corral_sched *s)
+{
+    if (!corral__check(s)) return 0;
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_clocks(&k, s);
+    CORRAL__EACH_LIVE(s, co, m, g) corral__hash_co(&k, s, co, m, g);
+    corral__hash_order(&k, s);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) corral__hash_pool(&k, s, p);
     return k.h ? k.h : 1u;
+}
+
+uint64_t corral__co_piece(const corral_sched *s, const corral_co *co)
+{
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_co(&k, s, co, corral__meta_of(s, co), corral__global_of(s, co));
+    return k.h;
+}
+
+void corral__state_tail(const corral_sched *s, corral_state_piece *out)
+{
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_order(&k, s);
+    out[0] = (corral_state_piece){CORRAL_PIECE_ORDER, 0, k.h};
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        k.h = 0x636F7272616C3031ull;
+        corral__hash_pool(&k, s, p);
+        out[1 + p] = (corral_state_piece){CORRAL_PIECE_POOL, p, k.h};
+    }
+}
+
+size_t corral_state_pieces(const corral_sched *s, corral_state_piece *out, size_t cap)
+{
+    if (!corral__check(s)) return 0;
+    CORRAL__REQUIRE_AT(s, out || !cap, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, 0);
+    size_t n = 0;
+#define CORRAL__PIECE(kind_, index_, hash_)                                                                  \
+    do {                                                                                                     \
+        if (n < cap) out[n] = (corral_state_piece){(uint32_t)(kind_), (uint32_t)(index_), (hash_)};         \
+        n++;                                                                                                 \
+    } while (0)
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_clocks(&k, s);
+    CORRAL__PIECE(CORRAL_PIECE_CLOCKS, 0, k.h);
+    CORRAL__EACH_LIVE(s, co, m, g) {
+        k.h = 0x636F7272616C3031ull;
+        corral__hash_co(&k, s, co, m, g);
+        CORRAL__PIECE(CORRAL_PIECE_COROUTINE, corral__handle_of(s, co).index, k.h);
+    }
+    corral_state_piece tail[1 + CORRAL__POOL_COUNT];
+    corral__state_tail(s, tail);
+    for (uint32_t p = 0; p < 1 + CORRAL__POOL_COUNT; p++) CORRAL__PIECE(tail[p].kind, tail[p].index, tail[p].hash);
+#undef CORRAL__PIECE
+    return n;
 }
 #endif /* CORRAL_NO_SNAPSHOT */
 #ifndef CORRAL_NO_VERIFY

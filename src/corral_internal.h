@@ -2718,6 +2718,12 @@ typedef struct corral__debugger_consts {
 } corral__debugger_consts;
 extern const corral__debugger_consts corral__debugger;
 uint64_t corral__debug_visits(const corral_sched *s);
+/* snapshot.c: one live coroutine's piece of the state hash (netplay.c) */
+uint64_t corral__co_piece(const corral_sched *s, const corral_co *co);
+/* snapshot.c: one field of a context (ctx) as the state hash takes it */
+uint64_t corral__field_piece(const corral_sched *s, const corral_type *vt, const corral_field *f, const void *ctx);
+/* snapshot.c: the pieces after the coroutines': the run order, each pool */
+void corral__state_tail(const corral_sched *s, corral_state_piece *out /* [1 + CORRAL__POOL_COUNT] */);
 
 /* Test hook (not part of the API): force the generation of the slot
    `index` (class << 24 | slot), live or free. False if out of range. */

@@ -88,6 +88,8 @@ set(impl "
 foreach(need "CHANNELS|SAVE|the save module loads channels' waits"
              "RACES|SAVE|the save module loads races"
              "VERIFY|SNAPSHOT|the snapshot module checks with verify"
+             "SNAPSHOT|NETPLAY|the sync test rewinds through kept snapshots"
+             "EXPORT|NETPLAY|a desync's cause says fields as the inspector does"
              "PROFILE|EXPORT|the export module reports the profile")
     string(REPLACE "|" ";" need "${need}")
     list(GET need 0 below)

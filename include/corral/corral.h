@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (166). The types,
+    INDEX: every function, in the order of this header (172). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -88,7 +88,9 @@
         corral_last_error_detail, corral_log_stderr
     persistence
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
-        corral_restore_kept, corral_state_hash,
+        corral_restore_kept, corral_state_hash, corral_state_pieces,
+        corral_synctest_memory_size, corral_synctest_begin, corral_synctest_frame,
+        corral_state_pieces_diff, corral_desync_describe,
         corral_save, corral_load, corral_sched_adopt
     hot reload
         corral_reload
@@ -1748,6 +1750,89 @@ CORRAL_API bool corral_restore_kept(corral_sched *sched, uint32_t k);
    do not count: two processes that ran the same inputs print the same
    hash (DETERMINISM.md). 0 on error. */
 CORRAL_API uint64_t corral_state_hash(const corral_sched *sched);
+/* The state hash's pieces, each hashed on its own (API.md, "A desync's
+   cause"): the frame and clocks, each live coroutine in slot order, the
+   run order, each pool. 16 bytes a coroutine: small enough for two peers
+   to send and compare (corral_state_pieces_diff) without sending whole
+   states. The count (pieces past cap are counted, not written); 0 on
+   error. */
+typedef enum corral_piece_kind {
+    CORRAL_PIECE_CLOCKS,    /* the frame count and every clock */
+    CORRAL_PIECE_COROUTINE, /* one live coroutine: index is its handle's */
+    CORRAL_PIECE_ORDER,     /* the order they run in, the predicates' lists */
+    CORRAL_PIECE_POOL,      /* index 0 signals, 1 futures, 2 channels, 3 semaphores and wait groups */
+    CORRAL_PIECE_KIND_COUNT
+} corral_piece_kind;
+typedef struct corral_state_piece {
+    uint32_t kind;  /* corral_piece_kind */
+    uint32_t index;
+    uint64_t hash;
+} corral_state_piece;
+CORRAL_API size_t corral_state_pieces(const corral_sched *sched, corral_state_piece *out, size_t cap);
+
+/* The sync test (API.md, "The sync test"): every frame, the game's frame
+   runs with its input; then the last desc.frames frames are rewound from
+   kept snapshots and played again with the inputs they had, and each
+   frame played again must reach the state hash its first run reached.
+   The first that does not names a step that does not follow from its
+   state and input (rand(), a clock, an uninitialised local, a pointer's
+   address): reported at once, in corral_synctest.desync. The scheduler
+   needs a kept ring for desc.frames + 1 snapshots (desc.kept_snapshots);
+   the game's frame applies its input and ticks with a fixed dt, and keeps
+   and restores no snapshot itself. Nothing is allocated: the test's state
+   is the caller's corral_synctest, the inputs' ring desc.memory. */
+#define CORRAL_SYNCTEST_MAX_FRAMES 16
+#define CORRAL_SYNCTEST_DEFAULT_FRAMES 8
+typedef void (*corral_synctest_frame_fn)(corral_sched *sched, const void *input, void *user);
+typedef struct corral_synctest_desc {
+    uint32_t frames;                /* CORRAL_SYNCTEST_DEFAULT_FRAMES: frames played again each
+                                       frame, at most CORRAL_SYNCTEST_MAX_FRAMES */
+    uint32_t input_size;            /* bytes of one frame's input (0: none) */
+    void *memory;                   /* the last frames + 1 inputs: corral_synctest_memory_size bytes */
+    size_t memory_size;
+    corral_synctest_frame_fn frame; /* one frame of the game: its input applied, then corral_tick */
+    void *user;                     /* handed to frame */
+} corral_synctest_desc;
+typedef struct corral_desync {
+    uint64_t frame;  /* the frame (counted from corral_synctest_begin, 0 first) played again elsewhere */
+    uint32_t depth;  /* how far back: 1 is the newest frame, desc.frames the oldest played again */
+    uint64_t want;   /* the state hash its first run reached */
+    uint64_t got;    /* the one it reached played again */
+} corral_desync;
+typedef struct corral_synctest {
+    corral_sched *sched;
+    corral_synctest_desc desc;
+    uint64_t frames_run;          /* frames run (each once, then played again) */
+    uint64_t frames_played_again;
+    bool desynced;                /* a frame played again reached another state: desync says which */
+    bool stopped;                 /* the ring failed a rewind mid-frame (the error said how): no frames more */
+    corral_desync desync;
+    uint64_t hash[CORRAL_SYNCTEST_MAX_FRAMES + 1]; /* the first runs' state hashes, by frame */
+} corral_synctest;
+/* bytes of desc.memory for frames (0: the default) and input_size */
+CORRAL_API size_t corral_synctest_memory_size(uint32_t frames, uint32_t input_size);
+/* t set up for sched (any state: frame 0 is the next); false with
+   CORRAL_ERR_NULL_ARG or CORRAL_ERR_BAD_DESC (the detail says which) */
+CORRAL_API bool corral_synctest_begin(corral_synctest *t, corral_sched *sched, const corral_synctest_desc *desc);
+/* one frame with its input (input_size bytes, copied), then the last
+   frames played again. false: a desync (t->desynced, t->desync; the
+   scheduler is left after the frame played again; a test that desynced
+   runs no more frames until begun again), or a kept snapshot the ring
+   could not keep or give back (the error set: size the ring for
+   desc.frames + 1 snapshots) */
+CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
+/* the first place where two lists of pieces differ: its place in a (na:
+   none, or only b goes on) */
+CORRAL_API size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b,
+                                           size_t nb);
+/* Two schedulers of one build and registry (two peers' saves loaded, two
+   snapshots restored): where their states first differ, in words, into
+   buf: the frame or a clock; a coroutine (type, handle, file:line, what
+   it waits on) that only one has, or whose type, state or point differs,
+   or a field of it (name, both values), or else its wait or links; the
+   run order; a pool (signals, futures, channels, semaphores). True: they
+   differ (buf says where); false: they agree, or an error. */
+CORRAL_API bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *buf, size_t cap);
 
 /* Save games (SAVE.md): the state written in a versioned,
    little-endian format that another process, another platform or the

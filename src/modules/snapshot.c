@@ -790,6 +790,23 @@ static void corral__hash_handle(corral__hasher *k, const corral_sched *s, corral
 }
 
 static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t head);
+/* one field of a context as the hash takes it: in bounds, not a pointer,
+   a handle by its index and whether it names something live */
+static void corral__hash_field(corral__hasher *k, const corral_sched *s, const corral_type *vt, const corral_field *f,
+                               const unsigned char *ctx)
+{
+    if (f->offset > vt->ctx_size || f->size > vt->ctx_size - f->offset) return;
+    if (f->kind == CORRAL_FIELD_POINTER) return;
+    if (f->kind >= CORRAL_FIELD_HANDLE && f->kind < CORRAL_FIELD_KIND_COUNT && f->size == 8)
+        corral__hash_handle(k, s, f->kind, ctx + f->offset);
+    else corral__hash_bytes(k, ctx + f->offset, f->size);
+}
+uint64_t corral__field_piece(const corral_sched *s, const corral_type *vt, const corral_field *f, const void *ctx)
+{
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_field(&k, s, vt, f, (const unsigned char *)ctx);
+    return k.h;
+}
 /* a context by its fields (no padding, no pointers), else its bytes */
 static void corral__hash_context(corral__hasher *k, const corral_sched *s, const corral_type *vt, const unsigned char *ctx)
 {
@@ -799,13 +816,7 @@ static void corral__hash_context(corral__hasher *k, const corral_sched *s, const
         corral__hash_bytes(k, ctx, vt->ctx_size);
         return;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (f[i].offset > vt->ctx_size || f[i].size > vt->ctx_size - f[i].offset) continue;
-        if (f[i].kind == CORRAL_FIELD_POINTER) continue;
-        if (f[i].kind >= CORRAL_FIELD_HANDLE && f[i].kind < CORRAL_FIELD_KIND_COUNT && f[i].size == 8)
-            corral__hash_handle(k, s, f[i].kind, ctx + f[i].offset);
-        else corral__hash_bytes(k, ctx + f[i].offset, f[i].size);
-    }
+    for (uint32_t i = 0; i < n; i++) corral__hash_field(k, s, vt, &f[i], ctx);
 }
 
 static void corral__hash_node(corral__hasher *k, const corral_sched *s, const corral__node *n)
@@ -877,56 +888,113 @@ static void corral__hash_list(corral__hasher *k, const corral_sched *s, uint32_t
     corral__hash_word(k, len);
 }
 
-uint64_t corral_state_hash(const corral_sched *s)
+/* the pieces of the state, hashed into k: the frame and the clocks */
+static void corral__hash_clocks(corral__hasher *k, const corral_sched *s)
 {
-    if (!corral__check(s)) return 0;
-    corral__hasher k = {0x636F7272616C3031ull};
-    corral__hash_word(&k, s->now.frame);
+    corral__hash_word(k, s->now.frame);
     for (uint32_t d = 0; d < corral__domains_of(s)->count; d++) {
-        corral__hash_double(&k, corral__domains_of(s)->d[d].time);
-        corral__hash_float(&k, corral__domains_of(s)->d[d].scale);
-        corral__hash_word(&k, corral__domains_of(s)->d[d].paused);
-        if (corral__domains_of(s)->d[d].parent) corral__hash_word(&k, corral__domains_of(s)->d[d].parent); /* none: as before parents */
+        corral__hash_double(k, corral__domains_of(s)->d[d].time);
+        corral__hash_float(k, corral__domains_of(s)->d[d].scale);
+        corral__hash_word(k, corral__domains_of(s)->d[d].paused);
+        if (corral__domains_of(s)->d[d].parent) corral__hash_word(k, corral__domains_of(s)->d[d].parent); /* none: as before parents */
     }
-    corral__hash_double(&k, s->now.unscaled_time);
-    corral__hash_double(&k, s->now.fixed_time);
-    corral__hash_word(&k, s->now.frame_pos);
-    /* the coroutines, in slot order (slots are taken in a deterministic order) */
-    for (uint32_t ci = 0; ci < s->arena.class_count; ci++) {
-        const corral__class *c = &s->arena.classes[ci];
-        const corral__page *P = corral__pages(s, c);
-        for (uint32_t pi = 0; pi < c->page_count; pi++)
-            for (uint32_t j = 0, first = pi << c->page_shift; j < P[pi].bump; j++) {
-                const corral_co *co = CORRAL__CO(s, corral__slot_off(c, first + j));
-                if (!corral__state_alive(co->state)) continue;
-                corral__hash_co(&k, s, co, &corral__meta_table(s)[c->first + first + j], c->first + first + j);
-            }
-    }
-    /* the order they run in: every lane but the ready lane (empty between
-       ticks), tombstones left out */
+    corral__hash_double(k, s->now.unscaled_time);
+    corral__hash_double(k, s->now.fixed_time);
+    corral__hash_word(k, s->now.frame_pos);
+}
+/* the order they run in: every lane but the ready lane (empty between
+   ticks), tombstones left out; the predicates' lists */
+static void corral__hash_order(corral__hasher *k, const corral_sched *s)
+{
     const corral__lane *L = corral__lanes(s);
     for (uint32_t l = 0; l < corral__ready_lane(s); l++) {
         uint32_t c = L[l].head, j = 0;
         for (uint32_t off; (off = corral__lane_next(s, &L[l], &c, &j)) != CORRAL__NIL;)
-            corral__hash_word(&k, corral__global_of(s, CORRAL__CO(s, off)));
-        corral__hash_word(&k, 0xFFFFFFFFu);
+            corral__hash_word(k, corral__global_of(s, CORRAL__CO(s, off)));
+        corral__hash_word(k, 0xFFFFFFFFu);
     }
     for (uint32_t ph = 0; ph < s->run.phases; ph++) {
-        corral__hash_list(&k, s, s->polls.head[ph]);
-        corral__hash_list(&k, s, s->polls.next_head[ph]);
+        corral__hash_list(k, s, s->polls.head[ph]);
+        corral__hash_list(k, s, s->polls.next_head[ph]);
     }
-    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) { /* each live item: its owner's words, then its lists */
-        const corral__pool_part *part = corral__pool_part_of(s, p);
-        for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
-            const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
-            if (!corral__item_live(x)) continue;
-            part->hash(s, i, x, corral__hash_put, &k);
-            for (uint32_t l = 0; l < part->lists; l++) {
-                uint32_t head;
-                memcpy(&head, x + part->list[l].at, sizeof head);
-                corral__hash_list(&k, s, head);
-            }
+}
+/* pool p's live items: its owner's words, then its lists */
+static void corral__hash_pool(corral__hasher *k, const corral_sched *s, uint32_t p)
+{
+    const corral__pool_part *part = corral__pool_part_of(s, p);
+    for (uint32_t i = 0; part && i < s->pools[p].cap; i++) {
+        const unsigned char *x = (const unsigned char *)corral__pool_item(s, p, i, corral__pool_item_size(p));
+        if (!corral__item_live(x)) continue;
+        part->hash(s, i, x, corral__hash_put, k);
+        for (uint32_t l = 0; l < part->lists; l++) {
+            uint32_t head;
+            memcpy(&head, x + part->list[l].at, sizeof head);
+            corral__hash_list(k, s, head);
         }
     }
+}
+/* each live coroutine, in slot order (slots are taken in a deterministic
+   order): each() with it and its global slot */
+#define CORRAL__EACH_LIVE(s, co, m, g)                                                                      \
+    for (uint32_t ci_ = 0; ci_ < (s)->arena.class_count; ci_++)                                              \
+        for (const corral__class *c_ = &(s)->arena.classes[ci_]; c_; c_ = NULL)                              \
+            for (uint32_t pi_ = 0; pi_ < c_->page_count; pi_++)                                              \
+                for (uint32_t j_ = 0, first_ = pi_ << c_->page_shift; j_ < corral__pages((s), c_)[pi_].bump; j_++) \
+                    for (const corral_co *co = CORRAL__CO((s), corral__slot_off(c_, first_ + j_)); co; co = NULL) \
+                        for (uint32_t g = c_->first + first_ + j_; co && corral__state_alive(co->state); co = NULL) \
+                            for (const corral__meta *m = &corral__meta_table(s)[g]; m; m = NULL)
+
+uint64_t corral_state_hash(const corral_sched *s)
+{
+    if (!corral__check(s)) return 0;
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_clocks(&k, s);
+    CORRAL__EACH_LIVE(s, co, m, g) corral__hash_co(&k, s, co, m, g);
+    corral__hash_order(&k, s);
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) corral__hash_pool(&k, s, p);
     return k.h ? k.h : 1u;
+}
+
+uint64_t corral__co_piece(const corral_sched *s, const corral_co *co)
+{
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_co(&k, s, co, corral__meta_of(s, co), corral__global_of(s, co));
+    return k.h;
+}
+
+void corral__state_tail(const corral_sched *s, corral_state_piece *out)
+{
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_order(&k, s);
+    out[0] = (corral_state_piece){CORRAL_PIECE_ORDER, 0, k.h};
+    for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
+        k.h = 0x636F7272616C3031ull;
+        corral__hash_pool(&k, s, p);
+        out[1 + p] = (corral_state_piece){CORRAL_PIECE_POOL, p, k.h};
+    }
+}
+
+size_t corral_state_pieces(const corral_sched *s, corral_state_piece *out, size_t cap)
+{
+    if (!corral__check(s)) return 0;
+    CORRAL__REQUIRE_AT(s, out || !cap, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, 0);
+    size_t n = 0;
+#define CORRAL__PIECE(kind_, index_, hash_)                                                                  \
+    do {                                                                                                     \
+        if (n < cap) out[n] = (corral_state_piece){(uint32_t)(kind_), (uint32_t)(index_), (hash_)};         \
+        n++;                                                                                                 \
+    } while (0)
+    corral__hasher k = {0x636F7272616C3031ull};
+    corral__hash_clocks(&k, s);
+    CORRAL__PIECE(CORRAL_PIECE_CLOCKS, 0, k.h);
+    CORRAL__EACH_LIVE(s, co, m, g) {
+        k.h = 0x636F7272616C3031ull;
+        corral__hash_co(&k, s, co, m, g);
+        CORRAL__PIECE(CORRAL_PIECE_COROUTINE, corral__handle_of(s, co).index, k.h);
+    }
+    corral_state_piece tail[1 + CORRAL__POOL_COUNT];
+    corral__state_tail(s, tail);
+    for (uint32_t p = 0; p < 1 + CORRAL__POOL_COUNT; p++) CORRAL__PIECE(tail[p].kind, tail[p].index, tail[p].hash);
+#undef CORRAL__PIECE
+    return n;
 }

@@ -84,10 +84,19 @@ static corral_sched *create(void)
     d.history_frames = 8;
 #endif
 #ifndef CORRAL_NO_SNAPSHOT
-    d.kept_snapshots = 1;
+    d.kept_snapshots = 3; /* the sync test's 2 frames played again and its own */
 #endif
     return corral_sched_create(&d);
 }
+
+#ifndef CORRAL_NO_NETPLAY
+static void tick_once(corral_sched *s, const void *input, void *user)
+{
+    (void)input;
+    (void)user;
+    corral_tick(s, 1.0f / 60.0f);
+}
+#endif
 
 static void frames(corral_sched *s, int n)
 {
@@ -202,6 +211,16 @@ int main(void)
     wake(s, start.go);
     CHECK(corral_restore_kept(s, 0) && hero->woke == 0);
     free(snap);
+#endif
+#ifndef CORRAL_NO_NETPLAY
+    corral_synctest st;
+    corral_synctest_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.frames = 2;
+    sd.frame = tick_once;
+    CHECK(corral_synctest_begin(&st, s, &sd));
+    for (int f = 0; f < 4; f++) CHECK(corral_synctest_frame(&st, NULL));
+    CHECK(!st.desynced && st.frames_played_again == 7);
 #endif
     wake(s, start.go);
     CHECK(hero->woke == 1);
