@@ -69,10 +69,12 @@
 
     The cost: each tick that does simulation work (a rollback and its
     frames played again, the checkpoints of frames confirmed, the new
-    frame) is timed on a monotonic clock; at the end the peer prints the
-    frame time's p50 and p99 and its worst rollback ("cost: ..."), and
-    with --svg writes the plot of frame time and rollback depth per tick
-    beside the 16.6 ms of a 60 Hz frame.
+    frame) is timed on a monotonic clock and on the thread's CPU clock;
+    at the end the peer prints the frame time's p50 and p99 and its worst
+    rollback ("cost: ..."), then the same of the CPU time, which leaves
+    out the time the process was preempted, and with --svg writes the
+    plot of frame time and rollback depth per tick beside the 16.6 ms of
+    a 60 Hz frame.
 
     Output lines the check (tools/netplay_check.sh) reads:
         hash frame F HASH            a confirmed 30th frame's state hash
@@ -498,7 +500,8 @@ typedef struct peer {
     struct tick_cost {
         int tick, frame, depth; /* depth 0: no rollback */
         bool saved;             /* a checkpoint made (a save and its pieces) */
-        double ms, rollback_ms;
+        double ms, rollback_ms;         /* the monotonic clock */
+        double cpu_ms, cpu_rollback_ms; /* the thread's CPU time */
     } *cost;
     size_t ncost, cost_cap;
     int checkpoints_made;
@@ -869,7 +872,34 @@ static double mono_ms(void)
 #endif
 }
 
-static void cost_add(peer *P, int frame, int depth, bool saved, double ms, double rollback_ms)
+/* the thread's CPU time, in milliseconds (0 where there is no such clock) */
+#if !defined(_WIN32) && defined(CLOCK_THREAD_CPUTIME_ID)
+#define HAVE_CPU_CLOCK 1
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec * 1e-6;
+}
+#else
+#define HAVE_CPU_CLOCK 0
+static double cpu_ms(void)
+{
+    return 0;
+}
+#endif
+
+/* a reading of both clocks */
+typedef struct stamp {
+    double wall, cpu;
+} stamp;
+static stamp stamp_now(void)
+{
+    stamp t = {mono_ms(), cpu_ms()};
+    return t;
+}
+
+static void cost_add(peer *P, int frame, int depth, bool saved, stamp t0, stamp t_rollback, stamp t_printed, stamp t1)
 {
     if (P->ncost == P->cost_cap) {
         size_t cap = P->cost_cap ? 2 * P->cost_cap : 2048;
@@ -878,7 +908,14 @@ static void cost_add(peer *P, int frame, int depth, bool saved, double ms, doubl
         P->cost = c;
         P->cost_cap = cap;
     }
-    P->cost[P->ncost++] = (struct tick_cost){(int)P->tick, frame, depth, saved, ms, rollback_ms};
+    P->cost[P->ncost++] = (struct tick_cost){(int)P->tick,
+                                             frame,
+                                             depth,
+                                             saved,
+                                             (t_rollback.wall - t0.wall) + (t1.wall - t_printed.wall),
+                                             t_rollback.wall - t0.wall,
+                                             (t_rollback.cpu - t0.cpu) + (t1.cpu - t_printed.cpu),
+                                             t_rollback.cpu - t0.cpu};
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -993,42 +1030,73 @@ static bool write_svg(const peer *P, const char *path, double p50, double p99)
     return fclose(f) == 0;
 }
 
-/* the cost line: frame time p50 and p99, the worst rollback, the worst of 8 frames */
+/* one clock's figures: frame time p50, p99 and max, ticks over 16.6 ms,
+   the worst rollback, the 8-frame rollbacks' p50 and worst, the worst
+   tick that made a checkpoint */
+typedef struct cost_figures {
+    double p50, p99, max, worst, p50_8, worst8, worst_saved;
+    int over, worst_depth, n8, saved;
+} cost_figures;
+
+static cost_figures figures_of(const peer *P, bool cpu, double *v, double *r8)
+{
+    cost_figures c;
+    memset(&c, 0, sizeof c);
+    for (size_t i = 0; i < P->ncost; i++) {
+        const struct tick_cost *t = &P->cost[i];
+        double ms = cpu ? t->cpu_ms : t->ms, rb = cpu ? t->cpu_rollback_ms : t->rollback_ms;
+        v[i] = ms;
+        if (t->saved) {
+            c.saved++;
+            if (ms > c.worst_saved) c.worst_saved = ms;
+        }
+        if (ms > FRAME_BUDGET_MS) c.over++;
+        if (t->depth && rb > c.worst) {
+            c.worst = rb;
+            c.worst_depth = t->depth;
+        }
+        if (t->depth == MAX_ROLLBACK) {
+            r8[c.n8++] = rb;
+            if (rb > c.worst8) c.worst8 = rb;
+        }
+    }
+    qsort(v, P->ncost, sizeof *v, cmp_double);
+    qsort(r8, (size_t)c.n8, sizeof *r8, cmp_double);
+    c.p50 = quantile(v, P->ncost, 0.5);
+    c.p99 = quantile(v, P->ncost, 0.99);
+    c.max = P->ncost ? v[P->ncost - 1] : 0;
+    c.p50_8 = quantile(r8, (size_t)c.n8, 0.5);
+    return c;
+}
+
+static void print_figures(const cost_figures *c)
+{
+    printf("p50 %.3f ms, p99 %.3f ms, max %.3f ms, %d over 16.6 ms; worst rollback %d frames in %.3f ms; ", c->p50, c->p99,
+           c->max, c->over, c->worst_depth, c->worst);
+    if (c->n8)
+        printf("%d-frame rollbacks p50 %.3f ms, worst %.3f ms (%d of them); ", MAX_ROLLBACK, c->p50_8, c->worst8, c->n8);
+    else
+        printf("no %d-frame rollback; ", MAX_ROLLBACK);
+    printf("%d ticks made a checkpoint, the worst %.3f ms\n", c->saved, c->worst_saved);
+}
+
+/* the cost lines: the frame time on the monotonic clock, then the
+   thread's CPU time for the same work (the time the thread was
+   preempted left out), and the plot */
 static void report_cost(peer *P)
 {
     double *v = malloc((P->ncost ? P->ncost : 1) * sizeof *v), *r8 = malloc((P->ncost ? P->ncost : 1) * sizeof *r8);
     if (!v || !r8) exit(2);
-    double worst = 0, worst8 = 0, worst_saved = 0;
-    int worst_depth = 0, n8 = 0, over = 0, saved = 0;
-    for (size_t i = 0; i < P->ncost; i++) {
-        v[i] = P->cost[i].ms;
-        if (P->cost[i].saved) {
-            saved++;
-            if (v[i] > worst_saved) worst_saved = v[i];
-        }
-        if (v[i] > FRAME_BUDGET_MS) over++;
-        if (P->cost[i].depth && P->cost[i].rollback_ms > worst) {
-            worst = P->cost[i].rollback_ms;
-            worst_depth = P->cost[i].depth;
-        }
-        if (P->cost[i].depth == MAX_ROLLBACK) {
-            r8[n8++] = P->cost[i].rollback_ms;
-            if (P->cost[i].rollback_ms > worst8) worst8 = P->cost[i].rollback_ms;
-        }
+    cost_figures wall = figures_of(P, false, v, r8);
+    printf("cost: player %d, %u coroutines, %zu ticks of simulation work: frame time ", P->me, P->coroutines, P->ncost);
+    print_figures(&wall);
+    if (HAVE_CPU_CLOCK) {
+        cost_figures cpu = figures_of(P, true, v, r8);
+        printf("cost: player %d, CPU time of the same work: ", P->me);
+        print_figures(&cpu);
     }
-    qsort(v, P->ncost, sizeof *v, cmp_double);
-    qsort(r8, (size_t)n8, sizeof *r8, cmp_double);
-    double p50 = quantile(v, P->ncost, 0.5), p99 = quantile(v, P->ncost, 0.99), max = P->ncost ? v[P->ncost - 1] : 0;
-    printf("cost: player %d, %u coroutines, %zu ticks of simulation work: frame time p50 %.3f ms, p99 %.3f ms, max %.3f ms, "
-           "%d over 16.6 ms; worst rollback %d frames in %.3f ms; ",
-           P->me, P->coroutines, P->ncost, p50, p99, max, over, worst_depth, worst);
-    if (n8)
-        printf("%d-frame rollbacks p50 %.3f ms, worst %.3f ms (%d of them); ", MAX_ROLLBACK,
-               quantile(r8, (size_t)n8, 0.5), worst8, n8);
-    else printf("no %d-frame rollback; ", MAX_ROLLBACK);
-    printf("%d ticks made a checkpoint, the worst %.3f ms\n", saved, worst_saved);
     if (P->svg_path) {
-        if (write_svg(P, P->svg_path, p50, p99)) printf("cost: the plot is in %s\n", P->svg_path);
+        if (write_svg(P, P->svg_path, wall.p50, wall.p99)) printf("cost: the plot is in %s\n", P->svg_path);
         else fprintf(stderr, "netplay: cannot write %s\n", P->svg_path);
     }
     free(v);
@@ -1114,19 +1182,19 @@ static void run_peer(peer *P)
         last_progress = wall_seconds();
         /* the tick's simulation work, timed: the rollback, the checkpoints
            of confirmed frames and the new frame */
-        double t0 = mono_ms(), t_rollback = t0;
+        stamp t0 = stamp_now(), t_rollback = t0;
         int depth = 0, frame = -1;
         if (redo < P->played) {
             depth = P->played - redo;
             rewind_to(P, redo);
             for (int f = redo; f < P->played; f++) play(P, f);
-            t_rollback = mono_ms();
+            t_rollback = stamp_now();
             P->rollbacks++;
             P->replayed += depth;
             if (depth > P->deepest) P->deepest = depth;
             printf("rollback to frame %d depth %d\n", redo, depth);
         }
-        double t_printed = mono_ms();
+        stamp t_printed = stamp_now();
         int confirmed = P->confirmed, checkpoints = P->checkpoints_made;
         confirm(P);
         if (P->played < P->frames) {
@@ -1145,8 +1213,7 @@ static void run_peer(peer *P)
             }
         }
         if (depth || frame >= 0 || P->confirmed != confirmed) {
-            double t1 = mono_ms();
-            cost_add(P, frame, depth, P->checkpoints_made != checkpoints, (t_rollback - t0) + (t1 - t_printed), t_rollback - t0);
+            cost_add(P, frame, depth, P->checkpoints_made != checkpoints, t0, t_rollback, t_printed, stamp_now());
         }
         serve_spectator(P, false);
         desync_progress(P);
