@@ -1014,11 +1014,13 @@ static bool write_svg(const peer *P, const char *path, double p50, double p99)
             Y_MS(FRAME_BUDGET_MS), R, Y_MS(FRAME_BUDGET_MS));
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#d00\" text-anchor=\"end\">16.6 ms: a 60 Hz frame</text>\n", R - 6,
             Y_MS(FRAME_BUDGET_MS) - 6);
-    /* the legend */
+    /* the legend, on a white box over the plot's top left */
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"470\" height=\"62\" fill=\"white\" fill-opacity=\"0.9\" "
+               "stroke=\"#999\"/>\n", L + 4, T + 2);
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#f0a040\" fill-opacity=\"0.6\"/>"
                "<text x=\"%.1f\" y=\"%.1f\">rollback depth</text>\n", L + 10, T + 8, L + 30, T + 17);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>"
-               "<text x=\"%.1f\" y=\"%.1f\">frame time: the rollback, the frame, its snapshot and hash</text>\n",
+               "<text x=\"%.1f\" y=\"%.1f\">frame time: the rollback, the checkpoints, the new frame</text>\n",
             L + 10, T + 31, L + 24, T + 31, L + 30, T + 35);
     fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"none\" stroke=\"#1f5fbf\"/>"
                "<text x=\"%.1f\" y=\"%.1f\">a tick that made a checkpoint (a save and its pieces, for the hash exchange)</text>\n",
