@@ -10,13 +10,18 @@
                                    process from frame F on)
                --spectators N     (host: waits at the game's half for N
                                    spectators and serves them to the end)
+               --coroutines N     (about N coroutines: more patrolling units;
+                                   the spectator needs the same N)
+               --svg PATH         (the plot of this peer's frame times and
+                                   rollback depths)
 
     The game: a boss with phases (it summons minions, then raises a quake
     signal), two players who move, shoot the boss and send orders into a
     channel, a commander who receives the orders and rallies, 240 units
     patrolling around the commander's target and resting, 60 racing
-    timers (a rally against a timeout). About 310 coroutines, all in the
-    registry with named points, so the state saves and loads.
+    timers (a rally against a timeout). About 310 coroutines (with
+    --coroutines N, N - 64 units), all in the registry with named points,
+    so the state saves and loads.
 
     The loop, per peer: each player's own input is delayed by 2 frames
     (pressed at frame f, it plays at f + 2); the remote input not known
@@ -62,6 +67,15 @@
     forwards; it prints the same hash lines as the players for the frames
     it plays.
 
+    The cost: each tick that does simulation work (a rollback and its
+    frames played again, the checkpoints of frames confirmed, the new
+    frame) is timed on a monotonic clock and on the thread's CPU clock;
+    at the end the peer prints the frame time's p50 and p99 and its worst
+    rollback ("cost: ..."), then the same of the CPU time, which leaves
+    out the time the process was preempted, and with --svg writes the
+    plot of frame time and rollback depth per tick beside the 16.6 ms of
+    a 60 Hz frame.
+
     Output lines the check (tools/netplay_check.sh) reads:
         hash frame F HASH            a confirmed 30th frame's state hash
         check frame F agree | check frame F DESYNC HASH against HASH
@@ -73,6 +87,9 @@
     Exit status: 0 played to the end in agreement, 3 a desync (reported),
     2 an error.
 */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* clock_gettime's CLOCK_MONOTONIC */
+#endif
 #include <corral/corral.h>
 #include <enet/enet.h>
 
@@ -88,11 +105,17 @@
 #define MAX_HASHES_SENT 4   /* hashes in one tick packet */
 #define RX_RING 256         /* tick packets held until their delivery tick */
 #define CHECKPOINTS_KEPT 4  /* saves of the newest confirmed 30th frames */
-#define MAX_PIECES 1024     /* state pieces of one save */
-#define SAVE_BYTES (1u << 20)
-#define UNITS 240
 #define RACERS 60
+#define OTHERS 4            /* the boss, the two players, the commander */
+#define SLOTS_SPARE 208     /* slots beyond the units, racers and others: the minions and room */
+#define FRAME_BUDGET_MS (1000.0 / 60.0)
 static const float DT = 1.0f / 60.0f;
+
+/* the game's size, from --coroutines: the patrolling units, and the
+   slots, save and state pieces every scheduler of the game is sized for */
+static int g_units = 240;
+static uint32_t g_slots = 512;
+static size_t g_save_bytes = 1u << 20, g_max_pieces = 1024;
 
 enum { IN_LEFT = 1, IN_RIGHT = 2, IN_FIRE = 4, IN_ORDER = 8 };
 enum { NO_INPUT = 0xFF };
@@ -263,12 +286,13 @@ static corral_sched *game_sched(void)
     memset(&d, 0, sizeof d);
     d.registry = &game_registry;
     d.classes[0].slot_size = 64;
-    d.classes[0].capacity = 512;
+    d.classes[0].capacity = g_slots;
     d.kept_snapshots = MAX_ROLLBACK + 2;
     /* the starts of the last 10 frames: a rollback reaches 8 back, a
        hash exchange's save the start of the frame after the confirmed
-       one; the game's snapshots are about 45 KiB (the summary says) */
-    d.kept_bytes = (MAX_ROLLBACK + 2) * (1u << 17);
+       one; 256 bytes a slot each: the default game's snapshots are about
+       45 KiB of its 128 KiB (the summary says) */
+    d.kept_bytes = (MAX_ROLLBACK + 2) * g_slots * 256u;
     return corral_sched_create(&d);
 }
 
@@ -279,7 +303,7 @@ static void game_start(corral_sched *s, corral_handle player[2])
     corral_handle b = boss_start(s, (boss_ctx){1500, 0, 0, 0, 0, quake});
     for (int p = 0; p < 2; p++) player[p] = player_start(s, (player_ctx){p, 0, p ? 30 : -30, 0, 0, b, orders});
     corral_handle c = commander_start(s, (commander_ctx){0, 0, 0, orders, rally});
-    for (int i = 0; i < UNITS; i++) {
+    for (int i = 0; i < g_units; i++) {
         int32_t pos = (i * 37) % 200 - 100;
         unit_start(s, (unit_ctx){i, pos, i % 2 ? 1 : -1, pos - 30, pos + 30, 0, 0.25f + 0.05f * (float)(i % 16), c});
     }
@@ -435,7 +459,7 @@ typedef struct peer {
     corral_sched *s;
     corral_handle player[2];
     uint8_t *known[2], *used[2]; /* per frame: the input known (NO_INPUT: not yet), the input played */
-    uint64_t *hash;              /* per frame: the state hash after it, as last played */
+    uint64_t *hash;              /* per 30th frame: the state hash after it, as last played */
     int prefix[2];               /* frames from 0 whose input of each player is known */
     int played, confirmed;
     /* the hash exchanges: per 30th frame */
@@ -469,6 +493,18 @@ typedef struct peer {
     /* counts */
     int rollbacks, deepest, replayed, stalls;
     size_t snapshot_peak; /* the largest kept snapshot, bytes */
+    /* the cost: per tick with simulation work, its time and rollback depth */
+    const char *svg_path; /* --svg: the plot's file; NULL: none */
+    int latency_ms;
+    unsigned coroutines; /* live at the start */
+    struct tick_cost {
+        int tick, frame, depth; /* depth 0: no rollback */
+        bool saved;             /* a checkpoint made (a save and its pieces) */
+        double ms, rollback_ms;         /* the monotonic clock */
+        double cpu_ms, cpu_rollback_ms; /* the thread's CPU time */
+    } *cost;
+    size_t ncost, cost_cap;
+    int checkpoints_made;
 } peer;
 
 static bool dropped(const peer *P, int sender, long long tick)
@@ -493,7 +529,9 @@ static void play(peer *P, int f)
     if (kept > P->snapshot_peak) P->snapshot_peak = kept;
     for (int p = 0; p < 2; p++) P->used[p][f] = (uint8_t)input_at(P, p, f);
     game_frame(P->s, P->player, P->used[0][f], P->used[1][f]);
-    P->hash[f] = corral_state_hash(P->s);
+    /* only the exchanged frames are hashed: the hash reads the whole
+       state, several times a frame's own work */
+    if ((f + 1) % HASH_INTERVAL == 0) P->hash[f] = corral_state_hash(P->s);
 }
 
 static void rewind_to(peer *P, int f)
@@ -549,9 +587,10 @@ static void make_checkpoint(peer *P, int c)
     checkpoint *slot = &P->kept[(c / HASH_INTERVAL) % CHECKPOINTS_KEPT];
     if (P->played > c + 1) rewind_to(P, c + 1);
     slot->frame = c;
-    slot->save_size = corral_save(P->s, slot->save, SAVE_BYTES);
-    slot->npieces = corral_state_pieces(P->s, slot->pieces, MAX_PIECES);
-    if (!slot->save_size || slot->npieces > MAX_PIECES) {
+    P->checkpoints_made++;
+    slot->save_size = corral_save(P->s, slot->save, g_save_bytes);
+    slot->npieces = corral_state_pieces(P->s, slot->pieces, g_max_pieces);
+    if (!slot->save_size || slot->npieces > g_max_pieces) {
         fprintf(stderr, "netplay: save of frame %d: %s\n", c, corral_last_error_detail(P->s));
         exit(2);
     }
@@ -751,7 +790,7 @@ static void on_receive(peer *P, ENetEvent *ev)
     case MSG_PIECES: {
         int frame = (int)get32(&r);
         uint32_t n = get32(&r);
-        if (n > MAX_PIECES) break;
+        if (n > g_max_pieces) break;
         for (uint32_t i = 0; i < n; i++) {
             P->their_pieces[i].kind = get32(&r);
             P->their_pieces[i].index = get32(&r);
@@ -766,7 +805,7 @@ static void on_receive(peer *P, ENetEvent *ev)
     case MSG_SAVE: {
         get32(&r);
         size_t n = ev->packet->dataLength - 5;
-        if (r.bad || n > SAVE_BYTES) break;
+        if (r.bad || n > g_save_bytes) break;
         memcpy(P->their_save, ev->packet->data + 5, n);
         P->their_save_size = n;
         P->their_save_known = true;
@@ -816,6 +855,254 @@ static double wall_seconds(void)
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* a monotonic clock, in milliseconds */
+static double mono_ms(void)
+{
+#if defined(_WIN32)
+    LARGE_INTEGER c, f;
+    QueryPerformanceCounter(&c);
+    QueryPerformanceFrequency(&f);
+    return (double)c.QuadPart * 1000.0 / (double)f.QuadPart;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec * 1e-6;
+#endif
+}
+
+/* the thread's CPU time, in milliseconds (0 where there is no such clock) */
+#if !defined(_WIN32) && defined(CLOCK_THREAD_CPUTIME_ID)
+#define HAVE_CPU_CLOCK 1
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec * 1e-6;
+}
+#else
+#define HAVE_CPU_CLOCK 0
+static double cpu_ms(void)
+{
+    return 0;
+}
+#endif
+
+/* a reading of both clocks */
+typedef struct stamp {
+    double wall, cpu;
+} stamp;
+static stamp stamp_now(void)
+{
+    stamp t = {mono_ms(), cpu_ms()};
+    return t;
+}
+
+static void cost_add(peer *P, int frame, int depth, bool saved, stamp t0, stamp t_rollback, stamp t_printed, stamp t1)
+{
+    if (P->ncost == P->cost_cap) {
+        size_t cap = P->cost_cap ? 2 * P->cost_cap : 2048;
+        struct tick_cost *c = realloc(P->cost, cap * sizeof *c);
+        if (!c) exit(2);
+        P->cost = c;
+        P->cost_cap = cap;
+    }
+    P->cost[P->ncost++] = (struct tick_cost){(int)P->tick,
+                                             frame,
+                                             depth,
+                                             saved,
+                                             (t_rollback.wall - t0.wall) + (t1.wall - t_printed.wall),
+                                             t_rollback.wall - t0.wall,
+                                             (t_rollback.cpu - t0.cpu) + (t1.cpu - t_printed.cpu),
+                                             t_rollback.cpu - t0.cpu};
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* the q-th quantile (nearest rank) of n sorted values */
+static double quantile(const double *sorted, size_t n, double q)
+{
+    if (!n) return 0;
+    size_t rank = (size_t)(q * (double)n + 0.999999);
+    if (rank < 1) rank = 1;
+    if (rank > n) rank = n;
+    return sorted[rank - 1];
+}
+
+/* a step of 1, 2 or 5 times a power of ten giving at most 8 ticks over `span` */
+static double nice_step(double span)
+{
+    double step = 1e-3;
+    while (step * 8 < span) {
+        if (step * 2 * 8 >= span) return step * 2;
+        if (step * 5 * 8 >= span) return step * 5;
+        step *= 10;
+    }
+    return step;
+}
+
+/* the plot of the run: per tick with simulation work, the rollback depth
+   (bars, right axis) and the frame time (line, left axis), with the
+   16.6 ms of a 60 Hz frame */
+static bool write_svg(const peer *P, const char *path, double p50, double p99)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return false;
+    const double W = 960, H = 440, L = 70, R = 890, T = 60, B = 380;
+    int ticks = P->ncost ? P->cost[P->ncost - 1].tick + 1 : 1;
+    double top = FRAME_BUDGET_MS * 1.2;
+    for (size_t i = 0; i < P->ncost; i++)
+        if (P->cost[i].ms * 1.05 > top) top = P->cost[i].ms * 1.05;
+    double ystep = nice_step(top), xstep = nice_step((double)ticks);
+    top = ystep * (double)(int)(top / ystep + 0.999);
+#define X_OF(t) (L + (R - L) * (double)(t) / (double)ticks)
+#define Y_MS(v) (B - (B - T) * (v) / top)
+#define Y_DEPTH(d) (B - (B - T) * (double)(d) / (double)MAX_ROLLBACK)
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+               "font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">netplay, player %d: %u coroutines, "
+               "latency %d ms, loss %d %%, %d frames</text>\n", W / 2, P->me, P->coroutines,
+            P->latency_ms, P->loss_pct, P->frames);
+    fprintf(f, "<text x=\"%.0f\" y=\"42\" text-anchor=\"middle\">simulation time per frame with its rollback: p50 %.3f ms, "
+               "p99 %.3f ms; %d rollbacks, the deepest %d frames</text>\n", W / 2, p50, p99, P->rollbacks, P->deepest);
+    /* the grid and the axes */
+    for (double v = 0; v <= top + 1e-9; v += ystep) {
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, Y_MS(v), R, Y_MS(v));
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6, Y_MS(v) + 4, v);
+    }
+    for (int d = 0; d <= MAX_ROLLBACK; d += 2)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c60\">%d</text>\n", R + 6, Y_DEPTH(d) + 4, d);
+    for (double t = 0; t <= (double)ticks; t += xstep) {
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n", X_OF(t), B, X_OF(t), B + 5);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", X_OF(t), B + 18, t);
+    }
+    fprintf(f, "<path d=\"M%.1f %.1fV%.1fH%.1fV%.1f\" fill=\"none\" stroke=\"#000\"/>\n", L, T, B, R, T);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">tick of the virtual clock (one a frame, 1/60 s)</text>\n",
+            (L + R) / 2, B + 40);
+    fprintf(f, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" fill=\"#1f5fbf\">frame time "
+               "(ms, monotonic clock)</text>\n", L - 48, (T + B) / 2);
+    fprintf(f, "<text transform=\"translate(%.1f %.1f) rotate(90)\" text-anchor=\"middle\" fill=\"#c60\">rollback depth "
+               "(frames played again)</text>\n", R + 34, (T + B) / 2);
+    /* the rollbacks: a bar per tick that rewound */
+    fprintf(f, "<g fill=\"#f0a040\" fill-opacity=\"0.6\">\n");
+    double bar = (R - L) / (double)ticks;
+    if (bar < 1) bar = 1;
+    for (size_t i = 0; i < P->ncost; i++)
+        if (P->cost[i].depth)
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", X_OF(P->cost[i].tick),
+                    Y_DEPTH(P->cost[i].depth), bar, B - Y_DEPTH(P->cost[i].depth));
+    fprintf(f, "</g>\n");
+    /* the frame times */
+    fprintf(f, "<polyline fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1\" points=\"");
+    for (size_t i = 0; i < P->ncost; i++)
+        fprintf(f, "%s%.1f,%.1f", i ? " " : "", X_OF(P->cost[i].tick + 0.5), Y_MS(P->cost[i].ms));
+    fprintf(f, "\"/>\n");
+    /* the ticks that made a checkpoint */
+    fprintf(f, "<g fill=\"none\" stroke=\"#1f5fbf\">\n");
+    for (size_t i = 0; i < P->ncost; i++)
+        if (P->cost[i].saved)
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n", X_OF(P->cost[i].tick + 0.5), Y_MS(P->cost[i].ms));
+    fprintf(f, "</g>\n");
+    /* the budget of a 60 Hz frame */
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d00\" stroke-dasharray=\"6 4\"/>\n", L,
+            Y_MS(FRAME_BUDGET_MS), R, Y_MS(FRAME_BUDGET_MS));
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#d00\" text-anchor=\"end\">16.6 ms: a 60 Hz frame</text>\n", R - 6,
+            Y_MS(FRAME_BUDGET_MS) - 6);
+    /* the legend, on a white box over the plot's top left */
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"470\" height=\"62\" fill=\"white\" fill-opacity=\"0.9\" "
+               "stroke=\"#999\"/>\n", L + 4, T + 2);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#f0a040\" fill-opacity=\"0.6\"/>"
+               "<text x=\"%.1f\" y=\"%.1f\">rollback depth</text>\n", L + 10, T + 8, L + 30, T + 17);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>"
+               "<text x=\"%.1f\" y=\"%.1f\">frame time: the rollback, the checkpoints, the new frame</text>\n",
+            L + 10, T + 31, L + 24, T + 31, L + 30, T + 35);
+    fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"none\" stroke=\"#1f5fbf\"/>"
+               "<text x=\"%.1f\" y=\"%.1f\">a tick that made a checkpoint (a save and its pieces, for the hash exchange)</text>\n",
+            L + 17, T + 49, L + 30, T + 53);
+    fprintf(f, "</svg>\n");
+#undef X_OF
+#undef Y_MS
+#undef Y_DEPTH
+    return fclose(f) == 0;
+}
+
+/* one clock's figures: frame time p50, p99 and max, ticks over 16.6 ms,
+   the worst rollback, the 8-frame rollbacks' p50 and worst, the worst
+   tick that made a checkpoint */
+typedef struct cost_figures {
+    double p50, p99, max, worst, p50_8, worst8, worst_saved;
+    int over, worst_depth, n8, saved;
+} cost_figures;
+
+static cost_figures figures_of(const peer *P, bool cpu, double *v, double *r8)
+{
+    cost_figures c;
+    memset(&c, 0, sizeof c);
+    for (size_t i = 0; i < P->ncost; i++) {
+        const struct tick_cost *t = &P->cost[i];
+        double ms = cpu ? t->cpu_ms : t->ms, rb = cpu ? t->cpu_rollback_ms : t->rollback_ms;
+        v[i] = ms;
+        if (t->saved) {
+            c.saved++;
+            if (ms > c.worst_saved) c.worst_saved = ms;
+        }
+        if (ms > FRAME_BUDGET_MS) c.over++;
+        if (t->depth && rb > c.worst) {
+            c.worst = rb;
+            c.worst_depth = t->depth;
+        }
+        if (t->depth == MAX_ROLLBACK) {
+            r8[c.n8++] = rb;
+            if (rb > c.worst8) c.worst8 = rb;
+        }
+    }
+    qsort(v, P->ncost, sizeof *v, cmp_double);
+    qsort(r8, (size_t)c.n8, sizeof *r8, cmp_double);
+    c.p50 = quantile(v, P->ncost, 0.5);
+    c.p99 = quantile(v, P->ncost, 0.99);
+    c.max = P->ncost ? v[P->ncost - 1] : 0;
+    c.p50_8 = quantile(r8, (size_t)c.n8, 0.5);
+    return c;
+}
+
+static void print_figures(const cost_figures *c)
+{
+    printf("p50 %.3f ms, p99 %.3f ms, max %.3f ms, %d over 16.6 ms; worst rollback %d frames in %.3f ms; ", c->p50, c->p99,
+           c->max, c->over, c->worst_depth, c->worst);
+    if (c->n8)
+        printf("%d-frame rollbacks p50 %.3f ms, worst %.3f ms (%d of them); ", MAX_ROLLBACK, c->p50_8, c->worst8, c->n8);
+    else
+        printf("no %d-frame rollback; ", MAX_ROLLBACK);
+    printf("%d ticks made a checkpoint, the worst %.3f ms\n", c->saved, c->worst_saved);
+}
+
+/* the cost lines: the frame time on the monotonic clock, then the
+   thread's CPU time for the same work (the time the thread was
+   preempted left out), and the plot */
+static void report_cost(peer *P)
+{
+    double *v = malloc((P->ncost ? P->ncost : 1) * sizeof *v), *r8 = malloc((P->ncost ? P->ncost : 1) * sizeof *r8);
+    if (!v || !r8) exit(2);
+    cost_figures wall = figures_of(P, false, v, r8);
+    printf("cost: player %d, %u coroutines, %zu ticks of simulation work: frame time ", P->me, P->coroutines, P->ncost);
+    print_figures(&wall);
+    if (HAVE_CPU_CLOCK) {
+        cost_figures cpu = figures_of(P, true, v, r8);
+        printf("cost: player %d, CPU time of the same work: ", P->me);
+        print_figures(&cpu);
+    }
+    if (P->svg_path) {
+        if (write_svg(P, P->svg_path, wall.p50, wall.p99)) printf("cost: the plot is in %s\n", P->svg_path);
+        else fprintf(stderr, "netplay: cannot write %s\n", P->svg_path);
+    }
+    free(v);
+    free(r8);
 }
 
 /* the spectator's save and the inputs confirmed since (host only) */
@@ -895,15 +1182,22 @@ static void run_peer(peer *P)
             if (slot->tick == t) deliver(P, slot, &redo);
         }
         last_progress = wall_seconds();
+        /* the tick's simulation work, timed: the rollback, the checkpoints
+           of confirmed frames and the new frame */
+        stamp t0 = stamp_now(), t_rollback = t0;
+        int depth = 0, frame = -1;
         if (redo < P->played) {
-            int depth = P->played - redo;
+            depth = P->played - redo;
             rewind_to(P, redo);
             for (int f = redo; f < P->played; f++) play(P, f);
+            t_rollback = stamp_now();
             P->rollbacks++;
             P->replayed += depth;
             if (depth > P->deepest) P->deepest = depth;
             printf("rollback to frame %d depth %d\n", redo, depth);
         }
+        stamp t_printed = stamp_now();
+        int confirmed = P->confirmed, checkpoints = P->checkpoints_made;
         confirm(P);
         if (P->played < P->frames) {
             if (P->played - P->confirmed < MAX_ROLLBACK) {
@@ -912,12 +1206,16 @@ static void run_peer(peer *P)
                     int redo_none = P->frames;
                     learn_input(P, P->me, f, input_of(P->seed, P->me, f), &redo_none);
                 }
+                frame = P->played;
                 play(P, P->played);
                 P->played++;
                 confirm(P);
             } else {
                 P->stalls++;
             }
+        }
+        if (depth || frame >= 0 || P->confirmed != confirmed) {
+            cost_add(P, frame, depth, P->checkpoints_made != checkpoints, t0, t_rollback, t_printed, stamp_now());
         }
         serve_spectator(P, false);
         desync_progress(P);
@@ -987,6 +1285,7 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
     P->s = game_sched();
     if (!P->s) return 2;
     game_start(P->s, P->player);
+    P->coroutines = corral_live_count(P->s);
     P->nchecks = P->frames / HASH_INTERVAL;
     for (int p = 0; p < 2; p++) {
         P->known[p] = malloc((size_t)P->frames);
@@ -1001,14 +1300,14 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
     P->theirs = calloc((size_t)P->nchecks + 1, sizeof *P->theirs);
     P->theirs_known = calloc((size_t)P->nchecks + 1, sizeof *P->theirs_known);
     P->rx = malloc(RX_RING * sizeof *P->rx);
-    P->their_pieces = malloc(MAX_PIECES * sizeof *P->their_pieces);
-    P->their_save = malloc(SAVE_BYTES);
+    P->their_pieces = malloc(g_max_pieces * sizeof *P->their_pieces);
+    P->their_save = malloc(g_save_bytes);
     if (!P->hash || !P->mine || !P->theirs || !P->theirs_known || !P->rx || !P->their_pieces || !P->their_save) return 2;
     for (int i = 0; i < RX_RING; i++) P->rx[i].tick = -1;
     for (int i = 0; i < CHECKPOINTS_KEPT; i++) {
         P->kept[i].frame = -1;
-        P->kept[i].save = malloc(SAVE_BYTES);
-        P->kept[i].pieces = malloc(MAX_PIECES * sizeof *P->kept[i].pieces);
+        P->kept[i].save = malloc(g_save_bytes);
+        P->kept[i].pieces = malloc(g_max_pieces * sizeof *P->kept[i].pieces);
         if (!P->kept[i].save || !P->kept[i].pieces) return 2;
     }
     P->desync_frame = -1;
@@ -1075,6 +1374,7 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
            "checks %d agreed %d, snapshots up to %zu bytes, %.3f s\n",
            P->me, P->played, P->tick, P->rollbacks, P->deepest, P->replayed, P->stalls, P->checks_made, P->checks_agreed,
            P->snapshot_peak, wall_seconds() - t0);
+    report_cost(P);
     fflush(stdout);
     leave(P->host);
     bool ok = corral_verify(P->s);
@@ -1144,19 +1444,23 @@ static int spectator_main(enet_uint16 port)
 static void usage(void)
 {
     fprintf(stderr, "usage: netplay --host PORT | --join PORT | --spectate PORT [--latency MS] [--loss PCT] [--seed N]\n"
-                    "                [--frames N] [--inject-desync F] [--spectators N]\n");
+                    "                [--frames N] [--inject-desync F] [--spectators N] [--coroutines N] [--svg PATH]\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
     static peer P;
-    int mode = 0, port = 0, latency_ms = 0;
+    int mode = 0, port = 0, latency_ms = 0, coroutines = 0;
     P.frames = 1200;
     P.seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (i + 1 >= argc) usage();
+        if (!strcmp(a, "--svg")) {
+            P.svg_path = argv[++i];
+            continue;
+        }
         long v = strtol(argv[++i], NULL, 10);
         if (!strcmp(a, "--host")) mode = 1, port = (int)v;
         else if (!strcmp(a, "--join")) mode = 2, port = (int)v;
@@ -1167,11 +1471,22 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--frames")) P.frames = (int)v;
         else if (!strcmp(a, "--inject-desync")) g_inject_from = v;
         else if (!strcmp(a, "--spectators")) P.spectators = (int)v;
+        else if (!strcmp(a, "--coroutines")) coroutines = (int)v;
         else usage();
     }
     if (!mode || port <= 0 || port > 65535 || latency_ms < 0 || latency_ms > 1000 || P.loss_pct < 0 || P.loss_pct > 90 ||
-        P.frames < HASH_INTERVAL || P.frames > 1000000)
+        P.frames < HASH_INTERVAL || P.frames > 1000000 || (coroutines && (coroutines < 100 || coroutines > 100000)))
         usage();
+    if (coroutines) {
+        /* the units make up what the others leave; every scheduler of the
+           game (the spectator's too: give it the same --coroutines) is
+           sized for them */
+        g_units = coroutines - RACERS - OTHERS;
+        g_slots = (uint32_t)(g_units + RACERS + OTHERS + SLOTS_SPARE);
+        if ((size_t)g_slots * 512u > g_save_bytes) g_save_bytes = (size_t)g_slots * 512u;
+        if ((size_t)g_slots + 512u > g_max_pieces) g_max_pieces = (size_t)g_slots + 512u;
+    }
+    P.latency_ms = latency_ms;
     /* latency in frames of the virtual clock, rounded up */
     P.latency_frames = (latency_ms * 60 + 999) / 1000;
     setvbuf(stdout, NULL, _IOLBF, 0);
