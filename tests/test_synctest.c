@@ -455,3 +455,72 @@ Test(synctest, the_description_names_a_float_to_its_last_bit_and_a_handle_by_wha
     corral_sched_destroy(a);
     corral_sched_destroy(b);
 }
+
+/* a body with named points: the description says the point by name, and
+   still does after a save and a load, which carry the point's name but not
+   the line of another build */
+#define ST_NAMED_FIELDS(F) F(int, n) F(int, late)
+#define ST_NAMED_POINTS(P) P(resting) P(walking)
+DECLARE_COROUTINE(st_named, ST_NAMED_FIELDS)
+DEFINE_COROUTINE_AT(st_named, ST_NAMED_POINTS)
+{
+    CORRAL_BEGIN_AT(co, ST_NAMED_POINTS);
+    while (ctx->n < 1000) {
+        ctx->n++;
+        if (!ctx->late) CORRAL_WAIT_FRAMES_AT(co, resting, 3);
+        CORRAL_WAIT_FRAMES_AT(co, walking, 3);
+    }
+    CORRAL_END(co);
+}
+#define ST_NAMED_TYPES(X) X(st_named, 1, 0)
+CORRAL_DECLARE_REGISTRY(st_named_reg, ST_NAMED_TYPES)
+CORRAL_DEFINE_REGISTRY(st_named_reg, ST_NAMED_TYPES);
+
+static corral_sched *st_named_sched(void)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.registry = &st_named_reg_registry;
+    return sched_of(d);
+}
+
+static unsigned char g_save_a[4096], g_save_b[4096];
+
+Test(synctest, the_description_names_a_named_point_and_keeps_it_through_a_save_and_a_load)
+{
+    corral_sched *a = st_named_sched(), *b = st_named_sched();
+    char why[512];
+    st_named_start(a, (st_named_ctx){.n = 0});
+    st_named_start(b, (st_named_ctx){.n = 5});
+    corral_tick(a, 1.0f / 60.0f);
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert(corral_desync_describe(a, b, why, sizeof why));
+    cr_log_info("named point: %s", why);
+    cr_assert(strstr(why, "coroutine st_named 0x000000:1 at point resting, test_synctest.c:") &&
+                  strstr(why, "(waiting on frames): field n is 1 against 6"),
+              "%s", why);
+
+    const size_t na = corral_save(a, g_save_a, sizeof g_save_a), nb = corral_save(b, g_save_b, sizeof g_save_b);
+    cr_assert(na && nb, "%s", corral_last_error_detail(a));
+    corral_sched *la = st_named_sched(), *lb = st_named_sched();
+    cr_assert(corral_load(la, g_save_a, na), "%s", corral_last_error_detail(la));
+    cr_assert(corral_load(lb, g_save_b, nb), "%s", corral_last_error_detail(lb));
+    cr_assert(corral_desync_describe(la, lb, why, sizeof why));
+    cr_log_info("named point, loaded: %s", why);
+    cr_assert(strstr(why, "coroutine st_named 0x000000:1 at point resting") && strstr(why, ": field n is 1 against 6"),
+              "%s", why);
+
+    /* alike but for where each waits: the point is the difference named */
+    corral_sched *c = st_named_sched();
+    st_named_start(c, (st_named_ctx){.n = 0, .late = 1});
+    corral_tick(c, 1.0f / 60.0f);
+    cr_assert(corral_desync_describe(a, c, why, sizeof why));
+    cr_log_info("named point, two points: %s", why);
+    cr_assert(strstr(why, "st_named 0x000000:1 at point resting, test_synctest.c:") &&
+                  strstr(why, ": at point resting against walking"),
+              "%s", why);
+    corral_sched_destroy(c);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+    corral_sched_destroy(la);
+    corral_sched_destroy(lb);
+}

@@ -10,7 +10,7 @@
 #     confirmed frame and prints the host's hashes for the frames it plays.
 #   one run at 150 ms / 20 % with --inject-desync 500 in the joiner: both exit 3, the
 #     desync is caught within 2 hash exchanges of frame 500, and the report
-#     names the boss and its field rage.
+#     names the boss, the point it waits at and its field rage.
 #
 # Latency and loss are simulated on the example's virtual clock (frames),
 # so each run repeats its hash, check and rollback lines and nothing
@@ -125,7 +125,8 @@ for who in host join; do
     fi
     grep '^desync piece ' "$f" | sed 's/^/  /'
     grep '^desync report: ' "$f" | sed 's/^/  /'
-    grep -q '^desync report: .*coroutine boss .*field rage is ' "$f" || bad "desync: $who's report does not name boss and rage"
+    grep -q '^desync report: .*coroutine boss 0x[0-9a-f]*:[0-9]* at point [a-z]* .*field rage is ' "$f" ||
+        bad "desync: $who's report does not name boss, its point and rage"
 done
 
 echo "netplay_check: $(since "$start" "$(date +%s.%N)") s"

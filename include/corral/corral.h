@@ -1827,8 +1827,8 @@ CORRAL_API size_t corral_state_pieces_diff(const corral_state_piece *a, size_t n
                                            size_t nb);
 /* Two schedulers of one build and registry (two peers' saves loaded, two
    snapshots restored): where their states first differ, in words, into
-   buf: the frame or a clock; a coroutine (type, handle, file:line, what
-   it waits on) that only one has, or whose type, state or point differs,
+   buf: the frame or a clock; a coroutine (type, handle, named point,
+   file:line, what it waits on) that only one has, or whose type, state or point differs,
    or a field of it (name, both values), or else its wait or links; the
    run order; a pool (signals, futures, channels, semaphores). True: they
    differ (buf says where); false: they agree, or an error. */

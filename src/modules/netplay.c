@@ -124,15 +124,28 @@ static void corral__say_f(corral__say *o, const char *fmt, ...)
     if (o->at >= o->cap) o->at = o->cap ? o->cap - 1 : 0;
 }
 
-/* a coroutine as the game knows it: type, handle, where it is, what it waits on */
-static void corral__say_co(corral__say *o, const corral_co_info *in)
+/* the named point a coroutine waits at (a body opened with
+   CORRAL_BEGIN_AT), or NULL: unnamed points have only their line, which a
+   load does not carry over from another build */
+static const char *corral__point_name(const corral_sched *s, const corral_co_info *in)
+{
+    const corral_co *co = corral__resolve(s, in->handle, &(corral_error){0});
+    const uint32_t pt = co ? co->resume & CORRAL__POINT_MASK : 0u;
+    return co && in->type && in->type->points && pt >= 1 && pt <= in->type->point_count ? in->type->points[pt - 1] : NULL;
+}
+
+/* a coroutine as the game knows it: type, handle, where it is (its named
+   point, its file:line), what it waits on */
+static void corral__say_co(corral__say *o, const corral_sched *s, const corral_co_info *in)
 {
     corral__say_f(o, "%s 0x%06x:%u", in->type_name, in->handle.index, in->handle.gen);
+    const char *point = corral__point_name(s, in);
+    if (point) corral__say_f(o, " at point %s", point);
     if (in->line) {
         const char *file = in->file ? in->file : "?";
         for (const char *c = file; *c; c++)
             if (*c == '/' || *c == '\\') file = c + 1; /* its base name, as the chain prints it */
-        corral__say_f(o, " at %s:%u", file, in->line);
+        corral__say_f(o, point ? ", %s:%u" : " at %s:%u", file, in->line);
     }
     corral__say_f(o, " (%s", corral_co_state_str(in->state));
     if (in->wait != CORRAL_WAIT_NONE) corral__say_f(o, " on %s", corral_wait_kind_str(in->wait));
@@ -251,25 +264,28 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
     for (; hx || hy; hx = corral_next_co(a, &ca, &x), hy = corral_next_co(b, &cb, &y)) {
         if (!hy || (hx && x.handle.index < y.handle.index)) {
             corral__say_f(&o, "coroutine ");
-            corral__say_co(&o, &x);
+            corral__say_co(&o, a, &x);
             corral__say_f(&o, " is only in the first");
             return true;
         }
         if (!hx || y.handle.index < x.handle.index) {
             corral__say_f(&o, "coroutine ");
-            corral__say_co(&o, &y);
+            corral__say_co(&o, b, &y);
             corral__say_f(&o, " is only in the second");
             return true;
         }
         const corral_co *cx = corral__resolve(a, x.handle, &(corral_error){0}), *cy = corral__resolve(b, y.handle, &(corral_error){0});
         if (cx && cy && corral__co_piece(a, cx) == corral__co_piece(b, cy)) continue;
+        const char *px = corral__point_name(a, &x), *py = corral__point_name(b, &y);
         corral__say_f(&o, "coroutine ");
-        corral__say_co(&o, &x);
+        corral__say_co(&o, a, &x);
         if (x.type != y.type && strcmp(x.type_name, y.type_name) != 0) {
             corral__say_f(&o, ": type %s against %s", x.type_name, y.type_name);
         } else if (x.state != y.state || x.wait != y.wait) {
             corral__say_f(&o, ": against ");
-            corral__say_co(&o, &y);
+            corral__say_co(&o, b, &y);
+        } else if ((px || py) && !(px && py && strcmp(px, py) == 0)) {
+            corral__say_f(&o, ": at point %s against %s", px ? px : "(unnamed)", py ? py : "(unnamed)");
         } else if (x.line != y.line) {
             corral__say_f(&o, ": at line %u against %u", x.line, y.line);
         } else if (!corral__say_fields(&o, a, b, &x, &y)) {
