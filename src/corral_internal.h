@@ -806,7 +806,8 @@ typedef struct corral__kept {
     uint32_t count;          /* entries in the ring, forgotten ones included */
     uint32_t oldest, newest; /* their offsets, CORRAL__NIL when empty */
     uint32_t end;            /* one past the newest entry */
-    uint32_t reloaded;       /* a reload forgot what the ring held */
+    uint16_t reloaded;       /* a reload forgot what the ring held */
+    uint16_t warned;         /* the logger was told the ring holds fewer than desc.kept_snapshots */
     /* the live snapshots dropped to make room since create or the last
        reload, for a refusal's words: how many, their least and greatest
        tags, whether every tag between was dropped, the last few */

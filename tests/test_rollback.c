@@ -972,6 +972,65 @@ Test(rollback, the_default_ring_holds_kept_snapshots_of_a_small_game_at_twice_th
     corral_sched_destroy(s);
 }
 
+/* a game of 400 steppers on the default ring of 8, sized from the empty
+   scheduler: fewer fit, and the first drop that leaves fewer than 8 is
+   told to the logger once, as a warning, with the desc.kept_bytes that
+   holds 8; with that, all 8 are held and nothing is said */
+static corral_sched *rb_big(uint32_t kept_bytes, log_capture *log)
+{
+    corral_sched_desc d = one_class_desc(64, 512);
+    d.kept_snapshots = 8;
+    d.kept_bytes = kept_bytes;
+    d.registry = &rb_steady_registry;
+    d.logger = (corral_logger){capture_log, log};
+    corral_sched *s = sched_of(d);
+    for (int i = 1; i <= 400; i++) rb_step_start(s, (rb_step_ctx){i, 0});
+    return s;
+}
+
+Test(rollback, a_ring_that_holds_fewer_than_kept_snapshots_says_so_once_with_the_bytes_that_hold_them)
+{
+    log_capture log = {0};
+    corral_sched *s = rb_big(0, &log);
+    uint64_t hash[12];
+    for (uint32_t f = 0; f < 12; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "a keep that drops goes on: %s", corral_last_error_detail(s));
+        hash[f] = corral_state_hash(s);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_eq(log.count, 1, "said once, not at every keep: %d", log.count);
+    cr_assert_eq(log.level, CORRAL_LOG_WARNING);
+    cr_assert_eq(log.last, CORRAL_ERR_SNAPSHOT_TOO_SMALL);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "a warning is no error");
+    const char *at = strstr(log.message, "desc.kept_bytes >= ");
+    cr_assert(strstr(log.message, "corral_snapshot_keep: the kept ring dropped a snapshot holding ") &&
+                  strstr(log.message, "fewer than desc.kept_snapshots (8)") && at,
+              "%s", log.message);
+    const unsigned long long want = strtoull(at + strlen("desc.kept_bytes >= "), NULL, 10);
+    cr_assert_gt(want, 0u);
+    cr_assert_not(corral_restore_kept(s, 4), "the default ring does not hold the 8th newest");
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 4 was dropped to make room: the ring holds ") &&
+                  strstr(corral_last_error_detail(s), "fewer than desc.kept_snapshots (8); desc.kept_bytes >= "),
+              "%s", corral_last_error_detail(s));
+    cr_assert_eq(log.count, 2, "the refusal is an error, logged");
+    corral_sched_destroy(s);
+
+    log_capture quiet = {0};
+    s = rb_big((uint32_t)want, &quiet);
+    for (uint32_t f = 0; f < 12; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), hash[f], "the same game");
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_eq(quiet.count, 0, "%s", quiet.message);
+    for (uint32_t f = 12; f-- > 4;) { /* newest first: a kept restore forgets what came after it */
+        cr_assert(corral_restore_kept(s, f), "the 8 newest held: %s", corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), hash[f]);
+    }
+    cr_assert_eq(quiet.count, 0, "%s", quiet.message);
+    corral_sched_destroy(s);
+}
+
 Test(rollback, kept_snapshots_survive_restores_and_loads)
 {
     corral_sched *s = rb_steady(rb_steady_ring(4));

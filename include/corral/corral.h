@@ -716,7 +716,9 @@ typedef enum corral_log_level {
     CORRAL_LOG_LEVEL_COUNT
 } corral_log_level;
 
-/* Logger: called on every error. `message` names the call, the handle and
+/* Logger: called on every error, and on a warning (CORRAL_LOG_WARNING:
+   nothing failed, the call went on; today one: a kept ring holding fewer
+   snapshots than desc.kept_snapshots). `message` names the call, the handle and
    the rule broken, e.g. "corral_stop(handle 0x000003:7): the handle's
    coroutine has ended (stale handle)"; it is valid during the callback only.
    `sched` may be NULL (e.g. a failed create). */
@@ -1735,7 +1737,9 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    words it).
    corral_snapshot_keep: the live state into the ring under tag k, in
    place of one kept under k before; the snapshot's bytes, or 0
-   (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
+   (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring);
+   the first drop while the ring holds fewer than desc.kept_snapshots is a
+   warning to the logger, once, naming the desc.kept_bytes that holds them.
    corral_restore_kept: rewinds to the snapshot tagged k, as
    corral_restore does, and forgets the ones kept after it (their frames
    are played again); false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept

@@ -574,6 +574,38 @@ static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
     return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
 }
 
+/* the snapshots the ring holds: its entries less the forgotten ones; and
+   the largest entry among them, in *largest */
+static uint32_t corral__kept_live(const corral__kept *K, uint64_t *largest)
+{
+    uint32_t live = 0;
+    uint64_t most = 0;
+    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next) {
+        const corral__kept_entry *e = corral__kept_entry_at(K, at);
+        if (!e->live) continue;
+        live++;
+        if (e->span > most) most = e->span;
+    }
+    if (largest) *largest = most;
+    return live;
+}
+
+/* a ring that held fewer snapshots than desc.kept_snapshots asks when it
+   dropped one, told to the logger once (a warning: the keep goes on),
+   with the desc.kept_bytes that holds them at snapshots of `need` bytes */
+static void corral__kept_short(const corral_sched *s, corral__kept *K, uint32_t held, uint64_t need)
+{
+    K->warned = 1;
+    if (!s->logger.fn) return;
+    char msg[320];
+    snprintf(msg, sizeof msg,
+             "corral_snapshot_keep: the kept ring dropped a snapshot holding %u, fewer than desc.kept_snapshots (%u): "
+             "this state's snapshot takes %llu B with its entry, the ring %llu B; desc.kept_bytes >= %llu holds them",
+             held, K->desc_snapshots, (unsigned long long)need, (unsigned long long)K->bytes,
+             (unsigned long long)(((uint64_t)K->desc_snapshots + 1u) * need));
+    s->logger.fn(CORRAL_LOG_WARNING, CORRAL_ERR_SNAPSHOT_TOO_SMALL, msg, s, s->logger.user_data);
+}
+
 /* the ring, sound, or the error set */
 static corral__kept *corral__kept_ok(const char *call, corral_sched *s)
 {
@@ -617,7 +649,9 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         at = CORRAL__NIL;
     }
     if (at == CORRAL__NIL) { /* appended, the newest */
+        const uint32_t drops = K->drops, held = K->warned ? 0u : corral__kept_live(K, NULL);
         at = corral__kept_place(K, need);
+        if (!K->warned && K->drops != drops && held < K->desc_snapshots) corral__kept_short(s, K, held, need);
         corral__kept_entry *e = corral__kept_entry_at(K, at);
         e->tag = k;
         e->live = 1;
@@ -667,9 +701,8 @@ static void corral__kept_cut_after(corral__kept *K, uint32_t at)
 /* the words of a restore of tag k the ring does not hold */
 static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_t k)
 {
-    uint32_t live = 0; /* the snapshots it holds: its entries less the forgotten ones */
-    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next)
-        live += corral__kept_entry_at(K, at)->live != 0;
+    uint64_t largest;
+    const uint32_t live = corral__kept_live(K, &largest);
     bool recent = false;
     for (uint32_t i = 0; i < CORRAL__KEPT_RECENT && i < K->drops; i++) recent = recent || K->recent[i] == k;
     const bool in = K->drops && k >= K->drop_lo && k <= K->drop_hi;
@@ -677,6 +710,11 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
     if (K->cut_to != CORRAL__NIL && k >= K->cut_lo && k <= K->cut_hi && k != K->cut_to)
         snprintf(why, sizeof why, "kept snapshot %u was forgotten when the ring was rewound to tag %u (a kept restore forgets what was kept after it)",
                  k, K->cut_to);
+    else if ((recent || (in && K->dense)) && live < K->desc_snapshots)
+        snprintf(why, sizeof why, "kept snapshot %u was dropped to make room: the ring holds %u in %llu B, fewer than "
+                 "desc.kept_snapshots (%u); desc.kept_bytes >= %llu holds them",
+                 k, live, (unsigned long long)K->bytes, K->desc_snapshots,
+                 (unsigned long long)(((uint64_t)K->desc_snapshots + 1u) * largest));
     else if (recent || (in && K->dense))
         snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
                  k, live, (unsigned long long)K->bytes);
