@@ -277,6 +277,69 @@ Test(synctest, a_ring_too_small_or_a_desc_out_of_range_is_refused_by_name)
     corral_sched_destroy(s);
 }
 
+/* the sync test's desync in words: its frame played once more beside the
+   run it stopped at, in a scratch scheduler of the same desc */
+static unsigned char g_snap[1 << 20];
+static bool st_describe(int bad, char *why, size_t cap)
+{
+    corral_sched *scratch = st_game(9); /* the same handles: the same calls in a fresh block */
+    g_w.bad = bad;
+    corral_sched *s = st_game(9);
+    corral_synctest t;
+    st_run(&t, s);
+    cr_assert(t.desynced);
+    g_w.bad = bad; /* the flaw on again for the frame played once more */
+    const long plays = g_ac.allocs;
+    const bool found = corral_synctest_describe(&t, scratch, g_snap, sizeof g_snap, why, cap);
+    g_w.bad = 0;
+    cr_assert_eq(g_ac.allocs, plays, "nothing allocated");
+    corral_sched_destroy(s);
+    corral_sched_destroy(scratch);
+    return found;
+}
+
+Test(synctest, the_desync_it_finds_is_said_in_words_for_a_step_that_reads_rand)
+{
+    srand(3);
+    char why[512];
+    cr_assert(st_describe(1, why, sizeof why), "%s", why);
+    cr_log_info("sync test, rand(): %s", why);
+    cr_assert(strstr(why, "coroutine st_actor 0x") && strstr(why, "test_synctest.c:") && strstr(why, ": field n is "),
+              "%s", why);
+}
+
+Test(synctest, the_desync_it_finds_is_said_in_words_for_a_field_never_set)
+{
+    char why[512];
+    const bool found = st_describe(2, why, sizeof why);
+    cr_log_info("sync test, unset field: %s", why);
+    cr_assert(found, "%s", why);
+    cr_assert(strstr(why, "coroutine st_actor 0x") && (strstr(why, ": field value is ") || strstr(why, ": field n is ")),
+              "%s", why);
+}
+
+Test(synctest, describe_refuses_without_a_desync_or_with_the_scheduler_itself_and_says_a_short_buffer)
+{
+    g_w.bad = 0;
+    corral_sched *s = st_game(9);
+    corral_synctest t;
+    st_begin(&t, s, 8);
+    const st_input in = st_input_of(0);
+    cr_assert(corral_synctest_frame(&t, &in));
+    char why[256];
+    cr_assert_not(corral_synctest_describe(&t, s, g_snap, sizeof g_snap, why, sizeof why));
+    cr_assert(strstr(corral_last_error_detail(s), "no desync to describe"), "%s", corral_last_error_detail(s));
+    t.desynced = true; /* as if: the scheduler itself as scratch, then a buffer too short */
+    cr_assert_not(corral_synctest_describe(&t, s, g_snap, sizeof g_snap, why, sizeof why));
+    cr_assert(strstr(corral_last_error_detail(s), "scratch is the scheduler under test"), "%s", corral_last_error_detail(s));
+    corral_sched *scratch = st_game(9);
+    cr_assert_not(corral_synctest_describe(&t, scratch, g_snap, 64, why, sizeof why));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SNAPSHOT_TOO_SMALL, "%s", why);
+    cr_assert(why[0], "the words give the error");
+    corral_sched_destroy(scratch);
+    corral_sched_destroy(s);
+}
+
 /* ---- a desync's cause: two schedulers fed the same frames */
 
 static volatile unsigned g_junk_sum;

@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (172). The types,
+    INDEX: every function, in the order of this header (173). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -90,6 +90,7 @@
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
         corral_restore_kept, corral_state_hash, corral_state_pieces,
         corral_synctest_memory_size, corral_synctest_begin, corral_synctest_frame,
+        corral_synctest_describe,
         corral_state_pieces_diff, corral_desync_describe,
         corral_save, corral_load, corral_sched_adopt
     hot reload
@@ -1825,6 +1826,17 @@ CORRAL_API bool corral_synctest_begin(corral_synctest *t, corral_sched *sched, c
    could not keep or give back (the error set: size the ring for
    desc.frames + 1 snapshots) */
 CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
+/* after a desync: where the frame goes apart, in words (as
+   corral_desync_describe says it). The state the test stopped at is
+   snapshotted into buf (cap bytes: corral_snapshot_size) and restored into
+   scratch, a second scheduler of the same desc and registry; the frame is
+   played once more from its kept start; the two runs are compared. True:
+   words say where they differ; false: they agree (words say so: what set
+   the first run apart is outside the state), or a snapshot or restore was
+   refused (words give the error). t->sched is left after the frame's
+   third run. */
+CORRAL_API bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
+                                         size_t words_cap);
 /* the first place where two lists of pieces differ: its place in a (na:
    none, or only b goes on) */
 CORRAL_API size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b,

@@ -308,3 +308,36 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
     buf[0] = 0;
     return false;
 }
+
+bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
+                              size_t words_cap)
+{
+    if (!t || !corral__check(t->sched) || !corral__check(scratch)) return false;
+    corral_sched *s = t->sched;
+    CORRAL__REQUIRE_AT(s, words && words_cap && (buf || !cap), CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    words[0] = 0;
+    CORRAL__REQUIRE_AT(s, t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "the sync test has found no desync to describe", false);
+    CORRAL__REQUIRE_AT(s, scratch != s, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "scratch is the scheduler under test: give a second one of the same desc and registry", false);
+    const uint64_t g = t->desync.frame;
+    /* the run the test stopped at, beside; then the frame once more from its kept start */
+    const size_t n = corral_snapshot(s, buf, cap);
+    if (!n) {
+        snprintf(words, words_cap, "%s", corral_last_error_detail(s));
+        return false;
+    }
+    if (!corral_restore(scratch, buf, n)) {
+        snprintf(words, words_cap, "scratch: %s", corral_last_error_detail(scratch));
+        return false;
+    }
+    if (!corral_restore_kept(s, (uint32_t)g)) {
+        snprintf(words, words_cap, "%s", corral_last_error_detail(s));
+        return false;
+    }
+    t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, g) : NULL, t->desc.user);
+    if (corral_desync_describe(scratch, s, words, words_cap)) return true;
+    snprintf(words, words_cap, "frame %llu played alike twice more: what set its first run apart is not in the state",
+             (unsigned long long)corral_frame(s));
+    return false;
+}
