@@ -1031,6 +1031,35 @@ Test(rollback, a_ring_that_holds_fewer_than_kept_snapshots_says_so_once_with_the
     corral_sched_destroy(s);
 }
 
+static unsigned char g_ring_snap[1 << 16];
+
+Test(rollback, a_snapshot_moves_between_schedulers_that_differ_only_in_their_kept_ring)
+{
+    corral_sched *ringed = rb_steady(rb_steady_ring(3)), *bare = rb_steady(0), *other = rb_steady(rb_steady_ring(5));
+    for (int f = 0; f < 4; f++) corral_tick(ringed, 0.016f);
+    cr_assert_gt(corral_snapshot_keep(ringed, 7), 0);
+    const uint64_t h = corral_state_hash(ringed);
+    const size_t n = corral_snapshot(ringed, g_ring_snap, sizeof g_ring_snap);
+    cr_assert_gt(n, 0u, "%s", corral_last_error_detail(ringed));
+    cr_assert(corral_restore(bare, g_ring_snap, n), "no ring: %s", corral_last_error_detail(bare));
+    cr_assert_eq(corral_state_hash(bare), h);
+    cr_assert(corral_restore(other, g_ring_snap, n), "another ring: %s", corral_last_error_detail(other));
+    cr_assert_eq(corral_state_hash(other), h);
+    cr_assert(corral_verify(bare) && corral_verify(other), "%s", corral_last_error_detail(other));
+    /* each keeps its own ring: the bare one has none, the other one is empty */
+    cr_assert_eq(corral_snapshot_keep(bare, 1), 0u);
+    cr_assert(strstr(corral_last_error_detail(bare), "no kept snapshots"), "%s", corral_last_error_detail(bare));
+    cr_assert_not(corral_restore_kept(other, 7), "its ring never kept 7");
+    corral_tick(bare, 0.016f);
+    const size_t m = corral_snapshot(bare, g_ring_snap, sizeof g_ring_snap);
+    cr_assert(corral_restore(ringed, g_ring_snap, m), "back: %s", corral_last_error_detail(ringed));
+    cr_assert(corral_restore_kept(ringed, 7), "its ring is its own: %s", corral_last_error_detail(ringed));
+    cr_assert_eq(corral_state_hash(ringed), h);
+    corral_sched_destroy(ringed);
+    corral_sched_destroy(bare);
+    corral_sched_destroy(other);
+}
+
 Test(rollback, kept_snapshots_survive_restores_and_loads)
 {
     corral_sched *s = rb_steady(rb_steady_ring(4));

@@ -282,7 +282,7 @@ Test(synctest, a_ring_too_small_or_a_desc_out_of_range_is_refused_by_name)
 static unsigned char g_snap[1 << 20];
 static bool st_describe(int bad, char *why, size_t cap)
 {
-    corral_sched *scratch = st_game(9); /* the same handles: the same calls in a fresh block */
+    corral_sched *scratch = st_game(0); /* the same handles (the same calls in a fresh block); no kept ring */
     g_w.bad = bad;
     corral_sched *s = st_game(9);
     corral_synctest t;

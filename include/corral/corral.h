@@ -1722,7 +1722,8 @@ CORRAL_API void corral_log_stderr(corral_log_level level, corral_error item, con
    profiling rings stay as they are. Handles, signals and futures valid at
    the snapshot are valid again; any taken after it stay stale forever.
    false (CORRAL_ERR_BAD_SNAPSHOT) and nothing changed if buf is not a
-   whole snapshot of a scheduler with this one's layout (same desc). */
+   whole snapshot of a scheduler with this one's layout (same desc; the
+   kept ring, desc.kept_snapshots and kept_bytes, may differ). */
 CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
 CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
@@ -1829,7 +1830,8 @@ CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
 /* after a desync: where the frame goes apart, in words (as
    corral_desync_describe says it). The state the test stopped at is
    snapshotted into buf (cap bytes: corral_snapshot_size) and restored into
-   scratch, a second scheduler of the same desc and registry; the frame is
+   scratch, a second scheduler of the same desc and registry (no kept
+   ring needed); the frame is
    played once more from its kept start; the two runs are compared. True:
    words say where they differ; false: they agree (words say so: what set
    the first run apart is outside the state), or a snapshot or restore was

@@ -355,6 +355,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->pad = s->pad;
     same->last_error = s->last_error;
     same->total_bytes = s->total_bytes;
+    same->kept = s->kept; /* the kept ring is no part of a snapshot: it may differ */
     same->allocator = s->allocator;
     same->logger = s->logger;
     same->validation = s->validation;
