@@ -370,7 +370,12 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->timers.free_count = s->timers.free_count; /* which pages the heaps hold: a restore lays them anew */
     same->timers.page_bump = s->timers.page_bump;
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
-    if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
+    if (o->types.type_count > s->types.type_count) {
+        snprintf(v->why, sizeof v->why,
+                 "it holds types this scheduler has not met (%u against %u): give it desc.registry, or start the same types first",
+                 o->types.type_count, s->types.type_count);
+        return v->why;
+    }
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_read != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
