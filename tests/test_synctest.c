@@ -393,6 +393,11 @@ Test(synctest, the_pieces_name_the_coroutine_and_the_description_its_field_for_a
     const size_t at = corral_state_pieces_diff(g_pa, na, g_pb, nb);
     cr_assert_lt(at, na);
     cr_assert_eq(g_pa[at].kind, CORRAL_PIECE_COROUTINE, "a coroutine's piece, not the clocks'");
+    corral_type_stats ts;
+    cr_assert(corral_stats_type(a, g_pa[at].type, &ts));
+    cr_assert_str_eq(ts.name, "st_actor", "the piece names its type without the state");
+    cr_assert_eq(g_pb[at].type, g_pa[at].type, "both peers number their types alike");
+    cr_assert_eq(g_pa[0].type, 0u);
     corral_co_info in;
     cr_assert(corral_co_info_of(a, (corral_handle){g_pa[at].index, 1}, &in));
     cr_assert_eq(((const st_actor_ctx *)in.ctx)->kind, 0, "the actor that reads rand()");

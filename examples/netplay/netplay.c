@@ -378,6 +378,11 @@ static void put8(wbuf *w, uint8_t v)
     if (w->n < w->cap) w->p[w->n] = v;
     w->n++;
 }
+static void put16(wbuf *w, uint16_t v)
+{
+    put8(w, (uint8_t)v);
+    put8(w, (uint8_t)(v >> 8));
+}
 static void put32(wbuf *w, uint32_t v)
 {
     for (int i = 0; i < 4; i++) put8(w, (uint8_t)(v >> (8 * i)));
@@ -398,6 +403,11 @@ static uint8_t get8(rbuf *r)
         return 0;
     }
     return r->p[r->at++];
+}
+static uint16_t get16(rbuf *r)
+{
+    const uint8_t lo = get8(r);
+    return (uint16_t)(lo | (uint16_t)get8(r) << 8);
 }
 static uint32_t get32(rbuf *r)
 {
@@ -687,7 +697,8 @@ static void send_pieces(peer *P, const checkpoint *c)
     put32(&w, (uint32_t)c->frame);
     put32(&w, (uint32_t)c->npieces);
     for (size_t i = 0; i < c->npieces; i++) {
-        put32(&w, c->pieces[i].kind);
+        put16(&w, c->pieces[i].kind);
+        put16(&w, c->pieces[i].type);
         put32(&w, c->pieces[i].index);
         put64(&w, c->pieces[i].hash);
     }
@@ -714,13 +725,12 @@ static const char *piece_kind_str(uint32_t kind)
 }
 
 /* the type of the coroutine in slot `index` of a loaded state */
-static const char *type_at(corral_sched *s, uint32_t index)
+/* a piece's type by its place in the type table, which peers of one
+   build and registry number alike */
+static const char *type_named(corral_sched *s, uint16_t type)
 {
-    uint32_t cursor = 0;
-    corral_co_info info;
-    while (corral_next_co(s, &cursor, &info))
-        if (info.handle.index == index) return info.type_name;
-    return "?";
+    corral_type_stats ts;
+    return corral_stats_type(s, type, &ts) && ts.name ? ts.name : "?";
 }
 
 static corral_sched *load_scratch(const uint8_t *save, size_t n, const char *whose)
@@ -745,15 +755,13 @@ static void desync_progress(peer *P)
     }
     if (P->their_pieces_known && !P->save_sent) {
         size_t i = corral_state_pieces_diff(c->pieces, c->npieces, P->their_pieces, P->their_npieces);
-        corral_sched *mine = load_scratch(c->save, c->save_size, "this peer's");
         if (i < c->npieces && c->pieces[i].kind == CORRAL_PIECE_COROUTINE)
             printf("desync piece %zu of %zu: coroutine 0x%06x (%s)\n", i, c->npieces, c->pieces[i].index,
-                   type_at(mine, c->pieces[i].index));
+                   type_named(P->s, c->pieces[i].type));
         else if (i < c->npieces)
             printf("desync piece %zu of %zu: %s %u\n", i, c->npieces, piece_kind_str(c->pieces[i].kind), c->pieces[i].index);
         else
             printf("desync piece %zu: the lists' lengths (%zu against %zu)\n", i, c->npieces, P->their_npieces);
-        corral_sched_destroy(mine);
         send_save(P->remote, MSG_SAVE, c);
         P->save_sent = true;
     }
@@ -792,7 +800,8 @@ static void on_receive(peer *P, ENetEvent *ev)
         uint32_t n = get32(&r);
         if (n > g_max_pieces) break;
         for (uint32_t i = 0; i < n; i++) {
-            P->their_pieces[i].kind = get32(&r);
+            P->their_pieces[i].kind = get16(&r);
+            P->their_pieces[i].type = get16(&r);
             P->their_pieces[i].index = get32(&r);
             P->their_pieces[i].hash = get64(&r);
         }

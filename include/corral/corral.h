@@ -1770,8 +1770,11 @@ typedef enum corral_piece_kind {
     CORRAL_PIECE_KIND_COUNT
 } corral_piece_kind;
 typedef struct corral_state_piece {
-    uint32_t kind;  /* corral_piece_kind */
-    uint32_t index;
+    uint16_t kind;  /* corral_piece_kind */
+    uint16_t type;  /* a coroutine's type: its place in the scheduler's type table
+                       (corral_stats_type names it; peers of one build and registry
+                       number their types alike); 0 for the other kinds */
+    uint32_t index; /* a coroutine's handle index; a pool's number */
     uint64_t hash;
 } corral_state_piece;
 CORRAL_API size_t corral_state_pieces(const corral_sched *sched, corral_state_piece *out, size_t cap);

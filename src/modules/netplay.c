@@ -99,6 +99,7 @@ bool corral_synctest_frame(corral_synctest *t, const void *input)
     return true;
 }
 
+/* the type is a label for the words, not state: the coroutine's hash holds its type's name */
 size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b, size_t nb)
 {
     size_t i = 0;

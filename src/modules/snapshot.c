@@ -1010,11 +1010,11 @@ void corral__state_tail(const corral_sched *s, corral_state_piece *out)
 {
     corral__hasher k = {0x636F7272616C3031ull};
     corral__hash_order(&k, s);
-    out[0] = (corral_state_piece){CORRAL_PIECE_ORDER, 0, k.h};
+    out[0] = (corral_state_piece){CORRAL_PIECE_ORDER, 0, 0, k.h};
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
         k.h = 0x636F7272616C3031ull;
         corral__hash_pool(&k, s, p);
-        out[1 + p] = (corral_state_piece){CORRAL_PIECE_POOL, p, k.h};
+        out[1 + p] = (corral_state_piece){CORRAL_PIECE_POOL, 0, p, k.h};
     }
 }
 
@@ -1023,22 +1023,22 @@ size_t corral_state_pieces(const corral_sched *s, corral_state_piece *out, size_
     if (!corral__check(s)) return 0;
     CORRAL__REQUIRE_AT(s, out || !cap, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, 0);
     size_t n = 0;
-#define CORRAL__PIECE(kind_, index_, hash_)                                                                  \
+#define CORRAL__PIECE(kind_, type_, index_, hash_)                                                           \
     do {                                                                                                     \
-        if (n < cap) out[n] = (corral_state_piece){(uint32_t)(kind_), (uint32_t)(index_), (hash_)};         \
+        if (n < cap) out[n] = (corral_state_piece){(uint16_t)(kind_), (uint16_t)(type_), (uint32_t)(index_), (hash_)}; \
         n++;                                                                                                 \
     } while (0)
     corral__hasher k = {0x636F7272616C3031ull};
     corral__hash_clocks(&k, s);
-    CORRAL__PIECE(CORRAL_PIECE_CLOCKS, 0, k.h);
+    CORRAL__PIECE(CORRAL_PIECE_CLOCKS, 0, 0, k.h);
     CORRAL__EACH_LIVE(s, co, m, g) {
         k.h = 0x636F7272616C3031ull;
         corral__hash_co(&k, s, co, m, g);
-        CORRAL__PIECE(CORRAL_PIECE_COROUTINE, corral__handle_of(s, co).index, k.h);
+        CORRAL__PIECE(CORRAL_PIECE_COROUTINE, co->type, corral__handle_of(s, co).index, k.h);
     }
     corral_state_piece tail[1 + CORRAL__POOL_COUNT];
     corral__state_tail(s, tail);
-    for (uint32_t p = 0; p < 1 + CORRAL__POOL_COUNT; p++) CORRAL__PIECE(tail[p].kind, tail[p].index, tail[p].hash);
+    for (uint32_t p = 0; p < 1 + CORRAL__POOL_COUNT; p++) CORRAL__PIECE(tail[p].kind, 0, tail[p].index, tail[p].hash);
 #undef CORRAL__PIECE
     return n;
 }
