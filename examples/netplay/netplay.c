@@ -38,8 +38,9 @@
     desync report: both send the state's pieces of that frame
     (corral_state_pieces) over a reliable channel and find the first that
     differs (corral_state_pieces_diff), then their saves (corral_save);
-    each loads both saves into scratch schedulers of the same desc and
-    registry and prints corral_desync_describe.
+    each loads both saves into scratch schedulers of the same slots and
+    registry (without the kept ring: a save loads into any scheduler with
+    room) and prints corral_desync_describe.
 
     The network: ENet channel 0 (unreliable, sequenced) carries one packet
     per tick of a virtual clock (a tick is one frame's time, 1/60 s):
@@ -62,8 +63,8 @@
     The spectator connects to the host and asks for a save of a confirmed
     frame; the host answers from the game's half on with its newest 30th
     frame's save (a host with --spectators N waits there until N came).
-    The spectator loads it into a scheduler of the same desc and registry
-    and plays on with both players' confirmed inputs, which the host
+    The spectator loads it into a scheduler of the same slots and registry
+    (no kept ring: it never rewinds) and plays on with both players' confirmed inputs, which the host
     forwards; it prints the same hash lines as the players for the frames
     it plays.
 
@@ -279,14 +280,17 @@ DEFINE_COROUTINE_AT(minion, MINION_POINTS)
 CORRAL_DECLARE_REGISTRY(game, GAME_TYPES)
 CORRAL_DEFINE_REGISTRY(game, GAME_TYPES);
 
-/* every scheduler of the game (peers, scratch, spectator) has this desc */
-static corral_sched *game_sched(void)
+/* every scheduler of the game (peers, scratch, spectator) has this desc;
+   only the players rewind, so only theirs has the kept ring (a save loads
+   into any scheduler with room: a snapshot's layout leaves the ring out) */
+static corral_sched *game_sched(bool kept)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
     d.registry = &game_registry;
     d.classes[0].slot_size = 64;
     d.classes[0].capacity = g_slots;
+    if (!kept) return corral_sched_create(&d);
     d.kept_snapshots = MAX_ROLLBACK + 2;
     /* the starts of the last 10 frames: a rollback reaches 8 back, a
        hash exchange's save the start of the frame after the confirmed
@@ -725,7 +729,7 @@ static const char *type_at(corral_sched *s, uint32_t index)
 
 static corral_sched *load_scratch(const uint8_t *save, size_t n, const char *whose)
 {
-    corral_sched *s = game_sched();
+    corral_sched *s = game_sched(false);
     if (!s || !corral_load(s, save, n)) {
         fprintf(stderr, "netplay: load of %s save: %s\n", whose, s ? corral_last_error_detail(s) : "no scheduler");
         exit(2);
@@ -1282,7 +1286,7 @@ static void leave(ENetHost *h)
 
 static int player_main(bool is_host, enet_uint16 port, peer *P)
 {
-    P->s = game_sched();
+    P->s = game_sched(true);
     if (!P->s) return 2;
     game_start(P->s, P->player);
     P->coroutines = corral_live_count(P->s);
@@ -1407,7 +1411,7 @@ static int spectator_main(enet_uint16 port)
         uint8_t type = get8(&r);
         if (type == MSG_SPECT_SAVE && !s) {
             from = (int)get32(&r);
-            s = game_sched();
+            s = game_sched(false);
             if (!s || !corral_load(s, ev.packet->data + 5, ev.packet->dataLength - 5) || !game_find_players(s, player)) {
                 fprintf(stderr, "netplay: spectator: the save does not load: %s\n", s ? corral_last_error_detail(s) : "");
                 return 2;
