@@ -104,11 +104,13 @@
 #define HASH_INTERVAL 30    /* a hash exchange every 30 confirmed frames */
 #define MAX_INPUTS_SENT 64  /* inputs in one tick packet */
 #define MAX_HASHES_SENT 4   /* hashes in one tick packet */
+#define MAX_INPUTS_SPECT 256 /* frames' inputs in one message to the spectator */
 #define RX_RING 256         /* tick packets held until their delivery tick */
 #define CHECKPOINTS_KEPT 4  /* saves of the newest confirmed 30th frames */
 #define RACERS 60
 #define OTHERS 4            /* the boss, the two players, the commander */
 #define SLOTS_SPARE 208     /* slots beyond the units, racers and others: the minions and room */
+#define MAX_FRAMES 1000000  /* --frames at most */
 #define FRAME_BUDGET_MS (1000.0 / 60.0)
 static const float DT = 1.0f / 60.0f;
 
@@ -431,6 +433,14 @@ enum {
 enum { CONNECT_PLAYER = 1, CONNECT_SPECTATOR = 2 };
 enum { CHANNEL_TICKS, CHANNEL_RELIABLE, CHANNEL_COUNT };
 
+/* a message that breaks the protocol: the peer says what it got and
+   from whom, and stops (exit 2); nothing from the wire is trusted further */
+static void malformed(const char *from, const char *what, size_t n)
+{
+    fprintf(stderr, "netplay: %s sent a malformed %s (%zu bytes)\n", from, what, n);
+    exit(2);
+}
+
 static void send_bytes(ENetPeer *to, int channel, const void *p, size_t n)
 {
     ENetPacket *pk = enet_packet_create(p, n, channel == CHANNEL_RELIABLE ? ENET_PACKET_FLAG_RELIABLE : 0);
@@ -632,28 +642,30 @@ static void deliver(peer *P, const rx_slot *slot, int *redo)
 {
     rbuf r = {slot->bytes, slot->n, 0, false};
     const int other = 1 - P->me;
+    const uint32_t frames = (uint32_t)P->frames;
     get8(&r);
     get32(&r); /* its tick */
-    int has_inputs = (int)get32(&r), has_hashes = (int)get32(&r);
-    int first = (int)get32(&r), n = get8(&r);
-    for (int i = 0; i < n && !r.bad; i++) learn_input(P, other, first + i, get8(&r), redo);
-    int m = get8(&r);
-    for (int i = 0; i < m && !r.bad; i++) {
-        int frame = (int)get32(&r);
+    /* every count and frame is checked against the game before use */
+    uint32_t has_inputs = get32(&r), has_hashes = get32(&r), first = get32(&r), n = get8(&r);
+    if (r.bad || has_inputs > frames || has_hashes > (uint32_t)P->nchecks || first > frames || n > MAX_INPUTS_SENT)
+        malformed("the other peer", "tick packet", slot->n);
+    for (uint32_t i = 0; i < n; i++) learn_input(P, other, (int)(first + i), get8(&r), redo);
+    uint32_t m = get8(&r);
+    if (m > MAX_HASHES_SENT) malformed("the other peer", "tick packet", slot->n);
+    for (uint32_t i = 0; i < m && !r.bad; i++) {
+        uint32_t frame = get32(&r);
         uint64_t h = get64(&r);
-        int k = (frame + 1) / HASH_INTERVAL - 1;
-        if (r.bad || k < 0 || k >= P->nchecks || P->theirs_known[k]) continue;
+        if (frame >= frames || (frame + 1) % HASH_INTERVAL) malformed("the other peer", "tick packet", slot->n);
+        int k = (int)((frame + 1) / HASH_INTERVAL) - 1;
+        if (r.bad || P->theirs_known[k]) continue;
         P->theirs[k] = h;
         P->theirs_known[k] = true;
         while (P->theirs_prefix < P->nchecks && P->theirs_known[P->theirs_prefix]) P->theirs_prefix++;
         compare_check(P, k);
     }
-    if (r.bad) {
-        fprintf(stderr, "netplay: a malformed tick packet\n");
-        exit(2);
-    }
-    if (has_inputs > P->remote_has_inputs) P->remote_has_inputs = has_inputs;
-    if (has_hashes > P->remote_has_hashes) P->remote_has_hashes = has_hashes;
+    if (r.bad || r.at != r.n) malformed("the other peer", "tick packet", slot->n);
+    if ((int)has_inputs > P->remote_has_inputs) P->remote_has_inputs = (int)has_inputs;
+    if ((int)has_hashes > P->remote_has_hashes) P->remote_has_hashes = (int)has_hashes;
 }
 
 static void send_tick(peer *P)
@@ -773,55 +785,78 @@ static void desync_progress(peer *P)
     }
 }
 
+/* a 30th frame of this game, from the wire */
+static bool exchanged_frame(const peer *P, uint32_t frame)
+{
+    return frame < (uint32_t)P->frames && (frame + 1) % HASH_INTERVAL == 0;
+}
+
 static void on_receive(peer *P, ENetEvent *ev)
 {
-    rbuf r = {ev->packet->data, ev->packet->dataLength, 0, false};
+    const size_t len = ev->packet->dataLength;
+    rbuf r = {ev->packet->data, len, 0, false};
     uint8_t type = get8(&r);
     if (ev->peer == P->spectator) {
-        if (type == MSG_WANT_SAVE) P->spectator_wants = true;
+        /* a spectator only asks; anything else from it is ignored, as the
+           players' game does not depend on it */
+        if (type == MSG_WANT_SAVE && len == 1) P->spectator_wants = true;
         return;
     }
+    if (ev->peer != P->remote) return;
     switch (type) {
     case MSG_TICK: {
         uint32_t t = get32(&r);
+        if (r.bad || len > sizeof P->rx[0].bytes) malformed("the other peer", "tick packet", len);
+        if ((long long)t < P->next_delivery) break; /* its tick is past: delivered or lost */
         rx_slot *slot = &P->rx[t % RX_RING];
-        if (r.bad || ev->packet->dataLength > sizeof slot->bytes) break;
         slot->tick = t;
-        slot->n = ev->packet->dataLength;
-        memcpy(slot->bytes, ev->packet->data, slot->n);
+        slot->n = len;
+        memcpy(slot->bytes, ev->packet->data, len);
         break;
     }
     case MSG_PIECES: {
-        int frame = (int)get32(&r);
-        uint32_t n = get32(&r);
-        if (n > g_max_pieces) break;
+        uint32_t frame = get32(&r), n = get32(&r);
+        if (r.bad || !exchanged_frame(P, frame)) malformed("the other peer", "state's pieces", len);
+        if (n > g_max_pieces) {
+            fprintf(stderr, "netplay: the other peer's state has %u pieces, more than the %zu this game holds\n",
+                    (unsigned)n, g_max_pieces);
+            exit(2);
+        }
+        if (len != 9 + (size_t)n * 16) malformed("the other peer", "state's pieces", len);
         for (uint32_t i = 0; i < n; i++) {
             P->their_pieces[i].kind = get32(&r);
             P->their_pieces[i].index = get32(&r);
             P->their_pieces[i].hash = get64(&r);
         }
-        if (r.bad) break;
         P->their_npieces = n;
         P->their_pieces_known = true;
-        enter_desync(P, frame, "the other peer (its pieces came)");
+        enter_desync(P, (int)frame, "the other peer (its pieces came)");
         break;
     }
     case MSG_SAVE: {
-        get32(&r);
-        size_t n = ev->packet->dataLength - 5;
-        if (r.bad || n > g_save_bytes) break;
+        uint32_t frame = get32(&r);
+        if (r.bad || !exchanged_frame(P, frame)) malformed("the other peer", "save", len);
+        size_t n = len - 5;
+        if (n > g_save_bytes) {
+            fprintf(stderr, "netplay: the other peer's save of %zu bytes is larger than the %zu this game holds\n", n,
+                    g_save_bytes);
+            exit(2);
+        }
         memcpy(P->their_save, ev->packet->data + 5, n);
         P->their_save_size = n;
         P->their_save_known = true;
         break;
     }
-    case MSG_DONE:
-        P->remote_done_tick = get32(&r);
+    case MSG_DONE: {
+        uint32_t t = get32(&r);
+        if (r.bad || len != 5) malformed("the other peer", "end of its ticks", len);
+        P->remote_done_tick = t;
         P->remote_has_inputs = P->frames;
         P->remote_has_hashes = P->nchecks;
         break;
+    }
     default:
-        break;
+        malformed("the other peer", "message", len);
     }
 }
 
@@ -1125,8 +1160,8 @@ static void serve_spectator(peer *P, bool at_end)
     if (!P->spectator_served) return;
     while (P->spectator_next < P->confirmed) {
         int n = P->confirmed - P->spectator_next;
-        if (n > 256) n = 256;
-        uint8_t bytes[9 + 2 * 256];
+        if (n > MAX_INPUTS_SPECT) n = MAX_INPUTS_SPECT;
+        uint8_t bytes[9 + 2 * MAX_INPUTS_SPECT];
         wbuf w = {bytes, 0, sizeof bytes};
         put8(&w, MSG_INPUTS);
         put32(&w, (uint32_t)P->spectator_next);
@@ -1405,25 +1440,31 @@ static int spectator_main(enet_uint16 port)
     while (!ended && wall_seconds() < until) {
         ENetEvent ev;
         if (enet_host_service(h, &ev, 5) <= 0) continue;
-        if (ev.type == ENET_EVENT_TYPE_DISCONNECT) break;
+        if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+            fprintf(stderr, "netplay: spectator: the host closed the connection before the game's end\n");
+            break;
+        }
         if (ev.type != ENET_EVENT_TYPE_RECEIVE) continue;
-        rbuf r = {ev.packet->data, ev.packet->dataLength, 0, false};
+        const size_t len = ev.packet->dataLength;
+        rbuf r = {ev.packet->data, len, 0, false};
         uint8_t type = get8(&r);
         if (type == MSG_SPECT_SAVE && !s) {
-            from = (int)get32(&r);
+            uint32_t frame = get32(&r);
+            if (r.bad || frame >= MAX_FRAMES || (frame + 1) % HASH_INTERVAL) malformed("the host", "save", len);
+            from = (int)frame;
             s = game_sched(false);
-            if (!s || !corral_load(s, ev.packet->data + 5, ev.packet->dataLength - 5) || !game_find_players(s, player)) {
+            if (!s || !corral_load(s, ev.packet->data + 5, len - 5) || !game_find_players(s, player)) {
                 fprintf(stderr, "netplay: spectator: the save does not load: %s\n", s ? corral_last_error_detail(s) : "");
                 return 2;
             }
             next = from + 1;
-            printf("spectator: loaded the save of frame %d (%zu bytes, %u coroutines)\n", from, ev.packet->dataLength - 5,
-                   corral_live_count(s));
+            printf("spectator: loaded the save of frame %d (%zu bytes, %u coroutines)\n", from, len - 5, corral_live_count(s));
         } else if (type == MSG_INPUTS && s) {
-            int first = (int)get32(&r), n = (int)get32(&r);
-            for (int i = 0; i < n && !r.bad; i++) {
+            uint32_t first = get32(&r), n = get32(&r);
+            if (r.bad || first >= MAX_FRAMES || n > MAX_INPUTS_SPECT || len != 9 + 2 * (size_t)n) malformed("the host", "inputs", len);
+            for (uint32_t i = 0; i < n; i++) {
                 int in0 = get8(&r), in1 = get8(&r);
-                if (first + i != next) continue;
+                if ((int)(first + i) != next) continue;
                 game_frame(s, player, in0, in1);
                 if ((next + 1) % HASH_INTERVAL == 0) {
                     printf("hash frame %d %016llx\n", next, (unsigned long long)corral_state_hash(s));
@@ -1432,10 +1473,15 @@ static int spectator_main(enet_uint16 port)
                 next++;
             }
         } else if (type == MSG_END) {
+            if (len != 5) malformed("the host", "end", len);
             ended = true;
+        } else if (type != MSG_SPECT_SAVE && type != MSG_INPUTS) {
+            malformed("the host", "message", len);
         }
         enet_packet_destroy(ev.packet);
     }
+    if (!ended && wall_seconds() >= until) fprintf(stderr, "netplay: spectator: the game did not end in 60 s\n");
+    if (ended && !s) fprintf(stderr, "netplay: spectator: the game ended before the host sent a save\n");
     printf("summary: spectator from frame %d to %d, %d hashes\n", from, next, hashes);
     fflush(stdout);
     leave(h);
@@ -1479,7 +1525,7 @@ int main(int argc, char **argv)
         else usage();
     }
     if (!mode || port <= 0 || port > 65535 || latency_ms < 0 || latency_ms > 1000 || P.loss_pct < 0 || P.loss_pct > 90 ||
-        P.frames < HASH_INTERVAL || P.frames > 1000000 || (coroutines && (coroutines < 100 || coroutines > 100000)))
+        P.frames < HASH_INTERVAL || P.frames > MAX_FRAMES || (coroutines && (coroutines < 100 || coroutines > 100000)))
         usage();
     if (coroutines) {
         /* the units make up what the others leave; every scheduler of the
