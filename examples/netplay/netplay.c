@@ -428,6 +428,7 @@ enum {
     MSG_SPECT_SAVE, /* u32 frame, the save */
     MSG_INPUTS,     /* u32 first, u32 n, n x (u8, u8) */
     MSG_END,        /* u32 frames: no input follows */
+    MSG_HELLO,      /* u32 frames, u32 seed, u32 latency ms, u32 loss %, u32 coroutines: the sender's options */
     MSG_COUNT
 };
 enum { CONNECT_PLAYER = 1, CONNECT_SPECTATOR = 2 };
@@ -448,6 +449,41 @@ static void send_bytes(ENetPeer *to, int channel, const void *p, size_t n)
         fprintf(stderr, "netplay: send of %zu bytes failed\n", n);
         exit(2);
     }
+}
+
+/* the game's options: what the other player's must equal (the game's
+   length and size, and the one simulated link: seed, latency, loss) and
+   what a spectator checks (the size) */
+enum { OPT_FRAMES, OPT_SEED, OPT_LATENCY, OPT_LOSS, OPT_COROUTINES, OPT_COUNT };
+static const char *const option_names[OPT_COUNT] = {"--frames", "--seed", "--latency", "--loss", "--coroutines"};
+
+static uint32_t game_coroutines(void)
+{
+    return (uint32_t)(g_units + RACERS + OTHERS);
+}
+
+static void send_hello(ENetPeer *to, const uint32_t opt[OPT_COUNT])
+{
+    uint8_t bytes[1 + 4 * OPT_COUNT];
+    wbuf w = {bytes, 0, sizeof bytes};
+    put8(&w, MSG_HELLO);
+    for (int i = 0; i < OPT_COUNT; i++) put32(&w, opt[i]);
+    send_bytes(to, CHANNEL_RELIABLE, bytes, w.n);
+}
+
+/* the other side's MSG_HELLO against this one's options, from `first`
+   on: a difference is an error (exit 2) that names the option */
+static void check_hello(rbuf *r, const char *from, const uint32_t mine[OPT_COUNT], int first)
+{
+    uint32_t theirs[OPT_COUNT];
+    for (int i = 0; i < OPT_COUNT; i++) theirs[i] = get32(r);
+    if (r->bad || r->at != r->n) malformed(from, "options", r->n);
+    for (int i = first; i < OPT_COUNT; i++)
+        if (theirs[i] != mine[i]) {
+            fprintf(stderr, "netplay: %s plays another game: %s %u here, %u there\n", from, option_names[i],
+                    (unsigned)mine[i], (unsigned)theirs[i]);
+            exit(2);
+        }
 }
 
 /* ---- a player's peer */
@@ -487,6 +523,7 @@ typedef struct peer {
     ENetPeer *remote;
     long long tick, next_delivery;
     long long remote_done_tick; /* -1: still ticking */
+    bool hello_seen;            /* the other player's options came and agree */
     bool remote_gone;
     int remote_has_inputs, remote_has_hashes;
     rx_slot *rx;
@@ -520,6 +557,15 @@ typedef struct peer {
     size_t ncost, cost_cap;
     int checkpoints_made;
 } peer;
+
+static void options_of(const peer *P, uint32_t opt[OPT_COUNT])
+{
+    opt[OPT_FRAMES] = (uint32_t)P->frames;
+    opt[OPT_SEED] = P->seed;
+    opt[OPT_LATENCY] = (uint32_t)P->latency_ms;
+    opt[OPT_LOSS] = (uint32_t)P->loss_pct;
+    opt[OPT_COROUTINES] = game_coroutines();
+}
 
 static bool dropped(const peer *P, int sender, long long tick)
 {
@@ -847,6 +893,14 @@ static void on_receive(peer *P, ENetEvent *ev)
         P->their_save_known = true;
         break;
     }
+    case MSG_HELLO: {
+        uint32_t mine[OPT_COUNT];
+        options_of(P, mine);
+        enet_host_flush(P->host); /* this peer's own options, out before it may stop */
+        check_hello(&r, "the other player", mine, 0);
+        P->hello_seen = true;
+        break;
+    }
     case MSG_DONE: {
         uint32_t t = get32(&r);
         if (r.bad || len != 5) malformed("the other peer", "end of its ticks", len);
@@ -860,6 +914,25 @@ static void on_receive(peer *P, ENetEvent *ev)
     }
 }
 
+/* the host takes one player and one spectator, whom it tells the
+   game's options; any other connection is closed */
+static void on_connect(peer *P, ENetEvent *ev)
+{
+    uint32_t opt[OPT_COUNT];
+    options_of(P, opt);
+    if (ev->peer == P->remote) return;
+    if (P->me == 0 && ev->data == CONNECT_PLAYER && !P->remote) {
+        P->remote = ev->peer;
+        send_hello(ev->peer, opt);
+    } else if (P->me == 0 && ev->data == CONNECT_SPECTATOR && !P->spectator) {
+        P->spectator = ev->peer;
+        P->spectators_seen++;
+        send_hello(ev->peer, opt);
+    } else {
+        enet_peer_disconnect_now(ev->peer, 0);
+    }
+}
+
 static void service(peer *P, enet_uint32 wait_ms)
 {
     ENetEvent ev;
@@ -867,12 +940,7 @@ static void service(peer *P, enet_uint32 wait_ms)
     for (; got > 0; got = enet_host_check_events(P->host, &ev)) {
         switch (ev.type) {
         case ENET_EVENT_TYPE_CONNECT:
-            if (ev.data == CONNECT_SPECTATOR && !P->spectator) {
-                P->spectator = ev.peer;
-                P->spectators_seen++;
-            } else if (ev.peer != P->remote) {
-                enet_peer_disconnect_now(ev.peer, 0);
-            }
+            on_connect(P, &ev);
             break;
         case ENET_EVENT_TYPE_RECEIVE:
             on_receive(P, &ev);
@@ -1361,19 +1429,8 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
             fprintf(stderr, "netplay: cannot listen on 127.0.0.1:%u\n", (unsigned)port);
             return 2;
         }
-        ENetEvent ev;
         double until = wall_seconds() + 30.0;
-        while (!P->remote && wall_seconds() < until) {
-            if (enet_host_service(P->host, &ev, 10) <= 0) continue;
-            if (ev.type == ENET_EVENT_TYPE_CONNECT && ev.data == CONNECT_PLAYER) P->remote = ev.peer;
-            else if (ev.type == ENET_EVENT_TYPE_CONNECT && ev.data == CONNECT_SPECTATOR && !P->spectator) {
-                P->spectator = ev.peer;
-                P->spectators_seen++;
-            } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
-                on_receive(P, &ev);
-                enet_packet_destroy(ev.packet);
-            }
-        }
+        while (!P->remote && wall_seconds() < until) service(P, 10);
         if (!P->remote) {
             fprintf(stderr, "netplay: no player joined in 30 s\n");
             return 2;
@@ -1382,10 +1439,24 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
         P->host = enet_host_create(NULL, 1, CHANNEL_COUNT, 0, 0);
         if (!P->host) return 2;
         P->remote = connect_to(P->host, port, CONNECT_PLAYER);
+        uint32_t opt[OPT_COUNT];
+        options_of(P, opt);
+        send_hello(P->remote, opt);
     }
     /* the shim decides what is lost: ENet's own throttle drops nothing */
     enet_peer_throttle_configure(P->remote, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_ACCELERATION, 0);
     enet_peer_timeout(P->remote, 0, 10000, 20000);
+    /* the options first (each side sent its own at the connect): both
+       players' games must be the same game */
+    enet_host_flush(P->host);
+    double hello_until = wall_seconds() + 20.0;
+    while (!P->hello_seen) {
+        if (P->remote_gone || wall_seconds() > hello_until) {
+            fprintf(stderr, "netplay: the other player %s\n", P->remote_gone ? "left before its options came" : "sent no options in 20 s");
+            return 2;
+        }
+        service(P, 1);
+    }
 
     printf("netplay: player %d, latency %d frames, loss %d %%, seed %u, frames %d\n", P->me, P->latency_frames,
            P->loss_pct, (unsigned)P->seed, P->frames);
@@ -1435,7 +1506,7 @@ static int spectator_main(enet_uint16 port)
     corral_sched *s = NULL;
     corral_handle player[2] = {{0, 0}, {0, 0}};
     int next = -1, from = -1, hashes = 0;
-    bool ended = false;
+    bool ended = false, hello_seen = false;
     double until = wall_seconds() + 60.0;
     while (!ended && wall_seconds() < until) {
         ENetEvent ev;
@@ -1448,8 +1519,15 @@ static int spectator_main(enet_uint16 port)
         const size_t len = ev.packet->dataLength;
         rbuf r = {ev.packet->data, len, 0, false};
         uint8_t type = get8(&r);
-        if (type == MSG_SPECT_SAVE && !s) {
+        if (type == MSG_HELLO && !hello_seen) {
+            /* the host's game: a spectator's scheduler must be sized as its */
+            uint32_t mine[OPT_COUNT] = {0};
+            mine[OPT_COROUTINES] = game_coroutines();
+            check_hello(&r, "the host", mine, OPT_COROUTINES);
+            hello_seen = true;
+        } else if (type == MSG_SPECT_SAVE && !s) {
             uint32_t frame = get32(&r);
+            if (!hello_seen) malformed("the host", "save before its options", len);
             if (r.bad || frame >= MAX_FRAMES || (frame + 1) % HASH_INTERVAL) malformed("the host", "save", len);
             from = (int)frame;
             s = game_sched(false);
@@ -1475,7 +1553,7 @@ static int spectator_main(enet_uint16 port)
         } else if (type == MSG_END) {
             if (len != 5) malformed("the host", "end", len);
             ended = true;
-        } else if (type != MSG_SPECT_SAVE && type != MSG_INPUTS) {
+        } else if (type != MSG_SPECT_SAVE && type != MSG_INPUTS && type != MSG_HELLO) {
             malformed("the host", "message", len);
         }
         enet_packet_destroy(ev.packet);
