@@ -112,6 +112,7 @@
 #define SLOTS_SPARE 208     /* slots beyond the units, racers and others: the minions and room */
 #define MAX_FRAMES 1000000  /* --frames at most */
 #define FRAME_BUDGET_MS (1000.0 / 60.0)
+#define WAIT_SECONDS 20.0   /* the longest wait for the other side at any step: then exit 2 */
 static const float DT = 1.0f / 60.0f;
 
 /* the game's size, from --coroutines: the patrolling units, and the
@@ -423,7 +424,7 @@ enum {
     MSG_TICK,       /* channel 0: u32 tick, u32 inputs held, u32 hashes held, u32 first, u8 n, n inputs, u8 m, m x (u32 frame, u64 hash) */
     MSG_PIECES,     /* u32 frame, u32 n, n x (u32 kind, u32 index, u64 hash) */
     MSG_SAVE,       /* u32 frame, the save */
-    MSG_DONE,       /* u32 tick: the sender holds all it needs and stops ticking */
+    MSG_DONE,       /* u32 tick, the last it sent: the sender holds all it needs and stops ticking */
     MSG_WANT_SAVE,  /* spectator to host */
     MSG_SPECT_SAVE, /* u32 frame, the save */
     MSG_INPUTS,     /* u32 first, u32 n, n x (u8, u8) */
@@ -449,6 +450,13 @@ static void send_bytes(ENetPeer *to, int channel, const void *p, size_t n)
         fprintf(stderr, "netplay: send of %zu bytes failed\n", n);
         exit(2);
     }
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* the game's options: what the other player's must equal (the game's
@@ -541,6 +549,8 @@ typedef struct peer {
     bool spectator_wants, spectator_served, spectator_ended;
     int spectator_next;
     int spectators_seen;
+    /* the wall clock's start of the waits that have a deadline (0: not waiting) */
+    double half_since, desync_since, all_played_since;
     /* counts */
     int rollbacks, deepest, replayed, stalls;
     size_t snapshot_peak; /* the largest kept snapshot, bytes */
@@ -622,6 +632,7 @@ static void enter_desync(peer *P, int frame, const char *found_by)
 {
     if (P->desync_frame >= 0 && frame >= P->desync_frame) return;
     P->desync_frame = frame;
+    if (!P->desync_since) P->desync_since = wall_seconds();
     printf("desync at frame %d: found by %s\n", frame, found_by);
 }
 
@@ -957,13 +968,6 @@ static void service(peer *P, enet_uint32 wait_ms)
     desync_progress(P);
 }
 
-static double wall_seconds(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* a monotonic clock, in milliseconds */
 static double mono_ms(void)
 {
@@ -1225,8 +1229,7 @@ static void serve_spectator(peer *P, bool at_end)
         P->spectator_served = true;
         printf("spectator served the save of frame %d\n", c->frame);
     }
-    if (!P->spectator_served) return;
-    while (P->spectator_next < P->confirmed) {
+    while (P->spectator_served && P->spectator_next < P->confirmed) {
         int n = P->confirmed - P->spectator_next;
         if (n > MAX_INPUTS_SPECT) n = MAX_INPUTS_SPECT;
         uint8_t bytes[9 + 2 * MAX_INPUTS_SPECT];
@@ -1241,7 +1244,9 @@ static void serve_spectator(peer *P, bool at_end)
         send_bytes(P->spectator, CHANNEL_RELIABLE, bytes, w.n);
         P->spectator_next += n;
     }
-    if (at_end && !P->spectator_ended && P->spectator_next == P->frames) {
+    /* the end: after the last input, or at once to one that never asked */
+    bool all_sent = P->spectator_served ? P->spectator_next == P->frames : !P->spectator_wants;
+    if (at_end && !P->spectator_ended && all_sent) {
         uint8_t bytes[5];
         wbuf w = {bytes, 0, sizeof bytes};
         put8(&w, MSG_END);
@@ -1257,6 +1262,17 @@ static bool finished(const peer *P)
            P->remote_has_inputs >= P->frames && P->remote_has_hashes >= P->nchecks;
 }
 
+/* a wait that started at *since (0: starts now) and has gone on for
+   WAIT_SECONDS is an error */
+static void deadline(double *since, const char *what, int frame)
+{
+    double now = wall_seconds();
+    if (!*since) *since = now;
+    if (now - *since <= WAIT_SECONDS) return;
+    fprintf(stderr, "netplay: %s (frame %d) in %.0f s\n", what, frame, WAIT_SECONDS);
+    exit(2);
+}
+
 static void run_peer(peer *P)
 {
     const int other = 1 - P->me;
@@ -1265,8 +1281,13 @@ static void run_peer(peer *P)
         service(P, 0);
         if (P->reported) break;
         if (finished(P)) break;
-        if (P->me == 0 && P->spectators_seen < P->spectators && P->played >= P->frames / 2) {
+        if (P->desync_frame >= 0) deadline(&P->desync_since, "the desync report did not complete", P->desync_frame);
+        else if (P->played == P->frames)
+            deadline(&P->all_played_since, "all played; the other peer's last inputs and hashes did not come", P->played);
+        if (P->me == 0 && P->spectators_seen < P->spectators && P->played >= P->frames / 2 && !P->remote_gone) {
+            deadline(&P->half_since, "no spectator came at the game's half", P->played);
             service(P, 1); /* the game's half: the spectator joins here */
+            last_progress = wall_seconds();
             continue;
         }
         send_tick(P);
@@ -1280,8 +1301,8 @@ static void run_peer(peer *P)
             while (slot->tick != t) {
                 if (P->remote_gone || (P->remote_done_tick >= 0 && t > P->remote_done_tick)) break;
                 if (P->reported) return;
-                if (wall_seconds() - last_progress > 20.0) {
-                    fprintf(stderr, "netplay: no packet of tick %lld from the other peer in 20 s\n", t);
+                if (wall_seconds() - last_progress > WAIT_SECONDS) {
+                    fprintf(stderr, "netplay: no packet of tick %lld from the other peer in %.0f s\n", t, WAIT_SECONDS);
                     exit(2);
                 }
                 service(P, 1);
@@ -1449,10 +1470,11 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
     /* the options first (each side sent its own at the connect): both
        players' games must be the same game */
     enet_host_flush(P->host);
-    double hello_until = wall_seconds() + 20.0;
+    double hello_until = wall_seconds() + WAIT_SECONDS;
     while (!P->hello_seen) {
         if (P->remote_gone || wall_seconds() > hello_until) {
-            fprintf(stderr, "netplay: the other player %s\n", P->remote_gone ? "left before its options came" : "sent no options in 20 s");
+            fprintf(stderr, "netplay: the other player %s\n",
+                    P->remote_gone ? "left before its options came" : "sent no options in 20 s");
             return 2;
         }
         service(P, 1);
@@ -1466,15 +1488,17 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
         uint8_t bytes[5];
         wbuf w = {bytes, 0, sizeof bytes};
         put8(&w, MSG_DONE);
-        put32(&w, (uint32_t)P->tick);
+        put32(&w, (uint32_t)(P->tick - 1)); /* the last tick sent: P->tick never was */
         if (!P->remote_gone) send_bytes(P->remote, CHANNEL_RELIABLE, bytes, w.n); /* gone: it finished first */
         enet_host_flush(P->host);
-        /* a spectator is served to the end before the host leaves */
+        /* a connected spectator is served to the end (or told the game
+           ended) before the host leaves, whether or not it waited for one */
         double until = wall_seconds() + 30.0;
-        while (P->me == 0 && P->spectators > 0 && !P->spectator_ended && wall_seconds() < until) {
+        while (P->spectator && !P->spectator_ended && wall_seconds() < until) {
             serve_spectator(P, true);
             service(P, 1);
         }
+        if (P->spectator && !P->spectator_ended) fprintf(stderr, "netplay: the spectator was not served to the end in 30 s\n");
     }
     int phase, hp;
     game_boss(P->s, &phase, &hp);
@@ -1572,7 +1596,7 @@ static int spectator_main(enet_uint16 port)
 static void usage(void)
 {
     fprintf(stderr, "usage: netplay --host PORT | --join PORT | --spectate PORT [--latency MS] [--loss PCT] [--seed N]\n"
-                    "                [--frames N] [--inject-desync F] [--spectators N] [--coroutines N] [--svg PATH]\n");
+                    "                [--frames N] [--inject-desync F] [--spectators 0|1] [--coroutines N] [--svg PATH]\n");
     exit(2);
 }
 
@@ -1603,7 +1627,7 @@ int main(int argc, char **argv)
         else usage();
     }
     if (!mode || port <= 0 || port > 65535 || latency_ms < 0 || latency_ms > 1000 || P.loss_pct < 0 || P.loss_pct > 90 ||
-        P.frames < HASH_INTERVAL || P.frames > MAX_FRAMES || (coroutines && (coroutines < 100 || coroutines > 100000)))
+        P.frames < HASH_INTERVAL || P.frames > MAX_FRAMES || P.spectators < 0 || P.spectators > 1 || (coroutines && (coroutines < 100 || coroutines > 100000)))
         usage();
     if (coroutines) {
         /* the units make up what the others leave; every scheduler of the
