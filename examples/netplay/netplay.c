@@ -42,18 +42,23 @@
     registry (without the kept ring: a save loads into any scheduler with
     room) and prints corral_desync_describe.
 
-    The network: ENet channel 0 (unreliable, sequenced) carries one packet
-    per tick of a virtual clock (a tick is one frame's time, 1/60 s):
-    the sender's inputs from the first the other has not acknowledged (up
-    to 64 frames, so a lost packet costs nothing once a later one lands),
-    its acknowledgements and its newest confirmed hashes. Channel 1
-    (reliable) carries the desync report, the spectator's save and
-    inputs, and the end. Latency and loss are simulated on the virtual
-    clock, so a run is repeatable: a packet sent at tick t is delivered
-    at the receiver's tick t + latency (in frames, rounded up) unless a
-    PRNG seeded with --seed, the sender and t drops it; the receiver waits
-    at each tick for the packets due then, as fast as loopback brings
-    them. Nothing sleeps: the processes run frames as fast as this allows.
+    The network: ENet channel 0 carries one packet per tick of a virtual
+    clock (a tick is one frame's time, 1/60 s): the sender's inputs from
+    the first the other has not acknowledged (up to 64 frames, so a lost
+    packet costs nothing once a later one lands), its acknowledgements
+    and its confirmed hashes from the oldest the other has not
+    acknowledged (up to 4). Channel 1 carries the options, the desync
+    report, the spectator's save and inputs, and the end. Latency and
+    loss are simulated on the virtual clock, so a run is repeatable: a
+    packet sent at tick t is delivered at the receiver's tick t + latency
+    (in frames, rounded up) unless a PRNG seeded with --seed, the sender
+    and t drops it; the receiver waits at each tick for the packets due
+    then, as fast as loopback brings them. So that the simulated loss is
+    the only loss, both channels are reliable: ENet resends a packet the
+    socket lost, and the run repeats. A game on a real network sends its
+    ticks unreliably instead and counts a tick as lost once a later
+    tick's packet has come (ENet's sequenced channel drops an older one
+    that comes after), which the inputs sent again make good. Nothing sleeps: the processes run frames as fast as this allows.
     A run to the end repeats every hash, check and rollback line, and a
     desync its report's words; the summary's tick count after a peer is
     done, which peer finds a desync first and how far the peers play
@@ -433,7 +438,9 @@ enum {
     MSG_COUNT
 };
 enum { CONNECT_PLAYER = 1, CONNECT_SPECTATOR = 2 };
-enum { CHANNEL_TICKS, CHANNEL_RELIABLE, CHANNEL_COUNT };
+/* both reliable (see the header comment); two channels so that a save
+   on its way does not hold the ticks up */
+enum { CHANNEL_TICKS, CHANNEL_MESSAGES, CHANNEL_COUNT };
 
 /* a message that breaks the protocol: the peer says what it got and
    from whom, and stops (exit 2); nothing from the wire is trusted further */
@@ -445,7 +452,7 @@ static void malformed(const char *from, const char *what, size_t n)
 
 static void send_bytes(ENetPeer *to, int channel, const void *p, size_t n)
 {
-    ENetPacket *pk = enet_packet_create(p, n, channel == CHANNEL_RELIABLE ? ENET_PACKET_FLAG_RELIABLE : 0);
+    ENetPacket *pk = enet_packet_create(p, n, ENET_PACKET_FLAG_RELIABLE);
     if (!pk || enet_peer_send(to, (enet_uint8)channel, pk) < 0) {
         fprintf(stderr, "netplay: send of %zu bytes failed\n", n);
         exit(2);
@@ -476,7 +483,7 @@ static void send_hello(ENetPeer *to, const uint32_t opt[OPT_COUNT])
     wbuf w = {bytes, 0, sizeof bytes};
     put8(&w, MSG_HELLO);
     for (int i = 0; i < OPT_COUNT; i++) put32(&w, opt[i]);
-    send_bytes(to, CHANNEL_RELIABLE, bytes, w.n);
+    send_bytes(to, CHANNEL_MESSAGES, bytes, w.n);
 }
 
 /* the other side's MSG_HELLO against this one's options, from `first`
@@ -764,7 +771,7 @@ static void send_pieces(peer *P, const checkpoint *c)
         put32(&w, c->pieces[i].index);
         put64(&w, c->pieces[i].hash);
     }
-    send_bytes(P->remote, CHANNEL_RELIABLE, bytes, w.n);
+    send_bytes(P->remote, CHANNEL_MESSAGES, bytes, w.n);
     free(bytes);
 }
 
@@ -776,7 +783,7 @@ static void send_save(ENetPeer *to, int type, const checkpoint *c)
     put8(&w, (uint8_t)type);
     put32(&w, (uint32_t)c->frame);
     memcpy(bytes + w.n, c->save, c->save_size);
-    send_bytes(to, CHANNEL_RELIABLE, bytes, 5 + c->save_size);
+    send_bytes(to, CHANNEL_MESSAGES, bytes, 5 + c->save_size);
     free(bytes);
 }
 
@@ -1241,7 +1248,7 @@ static void serve_spectator(peer *P, bool at_end)
             put8(&w, P->known[0][P->spectator_next + i]);
             put8(&w, P->known[1][P->spectator_next + i]);
         }
-        send_bytes(P->spectator, CHANNEL_RELIABLE, bytes, w.n);
+        send_bytes(P->spectator, CHANNEL_MESSAGES, bytes, w.n);
         P->spectator_next += n;
     }
     /* the end: after the last input, or at once to one that never asked */
@@ -1251,7 +1258,7 @@ static void serve_spectator(peer *P, bool at_end)
         wbuf w = {bytes, 0, sizeof bytes};
         put8(&w, MSG_END);
         put32(&w, (uint32_t)P->frames);
-        send_bytes(P->spectator, CHANNEL_RELIABLE, bytes, w.n);
+        send_bytes(P->spectator, CHANNEL_MESSAGES, bytes, w.n);
         P->spectator_ended = true;
     }
 }
@@ -1489,7 +1496,7 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
         wbuf w = {bytes, 0, sizeof bytes};
         put8(&w, MSG_DONE);
         put32(&w, (uint32_t)(P->tick - 1)); /* the last tick sent: P->tick never was */
-        if (!P->remote_gone) send_bytes(P->remote, CHANNEL_RELIABLE, bytes, w.n); /* gone: it finished first */
+        if (!P->remote_gone) send_bytes(P->remote, CHANNEL_MESSAGES, bytes, w.n); /* gone: it finished first */
         enet_host_flush(P->host);
         /* a connected spectator is served to the end (or told the game
            ended) before the host leaves, whether or not it waited for one */
@@ -1525,7 +1532,7 @@ static int spectator_main(enet_uint16 port)
     if (!h) return 2;
     ENetPeer *host = connect_to(h, port, CONNECT_SPECTATOR);
     uint8_t want = MSG_WANT_SAVE;
-    send_bytes(host, CHANNEL_RELIABLE, &want, 1);
+    send_bytes(host, CHANNEL_MESSAGES, &want, 1);
     enet_host_flush(h);
     corral_sched *s = NULL;
     corral_handle player[2] = {{0, 0}, {0, 0}};
