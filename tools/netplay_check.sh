@@ -14,7 +14,9 @@
 #
 # Latency and loss are simulated on the example's virtual clock (frames),
 # so each run repeats its hash, check and rollback lines and nothing
-# sleeps. Installs libenet-dev from Debian when run as root; otherwise
+# sleeps. Each host listens on a port the system gives (--host 0 prints
+# it), so checks beside each other never meet; each process runs under
+# timeout, so a hang fails the check. Installs libenet-dev from Debian when run as root; otherwise
 # names it.
 set -eu
 cd "$(dirname "$0")/.."
@@ -36,25 +38,47 @@ bin=$build/examples/netplay
 out=$build/runs
 mkdir -p "$out"
 start=$(date +%s.%N)
-port=$((20000 + $$ % 20000))
+limit=120 # seconds a process may run
 fail=0
 since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 bad() { echo "netplay_check: FAIL: $*" >&2; fail=1; }
 
-# run NAME HOST_ARGS -- JOIN_ARGS: host and joiner, exit codes in $hrc $jrc
+# the port the host of output $1 (pid $2) listens on, once it says
+port_of() {
+    i=0
+    while [ $i -lt 100 ] && kill -0 "$2" 2>/dev/null; do
+        p=$(sed -n 's/^netplay: listening on port \([0-9]*\)$/\1/p' "$1")
+        if [ -n "$p" ]; then
+            echo "$p"
+            return 0
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# run NAME HOST_ARGS JOIN_ARGS [SPECTATE]: host, joiner and maybe a
+# spectator; exit codes in $hrc $jrc $src (124: killed by timeout)
 run() {
     name=$1 hargs=$2 jargs=$3 spect=${4:-}
-    port=$((port + 1))
-    "$bin" --host $port $hargs >"$out/$name.host" 2>&1 &
+    timeout $limit "$bin" --host 0 $hargs >"$out/$name.host" 2>&1 &
     hpid=$!
-    "$bin" --join $port $jargs >"$out/$name.join" 2>&1 &
+    hrc=0 jrc=0 src=0
+    if ! port=$(port_of "$out/$name.host" $hpid); then
+        kill $hpid 2>/dev/null || true
+        wait $hpid || hrc=$?
+        bad "$name: the host gave no port"
+        jrc=2 src=2
+        return
+    fi
+    timeout $limit "$bin" --join $port $jargs >"$out/$name.join" 2>&1 &
     jpid=$!
     spid=
     if [ -n "$spect" ]; then
-        "$bin" --spectate $port >"$out/$name.spect" 2>&1 &
+        timeout $limit "$bin" --spectate $port >"$out/$name.spect" 2>&1 &
         spid=$!
     fi
-    hrc=0 jrc=0 src=0
     wait $hpid || hrc=$?
     wait $jpid || jrc=$?
     if [ -n "$spid" ]; then wait $spid || src=$?; fi
@@ -116,8 +140,14 @@ for who in host join; do
     f=$out/$name.$who
     caught=$(sed -n 's/^desync at frame \([0-9]*\): .*/\1/p' "$f" | head -n 1)
     first=$(( (inject / 30 + 1) * 30 - 1 )) # the first hash exchange at or after the injection
+    before=$((first - 30))
+    grep -q "^check frame $before agree\$" "$f" || bad "desync: $who's exchange of frame $before, before the injection, did not agree"
+    early=$(awk -v f="$first" '$1 == "check" && $4 == "DESYNC" && $3 < f { print $3; exit }' "$f")
+    [ -z "$early" ] || bad "desync: $who found a mismatch at frame $early, before the injection"
     if [ -z "$caught" ]; then
         bad "desync: $who reports no mismatching exchange"
+    elif [ "$caught" -lt "$first" ]; then
+        bad "desync: $who caught it at frame $caught, before the first exchange after the injection ($first)"
     else
         ex=$(( (caught - first) / 30 + 1 ))
         [ $ex -le 2 ] || bad "desync: $who caught it at frame $caught, exchange $ex after frame $inject"

@@ -1457,6 +1457,8 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
             fprintf(stderr, "netplay: cannot listen on 127.0.0.1:%u\n", (unsigned)port);
             return 2;
         }
+        /* the port the system gave for --host 0, for the others to join */
+        printf("netplay: listening on port %u\n", (unsigned)P->host->address.port);
         double until = wall_seconds() + 30.0;
         while (!P->remote && wall_seconds() < until) service(P, 10);
         if (!P->remote) {
@@ -1633,7 +1635,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--coroutines")) coroutines = (int)v;
         else usage();
     }
-    if (!mode || port <= 0 || port > 65535 || latency_ms < 0 || latency_ms > 1000 || P.loss_pct < 0 || P.loss_pct > 90 ||
+    if (!mode || port < 0 || port > 65535 || (port == 0 && mode != 1) || latency_ms < 0 || latency_ms > 1000 || P.loss_pct < 0 || P.loss_pct > 90 ||
         P.frames < HASH_INTERVAL || P.frames > MAX_FRAMES || P.spectators < 0 || P.spectators > 1 || (coroutines && (coroutines < 100 || coroutines > 100000)))
         usage();
     if (coroutines) {
