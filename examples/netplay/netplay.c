@@ -3,15 +3,20 @@
     127.0.0.1), GGPO's model on corral's kept snapshots.
 
         netplay --host PORT  [options]     player 0; waits for the joiner
+                                           (PORT 0: a free port, printed as
+                                           "netplay: listening on port N")
         netplay --join PORT  [options]     player 1
         netplay --spectate PORT            follows the host's game from a save
       options: --latency MS (one way)  --loss PCT  --seed N  --frames N
                --inject-desync F  (this peer's boss reads a counter of this
                                    process from frame F on)
-               --spectators N     (host: waits at the game's half for N
-                                   spectators and serves them to the end)
+               --spectators 0|1   (host: 1 waits at the game's half, 20 s
+                                   at most, for the one spectator it takes)
                --coroutines N     (about N coroutines: more patrolling units;
                                    the spectator needs the same N)
+    The players' --frames, --seed, --latency, --loss and --coroutines
+    must be the same: each sends its own at the connect (MSG_HELLO) and
+    refuses another game's.
                --svg PATH         (the plot of this peer's frame times and
                                    rollback depths)
 
@@ -36,7 +41,7 @@
     Every 30th frame, once confirmed, each peer prints its state hash and
     sends it; the other compares it with its own. A mismatch starts the
     desync report: both send the state's pieces of that frame
-    (corral_state_pieces) over a reliable channel and find the first that
+    (corral_state_pieces) over channel 1 and find the first that
     differs (corral_state_pieces_diff), then their saves (corral_save);
     each loads both saves into scratch schedulers of the same slots and
     registry (without the kept ring: a save loads into any scheduler with
@@ -58,20 +63,21 @@
     socket lost, and the run repeats. A game on a real network sends its
     ticks unreliably instead and counts a tick as lost once a later
     tick's packet has come (ENet's sequenced channel drops an older one
-    that comes after), which the inputs sent again make good. Nothing sleeps: the processes run frames as fast as this allows.
-    A run to the end repeats every hash, check and rollback line, and a
-    desync its report's words; the summary's tick count after a peer is
-    done, which peer finds a desync first and how far the peers play
-    while its report is on its way follow the reliable messages'
-    wall-clock arrival.
+    that comes after), which the inputs sent again make good. Nothing
+    sleeps: the processes run frames as fast as this allows. A run to
+    the end repeats every hash, check and rollback line, and a desync
+    its report's words; the summary's tick count after a peer is done,
+    which peer finds a desync first and how far the peers play while its
+    report is on its way follow the wall-clock arrival of channel 1's
+    messages.
 
     The spectator connects to the host and asks for a save of a confirmed
     frame; the host answers from the game's half on with its newest 30th
-    frame's save (a host with --spectators N waits there until N came).
+    frame's save (a host with --spectators 1 waits there until it came).
     The spectator loads it into a scheduler of the same slots and registry
-    (no kept ring: it never rewinds) and plays on with both players' confirmed inputs, which the host
-    forwards; it prints the same hash lines as the players for the frames
-    it plays.
+    (no kept ring: it never rewinds) and plays on with both players'
+    confirmed inputs, which the host forwards to the end; it prints the
+    same hash lines as the players for the frames it plays.
 
     The cost: each tick that does simulation work (a rollback and its
     frames played again, the checkpoints of frames confirmed, the new
@@ -91,7 +97,12 @@
         desync report: ...           corral_desync_describe's words
         summary: ...
     Exit status: 0 played to the end in agreement, 3 a desync (reported),
-    2 an error.
+    2 an error: bad arguments, another game's options, a malformed
+    message (each length, count and frame from the wire is checked), or
+    a wait for the other side past its deadline (20 s for the options,
+    a tick's packet, the spectator at the half, the desync report and
+    the last inputs and hashes; 30 s for a host to answer or a joiner to
+    come, 60 s for a spectator's whole game).
 */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* clock_gettime's CLOCK_MONOTONIC */
@@ -1290,7 +1301,8 @@ static void run_peer(peer *P)
         if (finished(P)) break;
         if (P->desync_frame >= 0) deadline(&P->desync_since, "the desync report did not complete", P->desync_frame);
         else if (P->played == P->frames)
-            deadline(&P->all_played_since, "all played; the other peer's last inputs and hashes did not come", P->played);
+            deadline(&P->all_played_since, "all played; the other peer's last inputs and hashes did not come",
+                     P->played);
         if (P->me == 0 && P->spectators_seen < P->spectators && P->played >= P->frames / 2 && !P->remote_gone) {
             deadline(&P->half_since, "no spectator came at the game's half", P->played);
             service(P, 1); /* the game's half: the spectator joins here */
@@ -1507,7 +1519,8 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
             serve_spectator(P, true);
             service(P, 1);
         }
-        if (P->spectator && !P->spectator_ended) fprintf(stderr, "netplay: the spectator was not served to the end in 30 s\n");
+        if (P->spectator && !P->spectator_ended)
+            fprintf(stderr, "netplay: the spectator was not served to the end in 30 s\n");
     }
     int phase, hp;
     game_boss(P->s, &phase, &hp);
@@ -1569,10 +1582,12 @@ static int spectator_main(enet_uint16 port)
                 return 2;
             }
             next = from + 1;
-            printf("spectator: loaded the save of frame %d (%zu bytes, %u coroutines)\n", from, len - 5, corral_live_count(s));
+            printf("spectator: loaded the save of frame %d (%zu bytes, %u coroutines)\n", from, len - 5,
+                   corral_live_count(s));
         } else if (type == MSG_INPUTS && s) {
             uint32_t first = get32(&r), n = get32(&r);
-            if (r.bad || first >= MAX_FRAMES || n > MAX_INPUTS_SPECT || len != 9 + 2 * (size_t)n) malformed("the host", "inputs", len);
+            if (r.bad || first >= MAX_FRAMES || n > MAX_INPUTS_SPECT || len != 9 + 2 * (size_t)n)
+                malformed("the host", "inputs", len);
             for (uint32_t i = 0; i < n; i++) {
                 int in0 = get8(&r), in1 = get8(&r);
                 if ((int)(first + i) != next) continue;
@@ -1635,8 +1650,9 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--coroutines")) coroutines = (int)v;
         else usage();
     }
-    if (!mode || port < 0 || port > 65535 || (port == 0 && mode != 1) || latency_ms < 0 || latency_ms > 1000 || P.loss_pct < 0 || P.loss_pct > 90 ||
-        P.frames < HASH_INTERVAL || P.frames > MAX_FRAMES || P.spectators < 0 || P.spectators > 1 || (coroutines && (coroutines < 100 || coroutines > 100000)))
+    if (!mode || port < 0 || port > 65535 || (port == 0 && mode != 1) || latency_ms < 0 || latency_ms > 1000 ||
+        P.loss_pct < 0 || P.loss_pct > 90 || P.frames < HASH_INTERVAL || P.frames > MAX_FRAMES || P.spectators < 0 ||
+        P.spectators > 1 || (coroutines && (coroutines < 100 || coroutines > 100000)))
         usage();
     if (coroutines) {
         /* the units make up what the others leave; every scheduler of the
