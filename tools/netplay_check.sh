@@ -31,7 +31,9 @@ if ! pkg-config --exists libenet 2>/dev/null; then
     fi
 fi
 
-build=build/netplay
+# NETPLAY_BUILD: another build directory, e.g. one configured with
+# -DCMAKE_C_FLAGS=-fsanitize=address,undefined (its flags are kept)
+build=${NETPLAY_BUILD:-build/netplay}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCORRAL_BUILD_TESTS=OFF -DCORRAL_WERROR=ON >/dev/null
 cmake --build "$build" -j 2 --target netplay >/dev/null
 bin=$build/examples/netplay

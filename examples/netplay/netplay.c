@@ -503,7 +503,7 @@ static void check_hello(rbuf *r, const char *from, const uint32_t mine[OPT_COUNT
 {
     uint32_t theirs[OPT_COUNT];
     for (int i = 0; i < OPT_COUNT; i++) theirs[i] = get32(r);
-    if (r->bad || r->at != r->n) malformed(from, "options", r->n);
+    if (r->bad || r->at != r->n) malformed(from, "options message", r->n);
     for (int i = first; i < OPT_COUNT; i++)
         if (theirs[i] != mine[i]) {
             fprintf(stderr, "netplay: %s plays another game: %s %u here, %u there\n", from, option_names[i],
@@ -1579,6 +1579,9 @@ static int spectator_main(enet_uint16 port)
             s = game_sched(false);
             if (!s || !corral_load(s, ev.packet->data + 5, len - 5) || !game_find_players(s, player)) {
                 fprintf(stderr, "netplay: spectator: the save does not load: %s\n", s ? corral_last_error_detail(s) : "");
+                if (s) corral_sched_destroy(s);
+                enet_packet_destroy(ev.packet);
+                enet_host_destroy(h);
                 return 2;
             }
             next = from + 1;
