@@ -11,6 +11,10 @@
 #   one run at 150 ms / 20 % with --inject-desync 500 in the joiner: both exit 3, the
 #     desync is caught within 2 hash exchanges of frame 500, and the report
 #     names the boss, the point it waits at and its field rage.
+#   4 hostile runs (examples/netplay/hostile.c sends what it is given): a
+#     spectator handed a 1-byte save, a host handed a tick packet whose
+#     first frame is 2^31 - 1, the pieces of 16,777,215 and another game's
+#     options: each exits 2 with its message, neither crashes nor waits.
 #
 # Latency and loss are simulated on the example's virtual clock (frames),
 # so each run repeats its hash, check and rollback lines and nothing
@@ -35,8 +39,9 @@ fi
 # -DCMAKE_C_FLAGS=-fsanitize=address,undefined (its flags are kept)
 build=${NETPLAY_BUILD:-build/netplay}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCORRAL_BUILD_TESTS=OFF -DCORRAL_WERROR=ON >/dev/null
-cmake --build "$build" -j 2 --target netplay >/dev/null
+cmake --build "$build" -j 2 --target netplay netplay_hostile >/dev/null
 bin=$build/examples/netplay
+hostile=$build/examples/netplay_hostile
 out=$build/runs
 mkdir -p "$out"
 start=$(date +%s.%N)
@@ -160,6 +165,41 @@ for who in host join; do
     grep -q '^desync report: .*coroutine boss 0x[0-9a-f]*:[0-9]* at point [a-z]* .*field rage is ' "$f" ||
         bad "desync: $who's report does not name boss, its point and rage"
 done
+
+# hostile NAME VICTIM WORDS HEX...: VICTIM (spectate or host) against the
+# hostile peer sending HEX; it must exit 2 saying WORDS on stderr
+hostile() {
+    name=$1 victim=$2 words=$3
+    shift 3
+    if [ "$victim" = spectate ]; then
+        timeout $limit "$hostile" --host "$@" >"$out/$name.fake" 2>&1 &
+        fpid=$!
+        port=$(port_of "$out/$name.fake" $fpid) || { bad "$name: the hostile host gave no port"; return; }
+        vrc=0
+        timeout $limit "$bin" --spectate $port >"$out/$name.out" 2>"$out/$name.err" || vrc=$?
+    else
+        timeout $limit "$bin" --host 0 >"$out/$name.out" 2>"$out/$name.err" &
+        vpid=$!
+        port=$(port_of "$out/$name.out" $vpid) || { bad "$name: the host gave no port"; return; }
+        timeout $limit "$hostile" --join $port "$@" >"$out/$name.fake" 2>&1 &
+        fpid=$!
+        vrc=0
+        wait $vpid || vrc=$?
+    fi
+    kill $fpid 2>/dev/null || true
+    wait $fpid 2>/dev/null || true
+    said=$(grep '^netplay: ' "$out/$name.err" | head -n 1)
+    [ $vrc = 2 ] || bad "$name: exited $vrc, not 2"
+    grep -q "$words" "$out/$name.err" || bad "$name: said '$said', not '$words'"
+    ! grep -q -E 'Sanitizer|runtime error' "$out/$name.err" || bad "$name: a sanitizer's report"
+    echo "hostile ($name): exit $vrc, $said"
+}
+# the options of the default game: frames 1200, seed 1, latency 0, loss 0, 304 coroutines
+hello=09b004000001000000000000000000000030010000
+hostile short-save spectate 'malformed save' $hello 06
+hostile tick-first host 'malformed tick packet' $hello 0100000000000000000000000000ffffff7f0100
+hostile many-pieces host 'more than the 1024' $hello 021d000000ffffff00
+hostile other-game host 'plays another game: --coroutines 304 here, 2000 there' 09b0040000010000000000000000000000d0070000
 
 echo "netplay_check: $(since "$start" "$(date +%s.%N)") s"
 if [ $fail != 0 ]; then
