@@ -1366,8 +1366,14 @@ static void run_peer(peer *P)
         }
         serve_spectator(P, false);
         desync_progress(P);
-        if (P->remote_gone && !finished(P) && !P->reported && P->desync_frame < 0) {
-            fprintf(stderr, "netplay: the other peer left at frame %d\n", P->played);
+        /* a peer leaves after its report, which needed this one's save,
+           and its own save came before its leaving: this one has reported */
+        if (P->remote_gone && !finished(P) && !P->reported) {
+            if (P->desync_frame >= 0)
+                fprintf(stderr, "netplay: the other peer left before the desync report of frame %d was done\n",
+                        P->desync_frame);
+            else
+                fprintf(stderr, "netplay: the other peer left at frame %d\n", P->played);
             exit(2);
         }
         P->tick++;
