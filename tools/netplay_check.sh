@@ -69,6 +69,7 @@ port_of() {
 # spectator; exit codes in $hrc $jrc $src (124: killed by timeout)
 run() {
     name=$1 hargs=$2 jargs=$3 spect=${4:-}
+    : >"$out/$name.host" # emptied here: a previous check's port is not this host's
     timeout $limit "$bin" --host 0 $hargs >"$out/$name.host" 2>&1 &
     hpid=$!
     hrc=0 jrc=0 src=0
@@ -171,6 +172,8 @@ done
 hostile() {
     name=$1 victim=$2 words=$3
     shift 3
+    : >"$out/$name.fake"
+    : >"$out/$name.out"
     if [ "$victim" = spectate ]; then
         timeout $limit "$hostile" --host "$@" >"$out/$name.fake" 2>&1 &
         fpid=$!
