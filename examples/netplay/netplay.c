@@ -660,7 +660,7 @@ static void enter_desync(peer *P, int frame, const char *found_by)
 {
     if (P->desync_frame >= 0 && frame >= P->desync_frame) return;
     P->desync_frame = frame;
-    if (!P->desync_since) P->desync_since = wall_seconds();
+    if (P->desync_since == 0.0) P->desync_since = wall_seconds();
     printf("desync at frame %d: found by %s\n", frame, found_by);
 }
 
@@ -1294,7 +1294,7 @@ static bool finished(const peer *P)
 static void deadline(double *since, const char *what, int frame)
 {
     double now = wall_seconds();
-    if (!*since) *since = now;
+    if (*since == 0.0) *since = now;
     if (now - *since <= WAIT_SECONDS) return;
     fprintf(stderr, "netplay: %s (frame %d) in %.0f s\n", what, frame, WAIT_SECONDS);
     exit(2);
