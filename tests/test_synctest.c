@@ -577,6 +577,12 @@ Test(synctest, the_description_names_a_named_point_and_keeps_it_through_a_save_a
     cr_assert(strstr(why, "coroutine st_named 0x000000:1 at point resting") && strstr(why, ": field n is 1 against 6"),
               "%s", why);
 
+    /* a live state against a loaded one: a named point has no line after a
+       load, and the field is still the difference named */
+    cr_assert(corral_desync_describe(a, lb, why, sizeof why));
+    cr_log_info("named point, live against loaded: %s", why);
+    cr_assert(strstr(why, ": field n is 1 against 6"), "%s", why);
+
     /* alike but for where each waits: the point is the difference named */
     corral_sched *c = st_named_sched();
     st_named_start(c, (st_named_ctx){.n = 0, .late = 1});

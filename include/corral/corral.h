@@ -1740,8 +1740,9 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    corral_snapshot_keep: the live state into the ring under tag k, in
    place of one kept under k before; the snapshot's bytes, or 0
    (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring);
-   the first drop while the ring holds fewer than desc.kept_snapshots is a
-   warning to the logger, once, naming the desc.kept_bytes that holds them.
+   a drop while the ring holds fewer than desc.kept_snapshots is a
+   warning to the logger naming the desc.kept_bytes that holds them (again
+   only when the snapshots outgrow that figure's eighth of room).
    corral_restore_kept: rewinds to the snapshot tagged k, as
    corral_restore does, and forgets the ones kept after it (their frames
    are played again); false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept
@@ -1830,16 +1831,18 @@ CORRAL_API bool corral_synctest_begin(corral_synctest *t, corral_sched *sched, c
    could not keep or give back (the error set: size the ring for
    desc.frames + 1 snapshots) */
 CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
-/* after a desync: where the frame goes apart, in words (as
-   corral_desync_describe says it). The state the test stopped at is
-   snapshotted into buf (cap bytes: corral_snapshot_size) and restored into
-   scratch, a second scheduler of the same desc and registry (no kept
-   ring needed); the frame is
-   played once more from its kept start; the two runs are compared. True:
-   words say where they differ; false: they agree (words say so: what set
-   the first run apart is outside the state), or a snapshot or restore was
-   refused (words give the error). t->sched is left after the frame's
-   third run. */
+/* after a desync, before the scheduler ticks again: where the frame goes
+   apart, in words (as corral_desync_describe says it, the first side the
+   run the test stopped at, the second the new run). The state the test
+   stopped at is snapshotted into buf (cap bytes: corral_snapshot_size)
+   and restored into scratch, a second scheduler of the same desc and
+   registry (no kept ring needed); the frame is played once more from its
+   kept start on the scheduler under test; the two runs are compared.
+   True: words say where they differ, and t->sched is after the frame's
+   third run. False: they agree (words say so: what set the first run
+   apart is outside the state), or a snapshot or restore was refused
+   (words give the error; t->sched is as the test left it, unless the
+   kept restore was what failed, which changes nothing either). */
 CORRAL_API bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
                                          size_t words_cap);
 /* the first place where two lists of pieces differ: its place in a (na:

@@ -505,7 +505,7 @@ static void corral__kept_empty(corral__kept *K, uint64_t bytes, uint32_t desc_sn
     K->desc_snapshots = desc_snapshots;
     K->desc_bytes = desc_bytes;
     K->oldest = K->newest = K->cut_to = CORRAL__NIL;
-    K->reloaded = (uint16_t)reloaded;
+    K->reloaded = reloaded;
 }
 
 /* the kept snapshots' ring (snapshot.c keeps and restores them): empty */

@@ -287,7 +287,7 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
             corral__say_co(&o, b, &y);
         } else if ((px || py) && !(px && py && strcmp(px, py) == 0)) {
             corral__say_f(&o, ": at point %s against %s", px ? px : "(unnamed)", py ? py : "(unnamed)");
-        } else if (x.line != y.line) {
+        } else if (!px && !py && x.line != y.line) { /* a named point is its name: a loaded one has no line */
             corral__say_f(&o, ": at line %u against %u", x.line, y.line);
         } else if (!corral__say_fields(&o, a, b, &x, &y)) {
             corral__say_f(&o, ": its wait, links, point, pause or domain (time left %.17g against %.17g)", x.left, y.left);
@@ -313,10 +313,10 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
 bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
                               size_t words_cap)
 {
+    if (words && words_cap) words[0] = 0;
     if (!t || !corral__check(t->sched) || !corral__check(scratch)) return false;
     corral_sched *s = t->sched;
     CORRAL__REQUIRE_AT(s, words && words_cap && (buf || !cap), CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
-    words[0] = 0;
     CORRAL__REQUIRE_AT(s, t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
                        "the sync test has found no desync to describe", false);
     CORRAL__REQUIRE_AT(s, scratch != s, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
