@@ -1874,8 +1874,9 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    corral_snapshot_keep: the live state into the ring under tag k, in
    place of one kept under k before; the snapshot's bytes, or 0
    (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring);
-   the first drop while the ring holds fewer than desc.kept_snapshots is a
-   warning to the logger, once, naming the desc.kept_bytes that holds them.
+   a drop while the ring holds fewer than desc.kept_snapshots is a
+   warning to the logger naming the desc.kept_bytes that holds them (again
+   only when the snapshots outgrow that figure's eighth of room).
    corral_restore_kept: rewinds to the snapshot tagged k, as
    corral_restore does, and forgets the ones kept after it (their frames
    are played again); false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept
@@ -1964,16 +1965,18 @@ CORRAL_API bool corral_synctest_begin(corral_synctest *t, corral_sched *sched, c
    could not keep or give back (the error set: size the ring for
    desc.frames + 1 snapshots) */
 CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
-/* after a desync: where the frame goes apart, in words (as
-   corral_desync_describe says it). The state the test stopped at is
-   snapshotted into buf (cap bytes: corral_snapshot_size) and restored into
-   scratch, a second scheduler of the same desc and registry (no kept
-   ring needed); the frame is
-   played once more from its kept start; the two runs are compared. True:
-   words say where they differ; false: they agree (words say so: what set
-   the first run apart is outside the state), or a snapshot or restore was
-   refused (words give the error). t->sched is left after the frame's
-   third run. */
+/* after a desync, before the scheduler ticks again: where the frame goes
+   apart, in words (as corral_desync_describe says it, the first side the
+   run the test stopped at, the second the new run). The state the test
+   stopped at is snapshotted into buf (cap bytes: corral_snapshot_size)
+   and restored into scratch, a second scheduler of the same desc and
+   registry (no kept ring needed); the frame is played once more from its
+   kept start on the scheduler under test; the two runs are compared.
+   True: words say where they differ, and t->sched is after the frame's
+   third run. False: they agree (words say so: what set the first run
+   apart is outside the state), or a snapshot or restore was refused
+   (words give the error; t->sched is as the test left it, unless the
+   kept restore was what failed, which changes nothing either). */
 CORRAL_API bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
                                          size_t words_cap);
 /* the first place where two lists of pieces differ: its place in a (na:
@@ -3763,15 +3766,15 @@ typedef struct corral__snap_head {
    first from `oldest` along their `next` offsets; an entry wraps to 0
    where the next would run past the end. Offsets are from the ring's
    first entry byte. */
-#define CORRAL__KEPT_RECENT 16u /* the dropped tags a refusal can name one by one */
+#define CORRAL__KEPT_RECENT 15u /* the dropped tags a refusal can name one by one */
 typedef struct corral__kept {
     uint64_t bytes;          /* the entries' bytes: desc.kept_bytes or its default, a multiple of 64 */
     uint32_t desc_snapshots, desc_bytes; /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
     uint32_t count;          /* entries in the ring, forgotten ones included */
     uint32_t oldest, newest; /* their offsets, CORRAL__NIL when empty */
     uint32_t end;            /* one past the newest entry */
-    uint16_t reloaded;       /* a reload forgot what the ring held */
-    uint16_t warned;         /* the logger was told the ring holds fewer than desc.kept_snapshots */
+    uint32_t reloaded;       /* a reload forgot what the ring held */
+    uint32_t warned_span;    /* the entry size the logger was last told the ring is short for (0: never) */
     /* the live snapshots dropped to make room since create or the last
        reload, for a refusal's words: how many, their least and greatest
        tags, whether every tag between was dropped, the last few */
@@ -11662,7 +11665,7 @@ static void corral__kept_empty(corral__kept *K, uint64_t bytes, uint32_t desc_sn
     K->desc_snapshots = desc_snapshots;
     K->desc_bytes = desc_bytes;
     K->oldest = K->newest = K->cut_to = CORRAL__NIL;
-    K->reloaded = (uint16_t)reloaded;
+    K->reloaded = reloaded;
 }
 
 /* the kept snapshots' ring (snapshot.c keeps and restores them): empty */
@@ -16214,7 +16217,7 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
             corral__say_co(&o, b, &y);
         } else if ((px || py) && !(px && py && strcmp(px, py) == 0)) {
             corral__say_f(&o, ": at point %s against %s", px ? px : "(unnamed)", py ? py : "(unnamed)");
-        } else if (x.line != y.line) {
+        } else if (!px && !py && x.line != y.line) { /* a named point is its name: a loaded one has no line */
             corral__say_f(&o, ": at line %u against %u", x.line, y.line);
         } else if (!corral__say_fields(&o, a, b, &x, &y)) {
             corral__say_f(&o, ": its wait, links, point, pause or domain (time left %.17g against %.17g)", x.left, y.left);
@@ -16240,10 +16243,10 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
 bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
                               size_t words_cap)
 {
+    if (words && words_cap) words[0] = 0;
     if (!t || !corral__check(t->sched) || !corral__check(scratch)) return false;
     corral_sched *s = t->sched;
     CORRAL__REQUIRE_AT(s, words && words_cap && (buf || !cap), CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
-    words[0] = 0;
     CORRAL__REQUIRE_AT(s, t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
                        "the sync test has found no desync to describe", false);
     CORRAL__REQUIRE_AT(s, scratch != s, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
@@ -19393,7 +19396,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
     if (o->types.type_count > s->types.type_count) {
         snprintf(v->why, sizeof v->why,
-                 "it holds types this scheduler has not met (%u against %u): give it desc.registry, or start the same types first",
+                 "it holds types this scheduler has not met (%u against %u): give it desc.registry, or start its types in order",
                  o->types.type_count, s->types.type_count);
         return v->why;
     }
@@ -19539,11 +19542,12 @@ static void corral__kept_trim(corral__kept *K)
 }
 
 /* the oldest entry dropped, its tag remembered for the words of a
-   refusal */
-static void corral__kept_drop(corral__kept *K)
+   refusal: 1 if it held a snapshot (it was live), else 0 */
+static uint32_t corral__kept_drop(corral__kept *K)
 {
     const corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
-    if (e->live) {
+    const uint32_t live = e->live ? 1u : 0u;
+    if (live) {
         const uint32_t t = e->tag;
         if (K->drops == 0) {
             K->drop_lo = K->drop_hi = t;
@@ -19559,6 +19563,7 @@ static void corral__kept_drop(corral__kept *K)
     }
     corral__kept_advance(K);
     corral__kept_trim(K);
+    return live;
 }
 
 /* the newest entry taken back (it is being kept again) */
@@ -19576,9 +19581,11 @@ static void corral__kept_pop(corral__kept *K, uint32_t at, uint32_t prev)
 }
 
 /* where `need` bytes go: the oldest entries dropped until they are free
-   after the newest, or, wrapped, at the start */
-static uint32_t corral__kept_place(corral__kept *K, uint64_t need)
+   after the newest, or, wrapped, at the start; the snapshots dropped
+   counted in *dropped */
+static uint32_t corral__kept_place(corral__kept *K, uint64_t need, uint32_t *dropped)
 {
+    *dropped = 0;
     for (;;) {
         if (K->count == 0) return 0;
         const uint64_t o = K->oldest, e = K->end;
@@ -19588,7 +19595,7 @@ static uint32_t corral__kept_place(corral__kept *K, uint64_t need)
         } else if (o - e >= need) { /* wrapped: free between the newest and the oldest */
             return (uint32_t)e;
         }
-        corral__kept_drop(K);
+        *dropped += corral__kept_drop(K);
     }
 }
 
@@ -19617,19 +19624,31 @@ static uint32_t corral__kept_live(const corral__kept *K, uint64_t *largest)
     return live;
 }
 
-/* a ring that held fewer snapshots than desc.kept_snapshots asks when it
-   dropped one, told to the logger once (a warning: the keep goes on),
-   with the desc.kept_bytes that holds them at snapshots of `need` bytes */
-static void corral__kept_short(const corral_sched *s, corral__kept *K, uint32_t held, uint64_t need)
+/* the desc.kept_bytes that holds desc.kept_snapshots entries of `span`
+   bytes with an eighth more for them to grow, and one more for the room
+   that entries of unequal sizes leave where the ring wraps */
+static uint64_t corral__kept_enough(const corral__kept *K, uint64_t span)
 {
-    K->warned = 1;
+    return ((uint64_t)K->desc_snapshots + 1u) * ((span + span / 8u + 63u) & ~(uint64_t)63u);
+}
+
+/* a ring left holding `held`, fewer snapshots than desc.kept_snapshots
+   asks, by a keep that dropped one: told to the logger as a warning (the
+   keep has gone on), with
+   the desc.kept_bytes that holds them at entries of `span` bytes (the
+   largest it held or keeps now) and an eighth more; told again only when
+   the entries have grown past that, so the last figure told holds them */
+static void corral__kept_short(const corral_sched *s, corral__kept *K, uint32_t held, uint64_t span)
+{
+    if (K->warned_span && span <= (uint64_t)K->warned_span + K->warned_span / 8u) return;
+    K->warned_span = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
     if (!s->logger.fn) return;
     char msg[320];
     snprintf(msg, sizeof msg,
-             "corral_snapshot_keep: the kept ring dropped a snapshot holding %u, fewer than desc.kept_snapshots (%u): "
-             "this state's snapshot takes %llu B with its entry, the ring %llu B; desc.kept_bytes >= %llu holds them",
-             held, K->desc_snapshots, (unsigned long long)need, (unsigned long long)K->bytes,
-             (unsigned long long)(((uint64_t)K->desc_snapshots + 1u) * need));
+             "corral_snapshot_keep: the kept ring dropped a snapshot and holds %u, fewer than desc.kept_snapshots (%u): "
+             "its snapshots take up to %llu B with their entries, the ring %llu B; desc.kept_bytes >= %llu holds them",
+             held, K->desc_snapshots, (unsigned long long)span, (unsigned long long)K->bytes,
+             (unsigned long long)corral__kept_enough(K, span));
     s->logger.fn(CORRAL_LOG_WARNING, CORRAL_ERR_SNAPSHOT_TOO_SMALL, msg, s, s->logger.user_data);
 }
 
@@ -19665,7 +19684,8 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, why);
         return 0;
     }
-    uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev);
+    uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev), short_of = 0;
+    uint64_t largest = 0;
     if (at != CORRAL__NIL && need > corral__kept_fits(K, at)) { /* the one kept under k is forgotten */
         if (at == K->newest) {
             corral__kept_pop(K, at, prev);
@@ -19676,9 +19696,10 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         at = CORRAL__NIL;
     }
     if (at == CORRAL__NIL) { /* appended, the newest */
-        const uint32_t drops = K->drops, held = K->warned ? 0u : corral__kept_live(K, NULL);
-        at = corral__kept_place(K, need);
-        if (!K->warned && K->drops != drops && held < K->desc_snapshots) corral__kept_short(s, K, held, need);
+        const uint32_t held = K->desc_snapshots ? corral__kept_live(K, &largest) : 0u;
+        uint32_t dropped;
+        at = corral__kept_place(K, need, &dropped);
+        if (dropped && held - dropped + 1u < K->desc_snapshots) short_of = held - dropped + 1u; /* told below */
         corral__kept_entry *e = corral__kept_entry_at(K, at);
         e->tag = k;
         e->live = 1;
@@ -19697,6 +19718,11 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
     }
     corral__cursor w = {corral__kept_base(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
     corral__snap_write(s, &w);
+    if (K->cut_to != CORRAL__NIL && k == K->cut_lo) { /* played again and kept: no longer one a rewind forgot */
+        if (K->cut_lo == K->cut_hi) K->cut_to = CORRAL__NIL;
+        else K->cut_lo++;
+    }
+    if (short_of) corral__kept_short(s, K, short_of, need > largest ? need : largest);
     return w.at;
 }
 
@@ -19737,11 +19763,11 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
     if (K->cut_to != CORRAL__NIL && k >= K->cut_lo && k <= K->cut_hi && k != K->cut_to)
         snprintf(why, sizeof why, "kept snapshot %u was forgotten when the ring was rewound to tag %u (a kept restore forgets what was kept after it)",
                  k, K->cut_to);
-    else if ((recent || (in && K->dense)) && live < K->desc_snapshots)
-        snprintf(why, sizeof why, "kept snapshot %u was dropped to make room: the ring holds %u in %llu B, fewer than "
-                 "desc.kept_snapshots (%u); desc.kept_bytes >= %llu holds them",
-                 k, live, (unsigned long long)K->bytes, K->desc_snapshots,
-                 (unsigned long long)(((uint64_t)K->desc_snapshots + 1u) * largest));
+    else if ((recent || (in && K->dense)) && K->warned_span)
+        snprintf(why, sizeof why, "kept snapshot %u was dropped to make room: the ring has held fewer than "
+                 "desc.kept_snapshots (%u) in %llu B; desc.kept_bytes >= %llu holds them",
+                 k, K->desc_snapshots, (unsigned long long)K->bytes,
+                 (unsigned long long)corral__kept_enough(K, largest > K->warned_span ? largest : K->warned_span));
     else if (recent || (in && K->dense))
         snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
                  k, live, (unsigned long long)K->bytes);
