@@ -53,7 +53,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (172). The types,
+    INDEX: every function, in the order of this header (173). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -109,6 +109,7 @@
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
         corral_restore_kept, corral_state_hash, corral_state_pieces,
         corral_synctest_memory_size, corral_synctest_begin, corral_synctest_frame,
+        corral_synctest_describe,
         corral_state_pieces_diff, corral_desync_describe,
         corral_save, corral_load, corral_sched_adopt
     hot reload
@@ -850,7 +851,9 @@ typedef enum corral_log_level {
     CORRAL_LOG_LEVEL_COUNT
 } corral_log_level;
 
-/* Logger: called on every error. `message` names the call, the handle and
+/* Logger: called on every error, and on a warning (CORRAL_LOG_WARNING:
+   nothing failed, the call went on; today one: a kept ring holding fewer
+   snapshots than desc.kept_snapshots). `message` names the call, the handle and
    the rule broken, e.g. "corral_stop(handle 0x000003:7): the handle's
    coroutine has ended (stale handle)"; it is valid during the callback only.
    `sched` may be NULL (e.g. a failed create). */
@@ -1853,7 +1856,8 @@ CORRAL_API void corral_log_stderr(corral_log_level level, corral_error item, con
    profiling rings stay as they are. Handles, signals and futures valid at
    the snapshot are valid again; any taken after it stay stale forever.
    false (CORRAL_ERR_BAD_SNAPSHOT) and nothing changed if buf is not a
-   whole snapshot of a scheduler with this one's layout (same desc). */
+   whole snapshot of a scheduler with this one's layout (same desc; the
+   kept ring, desc.kept_snapshots and kept_bytes, may differ). */
 CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
 CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
@@ -1869,7 +1873,10 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    words it).
    corral_snapshot_keep: the live state into the ring under tag k, in
    place of one kept under k before; the snapshot's bytes, or 0
-   (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
+   (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring);
+   a drop while the ring holds fewer than desc.kept_snapshots is a
+   warning to the logger naming the desc.kept_bytes that holds them (again
+   only when the snapshots outgrow that figure's eighth of room).
    corral_restore_kept: rewinds to the snapshot tagged k, as
    corral_restore does, and forgets the ones kept after it (their frames
    are played again); false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept
@@ -1898,8 +1905,11 @@ typedef enum corral_piece_kind {
     CORRAL_PIECE_KIND_COUNT
 } corral_piece_kind;
 typedef struct corral_state_piece {
-    uint32_t kind;  /* corral_piece_kind */
-    uint32_t index;
+    uint16_t kind;  /* corral_piece_kind */
+    uint16_t type;  /* a coroutine's type: its place in the scheduler's type table
+                       (corral_stats_type names it; peers of one build and registry
+                       number their types alike); 0 for the other kinds */
+    uint32_t index; /* a coroutine's handle index; a pool's number */
     uint64_t hash;
 } corral_state_piece;
 CORRAL_API size_t corral_state_pieces(const corral_sched *sched, corral_state_piece *out, size_t cap);
@@ -1955,14 +1965,28 @@ CORRAL_API bool corral_synctest_begin(corral_synctest *t, corral_sched *sched, c
    could not keep or give back (the error set: size the ring for
    desc.frames + 1 snapshots) */
 CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
+/* after a desync, before the scheduler ticks again: where the frame goes
+   apart, in words (as corral_desync_describe says it, the first side the
+   run the test stopped at, the second the new run). The state the test
+   stopped at is snapshotted into buf (cap bytes: corral_snapshot_size)
+   and restored into scratch, a second scheduler of the same desc and
+   registry (no kept ring needed); the frame is played once more from its
+   kept start on the scheduler under test; the two runs are compared.
+   True: words say where they differ, and t->sched is after the frame's
+   third run. False: they agree (words say so: what set the first run
+   apart is outside the state), or a snapshot or restore was refused
+   (words give the error; t->sched is as the test left it, unless the
+   kept restore was what failed, which changes nothing either). */
+CORRAL_API bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
+                                         size_t words_cap);
 /* the first place where two lists of pieces differ: its place in a (na:
    none, or only b goes on) */
 CORRAL_API size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b,
                                            size_t nb);
 /* Two schedulers of one build and registry (two peers' saves loaded, two
    snapshots restored): where their states first differ, in words, into
-   buf: the frame or a clock; a coroutine (type, handle, file:line, what
-   it waits on) that only one has, or whose type, state or point differs,
+   buf: the frame or a clock; a coroutine (type, handle, named point,
+   file:line, what it waits on) that only one has, or whose type, state or point differs,
    or a field of it (name, both values), or else its wait or links; the
    run order; a pool (signals, futures, channels, semaphores). True: they
    differ (buf says where); false: they agree, or an error. */
@@ -3742,7 +3766,7 @@ typedef struct corral__snap_head {
    first from `oldest` along their `next` offsets; an entry wraps to 0
    where the next would run past the end. Offsets are from the ring's
    first entry byte. */
-#define CORRAL__KEPT_RECENT 16u /* the dropped tags a refusal can name one by one */
+#define CORRAL__KEPT_RECENT 15u /* the dropped tags a refusal can name one by one */
 typedef struct corral__kept {
     uint64_t bytes;          /* the entries' bytes: desc.kept_bytes or its default, a multiple of 64 */
     uint32_t desc_snapshots, desc_bytes; /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
@@ -3750,6 +3774,7 @@ typedef struct corral__kept {
     uint32_t oldest, newest; /* their offsets, CORRAL__NIL when empty */
     uint32_t end;            /* one past the newest entry */
     uint32_t reloaded;       /* a reload forgot what the ring held */
+    uint32_t warned_span;    /* the entry size the logger was last told the ring is short for (0: never) */
     /* the live snapshots dropped to make room since create or the last
        reload, for a refusal's words: how many, their least and greatest
        tags, whether every tag between was dropped, the last few */
@@ -16004,6 +16029,7 @@ bool corral_synctest_frame(corral_synctest *t, const void *input)
     return true;
 }
 
+/* the type is a label for the words, not state: the coroutine's hash holds its type's name */
 size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b, size_t nb)
 {
     size_t i = 0;
@@ -16029,15 +16055,28 @@ static void corral__say_f(corral__say *o, const char *fmt, ...)
     if (o->at >= o->cap) o->at = o->cap ? o->cap - 1 : 0;
 }
 
-/* a coroutine as the game knows it: type, handle, where it is, what it waits on */
-static void corral__say_co(corral__say *o, const corral_co_info *in)
+/* the named point a coroutine waits at (a body opened with
+   CORRAL_BEGIN_AT), or NULL: unnamed points have only their line, which a
+   load does not carry over from another build */
+static const char *corral__point_name(const corral_sched *s, const corral_co_info *in)
+{
+    const corral_co *co = corral__resolve(s, in->handle, &(corral_error){0});
+    const uint32_t pt = co ? co->resume & CORRAL__POINT_MASK : 0u;
+    return co && in->type && in->type->points && pt >= 1 && pt <= in->type->point_count ? in->type->points[pt - 1] : NULL;
+}
+
+/* a coroutine as the game knows it: type, handle, where it is (its named
+   point, its file:line), what it waits on */
+static void corral__say_co(corral__say *o, const corral_sched *s, const corral_co_info *in)
 {
     corral__say_f(o, "%s 0x%06x:%u", in->type_name, in->handle.index, in->handle.gen);
+    const char *point = corral__point_name(s, in);
+    if (point) corral__say_f(o, " at point %s", point);
     if (in->line) {
         const char *file = in->file ? in->file : "?";
         for (const char *c = file; *c; c++)
             if (*c == '/' || *c == '\\') file = c + 1; /* its base name, as the chain prints it */
-        corral__say_f(o, " at %s:%u", file, in->line);
+        corral__say_f(o, point ? ", %s:%u" : " at %s:%u", file, in->line);
     }
     corral__say_f(o, " (%s", corral_co_state_str(in->state));
     if (in->wait != CORRAL_WAIT_NONE) corral__say_f(o, " on %s", corral_wait_kind_str(in->wait));
@@ -16156,26 +16195,29 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
     for (; hx || hy; hx = corral_next_co(a, &ca, &x), hy = corral_next_co(b, &cb, &y)) {
         if (!hy || (hx && x.handle.index < y.handle.index)) {
             corral__say_f(&o, "coroutine ");
-            corral__say_co(&o, &x);
+            corral__say_co(&o, a, &x);
             corral__say_f(&o, " is only in the first");
             return true;
         }
         if (!hx || y.handle.index < x.handle.index) {
             corral__say_f(&o, "coroutine ");
-            corral__say_co(&o, &y);
+            corral__say_co(&o, b, &y);
             corral__say_f(&o, " is only in the second");
             return true;
         }
         const corral_co *cx = corral__resolve(a, x.handle, &(corral_error){0}), *cy = corral__resolve(b, y.handle, &(corral_error){0});
         if (cx && cy && corral__co_piece(a, cx) == corral__co_piece(b, cy)) continue;
+        const char *px = corral__point_name(a, &x), *py = corral__point_name(b, &y);
         corral__say_f(&o, "coroutine ");
-        corral__say_co(&o, &x);
+        corral__say_co(&o, a, &x);
         if (x.type != y.type && strcmp(x.type_name, y.type_name) != 0) {
             corral__say_f(&o, ": type %s against %s", x.type_name, y.type_name);
         } else if (x.state != y.state || x.wait != y.wait) {
             corral__say_f(&o, ": against ");
-            corral__say_co(&o, &y);
-        } else if (x.line != y.line) {
+            corral__say_co(&o, b, &y);
+        } else if ((px || py) && !(px && py && strcmp(px, py) == 0)) {
+            corral__say_f(&o, ": at point %s against %s", px ? px : "(unnamed)", py ? py : "(unnamed)");
+        } else if (!px && !py && x.line != y.line) { /* a named point is its name: a loaded one has no line */
             corral__say_f(&o, ": at line %u against %u", x.line, y.line);
         } else if (!corral__say_fields(&o, a, b, &x, &y)) {
             corral__say_f(&o, ": its wait, links, point, pause or domain (time left %.17g against %.17g)", x.left, y.left);
@@ -16195,6 +16237,39 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
     }
     o.at = 0;
     buf[0] = 0;
+    return false;
+}
+
+bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
+                              size_t words_cap)
+{
+    if (words && words_cap) words[0] = 0;
+    if (!t || !corral__check(t->sched) || !corral__check(scratch)) return false;
+    corral_sched *s = t->sched;
+    CORRAL__REQUIRE_AT(s, words && words_cap && (buf || !cap), CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    CORRAL__REQUIRE_AT(s, t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "the sync test has found no desync to describe", false);
+    CORRAL__REQUIRE_AT(s, scratch != s, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "scratch is the scheduler under test: give a second one of the same desc and registry", false);
+    const uint64_t g = t->desync.frame;
+    /* the run the test stopped at, beside; then the frame once more from its kept start */
+    const size_t n = corral_snapshot(s, buf, cap);
+    if (!n) {
+        snprintf(words, words_cap, "%s", corral_last_error_detail(s));
+        return false;
+    }
+    if (!corral_restore(scratch, buf, n)) {
+        snprintf(words, words_cap, "scratch: %s", corral_last_error_detail(scratch));
+        return false;
+    }
+    if (!corral_restore_kept(s, (uint32_t)g)) {
+        snprintf(words, words_cap, "%s", corral_last_error_detail(s));
+        return false;
+    }
+    t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, g) : NULL, t->desc.user);
+    if (corral_desync_describe(scratch, s, words, words_cap)) return true;
+    snprintf(words, words_cap, "frame %llu played alike twice more: what set its first run apart is not in the state",
+             (unsigned long long)corral_frame(s));
     return false;
 }
 #endif /* CORRAL_NO_NETPLAY */
@@ -19304,6 +19379,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->pad = s->pad;
     same->last_error = s->last_error;
     same->total_bytes = s->total_bytes;
+    same->kept = s->kept; /* the kept ring is no part of a snapshot: it may differ */
     same->allocator = s->allocator;
     same->logger = s->logger;
     same->validation = s->validation;
@@ -19318,7 +19394,12 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->timers.free_count = s->timers.free_count; /* which pages the heaps hold: a restore lays them anew */
     same->timers.page_bump = s->timers.page_bump;
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
-    if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
+    if (o->types.type_count > s->types.type_count) {
+        snprintf(v->why, sizeof v->why,
+                 "it holds types this scheduler has not met (%u against %u): give it desc.registry, or start its types in order",
+                 o->types.type_count, s->types.type_count);
+        return v->why;
+    }
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_read != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
@@ -19461,11 +19542,12 @@ static void corral__kept_trim(corral__kept *K)
 }
 
 /* the oldest entry dropped, its tag remembered for the words of a
-   refusal */
-static void corral__kept_drop(corral__kept *K)
+   refusal: 1 if it held a snapshot (it was live), else 0 */
+static uint32_t corral__kept_drop(corral__kept *K)
 {
     const corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
-    if (e->live) {
+    const uint32_t live = e->live ? 1u : 0u;
+    if (live) {
         const uint32_t t = e->tag;
         if (K->drops == 0) {
             K->drop_lo = K->drop_hi = t;
@@ -19481,6 +19563,7 @@ static void corral__kept_drop(corral__kept *K)
     }
     corral__kept_advance(K);
     corral__kept_trim(K);
+    return live;
 }
 
 /* the newest entry taken back (it is being kept again) */
@@ -19498,9 +19581,11 @@ static void corral__kept_pop(corral__kept *K, uint32_t at, uint32_t prev)
 }
 
 /* where `need` bytes go: the oldest entries dropped until they are free
-   after the newest, or, wrapped, at the start */
-static uint32_t corral__kept_place(corral__kept *K, uint64_t need)
+   after the newest, or, wrapped, at the start; the snapshots dropped
+   counted in *dropped */
+static uint32_t corral__kept_place(corral__kept *K, uint64_t need, uint32_t *dropped)
 {
+    *dropped = 0;
     for (;;) {
         if (K->count == 0) return 0;
         const uint64_t o = K->oldest, e = K->end;
@@ -19510,7 +19595,7 @@ static uint32_t corral__kept_place(corral__kept *K, uint64_t need)
         } else if (o - e >= need) { /* wrapped: free between the newest and the oldest */
             return (uint32_t)e;
         }
-        corral__kept_drop(K);
+        *dropped += corral__kept_drop(K);
     }
 }
 
@@ -19521,6 +19606,50 @@ static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
     const corral__kept_entry *e = corral__kept_entry_at(K, at);
     if (e->next == CORRAL__NIL) return e->span;
     return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
+}
+
+/* the snapshots the ring holds: its entries less the forgotten ones; and
+   the largest entry among them, in *largest */
+static uint32_t corral__kept_live(const corral__kept *K, uint64_t *largest)
+{
+    uint32_t live = 0;
+    uint64_t most = 0;
+    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next) {
+        const corral__kept_entry *e = corral__kept_entry_at(K, at);
+        if (!e->live) continue;
+        live++;
+        if (e->span > most) most = e->span;
+    }
+    if (largest) *largest = most;
+    return live;
+}
+
+/* the desc.kept_bytes that holds desc.kept_snapshots entries of `span`
+   bytes with an eighth more for them to grow, and one more for the room
+   that entries of unequal sizes leave where the ring wraps */
+static uint64_t corral__kept_enough(const corral__kept *K, uint64_t span)
+{
+    return ((uint64_t)K->desc_snapshots + 1u) * ((span + span / 8u + 63u) & ~(uint64_t)63u);
+}
+
+/* a ring left holding `held`, fewer snapshots than desc.kept_snapshots
+   asks, by a keep that dropped one: told to the logger as a warning (the
+   keep has gone on), with
+   the desc.kept_bytes that holds them at entries of `span` bytes (the
+   largest it held or keeps now) and an eighth more; told again only when
+   the entries have grown past that, so the last figure told holds them */
+static void corral__kept_short(const corral_sched *s, corral__kept *K, uint32_t held, uint64_t span)
+{
+    if (K->warned_span && span <= (uint64_t)K->warned_span + K->warned_span / 8u) return;
+    K->warned_span = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
+    if (!s->logger.fn) return;
+    char msg[320];
+    snprintf(msg, sizeof msg,
+             "corral_snapshot_keep: the kept ring dropped a snapshot and holds %u, fewer than desc.kept_snapshots (%u): "
+             "its snapshots take up to %llu B with their entries, the ring %llu B; desc.kept_bytes >= %llu holds them",
+             held, K->desc_snapshots, (unsigned long long)span, (unsigned long long)K->bytes,
+             (unsigned long long)corral__kept_enough(K, span));
+    s->logger.fn(CORRAL_LOG_WARNING, CORRAL_ERR_SNAPSHOT_TOO_SMALL, msg, s, s->logger.user_data);
 }
 
 /* the ring, sound, or the error set */
@@ -19555,7 +19684,8 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, why);
         return 0;
     }
-    uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev);
+    uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev), short_of = 0;
+    uint64_t largest = 0;
     if (at != CORRAL__NIL && need > corral__kept_fits(K, at)) { /* the one kept under k is forgotten */
         if (at == K->newest) {
             corral__kept_pop(K, at, prev);
@@ -19566,7 +19696,10 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         at = CORRAL__NIL;
     }
     if (at == CORRAL__NIL) { /* appended, the newest */
-        at = corral__kept_place(K, need);
+        const uint32_t held = K->desc_snapshots ? corral__kept_live(K, &largest) : 0u;
+        uint32_t dropped;
+        at = corral__kept_place(K, need, &dropped);
+        if (dropped && held - dropped + 1u < K->desc_snapshots) short_of = held - dropped + 1u; /* told below */
         corral__kept_entry *e = corral__kept_entry_at(K, at);
         e->tag = k;
         e->live = 1;
@@ -19585,6 +19718,11 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
     }
     corral__cursor w = {corral__kept_base(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
     corral__snap_write(s, &w);
+    if (K->cut_to != CORRAL__NIL && k == K->cut_lo) { /* played again and kept: no longer one a rewind forgot */
+        if (K->cut_lo == K->cut_hi) K->cut_to = CORRAL__NIL;
+        else K->cut_lo++;
+    }
+    if (short_of) corral__kept_short(s, K, short_of, need > largest ? need : largest);
     return w.at;
 }
 
@@ -19616,9 +19754,8 @@ static void corral__kept_cut_after(corral__kept *K, uint32_t at)
 /* the words of a restore of tag k the ring does not hold */
 static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_t k)
 {
-    uint32_t live = 0; /* the snapshots it holds: its entries less the forgotten ones */
-    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next)
-        live += corral__kept_entry_at(K, at)->live != 0;
+    uint64_t largest;
+    const uint32_t live = corral__kept_live(K, &largest);
     bool recent = false;
     for (uint32_t i = 0; i < CORRAL__KEPT_RECENT && i < K->drops; i++) recent = recent || K->recent[i] == k;
     const bool in = K->drops && k >= K->drop_lo && k <= K->drop_hi;
@@ -19626,6 +19763,11 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
     if (K->cut_to != CORRAL__NIL && k >= K->cut_lo && k <= K->cut_hi && k != K->cut_to)
         snprintf(why, sizeof why, "kept snapshot %u was forgotten when the ring was rewound to tag %u (a kept restore forgets what was kept after it)",
                  k, K->cut_to);
+    else if ((recent || (in && K->dense)) && K->warned_span)
+        snprintf(why, sizeof why, "kept snapshot %u was dropped to make room: the ring has held fewer than "
+                 "desc.kept_snapshots (%u) in %llu B; desc.kept_bytes >= %llu holds them",
+                 k, K->desc_snapshots, (unsigned long long)K->bytes,
+                 (unsigned long long)corral__kept_enough(K, largest > K->warned_span ? largest : K->warned_span));
     else if (recent || (in && K->dense))
         snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
                  k, live, (unsigned long long)K->bytes);
@@ -19915,11 +20057,11 @@ void corral__state_tail(const corral_sched *s, corral_state_piece *out)
 {
     corral__hasher k = {0x636F7272616C3031ull};
     corral__hash_order(&k, s);
-    out[0] = (corral_state_piece){CORRAL_PIECE_ORDER, 0, k.h};
+    out[0] = (corral_state_piece){CORRAL_PIECE_ORDER, 0, 0, k.h};
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
         k.h = 0x636F7272616C3031ull;
         corral__hash_pool(&k, s, p);
-        out[1 + p] = (corral_state_piece){CORRAL_PIECE_POOL, p, k.h};
+        out[1 + p] = (corral_state_piece){CORRAL_PIECE_POOL, 0, p, k.h};
     }
 }
 
@@ -19928,22 +20070,22 @@ size_t corral_state_pieces(const corral_sched *s, corral_state_piece *out, size_
     if (!corral__check(s)) return 0;
     CORRAL__REQUIRE_AT(s, out || !cap, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, 0);
     size_t n = 0;
-#define CORRAL__PIECE(kind_, index_, hash_)                                                                  \
+#define CORRAL__PIECE(kind_, type_, index_, hash_)                                                           \
     do {                                                                                                     \
-        if (n < cap) out[n] = (corral_state_piece){(uint32_t)(kind_), (uint32_t)(index_), (hash_)};         \
+        if (n < cap) out[n] = (corral_state_piece){(uint16_t)(kind_), (uint16_t)(type_), (uint32_t)(index_), (hash_)}; \
         n++;                                                                                                 \
     } while (0)
     corral__hasher k = {0x636F7272616C3031ull};
     corral__hash_clocks(&k, s);
-    CORRAL__PIECE(CORRAL_PIECE_CLOCKS, 0, k.h);
+    CORRAL__PIECE(CORRAL_PIECE_CLOCKS, 0, 0, k.h);
     CORRAL__EACH_LIVE(s, co, m, g) {
         k.h = 0x636F7272616C3031ull;
         corral__hash_co(&k, s, co, m, g);
-        CORRAL__PIECE(CORRAL_PIECE_COROUTINE, corral__handle_of(s, co).index, k.h);
+        CORRAL__PIECE(CORRAL_PIECE_COROUTINE, co->type, corral__handle_of(s, co).index, k.h);
     }
     corral_state_piece tail[1 + CORRAL__POOL_COUNT];
     corral__state_tail(s, tail);
-    for (uint32_t p = 0; p < 1 + CORRAL__POOL_COUNT; p++) CORRAL__PIECE(tail[p].kind, tail[p].index, tail[p].hash);
+    for (uint32_t p = 0; p < 1 + CORRAL__POOL_COUNT; p++) CORRAL__PIECE(tail[p].kind, 0, tail[p].index, tail[p].hash);
 #undef CORRAL__PIECE
     return n;
 }

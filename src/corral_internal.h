@@ -799,7 +799,7 @@ typedef struct corral__snap_head {
    first from `oldest` along their `next` offsets; an entry wraps to 0
    where the next would run past the end. Offsets are from the ring's
    first entry byte. */
-#define CORRAL__KEPT_RECENT 16u /* the dropped tags a refusal can name one by one */
+#define CORRAL__KEPT_RECENT 15u /* the dropped tags a refusal can name one by one */
 typedef struct corral__kept {
     uint64_t bytes;          /* the entries' bytes: desc.kept_bytes or its default, a multiple of 64 */
     uint32_t desc_snapshots, desc_bytes; /* desc.kept_snapshots, desc.kept_bytes (as given: 0 for the default) */
@@ -807,6 +807,7 @@ typedef struct corral__kept {
     uint32_t oldest, newest; /* their offsets, CORRAL__NIL when empty */
     uint32_t end;            /* one past the newest entry */
     uint32_t reloaded;       /* a reload forgot what the ring held */
+    uint32_t warned_span;    /* the entry size the logger was last told the ring is short for (0: never) */
     /* the live snapshots dropped to make room since create or the last
        reload, for a refusal's words: how many, their least and greatest
        tags, whether every tag between was dropped, the last few */

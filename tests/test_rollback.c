@@ -270,8 +270,8 @@ Test(rollback, bad_snapshots_are_refused_and_change_nothing)
        brings no type a scheduler does not know */
     corral_sched *same = rb_sched(64);
     cr_assert_not(corral_restore(same, g_buf, n));
-    cr_assert(strstr(corral_last_error_detail(same), "has not registered") != NULL, "%s",
-              corral_last_error_detail(same));
+    cr_assert(strstr(corral_last_error_detail(same), "it holds types this scheduler has not met (1 against 0): give it desc.registry") != NULL,
+              "%s", corral_last_error_detail(same));
     /* the same layout and types: a second scheduler takes it */
     corral_stop(same, rb_walker_start(same, (rb_walker_ctx){0, 0, 0.05f, NULL}));
     cr_assert(corral_restore(same, g_buf, n), "%s", corral_last_error_detail(same));
@@ -970,6 +970,227 @@ Test(rollback, the_default_ring_holds_kept_snapshots_of_a_small_game_at_twice_th
         cr_assert_eq(corral_state_hash(s), hash[f]);
     }
     corral_sched_destroy(s);
+}
+
+/* a game of 400 steppers on the default ring of 8, sized from the empty
+   scheduler: fewer fit, and the first drop that leaves fewer than 8 is
+   told to the logger once, as a warning, with the desc.kept_bytes that
+   holds 8; with that, all 8 are held and nothing is said */
+static corral_sched *rb_big(uint32_t kept_bytes, log_capture *log)
+{
+    corral_sched_desc d = one_class_desc(64, 512);
+    d.kept_snapshots = 8;
+    d.kept_bytes = kept_bytes;
+    d.registry = &rb_steady_registry;
+    d.logger = (corral_logger){capture_log, log};
+    corral_sched *s = sched_of(d);
+    for (int i = 1; i <= 400; i++) rb_step_start(s, (rb_step_ctx){i, 0});
+    return s;
+}
+
+Test(rollback, a_ring_that_holds_fewer_than_kept_snapshots_says_so_once_with_the_bytes_that_hold_them)
+{
+    log_capture log = {0};
+    corral_sched *s = rb_big(0, &log);
+    uint64_t hash[12];
+    for (uint32_t f = 0; f < 12; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "a keep that drops goes on: %s", corral_last_error_detail(s));
+        hash[f] = corral_state_hash(s);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_eq(log.count, 1, "said once, not at every keep: %d", log.count);
+    cr_assert_eq(log.level, CORRAL_LOG_WARNING);
+    cr_assert_eq(log.last, CORRAL_ERR_SNAPSHOT_TOO_SMALL);
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_OK, "a warning is no error");
+    const char *at = strstr(log.message, "desc.kept_bytes >= ");
+    cr_assert(strstr(log.message, "corral_snapshot_keep: the kept ring dropped a snapshot and holds ") &&
+                  strstr(log.message, "fewer than desc.kept_snapshots (8)") && at,
+              "%s", log.message);
+    const unsigned long long want = strtoull(at + strlen("desc.kept_bytes >= "), NULL, 10);
+    cr_assert_gt(want, 0u);
+    cr_assert_not(corral_restore_kept(s, 4), "the default ring does not hold the 8th newest");
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 4 was dropped to make room: the ring has held fewer than ") &&
+                  strstr(corral_last_error_detail(s), "desc.kept_snapshots (8) in "),
+              "%s", corral_last_error_detail(s));
+    cr_assert_eq(log.count, 2, "the refusal is an error, logged");
+    corral_sched_destroy(s);
+
+    log_capture quiet = {0};
+    s = rb_big((uint32_t)want, &quiet);
+    for (uint32_t f = 0; f < 12; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), hash[f], "the same game");
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_eq(quiet.count, 0, "%s", quiet.message);
+    for (uint32_t f = 12; f-- > 4;) { /* newest first: a kept restore forgets what came after it */
+        cr_assert(corral_restore_kept(s, f), "the 8 newest held: %s", corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), hash[f]);
+    }
+    cr_assert_eq(quiet.count, 0, "%s", quiet.message);
+    corral_sched_destroy(s);
+}
+
+/* the figure a warning or a refusal gives, read off its words */
+static unsigned long long rb_figure(const char *words)
+{
+    const char *at = strstr(words, "desc.kept_bytes >= ");
+    cr_assert(at, "%s", words);
+    return strtoull(at + strlen("desc.kept_bytes >= "), NULL, 10);
+}
+
+/* a game that grows by 2 steppers a frame from 400 to 512, each frame kept */
+static void rb_grow(corral_sched *s, uint32_t frames, uint64_t *hash, log_capture *log, unsigned long long *figure,
+                    int *warnings)
+{
+    for (uint32_t f = 0; f < frames; f++) {
+        for (int i = 0; i < 2 && corral_live_count(s) < 512; i++) rb_step_start(s, (rb_step_ctx){(int)f + 1, 0});
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
+        hash[f] = corral_state_hash(s);
+        if (log && log->count != *warnings) {
+            const unsigned long long now = rb_figure(log->message);
+            cr_assert_gt(now, *figure, "told again only with a larger figure: %s", log->message);
+            *figure = now;
+            *warnings = log->count;
+        }
+        corral_tick(s, 0.016f);
+    }
+}
+
+Test(rollback, a_growing_game_is_told_again_as_it_outgrows_the_figure_and_the_last_figure_holds_it)
+{
+    log_capture log = {0};
+    corral_sched *s = rb_big(0, &log);
+    uint64_t hash[64], again[64];
+    unsigned long long figure = 0;
+    int warnings = 0;
+    rb_grow(s, 64, hash, &log, &figure, &warnings);
+    cr_assert_geq(warnings, 2, "the snapshots grew by more than an eighth: told again (%d)", warnings);
+    cr_assert_leq(warnings, 4, "not at every keep: %d", warnings);
+    corral_sched_destroy(s);
+
+    log_capture quiet = {0};
+    s = rb_big((uint32_t)figure, &quiet);
+    unsigned long long none = 0;
+    int told = 0;
+    rb_grow(s, 64, again, &quiet, &none, &told);
+    cr_assert_eq(quiet.count, 0, "the last figure holds the whole game: %s", quiet.message);
+    for (uint32_t f = 64; f-- > 64 - 8;) {
+        cr_assert(corral_restore_kept(s, f), "the 8 newest held: %s", corral_last_error_detail(s));
+        cr_assert_eq(corral_state_hash(s), hash[f]);
+    }
+    corral_sched_destroy(s);
+}
+
+Test(rollback, a_tag_played_again_after_a_rewind_and_then_dropped_is_said_to_be_dropped)
+{
+    corral_sched *s = rb_steady(rb_steady_ring(3));
+    for (uint32_t f = 0; f < 5; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert(corral_restore_kept(s, 2), "%s", corral_last_error_detail(s)); /* 3 and 4 forgotten */
+    cr_assert_not(corral_restore_kept(s, 3));
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 3 was forgotten when the ring was rewound to tag 2"), "%s",
+              corral_last_error_detail(s));
+    for (uint32_t f = 3; f < 7; f++) { /* played again: 3 and 4 kept again, then dropped for 5 and 6 */
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_not(corral_restore_kept(s, 3));
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 3 was dropped"), "%s", corral_last_error_detail(s));
+    cr_assert(corral_restore_kept(s, 4), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+/* a fat coroutine: 64 of them make a snapshot several times larger */
+typedef struct rb_pad {
+    int v[40];
+} rb_pad;
+#define RB_FAT_FIELDS(F) F(int, n) F(rb_pad, pad)
+DECLARE_COROUTINE(rb_fat, RB_FAT_FIELDS)
+DEFINE_COROUTINE(rb_fat)
+{
+    ctx->n++;
+    return CORRAL_YIELD;
+}
+
+Test(rollback, a_keep_that_drops_two_while_holding_kept_snapshots_is_told_and_a_ring_never_short_is_not_blamed)
+{
+    /* 3 kept: one frame of 64 fat coroutines, then none; the keep after
+       the spike drops two snapshots while the ring held 3, leaving 2 */
+    log_capture log = {0};
+    corral_sched_desc d = one_class_desc(256, 512);
+    d.kept_snapshots = 3;
+    d.kept_bytes = 100352;
+    d.logger = (corral_logger){capture_log, &log};
+    corral_sched *s = sched_of(d);
+    corral_handle fat[64];
+    for (uint32_t f = 0; f <= 12; f++) {
+        if (f == 10)
+            for (int i = 0; i < 64; i++) fat[i] = rb_fat_start(s, (rb_fat_ctx){0, {{0}}});
+        if (f == 11)
+            for (int i = 0; i < 64; i++) corral_stop(s, fat[i]);
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_geq(log.count, 1, "the ring was left with fewer than 3: told");
+    cr_assert(strstr(log.message, "dropped a snapshot and holds 2, fewer than desc.kept_snapshots (3)"), "%s", log.message);
+    corral_sched_destroy(s);
+
+    /* a ring that holds 3 of these snapshots and a bit: never short, so a
+       tag dropped in the ordinary way, after a rewind, is not blamed on its size */
+    log_capture quiet = {0};
+    corral_sched *probe = rb_steady(0);
+    const uint32_t each = (uint32_t)((64u + corral_snapshot_size(probe) + 63u) & ~(size_t)63u);
+    corral_sched_destroy(probe);
+    d = one_class_desc(64, 16);
+    d.registry = &rb_steady_registry;
+    d.kept_snapshots = 3;
+    d.kept_bytes = 3 * each + 64;
+    d.logger = (corral_logger){capture_log, &quiet};
+    s = sched_of(d);
+    for (int i = 1; i <= 4; i++) rb_step_start(s, (rb_step_ctx){i, 0});
+    for (uint32_t f = 0; f < 10; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_eq(quiet.count, 0, "%s", quiet.message);
+    cr_assert(corral_restore_kept(s, 8), "%s", corral_last_error_detail(s)); /* 9 forgotten: the ring holds 2 now */
+    cr_assert_not(corral_restore_kept(s, 6));
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 6 was dropped, oldest first") &&
+                  !strstr(corral_last_error_detail(s), "desc.kept_bytes >="),
+              "a normal drop, not the ring's size: %s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+static unsigned char g_ring_snap[1 << 16];
+
+Test(rollback, a_snapshot_moves_between_schedulers_that_differ_only_in_their_kept_ring)
+{
+    corral_sched *ringed = rb_steady(rb_steady_ring(3)), *bare = rb_steady(0), *other = rb_steady(rb_steady_ring(5));
+    for (int f = 0; f < 4; f++) corral_tick(ringed, 0.016f);
+    cr_assert_gt(corral_snapshot_keep(ringed, 7), 0);
+    const uint64_t h = corral_state_hash(ringed);
+    const size_t n = corral_snapshot(ringed, g_ring_snap, sizeof g_ring_snap);
+    cr_assert_gt(n, 0u, "%s", corral_last_error_detail(ringed));
+    cr_assert(corral_restore(bare, g_ring_snap, n), "no ring: %s", corral_last_error_detail(bare));
+    cr_assert_eq(corral_state_hash(bare), h);
+    cr_assert(corral_restore(other, g_ring_snap, n), "another ring: %s", corral_last_error_detail(other));
+    cr_assert_eq(corral_state_hash(other), h);
+    cr_assert(corral_verify(bare) && corral_verify(other), "%s", corral_last_error_detail(other));
+    /* each keeps its own ring: the bare one has none, the other one is empty */
+    cr_assert_eq(corral_snapshot_keep(bare, 1), 0u);
+    cr_assert(strstr(corral_last_error_detail(bare), "no kept snapshots"), "%s", corral_last_error_detail(bare));
+    cr_assert_not(corral_restore_kept(other, 7), "its ring never kept 7");
+    corral_tick(bare, 0.016f);
+    const size_t m = corral_snapshot(bare, g_ring_snap, sizeof g_ring_snap);
+    cr_assert(corral_restore(ringed, g_ring_snap, m), "back: %s", corral_last_error_detail(ringed));
+    cr_assert(corral_restore_kept(ringed, 7), "its ring is its own: %s", corral_last_error_detail(ringed));
+    cr_assert_eq(corral_state_hash(ringed), h);
+    corral_sched_destroy(ringed);
+    corral_sched_destroy(bare);
+    corral_sched_destroy(other);
 }
 
 Test(rollback, kept_snapshots_survive_restores_and_loads)

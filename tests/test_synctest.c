@@ -277,6 +277,69 @@ Test(synctest, a_ring_too_small_or_a_desc_out_of_range_is_refused_by_name)
     corral_sched_destroy(s);
 }
 
+/* the sync test's desync in words: its frame played once more beside the
+   run it stopped at, in a scratch scheduler of the same desc */
+static unsigned char g_snap[1 << 20];
+static bool st_describe(int bad, char *why, size_t cap)
+{
+    corral_sched *scratch = st_game(0); /* the same handles (the same calls in a fresh block); no kept ring */
+    g_w.bad = bad;
+    corral_sched *s = st_game(9);
+    corral_synctest t;
+    st_run(&t, s);
+    cr_assert(t.desynced);
+    g_w.bad = bad; /* the flaw on again for the frame played once more */
+    const long plays = g_ac.allocs;
+    const bool found = corral_synctest_describe(&t, scratch, g_snap, sizeof g_snap, why, cap);
+    g_w.bad = 0;
+    cr_assert_eq(g_ac.allocs, plays, "nothing allocated");
+    corral_sched_destroy(s);
+    corral_sched_destroy(scratch);
+    return found;
+}
+
+Test(synctest, the_desync_it_finds_is_said_in_words_for_a_step_that_reads_rand)
+{
+    srand(3);
+    char why[512];
+    cr_assert(st_describe(1, why, sizeof why), "%s", why);
+    cr_log_info("sync test, rand(): %s", why);
+    cr_assert(strstr(why, "coroutine st_actor 0x") && strstr(why, "test_synctest.c:") && strstr(why, ": field n is "),
+              "%s", why);
+}
+
+Test(synctest, the_desync_it_finds_is_said_in_words_for_a_field_never_set)
+{
+    char why[512];
+    const bool found = st_describe(2, why, sizeof why);
+    cr_log_info("sync test, unset field: %s", why);
+    cr_assert(found, "%s", why);
+    cr_assert(strstr(why, "coroutine st_actor 0x") && (strstr(why, ": field value is ") || strstr(why, ": field n is ")),
+              "%s", why);
+}
+
+Test(synctest, describe_refuses_without_a_desync_or_with_the_scheduler_itself_and_says_a_short_buffer)
+{
+    g_w.bad = 0;
+    corral_sched *s = st_game(9);
+    corral_synctest t;
+    st_begin(&t, s, 8);
+    const st_input in = st_input_of(0);
+    cr_assert(corral_synctest_frame(&t, &in));
+    char why[256];
+    cr_assert_not(corral_synctest_describe(&t, s, g_snap, sizeof g_snap, why, sizeof why));
+    cr_assert(strstr(corral_last_error_detail(s), "no desync to describe"), "%s", corral_last_error_detail(s));
+    t.desynced = true; /* as if: the scheduler itself as scratch, then a buffer too short */
+    cr_assert_not(corral_synctest_describe(&t, s, g_snap, sizeof g_snap, why, sizeof why));
+    cr_assert(strstr(corral_last_error_detail(s), "scratch is the scheduler under test"), "%s", corral_last_error_detail(s));
+    corral_sched *scratch = st_game(9);
+    cr_assert_not(corral_synctest_describe(&t, scratch, g_snap, 64, why, sizeof why));
+    cr_assert_eq(corral_last_error(s), CORRAL_ERR_SNAPSHOT_TOO_SMALL, "%s", why);
+    cr_assert(why[0], "the words give the error");
+    corral_sched_destroy(scratch);
+    corral_sched_destroy(s);
+}
+
 /* ---- a desync's cause: two schedulers fed the same frames */
 
 static volatile unsigned g_junk_sum;
@@ -330,6 +393,11 @@ Test(synctest, the_pieces_name_the_coroutine_and_the_description_its_field_for_a
     const size_t at = corral_state_pieces_diff(g_pa, na, g_pb, nb);
     cr_assert_lt(at, na);
     cr_assert_eq(g_pa[at].kind, CORRAL_PIECE_COROUTINE, "a coroutine's piece, not the clocks'");
+    corral_type_stats ts;
+    cr_assert(corral_stats_type(a, g_pa[at].type, &ts));
+    cr_assert_str_eq(ts.name, "st_actor", "the piece names its type without the state");
+    cr_assert_eq(g_pb[at].type, g_pa[at].type, "both peers number their types alike");
+    cr_assert_eq(g_pa[0].type, 0u);
     corral_co_info in;
     cr_assert(corral_co_info_of(a, (corral_handle){g_pa[at].index, 1}, &in));
     cr_assert_eq(((const st_actor_ctx *)in.ctx)->kind, 0, "the actor that reads rand()");
@@ -454,4 +522,79 @@ Test(synctest, the_description_names_a_float_to_its_last_bit_and_a_handle_by_wha
     cr_assert(strstr(why, ": field k is 1 against 2"), "%s", why);
     corral_sched_destroy(a);
     corral_sched_destroy(b);
+}
+
+/* a body with named points: the description says the point by name, and
+   still does after a save and a load, which carry the point's name but not
+   the line of another build */
+#define ST_NAMED_FIELDS(F) F(int, n) F(int, late)
+#define ST_NAMED_POINTS(P) P(resting) P(walking)
+DECLARE_COROUTINE(st_named, ST_NAMED_FIELDS)
+DEFINE_COROUTINE_AT(st_named, ST_NAMED_POINTS)
+{
+    CORRAL_BEGIN_AT(co, ST_NAMED_POINTS);
+    while (ctx->n < 1000) {
+        ctx->n++;
+        if (!ctx->late) CORRAL_WAIT_FRAMES_AT(co, resting, 3);
+        CORRAL_WAIT_FRAMES_AT(co, walking, 3);
+    }
+    CORRAL_END(co);
+}
+#define ST_NAMED_TYPES(X) X(st_named, 1, 0)
+CORRAL_DECLARE_REGISTRY(st_named_reg, ST_NAMED_TYPES)
+CORRAL_DEFINE_REGISTRY(st_named_reg, ST_NAMED_TYPES);
+
+static corral_sched *st_named_sched(void)
+{
+    corral_sched_desc d = one_class_desc(64, 8);
+    d.registry = &st_named_reg_registry;
+    return sched_of(d);
+}
+
+static unsigned char g_save_a[4096], g_save_b[4096];
+
+Test(synctest, the_description_names_a_named_point_and_keeps_it_through_a_save_and_a_load)
+{
+    corral_sched *a = st_named_sched(), *b = st_named_sched();
+    char why[512];
+    st_named_start(a, (st_named_ctx){.n = 0});
+    st_named_start(b, (st_named_ctx){.n = 5});
+    corral_tick(a, 1.0f / 60.0f);
+    corral_tick(b, 1.0f / 60.0f);
+    cr_assert(corral_desync_describe(a, b, why, sizeof why));
+    cr_log_info("named point: %s", why);
+    cr_assert(strstr(why, "coroutine st_named 0x000000:1 at point resting, test_synctest.c:") &&
+                  strstr(why, "(waiting on frames): field n is 1 against 6"),
+              "%s", why);
+
+    const size_t na = corral_save(a, g_save_a, sizeof g_save_a), nb = corral_save(b, g_save_b, sizeof g_save_b);
+    cr_assert(na && nb, "%s", corral_last_error_detail(a));
+    corral_sched *la = st_named_sched(), *lb = st_named_sched();
+    cr_assert(corral_load(la, g_save_a, na), "%s", corral_last_error_detail(la));
+    cr_assert(corral_load(lb, g_save_b, nb), "%s", corral_last_error_detail(lb));
+    cr_assert(corral_desync_describe(la, lb, why, sizeof why));
+    cr_log_info("named point, loaded: %s", why);
+    cr_assert(strstr(why, "coroutine st_named 0x000000:1 at point resting") && strstr(why, ": field n is 1 against 6"),
+              "%s", why);
+
+    /* a live state against a loaded one: a named point has no line after a
+       load, and the field is still the difference named */
+    cr_assert(corral_desync_describe(a, lb, why, sizeof why));
+    cr_log_info("named point, live against loaded: %s", why);
+    cr_assert(strstr(why, ": field n is 1 against 6"), "%s", why);
+
+    /* alike but for where each waits: the point is the difference named */
+    corral_sched *c = st_named_sched();
+    st_named_start(c, (st_named_ctx){.n = 0, .late = 1});
+    corral_tick(c, 1.0f / 60.0f);
+    cr_assert(corral_desync_describe(a, c, why, sizeof why));
+    cr_log_info("named point, two points: %s", why);
+    cr_assert(strstr(why, "st_named 0x000000:1 at point resting, test_synctest.c:") &&
+                  strstr(why, ": at point resting against walking"),
+              "%s", why);
+    corral_sched_destroy(c);
+    corral_sched_destroy(a);
+    corral_sched_destroy(b);
+    corral_sched_destroy(la);
+    corral_sched_destroy(lb);
 }

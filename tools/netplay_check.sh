@@ -10,11 +10,17 @@
 #     confirmed frame and prints the host's hashes for the frames it plays.
 #   one run at 150 ms / 20 % with --inject-desync 500 in the joiner: both exit 3, the
 #     desync is caught within 2 hash exchanges of frame 500, and the report
-#     names the boss and its field rage.
+#     names the boss, the point it waits at and its field rage.
+#   4 hostile runs (examples/netplay/hostile.c sends what it is given): a
+#     spectator handed a 1-byte save, a host handed a tick packet whose
+#     first frame is 2^31 - 1, the pieces of 16,777,215 and another game's
+#     options: each exits 2 with its message, neither crashes nor waits.
 #
 # Latency and loss are simulated on the example's virtual clock (frames),
 # so each run repeats its hash, check and rollback lines and nothing
-# sleeps. Installs libenet-dev from Debian when run as root; otherwise
+# sleeps. Each host listens on a port the system gives (--host 0 prints
+# it), so checks beside each other never meet; each process runs under
+# timeout, so a hang fails the check. Installs libenet-dev from Debian when run as root; otherwise
 # names it.
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,32 +35,58 @@ if ! pkg-config --exists libenet 2>/dev/null; then
     fi
 fi
 
-build=build/netplay
+# NETPLAY_BUILD: another build directory, e.g. one configured with
+# -DCMAKE_C_FLAGS=-fsanitize=address,undefined (its flags are kept)
+build=${NETPLAY_BUILD:-build/netplay}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCORRAL_BUILD_TESTS=OFF -DCORRAL_WERROR=ON >/dev/null
-cmake --build "$build" -j 2 --target netplay >/dev/null
+cmake --build "$build" -j 2 --target netplay netplay_hostile >/dev/null
 bin=$build/examples/netplay
+hostile=$build/examples/netplay_hostile
 out=$build/runs
 mkdir -p "$out"
 start=$(date +%s.%N)
-port=$((20000 + $$ % 20000))
+limit=120 # seconds a process may run
 fail=0
 since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 bad() { echo "netplay_check: FAIL: $*" >&2; fail=1; }
 
-# run NAME HOST_ARGS -- JOIN_ARGS: host and joiner, exit codes in $hrc $jrc
+# the port the host of output $1 (pid $2) listens on, once it says
+port_of() {
+    i=0
+    while [ $i -lt 100 ] && kill -0 "$2" 2>/dev/null; do
+        p=$(sed -n 's/^netplay: listening on port \([0-9]*\)$/\1/p' "$1")
+        if [ -n "$p" ]; then
+            echo "$p"
+            return 0
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# run NAME HOST_ARGS JOIN_ARGS [SPECTATE]: host, joiner and maybe a
+# spectator; exit codes in $hrc $jrc $src (124: killed by timeout)
 run() {
     name=$1 hargs=$2 jargs=$3 spect=${4:-}
-    port=$((port + 1))
-    "$bin" --host $port $hargs >"$out/$name.host" 2>&1 &
+    : >"$out/$name.host" # emptied here: a previous check's port is not this host's
+    timeout $limit "$bin" --host 0 $hargs >"$out/$name.host" 2>&1 &
     hpid=$!
-    "$bin" --join $port $jargs >"$out/$name.join" 2>&1 &
+    hrc=0 jrc=0 src=0
+    if ! port=$(port_of "$out/$name.host" $hpid); then
+        kill $hpid 2>/dev/null || true
+        wait $hpid || hrc=$?
+        bad "$name: the host gave no port"
+        jrc=2 src=2
+        return
+    fi
+    timeout $limit "$bin" --join $port $jargs >"$out/$name.join" 2>&1 &
     jpid=$!
     spid=
     if [ -n "$spect" ]; then
-        "$bin" --spectate $port >"$out/$name.spect" 2>&1 &
+        timeout $limit "$bin" --spectate $port >"$out/$name.spect" 2>&1 &
         spid=$!
     fi
-    hrc=0 jrc=0 src=0
     wait $hpid || hrc=$?
     wait $jpid || jrc=$?
     if [ -n "$spid" ]; then wait $spid || src=$?; fi
@@ -116,8 +148,14 @@ for who in host join; do
     f=$out/$name.$who
     caught=$(sed -n 's/^desync at frame \([0-9]*\): .*/\1/p' "$f" | head -n 1)
     first=$(( (inject / 30 + 1) * 30 - 1 )) # the first hash exchange at or after the injection
+    before=$((first - 30))
+    grep -q "^check frame $before agree\$" "$f" || bad "desync: $who's exchange of frame $before, before the injection, did not agree"
+    early=$(awk -v f="$first" '$1 == "check" && $4 == "DESYNC" && $3 < f { print $3; exit }' "$f")
+    [ -z "$early" ] || bad "desync: $who found a mismatch at frame $early, before the injection"
     if [ -z "$caught" ]; then
         bad "desync: $who reports no mismatching exchange"
+    elif [ "$caught" -lt "$first" ]; then
+        bad "desync: $who caught it at frame $caught, before the first exchange after the injection ($first)"
     else
         ex=$(( (caught - first) / 30 + 1 ))
         [ $ex -le 2 ] || bad "desync: $who caught it at frame $caught, exchange $ex after frame $inject"
@@ -125,8 +163,46 @@ for who in host join; do
     fi
     grep '^desync piece ' "$f" | sed 's/^/  /'
     grep '^desync report: ' "$f" | sed 's/^/  /'
-    grep -q '^desync report: .*coroutine boss .*field rage is ' "$f" || bad "desync: $who's report does not name boss and rage"
+    grep -q '^desync report: .*coroutine boss 0x[0-9a-f]*:[0-9]* at point [a-z]* .*field rage is ' "$f" ||
+        bad "desync: $who's report does not name boss, its point and rage"
 done
+
+# hostile NAME VICTIM WORDS HEX...: VICTIM (spectate or host) against the
+# hostile peer sending HEX; it must exit 2 saying WORDS on stderr
+hostile() {
+    name=$1 victim=$2 words=$3
+    shift 3
+    : >"$out/$name.fake"
+    : >"$out/$name.out"
+    if [ "$victim" = spectate ]; then
+        timeout $limit "$hostile" --host "$@" >"$out/$name.fake" 2>&1 &
+        fpid=$!
+        port=$(port_of "$out/$name.fake" $fpid) || { bad "$name: the hostile host gave no port"; return; }
+        vrc=0
+        timeout $limit "$bin" --spectate $port >"$out/$name.out" 2>"$out/$name.err" || vrc=$?
+    else
+        timeout $limit "$bin" --host 0 >"$out/$name.out" 2>"$out/$name.err" &
+        vpid=$!
+        port=$(port_of "$out/$name.out" $vpid) || { bad "$name: the host gave no port"; return; }
+        timeout $limit "$hostile" --join $port "$@" >"$out/$name.fake" 2>&1 &
+        fpid=$!
+        vrc=0
+        wait $vpid || vrc=$?
+    fi
+    kill $fpid 2>/dev/null || true
+    wait $fpid 2>/dev/null || true
+    said=$(grep '^netplay: ' "$out/$name.err" | head -n 1)
+    [ $vrc = 2 ] || bad "$name: exited $vrc, not 2"
+    grep -q "$words" "$out/$name.err" || bad "$name: said '$said', not '$words'"
+    ! grep -q -E 'Sanitizer|runtime error' "$out/$name.err" || bad "$name: a sanitizer's report"
+    echo "hostile ($name): exit $vrc, $said"
+}
+# the options of the default game: frames 1200, seed 1, latency 0, loss 0, 304 coroutines
+hello=09b004000001000000000000000000000030010000
+hostile short-save spectate 'malformed save' $hello 06
+hostile tick-first host 'malformed tick packet' $hello 0100000000000000000000000000ffffff7f0100
+hostile many-pieces host 'more than the 1024' $hello 021d000000ffffff00
+hostile other-game host 'plays another game: --coroutines 304 here, 2000 there' 09b0040000010000000000000000000000d0070000
 
 echo "netplay_check: $(since "$start" "$(date +%s.%N)") s"
 if [ $fail != 0 ]; then

@@ -3,15 +3,20 @@
     127.0.0.1), GGPO's model on corral's kept snapshots.
 
         netplay --host PORT  [options]     player 0; waits for the joiner
+                                           (PORT 0: a free port, printed as
+                                           "netplay: listening on port N")
         netplay --join PORT  [options]     player 1
         netplay --spectate PORT            follows the host's game from a save
       options: --latency MS (one way)  --loss PCT  --seed N  --frames N
                --inject-desync F  (this peer's boss reads a counter of this
                                    process from frame F on)
-               --spectators N     (host: waits at the game's half for N
-                                   spectators and serves them to the end)
+               --spectators 0|1   (host: 1 waits at the game's half, 20 s
+                                   at most, for the one spectator it takes)
                --coroutines N     (about N coroutines: more patrolling units;
                                    the spectator needs the same N)
+    The players' --frames, --seed, --latency, --loss and --coroutines
+    must be the same: each sends its own at the connect (MSG_HELLO) and
+    refuses another game's.
                --svg PATH         (the plot of this peer's frame times and
                                    rollback depths)
 
@@ -36,36 +41,43 @@
     Every 30th frame, once confirmed, each peer prints its state hash and
     sends it; the other compares it with its own. A mismatch starts the
     desync report: both send the state's pieces of that frame
-    (corral_state_pieces) over a reliable channel and find the first that
+    (corral_state_pieces) over channel 1 and find the first that
     differs (corral_state_pieces_diff), then their saves (corral_save);
-    each loads both saves into scratch schedulers of the same desc and
-    registry and prints corral_desync_describe.
+    each loads both saves into scratch schedulers of the same slots and
+    registry (without the kept ring: a save loads into any scheduler with
+    room) and prints corral_desync_describe.
 
-    The network: ENet channel 0 (unreliable, sequenced) carries one packet
-    per tick of a virtual clock (a tick is one frame's time, 1/60 s):
-    the sender's inputs from the first the other has not acknowledged (up
-    to 64 frames, so a lost packet costs nothing once a later one lands),
-    its acknowledgements and its newest confirmed hashes. Channel 1
-    (reliable) carries the desync report, the spectator's save and
-    inputs, and the end. Latency and loss are simulated on the virtual
-    clock, so a run is repeatable: a packet sent at tick t is delivered
-    at the receiver's tick t + latency (in frames, rounded up) unless a
-    PRNG seeded with --seed, the sender and t drops it; the receiver waits
-    at each tick for the packets due then, as fast as loopback brings
-    them. Nothing sleeps: the processes run frames as fast as this allows.
-    A run to the end repeats every hash, check and rollback line, and a
-    desync its report's words; the summary's tick count after a peer is
-    done, which peer finds a desync first and how far the peers play
-    while its report is on its way follow the reliable messages'
-    wall-clock arrival.
+    The network: ENet channel 0 carries one packet per tick of a virtual
+    clock (a tick is one frame's time, 1/60 s): the sender's inputs from
+    the first the other has not acknowledged (up to 64 frames, so a lost
+    packet costs nothing once a later one lands), its acknowledgements
+    and its confirmed hashes from the oldest the other has not
+    acknowledged (up to 4). Channel 1 carries the options, the desync
+    report, the spectator's save and inputs, and the end. Latency and
+    loss are simulated on the virtual clock, so a run is repeatable: a
+    packet sent at tick t is delivered at the receiver's tick t + latency
+    (in frames, rounded up) unless a PRNG seeded with --seed, the sender
+    and t drops it; the receiver waits at each tick for the packets due
+    then, as fast as loopback brings them. So that the simulated loss is
+    the only loss, both channels are reliable: ENet resends a packet the
+    socket lost, and the run repeats. A game on a real network sends its
+    ticks unreliably instead and counts a tick as lost once a later
+    tick's packet has come (ENet's sequenced channel drops an older one
+    that comes after), which the inputs sent again make good. Nothing
+    sleeps: the processes run frames as fast as this allows. A run to
+    the end repeats every hash, check and rollback line, and a desync
+    its report's words; the summary's tick count after a peer is done,
+    which peer finds a desync first and how far the peers play while its
+    report is on its way follow the wall-clock arrival of channel 1's
+    messages.
 
     The spectator connects to the host and asks for a save of a confirmed
     frame; the host answers from the game's half on with its newest 30th
-    frame's save (a host with --spectators N waits there until N came).
-    The spectator loads it into a scheduler of the same desc and registry
-    and plays on with both players' confirmed inputs, which the host
-    forwards; it prints the same hash lines as the players for the frames
-    it plays.
+    frame's save (a host with --spectators 1 waits there until it came).
+    The spectator loads it into a scheduler of the same slots and registry
+    (no kept ring: it never rewinds) and plays on with both players'
+    confirmed inputs, which the host forwards to the end; it prints the
+    same hash lines as the players for the frames it plays.
 
     The cost: each tick that does simulation work (a rollback and its
     frames played again, the checkpoints of frames confirmed, the new
@@ -85,7 +97,12 @@
         desync report: ...           corral_desync_describe's words
         summary: ...
     Exit status: 0 played to the end in agreement, 3 a desync (reported),
-    2 an error.
+    2 an error: bad arguments, another game's options, a malformed
+    message (each length, count and frame from the wire is checked), or
+    a wait for the other side past its deadline (20 s for the options,
+    a tick's packet, the spectator at the half, the desync report and
+    the last inputs and hashes; 30 s for a host to answer or a joiner to
+    come, 60 s for a spectator's whole game).
 */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* clock_gettime's CLOCK_MONOTONIC */
@@ -103,12 +120,15 @@
 #define HASH_INTERVAL 30    /* a hash exchange every 30 confirmed frames */
 #define MAX_INPUTS_SENT 64  /* inputs in one tick packet */
 #define MAX_HASHES_SENT 4   /* hashes in one tick packet */
+#define MAX_INPUTS_SPECT 256 /* frames' inputs in one message to the spectator */
 #define RX_RING 256         /* tick packets held until their delivery tick */
 #define CHECKPOINTS_KEPT 4  /* saves of the newest confirmed 30th frames */
 #define RACERS 60
 #define OTHERS 4            /* the boss, the two players, the commander */
 #define SLOTS_SPARE 208     /* slots beyond the units, racers and others: the minions and room */
+#define MAX_FRAMES 1000000  /* --frames at most */
 #define FRAME_BUDGET_MS (1000.0 / 60.0)
+#define WAIT_SECONDS 20.0   /* the longest wait for the other side at any step: then exit 2 */
 static const float DT = 1.0f / 60.0f;
 
 /* the game's size, from --coroutines: the patrolling units, and the
@@ -279,14 +299,17 @@ DEFINE_COROUTINE_AT(minion, MINION_POINTS)
 CORRAL_DECLARE_REGISTRY(game, GAME_TYPES)
 CORRAL_DEFINE_REGISTRY(game, GAME_TYPES);
 
-/* every scheduler of the game (peers, scratch, spectator) has this desc */
-static corral_sched *game_sched(void)
+/* every scheduler of the game (peers, scratch, spectator) has this desc;
+   only the players rewind, so only theirs has the kept ring (a save loads
+   into any scheduler with room: a snapshot's layout leaves the ring out) */
+static corral_sched *game_sched(bool kept)
 {
     corral_sched_desc d;
     memset(&d, 0, sizeof d);
     d.registry = &game_registry;
     d.classes[0].slot_size = 64;
     d.classes[0].capacity = g_slots;
+    if (!kept) return corral_sched_create(&d);
     d.kept_snapshots = MAX_ROLLBACK + 2;
     /* the starts of the last 10 frames: a rollback reaches 8 back, a
        hash exchange's save the start of the frame after the confirmed
@@ -378,6 +401,11 @@ static void put8(wbuf *w, uint8_t v)
     if (w->n < w->cap) w->p[w->n] = v;
     w->n++;
 }
+static void put16(wbuf *w, uint16_t v)
+{
+    put8(w, (uint8_t)v);
+    put8(w, (uint8_t)(v >> 8));
+}
 static void put32(wbuf *w, uint32_t v)
 {
     for (int i = 0; i < 4; i++) put8(w, (uint8_t)(v >> (8 * i)));
@@ -399,6 +427,11 @@ static uint8_t get8(rbuf *r)
     }
     return r->p[r->at++];
 }
+static uint16_t get16(rbuf *r)
+{
+    const uint8_t lo = get8(r);
+    return (uint16_t)(lo | (uint16_t)get8(r) << 8);
+}
 static uint32_t get32(rbuf *r)
 {
     uint32_t v = 0;
@@ -417,23 +450,76 @@ enum {
     MSG_TICK,       /* channel 0: u32 tick, u32 inputs held, u32 hashes held, u32 first, u8 n, n inputs, u8 m, m x (u32 frame, u64 hash) */
     MSG_PIECES,     /* u32 frame, u32 n, n x (u32 kind, u32 index, u64 hash) */
     MSG_SAVE,       /* u32 frame, the save */
-    MSG_DONE,       /* u32 tick: the sender holds all it needs and stops ticking */
+    MSG_DONE,       /* u32 tick, the last it sent: the sender holds all it needs and stops ticking */
     MSG_WANT_SAVE,  /* spectator to host */
     MSG_SPECT_SAVE, /* u32 frame, the save */
     MSG_INPUTS,     /* u32 first, u32 n, n x (u8, u8) */
     MSG_END,        /* u32 frames: no input follows */
+    MSG_HELLO,      /* u32 frames, u32 seed, u32 latency ms, u32 loss %, u32 coroutines: the sender's options */
     MSG_COUNT
 };
 enum { CONNECT_PLAYER = 1, CONNECT_SPECTATOR = 2 };
-enum { CHANNEL_TICKS, CHANNEL_RELIABLE, CHANNEL_COUNT };
+/* both reliable (see the header comment); two channels so that a save
+   on its way does not hold the ticks up */
+enum { CHANNEL_TICKS, CHANNEL_MESSAGES, CHANNEL_COUNT };
+
+/* a message that breaks the protocol: the peer says what it got and
+   from whom, and stops (exit 2); nothing from the wire is trusted further */
+static void malformed(const char *from, const char *what, size_t n)
+{
+    fprintf(stderr, "netplay: %s sent a malformed %s (%zu bytes)\n", from, what, n);
+    exit(2);
+}
 
 static void send_bytes(ENetPeer *to, int channel, const void *p, size_t n)
 {
-    ENetPacket *pk = enet_packet_create(p, n, channel == CHANNEL_RELIABLE ? ENET_PACKET_FLAG_RELIABLE : 0);
+    ENetPacket *pk = enet_packet_create(p, n, ENET_PACKET_FLAG_RELIABLE);
     if (!pk || enet_peer_send(to, (enet_uint8)channel, pk) < 0) {
         fprintf(stderr, "netplay: send of %zu bytes failed\n", n);
         exit(2);
     }
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* the game's options: what the other player's must equal (the game's
+   length and size, and the one simulated link: seed, latency, loss) and
+   what a spectator checks (the size) */
+enum { OPT_FRAMES, OPT_SEED, OPT_LATENCY, OPT_LOSS, OPT_COROUTINES, OPT_COUNT };
+static const char *const option_names[OPT_COUNT] = {"--frames", "--seed", "--latency", "--loss", "--coroutines"};
+
+static uint32_t game_coroutines(void)
+{
+    return (uint32_t)(g_units + RACERS + OTHERS);
+}
+
+static void send_hello(ENetPeer *to, const uint32_t opt[OPT_COUNT])
+{
+    uint8_t bytes[1 + 4 * OPT_COUNT];
+    wbuf w = {bytes, 0, sizeof bytes};
+    put8(&w, MSG_HELLO);
+    for (int i = 0; i < OPT_COUNT; i++) put32(&w, opt[i]);
+    send_bytes(to, CHANNEL_MESSAGES, bytes, w.n);
+}
+
+/* the other side's MSG_HELLO against this one's options, from `first`
+   on: a difference is an error (exit 2) that names the option */
+static void check_hello(rbuf *r, const char *from, const uint32_t mine[OPT_COUNT], int first)
+{
+    uint32_t theirs[OPT_COUNT];
+    for (int i = 0; i < OPT_COUNT; i++) theirs[i] = get32(r);
+    if (r->bad || r->at != r->n) malformed(from, "options message", r->n);
+    for (int i = first; i < OPT_COUNT; i++)
+        if (theirs[i] != mine[i]) {
+            fprintf(stderr, "netplay: %s plays another game: %s %u here, %u there\n", from, option_names[i],
+                    (unsigned)mine[i], (unsigned)theirs[i]);
+            exit(2);
+        }
 }
 
 /* ---- a player's peer */
@@ -473,6 +559,7 @@ typedef struct peer {
     ENetPeer *remote;
     long long tick, next_delivery;
     long long remote_done_tick; /* -1: still ticking */
+    bool hello_seen;            /* the other player's options came and agree */
     bool remote_gone;
     int remote_has_inputs, remote_has_hashes;
     rx_slot *rx;
@@ -490,6 +577,8 @@ typedef struct peer {
     bool spectator_wants, spectator_served, spectator_ended;
     int spectator_next;
     int spectators_seen;
+    /* the wall clock's start of the waits that have a deadline (0: not waiting) */
+    double half_since, desync_since, all_played_since;
     /* counts */
     int rollbacks, deepest, replayed, stalls;
     size_t snapshot_peak; /* the largest kept snapshot, bytes */
@@ -506,6 +595,15 @@ typedef struct peer {
     size_t ncost, cost_cap;
     int checkpoints_made;
 } peer;
+
+static void options_of(const peer *P, uint32_t opt[OPT_COUNT])
+{
+    opt[OPT_FRAMES] = (uint32_t)P->frames;
+    opt[OPT_SEED] = P->seed;
+    opt[OPT_LATENCY] = (uint32_t)P->latency_ms;
+    opt[OPT_LOSS] = (uint32_t)P->loss_pct;
+    opt[OPT_COROUTINES] = game_coroutines();
+}
 
 static bool dropped(const peer *P, int sender, long long tick)
 {
@@ -562,6 +660,7 @@ static void enter_desync(peer *P, int frame, const char *found_by)
 {
     if (P->desync_frame >= 0 && frame >= P->desync_frame) return;
     P->desync_frame = frame;
+    if (P->desync_since == 0.0) P->desync_since = wall_seconds();
     printf("desync at frame %d: found by %s\n", frame, found_by);
 }
 
@@ -628,28 +727,30 @@ static void deliver(peer *P, const rx_slot *slot, int *redo)
 {
     rbuf r = {slot->bytes, slot->n, 0, false};
     const int other = 1 - P->me;
+    const uint32_t frames = (uint32_t)P->frames;
     get8(&r);
     get32(&r); /* its tick */
-    int has_inputs = (int)get32(&r), has_hashes = (int)get32(&r);
-    int first = (int)get32(&r), n = get8(&r);
-    for (int i = 0; i < n && !r.bad; i++) learn_input(P, other, first + i, get8(&r), redo);
-    int m = get8(&r);
-    for (int i = 0; i < m && !r.bad; i++) {
-        int frame = (int)get32(&r);
+    /* every count and frame is checked against the game before use */
+    uint32_t has_inputs = get32(&r), has_hashes = get32(&r), first = get32(&r), n = get8(&r);
+    if (r.bad || has_inputs > frames || has_hashes > (uint32_t)P->nchecks || first > frames || n > MAX_INPUTS_SENT)
+        malformed("the other peer", "tick packet", slot->n);
+    for (uint32_t i = 0; i < n; i++) learn_input(P, other, (int)(first + i), get8(&r), redo);
+    uint32_t m = get8(&r);
+    if (m > MAX_HASHES_SENT) malformed("the other peer", "tick packet", slot->n);
+    for (uint32_t i = 0; i < m && !r.bad; i++) {
+        uint32_t frame = get32(&r);
         uint64_t h = get64(&r);
-        int k = (frame + 1) / HASH_INTERVAL - 1;
-        if (r.bad || k < 0 || k >= P->nchecks || P->theirs_known[k]) continue;
+        if (frame >= frames || (frame + 1) % HASH_INTERVAL) malformed("the other peer", "tick packet", slot->n);
+        int k = (int)((frame + 1) / HASH_INTERVAL) - 1;
+        if (r.bad || P->theirs_known[k]) continue;
         P->theirs[k] = h;
         P->theirs_known[k] = true;
         while (P->theirs_prefix < P->nchecks && P->theirs_known[P->theirs_prefix]) P->theirs_prefix++;
         compare_check(P, k);
     }
-    if (r.bad) {
-        fprintf(stderr, "netplay: a malformed tick packet\n");
-        exit(2);
-    }
-    if (has_inputs > P->remote_has_inputs) P->remote_has_inputs = has_inputs;
-    if (has_hashes > P->remote_has_hashes) P->remote_has_hashes = has_hashes;
+    if (r.bad || r.at != r.n) malformed("the other peer", "tick packet", slot->n);
+    if ((int)has_inputs > P->remote_has_inputs) P->remote_has_inputs = (int)has_inputs;
+    if ((int)has_hashes > P->remote_has_hashes) P->remote_has_hashes = (int)has_hashes;
 }
 
 static void send_tick(peer *P)
@@ -687,11 +788,12 @@ static void send_pieces(peer *P, const checkpoint *c)
     put32(&w, (uint32_t)c->frame);
     put32(&w, (uint32_t)c->npieces);
     for (size_t i = 0; i < c->npieces; i++) {
-        put32(&w, c->pieces[i].kind);
+        put16(&w, c->pieces[i].kind);
+        put16(&w, c->pieces[i].type);
         put32(&w, c->pieces[i].index);
         put64(&w, c->pieces[i].hash);
     }
-    send_bytes(P->remote, CHANNEL_RELIABLE, bytes, w.n);
+    send_bytes(P->remote, CHANNEL_MESSAGES, bytes, w.n);
     free(bytes);
 }
 
@@ -703,7 +805,7 @@ static void send_save(ENetPeer *to, int type, const checkpoint *c)
     put8(&w, (uint8_t)type);
     put32(&w, (uint32_t)c->frame);
     memcpy(bytes + w.n, c->save, c->save_size);
-    send_bytes(to, CHANNEL_RELIABLE, bytes, 5 + c->save_size);
+    send_bytes(to, CHANNEL_MESSAGES, bytes, 5 + c->save_size);
     free(bytes);
 }
 
@@ -714,18 +816,17 @@ static const char *piece_kind_str(uint32_t kind)
 }
 
 /* the type of the coroutine in slot `index` of a loaded state */
-static const char *type_at(corral_sched *s, uint32_t index)
+/* a piece's type by its place in the type table, which peers of one
+   build and registry number alike */
+static const char *type_named(corral_sched *s, uint16_t type)
 {
-    uint32_t cursor = 0;
-    corral_co_info info;
-    while (corral_next_co(s, &cursor, &info))
-        if (info.handle.index == index) return info.type_name;
-    return "?";
+    corral_type_stats ts;
+    return corral_stats_type(s, type, &ts) && ts.name ? ts.name : "?";
 }
 
 static corral_sched *load_scratch(const uint8_t *save, size_t n, const char *whose)
 {
-    corral_sched *s = game_sched();
+    corral_sched *s = game_sched(false);
     if (!s || !corral_load(s, save, n)) {
         fprintf(stderr, "netplay: load of %s save: %s\n", whose, s ? corral_last_error_detail(s) : "no scheduler");
         exit(2);
@@ -745,15 +846,13 @@ static void desync_progress(peer *P)
     }
     if (P->their_pieces_known && !P->save_sent) {
         size_t i = corral_state_pieces_diff(c->pieces, c->npieces, P->their_pieces, P->their_npieces);
-        corral_sched *mine = load_scratch(c->save, c->save_size, "this peer's");
         if (i < c->npieces && c->pieces[i].kind == CORRAL_PIECE_COROUTINE)
             printf("desync piece %zu of %zu: coroutine 0x%06x (%s)\n", i, c->npieces, c->pieces[i].index,
-                   type_at(mine, c->pieces[i].index));
+                   type_named(P->s, c->pieces[i].type));
         else if (i < c->npieces)
             printf("desync piece %zu of %zu: %s %u\n", i, c->npieces, piece_kind_str(c->pieces[i].kind), c->pieces[i].index);
         else
             printf("desync piece %zu: the lists' lengths (%zu against %zu)\n", i, c->npieces, P->their_npieces);
-        corral_sched_destroy(mine);
         send_save(P->remote, MSG_SAVE, c);
         P->save_sent = true;
     }
@@ -769,55 +868,106 @@ static void desync_progress(peer *P)
     }
 }
 
+/* a 30th frame of this game, from the wire */
+static bool exchanged_frame(const peer *P, uint32_t frame)
+{
+    return frame < (uint32_t)P->frames && (frame + 1) % HASH_INTERVAL == 0;
+}
+
 static void on_receive(peer *P, ENetEvent *ev)
 {
-    rbuf r = {ev->packet->data, ev->packet->dataLength, 0, false};
+    const size_t len = ev->packet->dataLength;
+    rbuf r = {ev->packet->data, len, 0, false};
     uint8_t type = get8(&r);
     if (ev->peer == P->spectator) {
-        if (type == MSG_WANT_SAVE) P->spectator_wants = true;
+        /* a spectator only asks; anything else from it is ignored, as the
+           players' game does not depend on it */
+        if (type == MSG_WANT_SAVE && len == 1) P->spectator_wants = true;
         return;
     }
+    if (ev->peer != P->remote) return;
     switch (type) {
     case MSG_TICK: {
         uint32_t t = get32(&r);
+        if (r.bad || len > sizeof P->rx[0].bytes) malformed("the other peer", "tick packet", len);
+        if ((long long)t < P->next_delivery) break; /* its tick is past: delivered or lost */
         rx_slot *slot = &P->rx[t % RX_RING];
-        if (r.bad || ev->packet->dataLength > sizeof slot->bytes) break;
         slot->tick = t;
-        slot->n = ev->packet->dataLength;
-        memcpy(slot->bytes, ev->packet->data, slot->n);
+        slot->n = len;
+        memcpy(slot->bytes, ev->packet->data, len);
         break;
     }
     case MSG_PIECES: {
-        int frame = (int)get32(&r);
-        uint32_t n = get32(&r);
-        if (n > g_max_pieces) break;
+        uint32_t frame = get32(&r), n = get32(&r);
+        if (r.bad || !exchanged_frame(P, frame)) malformed("the other peer", "state's pieces", len);
+        if (n > g_max_pieces) {
+            fprintf(stderr, "netplay: the other peer's state has %u pieces, more than the %zu this game holds\n",
+                    (unsigned)n, g_max_pieces);
+            exit(2);
+        }
+        if (len != 9 + (size_t)n * 16) malformed("the other peer", "state's pieces", len);
         for (uint32_t i = 0; i < n; i++) {
-            P->their_pieces[i].kind = get32(&r);
+            P->their_pieces[i].kind = get16(&r);
+            P->their_pieces[i].type = get16(&r);
             P->their_pieces[i].index = get32(&r);
             P->their_pieces[i].hash = get64(&r);
         }
-        if (r.bad) break;
         P->their_npieces = n;
         P->their_pieces_known = true;
-        enter_desync(P, frame, "the other peer (its pieces came)");
+        enter_desync(P, (int)frame, "the other peer (its pieces came)");
         break;
     }
     case MSG_SAVE: {
-        get32(&r);
-        size_t n = ev->packet->dataLength - 5;
-        if (r.bad || n > g_save_bytes) break;
+        uint32_t frame = get32(&r);
+        if (r.bad || !exchanged_frame(P, frame)) malformed("the other peer", "save", len);
+        size_t n = len - 5;
+        if (n > g_save_bytes) {
+            fprintf(stderr, "netplay: the other peer's save of %zu bytes is larger than the %zu this game holds\n", n,
+                    g_save_bytes);
+            exit(2);
+        }
         memcpy(P->their_save, ev->packet->data + 5, n);
         P->their_save_size = n;
         P->their_save_known = true;
         break;
     }
-    case MSG_DONE:
-        P->remote_done_tick = get32(&r);
+    case MSG_HELLO: {
+        uint32_t mine[OPT_COUNT];
+        options_of(P, mine);
+        enet_host_flush(P->host); /* this peer's own options, out before it may stop */
+        check_hello(&r, "the other player", mine, 0);
+        P->hello_seen = true;
+        break;
+    }
+    case MSG_DONE: {
+        uint32_t t = get32(&r);
+        if (r.bad || len != 5) malformed("the other peer", "end of its ticks", len);
+        P->remote_done_tick = t;
         P->remote_has_inputs = P->frames;
         P->remote_has_hashes = P->nchecks;
         break;
+    }
     default:
-        break;
+        malformed("the other peer", "message", len);
+    }
+}
+
+/* the host takes one player and one spectator, whom it tells the
+   game's options; any other connection is closed */
+static void on_connect(peer *P, ENetEvent *ev)
+{
+    uint32_t opt[OPT_COUNT];
+    options_of(P, opt);
+    if (ev->peer == P->remote) return;
+    if (P->me == 0 && ev->data == CONNECT_PLAYER && !P->remote) {
+        P->remote = ev->peer;
+        send_hello(ev->peer, opt);
+    } else if (P->me == 0 && ev->data == CONNECT_SPECTATOR && !P->spectator) {
+        P->spectator = ev->peer;
+        P->spectators_seen++;
+        send_hello(ev->peer, opt);
+    } else {
+        enet_peer_disconnect_now(ev->peer, 0);
     }
 }
 
@@ -828,12 +978,7 @@ static void service(peer *P, enet_uint32 wait_ms)
     for (; got > 0; got = enet_host_check_events(P->host, &ev)) {
         switch (ev.type) {
         case ENET_EVENT_TYPE_CONNECT:
-            if (ev.data == CONNECT_SPECTATOR && !P->spectator) {
-                P->spectator = ev.peer;
-                P->spectators_seen++;
-            } else if (ev.peer != P->remote) {
-                enet_peer_disconnect_now(ev.peer, 0);
-            }
+            on_connect(P, &ev);
             break;
         case ENET_EVENT_TYPE_RECEIVE:
             on_receive(P, &ev);
@@ -848,13 +993,6 @@ static void service(peer *P, enet_uint32 wait_ms)
         }
     }
     desync_progress(P);
-}
-
-static double wall_seconds(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* a monotonic clock, in milliseconds */
@@ -1118,11 +1256,10 @@ static void serve_spectator(peer *P, bool at_end)
         P->spectator_served = true;
         printf("spectator served the save of frame %d\n", c->frame);
     }
-    if (!P->spectator_served) return;
-    while (P->spectator_next < P->confirmed) {
+    while (P->spectator_served && P->spectator_next < P->confirmed) {
         int n = P->confirmed - P->spectator_next;
-        if (n > 256) n = 256;
-        uint8_t bytes[9 + 2 * 256];
+        if (n > MAX_INPUTS_SPECT) n = MAX_INPUTS_SPECT;
+        uint8_t bytes[9 + 2 * MAX_INPUTS_SPECT];
         wbuf w = {bytes, 0, sizeof bytes};
         put8(&w, MSG_INPUTS);
         put32(&w, (uint32_t)P->spectator_next);
@@ -1131,15 +1268,17 @@ static void serve_spectator(peer *P, bool at_end)
             put8(&w, P->known[0][P->spectator_next + i]);
             put8(&w, P->known[1][P->spectator_next + i]);
         }
-        send_bytes(P->spectator, CHANNEL_RELIABLE, bytes, w.n);
+        send_bytes(P->spectator, CHANNEL_MESSAGES, bytes, w.n);
         P->spectator_next += n;
     }
-    if (at_end && !P->spectator_ended && P->spectator_next == P->frames) {
+    /* the end: after the last input, or at once to one that never asked */
+    bool all_sent = P->spectator_served ? P->spectator_next == P->frames : !P->spectator_wants;
+    if (at_end && !P->spectator_ended && all_sent) {
         uint8_t bytes[5];
         wbuf w = {bytes, 0, sizeof bytes};
         put8(&w, MSG_END);
         put32(&w, (uint32_t)P->frames);
-        send_bytes(P->spectator, CHANNEL_RELIABLE, bytes, w.n);
+        send_bytes(P->spectator, CHANNEL_MESSAGES, bytes, w.n);
         P->spectator_ended = true;
     }
 }
@@ -1150,6 +1289,17 @@ static bool finished(const peer *P)
            P->remote_has_inputs >= P->frames && P->remote_has_hashes >= P->nchecks;
 }
 
+/* a wait that started at *since (0: starts now) and has gone on for
+   WAIT_SECONDS is an error */
+static void deadline(double *since, const char *what, int frame)
+{
+    double now = wall_seconds();
+    if (*since == 0.0) *since = now;
+    if (now - *since <= WAIT_SECONDS) return;
+    fprintf(stderr, "netplay: %s (frame %d) in %.0f s\n", what, frame, WAIT_SECONDS);
+    exit(2);
+}
+
 static void run_peer(peer *P)
 {
     const int other = 1 - P->me;
@@ -1158,8 +1308,14 @@ static void run_peer(peer *P)
         service(P, 0);
         if (P->reported) break;
         if (finished(P)) break;
-        if (P->me == 0 && P->spectators_seen < P->spectators && P->played >= P->frames / 2) {
+        if (P->desync_frame >= 0) deadline(&P->desync_since, "the desync report did not complete", P->desync_frame);
+        else if (P->played == P->frames)
+            deadline(&P->all_played_since, "all played; the other peer's last inputs and hashes did not come",
+                     P->played);
+        if (P->me == 0 && P->spectators_seen < P->spectators && P->played >= P->frames / 2 && !P->remote_gone) {
+            deadline(&P->half_since, "no spectator came at the game's half", P->played);
             service(P, 1); /* the game's half: the spectator joins here */
+            last_progress = wall_seconds();
             continue;
         }
         send_tick(P);
@@ -1173,8 +1329,8 @@ static void run_peer(peer *P)
             while (slot->tick != t) {
                 if (P->remote_gone || (P->remote_done_tick >= 0 && t > P->remote_done_tick)) break;
                 if (P->reported) return;
-                if (wall_seconds() - last_progress > 20.0) {
-                    fprintf(stderr, "netplay: no packet of tick %lld from the other peer in 20 s\n", t);
+                if (wall_seconds() - last_progress > WAIT_SECONDS) {
+                    fprintf(stderr, "netplay: no packet of tick %lld from the other peer in %.0f s\n", t, WAIT_SECONDS);
                     exit(2);
                 }
                 service(P, 1);
@@ -1219,8 +1375,14 @@ static void run_peer(peer *P)
         }
         serve_spectator(P, false);
         desync_progress(P);
-        if (P->remote_gone && !finished(P) && !P->reported && P->desync_frame < 0) {
-            fprintf(stderr, "netplay: the other peer left at frame %d\n", P->played);
+        /* a peer leaves after its report, which needed this one's save,
+           and its own save came before its leaving: this one has reported */
+        if (P->remote_gone && !finished(P) && !P->reported) {
+            if (P->desync_frame >= 0)
+                fprintf(stderr, "netplay: the other peer left before the desync report of frame %d was done\n",
+                        P->desync_frame);
+            else
+                fprintf(stderr, "netplay: the other peer left at frame %d\n", P->played);
             exit(2);
         }
         P->tick++;
@@ -1282,7 +1444,7 @@ static void leave(ENetHost *h)
 
 static int player_main(bool is_host, enet_uint16 port, peer *P)
 {
-    P->s = game_sched();
+    P->s = game_sched(true);
     if (!P->s) return 2;
     game_start(P->s, P->player);
     P->coroutines = corral_live_count(P->s);
@@ -1322,19 +1484,10 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
             fprintf(stderr, "netplay: cannot listen on 127.0.0.1:%u\n", (unsigned)port);
             return 2;
         }
-        ENetEvent ev;
+        /* the port the system gave for --host 0, for the others to join */
+        printf("netplay: listening on port %u\n", (unsigned)P->host->address.port);
         double until = wall_seconds() + 30.0;
-        while (!P->remote && wall_seconds() < until) {
-            if (enet_host_service(P->host, &ev, 10) <= 0) continue;
-            if (ev.type == ENET_EVENT_TYPE_CONNECT && ev.data == CONNECT_PLAYER) P->remote = ev.peer;
-            else if (ev.type == ENET_EVENT_TYPE_CONNECT && ev.data == CONNECT_SPECTATOR && !P->spectator) {
-                P->spectator = ev.peer;
-                P->spectators_seen++;
-            } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
-                on_receive(P, &ev);
-                enet_packet_destroy(ev.packet);
-            }
-        }
+        while (!P->remote && wall_seconds() < until) service(P, 10);
         if (!P->remote) {
             fprintf(stderr, "netplay: no player joined in 30 s\n");
             return 2;
@@ -1343,10 +1496,25 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
         P->host = enet_host_create(NULL, 1, CHANNEL_COUNT, 0, 0);
         if (!P->host) return 2;
         P->remote = connect_to(P->host, port, CONNECT_PLAYER);
+        uint32_t opt[OPT_COUNT];
+        options_of(P, opt);
+        send_hello(P->remote, opt);
     }
     /* the shim decides what is lost: ENet's own throttle drops nothing */
     enet_peer_throttle_configure(P->remote, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_ACCELERATION, 0);
     enet_peer_timeout(P->remote, 0, 10000, 20000);
+    /* the options first (each side sent its own at the connect): both
+       players' games must be the same game */
+    enet_host_flush(P->host);
+    double hello_until = wall_seconds() + WAIT_SECONDS;
+    while (!P->hello_seen) {
+        if (P->remote_gone || wall_seconds() > hello_until) {
+            fprintf(stderr, "netplay: the other player %s\n",
+                    P->remote_gone ? "left before its options came" : "sent no options in 20 s");
+            return 2;
+        }
+        service(P, 1);
+    }
 
     printf("netplay: player %d, latency %d frames, loss %d %%, seed %u, frames %d\n", P->me, P->latency_frames,
            P->loss_pct, (unsigned)P->seed, P->frames);
@@ -1356,15 +1524,18 @@ static int player_main(bool is_host, enet_uint16 port, peer *P)
         uint8_t bytes[5];
         wbuf w = {bytes, 0, sizeof bytes};
         put8(&w, MSG_DONE);
-        put32(&w, (uint32_t)P->tick);
-        if (!P->remote_gone) send_bytes(P->remote, CHANNEL_RELIABLE, bytes, w.n); /* gone: it finished first */
+        put32(&w, (uint32_t)(P->tick - 1)); /* the last tick sent: P->tick never was */
+        if (!P->remote_gone) send_bytes(P->remote, CHANNEL_MESSAGES, bytes, w.n); /* gone: it finished first */
         enet_host_flush(P->host);
-        /* a spectator is served to the end before the host leaves */
+        /* a connected spectator is served to the end (or told the game
+           ended) before the host leaves, whether or not it waited for one */
         double until = wall_seconds() + 30.0;
-        while (P->me == 0 && P->spectators > 0 && !P->spectator_ended && wall_seconds() < until) {
+        while (P->spectator && !P->spectator_ended && wall_seconds() < until) {
             serve_spectator(P, true);
             service(P, 1);
         }
+        if (P->spectator && !P->spectator_ended)
+            fprintf(stderr, "netplay: the spectator was not served to the end in 30 s\n");
     }
     int phase, hp;
     game_boss(P->s, &phase, &hp);
@@ -1391,35 +1562,53 @@ static int spectator_main(enet_uint16 port)
     if (!h) return 2;
     ENetPeer *host = connect_to(h, port, CONNECT_SPECTATOR);
     uint8_t want = MSG_WANT_SAVE;
-    send_bytes(host, CHANNEL_RELIABLE, &want, 1);
+    send_bytes(host, CHANNEL_MESSAGES, &want, 1);
     enet_host_flush(h);
     corral_sched *s = NULL;
     corral_handle player[2] = {{0, 0}, {0, 0}};
     int next = -1, from = -1, hashes = 0;
-    bool ended = false;
+    bool ended = false, hello_seen = false;
     double until = wall_seconds() + 60.0;
     while (!ended && wall_seconds() < until) {
         ENetEvent ev;
         if (enet_host_service(h, &ev, 5) <= 0) continue;
-        if (ev.type == ENET_EVENT_TYPE_DISCONNECT) break;
+        if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+            fprintf(stderr, "netplay: spectator: the host closed the connection before the game's end\n");
+            break;
+        }
         if (ev.type != ENET_EVENT_TYPE_RECEIVE) continue;
-        rbuf r = {ev.packet->data, ev.packet->dataLength, 0, false};
+        const size_t len = ev.packet->dataLength;
+        rbuf r = {ev.packet->data, len, 0, false};
         uint8_t type = get8(&r);
-        if (type == MSG_SPECT_SAVE && !s) {
-            from = (int)get32(&r);
-            s = game_sched();
-            if (!s || !corral_load(s, ev.packet->data + 5, ev.packet->dataLength - 5) || !game_find_players(s, player)) {
+        if (type == MSG_HELLO && !hello_seen) {
+            /* the host's game: a spectator's scheduler must be sized as its */
+            uint32_t mine[OPT_COUNT] = {0};
+            mine[OPT_COROUTINES] = game_coroutines();
+            check_hello(&r, "the host", mine, OPT_COROUTINES);
+            hello_seen = true;
+        } else if (type == MSG_SPECT_SAVE && !s) {
+            uint32_t frame = get32(&r);
+            if (!hello_seen) malformed("the host", "save before its options", len);
+            if (r.bad || frame >= MAX_FRAMES || (frame + 1) % HASH_INTERVAL) malformed("the host", "save", len);
+            from = (int)frame;
+            s = game_sched(false);
+            if (!s || !corral_load(s, ev.packet->data + 5, len - 5) || !game_find_players(s, player)) {
                 fprintf(stderr, "netplay: spectator: the save does not load: %s\n", s ? corral_last_error_detail(s) : "");
+                if (s) corral_sched_destroy(s);
+                enet_packet_destroy(ev.packet);
+                enet_host_destroy(h);
                 return 2;
             }
             next = from + 1;
-            printf("spectator: loaded the save of frame %d (%zu bytes, %u coroutines)\n", from, ev.packet->dataLength - 5,
+            printf("spectator: loaded the save of frame %d (%zu bytes, %u coroutines)\n", from, len - 5,
                    corral_live_count(s));
         } else if (type == MSG_INPUTS && s) {
-            int first = (int)get32(&r), n = (int)get32(&r);
-            for (int i = 0; i < n && !r.bad; i++) {
+            uint32_t first = get32(&r), n = get32(&r);
+            if (r.bad || first >= MAX_FRAMES || n > MAX_INPUTS_SPECT || len != 9 + 2 * (size_t)n)
+                malformed("the host", "inputs", len);
+            for (uint32_t i = 0; i < n; i++) {
                 int in0 = get8(&r), in1 = get8(&r);
-                if (first + i != next) continue;
+                if ((int)(first + i) != next) continue;
                 game_frame(s, player, in0, in1);
                 if ((next + 1) % HASH_INTERVAL == 0) {
                     printf("hash frame %d %016llx\n", next, (unsigned long long)corral_state_hash(s));
@@ -1428,10 +1617,15 @@ static int spectator_main(enet_uint16 port)
                 next++;
             }
         } else if (type == MSG_END) {
+            if (len != 5) malformed("the host", "end", len);
             ended = true;
+        } else if (type != MSG_SPECT_SAVE && type != MSG_INPUTS && type != MSG_HELLO) {
+            malformed("the host", "message", len);
         }
         enet_packet_destroy(ev.packet);
     }
+    if (!ended && wall_seconds() >= until) fprintf(stderr, "netplay: spectator: the game did not end in 60 s\n");
+    if (ended && !s) fprintf(stderr, "netplay: spectator: the game ended before the host sent a save\n");
     printf("summary: spectator from frame %d to %d, %d hashes\n", from, next, hashes);
     fflush(stdout);
     leave(h);
@@ -1444,7 +1638,7 @@ static int spectator_main(enet_uint16 port)
 static void usage(void)
 {
     fprintf(stderr, "usage: netplay --host PORT | --join PORT | --spectate PORT [--latency MS] [--loss PCT] [--seed N]\n"
-                    "                [--frames N] [--inject-desync F] [--spectators N] [--coroutines N] [--svg PATH]\n");
+                    "                [--frames N] [--inject-desync F] [--spectators 0|1] [--coroutines N] [--svg PATH]\n");
     exit(2);
 }
 
@@ -1474,8 +1668,9 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--coroutines")) coroutines = (int)v;
         else usage();
     }
-    if (!mode || port <= 0 || port > 65535 || latency_ms < 0 || latency_ms > 1000 || P.loss_pct < 0 || P.loss_pct > 90 ||
-        P.frames < HASH_INTERVAL || P.frames > 1000000 || (coroutines && (coroutines < 100 || coroutines > 100000)))
+    if (!mode || port < 0 || port > 65535 || (port == 0 && mode != 1) || latency_ms < 0 || latency_ms > 1000 ||
+        P.loss_pct < 0 || P.loss_pct > 90 || P.frames < HASH_INTERVAL || P.frames > MAX_FRAMES || P.spectators < 0 ||
+        P.spectators > 1 || (coroutines && (coroutines < 100 || coroutines > 100000)))
         usage();
     if (coroutines) {
         /* the units make up what the others leave; every scheduler of the

@@ -34,7 +34,7 @@
         5. once per frame: corral_tick(s, dt);
         6. corral_sched_destroy(s);
 
-    INDEX: every function, in the order of this header (172). The types,
+    INDEX: every function, in the order of this header (173). The types,
     macros and each call's rules are at its section.
     declaring a type
         corral_end_reason_str
@@ -90,6 +90,7 @@
         corral_snapshot_size, corral_snapshot, corral_restore, corral_snapshot_keep,
         corral_restore_kept, corral_state_hash, corral_state_pieces,
         corral_synctest_memory_size, corral_synctest_begin, corral_synctest_frame,
+        corral_synctest_describe,
         corral_state_pieces_diff, corral_desync_describe,
         corral_save, corral_load, corral_sched_adopt
     hot reload
@@ -716,7 +717,9 @@ typedef enum corral_log_level {
     CORRAL_LOG_LEVEL_COUNT
 } corral_log_level;
 
-/* Logger: called on every error. `message` names the call, the handle and
+/* Logger: called on every error, and on a warning (CORRAL_LOG_WARNING:
+   nothing failed, the call went on; today one: a kept ring holding fewer
+   snapshots than desc.kept_snapshots). `message` names the call, the handle and
    the rule broken, e.g. "corral_stop(handle 0x000003:7): the handle's
    coroutine has ended (stale handle)"; it is valid during the callback only.
    `sched` may be NULL (e.g. a failed create). */
@@ -1719,7 +1722,8 @@ CORRAL_API void corral_log_stderr(corral_log_level level, corral_error item, con
    profiling rings stay as they are. Handles, signals and futures valid at
    the snapshot are valid again; any taken after it stay stale forever.
    false (CORRAL_ERR_BAD_SNAPSHOT) and nothing changed if buf is not a
-   whole snapshot of a scheduler with this one's layout (same desc). */
+   whole snapshot of a scheduler with this one's layout (same desc; the
+   kept ring, desc.kept_snapshots and kept_bytes, may differ). */
 CORRAL_API size_t corral_snapshot_size(const corral_sched *sched);
 CORRAL_API size_t corral_snapshot(const corral_sched *sched, void *buf, size_t size);
 CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size);
@@ -1735,7 +1739,10 @@ CORRAL_API bool corral_restore(corral_sched *sched, const void *buf, size_t size
    words it).
    corral_snapshot_keep: the live state into the ring under tag k, in
    place of one kept under k before; the snapshot's bytes, or 0
-   (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring).
+   (CORRAL_ERR_SNAPSHOT_TOO_SMALL if it cannot fit even in the empty ring);
+   a drop while the ring holds fewer than desc.kept_snapshots is a
+   warning to the logger naming the desc.kept_bytes that holds them (again
+   only when the snapshots outgrow that figure's eighth of room).
    corral_restore_kept: rewinds to the snapshot tagged k, as
    corral_restore does, and forgets the ones kept after it (their frames
    are played again); false (CORRAL_ERR_BAD_SNAPSHOT) if none is kept
@@ -1764,8 +1771,11 @@ typedef enum corral_piece_kind {
     CORRAL_PIECE_KIND_COUNT
 } corral_piece_kind;
 typedef struct corral_state_piece {
-    uint32_t kind;  /* corral_piece_kind */
-    uint32_t index;
+    uint16_t kind;  /* corral_piece_kind */
+    uint16_t type;  /* a coroutine's type: its place in the scheduler's type table
+                       (corral_stats_type names it; peers of one build and registry
+                       number their types alike); 0 for the other kinds */
+    uint32_t index; /* a coroutine's handle index; a pool's number */
     uint64_t hash;
 } corral_state_piece;
 CORRAL_API size_t corral_state_pieces(const corral_sched *sched, corral_state_piece *out, size_t cap);
@@ -1821,14 +1831,28 @@ CORRAL_API bool corral_synctest_begin(corral_synctest *t, corral_sched *sched, c
    could not keep or give back (the error set: size the ring for
    desc.frames + 1 snapshots) */
 CORRAL_API bool corral_synctest_frame(corral_synctest *t, const void *input);
+/* after a desync, before the scheduler ticks again: where the frame goes
+   apart, in words (as corral_desync_describe says it, the first side the
+   run the test stopped at, the second the new run). The state the test
+   stopped at is snapshotted into buf (cap bytes: corral_snapshot_size)
+   and restored into scratch, a second scheduler of the same desc and
+   registry (no kept ring needed); the frame is played once more from its
+   kept start on the scheduler under test; the two runs are compared.
+   True: words say where they differ, and t->sched is after the frame's
+   third run. False: they agree (words say so: what set the first run
+   apart is outside the state), or a snapshot or restore was refused
+   (words give the error; t->sched is as the test left it, unless the
+   kept restore was what failed, which changes nothing either). */
+CORRAL_API bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
+                                         size_t words_cap);
 /* the first place where two lists of pieces differ: its place in a (na:
    none, or only b goes on) */
 CORRAL_API size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b,
                                            size_t nb);
 /* Two schedulers of one build and registry (two peers' saves loaded, two
    snapshots restored): where their states first differ, in words, into
-   buf: the frame or a clock; a coroutine (type, handle, file:line, what
-   it waits on) that only one has, or whose type, state or point differs,
+   buf: the frame or a clock; a coroutine (type, handle, named point,
+   file:line, what it waits on) that only one has, or whose type, state or point differs,
    or a field of it (name, both values), or else its wait or links; the
    run order; a pool (signals, futures, channels, semaphores). True: they
    differ (buf says where); false: they agree, or an error. */

@@ -99,6 +99,7 @@ bool corral_synctest_frame(corral_synctest *t, const void *input)
     return true;
 }
 
+/* the type is a label for the words, not state: the coroutine's hash holds its type's name */
 size_t corral_state_pieces_diff(const corral_state_piece *a, size_t na, const corral_state_piece *b, size_t nb)
 {
     size_t i = 0;
@@ -124,15 +125,28 @@ static void corral__say_f(corral__say *o, const char *fmt, ...)
     if (o->at >= o->cap) o->at = o->cap ? o->cap - 1 : 0;
 }
 
-/* a coroutine as the game knows it: type, handle, where it is, what it waits on */
-static void corral__say_co(corral__say *o, const corral_co_info *in)
+/* the named point a coroutine waits at (a body opened with
+   CORRAL_BEGIN_AT), or NULL: unnamed points have only their line, which a
+   load does not carry over from another build */
+static const char *corral__point_name(const corral_sched *s, const corral_co_info *in)
+{
+    const corral_co *co = corral__resolve(s, in->handle, &(corral_error){0});
+    const uint32_t pt = co ? co->resume & CORRAL__POINT_MASK : 0u;
+    return co && in->type && in->type->points && pt >= 1 && pt <= in->type->point_count ? in->type->points[pt - 1] : NULL;
+}
+
+/* a coroutine as the game knows it: type, handle, where it is (its named
+   point, its file:line), what it waits on */
+static void corral__say_co(corral__say *o, const corral_sched *s, const corral_co_info *in)
 {
     corral__say_f(o, "%s 0x%06x:%u", in->type_name, in->handle.index, in->handle.gen);
+    const char *point = corral__point_name(s, in);
+    if (point) corral__say_f(o, " at point %s", point);
     if (in->line) {
         const char *file = in->file ? in->file : "?";
         for (const char *c = file; *c; c++)
             if (*c == '/' || *c == '\\') file = c + 1; /* its base name, as the chain prints it */
-        corral__say_f(o, " at %s:%u", file, in->line);
+        corral__say_f(o, point ? ", %s:%u" : " at %s:%u", file, in->line);
     }
     corral__say_f(o, " (%s", corral_co_state_str(in->state));
     if (in->wait != CORRAL_WAIT_NONE) corral__say_f(o, " on %s", corral_wait_kind_str(in->wait));
@@ -251,26 +265,29 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
     for (; hx || hy; hx = corral_next_co(a, &ca, &x), hy = corral_next_co(b, &cb, &y)) {
         if (!hy || (hx && x.handle.index < y.handle.index)) {
             corral__say_f(&o, "coroutine ");
-            corral__say_co(&o, &x);
+            corral__say_co(&o, a, &x);
             corral__say_f(&o, " is only in the first");
             return true;
         }
         if (!hx || y.handle.index < x.handle.index) {
             corral__say_f(&o, "coroutine ");
-            corral__say_co(&o, &y);
+            corral__say_co(&o, b, &y);
             corral__say_f(&o, " is only in the second");
             return true;
         }
         const corral_co *cx = corral__resolve(a, x.handle, &(corral_error){0}), *cy = corral__resolve(b, y.handle, &(corral_error){0});
         if (cx && cy && corral__co_piece(a, cx) == corral__co_piece(b, cy)) continue;
+        const char *px = corral__point_name(a, &x), *py = corral__point_name(b, &y);
         corral__say_f(&o, "coroutine ");
-        corral__say_co(&o, &x);
+        corral__say_co(&o, a, &x);
         if (x.type != y.type && strcmp(x.type_name, y.type_name) != 0) {
             corral__say_f(&o, ": type %s against %s", x.type_name, y.type_name);
         } else if (x.state != y.state || x.wait != y.wait) {
             corral__say_f(&o, ": against ");
-            corral__say_co(&o, &y);
-        } else if (x.line != y.line) {
+            corral__say_co(&o, b, &y);
+        } else if ((px || py) && !(px && py && strcmp(px, py) == 0)) {
+            corral__say_f(&o, ": at point %s against %s", px ? px : "(unnamed)", py ? py : "(unnamed)");
+        } else if (!px && !py && x.line != y.line) { /* a named point is its name: a loaded one has no line */
             corral__say_f(&o, ": at line %u against %u", x.line, y.line);
         } else if (!corral__say_fields(&o, a, b, &x, &y)) {
             corral__say_f(&o, ": its wait, links, point, pause or domain (time left %.17g against %.17g)", x.left, y.left);
@@ -290,5 +307,38 @@ bool corral_desync_describe(const corral_sched *a, const corral_sched *b, char *
     }
     o.at = 0;
     buf[0] = 0;
+    return false;
+}
+
+bool corral_synctest_describe(corral_synctest *t, corral_sched *scratch, void *buf, size_t cap, char *words,
+                              size_t words_cap)
+{
+    if (words && words_cap) words[0] = 0;
+    if (!t || !corral__check(t->sched) || !corral__check(scratch)) return false;
+    corral_sched *s = t->sched;
+    CORRAL__REQUIRE_AT(s, words && words_cap && (buf || !cap), CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, false);
+    CORRAL__REQUIRE_AT(s, t->desynced, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "the sync test has found no desync to describe", false);
+    CORRAL__REQUIRE_AT(s, scratch != s, CORRAL_ERR_BAD_DESC, __func__, CORRAL__NOH, NULL,
+                       "scratch is the scheduler under test: give a second one of the same desc and registry", false);
+    const uint64_t g = t->desync.frame;
+    /* the run the test stopped at, beside; then the frame once more from its kept start */
+    const size_t n = corral_snapshot(s, buf, cap);
+    if (!n) {
+        snprintf(words, words_cap, "%s", corral_last_error_detail(s));
+        return false;
+    }
+    if (!corral_restore(scratch, buf, n)) {
+        snprintf(words, words_cap, "scratch: %s", corral_last_error_detail(scratch));
+        return false;
+    }
+    if (!corral_restore_kept(s, (uint32_t)g)) {
+        snprintf(words, words_cap, "%s", corral_last_error_detail(s));
+        return false;
+    }
+    t->desc.frame(s, t->desc.input_size ? corral__synctest_input(t, g) : NULL, t->desc.user);
+    if (corral_desync_describe(scratch, s, words, words_cap)) return true;
+    snprintf(words, words_cap, "frame %llu played alike twice more: what set its first run apart is not in the state",
+             (unsigned long long)corral_frame(s));
     return false;
 }

@@ -355,6 +355,7 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->pad = s->pad;
     same->last_error = s->last_error;
     same->total_bytes = s->total_bytes;
+    same->kept = s->kept; /* the kept ring is no part of a snapshot: it may differ */
     same->allocator = s->allocator;
     same->logger = s->logger;
     same->validation = s->validation;
@@ -369,7 +370,12 @@ static const char *corral__snap_head_read(const corral_sched *s, const unsigned 
     same->timers.free_count = s->timers.free_count; /* which pages the heaps hold: a restore lays them anew */
     same->timers.page_bump = s->timers.page_bump;
     if (memcmp(same, s, CORRAL__HEAD_BYTES) != 0) return "its scheduler is configured otherwise";
-    if (o->types.type_count > s->types.type_count) return "it holds types this scheduler has not registered";
+    if (o->types.type_count > s->types.type_count) {
+        snprintf(v->why, sizeof v->why,
+                 "it holds types this scheduler has not met (%u against %u): give it desc.registry, or start its types in order",
+                 o->types.type_count, s->types.type_count);
+        return v->why;
+    }
     if (o->now.in_tick || o->now.depth || o->now.pulls || o->now.gen || o->run.ready_read != CORRAL__NIL ||
         o->now.phase != CORRAL__NIL)
         return "it says it was taken inside a tick or a step";
@@ -512,11 +518,12 @@ static void corral__kept_trim(corral__kept *K)
 }
 
 /* the oldest entry dropped, its tag remembered for the words of a
-   refusal */
-static void corral__kept_drop(corral__kept *K)
+   refusal: 1 if it held a snapshot (it was live), else 0 */
+static uint32_t corral__kept_drop(corral__kept *K)
 {
     const corral__kept_entry *e = corral__kept_entry_at(K, K->oldest);
-    if (e->live) {
+    const uint32_t live = e->live ? 1u : 0u;
+    if (live) {
         const uint32_t t = e->tag;
         if (K->drops == 0) {
             K->drop_lo = K->drop_hi = t;
@@ -532,6 +539,7 @@ static void corral__kept_drop(corral__kept *K)
     }
     corral__kept_advance(K);
     corral__kept_trim(K);
+    return live;
 }
 
 /* the newest entry taken back (it is being kept again) */
@@ -549,9 +557,11 @@ static void corral__kept_pop(corral__kept *K, uint32_t at, uint32_t prev)
 }
 
 /* where `need` bytes go: the oldest entries dropped until they are free
-   after the newest, or, wrapped, at the start */
-static uint32_t corral__kept_place(corral__kept *K, uint64_t need)
+   after the newest, or, wrapped, at the start; the snapshots dropped
+   counted in *dropped */
+static uint32_t corral__kept_place(corral__kept *K, uint64_t need, uint32_t *dropped)
 {
+    *dropped = 0;
     for (;;) {
         if (K->count == 0) return 0;
         const uint64_t o = K->oldest, e = K->end;
@@ -561,7 +571,7 @@ static uint32_t corral__kept_place(corral__kept *K, uint64_t need)
         } else if (o - e >= need) { /* wrapped: free between the newest and the oldest */
             return (uint32_t)e;
         }
-        corral__kept_drop(K);
+        *dropped += corral__kept_drop(K);
     }
 }
 
@@ -572,6 +582,50 @@ static uint64_t corral__kept_fits(const corral__kept *K, uint32_t at)
     const corral__kept_entry *e = corral__kept_entry_at(K, at);
     if (e->next == CORRAL__NIL) return e->span;
     return e->next > at ? (uint64_t)e->next - at : K->bytes - at;
+}
+
+/* the snapshots the ring holds: its entries less the forgotten ones; and
+   the largest entry among them, in *largest */
+static uint32_t corral__kept_live(const corral__kept *K, uint64_t *largest)
+{
+    uint32_t live = 0;
+    uint64_t most = 0;
+    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next) {
+        const corral__kept_entry *e = corral__kept_entry_at(K, at);
+        if (!e->live) continue;
+        live++;
+        if (e->span > most) most = e->span;
+    }
+    if (largest) *largest = most;
+    return live;
+}
+
+/* the desc.kept_bytes that holds desc.kept_snapshots entries of `span`
+   bytes with an eighth more for them to grow, and one more for the room
+   that entries of unequal sizes leave where the ring wraps */
+static uint64_t corral__kept_enough(const corral__kept *K, uint64_t span)
+{
+    return ((uint64_t)K->desc_snapshots + 1u) * ((span + span / 8u + 63u) & ~(uint64_t)63u);
+}
+
+/* a ring left holding `held`, fewer snapshots than desc.kept_snapshots
+   asks, by a keep that dropped one: told to the logger as a warning (the
+   keep has gone on), with
+   the desc.kept_bytes that holds them at entries of `span` bytes (the
+   largest it held or keeps now) and an eighth more; told again only when
+   the entries have grown past that, so the last figure told holds them */
+static void corral__kept_short(const corral_sched *s, corral__kept *K, uint32_t held, uint64_t span)
+{
+    if (K->warned_span && span <= (uint64_t)K->warned_span + K->warned_span / 8u) return;
+    K->warned_span = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
+    if (!s->logger.fn) return;
+    char msg[320];
+    snprintf(msg, sizeof msg,
+             "corral_snapshot_keep: the kept ring dropped a snapshot and holds %u, fewer than desc.kept_snapshots (%u): "
+             "its snapshots take up to %llu B with their entries, the ring %llu B; desc.kept_bytes >= %llu holds them",
+             held, K->desc_snapshots, (unsigned long long)span, (unsigned long long)K->bytes,
+             (unsigned long long)corral__kept_enough(K, span));
+    s->logger.fn(CORRAL_LOG_WARNING, CORRAL_ERR_SNAPSHOT_TOO_SMALL, msg, s, s->logger.user_data);
 }
 
 /* the ring, sound, or the error set */
@@ -606,7 +660,8 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         corral__fail_at(s, NULL, CORRAL_ERR_SNAPSHOT_TOO_SMALL, __func__, CORRAL__NOH, NULL, why);
         return 0;
     }
-    uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev);
+    uint32_t prev = CORRAL__NIL, at = corral__kept_find(K, k, &prev), short_of = 0;
+    uint64_t largest = 0;
     if (at != CORRAL__NIL && need > corral__kept_fits(K, at)) { /* the one kept under k is forgotten */
         if (at == K->newest) {
             corral__kept_pop(K, at, prev);
@@ -617,7 +672,10 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         at = CORRAL__NIL;
     }
     if (at == CORRAL__NIL) { /* appended, the newest */
-        at = corral__kept_place(K, need);
+        const uint32_t held = K->desc_snapshots ? corral__kept_live(K, &largest) : 0u;
+        uint32_t dropped;
+        at = corral__kept_place(K, need, &dropped);
+        if (dropped && held - dropped + 1u < K->desc_snapshots) short_of = held - dropped + 1u; /* told below */
         corral__kept_entry *e = corral__kept_entry_at(K, at);
         e->tag = k;
         e->live = 1;
@@ -636,6 +694,11 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
     }
     corral__cursor w = {corral__kept_base(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
     corral__snap_write(s, &w);
+    if (K->cut_to != CORRAL__NIL && k == K->cut_lo) { /* played again and kept: no longer one a rewind forgot */
+        if (K->cut_lo == K->cut_hi) K->cut_to = CORRAL__NIL;
+        else K->cut_lo++;
+    }
+    if (short_of) corral__kept_short(s, K, short_of, need > largest ? need : largest);
     return w.at;
 }
 
@@ -667,9 +730,8 @@ static void corral__kept_cut_after(corral__kept *K, uint32_t at)
 /* the words of a restore of tag k the ring does not hold */
 static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_t k)
 {
-    uint32_t live = 0; /* the snapshots it holds: its entries less the forgotten ones */
-    for (uint32_t i = 0, at = K->oldest; i < K->count && at < K->bytes; i++, at = corral__kept_entry_at(K, at)->next)
-        live += corral__kept_entry_at(K, at)->live != 0;
+    uint64_t largest;
+    const uint32_t live = corral__kept_live(K, &largest);
     bool recent = false;
     for (uint32_t i = 0; i < CORRAL__KEPT_RECENT && i < K->drops; i++) recent = recent || K->recent[i] == k;
     const bool in = K->drops && k >= K->drop_lo && k <= K->drop_hi;
@@ -677,6 +739,11 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
     if (K->cut_to != CORRAL__NIL && k >= K->cut_lo && k <= K->cut_hi && k != K->cut_to)
         snprintf(why, sizeof why, "kept snapshot %u was forgotten when the ring was rewound to tag %u (a kept restore forgets what was kept after it)",
                  k, K->cut_to);
+    else if ((recent || (in && K->dense)) && K->warned_span)
+        snprintf(why, sizeof why, "kept snapshot %u was dropped to make room: the ring has held fewer than "
+                 "desc.kept_snapshots (%u) in %llu B; desc.kept_bytes >= %llu holds them",
+                 k, K->desc_snapshots, (unsigned long long)K->bytes,
+                 (unsigned long long)corral__kept_enough(K, largest > K->warned_span ? largest : K->warned_span));
     else if (recent || (in && K->dense))
         snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
                  k, live, (unsigned long long)K->bytes);
@@ -966,11 +1033,11 @@ void corral__state_tail(const corral_sched *s, corral_state_piece *out)
 {
     corral__hasher k = {0x636F7272616C3031ull};
     corral__hash_order(&k, s);
-    out[0] = (corral_state_piece){CORRAL_PIECE_ORDER, 0, k.h};
+    out[0] = (corral_state_piece){CORRAL_PIECE_ORDER, 0, 0, k.h};
     for (uint32_t p = 0; p < CORRAL__POOL_COUNT; p++) {
         k.h = 0x636F7272616C3031ull;
         corral__hash_pool(&k, s, p);
-        out[1 + p] = (corral_state_piece){CORRAL_PIECE_POOL, p, k.h};
+        out[1 + p] = (corral_state_piece){CORRAL_PIECE_POOL, 0, p, k.h};
     }
 }
 
@@ -979,22 +1046,22 @@ size_t corral_state_pieces(const corral_sched *s, corral_state_piece *out, size_
     if (!corral__check(s)) return 0;
     CORRAL__REQUIRE_AT(s, out || !cap, CORRAL_ERR_NULL_ARG, __func__, CORRAL__NOH, NULL, NULL, 0);
     size_t n = 0;
-#define CORRAL__PIECE(kind_, index_, hash_)                                                                  \
+#define CORRAL__PIECE(kind_, type_, index_, hash_)                                                           \
     do {                                                                                                     \
-        if (n < cap) out[n] = (corral_state_piece){(uint32_t)(kind_), (uint32_t)(index_), (hash_)};         \
+        if (n < cap) out[n] = (corral_state_piece){(uint16_t)(kind_), (uint16_t)(type_), (uint32_t)(index_), (hash_)}; \
         n++;                                                                                                 \
     } while (0)
     corral__hasher k = {0x636F7272616C3031ull};
     corral__hash_clocks(&k, s);
-    CORRAL__PIECE(CORRAL_PIECE_CLOCKS, 0, k.h);
+    CORRAL__PIECE(CORRAL_PIECE_CLOCKS, 0, 0, k.h);
     CORRAL__EACH_LIVE(s, co, m, g) {
         k.h = 0x636F7272616C3031ull;
         corral__hash_co(&k, s, co, m, g);
-        CORRAL__PIECE(CORRAL_PIECE_COROUTINE, corral__handle_of(s, co).index, k.h);
+        CORRAL__PIECE(CORRAL_PIECE_COROUTINE, co->type, corral__handle_of(s, co).index, k.h);
     }
     corral_state_piece tail[1 + CORRAL__POOL_COUNT];
     corral__state_tail(s, tail);
-    for (uint32_t p = 0; p < 1 + CORRAL__POOL_COUNT; p++) CORRAL__PIECE(tail[p].kind, tail[p].index, tail[p].hash);
+    for (uint32_t p = 0; p < 1 + CORRAL__POOL_COUNT; p++) CORRAL__PIECE(tail[p].kind, 0, tail[p].index, tail[p].hash);
 #undef CORRAL__PIECE
     return n;
 }
