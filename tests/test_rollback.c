@@ -976,7 +976,7 @@ Test(rollback, the_default_ring_holds_kept_snapshots_of_a_small_game_at_twice_th
    scheduler: fewer fit, and the first drop that leaves fewer than 8 is
    told to the logger once, as a warning, with the desc.kept_bytes that
    holds 8; with that, all 8 are held and nothing is said */
-static corral_sched *rb_big(uint32_t kept_bytes, log_capture *log)
+static corral_sched *rb_big(uint32_t kept_bytes, log_capture *log, int steppers)
 {
     corral_sched_desc d = one_class_desc(64, 512);
     d.kept_snapshots = 8;
@@ -984,14 +984,14 @@ static corral_sched *rb_big(uint32_t kept_bytes, log_capture *log)
     d.registry = &rb_steady_registry;
     d.logger = (corral_logger){capture_log, log};
     corral_sched *s = sched_of(d);
-    for (int i = 1; i <= 400; i++) rb_step_start(s, (rb_step_ctx){i, 0});
+    for (int i = 1; i <= steppers; i++) rb_step_start(s, (rb_step_ctx){i, 0});
     return s;
 }
 
-Test(rollback, a_ring_that_holds_fewer_than_kept_snapshots_says_so_once_with_the_bytes_that_hold_them)
+Test(rollback, a_ring_that_holds_fewer_than_kept_snapshots_says_so_with_the_bytes_that_hold_them)
 {
     log_capture log = {0};
-    corral_sched *s = rb_big(0, &log);
+    corral_sched *s = rb_big(0, &log, 400);
     uint64_t hash[12];
     for (uint32_t f = 0; f < 12; f++) {
         cr_assert_gt(corral_snapshot_keep(s, f), 0, "a keep that drops goes on: %s", corral_last_error_detail(s));
@@ -1016,7 +1016,7 @@ Test(rollback, a_ring_that_holds_fewer_than_kept_snapshots_says_so_once_with_the
     corral_sched_destroy(s);
 
     log_capture quiet = {0};
-    s = rb_big((uint32_t)want, &quiet);
+    s = rb_big((uint32_t)want, &quiet, 400);
     for (uint32_t f = 0; f < 12; f++) {
         cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
         cr_assert_eq(corral_state_hash(s), hash[f], "the same game");
@@ -1039,12 +1039,12 @@ static unsigned long long rb_figure(const char *words)
     return strtoull(at + strlen("desc.kept_bytes >= "), NULL, 10);
 }
 
-/* a game that grows by 2 steppers a frame from 400 to 512, each frame kept */
+/* a game that grows by 4 steppers a frame up to 512, each frame kept */
 static void rb_grow(corral_sched *s, uint32_t frames, uint64_t *hash, log_capture *log, unsigned long long *figure,
                     int *warnings)
 {
     for (uint32_t f = 0; f < frames; f++) {
-        for (int i = 0; i < 2 && corral_live_count(s) < 512; i++) rb_step_start(s, (rb_step_ctx){(int)f + 1, 0});
+        for (int i = 0; i < 4 && corral_live_count(s) < 512; i++) rb_step_start(s, (rb_step_ctx){(int)f + 1, 0});
         cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
         hash[f] = corral_state_hash(s);
         if (log && log->count != *warnings) {
@@ -1060,17 +1060,18 @@ static void rb_grow(corral_sched *s, uint32_t frames, uint64_t *hash, log_captur
 Test(rollback, a_growing_game_is_told_again_as_it_outgrows_the_figure_and_the_last_figure_holds_it)
 {
     log_capture log = {0};
-    corral_sched *s = rb_big(0, &log);
+    corral_sched *s = rb_big(0, &log, 300);
     uint64_t hash[64], again[64];
     unsigned long long figure = 0;
     int warnings = 0;
     rb_grow(s, 64, hash, &log, &figure, &warnings);
+    cr_log_info("a growing game: %d warnings, the last %llu B", warnings, figure);
     cr_assert_geq(warnings, 2, "the snapshots grew by more than an eighth: told again (%d)", warnings);
-    cr_assert_leq(warnings, 4, "not at every keep: %d", warnings);
+    cr_assert_leq(warnings, 5, "not at every keep: %d", warnings);
     corral_sched_destroy(s);
 
     log_capture quiet = {0};
-    s = rb_big((uint32_t)figure, &quiet);
+    s = rb_big((uint32_t)figure, &quiet, 300);
     unsigned long long none = 0;
     int told = 0;
     rb_grow(s, 64, again, &quiet, &none, &told);
@@ -1117,8 +1118,9 @@ DEFINE_COROUTINE(rb_fat)
 
 Test(rollback, a_keep_that_drops_two_while_holding_kept_snapshots_is_told_and_a_ring_never_short_is_not_blamed)
 {
-    /* 3 kept: one frame of 64 fat coroutines, then none; the keep after
-       the spike drops two snapshots while the ring held 3, leaving 2 */
+    /* 3 kept: 64 fat coroutines from frame 10 (stopped at 11, but the
+       pages they took stay in the snapshots); the ring's layout then has
+       the keep of frame 12 drop two snapshots while it held 3, leaving 2 */
     log_capture log = {0};
     corral_sched_desc d = one_class_desc(256, 512);
     d.kept_snapshots = 3;
@@ -1161,6 +1163,81 @@ Test(rollback, a_keep_that_drops_two_while_holding_kept_snapshots_is_told_and_a_
     cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 6 was dropped, oldest first") &&
                   !strstr(corral_last_error_detail(s), "desc.kept_bytes >="),
               "a normal drop, not the ring's size: %s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(rollback, tags_played_again_in_steps_of_two_after_a_rewind_and_then_dropped_are_said_to_be_dropped)
+{
+    corral_sched *s = rb_steady(rb_steady_ring(3));
+    for (uint32_t f = 0; f <= 8; f += 2) { /* every other frame kept */
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert(corral_restore_kept(s, 4), "%s", corral_last_error_detail(s)); /* 6 and 8 forgotten */
+    for (uint32_t f = 6; f <= 14; f += 2) { /* kept again, then 6 and 8 dropped for 10 to 14 */
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_not(corral_restore_kept(s, 8));
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 8 was dropped"), "%s", corral_last_error_detail(s));
+    cr_assert_not(corral_restore_kept(s, 6));
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 6 was dropped"), "%s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(rollback, a_ring_short_for_a_moment_does_not_blame_its_size_for_a_tag_further_back_than_kept_snapshots)
+{
+    /* a ring of 4 small snapshots and 3 kept: a mispredicted frame spawns
+       64 fat coroutines and is kept (told), the rollback undoes it, and
+       36 frames later a restore 10 frames back is the game's own ask */
+    log_capture log = {0};
+    corral_sched_desc d = one_class_desc(256, 512);
+    d.kept_snapshots = 3;
+    d.logger = (corral_logger){capture_log, &log};
+    corral_sched *s = sched_of(d);
+    corral_tick(s, 0.016f);
+    const uint32_t each = (uint32_t)((64u + corral_snapshot_size(s) + 63u) & ~(size_t)63u);
+    corral_sched_destroy(s);
+    d.kept_bytes = 4 * each;
+    s = sched_of(d);
+    uint32_t f = 0;
+    for (; f < 4; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    for (int i = 0; i < 64; i++) rb_fat_start(s, (rb_fat_ctx){0, {{0}}});
+    cr_assert_gt(corral_snapshot_keep(s, 4), 0);
+    cr_assert_eq(log.count, 1, "the ring ran short: told (%s)", log.message);
+    cr_assert(corral_restore_kept(s, 3), "%s", corral_last_error_detail(s));
+    corral_tick(s, 0.016f);
+    for (f = 4; f < 40; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0);
+        corral_tick(s, 0.016f);
+    }
+    cr_assert(corral_restore_kept(s, 37), "the third newest: %s", corral_last_error_detail(s));
+    cr_assert_not(corral_restore_kept(s, 30));
+    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 30 was dropped, oldest first") &&
+                  !strstr(corral_last_error_detail(s), "desc.kept_bytes"),
+              "10 frames back is not the ring's size: %s", corral_last_error_detail(s));
+    corral_sched_destroy(s);
+}
+
+Test(rollback, a_short_ring_whose_snapshots_no_kept_bytes_can_hold_says_to_keep_fewer)
+{
+    log_capture log = {0};
+    corral_sched_desc d = one_class_desc(256, 512);
+    d.kept_snapshots = 65535;
+    d.kept_bytes = 1u << 20;
+    d.logger = (corral_logger){capture_log, &log};
+    corral_sched *s = sched_of(d);
+    for (int i = 0; i < 512; i++) rb_fat_start(s, (rb_fat_ctx){i, {{0}}});
+    for (uint32_t f = 0; f < 12; f++) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
+        corral_tick(s, 0.016f);
+    }
+    cr_assert_geq(log.count, 1);
+    cr_assert(strstr(log.message, "no desc.kept_bytes holds them (they take ") && strstr(log.message, "keep fewer"), "%s",
+              log.message);
     corral_sched_destroy(s);
 }
 

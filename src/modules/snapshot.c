@@ -605,7 +605,17 @@ static uint32_t corral__kept_live(const corral__kept *K, uint64_t *largest)
    that entries of unequal sizes leave where the ring wraps */
 static uint64_t corral__kept_enough(const corral__kept *K, uint64_t span)
 {
-    return ((uint64_t)K->desc_snapshots + 1u) * ((span + span / 8u + 63u) & ~(uint64_t)63u);
+    const uint64_t each = (span + span / 8u + 63u) & ~(uint64_t)63u, n = (uint64_t)K->desc_snapshots + 1u;
+    return each && n > UINT64_MAX / each ? UINT64_MAX : n * each;
+}
+
+/* the advice of a short ring's words: the desc.kept_bytes that holds
+   desc.kept_snapshots entries of `span` bytes, or that none can */
+static void corral__kept_advice(const corral__kept *K, uint64_t span, char *out, size_t cap)
+{
+    const uint64_t enough = corral__kept_enough(K, span);
+    if (enough <= UINT32_MAX) snprintf(out, cap, "desc.kept_bytes >= %llu holds them", (unsigned long long)enough);
+    else snprintf(out, cap, "no desc.kept_bytes holds them (they take %llu B): keep fewer", (unsigned long long)enough);
 }
 
 /* a ring left holding `held`, fewer snapshots than desc.kept_snapshots
@@ -619,12 +629,12 @@ static void corral__kept_short(const corral_sched *s, corral__kept *K, uint32_t 
     if (K->warned_span && span <= (uint64_t)K->warned_span + K->warned_span / 8u) return;
     K->warned_span = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
     if (!s->logger.fn) return;
-    char msg[320];
+    char advice[96], msg[320];
+    corral__kept_advice(K, span, advice, sizeof advice);
     snprintf(msg, sizeof msg,
              "corral_snapshot_keep: the kept ring dropped a snapshot and holds %u, fewer than desc.kept_snapshots (%u): "
-             "its snapshots take up to %llu B with their entries, the ring %llu B; desc.kept_bytes >= %llu holds them",
-             held, K->desc_snapshots, (unsigned long long)span, (unsigned long long)K->bytes,
-             (unsigned long long)corral__kept_enough(K, span));
+             "its snapshots take up to %llu B with their entries, the ring %llu B; %s",
+             held, K->desc_snapshots, (unsigned long long)span, (unsigned long long)K->bytes, advice);
     s->logger.fn(CORRAL_LOG_WARNING, CORRAL_ERR_SNAPSHOT_TOO_SMALL, msg, s, s->logger.user_data);
 }
 
@@ -675,7 +685,7 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
         const uint32_t held = K->desc_snapshots ? corral__kept_live(K, &largest) : 0u;
         uint32_t dropped;
         at = corral__kept_place(K, need, &dropped);
-        if (dropped && held - dropped + 1u < K->desc_snapshots) short_of = held - dropped + 1u; /* told below */
+        if (dropped && held + 1u < K->desc_snapshots + dropped) short_of = held + 1u - dropped; /* told below */
         corral__kept_entry *e = corral__kept_entry_at(K, at);
         e->tag = k;
         e->live = 1;
@@ -694,9 +704,9 @@ size_t corral_snapshot_keep(corral_sched *s, uint32_t k)
     }
     corral__cursor w = {corral__kept_base(K) + at + CORRAL__KEPT_ENTRY, NULL, 0, (size_t)m.at, true};
     corral__snap_write(s, &w);
-    if (K->cut_to != CORRAL__NIL && k == K->cut_lo) { /* played again and kept: no longer one a rewind forgot */
-        if (K->cut_lo == K->cut_hi) K->cut_to = CORRAL__NIL;
-        else K->cut_lo++;
+    if (K->cut_to != CORRAL__NIL && k >= K->cut_lo && k <= K->cut_hi) { /* played again up to k: what a rewind forgot ends later */
+        if (k == K->cut_hi) K->cut_to = CORRAL__NIL;
+        else K->cut_lo = k + 1u;
     }
     if (short_of) corral__kept_short(s, K, short_of, need > largest ? need : largest);
     return w.at;
@@ -727,6 +737,16 @@ static void corral__kept_cut_after(corral__kept *K, uint32_t at)
     K->count = held;
 }
 
+/* whether tag k, dropped, is one a ring of desc.kept_snapshots would
+   have held: the ring has been short, and k is within that many of the
+   newest tag (one further back is the caller's to have asked for) */
+static bool corral__kept_short_for(const corral__kept *K, uint32_t k)
+{
+    if (!K->warned_span || !K->count) return false;
+    const uint32_t newest = corral__kept_entry_at(K, K->newest)->tag;
+    return newest >= k && newest - k < K->desc_snapshots;
+}
+
 /* the words of a restore of tag k the ring does not hold */
 static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_t k)
 {
@@ -735,15 +755,18 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
     bool recent = false;
     for (uint32_t i = 0; i < CORRAL__KEPT_RECENT && i < K->drops; i++) recent = recent || K->recent[i] == k;
     const bool in = K->drops && k >= K->drop_lo && k <= K->drop_hi;
-    char why[192];
+    char why[256];
     if (K->cut_to != CORRAL__NIL && k >= K->cut_lo && k <= K->cut_hi && k != K->cut_to)
         snprintf(why, sizeof why, "kept snapshot %u was forgotten when the ring was rewound to tag %u (a kept restore forgets what was kept after it)",
                  k, K->cut_to);
-    else if ((recent || (in && K->dense)) && K->warned_span)
+    else if ((recent || (in && K->dense)) && corral__kept_short_for(K, k)) {
+        /* the figure the last warning gave, unless the snapshots have outgrown it */
+        const uint64_t span = largest > (uint64_t)K->warned_span + K->warned_span / 8u ? largest : K->warned_span;
+        char advice[96];
+        corral__kept_advice(K, span, advice, sizeof advice);
         snprintf(why, sizeof why, "kept snapshot %u was dropped to make room: the ring has held fewer than "
-                 "desc.kept_snapshots (%u) in %llu B; desc.kept_bytes >= %llu holds them",
-                 k, K->desc_snapshots, (unsigned long long)K->bytes,
-                 (unsigned long long)corral__kept_enough(K, largest > K->warned_span ? largest : K->warned_span));
+                 "desc.kept_snapshots (%u) in %llu B; %s", k, K->desc_snapshots, (unsigned long long)K->bytes, advice);
+    }
     else if (recent || (in && K->dense))
         snprintf(why, sizeof why, "kept snapshot %u was dropped, oldest first, to make room for newer ones (the ring holds %u in %llu B)",
                  k, live, (unsigned long long)K->bytes);
