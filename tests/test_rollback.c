@@ -1116,16 +1116,43 @@ DEFINE_COROUTINE(rb_fat)
     return CORRAL_YIELD;
 }
 
+/* tags from, from + step, ... to kept, a tick after each */
+static void rb_keep_frames(corral_sched *s, uint32_t from, uint32_t to, uint32_t step)
+{
+    for (uint32_t f = from; f <= to; f += step) {
+        cr_assert_gt(corral_snapshot_keep(s, f), 0, "tag %u: %s", f, corral_last_error_detail(s));
+        corral_tick(s, 0.016f);
+    }
+}
+
+/* tag k refused as dropped oldest first, and the ring's size not blamed */
+static void rb_refused_as_dropped(corral_sched *s, uint32_t k)
+{
+    char want[64];
+    snprintf(want, sizeof want, "kept snapshot %u was dropped, oldest first", k);
+    cr_assert_not(corral_restore_kept(s, k));
+    cr_assert(strstr(corral_last_error_detail(s), want) && !strstr(corral_last_error_detail(s), "desc.kept_bytes"),
+              "a drop the ring's size did not make: %s", corral_last_error_detail(s));
+}
+
+/* fat coroutines' desc: one class of 512 slots of 256 bytes, `kept`
+   snapshots kept, warnings and errors into log */
+static corral_sched_desc rb_fat_desc(uint32_t kept, log_capture *log)
+{
+    corral_sched_desc d = one_class_desc(256, 512);
+    d.kept_snapshots = kept;
+    d.logger = (corral_logger){capture_log, log};
+    return d;
+}
+
 Test(rollback, a_keep_that_drops_two_while_holding_kept_snapshots_is_told_and_a_ring_never_short_is_not_blamed)
 {
     /* 3 kept: 64 fat coroutines from frame 10 (stopped at 11, but the
        pages they took stay in the snapshots); the ring's layout then has
        the keep of frame 12 drop two snapshots while it held 3, leaving 2 */
     log_capture log = {0};
-    corral_sched_desc d = one_class_desc(256, 512);
-    d.kept_snapshots = 3;
+    corral_sched_desc d = rb_fat_desc(3, &log);
     d.kept_bytes = 100352;
-    d.logger = (corral_logger){capture_log, &log};
     corral_sched *s = sched_of(d);
     corral_handle fat[64];
     for (uint32_t f = 0; f <= 12; f++) {
@@ -1153,31 +1180,19 @@ Test(rollback, a_keep_that_drops_two_while_holding_kept_snapshots_is_told_and_a_
     d.logger = (corral_logger){capture_log, &quiet};
     s = sched_of(d);
     for (int i = 1; i <= 4; i++) rb_step_start(s, (rb_step_ctx){i, 0});
-    for (uint32_t f = 0; f < 10; f++) {
-        cr_assert_gt(corral_snapshot_keep(s, f), 0);
-        corral_tick(s, 0.016f);
-    }
+    rb_keep_frames(s, 0, 9, 1);
     cr_assert_eq(quiet.count, 0, "%s", quiet.message);
     cr_assert(corral_restore_kept(s, 8), "%s", corral_last_error_detail(s)); /* 9 forgotten: the ring holds 2 now */
-    cr_assert_not(corral_restore_kept(s, 6));
-    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 6 was dropped, oldest first") &&
-                  !strstr(corral_last_error_detail(s), "desc.kept_bytes >="),
-              "a normal drop, not the ring's size: %s", corral_last_error_detail(s));
+    rb_refused_as_dropped(s, 6);
     corral_sched_destroy(s);
 }
 
 Test(rollback, tags_played_again_in_steps_of_two_after_a_rewind_and_then_dropped_are_said_to_be_dropped)
 {
     corral_sched *s = rb_steady(rb_steady_ring(3));
-    for (uint32_t f = 0; f <= 8; f += 2) { /* every other frame kept */
-        cr_assert_gt(corral_snapshot_keep(s, f), 0);
-        corral_tick(s, 0.016f);
-    }
+    rb_keep_frames(s, 0, 8, 2); /* every other frame kept */
     cr_assert(corral_restore_kept(s, 4), "%s", corral_last_error_detail(s)); /* 6 and 8 forgotten */
-    for (uint32_t f = 6; f <= 14; f += 2) { /* kept again, then 6 and 8 dropped for 10 to 14 */
-        cr_assert_gt(corral_snapshot_keep(s, f), 0);
-        corral_tick(s, 0.016f);
-    }
+    rb_keep_frames(s, 6, 14, 2); /* kept again, then 6 and 8 dropped for 10 to 14 */
     cr_assert_not(corral_restore_kept(s, 8));
     cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 8 was dropped"), "%s", corral_last_error_detail(s));
     cr_assert_not(corral_restore_kept(s, 6));
@@ -1191,50 +1206,33 @@ Test(rollback, a_ring_short_for_a_moment_does_not_blame_its_size_for_a_tag_furth
        64 fat coroutines and is kept (told), the rollback undoes it, and
        36 frames later a restore 10 frames back is the game's own ask */
     log_capture log = {0};
-    corral_sched_desc d = one_class_desc(256, 512);
-    d.kept_snapshots = 3;
-    d.logger = (corral_logger){capture_log, &log};
+    corral_sched_desc d = rb_fat_desc(3, &log);
     corral_sched *s = sched_of(d);
     corral_tick(s, 0.016f);
     const uint32_t each = (uint32_t)((64u + corral_snapshot_size(s) + 63u) & ~(size_t)63u);
     corral_sched_destroy(s);
     d.kept_bytes = 4 * each;
     s = sched_of(d);
-    uint32_t f = 0;
-    for (; f < 4; f++) {
-        cr_assert_gt(corral_snapshot_keep(s, f), 0);
-        corral_tick(s, 0.016f);
-    }
+    rb_keep_frames(s, 0, 3, 1);
     for (int i = 0; i < 64; i++) rb_fat_start(s, (rb_fat_ctx){0, {{0}}});
     cr_assert_gt(corral_snapshot_keep(s, 4), 0);
     cr_assert_eq(log.count, 1, "the ring ran short: told (%s)", log.message);
     cr_assert(corral_restore_kept(s, 3), "%s", corral_last_error_detail(s));
     corral_tick(s, 0.016f);
-    for (f = 4; f < 40; f++) {
-        cr_assert_gt(corral_snapshot_keep(s, f), 0);
-        corral_tick(s, 0.016f);
-    }
+    rb_keep_frames(s, 4, 39, 1);
     cr_assert(corral_restore_kept(s, 37), "the third newest: %s", corral_last_error_detail(s));
-    cr_assert_not(corral_restore_kept(s, 30));
-    cr_assert(strstr(corral_last_error_detail(s), "kept snapshot 30 was dropped, oldest first") &&
-                  !strstr(corral_last_error_detail(s), "desc.kept_bytes"),
-              "10 frames back is not the ring's size: %s", corral_last_error_detail(s));
+    rb_refused_as_dropped(s, 30); /* 10 frames back is not the ring's size */
     corral_sched_destroy(s);
 }
 
 Test(rollback, a_short_ring_whose_snapshots_no_kept_bytes_can_hold_says_to_keep_fewer)
 {
     log_capture log = {0};
-    corral_sched_desc d = one_class_desc(256, 512);
-    d.kept_snapshots = 65535;
+    corral_sched_desc d = rb_fat_desc(65535, &log);
     d.kept_bytes = 1u << 20;
-    d.logger = (corral_logger){capture_log, &log};
     corral_sched *s = sched_of(d);
     for (int i = 0; i < 512; i++) rb_fat_start(s, (rb_fat_ctx){i, {{0}}});
-    for (uint32_t f = 0; f < 12; f++) {
-        cr_assert_gt(corral_snapshot_keep(s, f), 0, "%s", corral_last_error_detail(s));
-        corral_tick(s, 0.016f);
-    }
+    rb_keep_frames(s, 0, 11, 1);
     cr_assert_geq(log.count, 1);
     cr_assert(strstr(log.message, "no desc.kept_bytes holds them (they take ") && strstr(log.message, "keep fewer"), "%s",
               log.message);

@@ -618,6 +618,13 @@ static void corral__kept_advice(const corral__kept *K, uint64_t span, char *out,
     else snprintf(out, cap, "no desc.kept_bytes holds them (they take %llu B): keep fewer", (unsigned long long)enough);
 }
 
+/* whether entries of `span` bytes have outgrown the eighth of room the
+   last warning's figure gave (or no warning was given) */
+static bool corral__kept_outgrown(const corral__kept *K, uint64_t span)
+{
+    return !K->warned_span || span > (uint64_t)K->warned_span + K->warned_span / 8u;
+}
+
 /* a ring left holding `held`, fewer snapshots than desc.kept_snapshots
    asks, by a keep that dropped one: told to the logger as a warning (the
    keep has gone on), with
@@ -626,7 +633,7 @@ static void corral__kept_advice(const corral__kept *K, uint64_t span, char *out,
    the entries have grown past that, so the last figure told holds them */
 static void corral__kept_short(const corral_sched *s, corral__kept *K, uint32_t held, uint64_t span)
 {
-    if (K->warned_span && span <= (uint64_t)K->warned_span + K->warned_span / 8u) return;
+    if (!corral__kept_outgrown(K, span)) return;
     K->warned_span = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
     if (!s->logger.fn) return;
     char advice[96], msg[320];
@@ -761,7 +768,7 @@ static void corral__kept_missing(corral_sched *s, const corral__kept *K, uint32_
                  k, K->cut_to);
     else if ((recent || (in && K->dense)) && corral__kept_short_for(K, k)) {
         /* the figure the last warning gave, unless the snapshots have outgrown it */
-        const uint64_t span = largest > (uint64_t)K->warned_span + K->warned_span / 8u ? largest : K->warned_span;
+        const uint64_t span = corral__kept_outgrown(K, largest) ? largest : K->warned_span;
         char advice[96];
         corral__kept_advice(K, span, advice, sizeof advice);
         snprintf(why, sizeof why, "kept snapshot %u was dropped to make room: the ring has held fewer than "
